@@ -1,0 +1,1 @@
+"""chatschema code generation: schemas/ -> generated/."""

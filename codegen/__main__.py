@@ -1,0 +1,61 @@
+"""`python -m codegen`: regenerate generated/ from schemas/, check it is current, or lint the schemas."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from pathlib import Path
+
+from .errors import CodegenError
+from .generate import build, diff, read_tree, write_tree
+from .lint import lint
+from .load import load_schemas
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Run the command line; returns the exit status."""
+    parser = argparse.ArgumentParser(prog="python -m codegen", description=__doc__)
+    parser.add_argument("--root", type=Path, default=Path.cwd(), help="repository root (default: .)")
+    sub = parser.add_subparsers(dest="command", required=True)
+    gen = sub.add_parser("generate", help="regenerate generated/ from schemas/")
+    gen.add_argument("--check", action="store_true", help="write nothing; exit 1 with a diff if generated/ is stale")
+    sub.add_parser("lint", help="check the schemas against the project's conventions")
+    args = parser.parse_args(argv)
+    root: Path = args.root.resolve()
+
+    if args.command == "lint":
+        files, problems = load_schemas(root)
+        problems += lint(files)
+        for problem in sorted(problems):
+            print(problem, file=sys.stderr)
+        return 1 if problems else 0
+
+    try:
+        tree = build(root)
+    except CodegenError as exc:
+        for problem in exc.problems:
+            print(problem, file=sys.stderr)
+        print(f"codegen: {len(exc.problems)} schema problem(s); generated/ left unchanged", file=sys.stderr)
+        return 1
+    except RuntimeError as exc:
+        print(f"codegen: {exc}\ncodegen: generated/ left unchanged", file=sys.stderr)
+        return 1
+    target = root / "generated"
+    changes = diff(read_tree(target), tree)
+    if args.check:
+        if changes:
+            sys.stdout.writelines(changes)
+            print("codegen: generated/ is stale; run `nox -s generate`", file=sys.stderr)
+            return 1
+        print("codegen: generated/ is up to date")
+        return 0
+    if changes:
+        write_tree(target, tree)
+        print(f"codegen: wrote generated/ ({len(tree)} files)")
+    else:
+        print("codegen: generated/ already up to date")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

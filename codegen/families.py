@@ -1,0 +1,14 @@
+"""Per-family choices that the schemas cannot express: which hand-written base class adds behaviour."""
+
+from __future__ import annotations
+
+# Pydantic base class for every generated model: strict types, unknown keys kept.
+DEFAULT_BASE = "chatschema._base.SchemaModel"
+
+# type name -> base class, per family. The base classes live in codegen/runtime/.
+BASE_CLASSES: dict[str, dict[str, str]] = {
+    "docent": {
+        name: "chatschema.docent._base.DocentMessage"
+        for name in ("SystemMessage", "UserMessage", "AssistantMessage", "ToolMessage")
+    },
+}

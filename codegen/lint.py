@@ -1,0 +1,181 @@
+"""Check the schemas against the project's conventions before anything is generated.
+
+Every problem is collected (not just the first), each naming its file and JSON location.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from typing import Any
+from urllib.parse import urljoin
+
+from jsonschema import Draft202012Validator
+from referencing import Registry, Resource
+from referencing.exceptions import Unresolvable
+from referencing.jsonschema import DRAFT202012
+
+from .errors import SchemaProblem, pointer
+from .inventory import DRAFT, expected_id, ref_target_name
+from .load import SchemaFile
+
+# Keywords whose values are data, not subschemas: never look for `$ref`s inside them.
+_DATA_KEYWORDS = {"const", "default", "enum", "examples", "discriminator"}
+_TOP_LEVEL_KEYS = {"$schema", "$id", "$comment", "description", "$defs"}
+
+Node = tuple[tuple[str | int, ...], dict[str, Any]]
+
+
+def _subschemas(schema: Any, path: tuple[str | int, ...] = ()) -> Iterator[Node]:
+    """Yield every schema object under `schema` with its path, skipping data keywords."""
+    if not isinstance(schema, dict):
+        return
+    yield path, schema
+    for key, value in schema.items():
+        if key in _DATA_KEYWORDS:
+            continue
+        if key in ("properties", "$defs", "patternProperties", "dependentSchemas") and isinstance(value, dict):
+            for name, sub in value.items():
+                yield from _subschemas(sub, (*path, key, name))
+        elif isinstance(value, dict):
+            yield from _subschemas(value, (*path, key))
+        elif isinstance(value, list):
+            for i, sub in enumerate(value):
+                yield from _subschemas(sub, (*path, key, i))
+
+
+def build_registry(files: list[SchemaFile]) -> Registry:
+    """A registry of the files by `$id`; it never retrieves anything else."""
+    resources = [
+        (f.contents["$id"], Resource.from_contents(f.contents, default_specification=DRAFT202012))
+        for f in files
+        if isinstance(f.contents.get("$id"), str)
+    ]
+    return Registry().with_resources(resources)
+
+
+def lint(files: list[SchemaFile]) -> list[SchemaProblem]:
+    """Return every convention problem in `files`; an empty list means generation may go on."""
+    problems: list[SchemaProblem] = []
+    registry = build_registry(files)
+    meta = Draft202012Validator(Draft202012Validator.META_SCHEMA)
+    ids: dict[str, str] = {}
+    type_names: dict[tuple[str, str], str] = {}
+    for f in files:
+        file = str(f.path)
+
+        def report(path: tuple[str | int, ...], message: str, file: str = file) -> None:
+            problems.append(SchemaProblem(file, pointer(*path), message))
+
+        for err in meta.iter_errors(f.contents):
+            report(tuple(err.absolute_path), f"not a valid 2020-12 schema: {err.message}")
+        if f.contents.get("$schema") != DRAFT:
+            report(("$schema",), f"must be {DRAFT!r}")
+        want_id = expected_id(f.family, f.name)
+        if f.contents.get("$id") != want_id:
+            report(("$id",), f"must be {want_id!r} (derived from the file's place)")
+        elif want_id in ids:
+            report(("$id",), f"duplicate $id, also in {ids[want_id]}")
+        ids[want_id] = file
+        for key in f.contents:
+            if key not in _TOP_LEVEL_KEYS:
+                report((key,), "a schema file holds named types under $defs only")
+        defs = f.contents.get("$defs")
+        if not isinstance(defs, dict) or not defs:
+            report(("$defs",), "missing or empty: every type is a named $defs entry")
+            continue
+        for name, schema in defs.items():
+            path = ("$defs", name)
+            if (f.family, name) in type_names:
+                report(path, f"type {f.family}/{name} is also defined in {type_names[(f.family, name)]}")
+            type_names[(f.family, name)] = file
+            if not name.isidentifier() or not name[0].isupper():
+                report(path, "type names are CamelCase identifiers")
+            if not isinstance(schema, dict):
+                continue
+            if schema.get("title") != name:
+                report((*path, "title"), f"must equal the type name {name!r}")
+            if not _text(schema.get("description")):
+                report((*path, "description"), "every type needs a description")
+            for sub_path, sub in _subschemas(schema, path):
+                for prop, prop_schema in (sub.get("properties") or {}).items():
+                    if isinstance(prop_schema, dict) and not _text(prop_schema.get("description")):
+                        report((*sub_path, "properties", prop, "description"), "every property needs a description")
+        resolver = registry.resolver(base_uri=want_id)
+        for sub_path, sub in _subschemas(f.contents):
+            ref = sub.get("$ref")
+            if isinstance(ref, str):
+                try:
+                    resolved = resolver.lookup(ref)
+                except Unresolvable:
+                    report((*sub_path, "$ref"), f"dangling $ref {ref!r}: no such schema among the local files")
+                    continue
+                if not urljoin(want_id, ref).startswith(expected_id(f.family, "")) or resolved is None:
+                    report((*sub_path, "$ref"), f"$ref {ref!r} leaves the {f.family!r} family")
+            if "discriminator" in sub or "oneOf" in sub:
+                problems.extend(_check_union(file, sub_path, sub, resolver))
+    return problems
+
+
+def _text(value: Any) -> bool:
+    return isinstance(value, str) and bool(value.strip())
+
+
+def _check_union(file: str, path: tuple[str | int, ...], schema: dict[str, Any], resolver: Any) -> list[SchemaProblem]:
+    """A union is a `oneOf` of `$ref`s with a discriminator hint; each branch has a unique required const tag."""
+    out: list[SchemaProblem] = []
+
+    def report(sub: tuple[str | int, ...], message: str) -> None:
+        out.append(SchemaProblem(file, pointer(*path, *sub), message))
+
+    disc = schema.get("discriminator")
+    branches = schema.get("oneOf")
+    if not isinstance(branches, list):
+        report(("discriminator",), "a discriminator hint belongs on a oneOf union")
+        return out
+    if not isinstance(disc, dict) or not isinstance(disc.get("propertyName"), str):
+        report(("oneOf",), 'union without a discriminator hint: add "discriminator": {"propertyName": <tag>}')
+        return out
+    if "mapping" in disc:
+        report(("discriminator", "mapping"), "no mapping: tags come from each branch's const")
+    if schema.get("type") != "object":
+        report(("type",), 'a tagged union also declares "type": "object"')
+    tag = disc["propertyName"]
+    seen: dict[str, int] = {}
+    for i, branch in enumerate(branches):
+        ref = branch.get("$ref") if isinstance(branch, dict) else None
+        if not isinstance(ref, str) or len(branch) != 1:
+            report(("oneOf", i), "each union branch is a bare $ref to a named type")
+            continue
+        try:
+            target = resolver.lookup(ref)
+        except Unresolvable:
+            continue  # reported as a dangling $ref
+        props, required = _effective(target.contents, target.resolver)
+        const = props.get(tag, {}).get("const") if isinstance(props.get(tag), dict) else None
+        name = ref_target_name(ref)
+        if not isinstance(const, str):
+            report(("oneOf", i), f"branch {name} needs property {tag!r} with a string const")
+            continue
+        if tag not in required:
+            report(("oneOf", i), f"branch {name} must list its tag {tag!r} in required")
+        if const in seen:
+            report(("oneOf", i), f"tag value {tag}={const!r} is used by branches {seen[const]} and {i}")
+        seen[const] = i
+    return out
+
+
+def _effective(schema: dict[str, Any], resolver: Any) -> tuple[dict[str, Any], set[str]]:
+    """Properties and required keys of a schema, following `allOf` `$ref`s."""
+    props: dict[str, Any] = {}
+    required: set[str] = set(schema.get("required", []))
+    for part in schema.get("allOf", []):
+        if isinstance(part, dict) and isinstance(part.get("$ref"), str):
+            try:
+                target = resolver.lookup(part["$ref"])
+            except Unresolvable:
+                continue
+            p, r = _effective(target.contents, target.resolver)
+            props.update(p)
+            required |= r
+    props.update(schema.get("properties", {}))
+    return props, required
