@@ -93,6 +93,28 @@ class Family:
         return req
 
 
+def nullable(schema: Any) -> bool:
+    """Whether a property schema admits null (by type, enum, const or a union branch)."""
+    if not isinstance(schema, dict):
+        return schema is True
+    types = schema.get("type")
+    if types == "null" or (isinstance(types, list) and "null" in types):
+        return True
+    if None in schema.get("enum", []) or ("const" in schema and schema["const"] is None):
+        return True
+    return any(nullable(s) for key in ("anyOf", "oneOf") for s in schema.get(key, []))
+
+
+def absent_only(schema: dict[str, Any]) -> list[str]:
+    """Own properties that may be absent but never null: not required, not nullable, no default."""
+    required = set(schema.get("required", []))
+    return [
+        name
+        for name, prop in schema.get("properties", {}).items()
+        if name not in required and "default" not in prop and not nullable(prop)
+    ]
+
+
 def _kind(schema: dict[str, Any]) -> str:
     if "oneOf" in schema and "discriminator" in schema:
         return "union"

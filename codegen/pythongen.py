@@ -8,7 +8,7 @@ import sys
 from pathlib import Path
 
 from .families import BASE_CLASSES, DEFAULT_BASE
-from .inventory import Family
+from .inventory import Family, absent_only
 
 TEMPLATES = Path(__file__).parent / "templates" / "datamodel"
 
@@ -39,6 +39,11 @@ def _header(family: Family) -> str:
 
 def pydantic_args(family: Family, source: Path, out: Path) -> list[str]:
     """datamodel-codegen arguments for the family's Pydantic v2 models."""
+    absent = {
+        f"{t.file}#/$defs/{t.name}": {"absent_only": names}
+        for t in family.types.values()
+        if (names := absent_only(family.definition(t.name)))
+    }
     return [
         "--input", str(source), "--output", str(out),
         *_COMMON,
@@ -48,6 +53,9 @@ def pydantic_args(family: Family, source: Path, out: Path) -> list[str]:
         "--no-use-annotated",  # `x: T = Field(default, ...)`: mypy accepts model-typed dict defaults
         "--base-class", DEFAULT_BASE,
         "--base-class-map", json.dumps(BASE_CLASSES.get(family.name, {}), sort_keys=True),
+        "--custom-template-dir", str(TEMPLATES),
+        "--extra-template-data", json.dumps(absent, sort_keys=True),
+        "--additional-imports", "pydantic.MISSING",
     ]  # fmt: skip
 
 

@@ -1,0 +1,42 @@
+"""Developer entry points. `nox -s generate` regenerates generated/; `nox -s tests` runs everything CI runs."""
+
+from __future__ import annotations
+
+import nox
+
+nox.options.default_venv_backend = "venv"
+nox.options.reuse_existing_virtualenvs = True
+nox.options.sessions = ["tests"]
+
+# Real systems we check our schemas against; installed without their (heavy) dependencies.
+REAL_SYSTEMS = ["docent==0.1.88"]
+
+
+@nox.session
+def generate(session: nox.Session) -> None:
+    """Regenerate everything under generated/ from schemas/."""
+    session.install("-r", "requirements/codegen.txt")
+    session.run("python", "-m", "codegen", "generate", *session.posargs)
+
+
+@nox.session
+def check(session: nox.Session) -> None:
+    """Fail, with a diff, if generated/ is not what schemas/ + codegen/ produce."""
+    session.install("-r", "requirements/codegen.txt")
+    session.run("python", "-m", "codegen", "generate", "--check")
+
+
+@nox.session
+def lint(session: nox.Session) -> None:
+    """Check the schemas against the project's conventions."""
+    session.install("-r", "requirements/codegen.txt")
+    session.run("python", "-m", "codegen", "lint")
+
+
+@nox.session
+def tests(session: nox.Session) -> None:
+    """The whole suite: vectors, round trips, drift, schema lint, ruff, mypy, the real systems."""
+    session.install("-r", "requirements/test.txt")
+    session.install("--no-deps", *REAL_SYSTEMS)
+    session.install("--no-deps", "--force-reinstall", ".")
+    session.run("pytest", *session.posargs)

@@ -1,0 +1,202 @@
+"""The generator as a schema author uses it: drift check, regeneration, and schema lint errors."""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import subprocess
+import sys
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from codegen.generate import read_tree
+from codegen.lint import lint
+from codegen.load import load_schemas
+
+ROOT = Path(__file__).parent.parent
+
+
+def run_codegen(root: Path, *args: str, env: dict[str, str] | None = None) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [sys.executable, "-m", "codegen", "--root", str(root), *args],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        check=False,
+        env={**os.environ, **(env or {})},
+    )
+
+
+@pytest.fixture
+def repo(tmp_path: Path) -> Path:
+    """A scratch copy of what codegen reads and writes."""
+    for name in ("schemas", "generated"):
+        shutil.copytree(ROOT / name, tmp_path / name, ignore=shutil.ignore_patterns("__pycache__"))
+    shutil.copy(ROOT / "pyproject.toml", tmp_path / "pyproject.toml")
+    return tmp_path
+
+
+def edit_schema(root: Path, file: str, change: Callable[[dict[str, Any]], None]) -> None:
+    path = root / "schemas" / "docent" / file
+    doc = json.loads(path.read_text())
+    change(doc)
+    path.write_text(json.dumps(doc, indent=2) + "\n")
+
+
+def test_check_passes_on_the_committed_tree_with_any_hash_seed() -> None:
+    for seed in ("1", "2"):
+        proc = run_codegen(ROOT, "generate", "--check", env={"PYTHONHASHSEED": seed})
+        assert proc.returncode == 0, proc.stdout + proc.stderr
+        assert "up to date" in proc.stdout
+
+
+def test_edited_description_is_stale_until_regenerated(repo: Path) -> None:
+    new = "Instructions for the model, set before the conversation starts."
+
+    def change(doc: dict[str, Any]) -> None:
+        doc["$defs"]["SystemMessage"]["description"] = new
+
+    edit_schema(repo, "message.json", change)
+    stale = run_codegen(repo, "generate", "--check")
+    assert stale.returncode == 1
+    assert "stale" in stale.stderr
+    assert "+++ generated/chatschema/docent/models/message.py" in stale.stdout
+    assert "+++ generated/chatschema/docent/typeddicts/message.py" in stale.stdout
+    assert f"+    {new}" in stale.stdout
+    assert "-    Instructions and context for the conversation." in stale.stdout
+
+    assert run_codegen(repo, "generate").returncode == 0
+    assert new in (repo / "generated/chatschema/docent/models/message.py").read_text()
+    assert new in (repo / "generated/chatschema/docent/typeddicts/message.py").read_text()
+    assert run_codegen(repo, "generate", "--check").returncode == 0
+
+
+def test_added_optional_property_reaches_models_and_typeddicts(repo: Path) -> None:
+    def change(doc: dict[str, Any]) -> None:
+        doc["$defs"]["UserMessage"]["properties"]["priority"] = {
+            "description": "How urgent the message is.",
+            "type": "integer",
+        }
+
+    edit_schema(repo, "message.json", change)
+    assert run_codegen(repo, "generate").returncode == 0
+    probe = """
+import typing
+from pydantic import ValidationError
+from chatschema.docent import UserMessage, parse_chat_message
+from chatschema.docent.typeddicts import UserMessage as TD
+assert UserMessage.model_fields["priority"].description == "How urgent the message is."
+assert parse_chat_message({"role": "user", "content": "x", "priority": 2}).priority == 2
+try:
+    parse_chat_message({"role": "user", "content": "x", "priority": None})
+except ValidationError:
+    pass
+else:
+    raise AssertionError("absent-only property accepted null")
+assert "priority" in TD.__optional_keys__
+print("ok")
+"""
+    env = {**os.environ, "PYTHONPATH": str(repo / "generated")}
+    proc = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, env=env, check=False)
+    assert proc.stdout.strip() == "ok", proc.stderr
+
+
+BROKEN: dict[str, tuple[str, Callable[[dict[str, Any]], None], str]] = {
+    "dangling-ref": (
+        "message.json",
+        lambda d: d["$defs"]["ChatMessage"]["oneOf"].__setitem__(2, {"$ref": "#/$defs/AssistantMesage"}),
+        "schemas/docent/message.json: /$defs/ChatMessage/oneOf/2/$ref: dangling $ref '#/$defs/AssistantMesage'",
+    ),
+    "dangling-ref-other-file": (
+        "message.json",
+        lambda d: d["$defs"]["AssistantMessage"]["properties"]["tool_calls"]["items"].update(
+            {"$ref": "tools.json#/$defs/ToolCall"}
+        ),
+        "schemas/docent/message.json: /$defs/AssistantMessage/properties/tool_calls/items/$ref: dangling $ref",
+    ),
+    "no-discriminator": (
+        "parts.json",
+        lambda d: d["$defs"]["Content"].pop("discriminator"),
+        "schemas/docent/parts.json: /$defs/Content/oneOf: union without a discriminator hint",
+    ),
+    "duplicate-tag": (
+        "parts.json",
+        lambda d: d["$defs"]["ContentReasoning"]["properties"]["type"].update({"const": "text"}),
+        "schemas/docent/parts.json: /$defs/Content/oneOf/1: tag value type='text' is used by branches 0 and 1",
+    ),
+    "tag-not-required": (
+        "parts.json",
+        lambda d: d["$defs"]["ContentText"]["required"].remove("type"),
+        "schemas/docent/parts.json: /$defs/Content/oneOf/0: branch ContentText must list its tag 'type' in required",
+    ),
+    "type-without-description": (
+        "tool.json",
+        lambda d: d["$defs"]["ToolParam"].pop("description"),
+        "schemas/docent/tool.json: /$defs/ToolParam/description: every type needs a description",
+    ),
+    "property-without-description": (
+        "tool.json",
+        lambda d: d["$defs"]["ToolCall"]["properties"]["view"].pop("description"),
+        "schemas/docent/tool.json: /$defs/ToolCall/properties/view/description: every property needs a description",
+    ),
+    "mapping": (
+        "citation.json",
+        lambda d: d["$defs"]["CitationItem"]["discriminator"].update({"mapping": {}}),
+        "schemas/docent/citation.json: /$defs/CitationItem/discriminator/mapping: no mapping",
+    ),
+    "wrong-id": (
+        "tool.json",
+        lambda d: d.update({"$id": "https://example.com/tool.json"}),
+        "schemas/docent/tool.json: /$id: must be 'https://chatschema.dev/schemas/docent/tool.json'",
+    ),
+    "not-a-schema": (
+        "tool.json",
+        lambda d: d["$defs"]["ToolInfo"].update({"required": "name"}),
+        "schemas/docent/tool.json: /$defs/ToolInfo/required: not a valid 2020-12 schema: 'name' is not of type 'array'",
+    ),
+}
+
+
+@pytest.mark.parametrize("case", sorted(BROKEN))
+def test_lint_names_file_and_location(repo: Path, case: str) -> None:
+    file, change, expected = BROKEN[case]
+    edit_schema(repo, file, change)
+    files, problems = load_schemas(repo)
+    lines = [str(p) for p in problems + lint(files)]
+    assert any(line.startswith(expected) for line in lines), lines
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        (
+            '{"$defs": {',
+            "schemas/docent/tool.json: /: invalid JSON at line 1 column 12: Expecting property name enclosed in double quotes",
+        ),
+        ('{"$id": "a", "$id": "b"}', "schemas/docent/tool.json: /: invalid JSON: duplicate key '$id'"),
+        ('{"$defs": {"X": {"minimum": NaN}}}', "schemas/docent/tool.json: /: invalid JSON: NaN is not JSON"),
+    ],
+)
+def test_invalid_json_is_one_clear_line(repo: Path, text: str, expected: str) -> None:
+    (repo / "schemas/docent/tool.json").write_text(text)
+    _, problems = load_schemas(repo)
+    assert [str(p) for p in problems] == [expected]
+
+
+def test_broken_schema_fails_and_leaves_generated_untouched(repo: Path) -> None:
+    before = read_tree(repo / "generated")
+    edit_schema(repo, "parts.json", BROKEN["duplicate-tag"][1])
+    edit_schema(repo, "tool.json", BROKEN["type-without-description"][1])
+    proc = run_codegen(repo, "generate")
+    assert proc.returncode == 1
+    errors = proc.stderr.strip().splitlines()
+    assert errors[-1] == "codegen: 2 schema problem(s); generated/ left unchanged"
+    assert errors[0].startswith("schemas/docent/parts.json: /$defs/Content/oneOf/1: tag value")
+    assert errors[1].startswith("schemas/docent/tool.json: /$defs/ToolParam/description:")
+    assert "Traceback" not in proc.stderr
+    assert read_tree(repo / "generated") == before
+    assert run_codegen(repo, "lint").returncode == 1

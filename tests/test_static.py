@@ -1,0 +1,29 @@
+"""Hand-written and generated code stay ruff- and mypy --strict-clean."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).parent.parent
+TARGETS = ["codegen", "generated", "tests", "noxfile.py"]
+
+
+def run(*cmd: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run([sys.executable, "-m", *cmd], cwd=ROOT, capture_output=True, text=True, check=False)
+
+
+def test_ruff_check() -> None:
+    proc = run("ruff", "check", *TARGETS)
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+
+
+def test_ruff_format() -> None:
+    proc = run("ruff", "format", "--check", *TARGETS)
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+
+
+def test_mypy_strict() -> None:
+    proc = run("mypy", "--strict", "codegen", "generated/chatschema", "tests")
+    assert proc.returncode == 0, proc.stdout + proc.stderr
