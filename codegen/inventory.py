@@ -83,6 +83,20 @@ class Family:
         props.update(schema.get("properties", {}))
         return props
 
+    def pinned_consts(self, name: str) -> list[str]:
+        """Own required `const` properties that are not the tag of a union the type is a branch of.
+
+        A branch tag gets a default in Pydantic (so `ContentText(text=...)` works, as in the real
+        systems); any other required const must be given, as the schema says.
+        """
+        schema = self.definition(name)
+        tags = {u.tag for u in self.unions if any(b.type_name == name for b in u.branches)}
+        return [
+            prop
+            for prop, sub in schema.get("properties", {}).items()
+            if prop in schema.get("required", []) and isinstance(sub, dict) and "const" in sub and prop not in tags
+        ]
+
     def required(self, name: str) -> set[str]:
         """A type's required keys, including those it takes from `allOf` `$ref`s."""
         schema = self.definition(name)
@@ -113,6 +127,25 @@ def absent_only(schema: dict[str, Any]) -> list[str]:
         for name, prop in schema.get("properties", {}).items()
         if name not in required and "default" not in prop and not nullable(prop)
     ]
+
+
+def absent_or_null(schema: dict[str, Any]) -> list[str]:
+    """Own properties that may be absent or null, with no default: absent and null stay apart."""
+    required = set(schema.get("required", []))
+    return [
+        name
+        for name, prop in schema.get("properties", {}).items()
+        if name not in required and "default" not in prop and nullable(prop)
+    ]
+
+
+def patterns(schema: dict[str, Any]) -> dict[str, str]:
+    """Own properties constrained by a `pattern`, with the pattern."""
+    return {
+        name: prop["pattern"]
+        for name, prop in schema.get("properties", {}).items()
+        if isinstance(prop, dict) and isinstance(prop.get("pattern"), str)
+    }
 
 
 def _kind(schema: dict[str, Any]) -> str:

@@ -101,8 +101,19 @@ def lint(files: list[SchemaFile]) -> list[SchemaProblem]:
                     if isinstance(prop_schema, dict) and not _text(prop_schema.get("description")):
                         report((*sub_path, "properties", prop, "description"), "every property needs a description")
         resolver = registry.resolver(base_uri=want_id)
+        property_names = {
+            prop
+            for _, sub in _subschemas(f.contents)
+            for prop in (sub.get("properties") or {})
+            if isinstance(prop, str)
+        }
         for sub_path, sub in _subschemas(f.contents):
             ref = sub.get("$ref")
+            if isinstance(ref, str) and (module := _other_module(ref)) in property_names:
+                report(
+                    (*sub_path, "$ref"),
+                    f"module {module!r} (from {module}.json) clashes with a property of this file; rename the file",
+                )
             if isinstance(ref, str):
                 try:
                     resolved = resolver.lookup(ref)
@@ -114,6 +125,18 @@ def lint(files: list[SchemaFile]) -> list[SchemaProblem]:
             if "discriminator" in sub or "oneOf" in sub:
                 problems.extend(_check_union(file, sub_path, sub, resolver))
     return problems
+
+
+def _other_module(ref: str) -> str | None:
+    """The generated module a cross-file `$ref` imports (`tool` for `tool.json#/...`), if any.
+
+    datamodel-codegen renames an imported module whose name equals a field of the importing
+    module (`content` -> `content_1`), so such names are refused up front.
+    """
+    target = ref.split("#", 1)[0]
+    if not target:
+        return None
+    return target.rsplit("/", 1)[-1].removesuffix(".json")
 
 
 def _text(value: Any) -> bool:

@@ -8,7 +8,7 @@ import sys
 from pathlib import Path
 
 from .families import BASE_CLASSES, DEFAULT_BASE
-from .inventory import Family, absent_only
+from .inventory import Family, absent_only, absent_or_null, patterns
 
 TEMPLATES = Path(__file__).parent / "templates" / "datamodel"
 
@@ -39,29 +39,43 @@ def _header(family: Family) -> str:
 
 def pydantic_args(family: Family, source: Path, out: Path) -> list[str]:
     """datamodel-codegen arguments for the family's Pydantic v2 models."""
-    absent = {
-        f"{t.file}#/$defs/{t.name}": {"absent_only": names}
-        for t in family.types.values()
-        if (names := absent_only(family.definition(t.name)))
-    }
+    extra: dict[str, dict[str, list[str]]] = {}
+    for t in family.types.values():
+        schema = family.definition(t.name)
+        data = {
+            "absent_only": absent_only(schema),
+            "absent_or_null": absent_or_null(schema),
+            "pinned_consts": family.pinned_consts(t.name),
+        }
+        if any(data.values()):
+            extra[f"{t.file}#/$defs/{t.name}"] = data
     return [
         "--input", str(source), "--output", str(out),
         *_COMMON,
         "--custom-file-header", _header(family),
         "--output-model-type", "pydantic_v2.BaseModel",
         "--use-one-literal-as-default",
+        "--field-constraints",  # `Field(pattern=...)`, not `constr(...)`, which mypy rejects as a type
         "--no-use-annotated",  # `x: T = Field(default, ...)`: mypy accepts model-typed dict defaults
         "--base-class", DEFAULT_BASE,
         "--base-class-map", json.dumps(BASE_CLASSES.get(family.name, {}), sort_keys=True),
         "--custom-template-dir", str(TEMPLATES),
-        "--extra-template-data", json.dumps(absent, sort_keys=True),
+        "--extra-template-data", json.dumps(extra, sort_keys=True),
         "--additional-imports", "pydantic.MISSING",
     ]  # fmt: skip
 
 
 def typeddict_args(family: Family, source: Path, out: Path) -> list[str]:
     """datamodel-codegen arguments for the family's TypedDicts (strict, discriminated unions)."""
-    discriminators = {f"{t.file}#/$defs/{t.name}": {"discriminator": t.tag} for t in family.unions}
+    extra: dict[str, dict[str, object]] = {}
+    for t in family.types.values():
+        data: dict[str, object] = {}
+        if t.kind == "union":
+            data["discriminator"] = t.tag
+        if found := patterns(family.definition(t.name)):
+            data["patterns"] = found
+        if data:
+            extra[f"{t.file}#/$defs/{t.name}"] = data
     return [
         "--input", str(source), "--output", str(out),
         *_COMMON,
@@ -71,8 +85,8 @@ def typeddict_args(family: Family, source: Path, out: Path) -> list[str]:
         "--disable-future-imports",
         "--import-overrides", json.dumps({"TypedDict": "typing_extensions"}),
         "--custom-template-dir", str(TEMPLATES),
-        "--extra-template-data", json.dumps(discriminators, sort_keys=True),
-        "--additional-imports", "typing.Annotated,pydantic.Discriminator,pydantic.with_config",
+        "--extra-template-data", json.dumps(extra, sort_keys=True),
+        "--additional-imports", "typing.Annotated,pydantic.Discriminator,pydantic.StringConstraints,pydantic.with_config",
         "--class-decorators", "@with_config(strict=True)",
     ]  # fmt: skip
 

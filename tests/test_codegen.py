@@ -153,6 +153,13 @@ BROKEN: dict[str, tuple[str, Callable[[dict[str, Any]], None], str]] = {
         lambda d: d.update({"$id": "https://example.com/tool.json"}),
         "schemas/docent/tool.json: /$id: must be 'https://chatschema.dev/schemas/docent/tool.json'",
     ),
+    "module-clashes-with-property": (
+        "message.json",
+        lambda d: d["$defs"]["AssistantMessage"]["properties"].update(
+            {"tool": {"description": "A property named like the module tool.json.", "type": "string"}}
+        ),
+        "schemas/docent/message.json: /$defs/AssistantMessage/properties/tool_calls/items/$ref: module 'tool'",
+    ),
     "not-a-schema": (
         "tool.json",
         lambda d: d["$defs"]["ToolInfo"].update({"required": "name"}),
