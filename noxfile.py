@@ -9,7 +9,7 @@ nox.options.reuse_existing_virtualenvs = True
 nox.options.sessions = ["tests"]
 
 # Real systems we check our schemas against; installed without their (heavy) dependencies.
-REAL_SYSTEMS = ["docent==0.1.88"]
+REAL_SYSTEMS = ["docent==0.1.88", "bridgic-core==0.3.0"]
 
 
 @nox.session

@@ -11,4 +11,5 @@ BASE_CLASSES: dict[str, dict[str, str]] = {
         name: "chatschema.docent._base.DocentMessage"
         for name in ("SystemMessage", "UserMessage", "AssistantMessage", "ToolMessage")
     },
+    "bridgic": {"Message": "chatschema.bridgic._base.BridgicMessage"},
 }

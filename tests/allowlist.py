@@ -31,7 +31,7 @@ ALLOWLIST: list[KnownDisagreement] = [
         side="pydantic",
         reason=(
             "A union branch's model defaults its own tag so that `UserMessage(content=...)` works, "
-            "as Docent's classes do; the schema requires the tag on every branch. Every union "
+            "as Docent's and bridgic's classes do; the schema requires the tag on every branch. Every union "
             "(ChatMessage, Content, ...) still rejects a missing tag, in Pydantic as in the schema."
         ),
         vectors=frozenset(
@@ -39,6 +39,7 @@ ALLOWLIST: list[KnownDisagreement] = [
                 "docent/*Message/invalid/missing_role.json",
                 "docent/Content*/invalid/missing_type.json",
                 "docent/*Item/invalid/missing_item_type.json",
+                "bridgic/T*Block/invalid/missing_block_type.json",
             }
         ),
     ),
@@ -49,12 +50,22 @@ ALLOWLIST: list[KnownDisagreement] = [
             "JSON Schema counts 3.0 as an integer; Pydantic's strict int rejects any float. Lax ints "
             'would accept 3.0 but also "3" and true, which the schema rejects: the rarer case loses.'
         ),
-        vectors=frozenset({"docent/TranscriptBlockContentItem/valid/block_idx_integral_float.json"}),
+        vectors=frozenset(
+            {
+                "docent/TranscriptBlockContentItem/valid/block_idx_integral_float.json",
+                "bridgic/TokenUsage/valid/prompt_tokens_integral_float.json",
+            }
+        ),
     ),
     KnownDisagreement(
         id="integral-float-typeddict",
         side="typeddict",
         reason="As integral-float: the TypedDicts validate with the same strict int.",
-        vectors=frozenset({"docent/TranscriptBlockContentItem/valid/block_idx_integral_float.json"}),
+        vectors=frozenset(
+            {
+                "docent/TranscriptBlockContentItem/valid/block_idx_integral_float.json",
+                "bridgic/TokenUsage/valid/prompt_tokens_integral_float.json",
+            }
+        ),
     ),
 ]
