@@ -12,4 +12,5 @@ BASE_CLASSES: dict[str, dict[str, str]] = {
         for name in ("SystemMessage", "UserMessage", "AssistantMessage", "ToolMessage")
     },
     "bridgic": {"Message": "chatschema.bridgic._base.BridgicMessage"},
+    "letta": {"ToolCallDelta": "chatschema.letta._base.ToolCallDeltaBase"},
 }

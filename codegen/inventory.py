@@ -139,6 +139,15 @@ def absent_or_null(schema: dict[str, Any]) -> list[str]:
     ]
 
 
+def formatted(schema: dict[str, Any], fmt: str) -> list[str]:
+    """Own properties that are a non-nullable string of the given `format`."""
+    return [
+        name
+        for name, prop in schema.get("properties", {}).items()
+        if isinstance(prop, dict) and prop.get("format") == fmt and prop.get("type") == "string"
+    ]
+
+
 def patterns(schema: dict[str, Any]) -> dict[str, str]:
     """Own properties constrained by a `pattern`, with the pattern."""
     return {

@@ -100,6 +100,12 @@ def lint(files: list[SchemaFile]) -> list[SchemaProblem]:
                 for prop, prop_schema in (sub.get("properties") or {}).items():
                     if isinstance(prop_schema, dict) and not _text(prop_schema.get("description")):
                         report((*sub_path, "properties", prop, "description"), "every property needs a description")
+                if "format" in sub and not _supported_format(sub, sub_path):
+                    report(
+                        (*sub_path, "format"),
+                        'only "format": "date-time" on a property of "type": "string" is supported '
+                        "(generated code must check every format jsonschema checks)",
+                    )
         resolver = registry.resolver(base_uri=want_id)
         property_names = {
             prop
@@ -137,6 +143,10 @@ def _other_module(ref: str) -> str | None:
     if not target:
         return None
     return target.rsplit("/", 1)[-1].removesuffix(".json")
+
+
+def _supported_format(schema: dict[str, Any], path: tuple[str | int, ...]) -> bool:
+    return schema.get("format") == "date-time" and schema.get("type") == "string" and path[-2:-1] == ("properties",)
 
 
 def _text(value: Any) -> bool:

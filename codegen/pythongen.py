@@ -8,8 +8,9 @@ import sys
 from pathlib import Path
 
 from .families import BASE_CLASSES, DEFAULT_BASE
-from .inventory import Family, absent_only, absent_or_null, patterns
+from .inventory import Family, absent_only, absent_or_null, formatted, patterns
 
+DATE_TIME_TYPE = "chatschema._types.DateTime"
 TEMPLATES = Path(__file__).parent / "templates" / "datamodel"
 
 # Flags shared by both outputs; see ../shared/reference/codegen-notes.md for why each is here.
@@ -49,6 +50,12 @@ def pydantic_args(family: Family, source: Path, out: Path) -> list[str]:
         }
         if any(data.values()):
             extra[f"{t.file}#/$defs/{t.name}"] = data
+    # Pydantic's datetime accepts unix numbers and a space separator; format: date-time does not.
+    overrides = {
+        f"{t.name}.{prop}": DATE_TIME_TYPE
+        for t in family.types.values()
+        for prop in formatted(family.definition(t.name), "date-time")
+    }
     return [
         "--input", str(source), "--output", str(out),
         *_COMMON,
@@ -62,6 +69,7 @@ def pydantic_args(family: Family, source: Path, out: Path) -> list[str]:
         "--custom-template-dir", str(TEMPLATES),
         "--extra-template-data", json.dumps(extra, sort_keys=True),
         "--additional-imports", "pydantic.MISSING",
+        *(["--type-overrides", json.dumps(overrides, sort_keys=True)] if overrides else []),
     ]  # fmt: skip
 
 
