@@ -19,7 +19,7 @@ from . import parts, tools
 
 class LettaMessageBase(SchemaModel):
     """
-    The fields every Letta message shares (LettaMessage in letta_message.py). Validate against a concrete message type or the LettaMessage union to check the type-specific fields.
+    The fields every Letta message shares (LettaMessage in letta_message.py); each message type adds its own `message_type` tag. Validate against a concrete type or the LettaMessage union to check a whole message.
     """
 
     model_config = ConfigDict(
@@ -34,10 +34,6 @@ class LettaMessageBase(SchemaModel):
         description="When the message was created, as an RFC 3339 date-time. Letta writes seconds precision and a `+00:00` offset; any offset is accepted.",
     )
     name: str | None = Field(None, description="Name of the sender.")
-    message_type: str = Field(
-        ...,
-        description="Which kind of Letta message this is; each message type pins one value.",
-    )
     otid: str | None = Field(
         None,
         description="Offline threading id: set by the client, unique per message within a request and reused when the request is retried, so the server (and a stream reader) can drop duplicates. The server derives it from the message id (the uuid without `message-`, last 7 bits replaced by the part index); streamed approval requests use the full message id.",

@@ -15,7 +15,7 @@ from . import parts, tools
 @with_config(strict=True)
 class LettaMessageBase(TypedDict):
     """
-    The fields every Letta message shares (LettaMessage in letta_message.py). Validate against a concrete message type or the LettaMessage union to check the type-specific fields.
+    The fields every Letta message shares (LettaMessage in letta_message.py); each message type adds its own `message_type` tag. Validate against a concrete type or the LettaMessage union to check a whole message.
     """
 
     id: str
@@ -29,10 +29,6 @@ class LettaMessageBase(TypedDict):
     name: NotRequired[str | None]
     """
     Name of the sender.
-    """
-    message_type: str
-    """
-    Which kind of Letta message this is; each message type pins one value.
     """
     otid: NotRequired[str | None]
     """
