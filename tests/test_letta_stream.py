@@ -126,7 +126,7 @@ def test_a_frame_of_another_message_is_an_error() -> None:
     with pytest.raises(
         StreamError, match=r"frame 3 \(seq_id 4\): does not belong to the message being built \(otid t-1\)"
     ):
-        reassemble(frames[:3] + [stranger] + frames[4:])
+        reassemble([*frames[:3], stranger, *frames[4:]])
     interleaved = [*frames[:4], frame("assistant_message", "a-2", 5, content="x"), *frames[5:]]
     with pytest.raises(StreamError, match="which another message interrupted"):
         reassemble(interleaved)
