@@ -8,19 +8,22 @@ from __future__ import annotations
 
 import difflib
 import json
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from functools import cache
 from importlib.resources import files
-from typing import Any
+from typing import Any, Literal, cast, overload
+from urllib.parse import urljoin
 
-from jsonschema import Draft202012Validator
+from jsonschema import Draft202012Validator, _keywords, validators
 from jsonschema.exceptions import ValidationError
+from jsonschema.protocols import Validator as _Validator
 from referencing import Registry, Resource
 from referencing.jsonschema import DRAFT202012
 
 __all__ = [
     "PayloadError",
+    "Union",
     "UnknownSchemaError",
     "Violation",
     "families",
@@ -28,6 +31,7 @@ __all__ = [
     "registry",
     "schema",
     "schema_id",
+    "unions",
     "validate",
     "validator",
     "violations",
@@ -134,12 +138,138 @@ def registry() -> Registry:
     )
 
 
+@overload
+def validator(name: str, *, dispatch: Literal[False]) -> Draft202012Validator: ...
+@overload
+def validator(name: str, *, dispatch: bool = True) -> _Validator: ...
+def validator(name: str, *, dispatch: bool = True) -> _Validator:
+    """A cached validator for a named type, with formats checked.
+
+    By default every tagged union (`oneOf` + `discriminator`) is validated by its tag: the
+    validator reads the tag and validates only the branch it names, which gives the same verdict
+    as the plain `oneOf` (the other branches all fail on their `const` tag) far faster. A missing
+    or unknown tag, or a payload that is not an object, is handed to the plain `oneOf`, so its
+    errors are the same too. `dispatch=False` gives the plain `Draft202012Validator`.
+    """
+    return _validator(name, dispatch)
+
+
 @cache
-def validator(name: str) -> Draft202012Validator:
-    """A cached `Draft202012Validator` for a named type, with formats checked."""
+def _validator(name: str, dispatch: bool) -> _Validator:
     checker = Draft202012Validator.FORMAT_CHECKER
     _require_formats(checker.checkers)
-    return Draft202012Validator(schema(name), registry=registry(), format_checker=checker)
+    cls = _DispatchValidator if dispatch else Draft202012Validator
+    return cls(schema(name), registry=registry(), format_checker=checker)
+
+
+@dataclass(frozen=True)
+class Union:
+    """A tagged union: its name, tag property, and the type each tag value selects."""
+
+    name: str
+    tag: str
+    branches: dict[str, str]  # tag value -> `<family>/<TypeName>` of the branch
+
+
+def _resolve(uri: str, ref: str) -> tuple[str, dict[str, Any]]:
+    """The absolute URI and the contents of a `$ref` found in the document at `uri`."""
+    target = urljoin(uri, ref)
+    contents: dict[str, Any] = registry().resolver().lookup(target).contents
+    return target, contents
+
+
+def _name_of(uri: str) -> str:
+    by_uri = {v: k for k, v in _index().items()}
+    return by_uri[uri]
+
+
+@cache
+def _union_tables() -> dict[int, tuple[dict[str, Any], str, dict[str, int]]]:
+    """id(union schema) -> (the schema, tag property, tag value -> branch index).
+
+    Only unions whose every branch is a `$ref` to an object with the tag as a required string
+    `const` property are listed: for those, a tag value rules out every other branch.
+    """
+    tables: dict[int, tuple[dict[str, Any], str, dict[str, int]]] = {}
+    for uri, (_, contents) in _documents().items():
+        for node in contents.get("$defs", {}).values():
+            table = _table(uri, node)
+            if table is not None:
+                tables[id(node)] = (node, *table)
+    return tables
+
+
+def _table(uri: str, node: Any) -> tuple[str, dict[str, int]] | None:
+    if not isinstance(node, dict) or not isinstance(node.get("oneOf"), list):
+        return None
+    disc = node.get("discriminator")
+    if not isinstance(disc, dict) or not isinstance(disc.get("propertyName"), str):
+        return None
+    tag: str = disc["propertyName"]
+    mapping: dict[str, int] = {}
+    for i, branch in enumerate(node["oneOf"]):
+        if not isinstance(branch, dict) or set(branch) != {"$ref"}:
+            return None
+        const = _tag_const(*_resolve(uri, branch["$ref"]), tag)
+        if const is None or const in mapping:
+            return None
+        mapping[const] = i
+    return tag, mapping
+
+
+def _tag_const(uri: str, target: dict[str, Any], tag: str, depth: int = 0) -> str | None:
+    """The string `const` a branch requires for its tag, in its own keywords or an `allOf` `$ref` it extends."""
+    prop = target.get("properties", {}).get(tag)
+    const = prop.get("const") if isinstance(prop, dict) else None
+    if isinstance(const, str) and tag in target.get("required", []):
+        return const
+    for part in target.get("allOf", []) if depth < 8 else []:
+        if isinstance(part, dict) and isinstance(part.get("$ref"), str):
+            found = _tag_const(*_resolve(uri, part["$ref"]), tag, depth + 1)
+            if found is not None:
+                return found
+    return None
+
+
+@cache
+def unions() -> dict[str, Union]:
+    """Every tagged union that validation dispatches by its tag, by name."""
+    found: dict[str, Union] = {}
+    for uri, (family, contents) in _documents().items():
+        for type_name, node in contents.get("$defs", {}).items():
+            table = _table(uri, node)
+            if table is None:
+                continue
+            tag, mapping = table
+            refs = node["oneOf"]
+            branches = {value: _name_of(_resolve(uri, refs[i]["$ref"])[0]) for value, i in mapping.items()}
+            found[f"{family}/{type_name}"] = Union(f"{family}/{type_name}", tag, branches)
+    return dict(sorted(found.items()))
+
+
+_plain_one_of = cast(Callable[..., Iterator[ValidationError]], _keywords.oneOf)
+
+
+def _dispatching_one_of(
+    validator: Any, one_of: list[Any], instance: Any, schema: dict[str, Any]
+) -> Iterator[ValidationError]:
+    """`oneOf` that validates only the branch the discriminator tag names (see `validator`)."""
+    entry = _union_tables().get(id(schema))
+    if entry is not None and entry[0] is schema and isinstance(instance, dict):
+        _, tag, mapping = entry
+        value = instance.get(tag)
+        index = mapping.get(value) if isinstance(value, str) else None
+        if index is not None:
+            errors = list(validator.descend(instance, one_of[index], schema_path=index))
+            if errors:
+                yield ValidationError(f"{instance!r} is not valid under any of the given schemas", context=errors)
+            return
+    yield from _plain_one_of(validator, one_of, instance, schema)
+
+
+_DispatchValidator: type[_Validator] = validators.extend(  # type: ignore[no-untyped-call]
+    Draft202012Validator, {"oneOf": _dispatching_one_of}
+)
 
 
 def _require_formats(available: dict[str, Any]) -> None:
@@ -167,9 +297,9 @@ def _values_of(node: Any, key: str) -> Iterator[Any]:
             yield from _values_of(item, key)
 
 
-def violations(instance: Any, name: str) -> list[Violation]:
+def violations(instance: Any, name: str, *, dispatch: bool = True) -> list[Violation]:
     """Every violation of `instance` against the named schema, in payload order; empty if valid."""
-    found = [v for error in validator(name).iter_errors(instance) for v in _explain(error)]
+    found = [v for error in validator(name, dispatch=dispatch).iter_errors(instance) for v in _explain(error)]
     return sorted(set(found), key=lambda v: (v.path, v.message))
 
 

@@ -1,0 +1,102 @@
+"""`schemas.validator(name)` dispatches tagged unions by their tag; its verdicts equal the plain `oneOf`'s."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from jsonschema import Draft202012Validator
+
+from chatschema import schemas
+from tests.dispatch import mismatches, mutations
+from tests.vectors import all_vectors
+
+VECTORS = all_vectors()
+
+
+def test_every_tagged_union_dispatches() -> None:
+    unions = schemas.unions()
+    assert {"docent/ChatMessage", "docent/DocentChatMessage", "letta/LettaMessage", "bridgic/ContentBlock"} <= set(
+        unions
+    )
+    assert unions["docent/ChatMessage"].tag == "role"
+    assert unions["docent/DocentChatMessage"].branches["assistant"] == "docent/DocentAssistantMessage"
+    assert unions["letta/LettaStreamingResponse"].branches["ping"] == "letta/LettaPing"
+    # every union of the shipped schemas is dispatchable
+    tagged = [n for n in schemas.names() if "discriminator" in _definition(n)]
+    assert sorted(tagged) == sorted(unions)
+
+
+def _definition(name: str) -> dict[str, Any]:
+    from referencing.jsonschema import DRAFT202012  # noqa: F401  (registry contents are plain dicts)
+
+    contents: dict[str, Any] = schemas.registry().resolver().lookup(schemas.schema_id(name)).contents
+    return contents
+
+
+def test_plain_validator_is_a_draft_2020_12_validator() -> None:
+    plain = schemas.validator("docent/ChatMessage", dispatch=False)
+    assert type(plain) is Draft202012Validator
+    assert schemas.validator("docent/ChatMessage") is not plain
+    assert schemas.validator("docent/ChatMessage") is schemas.validator("docent/ChatMessage")
+
+
+def test_dispatch_validates_only_the_tagged_branch(monkeypatch: pytest.MonkeyPatch) -> None:
+    import chatschema.schemas as module
+
+    calls: list[object] = []
+    plain = getattr(module, "_plain_one_of")  # noqa: B009
+
+    def counting(*args: Any) -> Any:
+        calls.append(args[2])
+        return plain(*args)
+
+    monkeypatch.setattr(module, "_plain_one_of", counting)  # a private hook, counted only here
+    v = schemas.validator("docent/ChatMessage")
+    assert v.is_valid({"role": "user", "content": [{"type": "text", "text": "x"}]})
+    assert calls == []  # neither the message union nor the nested content-part union fell back
+    assert not v.is_valid({"role": "bot", "content": "x"})
+    assert len(calls) == 1  # an unknown tag goes to the plain oneOf: same verdict, same errors
+
+
+@pytest.mark.parametrize("payload", [{"content": "x"}, {"role": "bot"}, {"role": None}, {"role": 1}, [], "x", None])
+def test_missing_unknown_tag_and_non_objects_give_the_plain_errors(payload: Any) -> None:
+    assert not schemas.validator("docent/ChatMessage").is_valid(payload)
+    assert schemas.violations(payload, "docent/ChatMessage") == schemas.violations(
+        payload, "docent/ChatMessage", dispatch=False
+    )
+    assert schemas.violations(payload, "docent/ChatMessage")
+
+
+def test_same_verdicts_on_every_vector() -> None:
+    assert mismatches((v.schema_name, v.load()) for v in VECTORS) == []
+
+
+@pytest.mark.parametrize("family", ["docent", "letta", "bridgic", "swarm"])
+def test_same_verdicts_on_mutated_vectors(family: str) -> None:
+    cases = [
+        (v.schema_name, mutated)
+        for v in VECTORS
+        if v.family == family and v.valid
+        for mutated in mutations(v.load(), limit=60, seed=len(v.id))
+    ]
+    assert len(cases) > 1000
+    assert mismatches(cases) == []
+
+
+def test_mutations_reach_many_invalid_payloads() -> None:
+    vector = next(v for v in VECTORS if v.id == "docent/ChatMessage/valid/" + _first("docent/ChatMessage"))
+    verdicts = [schemas.validator(vector.schema_name).is_valid(m) for m in mutations(vector.load())]
+    assert verdicts.count(False) > 10 and verdicts.count(True) > 0
+
+
+def _first(schema_name: str) -> str:
+    return next(v.path.name for v in VECTORS if v.schema_name == schema_name and v.valid)
+
+
+def test_dispatch_checks_formats() -> None:
+    message = {"message_type": "assistant_message", "id": "m", "date": "2024-01-01T00:00:00Z", "content": "hi"}
+    assert schemas.validator("letta/LettaMessage").is_valid(message)
+    late = {**message, "date": "2024-13-01T00:00:00Z"}
+    assert not schemas.validator("letta/LettaMessage").is_valid(late)
+    assert not schemas.validator("letta/LettaMessage", dispatch=False).is_valid(late)
