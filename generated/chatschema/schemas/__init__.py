@@ -28,8 +28,10 @@ __all__ = [
     "UnknownSchemaError",
     "Violation",
     "families",
+    "formats_used",
     "names",
     "registry",
+    "resources",
     "schema",
     "schema_id",
     "unions",
@@ -273,15 +275,25 @@ _DispatchValidator: type[_Validator] = validators.extend(  # type: ignore[no-unt
 )
 
 
-def _require_formats(available: dict[str, Any]) -> None:
-    """Fail loudly if a format the schemas use cannot be checked (jsonschema skips it silently)."""
-    used = {
+def resources() -> list[tuple[str, dict[str, Any]]]:
+    """Every shipped schema file as `($id, contents)`, for building another validator's registry."""
+    return [(uri, contents) for uri, (_, contents) in _documents().items()]
+
+
+@cache
+def formats_used() -> frozenset[str]:
+    """Every `format` the shipped schemas use."""
+    return frozenset(
         value
         for _, contents in _documents().values()
         for value in _values_of(contents, "format")
         if isinstance(value, str)
-    }
-    missing = sorted(used - set(available))
+    )
+
+
+def _require_formats(available: dict[str, Any]) -> None:
+    """Fail loudly if a format the schemas use cannot be checked (jsonschema skips it silently)."""
+    missing = sorted(formats_used() - set(available))
     if missing:
         raise RuntimeError(f"cannot check format(s) {missing}: install chatschema's dependencies (rfc3339-validator)")
 

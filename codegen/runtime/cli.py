@@ -1,0 +1,170 @@
+"""The `chatschema` command: `chatschema validate --schema <family>/<Type> PATH...`.
+
+Exit status: 0 if every message is valid, 1 if any is invalid or malformed, 2 for a usage error
+(unknown schema or family, unreadable file, bad option).
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+from collections.abc import Iterator
+from contextlib import suppress
+from typing import BinaryIO, TextIO
+
+from chatschema import schemas
+from chatschema.validate.backends import AUTO, BACKENDS, fast_available
+from chatschema.validate.parse import DEPTH_LIMIT, MAX_DEPTH
+from chatschema.validate.reader import Chunk, read_array, read_document, read_lines
+from chatschema.validate.report import Reporter
+from chatschema.validate.run import Options, run
+
+MAX_BYTES = 16 * 1024 * 1024
+USAGE_ERROR = 2
+
+EPILOG = """\
+input: a .json file is one message, or with --each a top-level array of messages (read element by
+element); any other file, and '-' (stdin), is JSONL: one message per line, blank lines skipped.
+
+--schema auto: each message is checked against the tagged union whose tag it carries
+(docent/ChatMessage by 'role', letta/LettaMessage and letta/LettaStreamingResponse by
+'message_type', bridgic/ContentBlock by 'block_type'); when several unions know the tag value, a
+message valid under any of them is valid. --family limits the unions to some families.
+
+output: one line per invalid or malformed message, 'file:line: $.path: reason' ('file[index]'
+for array elements), or JSONL records with --format json; a summary on stderr.
+exit status: 0 all valid, 1 any invalid or malformed message, 2 usage error.
+"""
+
+
+def _parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(prog="chatschema", description="Validate chat messages against chatschema's schemas.")
+    sub = parser.add_subparsers(dest="command", required=True)
+    v = sub.add_parser(
+        "validate",
+        help="validate JSON / JSONL files or stdin",
+        epilog=EPILOG,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    v.add_argument("paths", nargs="+", metavar="PATH", help="files to read; '-' for stdin")
+    v.add_argument("--schema", "-s", required=True, help="<family>/<Type> (see 'chatschema schemas'), or 'auto'")
+    v.add_argument("--family", action="append", default=[], help="with --schema auto: pick only from this family")
+    v.add_argument("--each", action="store_true", help="the input is a JSON array: validate each element")
+    v.add_argument("--format", choices=("text", "json"), default="text", help="output lines as text or JSONL")
+    v.add_argument("--backend", choices=BACKENDS, default="jsonschema", help="validator (default: the reference)")
+    v.add_argument("--jobs", "-j", type=int, default=1, help="processes to use (0: one per CPU)")
+    v.add_argument("--max-bytes", type=int, default=MAX_BYTES, help=f"largest message read (default {MAX_BYTES:,})")
+    v.add_argument("--max-depth", type=int, default=MAX_DEPTH, help=f"deepest nesting (default {MAX_DEPTH})")
+    v.add_argument("--progress", action=argparse.BooleanOptionalAction, default=None, help="progress bar on stderr")
+    v.add_argument("--quiet", "-q", action="store_true", help="no summary line")
+    sub.add_parser("schemas", help="list the schema names")
+    return parser
+
+
+def _open(path: str, stdin: BinaryIO) -> BinaryIO:
+    return stdin if path == "-" else open(path, "rb")  # noqa: SIM115  (closed by the caller)
+
+
+def _chunks(
+    paths: list[str], each: bool, max_bytes: int, stdin: BinaryIO, err: TextIO, failed: list[str]
+) -> Iterator[Chunk]:
+    for path in paths:
+        name = "<stdin>" if path == "-" else path
+        try:
+            stream = _open(path, stdin)
+        except OSError as exc:
+            err.write(f"chatschema validate: cannot read {path}: {exc.strerror}\n")
+            failed.append(path)
+            continue
+        try:
+            if each:
+                yield from read_array(stream, name, max_bytes)
+            elif path.endswith(".json"):
+                yield from read_document(stream, name, max_bytes)
+            else:
+                yield from read_lines(stream, name, max_bytes)
+        except OSError as exc:
+            err.write(f"chatschema validate: error reading {path}: {exc}\n")
+            failed.append(path)
+        finally:
+            if stream is not stdin:
+                stream.close()
+
+
+def _usage(err: TextIO, message: str) -> int:
+    err.write(f"chatschema validate: {message}\n")
+    return USAGE_ERROR
+
+
+def validate(
+    args: argparse.Namespace, stdin: BinaryIO, out: TextIO, err: TextIO
+) -> int:  # noqa: C901  (option checks)
+    """Run `chatschema validate`; returns the exit status."""
+    families = tuple(args.family)
+    if args.schema == AUTO:
+        unknown = [f for f in families if f not in schemas.families()]
+        if unknown:
+            return _usage(err, f"unknown family {', '.join(unknown)}; known: {', '.join(schemas.families())}")
+    else:
+        if families:
+            return _usage(err, "--family goes with --schema auto")
+        try:
+            schemas.schema_id(args.schema)
+        except schemas.UnknownSchemaError as exc:
+            return _usage(err, str(exc))
+    if not 1 <= args.max_depth <= DEPTH_LIMIT:
+        return _usage(err, f"--max-depth must be between 1 and {DEPTH_LIMIT}")
+    if args.max_bytes < 1:
+        return _usage(err, "--max-bytes must be positive")
+    if args.jobs < 0:
+        return _usage(err, "--jobs must be 0 (one per CPU) or more")
+    missing = [p for p in args.paths if p != "-" and not os.path.isfile(p)]
+    if missing:
+        return _usage(err, f"no such file: {', '.join(missing)}")
+    if args.paths.count("-") > 1:
+        return _usage(err, "'-' (stdin) can be read only once")
+    backend = args.backend
+    if backend == "fast" and not fast_available():
+        err.write(
+            "chatschema validate: the fast backend needs the 'fast' extra (pip install 'chatschema[fast]'); "
+            "using --backend jsonschema\n"
+        )
+        backend = "jsonschema"
+    jobs = args.jobs or os.cpu_count() or 1
+    options = Options(args.schema, backend, families, args.max_depth)
+    progress = args.progress if args.progress is not None else err.isatty()
+    reporter = Reporter(out, err, args.format, progress, show_schema=args.schema == AUTO)
+    reporter.expected_size = sum(os.path.getsize(p) for p in args.paths if p != "-")
+    failed: list[str] = []
+    try:
+        for result in run(_chunks(args.paths, args.each, args.max_bytes, stdin, err, failed), options, jobs):
+            reporter.add(result)
+    except KeyboardInterrupt:
+        reporter.finish()
+        return 130
+    if args.quiet:
+        out.flush()
+    else:
+        reporter.finish()
+    if failed:
+        return USAGE_ERROR
+    return 0 if reporter.total.invalid == 0 and reporter.total.malformed == 0 else 1
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Entry point of the `chatschema` console script and of `python -m chatschema`."""
+    args = _parser().parse_args(argv)
+    if args.command == "schemas":
+        sys.stdout.write("".join(f"{name}\n" for name in schemas.names()))
+        return 0
+    try:
+        return validate(args, sys.stdin.buffer, sys.stdout, sys.stderr)
+    except BrokenPipeError:  # e.g. piped into `head`
+        with suppress(OSError):
+            sys.stdout.close()
+        return 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())

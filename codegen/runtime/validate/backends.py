@@ -1,0 +1,172 @@
+"""What a message is checked against (a named schema, or `auto`), and by which validator.
+
+Two backends give the same verdicts:
+
+- `jsonschema` (the reference): python-jsonschema with tag dispatch (`schemas.validator`);
+- `fast`: jsonschema-rs (the `fast` extra), with every `format` the schemas use checked by the
+  very function python-jsonschema uses, so that formats get the same verdicts too.
+
+Either way, the errors of an invalid message are computed by the reference, so the reported
+reasons do not depend on the backend, and a message the fast backend rejects is only reported
+invalid if the reference rejects it too.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterator
+from functools import cache
+from typing import Any
+from urllib.parse import urljoin
+
+from jsonschema import Draft202012Validator
+
+from chatschema import schemas
+
+BACKENDS = ("jsonschema", "fast")
+AUTO = "auto"
+
+
+class BackendUnavailable(RuntimeError):
+    """The fast backend's packages are not installed."""
+
+
+def fast_available() -> bool:
+    try:
+        import jsonschema_rs  # noqa: F401, PLC0415
+    except ImportError:
+        return False
+    return True
+
+
+@cache
+def _rs_registry() -> Any:
+    import jsonschema_rs  # noqa: PLC0415
+
+    return jsonschema_rs.Registry(schemas.resources())
+
+
+def _format_functions() -> dict[str, Callable[[str], bool]]:
+    checker = Draft202012Validator.FORMAT_CHECKER
+
+    def make(fmt: str) -> Callable[[str], bool]:
+        return lambda value: checker.conforms(value, fmt)
+
+    return {fmt: make(fmt) for fmt in schemas.formats_used()}
+
+
+@cache
+def fast_is_valid(name: str) -> Callable[[Any], bool]:
+    """jsonschema-rs's `is_valid` for a named schema, offline, formats checked as python-jsonschema does."""
+    try:
+        import jsonschema_rs  # noqa: PLC0415
+    except ImportError as exc:
+        raise BackendUnavailable("the fast backend needs the 'fast' extra: pip install 'chatschema[fast]'") from exc
+    validator = jsonschema_rs.Draft202012Validator(
+        schemas.schema(name),
+        registry=_rs_registry(),
+        validate_formats=True,
+        ignore_unknown_formats=False,
+        formats=_format_functions(),
+    )
+    is_valid: Callable[[Any], bool] = validator.is_valid
+    return is_valid
+
+
+def reference_is_valid(name: str) -> Callable[[Any], bool]:
+    """The reference `is_valid` (python-jsonschema, tag dispatch) for a named schema."""
+    is_valid: Callable[[Any], bool] = schemas.validator(name).is_valid
+    return is_valid
+
+
+def _refs(node: Any) -> Iterator[str]:
+    if isinstance(node, dict):
+        for key, value in node.items():
+            if key == "$ref" and isinstance(value, str):
+                yield value
+            elif key not in ("const", "default", "enum", "examples"):
+                yield from _refs(value)
+    elif isinstance(node, list):
+        for item in node:
+            yield from _refs(item)
+
+
+def _reachable(uri: str) -> set[str]:
+    """Every schema URI reachable by `$ref` from the one at `uri` (itself excluded)."""
+    resolver = schemas.registry().resolver()
+    seen: set[str] = set()
+    todo = [uri]
+    while todo:
+        current = todo.pop()
+        for ref in _refs(resolver.lookup(current).contents):
+            target = urljoin(current, ref)
+            if target not in seen:
+                seen.add(target)
+                todo.append(target)
+    return seen
+
+
+@cache
+def message_unions(families: tuple[str, ...] = ()) -> list[schemas.Union]:
+    """The tagged unions `--schema auto` picks from: those no other union's branch contains.
+
+    Nested unions (content parts, image sources, citation items) are left out, so a message is
+    matched by its own tag, not by the tag of something it may contain.
+    """
+    unions = [u for u in schemas.unions().values() if not families or u.name.split("/")[0] in families]
+    inner: set[str] = set()
+    for union in schemas.unions().values():
+        for branch in union.branches.values():
+            inner |= _reachable(schemas.schema_id(branch))
+    return [u for u in unions if schemas.schema_id(u.name) not in inner]
+
+
+class Checker:
+    """Checks parsed messages against one schema, or picks the schema by tag (`auto`).
+
+    `is_valid` is the hot path; `explain` gives the schema used and the reference violations.
+    """
+
+    def __init__(self, schema: str, backend: str = "jsonschema", families: tuple[str, ...] = ()) -> None:
+        self.schema = schema
+        self.backend = backend
+        build = fast_is_valid if backend == "fast" else reference_is_valid
+        if schema == AUTO:
+            self.unions = message_unions(families)
+            if not self.unions:
+                raise ValueError(f"no tagged union to pick from in {', '.join(families) or 'any family'}")
+            self.tests = {u.name: build(u.name) for u in self.unions}
+            self.is_valid: Callable[[Any], bool] = self._auto_is_valid
+        else:
+            schemas.schema_id(schema)  # raises UnknownSchemaError
+            self.is_valid = build(schema)
+
+    def candidates(self, message: Any) -> list[str]:
+        """The unions whose tag, as the message carries it, names one of their branches."""
+        if not isinstance(message, dict):
+            return []
+        return [
+            u.name
+            for u in self.unions
+            if isinstance(message.get(u.tag), str) and message[u.tag] in u.branches  # tag values are strings
+        ]
+
+    def _auto_is_valid(self, message: Any) -> bool:
+        return any(self.tests[name](message) for name in self.candidates(message))
+
+    def explain(self, message: Any) -> tuple[str, list[schemas.Violation]]:
+        """The schema the message was checked against and the reference's violations (empty: valid)."""
+        if self.schema != AUTO:
+            return self.schema, schemas.violations(message, self.schema)
+        names = self.candidates(message)
+        if not names:
+            tags = sorted({u.tag for u in self.unions})
+            found = {t: message.get(t) for t in tags} if isinstance(message, dict) else {}
+            what = ", ".join(f"{t}={v!r}" for t, v in found.items() if v is not None) or "none of " + ", ".join(tags)
+            return AUTO, [schemas.Violation("$", f"no schema picked by tag ({what})", "auto")]
+        first: list[schemas.Violation] = []
+        for name in names:
+            found_violations = schemas.violations(message, name)
+            if not found_violations:
+                return name, []
+            first = first or found_violations
+        return names[0], first

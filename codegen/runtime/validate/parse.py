@@ -1,0 +1,121 @@
+"""Parsing one message, with one behaviour for JSON edge cases whichever parser is installed.
+
+orjson is used when it is installed (the `fast` extra); otherwise the standard library's json,
+made to behave like it:
+
+- **duplicate keys**: the last value wins (as in json, orjson, Pydantic and JavaScript's JSON.parse);
+- **NaN, Infinity, -Infinity**, and numbers too large for a double (`1e400`): malformed (not JSON);
+- **lone surrogate escapes** (`"\\ud800"`) and bytes that are not UTF-8: malformed;
+- **integers beyond 64 bits**: accepted (orjson reads those above 2**64 as floats; the schemas only
+  check that they are integral, so the verdict is the same);
+- **a byte order mark** at the start of a line: malformed (one at the start of a file is skipped);
+- **nesting deeper than `max_depth`** (default 512, at most 1000): malformed.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+from collections.abc import Callable
+from typing import Any
+
+MAX_DEPTH = 512
+DEPTH_LIMIT = 1000  # orjson stops at 1024, Python's own recursion around 1000
+
+
+class Malformed(ValueError):
+    """The bytes are not one well-formed JSON message; the message says why."""
+
+
+def _reject_constant(name: str) -> Any:
+    raise ValueError(f"{name} is not valid JSON")
+
+
+def _finite(text: str) -> float:
+    value = float(text)
+    if math.isinf(value):
+        raise ValueError(f"number {text} is too large for a double")
+    return value
+
+
+def _check_surrogates(node: Any) -> None:
+    stack = [node]
+    while stack:
+        item = stack.pop()
+        if isinstance(item, str):
+            item.encode("utf-8")  # raises UnicodeEncodeError on a lone surrogate
+        elif isinstance(item, dict):
+            for key, value in item.items():
+                key.encode("utf-8")
+                stack.append(value)
+        elif isinstance(item, list):
+            stack.extend(item)
+
+
+def stdlib_loads(data: bytes) -> Any:
+    """The standard library's json, with the same edge-case behaviour as orjson."""
+    text = data.decode("utf-8")
+    value = json.loads(text, parse_constant=_reject_constant, parse_float=_finite)
+    if "\\u" in text:
+        _check_surrogates(value)
+    return value
+
+
+def _orjson_loads() -> Callable[[bytes], Any] | None:
+    try:
+        import orjson  # noqa: PLC0415
+    except ImportError:
+        return None
+    return orjson.loads
+
+
+def loader(prefer_orjson: bool = True) -> Callable[[bytes], Any]:
+    """The fastest parser available: orjson, else the standard library's json made to match it."""
+    found = _orjson_loads() if prefer_orjson else None
+    return found if found is not None else stdlib_loads
+
+
+def depth(node: Any) -> int:
+    """The nesting depth of a parsed value: 0 for a scalar, 1 for `{}` or `[]`."""
+    deepest = 0
+    stack: list[tuple[Any, int]] = [(node, 0)]
+    while stack:
+        item, level = stack.pop()
+        if isinstance(item, dict):
+            stack.extend((v, level + 1) for v in item.values())
+            deepest = max(deepest, level + 1)
+        elif isinstance(item, list):
+            stack.extend((v, level + 1) for v in item)
+            deepest = max(deepest, level + 1)
+    return deepest
+
+
+def too_deep(data: bytes, value: Any, max_depth: int) -> bool:
+    """Whether a parsed message is nested deeper than `max_depth` (cheap when it cannot be)."""
+    if len(data) <= max_depth or data.count(b"{") + data.count(b"[") <= max_depth:
+        return False
+    return depth(value) > max_depth
+
+
+def explain(data: bytes, error: BaseException, max_depth: int) -> str:
+    """Why `data` could not be parsed, in words that do not depend on the parser."""
+    try:
+        data.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        return f"not valid UTF-8 (byte {exc.start + 1})"
+    if isinstance(error, RecursionError) or "depth limit" in str(error) or "recursion" in str(error):
+        return f"nesting too deep: more than {max_depth} levels (--max-depth)"
+    if data.startswith(b"\xef\xbb\xbf"):
+        return "starts with a byte order mark"
+    return str(error)
+
+
+def parse(data: bytes, loads: Callable[[bytes], Any], max_depth: int = MAX_DEPTH) -> Any:
+    """Parse one message; raises `Malformed` with the reason."""
+    try:
+        value = loads(data)
+    except (ValueError, RecursionError, UnicodeError) as exc:
+        raise Malformed(explain(data, exc, max_depth)) from None
+    if too_deep(data, value, max_depth):
+        raise Malformed(f"nesting too deep: more than {max_depth} levels (--max-depth)")
+    return value

@@ -1,0 +1,262 @@
+"""Streaming readers: JSONL line by line, a JSON document, or a top-level JSON array element by element.
+
+Everything is read in blocks of bytes, so memory stays bounded by the block size and the largest
+message allowed (`max_bytes`), whatever the size of the input. A message larger than that is
+reported as too large and skipped without being held in memory.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+from dataclasses import dataclass
+from typing import BinaryIO
+
+BLOCK = 1 << 20  # bytes read at a time
+BOM = b"\xef\xbb\xbf"
+
+
+@dataclass(frozen=True)
+class TooLarge:
+    """A message that was not read because it exceeds the size limit."""
+
+    size: int  # bytes seen (a lower bound when the message was cut off)
+    limit: int
+
+    def reason(self) -> str:
+        return f"message too large: {self.size:,} bytes or more, limit {self.limit:,} (--max-bytes)"
+
+
+@dataclass(frozen=True)
+class Broken:
+    """Input that is not a message at all (for example an array that is cut off)."""
+
+    message: str
+
+
+Item = bytes | TooLarge | Broken
+
+
+@dataclass
+class Chunk:
+    """Consecutive messages of one source: `items[i]` is line `first + i` or array index `first + i`."""
+
+    source: str
+    indexed: bool  # True: array indexes (`file[3]`), False: line numbers (`file:3`)
+    first: int
+    items: list[Item]
+    size: int  # bytes of input this chunk covers, for progress
+
+
+def read_lines(stream: BinaryIO, source: str, max_bytes: int, block: int = BLOCK) -> Iterator[Chunk]:
+    """JSONL: one chunk per block read, each holding the complete lines of that block."""
+    lineno = 1
+    tail = b""
+    skipping = 0  # >0: inside a too-large line, bytes seen so far
+    first = True
+    while True:
+        data = stream.read(block)
+        if first and data.startswith(BOM):
+            data = data[len(BOM) :]
+        first = False
+        if not data:
+            break
+        size = len(data)
+        if skipping:
+            end = data.find(b"\n")
+            if end < 0:
+                skipping += len(data)
+                continue
+            yield Chunk(source, False, lineno, [TooLarge(skipping + end, max_bytes)], size)
+            lineno += 1
+            skipping = 0
+            data = data[end + 1 :]
+        if tail:
+            data = tail + data
+        lines = data.split(b"\n")
+        tail = lines.pop()
+        if len(tail) > max_bytes:
+            skipping = len(tail)
+            tail = b""
+        items: list[Item] = [TooLarge(len(line), max_bytes) if len(line) > max_bytes else line for line in lines]
+        if items:
+            yield Chunk(source, False, lineno, items, size)
+            lineno += len(items)
+    if skipping:
+        yield Chunk(source, False, lineno, [TooLarge(skipping, max_bytes)], 0)
+    elif tail:
+        yield Chunk(source, False, lineno, [tail], 0)
+
+
+def read_document(stream: BinaryIO, source: str, max_bytes: int) -> Iterator[Chunk]:
+    """A `.json` file holding one message."""
+    data = stream.read(max_bytes + len(BOM) + 1)
+    if data.startswith(BOM):
+        data = data[len(BOM) :]
+    if len(data) > max_bytes:
+        size = len(data)
+        while more := stream.read(BLOCK):
+            size += len(more)
+        yield Chunk(source, False, 1, [TooLarge(size, max_bytes)], size)
+        return
+    yield Chunk(source, False, 1, [data], len(data))
+
+
+# Outside a string, the bytes that matter to the splitter; inside one, the quote and escapes.
+_STRUCTURE = re.compile(rb'[][{}",]')
+_IN_STRING = re.compile(rb'["\\]')
+_SPACE = b" \t\r\n"
+
+
+def read_array(
+    stream: BinaryIO, source: str, max_bytes: int, batch: int = 2000, block: int = BLOCK
+) -> Iterator[Chunk]:
+    """A `.json` file holding a top-level array: each element is a message, streamed one by one.
+
+    The splitter only tracks strings and bracket depth; each element's own syntax is checked by
+    the JSON parser afterwards, so a malformed element is reported and the next one is read.
+    """
+    index = 0
+    items: list[Item] = []
+    covered = 0
+    state = _ArrayState(max_bytes)
+    first = True
+    while True:
+        data = stream.read(block)
+        if first and data.startswith(BOM):
+            data = data[len(BOM) :]
+        first = False
+        if not data:
+            break
+        covered += len(data)
+        for element in state.feed(data):
+            items.append(element)
+            if len(items) >= batch:
+                yield Chunk(source, True, index, items, covered)
+                index += len(items)
+                items, covered = [], 0
+    problem = state.finish()
+    if problem is not None:
+        items.append(problem)
+    if items:
+        yield Chunk(source, True, index, items, covered)
+
+
+class _ArrayState:
+    """Incremental splitter of a top-level JSON array into its elements' bytes."""
+
+    def __init__(self, max_bytes: int) -> None:
+        self.max_bytes = max_bytes
+        self.started = False  # seen the opening '['
+        self.done = False  # seen the closing ']'
+        self.depth = 0  # nesting inside the current element
+        self.in_string = False
+        self.escape = False
+        self.parts: list[bytes] = []
+        self.size = 0
+        self.too_large = False
+        self.broken: str | None = None
+        self.trailing = False  # non-space after the closing ']'
+        self.after_comma = False
+
+    def _keep(self, piece: bytes) -> None:
+        if self.too_large:
+            self.size += len(piece)
+            return
+        self.size += len(piece)
+        if self.size > self.max_bytes:
+            self.too_large = True
+            self.parts = []
+        else:
+            self.parts.append(piece)
+
+    def _element(self) -> Item | None:
+        data = b"".join(self.parts)
+        size, too_large = self.size, self.too_large
+        self.parts, self.size, self.too_large = [], 0, False
+        if too_large:
+            return TooLarge(size, self.max_bytes)
+        if not data.strip(_SPACE):
+            return None
+        return data
+
+    def feed(self, data: bytes) -> Iterator[Item]:  # noqa: C901  (one state machine)
+        pos = 0
+        n = len(data)
+        while pos < n:
+            if self.broken is not None:
+                return
+            if self.done:
+                if data[pos:].strip(_SPACE):
+                    self.trailing = True
+                return
+            if not self.started:
+                rest = data[pos:].lstrip(_SPACE)
+                if not rest:
+                    return
+                if rest[:1] != b"[":
+                    self.broken = "not a JSON array (--each reads a top-level array of messages)"
+                    return
+                self.started = True
+                pos = n - len(rest) + 1
+                continue
+            if self.in_string:
+                if self.escape:
+                    self.escape = False
+                    self._keep(data[pos : pos + 1])
+                    pos += 1
+                    continue
+                m = _IN_STRING.search(data, pos)
+                if m is None:
+                    self._keep(data[pos:])
+                    return
+                end = m.end()
+                self._keep(data[pos:end])
+                pos = end
+                if m.group() == b'"':
+                    self.in_string = False
+                else:
+                    self.escape = True
+                continue
+            m = _STRUCTURE.search(data, pos)
+            if m is None:
+                self._keep(data[pos:])
+                return
+            ch = m.group()
+            start = m.start()
+            if ch == b"," and self.depth == 0:
+                self._keep(data[pos:start])
+                element = self._element()
+                yield element if element is not None else Broken("empty array element")
+                self.after_comma = True
+                pos = start + 1
+                continue
+            if ch == b"]" and self.depth == 0:
+                self._keep(data[pos:start])
+                element = self._element()
+                if element is not None:
+                    yield element
+                elif self.after_comma:
+                    yield Broken("trailing comma before the array's closing ']'")
+                self.done = True
+                pos = start + 1
+                continue
+            self._keep(data[pos : start + 1])
+            pos = start + 1
+            if ch == b'"':
+                self.in_string = True
+            elif ch in (b"[", b"{"):
+                self.depth += 1
+            elif ch in (b"]", b"}"):
+                self.depth -= 1
+
+    def finish(self) -> Broken | None:
+        if self.broken is not None:
+            return Broken(self.broken)
+        if not self.started:
+            return Broken("empty input: expected a JSON array")
+        if not self.done:
+            return Broken("array cut off: the input ends before its closing ']'")
+        if self.trailing:
+            return Broken("unexpected data after the array's closing ']'")
+        return None

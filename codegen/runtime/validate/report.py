@@ -1,0 +1,95 @@
+"""Output: one line per invalid or malformed message (text or JSONL), a progress bar, the summary."""
+
+from __future__ import annotations
+
+import json
+import time
+from typing import TextIO
+
+from .run import Problem, Result
+
+
+def text_line(problem: Problem, show_schema: bool = False) -> str:
+    """`file:line: $.path: reason` (`file[index]` for array elements); several violations joined by `; `."""
+    if problem.status == "malformed":
+        return f"{problem.where}: malformed: {problem.reason}"
+    reasons = "; ".join(f"{path}: {message}" for path, message in problem.errors)
+    suffix = f" [{problem.schema}]" if show_schema and problem.schema else ""
+    return f"{problem.where}: {reasons}{suffix}"
+
+
+def json_record(problem: Problem) -> str:
+    """The same as one JSON object (a JSONL line)."""
+    record: dict[str, object] = {"file": problem.source, ("index" if problem.indexed else "line"): problem.number}
+    record["status"] = problem.status
+    if problem.status == "malformed":
+        record["reason"] = problem.reason
+    else:
+        record["schema"] = problem.schema
+        record["errors"] = [{"path": path, "message": message} for path, message in problem.errors]
+    return json.dumps(record, ensure_ascii=False)
+
+
+class Reporter:
+    """Prints problems to `out` as they come, a progress bar on `err` when asked, and the summary."""
+
+    def __init__(
+        self, out: TextIO, err: TextIO, fmt: str = "text", progress: bool = False, show_schema: bool = False
+    ) -> None:
+        self.out = out
+        self.err = err
+        self.fmt = fmt
+        self.progress = progress
+        self.show_schema = show_schema
+        self.total = Result()
+        self.started = time.perf_counter()
+        self.last_bar = 0.0
+        self.bar_shown = False
+        self.expected_size = 0  # bytes of input, when known, for a percentage
+
+    def add(self, result: Result) -> None:
+        self.total.add(result)
+        if result.problems:
+            self._clear_bar()
+            for problem in result.problems:
+                line = json_record(problem) if self.fmt == "json" else text_line(problem, self.show_schema)
+                self.out.write(line + "\n")
+        if self.progress:
+            now = time.perf_counter()
+            if now - self.last_bar >= 0.2:
+                self.last_bar = now
+                self._bar(now)
+
+    def _bar(self, now: float) -> None:
+        t = self.total
+        rate = t.read / max(now - self.started, 1e-9)
+        share = ""
+        if self.expected_size:
+            fraction = min(t.size / self.expected_size, 1.0)
+            filled = int(fraction * 20)
+            share = f"[{'#' * filled}{'.' * (20 - filled)}] {fraction:4.0%} "
+        self.err.write(
+            f"\r{share}{t.read:,} read, {t.invalid:,} invalid, {t.malformed:,} malformed, {rate:,.0f} msg/s\x1b[K"
+        )
+        self.err.flush()
+        self.bar_shown = True
+
+    def _clear_bar(self) -> None:
+        if self.bar_shown:
+            self.err.write("\r\x1b[K")
+            self.bar_shown = False
+
+    def summary(self) -> str:
+        t = self.total
+        elapsed = time.perf_counter() - self.started
+        rate = t.read / elapsed if elapsed > 0 else 0.0
+        return (
+            f"{t.read:,} read, {t.valid:,} valid, {t.invalid:,} invalid, {t.malformed:,} malformed "
+            f"in {elapsed:.2f}s ({rate:,.0f} msg/s)"
+        )
+
+    def finish(self) -> None:
+        self._clear_bar()
+        self.out.flush()
+        self.err.write(f"chatschema validate: {self.summary()}\n")
+        self.err.flush()

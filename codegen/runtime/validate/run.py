@@ -1,0 +1,154 @@
+"""Checking chunks of messages, in this process or in a pool of processes, results in input order."""
+
+from __future__ import annotations
+
+import multiprocessing
+from collections import deque
+from collections.abc import Callable, Iterable, Iterator
+from dataclasses import dataclass, field
+from typing import Any
+
+from .backends import Checker
+from .parse import MAX_DEPTH, Malformed, loader, parse, too_deep
+from .reader import Broken, Chunk, TooLarge
+
+
+@dataclass(frozen=True)
+class Options:
+    """What to check against and how; everything a worker process needs to build its checker."""
+
+    schema: str
+    backend: str = "jsonschema"
+    families: tuple[str, ...] = ()
+    max_depth: int = MAX_DEPTH
+
+
+@dataclass(frozen=True)
+class Problem:
+    """One message that is not valid: where it is, and why."""
+
+    source: str
+    indexed: bool
+    number: int  # line number, or array index when `indexed`
+    status: str  # "invalid" or "malformed"
+    schema: str | None  # the schema it was checked against (invalid only)
+    errors: tuple[tuple[str, str], ...] = ()  # (JSON path, reason) for an invalid message
+    reason: str = ""  # why a malformed message could not be read
+
+    @property
+    def where(self) -> str:
+        return f"{self.source}[{self.number}]" if self.indexed else f"{self.source}:{self.number}"
+
+
+@dataclass
+class Result:
+    """The outcome of one chunk: counts, and the problems in input order."""
+
+    read: int = 0
+    valid: int = 0
+    invalid: int = 0
+    malformed: int = 0
+    size: int = 0
+    problems: list[Problem] = field(default_factory=list)
+
+    def add(self, other: Result) -> None:
+        self.read += other.read
+        self.valid += other.valid
+        self.invalid += other.invalid
+        self.malformed += other.malformed
+        self.size += other.size
+
+
+class Engine:
+    """Parses and checks chunks: a fast loop for the valid majority, the reference for the rest."""
+
+    def __init__(self, options: Options) -> None:
+        self.options = options
+        self.checker = Checker(options.schema, options.backend, options.families)
+        self.loads: Callable[[bytes], Any] = loader()
+
+    def check(self, chunk: Chunk) -> Result:
+        loads = self.loads
+        is_valid = self.checker.is_valid
+        max_depth = self.options.max_depth
+        valid = 0
+        suspects: list[int] = []
+        for i, item in enumerate(chunk.items):
+            if item.__class__ is bytes:
+                try:
+                    value = loads(item)  # type: ignore[arg-type]
+                except Exception:  # noqa: BLE001  (the slow path says why)
+                    suspects.append(i)
+                    continue
+                if is_valid(value) and not too_deep(item, value, max_depth):  # type: ignore[arg-type]
+                    valid += 1
+                    continue
+            suspects.append(i)
+        result = Result(valid=valid, size=chunk.size)
+        for i in suspects:
+            self._slow(chunk, i, result)
+        result.read = result.valid + result.invalid + result.malformed
+        return result
+
+    def _slow(self, chunk: Chunk, i: int, result: Result) -> None:
+        item = chunk.items[i]
+        number = chunk.first + i
+
+        def malformed(reason: str) -> None:
+            result.malformed += 1
+            result.problems.append(Problem(chunk.source, chunk.indexed, number, "malformed", None, reason=reason))
+
+        if isinstance(item, TooLarge):
+            return malformed(item.reason())
+        if isinstance(item, Broken):
+            return malformed(item.message)
+        if not item.strip():
+            return None  # a blank line is not a message
+        try:
+            value = parse(item, self.loads, self.options.max_depth)
+            schema, violations = self.checker.explain(value)
+        except Malformed as exc:
+            return malformed(str(exc))
+        except RecursionError:
+            return malformed("nesting too deep to validate (--max-depth)")
+        if not violations:
+            result.valid += 1
+            return None
+        result.invalid += 1
+        errors = tuple((v.path, v.message) for v in violations)
+        result.problems.append(Problem(chunk.source, chunk.indexed, number, "invalid", schema, errors))
+        return None
+
+
+_worker: Engine | None = None
+
+
+def _init(options: Options) -> None:
+    global _worker  # noqa: PLW0603
+    _worker = Engine(options)
+
+
+def _check(chunk: Chunk) -> Result:
+    assert _worker is not None
+    return _worker.check(chunk)
+
+
+def run(chunks: Iterable[Chunk], options: Options, jobs: int = 1) -> Iterator[Result]:
+    """Check every chunk; results come in input order. With `jobs` > 1, a pool of processes does the
+    work while at most a few chunks per process are in flight, so memory stays bounded."""
+    if jobs <= 1:
+        engine = Engine(options)
+        for chunk in chunks:
+            yield engine.check(chunk)
+        return
+    Engine(options)  # fail here, not in the workers, on a bad schema or a missing backend
+    methods = multiprocessing.get_all_start_methods()
+    context = multiprocessing.get_context("fork" if "fork" in methods else "spawn")
+    with context.Pool(jobs, initializer=_init, initargs=(options,)) as pool:
+        pending: deque[Any] = deque()
+        for chunk in chunks:
+            pending.append(pool.apply_async(_check, (chunk,)))
+            if len(pending) >= 2 * jobs + 2:
+                yield pending.popleft().get()
+        while pending:
+            yield pending.popleft().get()
