@@ -39,7 +39,9 @@ exit status: 0 all valid, 1 any invalid or malformed message, 2 usage error.
 
 
 def _parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(prog="chatschema", description="Validate chat messages against chatschema's schemas.")
+    parser = argparse.ArgumentParser(
+        prog="chatschema", description="Validate chat messages against chatschema's schemas."
+    )
     sub = parser.add_subparsers(dest="command", required=True)
     v = sub.add_parser(
         "validate",
@@ -63,7 +65,7 @@ def _parser() -> argparse.ArgumentParser:
 
 
 def _open(path: str, stdin: BinaryIO) -> BinaryIO:
-    return stdin if path == "-" else open(path, "rb")  # noqa: SIM115  (closed by the caller)
+    return stdin if path == "-" else open(path, "rb")
 
 
 def _chunks(
@@ -97,9 +99,7 @@ def _usage(err: TextIO, message: str) -> int:
     return USAGE_ERROR
 
 
-def validate(
-    args: argparse.Namespace, stdin: BinaryIO, out: TextIO, err: TextIO
-) -> int:  # noqa: C901  (option checks)
+def validate(args: argparse.Namespace, stdin: BinaryIO, out: TextIO, err: TextIO) -> int:
     """Run `chatschema validate`; returns the exit status."""
     families = tuple(args.family)
     if args.schema == AUTO:

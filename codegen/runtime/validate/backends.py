@@ -32,7 +32,7 @@ class BackendUnavailable(RuntimeError):
 
 def fast_available() -> bool:
     try:
-        import jsonschema_rs  # noqa: F401, PLC0415
+        import jsonschema_rs  # noqa: F401
     except ImportError:
         return False
     return True
@@ -40,7 +40,7 @@ def fast_available() -> bool:
 
 @cache
 def _rs_registry() -> Any:
-    import jsonschema_rs  # noqa: PLC0415
+    import jsonschema_rs
 
     return jsonschema_rs.Registry(schemas.resources())
 
@@ -58,7 +58,7 @@ def _format_functions() -> dict[str, Callable[[str], bool]]:
 def fast_is_valid(name: str) -> Callable[[Any], bool]:
     """jsonschema-rs's `is_valid` for a named schema, offline, formats checked as python-jsonschema does."""
     try:
-        import jsonschema_rs  # noqa: PLC0415
+        import jsonschema_rs
     except ImportError as exc:
         raise BackendUnavailable("the fast backend needs the 'fast' extra: pip install 'chatschema[fast]'") from exc
     validator = jsonschema_rs.Draft202012Validator(

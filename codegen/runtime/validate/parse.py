@@ -63,7 +63,7 @@ def stdlib_loads(data: bytes) -> Any:
 
 def _orjson_loads() -> Callable[[bytes], Any] | None:
     try:
-        import orjson  # noqa: PLC0415
+        import orjson
     except ImportError:
         return None
     return orjson.loads

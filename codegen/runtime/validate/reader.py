@@ -48,19 +48,23 @@ class Chunk:
     size: int  # bytes of input this chunk covers, for progress
 
 
+def _blocks(stream: BinaryIO, block: int) -> Iterator[bytes]:
+    """The stream's bytes, `block` at a time, without a byte order mark at its very start."""
+    head = stream.read(len(BOM))
+    while len(head) < len(BOM) and (more := stream.read(len(BOM) - len(head))):
+        head += more
+    if head and head != BOM:
+        yield head
+    while data := stream.read(block):
+        yield data
+
+
 def read_lines(stream: BinaryIO, source: str, max_bytes: int, block: int = BLOCK) -> Iterator[Chunk]:
     """JSONL: one chunk per block read, each holding the complete lines of that block."""
     lineno = 1
     tail = b""
     skipping = 0  # >0: inside a too-large line, bytes seen so far
-    first = True
-    while True:
-        data = stream.read(block)
-        if first and data.startswith(BOM):
-            data = data[len(BOM) :]
-        first = False
-        if not data:
-            break
+    for data in _blocks(stream, block):
         size = len(data)
         if skipping:
             end = data.find(b"\n")
@@ -108,9 +112,7 @@ _IN_STRING = re.compile(rb'["\\]')
 _SPACE = b" \t\r\n"
 
 
-def read_array(
-    stream: BinaryIO, source: str, max_bytes: int, batch: int = 2000, block: int = BLOCK
-) -> Iterator[Chunk]:
+def read_array(stream: BinaryIO, source: str, max_bytes: int, batch: int = 2000, block: int = BLOCK) -> Iterator[Chunk]:
     """A `.json` file holding a top-level array: each element is a message, streamed one by one.
 
     The splitter only tracks strings and bracket depth; each element's own syntax is checked by
@@ -120,14 +122,7 @@ def read_array(
     items: list[Item] = []
     covered = 0
     state = _ArrayState(max_bytes)
-    first = True
-    while True:
-        data = stream.read(block)
-        if first and data.startswith(BOM):
-            data = data[len(BOM) :]
-        first = False
-        if not data:
-            break
+    for data in _blocks(stream, block):
         covered += len(data)
         for element in state.feed(data):
             items.append(element)
@@ -180,7 +175,7 @@ class _ArrayState:
             return None
         return data
 
-    def feed(self, data: bytes) -> Iterator[Item]:  # noqa: C901  (one state machine)
+    def feed(self, data: bytes) -> Iterator[Item]:
         pos = 0
         n = len(data)
         while pos < n:

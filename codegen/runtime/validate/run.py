@@ -76,11 +76,11 @@ class Engine:
         for i, item in enumerate(chunk.items):
             if item.__class__ is bytes:
                 try:
-                    value = loads(item)  # type: ignore[arg-type]
-                except Exception:  # noqa: BLE001  (the slow path says why)
+                    value = loads(item)
+                except Exception:
                     suspects.append(i)
                     continue
-                if is_valid(value) and not too_deep(item, value, max_depth):  # type: ignore[arg-type]
+                if is_valid(value) and not too_deep(item, value, max_depth):
                     valid += 1
                     continue
             suspects.append(i)
@@ -124,7 +124,7 @@ _worker: Engine | None = None
 
 
 def _init(options: Options) -> None:
-    global _worker  # noqa: PLW0603
+    global _worker
     _worker = Engine(options)
 
 

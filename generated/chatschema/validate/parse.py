@@ -107,8 +107,8 @@ def explain(data: bytes, error: BaseException, max_depth: int) -> str:
     if isinstance(error, RecursionError) or "depth limit" in str(error) or "recursion" in str(error):
         return f"nesting too deep: more than {max_depth} levels (--max-depth)"
     if data.startswith(b"\xef\xbb\xbf"):
-        return "malformed JSON: starts with a byte order mark"
-    return f"malformed JSON: {error}"
+        return "starts with a byte order mark"
+    return str(error)
 
 
 def parse(data: bytes, loads: Callable[[bytes], Any], max_depth: int = MAX_DEPTH) -> Any:

@@ -49,19 +49,23 @@ class Chunk:
     size: int  # bytes of input this chunk covers, for progress
 
 
+def _blocks(stream: BinaryIO, block: int) -> Iterator[bytes]:
+    """The stream's bytes, `block` at a time, without a byte order mark at its very start."""
+    head = stream.read(len(BOM))
+    while len(head) < len(BOM) and (more := stream.read(len(BOM) - len(head))):
+        head += more
+    if head and head != BOM:
+        yield head
+    while data := stream.read(block):
+        yield data
+
+
 def read_lines(stream: BinaryIO, source: str, max_bytes: int, block: int = BLOCK) -> Iterator[Chunk]:
     """JSONL: one chunk per block read, each holding the complete lines of that block."""
     lineno = 1
     tail = b""
     skipping = 0  # >0: inside a too-large line, bytes seen so far
-    first = True
-    while True:
-        data = stream.read(block)
-        if first and data.startswith(BOM):
-            data = data[len(BOM) :]
-        first = False
-        if not data:
-            break
+    for data in _blocks(stream, block):
         size = len(data)
         if skipping:
             end = data.find(b"\n")
@@ -119,14 +123,7 @@ def read_array(stream: BinaryIO, source: str, max_bytes: int, batch: int = 2000,
     items: list[Item] = []
     covered = 0
     state = _ArrayState(max_bytes)
-    first = True
-    while True:
-        data = stream.read(block)
-        if first and data.startswith(BOM):
-            data = data[len(BOM) :]
-        first = False
-        if not data:
-            break
+    for data in _blocks(stream, block):
         covered += len(data)
         for element in state.feed(data):
             items.append(element)

@@ -77,11 +77,11 @@ class Engine:
         for i, item in enumerate(chunk.items):
             if item.__class__ is bytes:
                 try:
-                    value = loads(item)  # type: ignore[arg-type]
+                    value = loads(item)
                 except Exception:
                     suspects.append(i)
                     continue
-                if is_valid(value) and not too_deep(item, value, max_depth):  # type: ignore[arg-type]
+                if is_valid(value) and not too_deep(item, value, max_depth):
                     valid += 1
                     continue
             suspects.append(i)
