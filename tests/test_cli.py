@@ -90,7 +90,7 @@ def test_usage_errors_exit_2(tmp_path: Path) -> None:
     assert code == 2 and "no such file" in err
     assert run(["--schema", "docent/ChatMessage", "--family", "docent", path])[0] == 2
     assert run(["--schema", "auto", "--family", "nope", path])[0] == 2
-    assert run(["--schema", "docent/ChatMessage", "--max-depth", "5000", path])[0] == 2
+    assert run(["--schema", "docent/ChatMessage", "--max-depth", "1025", path])[0] == 2
     with pytest.raises(SystemExit) as exc:
         run(["--schema", "docent/ChatMessage", "--backend", "nope", path])
     assert exc.value.code == 2
@@ -120,7 +120,7 @@ def _split(data: bytes, block: int) -> list[Any]:
     out: list[Any] = []
     for chunk in read_array(io.BytesIO(data), "x", 1000, batch=3, block=block):
         assert chunk.indexed and chunk.first == len(out)
-        out.extend(chunk.items)
+        out.extend(chunk.messages())
     return out
 
 
@@ -166,7 +166,7 @@ def test_array_element_too_large() -> None:
 def _lines(data: bytes, block: int, max_bytes: int = 50) -> list[tuple[int, Any]]:
     out: list[tuple[int, Any]] = []
     for chunk in read_lines(io.BytesIO(data), "x", max_bytes, block=block):
-        out.extend((chunk.first + i, item) for i, item in enumerate(chunk.items))
+        out.extend((chunk.first + i, item) for i, item in enumerate(chunk.messages()))
     return out
 
 
@@ -207,9 +207,9 @@ EDGE_CASES: list[tuple[bytes, bool | None]] = [  # line, verdict under docent/Ch
     (b'{"role":"user","content":"\xed\xa0\x80"}', None),  # a surrogate encoded in UTF-8
     (b'\xef\xbb\xbf{"role":"user","content":"x"}', None),
     (b'{"role":"user","content":"x"} {}', None),
-    (b'{"role":"user","content":"x","metadata":' + b"[" * 600 + b"]" * 600 + b"}", None),
-    (b'{"role":"user","content":"x","metadata":{"a":' + b"[" * 500 + b"]" * 500 + b"}}", True),
-    (b'{"role":"user","content":"x","metadata":' + b"[" * 2000 + b"]" * 2000 + b"}", None),
+    (b'{"role":"user","content":"x","metadata":{"a":' + b"[" * 1022 + b"]" * 1022 + b"}}", True),  # depth 1024
+    (b'{"role":"user","content":"x","metadata":{"a":' + b"[" * 1023 + b"]" * 1023 + b"}}", None),  # 1025
+    (b'{"role":"user","content":"x","metadata":' + b"[" * 5000 + b"]" * 5000 + b"}", None),
 ]
 
 

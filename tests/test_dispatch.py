@@ -56,7 +56,10 @@ def test_dispatch_validates_only_the_tagged_branch(monkeypatch: pytest.MonkeyPat
     assert v.is_valid({"role": "user", "content": [{"type": "text", "text": "x"}]})
     assert calls == []  # neither the message union nor the nested content-part union fell back
     assert not v.is_valid({"role": "bot", "content": "x"})
-    assert len(calls) == 1  # an unknown tag goes to the plain oneOf: same verdict, same errors
+    assert not v.is_valid({"content": "x"})
+    assert calls == []  # a missing or unknown tag fails every branch on the tag alone: nothing to validate
+    assert len(list(v.iter_errors("not an object"))) == 2  # "type": "object" and the oneOf
+    assert len(calls) == 1  # not an object: the plain oneOf
 
 
 @pytest.mark.parametrize("payload", [{"content": "x"}, {"role": "bot"}, {"role": None}, {"role": 1}, [], "x", None])

@@ -150,8 +150,9 @@ def validator(name: str, *, dispatch: bool = True) -> _Validator:
     By default every tagged union (`oneOf` + `discriminator`) is validated by its tag: the
     validator reads the tag and validates only the branch it names, which gives the same verdict
     as the plain `oneOf` (the other branches all fail on their `const` tag) far faster. A missing
-    or unknown tag, or a payload that is not an object, is handed to the plain `oneOf`, so its
-    errors are the same too. `dispatch=False` gives the plain `Draft202012Validator`.
+    or unknown tag gives the same verdict and, in `violations()`, the same explanation; the raw
+    `oneOf` error then lists only the tag error of each branch. A payload that is not an object is
+    handed to the plain `oneOf`. `dispatch=False` gives the plain `Draft202012Validator`.
     """
     return _validator(name, dispatch)
 
@@ -257,16 +258,41 @@ def _dispatching_one_of(
 ) -> Iterator[ValidationError]:
     """`oneOf` that validates only the branch the discriminator tag names (see `validator`)."""
     entry = _union_tables().get(id(schema))
-    if entry is not None and entry[0] is schema and isinstance(instance, dict):
-        _, tag, mapping = entry
-        value = instance.get(tag)
-        index = mapping.get(value) if isinstance(value, str) else None
-        if index is not None:
-            errors = list(validator.descend(instance, one_of[index], schema_path=index))
-            if errors:
-                yield ValidationError(f"{instance!r} is not valid under any of the given schemas", context=errors)
-            return
-    yield from _plain_one_of(validator, one_of, instance, schema)
+    if entry is None or entry[0] is not schema or not isinstance(instance, dict):
+        yield from _plain_one_of(validator, one_of, instance, schema)
+        return
+    _, tag, mapping = entry
+    value = instance.get(tag, _MISSING)
+    index = mapping.get(value) if isinstance(value, str) else None
+    if index is not None:
+        errors = list(validator.descend(instance, one_of[index], schema_path=index))
+    else:
+        # Every branch fails on its tag alone; report just that, as the plain oneOf's errors would.
+        errors = [_tag_error(tag, value, const, i) for const, i in mapping.items()]
+    if errors:
+        yield ValidationError(f"{instance!r} is not valid under any of the given schemas", context=errors)
+
+
+_MISSING = object()
+
+
+def _tag_error(tag: str, value: object, const: str, index: int) -> ValidationError:
+    """The error a branch gives for a missing or other tag (`required` or `const`), built without validating."""
+    if value is _MISSING:
+        return ValidationError(
+            f"{tag!r} is a required property",
+            validator="required",
+            validator_value=[tag],
+            schema_path=[index, "required"],
+        )
+    return ValidationError(
+        f"{const!r} was expected",
+        validator="const",
+        validator_value=const,
+        instance=value,
+        path=[tag],
+        schema_path=[index, "properties", tag, "const"],
+    )
 
 
 _DispatchValidator: type[_Validator] = validators.extend(  # type: ignore[no-untyped-call]

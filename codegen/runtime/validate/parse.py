@@ -9,18 +9,19 @@ made to behave like it:
 - **integers beyond 64 bits**: accepted (orjson reads those above 2**64 as floats; the schemas only
   check that they are integral, so the verdict is the same);
 - **a byte order mark** at the start of a line: malformed (one at the start of a file is skipped);
-- **nesting deeper than `max_depth`** (default 512, at most 1000): malformed.
+- **nesting deeper than `max_depth`** (default and maximum 1024, the deepest orjson reads): malformed.
 """
 
 from __future__ import annotations
 
 import json
 import math
+import sys
 from collections.abc import Callable
 from typing import Any
 
-MAX_DEPTH = 512
-DEPTH_LIMIT = 1000  # orjson stops at 1024, Python's own recursion around 1000
+MAX_DEPTH = 1024  # the deepest orjson reads: at this limit, orjson checks it for free
+DEPTH_LIMIT = MAX_DEPTH
 
 
 class Malformed(ValueError):
@@ -55,7 +56,16 @@ def _check_surrogates(node: Any) -> None:
 def stdlib_loads(data: bytes) -> Any:
     """The standard library's json, with the same edge-case behaviour as orjson."""
     text = data.decode("utf-8")
-    value = json.loads(text, parse_constant=_reject_constant, parse_float=_finite)
+    try:
+        value = json.loads(text, parse_constant=_reject_constant, parse_float=_finite)
+    except RecursionError:
+        # json's C parser follows Python's recursion limit (about 1000); read as deep as orjson does
+        limit = sys.getrecursionlimit()
+        sys.setrecursionlimit(limit + 2 * DEPTH_LIMIT)
+        try:
+            value = json.loads(text, parse_constant=_reject_constant, parse_float=_finite)
+        finally:
+            sys.setrecursionlimit(limit)
     if "\\u" in text:
         _check_surrogates(value)
     return value
@@ -73,6 +83,11 @@ def loader(prefer_orjson: bool = True) -> Callable[[bytes], Any]:
     """The fastest parser available: orjson, else the standard library's json made to match it."""
     found = _orjson_loads() if prefer_orjson else None
     return found if found is not None else stdlib_loads
+
+
+def needs_depth_check(loads: Callable[[bytes], Any], max_depth: int) -> bool:
+    """Whether parsed messages must be measured: not when orjson parsed them and the limit is its own."""
+    return max_depth < DEPTH_LIMIT or loads is not _orjson_loads()
 
 
 def depth(node: Any) -> int:
@@ -116,6 +131,6 @@ def parse(data: bytes, loads: Callable[[bytes], Any], max_depth: int = MAX_DEPTH
         value = loads(data)
     except (ValueError, RecursionError, UnicodeError) as exc:
         raise Malformed(explain(data, exc, max_depth)) from None
-    if too_deep(data, value, max_depth):
+    if needs_depth_check(loads, max_depth) and too_deep(data, value, max_depth):
         raise Malformed(f"nesting too deep: more than {max_depth} levels (--max-depth)")
     return value

@@ -46,6 +46,17 @@ class Chunk:
     first: int
     items: list[Item]
     size: int  # bytes of input this chunk covers, for progress
+    blob: bytes = b""  # or: complete lines joined by b"\n", split only where they are checked
+    max_bytes: int = 0  # with `blob`: longer lines are too large
+
+    def messages(self) -> list[Item]:
+        """The items, splitting `blob` into lines first (in the worker process, with --jobs)."""
+        if self.blob:
+            limit = self.max_bytes
+            lines = self.blob.split(b"\n")
+            self.items = [TooLarge(len(line), limit) if len(line) > limit else line for line in lines]
+            self.blob = b""
+        return self.items
 
 
 def _blocks(stream: BinaryIO, block: int) -> Iterator[bytes]:
@@ -77,15 +88,21 @@ def read_lines(stream: BinaryIO, source: str, max_bytes: int, block: int = BLOCK
             data = data[end + 1 :]
         if tail:
             data = tail + data
-        lines = data.split(b"\n")
-        tail = lines.pop()
+        cut = data.rfind(b"\n")
+        if cut < 0:
+            tail = data
+        else:
+            tail = data[cut + 1 :]
+            blob = data[:cut]
+            count = blob.count(b"\n") + 1
+            if blob:
+                yield Chunk(source, False, lineno, [], size, blob, max_bytes)
+            else:
+                yield Chunk(source, False, lineno, [b""], size)
+            lineno += count
         if len(tail) > max_bytes:
             skipping = len(tail)
             tail = b""
-        items: list[Item] = [TooLarge(len(line), max_bytes) if len(line) > max_bytes else line for line in lines]
-        if items:
-            yield Chunk(source, False, lineno, items, size)
-            lineno += len(items)
     if skipping:
         yield Chunk(source, False, lineno, [TooLarge(skipping, max_bytes)], 0)
     elif tail:

@@ -9,7 +9,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from .backends import Checker
-from .parse import MAX_DEPTH, Malformed, loader, parse, too_deep
+from .parse import MAX_DEPTH, Malformed, loader, needs_depth_check, parse, too_deep
 from .reader import Broken, Chunk, TooLarge
 
 
@@ -71,16 +71,17 @@ class Engine:
         loads = self.loads
         is_valid = self.checker.is_valid
         max_depth = self.options.max_depth
+        check_depth = needs_depth_check(loads, max_depth)
         valid = 0
         suspects: list[int] = []
-        for i, item in enumerate(chunk.items):
+        for i, item in enumerate(chunk.messages()):
             if item.__class__ is bytes:
                 try:
                     value = loads(item)
                 except Exception:
                     suspects.append(i)
                     continue
-                if is_valid(value) and not too_deep(item, value, max_depth):
+                if is_valid(value) and not (check_depth and too_deep(item, value, max_depth)):
                     valid += 1
                     continue
             suspects.append(i)
