@@ -29,7 +29,7 @@ from chatschema.validate.backends import fast_is_valid
 VECTORS = Path(__file__).parent.parent / "tests" / "vectors"
 TEXT_KEYS = {"content", "text", "reasoning", "summary", "tool_return", "hidden_reasoning", "message", "signature"}
 ID_KEYS = {"id", "otid", "tool_call_id", "step_id", "run_id", "sender_id"}
-WORDS = "the a tool call result model user agent weather Tokyo 22°C déjà-vu naïve 東京 данные 🙂 🚀 \"quoted\" back\\slash {braces} [list] x=1; print('hi')".split()  # noqa: E501
+WORDS = "the a tool call result model user agent weather Tokyo 22°C déjà-vu naïve 東京 данные 🙂 🚀 \"quoted\" back\\slash {braces} [list] x=1; print('hi')".split()
 
 
 def _texts(rng: random.Random, n: int = 4000) -> list[str]:
@@ -56,9 +56,7 @@ def templates(union: str) -> dict[str, list[Any]]:
     for value, branch in u.branches.items():
         paths = sorted((VECTORS / branch).glob("valid/*.json"))
         paths += [
-            p
-            for p in sorted((VECTORS / union).glob("valid/*.json"))
-            if json.loads(p.read_bytes()).get(u.tag) == value
+            p for p in sorted((VECTORS / union).glob("valid/*.json")) if json.loads(p.read_bytes()).get(u.tag) == value
         ]
         found[value] = [json.loads(p.read_bytes()) for p in paths if p.parts[-4] == family]
         found[value] = [t for t in found[value] if isinstance(t, dict) and t.get(u.tag, value) == value]

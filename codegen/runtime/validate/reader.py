@@ -37,25 +37,38 @@ class Broken:
 Item = bytes | TooLarge | Broken
 
 
+CONTINUE = -1  # `Chunk.first` of a chunk whose first line follows the previous chunk's last one
+
+
 @dataclass
 class Chunk:
-    """Consecutive messages of one source: `items[i]` is line `first + i` or array index `first + i`."""
+    """Consecutive messages of one source: `items[i]` is line `first + i` or array index `first + i`.
+
+    JSONL chunks carry the raw block (`blob`) and are split into lines where they are checked (in
+    a worker process with --jobs); their line numbers are counted there, so `first` is `CONTINUE`
+    for all but a file's first chunk.
+    """
 
     source: str
     indexed: bool  # True: array indexes (`file[3]`), False: line numbers (`file:3`)
     first: int
     items: list[Item]
     size: int  # bytes of input this chunk covers, for progress
-    blob: bytes = b""  # or: complete lines joined by b"\n", split only where they are checked
+    blob: bytes = b""  # a block read: its lines, but for the last piece, which the next chunk continues
     max_bytes: int = 0  # with `blob`: longer lines are too large
+    head: bytes = b""  # with `blob`: the start of its first line, read with the previous block
 
     def messages(self) -> list[Item]:
-        """The items, splitting `blob` into lines first (in the worker process, with --jobs)."""
+        """The items, splitting `blob` into lines first."""
         if self.blob:
+            lines: list[Item] = self.blob.split(b"\n")  # type: ignore[assignment]
+            lines.pop()
+            if self.head:
+                lines[0] = self.head + lines[0]  # type: ignore[operator]
             limit = self.max_bytes
-            lines = self.blob.split(b"\n")
-            self.items = [TooLarge(len(line), limit) if len(line) > limit else line for line in lines]
-            self.blob = b""
+            if max(map(len, lines)) > limit:  # type: ignore[arg-type]
+                lines = [TooLarge(len(line), limit) if len(line) > limit else line for line in lines]  # type: ignore[arg-type]
+            self.items, self.blob, self.head = lines, b"", b""
         return self.items
 
 
@@ -71,9 +84,9 @@ def _blocks(stream: BinaryIO, block: int) -> Iterator[bytes]:
 
 
 def read_lines(stream: BinaryIO, source: str, max_bytes: int, block: int = BLOCK) -> Iterator[Chunk]:
-    """JSONL: one chunk per block read, each holding the complete lines of that block."""
-    lineno = 1
-    tail = b""
+    """JSONL: one chunk per block read, holding the lines that end in it; nothing is copied here."""
+    first = 1
+    tail = b""  # the start of a line that goes on in the next block
     skipping = 0  # >0: inside a too-large line, bytes seen so far
     for data in _blocks(stream, block):
         size = len(data)
@@ -82,31 +95,22 @@ def read_lines(stream: BinaryIO, source: str, max_bytes: int, block: int = BLOCK
             if end < 0:
                 skipping += len(data)
                 continue
-            yield Chunk(source, False, lineno, [TooLarge(skipping + end, max_bytes)], size)
-            lineno += 1
-            skipping = 0
+            yield Chunk(source, False, first, [TooLarge(skipping + end, max_bytes)], size)
+            first, skipping = CONTINUE, 0
             data = data[end + 1 :]
-        if tail:
-            data = tail + data
         cut = data.rfind(b"\n")
         if cut < 0:
-            tail = data
+            tail += data
         else:
+            yield Chunk(source, False, first, [], size, data, max_bytes, tail)
+            first = CONTINUE
             tail = data[cut + 1 :]
-            blob = data[:cut]
-            count = blob.count(b"\n") + 1
-            if blob:
-                yield Chunk(source, False, lineno, [], size, blob, max_bytes)
-            else:
-                yield Chunk(source, False, lineno, [b""], size)
-            lineno += count
         if len(tail) > max_bytes:
-            skipping = len(tail)
-            tail = b""
+            skipping, tail = len(tail), b""
     if skipping:
-        yield Chunk(source, False, lineno, [TooLarge(skipping, max_bytes)], 0)
+        yield Chunk(source, False, first, [TooLarge(skipping, max_bytes)], 0)
     elif tail:
-        yield Chunk(source, False, lineno, [tail], 0)
+        yield Chunk(source, False, first, [tail], 0)
 
 
 def read_document(stream: BinaryIO, source: str, max_bytes: int) -> Iterator[Chunk]:

@@ -6,12 +6,12 @@ from __future__ import annotations
 import multiprocessing
 from collections import deque
 from collections.abc import Callable, Iterable, Iterator
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from .backends import Checker
 from .parse import MAX_DEPTH, Malformed, loader, needs_depth_check, parse, too_deep
-from .reader import Broken, Chunk, TooLarge
+from .reader import CONTINUE, Broken, Chunk, TooLarge
 
 
 @dataclass(frozen=True)
@@ -30,7 +30,7 @@ class Problem:
 
     source: str
     indexed: bool
-    number: int  # line number, or array index when `indexed`
+    number: int  # line number, or array index when `indexed` (within its chunk, until `run` places it)
     status: str  # "invalid" or "malformed"
     schema: str | None  # the schema it was checked against (invalid only)
     errors: tuple[tuple[str, str], ...] = ()  # (JSON path, reason) for an invalid message
@@ -50,6 +50,7 @@ class Result:
     invalid: int = 0
     malformed: int = 0
     size: int = 0
+    items: int = 0  # lines or elements the chunk held, blank lines included
     problems: list[Problem] = field(default_factory=list)
 
     def add(self, other: Result) -> None:
@@ -75,7 +76,8 @@ class Engine:
         check_depth = needs_depth_check(loads, max_depth)
         valid = 0
         suspects: list[int] = []
-        for i, item in enumerate(chunk.messages()):
+        items = chunk.messages()
+        for i, item in enumerate(items):
             if item.__class__ is bytes:
                 try:
                     value = loads(item)
@@ -86,7 +88,7 @@ class Engine:
                     valid += 1
                     continue
             suspects.append(i)
-        result = Result(valid=valid, size=chunk.size)
+        result = Result(valid=valid, size=chunk.size, items=len(items))
         for i in suspects:
             self._slow(chunk, i, result)
         result.read = result.valid + result.invalid + result.malformed
@@ -94,7 +96,7 @@ class Engine:
 
     def _slow(self, chunk: Chunk, i: int, result: Result) -> None:
         item = chunk.items[i]
-        number = chunk.first + i
+        number = i  # `run` adds where the chunk starts
 
         def malformed(reason: str) -> None:
             result.malformed += 1
@@ -138,19 +140,31 @@ def _check(chunk: Chunk) -> Result:
 def run(chunks: Iterable[Chunk], options: Options, jobs: int = 1) -> Iterator[Result]:
     """Check every chunk; results come in input order. With `jobs` > 1, a pool of processes does the
     work while at most a few chunks per process are in flight, so memory stays bounded."""
+    position = 0  # the line number after the last chunk's lines
+    for first, result in _results(chunks, options, jobs):
+        base = first if first != CONTINUE else position
+        if result.problems:
+            result.problems = [replace(p, number=p.number + base) for p in result.problems]
+        position = base + result.items
+        yield result
+
+
+def _results(chunks: Iterable[Chunk], options: Options, jobs: int) -> Iterator[tuple[int, Result]]:
     if jobs <= 1:
         engine = Engine(options)
         for chunk in chunks:
-            yield engine.check(chunk)
+            yield chunk.first, engine.check(chunk)
         return
     Engine(options)  # fail here, not in the workers, on a bad schema or a missing backend
     methods = multiprocessing.get_all_start_methods()
     context = multiprocessing.get_context("fork" if "fork" in methods else "spawn")
     with context.Pool(jobs, initializer=_init, initargs=(options,)) as pool:
-        pending: deque[Any] = deque()
+        pending: deque[tuple[int, Any]] = deque()
         for chunk in chunks:
-            pending.append(pool.apply_async(_check, (chunk,)))
+            pending.append((chunk.first, pool.apply_async(_check, (chunk,))))
             if len(pending) >= 2 * jobs + 2:
-                yield pending.popleft().get()
+                first, waiting = pending.popleft()
+                yield first, waiting.get()
         while pending:
-            yield pending.popleft().get()
+            first, waiting = pending.popleft()
+            yield first, waiting.get()

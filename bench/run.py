@@ -1,0 +1,229 @@
+"""The validation benchmark (`nox -s bench`): messages/s of every way to validate, in one run.
+
+    python bench/run.py [--count 20000] [--e2e-count 1000000] [--repeats 3] [--seed 20240601]
+
+For the Docent union (docent/ChatMessage) and the Letta union (letta/LettaMessage), on a seeded
+corpus (bench/corpus.py), in this process, each contender in turn within each repeat (median of
+the repeats; gc collected before each timing):
+
+- `jsonschema.validate` per message (the schema re-checked each call; on a small sample);
+- a `Draft202012Validator` built once over the union (plain `oneOf`);
+- the tag-dispatching jsonschema validator (`schemas.validator(name)`);
+- the fast backend (jsonschema-rs, formats checked as the reference does);
+- the generated Pydantic union, `TypeAdapter(...).validate_json` on the raw line;
+- orjson parsing alone (the ceiling).
+
+Then the command end to end, `chatschema validate --backend fast`, on 100,000 and `--e2e-count`
+Docent messages with --jobs 1 and --jobs 2: wall time and peak memory (resident set of the
+command and its worker processes, summed, sampled every 10 ms). Numbers are printed, never asserted.
+"""
+
+from __future__ import annotations
+
+import argparse
+import gc
+import importlib
+import os
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from collections.abc import Callable, Sequence
+from pathlib import Path
+from typing import Any
+
+import jsonschema
+import orjson
+from jsonschema import Draft202012Validator
+from pydantic import TypeAdapter, ValidationError
+
+sys.path.insert(0, str(Path(__file__).parent))
+
+from corpus import generate
+
+from chatschema import schemas
+from chatschema.validate.backends import fast_is_valid
+
+UNIONS = ["docent/ChatMessage", "letta/LettaMessage"]
+
+
+def timed(fn: Callable[[], int]) -> tuple[float, int]:
+    gc.collect()
+    start = time.perf_counter()
+    rejected = fn()
+    return time.perf_counter() - start, rejected
+
+
+def measure(union: str, count: int, repeats: int, seed: int) -> dict[str, float]:
+    lines = [line for line, _ in generate(union, count, seed)]
+    parsed: list[Any] = []
+    for line in lines:
+        try:
+            parsed.append(orjson.loads(line))
+        except orjson.JSONDecodeError:
+            pass
+    gc.freeze()
+    family, type_name = union.split("/")
+    adapter: TypeAdapter[Any] = TypeAdapter(getattr(importlib.import_module(f"chatschema.{family}"), type_name))
+    plain = schemas.validator(union, dispatch=False)
+    dispatch = schemas.validator(union)
+    fast = fast_is_valid(union)
+    schema = schemas.schema(union)
+    registry = schemas.registry()
+    checker = Draft202012Validator.FORMAT_CHECKER
+    naive_sample = parsed[:200]
+    slow_sample = parsed[: min(len(parsed), 3000)]
+
+    def naive() -> int:
+        bad = 0
+        for m in naive_sample:
+            try:
+                jsonschema.validate(m, schema, cls=Draft202012Validator, registry=registry, format_checker=checker)
+            except jsonschema.ValidationError:
+                bad += 1
+        return bad
+
+    def over(is_valid: Callable[[Any], bool], sample: Sequence[Any]) -> Callable[[], int]:
+        return lambda: sum(1 for m in sample if not is_valid(m))
+
+    def pydantic() -> int:
+        bad = 0
+        validate_json = adapter.validate_json
+        for line in lines:
+            try:
+                validate_json(line)
+            except ValidationError:
+                bad += 1
+        return bad
+
+    def parse_only() -> int:
+        bad = 0
+        loads = orjson.loads
+        for line in lines:
+            try:
+                loads(line)
+            except orjson.JSONDecodeError:
+                bad += 1
+        return bad
+
+    contenders: dict[str, tuple[Callable[[], int], int]] = {
+        "jsonschema.validate per message": (naive, len(naive_sample)),
+        "Draft202012Validator, oneOf": (over(plain.is_valid, slow_sample), len(slow_sample)),
+        "tag-dispatching jsonschema": (over(dispatch.is_valid, slow_sample), len(slow_sample)),
+        "tag-dispatching jsonschema, whole corpus": (over(dispatch.is_valid, parsed), len(parsed)),
+        "fast backend (jsonschema-rs)": (over(fast, parsed), len(parsed)),
+        "Pydantic union validate_json (raw line)": (pydantic, len(lines)),
+        "orjson parse only (raw line)": (parse_only, len(lines)),
+    }
+    times: dict[str, list[float]] = {name: [] for name in contenders}
+    rejected: dict[str, int] = {}
+    for _ in range(repeats):
+        for name, (fn, _n) in contenders.items():
+            elapsed, bad = timed(fn)
+            times[name].append(elapsed)
+            rejected[name] = bad
+    gc.unfreeze()
+    # the validators must agree on the sample (Pydantic and the parser count malformed lines too)
+    agree = {name: rejected[name] for name in ("Draft202012Validator, oneOf", "tag-dispatching jsonschema")}
+    fast_on_sample = sum(1 for m in slow_sample if not fast(m))
+    print(
+        f"\n## {union}: {len(lines):,} lines, {len(parsed):,} well-formed; rejected on the {len(slow_sample):,}-message "
+        f"sample: oneOf {agree['Draft202012Validator, oneOf']}, dispatch {agree['tag-dispatching jsonschema']}, "
+        f"fast {fast_on_sample}"
+    )
+    rates = {}
+    print(f"{'contender':45} {'messages':>9} {'median msg/s':>13}   runs (msg/s)")
+    for name, (_, n) in contenders.items():
+        rate = n / statistics.median(times[name])
+        rates[name] = rate
+        runs = " / ".join(f"{n / t:,.0f}" for t in times[name])
+        print(f"{name:45} {n:>9,} {rate:>13,.0f}   {runs}")
+    base = rates["Draft202012Validator, oneOf"]
+    print(
+        f"dispatch / oneOf: {rates['tag-dispatching jsonschema'] / base:.2f}x; "
+        f"fast / oneOf: {rates['fast backend (jsonschema-rs)'] / base:,.0f}x; "
+        f"orjson / oneOf: {rates['orjson parse only (raw line)'] / base:,.0f}x"
+    )
+    return rates
+
+
+def _tree(pid: int) -> list[int]:
+    found = [pid]
+    for p in found:
+        try:
+            for task in os.listdir(f"/proc/{p}/task"):
+                with open(f"/proc/{p}/task/{task}/children") as f:
+                    found.extend(int(c) for c in f.read().split())
+        except OSError:
+            continue
+    return found
+
+
+def _rss(pids: list[int]) -> int:
+    total = 0
+    for p in pids:
+        try:
+            with open(f"/proc/{p}/statm") as f:
+                total += int(f.read().split()[1]) * os.sysconf("SC_PAGE_SIZE")
+        except OSError:
+            continue
+    return total
+
+
+def end_to_end(path: Path, count: int, jobs: int) -> tuple[float, float, str]:
+    """(seconds, peak MB over the process tree, summary line) of one `chatschema validate` run."""
+    cmd = [sys.executable, "-m", "chatschema", "validate", "--schema", "docent/ChatMessage", "--backend", "fast"]
+    start = time.perf_counter()
+    proc = subprocess.Popen([*cmd, "--jobs", str(jobs), str(path)], stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    peak = 0
+    while proc.poll() is None:
+        peak = max(peak, _rss(_tree(proc.pid)))
+        time.sleep(0.01)
+    elapsed = time.perf_counter() - start
+    assert proc.stderr is not None
+    summary = proc.stderr.read().decode().strip()
+    return elapsed, peak / 1e6, summary
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--count", type=int, default=20_000, help="in-memory corpus size per union")
+    parser.add_argument("--e2e-count", type=int, default=1_000_000, help="messages for the end-to-end run")
+    parser.add_argument("--repeats", type=int, default=3)
+    parser.add_argument("--seed", type=int, default=20240601)
+    args = parser.parse_args()
+    print(
+        f"# chatschema validation benchmark (seed {args.seed}, {os.cpu_count()} CPUs, "
+        f"load average {os.getloadavg()[0]:.2f})"
+    )
+    rates = {union: measure(union, args.count, args.repeats, args.seed) for union in UNIONS}
+    with tempfile.TemporaryDirectory(prefix="chatschema-bench-") as tmp:
+        sizes = sorted({100_000, args.e2e_count})
+        files = {}
+        for n in sizes:
+            path = Path(tmp) / f"docent-{n}.jsonl"
+            with open(path, "wb") as f:
+                for line, _ in generate("docent/ChatMessage", n, args.seed):
+                    f.write(line + b"\n")
+            files[n] = path
+        ceiling = rates["docent/ChatMessage"]["orjson parse only (raw line)"]
+        print(
+            f"\n## chatschema validate --schema docent/ChatMessage --backend fast, end to end "
+            f"(orjson parse-only ceiling: {ceiling:,.0f} msg/s)"
+        )
+        print(f"{'messages':>10} {'jobs':>4} {'seconds':>8} {'msg/s':>10} {'x orjson':>9} {'peak MB':>8}   summary")
+        for n in sizes:
+            for jobs in (1, 2):
+                elapsed, peak, summary = end_to_end(files[n], n, jobs)
+                rate = n / elapsed
+                print(
+                    f"{n:>10,} {jobs:>4} {elapsed:>8.2f} {rate:>10,.0f} {rate / ceiling:>9.0%} {peak:>8.1f}   "
+                    f"{summary.removeprefix('chatschema validate: ')}"
+                )
+    print(f"\nload average at the end: {os.getloadavg()[0]:.2f}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
