@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import io
 import json
+import random
 import shutil
 import subprocess
 import sys
@@ -379,3 +380,46 @@ def test_console_script_and_python_m(tmp_path: Path) -> None:
         assert "2 read, 1 valid, 1 invalid, 0 malformed" in proc.stderr
     proc = subprocess.run([*cmd, "schemas"], capture_output=True, text=True, check=False)
     assert proc.stdout.splitlines() == schemas.names()
+
+
+def _date_cases() -> list[str]:
+    years = ["0000", "0001", "0004", "0100", "0400", "1900", "2000", "2023", "2024", "2100", "9999", "0096"]
+    rests = ["T00:00:00Z", "t23:59:59.5z", "T23:59:60Z", "T24:00:00+01:00", "T12:00:00-23:59", "T12:00:00+24:00"]
+    rests += [
+        "T12:00:00Z\n",
+        "T12:00:00Z\n\n",
+        "T12:00:00",
+        " 12:00:00Z",
+        "T12:00:00.Z",
+        "T1:00:00Z",
+        "T12:00:00+05:60",
+    ]
+    cases = [f"{y}-{m:02d}-{d:02d}{r}" for y in years for m in range(14) for d in range(33) for r in rests]
+    rng = random.Random(5)
+    alphabet = "0123456789-:TtZz.+ \n\u0663"  # and an Arabic-Indic digit
+    for _ in range(10_000):
+        chars = list("2024-02-29T12:34:56.789+05:30")
+        for _ in range(rng.randint(1, 3)):
+            i = rng.randrange(len(chars))
+            op = rng.randrange(3)
+            if op == 0:
+                chars[i] = rng.choice(alphabet)
+            elif op == 1:
+                chars.insert(i, rng.choice(alphabet))
+            else:
+                del chars[i]
+        cases.append("".join(chars))
+    return cases
+
+
+def test_fast_backend_date_time_pattern_is_python_jsonschemas_date_time() -> None:
+    import jsonschema_rs
+    from jsonschema import Draft202012Validator
+
+    pattern = jsonschema_rs.Draft202012Validator({"type": "string", "pattern": backends.DATE_TIME_PATTERN})
+    checker = Draft202012Validator.FORMAT_CHECKER
+    cases = _date_cases()
+    assert len(cases) > 50_000
+    differ = [c for c in cases if pattern.is_valid(c) != checker.conforms(c, "date-time")]
+    assert differ == []
+    assert sum(checker.conforms(c, "date-time") for c in cases) > 1000

@@ -103,3 +103,10 @@ def test_dispatch_checks_formats() -> None:
     late = {**message, "date": "2024-13-01T00:00:00Z"}
     assert not schemas.validator("letta/LettaMessage").is_valid(late)
     assert not schemas.validator("letta/LettaMessage", dispatch=False).is_valid(late)
+
+
+def test_refs_are_resolved_once_only_because_no_schema_uses_dynamic_refs() -> None:
+    # the dispatching validator caches where each `$ref` leads; that is only right without $dynamicRef
+    from chatschema.schemas import _dynamic_refs
+
+    assert _dynamic_refs() is False

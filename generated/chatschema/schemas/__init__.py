@@ -296,8 +296,35 @@ def _tag_error(tag: str, value: object, const: str, index: int) -> ValidationErr
     )
 
 
+@cache
+def _dynamic_refs() -> bool:
+    """Whether any shipped schema uses `$dynamicRef` (where a `$ref`'s target may depend on the path)."""
+    return any(
+        any(True for _ in _values_of(contents, key)) for _, contents in _documents().values() for key in _DYNAMIC
+    )
+
+
+_DYNAMIC = ("$dynamicRef", "$dynamicAnchor", "$recursiveRef", "$recursiveAnchor")
+_plain_ref = cast(Callable[..., Iterator[ValidationError]], _keywords.ref)
+_resolved_refs: dict[int, tuple[dict[str, Any], Any, Any]] = {}
+
+
+def _cached_ref(validator: Any, ref: str, instance: Any, schema: dict[str, Any]) -> Iterator[ValidationError]:
+    """`$ref`, resolved once per schema location: the shipped schemas have no `$dynamicRef`, so a
+    `$ref` always leads to the same place, and looking it up again each time is most of the cost."""
+    hit = _resolved_refs.get(id(schema))
+    if hit is None or hit[0] is not schema:
+        resolver = getattr(validator, "_resolver", None)
+        if resolver is None or _dynamic_refs():  # not a case the cache is right for: do as jsonschema does
+            yield from _plain_ref(validator, ref, instance, schema)
+            return
+        resolved = resolver.lookup(ref)
+        hit = _resolved_refs[id(schema)] = (schema, resolved.contents, resolved.resolver)
+    yield from validator.descend(instance, hit[1], resolver=hit[2])
+
+
 _DispatchValidator: type[_Validator] = validators.extend(  # type: ignore[no-untyped-call]
-    Draft202012Validator, {"oneOf": _dispatching_one_of}
+    Draft202012Validator, {"oneOf": _dispatching_one_of, "$ref": _cached_ref}
 )
 
 
