@@ -40,3 +40,14 @@ def tests(session: nox.Session) -> None:
     session.install("--no-deps", *REAL_SYSTEMS)
     session.install("--no-deps", "--force-reinstall", ".")
     session.run("pytest", *session.posargs)
+
+
+@nox.session
+def bench(session: nox.Session) -> None:
+    """Validation benchmark: messages/s of every validator, and `chatschema validate` on 1,000,000 messages.
+
+    Arguments go to bench/run.py, e.g. `nox -s bench -- --count 5000 --e2e-count 200000`.
+    """
+    session.install("-r", "requirements/test.txt")
+    session.install("--no-deps", "--force-reinstall", ".")
+    session.run("python", "bench/run.py", *session.posargs)
