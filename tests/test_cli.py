@@ -91,6 +91,8 @@ def test_usage_errors_exit_2(tmp_path: Path) -> None:
     assert code == 2 and "no such file" in err
     assert run(["--schema", "docent/ChatMessage", "--family", "docent", path])[0] == 2
     assert run(["--schema", "auto", "--family", "nope", path])[0] == 2
+    code, _, err = run(["--schema", "auto", "--family", "swarm", path])
+    assert code == 2 and "no tagged union" in err
     assert run(["--schema", "docent/ChatMessage", "--max-depth", "1025", path])[0] == 2
     with pytest.raises(SystemExit) as exc:
         run(["--schema", "docent/ChatMessage", "--backend", "nope", path])
@@ -112,6 +114,9 @@ def test_json_document_and_each(tmp_path: Path) -> None:
     assert code == 1
     assert [line.split(": ")[0] for line in out.splitlines()] == [f"{array}[1]", f"{array}[3]"]
     assert "5 read, 3 valid, 1 invalid, 1 malformed" in err
+    empty = write(tmp_path, "empty.json", " \n")
+    code, out, _ = run(["--schema", "docent/ChatMessage", empty])
+    assert code == 1 and out == f"{empty}:1: malformed: empty document\n"
     # without --each, the array is one message, and not a valid one
     code, out, _ = run(["--schema", "docent/ChatMessage", array])
     assert code == 1 and out.startswith(f"{array}:1: malformed: ")

@@ -14,7 +14,7 @@ from contextlib import suppress
 from typing import BinaryIO, TextIO
 
 from chatschema import schemas
-from chatschema.validate.backends import AUTO, BACKENDS, fast_available
+from chatschema.validate.backends import AUTO, BACKENDS, fast_available, message_unions
 from chatschema.validate.parse import DEPTH_LIMIT, MAX_DEPTH
 from chatschema.validate.reader import Chunk, read_array, read_document, read_lines
 from chatschema.validate.report import Reporter
@@ -106,6 +106,8 @@ def validate(args: argparse.Namespace, stdin: BinaryIO, out: TextIO, err: TextIO
         unknown = [f for f in families if f not in schemas.families()]
         if unknown:
             return _usage(err, f"unknown family {', '.join(unknown)}; known: {', '.join(schemas.families())}")
+        if not message_unions(families):
+            return _usage(err, f"--schema auto: no tagged union to pick from in {', '.join(families)}")
     else:
         if families:
             return _usage(err, "--family goes with --schema auto")

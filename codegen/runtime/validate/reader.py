@@ -124,7 +124,7 @@ def read_document(stream: BinaryIO, source: str, max_bytes: int) -> Iterator[Chu
             size += len(more)
         yield Chunk(source, False, 1, [TooLarge(size, max_bytes)], size)
         return
-    yield Chunk(source, False, 1, [data], len(data))
+    yield Chunk(source, False, 1, [data if data.strip(_SPACE) else Broken("empty document")], len(data))
 
 
 # Outside a string, the bytes that matter to the splitter; inside one, the quote and escapes.

@@ -153,7 +153,8 @@ def validator(name: str, *, dispatch: bool = True) -> _Validator:
     as the plain `oneOf` (the other branches all fail on their `const` tag) far faster. A missing
     or unknown tag gives the same verdict and, in `violations()`, the same explanation; the raw
     `oneOf` error then lists only the tag error of each branch. A payload that is not an object is
-    handed to the plain `oneOf`. `dispatch=False` gives the plain `Draft202012Validator`.
+    handed to the plain `oneOf`. Each `$ref` is also resolved once rather than at every use (the
+    schemas use no `$dynamicRef`). `dispatch=False` gives the plain `Draft202012Validator`.
     """
     return _validator(name, dispatch)
 
