@@ -25,6 +25,12 @@ PACKAGE_NAME = "chatschema"
 RUNTIME_DEPENDENCIES = ("ajv", "ajv-formats")
 
 _DATA_KEYWORDS = {"const", "default", "enum", "examples"}
+# A subschema with none of these keywords admits any JSON value; json-schema-to-typescript would
+# make it an object type (it reads `default: null` and the like), so it becomes `unknown`.
+_SHAPING_KEYWORDS = {
+    "type", "$ref", "tsType", "const", "enum", "anyOf", "oneOf", "allOf",
+    "properties", "items", "prefixItems", "additionalProperties",
+}  # fmt: skip
 
 
 def node_modules() -> Path:
@@ -61,6 +67,13 @@ def _type_name(ref: str) -> str:
     return ref.rsplit("/", 1)[-1]
 
 
+def _free_form_object(node: dict[str, Any]) -> bool:
+    types = node.get("type")
+    is_object = types == "object" or (isinstance(types, list) and "object" in types)
+    shaped = {"properties", "additionalProperties", "patternProperties", "allOf", "oneOf", "anyOf", "$ref"}
+    return is_object and not shaped.intersection(node)
+
+
 def _ts_schema(node: Any) -> Any:
     """Replace each `$ref` to a named type with `tsType: <Name>`.
 
@@ -70,6 +83,12 @@ def _ts_schema(node: Any) -> Any:
     """
     if isinstance(node, dict):
         out: dict[str, Any] = {}
+        if not _SHAPING_KEYWORDS.intersection(node):
+            out["tsType"] = "unknown"
+        if _free_form_object(node):
+            # A free-form object is `{[k: string]: unknown}` in every family; in a closed family
+            # json-schema-to-typescript would make it `{}`, which also admits strings and numbers.
+            out["additionalProperties"] = True
         for key, value in node.items():
             if key == "$ref" and isinstance(value, str):
                 out["tsType"] = _type_name(value)

@@ -135,9 +135,7 @@ export interface MessageChunk {
   /**
    * The provider's raw chunk: any JSON value.
    */
-  raw?: {
-    [k: string]: unknown | undefined;
-  };
+  raw?: unknown;
   [k: string]: unknown | undefined;
 }
 /**
@@ -187,9 +185,7 @@ export interface Response {
   /**
    * The provider's raw response: any JSON value.
    */
-  raw?: {
-    [k: string]: unknown | undefined;
-  };
+  raw?: unknown;
   [k: string]: unknown | undefined;
 }
 /**

@@ -139,7 +139,9 @@ export interface ISwarmMessage {
   /**
    * Free-form context attached to the message, for example `{"image_id": ...}`. May be absent or null, and the two stay apart.
    */
-  payload?: {} | null;
+  payload?: {
+    [k: string]: unknown | undefined;
+  } | null;
 }
 /**
  * One parameter of a tool: a value of `ITool.function.parameters.properties` (an inline type in TypeScript, named here). TypeScript types only flat `{type, description, enum?}` nodes; this schema also accepts other JSON Schema keywords (`items`, `minimum`, nested `properties`, ...), because tools written in JavaScript or built at runtime carry them and agent-swarm-kit passes them to the model provider unchanged. `enum` may be absent (an MCP tool's `enum: undefined` disappears in JSON) but not null.
@@ -233,7 +235,9 @@ export interface IToolCallFunction {
   /**
    * The call's arguments as an object.
    */
-  arguments: {};
+  arguments: {
+    [k: string]: unknown | undefined;
+  };
 }
 /**
  * One tool call requested by the model. `id` and `type` are required, as in TypeScript: ClientAgent fills in a missing id (a random string) and a missing type ("function") before using a model's calls, and `commitToolRequest` makes ids `call_` plus 9 base-36 characters, so stored and emitted calls always carry both.
@@ -269,5 +273,7 @@ export interface IToolRequest {
   /**
    * Arguments for the tool. An object (`createToolRequest` throws otherwise); arrays and null are rejected.
    */
-  params: {};
+  params: {
+    [k: string]: unknown | undefined;
+  };
 }
