@@ -10,7 +10,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from .inventory import ID_BASE, DRAFT, Family
+from .inventory import DRAFT, ID_BASE, Family
 
 # Keywords whose values are data, not subschemas: a "$ref" key inside them is not a reference.
 _DATA_KEYWORDS = {"const", "default", "enum", "examples"}

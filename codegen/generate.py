@@ -16,6 +16,7 @@ import tomllib
 from pathlib import Path
 
 from .bundle import bundle, bundle_path, dump, index
+from .docs import docs_files
 from .errors import CodegenError
 from .inventory import build_inventory
 from .lint import lint
@@ -78,10 +79,12 @@ def build(root: Path) -> Tree:
             extra[bundle_path(name)] = dump(bundle(family))
         extra["schemas/index.json"] = dump(index(families))
         version = tomllib.loads((root / "pyproject.toml").read_text(encoding="utf-8"))["project"]["version"]
-        for rel, text in package_files(families, version).items():
-            extra[f"typescript/{rel}"] = text
-        for rel, text in extra.items():
-            dest = Path(tmp) / rel
+        for pkg_rel, text in package_files(families, version).items():
+            extra[f"typescript/{pkg_rel}"] = text
+        for doc_rel, text in docs_files(root, families).items():
+            extra[f"docs/{doc_rel}"] = text
+        for extra_rel, text in extra.items():
+            dest = Path(tmp) / extra_rel
             dest.parent.mkdir(parents=True, exist_ok=True)
             dest.write_text(text, encoding="utf-8")
         return {

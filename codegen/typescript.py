@@ -183,8 +183,6 @@ def package_files(families: dict[str, Family], version: str) -> dict[str, str]:
             files[f"schemas/{name}/{f.name}"] = shipped_schema(name, f.name, f.contents)
         files[bundle_path(name)] = dump(bundle(fam))
     files["schemas/index.json"] = dump(index(families))
-    names = {
-        fam_name: sorted(fam.types) for fam_name, fam in sorted(families.items())
-    }
+    names = {fam_name: sorted(fam.types) for fam_name, fam in sorted(families.items())}
     files["index.d.ts"] = render("typescript/index.d.ts.jinja2", families=names, map_name=schema_map_name)
     return files

@@ -162,7 +162,9 @@ def _write(path: Path, body: list[str], families: set[str]) -> None:
 
 
 def _run_tsc(tmp_path: Path, name: str) -> str:
-    proc = tsc("--strict", "--noEmit", "--target", "es2022", "--module", "commonjs", "--skipLibCheck", name, cwd=tmp_path)
+    proc = tsc(
+        "--strict", "--noEmit", "--target", "es2022", "--module", "commonjs", "--skipLibCheck", name, cwd=tmp_path
+    )
     return proc.stdout + proc.stderr if proc.returncode != 0 else ""
 
 
@@ -188,7 +190,11 @@ def test_tsc_rejects_type_level_invalid_vectors(tmp_path: Path) -> None:
 
 def test_tsc_fails_on_a_wrong_vector(tmp_path: Path) -> None:
     """The harness itself: a type error is reported, and an unused @ts-expect-error too."""
-    _write(tmp_path / "bad.ts", ['export const x = {"role": "nobody", "content": ""} satisfies docent.ChatMessage;'], {"docent"})
+    _write(
+        tmp_path / "bad.ts",
+        ['export const x = {"role": "nobody", "content": ""} satisfies docent.ChatMessage;'],
+        {"docent"},
+    )
     assert "bad.ts" in _run_tsc(tmp_path, "bad.ts")
     _write(
         tmp_path / "unused.ts",
@@ -345,7 +351,7 @@ def test_validate_entry_point_types_and_runs(tmp_path: Path) -> None:
     (tmp_path / "use.ts").write_text(
         f'import {{ validate, isValid, violations, PayloadError }} from "{pkg}";\n'
         f'import type {{ letta }} from "{pkg}";\n'
-        "const raw: unknown = JSON.parse('{\"message_type\": \"assistant_message\"}');\n"
+        'const raw: unknown = JSON.parse(\'{"message_type": "assistant_message"}\');\n'
         'const msg: letta.LettaMessage = validate("letta/LettaMessage", raw);\n'
         'if (isValid("docent/ChatMessage", raw)) { const role: "system" | "user" | "assistant" | "tool" = raw.role; }\n'
         'const v: { path: string; message: string }[] = violations("docent/ChatMessage", raw);\n'
