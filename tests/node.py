@@ -53,4 +53,4 @@ def tsc(*args: str, cwd: Path) -> subprocess.CompletedProcess[str]:
     )
 
 
-__all__ = ["PACKAGE", "Vector", "ajv_verdicts", "node_env", "run_node", "tsc"]
+__all__ = ["HERE", "PACKAGE", "Vector", "ajv_verdicts", "node_env", "run_node", "tsc"]
