@@ -101,7 +101,7 @@ def lint(files: list[SchemaFile]) -> list[SchemaProblem]:
                     if isinstance(prop_schema, dict) and not _text(prop_schema.get("description")):
                         report((*sub_path, "properties", prop, "description"), "every property needs a description")
                 if isinstance(sub.get("pattern"), str):
-                    for message in pattern_problems(sub["pattern"]):
+                    for message in pattern_problems(sub["pattern"], sub.get("not") == _NO_NEWLINE):
                         report((*sub_path, "pattern"), message)
                 if "format" in sub and not _supported_format(sub, sub_path):
                     report(
@@ -151,18 +151,24 @@ _PORTABLE_ESCAPES_ONLY = {
     "Z": "\\Z is Python-only",
     "z": "\\z is not a regex escape in Python or ECMAScript",
 }
-_END_ANCHOR = "(?!\\n)$"
+_NO_NEWLINE = {"pattern": "\\n"}
+_LOOKAROUND = ("(?=", "(?!", "(?<=", "(?<!")
 
 
-def pattern_problems(pattern: str) -> list[str]:
-    """Why a `pattern` could get different verdicts in python-jsonschema (`re`) and ajv (ECMAScript).
+def pattern_problems(pattern: str, newline_excluded: bool = False) -> list[str]:
+    """Why a `pattern` could get different verdicts in python-jsonschema (`re`), ajv (ECMAScript) or
+    the generated models (pydantic-core's Rust regex).
 
-    Allowed: a portable subset. No `\\d`, `\\w`, `\\s`, `\\b` (and their negations); no Python-only
-    syntax; and `$` only as `(?!\\n)$`, because Python's `$` also matches before a trailing newline.
+    Allowed: a portable subset. No `\\d`, `\\w`, `\\s`, `\\b` (and their negations), no Python-only
+    syntax, no look-around (Rust's regex has none). A `$` anchor only where the same schema excludes
+    newlines (`"not": {"pattern": "\\n"}`, `newline_excluded`): Python's `$` also matches before a
+    trailing newline, ECMAScript's and Rust's do not; without newlines they agree.
     """
     problems: list[str] = []
     if "(?P" in pattern:
-        problems.append("(?P...) named groups are Python-only: use (?<name>...) or a plain group")
+        problems.append(f"pattern {pattern!r}: (?P...) named groups are Python-only: use a plain group")
+    if any(look in pattern for look in _LOOKAROUND):
+        problems.append(f"pattern {pattern!r}: look-around is not supported by pydantic-core's Rust regex")
     in_class = False
     i = 0
     while i < len(pattern):
@@ -179,10 +185,10 @@ def pattern_problems(pattern: str) -> list[str]:
             in_class = True
             if pattern[i + 1 : i + 2] == "]":
                 i += 1  # a leading ] is a literal member
-        elif ch == "$" and not pattern[: i + 1].endswith(_END_ANCHOR):
+        elif ch == "$" and not newline_excluded:
             problems.append(
                 f"pattern {pattern!r}: $ also matches before a trailing newline in Python but not in ECMAScript: "
-                f"write the end anchor as {_END_ANCHOR}"
+                'add "not": {"pattern": "\\\\n"} beside the pattern so no string with a newline gets that far'
             )
         i += 1
     return problems

@@ -66,7 +66,6 @@ class TokenUsage(SchemaModel):
 
     model_config = ConfigDict(
         populate_by_name=True,
-        regex_engine="python-re",
     )
     model: str = Field(..., description="Model identifier used for the call.")
     prompt_tokens: int = Field(0, description="Tokens in the prompt.")
@@ -74,8 +73,8 @@ class TokenUsage(SchemaModel):
     total_tokens: int = Field(0, description="Total tokens used (bridgic does not check that it is the sum).")
     timestamp: str | MISSING = Field(
         MISSING,
-        description="When the call happened, as bridgic writes a datetime: ISO 8601 with `T`, optional fraction and optional offset. bridgic's default (the current time) is naive local time, written with no offset, so this is not an RFC 3339 `date-time`. Stricter than bridgic's input parsing, which also takes unix timestamps, dates and a space separator; bridgic fills in the current time when the key is absent. The end anchor is written `(?!\\n)$` because Python's `$` (python-jsonschema) also matches before a final newline, which ECMAScript's (ajv) and the generated models reject.",
-        pattern="^[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}:[0-9]{2}(\\.[0-9]{1,6})?(Z|[+-][0-9]{2}:[0-9]{2})?(?!\\n)$",
+        description="When the call happened, as bridgic writes a datetime: ISO 8601 with `T`, optional fraction and optional offset. bridgic's default (the current time) is naive local time, written with no offset, so this is not an RFC 3339 `date-time`. Stricter than bridgic's input parsing, which also takes unix timestamps, dates and a space separator; bridgic fills in the current time when the key is absent. The `not` keeps a final newline out for validators whose `$` matches before one (Python's `re`); JSON Schema's `$` and the generated models already reject it.",
+        pattern="^[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}:[0-9]{2}(\\.[0-9]{1,6})?(Z|[+-][0-9]{2}:[0-9]{2})?$",
     )
 
 
