@@ -34,7 +34,7 @@ from jsonschema import Draft202012Validator
 from chatschema import schemas
 from codegen.families import CLOSED_TS_FAMILIES
 from tests.allowlist import ALLOWLIST
-from tests.node import PACKAGE, ajv_verdicts, tsc
+from tests.node import HERE, PACKAGE, ajv_verdicts, run_node, tsc
 from tests.vectors import Vector, all_vectors
 
 VECTORS = all_vectors()
@@ -365,3 +365,27 @@ def test_validate_entry_point_types_and_runs(tmp_path: Path) -> None:
         encoding="utf-8",
     )
     assert _run_tsc(tmp_path, "use.ts") == ""
+
+
+def test_validate_entry_point_in_node_reports_like_python() -> None:
+    """In plain Node: `validate` returns a valid payload, and throws PayloadError naming the same places as Python."""
+    bad_docent = {"role": "assistant", "content": [{"type": "text", "text": "hi"}], "tool_calls": [{"id": 1}]}
+    bad_letta = {"id": "message-1", "date": "yesterday", "message_type": "tool_call_message", "tool_call": {}}
+    cases = [
+        {"schema": "letta/ToolCallMessage", "payload": v.load()}
+        for v in VECTORS
+        if v.schema_name == "letta/ToolCallMessage" and v.valid
+    ][:1]
+    cases += [
+        {"schema": "docent/ChatMessage", "payload": bad_docent},
+        {"schema": "letta/ToolCallMessage", "payload": bad_letta},
+        {"schema": "docent/NoSuchType", "payload": {}},
+    ]
+    got = run_node(HERE / "entry.cjs", {"package": str(PACKAGE), "cases": cases})
+    assert got[0] == {"valid": True, "same": True, "violations": []}
+    for case, result in zip(cases[1:3], got[1:3], strict=True):
+        python = schemas.violations(case["payload"], case["schema"])
+        assert result["valid"] is False
+        assert result["message"].startswith(f"payload is not a valid {case['schema']} (")
+        assert set(result["paths"]) == {v.path for v in python}, (result, python)
+    assert got[3]["unknown"].startswith('unknown schema "docent/NoSuchType"')
