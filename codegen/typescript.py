@@ -109,9 +109,26 @@ def schema_map_name(family: str) -> str:
     return family.capitalize() + "Schemas"
 
 
+def _flattened(family: Family, name: str, schema: dict[str, Any]) -> dict[str, Any]:
+    """A type that extends others with `allOf` `$ref`s, as one object with every property restated.
+
+    json-schema-to-typescript would emit `Base & ToolCallMessage1`, an intersection with a numbered
+    helper interface; one interface is what a TypeScript user expects, and means the same.
+    """
+    parts = schema.get("allOf")
+    if not isinstance(parts, list) or not all(isinstance(p, dict) and set(p) == {"$ref"} for p in parts):
+        return schema
+    required = family.required(name)
+    properties = family.properties(name)
+    flat = {k: v for k, v in schema.items() if k != "allOf"}
+    flat["properties"] = properties
+    flat["required"] = [p for p in properties if p in required]
+    return flat
+
+
 def ts_input(family: Family) -> dict[str, Any]:
     """The schema handed to json-schema-to-typescript for one family."""
-    defs = bundle(family)["$defs"]
+    defs = {name: _flattened(family, name, schema) for name, schema in bundle(family)["$defs"].items()}
     return {
         "title": schema_map_name(family.name),
         "description": f"Every named type of the {family.name!r} family, by name.",

@@ -21,13 +21,6 @@ export type CitationItem =
  */
 export type MessageContent = string | Content[];
 /**
- * An assistant message of Docent's own chat sessions: an AssistantMessage plus citations and suggested follow-ups. Only the DocentChatMessage union keeps these extra fields.
- *
- * This interface was referenced by `DocentSchemas`'s JSON-Schema
- * via the `definition` "DocentAssistantMessage".
- */
-export type DocentAssistantMessage = AssistantMessage & DocentAssistantMessage1;
-/**
  * Any message of a transcript, told apart by `role`. An assistant message's citations are not part of this union: use DocentChatMessage for those.
  *
  * This interface was referenced by `DocentSchemas`'s JSON-Schema
@@ -376,11 +369,39 @@ export interface AssistantMessage {
   tool_calls?: ToolCall[] | null;
   [k: string]: unknown | undefined;
 }
-export interface DocentAssistantMessage1 {
+/**
+ * An assistant message of Docent's own chat sessions: an AssistantMessage plus citations and suggested follow-ups. Only the DocentChatMessage union keeps these extra fields.
+ *
+ * This interface was referenced by `DocentSchemas`'s JSON-Schema
+ * via the `definition` "DocentAssistantMessage".
+ */
+export interface DocentAssistantMessage {
+  /**
+   * Optional message identifier.
+   */
+  id?: string | null;
+  /**
+   * The message body.
+   */
+  content: MessageContent;
   /**
    * Message tag, always "assistant" (restated from AssistantMessage: a union branch carries its tag in its own properties).
    */
   role: "assistant";
+  /**
+   * Free-form structured metadata about the message.
+   */
+  metadata?: {
+    [k: string]: unknown | undefined;
+  } | null;
+  /**
+   * Id of the model that generated the message.
+   */
+  model?: string | null;
+  /**
+   * Tool calls made in this turn.
+   */
+  tool_calls?: ToolCall[] | null;
   /**
    * Citations of spans of the message text.
    */

@@ -2,83 +2,6 @@
 // Edit the schema and run `nox -s generate`.
 
 /**
- * The system prompt. Never streamed, only listed.
- *
- * This interface was referenced by `LettaSchemas`'s JSON-Schema
- * via the `definition` "SystemMessage".
- */
-export type SystemMessage = LettaMessageBase & SystemMessage1;
-/**
- * Input from the user, possibly multimodal. Never streamed back, only listed.
- *
- * This interface was referenced by `LettaSchemas`'s JSON-Schema
- * via the `definition` "UserMessage".
- */
-export type UserMessage = LettaMessageBase & UserMessage1;
-/**
- * The agent's reply to the user (by default taken from its send_message tool call).
- *
- * This interface was referenced by `LettaSchemas`'s JSON-Schema
- * via the `definition` "AssistantMessage".
- */
-export type AssistantMessage = LettaMessageBase & AssistantMessage1;
-/**
- * Reasoning the agent made visible.
- *
- * This interface was referenced by `LettaSchemas`'s JSON-Schema
- * via the `definition` "ReasoningMessage".
- */
-export type ReasoningMessage = LettaMessageBase & ReasoningMessage1;
-/**
- * Reasoning the provider redacted or the API left out.
- *
- * This interface was referenced by `LettaSchemas`'s JSON-Schema
- * via the `definition` "HiddenReasoningMessage".
- */
-export type HiddenReasoningMessage = LettaMessageBase & HiddenReasoningMessage1;
-/**
- * A request to call one or more tools. While streaming, each frame carries a ToolCallDelta fragment in both `tool_call` and `tool_calls`; the complete message carries ToolCalls.
- *
- * This interface was referenced by `LettaSchemas`'s JSON-Schema
- * via the `definition` "ToolCallMessage".
- */
-export type ToolCallMessage = LettaMessageBase & ToolCallMessage1;
-/**
- * The result of a tool call. The flat single-result fields are deprecated in favour of `tool_returns` but still required.
- *
- * This interface was referenced by `LettaSchemas`'s JSON-Schema
- * via the `definition` "ToolReturnMessage".
- */
-export type ToolReturnMessage = LettaMessageBase & ToolReturnMessage1;
-/**
- * Tool calls waiting for a human to approve them.
- *
- * This interface was referenced by `LettaSchemas`'s JSON-Schema
- * via the `definition` "ApprovalRequestMessage".
- */
-export type ApprovalRequestMessage = LettaMessageBase & ApprovalRequestMessage1;
-/**
- * The human's decisions on tool calls that waited for approval.
- *
- * This interface was referenced by `LettaSchemas`'s JSON-Schema
- * via the `definition` "ApprovalResponseMessage".
- */
-export type ApprovalResponseMessage = LettaMessageBase & ApprovalResponseMessage1;
-/**
- * A summary of the conversation made when the context was compacted.
- *
- * This interface was referenced by `LettaSchemas`'s JSON-Schema
- * via the `definition` "SummaryMessage".
- */
-export type SummaryMessage = LettaMessageBase & SummaryMessage1;
-/**
- * An event for the developer (for example a compaction); not part of the context window.
- *
- * This interface was referenced by `LettaSchemas`'s JSON-Schema
- * via the `definition` "EventMessage".
- */
-export type EventMessage = LettaMessageBase & EventMessage1;
-/**
  * Any Letta message, told apart by `message_type` (LettaMessageUnion). Letta's models default `message_type`, but its union requires it, and without it a payload can match several branches.
  *
  * This interface was referenced by `LettaSchemas`'s JSON-Schema
@@ -110,13 +33,6 @@ export type ImageSource = UrlImage | Base64Image | LettaImage;
  * via the `definition` "UserContentPart".
  */
 export type UserContentPart = TextContent | ImageContent;
-/**
- * A keep-alive frame of a stream; not a LettaMessage.
- *
- * This interface was referenced by `LettaSchemas`'s JSON-Schema
- * via the `definition` "LettaPing".
- */
-export type LettaPing = LettaMessageBase & LettaPing1;
 /**
  * One frame of a Letta SSE stream, told apart by `message_type`: a message (summary and event messages are never streamed), a ping, an error, the stop reason or the usage.
  *
@@ -227,7 +143,49 @@ export interface LettaMessageBase {
   run_id?: string | null;
   [k: string]: unknown | undefined;
 }
-export interface SystemMessage1 {
+/**
+ * The system prompt. Never streamed, only listed.
+ *
+ * This interface was referenced by `LettaSchemas`'s JSON-Schema
+ * via the `definition` "SystemMessage".
+ */
+export interface SystemMessage {
+  /**
+   * The message id, `message-<uuid4>`. Several Letta messages made from one stored message (reasoning, tool call, assistant text) share it.
+   */
+  id: string;
+  /**
+   * When the message was created, as an RFC 3339 date-time. Letta writes seconds precision and a `+00:00` offset; any offset is accepted.
+   */
+  date: string;
+  /**
+   * Name of the sender.
+   */
+  name?: string | null;
+  /**
+   * Offline threading id: set by the client, unique per message within a request and reused when the request is retried, so the server (and a stream reader) can drop duplicates. The server derives it from the message id (the uuid without `message-`, last 7 bits replaced by the part index); streamed approval requests use the full message id.
+   */
+  otid?: string | null;
+  /**
+   * Id of the identity or agent that sent the message.
+   */
+  sender_id?: string | null;
+  /**
+   * The agent step that produced the message, `step-<uuid>`.
+   */
+  step_id?: string | null;
+  /**
+   * Debug flag set on messages produced by an error. Letta writes null rather than false.
+   */
+  is_err?: boolean | null;
+  /**
+   * Sequence number of the frame in a background stream, used to resume the stream after a cursor; null in ordinary responses.
+   */
+  seq_id?: number | null;
+  /**
+   * The run that produced the message, `run-<uuid>`.
+   */
+  run_id?: string | null;
   /**
    * Message tag, always "system_message".
    */
@@ -238,7 +196,49 @@ export interface SystemMessage1 {
   content: string;
   [k: string]: unknown | undefined;
 }
-export interface UserMessage1 {
+/**
+ * Input from the user, possibly multimodal. Never streamed back, only listed.
+ *
+ * This interface was referenced by `LettaSchemas`'s JSON-Schema
+ * via the `definition` "UserMessage".
+ */
+export interface UserMessage {
+  /**
+   * The message id, `message-<uuid4>`. Several Letta messages made from one stored message (reasoning, tool call, assistant text) share it.
+   */
+  id: string;
+  /**
+   * When the message was created, as an RFC 3339 date-time. Letta writes seconds precision and a `+00:00` offset; any offset is accepted.
+   */
+  date: string;
+  /**
+   * Name of the sender.
+   */
+  name?: string | null;
+  /**
+   * Offline threading id: set by the client, unique per message within a request and reused when the request is retried, so the server (and a stream reader) can drop duplicates. The server derives it from the message id (the uuid without `message-`, last 7 bits replaced by the part index); streamed approval requests use the full message id.
+   */
+  otid?: string | null;
+  /**
+   * Id of the identity or agent that sent the message.
+   */
+  sender_id?: string | null;
+  /**
+   * The agent step that produced the message, `step-<uuid>`.
+   */
+  step_id?: string | null;
+  /**
+   * Debug flag set on messages produced by an error. Letta writes null rather than false.
+   */
+  is_err?: boolean | null;
+  /**
+   * Sequence number of the frame in a background stream, used to resume the stream after a cursor; null in ordinary responses.
+   */
+  seq_id?: number | null;
+  /**
+   * The run that produced the message, `run-<uuid>`.
+   */
+  run_id?: string | null;
   /**
    * Message tag, always "user_message".
    */
@@ -249,7 +249,49 @@ export interface UserMessage1 {
   content: string | UserContentPart[];
   [k: string]: unknown | undefined;
 }
-export interface AssistantMessage1 {
+/**
+ * The agent's reply to the user (by default taken from its send_message tool call).
+ *
+ * This interface was referenced by `LettaSchemas`'s JSON-Schema
+ * via the `definition` "AssistantMessage".
+ */
+export interface AssistantMessage {
+  /**
+   * The message id, `message-<uuid4>`. Several Letta messages made from one stored message (reasoning, tool call, assistant text) share it.
+   */
+  id: string;
+  /**
+   * When the message was created, as an RFC 3339 date-time. Letta writes seconds precision and a `+00:00` offset; any offset is accepted.
+   */
+  date: string;
+  /**
+   * Name of the sender.
+   */
+  name?: string | null;
+  /**
+   * Offline threading id: set by the client, unique per message within a request and reused when the request is retried, so the server (and a stream reader) can drop duplicates. The server derives it from the message id (the uuid without `message-`, last 7 bits replaced by the part index); streamed approval requests use the full message id.
+   */
+  otid?: string | null;
+  /**
+   * Id of the identity or agent that sent the message.
+   */
+  sender_id?: string | null;
+  /**
+   * The agent step that produced the message, `step-<uuid>`.
+   */
+  step_id?: string | null;
+  /**
+   * Debug flag set on messages produced by an error. Letta writes null rather than false.
+   */
+  is_err?: boolean | null;
+  /**
+   * Sequence number of the frame in a background stream, used to resume the stream after a cursor; null in ordinary responses.
+   */
+  seq_id?: number | null;
+  /**
+   * The run that produced the message, `run-<uuid>`.
+   */
+  run_id?: string | null;
   /**
    * Message tag, always "assistant_message".
    */
@@ -260,7 +302,49 @@ export interface AssistantMessage1 {
   content: string | TextContent[];
   [k: string]: unknown | undefined;
 }
-export interface ReasoningMessage1 {
+/**
+ * Reasoning the agent made visible.
+ *
+ * This interface was referenced by `LettaSchemas`'s JSON-Schema
+ * via the `definition` "ReasoningMessage".
+ */
+export interface ReasoningMessage {
+  /**
+   * The message id, `message-<uuid4>`. Several Letta messages made from one stored message (reasoning, tool call, assistant text) share it.
+   */
+  id: string;
+  /**
+   * When the message was created, as an RFC 3339 date-time. Letta writes seconds precision and a `+00:00` offset; any offset is accepted.
+   */
+  date: string;
+  /**
+   * Name of the sender.
+   */
+  name?: string | null;
+  /**
+   * Offline threading id: set by the client, unique per message within a request and reused when the request is retried, so the server (and a stream reader) can drop duplicates. The server derives it from the message id (the uuid without `message-`, last 7 bits replaced by the part index); streamed approval requests use the full message id.
+   */
+  otid?: string | null;
+  /**
+   * Id of the identity or agent that sent the message.
+   */
+  sender_id?: string | null;
+  /**
+   * The agent step that produced the message, `step-<uuid>`.
+   */
+  step_id?: string | null;
+  /**
+   * Debug flag set on messages produced by an error. Letta writes null rather than false.
+   */
+  is_err?: boolean | null;
+  /**
+   * Sequence number of the frame in a background stream, used to resume the stream after a cursor; null in ordinary responses.
+   */
+  seq_id?: number | null;
+  /**
+   * The run that produced the message, `run-<uuid>`.
+   */
+  run_id?: string | null;
   /**
    * Message tag, always "reasoning_message".
    */
@@ -279,7 +363,49 @@ export interface ReasoningMessage1 {
   signature?: string | null;
   [k: string]: unknown | undefined;
 }
-export interface HiddenReasoningMessage1 {
+/**
+ * Reasoning the provider redacted or the API left out.
+ *
+ * This interface was referenced by `LettaSchemas`'s JSON-Schema
+ * via the `definition` "HiddenReasoningMessage".
+ */
+export interface HiddenReasoningMessage {
+  /**
+   * The message id, `message-<uuid4>`. Several Letta messages made from one stored message (reasoning, tool call, assistant text) share it.
+   */
+  id: string;
+  /**
+   * When the message was created, as an RFC 3339 date-time. Letta writes seconds precision and a `+00:00` offset; any offset is accepted.
+   */
+  date: string;
+  /**
+   * Name of the sender.
+   */
+  name?: string | null;
+  /**
+   * Offline threading id: set by the client, unique per message within a request and reused when the request is retried, so the server (and a stream reader) can drop duplicates. The server derives it from the message id (the uuid without `message-`, last 7 bits replaced by the part index); streamed approval requests use the full message id.
+   */
+  otid?: string | null;
+  /**
+   * Id of the identity or agent that sent the message.
+   */
+  sender_id?: string | null;
+  /**
+   * The agent step that produced the message, `step-<uuid>`.
+   */
+  step_id?: string | null;
+  /**
+   * Debug flag set on messages produced by an error. Letta writes null rather than false.
+   */
+  is_err?: boolean | null;
+  /**
+   * Sequence number of the frame in a background stream, used to resume the stream after a cursor; null in ordinary responses.
+   */
+  seq_id?: number | null;
+  /**
+   * The run that produced the message, `run-<uuid>`.
+   */
+  run_id?: string | null;
   /**
    * Message tag, always "hidden_reasoning_message".
    */
@@ -294,7 +420,49 @@ export interface HiddenReasoningMessage1 {
   hidden_reasoning?: string | null;
   [k: string]: unknown | undefined;
 }
-export interface ToolCallMessage1 {
+/**
+ * A request to call one or more tools. While streaming, each frame carries a ToolCallDelta fragment in both `tool_call` and `tool_calls`; the complete message carries ToolCalls.
+ *
+ * This interface was referenced by `LettaSchemas`'s JSON-Schema
+ * via the `definition` "ToolCallMessage".
+ */
+export interface ToolCallMessage {
+  /**
+   * The message id, `message-<uuid4>`. Several Letta messages made from one stored message (reasoning, tool call, assistant text) share it.
+   */
+  id: string;
+  /**
+   * When the message was created, as an RFC 3339 date-time. Letta writes seconds precision and a `+00:00` offset; any offset is accepted.
+   */
+  date: string;
+  /**
+   * Name of the sender.
+   */
+  name?: string | null;
+  /**
+   * Offline threading id: set by the client, unique per message within a request and reused when the request is retried, so the server (and a stream reader) can drop duplicates. The server derives it from the message id (the uuid without `message-`, last 7 bits replaced by the part index); streamed approval requests use the full message id.
+   */
+  otid?: string | null;
+  /**
+   * Id of the identity or agent that sent the message.
+   */
+  sender_id?: string | null;
+  /**
+   * The agent step that produced the message, `step-<uuid>`.
+   */
+  step_id?: string | null;
+  /**
+   * Debug flag set on messages produced by an error. Letta writes null rather than false.
+   */
+  is_err?: boolean | null;
+  /**
+   * Sequence number of the frame in a background stream, used to resume the stream after a cursor; null in ordinary responses.
+   */
+  seq_id?: number | null;
+  /**
+   * The run that produced the message, `run-<uuid>`.
+   */
+  run_id?: string | null;
   /**
    * Message tag, always "tool_call_message".
    */
@@ -310,7 +478,49 @@ export interface ToolCallMessage1 {
   tool_calls?: ToolCall[] | ToolCallDelta | null;
   [k: string]: unknown | undefined;
 }
-export interface ToolReturnMessage1 {
+/**
+ * The result of a tool call. The flat single-result fields are deprecated in favour of `tool_returns` but still required.
+ *
+ * This interface was referenced by `LettaSchemas`'s JSON-Schema
+ * via the `definition` "ToolReturnMessage".
+ */
+export interface ToolReturnMessage {
+  /**
+   * The message id, `message-<uuid4>`. Several Letta messages made from one stored message (reasoning, tool call, assistant text) share it.
+   */
+  id: string;
+  /**
+   * When the message was created, as an RFC 3339 date-time. Letta writes seconds precision and a `+00:00` offset; any offset is accepted.
+   */
+  date: string;
+  /**
+   * Name of the sender.
+   */
+  name?: string | null;
+  /**
+   * Offline threading id: set by the client, unique per message within a request and reused when the request is retried, so the server (and a stream reader) can drop duplicates. The server derives it from the message id (the uuid without `message-`, last 7 bits replaced by the part index); streamed approval requests use the full message id.
+   */
+  otid?: string | null;
+  /**
+   * Id of the identity or agent that sent the message.
+   */
+  sender_id?: string | null;
+  /**
+   * The agent step that produced the message, `step-<uuid>`.
+   */
+  step_id?: string | null;
+  /**
+   * Debug flag set on messages produced by an error. Letta writes null rather than false.
+   */
+  is_err?: boolean | null;
+  /**
+   * Sequence number of the frame in a background stream, used to resume the stream after a cursor; null in ordinary responses.
+   */
+  seq_id?: number | null;
+  /**
+   * The run that produced the message, `run-<uuid>`.
+   */
+  run_id?: string | null;
   /**
    * Message tag, always "tool_return_message".
    */
@@ -346,7 +556,49 @@ export interface ToolReturnMessage1 {
   tool_returns?: ToolReturn[] | null;
   [k: string]: unknown | undefined;
 }
-export interface ApprovalRequestMessage1 {
+/**
+ * Tool calls waiting for a human to approve them.
+ *
+ * This interface was referenced by `LettaSchemas`'s JSON-Schema
+ * via the `definition` "ApprovalRequestMessage".
+ */
+export interface ApprovalRequestMessage {
+  /**
+   * The message id, `message-<uuid4>`. Several Letta messages made from one stored message (reasoning, tool call, assistant text) share it.
+   */
+  id: string;
+  /**
+   * When the message was created, as an RFC 3339 date-time. Letta writes seconds precision and a `+00:00` offset; any offset is accepted.
+   */
+  date: string;
+  /**
+   * Name of the sender.
+   */
+  name?: string | null;
+  /**
+   * Offline threading id: set by the client, unique per message within a request and reused when the request is retried, so the server (and a stream reader) can drop duplicates. The server derives it from the message id (the uuid without `message-`, last 7 bits replaced by the part index); streamed approval requests use the full message id.
+   */
+  otid?: string | null;
+  /**
+   * Id of the identity or agent that sent the message.
+   */
+  sender_id?: string | null;
+  /**
+   * The agent step that produced the message, `step-<uuid>`.
+   */
+  step_id?: string | null;
+  /**
+   * Debug flag set on messages produced by an error. Letta writes null rather than false.
+   */
+  is_err?: boolean | null;
+  /**
+   * Sequence number of the frame in a background stream, used to resume the stream after a cursor; null in ordinary responses.
+   */
+  seq_id?: number | null;
+  /**
+   * The run that produced the message, `run-<uuid>`.
+   */
+  run_id?: string | null;
   /**
    * Message tag, always "approval_request_message".
    */
@@ -362,7 +614,49 @@ export interface ApprovalRequestMessage1 {
   tool_calls?: ToolCall[] | ToolCallDelta | null;
   [k: string]: unknown | undefined;
 }
-export interface ApprovalResponseMessage1 {
+/**
+ * The human's decisions on tool calls that waited for approval.
+ *
+ * This interface was referenced by `LettaSchemas`'s JSON-Schema
+ * via the `definition` "ApprovalResponseMessage".
+ */
+export interface ApprovalResponseMessage {
+  /**
+   * The message id, `message-<uuid4>`. Several Letta messages made from one stored message (reasoning, tool call, assistant text) share it.
+   */
+  id: string;
+  /**
+   * When the message was created, as an RFC 3339 date-time. Letta writes seconds precision and a `+00:00` offset; any offset is accepted.
+   */
+  date: string;
+  /**
+   * Name of the sender.
+   */
+  name?: string | null;
+  /**
+   * Offline threading id: set by the client, unique per message within a request and reused when the request is retried, so the server (and a stream reader) can drop duplicates. The server derives it from the message id (the uuid without `message-`, last 7 bits replaced by the part index); streamed approval requests use the full message id.
+   */
+  otid?: string | null;
+  /**
+   * Id of the identity or agent that sent the message.
+   */
+  sender_id?: string | null;
+  /**
+   * The agent step that produced the message, `step-<uuid>`.
+   */
+  step_id?: string | null;
+  /**
+   * Debug flag set on messages produced by an error. Letta writes null rather than false.
+   */
+  is_err?: boolean | null;
+  /**
+   * Sequence number of the frame in a background stream, used to resume the stream after a cursor; null in ordinary responses.
+   */
+  seq_id?: number | null;
+  /**
+   * The run that produced the message, `run-<uuid>`.
+   */
+  run_id?: string | null;
   /**
    * Message tag, always "approval_response_message".
    */
@@ -388,7 +682,49 @@ export interface ApprovalResponseMessage1 {
   reason?: string | null;
   [k: string]: unknown | undefined;
 }
-export interface SummaryMessage1 {
+/**
+ * A summary of the conversation made when the context was compacted.
+ *
+ * This interface was referenced by `LettaSchemas`'s JSON-Schema
+ * via the `definition` "SummaryMessage".
+ */
+export interface SummaryMessage {
+  /**
+   * The message id, `message-<uuid4>`. Several Letta messages made from one stored message (reasoning, tool call, assistant text) share it.
+   */
+  id: string;
+  /**
+   * When the message was created, as an RFC 3339 date-time. Letta writes seconds precision and a `+00:00` offset; any offset is accepted.
+   */
+  date: string;
+  /**
+   * Name of the sender.
+   */
+  name?: string | null;
+  /**
+   * Offline threading id: set by the client, unique per message within a request and reused when the request is retried, so the server (and a stream reader) can drop duplicates. The server derives it from the message id (the uuid without `message-`, last 7 bits replaced by the part index); streamed approval requests use the full message id.
+   */
+  otid?: string | null;
+  /**
+   * Id of the identity or agent that sent the message.
+   */
+  sender_id?: string | null;
+  /**
+   * The agent step that produced the message, `step-<uuid>`.
+   */
+  step_id?: string | null;
+  /**
+   * Debug flag set on messages produced by an error. Letta writes null rather than false.
+   */
+  is_err?: boolean | null;
+  /**
+   * Sequence number of the frame in a background stream, used to resume the stream after a cursor; null in ordinary responses.
+   */
+  seq_id?: number | null;
+  /**
+   * The run that produced the message, `run-<uuid>`.
+   */
+  run_id?: string | null;
   /**
    * Message tag, always "summary_message".
    */
@@ -403,7 +739,49 @@ export interface SummaryMessage1 {
   compaction_stats?: CompactionStats | null;
   [k: string]: unknown | undefined;
 }
-export interface EventMessage1 {
+/**
+ * An event for the developer (for example a compaction); not part of the context window.
+ *
+ * This interface was referenced by `LettaSchemas`'s JSON-Schema
+ * via the `definition` "EventMessage".
+ */
+export interface EventMessage {
+  /**
+   * The message id, `message-<uuid4>`. Several Letta messages made from one stored message (reasoning, tool call, assistant text) share it.
+   */
+  id: string;
+  /**
+   * When the message was created, as an RFC 3339 date-time. Letta writes seconds precision and a `+00:00` offset; any offset is accepted.
+   */
+  date: string;
+  /**
+   * Name of the sender.
+   */
+  name?: string | null;
+  /**
+   * Offline threading id: set by the client, unique per message within a request and reused when the request is retried, so the server (and a stream reader) can drop duplicates. The server derives it from the message id (the uuid without `message-`, last 7 bits replaced by the part index); streamed approval requests use the full message id.
+   */
+  otid?: string | null;
+  /**
+   * Id of the identity or agent that sent the message.
+   */
+  sender_id?: string | null;
+  /**
+   * The agent step that produced the message, `step-<uuid>`.
+   */
+  step_id?: string | null;
+  /**
+   * Debug flag set on messages produced by an error. Letta writes null rather than false.
+   */
+  is_err?: boolean | null;
+  /**
+   * Sequence number of the frame in a background stream, used to resume the stream after a cursor; null in ordinary responses.
+   */
+  seq_id?: number | null;
+  /**
+   * The run that produced the message, `run-<uuid>`.
+   */
+  run_id?: string | null;
   /**
    * Message tag, always "event_message".
    */
@@ -562,7 +940,49 @@ export interface ImageContent {
   source: ImageSource;
   [k: string]: unknown | undefined;
 }
-export interface LettaPing1 {
+/**
+ * A keep-alive frame of a stream; not a LettaMessage.
+ *
+ * This interface was referenced by `LettaSchemas`'s JSON-Schema
+ * via the `definition` "LettaPing".
+ */
+export interface LettaPing {
+  /**
+   * The message id, `message-<uuid4>`. Several Letta messages made from one stored message (reasoning, tool call, assistant text) share it.
+   */
+  id: string;
+  /**
+   * When the message was created, as an RFC 3339 date-time. Letta writes seconds precision and a `+00:00` offset; any offset is accepted.
+   */
+  date: string;
+  /**
+   * Name of the sender.
+   */
+  name?: string | null;
+  /**
+   * Offline threading id: set by the client, unique per message within a request and reused when the request is retried, so the server (and a stream reader) can drop duplicates. The server derives it from the message id (the uuid without `message-`, last 7 bits replaced by the part index); streamed approval requests use the full message id.
+   */
+  otid?: string | null;
+  /**
+   * Id of the identity or agent that sent the message.
+   */
+  sender_id?: string | null;
+  /**
+   * The agent step that produced the message, `step-<uuid>`.
+   */
+  step_id?: string | null;
+  /**
+   * Debug flag set on messages produced by an error. Letta writes null rather than false.
+   */
+  is_err?: boolean | null;
+  /**
+   * Sequence number of the frame in a background stream, used to resume the stream after a cursor; null in ordinary responses.
+   */
+  seq_id?: number | null;
+  /**
+   * The run that produced the message, `run-<uuid>`.
+   */
+  run_id?: string | null;
   /**
    * Frame tag, always "ping".
    */

@@ -22,13 +22,6 @@ export type SwarmMessageRole = "assistant" | "system" | "tool" | "user" | "resqu
  * via the `definition` "ExecutionMode".
  */
 export type ExecutionMode = "tool" | "user";
-/**
- * A message of an outline's history: exactly IBaseMessage (base roles, no extra fields).
- *
- * This interface was referenced by `SwarmSchemas`'s JSON-Schema
- * via the `definition` "IOutlineMessage".
- */
-export type IOutlineMessage = IBaseMessage;
 
 /**
  * Every named type of the 'swarm' family, by name.
@@ -142,6 +135,34 @@ export interface ISwarmMessage {
   payload?: {
     [k: string]: unknown | undefined;
   } | null;
+}
+/**
+ * A message of an outline's history: exactly IBaseMessage (base roles, no extra fields).
+ *
+ * This interface was referenced by `SwarmSchemas`'s JSON-Schema
+ * via the `definition` "IOutlineMessage".
+ */
+export interface IOutlineMessage {
+  /**
+   * Who sent the message.
+   */
+  role: BaseMessageRole;
+  /**
+   * The message text. Never null: an assistant message that only calls tools has "".
+   */
+  content: string;
+  /**
+   * Tool calls the model requested in this message.
+   */
+  tool_calls?: IToolCall[];
+  /**
+   * Attached images as base64 strings (not checked to be base64).
+   */
+  images?: string[];
+  /**
+   * On a tool message, the ID of the call this output answers.
+   */
+  tool_call_id?: string;
 }
 /**
  * One parameter of a tool: a value of `ITool.function.parameters.properties` (an inline type in TypeScript, named here). TypeScript types only flat `{type, description, enum?}` nodes; this schema also accepts other JSON Schema keywords (`items`, `minimum`, nested `properties`, ...), because tools written in JavaScript or built at runtime carry them and agent-swarm-kit passes them to the model provider unchanged. `enum` may be absent (an MCP tool's `enum: undefined` disappears in JSON) but not null.
