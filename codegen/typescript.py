@@ -7,6 +7,7 @@ is plain CommonJS with a hand-written `.d.ts`, so it runs in Node without a buil
 
 from __future__ import annotations
 
+import hashlib
 import json
 import shutil
 import subprocess
@@ -38,9 +39,14 @@ def node_modules() -> Path:
     return NODE_DIR / "node_modules"
 
 
+def _lock_digest() -> str:
+    return hashlib.sha256((NODE_DIR / "package-lock.json").read_bytes()).hexdigest()
+
+
 def setup_node(force: bool = False) -> None:
-    """Install the pinned Node tooling (`npm ci` in codegen/node) unless it is already there."""
-    if not force and (node_modules() / ".package-lock.json").is_file():
+    """Install the pinned Node tooling (`npm ci` in codegen/node) unless that exact lock file is installed."""
+    stamp = node_modules() / ".chatschema-lock-sha256"
+    if not force and stamp.is_file() and stamp.read_text(encoding="utf-8") == _lock_digest():
         return
     npm = shutil.which("npm")
     if npm is None:
@@ -54,6 +60,7 @@ def setup_node(force: bool = False) -> None:
     )
     if proc.returncode != 0:
         raise RuntimeError(f"`npm ci` in {NODE_DIR} failed:\n{proc.stdout}{proc.stderr}")
+    stamp.write_text(_lock_digest(), encoding="utf-8")
 
 
 def _node() -> str:
