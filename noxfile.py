@@ -39,6 +39,8 @@ def tests(session: nox.Session) -> None:
     session.install("-r", "requirements/test.txt")
     session.install("--no-deps", *REAL_SYSTEMS)
     session.install("--no-deps", "--force-reinstall", ".")
+    # Node tooling for the TypeScript tests (ajv, json-schema-to-typescript, tsc): npm ci in codegen/node.
+    session.run("python", "-m", "codegen", "setup-node")
     session.run("pytest", *session.posargs)
 
 

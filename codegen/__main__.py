@@ -10,6 +10,7 @@ from .errors import CodegenError
 from .generate import build, diff, read_tree, write_tree
 from .lint import lint
 from .load import load_schemas
+from .typescript import node_modules, setup_node
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -20,6 +21,8 @@ def main(argv: list[str] | None = None) -> int:
     gen = sub.add_parser("generate", help="regenerate generated/ from schemas/")
     gen.add_argument("--check", action="store_true", help="write nothing; exit 1 with a diff if generated/ is stale")
     sub.add_parser("lint", help="check the schemas against the project's conventions")
+    node = sub.add_parser("setup-node", help="install the pinned Node tooling (npm ci in codegen/node)")
+    node.add_argument("--force", action="store_true", help="reinstall even if node_modules is present")
     args = parser.parse_args(argv)
     root: Path = args.root.resolve()
 
@@ -29,6 +32,15 @@ def main(argv: list[str] | None = None) -> int:
         for problem in sorted(problems):
             print(problem, file=sys.stderr)
         return 1 if problems else 0
+
+    if args.command == "setup-node":
+        try:
+            setup_node(force=args.force)
+        except RuntimeError as exc:
+            print(f"codegen: {exc}", file=sys.stderr)
+            return 1
+        print(f"codegen: Node tooling installed in {node_modules()}")
+        return 0
 
     try:
         tree = build(root)

@@ -14,3 +14,8 @@ BASE_CLASSES: dict[str, dict[str, str]] = {
     "bridgic": {"Message": "chatschema.bridgic._base.BridgicMessage"},
     "letta": {"ToolCallDelta": "chatschema.letta._base.ToolCallDeltaBase"},
 }
+
+# Families whose TypeScript types are closed (no `[k: string]: unknown` index signature), because
+# the real system's own types are TypeScript interfaces: agent-swarm-kit rejects unknown keys in
+# object literals at compile time, and so must our types. The schemas still accept unknown keys.
+CLOSED_TS_FAMILIES: frozenset[str] = frozenset({"swarm"})

@@ -12,19 +12,25 @@ import shutil
 import subprocess
 import sys
 import tempfile
+import tomllib
 from pathlib import Path
 
+from .bundle import bundle, bundle_path, dump, index
+from .docs import docs_files
 from .errors import CodegenError
 from .inventory import build_inventory
 from .lint import lint
 from .load import load_schemas
 from .pythongen import generate_family
 from .render import family_view, render, shipped_schema
+from .typescript import package_files
 
 RUNTIME = Path(__file__).parent / "runtime"
 PACKAGE = "chatschema"
 
 Tree = dict[str, bytes]  # path relative to generated/ -> file contents
+# Never part of generated/: caches, and a node_modules a user installed into generated/typescript.
+_IGNORED = {"__pycache__", ".ruff_cache", "node_modules"}
 
 
 def _runtime_header(rel: Path) -> str:
@@ -68,10 +74,23 @@ def build(root: Path) -> Tree:
                 dest.write_text(shipped_schema(name, f.name, f.contents), encoding="utf-8")
         _ruff(["check", "--fix", "--unsafe-fixes", "--quiet"], root, out)
         _ruff(["format", "--quiet"], root, out)
+        extra: dict[str, str] = {}
+        for name, family in sorted(families.items()):
+            extra[bundle_path(name)] = dump(bundle(family))
+        extra["schemas/index.json"] = dump(index(families))
+        version = tomllib.loads((root / "pyproject.toml").read_text(encoding="utf-8"))["project"]["version"]
+        for pkg_rel, text in package_files(families, version).items():
+            extra[f"typescript/{pkg_rel}"] = text
+        for doc_rel, text in docs_files(root, families).items():
+            extra[f"docs/{doc_rel}"] = text
+        for extra_rel, text in extra.items():
+            dest = Path(tmp) / extra_rel
+            dest.parent.mkdir(parents=True, exist_ok=True)
+            dest.write_text(text, encoding="utf-8")
         return {
             p.relative_to(tmp).as_posix(): p.read_bytes()
             for p in sorted(Path(tmp).rglob("*"))
-            if p.is_file() and "__pycache__" not in p.parts and ".ruff_cache" not in p.parts
+            if p.is_file() and not _IGNORED.intersection(p.parts)
         }
 
 
@@ -82,7 +101,7 @@ def read_tree(directory: Path) -> Tree:
     return {
         p.relative_to(directory).as_posix(): p.read_bytes()
         for p in sorted(directory.rglob("*"))
-        if p.is_file() and "__pycache__" not in p.parts and ".ruff_cache" not in p.parts
+        if p.is_file() and not _IGNORED.intersection(p.parts)
     }
 
 

@@ -100,6 +100,9 @@ def lint(files: list[SchemaFile]) -> list[SchemaProblem]:
                 for prop, prop_schema in (sub.get("properties") or {}).items():
                     if isinstance(prop_schema, dict) and not _text(prop_schema.get("description")):
                         report((*sub_path, "properties", prop, "description"), "every property needs a description")
+                if isinstance(sub.get("pattern"), str):
+                    for message in pattern_problems(sub["pattern"], sub.get("not") == _NO_NEWLINE):
+                        report((*sub_path, "pattern"), message)
                 if "format" in sub and not _supported_format(sub, sub_path):
                     report(
                         (*sub_path, "format"),
@@ -130,6 +133,64 @@ def lint(files: list[SchemaFile]) -> list[SchemaProblem]:
                     report((*sub_path, "$ref"), f"$ref {ref!r} leaves the {f.family!r} family")
             if "discriminator" in sub or "oneOf" in sub:
                 problems.extend(_check_union(file, sub_path, sub, resolver))
+    return problems
+
+
+# Escapes whose meaning differs between Python's `re` (Unicode-aware by default) and ECMAScript
+# regular expressions as ajv compiles them (`u` flag), or that only one of the two knows.
+_PORTABLE_ESCAPES_ONLY = {
+    "d": "\\d matches any Unicode digit in Python, only 0-9 in ECMAScript: write [0-9]",
+    "D": "\\D differs between Python and ECMAScript (Unicode digits): write [^0-9]",
+    "w": "\\w is Unicode-aware in Python, ASCII in ECMAScript: write the class out, e.g. [A-Za-z0-9_]",
+    "W": "\\W differs between Python and ECMAScript (Unicode): write the class out",
+    "s": "\\s matches different whitespace in Python and ECMAScript: list the characters, e.g. [ \\t\\n\\r]",
+    "S": "\\S differs between Python and ECMAScript: list the characters",
+    "b": "\\b differs between Python and ECMAScript (Unicode word characters)",
+    "B": "\\B differs between Python and ECMAScript (Unicode word characters)",
+    "A": "\\A is Python-only: use ^",
+    "Z": "\\Z is Python-only",
+    "z": "\\z is not a regex escape in Python or ECMAScript",
+}
+_NO_NEWLINE = {"pattern": "\\n"}
+_LOOKAROUND = ("(?=", "(?!", "(?<=", "(?<!")
+
+
+def pattern_problems(pattern: str, newline_excluded: bool = False) -> list[str]:
+    """Why a `pattern` could get different verdicts in python-jsonschema (`re`), ajv (ECMAScript) or
+    the generated models (pydantic-core's Rust regex).
+
+    Allowed: a portable subset. No `\\d`, `\\w`, `\\s`, `\\b` (and their negations), no Python-only
+    syntax, no look-around (Rust's regex has none). A `$` anchor only where the same schema excludes
+    newlines (`"not": {"pattern": "\\n"}`, `newline_excluded`): Python's `$` also matches before a
+    trailing newline, ECMAScript's and Rust's do not; without newlines they agree.
+    """
+    problems: list[str] = []
+    if "(?P" in pattern:
+        problems.append(f"pattern {pattern!r}: (?P...) named groups are Python-only: use a plain group")
+    if any(look in pattern for look in _LOOKAROUND):
+        problems.append(f"pattern {pattern!r}: look-around is not supported by pydantic-core's Rust regex")
+    in_class = False
+    i = 0
+    while i < len(pattern):
+        ch = pattern[i]
+        if ch == "\\" and i + 1 < len(pattern):
+            nxt = pattern[i + 1]
+            if nxt in _PORTABLE_ESCAPES_ONLY and not (in_class and nxt == "b"):
+                problems.append(f"pattern {pattern!r}: {_PORTABLE_ESCAPES_ONLY[nxt]}")
+            i += 2
+            continue
+        if in_class:
+            in_class = ch != "]"
+        elif ch == "[":
+            in_class = True
+            if pattern[i + 1 : i + 2] == "]":
+                i += 1  # a leading ] is a literal member
+        elif ch == "$" and not newline_excluded:
+            problems.append(
+                f"pattern {pattern!r}: $ also matches before a trailing newline in Python but not in ECMAScript: "
+                'add "not": {"pattern": "\\\\n"} beside the pattern so no string with a newline gets that far'
+            )
+        i += 1
     return problems
 
 
@@ -186,11 +247,19 @@ def _check_union(file: str, path: tuple[str | int, ...], schema: dict[str, Any],
         props, required = _effective(target.contents, target.resolver)
         const = props.get(tag, {}).get("const") if isinstance(props.get(tag), dict) else None
         name = ref_target_name(ref)
-        if not isinstance(const, str):
-            report(("oneOf", i), f"branch {name} needs property {tag!r} with a string const")
+        if not isinstance(const, str) or not const:
+            report(("oneOf", i), f"branch {name} needs property {tag!r} with a non-empty string const")
             continue
         if tag not in required:
             report(("oneOf", i), f"branch {name} must list its tag {tag!r} in required")
+        own = target.contents if isinstance(target.contents, dict) else {}
+        if tag not in (own.get("properties") or {}) or tag not in (own.get("required") or []):
+            # ajv's discriminator reads the tag from the branch's own properties and required only.
+            report(
+                ("oneOf", i),
+                f"branch {name} must restate its tag {tag!r} in its own properties and required, "
+                "not only through allOf (ajv's discriminator does not follow allOf)",
+            )
         if const in seen:
             report(("oneOf", i), f"tag value {tag}={const!r} is used by branches {seen[const]} and {i}")
         seen[const] = i

@@ -16,7 +16,7 @@ class KnownDisagreement:
     """Vectors on which `side` gives the opposite verdict of the schema, and why."""
 
     id: str
-    side: str  # "pydantic" or "typeddict"
+    side: str  # "pydantic" or "typeddict"; "ajv" or "ajv-bundle" for the npm package (tests/test_typescript.py)
     reason: str
     vectors: frozenset[str]  # fnmatch patterns over vector ids (paths under tests/vectors/)
 

@@ -273,10 +273,10 @@ def test_fast_backend_gives_the_reference_verdict_on_mutated_vectors(family: str
 
 DATES = [
     "2024-01-01T00:00:00Z",
-    "2024-01-01t00:00:00z",  # python-jsonschema upper-cases first
-    "2024-01-01T23:59:60Z",  # a leap second on a day without one: jsonschema-rs alone would accept it
-    "0000-01-01T00:00:00Z",
-    "2024-01-01T00:00:00Z\n",  # python-jsonschema's regex accepts a final newline: so do we, for one verdict
+    "2024-01-01t00:00:00z",  # either case
+    "2024-01-01T23:59:60Z",  # a leap second: jsonschema-rs's own check would accept it
+    "0000-01-01T00:00:00Z",  # year 0: jsonschema-rs's own check would accept it
+    "2024-01-01T00:00:00Z\n",  # a final newline: rejected (rfc3339-validator's `$` accepted it)
     "2024-02-30T00:00:00Z",
     "2024-01-01 00:00:00Z",
     "2024-01-01T00:00:00",
@@ -417,12 +417,11 @@ def _date_cases() -> list[str]:
     return cases
 
 
-def test_fast_backend_date_time_pattern_is_python_jsonschemas_date_time() -> None:
+def test_fast_backend_date_time_pattern_is_the_projects_date_time_rule() -> None:
     import jsonschema_rs
-    from jsonschema import Draft202012Validator
 
     pattern = jsonschema_rs.Draft202012Validator({"type": "string", "pattern": backends.DATE_TIME_PATTERN})
-    checker = Draft202012Validator.FORMAT_CHECKER
+    checker = schemas.FORMAT_CHECKER
     cases = _date_cases()
     assert len(cases) > 50_000
     differ = [c for c in cases if pattern.is_valid(c) != checker.conforms(c, "date-time")]

@@ -6,18 +6,20 @@ from datetime import datetime
 from typing import Annotated, Any
 
 from pydantic import PlainSerializer, PlainValidator
-from rfc3339_validator import validate_rfc3339  # type: ignore[import-untyped]
+
+from chatschema.schemas import is_date_time
 
 
 def _parse_date_time(value: Any) -> datetime:
-    # Only what `format: date-time` accepts: an RFC 3339 string with an offset (or an aware
+    # Only what `format: date-time` accepts under the project's rule (chatschema.schemas.is_date_time,
+    # shared with jsonschema and ajv): an RFC 3339 string with an offset (or an aware
     # datetime from Python code). Pydantic's own datetime also takes unix numbers and a
     # space separator, which the schema rejects.
     if isinstance(value, datetime):
         if value.tzinfo is None:
             raise ValueError("a date-time needs a time-zone offset")
         return value
-    if isinstance(value, str) and validate_rfc3339(value):
+    if isinstance(value, str) and is_date_time(value):
         try:
             return datetime.fromisoformat(value.upper())
         except ValueError:

@@ -6,8 +6,10 @@ The registry is built from the JSON files inside this package; nothing is ever f
 
 from __future__ import annotations
 
+import calendar
 import difflib
 import json
+import re
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from functools import cache
@@ -15,19 +17,21 @@ from importlib.resources import files
 from typing import Any, Literal, cast, overload
 from urllib.parse import urljoin
 
-from jsonschema import Draft202012Validator, _keywords, validators
+from jsonschema import Draft202012Validator, FormatChecker, _keywords, validators
 from jsonschema.exceptions import ValidationError
 from jsonschema.protocols import Validator as _Validator
 from referencing import Registry, Resource
 from referencing.jsonschema import DRAFT202012
 
 __all__ = [
+    "FORMAT_CHECKER",
     "PayloadError",
     "Union",
     "UnknownSchemaError",
     "Violation",
     "families",
     "formats_used",
+    "is_date_time",
     "names",
     "registry",
     "resources",
@@ -40,6 +44,33 @@ __all__ = [
 ]
 
 DRAFT = "https://json-schema.org/draft/2020-12/schema"
+
+# The project's one `format: date-time` rule (RFC 3339 section 5.6), shared with the npm package's
+# ajv validator (generated/typescript/formats.js) so both give the same verdicts: ASCII digits only,
+# `T`/`Z` in either case, a mandatory offset, a real calendar day, no leap second (Python's datetime
+# cannot hold one), nothing after the offset (Python's `$` would allow a trailing newline, ECMAScript's not).
+_DATE_TIME = re.compile(
+    r"([0-9]{4})-(0[1-9]|1[0-2])-([0-9]{2})[Tt]([01][0-9]|2[0-3]):[0-5][0-9]:[0-5][0-9](\.[0-9]+)?"
+    r"([Zz]|[+-]([01][0-9]|2[0-3]):[0-5][0-9])"
+)
+
+
+def is_date_time(value: str) -> bool:
+    """Whether `value` is an RFC 3339 date-time under the project's rule (see `FORMAT_CHECKER`)."""
+    match = _DATE_TIME.fullmatch(value)
+    if match is None:
+        return False
+    year, month, day = int(match[1]), int(match[2]), int(match[3])
+    return year >= 1 and 1 <= day <= calendar.monthrange(year, month)[1]
+
+
+FORMAT_CHECKER = FormatChecker(formats=())
+"""The formats the schemas use, each checked by the project's own rule, the same in Python and ajv."""
+
+
+@FORMAT_CHECKER.checks("date-time")
+def _check_date_time(instance: object) -> bool:
+    return not isinstance(instance, str) or is_date_time(instance)
 
 
 class UnknownSchemaError(KeyError):
@@ -160,10 +191,9 @@ def validator(name: str, *, dispatch: bool = True) -> _Validator:
 
 @cache
 def _validator(name: str, dispatch: bool) -> _Validator:
-    checker = Draft202012Validator.FORMAT_CHECKER
-    _require_formats(checker.checkers)
+    _require_formats(FORMAT_CHECKER.checkers)
     cls = _DispatchValidator if dispatch else Draft202012Validator
-    return cls(schema(name), registry=registry(), format_checker=checker)
+    return cls(schema(name), registry=registry(), format_checker=FORMAT_CHECKER)
 
 
 @dataclass(frozen=True)
@@ -348,7 +378,7 @@ def _require_formats(available: dict[str, Any]) -> None:
     """Fail loudly if a format the schemas use cannot be checked (jsonschema skips it silently)."""
     missing = sorted(formats_used() - set(available))
     if missing:
-        raise RuntimeError(f"cannot check format(s) {missing}: install chatschema's dependencies (rfc3339-validator)")
+        raise RuntimeError(f"cannot check format(s) {missing}: add them to chatschema.schemas.FORMAT_CHECKER")
 
 
 def _values_of(node: Any, key: str) -> Iterator[Any]:
@@ -411,7 +441,8 @@ def _explain(error: ValidationError) -> Iterator[Violation]:
         }
         matching = [i for i, errs in tag_errors.items() if not errs]
         if not matching:
-            allowed = [e.validator_value for errs in tag_errors.values() for e in errs]
+            # a branch that extends another (allOf) may repeat its tag: name each value once
+            allowed = list(dict.fromkeys(e.validator_value for errs in tag_errors.values() for e in errs))
             yield Violation(
                 error.json_path,
                 f"unknown {tag} {instance[tag]!r}, expected one of {', '.join(map(repr, allowed))}",

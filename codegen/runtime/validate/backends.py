@@ -4,7 +4,7 @@ Two backends give the same verdicts:
 
 - `jsonschema` (the reference): python-jsonschema with tag dispatch (`schemas.validator`);
 - `fast`: jsonschema-rs (the `fast` extra), with every `format` the schemas use checked by the
-  very function python-jsonschema uses, so that formats get the same verdicts too.
+  project's own rule (`schemas.FORMAT_CHECKER`), so that formats get the same verdicts too.
 
 Either way, the errors of an invalid message are computed by the reference, so the reported
 reasons do not depend on the backend, and a message the fast backend rejects is only reported
@@ -17,8 +17,6 @@ from collections.abc import Callable, Iterator
 from functools import cache
 from typing import Any
 from urllib.parse import urljoin
-
-from jsonschema import Draft202012Validator
 
 from chatschema import schemas
 
@@ -38,9 +36,9 @@ def fast_available() -> bool:
     return True
 
 
-# python-jsonschema's `date-time` is rfc3339-validator's check of the upper-cased string: this
-# pattern accepts exactly the same strings (tests/test_cli.py compares them on many thousands), so
-# jsonschema-rs need not call back into Python for each date (which made it 3x slower).
+# The project's `date-time` rule (`schemas.is_date_time`) as one pattern, which accepts exactly
+# the same strings (tests/test_cli.py compares them on 50,000+), so jsonschema-rs need not call
+# back into Python for each date (which made it 3x slower).
 _YEAR = "(?:[1-9][0-9]{3}|0[1-9][0-9]{2}|00[1-9][0-9]|000[1-9])"  # not 0000
 _LEAP_YEAR = "(?:[0-9]{2}(?:0[48]|[2468][048]|[13579][26])|(?:0[48]|[2468][048]|[13579][26])00)"
 _DATE = (
@@ -48,7 +46,7 @@ _DATE = (
     f"|02-(?:0[1-9]|1[0-9]|2[0-8]))|{_LEAP_YEAR}-02-29)"
 )
 _TIME = r"(?:[01][0-9]|2[0-3]):[0-5][0-9]:[0-5][0-9](?:\.[0-9]+)?(?:[Zz]|[+-](?:[01][0-9]|2[0-3]):[0-5][0-9])"
-DATE_TIME_PATTERN = f"^{_DATE}[Tt]{_TIME}\\n?$"  # Python's `$` also matches before a final newline
+DATE_TIME_PATTERN = f"^{_DATE}[Tt]{_TIME}$"
 FORMAT_PATTERNS = {"date-time": DATE_TIME_PATTERN}
 
 
@@ -75,8 +73,8 @@ def _rs_registry() -> Any:
 
 
 def _format_functions() -> dict[str, Callable[[str], bool]]:
-    """Formats without a pattern: checked by calling python-jsonschema's own check."""
-    checker = Draft202012Validator.FORMAT_CHECKER
+    """Formats without a pattern: checked by calling the reference's own check."""
+    checker = schemas.FORMAT_CHECKER
 
     def make(fmt: str) -> Callable[[str], bool]:
         return lambda value: checker.conforms(value, fmt)

@@ -93,9 +93,12 @@ class DocentAssistantMessage(AssistantMessage):
     model_config = ConfigDict(
         populate_by_name=True,
     )
+    role: Literal["assistant"] = Field(
+        "assistant",
+        description='Message tag, always "assistant" (restated from AssistantMessage: a union branch carries its tag in its own properties).',
+    )
     citations: list[citation.InlineCitation] | None = Field(None, description="Citations of spans of the message text.")
     suggested_messages: list[str] | None = Field(None, description="Suggested follow-up prompts for the user.")
-    role: Literal["assistant"] = "assistant"
 
 
 class ToolMessage(DocentMessage):

@@ -107,6 +107,10 @@ class DocentAssistantMessage(AssistantMessage):
     An assistant message of Docent's own chat sessions: an AssistantMessage plus citations and suggested follow-ups. Only the DocentChatMessage union keeps these extra fields.
     """
 
+    role: Literal["assistant"]
+    """
+    Message tag, always "assistant" (restated from AssistantMessage: a union branch carries its tag in its own properties).
+    """
     citations: NotRequired[list[citation.InlineCitation] | None]
     """
     Citations of spans of the message text.

@@ -1,0 +1,56 @@
+"""Run the pinned Node tooling (codegen/node) from the tests: ajv verdicts and tsc."""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import subprocess
+from functools import cache
+from pathlib import Path
+from typing import Any
+
+from codegen.typescript import node_modules, setup_node
+from tests.vectors import Vector, all_vectors
+
+ROOT = Path(__file__).parent.parent
+PACKAGE = ROOT / "generated" / "typescript"
+HERE = Path(__file__).parent / "node"
+
+
+def node_env() -> dict[str, str]:
+    """The environment for Node: the generated package resolves ajv from codegen/node/node_modules."""
+    setup_node()
+    return {**os.environ, "NODE_PATH": str(node_modules())}
+
+
+def run_node(script: Path, payload: Any) -> Any:
+    """Run one Node script with JSON on stdin; return its JSON stdout."""
+    node = shutil.which("node")
+    assert node is not None, "node not found: Node.js 20 is needed for the TypeScript tests"
+    proc = subprocess.run(
+        [node, str(script)], input=json.dumps(payload), capture_output=True, text=True, env=node_env(), check=False
+    )
+    assert proc.returncode == 0, proc.stderr
+    return json.loads(proc.stdout)
+
+
+@cache
+def ajv_verdicts() -> dict[str, dict[str, Any]]:
+    """ajv's verdict on every vector, per-file schemas and bundles, from a single Node process."""
+    vectors = [{"id": v.id, "schema": v.schema_name, "path": str(v.path)} for v in all_vectors()]
+    result: dict[str, dict[str, Any]] = run_node(HERE / "verdicts.cjs", {"package": str(PACKAGE), "vectors": vectors})
+    return result
+
+
+def tsc(*args: str, cwd: Path) -> subprocess.CompletedProcess[str]:
+    """Run the pinned TypeScript compiler."""
+    node = shutil.which("node")
+    assert node is not None
+    script = node_modules() / "typescript" / "bin" / "tsc"
+    return subprocess.run(
+        [node, str(script), *args], cwd=cwd, capture_output=True, text=True, env=node_env(), check=False
+    )
+
+
+__all__ = ["HERE", "PACKAGE", "Vector", "ajv_verdicts", "node_env", "run_node", "tsc"]
