@@ -427,3 +427,34 @@ def test_fast_backend_date_time_pattern_is_the_projects_date_time_rule() -> None
     differ = [c for c in cases if pattern.is_valid(c) != checker.conforms(c, "date-time")]
     assert differ == []
     assert sum(checker.conforms(c, "date-time") for c in cases) > 1000
+
+
+def _random_string(rng: random.Random) -> str:
+    return "".join(rng.choice('ab"\\/[]{},: \u00e9\U0001f600\n\t') for _ in range(rng.randrange(12)))
+
+
+def _random_value(rng: random.Random, depth: int = 0) -> Any:
+    kind = rng.randrange(6 if depth < 4 else 3)
+    if kind == 0:
+        return _random_string(rng)
+    if kind == 1:
+        return rng.choice([0, -1.5, 1e10, True, False, None])
+    if kind == 2:
+        return {}
+    if kind == 3:
+        return [_random_value(rng, depth + 1) for _ in range(rng.randrange(4))]
+    return {_random_string(rng): _random_value(rng, depth + 1) for _ in range(rng.randrange(4))}
+
+
+def test_array_splitter_on_random_arrays_and_block_sizes() -> None:
+    rng = random.Random(11)
+    for _ in range(300):
+        elements = [_random_value(rng) for _ in range(rng.randrange(6))]
+        separators = [rng.choice([",", " ,", ",\n  ", "\n,"]) for _ in elements]
+        body = "".join(
+            (sep if i else "") + json.dumps(e, ensure_ascii=rng.random() < 0.5)
+            for i, (e, sep) in enumerate(zip(elements, separators, strict=True))
+        )
+        data = f" [{body}]\n".encode()
+        got = _split(data, rng.choice([1, 2, 3, 5, 8, 13, 64]))
+        assert [json.loads(item) for item in got] == elements, data

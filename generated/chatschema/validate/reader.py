@@ -128,8 +128,13 @@ def read_document(stream: BinaryIO, source: str, max_bytes: int) -> Iterator[Chu
     yield Chunk(source, False, 1, [data if data.strip(_SPACE) else Broken("empty document")], len(data))
 
 
-# Outside a string, the bytes that matter to the splitter; inside one, the quote and escapes.
-_STRUCTURE = re.compile(rb'[][{}",]')
+# Outside a string: a whole string (skipped in one step), a bracket, a comma, or the quote of a
+# string that goes on in the next block.
+_TOKEN = re.compile(rb'"[^"\\]*(?:\\.[^"\\]*)*"|[][{},]|"', re.DOTALL)
+# Inside an element: everything up to the next bracket, whole strings included.
+_SKIP = re.compile(rb'(?:[^][{}"]+|"[^"\\]*(?:\\.[^"\\]*)*")*', re.DOTALL)
+_QUOTE = ord('"')
+_OPEN = (ord("["), ord("{"))
 _IN_STRING = re.compile(rb'["\\]')
 _SPACE = b" \t\r\n"
 
@@ -187,7 +192,8 @@ class _ArrayState:
         else:
             self.parts.append(piece)
 
-    def _element(self) -> Item | None:
+    def _element(self, piece: bytes) -> Item | None:
+        self._keep(piece)
         data = b"".join(self.parts)
         size, too_large = self.size, self.too_large
         self.parts, self.size, self.too_large = [], 0, False
@@ -200,6 +206,7 @@ class _ArrayState:
     def feed(self, data: bytes) -> Iterator[Item]:
         pos = 0
         n = len(data)
+        start = 0  # where the bytes of the element in progress start in `data`
         while pos < n:
             if self.broken is not None:
                 return
@@ -215,57 +222,59 @@ class _ArrayState:
                     self.broken = "not a JSON array (--each reads a top-level array of messages)"
                     return
                 self.started = True
-                pos = n - len(rest) + 1
+                pos = start = n - len(rest) + 1
                 continue
-            if self.in_string:
+            if self.in_string:  # a string that began in an earlier block
                 if self.escape:
                     self.escape = False
-                    self._keep(data[pos : pos + 1])
                     pos += 1
                     continue
                 m = _IN_STRING.search(data, pos)
                 if m is None:
-                    self._keep(data[pos:])
-                    return
-                end = m.end()
-                self._keep(data[pos:end])
-                pos = end
+                    break
+                pos = m.end()
                 if m.group() == b'"':
                     self.in_string = False
                 else:
                     self.escape = True
                 continue
-            m = _STRUCTURE.search(data, pos)
-            if m is None:
-                self._keep(data[pos:])
-                return
-            ch = m.group()
-            start = m.start()
-            if ch == b"," and self.depth == 0:
-                self._keep(data[pos:start])
-                element = self._element()
-                yield element if element is not None else Broken("empty array element")
-                self.after_comma = True
-                pos = start + 1
+            if self.depth > 0:  # inside an element: only brackets and string ends matter
+                pos = _SKIP.match(data, pos).end()  # type: ignore[union-attr]  # it matches the empty string too
+                if pos >= n:
+                    break
+                byte = data[pos]
+                pos += 1
+                if byte == _QUOTE:  # a string that goes on in the next block
+                    self.in_string = True
+                else:
+                    self.depth += 1 if byte in _OPEN else -1
                 continue
-            if ch == b"]" and self.depth == 0:
-                self._keep(data[pos:start])
-                element = self._element()
+            m = _TOKEN.search(data, pos)
+            if m is None:
+                break
+            token = m.group()
+            pos = m.end()
+            if token[:1] == b'"':
+                if len(token) == 1:  # not closed in this block
+                    self.in_string = True
+                continue
+            if self.depth == 0 and token in (b",", b"]"):
+                element = self._element(data[start : m.start()])
+                start = pos
+                if token == b",":
+                    yield element if element is not None else Broken("empty array element")
+                    self.after_comma = True
+                    continue
                 if element is not None:
                     yield element
                 elif self.after_comma:
                     yield Broken("trailing comma before the array's closing ']'")
                 self.done = True
-                pos = start + 1
                 continue
-            self._keep(data[pos : start + 1])
-            pos = start + 1
-            if ch == b'"':
-                self.in_string = True
-            elif ch in (b"[", b"{"):
-                self.depth += 1
-            elif ch in (b"]", b"}"):
-                self.depth -= 1
+            if token != b",":
+                self.depth += 1 if token in (b"[", b"{") else -1
+        if self.started and not self.done and self.broken is None:
+            self._keep(data[start:])
 
     def finish(self) -> Broken | None:
         if self.broken is not None:
