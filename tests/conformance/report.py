@@ -441,17 +441,23 @@ def format_report(result: Result) -> str:
             total.compared.update(s.compared)
         lines.append(f"== {family}: {total.cases} cases ({total.valid} valid, {total.cases - total.valid} invalid)")
         sides = sorted({side for pair in total.compared for side in pair}, key=_side_order)
-        others = [s for s in sides if s != "jsonschema"]
-        lines.append(f"  {'type':<30} {'cases':>6}  " + "  ".join(f"{'js~' + s:>22}" for s in others))
+        verdict_sides = [x for x in sides if x not in CHECKS]
+        checks = [x for x in sides if x in CHECKS]
+        columns = [("jsonschema", o) for o in verdict_sides[1:]] + [("jsonschema", c) for c in checks]
+        header = [f"js~{o}" for o in verdict_sides[1:]] + [CHECKS[c] for c in checks]
+        lines.append(f"  {'type':<26} {'cases':>6} " + " ".join(f"{h:>19}" for h in header))
         for n in names:
             s = result.stats[n]
-            cells = [_cell(s, "jsonschema", o) for o in others]
-            lines.append(f"  {n.split('/')[1]:<30} {s.cases:>6}  " + "  ".join(f"{c:>22}" for c in cells))
-        lines.append("  agreement between every pair of validators (agreeing / judged by both):")
-        for a, b in combinations(sides, 2):
+            cells = [_cell(s, a, b) for a, b in columns]
+            lines.append(f"  {n.split('/')[1]:<26} {s.cases:>6} " + " ".join(f"{c:>19}" for c in cells))
+        lines.append("  verdicts agreeing between each pair of validators (agreeing / judged by both):")
+        for a, b in combinations(verdict_sides, 2):
             key = (a, b) if total.compared[(a, b)] else (b, a)
             if total.compared[key]:
-                lines.append(f"    {a:>20} ~ {b:<20} {total.pairs[key]:>7} / {total.compared[key]}")
+                lines.append(f"    {a:>14} ~ {b:<14} {total.pairs[key]:>7} / {total.compared[key]}")
+        for c in checks:
+            key = ("jsonschema", c)
+            lines.append(f"    {CHECKS[c]:>31} {total.pairs[key]:>7} / {total.compared[key]}")
         cov = result.coverage.get(family)
         if cov is not None and family in result.missing:
             universe = _universe(family)
@@ -513,6 +519,11 @@ def _cell(s: TypeStats, a: str, b: str) -> str:
     return f"{s.pairs[key]}/{s.compared[key]}" if s.compared[key] else "-"
 
 
+CHECKS = {
+    "pydantic-dump": "code dumps valid",
+    "roundtrip": "model round trip ok",
+    "typeddict-roundtrip": "TypedDict keeps all",
+}
 _ORDER = ["jsonschema", "pydantic", "pydantic-json", "typeddict", "docent", "letta-client", "bridgic-core"]
 
 

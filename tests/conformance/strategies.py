@@ -45,7 +45,8 @@ json_objects = st.dictionaries(_keys, json_values, max_size=4)
 def rfc3339(draw: st.DrawFn) -> str:
     """Any RFC 3339 date-time Python can represent (no leap second), in every spelling RFC 3339 allows."""
     moment = draw(st.datetimes(min_value=datetime(1, 1, 2), max_value=datetime(9999, 12, 30)))
-    text = moment.strftime("%Y-%m-%d") + draw(st.sampled_from("Tt")) + moment.strftime("%H:%M:%S")
+    date = f"{moment.year:04d}-{moment.month:02d}-{moment.day:02d}"
+    text = date + draw(st.sampled_from("Tt")) + f"{moment.hour:02d}:{moment.minute:02d}:{moment.second:02d}"
     digits = draw(st.integers(0, 9))
     if digits:
         fraction = f"{moment.microsecond:06d}" + draw(st.text("0123456789", min_size=3, max_size=3))
