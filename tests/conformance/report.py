@@ -438,7 +438,7 @@ def _judge(result: Result, stats: TypeStats, case: Case) -> None:
 # --- the report ----------------------------------------------------------------------------------
 
 
-def _short(x: Any, limit: int = 300) -> str:
+def _short(x: Any, limit: int = 2000) -> str:
     text = json.dumps(x, ensure_ascii=False)
     return text if len(text) <= limit else text[:limit] + "..."
 
