@@ -12,6 +12,7 @@ the schema still accepts is dropped by the caller.
 from __future__ import annotations
 
 import copy
+import json
 import re
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
@@ -73,8 +74,6 @@ class Coverage:
 
 
 def json_key(value: Any) -> str:
-    import json
-
     return json.dumps(value)
 
 
