@@ -10,7 +10,7 @@ from collections.abc import Callable
 from functools import cache
 from typing import Any, cast
 
-from pydantic import TypeAdapter
+from pydantic import BaseModel, TypeAdapter
 
 REAL_SIDE = {"docent": "docent", "letta": "letta-client", "bridgic": "bridgic-core"}
 
@@ -65,12 +65,29 @@ def real_parser(name: str) -> Callable[[Any], Any] | None:
     return finder(type_name) if finder else None
 
 
-def real_accepts(name: str, payload: Any) -> bool | None:
+def real_parse(name: str, payload: Any) -> tuple[bool | None, Any]:
+    """(whether the real library accepts the payload, what it parsed), or (None, None) where there is none."""
     parse = real_parser(name)
     if parse is None:
-        return None
+        return None, None
     try:
-        parse(payload)
+        return True, parse(payload)
     except Exception:  # a real library may raise anything on bad input; all of it is a rejection
-        return False
-    return True
+        return False, None
+
+
+def real_accepts(name: str, payload: Any) -> bool | None:
+    return real_parse(name, payload)[0]
+
+
+def real_dump(name: str, parsed: Any) -> Any:
+    """What the real library writes back from what it parsed, in JSON form (letta-client: only the keys
+    it was given, as its `to_dict()` does; bridgic's ToolCallDict: the tool call block it became)."""
+    family, type_name = name.split("/")
+    if family == "bridgic" and type_name == "ToolCallDict":
+        block = parsed.blocks[0].model_dump(mode="json")
+        return {k: v for k, v in block.items() if k != "block_type"}
+    exclude_unset = family == "letta"
+    if isinstance(parsed, BaseModel):
+        return parsed.model_dump(mode="json", exclude_unset=exclude_unset)
+    return _adapter(type(parsed)).dump_python(parsed, mode="json", exclude_unset=exclude_unset)

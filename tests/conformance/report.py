@@ -3,7 +3,8 @@
 Validators ("sides"): jsonschema (the oracle), the Pydantic model (Python and JSON input), the
 TypedDict adapter, the real system's own library where there is one, and two round-trip checks
 (`roundtrip`: parse -> dump -> the dump validates and keeps every key; `typeddict-roundtrip`: the
-TypedDict adapter's output keeps every key). Code-generated cases add `pydantic-dump`: the model
+TypedDict adapter's output keeps every key), and `real-dump`: what the real library writes back
+from a valid payload it accepted is valid too. Code-generated cases add `pydantic-dump`: the model
 built and dumped it, so it claims the dump is valid.
 
 Cases of one type, in a fixed order from fixed seeds:
@@ -41,13 +42,22 @@ from chatschema import schemas
 from tests.allowlist import ALLOWLIST, KnownDisagreement
 from tests.conformance.bundle import bundle, families, family_defs, type_names
 from tests.conformance.mutations import Coverage, Walker, json_key, mutations
-from tests.conformance.real import REAL_SIDE, real_accepts
+from tests.conformance.real import REAL_SIDE, real_dump, real_parse
 from tests.conformance.strategies import code_strategy, generated_type, schema_strategy
 from tests.vectors import all_vectors, model_adapter, typeddict_adapter
 
 DEFAULT_SEED = 20261123
 # the validators this run asks; allowlist entries of other sides (e.g. ajv) are checked elsewhere
-SIDES = {"pydantic", "typeddict", "roundtrip", "typeddict-roundtrip", "docent", "letta-client", "bridgic-core"}
+SIDES = {
+    "pydantic",
+    "typeddict",
+    "roundtrip",
+    "typeddict-roundtrip",
+    "docent",
+    "letta-client",
+    "bridgic-core",
+    "real-dump",
+}
 
 
 @dataclass(frozen=True)
@@ -277,7 +287,11 @@ def verdicts(case: Case) -> dict[str, bool | None]:
     }
     family = name.split("/")[0]
     if family in REAL_SIDE:
-        got[REAL_SIDE[family]] = real_accepts(name, x)
+        accepted, parsed = real_parse(name, x)
+        got[REAL_SIDE[family]] = accepted
+        if accepted and got["jsonschema"]:
+            # what the real system writes back from a valid payload must be valid too
+            got["real-dump"] = schemas.validator(name).is_valid(real_dump(name, parsed))
     if case.claims_valid:
         got["pydantic-dump"] = True
     got["roundtrip"] = not roundtrip_problems(name, x) if got["jsonschema"] and got["pydantic"] else None
@@ -424,7 +438,7 @@ def _judge(result: Result, stats: TypeStats, case: Case) -> None:
     for side, verdict in judged.items():
         if side == "jsonschema":
             continue
-        want = True if side in ("roundtrip", "typeddict-roundtrip") else expected
+        want = True if side in CHECKS else expected
         if side == "pydantic-dump":
             verdict, want = True, expected  # the model claims valid; the schema decides
         if verdict == want:
@@ -544,6 +558,7 @@ CHECKS = {
     "pydantic-dump": "code dumps valid",
     "roundtrip": "model round trip ok",
     "typeddict-roundtrip": "TypedDict keeps all",
+    "real-dump": "real dump valid",
 }
 _ORDER = ["jsonschema", "pydantic", "pydantic-json", "typeddict", "docent", "letta-client", "bridgic-core"]
 
