@@ -53,3 +53,16 @@ def bench(session: nox.Session) -> None:
     session.install("-r", "requirements/test.txt")
     session.install("--no-deps", "--force-reinstall", ".")
     session.run("python", "bench/run.py", *session.posargs)
+
+
+@nox.session
+def conformance(session: nox.Session) -> None:
+    """Generated instances, mutations and the agreement report, full budget (~1,000+ cases per family).
+
+    `nox -s conformance -- --only letta/ToolCallMessage` replays one type's cases (seeds are fixed);
+    `-- --small` runs the test suite's budget; `-- --seed N` draws other cases.
+    """
+    session.install("-r", "requirements/test.txt")
+    session.install("--no-deps", *REAL_SYSTEMS)
+    session.install("--no-deps", "--force-reinstall", ".")
+    session.run("python", "-m", "tests.conformance", *session.posargs)

@@ -11,6 +11,7 @@ from .families import BASE_CLASSES, DEFAULT_BASE
 from .inventory import Family, absent_only, absent_or_null, formatted, patterns
 
 DATE_TIME_TYPE = "chatschema._types.DateTime"
+DATE_TIME_STR_TYPE = "chatschema._types.DateTimeStr"
 TEMPLATES = Path(__file__).parent / "templates" / "datamodel"
 
 # Flags shared by both outputs; see ../shared/reference/codegen-notes.md for why each is here.
@@ -40,22 +41,20 @@ def _header(family: Family) -> str:
 
 def pydantic_args(family: Family, source: Path, out: Path) -> list[str]:
     """datamodel-codegen arguments for the family's Pydantic v2 models."""
-    extra: dict[str, dict[str, list[str]]] = {}
+    extra: dict[str, dict[str, list[str] | str]] = {}
+    branch_tags = {b.type_name: u.tag for u in family.unions for b in u.branches if u.tag}
     for t in family.types.values():
         schema = family.definition(t.name)
-        data = {
+        data: dict[str, list[str] | str] = {
             "absent_only": absent_only(schema),
             "absent_or_null": absent_or_null(schema),
             "pinned_consts": family.pinned_consts(t.name),
+            "branch_tag": branch_tags.get(t.name, ""),
         }
         if any(data.values()):
             extra[f"{t.file}#/$defs/{t.name}"] = data
     # Pydantic's datetime accepts unix numbers and a space separator; format: date-time does not.
-    overrides = {
-        f"{t.name}.{prop}": DATE_TIME_TYPE
-        for t in family.types.values()
-        for prop in formatted(family.definition(t.name), "date-time")
-    }
+    overrides = _date_time_overrides(family, DATE_TIME_TYPE)
     return [
         "--input", str(source), "--output", str(out),
         *_COMMON,
@@ -73,8 +72,17 @@ def pydantic_args(family: Family, source: Path, out: Path) -> list[str]:
     ]  # fmt: skip
 
 
+def _date_time_overrides(family: Family, type_path: str) -> dict[str, str]:
+    return {
+        f"{t.name}.{prop}": type_path
+        for t in family.types.values()
+        for prop in formatted(family.definition(t.name), "date-time")
+    }
+
+
 def typeddict_args(family: Family, source: Path, out: Path) -> list[str]:
     """datamodel-codegen arguments for the family's TypedDicts (strict, discriminated unions)."""
+    overrides = _date_time_overrides(family, DATE_TIME_STR_TYPE)
     extra: dict[str, dict[str, object]] = {}
     for t in family.types.values():
         data: dict[str, object] = {}
@@ -94,8 +102,11 @@ def typeddict_args(family: Family, source: Path, out: Path) -> list[str]:
         "--import-overrides", json.dumps({"TypedDict": "typing_extensions"}),
         "--custom-template-dir", str(TEMPLATES),
         "--extra-template-data", json.dumps(extra, sort_keys=True),
-        "--additional-imports", "typing.Annotated,pydantic.Discriminator,pydantic.StringConstraints,pydantic.with_config",
-        "--class-decorators", "@with_config(strict=True)",
+        "--additional-imports",
+        "typing.Annotated,pydantic.Discriminator,pydantic.StringConstraints,pydantic.with_config,chatschema._base.TYPEDDICT_CONFIG",
+        "--class-decorators", "@with_config(TYPEDDICT_CONFIG)",
+        # a date-time string is checked as `format: date-time` checks it (and kept as written)
+        *(["--type-overrides", json.dumps(overrides, sort_keys=True)] if overrides else []),
     ]  # fmt: skip
 
 

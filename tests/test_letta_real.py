@@ -80,6 +80,7 @@ SDK_TYPES: dict[str, Any] = {
     "LettaUsageStatistics": lsr.LettaUsageStatistics,
     "LettaStreamingResponse": la.LettaStreamingResponse,
     "LettaResponse": la.LettaResponse,
+    "LettaTurn": lr.Turn,
 }
 # letta-client class names that differ from ours.
 SDK_CLASS_NAMES = {
@@ -87,6 +88,7 @@ SDK_CLASS_NAMES = {
     "SourceBase64Image": "Base64Image",
     "SourceLettaImage": "LettaImage",
     "LettaAssistantMessageContentUnion": "TextContent",
+    "Turn": "LettaTurn",
 }
 
 VECTORS = [v for v in all_vectors() if v.family == "letta"]
@@ -146,6 +148,7 @@ SDK_LAXITIES: list[Laxity] = [
                 "letta/*/invalid/approve_as_string.json",
                 "letta/CompactionStats/invalid/context_window_as_string.json",
                 "letta/LettaUsageStatistics/invalid/total_tokens_as_string.json",
+                "letta/LettaTurn/invalid/output_ids_as_strings.json",
                 "letta/*/invalid/date_as_number.json",
                 "letta/*/invalid/date_space_separator.json",
             }

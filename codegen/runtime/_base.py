@@ -2,7 +2,13 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from pydantic import BaseModel, ConfigDict
+
+TYPEDDICT_CONFIG = ConfigDict(strict=True, extra="allow")
+"""Config of every generated TypedDict: strict like the models, and unknown keys kept (the schemas
+accept them, so a TypedDict adapter must not drop them from what it returns)."""
 
 
 class SchemaModel(BaseModel):
@@ -21,3 +27,10 @@ class SchemaModel(BaseModel):
         validate_by_alias=True,
         validate_by_name=True,
     )
+
+    def model_post_init(self, context: Any, /) -> None:
+        # A union branch defaults its tag (`TextBlock(text="hi")`), but the tag is part of the data:
+        # count it as set, so a dump with `exclude_unset=True` still carries it and stays valid.
+        tag = getattr(type(self), "__chatschema_tag__", None)
+        if tag is not None:
+            self.model_fields_set.add(tag)

@@ -5,7 +5,7 @@ from __future__ import annotations
 from datetime import datetime
 from typing import Annotated, Any
 
-from pydantic import PlainSerializer, PlainValidator
+from pydantic import AfterValidator, PlainSerializer, PlainValidator
 
 from chatschema.schemas import is_date_time
 
@@ -33,3 +33,13 @@ DateTime = Annotated[
     PlainSerializer(lambda v: v.isoformat(), return_type=str, when_used="json"),
 ]
 """An RFC 3339 date-time, exactly as JSON Schema's `format: date-time` defines it; dumps as ISO 8601 text."""
+
+
+def _check_date_time_str(value: str) -> str:
+    if not is_date_time(value):
+        raise ValueError(f"{value!r} is not an RFC 3339 date-time")
+    return value
+
+
+DateTimeStr = Annotated[str, AfterValidator(_check_date_time_str)]
+"""A `format: date-time` string in a TypedDict: checked as the schema checks it, kept as written."""

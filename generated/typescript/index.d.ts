@@ -69,6 +69,7 @@ export interface SchemaTypes {
   "letta/LettaResponse": letta.LettaResponse;
   "letta/LettaStopReason": letta.LettaStopReason;
   "letta/LettaStreamingResponse": letta.LettaStreamingResponse;
+  "letta/LettaTurn": letta.LettaTurn;
   "letta/LettaUsageStatistics": letta.LettaUsageStatistics;
   "letta/ReasoningMessage": letta.ReasoningMessage;
   "letta/SummaryMessage": letta.SummaryMessage;

@@ -50,6 +50,7 @@ from .models.stream import (
     LettaResponse,
     LettaStopReason,
     LettaStreamingResponse,
+    LettaTurn,
     LettaUsageStatistics,
 )
 from .models.tools import (
@@ -80,6 +81,7 @@ __all__ = [
     "LettaResponse",
     "LettaStopReason",
     "LettaStreamingResponse",
+    "LettaTurn",
     "LettaUsageStatistics",
     "ReasoningMessage",
     "SummaryMessage",

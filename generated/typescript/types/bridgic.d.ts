@@ -162,7 +162,7 @@ export interface TokenUsage {
    */
   total_tokens?: number;
   /**
-   * When the call happened, as bridgic writes a datetime: ISO 8601 with `T`, optional fraction and optional offset. bridgic's default (the current time) is naive local time, written with no offset, so this is not an RFC 3339 `date-time`. Stricter than bridgic's input parsing, which also takes unix timestamps, dates and a space separator; bridgic fills in the current time when the key is absent. The `not` keeps a final newline out for validators whose `$` matches before one (Python's `re`); JSON Schema's `$` and the generated models already reject it.
+   * When the call happened, as bridgic writes a datetime: ISO 8601 with `T`, optional fraction (up to microseconds) and optional offset. The pattern admits only real dates and times Python can hold (years 0001-9999, month lengths and leap years, hours 00-23, offsets under 24 hours), since bridgic parses the string into a datetime and rejects the rest. bridgic's default (the current time) is naive local time, written with no offset, so this is not an RFC 3339 `date-time`. Stricter than bridgic's input parsing, which also takes unix timestamps, dates and a space separator; bridgic fills in the current time when the key is absent. The `not` keeps a final newline out for validators whose `$` matches before one (Python's `re`); JSON Schema's `$` and the generated models already reject it.
    */
   timestamp?: string;
   [k: string]: unknown | undefined;

@@ -91,6 +91,7 @@ export interface LettaSchemas {
   LettaStopReason: LettaStopReason;
   LettaUsageStatistics: LettaUsageStatistics;
   LettaStreamingResponse: LettaStreamingResponse;
+  LettaTurn: LettaTurn;
   LettaResponse: LettaResponse;
   ToolCall: ToolCall;
   ToolCallDelta: ToolCallDelta;
@@ -1102,6 +1103,35 @@ export interface LettaUsageStatistics {
   [k: string]: unknown | undefined;
 }
 /**
+ * Token data of one LLM generation or tool result in a multi-turn agent interaction, for RL training (letta-client `letta_response.Turn`). Found by the conformance run: letta-client requires `role`, so an arbitrary object here is not a valid turn.
+ *
+ * This interface was referenced by `LettaSchemas`'s JSON-Schema
+ * via the `definition` "LettaTurn".
+ */
+export interface LettaTurn {
+  /**
+   * "assistant" for an LLM generation (trainable), "tool" for a tool result (not trainable).
+   */
+  role: "assistant" | "tool";
+  /**
+   * Text content; a tool turn's client tokenizes it with loss_mask=0.
+   */
+  content?: string | null;
+  /**
+   * Token ids of an assistant turn.
+   */
+  output_ids?: number[] | null;
+  /**
+   * Logprobs of an assistant turn: `[logprob, token_id, top_logprob_or_null]` triples.
+   */
+  output_token_logprobs?: unknown[][] | null;
+  /**
+   * Name of the tool of a tool turn.
+   */
+  tool_name?: string | null;
+  [k: string]: unknown | undefined;
+}
+/**
  * The non-streaming response of a Letta agent run.
  *
  * This interface was referenced by `LettaSchemas`'s JSON-Schema
@@ -1127,13 +1157,9 @@ export interface LettaResponse {
     [k: string]: unknown | undefined;
   } | null;
   /**
-   * Per-turn token data for training, when requested; not modelled further.
+   * Per-turn token data for training, when requested.
    */
-  turns?:
-    | {
-        [k: string]: unknown | undefined;
-      }[]
-    | null;
+  turns?: LettaTurn[] | null;
   [k: string]: unknown | undefined;
 }
 /**

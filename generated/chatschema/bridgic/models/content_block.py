@@ -22,6 +22,7 @@ class TextBlock(SchemaModel):
     model_config = ConfigDict(
         populate_by_name=True,
     )
+    __chatschema_tag__ = "block_type"
     block_type: Literal["text"] = Field(
         "text",
         description='Block tag, always "text". Required here because bridgic\'s ContentBlock union requires it, although its standalone class defaults it.',
@@ -37,6 +38,7 @@ class ToolCallBlock(SchemaModel):
     model_config = ConfigDict(
         populate_by_name=True,
     )
+    __chatschema_tag__ = "block_type"
     block_type: Literal["tool_call"] = Field(
         "tool_call",
         description='Block tag, always "tool_call". Required here because bridgic\'s ContentBlock union requires it, although its standalone class defaults it.',
@@ -60,6 +62,7 @@ class ToolResultBlock(SchemaModel):
     model_config = ConfigDict(
         populate_by_name=True,
     )
+    __chatschema_tag__ = "block_type"
     block_type: Literal["tool_result"] = Field(
         "tool_result",
         description='Block tag, always "tool_result". Required here because bridgic\'s ContentBlock union requires it, although its standalone class defaults it.',

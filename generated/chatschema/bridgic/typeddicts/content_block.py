@@ -9,8 +9,10 @@ from typing import Annotated, Any, Literal, TypeAlias
 from pydantic import Discriminator, with_config
 from typing_extensions import TypedDict
 
+from chatschema._base import TYPEDDICT_CONFIG
 
-@with_config(strict=True)
+
+@with_config(TYPEDDICT_CONFIG)
 class TextBlock(TypedDict):
     """
     Plain text passed to or received from the model.
@@ -26,7 +28,7 @@ class TextBlock(TypedDict):
     """
 
 
-@with_config(strict=True)
+@with_config(TYPEDDICT_CONFIG)
 class ToolCallBlock(TypedDict):
     """
     A tool call inside an assistant message. Unlike ToolCall, `id` is not nullable and `arguments` has no default.
@@ -50,7 +52,7 @@ class ToolCallBlock(TypedDict):
     """
 
 
-@with_config(strict=True)
+@with_config(TYPEDDICT_CONFIG)
 class ToolResultBlock(TypedDict):
     """
     The result of one tool call, inside a `role: "tool"` message.

@@ -9,6 +9,8 @@ from typing import Annotated, Any, Literal, NotRequired, TypeAlias
 from pydantic import StringConstraints, with_config
 from typing_extensions import TypedDict
 
+from chatschema._base import TYPEDDICT_CONFIG
+
 from . import content_block
 
 Role: TypeAlias = Literal["system", "user", "assistant", "tool"]
@@ -17,7 +19,7 @@ Who sent a message. bridgic's Python enum member for "assistant" is `Role.AI`; i
 """
 
 
-@with_config(strict=True)
+@with_config(TYPEDDICT_CONFIG)
 class Message(TypedDict):
     """
     One message of a conversation: a role and a list of content blocks. Every key has a default. There is no `content` key: bridgic's `Message.content` is a property (the text blocks joined with a blank line), never serialized, and a `content` key in input is ignored like any unknown key (chatschema's models keep it as an extra, but `Message.content` still reads the blocks).
@@ -37,7 +39,7 @@ class Message(TypedDict):
     """
 
 
-@with_config(strict=True)
+@with_config(TYPEDDICT_CONFIG)
 class MessageChunk(TypedDict):
     """
     A fragment of a streamed response.
@@ -53,7 +55,7 @@ class MessageChunk(TypedDict):
     """
 
 
-@with_config(strict=True)
+@with_config(TYPEDDICT_CONFIG)
 class TokenUsage(TypedDict):
     """
     Token counts of one model call (bridgic-core 0.3.0; not in the seed docs).
@@ -79,16 +81,16 @@ class TokenUsage(TypedDict):
         Annotated[
             str,
             StringConstraints(
-                pattern="^[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}:[0-9]{2}(\\.[0-9]{1,6})?(Z|[+-][0-9]{2}:[0-9]{2})?$"
+                pattern="^(([0-9]{3}[1-9]|[0-9]{2}[1-9][0-9]|[0-9][1-9][0-9]{2}|[1-9][0-9]{3})-(0[13578]|1[02])-(0[1-9]|[12][0-9]|3[01])|([0-9]{3}[1-9]|[0-9]{2}[1-9][0-9]|[0-9][1-9][0-9]{2}|[1-9][0-9]{3})-(0[469]|11)-(0[1-9]|[12][0-9]|30)|([0-9]{3}[1-9]|[0-9]{2}[1-9][0-9]|[0-9][1-9][0-9]{2}|[1-9][0-9]{3})-02-(0[1-9]|1[0-9]|2[0-8])|([0-9]{2}(0[48]|[2468][048]|[13579][26])|(0[48]|[2468][048]|[13579][26])00)-02-29)T([01][0-9]|2[0-3]):[0-5][0-9]:[0-5][0-9](\\.[0-9]{1,6})?(Z|[+-]([01][0-9]|2[0-3]):[0-5][0-9])?$"
             ),
         ]
     ]
     """
-    When the call happened, as bridgic writes a datetime: ISO 8601 with `T`, optional fraction and optional offset. bridgic's default (the current time) is naive local time, written with no offset, so this is not an RFC 3339 `date-time`. Stricter than bridgic's input parsing, which also takes unix timestamps, dates and a space separator; bridgic fills in the current time when the key is absent. The `not` keeps a final newline out for validators whose `$` matches before one (Python's `re`); JSON Schema's `$` and the generated models already reject it.
+    When the call happened, as bridgic writes a datetime: ISO 8601 with `T`, optional fraction (up to microseconds) and optional offset. The pattern admits only real dates and times Python can hold (years 0001-9999, month lengths and leap years, hours 00-23, offsets under 24 hours), since bridgic parses the string into a datetime and rejects the rest. bridgic's default (the current time) is naive local time, written with no offset, so this is not an RFC 3339 `date-time`. Stricter than bridgic's input parsing, which also takes unix timestamps, dates and a space separator; bridgic fills in the current time when the key is absent. The `not` keeps a final newline out for validators whose `$` matches before one (Python's `re`); JSON Schema's `$` and the generated models already reject it.
     """
 
 
-@with_config(strict=True)
+@with_config(TYPEDDICT_CONFIG)
 class Response(TypedDict):
     """
     The complete result of one model call.

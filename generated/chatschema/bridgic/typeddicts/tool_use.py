@@ -9,8 +9,10 @@ from typing import Any, NotRequired
 from pydantic import with_config
 from typing_extensions import TypedDict
 
+from chatschema._base import TYPEDDICT_CONFIG
 
-@with_config(strict=True)
+
+@with_config(TYPEDDICT_CONFIG)
 class Tool(TypedDict):
     """
     A tool offered to the model. `parameters` is a free-form JSON Schema object that bridgic neither checks nor defaults; it is required. bridgic's OpenAI adapter wraps it as `{type: "function", function: {name, description, parameters}}`.
@@ -30,7 +32,7 @@ class Tool(TypedDict):
     """
 
 
-@with_config(strict=True)
+@with_config(TYPEDDICT_CONFIG)
 class ToolCall(TypedDict):
     """
     A tool call produced by the model. `id` must be present but may be null; `arguments` is the already-parsed arguments object and defaults to `{}` (the seed docs show `Field(..., default_factory=dict)`, which reads as required, but the default factory wins). A ToolCall with a null id cannot become a ToolCallBlock.
@@ -50,7 +52,7 @@ class ToolCall(TypedDict):
     """
 
 
-@with_config(strict=True)
+@with_config(TYPEDDICT_CONFIG)
 class ToolCallDict(TypedDict):
     """
     The plain-dict form of a tool call that `Message.from_tool_call` accepts. In bridgic it is a total `typing.TypedDict`, never validated: every key is required and, unlike ToolCall, `id` is not nullable (a null id fails when the ToolCallBlock is built). Other keys are ignored.

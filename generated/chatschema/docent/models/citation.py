@@ -36,6 +36,7 @@ class AgentRunMetadataItem(SchemaModel):
     model_config = ConfigDict(
         populate_by_name=True,
     )
+    __chatschema_tag__ = "item_type"
     item_type: Literal["agent_run_metadata"] = Field(
         "agent_run_metadata", description='Item tag, always "agent_run_metadata".'
     )
@@ -52,6 +53,7 @@ class TranscriptMetadataItem(SchemaModel):
     model_config = ConfigDict(
         populate_by_name=True,
     )
+    __chatschema_tag__ = "item_type"
     item_type: Literal["transcript_metadata"] = Field(
         "transcript_metadata", description='Item tag, always "transcript_metadata".'
     )
@@ -69,6 +71,7 @@ class TranscriptBlockMetadataItem(SchemaModel):
     model_config = ConfigDict(
         populate_by_name=True,
     )
+    __chatschema_tag__ = "item_type"
     item_type: Literal["block_metadata"] = Field("block_metadata", description='Item tag, always "block_metadata".')
     agent_run_id: str = Field(..., description="Id of the agent run.")
     collection_id: str = Field(..., description="Id of the collection holding the run.")
@@ -85,6 +88,7 @@ class TranscriptBlockContentItem(SchemaModel):
     model_config = ConfigDict(
         populate_by_name=True,
     )
+    __chatschema_tag__ = "item_type"
     item_type: Literal["block_content"] = Field("block_content", description='Item tag, always "block_content".')
     agent_run_id: str = Field(..., description="Id of the agent run.")
     collection_id: str = Field(..., description="Id of the collection holding the run.")
@@ -104,6 +108,7 @@ class ReadingResultItem(SchemaModel):
     model_config = ConfigDict(
         populate_by_name=True,
     )
+    __chatschema_tag__ = "item_type"
     item_type: Literal["reading_result"] = Field("reading_result", description='Item tag, always "reading_result".')
     reading_result_id: str = Field(..., description="Id of the reading result.")
     collection_id: str = Field(..., description="Id of the collection holding the result.")

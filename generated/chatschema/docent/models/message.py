@@ -36,6 +36,7 @@ class SystemMessage(DocentMessage):
     model_config = ConfigDict(
         populate_by_name=True,
     )
+    __chatschema_tag__ = "role"
     id: str | None = Field(None, description="Optional message identifier.")
     content: MessageContent = Field(..., description="The message body.")
     role: Literal["system"] = Field(
@@ -53,6 +54,7 @@ class UserMessage(DocentMessage):
     model_config = ConfigDict(
         populate_by_name=True,
     )
+    __chatschema_tag__ = "role"
     id: str | None = Field(None, description="Optional message identifier.")
     content: MessageContent = Field(..., description="The message body.")
     role: Literal["user"] = Field(
@@ -74,6 +76,7 @@ class AssistantMessage(DocentMessage):
     model_config = ConfigDict(
         populate_by_name=True,
     )
+    __chatschema_tag__ = "role"
     id: str | None = Field(None, description="Optional message identifier.")
     content: MessageContent = Field(..., description="The message body.")
     role: Literal["assistant"] = Field(
@@ -93,6 +96,7 @@ class DocentAssistantMessage(AssistantMessage):
     model_config = ConfigDict(
         populate_by_name=True,
     )
+    __chatschema_tag__ = "role"
     role: Literal["assistant"] = Field(
         "assistant",
         description='Message tag, always "assistant" (restated from AssistantMessage: a union branch carries its tag in its own properties).',
@@ -109,6 +113,7 @@ class ToolMessage(DocentMessage):
     model_config = ConfigDict(
         populate_by_name=True,
     )
+    __chatschema_tag__ = "role"
     id: str | None = Field(None, description="Optional message identifier.")
     content: MessageContent = Field(..., description="The message body: the tool's output.")
     role: Literal["tool"] = Field(

@@ -22,6 +22,7 @@ class ContentText(SchemaModel):
     model_config = ConfigDict(
         populate_by_name=True,
     )
+    __chatschema_tag__ = "type"
     type: Literal["text"] = Field("text", description='Part tag, always "text".')
     text: str = Field(..., description="The text itself.")
     refusal: bool | None = Field(None, description="True when the text is a model refusal.")
@@ -35,6 +36,7 @@ class ContentReasoning(SchemaModel):
     model_config = ConfigDict(
         populate_by_name=True,
     )
+    __chatschema_tag__ = "type"
     type: Literal["reasoning"] = Field("reasoning", description='Part tag, always "reasoning".')
     reasoning: str = Field(
         ...,

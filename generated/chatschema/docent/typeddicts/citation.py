@@ -9,8 +9,10 @@ from typing import Annotated, Literal, NotRequired, TypeAlias
 from pydantic import Discriminator, with_config
 from typing_extensions import TypedDict
 
+from chatschema._base import TYPEDDICT_CONFIG
 
-@with_config(strict=True)
+
+@with_config(TYPEDDICT_CONFIG)
 class CitationTargetTextRange(TypedDict):
     """
     A sub-range inside the cited item, given by offsets, by anchoring text patterns, or both.
@@ -34,7 +36,7 @@ class CitationTargetTextRange(TypedDict):
     """
 
 
-@with_config(strict=True)
+@with_config(TYPEDDICT_CONFIG)
 class AgentRunMetadataItem(TypedDict):
     """
     A cited metadata value of an agent run (alias `[A0]`).
@@ -58,7 +60,7 @@ class AgentRunMetadataItem(TypedDict):
     """
 
 
-@with_config(strict=True)
+@with_config(TYPEDDICT_CONFIG)
 class TranscriptMetadataItem(TypedDict):
     """
     A cited metadata value of a transcript (alias `[T0M.key]`).
@@ -86,7 +88,7 @@ class TranscriptMetadataItem(TypedDict):
     """
 
 
-@with_config(strict=True)
+@with_config(TYPEDDICT_CONFIG)
 class TranscriptBlockMetadataItem(TypedDict):
     """
     A cited metadata value of one transcript block (alias `[T0B1M.key]`).
@@ -118,7 +120,7 @@ class TranscriptBlockMetadataItem(TypedDict):
     """
 
 
-@with_config(strict=True)
+@with_config(TYPEDDICT_CONFIG)
 class TranscriptBlockContentItem(TypedDict):
     """
     The cited content of one transcript block (alias `[T0B1]`).
@@ -150,7 +152,7 @@ class TranscriptBlockContentItem(TypedDict):
     """
 
 
-@with_config(strict=True)
+@with_config(TYPEDDICT_CONFIG)
 class ReadingResultItem(TypedDict):
     """
     A cited reading result.
@@ -183,7 +185,7 @@ The resolved thing a citation points at, told apart by `item_type` (Docent's Res
 """
 
 
-@with_config(strict=True)
+@with_config(TYPEDDICT_CONFIG)
 class CitationTarget(TypedDict):
     """
     What a citation cites: an item, optionally narrowed to a text range inside it.
@@ -199,7 +201,7 @@ class CitationTarget(TypedDict):
     """
 
 
-@with_config(strict=True)
+@with_config(TYPEDDICT_CONFIG)
 class InlineCitation(TypedDict):
     """
     A citation attached to a span of an assistant message's text.

@@ -9,6 +9,8 @@ from typing import Annotated, Any, Literal, NotRequired, TypeAlias
 from pydantic import Discriminator, with_config
 from typing_extensions import TypedDict
 
+from chatschema._base import TYPEDDICT_CONFIG
+
 from . import citation, parts, tool
 
 MessageContent: TypeAlias = str | list[parts.Content]
@@ -17,7 +19,7 @@ A message body: a plain string, or a list of content parts. Never null; an empty
 """
 
 
-@with_config(strict=True)
+@with_config(TYPEDDICT_CONFIG)
 class SystemMessage(TypedDict):
     """
     Instructions and context for the conversation.
@@ -41,7 +43,7 @@ class SystemMessage(TypedDict):
     """
 
 
-@with_config(strict=True)
+@with_config(TYPEDDICT_CONFIG)
 class UserMessage(TypedDict):
     """
     A message from the end user.
@@ -69,7 +71,7 @@ class UserMessage(TypedDict):
     """
 
 
-@with_config(strict=True)
+@with_config(TYPEDDICT_CONFIG)
 class AssistantMessage(TypedDict):
     """
     A reply from the assistant, possibly calling tools.
@@ -101,7 +103,7 @@ class AssistantMessage(TypedDict):
     """
 
 
-@with_config(strict=True)
+@with_config(TYPEDDICT_CONFIG)
 class DocentAssistantMessage(AssistantMessage):
     """
     An assistant message of Docent's own chat sessions: an AssistantMessage plus citations and suggested follow-ups. Only the DocentChatMessage union keeps these extra fields.
@@ -121,7 +123,7 @@ class DocentAssistantMessage(AssistantMessage):
     """
 
 
-@with_config(strict=True)
+@with_config(TYPEDDICT_CONFIG)
 class ToolMessage(TypedDict):
     """
     The result of a tool call.

@@ -9,8 +9,10 @@ from typing import Annotated, Literal, NotRequired, TypeAlias
 from pydantic import Discriminator, with_config
 from typing_extensions import TypedDict
 
+from chatschema._base import TYPEDDICT_CONFIG
 
-@with_config(strict=True)
+
+@with_config(TYPEDDICT_CONFIG)
 class ContentText(TypedDict):
     """
     A text part of a message.
@@ -30,7 +32,7 @@ class ContentText(TypedDict):
     """
 
 
-@with_config(strict=True)
+@with_config(TYPEDDICT_CONFIG)
 class ContentReasoning(TypedDict):
     """
     A reasoning (thinking) part of a message. Redacted reasoning keeps `reasoning` as an empty string and carries the provider's encrypted blob in `signature`.

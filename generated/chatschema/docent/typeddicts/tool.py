@@ -9,8 +9,10 @@ from typing import Any, Literal, NotRequired
 from pydantic import with_config
 from typing_extensions import TypedDict
 
+from chatschema._base import TYPEDDICT_CONFIG
 
-@with_config(strict=True)
+
+@with_config(TYPEDDICT_CONFIG)
 class ToolCallContent(TypedDict):
     """
     A custom display of a tool call's input.
@@ -30,7 +32,7 @@ class ToolCallContent(TypedDict):
     """
 
 
-@with_config(strict=True)
+@with_config(TYPEDDICT_CONFIG)
 class ToolCall(TypedDict):
     """
     A call of one tool by the assistant. `function` is the tool's name as a plain string and `arguments` the already-parsed arguments object (not an OpenAI-style `{name, arguments}` object, and never a JSON string). When the raw arguments did not parse, Docent stores them as `{"__parse_error_raw_args": <raw>}` and explains in `parse_error`.
@@ -66,7 +68,7 @@ class ToolCall(TypedDict):
     """
 
 
-@with_config(strict=True)
+@with_config(TYPEDDICT_CONFIG)
 class ToolParam(TypedDict):
     """
     One parameter of a tool. Docent wraps each parameter's JSON Schema in this object, so `ToolParams.properties` is not an ordinary JSON Schema `properties` map.
@@ -86,7 +88,7 @@ class ToolParam(TypedDict):
     """
 
 
-@with_config(strict=True)
+@with_config(TYPEDDICT_CONFIG)
 class ToolParams(TypedDict):
     """
     The parameters block of a tool definition. Every key has a default; Docent documents `additionalProperties` as always false but accepts true.
@@ -110,7 +112,7 @@ class ToolParams(TypedDict):
     """
 
 
-@with_config(strict=True)
+@with_config(TYPEDDICT_CONFIG)
 class ToolInfo(TypedDict):
     """
     Definition of a tool offered to the model.

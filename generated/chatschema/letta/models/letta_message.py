@@ -59,6 +59,7 @@ class SystemMessage(LettaMessageBase):
     model_config = ConfigDict(
         populate_by_name=True,
     )
+    __chatschema_tag__ = "message_type"
     message_type: Literal["system_message"] = Field(
         "system_message", description='Message tag, always "system_message".'
     )
@@ -73,6 +74,7 @@ class ReasoningMessage(LettaMessageBase):
     model_config = ConfigDict(
         populate_by_name=True,
     )
+    __chatschema_tag__ = "message_type"
     message_type: Literal["reasoning_message"] = Field(
         "reasoning_message", description='Message tag, always "reasoning_message".'
     )
@@ -92,6 +94,7 @@ class HiddenReasoningMessage(LettaMessageBase):
     model_config = ConfigDict(
         populate_by_name=True,
     )
+    __chatschema_tag__ = "message_type"
     message_type: Literal["hidden_reasoning_message"] = Field(
         "hidden_reasoning_message",
         description='Message tag, always "hidden_reasoning_message".',
@@ -110,6 +113,7 @@ class EventMessage(LettaMessageBase):
     model_config = ConfigDict(
         populate_by_name=True,
     )
+    __chatschema_tag__ = "message_type"
     message_type: Literal["event_message"] = Field("event_message", description='Message tag, always "event_message".')
     event_type: Literal["compaction"] = Field(..., description="The kind of event; only compaction exists.")
     event_data: dict[str, Any] = Field(..., description="Event-specific data.")
@@ -148,6 +152,7 @@ class UserMessage(LettaMessageBase):
     model_config = ConfigDict(
         populate_by_name=True,
     )
+    __chatschema_tag__ = "message_type"
     message_type: Literal["user_message"] = Field("user_message", description='Message tag, always "user_message".')
     content: str | list[parts.UserContentPart] = Field(
         ..., description="The message: a string, or a list of text and image parts."
@@ -162,6 +167,7 @@ class AssistantMessage(LettaMessageBase):
     model_config = ConfigDict(
         populate_by_name=True,
     )
+    __chatschema_tag__ = "message_type"
     message_type: Literal["assistant_message"] = Field(
         "assistant_message", description='Message tag, always "assistant_message".'
     )
@@ -176,6 +182,7 @@ class ToolCallMessage(LettaMessageBase):
     model_config = ConfigDict(
         populate_by_name=True,
     )
+    __chatschema_tag__ = "message_type"
     message_type: Literal["tool_call_message"] = Field(
         "tool_call_message", description='Message tag, always "tool_call_message".'
     )
@@ -198,6 +205,7 @@ class ToolReturnMessage(LettaMessageBase):
     model_config = ConfigDict(
         populate_by_name=True,
     )
+    __chatschema_tag__ = "message_type"
     message_type: Literal["tool_return_message"] = Field(
         "tool_return_message", description='Message tag, always "tool_return_message".'
     )
@@ -239,6 +247,7 @@ class ApprovalRequestMessage(LettaMessageBase):
     model_config = ConfigDict(
         populate_by_name=True,
     )
+    __chatschema_tag__ = "message_type"
     message_type: Literal["approval_request_message"] = Field(
         "approval_request_message",
         description='Message tag, always "approval_request_message".',
@@ -262,6 +271,7 @@ class ApprovalResponseMessage(LettaMessageBase):
     model_config = ConfigDict(
         populate_by_name=True,
     )
+    __chatschema_tag__ = "message_type"
     message_type: Literal["approval_response_message"] = Field(
         "approval_response_message",
         description='Message tag, always "approval_response_message".',
@@ -294,6 +304,7 @@ class SummaryMessage(LettaMessageBase):
     model_config = ConfigDict(
         populate_by_name=True,
     )
+    __chatschema_tag__ = "message_type"
     message_type: Literal["summary_message"] = Field(
         "summary_message", description='Message tag, always "summary_message".'
     )

@@ -22,6 +22,7 @@ class TextContent(SchemaModel):
     model_config = ConfigDict(
         populate_by_name=True,
     )
+    __chatschema_tag__ = "type"
     type: Literal["text"] = Field("text", description='Part tag, always "text".')
     text: str = Field(..., description="The text content of the message.")
     signature: str | None = Field(
@@ -38,6 +39,7 @@ class UrlImage(SchemaModel):
     model_config = ConfigDict(
         populate_by_name=True,
     )
+    __chatschema_tag__ = "type"
     type: Literal["url"] = Field("url", description='Source tag, always "url".')
     url: str = Field(..., description="The URL of the image.")
 
@@ -50,6 +52,7 @@ class Base64Image(SchemaModel):
     model_config = ConfigDict(
         populate_by_name=True,
     )
+    __chatschema_tag__ = "type"
     type: Literal["base64"] = Field("base64", description='Source tag, always "base64".')
     media_type: str = Field(..., description="The media type of the image, for example image/png.")
     data: str = Field(..., description="The base64-encoded image data.")
@@ -67,6 +70,7 @@ class LettaImage(SchemaModel):
     model_config = ConfigDict(
         populate_by_name=True,
     )
+    __chatschema_tag__ = "type"
     type: Literal["letta"] = Field("letta", description='Source tag, always "letta".')
     file_id: str = Field(..., description="The id of the image file in Letta's storage.")
     media_type: str | None = Field(None, description="The media type of the image.")
@@ -99,6 +103,7 @@ class ImageContent(SchemaModel):
     model_config = ConfigDict(
         populate_by_name=True,
     )
+    __chatschema_tag__ = "type"
     type: Literal["image"] = Field("image", description='Part tag, always "image".')
     source: ImageSource = Field(..., description="Where the image comes from.")
 

@@ -25,6 +25,7 @@ class LettaPing(LettaMessageBase):
     model_config = ConfigDict(
         populate_by_name=True,
     )
+    __chatschema_tag__ = "message_type"
     message_type: Literal["ping"] = Field("ping", description='Frame tag, always "ping".')
 
 
@@ -36,6 +37,7 @@ class LettaErrorMessage(SchemaModel):
     model_config = ConfigDict(
         populate_by_name=True,
     )
+    __chatschema_tag__ = "message_type"
     message_type: Literal["error_message"] = Field("error_message", description='Frame tag, always "error_message".')
     run_id: str = Field(..., description="The run that failed.")
     error_type: str = Field(..., description="The kind of error, for example llm_error.")
@@ -52,6 +54,7 @@ class LettaStopReason(SchemaModel):
     model_config = ConfigDict(
         populate_by_name=True,
     )
+    __chatschema_tag__ = "message_type"
     message_type: Literal["stop_reason"] = Field("stop_reason", description='Frame tag, always "stop_reason".')
     stop_reason: Literal[
         "end_turn",
@@ -78,6 +81,7 @@ class LettaUsageStatistics(SchemaModel):
     model_config = ConfigDict(
         populate_by_name=True,
     )
+    __chatschema_tag__ = "message_type"
     message_type: Literal["usage_statistics"] = Field(
         "usage_statistics", description='Frame tag, always "usage_statistics".'
     )
@@ -99,6 +103,30 @@ class LettaUsageStatistics(SchemaModel):
         None,
         description="Estimate of the tokens in the context window; null if not reported.",
     )
+
+
+class LettaTurn(SchemaModel):
+    """
+    Token data of one LLM generation or tool result in a multi-turn agent interaction, for RL training (letta-client `letta_response.Turn`). Found by the conformance run: letta-client requires `role`, so an arbitrary object here is not a valid turn.
+    """
+
+    model_config = ConfigDict(
+        populate_by_name=True,
+    )
+    role: Literal["assistant", "tool"] = Field(
+        ...,
+        description='"assistant" for an LLM generation (trainable), "tool" for a tool result (not trainable).',
+    )
+    content: str | None = Field(
+        None,
+        description="Text content; a tool turn's client tokenizes it with loss_mask=0.",
+    )
+    output_ids: list[int] | None = Field(None, description="Token ids of an assistant turn.")
+    output_token_logprobs: list[list[Any]] | None = Field(
+        None,
+        description="Logprobs of an assistant turn: `[logprob, token_id, top_logprob_or_null]` triples.",
+    )
+    tool_name: str | None = Field(None, description="Name of the tool of a tool turn.")
 
 
 LettaStreamingResponse = TypeAliasType(
@@ -142,7 +170,4 @@ class LettaResponse(SchemaModel):
         None,
         description="Log probabilities of the last model call, OpenAI-style, when requested; not modelled further.",
     )
-    turns: list[dict[str, Any]] | None = Field(
-        None,
-        description="Per-turn token data for training, when requested; not modelled further.",
-    )
+    turns: list[LettaTurn] | None = Field(None, description="Per-turn token data for training, when requested.")

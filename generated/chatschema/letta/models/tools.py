@@ -54,6 +54,7 @@ class ToolReturn(SchemaModel):
     model_config = ConfigDict(
         populate_by_name=True,
     )
+    __chatschema_tag__ = "type"
     type: Literal["tool"] = Field("tool", description='Return tag, always "tool".')
     tool_return: str | list[parts.UserContentPart] = Field(
         ...,
@@ -73,6 +74,7 @@ class ApprovalReturn(SchemaModel):
     model_config = ConfigDict(
         populate_by_name=True,
     )
+    __chatschema_tag__ = "type"
     type: Literal["approval"] = Field("approval", description='Return tag, always "approval".')
     tool_call_id: str = Field(..., description="The call this decision is about.")
     approve: bool = Field(..., description="Whether the call may run.")

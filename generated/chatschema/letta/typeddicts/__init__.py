@@ -38,6 +38,7 @@ from .stream import (
     LettaResponse,
     LettaStopReason,
     LettaStreamingResponse,
+    LettaTurn,
     LettaUsageStatistics,
 )
 from .tools import (
@@ -68,6 +69,7 @@ __all__ = [
     "LettaResponse",
     "LettaStopReason",
     "LettaStreamingResponse",
+    "LettaTurn",
     "LettaUsageStatistics",
     "ReasoningMessage",
     "SummaryMessage",

@@ -9,10 +9,13 @@ from typing import Annotated, Any, Literal, NotRequired, TypeAlias
 from pydantic import Discriminator, with_config
 from typing_extensions import TypedDict
 
+from chatschema._base import TYPEDDICT_CONFIG
+from chatschema._types import DateTimeStr
+
 from . import parts, tools
 
 
-@with_config(strict=True)
+@with_config(TYPEDDICT_CONFIG)
 class LettaMessageBase(TypedDict):
     """
     The fields every Letta message shares (LettaMessage in letta_message.py); each message type adds its own `message_type` tag. Validate against a concrete type or the LettaMessage union to check a whole message.
@@ -22,7 +25,7 @@ class LettaMessageBase(TypedDict):
     """
     The message id, `message-<uuid4>`. Several Letta messages made from one stored message (reasoning, tool call, assistant text) share it.
     """
-    date: str
+    date: DateTimeStr
     """
     When the message was created, as an RFC 3339 date-time. Letta writes seconds precision and a `+00:00` offset; any offset is accepted.
     """
@@ -56,7 +59,7 @@ class LettaMessageBase(TypedDict):
     """
 
 
-@with_config(strict=True)
+@with_config(TYPEDDICT_CONFIG)
 class SystemMessage(LettaMessageBase):
     """
     The system prompt. Never streamed, only listed.
@@ -72,7 +75,7 @@ class SystemMessage(LettaMessageBase):
     """
 
 
-@with_config(strict=True)
+@with_config(TYPEDDICT_CONFIG)
 class ReasoningMessage(LettaMessageBase):
     """
     Reasoning the agent made visible.
@@ -96,7 +99,7 @@ class ReasoningMessage(LettaMessageBase):
     """
 
 
-@with_config(strict=True)
+@with_config(TYPEDDICT_CONFIG)
 class HiddenReasoningMessage(LettaMessageBase):
     """
     Reasoning the provider redacted or the API left out.
@@ -116,7 +119,7 @@ class HiddenReasoningMessage(LettaMessageBase):
     """
 
 
-@with_config(strict=True)
+@with_config(TYPEDDICT_CONFIG)
 class EventMessage(LettaMessageBase):
     """
     An event for the developer (for example a compaction); not part of the context window.
@@ -136,7 +139,7 @@ class EventMessage(LettaMessageBase):
     """
 
 
-@with_config(strict=True)
+@with_config(TYPEDDICT_CONFIG)
 class CompactionStats(TypedDict):
     """
     Statistics of one context compaction.
@@ -168,7 +171,7 @@ class CompactionStats(TypedDict):
     """
 
 
-@with_config(strict=True)
+@with_config(TYPEDDICT_CONFIG)
 class UserMessage(LettaMessageBase):
     """
     Input from the user, possibly multimodal. Never streamed back, only listed.
@@ -184,7 +187,7 @@ class UserMessage(LettaMessageBase):
     """
 
 
-@with_config(strict=True)
+@with_config(TYPEDDICT_CONFIG)
 class AssistantMessage(LettaMessageBase):
     """
     The agent's reply to the user (by default taken from its send_message tool call).
@@ -200,7 +203,7 @@ class AssistantMessage(LettaMessageBase):
     """
 
 
-@with_config(strict=True)
+@with_config(TYPEDDICT_CONFIG)
 class ToolCallMessage(LettaMessageBase):
     """
     A request to call one or more tools. While streaming, each frame carries a ToolCallDelta fragment in both `tool_call` and `tool_calls`; the complete message carries ToolCalls.
@@ -220,7 +223,7 @@ class ToolCallMessage(LettaMessageBase):
     """
 
 
-@with_config(strict=True)
+@with_config(TYPEDDICT_CONFIG)
 class ToolReturnMessage(LettaMessageBase):
     """
     The result of a tool call. The flat single-result fields are deprecated in favour of `tool_returns` but still required.
@@ -256,7 +259,7 @@ class ToolReturnMessage(LettaMessageBase):
     """
 
 
-@with_config(strict=True)
+@with_config(TYPEDDICT_CONFIG)
 class ApprovalRequestMessage(LettaMessageBase):
     """
     Tool calls waiting for a human to approve them.
@@ -276,7 +279,7 @@ class ApprovalRequestMessage(LettaMessageBase):
     """
 
 
-@with_config(strict=True)
+@with_config(TYPEDDICT_CONFIG)
 class ApprovalResponseMessage(LettaMessageBase):
     """
     The human's decisions on tool calls that waited for approval.
@@ -304,7 +307,7 @@ class ApprovalResponseMessage(LettaMessageBase):
     """
 
 
-@with_config(strict=True)
+@with_config(TYPEDDICT_CONFIG)
 class SummaryMessage(LettaMessageBase):
     """
     A summary of the conversation made when the context was compacted.

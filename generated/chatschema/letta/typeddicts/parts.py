@@ -9,8 +9,10 @@ from typing import Annotated, Literal, NotRequired, TypeAlias
 from pydantic import Discriminator, with_config
 from typing_extensions import TypedDict
 
+from chatschema._base import TYPEDDICT_CONFIG
 
-@with_config(strict=True)
+
+@with_config(TYPEDDICT_CONFIG)
 class TextContent(TypedDict):
     """
     A text part.
@@ -30,7 +32,7 @@ class TextContent(TypedDict):
     """
 
 
-@with_config(strict=True)
+@with_config(TYPEDDICT_CONFIG)
 class UrlImage(TypedDict):
     """
     An image given by URL.
@@ -46,7 +48,7 @@ class UrlImage(TypedDict):
     """
 
 
-@with_config(strict=True)
+@with_config(TYPEDDICT_CONFIG)
 class Base64Image(TypedDict):
     """
     An image given inline as base64 data.
@@ -70,7 +72,7 @@ class Base64Image(TypedDict):
     """
 
 
-@with_config(strict=True)
+@with_config(TYPEDDICT_CONFIG)
 class LettaImage(TypedDict):
     """
     An image persisted in Letta's file storage.
@@ -104,7 +106,7 @@ Where an image comes from, told apart by `type`.
 """
 
 
-@with_config(strict=True)
+@with_config(TYPEDDICT_CONFIG)
 class ImageContent(TypedDict):
     """
     An image part.

@@ -9,11 +9,13 @@ from typing import Annotated, Any, Literal, NotRequired, TypeAlias
 from pydantic import Discriminator, with_config
 from typing_extensions import TypedDict
 
+from chatschema._base import TYPEDDICT_CONFIG
+
 from . import letta_message
 from .letta_message import LettaMessageBase
 
 
-@with_config(strict=True)
+@with_config(TYPEDDICT_CONFIG)
 class LettaPing(LettaMessageBase):
     """
     A keep-alive frame of a stream; not a LettaMessage.
@@ -25,7 +27,7 @@ class LettaPing(LettaMessageBase):
     """
 
 
-@with_config(strict=True)
+@with_config(TYPEDDICT_CONFIG)
 class LettaErrorMessage(TypedDict):
     """
     An error during the run, sent as an SSE `event: error` frame. Letta's published schema types `detail` and `seq_id` as non-nullable, but its stream writes nulls there (model_dump_json); this schema allows null, as the real output needs.
@@ -57,7 +59,7 @@ class LettaErrorMessage(TypedDict):
     """
 
 
-@with_config(strict=True)
+@with_config(TYPEDDICT_CONFIG)
 class LettaStopReason(TypedDict):
     """
     Why the agent loop stopped; sent near the end of a stream.
@@ -87,7 +89,7 @@ class LettaStopReason(TypedDict):
     """
 
 
-@with_config(strict=True)
+@with_config(TYPEDDICT_CONFIG)
 class LettaUsageStatistics(TypedDict):
     """
     Token usage of the run; sent last in a stream, before `data: [DONE]`.
@@ -135,6 +137,34 @@ class LettaUsageStatistics(TypedDict):
     """
 
 
+@with_config(TYPEDDICT_CONFIG)
+class LettaTurn(TypedDict):
+    """
+    Token data of one LLM generation or tool result in a multi-turn agent interaction, for RL training (letta-client `letta_response.Turn`). Found by the conformance run: letta-client requires `role`, so an arbitrary object here is not a valid turn.
+    """
+
+    role: Literal["assistant", "tool"]
+    """
+    "assistant" for an LLM generation (trainable), "tool" for a tool result (not trainable).
+    """
+    content: NotRequired[str | None]
+    """
+    Text content; a tool turn's client tokenizes it with loss_mask=0.
+    """
+    output_ids: NotRequired[list[int] | None]
+    """
+    Token ids of an assistant turn.
+    """
+    output_token_logprobs: NotRequired[list[list[Any]] | None]
+    """
+    Logprobs of an assistant turn: `[logprob, token_id, top_logprob_or_null]` triples.
+    """
+    tool_name: NotRequired[str | None]
+    """
+    Name of the tool of a tool turn.
+    """
+
+
 LettaStreamingResponse: TypeAlias = Annotated[
     letta_message.SystemMessage
     | letta_message.UserMessage
@@ -156,7 +186,7 @@ One frame of a Letta SSE stream, told apart by `message_type`: a message (summar
 """
 
 
-@with_config(strict=True)
+@with_config(TYPEDDICT_CONFIG)
 class LettaResponse(TypedDict):
     """
     The non-streaming response of a Letta agent run.
@@ -178,7 +208,7 @@ class LettaResponse(TypedDict):
     """
     Log probabilities of the last model call, OpenAI-style, when requested; not modelled further.
     """
-    turns: NotRequired[list[dict[str, Any]] | None]
+    turns: NotRequired[list[LettaTurn] | None]
     """
-    Per-turn token data for training, when requested; not modelled further.
+    Per-turn token data for training, when requested.
     """

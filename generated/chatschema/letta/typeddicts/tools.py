@@ -9,10 +9,12 @@ from typing import Annotated, Literal, NotRequired, TypeAlias
 from pydantic import Discriminator, with_config
 from typing_extensions import TypedDict
 
+from chatschema._base import TYPEDDICT_CONFIG
+
 from . import parts
 
 
-@with_config(strict=True)
+@with_config(TYPEDDICT_CONFIG)
 class ToolCall(TypedDict):
     """
     A complete tool call. Unlike Docent, bridgic and agent-swarm-kit, Letta sends `arguments` as a JSON-encoded string, not an object.
@@ -32,7 +34,7 @@ class ToolCall(TypedDict):
     """
 
 
-@with_config(strict=True)
+@with_config(TYPEDDICT_CONFIG)
 class ToolCallDelta(TypedDict):
     """
     A streamed fragment of a tool call. The first fragment usually carries `name` and `tool_call_id`, later ones `arguments` pieces that are not JSON on their own. At least one of the three keys is present: Letta rejects an empty `{}`, and so does this schema.
@@ -52,7 +54,7 @@ class ToolCallDelta(TypedDict):
     """
 
 
-@with_config(strict=True)
+@with_config(TYPEDDICT_CONFIG)
 class ToolReturn(TypedDict):
     """
     The result of one tool call (OpenAPI name letta__schemas__letta_message__ToolReturn).
@@ -84,7 +86,7 @@ class ToolReturn(TypedDict):
     """
 
 
-@with_config(strict=True)
+@with_config(TYPEDDICT_CONFIG)
 class ApprovalReturn(TypedDict):
     """
     A human decision on one tool call that waited for approval.

@@ -9,10 +9,12 @@ from typing import NotRequired
 from pydantic import with_config
 from typing_extensions import TypedDict
 
+from chatschema._base import TYPEDDICT_CONFIG
+
 from . import tool
 
 
-@with_config(strict=True)
+@with_config(TYPEDDICT_CONFIG)
 class IAgentTool(TypedDict):
     """
     The data fields of an IAgentTool. Its behaviour (`call`, which TypeScript requires, and the optional `validate`, `isAvailable` and `callbacks`) is functions, which JSON cannot carry; such keys are simply not described, and unknown keys are accepted. Stricter than TypeScript for `function`, which may also be a factory `(clientId, agentName) => Promise<function>`: JSON.stringify drops a function, so a serialized tool must hold the resolved IToolFunction.

@@ -9,6 +9,8 @@ from typing import Any, Literal, NotRequired, TypeAlias
 from pydantic import with_config
 from typing_extensions import TypedDict
 
+from chatschema._base import TYPEDDICT_CONFIG
+
 from . import tool
 
 BaseMessageRole: TypeAlias = Literal["assistant", "system", "tool", "user"]
@@ -29,7 +31,7 @@ Where a message came from: "user" input or a "tool" / system action.
 """
 
 
-@with_config(strict=True)
+@with_config(TYPEDDICT_CONFIG)
 class IBaseMessage(TypedDict):
     """
     The fields every agent-swarm-kit message has, with the base roles. Stricter than TypeScript for `images`, which TypeScript also types as Blob[] or Uint8Array[]: those have no faithful JSON form, so only base64 strings are accepted.
@@ -57,7 +59,7 @@ class IBaseMessage(TypedDict):
     """
 
 
-@with_config(strict=True)
+@with_config(TYPEDDICT_CONFIG)
 class ISwarmMessage(TypedDict):
     """
     A message of an agent's history, as stored, completed and emitted by agent-swarm-kit: IBaseMessage with the wider SwarmMessageRole plus `agentName`, `mode` and `payload` (its fields are repeated here because its role set is wider than IBaseMessage's). Stricter than TypeScript for `images` (base64 strings only) and `payload` (a JSON object or null; TypeScript's `object` would also admit an array).
@@ -97,7 +99,7 @@ class ISwarmMessage(TypedDict):
     """
 
 
-@with_config(strict=True)
+@with_config(TYPEDDICT_CONFIG)
 class IOutlineMessage(IBaseMessage):
     """
     A message of an outline's history: exactly IBaseMessage (base roles, no extra fields).

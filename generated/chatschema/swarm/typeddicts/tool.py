@@ -9,8 +9,10 @@ from typing import Any, Literal, NotRequired
 from pydantic import with_config
 from typing_extensions import TypedDict
 
+from chatschema._base import TYPEDDICT_CONFIG
 
-@with_config(strict=True)
+
+@with_config(TYPEDDICT_CONFIG)
 class IToolProperty(TypedDict):
     """
     One parameter of a tool: a value of `ITool.function.parameters.properties` (an inline type in TypeScript, named here). TypeScript types only flat `{type, description, enum?}` nodes; this schema also accepts other JSON Schema keywords (`items`, `minimum`, nested `properties`, ...), because tools written in JavaScript or built at runtime carry them and agent-swarm-kit passes them to the model provider unchanged. `enum` may be absent (an MCP tool's `enum: undefined` disappears in JSON) but not null.
@@ -30,7 +32,7 @@ class IToolProperty(TypedDict):
     """
 
 
-@with_config(strict=True)
+@with_config(TYPEDDICT_CONFIG)
 class IToolParameters(TypedDict):
     """
     The parameter schema of a tool: `ITool.function.parameters` (an inline type in TypeScript, named here). Looser than TypeScript: `required` may be absent, because tools that come from MCP servers have no `required` when the server's input schema has none.
@@ -50,7 +52,7 @@ class IToolParameters(TypedDict):
     """
 
 
-@with_config(strict=True)
+@with_config(TYPEDDICT_CONFIG)
 class IToolFunction(TypedDict):
     """
     What a tool does and takes: `ITool.function` (an inline type in TypeScript, named here), also the resolved value of `IAgentTool.function`.
@@ -70,7 +72,7 @@ class IToolFunction(TypedDict):
     """
 
 
-@with_config(strict=True)
+@with_config(TYPEDDICT_CONFIG)
 class ITool(TypedDict):
     """
     A tool definition handed to completions. `type` is any string, as in TypeScript (only "function" is used in practice; IToolCall.type, by contrast, is the literal "function").
@@ -86,7 +88,7 @@ class ITool(TypedDict):
     """
 
 
-@with_config(strict=True)
+@with_config(TYPEDDICT_CONFIG)
 class IToolCallFunction(TypedDict):
     """
     The function part of a tool call: `IToolCall.function` (an inline type in TypeScript, named here). `arguments` is an already-parsed object, never a JSON string: agent-swarm-kit's adapters parse the provider's string with `JSON.parse` on the way in (a bad string throws) and serialize it again on the way out.
@@ -102,7 +104,7 @@ class IToolCallFunction(TypedDict):
     """
 
 
-@with_config(strict=True)
+@with_config(TYPEDDICT_CONFIG)
 class IToolCall(TypedDict):
     """
     One tool call requested by the model. `id` and `type` are required, as in TypeScript: ClientAgent fills in a missing id (a random string) and a missing type ("function") before using a model's calls, and `commitToolRequest` makes ids `call_` plus 9 base-36 characters, so stored and emitted calls always carry both.
@@ -122,7 +124,7 @@ class IToolCall(TypedDict):
     """
 
 
-@with_config(strict=True)
+@with_config(TYPEDDICT_CONFIG)
 class IToolRequest(TypedDict):
     """
     A request to run a tool (`commitToolRequest`), turned into an IToolCall by `createToolRequest`.

@@ -1,0 +1,586 @@
+"""The conformance run: generate cases, ask every validator, compare, and report.
+
+Validators ("sides"): jsonschema (the oracle: the plain `oneOf` validator), the tag-dispatching
+validator `schemas.validator(name)` (`dispatch`), the fast backend of `chatschema validate`
+(`jsonschema-rs`), the Pydantic model (Python and JSON input), the TypedDict adapter, the real system's own library where there is one, and two round-trip checks
+(`roundtrip`: parse -> dump -> the dump validates and keeps every key; `typeddict-roundtrip`: the
+TypedDict adapter's output keeps every key), and `real-dump`: what the real library writes back
+from a valid payload it accepted is valid too. Code-generated cases add `pydantic-dump`: the model
+built and dumped it, so it claims the dump is valid.
+
+Cases of one type, in a fixed order from fixed seeds:
+- `schema#i`: instances hypothesis-jsonschema generates from the bundled schema;
+- `code#i` (and `code#i/exclude_unset`): dumps of models built from the generated code;
+- `<origin>~<rule>@<path>`: mutations of every valid vector and generated instance. Every
+  (rule, schema location) is applied at least once; a few more are drawn at random per instance.
+
+A disagreement is a side whose verdict differs from jsonschema's (or, for round trips, a valid
+case that does not survive). Each must be explained by a tests/allowlist.py entry for that side
+whose `rules` patterns match the case id; an entry with `rules` that explains nothing fails the run.
+"""
+
+from __future__ import annotations
+
+import json
+import random
+import re
+import time
+import warnings
+import zlib
+from collections import Counter, defaultdict
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from datetime import datetime
+from functools import cache
+from itertools import combinations
+from typing import Any
+
+from hypothesis import HealthCheck, Phase, given, settings
+from hypothesis import seed as hypothesis_seed
+from pydantic import TypeAdapter, ValidationError
+
+from chatschema import schemas
+from chatschema.validate.backends import fast_is_valid
+from tests.allowlist import ALLOWLIST, KnownDisagreement
+from tests.conformance.bundle import bundle, families, family_defs, type_names
+from tests.conformance.mutations import Coverage, Walker, json_key, mutations
+from tests.conformance.real import REAL_SIDE, real_dump, real_parse
+from tests.conformance.strategies import code_strategy, generated_type, schema_strategy
+from tests.vectors import all_vectors, model_adapter, typeddict_adapter
+
+DEFAULT_SEED = 20261123
+# the validators this run asks; allowlist entries of other sides (e.g. ajv) are checked elsewhere
+SIDES = {
+    "dispatch",
+    "jsonschema-rs",
+    "pydantic",
+    "typeddict",
+    "roundtrip",
+    "typeddict-roundtrip",
+    "docent",
+    "letta-client",
+    "bridgic-core",
+    "real-dump",
+}
+
+
+@dataclass(frozen=True)
+class Budget:
+    schema: int  # instances generated from the schema, per type
+    code: int  # instances built from the generated code, per type
+    extra_mutations: int  # random mutations per valid instance beyond the first of each (rule, location)
+    min_cases: int  # cases each family must reach
+
+
+FULL = Budget(schema=60, code=30, extra_mutations=6, min_cases=1000)
+SMALL = Budget(schema=4, code=3, extra_mutations=0, min_cases=0)
+
+
+@dataclass
+class Case:
+    """One payload judged under one type. Its id says where it came from and, after `|`, any
+    features of the payload an allowlist entry may need to name (e.g. `sub-microsecond`)."""
+
+    origin: str
+    name: str  # <family>/<Type>
+    instance: Any
+    claims_valid: bool = False  # a code-generated dump: the model built it
+
+    @property
+    def id(self) -> str:
+        found = features(self.instance)
+        return self.origin + ("|" + ",".join(found) if found else "")
+
+
+_DATE_TIME = re.compile(r"^\d{4}-\d\d-\d\d[Tt]\d\d:\d\d:\d\d(\.\d+)?([Zz]|[+-]\d\d:\d\d)$")
+
+
+def _strings(value: Any) -> Iterator[str]:
+    if isinstance(value, str):
+        yield value
+    elif isinstance(value, dict):
+        for v in value.values():
+            yield from _strings(v)
+    elif isinstance(value, list):
+        for v in value:
+            yield from _strings(v)
+
+
+def features(instance: Any) -> list[str]:
+    """Features of a payload that explain known disagreements (see tests/allowlist.py)."""
+    found = []
+    for text in _strings(instance):
+        match = _DATE_TIME.match(text)
+        if match and match.group(1) and match.group(1)[7:].strip("0"):
+            found.append("sub-microsecond")
+            break
+    return found
+
+
+@dataclass
+class Disagreement:
+    case: Case
+    side: str
+    verdict: bool
+    expected: bool
+    entry: str | None  # the allowlist entry that explains it
+
+
+@dataclass
+class TypeStats:
+    cases: int = 0
+    valid: int = 0
+    pairs: Counter[tuple[str, str]] = field(default_factory=Counter)  # agreeing verdicts per pair
+    compared: Counter[tuple[str, str]] = field(default_factory=Counter)  # cases both sides judged
+    kinds: Counter[str] = field(default_factory=Counter)  # cases per generator / mutation rule
+
+
+@dataclass
+class Result:
+    budget: Budget
+    seed: int
+    stats: dict[str, TypeStats] = field(default_factory=dict)
+    disagreements: list[Disagreement] = field(default_factory=list)
+    hits: Counter[str] = field(default_factory=Counter)
+    coverage: dict[str, Coverage] = field(default_factory=dict)
+    missing: dict[str, list[str]] = field(default_factory=dict)
+    generator_invalid: list[Case] = field(default_factory=list)
+    constructor_rejected: Counter[str] = field(default_factory=Counter)
+    seconds: float = 0.0
+
+    @property
+    def unexplained(self) -> list[Disagreement]:
+        return [d for d in self.disagreements if d.entry is None]
+
+    def family_cases(self, family: str) -> int:
+        return sum(s.cases for n, s in self.stats.items() if n.startswith(family + "/"))
+
+    @property
+    def stale_entries(self) -> list[KnownDisagreement]:
+        return [e for e in ALLOWLIST if e.rules and e.side in SIDES and self.hits[e.id] == 0]
+
+    @property
+    def problems(self) -> list[str]:
+        found = [
+            f"unexplained: {d.side} says {'valid' if d.verdict else 'invalid'} on {d.case.id}" for d in self.unexplained
+        ]
+        found += [f"allowlist entry never hit: {e.id}" for e in self.stale_entries]
+        found += [f"{fam}: not exercised: {', '.join(items)}" for fam, items in self.missing.items() if items]
+        found += [f"generator produced a schema-invalid instance: {c.id}" for c in self.generator_invalid]
+        found += [
+            f"{fam}: only {self.family_cases(fam)} cases (< {self.budget.min_cases})"
+            for fam in {n.split("/")[0] for n in self.stats}
+            if self.family_cases(fam) < self.budget.min_cases
+        ]
+        return found
+
+
+# --- generation --------------------------------------------------------------------------------
+
+
+def type_seed(seed: int, name: str, kind: str) -> int:
+    return zlib.crc32(f"{seed}:{name}:{kind}".encode())
+
+
+def draw(strategy: Any, count: int, seed: int) -> list[Any]:
+    """`count` examples of a strategy, the same ones for the same seed (no database, no shrinking)."""
+    found: list[Any] = []
+    if count <= 0:
+        return found
+
+    @settings(
+        max_examples=count,
+        database=None,
+        phases=[Phase.generate],
+        suppress_health_check=list(HealthCheck),
+        deadline=None,
+    )
+    @hypothesis_seed(seed)
+    @given(strategy)
+    def collect(value: Any) -> None:
+        found.append(value)
+
+    collect()
+    return found
+
+
+def _unique(values: list[Any]) -> list[Any]:
+    seen: set[str] = set()
+    out = []
+    for v in values:
+        key = json.dumps(v, sort_keys=True, default=str)
+        if key not in seen:
+            seen.add(key)
+            out.append(v)
+    return out
+
+
+# --- verdicts ------------------------------------------------------------------------------------
+
+
+def _accepts(fn: Any, value: Any) -> bool:
+    try:
+        fn(value)
+    except ValidationError:
+        return False
+    return True
+
+
+def _same_instant(a: str, b: str) -> bool:
+    """The same instant, to the last fraction digit (Python's datetime keeps microseconds only)."""
+    if not (schemas.is_date_time(a) and schemas.is_date_time(b)):
+        return False
+    try:
+        same = datetime.fromisoformat(a.upper()) == datetime.fromisoformat(b.upper())
+    except ValueError:
+        return False
+    ma, mb = _DATE_TIME.match(a), _DATE_TIME.match(b)
+    beyond = [(m.group(1) or "")[7:].rstrip("0") if m else "" for m in (ma, mb)]
+    return same and beyond[0] == beyond[1]
+
+
+def lost(original: Any, dumped: Any, where: str = "$") -> list[str]:
+    """Places where `dumped` lost or changed something `original` had (keys it adds are fine)."""
+    if isinstance(original, dict):
+        if not isinstance(dumped, dict):
+            return [f"{where}: became {type(dumped).__name__}"]
+        out = [f"{where}.{k}: dropped" for k in original if k not in dumped]
+        return out + [p for k in original if k in dumped for p in lost(original[k], dumped[k], f"{where}.{k}")]
+    if isinstance(original, list):
+        if not isinstance(dumped, list) or len(dumped) != len(original):
+            return [f"{where}: list changed"]
+        return [p for i, (a, b) in enumerate(zip(original, dumped, strict=True)) for p in lost(a, b, f"{where}[{i}]")]
+    if isinstance(original, str) and isinstance(dumped, str) and _same_instant(original, dumped):
+        return []  # a date-time dumps in ISO form: "Z" may come back as "+00:00"
+    if original != dumped or type(original) is not type(dumped):
+        if isinstance(original, int | float) and isinstance(dumped, int | float) and type(original) is not bool:
+            if original == dumped and type(dumped) is not bool:
+                return []
+        return [f"{where}: {original!r} became {dumped!r}"]
+    return []
+
+
+def roundtrip_problems(name: str, instance: Any) -> list[str]:
+    adapter = model_adapter(name)
+    problems: list[str] = []
+    for model in (adapter.validate_python(instance), adapter.validate_json(json.dumps(instance))):
+        dumped = adapter.dump_python(model, mode="json")
+        if not schemas.validator(name).is_valid(dumped):
+            problems += [f"dump invalid: {v}" for v in schemas.violations(dumped, name)]
+        problems += lost(instance, dumped)
+        if adapter.validate_json(adapter.dump_json(model)) != model:
+            problems.append("dump_json does not parse back to an equal model")
+    return problems
+
+
+def typeddict_roundtrip_problems(name: str, instance: Any) -> list[str]:
+    out = typeddict_adapter(name).validate_python(instance)
+    invalid = (
+        [] if schemas.validator(name).is_valid(out) else [f"output invalid: {v}" for v in schemas.violations(out, name)]
+    )
+    return lost(instance, out) + invalid
+
+
+_fast = cache(fast_is_valid)
+
+
+def verdicts(case: Case) -> dict[str, bool | None]:
+    name, x = case.name, case.instance
+    got: dict[str, bool | None] = {
+        "jsonschema": schemas.validator(name, dispatch=False).is_valid(x),
+        "dispatch": schemas.validator(name).is_valid(x),
+        "jsonschema-rs": _fast(name)(x),
+        "pydantic": _accepts(model_adapter(name).validate_python, x),
+        "pydantic-json": _accepts(model_adapter(name).validate_json, json.dumps(x)),
+        "typeddict": _accepts(typeddict_adapter(name).validate_python, x),
+    }
+    family = name.split("/")[0]
+    if family in REAL_SIDE:
+        accepted, parsed = real_parse(name, x)
+        got[REAL_SIDE[family]] = accepted
+        if accepted and got["jsonschema"]:
+            # what the real system writes back from a valid payload must be valid too
+            got["real-dump"] = schemas.validator(name).is_valid(real_dump(name, parsed))
+    if case.claims_valid:
+        got["pydantic-dump"] = True
+    got["roundtrip"] = not roundtrip_problems(name, x) if got["jsonschema"] and got["pydantic"] else None
+    got["typeddict-roundtrip"] = (
+        not typeddict_roundtrip_problems(name, x) if got["jsonschema"] and got["typeddict"] else None
+    )
+    return got
+
+
+def explain(case: Case, side: str, verdict: bool) -> KnownDisagreement | None:
+    base = side.removesuffix("-json")
+    for entry in ALLOWLIST:
+        if entry.side == base and entry.covers_case(case.id) and entry.accepts in (None, verdict):
+            return entry
+    return None
+
+
+# --- the run -------------------------------------------------------------------------------------
+
+
+def _universe(family: str) -> dict[str, set[Any]]:
+    defs = family_defs(family)
+    branches = {(u, b["$ref"].rsplit("/", 1)[-1]) for u, d in defs.items() if "discriminator" in d for b in d["oneOf"]}
+    enums: set[tuple[str, str]] = set()
+    for dname, d in defs.items():
+        enums |= {(dname, json_key(v)) for v in d.get("enum", [])}
+        for prop, sub in d.get("properties", {}).items():
+            enums |= {(f"{dname}.{prop}", json_key(v)) for v in sub.get("enum", [])}
+    return {"types": set(defs), "branches": branches, "enums": enums}
+
+
+def run(budget: Budget = FULL, seed: int = DEFAULT_SEED, only: list[str] | None = None, log: Any = None) -> Result:
+    started = time.monotonic()
+    result = Result(budget, seed)
+    vectors = [v for v in all_vectors() if v.valid]
+    for family in families():
+        cov = result.coverage.setdefault(family, Coverage())
+        for type_name in type_names(family):
+            name = f"{family}/{type_name}"
+            if only and not any(name == o or name.startswith(o + "/") or o == family for o in only):
+                continue
+            t0 = time.monotonic()
+            with warnings.catch_warnings():
+                warnings.simplefilter("ignore")
+                _run_type(result, name, [v for v in vectors if v.schema_name == name], cov)
+            if log:
+                log(f"  {name}: {result.stats[name].cases} cases, {time.monotonic() - t0:.1f}s")
+        universe = _universe(family)
+        if not only:
+            result.missing[family] = sorted(
+                [f"type {t}" for t in universe["types"] - cov.types]
+                + [f"branch {u}->{b}" for u, b in universe["branches"] - cov.branches]
+                + [f"enum {o}={v}" for o, v in universe["enums"] - cov.enums]
+            )
+    result.seconds = time.monotonic() - started
+    return result
+
+
+def _kind(origin: str) -> str:
+    if "~" in origin:
+        return origin.split("~", 1)[1].split("@", 1)[0]
+    if "/schema#" in origin or "/branch:" in origin:
+        return "from schema"
+    if "/code#" in origin:
+        return "from code"
+    return "vector"
+
+
+def _branches(family: str, type_name: str) -> list[str]:
+    schema = family_defs(family)[type_name]
+    if "discriminator" not in schema:
+        return []
+    return [b["$ref"].rsplit("/", 1)[-1] for b in schema["oneOf"]]
+
+
+def _run_type(result: Result, name: str, vectors: list[Any], cov: Coverage) -> None:
+    family = name.split("/")[0]
+    stats = result.stats.setdefault(name, TypeStats())
+    walker = Walker(bundle(name), name.split("/")[1], family_defs(family))
+    rng = random.Random(type_seed(result.seed, name, "mutations"))
+
+    # valid instances to mutate: the vectors (but not those of a known disagreement, whose mutations
+    # would only repeat it), instances generated from the schema and from the code
+    pool: list[Case] = [Case(v.id, name, v.load()) for v in vectors if not any(e.covers(v.id) for e in ALLOWLIST)]
+    evaluated: list[Case] = []
+    for i, x in enumerate(
+        _unique(draw(schema_strategy(name), result.budget.schema, type_seed(result.seed, name, "schema")))
+    ):
+        case = Case(f"{name}/schema#{i}", name, x)
+        if not schemas.validator(name).is_valid(x):
+            result.generator_invalid.append(case)
+            continue
+        pool.append(case)
+        evaluated.append(case)
+    # a union also gets one instance of each branch, so that every branch is exercised
+    for branch in _branches(family, name.split("/")[1]):
+        for x in draw(schema_strategy(f"{family}/{branch}"), 1, type_seed(result.seed, name, branch)):
+            case = Case(f"{name}/branch:{branch}#0", name, x)
+            if schemas.validator(name).is_valid(x):
+                pool.append(case)
+                evaluated.append(case)
+            else:
+                result.generator_invalid.append(case)
+    built = draw(code_strategy(name), result.budget.code, type_seed(result.seed, name, "code"))
+    adapter: TypeAdapter[Any] = TypeAdapter(generated_type(name))
+    for i, obj in enumerate(built):
+        if isinstance(obj, ValueError):
+            result.constructor_rejected[name] += 1
+            continue
+        for suffix, dump in (
+            ("", adapter.dump_python(obj, mode="json")),
+            ("/exclude_unset", adapter.dump_python(obj, mode="json", exclude_unset=True)),
+        ):
+            case = Case(f"{name}/code#{i}{suffix}", name, dump, claims_valid=True)
+            evaluated.append(case)
+            if schemas.validator(name).is_valid(dump):
+                pool.append(case)
+
+    seen: set[tuple[str, str]] = set()
+    for origin in pool:
+        nodes = walker.walk(origin.instance, cov)
+        candidates = list(mutations(origin.instance, nodes))
+        chosen = [m for m in candidates if (m.rule, m.location) not in seen]
+        rest = [m for m in candidates if (m.rule, m.location) in seen]
+        chosen += rng.sample(rest, min(len(rest), result.budget.extra_mutations))
+        for m in chosen:
+            seen.add((m.rule, m.location))
+            evaluated.append(Case(f"{origin.origin}~{m.rule}@{m.where}", name, m.build()))
+
+    for case in evaluated:
+        _judge(result, stats, case)
+
+
+def _judge(result: Result, stats: TypeStats, case: Case) -> None:
+    got = verdicts(case)
+    expected = bool(got["jsonschema"])
+    stats.cases += 1
+    stats.kinds[_kind(case.origin)] += 1
+    stats.valid += expected
+    judged = {s: v for s, v in got.items() if v is not None}
+    for a, b in combinations(judged, 2):
+        stats.compared[(a, b)] += 1
+        stats.pairs[(a, b)] += judged[a] == judged[b]
+    for side, verdict in judged.items():
+        if side == "jsonschema":
+            continue
+        want = True if side in CHECKS else expected
+        if side == "pydantic-dump":
+            verdict, want = True, expected  # the model claims valid; the schema decides
+        if verdict == want:
+            continue
+        entry = explain(case, side, verdict)
+        if entry is not None:
+            result.hits[entry.id] += 1
+        result.disagreements.append(Disagreement(case, side, verdict, want, entry.id if entry else None))
+
+
+# --- the report ----------------------------------------------------------------------------------
+
+
+def _short(x: Any, limit: int = 2000) -> str:
+    text = json.dumps(x, ensure_ascii=False)
+    return text if len(text) <= limit else text[:limit] + "..."
+
+
+def format_report(result: Result) -> str:
+    lines = [
+        f"chatschema conformance: seed {result.seed}, budget {result.budget}, {result.seconds:.0f}s",
+        "",
+    ]
+    for family in sorted({n.split("/")[0] for n in result.stats}):
+        names = sorted(n for n in result.stats if n.startswith(family + "/"))
+        total = TypeStats()
+        for n in names:
+            s = result.stats[n]
+            total.cases += s.cases
+            total.valid += s.valid
+            total.pairs.update(s.pairs)
+            total.compared.update(s.compared)
+            total.kinds.update(s.kinds)
+        lines.append(f"== {family}: {total.cases} cases ({total.valid} valid, {total.cases - total.valid} invalid)")
+        made = ", ".join(f"{k} {v}" for k, v in sorted(total.kinds.items(), key=lambda kv: (-kv[1], kv[0])))
+        lines.append(f"  cases by origin / mutation rule: {made}")
+        sides = sorted({side for pair in total.compared for side in pair}, key=_side_order)
+        verdict_sides = [x for x in sides if x not in CHECKS]
+        checks = [x for x in sides if x in CHECKS]
+        columns = [("jsonschema", o) for o in verdict_sides[1:]] + [("jsonschema", c) for c in checks]
+        header = [f"js~{o}" for o in verdict_sides[1:]] + [CHECKS[c] for c in checks]
+        lines.append(f"  {'type':<26} {'cases':>6} " + " ".join(f"{h:>19}" for h in header))
+        for n in names:
+            s = result.stats[n]
+            cells = [_cell(s, a, b) for a, b in columns]
+            lines.append(f"  {n.split('/')[1]:<26} {s.cases:>6} " + " ".join(f"{c:>19}" for c in cells))
+        lines.append("  verdicts agreeing between each pair of validators (agreeing / judged by both):")
+        for a, b in combinations(verdict_sides, 2):
+            key = (a, b) if total.compared[(a, b)] else (b, a)
+            if total.compared[key]:
+                lines.append(f"    {a:>14} ~ {b:<14} {total.pairs[key]:>7} / {total.compared[key]}")
+        for c in checks:
+            key = ("jsonschema", c)
+            lines.append(f"    {CHECKS[c]:>31} {total.pairs[key]:>7} / {total.compared[key]}")
+        cov = result.coverage.get(family)
+        if cov is not None and family in result.missing:
+            universe = _universe(family)
+            lines.append(
+                f"  coverage: {len(cov.types & universe['types'])}/{len(universe['types'])} $defs types, "
+                f"{len(cov.branches & universe['branches'])}/{len(universe['branches'])} union branches, "
+                f"{len(cov.enums & universe['enums'])}/{len(universe['enums'])} enum values"
+                + ("" if not result.missing[family] else "; MISSING: " + ", ".join(result.missing[family]))
+            )
+        rejected = sum(v for k, v in result.constructor_rejected.items() if k.startswith(family + "/"))
+        if rejected:
+            lines.append(f"  code-generated: {rejected} constructor calls rejected by the model itself (not counted)")
+        lines.append("")
+
+    lines.append("== allowlist (tests/allowlist.py)")
+    for entry in ALLOWLIST:
+        if entry.rules and entry.side in SIDES:
+            state = f"hit {result.hits[entry.id]} times" if result.hits[entry.id] else "NEVER HIT (remove or fix it)"
+        else:
+            state = "not a case of this run (vectors: tests/test_vectors.py)"
+        lines.append(f"  {entry.id:<44} [{entry.side}] {state}")
+    lines.append("")
+    unexplained = result.unexplained
+    lines.append(
+        f"== disagreements: {len(result.disagreements)} explained by the allowlist, {len(unexplained)} unexplained"
+    )
+    groups: dict[tuple[str, str, str, bool], list[Disagreement]] = defaultdict(list)
+    for d in unexplained:
+        rule = (
+            d.case.id.split("~", 1)[1].split("@")[0] if "~" in d.case.id else d.case.id.rsplit("/", 1)[-1].split("#")[0]
+        )
+        groups[(d.case.name, d.side, rule, d.verdict)].append(d)
+    for (name, side, rule, verdict), items in sorted(groups.items()):
+        smallest = min(items, key=lambda d: len(json.dumps(d.case.instance)))
+        lines.append(
+            f"  {name} [{side} {'accepts' if verdict else 'rejects'}, jsonschema {'accepts' if smallest.expected else 'rejects'}]"
+            f" rule {rule}: {len(items)} case(s); smallest: {smallest.case.id}"
+        )
+        lines.append(f"      {_short(smallest.case.instance)}")
+        if side == "roundtrip":
+            lines.append(f"      {roundtrip_problems(name, smallest.case.instance)[:3]}")
+        if side == "typeddict-roundtrip":
+            lines.append(f"      {typeddict_roundtrip_problems(name, smallest.case.instance)[:3]}")
+    for case in result.generator_invalid[:20]:
+        lines.append(f"  generator produced an invalid instance: {case.id}: {_short(case.instance)}")
+    problems = result.problems
+    lines.append("")
+    if problems:
+        lines.append(
+            f"FAILED: {len(problems)} problem(s). Replay: nox -s conformance -- --seed {result.seed} --only <family/Type>"
+        )
+    else:
+        lines.append("OK: zero unexplained disagreements; every allowlist entry hit; everything covered.")
+    return "\n".join(lines)
+
+
+def _cell(s: TypeStats, a: str, b: str) -> str:
+    key = (a, b) if s.compared[(a, b)] else (b, a)
+    return f"{s.pairs[key]}/{s.compared[key]}" if s.compared[key] else "-"
+
+
+CHECKS = {
+    "pydantic-dump": "code dumps valid",
+    "roundtrip": "model round trip ok",
+    "typeddict-roundtrip": "TypedDict keeps all",
+    "real-dump": "real dump valid",
+}
+_ORDER = [
+    "jsonschema",
+    "dispatch",
+    "jsonschema-rs",
+    "pydantic",
+    "pydantic-json",
+    "typeddict",
+    "docent",
+    "letta-client",
+    "bridgic-core",
+]
+
+
+def _side_order(side: str) -> tuple[int, str]:
+    return (_ORDER.index(side) if side in _ORDER else len(_ORDER), side)

@@ -1,0 +1,78 @@
+"""Conformance in depth, with a small budget: generated instances, mutations, the agreement report.
+
+The same machinery as `nox -s conformance` (tests/conformance/), which runs a full budget and
+prints the whole report. Seeds are fixed: a failure shows the cases and how to replay them.
+"""
+
+from __future__ import annotations
+
+import json
+from functools import cache
+
+import pytest
+from jsonschema import Draft202012Validator
+
+from chatschema import schemas
+from tests.allowlist import ALLOWLIST
+from tests.conformance.bundle import bundle, family_defs
+from tests.conformance.mutations import Walker, mutations
+from tests.conformance.report import SIDES, SMALL, Result, format_report, run
+from tests.vectors import all_vectors
+
+
+@cache
+def small_run() -> Result:
+    return run(SMALL)
+
+
+def test_conformance_small_budget() -> None:
+    result = small_run()
+    report = format_report(result)
+    print(report)
+    assert not result.problems, report
+
+
+def test_every_family_and_type_is_tried() -> None:
+    result = small_run()
+    assert set(result.stats) == set(schemas.names())
+    assert all(s.cases > 0 for s in result.stats.values())
+
+
+def test_every_case_is_judged_by_each_schema_validator() -> None:
+    # the dispatching validator and the fast backend are held to the plain oneOf on every case
+    for name, stats in small_run().stats.items():
+        for side in ("dispatch", "jsonschema-rs"):
+            assert stats.compared[("jsonschema", side)] == stats.cases, (name, side)
+            assert stats.pairs[("jsonschema", side)] == stats.cases, (name, side)
+
+
+def test_allowlist_rules_name_a_side_of_this_run() -> None:
+    assert all(e.side in SIDES for e in ALLOWLIST if e.rules)
+    assert len({e.id for e in ALLOWLIST}) == len(ALLOWLIST)
+    assert all(e.reason and (e.vectors or e.rules) for e in ALLOWLIST)
+
+
+@pytest.mark.parametrize("name", schemas.names())
+def test_bundle_agrees_with_the_shipped_schema(name: str) -> None:
+    """The self-contained document the generator sees validates exactly like the shipped schema."""
+    bundled = Draft202012Validator(bundle(name), format_checker=Draft202012Validator.FORMAT_CHECKER)
+    for vector in (v for v in all_vectors() if v.schema_name == name):
+        assert bundled.is_valid(vector.load()) is vector.valid, vector.id
+
+
+def test_mutations_of_a_valid_vector_are_named_and_deterministic() -> None:
+    vector = next(v for v in all_vectors() if v.schema_name == "letta/ToolCallMessage" and v.valid)
+    walker = Walker(bundle("letta/ToolCallMessage"), "ToolCallMessage", family_defs("letta"))
+    payload = vector.load()
+    first = [(m.rule, m.where, json.dumps(m.build())) for m in mutations(payload, walker.walk(payload))]
+    again = [(m.rule, m.where, json.dumps(m.build())) for m in mutations(payload, walker.walk(payload))]
+    assert first == again
+    rules = {rule for rule, _, _ in first}
+    assert {
+        "remove-required",
+        "null",
+        "unknown-key",
+        "break-format/no-offset",
+        "wrong-type/string-number",
+    } <= rules
+    assert payload == vector.load()  # mutations never change the original
