@@ -23,14 +23,12 @@ from __future__ import annotations
 
 import json
 import random
-import re
 import time
 import warnings
 import zlib
 from collections import Counter, defaultdict
 from collections.abc import Iterator
 from dataclasses import dataclass, field
-from datetime import datetime
 from functools import cache
 from itertools import combinations
 from typing import Any
@@ -46,6 +44,7 @@ from tests.conformance.bundle import bundle, families, family_defs, type_names
 from tests.conformance.mutations import Coverage, Walker, json_key, mutations
 from tests.conformance.real import REAL_SIDE, real_dump, real_parse
 from tests.conformance.strategies import code_strategy, generated_type, schema_strategy
+from tests.roundtrip import beyond_microsecond, lost
 from tests.vectors import all_vectors, model_adapter, typeddict_adapter
 
 DEFAULT_SEED = 20261123
@@ -92,9 +91,6 @@ class Case:
         return self.origin + ("|" + ",".join(found) if found else "")
 
 
-_DATE_TIME = re.compile(r"^\d{4}-\d\d-\d\d[Tt]\d\d:\d\d:\d\d(\.\d+)?([Zz]|[+-]\d\d:\d\d)$")
-
-
 def _strings(value: Any) -> Iterator[str]:
     if isinstance(value, str):
         yield value
@@ -110,8 +106,7 @@ def features(instance: Any) -> list[str]:
     """Features of a payload that explain known disagreements (see tests/allowlist.py)."""
     found = []
     for text in _strings(instance):
-        match = _DATE_TIME.match(text)
-        if match and match.group(1) and match.group(1)[7:].strip("0"):
+        if beyond_microsecond(text):
             found.append("sub-microsecond")
             break
     return found
@@ -224,40 +219,6 @@ def _accepts(fn: Any, value: Any) -> bool:
     except ValidationError:
         return False
     return True
-
-
-def _same_instant(a: str, b: str) -> bool:
-    """The same instant, to the last fraction digit (Python's datetime keeps microseconds only)."""
-    if not (schemas.is_date_time(a) and schemas.is_date_time(b)):
-        return False
-    try:
-        same = datetime.fromisoformat(a.upper()) == datetime.fromisoformat(b.upper())
-    except ValueError:
-        return False
-    ma, mb = _DATE_TIME.match(a), _DATE_TIME.match(b)
-    beyond = [(m.group(1) or "")[7:].rstrip("0") if m else "" for m in (ma, mb)]
-    return same and beyond[0] == beyond[1]
-
-
-def lost(original: Any, dumped: Any, where: str = "$") -> list[str]:
-    """Places where `dumped` lost or changed something `original` had (keys it adds are fine)."""
-    if isinstance(original, dict):
-        if not isinstance(dumped, dict):
-            return [f"{where}: became {type(dumped).__name__}"]
-        out = [f"{where}.{k}: dropped" for k in original if k not in dumped]
-        return out + [p for k in original if k in dumped for p in lost(original[k], dumped[k], f"{where}.{k}")]
-    if isinstance(original, list):
-        if not isinstance(dumped, list) or len(dumped) != len(original):
-            return [f"{where}: list changed"]
-        return [p for i, (a, b) in enumerate(zip(original, dumped, strict=True)) for p in lost(a, b, f"{where}[{i}]")]
-    if isinstance(original, str) and isinstance(dumped, str) and _same_instant(original, dumped):
-        return []  # a date-time dumps in ISO form: "Z" may come back as "+00:00"
-    if original != dumped or type(original) is not type(dumped):
-        if isinstance(original, int | float) and isinstance(dumped, int | float) and type(original) is not bool:
-            if original == dumped and type(dumped) is not bool:
-                return []
-        return [f"{where}: {original!r} became {dumped!r}"]
-    return []
 
 
 def roundtrip_problems(name: str, instance: Any) -> list[str]:
