@@ -13,10 +13,12 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from pydantic import ValidationError
 
-from chatschema import cli, schemas
+from chatschema import cli, jsontext, schemas
+from chatschema.docent import parse_chat_message_json
+from chatschema.jsontext import Malformed, loader, parse, stdlib_loads
 from chatschema.validate import backends
-from chatschema.validate.parse import Malformed, loader, parse, stdlib_loads
 from chatschema.validate.reader import CONTINUE, Broken, TooLarge, read_array, read_lines
 from tests.dispatch import mutations
 from tests.vectors import all_vectors
@@ -233,6 +235,26 @@ def test_edge_inputs_get_one_behaviour_whichever_parser(loads: Callable[[bytes],
         assert schemas.validator("docent/ChatMessage").is_valid(value) is expected, line[:80]
 
 
+@pytest.mark.parametrize("parser", ["orjson", "stdlib"])
+def test_edge_inputs_through_parse_json(monkeypatch: pytest.MonkeyPatch, parser: str) -> None:
+    # parse_*_json reads with Pydantic's parser and falls back to the project's where they differ
+    if parser == "stdlib":
+        monkeypatch.setattr(jsontext, "_orjson_loads", lambda: None)
+    for line, expected in EDGE_CASES:
+        inputs: list[str | bytes] = [line]
+        try:
+            inputs.append(line.decode("utf-8"))
+        except UnicodeDecodeError:
+            pass
+        for data in inputs:
+            try:
+                parse_chat_message_json(data)
+                got: bool | None = True
+            except ValidationError as exc:
+                got = None if exc.errors()[0]["type"] == "json_invalid" else False
+            assert got is expected, (type(data).__name__, line[:80])
+
+
 def test_orjson_is_the_default_parser() -> None:
     import orjson
 
@@ -299,7 +321,7 @@ def test_fast_backend_falls_back_when_not_installed(tmp_path: Path, monkeypatch:
     code, _, err = run(["--schema", "docent/ChatMessage", "--backend", "fast", path])
     assert code == 0
     assert err.splitlines()[0] == (
-        "chatschema validate: the fast backend needs the 'fast' extra (pip install 'chatschema[fast]'); "
+        "chatschema validate: the fast backend needs the 'fast' extra (pip install '.[fast]' in a chatschema checkout); "
         "using --backend jsonschema"
     )
 

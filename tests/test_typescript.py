@@ -23,7 +23,10 @@ typed in the compile-fail file), and agent-swarm-kit's documented examples and n
 from __future__ import annotations
 
 import json
+import os
 import re
+import shutil
+import subprocess
 from functools import cache
 from pathlib import Path
 from typing import Any
@@ -389,3 +392,22 @@ def test_validate_entry_point_in_node_reports_like_python() -> None:
         assert result["message"].startswith(f"payload is not a valid {case['schema']} (")
         assert set(result["paths"]) == {v.path for v in python}, (result, python)
     assert got[3]["unknown"].startswith('unknown schema "docent/NoSuchType"')
+
+
+def test_package_installs_into_a_node_project(tmp_path: Path) -> None:
+    """What the README tells a Node user to do: install the folder into a project and require it."""
+    npm, node = shutil.which("npm"), shutil.which("node")
+    assert npm is not None and node is not None
+    (tmp_path / "package.json").write_text('{"name": "app", "version": "1.0.0", "private": true}', encoding="utf-8")
+    install = [npm, "install", "--install-links", "--prefer-offline", "--no-audit", "--no-fund", str(PACKAGE)]
+    proc = subprocess.run(install, cwd=tmp_path, capture_output=True, text=True, check=False)
+    assert proc.returncode == 0, proc.stderr
+    script = (
+        'const c = require("chatschema");'
+        'console.log(JSON.stringify([c.isValid("docent/ChatMessage", {role: "user", content: "hi"}),'
+        ' c.isValid("docent/ChatMessage", {role: "bot", content: "hi"})]));'
+    )
+    env = {k: v for k, v in os.environ.items() if k != "NODE_PATH"}  # only the project's own node_modules
+    proc = subprocess.run([node, "-e", script], cwd=tmp_path, capture_output=True, text=True, env=env, check=False)
+    assert proc.returncode == 0, proc.stderr
+    assert json.loads(proc.stdout) == [True, False]

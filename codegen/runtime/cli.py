@@ -14,8 +14,8 @@ from contextlib import suppress
 from typing import BinaryIO, TextIO
 
 from chatschema import schemas
+from chatschema.jsontext import DEPTH_LIMIT, MAX_DEPTH
 from chatschema.validate.backends import AUTO, BACKENDS, fast_available, message_unions
-from chatschema.validate.parse import DEPTH_LIMIT, MAX_DEPTH
 from chatschema.validate.reader import Chunk, read_array, read_document, read_lines
 from chatschema.validate.report import Reporter
 from chatschema.validate.run import Options, run
@@ -24,11 +24,12 @@ MAX_BYTES = 16 * 1024 * 1024
 USAGE_ERROR = 2
 
 EPILOG = """\
-input: a .json file is one message, or with --each a top-level array of messages (read element by
-element); any other file, and '-' (stdin), is JSONL: one message per line, blank lines skipped.
+input: with --each, every input ('-' for stdin included) is a top-level array of messages, read
+element by element; without it, a .json file is one message and any other file, and '-', is JSONL:
+one message per line, blank lines skipped.
 
 --schema auto: each message is checked against the tagged union whose tag it carries
-(docent/ChatMessage by 'role', letta/LettaMessage and letta/LettaStreamingResponse by
+(docent/ChatMessage and docent/DocentChatMessage by 'role', letta/LettaMessage and letta/LettaStreamingResponse by
 'message_type', bridgic/ContentBlock by 'block_type'); when several unions know the tag value, a
 message valid under any of them is valid. --family limits the unions to some families.
 
@@ -129,7 +130,7 @@ def validate(args: argparse.Namespace, stdin: BinaryIO, out: TextIO, err: TextIO
     backend = args.backend
     if backend == "fast" and not fast_available():
         err.write(
-            "chatschema validate: the fast backend needs the 'fast' extra (pip install 'chatschema[fast]'); "
+            "chatschema validate: the fast backend needs the 'fast' extra (pip install '.[fast]' in a chatschema checkout); "
             "using --backend jsonschema\n"
         )
         backend = "jsonschema"

@@ -9,8 +9,9 @@ from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field, replace
 from typing import Any
 
+from chatschema.jsontext import MAX_DEPTH, Malformed, loader, needs_depth_check, parse, too_deep
+
 from .backends import Checker
-from .parse import MAX_DEPTH, Malformed, loader, needs_depth_check, parse, too_deep
 from .reader import CONTINUE, Broken, Chunk, Item, TooLarge
 
 
@@ -123,7 +124,7 @@ class Engine:
             value = parse(item, self.loads, self.options.max_depth)
             schema, violations = self.checker.explain(value)
         except Malformed as exc:
-            return malformed(str(exc))
+            return malformed(f"{exc} (--max-depth)" if exc.too_deep else str(exc))
         except RecursionError:
             return malformed("nesting too deep to validate (--max-depth)")
         if not violations:

@@ -14,6 +14,7 @@ from typing import Any
 from pydantic import TypeAdapter
 
 from chatschema._base import SchemaModel
+from chatschema.jsontext import validate_json
 
 from .models.content_block import (
     ContentBlock,
@@ -79,5 +80,10 @@ def parse_content_block(data: Mapping[str, Any] | SchemaModel) -> ContentBlock:
 
 
 def parse_content_block_json(data: str | bytes) -> ContentBlock:
-    """Parse a JSON document as a ContentBlock, like `parse_content_block` but faster on raw JSON."""
-    return _content_block_adapter().validate_json(data)
+    """Parse a JSON document as a ContentBlock, like `parse_content_block`.
+
+    JSON edge cases are read as `chatschema validate` reads them (see `chatschema.jsontext`):
+    NaN, Infinity and numbers beyond a double are malformed (a `json_invalid` ValidationError),
+    nesting is read to 1024 levels, and the last of duplicate keys wins.
+    """
+    return validate_json(_content_block_adapter(), data, "ContentBlock")

@@ -17,6 +17,7 @@ from typing import Any
 from pydantic import TypeAdapter
 
 from chatschema._base import SchemaModel
+from chatschema.jsontext import validate_json
 
 from .models.citation import (
     AgentRunMetadataItem,
@@ -118,8 +119,13 @@ def parse_citation_item(data: Mapping[str, Any] | SchemaModel) -> CitationItem:
 
 
 def parse_citation_item_json(data: str | bytes) -> CitationItem:
-    """Parse a JSON document as a CitationItem, like `parse_citation_item` but faster on raw JSON."""
-    return _citation_item_adapter().validate_json(data)
+    """Parse a JSON document as a CitationItem, like `parse_citation_item`.
+
+    JSON edge cases are read as `chatschema validate` reads them (see `chatschema.jsontext`):
+    NaN, Infinity and numbers beyond a double are malformed (a `json_invalid` ValidationError),
+    nesting is read to 1024 levels, and the last of duplicate keys wins.
+    """
+    return validate_json(_citation_item_adapter(), data, "CitationItem")
 
 
 @cache
@@ -150,8 +156,13 @@ def parse_chat_message(data: Mapping[str, Any] | SchemaModel) -> ChatMessage:
 
 
 def parse_chat_message_json(data: str | bytes) -> ChatMessage:
-    """Parse a JSON document as a ChatMessage, like `parse_chat_message` but faster on raw JSON."""
-    return _chat_message_adapter().validate_json(data)
+    """Parse a JSON document as a ChatMessage, like `parse_chat_message`.
+
+    JSON edge cases are read as `chatschema validate` reads them (see `chatschema.jsontext`):
+    NaN, Infinity and numbers beyond a double are malformed (a `json_invalid` ValidationError),
+    nesting is read to 1024 levels, and the last of duplicate keys wins.
+    """
+    return validate_json(_chat_message_adapter(), data, "ChatMessage")
 
 
 @cache
@@ -182,8 +193,13 @@ def parse_docent_chat_message(data: Mapping[str, Any] | SchemaModel) -> DocentCh
 
 
 def parse_docent_chat_message_json(data: str | bytes) -> DocentChatMessage:
-    """Parse a JSON document as a DocentChatMessage, like `parse_docent_chat_message` but faster on raw JSON."""
-    return _docent_chat_message_adapter().validate_json(data)
+    """Parse a JSON document as a DocentChatMessage, like `parse_docent_chat_message`.
+
+    JSON edge cases are read as `chatschema validate` reads them (see `chatschema.jsontext`):
+    NaN, Infinity and numbers beyond a double are malformed (a `json_invalid` ValidationError),
+    nesting is read to 1024 levels, and the last of duplicate keys wins.
+    """
+    return validate_json(_docent_chat_message_adapter(), data, "DocentChatMessage")
 
 
 @cache
@@ -212,5 +228,10 @@ def parse_content(data: Mapping[str, Any] | SchemaModel) -> Content:
 
 
 def parse_content_json(data: str | bytes) -> Content:
-    """Parse a JSON document as a Content, like `parse_content` but faster on raw JSON."""
-    return _content_adapter().validate_json(data)
+    """Parse a JSON document as a Content, like `parse_content`.
+
+    JSON edge cases are read as `chatschema validate` reads them (see `chatschema.jsontext`):
+    NaN, Infinity and numbers beyond a double are malformed (a `json_invalid` ValidationError),
+    nesting is read to 1024 levels, and the last of duplicate keys wins.
+    """
+    return validate_json(_content_adapter(), data, "Content")

@@ -18,6 +18,7 @@ from typing import Any
 from pydantic import TypeAdapter
 
 from chatschema._base import SchemaModel
+from chatschema.jsontext import validate_json
 
 from .models.letta_message import (
     ApprovalRequestMessage,
@@ -143,8 +144,13 @@ def parse_letta_message(data: Mapping[str, Any] | SchemaModel) -> LettaMessage:
 
 
 def parse_letta_message_json(data: str | bytes) -> LettaMessage:
-    """Parse a JSON document as a LettaMessage, like `parse_letta_message` but faster on raw JSON."""
-    return _letta_message_adapter().validate_json(data)
+    """Parse a JSON document as a LettaMessage, like `parse_letta_message`.
+
+    JSON edge cases are read as `chatschema validate` reads them (see `chatschema.jsontext`):
+    NaN, Infinity and numbers beyond a double are malformed (a `json_invalid` ValidationError),
+    nesting is read to 1024 levels, and the last of duplicate keys wins.
+    """
+    return validate_json(_letta_message_adapter(), data, "LettaMessage")
 
 
 @cache
@@ -174,8 +180,13 @@ def parse_image_source(data: Mapping[str, Any] | SchemaModel) -> ImageSource:
 
 
 def parse_image_source_json(data: str | bytes) -> ImageSource:
-    """Parse a JSON document as a ImageSource, like `parse_image_source` but faster on raw JSON."""
-    return _image_source_adapter().validate_json(data)
+    """Parse a JSON document as a ImageSource, like `parse_image_source`.
+
+    JSON edge cases are read as `chatschema validate` reads them (see `chatschema.jsontext`):
+    NaN, Infinity and numbers beyond a double are malformed (a `json_invalid` ValidationError),
+    nesting is read to 1024 levels, and the last of duplicate keys wins.
+    """
+    return validate_json(_image_source_adapter(), data, "ImageSource")
 
 
 @cache
@@ -204,8 +215,13 @@ def parse_user_content_part(data: Mapping[str, Any] | SchemaModel) -> UserConten
 
 
 def parse_user_content_part_json(data: str | bytes) -> UserContentPart:
-    """Parse a JSON document as a UserContentPart, like `parse_user_content_part` but faster on raw JSON."""
-    return _user_content_part_adapter().validate_json(data)
+    """Parse a JSON document as a UserContentPart, like `parse_user_content_part`.
+
+    JSON edge cases are read as `chatschema validate` reads them (see `chatschema.jsontext`):
+    NaN, Infinity and numbers beyond a double are malformed (a `json_invalid` ValidationError),
+    nesting is read to 1024 levels, and the last of duplicate keys wins.
+    """
+    return validate_json(_user_content_part_adapter(), data, "UserContentPart")
 
 
 @cache
@@ -245,8 +261,13 @@ def parse_letta_streaming_response(data: Mapping[str, Any] | SchemaModel) -> Let
 
 
 def parse_letta_streaming_response_json(data: str | bytes) -> LettaStreamingResponse:
-    """Parse a JSON document as a LettaStreamingResponse, like `parse_letta_streaming_response` but faster on raw JSON."""
-    return _letta_streaming_response_adapter().validate_json(data)
+    """Parse a JSON document as a LettaStreamingResponse, like `parse_letta_streaming_response`.
+
+    JSON edge cases are read as `chatschema validate` reads them (see `chatschema.jsontext`):
+    NaN, Infinity and numbers beyond a double are malformed (a `json_invalid` ValidationError),
+    nesting is read to 1024 levels, and the last of duplicate keys wins.
+    """
+    return validate_json(_letta_streaming_response_adapter(), data, "LettaStreamingResponse")
 
 
 @cache
@@ -275,5 +296,10 @@ def parse_approval(data: Mapping[str, Any] | SchemaModel) -> Approval:
 
 
 def parse_approval_json(data: str | bytes) -> Approval:
-    """Parse a JSON document as a Approval, like `parse_approval` but faster on raw JSON."""
-    return _approval_adapter().validate_json(data)
+    """Parse a JSON document as a Approval, like `parse_approval`.
+
+    JSON edge cases are read as `chatschema validate` reads them (see `chatschema.jsontext`):
+    NaN, Infinity and numbers beyond a double are malformed (a `json_invalid` ValidationError),
+    nesting is read to 1024 levels, and the last of duplicate keys wins.
+    """
+    return validate_json(_approval_adapter(), data, "Approval")

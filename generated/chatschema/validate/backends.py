@@ -89,7 +89,9 @@ def fast_is_valid(name: str) -> Callable[[Any], bool]:
     try:
         import jsonschema_rs
     except ImportError as exc:
-        raise BackendUnavailable("the fast backend needs the 'fast' extra: pip install 'chatschema[fast]'") from exc
+        raise BackendUnavailable(
+            "the fast backend needs the 'fast' extra: pip install '.[fast]' in a chatschema checkout"
+        ) from exc
     validator = jsonschema_rs.Draft202012Validator(
         schemas.schema(name),
         registry=_rs_registry(),
