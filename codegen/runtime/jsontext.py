@@ -19,10 +19,10 @@ import json
 import math
 import sys
 from collections.abc import Callable
-from typing import Any, TypeVar
+from typing import TYPE_CHECKING, Any, TypeVar
 
-from pydantic import TypeAdapter, ValidationError
-from pydantic_core import InitErrorDetails
+if TYPE_CHECKING:  # pydantic is imported only when a model reads JSON, not by `chatschema validate`
+    from pydantic import TypeAdapter
 
 MAX_DEPTH = 1024  # the deepest orjson reads: at this limit, orjson checks it for free
 DEPTH_LIMIT = MAX_DEPTH
@@ -158,6 +158,9 @@ def validate_json(adapter: TypeAdapter[T], data: str | bytes, title: str) -> T:
     Not `adapter.validate_json`: Pydantic's parser reads NaN, Infinity and 1e400 (as inf), and stops
     at about 200 levels of nesting. With orjson this costs about 10% against it; without, about half.
     """
+    from pydantic import ValidationError
+    from pydantic_core import InitErrorDetails
+
     raw = data.encode("utf-8", "surrogatepass") if isinstance(data, str) else data
     try:
         value = parse(raw, loader())
