@@ -29,9 +29,15 @@ class SchemaModel(BaseModel):
         validate_by_name=True,
     )
 
-    def model_post_init(self, context: Any, /) -> None:
+    def __init_subclass__(cls, **kwargs: Any) -> None:
         # A union branch defaults its tag (`TextBlock(text="hi")`), but the tag is part of the data:
-        # count it as set, so a dump with `exclude_unset=True` still carries it and stays valid.
-        tag = getattr(type(self), "__chatschema_tag__", None)
-        if tag is not None:
-            self.model_fields_set.add(tag)
+        # count it as set, so a dump with `exclude_unset=True` still carries it and stays valid. Only
+        # branch classes get the hook: pydantic calls `model_post_init` after every validation of a
+        # class that overrides it, which costs the untagged classes ~10% of parse speed for nothing.
+        super().__init_subclass__(**kwargs)
+        if "__chatschema_tag__" in cls.__dict__:
+            cls.model_post_init = _count_tag_as_set  # type: ignore[method-assign]
+
+
+def _count_tag_as_set(self: BaseModel, context: Any, /) -> None:
+    self.model_fields_set.add(type(self).__chatschema_tag__)  # type: ignore[attr-defined]
