@@ -20,6 +20,7 @@ import json
 import math
 import sys
 from collections.abc import Callable
+from functools import cache
 from typing import TYPE_CHECKING, Any, TypeVar
 
 if TYPE_CHECKING:  # pydantic is imported only when a model reads JSON, not by `chatschema validate`
@@ -80,6 +81,7 @@ def stdlib_loads(data: bytes) -> Any:
     return value
 
 
+@cache  # a failed import is slow, and parse_*_json asks on every call
 def _orjson_loads() -> Callable[[bytes], Any] | None:
     try:
         import orjson
