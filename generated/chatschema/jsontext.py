@@ -77,7 +77,10 @@ def stdlib_loads(data: bytes) -> Any:
         finally:
             sys.setrecursionlimit(limit)
     if "\\u" in text:
-        _check_surrogates(value)
+        try:
+            _check_surrogates(value)
+        except UnicodeEncodeError:
+            raise ValueError("lone surrogate escape in a string (not UTF-8 text)") from None
     return value
 
 
