@@ -12,6 +12,7 @@ from collections.abc import Iterable, Iterator
 from typing import Any
 
 from chatschema import schemas
+from tests.conformance.mutations import replaced
 
 # Replacement values of other JSON types, tried in place of each value.
 _OTHER_TYPES: list[Any] = [None, True, 0, 1.5, "x", [], {}, [1], {"k": "v"}]
@@ -52,23 +53,12 @@ def _paths(node: Any, prefix: tuple[Any, ...] = ()) -> Iterator[tuple[Any, ...]]
             yield from _paths(v, (*prefix, i))
 
 
-def _replaced(payload: Any, path: tuple[Any, ...], value: Any) -> Any:
-    if not path:
-        return value
-    out = copy.deepcopy(payload)
-    parent = out
-    for step in path[:-1]:
-        parent = parent[step]
-    parent[path[-1]] = value
-    return out
-
-
 def _removed(payload: Any, path: tuple[Any, ...]) -> Any:
     out = copy.deepcopy(payload)
     parent = out
     for step in path[:-1]:
         parent = parent[step]
-    del parent[path[-1]]
+    del parent[path[-1]]  # a key, or a list element
     return out
 
 
@@ -95,7 +85,7 @@ def _mutations(payload: Any, tags_only: bool) -> Iterator[Any]:
         if isinstance(key, str) and key in tags:
             if tags_only:
                 for value in [*sorted(tags[key]), "unknown", "", None, 1, ["text"], key.upper()]:
-                    yield _replaced(payload, path, value)
+                    yield replaced(payload, path, value)
                 yield _removed(payload, path)
             continue
         if tags_only:
@@ -104,7 +94,7 @@ def _mutations(payload: Any, tags_only: bool) -> Iterator[Any]:
             yield _removed(payload, path)
         for value in _OTHER_TYPES:
             if type(value) is not type(node) or value != node:
-                yield _replaced(payload, path, value)
+                yield replaced(payload, path, value)
         if isinstance(node, list) and node:
-            yield _replaced(payload, path, [])
-            yield _replaced(payload, path, [*node, *node[:1]])
+            yield replaced(payload, path, [])
+            yield replaced(payload, path, [*node, *node[:1]])

@@ -6,7 +6,6 @@ Node's side (ajv over the bundles) is checked with every vector in tests/test_ty
 from __future__ import annotations
 
 import json
-from collections.abc import Iterator
 from functools import cache
 from pathlib import Path
 from typing import Any
@@ -27,18 +26,6 @@ VECTORS = all_vectors()
 def _load(path: Path) -> dict[str, Any]:
     doc: dict[str, Any] = json.loads(path.read_text(encoding="utf-8"))
     return doc
-
-
-def _refs(node: Any) -> Iterator[str]:
-    if isinstance(node, dict):
-        for key, value in node.items():
-            if key == "$ref" and isinstance(value, str):
-                yield value
-            elif key not in ("const", "default", "enum", "examples"):
-                yield from _refs(value)
-    elif isinstance(node, list):
-        for item in node:
-            yield from _refs(item)
 
 
 @cache
@@ -62,7 +49,7 @@ def test_bundle_is_self_contained(family: str) -> None:
     assert doc["$id"] == f"https://chatschema.dev/schemas/{family}.bundle.json"
     names = {n.split("/")[1] for n in schemas.names() if n.startswith(f"{family}/")}
     assert set(doc["$defs"]) == names
-    for ref in _refs(doc):
+    for ref in schemas.refs(doc):
         assert ref.startswith("#/$defs/"), ref
         assert ref.removeprefix("#/$defs/") in doc["$defs"], ref
     Draft202012Validator.check_schema(doc)

@@ -183,7 +183,8 @@ class Walker:
         return None
 
 
-def _set(instance: Any, keys: tuple[Key, ...], value: Any) -> Any:
+def replaced(instance: Any, keys: tuple[Key, ...], value: Any) -> Any:
+    """A copy of `instance` with the value at `keys` replaced (the root if `keys` is empty)."""
     if not keys:
         return value
     out = copy.deepcopy(instance)
@@ -194,7 +195,8 @@ def _set(instance: Any, keys: tuple[Key, ...], value: Any) -> Any:
     return out
 
 
-def _delete(instance: Any, keys: tuple[Key, ...], names: list[str]) -> Any:
+def without(instance: Any, keys: tuple[Key, ...], names: list[str]) -> Any:
+    """A copy of `instance` without the keys `names` of the object at `keys`."""
     out = copy.deepcopy(instance)
     target = out
     for k in keys:
@@ -233,20 +235,20 @@ def mutations(instance: Any, nodes: list[Node]) -> Iterator[Mutation]:
                 rule = "remove-required"
                 if k == node.tag:
                     rule = "remove-union-tag" if node.via_union else "remove-tag"
-                yield Mutation(rule, (*keys, k), partial(_delete, instance, keys, [k]))
+                yield Mutation(rule, (*keys, k), partial(without, instance, keys, [k]))
             if node.tag and node.tag in value:
                 yield Mutation(
-                    "unknown-tag", (*keys, node.tag), partial(_set, instance, (*keys, node.tag), "x_unknown_tag")
+                    "unknown-tag", (*keys, node.tag), partial(replaced, instance, (*keys, node.tag), "x_unknown_tag")
                 )
             for k, sub in sorted(node.properties.items()):
                 if k not in value and isinstance(sub, dict) and not _nullable(sub):
-                    yield Mutation("null-for-absent", (*keys, k), partial(_set, instance, (*keys, k), None))
+                    yield Mutation("null-for-absent", (*keys, k), partial(replaced, instance, (*keys, k), None))
             extra = {**value, EXTRA_KEY: {"nested": [1, "a", None]}}
             closed = schema.get("additionalProperties") is False
             yield Mutation(
                 "unknown-key-closed" if closed else "unknown-key",
                 (*keys, EXTRA_KEY),
-                partial(_set, instance, keys, extra),
+                partial(replaced, instance, keys, extra),
             )
             negated = schema.get("not", {})
             if (
@@ -254,19 +256,21 @@ def mutations(instance: Any, nodes: list[Node]) -> Iterator[Mutation]:
                 and negated.get("properties")
                 and all(v is False for v in negated["properties"].values())
             ):
-                yield Mutation("not/all-absent", keys, partial(_delete, instance, keys, list(negated["properties"])))
+                yield Mutation("not/all-absent", keys, partial(without, instance, keys, list(negated["properties"])))
         if value is not None and not (isinstance(value, dict) and not keys):
-            yield Mutation("null", keys, partial(_set, instance, keys, None))
+            yield Mutation("null", keys, partial(replaced, instance, keys, None))
         for rule, replacement in REPLACEMENTS.items():
             if replacement != value or type(replacement) is not type(value):
-                yield Mutation(f"wrong-type/{rule}", keys, partial(_set, instance, keys, copy.deepcopy(replacement)))
+                yield Mutation(
+                    f"wrong-type/{rule}", keys, partial(replaced, instance, keys, copy.deepcopy(replacement))
+                )
         if "const" in schema and keys and keys[-1] != node.tag:
-            yield Mutation("break-const", keys, partial(_set, instance, keys, "x_not_the_const"))
+            yield Mutation("break-const", keys, partial(replaced, instance, keys, "x_not_the_const"))
         if "enum" in schema:
-            yield Mutation("break-enum", keys, partial(_set, instance, keys, "x_not_in_enum"))
+            yield Mutation("break-enum", keys, partial(replaced, instance, keys, "x_not_in_enum"))
         if schema.get("format") == "date-time":
             for rule, broken in BROKEN_DATE_TIMES.items():
-                yield Mutation(f"break-format/{rule}", keys, partial(_set, instance, keys, broken))
+                yield Mutation(f"break-format/{rule}", keys, partial(replaced, instance, keys, broken))
         if isinstance(schema.get("pattern"), str) and isinstance(value, str):
-            yield Mutation("break-pattern/trailing-newline", keys, partial(_set, instance, keys, value + "\n"))
-            yield Mutation("break-pattern/prefix", keys, partial(_set, instance, keys, "x" + value))
+            yield Mutation("break-pattern/trailing-newline", keys, partial(replaced, instance, keys, value + "\n"))
+            yield Mutation("break-pattern/prefix", keys, partial(replaced, instance, keys, "x" + value))

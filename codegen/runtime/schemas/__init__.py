@@ -33,6 +33,7 @@ __all__ = [
     "formats_used",
     "is_date_time",
     "names",
+    "refs",
     "registry",
     "resources",
     "schema",
@@ -151,6 +152,19 @@ def schema_id(name: str) -> str:
         return _index()[name]
     except KeyError:
         raise UnknownSchemaError(name) from None
+
+
+def refs(node: Any) -> Iterator[str]:
+    """Every `$ref` in a schema document, as written (data keywords such as `const` are skipped)."""
+    if isinstance(node, dict):
+        for key, value in node.items():
+            if key == "$ref" and isinstance(value, str):
+                yield value
+            elif key not in ("const", "default", "enum", "examples"):
+                yield from refs(value)
+    elif isinstance(node, list):
+        for item in node:
+            yield from refs(item)
 
 
 def schema(name: str) -> dict[str, Any]:

@@ -14,7 +14,7 @@ invalid if the reference rejects it too.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from functools import cache
 from typing import Any
 from urllib.parse import urljoin
@@ -109,18 +109,6 @@ def reference_is_valid(name: str) -> Callable[[Any], bool]:
     return is_valid
 
 
-def _refs(node: Any) -> Iterator[str]:
-    if isinstance(node, dict):
-        for key, value in node.items():
-            if key == "$ref" and isinstance(value, str):
-                yield value
-            elif key not in ("const", "default", "enum", "examples"):
-                yield from _refs(value)
-    elif isinstance(node, list):
-        for item in node:
-            yield from _refs(item)
-
-
 def _reachable(uri: str) -> set[str]:
     """Every schema URI reachable by `$ref` from the one at `uri` (itself excluded)."""
     resolver = schemas.registry().resolver()
@@ -128,7 +116,7 @@ def _reachable(uri: str) -> set[str]:
     todo = [uri]
     while todo:
         current = todo.pop()
-        for ref in _refs(resolver.lookup(current).contents):
+        for ref in schemas.refs(resolver.lookup(current).contents):
             target = urljoin(current, ref)
             if target not in seen:
                 seen.add(target)
