@@ -91,12 +91,7 @@ class ToolInfo(SchemaModel):
     name: str = Field(..., description="The tool name.")
     description: str = Field(..., description="Short description of the tool.")
     parameters: ToolParams = Field(
-        {
-            "type": "object",
-            "properties": {},
-            "required": [],
-            "additionalProperties": False,
-        },
+        {"type": "object", "properties": {}, "required": [], "additionalProperties": False},
         description="The tool's parameters; an empty parameter block when absent.",
         validate_default=True,
     )
