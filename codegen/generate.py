@@ -20,6 +20,7 @@ from .bundle import bundle, bundle_path, dump, index
 from .cache import Cache, digest, files_digest, tool_versions
 from .docs import docs_files
 from .errors import CodegenError
+from .families import FAMILY_RUNTIMES
 from .inventory import Family, build_inventory
 from .lint import lint
 from .load import load_schemas
@@ -70,6 +71,8 @@ def _runtime_files(families: dict[str, Family]) -> dict[str, str]:
         f"{PACKAGE}/{src.relative_to(RUNTIME).as_posix()}": _runtime_header(src.relative_to(RUNTIME))
         + src.read_text(encoding="utf-8")
         for src in sorted(RUNTIME.rglob("*.py"))
+        # a family's own runtime (codegen/runtime/letta/, ...) ships only with the family
+        if src.relative_to(RUNTIME).parts[0] not in FAMILY_RUNTIMES.difference(families)
     }
     files[f"{PACKAGE}/py.typed"] = ""
     files[f"{PACKAGE}/__init__.py"] = render("package_init.py.jinja2", families=sorted(families))

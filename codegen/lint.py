@@ -5,7 +5,11 @@ Every problem is collected (not just the first), each naming its file and JSON l
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+import json
+import re
+import shutil
+import subprocess
+from collections.abc import Callable, Iterator
 from typing import Any
 from urllib.parse import urljoin
 
@@ -56,6 +60,7 @@ def build_registry(files: list[SchemaFile]) -> Registry:
 def lint(files: list[SchemaFile]) -> list[SchemaProblem]:
     """Return every convention problem in `files`; an empty list means generation may go on."""
     problems: list[SchemaProblem] = []
+    patterns_seen: list[tuple[Callable[..., None], tuple[str | int, ...], str]] = []
     registry = build_registry(files)
     meta = Draft202012Validator(Draft202012Validator.META_SCHEMA)
     ids: dict[str, str] = {}
@@ -63,8 +68,8 @@ def lint(files: list[SchemaFile]) -> list[SchemaProblem]:
     for f in files:
         file = str(f.path)
 
-        def report(path: tuple[str | int, ...], message: str, file: str = file) -> None:
-            problems.append(SchemaProblem(file, pointer(*path), message))
+        def report(path: tuple[str | int, ...], message: str, file: str = file, rule: str = "") -> None:
+            problems.append(SchemaProblem(file, pointer(*path), message, rule))
 
         for err in meta.iter_errors(f.contents):
             report(tuple(err.absolute_path), f"not a valid 2020-12 schema: {err.message}")
@@ -88,8 +93,12 @@ def lint(files: list[SchemaFile]) -> list[SchemaProblem]:
             if (f.family, name) in type_names:
                 report(path, f"type {f.family}/{name} is also defined in {type_names[(f.family, name)]}")
             type_names[(f.family, name)] = file
-            if not name.isidentifier() or not name[0].isupper():
-                report(path, "type names are CamelCase identifiers")
+            if not name.isidentifier() or not name.isascii() or not name[0].isupper():
+                report(path, "type names are CamelCase identifiers", rule="type-name")
+            elif name in RESERVED_TYPE_NAMES or name == f"{f.family.capitalize()}Schemas":
+                report(
+                    path, f"type name {name!r} is reserved by the generated Python or TypeScript code", rule="type-name"
+                )
             if not isinstance(schema, dict):
                 continue
             if schema.get("title") != name:
@@ -100,9 +109,20 @@ def lint(files: list[SchemaFile]) -> list[SchemaProblem]:
                 for prop, prop_schema in (sub.get("properties") or {}).items():
                     if isinstance(prop_schema, dict) and not _text(prop_schema.get("description")):
                         report((*sub_path, "properties", prop, "description"), "every property needs a description")
+                    if why := reserved_property(prop):
+                        report((*sub_path, "properties", prop), why, rule="reserved-property")
+                    elif not printable(prop):
+                        report((*sub_path, "properties", prop), _UNPRINTABLE, rule="unprintable")
+                for key in ("title", "description", "$comment"):
+                    if isinstance(sub.get(key), str) and not printable(sub[key]):
+                        report((*sub_path, key), _UNPRINTABLE, rule="unprintable")
+                for key in _UNSUPPORTED:
+                    if key in sub:
+                        report((*sub_path, key), f"{key} is not supported by the code generators", rule="unsupported")
                 if isinstance(sub.get("pattern"), str):
+                    patterns_seen.append((report, (*sub_path, "pattern"), sub["pattern"]))
                     for message in pattern_problems(sub["pattern"], sub.get("not") == _NO_NEWLINE):
-                        report((*sub_path, "pattern"), message)
+                        report((*sub_path, "pattern"), message, rule="pattern-portable")
                 if "format" in sub and not _supported_format(sub, sub_path):
                     report(
                         (*sub_path, "format"),
@@ -133,6 +153,157 @@ def lint(files: list[SchemaFile]) -> list[SchemaProblem]:
                     report((*sub_path, "$ref"), f"$ref {ref!r} leaves the {f.family!r} family")
             if "discriminator" in sub or "oneOf" in sub:
                 problems.extend(_check_union(file, sub_path, sub, resolver))
+    problems += ref_cycles(files)
+    verdicts = invalid_patterns([pattern for _, _, pattern in patterns_seen])
+    for (report_at, at, _), why in zip(patterns_seen, verdicts, strict=True):
+        if why:
+            report_at(at, why, rule="pattern-invalid")
+    return problems
+
+
+_UNPRINTABLE = (
+    "holds a character that is not printable (a control character, a line or paragraph separator, "
+    "a lone surrogate): generated code cannot carry it as written"
+)
+# Keywords the generators cannot express: datamodel-codegen refuses dynamic references.
+_UNSUPPORTED = ("$dynamicRef", "$dynamicAnchor", "$recursiveRef", "$recursiveAnchor")
+# Object.prototype's names: ajv reads `data.constructor` through the prototype chain, so a required
+# `constructor` is "present" in every object in Node and a payload Python rejects passes there.
+JS_PROTOTYPE_NAMES = frozenset(
+    {
+        "__proto__", "constructor", "hasOwnProperty", "isPrototypeOf", "propertyIsEnumerable",
+        "toLocaleString", "toString", "valueOf", "__defineGetter__", "__defineSetter__",
+        "__lookupGetter__", "__lookupSetter__",
+    }
+)  # fmt: skip
+# Names every generated Python module imports (a type of that name would shadow them), and
+# TypeScript's global types (a type of that name would shadow them in its family's .d.ts).
+RESERVED_TYPE_NAMES = frozenset(
+    {
+        "MISSING", "Any", "Annotated", "BaseModel", "ConfigDict", "DateTime", "DateTimeStr", "Discriminator",
+        "Field", "Literal", "Mapping", "NotRequired", "Required", "SchemaModel", "StringConstraints",
+        "TypeAdapter", "TypeAlias", "TypedDict", "TYPEDDICT_CONFIG", "Optional", "Union",
+        "Array", "Boolean", "Date", "Error", "Function", "JSON", "Map", "Math", "Number", "Object", "Omit",
+        "Partial", "Pick", "Promise", "Readonly", "Record", "RegExp", "Set", "String", "Symbol",
+    }
+)  # fmt: skip
+
+
+def reserved_property(name: str) -> str:
+    """Why a property name cannot be used as it stands in generated code, or ""."""
+    if name == "MISSING":
+        return "property name 'MISSING' would shadow pydantic's MISSING sentinel in the generated models"
+    if name in JS_PROTOTYPE_NAMES:
+        return (
+            f"property name {name!r} is an Object.prototype member: ajv would find it on every object "
+            "through the prototype chain and give other verdicts than Python"
+        )
+    return ""
+
+
+def printable(text: str) -> bool:
+    """Whether `text` is printable, newlines and tabs aside (str.isprintable is false for U+2028)."""
+    return text.replace("\n", "").replace("\t", "").isprintable()
+
+
+_ECMASCRIPT_CHECK = """
+const patterns = JSON.parse(require("fs").readFileSync(0, "utf8"));
+process.stdout.write(JSON.stringify(patterns.map((p) => {
+  try { new RegExp(p, "u"); return ""; } catch (e) { return String(e.message); }
+})));
+"""
+
+
+def invalid_patterns(patterns: list[str]) -> list[str]:
+    """For each pattern, why Python's `re` or ECMAScript's `RegExp` (with the `u` flag, as ajv
+    compiles it) refuses it, or ""."""
+    out: list[str] = []
+    for pattern in patterns:
+        try:
+            re.compile(pattern)
+            out.append("")
+        except re.error as exc:
+            out.append(f"pattern {pattern!r} is not a valid regular expression for Python's re: {exc}")
+    if not patterns:
+        return out
+    node = shutil.which("node")
+    if node is None:
+        return [why or "cannot check the pattern under ECMAScript: node not found (install Node.js 20)" for why in out]
+    proc = subprocess.run(
+        [node, "-e", _ECMASCRIPT_CHECK], input=json.dumps(patterns), capture_output=True, text=True, check=False
+    )
+    if proc.returncode != 0:
+        raise RuntimeError(f"the ECMAScript pattern check failed: {proc.stderr.strip()}")
+    verdicts: list[str] = json.loads(proc.stdout)
+    return [
+        why or (f"pattern {pattern!r} is not a valid ECMAScript regular expression (u flag): {js}" if js else "")
+        for pattern, why, js in zip(patterns, out, verdicts, strict=True)
+    ]
+
+
+# Keywords whose subschemas apply to the instance itself: a `$ref` reached only through these
+# stays at the same place in the payload. Anything else (properties, items, ...) goes one level down.
+_SAME_PLACE = {"allOf", "anyOf", "oneOf", "not", "if", "then", "else", "$ref"}
+
+
+def _same_place_refs(schema: Any, path: tuple[str | int, ...]) -> Iterator[tuple[tuple[str | int, ...], str]]:
+    if not isinstance(schema, dict):
+        return
+    if isinstance(schema.get("$ref"), str):
+        yield (*path, "$ref"), schema["$ref"]
+    for key in _SAME_PLACE & schema.keys():
+        value = schema[key]
+        if isinstance(value, dict):
+            yield from _same_place_refs(value, (*path, key))
+        elif isinstance(value, list):
+            for i, sub in enumerate(value):
+                yield from _same_place_refs(sub, (*path, key, i))
+
+
+def ref_cycles(files: list[SchemaFile]) -> list[SchemaProblem]:
+    """`$ref` cycles that never pass through an object's property or an array's item.
+
+    Such a cycle validates nothing and recurses forever: python-jsonschema until RecursionError,
+    Node until its stack overflows, while a compiled validator may call everything valid.
+    """
+    by_name = {(f.family, f.name): f for f in files}
+    edges: dict[tuple[str, str, str], list[tuple[tuple[str, str, str], str, tuple[str | int, ...]]]] = {}
+    for f in files:
+        for name, schema in (f.contents.get("$defs") or {}).items():
+            node = (f.family, f.name, name)
+            for path, ref in _same_place_refs(schema, ("$defs", name)):
+                target_file, _, fragment = ref.partition("#")
+                target_name = target_file.rsplit("/", 1)[-1] or f.name
+                if fragment.startswith("/$defs/") and (f.family, target_name) in by_name:
+                    target = (f.family, target_name, fragment.removeprefix("/$defs/"))
+                    edges.setdefault(node, []).append((target, str(f.path), path))
+    problems: list[SchemaProblem] = []
+    reported: set[frozenset[tuple[str, str, str]]] = set()
+
+    def visit(node: tuple[str, str, str], stack: list[tuple[str, str, str]]) -> None:
+        for target, file, path in edges.get(node, []):
+            if target in stack:
+                cycle = stack[stack.index(target) :]
+                if frozenset(cycle) not in reported:
+                    reported.add(frozenset(cycle))
+                    names = " -> ".join(n for _, _, n in [*cycle, target])
+                    problems.append(
+                        SchemaProblem(
+                            file,
+                            pointer(*path),
+                            f"$ref cycle {names} never passes through a property or an array item: "
+                            "no payload can ever finish validating",
+                            "ref-cycle",
+                        )
+                    )
+            elif target not in done:
+                visit(target, [*stack, target])
+        done.add(node)
+
+    done: set[tuple[str, str, str]] = set()
+    for node in sorted(edges):
+        if node not in done:
+            visit(node, [node])
     return problems
 
 

@@ -3,11 +3,14 @@
 from __future__ import annotations
 
 import json
+import keyword
+import re
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 from .errors import SchemaProblem
+from .families import FAMILY_RUNTIMES
 
 FAMILY_PATTERN = "[a-z][a-z0-9_]*"
 
@@ -25,6 +28,39 @@ class SchemaFile:
     def name(self) -> str:
         """File name inside the family folder, e.g. `message.json`."""
         return self.path.name
+
+
+# Words that cannot name a module in Python or a namespace in TypeScript / JavaScript.
+_RESERVED_WORDS = frozenset(keyword.kwlist) | frozenset(
+    """await break case catch class const continue debugger default delete do else enum export extends
+    false finally for function if implements import in instanceof interface let new null package private
+    protected public return static super switch this throw true try typeof var void while with yield
+    any boolean declare never number object string symbol type undefined unknown""".split()
+)
+# Names the package's own modules and a family's generated subpackages already use.
+_RUNTIME = Path(__file__).parent / "runtime"
+_GENERATED_MODULES = frozenset({"models", "typeddicts", "schemas"})
+
+
+def family_name_problem(family: str) -> str:
+    """Why a folder cannot name a family (a Python package and a TypeScript namespace), or ""."""
+    if not re.fullmatch(FAMILY_PATTERN, family):
+        return f"family folder {family!r} is not a lowercase identifier ([a-z][a-z0-9_]*)"
+    if family in _RESERVED_WORDS:
+        return f"family folder {family!r} is a reserved word in Python or TypeScript"
+    taken = {p.stem for p in _RUNTIME.glob("*.py")} | {p.name for p in _RUNTIME.iterdir() if p.is_dir()}
+    if family in (taken | _GENERATED_MODULES) - FAMILY_RUNTIMES:
+        return f"family folder {family!r} would replace chatschema.{family}, a module of the package itself"
+    return ""
+
+
+def file_name_problem(stem: str) -> str:
+    """Why a schema file name cannot name a generated module (`<stem>.py`), or ""."""
+    if not stem.isidentifier() or not stem.isascii():
+        return "file name must be a Python identifier plus .json"
+    if stem.startswith("_") or stem in _RESERVED_WORDS:
+        return f"file name {stem!r} cannot name a generated module (a reserved word or a leading underscore)"
+    return ""
 
 
 class _DuplicateKey(ValueError):
@@ -57,11 +93,11 @@ def load_schemas(root: Path) -> tuple[list[SchemaFile], list[SchemaProblem]]:
     for path in sorted(schema_dir.glob("*/*.json")):
         rel = path.relative_to(root)
         family = path.parent.name
-        if not Path(family).match(FAMILY_PATTERN) or not family.isidentifier():
-            problems.append(SchemaProblem(str(rel), "", f"family folder {family!r} is not a lowercase identifier"))
+        if why := family_name_problem(family):
+            problems.append(SchemaProblem(str(rel), "", why, "family-name"))
             continue
-        if not path.stem.isidentifier():
-            problems.append(SchemaProblem(str(rel), "", "file name must be a Python identifier plus .json"))
+        if why := file_name_problem(path.stem):
+            problems.append(SchemaProblem(str(rel), "", why, "file-name"))
             continue
         try:
             text = path.read_text(encoding="utf-8")

@@ -71,6 +71,7 @@ def pydantic_args(family: Family, source: Path, out: Path) -> list[str]:
         *_COMMON,
         "--custom-file-header", _header(family),
         "--output-model-type", "pydantic_v2.BaseModel",
+        "--no-allow-population-by-field-name",  # a field is read by its JSON key only, as the schema says
         "--use-one-literal-as-default",
         "--field-constraints",  # `Field(pattern=...)`, not `constr(...)`, which mypy rejects as a type
         "--no-use-annotated",  # `x: T = Field(default, ...)`: mypy accepts model-typed dict defaults

@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import importlib
 import json
-import pkgutil
 import sys
 import traceback
 from pathlib import Path
@@ -41,13 +40,16 @@ def verify(tree: Path, vectors: Path) -> list[str]:
         return [f"{_where(exc, tree)}import chatschema failed: {_first_line(exc)}"]
     if not str(Path(chatschema.__file__).resolve()).startswith(str(tree.resolve())):
         return [f"imported chatschema from {chatschema.__file__}, not from the new tree"]
-    for module in pkgutil.walk_packages(chatschema.__path__, "chatschema."):
-        if module.name.endswith("__main__"):
+    package = tree / "chatschema"
+    for path in sorted(package.rglob("*.py")):
+        parts = path.relative_to(tree).with_suffix("").parts
+        module = ".".join(parts[:-1] if parts[-1] == "__init__" else parts)
+        if module.endswith("__main__"):
             continue
         try:
-            importlib.import_module(module.name)
+            importlib.import_module(module)
         except Exception as exc:
-            problems.append(f"{_where(exc, tree)}import {module.name} failed: {_first_line(exc)}")
+            problems.append(f"{_where(exc, tree)}import {module} failed: {_first_line(exc)}")
     if problems:
         return problems
 

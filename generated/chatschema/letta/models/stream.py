@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from typing import Annotated, Any, Literal
 
-from pydantic import ConfigDict, Field
+from pydantic import Field
 from typing_extensions import TypeAliasType
 
 from chatschema._base import SchemaModel
@@ -22,9 +22,6 @@ class LettaPing(LettaMessageBase):
     A keep-alive frame of a stream; not a LettaMessage.
     """
 
-    model_config = ConfigDict(
-        populate_by_name=True,
-    )
     __chatschema_tag__ = "message_type"
     message_type: Literal["ping"] = Field("ping", description='Frame tag, always "ping".')
 
@@ -34,9 +31,6 @@ class LettaErrorMessage(SchemaModel):
     An error during the run, sent as an SSE `event: error` frame. Letta's published schema types `detail` and `seq_id` as non-nullable, but its stream writes nulls there (model_dump_json); this schema allows null, as the real output needs.
     """
 
-    model_config = ConfigDict(
-        populate_by_name=True,
-    )
     __chatschema_tag__ = "message_type"
     message_type: Literal["error_message"] = Field("error_message", description='Frame tag, always "error_message".')
     run_id: str = Field(..., description="The run that failed.")
@@ -51,9 +45,6 @@ class LettaStopReason(SchemaModel):
     Why the agent loop stopped; sent near the end of a stream.
     """
 
-    model_config = ConfigDict(
-        populate_by_name=True,
-    )
     __chatschema_tag__ = "message_type"
     message_type: Literal["stop_reason"] = Field("stop_reason", description='Frame tag, always "stop_reason".')
     stop_reason: Literal[
@@ -78,9 +69,6 @@ class LettaUsageStatistics(SchemaModel):
     Token usage of the run; sent last in a stream, before `data: [DONE]`.
     """
 
-    model_config = ConfigDict(
-        populate_by_name=True,
-    )
     __chatschema_tag__ = "message_type"
     message_type: Literal["usage_statistics"] = Field(
         "usage_statistics", description='Frame tag, always "usage_statistics".'
@@ -110,9 +98,6 @@ class LettaTurn(SchemaModel):
     Token data of one LLM generation or tool result in a multi-turn agent interaction, for RL training (letta-client `letta_response.Turn`). Found by the conformance run: letta-client requires `role`, so an arbitrary object here is not a valid turn.
     """
 
-    model_config = ConfigDict(
-        populate_by_name=True,
-    )
     role: Literal["assistant", "tool"] = Field(
         ...,
         description='"assistant" for an LLM generation (trainable), "tool" for a tool result (not trainable).',
@@ -160,9 +145,6 @@ class LettaResponse(SchemaModel):
     The non-streaming response of a Letta agent run.
     """
 
-    model_config = ConfigDict(
-        populate_by_name=True,
-    )
     messages: list[letta_message.LettaMessage] = Field(..., description="The messages the run produced.")
     stop_reason: LettaStopReason = Field(..., description="Why the agent loop stopped.")
     usage: LettaUsageStatistics = Field(..., description="Token usage of the run.")

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from typing import Annotated, Literal
 
-from pydantic import ConfigDict, Field
+from pydantic import Field
 from typing_extensions import TypeAliasType
 
 from chatschema._base import SchemaModel
@@ -22,9 +22,6 @@ class ToolCall(SchemaModel):
     A complete tool call. Unlike Docent, bridgic and agent-swarm-kit, Letta sends `arguments` as a JSON-encoded string, not an object.
     """
 
-    model_config = ConfigDict(
-        populate_by_name=True,
-    )
     name: str = Field(..., description="The tool name.")
     arguments: str = Field(..., description="The arguments, JSON-encoded as a string.")
     tool_call_id: str = Field(
@@ -38,9 +35,6 @@ class ToolCallDelta(ToolCallDeltaBase):
     A streamed fragment of a tool call. The first fragment usually carries `name` and `tool_call_id`, later ones `arguments` pieces that are not JSON on their own. At least one of the three keys is present: Letta rejects an empty `{}`, and so does this schema.
     """
 
-    model_config = ConfigDict(
-        populate_by_name=True,
-    )
     name: str | None = Field(None, description="The tool name, in the fragment that starts the call.")
     arguments: str | None = Field(None, description="The newly streamed characters of the JSON-encoded arguments.")
     tool_call_id: str | None = Field(None, description="The call this fragment belongs to.")
@@ -51,9 +45,6 @@ class ToolReturn(SchemaModel):
     The result of one tool call (OpenAPI name letta__schemas__letta_message__ToolReturn).
     """
 
-    model_config = ConfigDict(
-        populate_by_name=True,
-    )
     __chatschema_tag__ = "type"
     type: Literal["tool"] = Field("tool", description='Return tag, always "tool".')
     tool_return: str | list[parts.UserContentPart] = Field(
@@ -71,9 +62,6 @@ class ApprovalReturn(SchemaModel):
     A human decision on one tool call that waited for approval.
     """
 
-    model_config = ConfigDict(
-        populate_by_name=True,
-    )
     __chatschema_tag__ = "type"
     type: Literal["approval"] = Field("approval", description='Return tag, always "approval".')
     tool_call_id: str = Field(..., description="The call this decision is about.")
