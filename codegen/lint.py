@@ -19,7 +19,7 @@ from referencing.exceptions import Unresolvable
 from referencing.jsonschema import DRAFT202012
 
 from .errors import SchemaProblem, pointer
-from .inventory import DRAFT, expected_id, ref_target_name
+from .inventory import DRAFT, EXTENSION, expected_id, ref_target_name
 from .load import SchemaFile
 
 # Keywords whose values are data, not subschemas: never look for `$ref`s inside them.
@@ -116,6 +116,18 @@ def lint(files: list[SchemaFile]) -> list[SchemaProblem]:
                 for key in ("title", "description", "$comment"):
                     if isinstance(sub.get(key), str) and not printable(sub[key]):
                         report((*sub_path, key), _UNPRINTABLE, rule="unprintable")
+                if EXTENSION in sub:
+                    marker = sub[EXTENSION]
+                    if not _text(marker) or not printable(marker):
+                        report(
+                            (*sub_path, EXTENSION), "an extension marker says why: a non-empty string", rule="extension"
+                        )
+                    if not (sub_path[-2:-1] == ("properties",) or len(sub_path) == 2):
+                        report(
+                            (*sub_path, EXTENSION),
+                            "mark a named type or a property as an extension, nothing in between",
+                            rule="extension",
+                        )
                 for key in _UNSUPPORTED:
                     if key in sub:
                         report((*sub_path, key), f"{key} is not supported by the code generators", rule="unsupported")
