@@ -56,6 +56,15 @@ def bench(session: nox.Session) -> None:
 
 
 @nox.session
+def bench_codegen(session: nox.Session) -> None:
+    """Schema-edit loop benchmark: generate (clean, warm, after a schema or runtime edit) against one
+    plain datamodel-codegen call, as ratios from one run. `nox -s bench_codegen -- --repeat 9`."""
+    session.install("-r", "requirements/codegen.txt")
+    session.run("python", "-m", "codegen", "setup-node")
+    session.run("python", "bench/codegen.py", *session.posargs)
+
+
+@nox.session
 def conformance(session: nox.Session) -> None:
     """Generated instances, mutations and the agreement report, full budget (~1,000+ cases per family).
 
