@@ -80,3 +80,19 @@ class Cache:
             os.replace(tmp, self._path(unit, key))
         except OSError:
             pass  # a cache that cannot be written only costs time
+
+
+class LintMemo:
+    """Checks that passed, remembered in a Cache (see `lint.Memo`), keyed by the text they read."""
+
+    def __init__(self, cache: Cache) -> None:
+        self.cache = cache
+        self.versions = tool_versions()
+
+    def known(self, unit: str, text: str) -> bool:
+        """Whether this check already passed on exactly this text."""
+        return self.cache.get(unit, digest(self.versions, text)) is not None
+
+    def remember(self, unit: str, text: str) -> None:
+        """Record that this check passed on this text."""
+        self.cache.put(unit, digest(self.versions, text), {})

@@ -18,7 +18,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 from .bundle import bundle, bundle_path, dump, index
-from .cache import Cache, digest, files_digest, tool_versions
+from .cache import Cache, LintMemo, digest, files_digest, tool_versions
 from .docs import docs_files
 from .errors import CodegenError
 from .families import FAMILY_RUNTIMES
@@ -88,7 +88,7 @@ def checked_schemas(root: Path, cache: Cache | None = None) -> dict[str, Family]
     if cache is None or cache.get("lint", key) is None:
         from .lint import lint  # jsonschema and its meta-schemas: loaded only when lint runs
 
-        problems = lint(files)
+        problems = lint(files, LintMemo(cache) if cache is not None else None)
         if problems:
             raise CodegenError(problems)
         if cache is not None:

@@ -10,7 +10,7 @@ import re
 import shutil
 import subprocess
 from collections.abc import Callable, Iterator
-from typing import Any
+from typing import Any, Protocol
 from urllib.parse import urljoin
 
 from jsonschema import Draft202012Validator
@@ -27,6 +27,14 @@ _DATA_KEYWORDS = {"const", "default", "enum", "examples", "discriminator"}
 _TOP_LEVEL_KEYS = {"$schema", "$id", "$comment", "description", "$defs"}
 
 Node = tuple[tuple[str | int, ...], dict[str, Any]]
+
+
+class Memo(Protocol):
+    """Where lint remembers checks that passed, by a unit name and the text they depended on."""
+
+    def known(self, unit: str, text: str) -> bool: ...
+
+    def remember(self, unit: str, text: str) -> None: ...
 
 
 def _subschemas(schema: Any, path: tuple[str | int, ...] = ()) -> Iterator[Node]:
@@ -57,8 +65,12 @@ def build_registry(files: list[SchemaFile]) -> Registry:
     return Registry().with_resources(resources)
 
 
-def lint(files: list[SchemaFile]) -> list[SchemaProblem]:
-    """Return every convention problem in `files`; an empty list means generation may go on."""
+def lint(files: list[SchemaFile], memo: Memo | None = None) -> list[SchemaProblem]:
+    """Return every convention problem in `files`; an empty list means generation may go on.
+
+    `memo` remembers what depends on one file or one pattern alone (the meta-schema check, the
+    ECMAScript compile), so that an edit re-checks only what it touched.
+    """
     problems: list[SchemaProblem] = []
     patterns_seen: list[tuple[Callable[..., None], tuple[str | int, ...], str]] = []
     registry = build_registry(files)
@@ -71,8 +83,13 @@ def lint(files: list[SchemaFile]) -> list[SchemaProblem]:
         def report(path: tuple[str | int, ...], message: str, file: str = file, rule: str = "") -> None:
             problems.append(SchemaProblem(file, pointer(*path), message, rule))
 
-        for err in meta.iter_errors(f.contents):
-            report(tuple(err.absolute_path), f"not a valid 2020-12 schema: {err.message}")
+        meta_key = f"meta-{f.family}-{f.path.stem}", f.text
+        if memo is None or not memo.known(*meta_key):
+            errors = list(meta.iter_errors(f.contents))
+            for err in errors:
+                report(tuple(err.absolute_path), f"not a valid 2020-12 schema: {err.message}")
+            if memo is not None and not errors:
+                memo.remember(*meta_key)
         if f.contents.get("$schema") != DRAFT:
             report(("$schema",), f"must be {DRAFT!r}")
         want_id = expected_id(f.family, f.name)
@@ -166,7 +183,11 @@ def lint(files: list[SchemaFile]) -> list[SchemaProblem]:
             if "discriminator" in sub or "oneOf" in sub:
                 problems.extend(_check_union(file, sub_path, sub, resolver))
     problems += ref_cycles(files)
-    verdicts = invalid_patterns([pattern for _, _, pattern in patterns_seen])
+    patterns = [pattern for _, _, pattern in patterns_seen]
+    known = memo is not None and memo.known("patterns", json.dumps(patterns))
+    verdicts = [""] * len(patterns) if known else invalid_patterns(patterns)
+    if memo is not None and not any(verdicts):
+        memo.remember("patterns", json.dumps(patterns))
     for (report_at, at, _), why in zip(patterns_seen, verdicts, strict=True):
         if why:
             report_at(at, why, rule="pattern-invalid")
