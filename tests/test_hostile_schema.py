@@ -203,11 +203,12 @@ print(json.dumps(out))
 """
 
 
-def test_hostile_strings_generate_a_package_that_agrees_with_jsonschema(evil: Path) -> None:
-    cases = _payloads()
+@pytest.fixture(scope="module")
+def python_rows(evil: Path) -> list[dict[str, bool]]:
+    """Every side's verdict on every payload, from the generated Python package in its own process."""
     proc = subprocess.run(
         [sys.executable, "-c", _PYTHON_SIDES],
-        input=json.dumps(cases),
+        input=json.dumps(_payloads()),
         env={**os.environ, "PYTHONPATH": str(evil / "generated")},
         cwd=evil,
         capture_output=True,
@@ -215,8 +216,15 @@ def test_hostile_strings_generate_a_package_that_agrees_with_jsonschema(evil: Pa
         check=False,
     )
     assert proc.returncode == 0, proc.stderr
-    rows = json.loads(proc.stdout)
-    for (name, payload), row in zip(cases, rows, strict=True):
+    rows: list[dict[str, bool]] = json.loads(proc.stdout)
+    return rows
+
+
+def test_hostile_strings_generate_a_package_that_agrees_with_jsonschema(
+    evil: Path, python_rows: list[dict[str, bool]]
+) -> None:
+    rows = python_rows
+    for (name, payload), row in zip(_payloads(), rows, strict=True):
         verdict = row["schema"]
         assert row["pydantic"] == verdict and row["typeddict"] == verdict, (name, payload, row)
         assert row.get("parse_json", verdict) == verdict, (name, payload, row)
@@ -227,22 +235,13 @@ def test_hostile_strings_generate_a_package_that_agrees_with_jsonschema(evil: Pa
     assert not (evil / SENTINEL).exists() and not (ROOT / SENTINEL).exists()
 
 
-def test_hostile_strings_reach_node_as_values(evil: Path) -> None:
+def test_hostile_strings_reach_node_as_values(evil: Path, python_rows: list[dict[str, bool]]) -> None:
     cases = _payloads()
     out = run_node(
         HERE / "entry.cjs",
         {"package": str(evil / "generated" / "typescript"), "cases": [{"schema": s, "payload": p} for s, p in cases]},
     )
-    proc = subprocess.run(
-        [sys.executable, "-c", _PYTHON_SIDES],
-        input=json.dumps(cases),
-        env={**os.environ, "PYTHONPATH": str(evil / "generated")},
-        capture_output=True,
-        text=True,
-        check=False,
-    )
-    python = json.loads(proc.stdout)
-    for (name, payload), node, py in zip(cases, out, python, strict=True):
+    for (name, payload), node, py in zip(cases, out, python_rows, strict=True):
         assert node["valid"] == py["schema"], (name, payload, node)
     assert not (evil / SENTINEL).exists()
 
