@@ -12,6 +12,7 @@ const { validator } = require("./index.js");
 
 const MAX_DEPTH = 1024; // chatschema.jsontext's limit (the deepest orjson reads)
 const CALLS = new Set(["tool_call_message", "approval_request_message"]);
+const DELTA_KEYS = new Set(["name", "arguments", "tool_call_id"]);
 const TEXT = { assistant_message: "content", reasoning_message: "reasoning", hidden_reasoning_message: "hidden_reasoning" };
 
 /** The stream cannot be reassembled faithfully; the one-line message says where and why. */
@@ -216,6 +217,7 @@ class State {
     this.seqs = [];
     this.hidden = 0;
     this.stop = null;
+    this.skeleton = null; // of the last fragment frame validated in full
     this.repeats = [];
     this.ended = false;
     this.truncated = false;
@@ -237,8 +239,43 @@ class State {
   }
 }
 
+function plainDelta(value) {
+  if (value === null || typeof value !== "object" || Array.isArray(value)) return false;
+  const keys = Object.keys(value);
+  if (!keys.length) return false;
+  for (const k of keys) if (!DELTA_KEYS.has(k) || typeof value[k] !== "string") return false;
+  return true;
+}
+
+/** A fragment frame without the keys that change from one fragment to the next, if those are plain strings. */
+function skeletonOf(data) {
+  const kind = data.message_type;
+  const seq = data.seq_id;
+  if (seq !== undefined && seq !== null && !(typeof seq === "number" && Number.isInteger(seq))) return null;
+  let varying;
+  if (CALLS.has(kind)) {
+    const calls = data.tool_calls;
+    if (!plainDelta(data.tool_call) || !(calls === undefined || calls === null || plainDelta(calls))) return null;
+    varying = ["tool_call", "tool_calls", "seq_id"];
+  } else if (Object.prototype.hasOwnProperty.call(TEXT, kind)) {
+    if (typeof data[TEXT[kind]] !== "string") return null;
+    varying = [TEXT[kind], "seq_id"];
+  } else return null;
+  const out = {};
+  for (const k of Object.keys(data)) if (!varying.includes(k)) out[k] = data[k];
+  return out;
+}
+
 function take(state, index, where, data) {
+  // Fragments of one message repeat every other key: once a frame with the same skeleton was valid,
+  // a fragment whose changing keys are plain strings is valid too (the same shortcut as in Python).
+  const skeleton = skeletonOf(data);
+  if (skeleton !== null && state.skeleton !== null && same(skeleton, state.skeleton)) {
+    state.candidates.push({ index, where, data, seq: state.recordSeq(data) });
+    return;
+  }
   validateAs("letta/LettaStreamingResponse", data, where);
+  state.skeleton = skeleton;
   const kind = data.message_type;
   const seq = state.recordSeq(data);
   if (kind === "stop_reason") {
@@ -423,7 +460,7 @@ function group(state, frames) {
       continue;
     }
     const kind = f.data.message_type;
-    if (message.frames.length && !CALLS.has(kind) && !(kind in TEXT)) {
+    if (message.frames.length && !CALLS.has(kind) && !Object.prototype.hasOwnProperty.call(TEXT, kind)) {
       if (sameFrame(message.frames[0], f)) message.accounts.push([f, "replay"]);
       else state.account(f.index, "dropped", "replay_conflict", `${f.where}: a ${kind} is not sent in parts`);
       continue;
@@ -494,7 +531,7 @@ function merge(message) {
     const calls = mergeCalls(frames);
     merged.tool_call = calls[0];
     merged.tool_calls = calls;
-  } else if (kind in TEXT) {
+  } else if (Object.prototype.hasOwnProperty.call(TEXT, kind)) {
     const name = TEXT[kind];
     const pieces = frames.map((f) => f.data[name]).filter((p) => p !== undefined && p !== null);
     if (pieces.every((p) => typeof p === "string")) {
