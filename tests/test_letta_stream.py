@@ -270,3 +270,36 @@ def test_property_retried_reordered_chunked_streams_give_the_original_messages(s
         want.append({**message, "seq_id": last_seq})
     assert got == want
     assert len(result.frames) == len(arrival) + 2 and not result.dropped
+
+
+def test_fragments_after_a_valid_one_are_still_checked() -> None:
+    """The shortcut for fragments (one full validation per message skeleton) lets nothing invalid through."""
+    first = frame("assistant_message", "a-1", None, content="ok ")
+    for bad in (
+        {**first, "content": 3},  # the changing key, not a string
+        {**first, "is_err": "yes"},  # a repeated key with another (invalid) value
+        {**first, "is_err": 1},  # equal to true in Python, but not a boolean
+    ):
+        with pytest.raises(StreamError, match=r"^frame 1: not a valid letta/LettaStreamingResponse"):
+            reassemble([{**first, "is_err": True}, bad, STOP])
+    call = delta("t-1", None, name="f", tool_call_id="c")
+    with pytest.raises(StreamError, match=r"^frame 1: not a valid letta/LettaStreamingResponse at \$\.tool_call"):
+        reassemble([call, delta("t-1", None, arguments=5, tool_call_id="c"), STOP])
+
+
+def test_the_npm_stream_types_compile(tmp_path: Path) -> None:
+    """stream.d.ts types the JS API: a use of it compiles under --strict, and a wrong use does not."""
+    from tests.node import tsc
+
+    stream = (PACKAGE / "stream").as_posix()
+    (tmp_path / "use.ts").write_text(
+        f'import {{ reassembleSse, StreamError, type LettaStream, type FrameAccount }} from "{stream}";\n'
+        "const r: LettaStream = reassembleSse(['data: [DONE]\\n\\n'], { complete: false, strict: true });\n"
+        "const a: FrameAccount | undefined = r.frames[0];\n"
+        "export const out = [r.messages.length, r.stopReason?.stop_reason, r.lastSeqId, a?.reason, r.dropped, r.errors];\n"
+        "export const e: Error = new StreamError();\n"
+        '// @ts-expect-error: not an outcome\nexport const wrong: FrameAccount = { index: 0, outcome: "lost" };\n',
+        encoding="utf-8",
+    )
+    proc = tsc("--strict", "--noEmit", "--target", "es2022", "--module", "commonjs", "use.ts", cwd=tmp_path)
+    assert proc.returncode == 0, proc.stdout + proc.stderr

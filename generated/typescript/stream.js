@@ -559,7 +559,8 @@ function finishStream(state, options, sse) {
   result.lastSeqId = state.seqs.length ? Math.max(...state.seqs) : null;
   let finished = result.stopReason !== null || state.ended;
   if (sse && !(result.done || state.ended)) finished = false;
-  if (complete && (!finished || state.truncated)) {
+  if (complete && state.truncated) throw new StreamError("stream truncated: the body ends inside its last event (no blank line after it)");
+  if (complete && !finished) {
     const ends = sse ? "`data: [DONE]`, an error or a cancellation" : "a stop_reason, an error or a cancellation";
     throw new StreamError(`stream truncated: it ends without ${ends}`);
   }

@@ -391,7 +391,9 @@ def _finish_stream(state: _State, *, complete: bool, strict: bool, sse: bool) ->
     finished = result.stop_reason is not None or state.ended
     if sse and not (result.done or state.ended):
         finished = False
-    if complete and (not finished or state.truncated):
+    if complete and state.truncated:
+        raise StreamError("stream truncated: the body ends inside its last event (no blank line after it)")
+    if complete and not finished:
         ends = "`data: [DONE]`, an error or a cancellation" if sse else "a stop_reason, an error or a cancellation"
         raise StreamError(f"stream truncated: it ends without {ends}")
     messages = _group(state, frames)
