@@ -205,7 +205,7 @@ ALLOWLIST: list[KnownDisagreement] = [
                 "letta/*~remove-union-tag@*",
                 "letta/*~null@*.message_type*",
                 "letta/*~null@*.type*",
-                "letta/*~null-for-absent@*.type",  # a ToolResult's tag may be absent, but not null
+                "letta/*~null-for-absent@*.type*",  # a ToolResult's tag may be absent, but not null
                 "letta/LettaStreamingResponse/*~wrong-type/object@$",  # `{}` parses as a branch with all defaults
                 "letta/LettaUsageStatistics/*~wrong-type/object@$",
                 "letta/LettaUsageStatistics/*~wrong-type/object@$|*",
@@ -243,12 +243,12 @@ ALLOWLIST: list[KnownDisagreement] = [
         ),
         rules=frozenset(
             {
-                "letta/LettaStopReason/*~*@$.run_id",
-                "letta/LettaStopReason/*~*@$.seq_id",
-                "letta/LettaResponse/*~*@$.stop_reason.run_id",
-                "letta/LettaResponse/*~*@$.stop_reason.seq_id",
-                "letta/LettaStreamingResponse/*stop_reason*~*@$.run_id",
-                "letta/LettaStreamingResponse/*stop_reason*~*@$.seq_id",
+                "letta/LettaStopReason/*~*@$.run_id*",
+                "letta/LettaStopReason/*~*@$.seq_id*",
+                "letta/LettaResponse/*~*@$.stop_reason.run_id*",
+                "letta/LettaResponse/*~*@$.stop_reason.seq_id*",
+                "letta/LettaStreamingResponse/*stop_reason*~*@$.run_id*",
+                "letta/LettaStreamingResponse/*stop_reason*~*@$.seq_id*",
             }
         ),
         accepts=True,
