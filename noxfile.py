@@ -53,6 +53,7 @@ def bench(session: nox.Session) -> None:
     session.install("-r", "requirements/test.txt")
     session.install("--no-deps", "--force-reinstall", ".")
     session.run("python", "bench/run.py", *session.posargs)
+    session.run("python", "bench/streams.py")
 
 
 @nox.session

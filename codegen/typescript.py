@@ -213,7 +213,16 @@ def _package_json(version: str) -> str:
         "license": "MIT",
         "main": "index.js",
         "types": "index.d.ts",
-        "files": ["index.js", "index.d.ts", "formats.js", "types/", "schemas/", "README.md"],
+        "files": [
+            "index.js",
+            "index.d.ts",
+            "formats.js",
+            "stream.js",
+            "stream.d.ts",
+            "types/",
+            "schemas/",
+            "README.md",
+        ],
         "dependencies": _pins(),
     }
     return json.dumps(manifest, indent=2) + "\n"

@@ -49,6 +49,8 @@ from .models.stream import (
     LettaErrorMessage,
     LettaPing,
     LettaResponse,
+    LettaSseCancelled,
+    LettaSseError,
     LettaStopReason,
     LettaStreamingResponse,
     LettaTurn,
@@ -59,6 +61,7 @@ from .models.tools import (
     ApprovalReturn,
     ToolCall,
     ToolCallDelta,
+    ToolResult,
     ToolReturn,
 )
 
@@ -80,6 +83,8 @@ __all__ = [
     "LettaMessageBase",
     "LettaPing",
     "LettaResponse",
+    "LettaSseCancelled",
+    "LettaSseError",
     "LettaStopReason",
     "LettaStreamingResponse",
     "LettaTurn",
@@ -91,6 +96,7 @@ __all__ = [
     "ToolCall",
     "ToolCallDelta",
     "ToolCallMessage",
+    "ToolResult",
     "ToolReturn",
     "ToolReturnMessage",
     "UrlImage",
@@ -230,7 +236,7 @@ def _letta_streaming_response_adapter() -> TypeAdapter[LettaStreamingResponse]:
 
 
 def parse_letta_streaming_response(data: Mapping[str, Any] | SchemaModel) -> LettaStreamingResponse:
-    """Parse `data` as a LettaStreamingResponse: the branch is chosen by `message_type` ('system_message', 'user_message', 'assistant_message', 'reasoning_message', 'hidden_reasoning_message', 'tool_call_message', 'tool_return_message', 'approval_request_message', 'approval_response_message', 'ping', 'error_message', 'stop_reason', 'usage_statistics').
+    """Parse `data` as a LettaStreamingResponse: the branch is chosen by `message_type` ('system_message', 'user_message', 'assistant_message', 'reasoning_message', 'hidden_reasoning_message', 'tool_call_message', 'tool_return_message', 'approval_request_message', 'approval_response_message', 'summary_message', 'event_message', 'ping', 'error_message', 'stop_reason', 'usage_statistics').
 
     An instance of a branch class is returned as it is; another model is re-validated
     from its JSON dump. Raises `pydantic.ValidationError` (a `ValueError`) if `data` is
@@ -248,6 +254,8 @@ def parse_letta_streaming_response(data: Mapping[str, Any] | SchemaModel) -> Let
             ToolReturnMessage,
             ApprovalRequestMessage,
             ApprovalResponseMessage,
+            SummaryMessage,
+            EventMessage,
             LettaPing,
             LettaErrorMessage,
             LettaStopReason,

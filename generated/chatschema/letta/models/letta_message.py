@@ -204,8 +204,9 @@ class ToolReturnMessage(LettaMessageBase):
         deprecated=True,
         description="Deprecated: captured standard error; use `tool_returns`.",
     )
-    tool_returns: list[tools.ToolReturn] | None = Field(
-        None, description="The results of every call this message answers."
+    tool_returns: list[tools.ToolResult] | None = Field(
+        None,
+        description="The results of every call this message answers. Entries may omit `type` (see ToolResult).",
     )
 
 

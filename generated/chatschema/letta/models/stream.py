@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from typing import Annotated, Any, Literal
 
-from pydantic import Field
+from pydantic import MISSING, Field
 from typing_extensions import TypeAliasType
 
 from chatschema._base import SchemaModel
@@ -42,7 +42,7 @@ class LettaErrorMessage(SchemaModel):
 
 class LettaStopReason(SchemaModel):
     """
-    Why the agent loop stopped; sent near the end of a stream.
+    Why the agent loop stopped; sent near the end of a stream, before the usage frame. An error stream sends it before its `event: error` frame (letta/agents/letta_agent_v3.py L669-687), and a streaming interface that fails sends its own `error` stop reason first (letta/interfaces/openai_streaming_interface.py L303), so an error stream can carry two.
     """
 
     __chatschema_tag__ = "message_type"
@@ -62,6 +62,14 @@ class LettaStopReason(SchemaModel):
         "requires_approval",
         "context_window_overflow_in_system_prompt",
     ] = Field(..., description="The reason.")
+    run_id: str | MISSING = Field(
+        MISSING,
+        description="The run, on stop frames of a background stream replayed from a run (Letta Code's src/cli/helpers/stream-recovery.test.ts, its `stop()` frames beside pings and approvals that carry `run_id` and `seq_id`). Letta's LettaStopReason model (letta/schemas/letta_stop_reason.py L52-58) has no such field, so when present it is a value, never null.",
+    )
+    seq_id: int | MISSING = Field(
+        MISSING,
+        description="Sequence number of the stop frame in a background stream (see `run_id`): the cursor to resume after.",
+    )
 
 
 class LettaUsageStatistics(SchemaModel):
@@ -91,6 +99,26 @@ class LettaUsageStatistics(SchemaModel):
         None,
         description="Estimate of the tokens in the context window; null if not reported.",
     )
+
+
+class LettaSseError(SchemaModel):
+    """
+    The body of an `event: error` SSE event written when the response stream itself fails after it started (letta/server/rest_api/streaming_response.py L369-370: `{"error": str(exc), "code": "INTERNAL_SERVER_ERROR"}`). It has no `message_type`; the stream ends after it, without `data: [DONE]`. Errors of the agent run are LettaErrorMessage frames, also sent as `event: error`.
+    """
+
+    error: str = Field(..., description="The exception's text.")
+    code: str = Field(
+        ...,
+        description="The error code; INTERNAL_SERVER_ERROR is the only one Letta writes.",
+    )
+
+
+class LettaSseCancelled(SchemaModel):
+    """
+    The body of an `event: cancelled` SSE event, written when the run is cancelled while streaming (letta/server/rest_api/streaming_response.py L333-334: `{"message": "Run was cancelled"}`). It has no `message_type`; the stream ends after it.
+    """
+
+    message: str = Field(..., description='Why the stream ended, "Run was cancelled".')
 
 
 class LettaTurn(SchemaModel):
@@ -126,13 +154,15 @@ LettaStreamingResponse = TypeAliasType(
         | letta_message.ToolReturnMessage
         | letta_message.ApprovalRequestMessage
         | letta_message.ApprovalResponseMessage
+        | letta_message.SummaryMessage
+        | letta_message.EventMessage
         | LettaPing
         | LettaErrorMessage
         | LettaStopReason
         | LettaUsageStatistics,
         Field(
             ...,
-            description="One frame of a Letta SSE stream, told apart by `message_type`: a message (summary and event messages are never streamed), a ping, an error, the stop reason or the usage.",
+            description="One frame of a Letta SSE stream, told apart by `message_type`: a message, a ping, an error, the stop reason or the usage. With `include_compaction_messages=true`, letta/agents/letta_agent_v3.py streams an event_message when a compaction starts (built at L835-846 with a bare uuid4 `id` and no `otid`, yielded at L1229-1232 and L1451-1452) and a summary_message with `compaction_stats` when it ends (L875-883, yielded at L1270-1278); Letta's published union and letta-client omit both, but the server sends them. The `event: error` and `event: cancelled` SSE events that carry no `message_type` are LettaSseError and LettaSseCancelled.",
             discriminator="message_type",
             title="LettaStreamingResponse",
         ),

@@ -40,9 +40,25 @@ class ToolCallDelta(ToolCallDeltaBase):
     tool_call_id: str | None = Field(None, description="The call this fragment belongs to.")
 
 
+class ToolResult(SchemaModel):
+    """
+    One entry of a ToolReturnMessage's `tool_returns`: Letta's ToolReturn (letta/schemas/letta_message.py L38-39, 0.16.8 @ 56ba9c2), whose `type` defaults to "tool". `ToolReturnMessage.tool_returns` is a plain `List[ToolReturn]` (L303), so the server model and Letta Code's listener send entries without `type`; only the approvals union (L344, discriminated at L51) needs the tag, hence the tagged ToolReturn.
+    """
+
+    type: Literal["tool"] = Field("tool", description='Return tag, always "tool".')
+    tool_return: str | list[parts.UserContentPart] = Field(
+        ...,
+        description="The tool's result: a string, or a list of text and image parts.",
+    )
+    status: Literal["success", "error"] = Field(..., description="Whether the tool succeeded.")
+    tool_call_id: str = Field(..., description="The call this result answers.")
+    stdout: list[str] | None = Field(None, description="Captured standard output of the tool.")
+    stderr: list[str] | None = Field(None, description="Captured standard error of the tool.")
+
+
 class ToolReturn(SchemaModel):
     """
-    The result of one tool call (OpenAPI name letta__schemas__letta_message__ToolReturn).
+    The result of one tool call as a branch of the Approval union (OpenAPI name letta__schemas__letta_message__ToolReturn): a ToolResult whose `type` tag is required, since Letta's discriminated union (letta/schemas/letta_message.py L51) reads it. Its properties repeat ToolResult's.
     """
 
     __chatschema_tag__ = "type"
