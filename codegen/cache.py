@@ -4,13 +4,22 @@ Each unit of output (a family's Python package, a family's TypeScript declaratio
 files) is stored under the SHA-256 of everything it depends on: its schema files, the codegen
 source and templates, the ruff configuration and the pinned tool versions. A key never names a
 stale entry, so there is nothing to invalidate; a damaged entry is a miss.
+
+The cache holds code that is swapped into `generated/` and imported. An entry is therefore
+signed (HMAC-SHA-256) with a key of this user's that never lives in the checkout
+(`~/.cache/chatschema/codegen.key`, mode 0600): an entry planted in `.codegen-cache/` (say by a
+CI cache restored from a pull request, or another user) fails the check and is rebuilt. Paths in an
+entry must also stay under the unit's own folders.
 """
 
 from __future__ import annotations
 
 import hashlib
+import hmac
 import json
 import os
+import secrets
+import stat
 import tempfile
 from collections.abc import Iterable
 from importlib.metadata import PackageNotFoundError, version
@@ -50,33 +59,75 @@ def tool_versions() -> str:
     return ";".join(found)
 
 
+def _user_key() -> bytes | None:
+    """This user's signing key, created on first use; None if it cannot be kept safely."""
+    home = Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache") / "chatschema"
+    path = home / "codegen.key"
+    try:
+        home.mkdir(parents=True, exist_ok=True, mode=0o700)
+        if not path.exists():
+            fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+            with os.fdopen(fd, "wb") as out:
+                out.write(secrets.token_bytes(32))
+        info = path.lstat()
+        if not stat.S_ISREG(info.st_mode) or info.st_uid != os.getuid() or info.st_mode & 0o077:
+            return None  # a key others could read or plant signs nothing
+        return path.read_bytes()
+    except OSError:
+        return None
+
+
+def _safe_path(path: str, prefixes: tuple[str, ...]) -> bool:
+    parts = path.split("/")
+    return path.startswith(prefixes) and "" not in parts and "." not in parts and ".." not in parts
+
+
 class Cache:
     """Generated files by unit and key, under `<root>/.codegen-cache/` (git-ignored)."""
 
-    def __init__(self, directory: Path) -> None:
+    def __init__(self, directory: Path, key: bytes | None = None) -> None:
         self.directory = directory
+        self._key = key if key is not None else _user_key()
 
     def _path(self, unit: str, key: str) -> Path:
         return self.directory / f"{unit}-{key}.json"
 
-    def get(self, unit: str, key: str) -> dict[str, bytes] | None:
-        """The files stored for `unit` under `key`, or None."""
+    def _sign(self, unit: str, key: str, files: dict[str, str]) -> str:
+        assert self._key is not None
+        body = json.dumps([unit, key, sorted(files.items())], ensure_ascii=False).encode("utf-8")
+        return hmac.new(self._key, body, hashlib.sha256).hexdigest()
+
+    def get(self, unit: str, key: str, prefixes: tuple[str, ...] = ("",)) -> dict[str, bytes] | None:
+        """The files stored for `unit` under `key`, or None: also when the entry is damaged, not signed
+        with this user's key, or names a path outside `prefixes`."""
+        if self._key is None:
+            return None
         try:
             stored = json.loads(self._path(unit, key).read_text(encoding="utf-8"))
-            return {path: text.encode("utf-8") for path, text in stored.items()}
-        except (OSError, ValueError, AttributeError):
+            files, signature = stored["files"], stored["hmac"]
+            if not isinstance(files, dict) or not all(isinstance(v, str) for v in files.values()):
+                return None
+            if not hmac.compare_digest(str(signature), self._sign(unit, key, files)):
+                return None
+            if not all(_safe_path(p, prefixes) for p in files):
+                return None
+            return {path: text.encode("utf-8") for path, text in files.items()}
+        except (OSError, ValueError, KeyError, TypeError, AttributeError):
             return None
 
     def put(self, unit: str, key: str, files: dict[str, bytes]) -> None:
-        """Store `files` for `unit` under `key`, atomically; older entries of the unit are removed."""
+        """Store `files` for `unit` under `key`, signed and atomically; older entries of the unit go."""
+        if self._key is None:
+            return
         try:
             self.directory.mkdir(parents=True, exist_ok=True)
             for old in self.directory.glob(f"{unit}-*.json"):
                 old.unlink(missing_ok=True)
-            text = json.dumps({p: data.decode("utf-8") for p, data in sorted(files.items())}, ensure_ascii=False)
+            texts = {p: data.decode("utf-8") for p, data in sorted(files.items())}
+            entry = {"files": texts, "hmac": self._sign(unit, key, texts)}
             fd, tmp = tempfile.mkstemp(dir=self.directory, prefix=".tmp-")
             with os.fdopen(fd, "w", encoding="utf-8") as out:
-                out.write(text)
+                out.write(json.dumps(entry, ensure_ascii=False))
             os.replace(tmp, self._path(unit, key))
         except OSError:
             pass  # a cache that cannot be written only costs time

@@ -26,7 +26,14 @@ from .inventory import Family, build_inventory
 from .load import load_schemas
 from .pythongen import family_runs, run_all
 from .render import family_view, render, shipped_schema
-from .typescript import TypeCompilation, package_files, type_declarations
+from .typescript import (
+    TypeCompilation,
+    node_executable,
+    node_modules,
+    package_files,
+    setup_node,
+    type_declarations,
+)
 
 RUNTIME = Path(__file__).parent / "runtime"
 CODEGEN = Path(__file__).parent
@@ -63,6 +70,11 @@ def _generator_stamp(root: Path) -> str:
 
 def _family_key(stamp: str, family: Family) -> str:
     return digest(stamp, *(part for f in family.files for part in (f.name, f.text)))
+
+
+def _family_prefixes(name: str) -> tuple[str, ...]:
+    """Where a family's generated Python lives in the tree."""
+    return (f"{PACKAGE}/{name}/", f"{PACKAGE}/schemas/{name}/")
 
 
 def _runtime_files(families: dict[str, Family]) -> dict[str, str]:
@@ -110,16 +122,18 @@ def build(root: Path, cache: Cache | None = None) -> Tree:
     ts_cached: dict[str, str] = {}
     ts_todo: dict[str, Family] = {}
     for name, fam in families.items():
-        hit = cache.get(f"ts-{name}", family_keys[name]) if cache else None
-        if hit is not None:
+        hit = cache.get(f"ts-{name}", family_keys[name], ("d.ts",)) if cache else None
+        if hit is not None and "d.ts" in hit:
             ts_cached[name] = hit["d.ts"].decode("utf-8")
         else:
             ts_todo[name] = fam
     typescript = TypeCompilation(ts_todo)  # Node works on these while Python generates below
 
     runtime_key = digest(stamp, files_digest(RUNTIME.rglob("*.py"), RUNTIME), *sorted(families))
-    runtime_hit = cache.get("runtime", runtime_key) if cache else None
-    py_hits = {name: cache.get(f"py-{name}", family_keys[name]) for name in families} if cache else {}
+    runtime_hit = cache.get("runtime", runtime_key, (f"{PACKAGE}/",)) if cache else None
+    py_hits = (
+        {name: cache.get(f"py-{name}", family_keys[name], _family_prefixes(name)) for name in families} if cache else {}
+    )
     py_todo = [name for name in sorted(families) if py_hits.get(name) is None]
     for hit in [*py_hits.values(), runtime_hit]:
         tree.update(hit or {})
@@ -156,8 +170,7 @@ def build(root: Path, cache: Cache | None = None) -> Tree:
         if runtime_hit is None:
             cache.put("runtime", runtime_key, {p: fresh[p] for p in runtime_paths})
         for name in py_todo:
-            prefixes = (f"{PACKAGE}/{name}/", f"{PACKAGE}/schemas/{name}/")
-            unit = {p: d for p, d in fresh.items() if p.startswith(prefixes) and p not in runtime_paths}
+            unit = {p: d for p, d in fresh.items() if p.startswith(_family_prefixes(name)) and p not in runtime_paths}
             cache.put(f"py-{name}", family_keys[name], unit)
 
     types = dict(ts_cached)
@@ -207,19 +220,32 @@ def diff(current: Tree, wanted: Tree) -> list[str]:
 
 
 def verify(root: Path, staging: Path) -> None:
-    """Import and exercise the package in `staging` in a subprocess (codegen/verify_tree.py);
-    RuntimeError with one line per problem if it does not work."""
+    """Import and exercise the packages in `staging`, each in a process of its own: Python
+    (codegen/verify_tree.py) and Node (codegen/verify_tree.cjs), side by side.
+    RuntimeError with one line per problem if either does not work."""
     env = {**os.environ, "PYTHONPATH": str(staging), "PYTHONNOUSERSITE": "1", "PYTHONDONTWRITEBYTECODE": "1"}
-    script = Path(__file__).parent / "verify_tree.py"
-    proc = subprocess.run(
-        [sys.executable, "-P", str(script), str(staging), str(root / "tests" / "vectors")],
-        capture_output=True,
+    here = Path(__file__).parent
+    python = subprocess.Popen(
+        [sys.executable, "-P", str(here / "verify_tree.py"), str(staging), str(root / "tests" / "vectors")],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
         text=True,
         env=env,
-        check=False,
     )
-    if proc.returncode != 0:
-        lines = (proc.stdout.strip() or proc.stderr.strip() or f"exit {proc.returncode}").splitlines()
+    setup_node()
+    node = subprocess.Popen(
+        [node_executable(), str(here / "verify_tree.cjs"), str(staging / "typescript")],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        env={**os.environ, "NODE_PATH": str(node_modules())},
+    )
+    lines: list[str] = []
+    for proc in (python, node):
+        out, err = proc.communicate()
+        if proc.returncode != 0:
+            lines += (out.strip() or err.strip() or f"exit {proc.returncode}").splitlines()
+    if lines:
         shown = "\n".join(f"  {line}" for line in lines[:20])
         more = f"\n  ... and {len(lines) - 20} more" if len(lines) > 20 else ""
         raise RuntimeError(f"the generated package does not work:\n{shown}{more}")
@@ -236,6 +262,8 @@ def write_tree(directory: Path, tree: Tree, verify: Callable[[Path], None] | Non
         if leftover.exists():
             shutil.rmtree(leftover)
     for path, data in tree.items():
+        if path.startswith("/") or ".." in path.split("/"):
+            raise RuntimeError(f"refusing to write {path!r} outside {directory}")
         dest = staging / path
         dest.parent.mkdir(parents=True, exist_ok=True)
         dest.write_bytes(data)

@@ -6,9 +6,11 @@ Every problem is collected (not just the first), each naming its file and JSON l
 from __future__ import annotations
 
 import json
+import keyword
 import re
 import shutil
 import subprocess
+import warnings
 from collections.abc import Callable, Iterator
 from typing import Any, Protocol
 from urllib.parse import urljoin
@@ -19,6 +21,7 @@ from referencing.exceptions import Unresolvable
 from referencing.jsonschema import DRAFT202012
 
 from .errors import SchemaProblem, pointer
+from .families import BASE_CLASSES
 from .inventory import DRAFT, EXTENSION, expected_id, ref_target_name
 from .load import SchemaFile
 
@@ -71,10 +74,11 @@ def lint(files: list[SchemaFile], memo: Memo | None = None) -> list[SchemaProble
     `memo` remembers what depends on one file or one pattern alone (the meta-schema check, the
     ECMAScript compile), so that an edit re-checks only what it touched.
     """
-    problems: list[SchemaProblem] = []
+    problems = meta_problems(files, memo)
+    if problems:
+        return problems  # every other check reads the schemas' shapes: not before they are valid
     patterns_seen: list[tuple[Callable[..., None], tuple[str | int, ...], str]] = []
     registry = build_registry(files)
-    meta = Draft202012Validator(Draft202012Validator.META_SCHEMA)
     ids: dict[str, str] = {}
     type_names: dict[tuple[str, str], str] = {}
     for f in files:
@@ -83,13 +87,6 @@ def lint(files: list[SchemaFile], memo: Memo | None = None) -> list[SchemaProble
         def report(path: tuple[str | int, ...], message: str, file: str = file, rule: str = "") -> None:
             problems.append(SchemaProblem(file, pointer(*path), message, rule))
 
-        meta_key = f"meta-{f.family}-{f.path.stem}", f.text
-        if memo is None or not memo.known(*meta_key):
-            errors = list(meta.iter_errors(f.contents))
-            for err in errors:
-                report(tuple(err.absolute_path), f"not a valid 2020-12 schema: {err.message}")
-            if memo is not None and not errors:
-                memo.remember(*meta_key)
         if f.contents.get("$schema") != DRAFT:
             report(("$schema",), f"must be {DRAFT!r}")
         want_id = expected_id(f.family, f.name)
@@ -145,9 +142,41 @@ def lint(files: list[SchemaFile], memo: Memo | None = None) -> list[SchemaProble
                             "mark a named type or a property as an extension, nothing in between",
                             rule="extension",
                         )
-                for key in _UNSUPPORTED:
-                    if key in sub:
-                        report((*sub_path, key), f"{key} is not supported by the code generators", rule="unsupported")
+                for key in sub.keys() - SUPPORTED_KEYWORDS:
+                    report((*sub_path, key), _unsupported(key), rule="unsupported")
+                if "not" in sub and sub["not"] != _NO_NEWLINE and not _checked_by_hand(f.family, name, sub_path, sub):
+                    report(
+                        (*sub_path, "not"),
+                        '"not" is supported as the newline guard {"pattern": "\\n"} beside a pattern, or as '
+                        '{"properties": {<key>: false, ...}} (at least one key) on a type whose hand-written base '
+                        "class checks it (codegen/families.py)",
+                        rule="unsupported",
+                    )
+                if sub_path != path and sub_path[-1] != "not":
+                    for key in ("$id", "title"):
+                        if key in sub:
+                            report((*sub_path, key), f"{key} belongs on a named type only", rule="inline")
+                    if "properties" in sub:
+                        report(
+                            (*sub_path, "properties"),
+                            "an object with properties is a named type: move it under $defs and $ref it "
+                            "(generators name inline objects after their property, which can shadow a type)",
+                            rule="inline",
+                        )
+                if "const" in sub and not isinstance(sub["const"], str):
+                    report(
+                        (*sub_path, "const"),
+                        "a const is a string (a number or boolean const types differently in each generator)",
+                        rule="const-type",
+                    )
+                if isinstance(sub.get("enum"), list) and not all(isinstance(v, str | None) for v in sub["enum"]):
+                    report((*sub_path, "enum"), "enum values are strings or null", rule="const-type")
+                if isinstance(sub.get("$ref"), str) and not _REF_FORM.fullmatch(sub["$ref"]):
+                    report(
+                        (*sub_path, "$ref"),
+                        "a $ref is '#/$defs/<Type>' or '<file>.json#/$defs/<Type>', written plainly (no %-escapes)",
+                        rule="ref-form",
+                    )
                 if isinstance(sub.get("pattern"), str):
                     patterns_seen.append((report, (*sub_path, "pattern"), sub["pattern"]))
                     for message in pattern_problems(sub["pattern"], sub.get("not") == _NO_NEWLINE):
@@ -194,12 +223,63 @@ def lint(files: list[SchemaFile], memo: Memo | None = None) -> list[SchemaProble
     return problems
 
 
+def _checked_by_hand(family: str, name: str, path: tuple[str | int, ...], schema: dict[str, Any]) -> bool:
+    """A type-level "at least one of these keys" rule that the type's hand-written base class enforces."""
+    props = schema["not"].get("properties") if isinstance(schema["not"], dict) else None
+    return (
+        path == ("$defs", name)
+        and name in BASE_CLASSES.get(family, {})
+        and set(schema["not"]) == {"properties"}
+        and isinstance(props, dict)
+        and all(v is False for v in props.values())
+    )
+
+
+def meta_problems(files: list[SchemaFile], memo: Memo | None = None) -> list[SchemaProblem]:
+    """Each file checked against the 2020-12 meta-schema (remembered per file text in `memo`)."""
+    meta = Draft202012Validator(Draft202012Validator.META_SCHEMA)
+    problems: list[SchemaProblem] = []
+    for f in files:
+        unit = f"meta-{f.family}-{f.path.stem}"
+        if memo is not None and memo.known(unit, f.text):
+            continue
+        errors = list(meta.iter_errors(f.contents))
+        problems += [
+            SchemaProblem(str(f.path), pointer(*err.absolute_path), f"not a valid 2020-12 schema: {err.message}")
+            for err in errors
+        ]
+        if memo is not None and not errors:
+            memo.remember(unit, f.text)
+    return problems
+
+
+# The keywords every generator (Pydantic models, TypedDicts, ajv, json-schema-to-typescript) and
+# the conformance harness handle alike; anything else would be checked by some and not others
+# (TypedDicts ignore minLength, Pydantic ignores `not`) or steer a generator (`x-python-type`,
+# `customTypePath` make datamodel-codegen import any module).
+SUPPORTED_KEYWORDS = frozenset(
+    {
+        "$schema", "$id", "$defs", "$ref", "$comment", "title", "description", "deprecated", "default",
+        "examples", "type", "const", "enum", "format", "pattern", "properties", "required",
+        "additionalProperties", "items", "allOf", "anyOf", "oneOf", "not", "discriminator", EXTENSION,
+    }
+)  # fmt: skip
+_REF_FORM = re.compile(r"(?:[a-z][a-z0-9_]*\.json)?#/\$defs/[A-Z][A-Za-z0-9_]*")
+
+
+def _unsupported(key: str) -> str:
+    if key in ("$dynamicRef", "$dynamicAnchor", "$recursiveRef", "$recursiveAnchor", "$anchor"):
+        return f"{key} is not supported by the code generators"
+    return (
+        f"keyword {key!r} is not supported: the generated Pydantic models, TypedDicts and ajv agree only on "
+        + ", ".join(sorted(SUPPORTED_KEYWORDS - {"$schema", "$id", "$defs", "$comment"}))
+    )
+
+
 _UNPRINTABLE = (
     "holds a character that is not printable (a control character, a line or paragraph separator, "
     "a lone surrogate): generated code cannot carry it as written"
 )
-# Keywords the generators cannot express: datamodel-codegen refuses dynamic references.
-_UNSUPPORTED = ("$dynamicRef", "$dynamicAnchor", "$recursiveRef", "$recursiveAnchor")
 # Object.prototype's names: ajv reads `data.constructor` through the prototype chain, so a required
 # `constructor` is "present" in every object in Node and a payload Python rejects passes there.
 JS_PROTOTYPE_NAMES = frozenset(
@@ -253,7 +333,9 @@ def invalid_patterns(patterns: list[str]) -> list[str]:
     out: list[str] = []
     for pattern in patterns:
         try:
-            re.compile(pattern)
+            with warnings.catch_warnings():
+                warnings.simplefilter("ignore", FutureWarning)  # `--` in a class: reported by pattern_problems
+                re.compile(pattern)
             out.append("")
         except re.error as exc:
             out.append(f"pattern {pattern!r} is not a valid regular expression for Python's re: {exc}")
@@ -377,6 +459,16 @@ def pattern_problems(pattern: str, newline_excluded: bool = False) -> list[str]:
     i = 0
     while i < len(pattern):
         ch = pattern[i]
+        if in_class and pattern[i : i + 2] in ("--", "&&", "~~", "||") and pattern[i + 2 : i + 3] != "]":
+            problems.append(
+                f"pattern {pattern!r}: {pattern[i : i + 2]!r} inside [...] is a set operation in pydantic-core's Rust "
+                "regex and literal text elsewhere: escape one of the two characters"
+            )
+        if not in_class and ch == ".":
+            problems.append(
+                f"pattern {pattern!r}: . matches \\r and U+2028/U+2029 in Python but not in ECMAScript: "
+                "write the class you mean, e.g. [^\\n]"
+            )
         if ch == "\\" and i + 1 < len(pattern):
             nxt = pattern[i + 1]
             if nxt in _PORTABLE_ESCAPES_ONLY and not (in_class and nxt == "b"):
@@ -438,6 +530,13 @@ def _check_union(file: str, path: tuple[str | int, ...], schema: dict[str, Any],
     if schema.get("type") != "object":
         report(("type",), 'a tagged union also declares "type": "object"')
     tag = disc["propertyName"]
+    if not tag.isidentifier() or keyword.iskeyword(tag) or tag.startswith("_"):
+        # Pydantic looks a discriminator up by its Python field name: an aliased tag is read from the wrong key
+        report(
+            ("discriminator", "propertyName"),
+            f"union tag {tag!r} must be a Python name",
+        )
+        out[-1] = SchemaProblem(out[-1].file, out[-1].pointer, out[-1].message, "tag-name")
     seen: dict[str, int] = {}
     for i, branch in enumerate(branches):
         ref = branch.get("$ref") if isinstance(branch, dict) else None

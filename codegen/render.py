@@ -23,20 +23,8 @@ def _only_escaped(value: Any) -> Any:
     return value
 
 
-def _bytecode_cache() -> jinja2.BytecodeCache | None:
-    # inside the checkout (git-ignored), never a shared temporary directory: compiled templates are code
-    directory = Path(__file__).parent.parent / ".codegen-cache" / "jinja"
-    try:
-        directory.mkdir(parents=True, exist_ok=True)
-    except OSError:
-        return None
-    return jinja2.FileSystemBytecodeCache(str(directory))
-
-
 _env = jinja2.Environment(
     loader=jinja2.FileSystemLoader(TEMPLATES),
-    # compiled templates, keyed by their source: an unchanged template is not compiled again
-    bytecode_cache=_bytecode_cache(),
     undefined=jinja2.StrictUndefined,
     keep_trailing_newline=True,
     autoescape=False,

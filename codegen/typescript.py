@@ -65,6 +65,11 @@ def setup_node(force: bool = False) -> None:
     stamp.write_text(_lock_digest(), encoding="utf-8")
 
 
+def node_executable() -> str:
+    """The `node` on PATH; RuntimeError if there is none."""
+    return _node()
+
+
 def _node() -> str:
     node = shutil.which("node")
     if node is None:

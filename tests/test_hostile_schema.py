@@ -20,7 +20,8 @@ from typing import Any
 
 import pytest
 
-from codegen.generate import read_tree, verify, write_tree
+from codegen.cache import CACHE_DIR, Cache
+from codegen.generate import build, read_tree, verify, write_tree
 from codegen.lint import lint
 from codegen.load import load_schemas
 from tests.node import HERE, run_node, tsc
@@ -356,6 +357,53 @@ REFUSED: dict[str, tuple[Any, str, str]] = {
         "/$defs/Object",
         "type-name",
     ),
+    "keyword-x-python-type": (_x(**{"x-python-type": "Any"}), "/$defs/Thing/properties/x/x-python-type", "unsupported"),
+    "keyword-customTypePath": (_x(customTypePath="this.s"), "/$defs/Thing/properties/x/customTypePath", "unsupported"),
+    "keyword-minLength": (_x(minLength=2), "/$defs/Thing/properties/x/minLength", "unsupported"),
+    "keyword-anchor": (_x(**{"$anchor": "a"}), "/$defs/Thing/properties/x/$anchor", "unsupported"),
+    "not-anything": (_x(**{"not": {}}), "/$defs/Thing/properties/x/not", "unsupported"),
+    "inline-object": (
+        _x(type="object", properties={"q": {"description": "q", "type": "string"}}),
+        "/$defs/Thing/properties/x/properties",
+        "inline",
+    ),
+    "inline-title": (_x(title="Record"), "/$defs/Thing/properties/x/title", "inline"),
+    "embedded-id": (
+        _x(**{"$id": "https://chatschema.dev/schemas/evil/b.json"}),
+        "/$defs/Thing/properties/x/$id",
+        "inline",
+    ),
+    "const-number": (_x(const=1), "/$defs/Thing/properties/x/const", "const-type"),
+    "enum-float": (_x(enum=["a", 1.5]), "/$defs/Thing/properties/x/enum", "const-type"),
+    "ref-percent-encoded": (
+        lambda d: d["$defs"]["Thing"]["properties"].update({"y": {"description": "y", "$ref": "#/$defs/%54hing"}}),
+        "/$defs/Thing/properties/y/$ref",
+        "ref-form",
+    ),
+    "pattern-dot": (_x(pattern="^a.b"), "/$defs/Thing/properties/x/pattern", "pattern-portable"),
+    "pattern-class-set-operation": (_x(pattern="^[a-c--b]"), "/$defs/Thing/properties/x/pattern", "pattern-portable"),
+    "tag-not-a-python-name": (
+        lambda d: d["$defs"].update(
+            {
+                "U": {
+                    "title": "U",
+                    "description": "u",
+                    "type": "object",
+                    "oneOf": [{"$ref": "#/$defs/V"}],
+                    "discriminator": {"propertyName": "a-b"},
+                },
+                "V": {
+                    "title": "V",
+                    "description": "v",
+                    "type": "object",
+                    "required": ["a-b"],
+                    "properties": {"a-b": {"description": "tag", "type": "string", "const": "v"}},
+                },
+            }
+        ),
+        "/$defs/U/discriminator/propertyName",
+        "tag-name",
+    ),
     "type-name-family-map": (
         lambda d: d["$defs"].update({"EvilSchemas": {"title": "EvilSchemas", "description": "e", "type": "object"}}),
         "/$defs/EvilSchemas",
@@ -378,6 +426,7 @@ def test_lint_refuses_with_file_location_and_rule(tmp_path: Path, case: str) -> 
 @pytest.mark.parametrize(
     ("family", "file", "rule"),
     [
+        ("index", "things.json", "family-name"),
         ("class", "things.json", "family-name"),
         ("schemas", "things.json", "family-name"),
         ("validate", "things.json", "family-name"),
@@ -453,3 +502,82 @@ def test_a_tree_whose_schemas_contradict_the_vectors_is_not_swapped_in(tmp_path:
     )
     assert "generated/ left unchanged" in proc.stderr
     assert read_tree(tmp_path / "generated") == before
+
+
+def test_a_schema_that_is_not_a_schema_gets_lines_not_a_traceback(tmp_path: Path) -> None:
+    doc = json.loads(json.dumps(BASE))
+    doc["$defs"]["Thing"]["properties"] = [1]
+    doc["$defs"]["Other"] = True
+    _write_family(tmp_path, "evil", {"things.json": doc})
+    files, problems = load_schemas(tmp_path)
+    lines = [str(p) for p in problems + lint(files)]
+    assert lines and all("not a valid 2020-12 schema" in line for line in lines), lines
+
+
+def test_what_is_not_a_schema_file_in_a_family_folder_is_refused(tmp_path: Path) -> None:
+    _write_family(tmp_path, "evil", _variant(lambda d: None))
+    folder = tmp_path / "schemas" / "evil"
+    (folder / "sub").mkdir()
+    (folder / "sub" / "y.json").write_text("{}")  # datamodel-codegen would read it; lint would not
+    (folder / "dir.json").mkdir()
+    (folder / "link.json").symlink_to(folder / "things.json")
+    os.mkfifo(folder / "fifo.json")  # reading it would block forever
+    (folder / "notes.txt").write_text("x")
+    (folder / "VERSION").write_text("1.0.0\n")  # the family's version: allowed
+    _, problems = load_schemas(tmp_path)
+    assert sorted((p.file, p.rule) for p in problems) == [
+        (f"schemas/evil/{name}", "stray-file") for name in ("dir.json", "fifo.json", "link.json", "notes.txt", "sub")
+    ]
+
+
+@pytest.mark.parametrize(
+    ("text", "message"),
+    [
+        ('{"$defs": {"X": {"maximum": 1e400}}}', "invalid JSON: 1e400 is beyond a double"),
+        ('{"$defs": ' + '{"a": ' * 70 + "1" + "}" * 71, "nested deeper than 64 levels"),
+    ],
+)
+def test_numbers_and_nesting_no_reader_agrees_on_are_refused(tmp_path: Path, text: str, message: str) -> None:
+    (tmp_path / "schemas" / "evil").mkdir(parents=True)
+    (tmp_path / "schemas" / "evil" / "things.json").write_text(text)
+    _, problems = load_schemas(tmp_path)
+    assert len(problems) == 1 and message in str(problems[0]), problems
+
+
+# --- the cache is code: only this user's signed entries are used -----------------------------------
+
+
+def test_planted_or_tampered_cache_entries_are_rebuilt(tmp_path: Path) -> None:
+    shutil.copy(ROOT / "pyproject.toml", tmp_path / "pyproject.toml")
+    _write_family(tmp_path, "evil", _variant(lambda d: None))
+    cache = Cache(tmp_path / CACHE_DIR, key=b"k" * 32)
+    clean = build(tmp_path, cache)
+    (entry,) = (tmp_path / CACHE_DIR).glob("py-evil-*.json")
+    stored = json.loads(entry.read_text(encoding="utf-8"))
+    # another key (a planted entry), a changed file, a path leaving the tree: each is a miss
+    other = Cache(tmp_path / CACHE_DIR, key=b"x" * 32)
+    assert other.get(entry.name.split("-", 2)[0] + "-evil", entry.stem.rsplit("-", 1)[1]) is None
+    tampered = dict(stored["files"])
+    model = next(p for p in tampered if p.endswith("models/things.py"))
+    tampered[model] += "\nimport os; os.system('touch PWNED')\n"
+    entry.write_text(json.dumps({"files": tampered, "hmac": stored["hmac"]}), encoding="utf-8")
+    assert build(tmp_path, cache) == clean
+    escaping = {**stored["files"], "chatschema/evil/../../../escaped.py": "x = 1\n"}
+    unit, key = "py-evil", entry.stem.rsplit("-", 1)[1]
+    signed = cache._sign(unit, key, escaping)
+    entry.write_text(json.dumps({"files": escaping, "hmac": signed}), encoding="utf-8")
+    assert cache.get(unit, key, ("chatschema/evil/", "chatschema/schemas/evil/")) is None
+    assert build(tmp_path, cache) == clean
+    assert not (tmp_path.parent / "escaped.py").exists() and not (tmp_path / "PWNED").exists()
+
+
+def test_an_npm_package_that_does_not_load_is_not_swapped_in(tmp_path: Path) -> None:
+    target = tmp_path / "generated"
+    shutil.copytree(ROOT / "generated", target, ignore=shutil.ignore_patterns("__pycache__", "node_modules"))
+    before = read_tree(target)
+    broken = dict(before)
+    broken["typescript/index.js"] = before["typescript/index.js"] + b"\nthrow new Error('boom');\n"
+    with pytest.raises(RuntimeError) as info:
+        write_tree(target, broken, verify=lambda staging: verify(ROOT, staging))
+    assert "typescript/index.js: cannot be loaded: boom" in str(info.value)
+    assert read_tree(target) == before
