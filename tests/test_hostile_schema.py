@@ -448,6 +448,9 @@ def test_a_tree_whose_schemas_contradict_the_vectors_is_not_swapped_in(tmp_path:
     assert proc.returncode == 1, proc.stdout
     assert "the generated package does not work" in proc.stderr
     assert f"  tests/vectors/swarm/{tool}/valid/" in proc.stderr
-    assert f"swarm/{tool}: this valid vector is invalid under the new schema: $: 'never_sent' is a required property" in proc.stderr
+    assert (
+        f"swarm/{tool}: this valid vector is invalid under the new schema: $: 'never_sent' is a required property"
+        in proc.stderr
+    )
     assert "generated/ left unchanged" in proc.stderr
     assert read_tree(tmp_path / "generated") == before
