@@ -120,7 +120,7 @@ def test_deprecation_warning_names_field_and_replacement() -> None:
     message = parse_letta_message(TOOL_CALL)
     assert isinstance(message, ToolCallMessage)
     with pytest.warns(DeprecationWarning) as caught:
-        assert message.tool_call.name == "f"  # type: ignore[union-attr]
+        assert message.tool_call.name == "f"
     assert [str(w.message) for w in caught] == ["ToolCallMessage.tool_call is deprecated; use `tool_calls` instead"]
     assert ToolReturnMessage.model_fields["status"].deprecated == (
         "ToolReturnMessage.status is deprecated; use `tool_returns` instead"
