@@ -45,6 +45,14 @@ def tests(session: nox.Session) -> None:
 
 
 @nox.session
+def build(session: nox.Session) -> None:
+    """The packages as users receive them, in dist/: wheel + sdist (`twine check`ed) and the npm tarball
+    (`npm pack`), all with pyproject.toml's version (release/build.py)."""
+    session.install("-r", "requirements/build.txt")
+    session.run("python", "-m", "release.build", "--outdir", "dist", *session.posargs)
+
+
+@nox.session
 def bench(session: nox.Session) -> None:
     """Validation benchmark: messages/s of every validator, and `chatschema validate` on 1,000,000 messages.
 

@@ -8,6 +8,7 @@ bundle is simply every file's `$defs` merged into one document, with each `$ref`
 from __future__ import annotations
 
 import json
+from collections.abc import Iterator
 from typing import Any
 
 from .inventory import DRAFT, ID_BASE, Family
@@ -70,6 +71,59 @@ def bundle(family: Family) -> dict[str, Any]:
         ),
         "$defs": defs,
     }
+
+
+def _refs(node: Any) -> Iterator[str]:
+    """The `#/$defs/<Type>` names a rewritten schema points at (data keywords skipped)."""
+    if isinstance(node, dict):
+        for key, value in node.items():
+            if key == "$ref" and isinstance(value, str):
+                yield value.removeprefix("#/$defs/")
+            elif key not in _DATA_KEYWORDS:
+                yield from _refs(value)
+    elif isinstance(node, list):
+        for item in node:
+            yield from _refs(item)
+
+
+def standalone_path(family: str, type_name: str) -> str:
+    """Where a type's standalone schema lives, relative to generated/."""
+    return f"schemas/{family}/{type_name}.schema.json"
+
+
+def standalone(family: Family, type_name: str, defs: dict[str, Any] | None = None) -> dict[str, Any]:
+    """One type as a self-contained 2020-12 document any validator takes as is: a root `$ref` to
+    the type, and under `$defs` the type and every type it reaches (nothing else, nothing remote).
+    `defs` is the family bundle's `$defs`, if already built."""
+    if defs is None:
+        defs = bundle(family)["$defs"]
+    reached: list[str] = []
+    todo = [type_name]
+    while todo:
+        name = todo.pop()
+        if name not in reached:
+            reached.append(name)
+            todo.extend(_refs(defs[name]))
+    return {
+        "$schema": DRAFT,
+        "$id": f"{ID_BASE}{standalone_path(family.name, type_name).removeprefix('schemas/')}",
+        "$comment": (
+            f"Generated from schemas/{family.name}/*.json: do not edit; edit the sources and run `nox -s generate`."
+        ),
+        "title": f"{family.name}/{type_name}",
+        "$ref": f"#/$defs/{type_name}",
+        "$defs": {name: defs[name] for name in sorted(reached)},
+    }
+
+
+def standalone_files(families: dict[str, Family]) -> dict[str, str]:
+    """Every named type's standalone schema, by path relative to generated/."""
+    files: dict[str, str] = {}
+    for fam_name, family in sorted(families.items()):
+        defs = bundle(family)["$defs"]
+        for t in sorted(family.types.values(), key=lambda t: t.name):
+            files[standalone_path(fam_name, t.name)] = dump(standalone(family, t.name, defs))
+    return files
 
 
 def index(families: dict[str, Family]) -> dict[str, Any]:

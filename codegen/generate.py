@@ -17,7 +17,7 @@ import tomllib
 from collections.abc import Callable
 from pathlib import Path
 
-from .bundle import bundle, bundle_path, dump, index
+from .bundle import bundle, bundle_path, dump, index, standalone_files
 from .cache import Cache, LintMemo, digest, files_digest, tool_versions
 from .docs import docs_files
 from .errors import CodegenError
@@ -26,6 +26,7 @@ from .inventory import Family, build_inventory
 from .load import load_schemas
 from .pythongen import family_runs, run_all
 from .render import family_view, render, shipped_schema
+from .runtime_data import runtime_data_files
 from .typescript import (
     TypeCompilation,
     node_executable,
@@ -182,6 +183,8 @@ def build(root: Path, cache: Cache | None = None) -> Tree:
     for name, family in sorted(families.items()):
         extra[bundle_path(name)] = dump(bundle(family))
     extra["schemas/index.json"] = dump(index(families))
+    extra.update(standalone_files(families))
+    extra.update(runtime_data_files(PACKAGE))
     version = tomllib.loads((root / "pyproject.toml").read_text(encoding="utf-8"))["project"]["version"]
     for pkg_rel, text in package_files(families, version, types).items():
         extra[f"typescript/{pkg_rel}"] = text

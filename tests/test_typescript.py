@@ -391,7 +391,7 @@ def test_validate_entry_point_in_node_reports_like_python() -> None:
         assert result["valid"] is False
         assert result["message"].startswith(f"payload is not a valid {case['schema']} (")
         assert set(result["paths"]) == {v.path for v in python}, (result, python)
-    assert got[3]["unknown"].startswith('unknown schema "docent/NoSuchType"')
+    assert got[3]["unknown"].startswith("unknown schema 'docent/NoSuchType'")
 
 
 def test_package_installs_into_a_node_project(tmp_path: Path) -> None:

@@ -15,6 +15,7 @@ from typing import BinaryIO, TextIO
 
 from chatschema import schemas
 from chatschema.jsontext import DEPTH_LIMIT, MAX_DEPTH
+from chatschema.listing import list_samples, list_schemas, version
 from chatschema.validate.backends import AUTO, BACKENDS, fast_available, message_unions
 from chatschema.validate.reader import Chunk, read_array, read_document, read_lines
 from chatschema.validate.report import Reporter
@@ -39,10 +40,21 @@ exit status: 0 all valid, 1 any invalid or malformed message, 2 usage error.
 """
 
 
+MAIN_EPILOG = """\
+exit status (every command): 0 success, every message valid; 1 an invalid or malformed message;
+2 usage error (unknown schema or family, missing file, bad option).
+Output is never coloured.
+"""
+
+
 def _parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
-        prog="chatschema", description="Validate chat messages against chatschema's schemas."
+        prog="chatschema",
+        description="Validate chat messages against chatschema's schemas.",
+        epilog=MAIN_EPILOG,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
     )
+    parser.add_argument("--version", action="version", version=f"chatschema {version()}")
     sub = parser.add_subparsers(dest="command", required=True)
     v = sub.add_parser(
         "validate",
@@ -61,7 +73,14 @@ def _parser() -> argparse.ArgumentParser:
     v.add_argument("--max-depth", type=int, default=MAX_DEPTH, help=f"deepest nesting (default {MAX_DEPTH})")
     v.add_argument("--progress", action=argparse.BooleanOptionalAction, default=None, help="progress bar on stderr")
     v.add_argument("--quiet", "-q", action="store_true", help="no summary line")
-    sub.add_parser("schemas", help="list the schema names")
+    names = sub.add_parser("schemas", help="list the schema names", epilog=MAIN_EPILOG)
+    names.add_argument("--family", action="append", default=[], help="only this family (repeatable)")
+    names.add_argument("--format", choices=("text", "json"), default="text", help="names, or JSON records")
+    shipped = sub.add_parser(
+        "samples", help="list, or validate, the sample files shipped in the package", epilog=MAIN_EPILOG
+    )
+    shipped.add_argument("--family", action="append", default=[], help="only this family (repeatable)")
+    shipped.add_argument("--validate", action="store_true", help="validate each sample against its schema")
     return parser
 
 
@@ -158,10 +177,11 @@ def validate(args: argparse.Namespace, stdin: BinaryIO, out: TextIO, err: TextIO
 def main(argv: list[str] | None = None) -> int:
     """Entry point of the `chatschema` console script and of `python -m chatschema`."""
     args = _parser().parse_args(argv)
-    if args.command == "schemas":
-        sys.stdout.write("".join(f"{name}\n" for name in schemas.names()))
-        return 0
     try:
+        if args.command == "schemas":
+            return list_schemas(args, sys.stdout, sys.stderr)
+        if args.command == "samples":
+            return list_samples(args, sys.stdin.buffer, sys.stdout, sys.stderr)
         return validate(args, sys.stdin.buffer, sys.stdout, sys.stderr)
     except BrokenPipeError:  # e.g. piped into `head`
         with suppress(OSError):

@@ -8,11 +8,67 @@ const addFormats = require("ajv-formats").default;
 const { isDateTime } = require("./formats.js");
 const index = require("./schemas/index.json");
 
+/** A value as Python's repr writes it, so that messages read the same as chatschema's Python ones. */
+function pyRepr(value) {
+  if (typeof value === "string") {
+    const quote = value.includes("'") && !value.includes('"') ? '"' : "'";
+    const body = value.replace(/\\/g, "\\\\").replace(/\n/g, "\\n").replace(/\r/g, "\\r").replace(/\t/g, "\\t");
+    return quote + (quote === "'" ? body.replace(/'/g, "\\'") : body) + quote;
+  }
+  if (value === null) return "None";
+  if (value === true) return "True";
+  if (value === false) return "False";
+  if (Array.isArray(value)) return `[${value.map(pyRepr).join(", ")}]`;
+  return JSON.stringify(value);
+}
+
+// difflib.SequenceMatcher(None, a, b).ratio() (no junk: names are far shorter than its 200-character
+// autojunk threshold): twice the matched characters over the total, from the longest matching
+// block (leftmost in a, then in b) and recursively the parts left and right of it.
+function matchedChars(a, b) {
+  let best = 0;
+  let bi = 0;
+  let bj = 0;
+  let prev = new Array(b.length + 1).fill(0);
+  for (let i = 1; i <= a.length; i++) {
+    const row = new Array(b.length + 1).fill(0);
+    for (let j = 1; j <= b.length; j++) {
+      if (a[i - 1] === b[j - 1]) {
+        row[j] = prev[j - 1] + 1;
+        if (row[j] > best) {
+          best = row[j];
+          bi = i - best;
+          bj = j - best;
+        }
+      }
+    }
+    prev = row;
+  }
+  if (best === 0) return 0;
+  return best + matchedChars(a.slice(0, bi), b.slice(0, bj)) + matchedChars(a.slice(bi + best), b.slice(bj + best));
+}
+
+/** Up to `n` names closest to `word` with a ratio of at least `cutoff`, as difflib.get_close_matches. */
+function closeMatches(word, names, n = 3, cutoff = 0.5) {
+  const scored = [];
+  for (const name of names) {
+    const total = word.length + name.length;
+    const ratio = total === 0 ? 1 : (2 * matchedChars(name, word)) / total;
+    if (ratio >= cutoff) scored.push([ratio, name]);
+  }
+  scored.sort((x, y) => y[0] - x[0] || (x[1] < y[1] ? 1 : x[1] > y[1] ? -1 : 0));
+  return scored.slice(0, n).map(([, name]) => name);
+}
+
 class UnknownSchemaError extends Error {
   constructor(name) {
-    super(`unknown schema ${JSON.stringify(name)}; known families: ${Object.keys(index.families).join(", ")}`);
+    const close = typeof name === "string" ? closeMatches(name, Object.keys(index.schemas).sort()) : [];
+    const hint =
+      close.length > 0 ? `; did you mean ${close.join(", ")}?` : `; known families: ${Object.keys(index.families).join(", ")}`;
+    super(`unknown schema ${typeof name === "string" ? pyRepr(name) : String(name)}${hint}`);
     this.name = "UnknownSchemaError";
     this.schemaName = name;
+    this.closeMatches = close;
   }
 }
 
@@ -36,6 +92,8 @@ function createAjv() {
     allowUnionTypes: true,
     discriminator: true,
     allErrors: true,
+    // errors carry their schema and data, so messages can name the expected values (as Python's do)
+    verbose: true,
   });
   addFormats(ajv);
   // Replace ajv-formats' date-time by the project's rule, shared with Python (formats.js).
@@ -96,16 +154,37 @@ function jsonPath(instancePath, payload) {
   return path;
 }
 
-function toViolation(error, payload) {
+/** The tag values of a union's branches, in `oneOf` order (refs never leave the family's bundle). */
+function tagValues(unionSchema, tag, family) {
+  const info = index.families[family];
+  const defs = info === undefined ? {} : require(`./${info.bundle}`).$defs;
+  const values = [];
+  for (const branch of (unionSchema && unionSchema.oneOf) || []) {
+    const ref = typeof branch.$ref === "string" ? branch.$ref.split("#/$defs/")[1] : undefined;
+    const target = ref === undefined ? branch : defs[ref];
+    const prop = target && target.properties && target.properties[tag];
+    if (prop && "const" in prop && !values.includes(prop.const)) values.push(prop.const);
+  }
+  return values;
+}
+
+function toViolation(error, payload, schemaName) {
   let path = jsonPath(error.instancePath, payload);
   let message = error.message || error.keyword;
   if (error.keyword === "required") {
     message = `${JSON.stringify(error.params.missingProperty)} is a required property`;
   } else if (error.keyword === "discriminator") {
-    message =
-      error.params.error === "tag"
-        ? `missing discriminator ${JSON.stringify(error.params.tag)}`
-        : `unknown ${error.params.tag} ${JSON.stringify(error.params.tagValue)}`;
+    const { tag, tagValue } = error.params;
+    if (tagValue === undefined) {
+      message = `missing discriminator ${pyRepr(tag)}`;
+    } else {
+      const expected = tagValues(error.parentSchema, tag, schemaName.split("/")[0]);
+      message = `unknown ${tag} ${pyRepr(tagValue)}, expected one of ${expected.map(pyRepr).join(", ")}`;
+    }
+  } else if (error.keyword === "enum") {
+    message = `${pyRepr(error.data)} is not one of ${pyRepr(error.params.allowedValues)}`;
+  } else if (error.keyword === "const") {
+    message = `${pyRepr(error.params.allowedValue)} was expected`;
   }
   return { path, message, keyword: error.keyword };
 }
@@ -117,7 +196,7 @@ function violations(name, payload, options) {
   const seen = new Set();
   const out = [];
   for (const error of fn.errors || []) {
-    const v = toViolation(error, payload);
+    const v = toViolation(error, payload, name);
     const key = `${v.path}\u0000${v.message}`;
     if (!seen.has(key)) {
       seen.add(key);
@@ -144,6 +223,7 @@ const schemaNames = Object.freeze(Object.keys(index.schemas).sort());
 
 module.exports = {
   PayloadError,
+  closeMatches,
   UnknownSchemaError,
   createAjv,
   index,

@@ -3,6 +3,8 @@
 
 from __future__ import annotations
 
+import re
+import warnings
 from typing import Any
 
 from pydantic import BaseModel, ConfigDict
@@ -42,6 +44,47 @@ class SchemaModel(BaseModel):
         super().__init_subclass__(**kwargs)
         if "__chatschema_tag__" in cls.__dict__:
             cls.model_post_init = _count_tag_as_set  # type: ignore[method-assign]
+
+    @classmethod
+    def __pydantic_init_subclass__(cls, **kwargs: Any) -> None:
+        # Pydantic warns only "deprecated" for `Field(deprecated=True)`: say which field it is and what
+        # replaces it. The message is stored on the FieldInfo too, so a later model_rebuild keeps it, and
+        # a subclass inherits it (naming the class that declares the field).
+        super().__pydantic_init_subclass__(**kwargs)
+        for name, info in cls.__pydantic_fields__.items():
+            if info.deprecated is True:
+                message = deprecation_message(cls.__name__, info.alias or name, info.description)
+                info.deprecated = message
+                setattr(cls, name, _DeprecatedField(name, message))
+
+
+_REPLACEMENT = re.compile(r"\b[Uu]se (`[^`]+`(?:(?:,| or| and) `[^`]+`)*)")
+
+
+def deprecation_message(model: str, key: str, description: str | None) -> str:
+    """`ToolCallMessage.tool_call is deprecated; use `tool_calls` instead`, the replacement taken from
+    the schema's description ("... Use `tool_calls`."); without one, the description itself."""
+    match = _REPLACEMENT.search(description or "")
+    if match is not None:
+        return f"{model}.{key} is deprecated; use {match[1]} instead"
+    return f"{model}.{key} is deprecated" + (f": {description}" if description else "")
+
+
+class _DeprecatedField:
+    """Data descriptor that warns with the field's message on access (as pydantic's own does)."""
+
+    def __init__(self, name: str, message: str) -> None:
+        self.name = name
+        self.message = message
+
+    def __get__(self, obj: BaseModel | None, owner: type[BaseModel] | None = None) -> Any:
+        if obj is None:
+            raise AttributeError(self.name)
+        warnings.warn(self.message, DeprecationWarning, stacklevel=2)
+        return obj.__dict__[self.name]
+
+    def __set__(self, obj: Any, value: Any) -> None:  # a data descriptor, so it wins over __dict__
+        raise AttributeError(self.name)
 
 
 def _count_tag_as_set(self: BaseModel, context: Any, /) -> None:

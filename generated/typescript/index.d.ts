@@ -123,10 +123,14 @@ export declare class PayloadError extends Error {
   readonly violations: Violation[];
 }
 
-/** No schema has this name. */
+/** No schema has this name; the message names the closest ones ("did you mean ..."), as in Python. */
 export declare class UnknownSchemaError extends Error {
   readonly schemaName: string;
+  readonly closeMatches: string[];
 }
+
+/** Up to `n` of `names` closest to `word` (ratio at least `cutoff`), as Python's difflib.get_close_matches. */
+export declare function closeMatches(word: string, names: readonly string[], n?: number, cutoff?: number): string[];
 
 /** An ajv validate function: true or false, with `errors` after a failure. */
 export interface ValidateFunction {

@@ -1,0 +1,1 @@
+"""Building the packages as users receive them (`nox -s build`)."""

@@ -1,0 +1,125 @@
+"""The packages as users receive them: the wheel and sdist (checked with `twine check`) and the npm
+tarball (`npm pack` of generated/typescript), all with pyproject.toml's version.
+
+    python -m release.build [--outdir dist] [--no-isolation]
+
+Used by `nox -s build` and by tests/test_packages.py, which installs what it builds.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import shutil
+import subprocess
+import sys
+import tarfile
+import tomllib
+import zipfile
+from dataclasses import dataclass
+from pathlib import Path
+
+ROOT = Path(__file__).parent.parent
+NPM_PACKAGE = ROOT / "generated" / "typescript"
+
+
+class BuildError(RuntimeError):
+    """A build step failed or produced something inconsistent; the message says which."""
+
+
+@dataclass(frozen=True)
+class Artifacts:
+    """What one build produced."""
+
+    version: str
+    wheel: Path
+    sdist: Path
+    npm: Path
+
+
+def project_version() -> str:
+    """The one version, pyproject.toml's `project.version`."""
+    data = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))
+    version: str = data["project"]["version"]
+    return version
+
+
+def _run(cmd: list[str], cwd: Path = ROOT) -> str:
+    proc = subprocess.run(cmd, cwd=cwd, capture_output=True, text=True, check=False)
+    if proc.returncode != 0:
+        raise BuildError(f"{' '.join(cmd[:4])}... failed (exit {proc.returncode}):\n{proc.stdout}{proc.stderr}")
+    return proc.stdout
+
+
+def _one(outdir: Path, pattern: str) -> Path:
+    found = sorted(outdir.glob(pattern))
+    if len(found) != 1:
+        raise BuildError(f"{outdir}: expected one {pattern}, found {[p.name for p in found]}")
+    return found[0]
+
+
+def _check_versions(version: str, wheel: Path, sdist: Path, npm: Path) -> None:
+    """Every artefact carries `version`, in its name and in its own metadata."""
+    with zipfile.ZipFile(wheel) as zf:
+        metadata = zf.read(f"chatschema-{version}.dist-info/METADATA").decode("utf-8")
+    with tarfile.open(sdist) as tf:
+        member = tf.extractfile(f"chatschema-{version}/PKG-INFO")
+        pkg_info = member.read().decode("utf-8") if member else ""
+    with tarfile.open(npm) as tf:
+        member = tf.extractfile("package/package.json")
+        npm_version = json.loads(member.read())["version"] if member else None
+    for name, text in ((wheel.name, metadata), (sdist.name, pkg_info)):
+        if f"\nVersion: {version}\n" not in text:
+            raise BuildError(f"{name}: metadata does not say Version: {version}")
+    if npm_version != version:
+        raise BuildError(f"{npm.name}: package.json version {npm_version!r}, pyproject.toml says {version!r}")
+
+
+def build(outdir: Path, *, isolated: bool = True, check: bool = True) -> Artifacts:
+    """Build wheel, sdist and npm tarball into `outdir` (emptied first); `twine check` the Python ones."""
+    version = project_version()
+    shutil.rmtree(outdir, ignore_errors=True)
+    outdir.mkdir(parents=True)
+    _run(
+        [
+            sys.executable,
+            "-m",
+            "build",
+            "--sdist",
+            "--wheel",
+            "--outdir",
+            str(outdir),
+            *([] if isolated else ["--no-isolation"]),
+        ]
+    )
+    wheel = _one(outdir, f"chatschema-{version}-py3-none-any.whl")
+    sdist = _one(outdir, f"chatschema-{version}.tar.gz")
+    if check:
+        _run([sys.executable, "-m", "twine", "check", "--strict", str(wheel), str(sdist)])
+    npm_bin = shutil.which("npm")
+    if npm_bin is None:
+        raise BuildError("npm not found: Node.js 20 with npm is needed for the npm tarball")
+    _run([npm_bin, "pack", "--silent", "--pack-destination", str(outdir.resolve()), str(NPM_PACKAGE)])
+    npm = _one(outdir, f"chatschema-{version}.tgz")
+    _check_versions(version, wheel, sdist, npm)
+    return Artifacts(version, wheel, sdist, npm)
+
+
+def main(argv: list[str] | None = None) -> int:
+    """`python -m release.build`: build everything, print one line per artefact."""
+    parser = argparse.ArgumentParser(prog="python -m release.build", description=__doc__.splitlines()[0])
+    parser.add_argument("--outdir", type=Path, default=ROOT / "dist")
+    parser.add_argument("--no-isolation", action="store_true", help="build with the installed hatchling")
+    args = parser.parse_args(argv)
+    try:
+        built = build(args.outdir, isolated=not args.no_isolation)
+    except BuildError as exc:
+        sys.stderr.write(f"release.build: {exc}\n")
+        return 1
+    for path in (built.wheel, built.sdist, built.npm):
+        sys.stdout.write(f"{path} ({path.stat().st_size:,} bytes, version {built.version})\n")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

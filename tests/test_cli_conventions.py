@@ -1,0 +1,126 @@
+"""The command's conventions: --version, exit codes in --help, `schemas --family/--format json`,
+the shipped samples (`chatschema samples [--validate]`), and deprecation warnings that name the
+field and its replacement."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+import tomllib
+import warnings
+from pathlib import Path
+
+import pytest
+
+from chatschema import schemas
+from chatschema._base import deprecation_message
+from chatschema.letta import ToolCallMessage, ToolReturnMessage, parse_letta_message
+from chatschema.samples import SAMPLES, samples
+
+ROOT = Path(__file__).parent.parent
+VERSION = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))["project"]["version"]
+
+
+def chatschema(*args: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [sys.executable, "-m", "chatschema", *args], capture_output=True, text=True, check=False, cwd=ROOT
+    )
+
+
+def test_version_is_pyprojects() -> None:
+    proc = chatschema("--version")
+    assert (proc.returncode, proc.stdout) == (0, f"chatschema {VERSION}\n")
+
+
+def test_help_lists_exit_codes() -> None:
+    for args in (["--help"], ["schemas", "--help"], ["samples", "--help"], ["validate", "--help"]):
+        proc = chatschema(*args)
+        assert proc.returncode == 0
+        text = " ".join(proc.stdout.split())
+        assert "exit status" in text and "0 " in text and "1 " in text and "2 usage error" in text, args
+
+
+def test_schemas_family_filter_and_json() -> None:
+    proc = chatschema("schemas", "--family", "swarm", "--family", "bridgic")
+    assert proc.returncode == 0
+    assert proc.stdout.splitlines() == [n for n in schemas.names() if n.split("/")[0] in ("swarm", "bridgic")]
+    records = json.loads(chatschema("schemas", "--format", "json", "--family", "docent").stdout)
+    assert [r["name"] for r in records] == [n for n in schemas.names() if n.startswith("docent/")]
+    chat = next(r for r in records if r["name"] == "docent/ChatMessage")
+    assert chat == {
+        "name": "docent/ChatMessage",
+        "family": "docent",
+        "type": "ChatMessage",
+        "$id": schemas.schema_id("docent/ChatMessage"),
+        "tagged_union": True,
+    }
+    assert chatschema("schemas").stdout.splitlines() == schemas.names()
+
+
+def test_unknown_family_is_a_usage_error() -> None:
+    for command in ("schemas", "samples"):
+        proc = chatschema(command, "--family", "dcent")
+        assert proc.returncode == 2
+        assert proc.stderr == f"chatschema {command}: unknown family dcent; known: bridgic, docent, letta, swarm\n"
+
+
+def test_samples_ship_one_per_family() -> None:
+    found = samples()
+    assert {schema.split("/")[0] for schema, _ in found} == set(schemas.families())
+    assert [path.name for _, path in found] == list(SAMPLES)
+    listing = chatschema("samples").stdout.splitlines()
+    assert [line.split()[0] for line in listing] == [schema for schema, _ in found]
+    assert [line.split()[1] for line in listing] == [str(path) for _, path in found]
+
+
+def test_samples_validate_shows_exactly_the_bad_line_of_each() -> None:
+    proc = chatschema("samples", "--validate")
+    assert proc.returncode == 1
+    files = {path.name: str(path) for _, path in samples()}
+    assert proc.stdout.splitlines() == [
+        f"{files['docent_transcript.jsonl']}:5: $: unknown role 'bot', expected one of 'system', 'user', 'assistant', 'tool'",
+        f"{files['letta_stream.jsonl']}:4: $.status: 'done' is not one of ['success', 'error']",
+        f"{files['bridgic_conversation.jsonl']}:5: $.blocks[0]: 'id' is a required property; "
+        """$.blocks[0].arguments: '{"topic": "weather"}' is not of type 'object'""",
+        f"{files['swarm_history.jsonl']}:4: $.mode: 'agent' is not one of ['tool', 'user']",
+    ]
+    summaries = proc.stderr.splitlines()
+    assert len(summaries) == 4 and all("1 invalid, 0 malformed" in s for s in summaries)
+    one = chatschema("samples", "--validate", "--family", "letta")
+    assert one.returncode == 1 and len(one.stdout.splitlines()) == 1
+
+
+def test_every_other_sample_line_is_valid() -> None:
+    for schema, path in samples():
+        lines = path.read_text(encoding="utf-8").splitlines()
+        good = [line for line in lines if not schemas.violations(json.loads(line), schema)]
+        assert len(good) == len(lines) - 1, path.name
+
+
+TOOL_CALL = {
+    "message_type": "tool_call_message",
+    "id": "m",
+    "date": "2025-10-01T12:30:45+00:00",
+    "tool_call": {"name": "f", "arguments": "{}", "tool_call_id": "c"},
+}
+
+
+def test_deprecation_warning_names_field_and_replacement() -> None:
+    message = parse_letta_message(TOOL_CALL)
+    assert isinstance(message, ToolCallMessage)
+    with pytest.warns(DeprecationWarning) as caught:
+        assert message.tool_call.name == "f"
+    assert [str(w.message) for w in caught] == ["ToolCallMessage.tool_call is deprecated; use `tool_calls` instead"]
+    assert ToolReturnMessage.model_fields["status"].deprecated == (
+        "ToolReturnMessage.status is deprecated; use `tool_returns` instead"
+    )
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        assert message.model_dump(mode="json")["tool_call"]["name"] == "f"  # dumping does not warn
+
+
+def test_deprecation_message_without_a_replacement_quotes_the_description() -> None:
+    assert deprecation_message("M", "old", "Old: use `a` or `b`.") == "M.old is deprecated; use `a` or `b` instead"
+    assert deprecation_message("M", "old", "Kept for old clients.") == "M.old is deprecated: Kept for old clients."
+    assert deprecation_message("M", "old", None) == "M.old is deprecated"

@@ -1,0 +1,66 @@
+"""Node's errors say what Python's say: an unknown schema name gets the same "did you mean" names,
+an unknown union tag and a value outside an enum or const name the expected values, worded alike."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from chatschema import schemas
+from tests.node import HERE, PACKAGE, run_node
+
+TAGGED = [
+    ("docent/ChatMessage", {"role": "bot", "content": "hi"}),
+    ("docent/ChatMessage", {"content": "hi"}),
+    ("docent/ChatMessage", {"role": "assistant", "content": [{"type": "image", "url": "x"}]}),
+    ("letta/LettaMessage", {"message_type": "tool_message", "id": "m", "date": "2025-10-01T12:30:47+00:00"}),
+    ("bridgic/ContentBlock", {"block_type": "image"}),
+    ("letta/LettaStreamingResponse", {"message_type": 3}),
+]
+VALUES = [
+    (
+        "letta/ToolReturnMessage",
+        {
+            "message_type": "tool_return_message",
+            "id": "m",
+            "date": "2025-10-01T12:30:47+00:00",
+            "tool_return": "x",
+            "status": "done",
+            "tool_call_id": "c",
+        },
+    ),
+    ("swarm/IToolCall", {"id": "c", "type": "custom", "function": {"name": "f", "arguments": {}}}),
+    ("swarm/ISwarmMessage", {"role": "user", "agentName": "a", "mode": "agent", "content": "hi"}),
+]
+UNKNOWN_NAMES = ["docent/ChatMesage", "letta/toolcallmessage", "ChatMessage", "bridgic/Mesage", "nothing-like-it", ""]
+
+
+def _node(cases: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    result: list[dict[str, Any]] = run_node(HERE / "entry.cjs", {"package": str(PACKAGE), "cases": cases})
+    return result
+
+
+@pytest.mark.parametrize(("name", "payload"), TAGGED + VALUES)
+def test_expected_values_named_as_in_python(name: str, payload: dict[str, Any]) -> None:
+    expected = [
+        f"  {v.path}: {v.message}"
+        for v in schemas.violations(payload, name)
+        if v.keyword in ("discriminator", "enum", "const")
+    ]
+    assert expected, "the case must exercise a tag, enum or const message"
+    [node] = _node([{"schema": name, "payload": payload}])
+    assert node["valid"] is False
+    lines = node["message"].splitlines()[1:]
+    for line in expected:
+        assert line in lines, f"Python says {line!r}; Node says {lines}"
+
+
+def test_unknown_schema_suggests_the_same_names() -> None:
+    node = _node([{"schema": name, "payload": {}} for name in UNKNOWN_NAMES])
+    for name, result in zip(UNKNOWN_NAMES, node, strict=True):
+        with pytest.raises(schemas.UnknownSchemaError) as python:
+            schemas.schema_id(name)
+        assert result["unknown"] == str(python.value), name
+    assert "did you mean docent/ChatMessage" in node[0]["unknown"]
+    assert "known families: bridgic, docent, letta, swarm" in node[4]["unknown"]
