@@ -9,6 +9,7 @@ from __future__ import annotations
 import io
 import json
 import os
+import pickle
 import signal
 import threading
 import time
@@ -254,10 +255,11 @@ def test_command_line_dask(client: Client, files: list[str]) -> None:
     address = str(client.scheduler_info()["address"])
     for fmt in ("text", "json"):
         want = command(["--schema", SCHEMA, *LIMITS, "--format", fmt, *files])
-        got = command(["--schema", SCHEMA, *LIMITS, "--format", fmt, "--dask", address, "--block-size", "100", *files])
+        got = command(["--schema", SCHEMA, *LIMITS, "--format", fmt, "--dask", address, "--block-size", "700", *files])
         assert got[:2] == want[:2] and got[2].splitlines()[-1].split(" in ")[0] == want[2].split(" in ")[0]
         assert got[2].startswith("chatschema validate: Dask dashboard at http")
-    assert command(["--schema", SCHEMA, "--dask", address, files[3]])[0] == 1
+    code, out, err = command(["--schema", SCHEMA, "--dask", address, "--progress", files[3]])
+    assert code == 1 and "% Completed" in err and "Completed" not in out  # Dask's bar, on stderr
     code, _, err = command(["--schema", SCHEMA, "--dask", address, "-"])
     assert code == 2 and "not stdin" in err
     code, _, err = command(["--schema", SCHEMA, "--block-size", "1MiB", files[0]])
@@ -318,3 +320,26 @@ def test_problem_objects_round_trip_through_the_workers(client: Client, files: l
     [result] = client.gather(report.futures)
     assert isinstance(result, BlockResult) and all(isinstance(p, Problem) for p in result.problems)
     assert [p.number for p in result.problems] == [4]
+
+
+def test_spark_style_map_partitions(files: list[str]) -> None:
+    """docs/dask.md's Spark recipe without Spark: blocks pickled to the executors, checked per partition,
+    collected, put back in block order and placed: the command's lines."""
+    options = Options(SCHEMA, max_depth=20)
+    blocks = []
+    for path in files:
+        fs, inner = fsspec.core.url_to_fs(path)
+        blocks += split(path, fs, inner, fs.size(inner), kind_of(path, each=False), 512)
+    numbered = list(enumerate(blocks))
+    partitions = [pickle.loads(pickle.dumps(numbered[i::3])) for i in range(3)]  # out of order, as collect() may be
+
+    def per_partition(part: list[tuple[int, Any]]) -> Iterator[tuple[int, BlockResult]]:
+        return ((i, check_block(b, options, 200)) for i, b in part)
+
+    checked = [pickle.loads(pickle.dumps(pair)) for part in partitions for pair in per_partition(part)]
+    results = [r for _, r in sorted(checked, key=lambda pair: pair[0])]
+    out = io.StringIO()
+    reporter = Reporter(out, io.StringIO())
+    for result in placed(results):
+        reporter.add(result)
+    assert out.getvalue() == expected(files)[0]

@@ -43,7 +43,7 @@ def run_on_dask(args: argparse.Namespace, options: Options, reporter: Reporter, 
                 each=args.each,
                 max_bytes=args.max_bytes,
                 max_depth=options.max_depth,
-                show_progress=show_progress,
+                progress_to=err if show_progress else None,
             )
             for error in report.errors:
                 err.write(f"chatschema validate: {error}\n")

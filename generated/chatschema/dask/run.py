@@ -6,9 +6,9 @@ from __future__ import annotations
 import os
 import uuid
 from collections.abc import Iterable, Iterator, Mapping, Sequence
-from contextlib import contextmanager
+from contextlib import contextmanager, redirect_stdout
 from dataclasses import dataclass, field
-from typing import Any, cast
+from typing import Any, TextIO, cast
 
 import dask.dataframe as dd
 import pandas as pd
@@ -150,16 +150,17 @@ def validate(
     max_bytes: int = MAX_BYTES,
     max_depth: int = MAX_DEPTH,
     storage_options: Mapping[str, Any] | None = None,
-    show_progress: bool = False,
+    progress_to: TextIO | None = None,
 ) -> Report:
     """Validate files, glob patterns or fsspec URLs on a Dask cluster, as `chatschema validate` does.
 
     Each JSONL file is cut into blocks of `block_size` bytes, checked by the workers with the
     command's engine; the counts come back to the driver, the problems stay on the workers until
     `Report.results()` or `Report.problems()` asks for them. `client` defaults to the current one
-    (`distributed.get_client()`). A file that cannot be read is reported in `Report.errors` and the
-    others are validated. Raises `UnknownSchemaError`, `ValueError` or `BackendUnavailable` for bad
-    options, before any work is sent.
+    (`distributed.get_client()`); `progress_to` (e.g. `sys.stderr`) gets Dask's text progress bar.
+    A file that cannot be read is reported in `Report.errors` and the others are validated.
+    Raises `UnknownSchemaError`, `ValueError` or `BackendUnavailable` for bad options, before any
+    work is sent.
     """
     if block_size < 1:
         raise ValueError("block_size must be positive")
@@ -171,8 +172,9 @@ def validate(
     run = uuid.uuid4().hex
     keys = [f"chatschema-block-{run}-{i}" for i in range(len(blocks))]
     futures = client.map(check_block, blocks, key=keys, options=options, max_bytes=max_bytes)
-    if show_progress:
-        progress(futures)
+    if progress_to is not None:
+        with redirect_stdout(progress_to):  # Dask's bar writes to sys.stdout, where problems may go
+            progress(futures)
     groups = [client.submit(_counts, *part, key=f"{part[0].key}-counts") for part in _groups(futures)]
     counts: list[Counts] = [c for part in client.gather(groups) for c in part]
     seen: set[str] = set()
