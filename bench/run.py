@@ -260,7 +260,7 @@ def main() -> int:
     parser.add_argument("--e2e-count", type=int, default=1_000_000, help="messages for the end-to-end run")
     parser.add_argument("--repeats", type=int, default=3)
     parser.add_argument("--seed", type=int, default=20240601)
-    parser.add_argument("--dask-block-sizes", default="8MiB,32MiB,128MiB", help="Dask block sizes to compare")
+    parser.add_argument("--dask-block-sizes", default="8MiB,16MiB,32MiB,128MiB", help="Dask block sizes to compare")
     args = parser.parse_args()
     print(
         f"# chatschema validation benchmark (seed {args.seed}, {os.cpu_count()} CPUs, "

@@ -67,7 +67,7 @@ def _parser() -> argparse.ArgumentParser:
         help="check on a Dask cluster: a scheduler address, or 'local' for a LocalCluster of --jobs workers; "
         "PATHs may then be globs and fsspec URLs (s3://, gs://, file://...); needs the 'dask' extra",
     )
-    v.add_argument("--block-size", help="with --dask: bytes of JSONL per task (default 32MiB)")
+    v.add_argument("--block-size", help="with --dask: bytes of JSONL per task (default 16MiB)")
     sub.add_parser("schemas", help="list the schema names")
     return parser
 

@@ -20,10 +20,10 @@ from chatschema.validate.run import Engine, Options, Result
 from .blocks import Block, BlockResult, Counts, check_block, kind_of, line_offsets, place, split
 from .files import expand
 
-# Chosen by measurement (bench/run.py, "Dask block size"): from 16 MiB up the rate is flat on a
-# 2-worker LocalCluster; smaller blocks pay Dask's per-task overhead, larger ones balance worse
-# across workers and hold more in memory per task.
-DEFAULT_BLOCK_SIZE = 32 * 1024 * 1024
+# Chosen by measurement (bench/run.py; docs/dask.md, "Block size"): on a 2-worker LocalCluster,
+# 8 MiB blocks were fastest in 2 of 3 runs and 32 MiB in the third, 128 MiB always slower; 16 MiB
+# keeps that rate with half the tasks of 8 MiB (about 1 ms of scheduling each: 60,000 per TB).
+DEFAULT_BLOCK_SIZE = 16 * 1024 * 1024
 MAX_BYTES = 16 * 1024 * 1024  # as `chatschema validate --max-bytes`
 
 # The problems DataFrame: one row per violation of an invalid message, one per malformed message
