@@ -260,6 +260,9 @@ def test_command_line_dask(client: Client, files: list[str]) -> None:
         assert got[2].startswith("chatschema validate: Dask dashboard at http")
     code, out, err = command(["--schema", SCHEMA, "--dask", address, "--progress", files[3]])
     assert code == 1 and "% Completed" in err and "Completed" not in out  # Dask's bar, on stderr
+    code, _, err = command(["--schema", SCHEMA, "--dask", "nonsense://x", files[0]])
+    assert code == 2 and err.startswith("chatschema validate: --dask nonsense://x: cannot reach or start the cluster: ")
+    assert len(err.splitlines()) == 1  # one line, no traceback
     code, _, err = command(["--schema", SCHEMA, "--dask", address, "-"])
     assert code == 2 and "not stdin" in err
     code, _, err = command(["--schema", SCHEMA, "--block-size", "1MiB", files[0]])

@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 import argparse
+from contextlib import ExitStack
 from typing import TextIO
 
 from chatschema.validate.report import Reporter
@@ -16,6 +17,7 @@ def run_on_dask(args: argparse.Namespace, options: Options, reporter: Reporter, 
     """Validate `args.paths` on the cluster `args.dask` names; print as the command does; return its exit status."""
     try:
         from dask.utils import parse_bytes
+        from distributed import KilledWorker
 
         from chatschema.dask.run import DEFAULT_BLOCK_SIZE, cluster, validate
     except ImportError:
@@ -29,8 +31,18 @@ def run_on_dask(args: argparse.Namespace, options: Options, reporter: Reporter, 
         err.write(f"chatschema validate: --block-size: not a size in bytes: {args.block_size!r} (e.g. 64MiB)\n")
         return USAGE_ERROR
     show_progress, reporter.progress = reporter.progress, False  # Dask's progress bar, not the command's
-    try:
-        with cluster(args.dask, workers=args.jobs) as client:
+    with ExitStack() as stack:
+        try:
+            client = stack.enter_context(cluster(args.dask, workers=args.jobs))
+        except (
+            OSError,
+            RuntimeError,
+            ValueError,
+            TypeError,
+        ) as exc:  # a bad address, no scheduler, workers that fail to start
+            err.write(f"chatschema validate: --dask {args.dask}: cannot reach or start the cluster: {exc}\n")
+            return USAGE_ERROR
+        try:
             if not args.quiet and client.dashboard_link:
                 err.write(f"chatschema validate: Dask dashboard at {client.dashboard_link}\n")
             report = validate(
@@ -49,12 +61,12 @@ def run_on_dask(args: argparse.Namespace, options: Options, reporter: Reporter, 
                 err.write(f"chatschema validate: {error}\n")
             for result in report.results():
                 reporter.add(result)
-    except OSError as exc:  # no scheduler at that address, or it went away
-        err.write(f"chatschema validate: --dask {args.dask}: {exc}\n")
-        return USAGE_ERROR
-    except KeyboardInterrupt:
-        reporter.finish()
-        return 130
+        except (OSError, KilledWorker) as exc:  # the scheduler went away, or a block killed worker after worker
+            err.write(f"chatschema validate: --dask {args.dask}: {exc}\n")
+            return USAGE_ERROR
+        except KeyboardInterrupt:
+            reporter.finish()
+            return 130
     if args.quiet:
         reporter.out.flush()
     else:
