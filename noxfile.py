@@ -54,7 +54,7 @@ def build(session: nox.Session) -> None:
 
 @nox.session
 def bench(session: nox.Session) -> None:
-    """Validation benchmark: messages/s of every validator, and `chatschema validate` on 1,000,000 messages.
+    """Validation benchmark: messages/s of every validator, `chatschema validate` on 1,000,000 messages, and Dask.
 
     Arguments go to bench/run.py, e.g. `nox -s bench -- --count 5000 --e2e-count 200000`.
     """

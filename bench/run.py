@@ -16,6 +16,11 @@ the repeats; gc collected before each timing):
 Then the command end to end, `chatschema validate --backend fast`, on 100,000 and `--e2e-count`
 Docent messages with --jobs 1 and --jobs 2: wall time and peak memory (resident set of the
 command and its worker processes, summed, sampled every 10 ms). Numbers are printed, never asserted.
+
+Then the same file on Dask (chatschema.dask, the `dask` extra), when installed: on a LocalCluster
+of 2 worker processes started once, `validate` + every problem brought back in input order, for
+several block sizes, as a ratio of `--jobs 2`; and `chatschema validate --dask local --jobs 2`
+end to end (cluster start-up included).
 """
 
 from __future__ import annotations
@@ -194,12 +199,68 @@ def end_to_end(path: Path, count: int, jobs: int) -> tuple[float, float, str]:
     return elapsed, peak / 1e6, summary
 
 
+def dask_runs(path: Path, count: int, jobs2_rate: float, block_sizes: list[str], repeats: int) -> None:
+    """chatschema.dask on a 2-worker LocalCluster, against the command's `--jobs 2` rate measured above."""
+    try:
+        from dask.utils import format_bytes, parse_bytes
+
+        from chatschema.dask import cluster, validate
+    except ImportError:
+        print("\n## Dask: not installed (pip install '.[dask]'), skipped")
+        return
+    print(
+        f"\n## chatschema.dask, backend fast, LocalCluster of 2 worker processes (1 thread each), {count:,} messages; "
+        f"cluster already running; median of {repeats}; `--jobs 2` did {jobs2_rate:,.0f} msg/s"
+    )
+    print(
+        f"{'block size':>10} {'blocks':>6} {'seconds':>8} {'msg/s':>10} {'per worker':>10} {'x --jobs 2':>10}   runs (s)"
+    )
+    started = time.perf_counter()
+    with cluster("local", workers=2, dashboard_address=":0") as client:
+        print(f"(cluster start-up: {time.perf_counter() - started:.2f} s)")
+        for size in block_sizes:
+            times = []
+            blocks = 0
+            for _ in range(repeats):
+                start = time.perf_counter()
+                report = validate(
+                    str(path), "docent/ChatMessage", client=client, backend="fast", block_size=parse_bytes(size)
+                )
+                problems = sum(len(r.problems) for r in report.results())
+                times.append(time.perf_counter() - start)
+                blocks = len(report.blocks)
+                assert report.total.read == count and problems == report.total.invalid + report.total.malformed
+                report.release()
+            elapsed = statistics.median(times)
+            rate = count / elapsed
+            runs = " / ".join(f"{t:.2f}" for t in times)
+            print(
+                f"{format_bytes(parse_bytes(size)):>10} {blocks:>6} {elapsed:>8.2f} {rate:>10,.0f} {rate / 2:>10,.0f} "
+                f"{rate / jobs2_rate:>10.2f}   {runs}"
+            )
+    cmd = [sys.executable, "-m", "chatschema", "validate", "--schema", "docent/ChatMessage", "--backend", "fast"]
+    start = time.perf_counter()
+    proc = subprocess.run(
+        [*cmd, "--dask", "local", "--jobs", "2", str(path)],
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.PIPE,
+        check=False,
+    )
+    elapsed = time.perf_counter() - start
+    summary = proc.stderr.decode().strip().splitlines()[-1].removeprefix("chatschema validate: ")
+    print(
+        f"chatschema validate --dask local --jobs 2, end to end (cluster start-up included): {elapsed:.2f} s, "
+        f"{count / elapsed:,.0f} msg/s, {count / elapsed / jobs2_rate:.2f} x --jobs 2; {summary}"
+    )
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--count", type=int, default=20_000, help="in-memory corpus size per union")
     parser.add_argument("--e2e-count", type=int, default=1_000_000, help="messages for the end-to-end run")
     parser.add_argument("--repeats", type=int, default=3)
     parser.add_argument("--seed", type=int, default=20240601)
+    parser.add_argument("--dask-block-sizes", default="8MiB,16MiB,32MiB,128MiB", help="Dask block sizes to compare")
     args = parser.parse_args()
     print(
         f"# chatschema validation benchmark (seed {args.seed}, {os.cpu_count()} CPUs, "
@@ -230,14 +291,18 @@ def main() -> int:
             f"{'messages':>10} {'jobs':>4} {'seconds':>8} {'msg/s':>10} {'x orjson':>9} {'x no-gc':>8} {'peak MB':>8}"
             "   summary"
         )
+        jobs2_rate = 0.0
         for n in sizes:
             for jobs in (1, 2):
                 elapsed, peak, summary = end_to_end(files[n], n, jobs)
                 rate = n / elapsed
+                jobs2_rate = rate if jobs == 2 else jobs2_rate
                 print(
                     f"{n:>10,} {jobs:>4} {elapsed:>8.2f} {rate:>10,.0f} {rate / ceiling:>9.0%} {rate / strict:>8.0%} "
                     f"{peak:>8.1f}   {summary.removeprefix('chatschema validate: ')}"
                 )
+        largest = sizes[-1]
+        dask_runs(files[largest], largest, jobs2_rate, args.dask_block_sizes.split(","), args.repeats)
     print(f"\nload average at the end: {os.getloadavg()[0]:.2f}")
     return 0
 
