@@ -74,6 +74,13 @@ def _parser() -> argparse.ArgumentParser:
     v.add_argument("--max-depth", type=int, default=MAX_DEPTH, help=f"deepest nesting (default {MAX_DEPTH})")
     v.add_argument("--progress", action=argparse.BooleanOptionalAction, default=None, help="progress bar on stderr")
     v.add_argument("--quiet", "-q", action="store_true", help="no summary line")
+    v.add_argument(
+        "--dask",
+        metavar="ADDRESS",
+        help="check on a Dask cluster: a scheduler address, or 'local' for a LocalCluster of --jobs workers; "
+        "PATHs may then be globs and fsspec URLs (s3://, gs://, file://...); needs the 'dask' extra",
+    )
+    v.add_argument("--block-size", help="with --dask: bytes of JSONL per task (default 16MiB)")
     names = sub.add_parser("schemas", help="list the schema names", epilog=MAIN_EPILOG)
     names.add_argument("--family", action="append", default=[], help="only this family (repeatable)")
     names.add_argument("--format", choices=("text", "json"), default="text", help="names, or JSON records")
@@ -142,8 +149,12 @@ def validate(args: argparse.Namespace, stdin: BinaryIO, out: TextIO, err: TextIO
         return _usage(err, "--max-bytes must be positive")
     if args.jobs < 0:
         return _usage(err, "--jobs must be 0 (one per CPU) or more")
+    if args.block_size is not None and args.dask is None:
+        return _usage(err, "--block-size goes with --dask")
+    if args.dask is not None and "-" in args.paths:
+        return _usage(err, "--dask reads files and URLs, not stdin ('-')")
     missing = [p for p in args.paths if p != "-" and not os.path.isfile(p)]
-    if missing:
+    if missing and args.dask is None:  # with --dask, each unreadable file or URL is reported and the rest checked
         return _usage(err, f"no such file: {', '.join(missing)}")
     if args.paths.count("-") > 1:
         return _usage(err, "'-' (stdin) can be read only once")
@@ -158,6 +169,10 @@ def validate(args: argparse.Namespace, stdin: BinaryIO, out: TextIO, err: TextIO
     options = Options(args.schema, backend, families, args.max_depth)
     progress = args.progress if args.progress is not None else err.isatty()
     reporter = Reporter(out, err, args.format, progress, show_schema=args.schema == AUTO)
+    if args.dask is not None:
+        from chatschema.dask.command import run_on_dask
+
+        return run_on_dask(args, options, reporter, err)
     reporter.expected_size = sum(os.path.getsize(p) for p in args.paths if p != "-")
     failed: list[str] = []
     try:
