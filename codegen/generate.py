@@ -24,6 +24,7 @@ from .load import load_schemas
 from .pythongen import generate_family
 from .render import family_view, render, shipped_schema
 from .typescript import package_files
+from .versions import read_versions
 
 RUNTIME = Path(__file__).parent / "runtime"
 PACKAGE = "chatschema"
@@ -51,9 +52,13 @@ def build(root: Path) -> Tree:
     """
     files, problems = load_schemas(root)
     problems += lint(files)
+    versions, version_problems = read_versions(root, sorted({f.family for f in files}))
+    problems += version_problems
     if problems:
         raise CodegenError(problems)
     families = build_inventory(files)
+    for name, family in families.items():
+        family.version = versions[name]
     with tempfile.TemporaryDirectory(prefix="chatschema-gen-") as tmp:
         out = Path(tmp) / PACKAGE
         for src in sorted(RUNTIME.rglob("*.py")):
@@ -66,7 +71,9 @@ def build(root: Path) -> Tree:
         for name, family in sorted(families.items()):
             generate_family(family, root, out / name)
             view = family_view(family)
-            (out / name / "__init__.py").write_text(render("family_init.py.jinja2", family=view))
+            (out / name / "__init__.py").write_text(
+                render("family_init.py.jinja2", family=view, version=family.version)
+            )
             (out / name / "typeddicts" / "__init__.py").write_text(render("typeddicts_init.py.jinja2", family=view))
             for f in family.files:
                 dest = out / "schemas" / name / f.name
