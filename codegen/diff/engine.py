@@ -175,11 +175,22 @@ def _version_at(root: Path, commit: str, family: str) -> str | None:
         return None
 
 
+def _introduced(root: Path, family: str, version: str, start: str) -> str | None:
+    """The oldest commit of the run, back from `start`, whose VERSION is `version`: where it was declared."""
+    intro = None
+    for commit in git(root, "log", "--format=%H", start, "--", version_path(family)).split():
+        if _version_at(root, commit, family) != version:
+            break
+        intro = commit
+    return intro
+
+
 def release_base(root: Path, family: str, current: str | None) -> tuple[str, str | None]:
     """The revision a family's current version is judged against, and the version declared there.
 
-    That is the last commit before the current version was declared (its previous release); for a
-    family's first version, the commit that declared it (any later change must bump it).
+    That is the commit that declared the previous version (its release): every change since then
+    must fit the bump from it to the current version. For a family's first version, the commit that
+    declared it: any later change needs a bump.
     """
     if git(root, "rev-parse", "--is-shallow-repository").strip() == "true":
         raise DiffError(
@@ -187,20 +198,23 @@ def release_base(root: Path, family: str, current: str | None) -> tuple[str, str
         )
     if current is None:
         raise DiffError([f"codegen diff: {version_path(family)} is missing"])
-    if _version_at(root, "HEAD", family) != current:
-        return "HEAD", _version_at(root, "HEAD", family)
-    intro = None
-    for commit in git(root, "log", "--format=%H", "HEAD", "--", version_path(family)).split():
-        if _version_at(root, commit, family) != current:
-            break
-        intro = commit
-    if intro is None:
-        raise DiffError([f"codegen diff: no commit declares {version_path(family)} = {current}"])
-    parents = git(root, "rev-list", "--parents", "-n", "1", intro).split()[1:]
-    previous = _version_at(root, parents[0], family) if parents else None
-    if previous is None:
-        return intro, current
-    return parents[0], previous
+    head = _version_at(root, "HEAD", family)
+    previous: str | None
+    if head is not None and head != current:  # bumped in the work tree: HEAD's version is the previous one
+        previous, start = head, "HEAD"
+    else:
+        intro = _introduced(root, family, current, "HEAD")
+        if intro is None:
+            raise DiffError([f"codegen diff: no commit declares {version_path(family)} = {current}"])
+        parents = git(root, "rev-list", "--parents", "-n", "1", intro).split()[1:]
+        previous = _version_at(root, parents[0], family) if parents else None
+        if previous is None or not parents:
+            return intro, current
+        start = parents[0]
+    release = _introduced(root, family, previous, start)
+    if release is None:
+        raise DiffError([f"codegen diff: no commit declares {version_path(family)} = {previous}"])
+    return release, previous
 
 
 def compare_snapshots(

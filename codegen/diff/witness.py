@@ -12,9 +12,9 @@ from __future__ import annotations
 import importlib
 import json
 import warnings
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
-from functools import cached_property
+from functools import cached_property, partial
 from typing import Any
 
 from hypothesis import HealthCheck, Phase, given, settings
@@ -250,6 +250,47 @@ def _candidates(
                 yield m.build(), f"{label} instance, mutation {m.rule} at {m.where}"
 
 
+def shrink(value: Any, keeps: Callable[[Any], bool], tries: int = 300) -> Any:
+    """A smaller payload that still `keeps` its verdict: keys and items dropped one at a time, greedily."""
+    left = [tries]
+
+    def attempt(trial: Any, rebuild: Callable[[Any], Any]) -> bool:
+        left[0] -= 1
+        return left[0] >= 0 and keeps(rebuild(trial))
+
+    def in_dict(v: dict[str, Any], k: str, rebuild: Callable[[Any], Any]) -> Callable[[Any], Any]:
+        return lambda sub: rebuild({**v, k: sub})
+
+    def in_list(v: list[Any], i: int, rebuild: Callable[[Any], Any]) -> Callable[[Any], Any]:
+        return lambda sub: rebuild([*v[:i], sub, *v[i + 1 :]])
+
+    def smaller(v: Any, rebuild: Callable[[Any], Any]) -> Any:
+        if isinstance(v, dict):
+            for k in list(v):
+                trial = {x: y for x, y in v.items() if x != k}
+                if attempt(trial, rebuild):
+                    v = trial
+            for k in list(v):
+                v = {**v, k: smaller(v[k], in_dict(v, k, rebuild))}
+        elif isinstance(v, list):
+            i = 0
+            while i < len(v) and left[0] > 0:
+                shorter = v[:i] + v[i + 1 :]
+                if attempt(shorter, rebuild):
+                    v = shorter
+                else:
+                    i += 1
+            for i in range(len(v)):
+                v = [*v[:i], smaller(v[i], in_list(v, i, rebuild)), *v[i + 1 :]]
+        return v
+
+    return smaller(value, lambda v: v)
+
+
+def _same_verdict(va: Draft202012Validator, vb: Draft202012Validator, want: tuple[bool, bool], value: Any) -> bool:
+    return (va.is_valid(value), vb.is_valid(value)) == want
+
+
 def search(
     old: Side,
     new: Side,
@@ -277,6 +318,7 @@ def search(
         direction = NARROWED if before and not after else WIDENED if after and not before else None
         if direction is None or direction in found:
             continue
+        value = shrink(value, partial(_same_verdict, va, vb, (direction == NARROWED, direction == WIDENED)))
         error = best_match((vb if direction == NARROWED else va).iter_errors(value))
         reason = f"{path_text(tuple(error.absolute_path))}: {error.message}" if error else ""
         found[direction] = Witness(direction, value, how, reason[:200])
