@@ -89,7 +89,10 @@ def compare_types(old: FamilyTypes, new: FamilyTypes, budget: Budget) -> list[Ty
             own[name] = compare(canonical(old.raw[name]), canonical(new.raw[name]))
     old_side, new_side = Side(old), Side(new)
     reports: list[TypeReport] = []
-    for name in sorted(old.body.keys() | new.body.keys()):
+    verdicts: dict[str, str] = {}
+    # Types a type reaches come first (their reach is a subset of its own), so their verdicts are known.
+    order = sorted(old.body.keys() | new.body.keys(), key=lambda n: (len(set(old.reach(n)) | set(new.reach(n))), n))
+    for name in order:
         if name not in new.body:
             reports.append(TypeReport(name, REMOVED, notes=[f"type removed from {old.file_of[name].name}"]))
             continue
@@ -116,12 +119,20 @@ def compare_types(old: FamilyTypes, new: FamilyTypes, budget: Budget) -> list[Ty
         if not changes and not reach_changed:
             reports.append(TypeReport(name, UNCHANGED, notes=notes))
             continue
+        if name not in own and not reach_changed and all(verdicts.get(d) == UNPROVEN for d in changed_deep):
+            # Every changed type it reaches accepts the same payloads as far as their own search
+            # found: the same holds here, so no second search.
+            notes.append(f"changed only through {', '.join(sorted(changed_deep))}, where {UNPROVEN_TEXT}")
+            reports.append(TypeReport(name, UNPROVEN, changes, [], notes))
+            verdicts[name] = UNPROVEN
+            continue
         focus = frozenset(changed_deep | ({name} if name in own else set()))
         witnesses = search(old_side, new_side, name, changes, budget, focus)
         directions = {w.direction for w in witnesses}
         verdict = BOTH if len(directions) == 2 else directions.pop() if directions else UNPROVEN
         reports.append(TypeReport(name, verdict, changes, witnesses, notes))
-    return reports
+        verdicts[name] = verdict
+    return sorted(reports, key=lambda r: r.name)
 
 
 def _fresh(root: Path, snap: Snapshot, family: str) -> bool:

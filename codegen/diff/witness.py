@@ -66,6 +66,8 @@ class Side:
         self.types = types
         self._registry = build_registry(types.files)
         self._validators: dict[str, Draft202012Validator] = {}
+        self._screens: dict[str, Callable[[Any], bool]] = {}
+        self.pools: dict[tuple[str, frozenset[str], int], list[Any]] = {}  # generated instances, reused
         self._checker = _format_checker()
 
     def has(self, name: str) -> bool:
@@ -80,6 +82,22 @@ class Side:
                 {"$ref": f"{file_id}#/$defs/{name}"}, registry=self._registry, format_checker=self._checker
             )
         return self._validators[name]
+
+    def screen(self, name: str) -> Callable[[Any], bool]:
+        """A fast `is_valid` for sorting candidates (jsonschema-rs, date-time as the project's own
+        mirror pattern); every witness is then confirmed by `validator`. Plain jsonschema without it."""
+        if name not in self._screens:
+            check: Callable[[Any], bool] = self.validator(name).is_valid
+            try:
+                import jsonschema_rs
+
+                backends = importlib.import_module("codegen.runtime.validate.backends")
+                doc = backends._without_formats({**self.local_defs[name], "$defs": self.local_defs})
+                check = jsonschema_rs.Draft202012Validator(doc, validate_formats=False).is_valid
+            except (ImportError, ValueError):  # not installed, or a schema it refuses: the reference
+                pass
+            self._screens[name] = check
+        return self._screens[name]
 
     @cached_property
     def local_defs(self) -> dict[str, Any]:
@@ -130,7 +148,7 @@ class Side:
         ref = out.pop("$ref", None)
         if not isinstance(ref, str):
             return out, reaches
-        target = ref_target_name(ref)
+        target = self._one_branch(ref_target_name(ref), focus)
         if stack.count(target) > UNROLL:
             resolved: Any = False
         else:
@@ -142,6 +160,15 @@ class Side:
             return resolved, reaches
         out["allOf"] = [*out.get("allOf", []), resolved]
         return out, reaches
+
+    def _one_branch(self, name: str, focus: frozenset[str]) -> str:
+        """A nested tagged union stands for one branch (one leading to `focus` if any): still a subset
+        of what the union accepts, and far cheaper to generate; the union's own search tries them all."""
+        schema = self.types.raw.get(name, {})
+        branches = [ref_target_name(b["$ref"]) for b in schema.get("oneOf", []) if isinstance(b, dict) and "$ref" in b]
+        if name in focus or "discriminator" not in schema or not branches or len(branches) != len(schema["oneOf"]):
+            return name
+        return next((b for b in branches if focus & frozenset(self.types.reach(b))), branches[0])
 
 
 def _localize(node: Any) -> Any:
@@ -181,12 +208,29 @@ def draw(strategy: st.SearchStrategy[Any], count: int) -> list[Any]:
 
 
 def generated(side: Side, name: str, count: int, focus: frozenset[str] = frozenset()) -> list[Any]:
-    """Instances generated from one version of the type (the harness's date-time spelling strategy)."""
-    try:
-        strategy = from_schema(side.generation_schema(name, focus), custom_formats={RFC3339: rfc3339()})
-    except (HypothesisException, ValueError, TypeError, RecursionError):
-        return []
-    return draw(strategy, count)
+    """Instances generated from one version of the type (the harness's date-time spelling strategy).
+
+    A tagged union's instances are its branches' (each valid under the union, which picks the
+    branch by its tag), drawn once per branch and shared with the branches' own searches: the
+    union's whole schema is the slowest thing hypothesis-jsonschema can be given.
+    """
+    focus = focus & frozenset(side.types.reach(name))
+    key = (name, focus, count)
+    if key in side.pools:
+        return side.pools[key]
+    schema = side.types.raw[name]
+    branches = [ref_target_name(b["$ref"]) for b in schema.get("oneOf", []) if isinstance(b, dict) and "$ref" in b]
+    if "discriminator" in schema and branches and len(branches) == len(schema["oneOf"]):
+        leading = [b for b in branches if focus & frozenset(side.types.reach(b))] or branches
+        pool = [v for b in leading for v in generated(side, b, max(count // len(leading), 2), focus)]
+    else:
+        try:
+            strategy = from_schema(side.generation_schema(name, focus), custom_formats={RFC3339: rfc3339()})
+            pool = draw(strategy, count)
+        except (HypothesisException, ValueError, TypeError, RecursionError):
+            pool = []
+    side.pools[key] = pool
+    return pool
 
 
 def _probe_values(changes: list[Change]) -> list[Any]:
@@ -216,8 +260,7 @@ def _candidates(
     names = sorted({n for c in changes for n in c.names})
     pools: list[tuple[Side, str, list[Any]]] = []
     for s, label in sides:  # generated lazily: the search often ends before the second side is needed
-        pool = generated(s, name, budget.examples, focus) if focus else []
-        pool += generated(s, name, max(budget.examples // 2, 1))
+        pool = generated(s, name, budget.examples, focus)
         pools.append((s, label, pool))
         for value in pool:
             yield value, f"generated from the {label} schema"
@@ -287,8 +330,8 @@ def shrink(value: Any, keeps: Callable[[Any], bool], tries: int = 300) -> Any:
     return smaller(value, lambda v: v)
 
 
-def _same_verdict(va: Draft202012Validator, vb: Draft202012Validator, want: tuple[bool, bool], value: Any) -> bool:
-    return (va.is_valid(value), vb.is_valid(value)) == want
+def _same_verdict(a: Callable[[Any], bool], b: Callable[[Any], bool], want: tuple[bool, bool], value: Any) -> bool:
+    return (a(value), b(value)) == want
 
 
 def search(
@@ -305,6 +348,7 @@ def search(
     """
     budget = budget or Budget()
     va, vb = old.validator(name), new.validator(name)
+    sa, sb = old.screen(name), new.screen(name)
     found: dict[str, Witness] = {}
     seen: set[str] = set()
     for value, how in _candidates(old, new, name, changes, budget, focus):
@@ -314,11 +358,16 @@ def search(
         seen.add(key)
         if len(seen) > budget.candidates:
             break
-        before, after = va.is_valid(value), vb.is_valid(value)
+        before, after = sa(value), sb(value)
         direction = NARROWED if before and not after else WIDENED if after and not before else None
         if direction is None or direction in found:
             continue
-        value = shrink(value, partial(_same_verdict, va, vb, (direction == NARROWED, direction == WIDENED)))
+        want = (direction == NARROWED, direction == WIDENED)
+        if (va.is_valid(value), vb.is_valid(value)) != want:
+            continue  # the screen and the reference disagree: only the reference counts
+        small = shrink(value, partial(_same_verdict, sa, sb, want))
+        if small is not value and (va.is_valid(small), vb.is_valid(small)) == want:
+            value = small
         error = best_match((vb if direction == NARROWED else va).iter_errors(value))
         reason = f"{path_text(tuple(error.absolute_path))}: {error.message}" if error else ""
         found[direction] = Witness(direction, value, how, reason[:200])
