@@ -12,7 +12,7 @@ from __future__ import annotations
 import importlib
 import json
 import warnings
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 from functools import cached_property, partial
 from typing import Any
@@ -22,7 +22,7 @@ from hypothesis import strategies as st
 from hypothesis.errors import HypothesisException
 from hypothesis_jsonschema import from_schema
 from jsonschema import Draft202012Validator
-from jsonschema.exceptions import best_match
+from jsonschema.exceptions import ValidationError
 
 from tests.conformance.mutations import Walker, mutations, path_text, replaced, without
 from tests.conformance.strategies import RFC3339, _for_generation, rfc3339
@@ -330,6 +330,23 @@ def shrink(value: Any, keeps: Callable[[Any], bool], tries: int = 300) -> Any:
     return smaller(value, lambda v: v)
 
 
+def _leaves(errors: Iterable[ValidationError]) -> Iterator[ValidationError]:
+    for error in errors:
+        yield error
+        yield from _leaves(error.context or ())
+
+
+def _reason(errors: Iterable[ValidationError]) -> ValidationError | None:
+    """The error that says why: not a union's summary, not another branch's tag mismatch, the deepest."""
+    leaves = list(_leaves(errors))
+    if not leaves:
+        return None
+    return min(
+        leaves,
+        key=lambda e: (e.validator in ("oneOf", "anyOf"), e.validator == "const", -len(e.absolute_path), e.message),
+    )
+
+
 def _same_verdict(a: Callable[[Any], bool], b: Callable[[Any], bool], want: tuple[bool, bool], value: Any) -> bool:
     return (a(value), b(value)) == want
 
@@ -368,7 +385,7 @@ def search(
         small = shrink(value, partial(_same_verdict, sa, sb, want))
         if small is not value and (va.is_valid(small), vb.is_valid(small)) == want:
             value = small
-        error = best_match((vb if direction == NARROWED else va).iter_errors(value))
+        error = _reason((vb if direction == NARROWED else va).iter_errors(value))
         reason = f"{path_text(tuple(error.absolute_path))}: {error.message}" if error else ""
         found[direction] = Witness(direction, value, how, reason[:200])
         if len(found) == 2:
