@@ -15,7 +15,7 @@ from .api import MAJOR, MINOR, ApiChange, api_entries, compare_api
 from .canonical import ANNOTATIONS, FamilyTypes
 from .rules import EITHER, NARROWED, WIDENED, Change, compare
 from .source import WORK_TREE, DiffError, Snapshot, git, revision
-from .witness import Budget, Side, Witness, search
+from .witness import Budget, Side, Witness, changed_properties, search
 
 ADDED, REMOVED, BOTH, UNPROVEN, UNCHANGED = "added", "removed", "both", "unproven", "unchanged"
 BUMP_OF = {REMOVED: MAJOR, NARROWED: MAJOR, BOTH: MAJOR, WIDENED: MINOR, ADDED: MINOR, UNPROVEN: "patch"}
@@ -88,6 +88,8 @@ def compare_types(old: FamilyTypes, new: FamilyTypes, budget: Budget) -> list[Ty
         if old.body[name] != new.body[name]:
             own[name] = compare(canonical(old.raw[name]), canonical(new.raw[name]))
     old_side, new_side = Side(old), Side(new)
+    for side in (old_side, new_side):
+        side.forced = {name: changed_properties(changes) for name, changes in own.items()}
     reports: list[TypeReport] = []
     verdicts: dict[str, str] = {}
     # Types a type reaches come first (their reach is a subset of its own), so their verdicts are known.

@@ -81,7 +81,10 @@ def work_tree(root: Path) -> Snapshot:
 
 def revision(root: Path, rev: str) -> Snapshot:
     """The schemas (and generated API) committed at `rev`, extracted to a temporary directory."""
-    commit = git(root, "rev-parse", "--verify", "--quiet", f"{rev}^{{commit}}").strip()
+    try:
+        commit = git(root, "rev-parse", "--verify", "--quiet", f"{rev}^{{commit}}").strip()
+    except DiffError as exc:
+        raise DiffError([f"codegen diff: {rev!r} is not a commit of the repository at {root}"]) from exc
     present = set(git(root, "ls-tree", "--name-only", commit, "--", "schemas", *_GENERATED).split())
     tmp = tempfile.TemporaryDirectory(prefix="chatschema-diff-")
     if present:

@@ -68,6 +68,8 @@ class Side:
         self._validators: dict[str, Draft202012Validator] = {}
         self._screens: dict[str, Callable[[Any], bool]] = {}
         self.pools: dict[tuple[str, frozenset[str], int], list[Any]] = {}  # generated instances, reused
+        # type -> property -> whether its items changed: what generation makes present (changed_properties)
+        self.forced: dict[str, dict[str, bool]] = {}
         self._checker = _format_checker()
 
     def has(self, name: str) -> bool:
@@ -116,7 +118,7 @@ class Side:
         instance reaches the changed types (such instances are still valid under the type itself).
         """
         schema, _ = self._inline(self.types.raw[name], [name], focus)
-        schema = _for_generation(schema)
+        schema = _for_generation(self._force(schema, name, focus))
         return {**schema, "$schema": DRAFT} if isinstance(schema, dict) else schema
 
     def _inline(self, node: Any, stack: list[str], focus: frozenset[str]) -> tuple[Any, bool]:
@@ -152,14 +154,26 @@ class Side:
         if stack.count(target) > UNROLL:
             resolved: Any = False
         else:
-            resolved, r = self._inline(
-                self.types.raw[target], [*stack, target], focus if stack.count(target) == 0 else frozenset()
-            )
+            inner = focus if stack.count(target) == 0 else frozenset()
+            resolved, r = self._inline(self.types.raw[target], [*stack, target], inner)
+            resolved = self._force(resolved, target, inner)
             reaches |= r or target in focus
         if not out:
             return resolved, reaches
         out["allOf"] = [*out.get("allOf", []), resolved]
         return out, reaches
+
+    def _force(self, schema: Any, name: str, focus: frozenset[str]) -> Any:
+        """A focus type's changed properties made present (and their arrays non-empty), when it has them."""
+        wanted = self.forced.get(name, {}) if name in focus else {}
+        if not wanted or not isinstance(schema, dict) or not isinstance(schema.get("properties"), dict):
+            return schema
+        props = dict(schema["properties"])
+        present = [p for p in sorted(wanted) if p in props]
+        for p in present:
+            if wanted[p] and isinstance(props[p], dict):
+                props[p] = {**props[p], "minItems": max(props[p].get("minItems", 0), 1)}
+        return {**schema, "properties": props, "required": sorted(set(schema.get("required", [])) | set(present))}
 
     def _one_branch(self, name: str, focus: frozenset[str]) -> str:
         """A nested tagged union stands for one branch (one leading to `focus` if any): still a subset
@@ -169,6 +183,16 @@ class Side:
         if name in focus or "discriminator" not in schema or not branches or len(branches) != len(schema["oneOf"]):
             return name
         return next((b for b in branches if focus & frozenset(self.types.reach(b))), branches[0])
+
+
+def changed_properties(changes: list[Change]) -> dict[str, bool]:
+    """Top-level properties a type's own changes are in, each with whether the change is in its items."""
+    out: dict[str, bool] = {}
+    for c in changes:
+        parts = [p.replace("~1", "/").replace("~0", "~") for p in c.where.split("/")[1:]]
+        if len(parts) >= 2 and parts[0] == "properties":
+            out[parts[1]] = out.get(parts[1], False) or (len(parts) > 2 and parts[2] == "items")
+    return out
 
 
 def _localize(node: Any) -> Any:
