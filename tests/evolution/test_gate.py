@@ -106,3 +106,13 @@ def test_this_repository_passes_its_own_gate() -> None:
     shipped = json.loads((ROOT / "generated" / "schemas" / "index.json").read_text(encoding="utf-8"))
     for family, entry in shipped["families"].items():
         assert entry["version"] == (ROOT / "schemas" / family / "VERSION").read_text(encoding="utf-8").strip()
+
+
+def test_the_same_report_on_every_run(tmp_path: Path) -> None:
+    """Seeds are fixed: two runs of the command (two processes, other hash seeds) print the same witnesses."""
+    root = repo(tmp_path)
+    write(root, {"a.json": {"T": {**WIDER["a.json"]["T"], "required": ["x"]}}})
+    first = codegen(root, "diff", "--format", "json")
+    second = codegen(root, "diff", "--format", "json")
+    assert first.returncode == second.returncode == 1
+    assert first.stdout == second.stdout and '"witnesses": [' in first.stdout
