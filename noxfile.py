@@ -53,8 +53,18 @@ def bench(session: nox.Session) -> None:
     session.install("-r", "requirements/test.txt")
     session.install("--no-deps", "--force-reinstall", ".")
     session.run("python", "bench/run.py", *session.posargs)
+    session.run("python", "bench/streams.py")
     session.run("python", "-m", "codegen", "setup-node")
     session.run("python", "bench/diff.py")
+
+
+@nox.session
+def bench_codegen(session: nox.Session) -> None:
+    """Schema-edit loop benchmark: generate (clean, warm, after a schema or runtime edit) against one
+    plain datamodel-codegen call, as ratios from one run. `nox -s bench_codegen -- --repeat 9`."""
+    session.install("-r", "requirements/codegen.txt")
+    session.run("python", "-m", "codegen", "setup-node")
+    session.run("python", "bench/codegen.py", *session.posargs)
 
 
 @nox.session

@@ -6,9 +6,10 @@ import argparse
 import sys
 from pathlib import Path
 
+from .cache import CACHE_DIR, Cache
 from .diff.cli import add_diff_parser, run_diff
 from .errors import CodegenError
-from .generate import build, diff, read_tree, write_tree
+from .generate import build, diff, read_tree, verify, write_tree
 from .lint import lint
 from .load import load_schemas
 from .typescript import node_modules, setup_node
@@ -21,6 +22,9 @@ def main(argv: list[str] | None = None) -> int:
     sub = parser.add_subparsers(dest="command", required=True)
     gen = sub.add_parser("generate", help="regenerate generated/ from schemas/")
     gen.add_argument("--check", action="store_true", help="write nothing; exit 1 with a diff if generated/ is stale")
+    gen.add_argument(
+        "--no-cache", action="store_true", help=f"rebuild every family (ignore and do not update {CACHE_DIR}/)"
+    )
     sub.add_parser("lint", help="check the schemas against the project's conventions")
     add_diff_parser(sub)
     node = sub.add_parser("setup-node", help="install the pinned Node tooling (npm ci in codegen/node)")
@@ -48,7 +52,7 @@ def main(argv: list[str] | None = None) -> int:
         return 0
 
     try:
-        tree = build(root)
+        tree = build(root, None if args.no_cache else Cache(root / CACHE_DIR))
     except CodegenError as exc:
         for problem in exc.problems:
             print(problem, file=sys.stderr)
@@ -67,7 +71,11 @@ def main(argv: list[str] | None = None) -> int:
         print("codegen: generated/ is up to date")
         return 0
     if changes:
-        write_tree(target, tree)
+        try:
+            write_tree(target, tree, verify=lambda staging: verify(root, staging))
+        except RuntimeError as exc:
+            print(f"codegen: {exc}\ncodegen: generated/ left unchanged", file=sys.stderr)
+            return 1
         print(f"codegen: wrote generated/ ({len(tree)} files)")
     else:
         print("codegen: generated/ already up to date")

@@ -12,7 +12,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from .inventory import Family, TypeInfo, nullable, ref_target_name
+from .escape import Escaped, md_code
+from .inventory import EXTENSION, Family, TypeInfo, nullable, ref_target_name
 from .render import render
 
 VECTORS = Path("tests") / "vectors"
@@ -23,12 +24,13 @@ class PropertyDoc:
     """One row of a property table."""
 
     name: str
-    type: str
+    type: Escaped  # Markdown for a table cell
     required: bool
     nullable: bool
-    default: str
+    default: Escaped
     deprecated: bool
     description: str
+    extension: str  # why the project adds this property, if the real system lacks it
 
 
 @dataclass(frozen=True)
@@ -36,22 +38,23 @@ class TypeDoc:
     """One section of a family page."""
 
     info: TypeInfo
-    type: str
+    type: Escaped
     bases: list[str]
     properties: list[PropertyDoc]
     branches: list[tuple[str, str]]  # (tag value, branch type name)
     example: str | None
     example_file: str | None
-    extra_keys: str
+    extra_keys: Escaped
+    extension: str
 
     @property
     def anchor(self) -> str:
         return self.info.name.lower()
 
 
-def _cell(text: str) -> str:
-    """Text safe inside a Markdown table cell."""
-    return " ".join(text.split()).replace("|", "\\|")
+def _cell(markdown: str) -> Escaped:
+    """Markdown built from escaped pieces, made fit for a table cell (one line, `|` escaped)."""
+    return Escaped(" ".join(markdown.split()).replace("|", "\\|"))
 
 
 def _link(name: str) -> str:
@@ -69,9 +72,9 @@ def type_expr(schema: Any) -> str:
     if "$ref" in schema:
         return _link(ref_target_name(schema["$ref"]))
     if "const" in schema:
-        return f"`{json.dumps(schema['const'], ensure_ascii=False)}`"
+        return md_code(json.dumps(schema["const"], ensure_ascii=False))
     if "enum" in schema:
-        return " | ".join(f"`{json.dumps(v, ensure_ascii=False)}`" for v in schema["enum"])
+        return " | ".join(md_code(json.dumps(v, ensure_ascii=False)) for v in schema["enum"])
     for key in ("oneOf", "anyOf"):
         if key in schema:
             return " | ".join(type_expr(s) for s in schema[key])
@@ -91,7 +94,7 @@ def type_expr(schema: Any) -> str:
         elif t == "string" and "format" in schema:
             parts.append(f"string ({schema['format']})")
         elif t == "string" and "pattern" in schema:
-            parts.append(f"string matching `{schema['pattern']}`")
+            parts.append(f"string matching {md_code(schema['pattern'])}")
         else:
             parts.append(str(t))
     return " | ".join(parts)
@@ -120,9 +123,12 @@ def type_doc(root: Path, family: Family, t: TypeInfo) -> TypeDoc:
                     type=_cell(type_expr(prop)),
                     required=name in required,
                     nullable=nullable(prop),
-                    default=_cell(f"`{json.dumps(prop['default'], ensure_ascii=False)}`") if "default" in prop else "",
+                    default=_cell(md_code(json.dumps(prop["default"], ensure_ascii=False)))
+                    if "default" in prop
+                    else Escaped(),
                     deprecated=bool(prop.get("deprecated")),
-                    description=_cell(prop.get("description", "")),
+                    description=prop.get("description", ""),
+                    extension=_extension(prop),
                 )
             )
     bases = [ref_target_name(p["$ref"]) for p in schema.get("allOf", []) if isinstance(p, dict) and "$ref" in p]
@@ -131,21 +137,28 @@ def type_doc(root: Path, family: Family, t: TypeInfo) -> TypeDoc:
     if additional is False:
         extra_keys = "Keys not listed here are rejected."
     elif isinstance(additional, dict):
-        extra_keys = f"Other keys are allowed; their values are {type_expr(additional)}."
+        extra_keys = f"Other keys are allowed; their values are {type_expr(additional)}."  # escaped pieces
     else:
         extra_keys = "Keys not listed here are accepted and kept (as by the real system)."
     return TypeDoc(
         info=t,
-        type=type_expr({k: v for k, v in schema.items() if k not in ("oneOf", "discriminator")})
+        type=Escaped(type_expr({k: v for k, v in schema.items() if k not in ("oneOf", "discriminator")}))
         if t.kind != "union"
-        else "object",
+        else Escaped("object"),
         bases=bases,
         properties=properties,
         branches=[(b.tag_value, b.type_name) for b in t.branches],
         example=example,
         example_file=example_file,
-        extra_keys=extra_keys,
+        extra_keys=Escaped(extra_keys),
+        extension=_extension(schema),
     )
+
+
+def _extension(schema: Any) -> str:
+    """The reason a type or property is the project's own addition, or "" (see inventory.EXTENSION)."""
+    value = schema.get(EXTENSION, "") if isinstance(schema, dict) else ""
+    return value if isinstance(value, str) else ""
 
 
 def docs_files(root: Path, families: dict[str, Family]) -> dict[str, str]:

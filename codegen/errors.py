@@ -12,9 +12,11 @@ class SchemaProblem:
     file: str
     pointer: str
     message: str
+    rule: str = ""  # the lint rule that fired, shown in brackets, e.g. "ref-cycle"
 
     def __str__(self) -> str:
-        return f"{self.file}: {self.pointer or '/'}: {self.message}"
+        rule = f" [{self.rule}]" if self.rule else ""
+        return f"{self.file}: {self.pointer or '/'}: {self.message}{rule}"
 
 
 class CodegenError(Exception):

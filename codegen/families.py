@@ -19,3 +19,6 @@ BASE_CLASSES: dict[str, dict[str, str]] = {
 # the real system's own types are TypeScript interfaces: agent-swarm-kit rejects unknown keys in
 # object literals at compile time, and so must our types. The schemas still accept unknown keys.
 CLOSED_TS_FAMILIES: frozenset[str] = frozenset({"swarm"})
+
+# Folders of codegen/runtime/ that belong to one family and ship only with it.
+FAMILY_RUNTIMES: frozenset[str] = frozenset({"docent", "letta", "bridgic", "swarm"})

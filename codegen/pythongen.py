@@ -1,12 +1,21 @@
-"""Run datamodel-code-generator on one family: Pydantic v2 models and TypedDicts."""
+"""Run datamodel-code-generator on families: Pydantic v2 models and TypedDicts.
+
+The generator runs in-process (its CLI entry point, so flags mean what they mean on the command
+line), in forked workers when there is more than one run and more than one core: each run is
+independent, and a fork inherits the already-imported generator for free.
+"""
 
 from __future__ import annotations
 
+import contextlib
+import io
 import json
-import subprocess
-import sys
+import multiprocessing
+import os
+from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
 
+from .escape import py_literal
 from .families import BASE_CLASSES, DEFAULT_BASE
 from .inventory import Family, absent_only, absent_or_null, formatted, patterns
 
@@ -27,7 +36,7 @@ _COMMON = [
     "--no-allow-remote-refs",
     "--strict-refs",
     "--disable-timestamp",
-    "--formatters", "ruff-format",
+    "--formatters", "builtin",
     "--custom-file-header-mode", "prepend",
 ]  # fmt: skip
 
@@ -49,7 +58,9 @@ def pydantic_args(family: Family, source: Path, out: Path) -> list[str]:
             "absent_only": absent_only(schema),
             "absent_or_null": absent_or_null(schema),
             "pinned_consts": family.pinned_consts(t.name),
-            "branch_tag": branch_tags.get(t.name, ""),
+            # pre-rendered as Python literals: the stock template filters (tojson) would write a
+            # non-BMP character as a surrogate pair, and a raw paste could close the string
+            "branch_tag": py_literal(branch_tags[t.name]) if t.name in branch_tags else "",
         }
         if any(data.values()):
             extra[f"{t.file}#/$defs/{t.name}"] = data
@@ -60,6 +71,7 @@ def pydantic_args(family: Family, source: Path, out: Path) -> list[str]:
         *_COMMON,
         "--custom-file-header", _header(family),
         "--output-model-type", "pydantic_v2.BaseModel",
+        "--no-allow-population-by-field-name",  # a field is read by its JSON key only, as the schema says
         "--use-one-literal-as-default",
         "--field-constraints",  # `Field(pattern=...)`, not `constr(...)`, which mypy rejects as a type
         "--no-use-annotated",  # `x: T = Field(default, ...)`: mypy accepts model-typed dict defaults
@@ -86,10 +98,10 @@ def typeddict_args(family: Family, source: Path, out: Path) -> list[str]:
     extra: dict[str, dict[str, object]] = {}
     for t in family.types.values():
         data: dict[str, object] = {}
-        if t.kind == "union":
-            data["discriminator"] = t.tag
+        if t.kind == "union" and t.tag:
+            data["discriminator"] = py_literal(t.tag)
         if found := patterns(family.definition(t.name)):
-            data["patterns"] = found
+            data["patterns"] = {prop: py_literal(pattern) for prop, pattern in found.items()}
         if data:
             extra[f"{t.file}#/$defs/{t.name}"] = data
     return [
@@ -110,17 +122,39 @@ def typeddict_args(family: Family, source: Path, out: Path) -> list[str]:
     ]  # fmt: skip
 
 
-def run_generator(args: list[str]) -> None:
-    """Run datamodel-codegen in a subprocess; raise RuntimeError with its message on failure."""
-    cmd = [sys.executable, "-m", "datamodel_code_generator", *args]
-    proc = subprocess.run(cmd, capture_output=True, text=True, check=False)
-    if proc.returncode != 0:
-        detail = (proc.stderr or proc.stdout).strip().splitlines()
-        raise RuntimeError("datamodel-codegen failed: " + (detail[-1] if detail else f"exit {proc.returncode}"))
+def run_generator(args: list[str]) -> str | None:
+    """Run datamodel-codegen in this process; return its error message, or None on success."""
+    from datamodel_code_generator.__main__ import main as datamodel_codegen
+
+    out, err = io.StringIO(), io.StringIO()
+    try:
+        with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
+            status = datamodel_codegen(args)
+    except Exception as exc:  # the generator's own bugs surface as exceptions: report, don't crash
+        return f"{type(exc).__name__}: {exc}"
+    if status == 0:
+        return None
+    detail = (err.getvalue() or out.getvalue()).strip().splitlines()
+    return detail[-1] if detail else f"exit {int(status)}"
 
 
-def generate_family(family: Family, root: Path, out: Path) -> None:
-    """Write `out/models/` and `out/typeddicts/` for one family."""
+def family_runs(family: Family, root: Path, out: Path) -> list[list[str]]:
+    """The generator runs that write `out/models/` and `out/typeddicts/` for one family."""
     source = root / "schemas" / family.name
-    run_generator(pydantic_args(family, source, out / "models"))
-    run_generator(typeddict_args(family, source, out / "typeddicts"))
+    return [pydantic_args(family, source, out / "models"), typeddict_args(family, source, out / "typeddicts")]
+
+
+def run_all(runs: list[list[str]]) -> None:
+    """Run every generator run, in parallel where it pays; raise RuntimeError naming the first failure."""
+    workers = min(len(runs), os.cpu_count() or 1)
+    if workers > 1:
+        import datamodel_code_generator.__main__  # noqa: F401  (imported once, before the fork)
+
+        # fork: the workers inherit the imported generator (spawn would import it again in each)
+        with ProcessPoolExecutor(workers, mp_context=multiprocessing.get_context("fork")) as pool:
+            errors = list(pool.map(run_generator, runs))
+    else:
+        errors = [run_generator(args) for args in runs]
+    for args, error in zip(runs, errors, strict=True):
+        if error is not None:
+            raise RuntimeError(f"datamodel-codegen failed on {args[1]}: {error}")

@@ -10,15 +10,39 @@ from typing import Any
 
 import jinja2
 
+from . import escape
 from .inventory import Family, TypeInfo
 
 TEMPLATES = Path(__file__).parent / "templates"
+
+
+def _only_escaped(value: Any) -> Any:
+    """Refuse to render a string that did not pass an escaper (see codegen/escape.py)."""
+    if isinstance(value, str) and not isinstance(value, escape.Escaped):
+        raise TypeError(f"template output {value[:60]!r} was not escaped: pipe it through an escaper filter")
+    return value
+
 
 _env = jinja2.Environment(
     loader=jinja2.FileSystemLoader(TEMPLATES),
     undefined=jinja2.StrictUndefined,
     keep_trailing_newline=True,
     autoescape=False,
+    finalize=_only_escaped,
+)
+_env.filters.update(
+    py=escape.py_literal,
+    docstring=escape.py_docstring,
+    ident=escape.py_identifier,
+    js=escape.js_string,
+    md=escape.md_text,
+    md_line=escape.md_line,
+    md_cell=escape.md_cell,
+    md_code=escape.md_code,
+    md_code_cell=lambda v: escape.md_code(v, in_table=True),
+    md_fence=escape.md_fence,
+    plain=escape.plain,
+    json=lambda v: json.dumps(v, ensure_ascii=False),
 )
 
 
@@ -68,7 +92,7 @@ def _union_view(t: TypeInfo) -> UnionView:
         t.name,
         t.tag or "",
         [b.type_name for b in t.branches],
-        ", ".join(b.tag_value for b in t.branches),
+        ", ".join(repr(b.tag_value) for b in t.branches),
     )
 
 

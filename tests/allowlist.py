@@ -205,10 +205,50 @@ ALLOWLIST: list[KnownDisagreement] = [
                 "letta/*~remove-union-tag@*",
                 "letta/*~null@*.message_type*",
                 "letta/*~null@*.type*",
+                "letta/*~null-for-absent@*.type*",  # a ToolResult's tag may be absent, but not null
                 "letta/LettaStreamingResponse/*~wrong-type/object@$",  # `{}` parses as a branch with all defaults
                 "letta/LettaUsageStatistics/*~wrong-type/object@$",
                 "letta/LettaUsageStatistics/*~wrong-type/object@$|*",
                 "letta/LettaResponse/*~wrong-type/object@$.usage*",
+            }
+        ),
+        accepts=True,
+    ),
+    KnownDisagreement(
+        id="letta-client-no-compaction-frames",
+        side="letta-client",
+        reason=(
+            "letta-client's LettaStreamingResponse union has no event_message or summary_message branch, but "
+            "Letta's server streams both with include_compaction_messages=true (letta_agent_v3.py L1229-1232, "
+            "L1270-1278); the schema follows the server."
+        ),
+        rules=frozenset(
+            {
+                "letta/LettaStreamingResponse/branch:EventMessage#*",
+                "letta/LettaStreamingResponse/branch:SummaryMessage#*",
+                "letta/LettaStreamingResponse/valid/event_message_compaction_started.json~*",
+                "letta/LettaStreamingResponse/valid/summary_message_compaction.json~*",
+                "letta/LettaStreamingResponse/schema#1|*",  # hypothesis draws a summary_message there
+                "letta/LettaStreamingResponse/schema#1~*",
+            }
+        ),
+        accepts=False,
+    ),
+    KnownDisagreement(
+        id="letta-client-stop-reason-cursor",
+        side="letta-client",
+        reason=(
+            "letta-client's LettaStopReason has no `run_id` or `seq_id`, so it takes any value there as an unknown "
+            "key; background stop frames carry both, a string and an integer (Letta Code's stream-recovery tests)."
+        ),
+        rules=frozenset(
+            {
+                "letta/LettaStopReason/*~*@$.run_id*",
+                "letta/LettaStopReason/*~*@$.seq_id*",
+                "letta/LettaResponse/*~*@$.stop_reason.run_id*",
+                "letta/LettaResponse/*~*@$.stop_reason.seq_id*",
+                "letta/LettaStreamingResponse/*stop_reason*~*@$.run_id*",
+                "letta/LettaStreamingResponse/*stop_reason*~*@$.seq_id*",
             }
         ),
         accepts=True,

@@ -13,7 +13,8 @@ from typing import Any
 
 import pytest
 
-from codegen.generate import read_tree
+from codegen.cache import CACHE_DIR, Cache
+from codegen.generate import build, read_tree
 from codegen.lint import lint
 from codegen.load import load_schemas
 
@@ -207,3 +208,36 @@ def test_broken_schema_fails_and_leaves_generated_untouched(repo: Path) -> None:
     assert "Traceback" not in proc.stderr
     assert read_tree(repo / "generated") == before
     assert run_codegen(repo, "lint").returncode == 1
+
+
+def test_cached_build_is_byte_identical_to_a_clean_one(repo: Path) -> None:
+    def change(doc: dict[str, Any]) -> None:
+        doc["$defs"]["SystemMessage"]["description"] = "Instructions for the model."
+
+    edit_schema(repo, "message.json", change)
+    assert run_codegen(repo, "generate").returncode == 0  # fills the cache
+    cache = Cache(repo / CACHE_DIR)
+    units = {p.name.rsplit("-", 1)[0] for p in (repo / CACHE_DIR).glob("*.json")}
+    assert {"lint", "runtime", "patterns", "meta-docent-message"} <= units
+    assert {f"{k}-{f}" for k in ("py", "ts") for f in ("bridgic", "docent", "letta", "swarm")} <= units
+    warm = build(repo, cache)
+    assert warm == build(repo, None) == read_tree(repo / "generated")
+    # a damaged entry is a miss, not a wrong tree
+    for entry in (repo / CACHE_DIR).glob("py-docent-*.json"):
+        entry.write_text("{not json", encoding="utf-8")
+    assert build(repo, cache) == warm
+    assert run_codegen(repo, "generate", "--check").returncode == 0
+
+
+def test_a_schema_edit_rebuilds_only_its_family(repo: Path) -> None:
+    assert run_codegen(repo, "generate").returncode == 0
+    before = {p.name for p in (repo / CACHE_DIR).glob("*.json")}
+
+    def change(doc: dict[str, Any]) -> None:
+        doc["$defs"]["ToolInfo"]["description"] = "A tool the model may call."
+
+    edit_schema(repo, "tool.json", change)
+    assert run_codegen(repo, "generate").returncode == 0
+    after = {p.name for p in (repo / CACHE_DIR).glob("*.json")}
+    changed = sorted(name.rsplit("-", 1)[0] for name in after - before)
+    assert changed == ["lint", "meta-docent-tool", "py-docent", "ts-docent"]

@@ -1,194 +1,305 @@
-"""Letta stream reassembly: frames in arrival order -> complete messages valid without streaming."""
+"""Letta stream reassembly: SSE bodies and frames -> complete messages, with an account of every frame.
+
+The language-neutral vectors under tests/vectors/letta/streams/ are run here and by the npm
+package's reassembly (tests/node/streams.cjs), with identical results required.
+"""
 
 from __future__ import annotations
 
 import json
 import random
+from itertools import pairwise
+from pathlib import Path
 from typing import Any
 
 import pytest
 
 from chatschema import schemas
 from chatschema.letta import ToolCallMessage, parse_letta_streaming_response
-from chatschema.letta.stream import LettaStream, StreamError, iter_sse, reassemble, reassemble_sse
+from chatschema.letta.sse import SseParser, iter_sse_events
+from chatschema.letta.stream import LettaStream, StreamError, reassemble, reassemble_sse
+from tests.node import HERE, PACKAGE, run_node
 
+STREAMS = Path(__file__).parent / "vectors" / "letta" / "streams"
+VECTORS = sorted(STREAMS.glob("*.json"))
 DATE = "2025-10-01T12:30:45+00:00"
 RUN = "run-8a7b6c5d-4e3f-2a1b-0c9d-8e7f6a5b4c3d"
 
 
-def frame(message_type: str, otid: str, seq: int | None, **fields: Any) -> dict[str, Any]:
-    msg_id = "message-" + otid.split("-")[0]
+def load(path: Path) -> dict[str, Any]:
+    vector: dict[str, Any] = json.loads(path.read_text(encoding="utf-8"))
+    return vector
+
+
+def body(vector: dict[str, Any]) -> str:
+    return "".join(vector["sse"])
+
+
+def summary(result: LettaStream) -> dict[str, Any]:
+    """The result as plain JSON, in the vectors' terms (what the Node side prints too)."""
+
+    def dump(model: Any) -> Any:
+        return None if model is None else model.model_dump(mode="json", exclude_unset=True)
+
     return {
-        "id": msg_id,
-        "date": DATE,
-        "message_type": message_type,
-        "otid": otid,
-        "seq_id": seq,
-        "run_id": RUN,
-        **fields,
+        "messages": [dump(m) for m in result.messages],
+        "stop_reason": result.stop_reason.stop_reason if result.stop_reason else None,
+        "usage": dump(result.usage),
+        "errors": [dump(e) for e in result.errors],
+        "cancelled": dump(result.cancelled),
+        "done": result.done,
+        "last_seq_id": result.last_seq_id,
+        "frames": [
+            [a.outcome, a.message] if a.message is not None else [a.outcome, a.reason] if a.reason else [a.outcome]
+            for a in result.frames
+        ],
     }
+
+
+def run_vector(vector: dict[str, Any], chunks: list[str] | None = None) -> dict[str, Any] | str:
+    """The summary, or the StreamError's message."""
+    try:
+        return summary(reassemble_sse(chunks if chunks is not None else body(vector), **vector["options"]))
+    except StreamError as exc:
+        return f"StreamError: {exc}"
+
+
+def check_vector(vector: dict[str, Any], got: dict[str, Any] | str) -> None:
+    if "raises" in vector:
+        assert isinstance(got, str) and vector["raises"] in got, got
+        assert "\n" not in got
+    else:
+        assert got == vector["expected"]
+
+
+@pytest.mark.parametrize("path", VECTORS, ids=lambda p: p.stem)
+def test_stream_vector(path: Path) -> None:
+    vector = load(path)
+    got = run_vector(vector)
+    check_vector(vector, got)
+    if isinstance(got, dict):
+        for message in got["messages"]:
+            schemas.validate(message, "letta/LettaMessage")
+        assert len(got["frames"]) == len(list(iter_sse_events(body(vector))))  # every event accounted for
+
+
+@pytest.mark.parametrize("path", VECTORS, ids=lambda p: p.stem)
+def test_stream_vector_in_random_chunks(path: Path) -> None:
+    """The same result whatever the chunking, bytes chunks cut inside UTF-8 sequences too."""
+    vector = load(path)
+    want = run_vector(vector)
+    raw = body(vector).encode("utf-8")
+    rng = random.Random(path.stem)
+    for _ in range(5):
+        cuts = sorted(rng.sample(range(1, len(raw)), min(len(raw) - 1, rng.randint(1, 40))))
+        pieces = [raw[a:b] for a, b in zip([0, *cuts], [*cuts, len(raw)], strict=True)]
+        try:
+            got: dict[str, Any] | str = summary(reassemble_sse(pieces, **vector["options"]))
+        except StreamError as exc:
+            got = f"StreamError: {exc}"
+        assert got == want
+
+
+def test_node_reassembly_gives_identical_results() -> None:
+    vectors = [{"name": p.stem, "sse": body(load(p)), "options": load(p)["options"]} for p in VECTORS]
+    node = run_node(HERE / "streams.cjs", {"package": str(PACKAGE), "vectors": vectors})
+    for path in VECTORS:
+        vector = load(path)
+        got = node[path.stem]
+        if "raises" in vector:
+            assert isinstance(got, str) and vector["raises"] in got, (path.stem, got)
+        else:
+            assert got == vector["expected"], path.stem
+            assert got == run_vector(vector)
+
+
+# ---- the SSE reader -------------------------------------------------------------------------
+
+
+def test_sse_reader_follows_the_whatwg_rules() -> None:
+    text = "\ufeff: c\r\nevent: a\ndata\ndata:x\r\ndata:  y\rid: 1\nretry: 10\nretry: 1x\n\nid: 2\0\nevent: lost\n\ndata: z"
+    events = list(iter_sse_events(text))
+    assert [(e.type, e.data, e.last_event_id, e.retry, e.terminated) for e in events] == [
+        ("a", "\nx\n y", "1", 10, True),
+        ("message", "z", "1", 10, False),  # no blank line: unfinished (an id with NUL is ignored)
+    ]
+    assert events[0].line == 9
+
+
+def test_sse_reader_keeps_a_crlf_split_across_chunks_as_one_line_end() -> None:
+    parser = SseParser()
+    assert parser.feed("data: a\r") == []
+    assert parser.feed("\n") == []  # the LF completes the CRLF: no blank line yet
+    (event,) = parser.feed("\r\n")
+    assert event.data == "a" and parser.close() is None
+
+
+def test_sse_reader_rejects_bytes_that_are_not_utf8() -> None:
+    with pytest.raises(StreamError, match="not UTF-8"):
+        reassemble_sse([b"data: \xff\n\n"])
+
+
+# ---- frames given as dicts or models ----------------------------------------------------------
+
+
+def frame(message_type: str, otid: str, seq: int | None, **fields: Any) -> dict[str, Any]:
+    return {"id": "message-" + otid.split("-")[0], "date": DATE, "message_type": message_type, "otid": otid,
+            "seq_id": seq, "run_id": RUN, **fields}  # fmt: skip
 
 
 def delta(otid: str, seq: int | None, **parts: Any) -> dict[str, Any]:
     return frame("tool_call_message", otid, seq, tool_call=parts, tool_calls=parts)
 
 
-def background_stream() -> list[dict[str, Any]]:
-    """Reasoning, then two parallel tool calls streamed in fragments, as Letta sends them with seq_ids."""
-    return [
-        frame("reasoning_message", "r-0", 1, reasoning="The user wants the weather; ", source="reasoner_model"),
-        frame("reasoning_message", "r-0", 2, reasoning="search.", signature="ErUB"),
-        delta("t-1", 3, name="web_search", tool_call_id="call_Qd8"),
-        delta("t-1", 4, arguments='{"query": "weath', tool_call_id="call_Qd8"),
-        {"id": "message-t", "date": DATE, "message_type": "ping", "seq_id": 5},
-        delta("t-1", 6, arguments='er in Paris", "request_heartbeat": true}', tool_call_id="call_Qd8"),
-        delta("t-1", 7, name="archival_memory_search", tool_call_id="call_Rt5"),
-        delta("t-1", 8, arguments='{"query": ', tool_call_id="call_Rt5"),
-        delta("t-1", 9, arguments='"Paris trip"}', tool_call_id="call_Rt5"),
-        frame("assistant_message", "a-2", 10, content="Looking "),
-        frame("assistant_message", "a-2", 11, content="it up."),
-        {"message_type": "stop_reason", "stop_reason": "end_turn"},
-        {"message_type": "usage_statistics", "completion_tokens": 152, "prompt_tokens": 4310, "total_tokens": 4462},
-    ]
-
-
-EXPECTED_CALLS = [
-    {
-        "name": "web_search",
-        "arguments": '{"query": "weather in Paris", "request_heartbeat": true}',
-        "tool_call_id": "call_Qd8",
-    },
-    {"name": "archival_memory_search", "arguments": '{"query": "Paris trip"}', "tool_call_id": "call_Rt5"},
-]
-
-
-def check(result: LettaStream) -> None:
-    """The expected messages, each valid under the non-streaming schema."""
-    kinds = [m.message_type for m in result.messages]
-    assert kinds == ["reasoning_message", "tool_call_message", "assistant_message"]
-    reasoning, calls, reply = (m.model_dump(mode="json") for m in result.messages)
-    assert reasoning["reasoning"] == "The user wants the weather; search." and reasoning["signature"] == "ErUB"
-    assert calls["tool_calls"] == EXPECTED_CALLS and calls["tool_call"] == EXPECTED_CALLS[0]
-    assert calls["otid"] == "t-1" and calls["seq_id"] == 9
-    assert reply["content"] == "Looking it up."
-    for m in result.messages:
-        schemas.validate(m.model_dump(mode="json"), "letta/LettaMessage")
-    assert isinstance(result.messages[1], ToolCallMessage)
-    assert result.stop_reason is not None and result.stop_reason.stop_reason == "end_turn"
-    assert result.usage is not None and result.usage.total_tokens == 4462
-    assert result.last_seq_id == 11
-
-
-def test_multi_call_stream_reassembles() -> None:
-    check(reassemble(background_stream()))
+STOP = {"message_type": "stop_reason", "stop_reason": "end_turn"}
 
 
 def test_models_are_accepted_as_frames() -> None:
-    check(reassemble([parse_letta_streaming_response(f) for f in background_stream()]))
+    frames = [
+        delta("t-1", None, name="f", tool_call_id="c"),
+        delta("t-1", None, arguments="{}", tool_call_id="c"),
+        STOP,
+    ]
+    result = reassemble([parse_letta_streaming_response(f) for f in frames])
+    assert isinstance(result.messages[0], ToolCallMessage)
+    assert result.messages[0].model_dump(mode="json")["tool_calls"] == [
+        {"name": "f", "arguments": "{}", "tool_call_id": "c"}
+    ]
+    assert reassemble(frames).messages == result.messages
 
 
-@pytest.mark.parametrize("seed", range(5))
-def test_shuffled_seq_ids_are_put_back_in_order(seed: int) -> None:
-    frames = background_stream()
-    random.Random(seed).shuffle(frames)
-    check(reassemble(frames))
+def test_a_frame_that_is_not_valid_names_its_location() -> None:
+    bad = frame("assistant_message", "a-1", None, content=3)
+    with pytest.raises(StreamError, match=r"^frame 0: not a valid letta/LettaStreamingResponse at \$\.content"):
+        reassemble([bad, STOP])
 
 
-def test_duplicated_frames_from_a_retry_are_dropped() -> None:
-    frames = background_stream()
-    check(reassemble(frames[:6] + frames[2:9] + frames[6:]))
+def test_a_truncated_stream_is_an_error_unless_allowed() -> None:
+    frames = [delta("t-1", None, name="f", tool_call_id="c"), delta("t-1", None, arguments='{"a', tool_call_id="c")]
+    with pytest.raises(StreamError, match="stream truncated"):
+        reassemble(frames)
+    result = reassemble(frames, complete=False)
+    assert result.messages == [] and [a.reason for a in result.dropped] == ["incomplete_message"] * 2
 
 
-def test_a_reused_seq_id_with_other_content_is_an_error() -> None:
-    frames = background_stream()
-    forged = delta("t-1", 4, arguments='{"query": "other', tool_call_id="call_Qd8")
-    with pytest.raises(StreamError, match=r"frame 13 \(seq_id 4\): differs from frame 3 \(seq_id 4\)"):
-        reassemble([*frames, forged])
-
-
-def test_a_gap_in_seq_ids_is_an_error() -> None:
-    frames = background_stream()
-    with pytest.raises(StreamError, match=r"gap in seq_id: 5 is followed by 8 \(missing 6\.\.7\)"):
-        reassemble(frames[:5] + frames[7:])
-
-
-def test_a_truncated_stream_is_an_error() -> None:
-    frames = background_stream()
-    with pytest.raises(StreamError, match="no stop_reason frame"):
-        reassemble(frames[:-2])
-    with pytest.raises(StreamError, match=r"call call_Qd8: arguments are not complete JSON after reassembly"):
-        reassemble(frames[:4], complete=False)
-
-
-def test_a_frame_of_another_message_is_an_error() -> None:
-    frames = background_stream()
-    stranger = {**frames[3], "id": "message-other"}
-    with pytest.raises(
-        StreamError, match=r"frame 3 \(seq_id 4\): does not belong to the message being built \(otid t-1\)"
-    ):
-        reassemble([*frames[:3], stranger, *frames[4:]])
-    interleaved = [*frames[:4], frame("assistant_message", "a-2", 5, content="x"), *frames[5:]]
-    with pytest.raises(StreamError, match="which another message interrupted"):
-        reassemble(interleaved)
-
-
-def test_without_seq_ids_a_retried_request_replays_and_the_complete_attempt_wins() -> None:
-    plain = [{**f, "seq_id": None} if "seq_id" in f else f for f in background_stream()]
-    cut_off = plain[:4]  # the first attempt dies inside the first tool call's arguments
-    result = reassemble(cut_off + plain)
-    assert [m.model_dump(mode="json")["tool_calls"] for m in result.messages[1:2]] == [EXPECTED_CALLS]
-    assert reassemble(plain + plain).messages == reassemble(plain).messages
-    assert result.last_seq_id is None
-
-
-def test_a_complete_non_streamed_tool_call_message_passes_through() -> None:
-    complete = frame("tool_call_message", "t-9", None, tool_call=EXPECTED_CALLS[0], tool_calls=EXPECTED_CALLS)
-    result = reassemble([complete, {"message_type": "stop_reason", "stop_reason": "end_turn"}])
-    assert result.messages[0].model_dump(mode="json")["tool_calls"] == EXPECTED_CALLS
-
-
-def test_a_fragment_for_an_unknown_call_or_a_renamed_call_is_an_error() -> None:
-    orphan = delta("t-1", None, arguments="{}")
+def test_a_renamed_call_or_an_orphan_fragment_is_an_error() -> None:
     with pytest.raises(StreamError, match="a fragment without tool_call_id before any call started"):
-        reassemble([orphan], complete=False)
+        reassemble([delta("t-1", None, arguments="{}")], complete=False)
     renamed = [delta("t-1", None, name="a", tool_call_id="c"), delta("t-1", None, name="b", tool_call_id="c")]
     with pytest.raises(StreamError, match="call c renamed from 'a' to 'b'"):
         reassemble(renamed, complete=False)
 
 
-def test_error_frames_are_returned_not_raised() -> None:
-    error = {
-        "message_type": "error_message",
-        "run_id": RUN,
-        "error_type": "llm_error",
-        "message": "boom",
-        "detail": None,
-        "seq_id": None,
-    }
-    result = reassemble([error], complete=False)
-    assert [e.message for e in result.errors] == ["boom"] and result.messages == []
+def test_interleaved_messages_with_seq_ids_are_an_error() -> None:
+    frames = [frame("assistant_message", "a-1", 1, content="x"), frame("reasoning_message", "r-2", 2, reasoning="y"),
+              frame("assistant_message", "a-1", 3, content="z"), STOP]  # fmt: skip
+    with pytest.raises(StreamError, match=r"frame 2: belongs to otid a-1, which another message interrupted"):
+        reassemble(frames)
 
 
-def sse(frames: list[dict[str, Any]], done: bool = True) -> str:
-    body = "".join(f"data: {json.dumps(f)}\n\n" for f in frames)
-    return ": keep-alive\n\n" + body + ("data: [DONE]\n\n" if done else "")
+# ---- property: random valid streams, retried, reordered and chunked, give the original messages ----
 
 
-def test_sse_text_stream() -> None:
-    frames = background_stream()
-    check(reassemble_sse(sse(frames)))
-    check(reassemble_sse(sse(frames).splitlines(keepends=True)))
-    error_event = (
-        'event: error\ndata: {"message_type": "error_message", "run_id": "r", "error_type": "x", "message": "m"}\n\n'
+def _random_messages(rng: random.Random) -> list[tuple[dict[str, Any], list[dict[str, Any]]]]:
+    """(the complete message, its frames) pairs, as Letta streams them."""
+    out = []
+    for n in range(rng.randint(1, 6)):
+        otid, kind = (
+            f"m{n}-{rng.randint(0, 99)}",
+            rng.choice(["assistant_message", "reasoning_message", "tool_call_message"]),
+        )
+        if kind == "tool_call_message":
+            calls = [{"name": f"tool_{c}", "arguments": json.dumps({"q": "x\u2028" * rng.randint(0, 3), "n": c}),
+                      "tool_call_id": f"call_{n}_{c}"} for c in range(rng.randint(1, 3))]  # fmt: skip
+            frames = []
+            for call in calls:
+                frames.append(delta(otid, None, name=call["name"], tool_call_id=call["tool_call_id"]))
+                args, cut = call["arguments"], 0
+                while cut < len(args):
+                    step = rng.randint(1, 6)
+                    part = {"arguments": args[cut : cut + step]}
+                    if rng.random() < 0.7:
+                        part["tool_call_id"] = call["tool_call_id"]
+                    frames.append(delta(otid, None, **part))
+                    cut += step
+            out.append((frame(kind, otid, None, tool_call=calls[0], tool_calls=calls), frames))
+        else:
+            name = "content" if kind == "assistant_message" else "reasoning"
+            text = "".join(
+                rng.choice(["a", "é", " ", "\u2029", "\r", "\n", '"', "\u0085"]) for _ in range(rng.randint(1, 30))
+            )
+            cuts = sorted({0, len(text), *rng.sample(range(len(text) + 1), min(3, len(text)))})
+            frames = [frame(kind, otid, None, **{name: text[a:b]}) for a, b in pairwise(cuts)]
+            out.append((frame(kind, otid, None, **{name: text}), frames))
+    return out
+
+
+def _sse(frames: list[dict[str, Any]]) -> str:
+    return "".join(f"data: {json.dumps(f, ensure_ascii=False, separators=(',', ':'))}\n\n" for f in frames)
+
+
+@pytest.mark.parametrize("seed", range(60))
+def test_property_retried_reordered_chunked_streams_give_the_original_messages(seed: int) -> None:
+    rng = random.Random(seed)
+    pairs = _random_messages(rng)
+    frames = [f for _, parts in pairs for f in parts]
+    numbered = rng.random() < 0.5
+    if numbered:
+        frames = [{**f, "seq_id": i + 1} for i, f in enumerate(frames)]
+        arrival = list(frames)
+        for _ in range(rng.randint(0, 3)):  # resumes from an older cursor replay a range
+            a = rng.randrange(len(frames))
+            arrival += frames[a : a + rng.randint(1, 5)]
+        rng.shuffle(arrival)  # seq_ids give the order back
+    else:
+        # a retried request replays the response from its start; an attempt dies after the first message
+        cuts = [i for i in range(1, len(frames)) if frames[i - 1]["otid"] != frames[0]["otid"]]
+        arrival = [f for k in sorted(rng.sample(cuts, min(len(cuts), rng.randint(0, 2)))) for f in frames[:k]]
+        arrival += frames
+    text = _sse([*arrival, STOP]) + "data: [DONE]\n\n"
+    raw = text.encode("utf-8")
+    cuts = sorted(rng.sample(range(1, len(raw)), min(len(raw) - 1, rng.randint(0, 30))))
+    chunks = [raw[a:b] for a, b in zip([0, *cuts], [*cuts, len(raw)], strict=True)]
+    result = reassemble_sse(chunks, strict=True)
+    got = [m.model_dump(mode="json", exclude_unset=True) for m in result.messages]
+    want = []
+    for message, _parts in pairs:
+        last_seq = None
+        if numbered:
+            last_seq = max(f["seq_id"] for f in frames if f["otid"] == message["otid"])
+        want.append({**message, "seq_id": last_seq})
+    assert got == want
+    assert len(result.frames) == len(arrival) + 2 and not result.dropped
+
+
+def test_fragments_after_a_valid_one_are_still_checked() -> None:
+    """The shortcut for fragments (one full validation per message skeleton) lets nothing invalid through."""
+    first = frame("assistant_message", "a-1", None, content="ok ")
+    for bad in (
+        {**first, "content": 3},  # the changing key, not a string
+        {**first, "is_err": "yes"},  # a repeated key with another (invalid) value
+        {**first, "is_err": 1},  # equal to true in Python, but not a boolean
+    ):
+        with pytest.raises(StreamError, match=r"^frame 1: not a valid letta/LettaStreamingResponse"):
+            reassemble([{**first, "is_err": True}, bad, STOP])
+    call = delta("t-1", None, name="f", tool_call_id="c")
+    with pytest.raises(StreamError, match=r"^frame 1: not a valid letta/LettaStreamingResponse at \$\.tool_call"):
+        reassemble([call, delta("t-1", None, arguments=5, tool_call_id="c"), STOP])
+
+
+def test_the_npm_stream_types_compile(tmp_path: Path) -> None:
+    """stream.d.ts types the JS API: a use of it compiles under --strict, and a wrong use does not."""
+    from tests.node import tsc
+
+    stream = (PACKAGE / "stream").as_posix()
+    (tmp_path / "use.ts").write_text(
+        f'import {{ reassembleSse, StreamError, type LettaStream, type FrameAccount }} from "{stream}";\n'
+        "const r: LettaStream = reassembleSse(['data: [DONE]\\n\\n'], { complete: false, strict: true });\n"
+        "const a: FrameAccount | undefined = r.frames[0];\n"
+        "export const out = [r.messages.length, r.stopReason?.stop_reason, r.lastSeqId, a?.reason, r.dropped, r.errors];\n"
+        "export const e: Error = new StreamError();\n"
+        '// @ts-expect-error: not an outcome\nexport const wrong: FrameAccount = { index: 0, outcome: "lost" };\n',
+        encoding="utf-8",
     )
-    assert len(reassemble_sse(error_event + sse(frames)).errors) == 1
-
-
-def test_sse_errors() -> None:
-    frames = background_stream()
-    with pytest.raises(StreamError, match=r"ends without `data: \[DONE\]`"):
-        reassemble_sse(sse(frames, done=False))
-    with pytest.raises(StreamError, match="line 2: event data is not JSON"):
-        list(iter_sse("data: {oops\n\ndata: [DONE]\n"))
-    with pytest.raises(StreamError, match="data after"):
-        list(iter_sse("data: [DONE]\n\ndata: {}\n\n"))
+    proc = tsc("--strict", "--noEmit", "--target", "es2022", "--module", "commonjs", "use.ts", cwd=tmp_path)
+    assert proc.returncode == 0, proc.stdout + proc.stderr

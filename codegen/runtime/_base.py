@@ -17,7 +17,9 @@ class SchemaModel(BaseModel):
     Strict types: "3" is not an integer and "true" is not a boolean, as in JSON Schema.
     Unknown keys are kept and dumped again, because the schemas (like the systems they
     describe) accept them: a parse -> dump round trip loses nothing.
-    Dumps use the JSON key names.
+    Dumps use the JSON key names, and so does validation: a key that is not a Python name (`class`,
+    `a-b`) becomes an aliased field (`class_`), and the field's Python name is an unknown key in a
+    payload, as it is for the schema (construct such a model with `Model(**{"class": ...})`).
     """
 
     model_config = ConfigDict(
@@ -25,7 +27,10 @@ class SchemaModel(BaseModel):
         extra="allow",
         serialize_by_alias=True,
         validate_by_alias=True,
-        validate_by_name=True,
+        validate_by_name=False,
+        # datamodel-codegen already renames a field that would shadow a BaseModel attribute
+        # (`model_dump` -> `model_dump_`); the `model_` prefix itself is only a warning at import
+        protected_namespaces=(),
     )
 
     def __init_subclass__(cls, **kwargs: Any) -> None:

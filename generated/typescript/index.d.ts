@@ -67,6 +67,8 @@ export interface SchemaTypes {
   "letta/LettaMessageBase": letta.LettaMessageBase;
   "letta/LettaPing": letta.LettaPing;
   "letta/LettaResponse": letta.LettaResponse;
+  "letta/LettaSseCancelled": letta.LettaSseCancelled;
+  "letta/LettaSseError": letta.LettaSseError;
   "letta/LettaStopReason": letta.LettaStopReason;
   "letta/LettaStreamingResponse": letta.LettaStreamingResponse;
   "letta/LettaTurn": letta.LettaTurn;
@@ -78,6 +80,7 @@ export interface SchemaTypes {
   "letta/ToolCall": letta.ToolCall;
   "letta/ToolCallDelta": letta.ToolCallDelta;
   "letta/ToolCallMessage": letta.ToolCallMessage;
+  "letta/ToolResult": letta.ToolResult;
   "letta/ToolReturn": letta.ToolReturn;
   "letta/ToolReturnMessage": letta.ToolReturnMessage;
   "letta/UrlImage": letta.UrlImage;

@@ -40,6 +40,8 @@ function createAjv() {
   addFormats(ajv);
   // Replace ajv-formats' date-time by the project's rule, shared with Python (formats.js).
   ajv.addFormat("date-time", { type: "string", validate: isDateTime });
+  // The marker of the project's own additions to a family: an annotation, it validates nothing.
+  ajv.addKeyword({ keyword: "x-chatschema-extension", schemaType: "string" });
   return ajv;
 }
 

@@ -70,6 +70,32 @@ def bundle(name: str) -> dict[str, Any]:
     return _self_refs(doc, type_name)
 
 
+EXTENSION = "x-chatschema-extension"
+
+
+def real_view(name: str) -> dict[str, Any]:
+    """The bundle of `name` as the real system knows it: every property marked as the project's
+    own addition (`x-chatschema-extension`) removed, so that it is just another unknown key."""
+
+    def strip(node: Any) -> Any:
+        if isinstance(node, dict):
+            out = {k: strip(v) for k, v in node.items() if k not in ("const", "default", "enum", "examples")}
+            out.update({k: node[k] for k in ("const", "default", "enum", "examples") if k in node})
+            props = node.get("properties")
+            if isinstance(props, dict):
+                added = {p for p, sub in props.items() if isinstance(sub, dict) and EXTENSION in sub}
+                out["properties"] = {p: strip(sub) for p, sub in props.items() if p not in added}
+                if isinstance(node.get("required"), list):
+                    out["required"] = [p for p in node["required"] if p not in added]
+            return out
+        if isinstance(node, list):
+            return [strip(v) for v in node]
+        return node
+
+    result: dict[str, Any] = strip(bundle(name))
+    return result
+
+
 def _self_refs(doc: dict[str, Any], type_name: str) -> dict[str, Any]:
     # The root is the type itself; a ref to it (none today: no schema is recursive) would need `#`.
     text = json.dumps(doc).replace(f'"#/$defs/{type_name}"', '"#"')

@@ -1,47 +1,66 @@
-"""Reassemble Letta streams into complete messages (copied into chatschema by codegen).
+"""Reassemble Letta streams into complete messages, accounting for every frame (copied into chatschema by codegen).
 
-A Letta stream sends each message in frames: a tool call as a first ToolCallDelta with the
-name, then fragments of the JSON-encoded arguments; assistant text and reasoning as pieces of
-text. Every frame of one message repeats its `id` and `otid`. In background mode every frame
-also has a `seq_id`, so a client can resume after a cursor and a retried request can replay
-frames it already sent.
+A Letta stream sends each message in frames: a tool call as a first ToolCallDelta with the name,
+then fragments of the JSON-encoded arguments; assistant text and reasoning as pieces of text.
+Every frame of one message repeats its `id` and `otid`. In background mode every frame also has a
+`seq_id`, so a client can resume after a cursor, and a resumed or retried request replays frames.
 
-`reassemble(frames)` takes the frames in arrival order (dicts or models) and returns the
-complete messages, each valid under the non-streaming `letta/LettaMessage` schema:
+`reassemble(frames)` takes the frames in arrival order (dicts or models); `reassemble_sse(body)`
+reads the raw `text/event-stream` body (whole, or in str/bytes chunks) with the WHATWG rules
+(`chatschema.letta.sse`). Both return a `LettaStream` whose `frames` says what became of each
+frame, in arrival order:
 
-- frames are put in `seq_id` order where they have one; a frame repeated with the same
-  `seq_id` is dropped, a different frame with a used `seq_id` or a gap in the numbers is an error;
-- without `seq_id`s, frames are taken in arrival order, and a message whose `otid` comes
-  back after another message started is a replay from a retried request: the most complete
-  of its attempts is kept;
-- ToolCallDelta fragments are merged per `tool_call_id`, arguments concatenated and then
-  checked to parse as JSON;
-- pings are dropped; stop reason, usage and error frames are returned beside the messages.
+- `message` / `replay`: merged into `messages[i]`, or a verified replay of frames already merged
+  (equal to them; a replay that differs is dropped as `replay_conflict`);
+- `ping`, `stop_reason`, `usage`, `error`, `cancelled`, `done` (`data: [DONE]`);
+- `dropped`, with a reason: `after_stop` (a message frame after the stop reason),
+  `duplicate_stop_reason`, `duplicate_usage`, `after_done`, `unknown_event` (an SSE event type
+  other than message, error and cancelled), `replay_conflict`, `unterminated_event` (the body ends
+  inside an event), `incomplete_message` (frames of a message a failed, cancelled or cut-off stream
+  left unfinished).
 
-`reassemble_sse(text)` does the same from the raw `text/event-stream` body.
+Rules: frames are put in `seq_id` order where they have one; a gap in the numbers is an error,
+except after the last message frame, where Letta's stop and usage frames take numbers without
+showing them. Without `seq_id`s a message whose `otid` comes back after another one started is a
+replay from a retried request, checked frame by frame against what was merged. ToolCallDelta
+fragments are merged per `tool_call_id` (a fragment without one continues the current call) and the
+arguments must then parse as JSON. JSON is read as everywhere in chatschema (`chatschema.jsontext`).
+
+`StreamError` (a ValueError) is raised for what cannot be reassembled faithfully: malformed JSON,
+an invalid frame, a `seq_id` gap, interleaved messages, an incomplete message in a stream that
+claims to be complete, and a truncated stream when `complete=True`. With `strict=True` it is also
+raised for an error event, a cancellation or any dropped frame.
 """
 
 from __future__ import annotations
 
-import json
+import gc
 from collections.abc import Iterable, Iterator, Mapping
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from itertools import pairwise
-from typing import Any
+from typing import Any, Literal
 
+from pydantic import ValidationError
+
+from chatschema import jsontext
 from chatschema._base import SchemaModel
 from chatschema.letta import (
     LettaErrorMessage,
     LettaMessage,
+    LettaSseCancelled,
+    LettaSseError,
     LettaStopReason,
     LettaUsageStatistics,
     parse_letta_message,
     parse_letta_streaming_response,
 )
+from chatschema.letta.sse import SseEvent, iter_sse_events
 
-__all__ = ["LettaStream", "StreamError", "iter_sse", "reassemble", "reassemble_sse"]
+__all__ = ["FrameAccount", "LettaStream", "StreamError", "iter_sse_events", "reassemble", "reassemble_sse"]
 
-_CONTROL = {"ping", "stop_reason", "usage_statistics", "error_message"}
+Outcome = Literal["message", "replay", "ping", "stop_reason", "usage", "error", "cancelled", "done", "dropped"]
+
 _CALLS = {"tool_call_message", "approval_request_message"}
 _TEXT = {
     "assistant_message": "content",
@@ -51,180 +70,528 @@ _TEXT = {
 
 
 class StreamError(ValueError):
-    """The frames do not make a complete, consistent stream; the message says where and why."""
+    """The stream cannot be reassembled faithfully; the one-line message says where and why."""
+
+
+@dataclass(frozen=True)
+class FrameAccount:
+    """What became of one frame (one SSE event), by its position in arrival order."""
+
+    index: int
+    outcome: Outcome
+    message: int | None = None
+    """For `message` and `replay`: the index in `LettaStream.messages`."""
+    reason: str | None = None
+    """For `dropped`: why (see the module doc)."""
+    detail: str | None = None
+    """For `dropped`: one line with the specifics."""
 
 
 @dataclass
 class LettaStream:
-    """A reassembled stream: the complete messages and the frames that are not messages."""
+    """A reassembled stream: the complete messages, the frames that are not messages, and an
+    account of every frame."""
 
     messages: list[LettaMessage] = field(default_factory=list)
     stop_reason: LettaStopReason | None = None
     usage: LettaUsageStatistics | None = None
-    errors: list[LettaErrorMessage] = field(default_factory=list)
+    errors: list[LettaErrorMessage | LettaSseError] = field(default_factory=list)
+    """Errors the server reported: `error_message` frames and `event: error` bodies, in order."""
+    cancelled: LettaSseCancelled | None = None
+    """The body of an `event: cancelled`, if the server cancelled the stream."""
+    done: bool = False
+    """Whether the body reached `data: [DONE]`."""
     last_seq_id: int | None = None
     """The highest `seq_id` seen: the cursor to resume a background stream after."""
-
-
-@dataclass
-class _Frame:
-    index: int  # position in arrival order, for error messages
-    data: dict[str, Any]
+    frames: list[FrameAccount] = field(default_factory=list)
 
     @property
-    def where(self) -> str:
-        seq = self.data.get("seq_id")
-        return f"frame {self.index}" + (f" (seq_id {seq})" if seq is not None else "")
+    def dropped(self) -> list[FrameAccount]:
+        """The frames that went into nothing, each with its reason."""
+        return [a for a in self.frames if a.outcome == "dropped"]
+
+
+@dataclass(slots=True)
+class _Frame:
+    index: int
+    where: str
+    data: dict[str, Any]
+    seq: int | None
+    outcome: Outcome = "message"  # once grouped: "message" or "replay"
 
     @property
     def key(self) -> str:
         otid = self.data.get("otid")
-        return f"otid {otid}" if otid is not None else f"id {self.data['id']} ({self.data['message_type']})"
+        return f"otid {otid}" if otid is not None else f"id {self.data.get('id')} ({self.data['message_type']})"
 
 
-def iter_sse(lines: str | Iterable[str]) -> Iterator[dict[str, Any]]:
-    """Yield the JSON payload of each `data:` event of an SSE body, up to `data: [DONE]`.
-
-    Raises StreamError for a payload that is not JSON, for data after `[DONE]`, and for a
-    body that ends without `[DONE]` (a truncated stream).
-    """
-    if isinstance(lines, str):
-        lines = lines.splitlines()
-    data: list[str] = []
-    done = False
-    for number, raw in enumerate([*lines, ""], start=1):
-        line = raw.rstrip("\r\n")
-        if line.startswith(":") or line.startswith(("event:", "id:", "retry:")):
-            continue
-        if line.startswith("data:"):
-            value = line[5:].removeprefix(" ")
-            if done:
-                raise StreamError(f"line {number}: data after [DONE]")
-            data.append(value)
-            continue
-        if line.strip() or not data:
-            continue
-        payload, data = "\n".join(data), []
-        if payload == "[DONE]":
-            done = True
-            continue
-        try:
-            yield json.loads(payload)
-        except json.JSONDecodeError as exc:
-            raise StreamError(f"line {number}: event data is not JSON: {exc.msg}") from None
-    if not done:
-        raise StreamError("stream truncated: it ends without `data: [DONE]`")
+@dataclass
+class _Message:
+    first: _Frame
+    frames: list[_Frame] = field(default_factory=list)
+    accounts: list[_Frame] = field(default_factory=list)  # merged or replayed, each with its outcome
+    index: int | None = None
 
 
-def reassemble_sse(lines: str | Iterable[str], *, complete: bool = True) -> LettaStream:
-    """Reassemble a raw Letta SSE body (`data: {...}` lines ending in `data: [DONE]`)."""
-    return reassemble(iter_sse(lines), complete=complete)
+@dataclass
+class _State:
+    result: LettaStream = field(default_factory=LettaStream)
+    accounts: dict[int, FrameAccount] = field(default_factory=dict)
+    candidates: list[_Frame] = field(default_factory=list)  # message frames, arrival order
+    seqs: list[int] = field(default_factory=list)  # every seq_id seen (pings, errors, stop frames too)
+    hidden: int = 0  # stop and usage frames without a seq_id (Letta numbers them without saying so)
+    stop: _Frame | None = None
+    skeleton: dict[str, Any] | None = None  # of the last fragment frame validated in full
+    repeats: list[tuple[_Frame, _Frame]] = field(default_factory=list)  # (first arrival, repeat) by seq_id
+    ended: bool = False  # an error or cancellation ended the stream early: unfinished messages are expected
+    truncated: bool = False
+
+    def account(self, frame_index: int, outcome: Outcome, reason: str | None = None, detail: str | None = None) -> None:
+        self.accounts[frame_index] = FrameAccount(frame_index, outcome, None, reason, detail)
 
 
-def reassemble(frames: Iterable[Mapping[str, Any] | SchemaModel], *, complete: bool = True) -> LettaStream:
+def reassemble(
+    frames: Iterable[Mapping[str, Any] | SchemaModel], *, complete: bool = True, strict: bool = False
+) -> LettaStream:
     """Reassemble Letta stream frames, given in arrival order, into complete messages.
 
-    With `complete=True` (the default) a stream without a stop reason is truncated and an
-    error. Raises StreamError for inconsistent frames and pydantic.ValidationError (also a
-    ValueError) for a frame that is not a valid LettaStreamingResponse.
+    With `complete=True` (the default) a stream that neither stopped (a stop reason) nor ended in
+    an error or cancellation is truncated: StreamError. With `strict=True` any error, cancellation
+    or dropped frame raises StreamError too.
     """
-    result = LettaStream()
-    parsed: list[_Frame] = []
-    for index, frame in enumerate(frames):
-        model = parse_letta_streaming_response(frame)
-        data = model.model_dump(mode="json")
-        if isinstance(model, LettaStopReason):
-            result.stop_reason = model
-        elif isinstance(model, LettaUsageStatistics):
-            result.usage = model
-        elif isinstance(model, LettaErrorMessage):
-            result.errors.append(model)
-        parsed.append(_Frame(index, data))
-    ordered = _in_seq_order(parsed)
-    seqs = [f.data["seq_id"] for f in ordered if f.data.get("seq_id") is not None]
-    result.last_seq_id = max(seqs) if seqs else None
-    messages = [f for f in ordered if f.data["message_type"] not in _CONTROL]
-    result.messages = [_finish_best(tries) for tries in _attempts(messages, replays_allowed=not seqs)]
-    if complete and result.stop_reason is None:
-        raise StreamError("stream truncated: no stop_reason frame")
+    state = _State()
+    with _no_cycle_collector():
+        for index, frame in enumerate(frames):
+            where = f"frame {index}"
+            if isinstance(frame, SchemaModel):
+                data = frame.model_dump(mode="json", exclude_unset=True)
+            elif isinstance(frame, Mapping):
+                data = dict(frame)
+            else:
+                raise StreamError(f"{where}: a frame is a JSON object, not {type(frame).__name__}")
+            _take(state, index, where, data)
+        return _finish_stream(state, complete=complete, strict=strict, sse=False)
+
+
+def reassemble_sse(
+    body: str | bytes | Iterable[str | bytes], *, complete: bool = True, strict: bool = False
+) -> LettaStream:
+    """Reassemble a raw Letta SSE body: the whole text, or its str/bytes chunks as they arrive.
+
+    Beyond `reassemble`'s rules: with `complete=True` the body must end with `data: [DONE]`, an
+    `event: error` or an `event: cancelled`.
+    """
+    state = _State()
+    events: Iterator[SseEvent] = iter_sse_events(body)
+    index = 0
+    with _no_cycle_collector():
+        while True:
+            try:
+                event = next(events)
+            except StopIteration:
+                break
+            except UnicodeDecodeError as exc:
+                raise StreamError(f"event {index}: the body is not UTF-8 (byte {exc.start + 1} of its chunk)") from None
+            _take_event(state, index, event)
+            index += 1
+        return _finish_stream(state, complete=complete, strict=strict, sse=True)
+
+
+@contextmanager
+def _no_cycle_collector() -> Iterator[None]:
+    """Parsed frames hold no reference cycles: the cycle collector would only walk them again and again
+    (a third of the time of a 100,000-fragment stream), so it is off while they pile up (as in
+    `chatschema validate`'s loop)."""
+    collecting = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        if collecting:
+            gc.enable()
+
+
+def _take_event(state: _State, index: int, event: SseEvent) -> None:
+    where = f"event {index} (line {event.line})"
+    if state.result.done:
+        state.account(index, "dropped", "after_done", f"{where}: an {event.type!r} event after data: [DONE]")
+        return
+    if not event.terminated:
+        state.truncated = True
+        state.account(index, "dropped", "unterminated_event", f"{where}: the body ends inside this event")
+        return
+    if event.type == "message":
+        if event.data == "[DONE]":
+            state.result.done = True
+            state.account(index, "done")
+            return
+        _take(state, index, where, _json_object(event.data, where))
+    elif event.type == "error":
+        data = _json_object(event.data, where)
+        if "message_type" in data:
+            model = _validate(data, where)
+            if not isinstance(model, LettaErrorMessage):
+                raise StreamError(f"{where}: an `event: error` carries a {data['message_type']!r} frame")
+            _record_seq(state, data)
+            state.result.errors.append(model)
+        else:
+            state.result.errors.append(_validate_as(LettaSseError, data, where, "letta/LettaSseError"))
+        state.ended = True
+        state.account(index, "error")
+    elif event.type == "cancelled":
+        cancelled = _validate_as(LettaSseCancelled, _json_object(event.data, where), where, "letta/LettaSseCancelled")
+        if state.result.cancelled is None:
+            state.result.cancelled = cancelled
+        state.ended = True
+        state.account(index, "cancelled")
+    else:
+        state.account(index, "dropped", "unknown_event", f"{where}: unknown event type {event.type!r}")
+
+
+def _json_object(text: str, where: str) -> dict[str, Any]:
+    try:
+        value = jsontext.parse(text.encode("utf-8", "surrogatepass"), jsontext.loader())
+    except jsontext.Malformed as exc:
+        raise StreamError(f"{where}: event data is not JSON: {exc}") from None
+    if not isinstance(value, dict):
+        raise StreamError(f"{where}: event data is JSON but not an object")
+    return value
+
+
+def _path(loc: tuple[int | str, ...]) -> str:
+    return "$" + "".join(f"[{p}]" if isinstance(p, int) else f".{p}" for p in loc)
+
+
+def _validate(data: dict[str, Any], where: str) -> SchemaModel:
+    try:
+        return parse_letta_streaming_response(data)
+    except ValidationError as exc:
+        first = exc.errors()[0]
+        loc = tuple(first["loc"])
+        # pydantic prefixes the union branch's tag to the location; the JSON path has no such step
+        if loc and loc[0] == data.get("message_type"):
+            loc = loc[1:]
+        raise StreamError(
+            f"{where}: not a valid letta/LettaStreamingResponse at {_path(loc)}: {first['msg']}"
+        ) from None
+    except RecursionError:
+        raise StreamError(f"{where}: not a valid letta/LettaStreamingResponse: nested too deep") from None
+
+
+def _validate_as(model: type[Any], data: dict[str, Any], where: str, name: str) -> Any:
+    try:
+        return model.model_validate(data)
+    except ValidationError as exc:
+        first = exc.errors()[0]
+        raise StreamError(f"{where}: not a valid {name} at {_path(tuple(first['loc']))}: {first['msg']}") from None
+
+
+def _record_seq(state: _State, data: Mapping[str, Any]) -> int | None:
+    seq = data.get("seq_id")
+    if isinstance(seq, int) and not isinstance(seq, bool):
+        state.seqs.append(seq)
+        return seq
+    return None
+
+
+_DELTA_KEYS = frozenset({"name", "arguments", "tool_call_id"})
+
+
+def _skeleton(data: dict[str, Any]) -> dict[str, Any] | None:
+    """A fragment frame without the keys that change from one fragment of a message to the next, if
+    those are of the plain kind a validated skeleton makes valid: string deltas, a text piece."""
+    kind = data.get("message_type")
+    seq = data.get("seq_id")
+    if seq is not None and (type(seq) is not int):
+        return None
+    if kind in _CALLS:
+        call, calls = data.get("tool_call"), data.get("tool_calls")
+        if not _plain_delta(call) or not (calls is None or _plain_delta(calls)):
+            return None
+        varying: tuple[str, ...] = ("tool_call", "tool_calls", "seq_id")
+    elif kind in _TEXT:
+        if type(data.get(_TEXT[kind])) is not str:
+            return None
+        varying = (_TEXT[kind], "seq_id")
+    else:
+        return None
+    return {k: v for k, v in data.items() if k not in varying}
+
+
+def _plain_delta(value: Any) -> bool:
+    if type(value) is not dict or not value or not value.keys() <= _DELTA_KEYS:
+        return False
+    for v in value.values():
+        if type(v) is not str:
+            return False
+    return True
+
+
+def _same_skeleton(a: dict[str, Any], b: dict[str, Any]) -> bool:
+    """Equal, with the same JSON type at the top level (true is not 1). The schema constrains only
+    the top-level keys of a fragment's skeleton; nested values are unknown keys, free to be anything."""
+    if a != b:
+        return False
+    for key, value in a.items():
+        if type(value) is not type(b[key]):
+            return False
+    return True
+
+
+def _take(state: _State, index: int, where: str, data: dict[str, Any]) -> None:
+    """Classify one frame (a JSON object with a `message_type`)."""
+    # Fragments of one message repeat every other key: once a frame with the same skeleton was
+    # valid, a fragment whose changing keys are plain strings is valid too (and pydantic is skipped,
+    # which is most of the cost of a long stream).
+    skeleton = _skeleton(data)
+    if skeleton is not None and state.skeleton is not None and _same_skeleton(skeleton, state.skeleton):
+        call = data.get("tool_call")
+        if call is not None and data.get("tool_calls") == call:
+            data["tool_calls"] = call  # one dict for both: a long stream holds fewer objects
+        state.candidates.append(_Frame(index, where, data, _record_seq(state, data)))
+        return
+    model = _validate(data, where)
+    state.skeleton = skeleton
+    kind = data["message_type"]
+    seq = _record_seq(state, data)
+    if isinstance(model, LettaStopReason):
+        if state.stop is not None:
+            first = state.result.stop_reason.stop_reason if state.result.stop_reason else None
+            state.account(index, "dropped", "duplicate_stop_reason", f"{where}: a second stop_reason ({first!r} kept)")
+            return
+        state.stop = _Frame(index, where, data, seq)
+        state.result.stop_reason = model
+        state.hidden += seq is None
+        state.account(index, "stop_reason")
+    elif isinstance(model, LettaUsageStatistics):
+        if state.result.usage is not None:
+            state.account(index, "dropped", "duplicate_usage", f"{where}: a second usage_statistics (the first kept)")
+            return
+        state.result.usage = model
+        state.hidden += seq is None
+        state.account(index, "usage")
+    elif isinstance(model, LettaErrorMessage):
+        state.result.errors.append(model)
+        state.ended = True
+        state.account(index, "error")
+    elif kind == "ping":
+        state.account(index, "ping")
+    else:
+        state.candidates.append(_Frame(index, where, data, seq))
+
+
+def _finish_stream(state: _State, *, complete: bool, strict: bool, sse: bool) -> LettaStream:
+    result = state.result
+    frames = _after_stop_dropped(state, state.candidates)
+    frames = _in_seq_order(state, frames)
+    if state.seqs:
+        numbered = [f.seq for f in frames if f.seq is not None]
+        _check_gaps(state, max(numbered) if numbered else min(state.seqs) - 1)
+    result.last_seq_id = max(state.seqs) if state.seqs else None
+    finished = result.stop_reason is not None or state.ended
+    if sse and not (result.done or state.ended):
+        finished = False
+    if complete and state.truncated:
+        raise StreamError("stream truncated: the body ends inside its last event (no blank line after it)")
+    if complete and not finished:
+        ends = "`data: [DONE]`, an error or a cancellation" if sse else "a stop_reason, an error or a cancellation"
+        raise StreamError(f"stream truncated: it ends without {ends}")
+    messages = _group(state, frames)
+    cut_short = state.ended or state.truncated or not finished
+    for message in messages:
+        try:
+            built = _merge(message)
+        except _Incomplete as exc:
+            if not cut_short:
+                raise StreamError(str(exc)) from None
+            for f in message.accounts:
+                state.account(f.index, "dropped", "incomplete_message", str(exc))
+            continue
+        message.index = len(result.messages)
+        result.messages.append(built)
+        for f in message.accounts:
+            state.accounts[f.index] = FrameAccount(f.index, f.outcome, message.index)
+    result.frames = [state.accounts[i] for i in sorted(state.accounts)]
+    if strict:
+        _raise_if_anything_happened(result)
     return result
 
 
-def _in_seq_order(frames: list[_Frame]) -> list[_Frame]:
-    """Frames sorted by seq_id with retried duplicates dropped; frames without one keep arrival order."""
-    numbered = [f for f in frames if f.data.get("seq_id") is not None]
-    if not numbered:
+def _raise_if_anything_happened(result: LettaStream) -> None:
+    if result.errors:
+        first = result.errors[0]
+        text = first.message if isinstance(first, LettaErrorMessage) else first.error
+        raise StreamError(f"strict: the server reported an error: {text}")
+    if result.cancelled is not None:
+        raise StreamError(f"strict: the server cancelled the stream: {result.cancelled.message}")
+    if result.dropped:
+        raise StreamError(f"strict: {len(result.dropped)} frame(s) dropped; first: {result.dropped[0].detail}")
+
+
+def _after_stop_dropped(state: _State, frames: list[_Frame]) -> list[_Frame]:
+    """Message frames after the stop reason are dropped: by seq_id if the stop has one, else by arrival."""
+    stop = state.stop
+    if stop is None:
         return frames
-    unnumbered = [f for f in frames if f.data.get("seq_id") is None]
-    for f in unnumbered:
-        if f.data["message_type"] not in _CONTROL:
-            raise StreamError(f"{f.where}: has no seq_id while other frames of the stream have one")
+    kept: list[_Frame] = []
+    for f in frames:
+        later = f.seq > stop.seq if (stop.seq is not None and f.seq is not None) else f.index > stop.index
+        if later:
+            state.account(
+                f.index, "dropped", "after_stop", f"{f.where}: a {f.data['message_type']} after the stop_reason"
+            )
+        else:
+            kept.append(f)
+    return kept
+
+
+def _in_seq_order(state: _State, frames: list[_Frame]) -> list[_Frame]:
+    """Frames sorted by seq_id, repeats accounted as replays or conflicts; unchanged without seq_ids."""
+    if all(f.seq is None for f in frames):
+        return frames
     by_seq: dict[int, _Frame] = {}
-    for f in numbered:
-        seq = f.data["seq_id"]
-        seen = by_seq.get(seq)
+    repeats: list[tuple[_Frame, _Frame]] = []
+    for f in frames:
+        if f.seq is None:
+            raise StreamError(f"{f.where}: has no seq_id while other frames of the stream have one")
+        seen = by_seq.get(f.seq)
         if seen is None:
-            by_seq[seq] = f
-        elif seen.data != f.data:
-            raise StreamError(f"{f.where}: differs from {seen.where}, which has the same seq_id")
+            by_seq[f.seq] = f
+        else:
+            repeats.append((seen, f))
     order = sorted(by_seq)
-    for before, after in pairwise(order):
-        if after != before + 1:
-            missing = f"{before + 1}" if after == before + 2 else f"{before + 1}..{after - 1}"
-            raise StreamError(f"gap in seq_id: {before} is followed by {after} (missing {missing})")
-    return [by_seq[s] for s in order] + unnumbered
+    state.repeats = repeats
+    return [by_seq[s] for s in order]
 
 
-def _attempts(frames: list[_Frame], *, replays_allowed: bool) -> list[list[list[_Frame]]]:
-    """Per message (in order of first appearance), its runs of consecutive frames.
+def _check_gaps(state: _State, last_message_seq: int) -> None:
+    """Every seq_id between the first and the last one seen must be there, except that the stop and
+    usage frames Letta numbers without saying so may account for numbers after the last message frame."""
+    seen = sorted(set(state.seqs))
+    tail = 0
+    for before, after in pairwise(seen):
+        if after == before + 1:
+            continue
+        missing = after - before - 1
+        if before >= last_message_seq:
+            tail += missing
+            if tail <= state.hidden:
+                continue
+        gap = f"{before + 1}" if missing == 1 else f"{before + 1}..{after - 1}"
+        raise StreamError(f"gap in seq_id: {before} is followed by {after} (missing {gap})")
 
-    A message seen again after another one started is a replay from a retried request;
-    without seq_ids that is expected, with them it would be interleaving, which Letta never does.
+
+def _same(a: Any, b: Any) -> bool:
+    """JSON equality: true is not 1, and 1 equals 1.0 (as in JavaScript); iterative, for deep values."""
+    stack = [(a, b)]
+    while stack:
+        x, y = stack.pop()
+        if isinstance(x, dict):
+            if not isinstance(y, dict) or x.keys() != y.keys():
+                return False
+            stack.extend((x[k], y[k]) for k in x)
+        elif isinstance(x, list):
+            if not isinstance(y, list) or len(x) != len(y):
+                return False
+            stack.extend(zip(x, y, strict=True))
+        elif isinstance(x, bool) or isinstance(y, bool):
+            if x is not y:
+                return False
+        elif x != y or (x is None) != (y is None) or isinstance(x, str) != isinstance(y, str):
+            return False
+    return True
+
+
+def _same_frame(a: _Frame, b: _Frame) -> bool:
+    """Whether two frames say the same, whatever their seq_id."""
+    return _same({**a.data, "seq_id": None}, {**b.data, "seq_id": None})
+
+
+def _group(state: _State, frames: list[_Frame]) -> list[_Message]:
+    """The messages, in order of first appearance, with each frame accounted as merged or replayed.
+
+    Without seq_ids, a message seen again after another one started is a replay from a retried
+    request: its frames are checked one by one against those already merged, and frames past them
+    extend the message. With seq_ids, order comes from the numbers, so that would be interleaving,
+    which Letta never does.
     """
-    attempts: dict[str, list[list[_Frame]]] = {}
-    current: str | None = None
+    messages: dict[str, _Message] = {}
+    owner: dict[int, _Message] = {}
+    current: _Message | None = None
+    cursor: int | None = None  # in a replay: the next merged frame to check against; None once past them
+    conflicted = False
+    numbered = any(f.seq is not None for f in frames)
     for f in frames:
         key = f.key
-        if key == current:
-            _check_same_message(attempts[key][-1][0], f)
-            attempts[key][-1].append(f)
-            continue
-        if key in attempts:
-            if not replays_allowed:
+        message = messages.get(key)
+        if message is None:
+            message = messages[key] = _Message(f)
+            cursor, conflicted = None, False
+        elif message is not current:
+            if numbered:
                 raise StreamError(f"{f.where}: belongs to {key}, which another message interrupted")
-            _check_same_message(attempts[key][0][0], f)
-        attempts.setdefault(key, []).append([f])
-        current = key
-    return list(attempts.values())
-
-
-def _finish_best(attempts: list[list[_Frame]]) -> LettaMessage:
-    """The message from its most complete attempt: a retry may replay what a cut-off attempt began."""
-    failure: StreamError | None = None
-    for frames in sorted(attempts, key=len, reverse=True):
-        try:
-            return _finish(frames)
-        except StreamError as exc:
-            failure = failure or exc
-    assert failure is not None
-    raise failure
+            cursor, conflicted = 0, False
+        current = message
+        owner[f.index] = message
+        _check_same_message(message.first, f)
+        if cursor is not None and cursor < len(message.frames):
+            if not conflicted and _same_frame(message.frames[cursor], f):
+                f.outcome = "replay"
+                message.accounts.append(f)
+            else:
+                conflicted = True
+                state.account(f.index, "dropped", "replay_conflict", f"{f.where}: replays {key} with other content")
+            cursor += 1
+            continue
+        cursor = None  # past the frames already merged: the replay extends the message
+        if conflicted:
+            state.account(f.index, "dropped", "replay_conflict", f"{f.where}: continues a conflicting replay of {key}")
+            continue
+        kind = f.data["message_type"]
+        if message.frames and kind not in _CALLS and kind not in _TEXT:
+            # a message that is not sent in parts: a second frame can only repeat the first
+            if _same_frame(message.frames[0], f):
+                f.outcome = "replay"
+                message.accounts.append(f)
+            else:
+                state.account(f.index, "dropped", "replay_conflict", f"{f.where}: a {kind} is not sent in parts")
+            continue
+        message.frames.append(f)
+        message.accounts.append(f)
+    for seen, repeat in state.repeats:
+        if seen.index in owner and _same(seen.data, repeat.data):
+            repeat.outcome = "replay"
+            owner[seen.index].accounts.append(repeat)
+        else:
+            state.account(
+                repeat.index, "dropped", "replay_conflict", f"{repeat.where}: differs from {seen.where}, same seq_id"
+            )
+    return list(messages.values())
 
 
 def _check_same_message(first: _Frame, f: _Frame) -> None:
+    if f.data.get("id") == first.data.get("id") and f.data["message_type"] == first.data["message_type"]:
+        return
     for name in ("id", "message_type"):
-        if f.data[name] != first.data[name]:
+        if f.data.get(name) != first.data.get(name):
             raise StreamError(
                 f"{f.where}: does not belong to the message being built ({first.key}): "
-                f"{name} is {f.data[name]!r}, not {first.data[name]!r}"
+                f"{name} is {f.data.get(name)!r}, not {first.data.get(name)!r}"
             )
 
 
-def _finish(frames: list[_Frame]) -> LettaMessage:
+class _Incomplete(Exception):
+    """A message whose frames do not make a complete message (a stream cut short)."""
+
+
+def _merge(message: _Message) -> LettaMessage:
     """Merge the frames of one message into the complete message."""
+    frames = message.frames
     first, last = frames[0], frames[-1]
     kind = first.data["message_type"]
     merged = dict(first.data)
-    merged["seq_id"] = last.data.get("seq_id")
+    if "seq_id" in merged or last.data.get("seq_id") is not None:
+        merged["seq_id"] = last.data.get("seq_id")
     if kind in _CALLS:
         calls = _merge_calls(frames)
         merged["tool_call"] = calls[0]
@@ -233,49 +600,72 @@ def _finish(frames: list[_Frame]) -> LettaMessage:
         name = _TEXT[kind]
         pieces = [f.data[name] for f in frames if f.data.get(name) is not None]
         if all(isinstance(p, str) for p in pieces):
-            merged[name] = "".join(pieces) if pieces else first.data.get(name)
+            if pieces:
+                merged[name] = "".join(pieces)
         elif all(isinstance(p, list) for p in pieces):
             merged[name] = [part for p in pieces for part in p]
         else:
             raise StreamError(f"{last.where}: mixes string and list {name} pieces in {first.key}")
         signatures = [f.data["signature"] for f in frames if f.data.get("signature") is not None]
-        if kind == "reasoning_message" and signatures:
+        if signatures:
             merged["signature"] = signatures[-1]
-    else:
-        for f in frames[1:]:
-            if {**f.data, "seq_id": None} != {**first.data, "seq_id": None}:
-                raise StreamError(f"{f.where}: a {kind} is not sent in parts, but {first.key} has two different frames")
-    return parse_letta_message(merged)
+    try:
+        return parse_letta_message(merged)
+    except ValidationError as exc:
+        error = exc.errors()[0]
+        raise StreamError(
+            f"{first.key}: the merged message is not a valid letta/LettaMessage at {_path(tuple(error['loc'])[1:])}: "
+            f"{error['msg']}"
+        ) from None
+
+
+@dataclass
+class _Call:
+    call_id: str
+    name: str | None = None
+    pieces: list[str] = field(default_factory=list)  # joined once at the end: linear in the fragments
 
 
 def _merge_calls(frames: list[_Frame]) -> list[dict[str, Any]]:
     """ToolCalls from the frames of one message: complete lists as they are, deltas merged."""
-    calls: dict[str, dict[str, Any]] = {}
+    calls: dict[str, _Call] = {}
+    current: _Call | None = None
     for f in frames:
         value = f.data.get("tool_calls")
         if value is None:
-            value = f.data["tool_call"]
+            value = f.data.get("tool_call")
         for part in value if isinstance(value, list) else [value]:
+            if not isinstance(part, dict):
+                continue
             call_id = part.get("tool_call_id")
             if call_id is None:
-                if not calls:
+                if current is None:
                     raise StreamError(f"{f.where}: a fragment without tool_call_id before any call started")
-                call_id = next(reversed(calls))
-            call = calls.setdefault(call_id, {"name": None, "arguments": "", "tool_call_id": call_id})
+                call = current
+            else:
+                call = calls.get(call_id) or calls.setdefault(call_id, _Call(call_id))
             name = part.get("name")
             if name is not None:
-                if call["name"] not in (None, name):
-                    raise StreamError(f"{f.where}: call {call_id} renamed from {call['name']!r} to {name!r}")
-                call["name"] = name
-            call["arguments"] += part.get("arguments") or ""
-    for call_id, call in calls.items():
-        if call["name"] is None:
-            raise StreamError(f"call {call_id}: no fragment gave its name (truncated stream?)")
+                if call.name not in (None, name):
+                    raise StreamError(f"{f.where}: call {call.call_id} renamed from {call.name!r} to {name!r}")
+                call.name = name
+            arguments = part.get("arguments")
+            if arguments:
+                call.pieces.append(arguments)
+            current = call
+    out: list[dict[str, Any]] = []
+    for call in calls.values():
+        if call.name is None:
+            raise _Incomplete(f"call {call.call_id}: no fragment gave its name (truncated stream?)")
+        arguments = "".join(call.pieces)
         try:
-            json.loads(call["arguments"])
-        except json.JSONDecodeError as exc:
-            raise StreamError(
-                f"call {call_id}: arguments are not complete JSON after reassembly ({exc.msg}): "
-                f"{call['arguments'][:80]!r} (truncated stream?)"
+            jsontext.parse(arguments.encode("utf-8", "surrogatepass"), jsontext.loader())
+        except jsontext.Malformed as exc:
+            raise _Incomplete(
+                f"call {call.call_id}: arguments are not complete JSON after reassembly ({exc}): "
+                f"{arguments[:80]!r} (truncated stream?)"
             ) from None
-    return list(calls.values())
+        out.append({"name": call.name, "arguments": arguments, "tool_call_id": call.call_id})
+    if not out:
+        raise _Incomplete(f"{frames[0].key}: no tool call in its frames")
+    return out

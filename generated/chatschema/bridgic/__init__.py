@@ -62,7 +62,7 @@ def _content_block_adapter() -> TypeAdapter[ContentBlock]:
 
 
 def parse_content_block(data: Mapping[str, Any] | SchemaModel) -> ContentBlock:
-    """Parse `data` as a ContentBlock: the branch is chosen by `block_type` (text, tool_call, tool_result).
+    """Parse `data` as a ContentBlock: the branch is chosen by `block_type` ('text', 'tool_call', 'tool_result').
 
     An instance of a branch class is returned as it is; another model is re-validated
     from its JSON dump. Raises `pydantic.ValidationError` (a `ValueError`) if `data` is

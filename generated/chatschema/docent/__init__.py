@@ -99,7 +99,7 @@ def _citation_item_adapter() -> TypeAdapter[CitationItem]:
 
 
 def parse_citation_item(data: Mapping[str, Any] | SchemaModel) -> CitationItem:
-    """Parse `data` as a CitationItem: the branch is chosen by `item_type` (agent_run_metadata, transcript_metadata, block_metadata, block_content, reading_result).
+    """Parse `data` as a CitationItem: the branch is chosen by `item_type` ('agent_run_metadata', 'transcript_metadata', 'block_metadata', 'block_content', 'reading_result').
 
     An instance of a branch class is returned as it is; another model is re-validated
     from its JSON dump. Raises `pydantic.ValidationError` (a `ValueError`) if `data` is
@@ -137,7 +137,7 @@ def _chat_message_adapter() -> TypeAdapter[ChatMessage]:
 
 
 def parse_chat_message(data: Mapping[str, Any] | SchemaModel) -> ChatMessage:
-    """Parse `data` as a ChatMessage: the branch is chosen by `role` (system, user, assistant, tool).
+    """Parse `data` as a ChatMessage: the branch is chosen by `role` ('system', 'user', 'assistant', 'tool').
 
     An instance of a branch class is returned as it is; another model is re-validated
     from its JSON dump. Raises `pydantic.ValidationError` (a `ValueError`) if `data` is
@@ -174,7 +174,7 @@ def _docent_chat_message_adapter() -> TypeAdapter[DocentChatMessage]:
 
 
 def parse_docent_chat_message(data: Mapping[str, Any] | SchemaModel) -> DocentChatMessage:
-    """Parse `data` as a DocentChatMessage: the branch is chosen by `role` (system, user, assistant, tool).
+    """Parse `data` as a DocentChatMessage: the branch is chosen by `role` ('system', 'user', 'assistant', 'tool').
 
     An instance of a branch class is returned as it is; another model is re-validated
     from its JSON dump. Raises `pydantic.ValidationError` (a `ValueError`) if `data` is
@@ -211,7 +211,7 @@ def _content_adapter() -> TypeAdapter[Content]:
 
 
 def parse_content(data: Mapping[str, Any] | SchemaModel) -> Content:
-    """Parse `data` as a Content: the branch is chosen by `type` (text, reasoning).
+    """Parse `data` as a Content: the branch is chosen by `type` ('text', 'reasoning').
 
     An instance of a branch class is returned as it is; another model is re-validated
     from its JSON dump. Raises `pydantic.ValidationError` (a `ValueError`) if `data` is

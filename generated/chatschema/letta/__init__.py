@@ -49,6 +49,8 @@ from .models.stream import (
     LettaErrorMessage,
     LettaPing,
     LettaResponse,
+    LettaSseCancelled,
+    LettaSseError,
     LettaStopReason,
     LettaStreamingResponse,
     LettaTurn,
@@ -59,6 +61,7 @@ from .models.tools import (
     ApprovalReturn,
     ToolCall,
     ToolCallDelta,
+    ToolResult,
     ToolReturn,
 )
 
@@ -80,6 +83,8 @@ __all__ = [
     "LettaMessageBase",
     "LettaPing",
     "LettaResponse",
+    "LettaSseCancelled",
+    "LettaSseError",
     "LettaStopReason",
     "LettaStreamingResponse",
     "LettaTurn",
@@ -91,6 +96,7 @@ __all__ = [
     "ToolCall",
     "ToolCallDelta",
     "ToolCallMessage",
+    "ToolResult",
     "ToolReturn",
     "ToolReturnMessage",
     "UrlImage",
@@ -109,7 +115,7 @@ __all__ = [
 ]
 
 # The family's semantic version (schemas/letta/VERSION): `python -m codegen diff` says which bump an edit needs.
-VERSION = "1.0.0"
+VERSION = "2.0.0"
 
 
 @cache
@@ -118,7 +124,7 @@ def _letta_message_adapter() -> TypeAdapter[LettaMessage]:
 
 
 def parse_letta_message(data: Mapping[str, Any] | SchemaModel) -> LettaMessage:
-    """Parse `data` as a LettaMessage: the branch is chosen by `message_type` (system_message, user_message, assistant_message, reasoning_message, hidden_reasoning_message, tool_call_message, tool_return_message, approval_request_message, approval_response_message, summary_message, event_message).
+    """Parse `data` as a LettaMessage: the branch is chosen by `message_type` ('system_message', 'user_message', 'assistant_message', 'reasoning_message', 'hidden_reasoning_message', 'tool_call_message', 'tool_return_message', 'approval_request_message', 'approval_response_message', 'summary_message', 'event_message').
 
     An instance of a branch class is returned as it is; another model is re-validated
     from its JSON dump. Raises `pydantic.ValidationError` (a `ValueError`) if `data` is
@@ -162,7 +168,7 @@ def _image_source_adapter() -> TypeAdapter[ImageSource]:
 
 
 def parse_image_source(data: Mapping[str, Any] | SchemaModel) -> ImageSource:
-    """Parse `data` as a ImageSource: the branch is chosen by `type` (url, base64, letta).
+    """Parse `data` as a ImageSource: the branch is chosen by `type` ('url', 'base64', 'letta').
 
     An instance of a branch class is returned as it is; another model is re-validated
     from its JSON dump. Raises `pydantic.ValidationError` (a `ValueError`) if `data` is
@@ -198,7 +204,7 @@ def _user_content_part_adapter() -> TypeAdapter[UserContentPart]:
 
 
 def parse_user_content_part(data: Mapping[str, Any] | SchemaModel) -> UserContentPart:
-    """Parse `data` as a UserContentPart: the branch is chosen by `type` (text, image).
+    """Parse `data` as a UserContentPart: the branch is chosen by `type` ('text', 'image').
 
     An instance of a branch class is returned as it is; another model is re-validated
     from its JSON dump. Raises `pydantic.ValidationError` (a `ValueError`) if `data` is
@@ -233,7 +239,7 @@ def _letta_streaming_response_adapter() -> TypeAdapter[LettaStreamingResponse]:
 
 
 def parse_letta_streaming_response(data: Mapping[str, Any] | SchemaModel) -> LettaStreamingResponse:
-    """Parse `data` as a LettaStreamingResponse: the branch is chosen by `message_type` (system_message, user_message, assistant_message, reasoning_message, hidden_reasoning_message, tool_call_message, tool_return_message, approval_request_message, approval_response_message, ping, error_message, stop_reason, usage_statistics).
+    """Parse `data` as a LettaStreamingResponse: the branch is chosen by `message_type` ('system_message', 'user_message', 'assistant_message', 'reasoning_message', 'hidden_reasoning_message', 'tool_call_message', 'tool_return_message', 'approval_request_message', 'approval_response_message', 'summary_message', 'event_message', 'ping', 'error_message', 'stop_reason', 'usage_statistics').
 
     An instance of a branch class is returned as it is; another model is re-validated
     from its JSON dump. Raises `pydantic.ValidationError` (a `ValueError`) if `data` is
@@ -251,6 +257,8 @@ def parse_letta_streaming_response(data: Mapping[str, Any] | SchemaModel) -> Let
             ToolReturnMessage,
             ApprovalRequestMessage,
             ApprovalResponseMessage,
+            SummaryMessage,
+            EventMessage,
             LettaPing,
             LettaErrorMessage,
             LettaStopReason,
@@ -279,7 +287,7 @@ def _approval_adapter() -> TypeAdapter[Approval]:
 
 
 def parse_approval(data: Mapping[str, Any] | SchemaModel) -> Approval:
-    """Parse `data` as a Approval: the branch is chosen by `type` (approval, tool).
+    """Parse `data` as a Approval: the branch is chosen by `type` ('approval', 'tool').
 
     An instance of a branch class is returned as it is; another model is re-validated
     from its JSON dump. Raises `pydantic.ValidationError` (a `ValueError`) if `data` is

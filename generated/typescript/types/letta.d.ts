@@ -34,7 +34,7 @@ export type ImageSource = UrlImage | Base64Image | LettaImage;
  */
 export type UserContentPart = TextContent | ImageContent;
 /**
- * One frame of a Letta SSE stream, told apart by `message_type`: a message (summary and event messages are never streamed), a ping, an error, the stop reason or the usage.
+ * One frame of a Letta SSE stream, told apart by `message_type`: a message, a ping, an error, the stop reason or the usage. With `include_compaction_messages=true`, letta/agents/letta_agent_v3.py streams an event_message when a compaction starts (built at L835-846 with a bare uuid4 `id` and no `otid`, yielded at L1229-1232 and L1451-1452) and a summary_message with `compaction_stats` when it ends (L875-883, yielded at L1270-1278); Letta's published union and letta-client omit both, but the server sends them. The `event: error` and `event: cancelled` SSE events that carry no `message_type` are LettaSseError and LettaSseCancelled.
  *
  * This interface was referenced by `LettaSchemas`'s JSON-Schema
  * via the `definition` "LettaStreamingResponse".
@@ -49,6 +49,8 @@ export type LettaStreamingResponse =
   | ToolReturnMessage
   | ApprovalRequestMessage
   | ApprovalResponseMessage
+  | SummaryMessage
+  | EventMessage
   | LettaPing
   | LettaErrorMessage
   | LettaStopReason
@@ -90,11 +92,14 @@ export interface LettaSchemas {
   LettaErrorMessage: LettaErrorMessage;
   LettaStopReason: LettaStopReason;
   LettaUsageStatistics: LettaUsageStatistics;
+  LettaSseError: LettaSseError;
+  LettaSseCancelled: LettaSseCancelled;
   LettaStreamingResponse: LettaStreamingResponse;
   LettaTurn: LettaTurn;
   LettaResponse: LettaResponse;
   ToolCall: ToolCall;
   ToolCallDelta: ToolCallDelta;
+  ToolResult: ToolResult;
   ToolReturn: ToolReturn;
   ApprovalReturn: ApprovalReturn;
   Approval: Approval;
@@ -552,9 +557,9 @@ export interface ToolReturnMessage {
    */
   stderr?: string[] | null;
   /**
-   * The results of every call this message answers.
+   * The results of every call this message answers. Entries may omit `type` (see ToolResult).
    */
-  tool_returns?: ToolReturn[] | null;
+  tool_returns?: ToolResult[] | null;
   [k: string]: unknown | undefined;
 }
 /**
@@ -1024,7 +1029,7 @@ export interface LettaErrorMessage {
   [k: string]: unknown | undefined;
 }
 /**
- * Why the agent loop stopped; sent near the end of a stream.
+ * Why the agent loop stopped; sent near the end of a stream, before the usage frame. An error stream sends it before its `event: error` frame (letta/agents/letta_agent_v3.py L669-687), and a streaming interface that fails sends its own `error` stop reason first (letta/interfaces/openai_streaming_interface.py L303), so an error stream can carry two.
  *
  * This interface was referenced by `LettaSchemas`'s JSON-Schema
  * via the `definition` "LettaStopReason".
@@ -1051,6 +1056,14 @@ export interface LettaStopReason {
     | "insufficient_credits"
     | "requires_approval"
     | "context_window_overflow_in_system_prompt";
+  /**
+   * The run, on stop frames of a background stream replayed from a run (Letta Code's src/cli/helpers/stream-recovery.test.ts, its `stop()` frames beside pings and approvals that carry `run_id` and `seq_id`). Letta's LettaStopReason model (letta/schemas/letta_stop_reason.py L52-58) has no such field, so when present it is a value, never null.
+   */
+  run_id?: string;
+  /**
+   * Sequence number of the stop frame in a background stream (see `run_id`): the cursor to resume after.
+   */
+  seq_id?: number;
   [k: string]: unknown | undefined;
 }
 /**
@@ -1100,6 +1113,36 @@ export interface LettaUsageStatistics {
    * Estimate of the tokens in the context window; null if not reported.
    */
   context_tokens?: number | null;
+  [k: string]: unknown | undefined;
+}
+/**
+ * The body of an `event: error` SSE event written when the response stream itself fails after it started (letta/server/rest_api/streaming_response.py L369-370: `{"error": str(exc), "code": "INTERNAL_SERVER_ERROR"}`). It has no `message_type`; the stream ends after it, without `data: [DONE]`. Errors of the agent run are LettaErrorMessage frames, also sent as `event: error`.
+ *
+ * This interface was referenced by `LettaSchemas`'s JSON-Schema
+ * via the `definition` "LettaSseError".
+ */
+export interface LettaSseError {
+  /**
+   * The exception's text.
+   */
+  error: string;
+  /**
+   * The error code; INTERNAL_SERVER_ERROR is the only one Letta writes.
+   */
+  code: string;
+  [k: string]: unknown | undefined;
+}
+/**
+ * The body of an `event: cancelled` SSE event, written when the run is cancelled while streaming (letta/server/rest_api/streaming_response.py L333-334: `{"message": "Run was cancelled"}`). It has no `message_type`; the stream ends after it.
+ *
+ * This interface was referenced by `LettaSchemas`'s JSON-Schema
+ * via the `definition` "LettaSseCancelled".
+ */
+export interface LettaSseCancelled {
+  /**
+   * Why the stream ended, "Run was cancelled".
+   */
+  message: string;
   [k: string]: unknown | undefined;
 }
 /**
@@ -1205,7 +1248,40 @@ export interface ToolCallDelta {
   [k: string]: unknown | undefined;
 }
 /**
- * The result of one tool call (OpenAPI name letta__schemas__letta_message__ToolReturn).
+ * One entry of a ToolReturnMessage's `tool_returns`: Letta's ToolReturn (letta/schemas/letta_message.py L38-39, 0.16.8 @ 56ba9c2), whose `type` defaults to "tool". `ToolReturnMessage.tool_returns` is a plain `List[ToolReturn]` (L303), so the server model and Letta Code's listener send entries without `type`; only the approvals union (L344, discriminated at L51) needs the tag, hence the tagged ToolReturn.
+ *
+ * This interface was referenced by `LettaSchemas`'s JSON-Schema
+ * via the `definition` "ToolResult".
+ */
+export interface ToolResult {
+  /**
+   * Return tag, always "tool".
+   */
+  type?: "tool";
+  /**
+   * The tool's result: a string, or a list of text and image parts.
+   */
+  tool_return: string | UserContentPart[];
+  /**
+   * Whether the tool succeeded.
+   */
+  status: "success" | "error";
+  /**
+   * The call this result answers.
+   */
+  tool_call_id: string;
+  /**
+   * Captured standard output of the tool.
+   */
+  stdout?: string[] | null;
+  /**
+   * Captured standard error of the tool.
+   */
+  stderr?: string[] | null;
+  [k: string]: unknown | undefined;
+}
+/**
+ * The result of one tool call as a branch of the Approval union (OpenAPI name letta__schemas__letta_message__ToolReturn): a ToolResult whose `type` tag is required, since Letta's discriminated union (letta/schemas/letta_message.py L51) reads it. Its properties repeat ToolResult's.
  *
  * This interface was referenced by `LettaSchemas`'s JSON-Schema
  * via the `definition` "ToolReturn".

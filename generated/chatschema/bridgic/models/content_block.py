@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from typing import Annotated, Any, Literal
 
-from pydantic import ConfigDict, Field
+from pydantic import Field
 from typing_extensions import TypeAliasType
 
 from chatschema._base import SchemaModel
@@ -19,9 +19,6 @@ class TextBlock(SchemaModel):
     Plain text passed to or received from the model.
     """
 
-    model_config = ConfigDict(
-        populate_by_name=True,
-    )
     __chatschema_tag__ = "block_type"
     block_type: Literal["text"] = Field(
         "text",
@@ -35,9 +32,6 @@ class ToolCallBlock(SchemaModel):
     A tool call inside an assistant message. Unlike ToolCall, `id` is not nullable and `arguments` has no default.
     """
 
-    model_config = ConfigDict(
-        populate_by_name=True,
-    )
     __chatschema_tag__ = "block_type"
     block_type: Literal["tool_call"] = Field(
         "tool_call",
@@ -59,9 +53,6 @@ class ToolResultBlock(SchemaModel):
     The result of one tool call, inside a `role: "tool"` message.
     """
 
-    model_config = ConfigDict(
-        populate_by_name=True,
-    )
     __chatschema_tag__ = "block_type"
     block_type: Literal["tool_result"] = Field(
         "tool_result",

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from typing import Annotated, Any, Literal
 
-from pydantic import MISSING, ConfigDict, Field
+from pydantic import MISSING, Field
 from typing_extensions import TypeAliasType
 
 from chatschema._base import SchemaModel
@@ -34,9 +34,6 @@ class Message(BridgicMessage):
     One message of a conversation: a role and a list of content blocks. Every key has a default. There is no `content` key: bridgic's `Message.content` is a property (the text blocks joined with a blank line), never serialized, and a `content` key in input is ignored like any unknown key (chatschema's models keep it as an extra, but `Message.content` still reads the blocks).
     """
 
-    model_config = ConfigDict(
-        populate_by_name=True,
-    )
     role: Role = Field("user", description='Who sent the message; "user" when absent.')
     blocks: list[content_block.ContentBlock] = Field(
         [], description="The message body, as content blocks.", validate_default=True
@@ -52,9 +49,6 @@ class MessageChunk(SchemaModel):
     A fragment of a streamed response.
     """
 
-    model_config = ConfigDict(
-        populate_by_name=True,
-    )
     delta: str | None = Field(None, description="The text added by this chunk.")
     raw: Any = Field(None, description="The provider's raw chunk: any JSON value.")
 
@@ -64,9 +58,6 @@ class TokenUsage(SchemaModel):
     Token counts of one model call (bridgic-core 0.3.0; not in the seed docs).
     """
 
-    model_config = ConfigDict(
-        populate_by_name=True,
-    )
     model: str = Field(..., description="Model identifier used for the call.")
     prompt_tokens: int = Field(0, description="Tokens in the prompt.")
     completion_tokens: int = Field(0, description="Tokens generated in the completion.")
@@ -83,9 +74,6 @@ class Response(SchemaModel):
     The complete result of one model call.
     """
 
-    model_config = ConfigDict(
-        populate_by_name=True,
-    )
     message: Message | None = Field(None, description="The model's reply.")
     usage: TokenUsage | None = Field(
         None,

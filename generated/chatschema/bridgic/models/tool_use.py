@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from pydantic import ConfigDict, Field
+from pydantic import Field
 
 from chatschema._base import SchemaModel
 
@@ -18,9 +18,6 @@ class Tool(SchemaModel):
     A tool offered to the model. `parameters` is a free-form JSON Schema object that bridgic neither checks nor defaults; it is required. bridgic's OpenAI adapter wraps it as `{type: "function", function: {name, description, parameters}}`.
     """
 
-    model_config = ConfigDict(
-        populate_by_name=True,
-    )
     name: str = Field(..., description="Name of the tool.")
     description: str = Field(
         ...,
@@ -37,9 +34,6 @@ class ToolCall(SchemaModel):
     A tool call produced by the model. `id` must be present but may be null; `arguments` is the already-parsed arguments object and defaults to `{}` (the seed docs show `Field(..., default_factory=dict)`, which reads as required, but the default factory wins). A ToolCall with a null id cannot become a ToolCallBlock.
     """
 
-    model_config = ConfigDict(
-        populate_by_name=True,
-    )
     id: str | None = Field(
         ...,
         description="ID of the tool call; the key is required, the value may be null.",
@@ -56,9 +50,6 @@ class ToolCallDict(SchemaModel):
     The plain-dict form of a tool call that `Message.from_tool_call` accepts. In bridgic it is a total `typing.TypedDict`, never validated: every key is required and, unlike ToolCall, `id` is not nullable (a null id fails when the ToolCallBlock is built). Other keys are ignored.
     """
 
-    model_config = ConfigDict(
-        populate_by_name=True,
-    )
     id: str = Field(..., description="ID of the tool call.")
     name: str = Field(..., description="Name of the tool to call.")
     arguments: dict[str, Any] = Field(..., description="Arguments of the call, already parsed into an object.")

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from typing import Annotated, Literal
 
-from pydantic import ConfigDict, Field
+from pydantic import Field
 from typing_extensions import TypeAliasType
 
 from chatschema._base import SchemaModel
@@ -19,9 +19,6 @@ class CitationTargetTextRange(SchemaModel):
     A sub-range inside the cited item, given by offsets, by anchoring text patterns, or both.
     """
 
-    model_config = ConfigDict(
-        populate_by_name=True,
-    )
     target_start_idx: int | None = Field(None, description="Start offset inside the target.")
     target_end_idx: int | None = Field(None, description="End offset inside the target.")
     start_pattern: str | None = Field(None, description="Text that anchors the start of the range.")
@@ -33,9 +30,6 @@ class AgentRunMetadataItem(SchemaModel):
     A cited metadata value of an agent run (alias `[A0]`).
     """
 
-    model_config = ConfigDict(
-        populate_by_name=True,
-    )
     __chatschema_tag__ = "item_type"
     item_type: Literal["agent_run_metadata"] = Field(
         "agent_run_metadata", description='Item tag, always "agent_run_metadata".'
@@ -50,9 +44,6 @@ class TranscriptMetadataItem(SchemaModel):
     A cited metadata value of a transcript (alias `[T0M.key]`).
     """
 
-    model_config = ConfigDict(
-        populate_by_name=True,
-    )
     __chatschema_tag__ = "item_type"
     item_type: Literal["transcript_metadata"] = Field(
         "transcript_metadata", description='Item tag, always "transcript_metadata".'
@@ -68,9 +59,6 @@ class TranscriptBlockMetadataItem(SchemaModel):
     A cited metadata value of one transcript block (alias `[T0B1M.key]`).
     """
 
-    model_config = ConfigDict(
-        populate_by_name=True,
-    )
     __chatschema_tag__ = "item_type"
     item_type: Literal["block_metadata"] = Field("block_metadata", description='Item tag, always "block_metadata".')
     agent_run_id: str = Field(..., description="Id of the agent run.")
@@ -85,9 +73,6 @@ class TranscriptBlockContentItem(SchemaModel):
     The cited content of one transcript block (alias `[T0B1]`).
     """
 
-    model_config = ConfigDict(
-        populate_by_name=True,
-    )
     __chatschema_tag__ = "item_type"
     item_type: Literal["block_content"] = Field("block_content", description='Item tag, always "block_content".')
     agent_run_id: str = Field(..., description="Id of the agent run.")
@@ -105,9 +90,6 @@ class ReadingResultItem(SchemaModel):
     A cited reading result.
     """
 
-    model_config = ConfigDict(
-        populate_by_name=True,
-    )
     __chatschema_tag__ = "item_type"
     item_type: Literal["reading_result"] = Field("reading_result", description='Item tag, always "reading_result".')
     reading_result_id: str = Field(..., description="Id of the reading result.")
@@ -137,9 +119,6 @@ class CitationTarget(SchemaModel):
     What a citation cites: an item, optionally narrowed to a text range inside it.
     """
 
-    model_config = ConfigDict(
-        populate_by_name=True,
-    )
     item: CitationItem = Field(..., description="The cited item.")
     text_range: CitationTargetTextRange | None = Field(None, description="Optional sub-range inside the item.")
 
@@ -149,9 +128,6 @@ class InlineCitation(SchemaModel):
     A citation attached to a span of an assistant message's text.
     """
 
-    model_config = ConfigDict(
-        populate_by_name=True,
-    )
     start_idx: int = Field(
         ...,
         description="Start of the cited span in the message text, in UTF-16 code units.",

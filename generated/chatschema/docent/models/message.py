@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from typing import Annotated, Any, Literal
 
-from pydantic import ConfigDict, Field
+from pydantic import Field
 from typing_extensions import TypeAliasType
 
 from chatschema.docent._base import DocentMessage
@@ -33,9 +33,6 @@ class SystemMessage(DocentMessage):
     Instructions and context for the conversation.
     """
 
-    model_config = ConfigDict(
-        populate_by_name=True,
-    )
     __chatschema_tag__ = "role"
     id: str | None = Field(None, description="Optional message identifier.")
     content: MessageContent = Field(..., description="The message body.")
@@ -51,9 +48,6 @@ class UserMessage(DocentMessage):
     A message from the end user.
     """
 
-    model_config = ConfigDict(
-        populate_by_name=True,
-    )
     __chatschema_tag__ = "role"
     id: str | None = Field(None, description="Optional message identifier.")
     content: MessageContent = Field(..., description="The message body.")
@@ -73,9 +67,6 @@ class AssistantMessage(DocentMessage):
     A reply from the assistant, possibly calling tools.
     """
 
-    model_config = ConfigDict(
-        populate_by_name=True,
-    )
     __chatschema_tag__ = "role"
     id: str | None = Field(None, description="Optional message identifier.")
     content: MessageContent = Field(..., description="The message body.")
@@ -93,9 +84,6 @@ class DocentAssistantMessage(AssistantMessage):
     An assistant message of Docent's own chat sessions: an AssistantMessage plus citations and suggested follow-ups. Only the DocentChatMessage union keeps these extra fields.
     """
 
-    model_config = ConfigDict(
-        populate_by_name=True,
-    )
     __chatschema_tag__ = "role"
     role: Literal["assistant"] = Field(
         "assistant",
@@ -110,9 +98,6 @@ class ToolMessage(DocentMessage):
     The result of a tool call.
     """
 
-    model_config = ConfigDict(
-        populate_by_name=True,
-    )
     __chatschema_tag__ = "role"
     id: str | None = Field(None, description="Optional message identifier.")
     content: MessageContent = Field(..., description="The message body: the tool's output.")

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from typing import Annotated, Literal
 
-from pydantic import ConfigDict, Field
+from pydantic import Field
 from typing_extensions import TypeAliasType
 
 from chatschema._base import SchemaModel
@@ -19,9 +19,6 @@ class ContentText(SchemaModel):
     A text part of a message.
     """
 
-    model_config = ConfigDict(
-        populate_by_name=True,
-    )
     __chatschema_tag__ = "type"
     type: Literal["text"] = Field("text", description='Part tag, always "text".')
     text: str = Field(..., description="The text itself.")
@@ -33,9 +30,6 @@ class ContentReasoning(SchemaModel):
     A reasoning (thinking) part of a message. Redacted reasoning keeps `reasoning` as an empty string and carries the provider's encrypted blob in `signature`.
     """
 
-    model_config = ConfigDict(
-        populate_by_name=True,
-    )
     __chatschema_tag__ = "type"
     type: Literal["reasoning"] = Field("reasoning", description='Part tag, always "reasoning".')
     reasoning: str = Field(

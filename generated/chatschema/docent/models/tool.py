@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from typing import Any, Literal
 
-from pydantic import ConfigDict, Field
+from pydantic import Field
 
 from chatschema._base import SchemaModel
 
@@ -18,9 +18,6 @@ class ToolCallContent(SchemaModel):
     A custom display of a tool call's input.
     """
 
-    model_config = ConfigDict(
-        populate_by_name=True,
-    )
     title: str | None = Field(None, description="Plain-text title.")
     format: Literal["text", "markdown"] = Field(..., description="How `content` is written.")
     content: str = Field(..., description="The text or markdown body.")
@@ -31,9 +28,6 @@ class ToolCall(SchemaModel):
     A call of one tool by the assistant. `function` is the tool's name as a plain string and `arguments` the already-parsed arguments object (not an OpenAI-style `{name, arguments}` object, and never a JSON string). When the raw arguments did not parse, Docent stores them as `{"__parse_error_raw_args": <raw>}` and explains in `parse_error`.
     """
 
-    model_config = ConfigDict(
-        populate_by_name=True,
-    )
     id: str = Field(..., description="The tool-call id, for example `call_...` or `toolu_...`.")
     function: str = Field(..., description="Name of the function called.")
     arguments: dict[str, Any] = Field(..., description="The call's arguments, already parsed into an object.")
@@ -54,9 +48,6 @@ class ToolParam(SchemaModel):
     One parameter of a tool. Docent wraps each parameter's JSON Schema in this object, so `ToolParams.properties` is not an ordinary JSON Schema `properties` map.
     """
 
-    model_config = ConfigDict(
-        populate_by_name=True,
-    )
     name: str = Field(..., description="The parameter name.")
     description: str = Field(..., description="What the parameter does.")
     input_schema: dict[str, Any] = Field(..., description="JSON Schema of this one parameter.")
@@ -67,9 +58,6 @@ class ToolParams(SchemaModel):
     The parameters block of a tool definition. Every key has a default; Docent documents `additionalProperties` as always false but accepts true.
     """
 
-    model_config = ConfigDict(
-        populate_by_name=True,
-    )
     type: Literal["object"] = Field("object", description='Always "object".')
     properties: dict[str, ToolParam] = Field(
         {},
@@ -85,18 +73,10 @@ class ToolInfo(SchemaModel):
     Definition of a tool offered to the model.
     """
 
-    model_config = ConfigDict(
-        populate_by_name=True,
-    )
     name: str = Field(..., description="The tool name.")
     description: str = Field(..., description="Short description of the tool.")
     parameters: ToolParams = Field(
-        {
-            "type": "object",
-            "properties": {},
-            "required": [],
-            "additionalProperties": False,
-        },
+        {"type": "object", "properties": {}, "required": [], "additionalProperties": False},
         description="The tool's parameters; an empty parameter block when absent.",
         validate_default=True,
     )

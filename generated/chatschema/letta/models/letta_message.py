@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from typing import Annotated, Any, Literal
 
-from pydantic import ConfigDict, Field
+from pydantic import Field
 from typing_extensions import TypeAliasType
 
 from chatschema._base import SchemaModel
@@ -22,9 +22,6 @@ class LettaMessageBase(SchemaModel):
     The fields every Letta message shares (LettaMessage in letta_message.py); each message type adds its own `message_type` tag. Validate against a concrete type or the LettaMessage union to check a whole message.
     """
 
-    model_config = ConfigDict(
-        populate_by_name=True,
-    )
     id: str = Field(
         ...,
         description="The message id, `message-<uuid4>`. Several Letta messages made from one stored message (reasoning, tool call, assistant text) share it.",
@@ -56,9 +53,6 @@ class SystemMessage(LettaMessageBase):
     The system prompt. Never streamed, only listed.
     """
 
-    model_config = ConfigDict(
-        populate_by_name=True,
-    )
     __chatschema_tag__ = "message_type"
     message_type: Literal["system_message"] = Field(
         "system_message", description='Message tag, always "system_message".'
@@ -71,9 +65,6 @@ class ReasoningMessage(LettaMessageBase):
     Reasoning the agent made visible.
     """
 
-    model_config = ConfigDict(
-        populate_by_name=True,
-    )
     __chatschema_tag__ = "message_type"
     message_type: Literal["reasoning_message"] = Field(
         "reasoning_message", description='Message tag, always "reasoning_message".'
@@ -91,9 +82,6 @@ class HiddenReasoningMessage(LettaMessageBase):
     Reasoning the provider redacted or the API left out.
     """
 
-    model_config = ConfigDict(
-        populate_by_name=True,
-    )
     __chatschema_tag__ = "message_type"
     message_type: Literal["hidden_reasoning_message"] = Field(
         "hidden_reasoning_message",
@@ -110,9 +98,6 @@ class EventMessage(LettaMessageBase):
     An event for the developer (for example a compaction); not part of the context window.
     """
 
-    model_config = ConfigDict(
-        populate_by_name=True,
-    )
     __chatschema_tag__ = "message_type"
     message_type: Literal["event_message"] = Field("event_message", description='Message tag, always "event_message".')
     event_type: Literal["compaction"] = Field(..., description="The kind of event; only compaction exists.")
@@ -124,9 +109,6 @@ class CompactionStats(SchemaModel):
     Statistics of one context compaction.
     """
 
-    model_config = ConfigDict(
-        populate_by_name=True,
-    )
     trigger: str = Field(
         ...,
         description="What triggered the compaction, for example context_window_exceeded.",
@@ -149,9 +131,6 @@ class UserMessage(LettaMessageBase):
     Input from the user, possibly multimodal. Never streamed back, only listed.
     """
 
-    model_config = ConfigDict(
-        populate_by_name=True,
-    )
     __chatschema_tag__ = "message_type"
     message_type: Literal["user_message"] = Field("user_message", description='Message tag, always "user_message".')
     content: str | list[parts.UserContentPart] = Field(
@@ -164,9 +143,6 @@ class AssistantMessage(LettaMessageBase):
     The agent's reply to the user (by default taken from its send_message tool call).
     """
 
-    model_config = ConfigDict(
-        populate_by_name=True,
-    )
     __chatschema_tag__ = "message_type"
     message_type: Literal["assistant_message"] = Field(
         "assistant_message", description='Message tag, always "assistant_message".'
@@ -179,9 +155,6 @@ class ToolCallMessage(LettaMessageBase):
     A request to call one or more tools. While streaming, each frame carries a ToolCallDelta fragment in both `tool_call` and `tool_calls`; the complete message carries ToolCalls.
     """
 
-    model_config = ConfigDict(
-        populate_by_name=True,
-    )
     __chatschema_tag__ = "message_type"
     message_type: Literal["tool_call_message"] = Field(
         "tool_call_message", description='Message tag, always "tool_call_message".'
@@ -202,9 +175,6 @@ class ToolReturnMessage(LettaMessageBase):
     The result of a tool call. The flat single-result fields are deprecated in favour of `tool_returns` but still required.
     """
 
-    model_config = ConfigDict(
-        populate_by_name=True,
-    )
     __chatschema_tag__ = "message_type"
     message_type: Literal["tool_return_message"] = Field(
         "tool_return_message", description='Message tag, always "tool_return_message".'
@@ -234,8 +204,9 @@ class ToolReturnMessage(LettaMessageBase):
         deprecated=True,
         description="Deprecated: captured standard error; use `tool_returns`.",
     )
-    tool_returns: list[tools.ToolReturn] | None = Field(
-        None, description="The results of every call this message answers."
+    tool_returns: list[tools.ToolResult] | None = Field(
+        None,
+        description="The results of every call this message answers. Entries may omit `type` (see ToolResult).",
     )
 
 
@@ -244,9 +215,6 @@ class ApprovalRequestMessage(LettaMessageBase):
     Tool calls waiting for a human to approve them.
     """
 
-    model_config = ConfigDict(
-        populate_by_name=True,
-    )
     __chatschema_tag__ = "message_type"
     message_type: Literal["approval_request_message"] = Field(
         "approval_request_message",
@@ -268,9 +236,6 @@ class ApprovalResponseMessage(LettaMessageBase):
     The human's decisions on tool calls that waited for approval.
     """
 
-    model_config = ConfigDict(
-        populate_by_name=True,
-    )
     __chatschema_tag__ = "message_type"
     message_type: Literal["approval_response_message"] = Field(
         "approval_response_message",
@@ -301,9 +266,6 @@ class SummaryMessage(LettaMessageBase):
     A summary of the conversation made when the context was compacted.
     """
 
-    model_config = ConfigDict(
-        populate_by_name=True,
-    )
     __chatschema_tag__ = "message_type"
     message_type: Literal["summary_message"] = Field(
         "summary_message", description='Message tag, always "summary_message".'

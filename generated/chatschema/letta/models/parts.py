@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from typing import Annotated, Literal
 
-from pydantic import ConfigDict, Field
+from pydantic import Field
 from typing_extensions import TypeAliasType
 
 from chatschema._base import SchemaModel
@@ -19,9 +19,6 @@ class TextContent(SchemaModel):
     A text part.
     """
 
-    model_config = ConfigDict(
-        populate_by_name=True,
-    )
     __chatschema_tag__ = "type"
     type: Literal["text"] = Field("text", description='Part tag, always "text".')
     text: str = Field(..., description="The text content of the message.")
@@ -36,9 +33,6 @@ class UrlImage(SchemaModel):
     An image given by URL.
     """
 
-    model_config = ConfigDict(
-        populate_by_name=True,
-    )
     __chatschema_tag__ = "type"
     type: Literal["url"] = Field("url", description='Source tag, always "url".')
     url: str = Field(..., description="The URL of the image.")
@@ -49,9 +43,6 @@ class Base64Image(SchemaModel):
     An image given inline as base64 data.
     """
 
-    model_config = ConfigDict(
-        populate_by_name=True,
-    )
     __chatschema_tag__ = "type"
     type: Literal["base64"] = Field("base64", description='Source tag, always "base64".')
     media_type: str = Field(..., description="The media type of the image, for example image/png.")
@@ -67,9 +58,6 @@ class LettaImage(SchemaModel):
     An image persisted in Letta's file storage.
     """
 
-    model_config = ConfigDict(
-        populate_by_name=True,
-    )
     __chatschema_tag__ = "type"
     type: Literal["letta"] = Field("letta", description='Source tag, always "letta".')
     file_id: str = Field(..., description="The id of the image file in Letta's storage.")
@@ -100,9 +88,6 @@ class ImageContent(SchemaModel):
     An image part.
     """
 
-    model_config = ConfigDict(
-        populate_by_name=True,
-    )
     __chatschema_tag__ = "type"
     type: Literal["image"] = Field("image", description='Part tag, always "image".')
     source: ImageSource = Field(..., description="Where the image comes from.")

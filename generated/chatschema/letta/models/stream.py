@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from typing import Annotated, Any, Literal
 
-from pydantic import ConfigDict, Field
+from pydantic import MISSING, Field
 from typing_extensions import TypeAliasType
 
 from chatschema._base import SchemaModel
@@ -22,9 +22,6 @@ class LettaPing(LettaMessageBase):
     A keep-alive frame of a stream; not a LettaMessage.
     """
 
-    model_config = ConfigDict(
-        populate_by_name=True,
-    )
     __chatschema_tag__ = "message_type"
     message_type: Literal["ping"] = Field("ping", description='Frame tag, always "ping".')
 
@@ -34,9 +31,6 @@ class LettaErrorMessage(SchemaModel):
     An error during the run, sent as an SSE `event: error` frame. Letta's published schema types `detail` and `seq_id` as non-nullable, but its stream writes nulls there (model_dump_json); this schema allows null, as the real output needs.
     """
 
-    model_config = ConfigDict(
-        populate_by_name=True,
-    )
     __chatschema_tag__ = "message_type"
     message_type: Literal["error_message"] = Field("error_message", description='Frame tag, always "error_message".')
     run_id: str = Field(..., description="The run that failed.")
@@ -48,12 +42,9 @@ class LettaErrorMessage(SchemaModel):
 
 class LettaStopReason(SchemaModel):
     """
-    Why the agent loop stopped; sent near the end of a stream.
+    Why the agent loop stopped; sent near the end of a stream, before the usage frame. An error stream sends it before its `event: error` frame (letta/agents/letta_agent_v3.py L669-687), and a streaming interface that fails sends its own `error` stop reason first (letta/interfaces/openai_streaming_interface.py L303), so an error stream can carry two.
     """
 
-    model_config = ConfigDict(
-        populate_by_name=True,
-    )
     __chatschema_tag__ = "message_type"
     message_type: Literal["stop_reason"] = Field("stop_reason", description='Frame tag, always "stop_reason".')
     stop_reason: Literal[
@@ -71,6 +62,14 @@ class LettaStopReason(SchemaModel):
         "requires_approval",
         "context_window_overflow_in_system_prompt",
     ] = Field(..., description="The reason.")
+    run_id: str | MISSING = Field(
+        MISSING,
+        description="The run, on stop frames of a background stream replayed from a run (Letta Code's src/cli/helpers/stream-recovery.test.ts, its `stop()` frames beside pings and approvals that carry `run_id` and `seq_id`). Letta's LettaStopReason model (letta/schemas/letta_stop_reason.py L52-58) has no such field, so when present it is a value, never null.",
+    )
+    seq_id: int | MISSING = Field(
+        MISSING,
+        description="Sequence number of the stop frame in a background stream (see `run_id`): the cursor to resume after.",
+    )
 
 
 class LettaUsageStatistics(SchemaModel):
@@ -78,9 +77,6 @@ class LettaUsageStatistics(SchemaModel):
     Token usage of the run; sent last in a stream, before `data: [DONE]`.
     """
 
-    model_config = ConfigDict(
-        populate_by_name=True,
-    )
     __chatschema_tag__ = "message_type"
     message_type: Literal["usage_statistics"] = Field(
         "usage_statistics", description='Frame tag, always "usage_statistics".'
@@ -105,14 +101,31 @@ class LettaUsageStatistics(SchemaModel):
     )
 
 
+class LettaSseError(SchemaModel):
+    """
+    The body of an `event: error` SSE event written when the response stream itself fails after it started (letta/server/rest_api/streaming_response.py L369-370: `{"error": str(exc), "code": "INTERNAL_SERVER_ERROR"}`). It has no `message_type`; the stream ends after it, without `data: [DONE]`. Errors of the agent run are LettaErrorMessage frames, also sent as `event: error`.
+    """
+
+    error: str = Field(..., description="The exception's text.")
+    code: str = Field(
+        ...,
+        description="The error code; INTERNAL_SERVER_ERROR is the only one Letta writes.",
+    )
+
+
+class LettaSseCancelled(SchemaModel):
+    """
+    The body of an `event: cancelled` SSE event, written when the run is cancelled while streaming (letta/server/rest_api/streaming_response.py L333-334: `{"message": "Run was cancelled"}`). It has no `message_type`; the stream ends after it.
+    """
+
+    message: str = Field(..., description='Why the stream ended, "Run was cancelled".')
+
+
 class LettaTurn(SchemaModel):
     """
     Token data of one LLM generation or tool result in a multi-turn agent interaction, for RL training (letta-client `letta_response.Turn`). Found by the conformance run: letta-client requires `role`, so an arbitrary object here is not a valid turn.
     """
 
-    model_config = ConfigDict(
-        populate_by_name=True,
-    )
     role: Literal["assistant", "tool"] = Field(
         ...,
         description='"assistant" for an LLM generation (trainable), "tool" for a tool result (not trainable).',
@@ -141,13 +154,15 @@ LettaStreamingResponse = TypeAliasType(
         | letta_message.ToolReturnMessage
         | letta_message.ApprovalRequestMessage
         | letta_message.ApprovalResponseMessage
+        | letta_message.SummaryMessage
+        | letta_message.EventMessage
         | LettaPing
         | LettaErrorMessage
         | LettaStopReason
         | LettaUsageStatistics,
         Field(
             ...,
-            description="One frame of a Letta SSE stream, told apart by `message_type`: a message (summary and event messages are never streamed), a ping, an error, the stop reason or the usage.",
+            description="One frame of a Letta SSE stream, told apart by `message_type`: a message, a ping, an error, the stop reason or the usage. With `include_compaction_messages=true`, letta/agents/letta_agent_v3.py streams an event_message when a compaction starts (built at L835-846 with a bare uuid4 `id` and no `otid`, yielded at L1229-1232 and L1451-1452) and a summary_message with `compaction_stats` when it ends (L875-883, yielded at L1270-1278); Letta's published union and letta-client omit both, but the server sends them. The `event: error` and `event: cancelled` SSE events that carry no `message_type` are LettaSseError and LettaSseCancelled.",
             discriminator="message_type",
             title="LettaStreamingResponse",
         ),
@@ -160,9 +175,6 @@ class LettaResponse(SchemaModel):
     The non-streaming response of a Letta agent run.
     """
 
-    model_config = ConfigDict(
-        populate_by_name=True,
-    )
     messages: list[letta_message.LettaMessage] = Field(..., description="The messages the run produced.")
     stop_reason: LettaStopReason = Field(..., description="Why the agent loop stopped.")
     usage: LettaUsageStatistics = Field(..., description="Token usage of the run.")

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from typing import Annotated, Literal
 
-from pydantic import ConfigDict, Field
+from pydantic import Field
 from typing_extensions import TypeAliasType
 
 from chatschema._base import SchemaModel
@@ -22,9 +22,6 @@ class ToolCall(SchemaModel):
     A complete tool call. Unlike Docent, bridgic and agent-swarm-kit, Letta sends `arguments` as a JSON-encoded string, not an object.
     """
 
-    model_config = ConfigDict(
-        populate_by_name=True,
-    )
     name: str = Field(..., description="The tool name.")
     arguments: str = Field(..., description="The arguments, JSON-encoded as a string.")
     tool_call_id: str = Field(
@@ -38,22 +35,32 @@ class ToolCallDelta(ToolCallDeltaBase):
     A streamed fragment of a tool call. The first fragment usually carries `name` and `tool_call_id`, later ones `arguments` pieces that are not JSON on their own. At least one of the three keys is present: Letta rejects an empty `{}`, and so does this schema.
     """
 
-    model_config = ConfigDict(
-        populate_by_name=True,
-    )
     name: str | None = Field(None, description="The tool name, in the fragment that starts the call.")
     arguments: str | None = Field(None, description="The newly streamed characters of the JSON-encoded arguments.")
     tool_call_id: str | None = Field(None, description="The call this fragment belongs to.")
 
 
-class ToolReturn(SchemaModel):
+class ToolResult(SchemaModel):
     """
-    The result of one tool call (OpenAPI name letta__schemas__letta_message__ToolReturn).
+    One entry of a ToolReturnMessage's `tool_returns`: Letta's ToolReturn (letta/schemas/letta_message.py L38-39, 0.16.8 @ 56ba9c2), whose `type` defaults to "tool". `ToolReturnMessage.tool_returns` is a plain `List[ToolReturn]` (L303), so the server model and Letta Code's listener send entries without `type`; only the approvals union (L344, discriminated at L51) needs the tag, hence the tagged ToolReturn.
     """
 
-    model_config = ConfigDict(
-        populate_by_name=True,
+    type: Literal["tool"] = Field("tool", description='Return tag, always "tool".')
+    tool_return: str | list[parts.UserContentPart] = Field(
+        ...,
+        description="The tool's result: a string, or a list of text and image parts.",
     )
+    status: Literal["success", "error"] = Field(..., description="Whether the tool succeeded.")
+    tool_call_id: str = Field(..., description="The call this result answers.")
+    stdout: list[str] | None = Field(None, description="Captured standard output of the tool.")
+    stderr: list[str] | None = Field(None, description="Captured standard error of the tool.")
+
+
+class ToolReturn(SchemaModel):
+    """
+    The result of one tool call as a branch of the Approval union (OpenAPI name letta__schemas__letta_message__ToolReturn): a ToolResult whose `type` tag is required, since Letta's discriminated union (letta/schemas/letta_message.py L51) reads it. Its properties repeat ToolResult's.
+    """
+
     __chatschema_tag__ = "type"
     type: Literal["tool"] = Field("tool", description='Return tag, always "tool".')
     tool_return: str | list[parts.UserContentPart] = Field(
@@ -71,9 +78,6 @@ class ApprovalReturn(SchemaModel):
     A human decision on one tool call that waited for approval.
     """
 
-    model_config = ConfigDict(
-        populate_by_name=True,
-    )
     __chatschema_tag__ = "type"
     type: Literal["approval"] = Field("approval", description='Return tag, always "approval".')
     tool_call_id: str = Field(..., description="The call this decision is about.")

@@ -36,6 +36,8 @@ from .stream import (
     LettaErrorMessage,
     LettaPing,
     LettaResponse,
+    LettaSseCancelled,
+    LettaSseError,
     LettaStopReason,
     LettaStreamingResponse,
     LettaTurn,
@@ -46,6 +48,7 @@ from .tools import (
     ApprovalReturn,
     ToolCall,
     ToolCallDelta,
+    ToolResult,
     ToolReturn,
 )
 
@@ -67,6 +70,8 @@ __all__ = [
     "LettaMessageBase",
     "LettaPing",
     "LettaResponse",
+    "LettaSseCancelled",
+    "LettaSseError",
     "LettaStopReason",
     "LettaStreamingResponse",
     "LettaTurn",
@@ -78,6 +83,7 @@ __all__ = [
     "ToolCall",
     "ToolCallDelta",
     "ToolCallMessage",
+    "ToolResult",
     "ToolReturn",
     "ToolReturnMessage",
     "UrlImage",

@@ -253,9 +253,9 @@ class ToolReturnMessage(LettaMessageBase):
     """
     Deprecated: captured standard error; use `tool_returns`.
     """
-    tool_returns: NotRequired[list[tools.ToolReturn] | None]
+    tool_returns: NotRequired[list[tools.ToolResult] | None]
     """
-    The results of every call this message answers.
+    The results of every call this message answers. Entries may omit `type` (see ToolResult).
     """
 
 

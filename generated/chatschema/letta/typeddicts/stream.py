@@ -62,7 +62,7 @@ class LettaErrorMessage(TypedDict):
 @with_config(TYPEDDICT_CONFIG)
 class LettaStopReason(TypedDict):
     """
-    Why the agent loop stopped; sent near the end of a stream.
+    Why the agent loop stopped; sent near the end of a stream, before the usage frame. An error stream sends it before its `event: error` frame (letta/agents/letta_agent_v3.py L669-687), and a streaming interface that fails sends its own `error` stop reason first (letta/interfaces/openai_streaming_interface.py L303), so an error stream can carry two.
     """
 
     message_type: Literal["stop_reason"]
@@ -86,6 +86,14 @@ class LettaStopReason(TypedDict):
     ]
     """
     The reason.
+    """
+    run_id: NotRequired[str]
+    """
+    The run, on stop frames of a background stream replayed from a run (Letta Code's src/cli/helpers/stream-recovery.test.ts, its `stop()` frames beside pings and approvals that carry `run_id` and `seq_id`). Letta's LettaStopReason model (letta/schemas/letta_stop_reason.py L52-58) has no such field, so when present it is a value, never null.
+    """
+    seq_id: NotRequired[int]
+    """
+    Sequence number of the stop frame in a background stream (see `run_id`): the cursor to resume after.
     """
 
 
@@ -138,6 +146,34 @@ class LettaUsageStatistics(TypedDict):
 
 
 @with_config(TYPEDDICT_CONFIG)
+class LettaSseError(TypedDict):
+    """
+    The body of an `event: error` SSE event written when the response stream itself fails after it started (letta/server/rest_api/streaming_response.py L369-370: `{"error": str(exc), "code": "INTERNAL_SERVER_ERROR"}`). It has no `message_type`; the stream ends after it, without `data: [DONE]`. Errors of the agent run are LettaErrorMessage frames, also sent as `event: error`.
+    """
+
+    error: str
+    """
+    The exception's text.
+    """
+    code: str
+    """
+    The error code; INTERNAL_SERVER_ERROR is the only one Letta writes.
+    """
+
+
+@with_config(TYPEDDICT_CONFIG)
+class LettaSseCancelled(TypedDict):
+    """
+    The body of an `event: cancelled` SSE event, written when the run is cancelled while streaming (letta/server/rest_api/streaming_response.py L333-334: `{"message": "Run was cancelled"}`). It has no `message_type`; the stream ends after it.
+    """
+
+    message: str
+    """
+    Why the stream ended, "Run was cancelled".
+    """
+
+
+@with_config(TYPEDDICT_CONFIG)
 class LettaTurn(TypedDict):
     """
     Token data of one LLM generation or tool result in a multi-turn agent interaction, for RL training (letta-client `letta_response.Turn`). Found by the conformance run: letta-client requires `role`, so an arbitrary object here is not a valid turn.
@@ -175,6 +211,8 @@ LettaStreamingResponse: TypeAlias = Annotated[
     | letta_message.ToolReturnMessage
     | letta_message.ApprovalRequestMessage
     | letta_message.ApprovalResponseMessage
+    | letta_message.SummaryMessage
+    | letta_message.EventMessage
     | LettaPing
     | LettaErrorMessage
     | LettaStopReason
@@ -182,7 +220,7 @@ LettaStreamingResponse: TypeAlias = Annotated[
     Discriminator("message_type"),
 ]
 """
-One frame of a Letta SSE stream, told apart by `message_type`: a message (summary and event messages are never streamed), a ping, an error, the stop reason or the usage.
+One frame of a Letta SSE stream, told apart by `message_type`: a message, a ping, an error, the stop reason or the usage. With `include_compaction_messages=true`, letta/agents/letta_agent_v3.py streams an event_message when a compaction starts (built at L835-846 with a bare uuid4 `id` and no `otid`, yielded at L1229-1232 and L1451-1452) and a summary_message with `compaction_stats` when it ends (L875-883, yielded at L1270-1278); Letta's published union and letta-client omit both, but the server sends them. The `event: error` and `event: cancelled` SSE events that carry no `message_type` are LettaSseError and LettaSseCancelled.
 """
 
 

@@ -55,9 +55,41 @@ class ToolCallDelta(TypedDict):
 
 
 @with_config(TYPEDDICT_CONFIG)
+class ToolResult(TypedDict):
+    """
+    One entry of a ToolReturnMessage's `tool_returns`: Letta's ToolReturn (letta/schemas/letta_message.py L38-39, 0.16.8 @ 56ba9c2), whose `type` defaults to "tool". `ToolReturnMessage.tool_returns` is a plain `List[ToolReturn]` (L303), so the server model and Letta Code's listener send entries without `type`; only the approvals union (L344, discriminated at L51) needs the tag, hence the tagged ToolReturn.
+    """
+
+    type: NotRequired[Literal["tool"]]
+    """
+    Return tag, always "tool".
+    """
+    tool_return: str | list[parts.UserContentPart]
+    """
+    The tool's result: a string, or a list of text and image parts.
+    """
+    status: Literal["success", "error"]
+    """
+    Whether the tool succeeded.
+    """
+    tool_call_id: str
+    """
+    The call this result answers.
+    """
+    stdout: NotRequired[list[str] | None]
+    """
+    Captured standard output of the tool.
+    """
+    stderr: NotRequired[list[str] | None]
+    """
+    Captured standard error of the tool.
+    """
+
+
+@with_config(TYPEDDICT_CONFIG)
 class ToolReturn(TypedDict):
     """
-    The result of one tool call (OpenAPI name letta__schemas__letta_message__ToolReturn).
+    The result of one tool call as a branch of the Approval union (OpenAPI name letta__schemas__letta_message__ToolReturn): a ToolResult whose `type` tag is required, since Letta's discriminated union (letta/schemas/letta_message.py L51) reads it. Its properties repeat ToolResult's.
     """
 
     type: Literal["tool"]

@@ -6,7 +6,7 @@
 
 from __future__ import annotations
 
-from pydantic import MISSING, ConfigDict, Field
+from pydantic import MISSING, Field
 
 from chatschema._base import SchemaModel
 
@@ -18,9 +18,6 @@ class IAgentTool(SchemaModel):
     The data fields of an IAgentTool. Its behaviour (`call`, which TypeScript requires, and the optional `validate`, `isAvailable` and `callbacks`) is functions, which JSON cannot carry; such keys are simply not described, and unknown keys are accepted. Stricter than TypeScript for `function`, which may also be a factory `(clientId, agentName) => Promise<function>`: JSON.stringify drops a function, so a serialized tool must hold the resolved IToolFunction.
     """
 
-    model_config = ConfigDict(
-        populate_by_name=True,
-    )
     toolName: str = Field(
         ...,
         description="Unique name of the tool within the swarm (the seed docs call a neighbouring field `doc`; the real name is `docNote`).",

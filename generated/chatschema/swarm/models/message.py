@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from typing import Annotated, Any, Literal
 
-from pydantic import MISSING, ConfigDict, Field
+from pydantic import MISSING, Field
 from typing_extensions import TypeAliasType
 
 from chatschema._base import SchemaModel
@@ -59,9 +59,6 @@ class IBaseMessage(SchemaModel):
     The fields every agent-swarm-kit message has, with the base roles. Stricter than TypeScript for `images`, which TypeScript also types as Blob[] or Uint8Array[]: those have no faithful JSON form, so only base64 strings are accepted.
     """
 
-    model_config = ConfigDict(
-        populate_by_name=True,
-    )
     role: BaseMessageRole = Field(..., description="Who sent the message.")
     content: str = Field(
         ...,
@@ -85,9 +82,6 @@ class ISwarmMessage(SchemaModel):
     A message of an agent's history, as stored, completed and emitted by agent-swarm-kit: IBaseMessage with the wider SwarmMessageRole plus `agentName`, `mode` and `payload` (its fields are repeated here because its role set is wider than IBaseMessage's). Stricter than TypeScript for `images` (base64 strings only) and `payload` (a JSON object or null; TypeScript's `object` would also admit an array).
     """
 
-    model_config = ConfigDict(
-        populate_by_name=True,
-    )
     role: SwarmMessageRole = Field(..., description="Who sent the message, or what kind of history entry it is.")
     content: str = Field(
         ...,
@@ -116,7 +110,3 @@ class IOutlineMessage(IBaseMessage):
     """
     A message of an outline's history: exactly IBaseMessage (base roles, no extra fields).
     """
-
-    model_config = ConfigDict(
-        populate_by_name=True,
-    )

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from typing import Any, Literal
 
-from pydantic import MISSING, ConfigDict, Field
+from pydantic import MISSING, Field
 
 from chatschema._base import SchemaModel
 
@@ -18,9 +18,6 @@ class IToolProperty(SchemaModel):
     One parameter of a tool: a value of `ITool.function.parameters.properties` (an inline type in TypeScript, named here). TypeScript types only flat `{type, description, enum?}` nodes; this schema also accepts other JSON Schema keywords (`items`, `minimum`, nested `properties`, ...), because tools written in JavaScript or built at runtime carry them and agent-swarm-kit passes them to the model provider unchanged. `enum` may be absent (an MCP tool's `enum: undefined` disappears in JSON) but not null.
     """
 
-    model_config = ConfigDict(
-        populate_by_name=True,
-    )
     type: str = Field(
         ...,
         description='JSON type of the parameter, for example "string" or "number" (any string, as in TypeScript).',
@@ -37,9 +34,6 @@ class IToolParameters(SchemaModel):
     The parameter schema of a tool: `ITool.function.parameters` (an inline type in TypeScript, named here). Looser than TypeScript: `required` may be absent, because tools that come from MCP servers have no `required` when the server's input schema has none.
     """
 
-    model_config = ConfigDict(
-        populate_by_name=True,
-    )
     type: str = Field(
         ...,
         description='Type of the parameters object, normally "object" (any string, as in TypeScript).',
@@ -56,9 +50,6 @@ class IToolFunction(SchemaModel):
     What a tool does and takes: `ITool.function` (an inline type in TypeScript, named here), also the resolved value of `IAgentTool.function`.
     """
 
-    model_config = ConfigDict(
-        populate_by_name=True,
-    )
     name: str = Field(
         ...,
         description="Unique tool name; an IToolCall's `function.name` must match it.",
@@ -72,9 +63,6 @@ class ITool(SchemaModel):
     A tool definition handed to completions. `type` is any string, as in TypeScript (only "function" is used in practice; IToolCall.type, by contrast, is the literal "function").
     """
 
-    model_config = ConfigDict(
-        populate_by_name=True,
-    )
     type: str = Field(..., description='Kind of tool, in practice "function".')
     function: IToolFunction = Field(..., description="Name, description and parameter schema of the tool.")
 
@@ -84,9 +72,6 @@ class IToolCallFunction(SchemaModel):
     The function part of a tool call: `IToolCall.function` (an inline type in TypeScript, named here). `arguments` is an already-parsed object, never a JSON string: agent-swarm-kit's adapters parse the provider's string with `JSON.parse` on the way in (a bad string throws) and serialize it again on the way out.
     """
 
-    model_config = ConfigDict(
-        populate_by_name=True,
-    )
     name: str = Field(..., description="Name of the tool to call.")
     arguments: dict[str, Any] = Field(..., description="The call's arguments as an object.")
 
@@ -96,9 +81,6 @@ class IToolCall(SchemaModel):
     One tool call requested by the model. `id` and `type` are required, as in TypeScript: ClientAgent fills in a missing id (a random string) and a missing type ("function") before using a model's calls, and `commitToolRequest` makes ids `call_` plus 9 base-36 characters, so stored and emitted calls always carry both.
     """
 
-    model_config = ConfigDict(
-        populate_by_name=True,
-    )
     id: str = Field(..., description="ID of the call; a tool message's `tool_call_id` refers to it.")
     type: Literal["function"] = Field(..., description='Always "function" (a TypeScript literal type).')
     function: IToolCallFunction = Field(..., description="The tool to call and its arguments.")
@@ -109,9 +91,6 @@ class IToolRequest(SchemaModel):
     A request to run a tool (`commitToolRequest`), turned into an IToolCall by `createToolRequest`.
     """
 
-    model_config = ConfigDict(
-        populate_by_name=True,
-    )
     toolName: str = Field(..., description="Name of the tool to run.")
     params: dict[str, Any] = Field(
         ...,

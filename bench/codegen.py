@@ -1,0 +1,115 @@
+"""How fast the schema-edit loop is: `python -m codegen generate` against one plain datamodel-codegen call.
+
+Everything runs in a scratch copy of the repository (schemas, codegen, generated, vectors), so that
+edits and caches never touch the checkout. Each scenario runs `--repeat` times, round-robin with
+the others, and the medians are printed as seconds and as ratios to the plain call of the same run,
+so that the load of a shared machine weighs on all of them alike.
+
+    python bench/codegen.py [--repeat 5]       (or: nox -s bench_codegen)
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import shutil
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from collections.abc import Callable
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def _scratch(tmp: Path) -> Path:
+    repo = tmp / "repo"
+    for name in ("schemas", "generated"):
+        shutil.copytree(ROOT / name, repo / name, ignore=shutil.ignore_patterns("__pycache__", "node_modules"))
+    shutil.copytree(ROOT / "tests" / "vectors", repo / "tests" / "vectors")
+    shutil.copytree(ROOT / "codegen", repo / "codegen", ignore=shutil.ignore_patterns("__pycache__", "node_modules"))
+    (repo / "codegen" / "node" / "node_modules").symlink_to(ROOT / "codegen" / "node" / "node_modules")
+    shutil.copy(ROOT / "pyproject.toml", repo / "pyproject.toml")
+    return repo
+
+
+def _timed(cmd: list[str], cwd: Path, ok: tuple[int, ...] = (0,)) -> float:
+    env = {**os.environ, "PYTHONPATH": str(cwd)}
+    start = time.perf_counter()
+    proc = subprocess.run(cmd, cwd=cwd, env=env, capture_output=True, text=True, check=False)
+    elapsed = time.perf_counter() - start
+    if proc.returncode not in ok:
+        raise SystemExit(f"{' '.join(cmd)} failed ({proc.returncode}):\n{proc.stdout[-2000:]}{proc.stderr[-2000:]}")
+    return elapsed
+
+
+def _toggle(path: Path, old: str, new: str) -> None:
+    text = path.read_text(encoding="utf-8")
+    path.write_text(text.replace(old, new, 1) if old in text else text.replace(new, old, 1), encoding="utf-8")
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--repeat", type=int, default=5, help="runs per scenario (medians are printed)")
+    args = parser.parse_args(argv)
+    py = sys.executable
+    with tempfile.TemporaryDirectory(prefix="chatschema-bench-") as tmp_name:
+        repo = _scratch(Path(tmp_name))
+        codegen = [py, "-m", "codegen", "--root", str(repo), "generate"]
+        schema = repo / "schemas" / "swarm" / "agent.json"
+        runtime = repo / "codegen" / "runtime" / "cli.py"
+        cache = repo / ".codegen-cache"
+
+        def plain() -> float:
+            out = Path(tmp_name) / "plain"
+            shutil.rmtree(out, ignore_errors=True)
+            return _timed(
+                [py, "-m", "datamodel_code_generator", "--input", str(repo / "schemas"), "--input-file-type",
+                 "jsonschema", "--output-model-type", "pydantic_v2.BaseModel", "--output", str(out)],
+                repo,
+            )  # fmt: skip
+
+        def clean_check() -> float:
+            shutil.rmtree(cache, ignore_errors=True)
+            return _timed([*codegen, "--check"], repo)
+
+        def warm_check() -> float:
+            return _timed([*codegen, "--check"], repo)
+
+        def edit(path: Path, old: str, new: str, check: bool) -> Callable[[], float]:
+            def run() -> float:
+                _timed(codegen, repo)  # start from an up-to-date tree and a warm cache
+                _toggle(path, old, new)
+                return _timed([*codegen, "--check"] if check else codegen, repo, ok=(1,) if check else (0,))
+
+            return run
+
+        describe = ('"description": "', '"description": "Edited. ')
+        comment = ('"""', '"""Edited. ')
+        scenarios: dict[str, Callable[[], float]] = {
+            "plain datamodel-codegen on schemas/ (1 call)": plain,
+            "generate --check, clean cache": clean_check,
+            "generate --check, warm cache, nothing changed": warm_check,
+            "one family edited: build (--check)": edit(schema, *describe, check=True),
+            "one family edited: generate (build, verify, swap)": edit(schema, *describe, check=False),
+            "codegen/runtime edited: build (--check)": edit(runtime, *comment, check=True),
+            "codegen/runtime edited: generate (build, verify, swap)": edit(runtime, *comment, check=False),
+        }
+        _timed(codegen, repo)  # warm the OS and jinja caches once
+        times: dict[str, list[float]] = {name: [] for name in scenarios}
+        for _ in range(args.repeat):
+            for name, run in scenarios.items():
+                times[name].append(run())
+    medians = {name: statistics.median(values) for name, values in times.items()}
+    base = medians["plain datamodel-codegen on schemas/ (1 call)"]
+    print(f"codegen benchmark: median of {args.repeat} runs each, round-robin, {os.cpu_count()} cores")
+    print(f"{'scenario':<56} {'seconds':>8} {'ratio':>7}")
+    for name, value in medians.items():
+        print(f"{name:<56} {value:8.2f} {value / base:6.2f}x")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
