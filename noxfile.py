@@ -62,6 +62,8 @@ def bench(session: nox.Session) -> None:
     session.install("--no-deps", "--force-reinstall", ".")
     session.run("python", "bench/run.py", *session.posargs)
     session.run("python", "bench/streams.py")
+    session.run("python", "-m", "codegen", "setup-node")
+    session.run("python", "bench/diff.py")
 
 
 @nox.session
@@ -71,6 +73,16 @@ def bench_codegen(session: nox.Session) -> None:
     session.install("-r", "requirements/codegen.txt")
     session.run("python", "-m", "codegen", "setup-node")
     session.run("python", "bench/codegen.py", *session.posargs)
+
+
+@nox.session
+def diff(session: nox.Session) -> None:
+    """What the schema edits since BASE break, for whom, with witness payloads: `nox -s diff -- BASE [--check-version]`.
+
+    BASE is a git revision (default HEAD) or `release` (each family's previous release).
+    """
+    session.install("-r", "requirements/test.txt")
+    session.run("python", "-m", "codegen", "diff", *session.posargs)
 
 
 @nox.session

@@ -1,4 +1,4 @@
-"""`python -m codegen`: regenerate generated/ from schemas/, check it is current, or lint the schemas."""
+"""`python -m codegen`: regenerate generated/ from schemas/, check it is current, lint the schemas, or diff them."""
 
 from __future__ import annotations
 
@@ -7,6 +7,7 @@ import sys
 from pathlib import Path
 
 from .cache import CACHE_DIR, Cache
+from .diff.cli import add_diff_parser, run_diff
 from .errors import CodegenError
 from .generate import build, diff, read_tree, verify, write_tree
 from .lint import lint
@@ -25,6 +26,7 @@ def main(argv: list[str] | None = None) -> int:
         "--no-cache", action="store_true", help=f"rebuild every family (ignore and do not update {CACHE_DIR}/)"
     )
     sub.add_parser("lint", help="check the schemas against the project's conventions")
+    add_diff_parser(sub)
     node = sub.add_parser("setup-node", help="install the pinned Node tooling (npm ci in codegen/node)")
     node.add_argument("--force", action="store_true", help="reinstall even if node_modules is present")
     args = parser.parse_args(argv)
@@ -36,6 +38,9 @@ def main(argv: list[str] | None = None) -> int:
         for problem in sorted(problems):
             print(problem, file=sys.stderr)
         return 1 if problems else 0
+
+    if args.command == "diff":
+        return run_diff(args, root)
 
     if args.command == "setup-node":
         try:

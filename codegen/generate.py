@@ -35,6 +35,7 @@ from .typescript import (
     setup_node,
     type_declarations,
 )
+from .versions import read_versions
 
 RUNTIME = Path(__file__).parent / "runtime"
 CODEGEN = Path(__file__).parent
@@ -70,7 +71,7 @@ def _generator_stamp(root: Path) -> str:
 
 
 def _family_key(stamp: str, family: Family) -> str:
-    return digest(stamp, *(part for f in family.files for part in (f.name, f.text)))
+    return digest(stamp, family.version, *(part for f in family.files for part in (f.name, f.text)))
 
 
 def _family_prefixes(name: str) -> tuple[str, ...]:
@@ -95,6 +96,8 @@ def _runtime_files(families: dict[str, Family]) -> dict[str, str]:
 def checked_schemas(root: Path, cache: Cache | None = None) -> dict[str, Family]:
     """Load and lint the schemas; CodegenError lists every problem. A clean lint is cached by content."""
     files, problems = load_schemas(root)
+    versions, version_problems = read_versions(root, sorted({f.family for f in files}))
+    problems += version_problems
     if problems:
         raise CodegenError(problems)
     key = digest(_generator_stamp(root), *(part for f in files for part in (str(f.path), f.text)))
@@ -106,7 +109,10 @@ def checked_schemas(root: Path, cache: Cache | None = None) -> dict[str, Family]
             raise CodegenError(problems)
         if cache is not None:
             cache.put("lint", key, {})
-    return build_inventory(files)
+    families = build_inventory(files)
+    for name, family in families.items():
+        family.version = versions[name]
+    return families
 
 
 def build(root: Path, cache: Cache | None = None) -> Tree:
@@ -148,7 +154,9 @@ def build(root: Path, cache: Cache | None = None) -> Tree:
             view = family_view(family)
             (tmp / PACKAGE / name).mkdir(parents=True)
             runs += family_runs(family, root, tmp / PACKAGE / name)
-            scratch[f"{PACKAGE}/{name}/__init__.py"] = render("family_init.py.jinja2", family=view)
+            scratch[f"{PACKAGE}/{name}/__init__.py"] = render(
+                "family_init.py.jinja2", family=view, version=family.version
+            )
             scratch[f"{PACKAGE}/{name}/typeddicts/__init__.py"] = render("typeddicts_init.py.jinja2", family=view)
             for f in family.files:
                 scratch[f"{PACKAGE}/schemas/{name}/{f.name}"] = shipped_schema(name, f.name, f.contents)

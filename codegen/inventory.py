@@ -62,6 +62,7 @@ class Family:
     name: str
     files: list[SchemaFile] = field(default_factory=list)
     types: dict[str, TypeInfo] = field(default_factory=dict)
+    version: str = "0.0.0"  # schemas/<family>/VERSION (codegen/versions.py)
 
     @property
     def unions(self) -> list[TypeInfo]:

@@ -127,6 +127,7 @@ def _write_family(root: Path, family: str, files: dict[str, dict[str, Any]]) -> 
     folder.mkdir(parents=True, exist_ok=True)
     for name, doc in files.items():
         (folder / name).write_text(json.dumps(doc, indent=2, ensure_ascii=False) + "\n", encoding="utf-8")
+    (folder / "VERSION").write_text("1.0.0\n", encoding="utf-8")  # every family declares its version
 
 
 def _codegen(root: Path, *args: str) -> subprocess.CompletedProcess[str]:

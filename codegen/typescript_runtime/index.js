@@ -218,6 +218,9 @@ function validate(name, payload, options) {
   return payload;
 }
 
+/** Each family's semantic version (schemas/<family>/VERSION): `{ docent: "1.0.0", ... }`. */
+const versions = Object.freeze(Object.fromEntries(Object.entries(index.families).map(([f, v]) => [f, v.version])));
+
 /** Every schema name, sorted: `["bridgic/ContentBlock", ...]`. */
 const schemaNames = Object.freeze(Object.keys(index.schemas).sort());
 
@@ -232,5 +235,6 @@ module.exports = {
   schemaNames,
   validate,
   validator,
+  versions,
   violations,
 };

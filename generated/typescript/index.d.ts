@@ -138,12 +138,15 @@ export interface ValidateFunction {
   errors?: unknown[] | null;
 }
 
+/** Each family's semantic version (schemas/<family>/VERSION), e.g. `versions.docent === "1.0.0"`. */
+export declare const versions: Readonly<Record<string, string>>;
+
 /** Every schema name, sorted. */
 export declare const schemaNames: readonly SchemaName[];
 
 /** The schema index (schemas/index.json): every name with its `$id`, file and bundle. */
 export declare const index: {
-  families: Record<string, { bundle: string; bundle_id: string; files: string[] }>;
+  families: Record<string, { version: string; bundle: string; bundle_id: string; files: string[] }>;
   schemas: Record<SchemaName, { $id: string; file: string; bundle: string; bundle_id: string; kind: string }>;
 };
 

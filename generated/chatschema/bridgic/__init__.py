@@ -52,6 +52,9 @@ __all__ = [
     "parse_content_block_json",
 ]
 
+# The family's semantic version (schemas/bridgic/VERSION): `python -m codegen diff` says which bump an edit needs.
+VERSION = "1.0.0"
+
 
 @cache
 def _content_block_adapter() -> TypeAdapter[ContentBlock]:

@@ -89,6 +89,9 @@ __all__ = [
     "parse_docent_chat_message_json",
 ]
 
+# The family's semantic version (schemas/docent/VERSION): `python -m codegen diff` says which bump an edit needs.
+VERSION = "1.0.0"
+
 
 @cache
 def _citation_item_adapter() -> TypeAdapter[CitationItem]:

@@ -114,6 +114,9 @@ __all__ = [
     "parse_user_content_part_json",
 ]
 
+# The family's semantic version (schemas/letta/VERSION): `python -m codegen diff` says which bump an edit needs.
+VERSION = "2.0.0"
+
 
 @cache
 def _letta_message_adapter() -> TypeAdapter[LettaMessage]:

@@ -43,3 +43,6 @@ __all__ = [
     "IToolRequest",
     "SwarmMessageRole",
 ]
+
+# The family's semantic version (schemas/swarm/VERSION): `python -m codegen diff` says which bump an edit needs.
+VERSION = "1.0.0"

@@ -1,0 +1,44 @@
+"""Small schema sets for the evolution tests: a family `evo` written to a temporary repository root."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+from codegen.diff.canonical import FamilyTypes
+from codegen.diff.engine import TypeReport, compare_types
+from codegen.diff.witness import Budget
+from codegen.load import load_schemas
+
+FAMILY = "evo"
+DRAFT = "https://json-schema.org/draft/2020-12/schema"
+
+Files = dict[str, dict[str, Any]]  # file name -> $defs
+
+
+def write(root: Path, files: Files, version: str = "1.0.0") -> Path:
+    """Write `schemas/t/<file>` for each file's `$defs` (and a VERSION) under `root`."""
+    folder = root / "schemas" / FAMILY
+    folder.mkdir(parents=True, exist_ok=True)
+    for old in folder.glob("*.json"):
+        old.unlink()
+    for name, defs in files.items():
+        doc = {"$schema": DRAFT, "$id": f"https://chatschema.dev/schemas/{FAMILY}/{name}", "$defs": defs}
+        (folder / name).write_text(json.dumps(doc, indent=2) + "\n", encoding="utf-8")
+    (folder / "VERSION").write_text(version + "\n", encoding="utf-8")
+    return root
+
+
+def family_types(root: Path) -> FamilyTypes:
+    """The family `evo` as the diff engine reads it."""
+    files, problems = load_schemas(root)
+    assert not problems, problems
+    return FamilyTypes.of(FAMILY, files)
+
+
+def diff_types(tmp: Path, old: Files, new: Files, budget: Budget | None = None) -> dict[str, TypeReport]:
+    """Every type's report between two schema sets."""
+    a = family_types(write(tmp / "old", old))
+    b = family_types(write(tmp / "new", new))
+    return {r.name: r for r in compare_types(a, b, budget or Budget())}
