@@ -103,9 +103,17 @@ def fast_is_valid(name: str) -> Callable[[Any], bool]:
 
 
 def reference_is_valid(name: str) -> Callable[[Any], bool]:
-    """The reference `is_valid` (python-jsonschema, tag dispatch) for a named schema."""
+    """The reference `is_valid` (python-jsonschema, tag dispatch) for a named schema; a payload
+    too deep for the interpreter's stack is checked again with a larger one (`schemas.is_valid`)."""
     is_valid: Callable[[Any], bool] = schemas.validator(name).is_valid
-    return is_valid
+
+    def check(message: Any) -> bool:
+        try:
+            return is_valid(message)
+        except RecursionError:
+            return schemas.is_valid(message, name)
+
+    return check
 
 
 def _reachable(uri: str) -> set[str]:
@@ -171,20 +179,39 @@ class Checker:
     def _auto_is_valid(self, message: Any) -> bool:
         return any(self.tests[name](message) for name in self.candidates(message))
 
-    def explain(self, message: Any) -> tuple[str, list[schemas.Violation]]:
-        """The schema the message was checked against and the reference's violations (empty: valid)."""
+    def explain(self, message: Any) -> tuple[str, list[schemas.Violation], int]:
+        """The schema the message was checked against, the reference's first violations (empty:
+        valid, at most `schemas.MAX_VIOLATIONS`) and the number of the others.
+
+        Under `auto`, a message whose tag no union knows is explained as a union explains an
+        unknown tag, listing the values of every union with that tag.
+        """
         if self.schema != AUTO:
-            return self.schema, schemas.violations(message, self.schema)
+            return (self.schema, *schemas.violations_counted(message, self.schema))
         names = self.candidates(message)
         if not names:
-            tags = sorted({u.tag for u in self.unions})
-            found = {t: message.get(t) for t in tags} if isinstance(message, dict) else {}
-            what = ", ".join(f"{t}={v!r}" for t, v in found.items() if v is not None) or "none of " + ", ".join(tags)
-            return AUTO, [schemas.Violation("$", f"no schema picked by tag ({what})", "auto")]
-        first: list[schemas.Violation] = []
+            return self._no_candidate(message)
+        first: tuple[list[schemas.Violation], int] = ([], 0)
         for name in names:
-            found_violations = schemas.violations(message, name)
-            if not found_violations:
-                return name, []
-            first = first or found_violations
-        return names[0], first
+            found = schemas.violations_counted(message, name)
+            if not found[0]:
+                return name, [], 0
+            first = first if first[0] else found
+        return (names[0], *first)
+
+    def _no_candidate(self, message: Any) -> tuple[str, list[schemas.Violation], int]:
+        if not isinstance(message, dict):
+            kind = schemas.Violation("$", f"{schemas.short_repr(message)} is not of type 'object'", "type")
+            return AUTO, [kind], 0
+        for union in self.unions:
+            if union.tag in message:
+                same_tag = [u for u in self.unions if u.tag == union.tag]
+                values = list(dict.fromkeys(v for u in same_tag for v in u.branches))
+                reason = (
+                    f"unknown {union.tag} {schemas.short_repr(message[union.tag])}, "
+                    f"expected one of {', '.join(map(repr, values))}"
+                )
+                return union.name, [schemas.Violation("$", reason, "discriminator")], 0
+        tags = list(dict.fromkeys(u.tag for u in self.unions))
+        reason = f"missing discriminator: no {' or '.join(map(repr, tags))} to pick a schema by"
+        return AUTO, [schemas.Violation("$", reason, "discriminator")], 0

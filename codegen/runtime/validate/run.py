@@ -36,6 +36,7 @@ class Problem:
     schema: str | None  # the schema it was checked against (invalid only)
     errors: tuple[tuple[str, str], ...] = ()  # (JSON path, reason) for an invalid message
     reason: str = ""  # why a malformed message could not be read
+    omitted: int = 0  # violations beyond the first `schemas.MAX_VIOLATIONS`, counted only
 
     @property
     def where(self) -> str:
@@ -122,17 +123,15 @@ class Engine:
             return None  # a blank line is not a message
         try:
             value = parse(item, self.loads, self.options.max_depth)
-            schema, violations = self.checker.explain(value)
         except Malformed as exc:
             return malformed(f"{exc} (--max-depth)" if exc.too_deep else str(exc))
-        except RecursionError:
-            return malformed("nesting too deep to validate (--max-depth)")
+        schema, violations, omitted = self.checker.explain(value)
         if not violations:
             result.valid += 1
             return None
         result.invalid += 1
         errors = tuple((v.path, v.message) for v in violations)
-        result.problems.append(Problem(chunk.source, chunk.indexed, number, "invalid", schema, errors))
+        result.problems.append(Problem(chunk.source, chunk.indexed, number, "invalid", schema, errors, omitted=omitted))
         return None
 
 
