@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import gc
 import multiprocessing
+import signal
 from collections import deque
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field, replace
@@ -125,15 +126,33 @@ class Engine:
         try:
             value = parse(item, self.loads, self.options.max_depth)
         except Malformed as exc:
-            return malformed(f"{exc} (--max-depth)" if exc.too_deep else str(exc))
+            hint = _jsonl_hint(item, self.loads) if chunk.document else ""
+            return malformed((f"{exc} (--max-depth)" if exc.too_deep else str(exc)) + hint)
         schema, violations, omitted = self.checker.explain(value)
         if not violations:
             result.valid += 1
             return None
         result.invalid += 1
         errors = tuple((v.path, v.message) for v in violations)
+        if isinstance(value, list) and not chunk.indexed and errors and errors[0][0] == "$":
+            errors = ((errors[0][0], errors[0][1] + _ARRAY_HINT), *errors[1:])
         result.problems.append(Problem(chunk.source, chunk.indexed, number, "invalid", schema, errors, omitted=omitted))
         return None
+
+
+_ARRAY_HINT = " (a top-level array: --each validates its elements)"
+
+
+def _jsonl_hint(data: bytes, loads: Callable[[bytes], Any]) -> str:
+    """For a `.json` file that does not parse: a hint when its first line is a message on its own (JSONL)."""
+    first, _, rest = data.strip().partition(b"\n")
+    if not rest.strip():
+        return ""
+    try:
+        loads(first)
+    except Exception:
+        return ""
+    return " (a .json file is one JSON document; this looks like JSONL, one message per line: name it .jsonl)"
 
 
 _worker: Engine | None = None
@@ -141,6 +160,7 @@ _worker: Engine | None = None
 
 def _init(options: Options) -> None:
     global _worker
+    signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C: the parent stops the pool and reports, quietly
     _worker = Engine(options)
 
 
@@ -170,7 +190,13 @@ def _results(chunks: Iterable[Chunk], options: Options, jobs: int) -> Iterator[t
     Engine(options)  # fail here, not in the workers, on a bad schema or a missing backend
     methods = multiprocessing.get_all_start_methods()
     context = multiprocessing.get_context("fork" if "fork" in methods else "spawn")
-    with context.Pool(jobs, initializer=_init, initargs=(options,)) as pool:
+    # workers are started ignoring Ctrl-C (before `_init` runs, too): only this process handles it
+    previous = signal.signal(signal.SIGINT, signal.SIG_IGN)
+    try:
+        pool = context.Pool(jobs, initializer=_init, initargs=(options,))
+    finally:
+        signal.signal(signal.SIGINT, previous)
+    with pool:
         pending: deque[tuple[int, Any]] = deque()
         for chunk in chunks:
             pending.append((chunk.first, pool.apply_async(_check, (chunk,))))
