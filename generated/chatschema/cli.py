@@ -62,6 +62,11 @@ def _parser() -> argparse.ArgumentParser:
     v.add_argument("--max-depth", type=int, default=MAX_DEPTH, help=f"deepest nesting (default {MAX_DEPTH})")
     v.add_argument("--progress", action=argparse.BooleanOptionalAction, default=None, help="progress bar on stderr")
     v.add_argument("--quiet", "-q", action="store_true", help="no summary line")
+    v.add_argument(
+        "--count-only",
+        action="store_true",
+        help="count invalid messages without explaining them (no line per invalid message; faster)",
+    )
     sub.add_parser("schemas", help="list the schema names")
     return parser
 
@@ -185,7 +190,7 @@ def validate(args: argparse.Namespace, stdin: BinaryIO, out: TextIO, err: TextIO
         )
         backend = "jsonschema"
     jobs = _cap_jobs(args.jobs, args.paths, err)
-    options = Options(args.schema, backend, families, args.max_depth)
+    options = Options(args.schema, backend, families, args.max_depth, explain=not args.count_only)
     progress = args.progress if args.progress is not None else err.isatty()
     reporter = Reporter(out, err, args.format, progress, show_schema=args.schema == AUTO)
     reporter.expected_size = sum(os.path.getsize(p) for p in args.paths if p != "-" and os.path.isfile(p))

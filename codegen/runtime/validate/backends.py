@@ -146,6 +146,17 @@ def message_unions(families: tuple[str, ...] = ()) -> list[schemas.Union]:
     return [u for u in unions if schemas.schema_id(u.name) not in inner]
 
 
+_MISSING = object()
+
+
+_ANNOTATIONS = {"title", "description", "discriminator", "$comment", "examples", "deprecated", "default"}
+
+
+def _tag_only(name: str) -> bool:
+    node = schemas.registry().resolver().lookup(schemas.schema_id(name)).contents
+    return isinstance(node, dict) and set(node) - _ANNOTATIONS <= {"type", "oneOf"} and node.get("type") == "object"
+
+
 class Checker:
     """Checks parsed messages against one schema, or picks the schema by tag (`auto`).
 
@@ -155,6 +166,10 @@ class Checker:
     def __init__(self, schema: str, backend: str = "jsonschema", families: tuple[str, ...] = ()) -> None:
         self.schema = schema
         self.backend = backend
+        # unions whose schema checks nothing but the object type and the tag's branch: for those, a
+        # missing or unknown tag is the whole explanation, the same for every message
+        self._unions_by_name = {n: u for n, u in schemas.unions().items() if _tag_only(n)}
+        self._by_tag: dict[tuple[str, bool, str], tuple[list[schemas.Violation], int]] = {}
         build = fast_is_valid if backend == "fast" else reference_is_valid
         if schema == AUTO:
             self.unions = message_unions(families)
@@ -187,17 +202,33 @@ class Checker:
         unknown tag, listing the values of every union with that tag.
         """
         if self.schema != AUTO:
-            return (self.schema, *schemas.violations_counted(message, self.schema))
+            return (self.schema, *self._violations(message, self.schema))
         names = self.candidates(message)
         if not names:
             return self._no_candidate(message)
         first: tuple[list[schemas.Violation], int] = ([], 0)
         for name in names:
-            found = schemas.violations_counted(message, name)
+            found = self._violations(message, name)
             if not found[0]:
                 return name, [], 0
             first = first if first[0] else found
         return (names[0], *first)
+
+    def _violations(self, message: Any, name: str) -> tuple[list[schemas.Violation], int]:
+        """`schemas.violations_counted`, but a union message with a missing or unknown tag (which
+        is explained by its tag alone) is explained once per tag value, then from a cache."""
+        union = self._unions_by_name.get(name)
+        if union is not None and isinstance(message, dict):
+            tag = message.get(union.tag, _MISSING)
+            if tag is _MISSING or tag.__class__ is str and tag not in union.branches:
+                key = (name, tag is _MISSING, "" if tag is _MISSING else tag)
+                hit = self._by_tag.get(key)
+                if hit is None:
+                    hit = schemas.violations_counted(message, name)
+                    if len(self._by_tag) < 4096:
+                        self._by_tag[key] = hit
+                return list(hit[0]), hit[1]
+        return schemas.violations_counted(message, name)
 
     def _no_candidate(self, message: Any) -> tuple[str, list[schemas.Violation], int]:
         if not isinstance(message, dict):

@@ -25,6 +25,7 @@ class Options:
     backend: str = "jsonschema"
     families: tuple[str, ...] = ()
     max_depth: int = MAX_DEPTH
+    explain: bool = True  # False: invalid messages are counted, not explained (`--count-only`)
 
 
 @dataclass(frozen=True)
@@ -128,6 +129,12 @@ class Engine:
         except Malformed as exc:
             hint = _jsonl_hint(item, self.loads) if chunk.document else ""
             return malformed((f"{exc} (--max-depth)" if exc.too_deep else str(exc)) + hint)
+        if not self.options.explain:
+            if self.checker.is_valid(value):
+                result.valid += 1
+            else:
+                result.invalid += 1
+            return None
         schema, violations, omitted = self.checker.explain(value)
         if not violations:
             result.valid += 1
