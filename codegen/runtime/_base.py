@@ -45,16 +45,15 @@ class SchemaModel(BaseModel):
         return _deep_dumps(self.model_dump(mode="python", **kwargs), indent, ensure_ascii)
 
     def model_dump(self, **kwargs: Any) -> dict[str, Any]:  # type: ignore[override]
-        """Pydantic's `model_dump`; `mode="json"` on a payload deeper than 255 levels goes through
-        `model_dump_json` (see there) rather than failing."""
+        """Pydantic's `model_dump`; `mode="json"` on a payload deeper than pydantic-core serializes
+        (255 levels) gives the Python-mode dump, which is the same: the models hold JSON types only."""
         try:
             return super().model_dump(**kwargs)
         except ValueError as exc:
             if kwargs.get("mode") != "json" or "depth" not in str(exc):
                 raise
         kwargs.pop("mode")
-        dumped: dict[str, Any] = json.loads(_deep_dumps(self.model_dump(mode="python", **kwargs), None, False))
-        return dumped
+        return super().model_dump(mode="python", **kwargs)  # the models hold JSON types only
 
     def __init_subclass__(cls, **kwargs: Any) -> None:
         # A union branch defaults its tag (`TextBlock(text="hi")`), but the tag is part of the data:

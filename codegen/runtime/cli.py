@@ -134,7 +134,9 @@ def _cap_jobs(requested: int, paths: list[str], err: TextIO) -> int:
         cap = min(cap, max(blocks, 1))
     if jobs > cap:
         if requested:
-            err.write(f"chatschema validate: --jobs {requested} capped to {cap} ({cpus} CPUs, {_blocks(paths)} of input)\n")
+            err.write(
+                f"chatschema validate: --jobs {requested} capped to {cap} ({cpus} CPUs, {_blocks(paths)} of input)\n"
+            )
         jobs = cap
     return jobs
 

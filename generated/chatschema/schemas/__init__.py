@@ -91,8 +91,7 @@ class UnknownSchemaError(KeyError):
     """No shipped schema has this name; the message lists the closest names."""
 
     def __init__(self, name: str) -> None:
-        if not isinstance(name, str):
-            raise TypeError(f"a schema name is a string such as 'docent/ChatMessage', not {type(name).__name__}")
+        _require_name(name)
         close = difflib.get_close_matches(name, names(), n=3, cutoff=0.5)
         hint = f"; did you mean {', '.join(close)}?" if close else f"; known families: {', '.join(families())}"
         self.name = name
@@ -101,6 +100,11 @@ class UnknownSchemaError(KeyError):
 
     def __str__(self) -> str:
         return str(self.args[0])
+
+
+def _require_name(name: object) -> None:
+    if not isinstance(name, str):
+        raise TypeError(f"a schema name is a string such as 'docent/ChatMessage', not {type(name).__name__}")
 
 
 @dataclass(frozen=True)
@@ -171,8 +175,7 @@ def schema_id(name: str) -> str:
 
     Raises `UnknownSchemaError` for an unknown name, `TypeError` for a name that is not a string.
     """
-    if not isinstance(name, str):
-        raise TypeError(f"a schema name is a string such as 'docent/ChatMessage', not {type(name).__name__}")
+    _require_name(name)
     try:
         return _index()[name]
     except KeyError:
@@ -225,6 +228,7 @@ def validator(name: str, *, dispatch: bool = True) -> _Validator:
     handed to the plain `oneOf`. Each `$ref` is also resolved once rather than at every use (the
     schemas use no `$dynamicRef`). `dispatch=False` gives the plain `Draft202012Validator`.
     """
+    _require_name(name)
     return _validator(name, dispatch)
 
 

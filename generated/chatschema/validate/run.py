@@ -141,7 +141,7 @@ class Engine:
             return None
         result.invalid += 1
         errors = tuple((v.path, v.message) for v in violations)
-        if isinstance(value, list) and not chunk.indexed and errors and errors[0][0] == "$":
+        if isinstance(value, list) and chunk.document and errors and errors[0][0] == "$":
             errors = ((errors[0][0], errors[0][1] + _ARRAY_HINT), *errors[1:])
         result.problems.append(Problem(chunk.source, chunk.indexed, number, "invalid", schema, errors, omitted=omitted))
         return None
