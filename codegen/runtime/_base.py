@@ -31,7 +31,7 @@ class SchemaModel(BaseModel):
         validate_by_name=True,
     )
 
-    def model_dump_json(self, **kwargs: Any) -> str:  # type: ignore[override]
+    def model_dump_json(self, **kwargs: Any) -> str:
         """Pydantic's `model_dump_json`; a payload nested deeper than pydantic-core serializes (255
         levels) is dumped through the standard library, so every payload parsed (up to 1024 levels,
         `chatschema.jsontext`) can be dumped again."""
@@ -44,7 +44,7 @@ class SchemaModel(BaseModel):
         ensure_ascii = kwargs.pop("ensure_ascii", False)
         return _deep_dumps(self.model_dump(mode="python", **kwargs), indent, ensure_ascii)
 
-    def model_dump(self, **kwargs: Any) -> dict[str, Any]:  # type: ignore[override]
+    def model_dump(self, **kwargs: Any) -> dict[str, Any]:
         """Pydantic's `model_dump`; `mode="json"` on a payload deeper than pydantic-core serializes
         (255 levels) gives the Python-mode dump, which is the same: the models hold JSON types only."""
         try:

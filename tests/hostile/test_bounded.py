@@ -54,7 +54,8 @@ def test_memory_does_not_grow_with_the_number_of_violations() -> None:
 
 def test_untagged_union_violations_are_capped_too() -> None:
     calls = [{"name": 1, "arguments": 2, "tool_call_id": 3}] * 2000
-    payload = {"message_type": "tool_call_message", "id": "m", "date": "2024-01-01T00:00:00Z", "tool_call": {}}
+    payload: dict[str, Any] = {"message_type": "tool_call_message", "id": "m", "date": "2024-01-01T00:00:00Z"}
+    payload["tool_call"] = {}
     payload["tool_calls"] = calls
     found, omitted = schemas.violations_counted(payload, "letta/LettaMessage")
     assert len(found) <= 20 and omitted > 1000

@@ -40,7 +40,7 @@ def test_one_level_too_deep_is_malformed_everywhere(tmp_path: Path, parse_with: 
     path.write_text('{"role":"user","content":"x","x":' + nested(MAX_DEPTH - 1) + "}\n")  # 1 + 1023 = 1024 levels
     path.write_text(path.read_text() + '{"role":"user","content":"x","x":' + nested(MAX_DEPTH) + "}\n")
     for backend in BACKENDS:
-        code, out, err = run(["-s", "docent/ChatMessage", "--backend", backend, str(path)], parse_with=parse_with)
+        _, out, err = run(["-s", "docent/ChatMessage", "--backend", backend, str(path)], parse_with=parse_with)
         assert counts(err) == (2, 1, 0, 1), out + err
         assert out.startswith(f"{path}:2: malformed: nesting too deep: more than 1024 levels")
 

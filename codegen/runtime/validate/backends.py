@@ -220,8 +220,8 @@ class Checker:
         union = self._unions_by_name.get(name)
         if union is not None and isinstance(message, dict):
             tag = message.get(union.tag, _MISSING)
-            if tag is _MISSING or tag.__class__ is str and tag not in union.branches:
-                key = (name, tag is _MISSING, "" if tag is _MISSING else tag)
+            if tag is _MISSING or (tag.__class__ is str and tag not in union.branches):
+                key = (name, tag is _MISSING, tag if isinstance(tag, str) else "")
                 hit = self._by_tag.get(key)
                 if hit is None:
                     hit = schemas.violations_counted(message, name)
