@@ -1,0 +1,47 @@
+"""Issue 6: --jobs capped, Ctrl-C quiet in every worker."""
+
+from __future__ import annotations
+
+import os
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+from .common import USER, counts, run
+
+
+def test_jobs_capped_by_input_size_and_cpus(tmp_path: Path) -> None:
+    path = tmp_path / "small.jsonl"
+    path.write_text(f"{USER}\n" * 100)
+    code, _, err = run(["-s", "docent/ChatMessage", "--jobs", "1000", str(path)])
+    assert code == 0 and counts(err) == (100, 100, 0, 0)
+    assert "--jobs 1000 capped to 1 (" in err
+    code, _, err = run(["-s", "docent/ChatMessage", "--jobs", "1000", "-"], stdin=f"{USER}\n".encode())
+    assert f"--jobs 1000 capped to {os.cpu_count()} (" in err and "streamed input" in err
+    _, _, err = run(["-s", "docent/ChatMessage", "--jobs", "1", str(path)])
+    assert "capped" not in err
+
+
+def test_ctrl_c_with_workers_is_quiet_and_exits_130() -> None:
+    cmd = [sys.executable, "-m", "chatschema", "validate", "-s", "docent/ChatMessage", "--jobs", "2", "-"]
+    proc = subprocess.Popen(
+        cmd, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE, start_new_session=True
+    )
+    assert proc.stdin is not None
+    block = (f"{USER}\n" * 20_000).encode()  # several 1 MiB blocks, so workers are busy
+    try:
+        for _ in range(6):
+            proc.stdin.write(block)
+        proc.stdin.flush()
+        time.sleep(1.5)
+        os.killpg(proc.pid, signal.SIGINT)  # as a terminal does: the whole process group
+        _, err = proc.communicate(timeout=60)
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+    text = err.decode()
+    assert proc.returncode == 130, text
+    assert "Traceback" not in text and "KeyboardInterrupt" not in text, text
+    assert "read," in text  # the summary of what was read before the interrupt
