@@ -96,7 +96,7 @@ def test_jsonl_invariants(body: list[bytes], newline: bytes, bom: bool) -> None:
         path = Path(tmp, "fuzz.jsonl")
         path.write_bytes(data)
         check_all(str(path), ["-s", "auto"])
-        code, out, err = run(["-s", "docent/ChatMessage", str(path)])
+        _, _, err = run(["-s", "docent/ChatMessage", str(path)])
         assert counts(err)[0] == expected_messages(data)
 
 
