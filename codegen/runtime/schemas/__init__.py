@@ -590,6 +590,8 @@ def _deep_safe(instance: Any, work: Callable[[], T], too_deep: Callable[[], T]) 
         try:
             thread = threading.Thread(target=target, name="chatschema-deep-validation")
             thread.start()
+        except RuntimeError:  # no thread with such a stack here (a tight ulimit -v): refuse the depth
+            return too_deep()
         finally:
             threading.stack_size(size)
         thread.join()
