@@ -37,12 +37,14 @@ def test_deep_invalid_message_is_invalid_on_both_backends(tmp_path: Path, backen
 @pytest.mark.parametrize("parse_with", PARSERS)
 def test_one_level_too_deep_is_malformed_everywhere(tmp_path: Path, parse_with: str) -> None:
     path = tmp_path / "deeper.jsonl"
-    path.write_text('{"role":"user","content":"x","x":' + nested(MAX_DEPTH - 1) + "}\n")  # 1 + 1023 = 1024 levels
-    path.write_text(path.read_text() + '{"role":"user","content":"x","x":' + nested(MAX_DEPTH) + "}\n")
+    exactly = '{"role":"user","content":"x","x":' + nested(MAX_DEPTH - 1) + "}"  # 1 + 1023 = 1024 levels
+    siblings = '{"role":"user","content":"x","y":[{},[]],"x":' + nested(MAX_DEPTH - 1) + "}"  # more brackets
+    deeper = '{"role":"user","content":"x","x":' + nested(MAX_DEPTH) + "}"
+    path.write_text(f"{exactly}\n{siblings}\n{deeper}\n")
     for backend in BACKENDS:
         _, out, err = run(["-s", "docent/ChatMessage", "--backend", backend, str(path)], parse_with=parse_with)
-        assert counts(err) == (2, 1, 0, 1), out + err
-        assert out.startswith(f"{path}:2: malformed: nesting too deep: more than 1024 levels")
+        assert counts(err) == (3, 2, 0, 1), out + err
+        assert out.startswith(f"{path}:3: malformed: nesting too deep: more than 1024 levels")
 
 
 def test_deep_value_in_a_typed_field_is_explained() -> None:
