@@ -24,18 +24,26 @@ def test_jobs_capped_by_input_size_and_cpus(tmp_path: Path) -> None:
     assert "capped" not in err
 
 
+def _children(pid: int) -> list[str]:
+    found: list[str] = []
+    for task in Path(f"/proc/{pid}/task").iterdir():
+        found += (task / "children").read_text().split()
+    return found
+
+
 def test_ctrl_c_with_workers_is_quiet_and_exits_130() -> None:
     cmd = [sys.executable, "-m", "chatschema", "validate", "-s", "docent/ChatMessage", "--jobs", "2", "-"]
     proc = subprocess.Popen(
         cmd, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE, start_new_session=True
     )
     assert proc.stdin is not None
-    block = (f"{USER}\n" * 20_000).encode()  # several 1 MiB blocks, so workers are busy
     try:
-        for _ in range(6):
-            proc.stdin.write(block)
+        proc.stdin.write((f"{USER}\n" * 20_000).encode())  # stdin stays open: the command waits for more
         proc.stdin.flush()
-        time.sleep(1.5)
+        deadline = time.monotonic() + 60
+        while len(_children(proc.pid)) < 2 and time.monotonic() < deadline:  # the workers are up
+            time.sleep(0.05)
+        time.sleep(0.5)
         os.killpg(proc.pid, signal.SIGINT)  # as a terminal does: the whole process group
         _, err = proc.communicate(timeout=60)
     finally:
@@ -44,4 +52,6 @@ def test_ctrl_c_with_workers_is_quiet_and_exits_130() -> None:
     text = err.decode()
     assert proc.returncode == 130, text
     assert "Traceback" not in text and "KeyboardInterrupt" not in text, text
-    assert "read," in text  # the summary of what was read before the interrupt
+    # nothing but the summary of what was read before the interrupt (no "Process ForkPoolWorker-1:")
+    assert [line.split(":")[0] for line in text.splitlines()] == ["chatschema validate"], text
+    assert "read," in text

@@ -167,6 +167,7 @@ _worker: Engine | None = None
 def _init(options: Options) -> None:
     global _worker
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C: the parent stops the pool and reports, quietly
+    signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT})  # blocked by the parent while forking
     _worker = Engine(options)
 
 
@@ -196,12 +197,13 @@ def _results(chunks: Iterable[Chunk], options: Options, jobs: int) -> Iterator[t
     Engine(options)  # fail here, not in the workers, on a bad schema or a missing backend
     methods = multiprocessing.get_all_start_methods()
     context = multiprocessing.get_context("fork" if "fork" in methods else "spawn")
-    # workers are started ignoring Ctrl-C (before `_init` runs, too): only this process handles it
-    previous = signal.signal(signal.SIGINT, signal.SIG_IGN)
+    # Workers start with Ctrl-C blocked (so it cannot reach them before `_init` ignores it); here it
+    # is held during the forks and delivered after, so only this process handles it.
+    blocked = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
     try:
         pool = context.Pool(jobs, initializer=_init, initargs=(options,))
     finally:
-        signal.signal(signal.SIGINT, previous)
+        signal.pthread_sigmask(signal.SIG_SETMASK, blocked)
     with pool:
         pending: deque[tuple[int, Any]] = deque()
         for chunk in chunks:
