@@ -122,3 +122,27 @@ def test_non_utf8_file_name_keeps_output_valid(tmp_path: Path) -> None:
     code, out, _ = run(["-s", "docent/ChatMessage", name])
     assert "caf\\xe9.jsonl:1: " in out
     out.encode("utf-8")
+
+
+def test_unknown_tag_explanations_come_from_a_cache(monkeypatch: pytest.MonkeyPatch) -> None:
+    from chatschema.validate.backends import Checker
+
+    calls: list[object] = []
+    counted = schemas.violations_counted
+
+    def counting(message: object, name: str) -> tuple[list[schemas.Violation], int]:
+        calls.append(message)
+        return counted(message, name)
+
+    monkeypatch.setattr(schemas, "violations_counted", counting)
+    checker = Checker("docent/ChatMessage", "fast")
+    results = [checker.explain({"role": "bot", "content": str(i)}) for i in range(50)]
+    results += [checker.explain({"content": str(i)}) for i in range(50)]
+    assert len(calls) == 2  # once per tag value (here "bot", and no tag)
+    assert {str(r[1][0]) for r in results} == {
+        "$: unknown role 'bot', expected one of 'system', 'user', 'assistant', 'tool'",
+        "$: missing discriminator 'role'",
+    }
+    checker.explain({"role": "user"})  # a known tag: explained each time
+    checker.explain({"role": "user"})
+    assert len(calls) == 4
