@@ -35,8 +35,10 @@ def test_validate_throws_on_one_violation_and_caps_many(tmp_path: Path) -> None:
         {"schema": "docent/ChatMessage", "payload": {"role": "user"}},
         {"schema": "docent/ChatMessage", "payload": {"role": "user", "content": parts}},
         {"schema": "docent/ChatMessage", "payload": {"role": "user", "content": "hi"}},
+        {"schema": "docent/ChatMessage", "payload": {"role": "user", "content": parts[:25]}},
     ]
-    one, many, valid = run_node(script, {"package": str(PACKAGE), "cases": cases})
+    one, many, valid, few = run_node(script, {"package": str(PACKAGE), "cases": cases})
+    assert many["omitted"] - few["omitted"] == 30_000 - 25  # one more violation per bad part, each counted once
     assert one == {
         "valid": False,
         "thrown": True,

@@ -31,6 +31,13 @@ def _children(pid: int) -> list[str]:
     return found
 
 
+def _reading_stdin(pid: int) -> bool:
+    """Whether the process's main thread waits in read(0, ...) (x86-64 and arm64 syscall numbers)."""
+    fields = Path(f"/proc/{pid}/syscall").read_text().split()
+    read = {"0": "x86_64", "63": "aarch64"}
+    return len(fields) > 1 and fields[0] in read and int(fields[1], 16) == 0
+
+
 def test_ctrl_c_with_workers_is_quiet_and_exits_130() -> None:
     cmd = [sys.executable, "-m", "chatschema", "validate", "-s", "docent/ChatMessage", "--jobs", "2", "-"]
     proc = subprocess.Popen(
@@ -41,9 +48,10 @@ def test_ctrl_c_with_workers_is_quiet_and_exits_130() -> None:
         proc.stdin.write((f"{USER}\n" * 20_000).encode())  # stdin stays open: the command waits for more
         proc.stdin.flush()
         deadline = time.monotonic() + 60
-        while len(_children(proc.pid)) < 2 and time.monotonic() < deadline:  # the workers are up
+        while not _reading_stdin(proc.pid) and time.monotonic() < deadline:  # the pool is up, input awaited
             time.sleep(0.05)
-        time.sleep(0.5)
+        assert len(_children(proc.pid)) == 2
+        time.sleep(0.2)
         os.killpg(proc.pid, signal.SIGINT)  # as a terminal does: the whole process group
         _, err = proc.communicate(timeout=60)
     finally:
