@@ -38,10 +38,22 @@ def _reading_stdin(pid: int) -> bool:
     return len(fields) > 1 and fields[0] in read and int(fields[1], 16) == 0
 
 
+def _as_from_a_terminal() -> None:
+    """Ctrl-C as a terminal's shell leaves it: a background job of a non-interactive shell (say, this
+    suite started with `nox ... &`) inherits SIGINT ignored, and Python then keeps ignoring it."""
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
+    signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT})
+
+
 def test_ctrl_c_with_workers_is_quiet_and_exits_130() -> None:
     cmd = [sys.executable, "-m", "chatschema", "validate", "-s", "docent/ChatMessage", "--jobs", "2", "-"]
     proc = subprocess.Popen(
-        cmd, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE, start_new_session=True
+        cmd,
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        start_new_session=True,
+        preexec_fn=_as_from_a_terminal,
     )
     assert proc.stdin is not None
     try:
