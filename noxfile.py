@@ -96,3 +96,25 @@ def conformance(session: nox.Session) -> None:
     session.install("--no-deps", *REAL_SYSTEMS)
     session.install("--no-deps", "--force-reinstall", ".")
     session.run("python", "-m", "tests.conformance", *session.posargs)
+
+
+@nox.session
+def fuzz(session: nox.Session) -> None:
+    """The hostile-input fuzz test with many more examples than the suite runs (tests/hostile/test_fuzz.py)."""
+    session.install("-r", "requirements/test.txt")
+    session.install("--no-deps", "--force-reinstall", ".")
+    session.run("python", "-m", "codegen", "setup-node")
+    session.run("pytest", "-q", "tests/hostile/test_fuzz.py", *session.posargs, env={"HYPOTHESIS_PROFILE": "fuzz"})
+
+
+@nox.session
+def mutation(session: nox.Session) -> None:
+    """Mutation testing of the hand-written runtime and the Node entry point; prints the score per module.
+
+    CPU-heavy: each mutant is a test run. `nox -s mutation -- --max 0` runs every mutant;
+    `-- --module codegen/runtime/letta/stream.py --tests tests/test_letta_stream.py` another module.
+    """
+    session.install("-r", "requirements/test.txt")
+    session.install("--no-deps", "--force-reinstall", ".")
+    session.run("python", "-m", "codegen", "setup-node")
+    session.run("python", "-m", "tests.mutation", *session.posargs)

@@ -21,6 +21,10 @@ Then the same file on Dask (chatschema.dask, the `dask` extra), when installed: 
 of 2 worker processes started once, `validate` + every problem brought back in input order, for
 several block sizes, as a ratio of `--jobs 2`; and `chatschema validate --dask local --jobs 2`
 end to end (cluster start-up included).
+
+Last, explanations: `--backend fast --jobs 1` on `--explain-count` Docent messages all valid, 1%
+bad, and all invalid (every role replaced by "bot"), each also with `--count-only`; rates as
+ratios to the all-valid run and to orjson's parse-only rate.
 """
 
 from __future__ import annotations
@@ -184,11 +188,13 @@ def _rss(pids: list[int]) -> int:
     return total
 
 
-def end_to_end(path: Path, count: int, jobs: int) -> tuple[float, float, str]:
+def end_to_end(path: Path, count: int, jobs: int, *extra: str) -> tuple[float, float, str]:
     """(seconds, peak MB over the process tree, summary line) of one `chatschema validate` run."""
     cmd = [sys.executable, "-m", "chatschema", "validate", "--schema", "docent/ChatMessage", "--backend", "fast"]
     start = time.perf_counter()
-    proc = subprocess.Popen([*cmd, "--jobs", str(jobs), str(path)], stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    proc = subprocess.Popen(
+        [*cmd, "--jobs", str(jobs), *extra, str(path)], stdout=subprocess.DEVNULL, stderr=subprocess.PIPE
+    )
     peak = 0
     while proc.poll() is None:
         peak = max(peak, _rss(_tree(proc.pid)))
@@ -254,10 +260,35 @@ def dask_runs(path: Path, count: int, jobs2_rate: float, block_sizes: list[str],
     )
 
 
+def explanations(tmp: Path, count: int, seed: int, ceiling: float) -> None:
+    """All-valid, 1%-bad and all-invalid corpora, explained and counted only (`--count-only`)."""
+    corpora = {"all valid": tmp / "valid.jsonl", "1% bad": tmp / "bad1.jsonl", "all invalid (role)": tmp / "bot.jsonl"}
+    with open(corpora["all valid"], "wb") as valid, open(corpora["all invalid (role)"], "wb") as bot:
+        for line, _ in generate("docent/ChatMessage", count, seed, bad_rate=0.0):
+            valid.write(line + b"\n")
+            bot.write(orjson.dumps({**orjson.loads(line), "role": "bot"}) + b"\n")
+    with open(corpora["1% bad"], "wb") as bad:
+        for line, _ in generate("docent/ChatMessage", count, seed):
+            bad.write(line + b"\n")
+    print(f"\n## explanations: --backend fast --jobs 1, {count:,} Docent messages per corpus")
+    print(f"{'corpus':>20} {'mode':>12} {'seconds':>8} {'msg/s':>10} {'x valid':>8} {'x orjson':>9}   summary")
+    base = 0.0
+    for label, path in corpora.items():
+        for mode in ("explained", "count-only"):
+            elapsed, _, summary = end_to_end(path, count, 1, *(["--count-only"] if mode == "count-only" else []))
+            rate = count / elapsed
+            base = base or rate
+            print(
+                f"{label:>20} {mode:>12} {elapsed:>8.2f} {rate:>10,.0f} {rate / base:>8.2f} {rate / ceiling:>9.2f}   "
+                f"{summary.removeprefix('chatschema validate: ')}"
+            )
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--count", type=int, default=20_000, help="in-memory corpus size per union")
     parser.add_argument("--e2e-count", type=int, default=1_000_000, help="messages for the end-to-end run")
+    parser.add_argument("--explain-count", type=int, default=200_000, help="messages per explanation corpus")
     parser.add_argument("--repeats", type=int, default=3)
     parser.add_argument("--seed", type=int, default=20240601)
     parser.add_argument("--dask-block-sizes", default="8MiB,16MiB,32MiB,128MiB", help="Dask block sizes to compare")
@@ -303,6 +334,7 @@ def main() -> int:
                 )
         largest = sizes[-1]
         dask_runs(files[largest], largest, jobs2_rate, args.dask_block_sizes.split(","), args.repeats)
+        explanations(Path(tmp), args.explain_count, args.seed, ceiling)
     print(f"\nload average at the end: {os.getloadavg()[0]:.2f}")
     return 0
 

@@ -353,6 +353,10 @@ def test_jobs_give_the_same_output_in_input_order(tmp_path: Path, backend: str) 
 
 
 def test_auto_picks_the_union_by_tag(tmp_path: Path) -> None:
+    # an unknown tag is explained as with an explicit schema, listing the values of every union with that tag
+    unions = schemas.unions()
+    values = {**unions["letta/LettaMessage"].branches, **unions["letta/LettaStreamingResponse"].branches}
+    letta_types = ", ".join(map(repr, values))
     bridgic_block = '{"block_type":"text","text":"x"}'
     ping = '{"message_type":"ping","id":"p","date":"2024-01-01T00:00:00Z"}'  # only in LettaStreamingResponse
     lines = [USER, LETTA, ping, '{"role":"user"}', '{"message_type":"nope"}', "{}"]
@@ -361,8 +365,8 @@ def test_auto_picks_the_union_by_tag(tmp_path: Path) -> None:
     assert code == 1
     assert out.splitlines() == [
         f"{path}:4: $: 'content' is a required property [docent/ChatMessage]",
-        f"{path}:5: $: no schema picked by tag (message_type='nope') [auto]",
-        f"{path}:6: $: no schema picked by tag (none of block_type, message_type, role) [auto]",
+        f"{path}:5: $: unknown message_type 'nope', expected one of {letta_types} [letta/LettaMessage]",
+        f"{path}:6: $: missing discriminator: no 'block_type' or 'role' or 'message_type' to pick a schema by [auto]",
     ]
     code, out, _ = run(["--schema", "auto", "--family", "letta", path])
     assert [line.split(": ")[0] for line in out.splitlines()] == [f"{path}:{n}" for n in (1, 4, 5, 6, 7)]

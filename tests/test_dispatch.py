@@ -45,13 +45,13 @@ def test_dispatch_validates_only_the_tagged_branch(monkeypatch: pytest.MonkeyPat
     import chatschema.schemas as module
 
     calls: list[object] = []
-    plain = getattr(module, "_plain_one_of")  # noqa: B009
+    plain = getattr(module, "_capped_one_of")  # noqa: B009
 
     def counting(*args: Any) -> Any:
         calls.append(args[2])
         return plain(*args)
 
-    monkeypatch.setattr(module, "_plain_one_of", counting)  # a private hook, counted only here
+    monkeypatch.setattr(module, "_capped_one_of", counting)  # a private hook, counted only here
     v = schemas.validator("docent/ChatMessage")
     assert v.is_valid({"role": "user", "content": [{"type": "text", "text": "x"}]})
     assert calls == []  # neither the message union nor the nested content-part union fell back
@@ -59,7 +59,7 @@ def test_dispatch_validates_only_the_tagged_branch(monkeypatch: pytest.MonkeyPat
     assert not v.is_valid({"content": "x"})
     assert calls == []  # a missing or unknown tag fails every branch on the tag alone: nothing to validate
     assert len(list(v.iter_errors("not an object"))) == 2  # "type": "object" and the oneOf
-    assert len(calls) == 1  # not an object: the plain oneOf
+    assert len(calls) == 1  # not an object: every branch (oneOf, errors capped per branch)
 
 
 @pytest.mark.parametrize("payload", [{"content": "x"}, {"role": "bot"}, {"role": None}, {"role": 1}, [], "x", None])

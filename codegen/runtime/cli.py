@@ -17,8 +17,8 @@ from chatschema import schemas
 from chatschema.jsontext import DEPTH_LIMIT, MAX_DEPTH
 from chatschema.listing import list_samples, list_schemas, version
 from chatschema.validate.backends import AUTO, BACKENDS, fast_available, message_unions
-from chatschema.validate.reader import Chunk, read_array, read_document, read_lines
-from chatschema.validate.report import Reporter
+from chatschema.validate.reader import BLOCK, Chunk, read_array, read_document, read_lines
+from chatschema.validate.report import Reporter, printable_name
 from chatschema.validate.run import Options, run
 
 MAX_BYTES = 16 * 1024 * 1024
@@ -74,6 +74,11 @@ def _parser() -> argparse.ArgumentParser:
     v.add_argument("--progress", action=argparse.BooleanOptionalAction, default=None, help="progress bar on stderr")
     v.add_argument("--quiet", "-q", action="store_true", help="no summary line")
     v.add_argument(
+        "--count-only",
+        action="store_true",
+        help="count invalid messages without explaining them (no line per invalid message; faster)",
+    )
+    v.add_argument(
         "--dask",
         metavar="ADDRESS",
         help="check on a Dask cluster: a scheduler address, or 'local' for a LocalCluster of --jobs workers; "
@@ -103,22 +108,70 @@ def _chunks(
         try:
             stream = _open(path, stdin)
         except OSError as exc:
-            err.write(f"chatschema validate: cannot read {path}: {exc.strerror}\n")
+            err.write(f"chatschema validate: cannot read {printable_name(path)}: {exc.strerror}\n")
             failed.append(path)
             continue
         try:
             if each:
-                yield from read_array(stream, name, max_bytes)
+                chunks = read_array(stream, name, max_bytes)
             elif path.endswith(".json"):
-                yield from read_document(stream, name, max_bytes)
+                chunks = read_document(stream, name, max_bytes)
             else:
-                yield from read_lines(stream, name, max_bytes)
+                chunks = read_lines(stream, name, max_bytes)
+            empty = True
+            for chunk in chunks:
+                empty = empty and _blank(chunk)
+                yield chunk
+            if empty and not each and not path.endswith(".json"):
+                err.write(f"chatschema validate: {printable_name(name)}: empty input, no message read\n")
         except OSError as exc:
             err.write(f"chatschema validate: error reading {path}: {exc}\n")
             failed.append(path)
         finally:
             if stream is not stdin:
                 stream.close()
+
+
+def _blank(chunk: Chunk) -> bool:
+    """Whether a JSONL chunk holds nothing but blank lines."""
+    if chunk.blob:
+        return not chunk.blob.strip() and not chunk.head.strip()
+    return all(isinstance(item, bytes) and not item.strip() for item in chunk.items)
+
+
+def _unreadable(path: str) -> str | None:
+    """Why `path` cannot be validated, checked before reading anything; None if it can be read."""
+    if path == "-":
+        return None
+    if os.path.isdir(path):
+        return f"{printable_name(path)} is a directory (give the files: e.g. {printable_name(path)}/*.jsonl)"
+    if not os.path.exists(path):
+        return f"no such file: {printable_name(path)}"
+    return None  # a regular file, a FIFO, a device or /dev/fd/N (`<(cmd)`) is streamed
+
+
+def _cap_jobs(requested: int, paths: list[str], err: TextIO) -> int:
+    """`--jobs` capped by the CPU count and by the 1 MiB blocks the (regular) input files hold."""
+    cpus = os.cpu_count() or 1
+    jobs = requested or cpus
+    cap = cpus
+    if "-" not in paths and all(os.path.isfile(p) for p in paths):
+        blocks = sum(-(-os.path.getsize(p) // BLOCK) for p in paths)
+        cap = min(cap, max(blocks, 1))
+    if jobs > cap:
+        if requested:
+            err.write(
+                f"chatschema validate: --jobs {requested} capped to {cap} ({cpus} CPUs, {_blocks(paths)} of input)\n"
+            )
+        jobs = cap
+    return jobs
+
+
+def _blocks(paths: list[str]) -> str:
+    if "-" in paths or not all(os.path.isfile(p) for p in paths):
+        return "streamed input"
+    size = sum(os.path.getsize(p) for p in paths)
+    return f"{size:,} bytes"
 
 
 def _usage(err: TextIO, message: str) -> int:
@@ -152,9 +205,11 @@ def validate(args: argparse.Namespace, stdin: BinaryIO, out: TextIO, err: TextIO
         return _usage(err, "--block-size goes with --dask")
     if args.dask is not None and "-" in args.paths:
         return _usage(err, "--dask reads files and URLs, not stdin ('-')")
-    missing = [p for p in args.paths if p != "-" and not os.path.isfile(p)]
-    if missing and args.dask is None:  # with --dask, each unreadable file or URL is reported and the rest checked
-        return _usage(err, f"no such file: {', '.join(missing)}")
+    if args.dask is None:  # with --dask, each unreadable file or URL is reported and the rest checked
+        for path in args.paths:
+            problem = _unreadable(path)
+            if problem is not None:
+                return _usage(err, problem)
     if args.paths.count("-") > 1:
         return _usage(err, "'-' (stdin) can be read only once")
     backend = args.backend
@@ -164,15 +219,15 @@ def validate(args: argparse.Namespace, stdin: BinaryIO, out: TextIO, err: TextIO
             "using --backend jsonschema\n"
         )
         backend = "jsonschema"
-    jobs = args.jobs or os.cpu_count() or 1
-    options = Options(args.schema, backend, families, args.max_depth)
+    jobs = _cap_jobs(args.jobs, args.paths, err)
+    options = Options(args.schema, backend, families, args.max_depth, explain=not args.count_only)
     progress = args.progress if args.progress is not None else err.isatty()
     reporter = Reporter(out, err, args.format, progress, show_schema=args.schema == AUTO)
     if args.dask is not None:
         from chatschema.dask.command import run_on_dask
 
         return run_on_dask(args, options, reporter, err)
-    reporter.expected_size = sum(os.path.getsize(p) for p in args.paths if p != "-")
+    reporter.expected_size = sum(os.path.getsize(p) for p in args.paths if p != "-" and os.path.isfile(p))
     failed: list[str] = []
     try:
         for result in run(_chunks(args.paths, args.each, args.max_bytes, stdin, err, failed), options, jobs):

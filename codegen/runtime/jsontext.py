@@ -7,8 +7,9 @@ made to behave like it (Pydantic's own `validate_json` does not: see `validate_j
 - **duplicate keys**: the last value wins (as in json, orjson, Pydantic and JavaScript's JSON.parse);
 - **NaN, Infinity, -Infinity**, and numbers too large for a double (`1e400`): malformed (not JSON);
 - **lone surrogate escapes** (`"\\ud800"`) and bytes that are not UTF-8: malformed;
-- **integers beyond 64 bits**: accepted (orjson reads those above 2**64 as floats; the schemas only
-  check that they are integral, so the verdict is the same);
+- **integers**: from -2**63 to 2**64 - 1 read exactly; beyond, as the nearest double (as orjson and
+  JavaScript read them: `integer` fields accept them, being integral, while the strict Pydantic
+  models ask for an int and refuse them); beyond the range of a double (about 1.8e308), malformed;
 - **a byte order mark** at the start of a line: malformed (one at the start of a file is skipped);
 - **nesting deeper than `max_depth`** (default and maximum 1024, the deepest orjson reads): malformed.
 """
@@ -44,8 +45,23 @@ def _reject_constant(name: str) -> Any:
 def _finite(text: str) -> float:
     value = float(text)
     if math.isinf(value):
-        raise ValueError(f"number {text} is too large for a double")
+        raise ValueError(f"number {_clip(text)} is too large for a double")
     return value
+
+
+_INT_MIN, _INT_MAX = -(2**63), 2**64 - 1  # what orjson reads as an int
+
+
+def _integer(text: str) -> int | float:
+    """An integer literal as orjson reads it: exact within 64 bits, else the nearest double."""
+    if len(text) < 19:  # at most 18 digits: always within 64 bits
+        return int(text)
+    value = int(text) if len(text) <= 4300 else _INT_MAX + 1  # int() refuses longer digit strings
+    return value if _INT_MIN <= value <= _INT_MAX else _finite(text)
+
+
+def _clip(text: str) -> str:
+    return text if len(text) <= 40 else f"{text[:20]}...{text[-10:]} ({len(text)} characters)"
 
 
 def _check_surrogates(node: Any) -> None:
@@ -66,13 +82,13 @@ def stdlib_loads(data: bytes) -> Any:
     """The standard library's json, with the same edge-case behaviour as orjson."""
     text = data.decode("utf-8")
     try:
-        value = json.loads(text, parse_constant=_reject_constant, parse_float=_finite)
+        value = json.loads(text, parse_constant=_reject_constant, parse_float=_finite, parse_int=_integer)
     except RecursionError:
         # json's C parser follows Python's recursion limit (about 1000); read as deep as orjson does
         limit = sys.getrecursionlimit()
         sys.setrecursionlimit(limit + 2 * DEPTH_LIMIT)
         try:
-            value = json.loads(text, parse_constant=_reject_constant, parse_float=_finite)
+            value = json.loads(text, parse_constant=_reject_constant, parse_float=_finite, parse_int=_integer)
         finally:
             sys.setrecursionlimit(limit)
     if "\\u" in text:

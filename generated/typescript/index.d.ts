@@ -121,6 +121,8 @@ export interface ValidateOptions {
 export declare class PayloadError extends Error {
   readonly schemaName: SchemaName;
   readonly violations: Violation[];
+  /** Violations beyond the first MAX_VIOLATIONS, counted only. */
+  readonly omitted: number;
 }
 
 /** No schema has this name; the message names the closest ones ("did you mean ..."), as in Python. */
@@ -171,7 +173,9 @@ export declare function validate<N extends SchemaName>(
 export declare function validator(name: SchemaName, options?: ValidateOptions): ValidateFunction;
 
 /** A new Ajv2020 instance with the project's options (strict, discriminator, formats) and no schemas. */
-export declare function createAjv(): unknown;
+export declare function createAjv(allErrors?: boolean): unknown;
+/** At most this many violations are listed per payload; the others are counted in `PayloadError.omitted`. */
+export declare const MAX_VIOLATIONS: number;
 
 /** The project's `format: date-time` rule (the same as Python's `chatschema.schemas.is_date_time`). */
 export declare function isDateTime(value: unknown): boolean;

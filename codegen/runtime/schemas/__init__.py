@@ -10,11 +10,14 @@ import calendar
 import difflib
 import json
 import re
+import reprlib
+import sys
+import threading
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from functools import cache
 from importlib.resources import files
-from typing import Any, Literal, cast, overload
+from typing import Any, Literal, TypeVar, cast, overload
 from urllib.parse import urljoin
 
 from jsonschema import Draft202012Validator, FormatChecker, _keywords, validators
@@ -23,8 +26,11 @@ from jsonschema.protocols import Validator as _Validator
 from referencing import Registry, Resource
 from referencing.jsonschema import DRAFT202012
 
+from chatschema.jsontext import MAX_DEPTH
+
 __all__ = [
     "FORMAT_CHECKER",
+    "MAX_VIOLATIONS",
     "PayloadError",
     "Union",
     "UnknownSchemaError",
@@ -32,19 +38,25 @@ __all__ = [
     "families",
     "formats_used",
     "is_date_time",
+    "is_valid",
     "names",
     "refs",
     "registry",
     "resources",
     "schema",
     "schema_id",
+    "short_repr",
     "unions",
     "validate",
     "validator",
     "violations",
+    "violations_counted",
 ]
 
 DRAFT = "https://json-schema.org/draft/2020-12/schema"
+
+MAX_VIOLATIONS = 20
+"""At most this many violations are kept per payload; the others are only counted."""
 
 # The project's one `format: date-time` rule (RFC 3339 section 5.6), shared with the npm package's
 # ajv validator (generated/typescript/formats.js) so both give the same verdicts: ASCII digits only,
@@ -78,6 +90,7 @@ class UnknownSchemaError(KeyError):
     """No shipped schema has this name; the message lists the closest names."""
 
     def __init__(self, name: str) -> None:
+        _require_name(name)
         close = difflib.get_close_matches(name, names(), n=3, cutoff=0.5)
         hint = f"; did you mean {', '.join(close)}?" if close else f"; known families: {', '.join(families())}"
         self.name = name
@@ -86,6 +99,11 @@ class UnknownSchemaError(KeyError):
 
     def __str__(self) -> str:
         return str(self.args[0])
+
+
+def _require_name(name: object) -> None:
+    if not isinstance(name, str):
+        raise TypeError(f"a schema name is a string such as 'docent/ChatMessage', not {type(name).__name__}")
 
 
 @dataclass(frozen=True)
@@ -101,12 +119,17 @@ class Violation:
 
 
 class PayloadError(ValueError):
-    """A payload is not valid under a schema; lists every violation with its JSONPath."""
+    """A payload is not valid under a schema; lists its violations (at most `MAX_VIOLATIONS`) with
+    their JSONPath, and counts the others in `omitted`."""
 
-    def __init__(self, schema_name: str, violations: list[Violation]) -> None:
+    def __init__(self, schema_name: str, violations: list[Violation], omitted: int = 0) -> None:
         self.schema_name = schema_name
         self.violations = violations
-        count = f"{len(violations)} violation{'s' if len(violations) != 1 else ''}"
+        self.omitted = omitted
+        total = len(violations) + omitted
+        count = f"{total} violation{'s' if total != 1 else ''}"
+        if omitted:
+            count += f", the first {len(violations)} shown"
         lines = "\n".join(f"  {v}" for v in violations)
         super().__init__(f"payload is not a valid {schema_name} ({count}):\n{lines}")
 
@@ -147,7 +170,11 @@ def families() -> list[str]:
 
 
 def schema_id(name: str) -> str:
-    """The absolute URI of a named type, e.g. `https://chatschema.dev/schemas/docent/message.json#/$defs/ChatMessage`."""
+    """The absolute URI of a named type, e.g. `https://chatschema.dev/schemas/docent/message.json#/$defs/ChatMessage`.
+
+    Raises `UnknownSchemaError` for an unknown name, `TypeError` for a name that is not a string.
+    """
+    _require_name(name)
     try:
         return _index()[name]
     except KeyError:
@@ -200,6 +227,7 @@ def validator(name: str, *, dispatch: bool = True) -> _Validator:
     handed to the plain `oneOf`. Each `$ref` is also resolved once rather than at every use (the
     schemas use no `$dynamicRef`). `dispatch=False` gives the plain `Draft202012Validator`.
     """
+    _require_name(name)
     return _validator(name, dispatch)
 
 
@@ -295,7 +323,69 @@ def unions() -> dict[str, Union]:
     return dict(sorted(found.items()))
 
 
-_plain_one_of = cast(Callable[..., Iterator[ValidationError]], _keywords.oneOf)
+# Errors kept per union branch: enough to explain the first MAX_VIOLATIONS violations; the others
+# are explained one at a time, only to be counted, so memory stays bounded whatever their number.
+_BRANCH_ERRORS = MAX_VIOLATIONS
+
+
+def _first_errors(errors: Iterator[ValidationError]) -> tuple[list[ValidationError], int]:
+    """The first `_BRANCH_ERRORS` errors, and how many violations the others would explain into."""
+    kept: list[ValidationError] = []
+    omitted = 0
+    for error in errors:
+        if len(kept) < _BRANCH_ERRORS:
+            kept.append(error)
+        else:
+            tally = [0]
+            omitted += sum(1 for _ in _explain(error, tally)) + tally[0]
+    return kept, omitted
+
+
+def _union_error(instance: Any, context: list[ValidationError], omitted: dict[int, int]) -> ValidationError:
+    error = ValidationError(f"{short_repr(instance)} is not valid under any of the given schemas", context=context)
+    error._chatschema_omitted = omitted  # type: ignore[attr-defined]  # read by _explain
+    return error
+
+
+def _omitted(error: ValidationError, branch: int) -> int:
+    found: dict[int, int] = getattr(error, "_chatschema_omitted", {})
+    return found.get(branch, 0)
+
+
+def _capped_any_of(
+    validator: Any, any_of: list[Any], instance: Any, schema: dict[str, Any]
+) -> Iterator[ValidationError]:
+    """jsonschema's `anyOf`, keeping at most `_BRANCH_ERRORS` errors per branch."""
+    context: list[ValidationError] = []
+    omitted: dict[int, int] = {}
+    for index, subschema in enumerate(any_of):
+        errors, omitted[index] = _first_errors(validator.descend(instance, subschema, schema_path=index))
+        if not errors:
+            return
+        context.extend(errors)
+    yield _union_error(instance, context, omitted)
+
+
+def _capped_one_of(
+    validator: Any, one_of: list[Any], instance: Any, schema: dict[str, Any]
+) -> Iterator[ValidationError]:
+    """jsonschema's `oneOf`, keeping at most `_BRANCH_ERRORS` errors per branch."""
+    context: list[ValidationError] = []
+    omitted: dict[int, int] = {}
+    first_valid = -1
+    for index, subschema in enumerate(one_of):
+        errors, omitted[index] = _first_errors(validator.descend(instance, subschema, schema_path=index))
+        if not errors:
+            first_valid = index
+            break
+        context.extend(errors)
+    if first_valid < 0:
+        yield _union_error(instance, context, omitted)
+        return
+    more = [i for i in range(first_valid + 1, len(one_of)) if validator.evolve(schema=one_of[i]).is_valid(instance)]
+    if more:
+        branches = ", ".join(_branch_name(one_of[i], i) for i in [first_valid, *more])
+        yield ValidationError(f"{short_repr(instance)} is valid under each of {branches}")
 
 
 def _dispatching_one_of(
@@ -304,18 +394,19 @@ def _dispatching_one_of(
     """`oneOf` that validates only the branch the discriminator tag names (see `validator`)."""
     entry = _union_tables().get(id(schema))
     if entry is None or entry[0] is not schema or not isinstance(instance, dict):
-        yield from _plain_one_of(validator, one_of, instance, schema)
+        yield from _capped_one_of(validator, one_of, instance, schema)
         return
     _, tag, mapping = entry
     value = instance.get(tag, _MISSING)
     index = mapping.get(value) if isinstance(value, str) else None
+    omitted: dict[int, int] = {}
     if index is not None:
-        errors = list(validator.descend(instance, one_of[index], schema_path=index))
+        errors, omitted[index] = _first_errors(validator.descend(instance, one_of[index], schema_path=index))
     else:
         # Every branch fails on its tag alone; report just that, as the plain oneOf's errors would.
         errors = [_tag_error(tag, value, const, i) for const, i in mapping.items()]
     if errors:
-        yield ValidationError(f"{instance!r} is not valid under any of the given schemas", context=errors)
+        yield _union_error(instance, errors, omitted)
 
 
 _MISSING = object()
@@ -368,7 +459,7 @@ def _cached_ref(validator: Any, ref: str, instance: Any, schema: dict[str, Any])
 
 
 _DispatchValidator: type[_Validator] = validators.extend(  # type: ignore[no-untyped-call]
-    Draft202012Validator, {"oneOf": _dispatching_one_of, "$ref": _cached_ref}
+    Draft202012Validator, {"oneOf": _dispatching_one_of, "anyOf": _capped_any_of, "$ref": _cached_ref}
 )
 
 
@@ -408,20 +499,175 @@ def _values_of(node: Any, key: str) -> Iterator[Any]:
 
 
 def violations(instance: Any, name: str, *, dispatch: bool = True) -> list[Violation]:
-    """Every violation of `instance` against the named schema, in payload order; empty if valid."""
-    found = [v for error in validator(name, dispatch=dispatch).iter_errors(instance) for v in _explain(error)]
-    return sorted(set(found), key=lambda v: (v.path, v.message))
+    """The violations of `instance` against the named schema, in payload order; empty if valid.
+
+    At most `MAX_VIOLATIONS` are returned (`violations_counted` also counts the others). A payload
+    nested deeper than `jsontext.MAX_DEPTH` (1024) levels, or that contains itself, has one
+    violation, `nesting too deep`; this never raises `RecursionError`.
+    """
+    return violations_counted(instance, name, dispatch=dispatch)[0]
+
+
+def violations_counted(
+    instance: Any, name: str, *, dispatch: bool = True, limit: int = MAX_VIOLATIONS
+) -> tuple[list[Violation], int]:
+    """The first `limit` violations (see `violations`) and how many more there are."""
+    check = validator(name, dispatch=dispatch)
+    return _deep_safe(instance, lambda: _collect(check.iter_errors(instance), limit), _too_deep_violations)
+
+
+def is_valid(instance: Any, name: str) -> bool:
+    """Whether `instance` is valid under the named schema (tag dispatch; never `RecursionError`)."""
+    check = validator(name).is_valid
+    return _deep_safe(instance, lambda: bool(check(instance)), lambda: False)
 
 
 def validate(instance: Any, name: str) -> None:
-    """Raise `PayloadError` listing every violation if `instance` is not valid under `name`."""
-    found = violations(instance, name)
+    """Raise `PayloadError` listing the violations if `instance` is not valid under `name`.
+
+    A `name` that is not a string raises `TypeError`, an unknown one `UnknownSchemaError`.
+    """
+    found, omitted = violations_counted(instance, name)
     if found:
-        raise PayloadError(name, found)
+        raise PayloadError(name, found, omitted)
+
+
+def _collect(errors: Iterator[ValidationError], limit: int) -> tuple[list[Violation], int]:
+    """The first `limit` distinct violations of `errors`, sorted, and the number of the others."""
+    kept: dict[Violation, None] = {}
+    omitted = 0
+    for error in errors:
+        tally = [0]
+        for found in _explain(error, tally):
+            if found in kept:
+                continue
+            if len(kept) < limit:
+                kept[found] = None
+            else:
+                omitted += 1
+        omitted += tally[0]
+    return sorted(kept, key=lambda v: (v.path, v.message)), omitted
+
+
+def _too_deep_violations() -> tuple[list[Violation], int]:
+    return [Violation("$", f"nesting too deep: more than {MAX_DEPTH} levels", "maxDepth")], 0
+
+
+# jsonschema recurses a few frames per level of the payload (and `repr` one per level): a payload
+# as deep as MAX_DEPTH needs a higher recursion limit and a larger C stack than the main thread's.
+_DEEP_RECURSION = 40 * MAX_DEPTH + 5000
+_DEEP_STACK = 512 * 1024 * 1024  # virtual: only the pages used are ever touched
+
+T = TypeVar("T")
+
+
+def _deep_safe(instance: Any, work: Callable[[], T], too_deep: Callable[[], T]) -> T:
+    """`too_deep()` for a payload deeper than MAX_DEPTH; else `work()`, again in a thread with a
+    large stack and recursion limit if it runs out of stack."""
+    if _depth_exceeds(instance, MAX_DEPTH):
+        return too_deep()
+    try:
+        return work()
+    except RecursionError:
+        pass
+    box: list[T] = []
+    failure: list[BaseException] = []
+
+    def target() -> None:
+        limit = sys.getrecursionlimit()
+        sys.setrecursionlimit(max(limit, _DEEP_RECURSION))
+        try:
+            box.append(work())
+        except RecursionError:
+            box.append(too_deep())
+        except BaseException as exc:  # re-raised in the caller's thread
+            failure.append(exc)
+        finally:
+            sys.setrecursionlimit(limit)
+
+    with _DEEP_LOCK:
+        size = threading.stack_size(_DEEP_STACK)
+        try:
+            thread = threading.Thread(target=target, name="chatschema-deep-validation")
+            thread.start()
+        except RuntimeError:  # no thread with such a stack here (a tight ulimit -v): refuse the depth
+            return too_deep()
+        finally:
+            threading.stack_size(size)
+        thread.join()
+    if failure:
+        raise failure[0]
+    return box[0]
+
+
+_DEEP_LOCK = threading.Lock()
+
+
+def _depth_exceeds(node: Any, limit: int) -> bool:
+    """Whether `node` nests containers deeper than `limit` (a container holding itself does)."""
+    stack: list[tuple[Any, int]] = [(node, 0)]
+    while stack:
+        item, level = stack.pop()
+        if isinstance(item, dict):
+            children: Any = item.values()
+        elif isinstance(item, list | tuple):
+            children = item
+        else:
+            continue
+        if level + 1 > limit:
+            return True
+        stack.extend((child, level + 1) for child in children)
+    return False
+
+
+_SHORT = reprlib.Repr()
+_SHORT.maxlevel = 3
+_SHORT.maxdict = _SHORT.maxlist = _SHORT.maxtuple = _SHORT.maxset = 4
+_SHORT.maxstring = 60
+_SHORT.maxother = 40
+_SHORT_LIMIT = 100  # characters of a value quoted in a message
+
+
+def short_repr(value: Any) -> str:
+    """`repr(value)` cut to about `_SHORT_LIMIT` characters with `...` (bounded whatever its size or depth)."""
+    if isinstance(value, str) and len(value) <= _SHORT_LIMIT - 2:
+        text = repr(value)
+    else:
+        text = _SHORT.repr(value)
+    return text if len(text) <= _SHORT_LIMIT else text[: _SHORT_LIMIT - 3] + "..."
+
+
+_KIND = {dict: "an object", list: "an array", str: "a string", bool: "a boolean", int: "an integer", float: "a number"}
+
+
+def _kind(value: Any) -> str:
+    return "null" if value is None else _KIND.get(type(value), type(value).__name__)
+
+
+def _message(error: ValidationError) -> str:
+    """jsonschema's message, with the value it quotes shortened (`_short`)."""
+    keyword, value, instance = error.validator, error.validator_value, error.instance
+    shown = short_repr(instance)
+    if keyword == "type":
+        types = value if isinstance(value, list) else [value]
+        description = error.schema.get("description") if isinstance(error.schema, dict) else None
+        if types == ["string"] and isinstance(description, str) and "JSON-encoded" in description:
+            return f"expected a JSON-encoded string, got {_kind(instance)}: {shown}"
+        return f"{shown} is not of type {', '.join(map(repr, types))}"
+    if keyword == "enum":
+        return f"{shown} is not one of {short_repr(value)}"
+    if keyword == "pattern":
+        return f"{shown} does not match {short_repr(value)}"
+    if keyword == "format":
+        return f"{shown} is not a {value!r}"
+    if keyword in ("oneOf", "anyOf") and error.context:
+        return f"{shown} is not valid under any of the given schemas"
+    text = error.message
+    return text if len(text) <= 2 * _SHORT_LIMIT else f"{text[:_SHORT_LIMIT]}...{text[-_SHORT_LIMIT // 2 :]}"
 
 
 def _violation(error: ValidationError) -> Violation:
-    return Violation(error.json_path, error.message, str(error.validator))
+    return Violation(error.json_path, _message(error), str(error.validator))
 
 
 def _branches(error: ValidationError) -> dict[int, list[ValidationError]]:
@@ -431,12 +677,28 @@ def _branches(error: ValidationError) -> dict[int, list[ValidationError]]:
     return grouped
 
 
-def _explain(error: ValidationError) -> Iterator[Violation]:
+def _branch_name(subschema: Any, index: int) -> str:
+    """A union branch's name: the type its `$ref` names, its title, or its position."""
+    if isinstance(subschema, dict):
+        ref = subschema.get("$ref")
+        if isinstance(ref, str) and "/" in ref:
+            return ref.rsplit("/", 1)[-1]
+        title = subschema.get("title")
+        if isinstance(title, str):
+            return title
+        kind = subschema.get("type")
+        if isinstance(kind, str):
+            return kind
+    return f"branch {index}"
+
+
+def _explain(error: ValidationError, tally: list[int]) -> Iterator[Violation]:
     """Turn a union failure into the errors of the branch the payload meant.
 
     A tagged union (`oneOf` + `discriminator`) is explained by its tag: missing, unknown,
     or the errors of the one branch whose tag matches. Other unions are explained by the
-    single branch whose type the payload has, when there is one.
+    branch the payload came closest to: the only one whose type it has, else the one with the
+    fewest violations, named. `tally[0]` counts the violations left out of capped branches.
     """
     if error.validator not in ("oneOf", "anyOf") or not error.context:
         yield _violation(error)
@@ -459,21 +721,40 @@ def _explain(error: ValidationError) -> Iterator[Violation]:
             allowed = list(dict.fromkeys(e.validator_value for errs in tag_errors.values() for e in errs))
             yield Violation(
                 error.json_path,
-                f"unknown {tag} {instance[tag]!r}, expected one of {', '.join(map(repr, allowed))}",
+                f"unknown {tag} {short_repr(instance[tag])}, expected one of {', '.join(map(repr, allowed))}",
                 "discriminator",
             )
             return
         for i in matching:
+            tally[0] += _omitted(error, i)
             for sub in grouped[i]:
-                yield from _explain(sub)
+                yield from _explain(sub, tally)
         return
     if isinstance(disc, dict):
         return  # not an object: the union's own "type": "object" reports it
-    plausible = [
-        errs for errs in grouped.values() if not any(e.validator == "type" and not e.relative_path for e in errs)
-    ]
+    plausible = {
+        i: errs for i, errs in grouped.items() if not any(e.validator == "type" and not e.relative_path for e in errs)
+    }
     if len(plausible) == 1:
-        for sub in plausible[0]:
-            yield from _explain(sub)
-    else:
+        [(i, errs)] = plausible.items()
+        tally[0] += _omitted(error, i)
+        for sub in errs:
+            yield from _explain(sub, tally)
+        return
+    if not plausible:
         yield _violation(error)
+        return
+    # Several branches fit the payload's type: explain the closest, and say which it was.
+    explained: dict[int, tuple[list[Violation], int]] = {}
+    for i, errs in plausible.items():
+        sub_tally = [_omitted(error, i)]
+        found = [v for sub in errs for v in _explain(sub, sub_tally)]
+        explained[i] = (found, sub_tally[0])
+    closest = min(explained, key=lambda i: (len(explained[i][0]) + explained[i][1], i))
+    union = error.schema.get(str(error.validator), []) if isinstance(error.schema, dict) else []
+    names = [_branch_name(union[i] if i < len(union) else None, i) for i in sorted(grouped)]
+    found, omitted = explained[closest]
+    tally[0] += omitted
+    note = f" (closest of {', '.join(names)}: {names[sorted(grouped).index(closest)]})"
+    for violation in found:
+        yield Violation(violation.path, violation.message + note, violation.keyword)

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import gc
 import multiprocessing
+import signal
 from collections import deque
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field, replace
@@ -23,6 +24,7 @@ class Options:
     backend: str = "jsonschema"
     families: tuple[str, ...] = ()
     max_depth: int = MAX_DEPTH
+    explain: bool = True  # False: invalid messages are counted, not explained (`--count-only`)
 
 
 @dataclass(frozen=True)
@@ -36,6 +38,7 @@ class Problem:
     schema: str | None  # the schema it was checked against (invalid only)
     errors: tuple[tuple[str, str], ...] = ()  # (JSON path, reason) for an invalid message
     reason: str = ""  # why a malformed message could not be read
+    omitted: int = 0  # violations beyond the first `schemas.MAX_VIOLATIONS`, counted only
 
     @property
     def where(self) -> str:
@@ -122,18 +125,40 @@ class Engine:
             return None  # a blank line is not a message
         try:
             value = parse(item, self.loads, self.options.max_depth)
-            schema, violations = self.checker.explain(value)
         except Malformed as exc:
-            return malformed(f"{exc} (--max-depth)" if exc.too_deep else str(exc))
-        except RecursionError:
-            return malformed("nesting too deep to validate (--max-depth)")
+            hint = _jsonl_hint(item, self.loads) if chunk.document else ""
+            return malformed((f"{exc} (--max-depth)" if exc.too_deep else str(exc)) + hint)
+        if not self.options.explain:
+            if self.checker.is_valid(value):
+                result.valid += 1
+            else:
+                result.invalid += 1
+            return None
+        schema, violations, omitted = self.checker.explain(value)
         if not violations:
             result.valid += 1
             return None
         result.invalid += 1
         errors = tuple((v.path, v.message) for v in violations)
-        result.problems.append(Problem(chunk.source, chunk.indexed, number, "invalid", schema, errors))
+        if isinstance(value, list) and chunk.document and errors and errors[0][0] == "$":
+            errors = ((errors[0][0], errors[0][1] + _ARRAY_HINT), *errors[1:])
+        result.problems.append(Problem(chunk.source, chunk.indexed, number, "invalid", schema, errors, omitted=omitted))
         return None
+
+
+_ARRAY_HINT = " (a top-level array: --each validates its elements)"
+
+
+def _jsonl_hint(data: bytes, loads: Callable[[bytes], Any]) -> str:
+    """For a `.json` file that does not parse: a hint when its first line is a message on its own (JSONL)."""
+    first, _, rest = data.strip().partition(b"\n")
+    if not rest.strip():
+        return ""
+    try:
+        loads(first)
+    except Exception:
+        return ""
+    return " (a .json file is one JSON document; this looks like JSONL, one message per line: name it .jsonl)"
 
 
 _worker: Engine | None = None
@@ -141,6 +166,8 @@ _worker: Engine | None = None
 
 def _init(options: Options) -> None:
     global _worker
+    signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C: the parent stops the pool and reports, quietly
+    signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT})  # blocked by the parent while forking
     _worker = Engine(options)
 
 
@@ -170,7 +197,14 @@ def _results(chunks: Iterable[Chunk], options: Options, jobs: int) -> Iterator[t
     Engine(options)  # fail here, not in the workers, on a bad schema or a missing backend
     methods = multiprocessing.get_all_start_methods()
     context = multiprocessing.get_context("fork" if "fork" in methods else "spawn")
-    with context.Pool(jobs, initializer=_init, initargs=(options,)) as pool:
+    # Workers start with Ctrl-C blocked (so it cannot reach them before `_init` ignores it); here it
+    # is held during the forks and delivered after, so only this process handles it.
+    blocked = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
+    try:
+        pool = context.Pool(jobs, initializer=_init, initargs=(options,))
+    finally:
+        signal.pthread_sigmask(signal.SIG_SETMASK, blocked)
+    with pool:
         pending: deque[tuple[int, Any]] = deque()
         for chunk in chunks:
             pending.append((chunk.first, pool.apply_async(_check, (chunk,))))

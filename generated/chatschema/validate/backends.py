@@ -104,9 +104,17 @@ def fast_is_valid(name: str) -> Callable[[Any], bool]:
 
 
 def reference_is_valid(name: str) -> Callable[[Any], bool]:
-    """The reference `is_valid` (python-jsonschema, tag dispatch) for a named schema."""
+    """The reference `is_valid` (python-jsonschema, tag dispatch) for a named schema; a payload
+    too deep for the interpreter's stack is checked again with a larger one (`schemas.is_valid`)."""
     is_valid: Callable[[Any], bool] = schemas.validator(name).is_valid
-    return is_valid
+
+    def check(message: Any) -> bool:
+        try:
+            return is_valid(message)
+        except RecursionError:
+            return schemas.is_valid(message, name)
+
+    return check
 
 
 def _reachable(uri: str) -> set[str]:
@@ -139,6 +147,17 @@ def message_unions(families: tuple[str, ...] = ()) -> list[schemas.Union]:
     return [u for u in unions if schemas.schema_id(u.name) not in inner]
 
 
+_MISSING = object()
+
+
+_ANNOTATIONS = {"title", "description", "discriminator", "$comment", "examples", "deprecated", "default"}
+
+
+def _tag_only(name: str) -> bool:
+    node = schemas.registry().resolver().lookup(schemas.schema_id(name)).contents
+    return isinstance(node, dict) and set(node) - _ANNOTATIONS <= {"type", "oneOf"} and node.get("type") == "object"
+
+
 class Checker:
     """Checks parsed messages against one schema, or picks the schema by tag (`auto`).
 
@@ -148,6 +167,10 @@ class Checker:
     def __init__(self, schema: str, backend: str = "jsonschema", families: tuple[str, ...] = ()) -> None:
         self.schema = schema
         self.backend = backend
+        # unions whose schema checks nothing but the object type and the tag's branch: for those, a
+        # missing or unknown tag is the whole explanation, the same for every message
+        self._unions_by_name = {n: u for n, u in schemas.unions().items() if _tag_only(n)}
+        self._by_tag: dict[tuple[str, bool, str], tuple[list[schemas.Violation], int]] = {}
         build = fast_is_valid if backend == "fast" else reference_is_valid
         if schema == AUTO:
             self.unions = message_unions(families)
@@ -172,20 +195,55 @@ class Checker:
     def _auto_is_valid(self, message: Any) -> bool:
         return any(self.tests[name](message) for name in self.candidates(message))
 
-    def explain(self, message: Any) -> tuple[str, list[schemas.Violation]]:
-        """The schema the message was checked against and the reference's violations (empty: valid)."""
+    def explain(self, message: Any) -> tuple[str, list[schemas.Violation], int]:
+        """The schema the message was checked against, the reference's first violations (empty:
+        valid, at most `schemas.MAX_VIOLATIONS`) and the number of the others.
+
+        Under `auto`, a message whose tag no union knows is explained as a union explains an
+        unknown tag, listing the values of every union with that tag.
+        """
         if self.schema != AUTO:
-            return self.schema, schemas.violations(message, self.schema)
+            return (self.schema, *self._violations(message, self.schema))
         names = self.candidates(message)
         if not names:
-            tags = sorted({u.tag for u in self.unions})
-            found = {t: message.get(t) for t in tags} if isinstance(message, dict) else {}
-            what = ", ".join(f"{t}={v!r}" for t, v in found.items() if v is not None) or "none of " + ", ".join(tags)
-            return AUTO, [schemas.Violation("$", f"no schema picked by tag ({what})", "auto")]
-        first: list[schemas.Violation] = []
+            return self._no_candidate(message)
+        first: tuple[list[schemas.Violation], int] = ([], 0)
         for name in names:
-            found_violations = schemas.violations(message, name)
-            if not found_violations:
-                return name, []
-            first = first or found_violations
-        return names[0], first
+            found = self._violations(message, name)
+            if not found[0]:
+                return name, [], 0
+            first = first if first[0] else found
+        return (names[0], *first)
+
+    def _violations(self, message: Any, name: str) -> tuple[list[schemas.Violation], int]:
+        """`schemas.violations_counted`, but a union message with a missing or unknown tag (which
+        is explained by its tag alone) is explained once per tag value, then from a cache."""
+        union = self._unions_by_name.get(name)
+        if union is not None and isinstance(message, dict):
+            tag = message.get(union.tag, _MISSING)
+            if tag is _MISSING or (tag.__class__ is str and tag not in union.branches):
+                key = (name, tag is _MISSING, tag if isinstance(tag, str) else "")
+                hit = self._by_tag.get(key)
+                if hit is None:
+                    hit = schemas.violations_counted(message, name)
+                    if len(self._by_tag) < 4096:
+                        self._by_tag[key] = hit
+                return list(hit[0]), hit[1]
+        return schemas.violations_counted(message, name)
+
+    def _no_candidate(self, message: Any) -> tuple[str, list[schemas.Violation], int]:
+        if not isinstance(message, dict):
+            kind = schemas.Violation("$", f"{schemas.short_repr(message)} is not of type 'object'", "type")
+            return AUTO, [kind], 0
+        for union in self.unions:
+            if union.tag in message:
+                same_tag = [u for u in self.unions if u.tag == union.tag]
+                values = list(dict.fromkeys(v for u in same_tag for v in u.branches))
+                reason = (
+                    f"unknown {union.tag} {schemas.short_repr(message[union.tag])}, "
+                    f"expected one of {', '.join(map(repr, values))}"
+                )
+                return union.name, [schemas.Violation("$", reason, "discriminator")], 0
+        tags = list(dict.fromkeys(u.tag for u in self.unions))
+        reason = f"missing discriminator: no {' or '.join(map(repr, tags))} to pick a schema by"
+        return AUTO, [schemas.Violation("$", reason, "discriminator")], 0

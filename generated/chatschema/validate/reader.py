@@ -58,6 +58,7 @@ class Chunk:
     blob: bytes = b""  # a block read: its lines, but for the last piece, which the next chunk continues
     max_bytes: int = 0  # with `blob`: longer lines are too large
     head: bytes = b""  # with `blob`: the start of its first line, read with the previous block
+    document: bool = False  # a whole `.json` file read as one message (for hints on JSONL and arrays)
 
     def messages(self) -> list[Item]:
         """The items, splitting `blob` into lines first."""
@@ -123,9 +124,10 @@ def read_document(stream: BinaryIO, source: str, max_bytes: int) -> Iterator[Chu
         size = len(data)
         while more := stream.read(BLOCK):
             size += len(more)
-        yield Chunk(source, False, 1, [TooLarge(size, max_bytes)], size)
+        yield Chunk(source, False, 1, [TooLarge(size, max_bytes)], size, document=True)
         return
-    yield Chunk(source, False, 1, [data if data.strip(_SPACE) else Broken("empty document")], len(data))
+    item = data if data.strip(_SPACE) else Broken("empty document")
+    yield Chunk(source, False, 1, [item], len(data), document=True)
 
 
 # Outside a string: a whole string (skipped in one step), a bracket, a comma, or the quote of a
@@ -271,6 +273,8 @@ class _ArrayState:
                     yield Broken("trailing comma before the array's closing ']'")
                 self.done = True
                 continue
+            if token == b"}" and self.depth == 0:
+                continue  # a stray '}': left in the element, whose parse then fails, not the array's
             if token != b",":
                 self.depth += 1 if token in (b"[", b"{") else -1
         if self.started and not self.done and self.broken is None:

@@ -12,11 +12,14 @@ from .run import Problem, Result
 
 def text_line(problem: Problem, show_schema: bool = False) -> str:
     """`file:line: $.path: reason` (`file[index]` for array elements); several violations joined by `; `."""
+    where = problem.where if not _has_surrogate(problem.source) else printable_name(problem.where)
     if problem.status == "malformed":
-        return f"{problem.where}: malformed: {problem.reason}"
+        return f"{where}: malformed: {problem.reason}"
     reasons = "; ".join(f"{path}: {message}" for path, message in problem.errors)
+    if problem.omitted:
+        reasons += f"; and {problem.omitted:,} more violation{'s' if problem.omitted != 1 else ''}"
     suffix = f" [{problem.schema}]" if show_schema and problem.schema else ""
-    return f"{problem.where}: {reasons}{suffix}"
+    return f"{where}: {reasons}{suffix}"
 
 
 def json_record(problem: Problem) -> str:
@@ -28,7 +31,25 @@ def json_record(problem: Problem) -> str:
     else:
         record["schema"] = problem.schema
         record["errors"] = [{"path": path, "message": message} for path, message in problem.errors]
-    return json.dumps(record, ensure_ascii=False)
+        if problem.omitted:
+            record["omitted"] = problem.omitted  # violations beyond `errors`, counted only
+    # a file name that is not UTF-8 holds lone surrogates (os.fsdecode): escaped, so the line stays JSON
+    return json.dumps(record, ensure_ascii=_has_surrogate(problem.source))
+
+
+def _has_surrogate(text: str) -> bool:
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:
+        return True
+    return False
+
+
+def printable_name(source: str) -> str:
+    """A file name as text: the bytes of a name that is not UTF-8 as `\\xff` escapes."""
+    if not _has_surrogate(source):
+        return source
+    return source.encode("utf-8", "surrogateescape").decode("utf-8", "backslashreplace")
 
 
 class Reporter:

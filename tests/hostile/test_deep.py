@@ -1,0 +1,85 @@
+"""Issue 1 and 4: deep payloads get a verdict, never RecursionError; they round-trip."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from chatschema import schemas
+from chatschema.docent import parse_chat_message_json
+from chatschema.jsontext import MAX_DEPTH, stdlib_loads
+
+from .common import BACKENDS, PARSERS, counts, no_traceback, run
+
+
+def nested(levels: int, inner: str = "") -> str:
+    return "[" * levels + inner + "]" * levels
+
+
+@pytest.mark.parametrize("backend", BACKENDS)
+@pytest.mark.parametrize("levels", [985, 1000, MAX_DEPTH - 1])
+def test_deep_invalid_message_is_invalid_on_both_backends(tmp_path: Path, backend: str, levels: int) -> None:
+    path = tmp_path / "deep.jsonl"
+    path.write_text('{"role":"bot","x":' + nested(levels) + "}\n" + '{"role":"user","x":' + nested(levels) + "}\n")
+    for extra in ([], ["--jobs", "2"], ["--schema", "auto"]):
+        schema = [] if "--schema" in extra else ["--schema", "docent/ChatMessage"]
+        code, out, err = run([*schema, "--backend", backend, *extra, str(path)])
+        no_traceback(out + err)
+        assert code == 1
+        assert counts(err) == (2, 0, 2, 0)
+        lines = out.splitlines()
+        assert lines[0].startswith(f"{path}:1: $: unknown role 'bot', expected one of 'system'"), lines
+        assert lines[1].startswith(f"{path}:2: $: 'content' is a required property"), lines
+
+
+@pytest.mark.parametrize("parse_with", PARSERS)
+def test_one_level_too_deep_is_malformed_everywhere(tmp_path: Path, parse_with: str) -> None:
+    path = tmp_path / "deeper.jsonl"
+    exactly = '{"role":"user","content":"x","x":' + nested(MAX_DEPTH - 1) + "}"  # 1 + 1023 = 1024 levels
+    siblings = '{"role":"user","content":"x","y":[{},[]],"x":' + nested(MAX_DEPTH - 1) + "}"  # more brackets
+    deeper = '{"role":"user","content":"x","x":' + nested(MAX_DEPTH) + "}"
+    path.write_text(f"{exactly}\n{siblings}\n{deeper}\n")
+    for backend in BACKENDS:
+        _, out, err = run(["-s", "docent/ChatMessage", "--backend", backend, str(path)], parse_with=parse_with)
+        assert counts(err) == (3, 2, 0, 1), out + err
+        assert out.startswith(f"{path}:3: malformed: nesting too deep: more than 1024 levels")
+
+
+def test_deep_value_in_a_typed_field_is_explained() -> None:
+    payload: Any = stdlib_loads(b'{"role":"user","content":' + nested(1000).encode() + b"}")
+    found = schemas.violations(payload, "docent/ChatMessage")
+    assert [v.path for v in found] == ["$.content[0]"]
+    assert len(found[0].message) < 200 and "is not of type 'object'" in found[0].message
+    assert not schemas.is_valid(payload, "docent/ChatMessage")
+
+
+def test_api_refuses_deeper_than_the_limit_with_a_violation() -> None:
+    deep: Any = "x"
+    for _ in range(5000):
+        deep = [deep]
+    for payload in ({"role": "user", "content": deep}, {"role": "user", "content": "x", "metadata": {"a": deep}}):
+        with pytest.raises(schemas.PayloadError) as caught:
+            schemas.validate(payload, "docent/ChatMessage")
+        assert [str(v) for v in caught.value.violations] == ["$: nesting too deep: more than 1024 levels"]
+        assert not schemas.is_valid(payload, "docent/ChatMessage")
+
+
+def test_a_payload_containing_itself_is_too_deep_not_a_crash() -> None:
+    loop: list[Any] = []
+    loop.append(loop)
+    cyclic: dict[str, Any] = {"role": "user", "content": "x"}
+    cyclic["metadata"] = cyclic
+    for payload in ({"role": "user", "content": loop}, cyclic):
+        assert [v.keyword for v in schemas.violations(payload, "docent/ChatMessage")] == ["maxDepth"]
+
+
+@pytest.mark.parametrize("levels", [255, 256, 600, MAX_DEPTH - 2])
+def test_deep_payload_round_trips(levels: int) -> None:
+    text = '{"role":"user","content":"x","metadata":{"a":' + nested(levels, "1") + "}}"
+    message = parse_chat_message_json(text)
+    dumped = message.model_dump_json()
+    assert parse_chat_message_json(dumped).model_dump_json() == dumped
+    assert dumped.count("[") == levels
+    assert isinstance(message.model_dump(mode="json"), dict)

@@ -1,0 +1,71 @@
+"""Issue 3: one rule for numbers and depth, whichever parser reads the JSON."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import orjson
+import pytest
+from pydantic import ValidationError
+
+from chatschema import jsontext
+from chatschema.letta import parse_letta_streaming_response_json
+
+from .common import BACKENDS, PARSERS, counts, parser, run
+
+LITERALS = [
+    "0",
+    "-0",
+    "18446744073709551615",  # 2**64 - 1: the largest exact
+    "18446744073709551616",
+    "-9223372036854775808",  # -2**63: the smallest exact
+    "-9223372036854775809",
+    "123456789012345678901234567890",
+    "1" + "0" * 308,
+    "1" + "0" * 309,  # beyond a double
+    "-" + "9" * 400,
+    "1" + "0" * 5000,
+    "1e308",
+    "1e309",
+    "1.5",
+    "-1E-400",
+]
+
+
+@pytest.mark.parametrize("literal", LITERALS)
+def test_stdlib_reads_numbers_as_orjson_does(literal: str) -> None:
+    data = f'{{"n":{literal}}}'.encode()
+    try:
+        expected = orjson.loads(data)
+    except orjson.JSONDecodeError:
+        with pytest.raises(ValueError):
+            jsontext.stdlib_loads(data)
+        return
+    got = jsontext.stdlib_loads(data)
+    assert got == expected and type(got["n"]) is type(expected["n"])
+
+
+@pytest.mark.parametrize("backend", BACKENDS)
+def test_big_integers_get_one_verdict(tmp_path: Path, backend: str) -> None:
+    lines = [f'{{"role":"user","content":"x","n":{literal}}}' for literal in LITERALS]
+    path = tmp_path / "numbers.jsonl"
+    path.write_text("\n".join(lines) + "\n")
+    results = [run(["-s", "docent/ChatMessage", "--backend", backend, str(path)], parse_with=p) for p in PARSERS]
+    assert counts(results[0][2]) == counts(results[1][2]) == (len(LITERALS), len(LITERALS) - 4, 0, 4)
+    locations = [[line.split(": ")[0] for line in out.splitlines()] for _, out, _ in results]
+    assert locations[0] == locations[1]
+
+
+@pytest.mark.parametrize("value", ["5", "18446744073709551616", "1" + "0" * 30, "1" + "0" * 400])
+def test_parse_json_gives_the_same_verdict_with_either_parser(value: str) -> None:
+    text = '{"message_type":"usage_statistics","completion_tokens":' + value + ',"prompt_tokens":1,"total_tokens":1}'
+    outcomes = []
+    for name in PARSERS:
+        with parser(name):
+            try:
+                parse_letta_streaming_response_json(text)
+                outcomes.append("valid")
+            except ValidationError as exc:
+                outcomes.append(exc.errors()[0]["type"])
+    assert outcomes[0] == outcomes[1]
+    assert (outcomes[0] == "valid") == (value == "5")

@@ -1,0 +1,77 @@
+"""Issue 6: --jobs capped, Ctrl-C quiet in every worker."""
+
+from __future__ import annotations
+
+import os
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+from .common import USER, counts, run
+
+
+def test_jobs_capped_by_input_size_and_cpus(tmp_path: Path) -> None:
+    path = tmp_path / "small.jsonl"
+    path.write_text(f"{USER}\n" * 100)
+    code, _, err = run(["-s", "docent/ChatMessage", "--jobs", "1000", str(path)])
+    assert code == 0 and counts(err) == (100, 100, 0, 0)
+    assert "--jobs 1000 capped to 1 (" in err
+    code, _, err = run(["-s", "docent/ChatMessage", "--jobs", "1000", "-"], stdin=f"{USER}\n".encode())
+    assert f"--jobs 1000 capped to {os.cpu_count()} (" in err and "streamed input" in err
+    _, _, err = run(["-s", "docent/ChatMessage", "--jobs", "1", str(path)])
+    assert "capped" not in err
+
+
+def _children(pid: int) -> list[str]:
+    found: list[str] = []
+    for task in Path(f"/proc/{pid}/task").iterdir():
+        found += (task / "children").read_text().split()
+    return found
+
+
+def _reading_stdin(pid: int) -> bool:
+    """Whether the process's main thread waits in read(0, ...) (x86-64 and arm64 syscall numbers)."""
+    fields = Path(f"/proc/{pid}/syscall").read_text().split()
+    read = {"0": "x86_64", "63": "aarch64"}
+    return len(fields) > 1 and fields[0] in read and int(fields[1], 16) == 0
+
+
+def _as_from_a_terminal() -> None:
+    """Ctrl-C as a terminal's shell leaves it: a background job of a non-interactive shell (say, this
+    suite started with `nox ... &`) inherits SIGINT ignored, and Python then keeps ignoring it."""
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
+    signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT})
+
+
+def test_ctrl_c_with_workers_is_quiet_and_exits_130() -> None:
+    cmd = [sys.executable, "-m", "chatschema", "validate", "-s", "docent/ChatMessage", "--jobs", "2", "-"]
+    proc = subprocess.Popen(
+        cmd,
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        start_new_session=True,
+        preexec_fn=_as_from_a_terminal,
+    )
+    assert proc.stdin is not None
+    try:
+        proc.stdin.write((f"{USER}\n" * 20_000).encode())  # stdin stays open: the command waits for more
+        proc.stdin.flush()
+        deadline = time.monotonic() + 60
+        while not _reading_stdin(proc.pid) and time.monotonic() < deadline:  # the pool is up, input awaited
+            time.sleep(0.05)
+        assert len(_children(proc.pid)) == 2
+        time.sleep(0.2)
+        os.killpg(proc.pid, signal.SIGINT)  # as a terminal does: the whole process group
+        _, err = proc.communicate(timeout=60)
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+    text = err.decode()
+    assert proc.returncode == 130, text
+    assert "Traceback" not in text and "KeyboardInterrupt" not in text, text
+    # nothing but the summary of what was read before the interrupt (no "Process ForkPoolWorker-1:")
+    assert [line.split(":")[0] for line in text.splitlines()] == ["chatschema validate"], text
+    assert "read," in text
