@@ -62,7 +62,8 @@ def main(argv: list[str] | None = None) -> int:
         print(f"codegen: {exc}\ncodegen: generated/ left unchanged", file=sys.stderr)
         return 1
     target = root / "generated"
-    changes = diff(read_tree(target), tree)
+    current = read_tree(target)
+    changes = diff(current, tree)
     if args.check:
         if changes:
             sys.stdout.writelines(changes)
@@ -72,7 +73,8 @@ def main(argv: list[str] | None = None) -> int:
         return 0
     if changes:
         try:
-            write_tree(target, tree, verify=lambda staging: verify(root, staging))
+            changed = {p for p in current.keys() | tree.keys() if current.get(p) != tree.get(p)}
+            write_tree(target, tree, verify=lambda staging: verify(root, staging, changed))
         except RuntimeError as exc:
             print(f"codegen: {exc}\ncodegen: generated/ left unchanged", file=sys.stderr)
             return 1

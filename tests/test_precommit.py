@@ -52,7 +52,10 @@ def test_try_repo_passes_the_good_file_and_fails_the_bad_one(tmp_path: Path) -> 
     failed = pre_commit("try-repo", str(ROOT), "chatschema-validate", "--all-files", cwd=repo, home=home)
     assert failed.returncode == 1, failed.stdout + failed.stderr
     # one line for the bad message; the good file and the .json file (not matched by default) say nothing
-    assert "bad.jsonl:2: $: no schema picked by tag (role='bot') [auto]" in failed.stdout
+    assert (
+        "bad.jsonl:2: $: unknown role 'bot', expected one of 'system', 'user', 'assistant', 'tool' [docent/ChatMessage]"
+        in failed.stdout
+    )
     assert "good.jsonl" not in failed.stdout and "notes.json" not in failed.stdout
     passed = pre_commit("try-repo", str(ROOT), "chatschema-validate", "--files", "good.jsonl", cwd=repo, home=home)
     assert passed.returncode == 0, passed.stdout + passed.stderr

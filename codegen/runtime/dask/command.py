@@ -6,7 +6,7 @@ import argparse
 from contextlib import ExitStack
 from typing import TextIO
 
-from chatschema.validate.report import Reporter
+from chatschema.validate.report import Reporter, printable_name
 from chatschema.validate.run import Options
 
 USAGE_ERROR = 2
@@ -60,6 +60,9 @@ def run_on_dask(args: argparse.Namespace, options: Options, reporter: Reporter, 
                 err.write(f"chatschema validate: {error}\n")
             for result in report.results():
                 reporter.add(result)
+            for source, counts in report.files.items():  # as the command says of a file with no message
+                if counts.read == 0 and not args.each and not source.endswith(".json"):
+                    err.write(f"chatschema validate: {printable_name(source)}: empty input, no message read\n")
         except (OSError, KilledWorker) as exc:  # the scheduler went away, or a block killed worker after worker
             err.write(f"chatschema validate: --dask {args.dask}: {exc}\n")
             return USAGE_ERROR
