@@ -8,12 +8,11 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from .engine import compare_release, compare_snapshots, dumps
-from .report import breaking, render_text
 from .source import DiffError, revision, work_tree
-from .witness import Budget
 
 RELEASE = "release"
+# The search's default bounds (witness.Budget's defaults, restated: witness.py needs hypothesis).
+EXAMPLES, CANDIDATES = 8, 1500
 
 
 def add_diff_parser(sub: Any) -> None:
@@ -44,12 +43,18 @@ def add_diff_parser(sub: Any) -> None:
         action="store_true",
         help="exit 1 if a family's declared version was not bumped enough for its changes",
     )
-    p.add_argument("--examples", type=int, default=Budget.examples, help="instances generated per version and type")
-    p.add_argument("--candidates", type=int, default=Budget.candidates, help="payloads judged per type, at most")
+    p.add_argument("--examples", type=int, default=EXAMPLES, help="instances generated per version and type")
+    p.add_argument("--candidates", type=int, default=CANDIDATES, help="payloads judged per type, at most")
 
 
 def run_diff(args: argparse.Namespace, root: Path) -> int:
     """Run the comparison and print the report; returns the exit status."""
+    # The engine needs hypothesis and the conformance harness (requirements/test.txt): loaded here,
+    # so that `generate` and `lint` run with requirements/codegen.txt alone.
+    from .engine import compare_release, compare_snapshots, dumps
+    from .report import breaking, render_text
+    from .witness import Budget
+
     budget = Budget(max(args.examples, 0), max(args.candidates, 1))
     try:
         new = work_tree(root)

@@ -40,8 +40,8 @@ UNROLL = 2  # how many times a type may recur on one path of the generation sche
 class Budget:
     """Bounds of one type's search (all fixed: the search is deterministic)."""
 
-    examples: int = 8  # instances generated from each version, reaching the changed types
-    candidates: int = 1500  # payloads judged under both versions, at most
+    examples: int = 8  # instances generated from each version, reaching the changed types (cli.EXAMPLES)
+    candidates: int = 1500  # payloads judged under both versions, at most (cli.CANDIDATES)
 
 
 @dataclass(frozen=True)
