@@ -241,3 +241,16 @@ def test_a_schema_edit_rebuilds_only_its_family(repo: Path) -> None:
     after = {p.name for p in (repo / CACHE_DIR).glob("*.json")}
     changed = sorted(name.rsplit("-", 1)[0] for name in after - before)
     assert changed == ["lint", "meta-docent-tool", "py-docent", "ts-docent"]
+
+
+def test_generate_and_lint_need_only_the_codegen_requirements() -> None:
+    """`nox -s generate` installs requirements/codegen.txt only: no hypothesis, no test harness."""
+    probe = (
+        "import sys\n"
+        "for name in ('hypothesis', 'hypothesis_jsonschema', 'tests'):\n"
+        "    sys.modules[name] = None  # importing any of them now fails\n"
+        "from codegen.__main__ import main\n"
+        "raise SystemExit(main(['lint']))\n"
+    )
+    proc = subprocess.run([sys.executable, "-c", probe], cwd=ROOT, capture_output=True, text=True, check=False)
+    assert proc.returncode == 0, proc.stderr
