@@ -17,19 +17,9 @@ from codegen.cache import CACHE_DIR, Cache
 from codegen.generate import build, read_tree
 from codegen.lint import lint
 from codegen.load import load_schemas
+from tests.codegen_cli import run_codegen
 
 ROOT = Path(__file__).parent.parent
-
-
-def run_codegen(root: Path, *args: str, env: dict[str, str] | None = None) -> subprocess.CompletedProcess[str]:
-    return subprocess.run(
-        [sys.executable, "-m", "codegen", "--root", str(root), *args],
-        cwd=ROOT,
-        capture_output=True,
-        text=True,
-        check=False,
-        env={**os.environ, **(env or {})},
-    )
 
 
 @pytest.fixture

@@ -24,6 +24,7 @@ from codegen.cache import CACHE_DIR, Cache
 from codegen.generate import build, read_tree, verify, write_tree
 from codegen.lint import lint
 from codegen.load import load_schemas
+from tests.codegen_cli import run_codegen
 from tests.node import HERE, run_node, tsc
 
 ROOT = Path(__file__).parent.parent
@@ -131,14 +132,8 @@ def _write_family(root: Path, family: str, files: dict[str, dict[str, Any]]) -> 
 
 
 def _codegen(root: Path, *args: str) -> subprocess.CompletedProcess[str]:
-    return subprocess.run(
-        [sys.executable, "-m", "codegen", "--root", str(root), *args],
-        cwd=root,  # a sentinel written relative to the working directory lands here
-        env={**os.environ, "PYTHONPATH": str(ROOT)},
-        capture_output=True,
-        text=True,
-        check=False,
-    )
+    # run from the scratch repository: a sentinel written relative to the working directory lands there
+    return run_codegen(root, *args, cwd=root)
 
 
 @pytest.fixture(scope="module")

@@ -7,7 +7,6 @@ from __future__ import annotations
 import json
 import subprocess
 import sys
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -34,18 +33,6 @@ def standalone(name: str) -> dict[str, Any]:
     return document
 
 
-def _refs(node: Any) -> Iterator[str]:
-    if isinstance(node, dict):
-        for key, value in node.items():
-            if key == "$ref":
-                yield value
-            elif key not in ("const", "enum", "default", "examples"):
-                yield from _refs(value)
-    elif isinstance(node, list):
-        for item in node:
-            yield from _refs(item)
-
-
 def test_one_file_per_named_type_and_nothing_else() -> None:
     files = sorted(p.relative_to(STANDALONE).as_posix() for p in STANDALONE.glob("*/*.schema.json"))
     assert files == [f"{name}.schema.json" for name in schemas.names()]
@@ -56,7 +43,7 @@ def test_self_contained(name: str) -> None:
     document = standalone(name)
     assert document["$schema"] == "https://json-schema.org/draft/2020-12/schema"
     assert document["$ref"] == f"#/$defs/{name.split('/')[1]}"
-    refs = set(_refs(document))
+    refs = set(schemas.refs(document))
     assert all(ref.startswith("#/$defs/") for ref in refs), refs
     # exactly the types it reaches: nothing dangling, nothing extra
     assert {ref.removeprefix("#/$defs/") for ref in refs} | {name.split("/")[1]} == set(document["$defs"])

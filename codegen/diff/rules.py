@@ -179,28 +179,12 @@ def _keyword(
     if key in ("pattern", "format"):
         pats = tuple(p for p in (va, vb) if isinstance(p, str)) if key == "pattern" else ()
         if va is None or vb is None:
-            hint = NARROWED if va is None else WIDENED
-            return [
-                Change(
-                    where,
-                    f"{key} {short(vb if va is None else va)} {'added' if va is None else 'removed'}",
-                    hint,
-                    patterns=pats,
-                )
-            ]
+            return [_added_or_removed(where, key, va, vb, patterns=pats)]
         return [Change(where, f"{key} changed from {short(va)} to {short(vb)}", EITHER, patterns=pats)]
     if key in _LOWER or key in _UPPER:
         probes = _length_probes(key, va, vb)
         if va is None or vb is None:
-            hint = NARROWED if va is None else WIDENED
-            return [
-                Change(
-                    where,
-                    f"{key} {short(vb if va is None else va)} {'added' if va is None else 'removed'}",
-                    hint,
-                    probes,
-                )
-            ]
+            return [_added_or_removed(where, key, va, vb, probes=probes)]
         grew = vb > va
         hint = (NARROWED if grew else WIDENED) if key in _LOWER else (WIDENED if grew else NARROWED)
         return [Change(where, f"{key} changed from {short(va)} to {short(vb)}", hint, probes)]
@@ -217,6 +201,20 @@ def _keyword(
     if isinstance(va, list) and isinstance(vb, list) and len(va) == len(vb):
         return [c for i, (x, y) in enumerate(zip(va, vb, strict=True)) for c in compare(x, y, (*path, i))]
     return [Change(where, f"'{key}' changed from {short(va)} to {short(vb)}", EITHER)]
+
+
+def _added_or_removed(
+    where: str, key: str, va: Any, vb: Any, probes: tuple[Any, ...] = (), patterns: tuple[str, ...] = ()
+) -> Change:
+    """A constraint that one side has and the other lacks: adding one narrows, removing one widens."""
+    added = va is None
+    return Change(
+        where,
+        f"{key} {short(vb if added else va)} {'added' if added else 'removed'}",
+        NARROWED if added else WIDENED,
+        probes,
+        patterns=patterns,
+    )
 
 
 def _unions(key: str, va: list[Any], vb: list[Any], path: tuple[str | int, ...]) -> list[Change]:

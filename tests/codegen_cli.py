@@ -1,0 +1,24 @@
+"""Run `python -m codegen` from the tests, against a scratch repository or the checkout."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).parent.parent
+
+
+def run_codegen(
+    root: Path, *args: str, env: dict[str, str] | None = None, cwd: Path = ROOT
+) -> subprocess.CompletedProcess[str]:
+    """`python -m codegen --root ROOT ARGS...` with this checkout's codegen, output captured."""
+    return subprocess.run(
+        [sys.executable, "-m", "codegen", "--root", str(root), *args],
+        cwd=cwd,
+        env={**os.environ, "PYTHONPATH": str(ROOT), **(env or {})},
+        capture_output=True,
+        text=True,
+        check=False,
+    )
