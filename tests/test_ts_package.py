@@ -11,6 +11,7 @@
 
 from __future__ import annotations
 
+import re
 import shutil
 from functools import cache
 from pathlib import Path
@@ -85,9 +86,23 @@ def test_a_guard_that_stopped_narrowing_fails(tmp_path: Path) -> None:
     """The type test can fail: with a guard typed `boolean`, its expect-error lines go unused."""
     project = _project(tmp_path)
     text = (HERE / "types" / "guards.ts").read_text(encoding="utf-8")
-    text = text.replace('import { isChatMessage } from "chatschema/docent";', "declare function isChatMessage(v: unknown): boolean;")
+    text = text.replace(
+        'import { isChatMessage } from "chatschema/docent";', "declare function isChatMessage(v: unknown): boolean;"
+    )
     text = text.replace("isToolCallMessage, ", "")
     text = "declare function isToolCallMessage(v: unknown): boolean;\n" + text
     (project / "guards.ts").write_text(text, encoding="utf-8")
     out = _tsc(project, "guards.ts")
     assert "TS2578" in out or "TS2339" in out or "TS2322" in out, out
+
+
+def test_doc_comments_read_well() -> None:
+    """Summary first, `@deprecated` with its reason last, no json-schema-to-typescript boilerplate."""
+    for path in sorted((PACKAGE / "types").glob("*.d.ts")):
+        text = path.read_text(encoding="utf-8")
+        assert "This interface was referenced by" not in text, path.name
+        for comment in re.findall(r"/\*\*\n(.*?)\*/", text, flags=re.DOTALL):
+            lines = [line.strip().removeprefix("*").strip() for line in comment.splitlines()]
+            assert not lines[0].startswith("@deprecated"), f"{path.name}: {comment}"
+    letta = (PACKAGE / "types" / "letta.d.ts").read_text(encoding="utf-8")
+    assert "   * The tool's result as a string.\n   *\n   * @deprecated Use `tool_returns`.\n   */\n  tool_return: string;" in letta
