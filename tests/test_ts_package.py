@@ -11,14 +11,17 @@
 
 from __future__ import annotations
 
+import json
 import re
 import shutil
+import subprocess
 from functools import cache
 from pathlib import Path
 from typing import Any
 
 import pytest
 
+from codegen.typescript import node_modules
 from tests.node import HERE, PACKAGE, run_node, tsc
 
 GZIP_BUDGET = {
@@ -105,4 +108,33 @@ def test_doc_comments_read_well() -> None:
             lines = [line.strip().removeprefix("*").strip() for line in comment.splitlines()]
             assert not lines[0].startswith("@deprecated"), f"{path.name}: {comment}"
     letta = (PACKAGE / "types" / "letta.d.ts").read_text(encoding="utf-8")
-    assert "   * The tool's result as a string.\n   *\n   * @deprecated Use `tool_returns`.\n   */\n  tool_return: string;" in letta
+    assert (
+        "   * The tool's result as a string.\n   *\n   * @deprecated Use `tool_returns`.\n   */\n  tool_return: string;"
+        in letta
+    )
+
+
+def test_sdk_values_become_ours_without_casts(tmp_path: Path) -> None:
+    """Every Letta type the official SDK has (tests/node/types/sdk.ts), typed by its real .d.ts."""
+    project = _project(tmp_path)
+    sdk = node_modules() / "@letta-ai"
+    (project / "node_modules" / "@letta-ai").symlink_to(sdk, target_is_directory=True)
+    shutil.copy(HERE / "types" / "sdk.ts", project / "sdk.ts")
+    assert _tsc(project, "sdk.ts") == ""
+    text = (HERE / "types" / "sdk.ts").read_text(encoding="utf-8")
+    assert len(re.findall(r'fromSdk\("letta/', text)) == 21  # 20 SDK types, and the wrong-tag case
+
+
+def test_from_sdk_validates_like_validate() -> None:
+    script = (
+        "const l = require(process.argv[1] + '/letta.js');"
+        "const ok = {id: 'm', date: '2025-10-01T12:30:47+00:00', message_type: 'assistant_message', content: 'hi'};"
+        "let thrown = null; try { l.fromSdk('letta/AssistantMessage', {...ok, date: 'yesterday'}); }"
+        " catch (e) { thrown = [e instanceof l.PayloadError, e.message.split('\\n')[1]]; }"
+        "console.log(JSON.stringify([l.fromSdk('letta/AssistantMessage', ok) === ok, thrown]));"
+    )
+    node = shutil.which("node")
+    assert node is not None
+    proc = subprocess.run([node, "-e", script, str(PACKAGE)], capture_output=True, text=True, check=False)
+    assert proc.returncode == 0, proc.stderr
+    assert json.loads(proc.stdout) == [True, [True, '  $.date: must match format "date-time"']]
