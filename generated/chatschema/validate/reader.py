@@ -45,8 +45,9 @@ CONTINUE = -1  # `Chunk.first` of a chunk whose first line follows the previous 
 class Chunk:
     """Consecutive messages of one source: `items[i]` is line `first + i` or array index `first + i`.
 
-    JSONL chunks carry the raw block (`blob`) and are split into lines where they are checked (in
-    a worker process with --jobs); their line numbers are counted there, so `first` is `CONTINUE`
+    JSONL chunks carry the raw block (`blob`), or only where it lies in a regular file (`span`: a
+    worker process reads it there, so the block is not sent through a pipe), and are split into
+    lines where they are checked; their line numbers are counted there, so `first` is `CONTINUE`
     for all but a file's first chunk.
     """
 
@@ -59,9 +60,13 @@ class Chunk:
     max_bytes: int = 0  # with `blob`: longer lines are too large
     head: bytes = b""  # with `blob`: the start of its first line, read with the previous block
     document: bool = False  # a whole `.json` file read as one message (for hints on JSONL and arrays)
+    span: tuple[str, int, int] | None = None  # instead of `blob`: (path, offset, length) of its lines
+    blank: bool = False  # with `span`: its lines are all blank (the reader saw them)
 
     def messages(self) -> list[Item]:
-        """The items, splitting `blob` into lines first."""
+        """The items, splitting `blob` (read from `span` first, if need be) into lines first."""
+        if self.span is not None:
+            self.blob, self.span = _read_span(*self.span), None
         if self.blob:
             lines: list[Item] = self.blob.split(b"\n")  # type: ignore[assignment]
             lines.pop()
@@ -72,6 +77,16 @@ class Chunk:
                 lines = [TooLarge(len(line), limit) if len(line) > limit else line for line in lines]  # type: ignore[arg-type]
             self.items, self.blob, self.head = lines, b"", b""
         return self.items
+
+
+def _read_span(path: str, offset: int, length: int) -> bytes:
+    """The bytes a chunk's `span` names; OSError if the file no longer holds those lines there."""
+    with open(path, "rb") as stream:
+        stream.seek(offset)
+        data = stream.read(length)
+    if len(data) != length or not data.endswith(b"\n"):
+        raise OSError(f"{path}: changed while it was being validated (bytes {offset:,} to {offset + length:,})")
+    return data
 
 
 def _blocks(stream: BinaryIO, block: int) -> Iterator[bytes]:
@@ -85,13 +100,19 @@ def _blocks(stream: BinaryIO, block: int) -> Iterator[bytes]:
         yield data
 
 
-def read_lines(stream: BinaryIO, source: str, max_bytes: int, block: int = BLOCK) -> Iterator[Chunk]:
-    """JSONL: one chunk per block read, holding the lines that end in it; nothing is copied here."""
+def read_lines(
+    stream: BinaryIO, source: str, max_bytes: int, block: int = BLOCK, path: str | None = None
+) -> Iterator[Chunk]:
+    """JSONL: one chunk per block read, holding the lines that end in it; nothing is copied here.
+
+    With `path` (the regular file `stream` reads, from its start), chunks carry the span of their
+    lines in it rather than the bytes: for worker processes, which read it themselves."""
     first = 1
     tail = b""  # the start of a line that goes on in the next block
     skipping = 0  # >0: inside a too-large line, bytes seen so far
     for data in _blocks(stream, block):
         size = len(data)
+        start = stream.tell() - size if path is not None else 0  # where `data` starts in the file
         if skipping:
             end = data.find(b"\n")
             if end < 0:
@@ -100,11 +121,18 @@ def read_lines(stream: BinaryIO, source: str, max_bytes: int, block: int = BLOCK
             yield Chunk(source, False, first, [TooLarge(skipping + end, max_bytes)], size)
             first, skipping = CONTINUE, 0
             data = data[end + 1 :]
+            start += end + 1
         cut = data.rfind(b"\n")
         if cut < 0:
             tail += data
         else:
-            yield Chunk(source, False, first, [], size, data, max_bytes, tail)
+            if path is None:
+                yield Chunk(source, False, first, [], size, data, max_bytes, tail)
+            else:
+                blank = data.isspace() and not tail.strip()
+                yield Chunk(
+                    source, False, first, [], size, b"", max_bytes, tail, span=(path, start, cut + 1), blank=blank
+                )
             first = CONTINUE
             tail = data[cut + 1 :]
         if len(tail) > max_bytes:
