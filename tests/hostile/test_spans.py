@@ -5,6 +5,7 @@ underneath is reported, never validated as something else."""
 from __future__ import annotations
 
 import io
+import os
 from pathlib import Path
 
 import pytest
@@ -48,6 +49,19 @@ def test_a_file_changed_underneath_is_an_error_not_other_messages(tmp_path: Path
             chunk.messages()
 
 
+def test_a_file_replaced_by_another_is_an_error(tmp_path: Path) -> None:
+    path = tmp_path / "in.jsonl"
+    path.write_bytes(FILES["long lines"])
+    with path.open("rb") as stream:
+        chunks = list(read_lines(stream, "in", 1000, 64, path=str(path)))
+    other = tmp_path / "other.jsonl"
+    other.write_bytes(FILES["long lines"])
+    os.utime(other, ns=(0, path.stat().st_mtime_ns))
+    other.replace(path)  # same bytes and time, another file
+    with pytest.raises(OSError, match="changed while it was being validated"):
+        chunks[0].messages()
+
+
 def _big(tmp_path: Path) -> Path:
     """Over 2 MiB (so --jobs 2 is not capped), with invalid and malformed lines throughout."""
     line = f'{{"role":"user","content":"{"z" * 1000}"}}'
@@ -71,10 +85,13 @@ def test_jobs_2_reads_spans_and_agrees_with_one_process(tmp_path: Path) -> None:
 def test_jobs_2_on_a_file_that_changes_says_so_in_one_line(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     path = _big(tmp_path)
 
-    def changed(name: str, offset: int, length: int) -> bytes:
-        raise OSError(f"{name}: changed while it was being validated (bytes {offset:,} to {offset + length:,})")
+    read = reader.Span.read
 
-    monkeypatch.setattr(reader, "_read_span", changed)  # the workers are forked after this
+    def changed(span: reader.Span) -> bytes:
+        os.utime(span.path, ns=(0, span.identity[2] + 1))  # as a write would
+        return read(span)
+
+    monkeypatch.setattr(reader.Span, "read", changed)  # the workers are forked after this
     code, _, err = run(["-s", "docent/ChatMessage", "--jobs", "2", str(path)])
     assert code == 2
     no_traceback(err)
@@ -83,7 +100,7 @@ def test_jobs_2_on_a_file_that_changes_says_so_in_one_line(tmp_path: Path, monke
 
 def test_jobs_2_on_blank_lines_only_says_empty_input(tmp_path: Path) -> None:
     path = tmp_path / "blank.jsonl"
-    path.write_bytes(b"\n \r\n" * (1 << 20))  # 4 MiB: not capped to one job
+    path.write_bytes(b"\n" * ((2 << 20) + 1))  # just over 2 MiB: not capped to one job
     code, _, err = run(["-s", "docent/ChatMessage", "--jobs", "2", str(path)])
     assert code == 0
     assert "empty input, no message read" in err

@@ -8,6 +8,7 @@ reported as too large and skipped without being held in memory.
 
 from __future__ import annotations
 
+import os
 import re
 from collections.abc import Iterator
 from dataclasses import dataclass
@@ -60,13 +61,13 @@ class Chunk:
     max_bytes: int = 0  # with `blob`: longer lines are too large
     head: bytes = b""  # with `blob`: the start of its first line, read with the previous block
     document: bool = False  # a whole `.json` file read as one message (for hints on JSONL and arrays)
-    span: tuple[str, int, int] | None = None  # instead of `blob`: (path, offset, length) of its lines
+    span: Span | None = None  # instead of `blob`: where its lines are
     blank: bool = False  # with `span`: its lines are all blank (the reader saw them)
 
     def messages(self) -> list[Item]:
         """The items, splitting `blob` (read from `span` first, if need be) into lines first."""
         if self.span is not None:
-            self.blob, self.span = _read_span(*self.span), None
+            self.blob, self.span = self.span.read(), None
         if self.blob:
             lines: list[Item] = self.blob.split(b"\n")  # type: ignore[assignment]
             lines.pop()
@@ -79,14 +80,31 @@ class Chunk:
         return self.items
 
 
-def _read_span(path: str, offset: int, length: int) -> bytes:
-    """The bytes a chunk's `span` names; OSError if the file no longer holds those lines there."""
-    with open(path, "rb") as stream:
-        stream.seek(offset)
-        data = stream.read(length)
-    if len(data) != length or not data.endswith(b"\n"):
-        raise OSError(f"{path}: changed while it was being validated (bytes {offset:,} to {offset + length:,})")
-    return data
+@dataclass(frozen=True)
+class Span:
+    """Where a chunk's lines are in a regular file, and which file it was (device, inode, mtime)."""
+
+    path: str
+    offset: int
+    length: int
+    identity: tuple[int, int, int]
+
+    def read(self) -> bytes:
+        """The lines; OSError if the file was replaced or modified since the span was taken."""
+        with open(self.path, "rb") as stream:
+            data = b""
+            if _identity(stream) == self.identity:
+                stream.seek(self.offset)
+                data = stream.read(self.length)
+        if len(data) != self.length or not data.endswith(b"\n"):
+            end = self.offset + self.length
+            raise OSError(f"{self.path}: changed while it was being validated (bytes {self.offset:,} to {end:,})")
+        return data
+
+
+def _identity(stream: BinaryIO) -> tuple[int, int, int]:
+    status = os.fstat(stream.fileno())
+    return status.st_dev, status.st_ino, status.st_mtime_ns
 
 
 def _blocks(stream: BinaryIO, block: int) -> Iterator[bytes]:
@@ -110,6 +128,7 @@ def read_lines(
     first = 1
     tail = b""  # the start of a line that goes on in the next block
     skipping = 0  # >0: inside a too-large line, bytes seen so far
+    identity = _identity(stream) if path is not None else (0, 0, 0)
     for data in _blocks(stream, block):
         size = len(data)
         start = stream.tell() - size if path is not None else 0  # where `data` starts in the file
@@ -131,7 +150,16 @@ def read_lines(
             else:
                 blank = data.isspace() and not tail.strip()
                 yield Chunk(
-                    source, False, first, [], size, b"", max_bytes, tail, span=(path, start, cut + 1), blank=blank
+                    source,
+                    False,
+                    first,
+                    [],
+                    size,
+                    b"",
+                    max_bytes,
+                    tail,
+                    span=Span(path, start, cut + 1, identity),
+                    blank=blank,
                 )
             first = CONTINUE
             tail = data[cut + 1 :]
