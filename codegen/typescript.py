@@ -1,17 +1,21 @@
-"""The npm package for non-Python clients: TypeScript types, the schema files and an ajv `validate`.
+"""The npm package for non-Python clients: TypeScript types, the schema files and precompiled validators.
 
 Types come from json-schema-to-typescript (pinned in codegen/node/package-lock.json), which keeps
-tagged unions and optional-vs-nullable apart. The validation entry point (codegen/typescript_runtime/)
-is plain CommonJS with a hand-written `.d.ts`, so it runs in Node without a build step.
+tagged unions and optional-vs-nullable apart. Validators are ajv standalone code, generated here
+(codegen/node/standalone.cjs), so the package compiles nothing at run time. Every module is written
+as an ES module (esm/, the hand-written ones in codegen/typescript_runtime/) and turned into
+CommonJS at the package root by esbuild, both pinned: one source, two builds, no build step for users.
 """
 
 from __future__ import annotations
 
 import hashlib
 import json
+import re
 import shutil
 import subprocess
 import threading
+from collections.abc import Iterable
 from pathlib import Path
 from typing import Any
 
@@ -22,10 +26,29 @@ from .inventory import EXTENSION, Family
 from .render import render, shipped_schema
 
 NODE_DIR = Path(__file__).parent / "node"
+# Families whose entry point has `fromSdk`, for values typed by their system's official SDK.
+SDK_FAMILIES = frozenset({"letta"})
 TS_RUNTIME = Path(__file__).parent / "typescript_runtime"
 PACKAGE_NAME = "chatschema"
 # The runtime dependencies of the generated package: the same pins as codegen/node/package.json.
 RUNTIME_DEPENDENCIES = ("ajv", "ajv-formats")
+# Keywords that only annotate: left out of the precompiled validators (ajv's code embeds the schema
+# objects it reports in errors, descriptions and all), which validate the same without them.
+_ANNOTATIONS = {"description", "title", "examples", "default", "deprecated", "$comment", EXTENSION}
+# Keywords whose value maps names (of properties, of definitions) to subschemas.
+_NAME_MAPS = {"properties", "$defs", "patternProperties", "dependentSchemas"}
+# The ES modules of codegen/typescript_runtime/ and the generated ones, each also built as CommonJS.
+RUNTIME_MODULES = ("ajv.js", "core.js", "formats.js")
+DECLARATIONS = ("ajv.d.ts", "core.d.ts")
+# Modules that ship only with their family (the Letta stream reassembly uses letta's validators).
+FAMILY_MODULES = {"letta": "stream"}
+
+
+def _runtime_names(families: Iterable[str], suffix: str) -> list[str]:
+    """The hand-written modules (suffix ".js") or declarations (".d.ts") shipped with these families."""
+    base = RUNTIME_MODULES if suffix == ".js" else DECLARATIONS
+    return [*base, *(FAMILY_MODULES[f] + suffix for f in sorted(families) if f in FAMILY_MODULES)]
+
 
 _DATA_KEYWORDS = {"const", "default", "enum", "examples"}
 # A subschema with none of these keywords admits any JSON value; json-schema-to-typescript would
@@ -159,6 +182,151 @@ def ts_input(family: Family) -> dict[str, Any]:
     }
 
 
+def _validation_only(node: Any) -> Any:
+    if isinstance(node, dict):
+        out: dict[str, Any] = {}
+        for key, value in node.items():
+            if key in _ANNOTATIONS:
+                continue
+            if key in ("const", "enum"):
+                out[key] = value
+            elif key in _NAME_MAPS and isinstance(value, dict):
+                out[key] = {name: _validation_only(sub) for name, sub in value.items()}
+            else:
+                out[key] = _validation_only(value)
+        return out
+    if isinstance(node, list):
+        return [_validation_only(item) for item in node]
+    return node
+
+
+def validator_input(family: Family) -> dict[str, Any]:
+    """What codegen/node/standalone.cjs compiles for one family: its bundle without annotations, and
+    the `$id` of each named type (the precompiled module exports one function per type, by name)."""
+    schema = bundle(family)
+    return {
+        "schema": _validation_only(schema),
+        "refs": {name: f"{schema['$id']}#/$defs/{name}" for name in sorted(schema["$defs"])},
+    }
+
+
+def tag_table(family: Family) -> dict[str, dict[str, Any]]:
+    """Each named type's `const` properties (`{"ToolCallMessage": {"message_type": "tool_call_message"}}`):
+    the runtime names a union's expected tags from it (core.js tagValues)."""
+    table: dict[str, dict[str, Any]] = {}
+    for name, schema in sorted(bundle(family)["$defs"].items()):
+        props = schema.get("properties")
+        consts = {
+            prop: sub["const"]
+            for prop, sub in (props.items() if isinstance(props, dict) else [])
+            if isinstance(sub, dict) and "const" in sub
+        }
+        if consts:
+            table[name] = consts
+    return table
+
+
+def family_modules(name: str, fam: Family) -> dict[str, str]:
+    """A family's rendered ES modules (its entry point and tag table); its validators come from Node."""
+    return {
+        f"{name}.js": render(
+            "typescript/family.js.jinja2",
+            family=name,
+            version=fam.version,
+            names=sorted(fam.types),
+            sdk=name in SDK_FAMILIES,
+        ),
+        f"validators/{name}.meta.js": (
+            f"// Generated by chatschema codegen from schemas/{name}/: do not edit.\n"
+            "// Each named type's `const` properties: the tags a union error names as expected.\n"
+            f"export const tags = {json.dumps(tag_table(fam), ensure_ascii=True, sort_keys=True)};\n"
+        ),
+    }
+
+
+def shared_modules(families: dict[str, Family]) -> dict[str, str]:
+    """The ES modules shared by the families: the hand-written runtime, the root entry, the index."""
+    modules = {name: (TS_RUNTIME / name).read_text(encoding="utf-8") for name in _runtime_names(families, ".js")}
+    modules["schema-index.js"] = (
+        "// Generated by chatschema codegen (schemas/index.json as a module): do not edit.\n"
+        f"export default {json.dumps(index(families), ensure_ascii=True, indent=2)};\n"
+    )
+    modules["index.js"] = render("typescript/index.js.jinja2", families=sorted(families))
+    return modules
+
+
+def family_paths(name: str) -> list[str]:
+    """The package's JavaScript files that belong to one family (relative to esm/ or the root)."""
+    return [f"{name}.js", f"validators/{name}.meta.js", f"validators/{name}.js", f"validators/{name}.first.js"]
+
+
+class NodeJob:
+    """One codegen/node script fed JSON on stdin, running while the caller does other work."""
+
+    def __init__(self, script: str, payload: Any) -> None:
+        self._script = script
+        self._result: tuple[str, str] = ("", "")
+        setup_node()
+        proc = subprocess.Popen(
+            [_node(), str(NODE_DIR / script)],
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            text=True,
+            encoding="utf-8",
+        )
+        self._proc = proc
+
+        def talk() -> None:
+            self._result = proc.communicate(json.dumps(payload))
+
+        self._thread = threading.Thread(target=talk, daemon=True)
+        self._thread.start()
+
+    def result(self) -> Any:
+        """The script's JSON output; RuntimeError naming the script if it failed."""
+        self._thread.join()
+        out, err = self._result
+        if self._proc.returncode != 0:
+            raise RuntimeError(f"codegen/node/{self._script} failed:\n{err}")
+        return json.loads(out)
+
+
+def js_build(families: dict[str, Family], shared: dict[str, str] | None) -> NodeJob:
+    """Start precompiling the validators of `families` and building the CommonJS files of their
+    modules and of `shared` (shared_modules, or None when cached) with codegen/node/standalone.cjs."""
+    modules = dict(shared or {})
+    for name, fam in sorted(families.items()):
+        modules.update(family_modules(name, fam))
+    return NodeJob(
+        "standalone.cjs",
+        {"validators": {name: validator_input(fam) for name, fam in sorted(families.items())}, "modules": modules},
+    )
+
+
+def js_files(families: dict[str, Family], built: dict[str, Any]) -> dict[str, str]:
+    """The package's JavaScript, relative to generated/typescript/: each ES module under esm/ and its
+    CommonJS build at the root. `built` is codegen/node/standalone.cjs's output for every family."""
+    modules = shared_modules(families)
+    for name, fam in sorted(families.items()):
+        modules.update(family_modules(name, fam))
+    for name, code in sorted(built["validators"].items()):
+        header = (
+            f"// Generated by chatschema codegen from schemas/{name}/ with ajv's standalone code "
+            "(codegen/node/standalone.cjs): do not edit.\n"
+        )
+        modules[f"validators/{name}.js"] = header + "// Collects every error.\n" + code["all"]
+        modules[f"validators/{name}.first.js"] = header + "// Stops at the first error.\n" + code["first"]
+    files: dict[str, str] = {}
+    for rel, text in sorted(modules.items()):
+        files[f"esm/{rel}"] = text
+        files[rel] = (
+            f"// Generated by chatschema codegen: the CommonJS build (esbuild) of esm/{rel}: do not edit.\n"
+            '"use strict";\n' + built["cjs"][rel]
+        )
+    return files
+
+
 class TypeCompilation:
     """json-schema-to-typescript running in Node for some families, while the caller does other work."""
 
@@ -207,47 +375,121 @@ def _pins() -> dict[str, str]:
     return {name: deps[name] for name in RUNTIME_DEPENDENCIES}
 
 
-def _package_json(version: str) -> str:
+def _entry(path: str) -> dict[str, dict[str, str]]:
+    """An `exports` entry: the ES module for `import`, its CommonJS build for `require`, each with its types."""
+    return {
+        "import": {"types": f"./esm/{path}.d.ts", "default": f"./esm/{path}.js"},
+        "require": {"types": f"./{path}.d.ts", "default": f"./{path}.js"},
+    }
+
+
+def _package_json(version: str, families: list[str]) -> str:
+    exports: dict[str, Any] = {".": _entry("index")}
+    exports.update({f"./{name}": _entry(name) for name in families})
+    exports.update({f"./{FAMILY_MODULES[f]}": _entry(FAMILY_MODULES[f]) for f in families if f in FAMILY_MODULES})
+    exports["./ajv"] = _entry("ajv")
+    exports["./schemas/*"] = "./schemas/*"
+    exports["./package.json"] = "./package.json"
     manifest = {
         "name": PACKAGE_NAME,
         "version": version,
         "description": (
             "Generated by chatschema codegen from schemas/: do not edit. TypeScript types, JSON Schemas "
-            "and an ajv validator for LLM chat messages and tool calls (docent, letta, bridgic, swarm)."
+            "and precompiled validators for LLM chat messages and tool calls (docent, letta, bridgic, swarm)."
         ),
         "license": "MIT",
-        "main": "index.js",
-        "types": "index.d.ts",
-        "files": [
-            "index.js",
-            "index.d.ts",
-            "formats.js",
-            "stream.js",
-            "stream.d.ts",
-            "types/",
-            "schemas/",
-            "README.md",
-        ],
+        "main": "./index.js",
+        "types": "./index.d.ts",
+        "exports": exports,
+        # No module runs code on import beyond defining its exports: bundlers drop what is not used.
+        "sideEffects": False,
+        "files": ["*.js", "*.d.ts", "validators/", "esm/", "types/", "schemas/", "README.md"],
         "dependencies": _pins(),
     }
     return json.dumps(manifest, indent=2) + "\n"
 
 
+_COMMENT = re.compile(r"^([ \t]*)/\*\*\n(?:\1 \*[^\n]*\n)*?\1 \*/\n", re.MULTILINE)
+_DEPRECATED = re.compile(r"Deprecated( but still required)?: (.+?)[.;] [Uu]se (.+)")
+
+
+def _doc_comment(block: str) -> str:
+    """One JSDoc block of json-schema-to-typescript's, made to read well in an editor: without its
+    "This interface was referenced by ..." lines, and with the summary first and `@deprecated`
+    giving the reason only (json-schema-to-typescript puts the tag above the whole description)."""
+    indent = block[: len(block) - len(block.lstrip())]
+    lines = [line.removeprefix(indent + " *").removeprefix(" ") for line in block.splitlines()[1:-1]]
+    referenced = next((i for i, line in enumerate(lines) if line.startswith("This interface was referenced by")), None)
+    if referenced is not None:
+        lines = lines[:referenced]
+    deprecated = "@deprecated" in lines
+    lines = [line for line in lines if line != "@deprecated"]
+    while lines and not lines[-1]:
+        lines.pop()
+    if deprecated:
+        found = _DEPRECATED.fullmatch(lines[0]) if len(lines) == 1 else None
+        if found is not None:
+            still, summary, reason = found.groups()
+            lines = [
+                summary[0].upper() + summary[1:] + "." + (" Still required." if still else ""),
+                "",
+                f"@deprecated Use {reason}",
+            ]
+        else:
+            lines += ["", "@deprecated"] if lines else ["@deprecated"]
+    if not lines:
+        return ""
+    body = "".join(f"{indent} *{' ' + line if line else ''}\n" for line in lines)
+    return f"{indent}/**\n{body}{indent} */\n"
+
+
 def type_declarations(family: str, text: str) -> str:
-    """A family's `types/<family>.d.ts`: json-schema-to-typescript's output under our header."""
+    """A family's `types/<family>.d.ts`: json-schema-to-typescript's output, doc comments tidied, under our header."""
     return (
         f"// Generated by chatschema codegen from schemas/{family}/ with json-schema-to-typescript: do not edit.\n"
         "// Edit the schema and run `nox -s generate`.\n\n"
-    ) + text
+    ) + _COMMENT.sub(lambda m: _doc_comment(m.group(0)), text)
 
 
-def package_files(families: dict[str, Family], version: str, types: dict[str, str]) -> dict[str, str]:
+def _sdk_shapes(family: Family) -> dict[str, dict[str, str]]:
+    """Each named type's string tags (`const` properties), for the SDK helper's parameter types."""
+    shapes = {
+        name: {prop: value for prop, value in consts.items() if isinstance(value, str)}
+        for name, consts in tag_table(family).items()
+    }
+    return {name: consts for name, consts in shapes.items() if consts}
+
+
+def _declarations(families: dict[str, Family], types_dir: str) -> dict[str, str]:
+    """The `.d.ts` files of one build; `types_dir` is where types/ is seen from it."""
+    files = {name: (TS_RUNTIME / name).read_text(encoding="utf-8") for name in _runtime_names(families, ".d.ts")}
+    names = {fam_name: sorted(fam.types) for fam_name, fam in sorted(families.items())}
+    for name, types in names.items():
+        files[f"{name}.d.ts"] = render(
+            "typescript/family.d.ts.jinja2",
+            family=name,
+            names=types,
+            types=types_dir,
+            map_name=schema_map_name(name),
+            example=f"{name}/{types[0]}",
+            sdk_shapes=_sdk_shapes(families[name]) if name in SDK_FAMILIES else {},
+        )
+    files["index.d.ts"] = render("typescript/index.d.ts.jinja2", families=names)
+    return files
+
+
+def package_files(
+    families: dict[str, Family], version: str, types: dict[str, str], built: dict[str, Any]
+) -> dict[str, str]:
     """Every file of the npm package, relative to generated/typescript/; `types` maps each family to
-    its `types/<family>.d.ts` text."""
-    files: dict[str, str] = {"package.json": _package_json(version)}
-    for src in sorted(TS_RUNTIME.iterdir()):
-        if src.is_file():
-            files[src.name] = src.read_text(encoding="utf-8")
+    its `types/<family>.d.ts` text, `built` is codegen/node/standalone.cjs's output (js_build)."""
+    files: dict[str, str] = {"package.json": _package_json(version, sorted(families))}
+    files["README.md"] = (TS_RUNTIME / "README.md").read_text(encoding="utf-8")
+    # Under esm/, `.js` files are ES modules; at the root (no "type" field) they are CommonJS.
+    files["esm/package.json"] = json.dumps({"type": "module", "sideEffects": False}, indent=2) + "\n"
+    files.update(js_files(families, built))
+    files.update(_declarations(families, "./types"))
+    files.update({f"esm/{rel}": text for rel, text in _declarations(families, "../types").items()})
     for name, text in sorted(types.items()):
         files[f"types/{name}.d.ts"] = text
     for name, fam in sorted(families.items()):
@@ -255,6 +497,4 @@ def package_files(families: dict[str, Family], version: str, types: dict[str, st
             files[f"schemas/{name}/{f.name}"] = shipped_schema(name, f.name, f.contents)
         files[bundle_path(name)] = dump(bundle(fam))
     files["schemas/index.json"] = dump(index(families))
-    names = {fam_name: sorted(fam.types) for fam_name, fam in sorted(families.items())}
-    files["index.d.ts"] = render("typescript/index.d.ts.jinja2", families=names, map_name=schema_map_name)
-    return files
+    return dict(sorted(files.items()))
