@@ -28,7 +28,7 @@ if (api) {
     ["bundle", Object.values(api.index.families).map((f) => f.bundle)],
   ]) {
     try {
-      const ajv = api.createAjv();
+      const ajv = require(path.join(pkg, "ajv.js")).createAjv();
       for (const file of files) ajv.addSchema(JSON.parse(require("fs").readFileSync(path.join(pkg, file), "utf8")));
       for (const entry of Object.values(api.index.schemas)) ajv.getSchema(label === "files" ? entry.$id : entry.bundle_id);
     } catch (err) {

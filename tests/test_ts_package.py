@@ -197,3 +197,38 @@ def test_entry_points_run_in_node(tmp_path: Path, name: str, imports: str) -> No
     )
     assert proc.returncode == 0, proc.stderr
     assert json.loads(proc.stdout) == ["function", True, True, False, True, True, "function", True]
+
+
+@pytest.mark.parametrize(
+    ("name", "load"),
+    [
+        ("app.mjs", 'await import("chatschema"); await import("chatschema/letta"); await import("chatschema/stream");'),
+        ("app.cjs", 'require("chatschema"); require("chatschema/letta"); require("chatschema/stream");'),
+    ],
+)
+def test_validating_never_loads_the_ajv_compiler(tmp_path: Path, name: str, load: str) -> None:
+    """Only `chatschema/ajv` loads ajv: the validators are precompiled, and ajv's compiler costs a
+    fifth of a second to load."""
+    project = _installed(tmp_path)
+    hook = project / "hook.cjs"  # reports every module that node loads from ajv's own directory
+    hook.write_text(
+        'const Module = require("module"); const load = Module._load;\n'
+        "Module._load = function (request, parent, isMain) {\n"
+        "  const found = load.apply(this, arguments);\n"
+        '  if (/(^|[\\\\/])ajv([\\\\/]|$)/.test(request) || request === "ajv") process.stdout.write(request + "\\n");\n'
+        "  return found;\n"
+        "};\n",
+        encoding="utf-8",
+    )
+    (project / name).write_text(f'{load}\nconsole.log("loaded");\n', encoding="utf-8")
+    node = shutil.which("node")
+    assert node is not None
+    env = {k: v for k, v in os.environ.items() if k != "NODE_PATH"}
+    cmd = [node, "--preserve-symlinks", "--require", str(hook), name]
+    proc = subprocess.run(cmd, cwd=project, capture_output=True, text=True, env=env, check=False)
+    assert proc.returncode == 0, proc.stderr
+    assert proc.stdout == "loaded\n"
+    with_ajv = load.replace("chatschema/stream", "chatschema/ajv")
+    (project / name).write_text(f'{with_ajv}\nconsole.log("loaded");\n', encoding="utf-8")
+    proc = subprocess.run(cmd, cwd=project, capture_output=True, text=True, env=env, check=False)
+    assert "ajv" in proc.stdout, "the hook sees ajv when it is loaded"

@@ -34,7 +34,6 @@ __export(index_exports, {
   UnknownSchemaError: () => import_core2.UnknownSchemaError,
   bridgic: () => bridgic,
   closeMatches: () => import_core2.closeMatches,
-  createAjv: () => import_ajv.createAjv,
   docent: () => docent,
   index: () => index,
   isDateTime: () => import_formats.isDateTime,
@@ -69,7 +68,6 @@ var swarmFirst = __toESM(require("./validators/swarm.first.js"));
 var import_swarm_meta = require("./validators/swarm.meta.js");
 var import_core2 = require("./core.js");
 var import_formats = require("./formats.js");
-var import_ajv = require("./ajv.js");
 const api = (0, import_core.makeApi)([
   { name: "bridgic", all: bridgicAll, first: bridgicFirst, tags: import_bridgic_meta.tags },
   { name: "docent", all: docentAll, first: docentFirst, tags: import_docent_meta.tags },
@@ -91,7 +89,6 @@ const parse = api.parse;
   UnknownSchemaError,
   bridgic,
   closeMatches,
-  createAjv,
   docent,
   index,
   isDateTime,

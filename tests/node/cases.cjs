@@ -11,7 +11,7 @@ async function main() {
   for await (const chunk of process.stdin) chunks.push(chunk);
   const input = JSON.parse(Buffer.concat(chunks).toString("utf8"));
   const pkg = require(input.package);
-  const ajv = pkg.createAjv(false);
+  const ajv = require(path.join(input.package, "ajv.js")).createAjv(false);
   for (const info of Object.values(pkg.index.families)) {
     for (const file of info.files) ajv.addSchema(JSON.parse(fs.readFileSync(path.join(input.package, file), "utf8")));
   }

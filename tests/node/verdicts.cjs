@@ -14,7 +14,7 @@ async function main() {
   const pkg = require(input.package);
   const path = require("path");
   // Compile every named type first, in ajv's strict mode, from the per-file schemas.
-  const ajv = pkg.createAjv(false);
+  const ajv = require(path.join(input.package, "ajv.js")).createAjv(false);
   for (const info of Object.values(pkg.index.families)) {
     for (const file of info.files) ajv.addSchema(JSON.parse(fs.readFileSync(path.join(input.package, file), "utf8")));
   }

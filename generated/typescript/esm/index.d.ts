@@ -10,7 +10,6 @@ import * as swarm from "./swarm.js";
 export { bridgic, docent, letta, swarm };
 export { MAX_VIOLATIONS, PayloadError, UnknownSchemaError, closeMatches } from "./core.js";
 export type { Valid, ValidateFunction, Violation } from "./core.js";
-export { createAjv } from "./ajv.js";
 
 /** Every schema name (`<family>/<TypeName>`) with its TypeScript type. */
 export interface SchemaTypes {

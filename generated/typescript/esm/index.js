@@ -22,7 +22,6 @@ import { tags as swarmTags } from "./validators/swarm.meta.js";
 
 export { MAX_VIOLATIONS, PayloadError, UnknownSchemaError, closeMatches } from "./core.js";
 export { isDateTime } from "./formats.js";
-export { createAjv } from "./ajv.js";
 export { bridgic, docent, letta, swarm };
 
 const api = makeApi([
