@@ -1,0 +1,72 @@
+"""The npm package as a TypeScript consumer uses it: tsc --strict, nodenext and bundler resolution, ESM and CJS.
+
+tests/consumer/ is a small project (package.json `"type": "module"`, .mts ES modules, one .cts
+CommonJS module) laid out with the generated package installed in node_modules
+(tests/ts_project.py). Under `strict`, `verbatimModuleSyntax` and `exactOptionalPropertyTypes` it
+must compile with `module`/`moduleResolution` `nodenext` and, separately, `preserve`/`bundler`:
+named, namespace and family imports, narrowing on `message_type`, `role` and `type`, `validate` as
+an assertion function, `isValid`'s false branch, per-family entry points, per-type guards and the
+Letta SDK helpers. Its `// @ts-expect-error` lines fail the compile (TS2578) if a type gets looser.
+The nodenext output then runs in Node as ESM (out/esm.mjs) and as CommonJS (out/cjs.cjs): an import
+that type-checks but does not exist at run time (`import { letta } from "chatschema"`) fails here.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from tests.ts_project import make_project, node_json, tsc
+
+# What esm.mts and cjs.cts print: the same from both module systems.
+EXPECTED: dict[str, Any] = {
+    "valid": True,
+    "invalid": False,
+    "namespace": True,
+    "badDate": False,
+    "thrown": ["$"],
+    "violations": ["$.content"],
+    "stream": "end_turn",
+}
+
+
+@pytest.fixture(scope="module")
+def project(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The consumer project, with the nodenext build's errors (tsc emits even when there are some)."""
+    return make_project(tmp_path_factory.mktemp("consumer"))
+
+
+@pytest.fixture(scope="module")
+def nodenext(project: Path) -> str:
+    return tsc(project, "-p", "tsconfig.nodenext.json")
+
+
+def test_compiles_with_nodenext_resolution(nodenext: str) -> None:
+    assert nodenext == ""
+
+
+def test_compiles_with_bundler_resolution(project: Path) -> None:
+    assert tsc(project, "-p", "tsconfig.bundler.json") == ""
+
+
+@pytest.mark.parametrize("script", ["out/esm.mjs", "out/cjs.cjs"])
+def test_compiled_output_runs_in_node(project: Path, nodenext: str, script: str) -> None:
+    assert (project / script).is_file(), nodenext
+    assert node_json(project, script) == EXPECTED
+
+
+def test_a_looser_type_fails_the_compile(project: Path, tmp_path: Path) -> None:
+    """The harness: an `@ts-expect-error` whose error is gone is itself an error, in this project's setup."""
+    (project / "src" / "loose.mts").write_text(
+        'import type { docent } from "chatschema";\n'
+        "// @ts-expect-error: nothing wrong here\n"
+        'export const ok: docent.ChatMessage = { role: "user", content: "hi" };\n',
+        encoding="utf-8",
+    )
+    try:
+        out = tsc(project, "-p", "tsconfig.bundler.json")
+    finally:
+        (project / "src" / "loose.mts").unlink()
+    assert "src/loose.mts(2,1): error TS2578" in out
