@@ -110,3 +110,17 @@ def test_browser_verdicts_equal_node(browser: tuple[dict[str, Any], dict[str, An
 def test_browser_stream_reassembly_equals_node(browser: tuple[dict[str, Any], dict[str, Any]]) -> None:
     streams = browser[1]["result"].get("streams", {})
     assert streams == node_stream_results()
+
+
+@pytest.mark.parametrize(("ci", "outcome"), [("true", pytest.fail.Exception), (None, pytest.skip.Exception)])
+def test_without_chromium_ci_fails_and_a_developer_skips(
+    monkeypatch: pytest.MonkeyPatch, ci: str | None, outcome: type[BaseException]
+) -> None:
+    monkeypatch.setattr("tests.test_browser.CHROMIUM", "/nonexistent/chromium")
+    monkeypatch.setenv("PATH", "/nonexistent")
+    if ci is None:
+        monkeypatch.delenv("CI", raising=False)
+    else:
+        monkeypatch.setenv("CI", ci)
+    with pytest.raises(outcome, match="Chromium is not installed"):
+        chromium()
