@@ -186,7 +186,7 @@ def report(columns: dict[str, dict[str, Any]]) -> None:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--baseline", default="ba7d359", help="the commit whose package is the baseline")
+    parser.add_argument("--baseline", default="4497fca", help="the commit whose package is the baseline")
     parser.add_argument("--seconds", type=float, default=2.0, help="seconds of isValid per union and place")
     parser.add_argument("--repeats", type=int, default=3, help="rate measurements per package, round-robin (median)")
     parser.add_argument("--loads", type=int, default=7, help="fresh Node processes per load time (median)")
