@@ -1,32 +1,10 @@
-// The package used from an ES module in Node (compiled by tsc with module nodenext and run by
+// The package used from an ES module in Node (compiled with module nodenext, run as out/esm.mjs by
 // tests/test_ts_consumer.py): named, namespace and family imports must exist at run time, not only
-// in the types. Prints what it saw as JSON; cjs.cts prints the same from CommonJS.
-import { isValid, validate, violations, PayloadError } from "chatschema";
+// in the types (`import { letta } from "chatschema"` once type-checked and then crashed).
+import { isValid, validate, violations, PayloadError, letta } from "chatschema";
 import * as chatschema from "chatschema";
-import { letta } from "chatschema";
-import { reassembleSse } from "chatschema/stream";
+import * as stream from "chatschema/stream";
+import * as lettaEntry from "chatschema/letta";
+import report from "./report.cjs";
 
-const ping: letta.LettaPing = { id: "message-1", date: "2025-10-01T12:30:45+00:00", message_type: "ping" };
-
-function thrown(fn: () => unknown): string[] {
-  try {
-    fn();
-    return [];
-  } catch (err) {
-    return err instanceof PayloadError ? err.violations.map((v) => v.path) : [String(err)];
-  }
-}
-
-const sse = 'data: {"message_type": "stop_reason", "stop_reason": "end_turn"}\n\ndata: [DONE]\n\n';
-
-console.log(
-  JSON.stringify({
-    valid: isValid("docent/ChatMessage", { role: "user", content: "hi" }),
-    invalid: isValid("docent/ChatMessage", { role: "bot", content: "hi" }),
-    namespace: chatschema.isValid("letta/LettaPing", ping),
-    badDate: chatschema.isValid("letta/LettaPing", { ...ping, date: "yesterday" }),
-    thrown: thrown(() => validate("docent/ChatMessage", { role: "user" })),
-    violations: [...new Set(violations("docent/ChatMessage", { role: "user", content: 1 }).map((v) => v.path))],
-    stream: reassembleSse(sse).stopReason?.stop_reason ?? null,
-  }),
-);
+console.log(report(chatschema, { isValid, validate, violations, PayloadError, letta }, stream, lettaEntry));

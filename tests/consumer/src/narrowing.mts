@@ -1,6 +1,6 @@
 // Type-level use of the package: narrowing on tags, validate / isValid, the family namespaces.
 // Each `// @ts-expect-error` line fails to compile ("unused directive") if the types get looser.
-import { isValid, validate, violations, type SchemaTypes } from "chatschema";
+import { isValid, parse, validate, violations, type SchemaTypes } from "chatschema";
 import type * as chatschema from "chatschema";
 import type { docent, letta } from "chatschema";
 
@@ -62,9 +62,9 @@ export function afterValidate(raw: unknown): string {
   return raw.message_type;
 }
 
-/** The value returned by `validate` is typed too. */
+/** `parse` returns the payload typed (and throws like `validate`). */
 export function returned(raw: unknown): letta.ToolCallMessage {
-  return validate("letta/ToolCallMessage", raw);
+  return parse("letta/ToolCallMessage", raw);
 }
 
 /** `isValid` narrows in its true branch and leaves the input's type alone in its false branch:
