@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import difflib
 import functools
+import json
 import os
 import shutil
 import subprocess
@@ -29,6 +30,7 @@ from .render import family_view, render, shipped_schema
 from .runtime_data import runtime_data_files
 from .typescript import (
     TypeCompilation,
+    js_build,
     node_executable,
     node_modules,
     package_files,
@@ -65,7 +67,7 @@ def _generator_stamp(root: Path) -> str:
         *CODEGEN.glob("*.py"),
         *(CODEGEN / "templates").rglob("*.jinja2"),
         *(p for p in (CODEGEN / "typescript_runtime").iterdir() if p.is_file()),
-        *(CODEGEN / "node" / name for name in ("json2ts.cjs", "package.json", "package-lock.json")),
+        *(CODEGEN / "node" / name for name in ("json2ts.cjs", "standalone.cjs", "package.json", "package-lock.json")),
     ]
     return digest(files_digest(sources, CODEGEN), (root / "pyproject.toml").read_bytes(), tool_versions())
 
@@ -135,6 +137,10 @@ def build(root: Path, cache: Cache | None = None) -> Tree:
         else:
             ts_todo[name] = fam
     typescript = TypeCompilation(ts_todo)  # Node works on these while Python generates below
+    # The precompiled validators and CommonJS builds (all families: index.js names every one).
+    js_key = digest(stamp, *(f"{name}={key}" for name, key in sorted(family_keys.items())))
+    js_hit = cache.get("ts-js", js_key, ("built.json",)) if cache else None
+    js_job = js_build(families) if js_hit is None else None
 
     runtime_key = digest(stamp, files_digest(RUNTIME.rglob("*.py"), RUNTIME), *sorted(families))
     runtime_hit = cache.get("runtime", runtime_key, (f"{PACKAGE}/",)) if cache else None
@@ -194,7 +200,14 @@ def build(root: Path, cache: Cache | None = None) -> Tree:
     extra.update(standalone_files(families))
     extra.update(runtime_data_files(PACKAGE))
     version = tomllib.loads((root / "pyproject.toml").read_text(encoding="utf-8"))["project"]["version"]
-    for pkg_rel, text in package_files(families, version, types).items():
+    if js_job is not None:
+        built = js_job.result()
+        if cache is not None:
+            cache.put("ts-js", js_key, {"built.json": json.dumps(built, sort_keys=True).encode("utf-8")})
+    else:
+        assert js_hit is not None
+        built = json.loads(js_hit["built.json"])
+    for pkg_rel, text in package_files(families, version, types, built).items():
         extra[f"typescript/{pkg_rel}"] = text
     for doc_rel, text in docs_files(root, families).items():
         extra[f"docs/{doc_rel}"] = text

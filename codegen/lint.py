@@ -298,6 +298,8 @@ RESERVED_TYPE_NAMES = frozenset(
         "TypeAdapter", "TypeAlias", "TypedDict", "TYPEDDICT_CONFIG", "Optional", "Union",
         "Array", "Boolean", "Date", "Error", "Function", "JSON", "Map", "Math", "Number", "Object", "Omit",
         "Partial", "Pick", "Promise", "Readonly", "Record", "RegExp", "Set", "String", "Symbol",
+        # the npm package's family modules export these beside the types (`isValid` is a guard's name)
+        "PayloadError", "UnknownSchemaError", "Valid", "Violation", "SchemaName", "SchemaType",
     }
 )  # fmt: skip
 

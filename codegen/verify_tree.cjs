@@ -1,7 +1,8 @@
 // Prove that a freshly generated npm package works before it replaces generated/ (codegen/generate.py).
-// argv: <package dir>. Loads the package as a client would, compiles every schema with ajv (strict
-// mode: an unknown keyword or a bad pattern throws here, not in a user's process), per-file and
-// bundled, and loads the Letta stream module. Prints one line per problem; exit 1 if any.
+// argv: <package dir>. Loads the package as a client would (CommonJS and ES module builds), finds a
+// precompiled validator for every schema name, compiles every per-file schema and bundle at run time
+// with createAjv (strict mode: an unknown keyword or a bad pattern throws here, not in a user's
+// process), and loads the Letta stream module. Prints one line per problem; exit 1 if any.
 "use strict";
 const path = require("path");
 
@@ -15,12 +16,23 @@ try {
 }
 if (api) {
   for (const name of api.schemaNames) {
-    for (const bundle of [false, true]) {
-      try {
-        api.validator(name, { bundle });
-      } catch (err) {
-        problems.push(`typescript: ${name}${bundle ? " (bundle)" : ""}: ajv cannot compile it: ${String(err && err.message).split("\n")[0]}`);
-      }
+    try {
+      if (typeof api.validator(name) !== "function") problems.push(`typescript: ${name}: no precompiled validator`);
+    } catch (err) {
+      problems.push(`typescript: ${name}: no precompiled validator: ${String(err && err.message).split("\n")[0]}`);
+    }
+  }
+  // The shipped schema files, for users who compile at run time: per file, and each family's bundle.
+  for (const [label, files] of [
+    ["files", Object.values(api.index.families).flatMap((f) => f.files)],
+    ["bundle", Object.values(api.index.families).map((f) => f.bundle)],
+  ]) {
+    try {
+      const ajv = api.createAjv();
+      for (const file of files) ajv.addSchema(JSON.parse(require("fs").readFileSync(path.join(pkg, file), "utf8")));
+      for (const entry of Object.values(api.index.schemas)) ajv.getSchema(label === "files" ? entry.$id : entry.bundle_id);
+    } catch (err) {
+      problems.push(`typescript: schemas (${label}): ajv cannot compile them: ${String(err && err.message).split("\n")[0]}`);
     }
   }
 }
@@ -32,5 +44,20 @@ if (fs.existsSync(path.join(pkg, "stream.js"))) {
     problems.push(`typescript/stream.js: cannot be loaded: ${err && err.message}`);
   }
 }
-for (const line of problems) process.stdout.write(line + "\n");
-process.exit(problems.length ? 1 : 0);
+// The ES module build, family by family (esm/index.js also loads ajv, which Node's ESM resolution
+// finds only in an installed package, not through NODE_PATH; tests/test_ts_package.py imports it).
+const esmModules = api ? [...Object.keys(api.index.families), "stream"] : [];
+Promise.all(
+  esmModules.map((name) =>
+    import(require("url").pathToFileURL(path.join(pkg, "esm", `${name}.js`)).href)
+      .then((esm) => {
+        const cjs = require(path.join(pkg, `${name}.js`));
+        const missing = Object.keys(cjs).filter((key) => !(key in esm));
+        if (missing.length) problems.push(`typescript/esm/${name}.js: lacks ${missing.join(", ")} of ${name}.js`);
+      })
+      .catch((err) => problems.push(`typescript/esm/${name}.js: cannot be loaded: ${err && err.message}`)),
+  ),
+).finally(() => {
+  for (const line of problems) process.stdout.write(line + "\n");
+  process.exit(problems.length ? 1 : 0);
+});

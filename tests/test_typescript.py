@@ -353,18 +353,23 @@ def test_tsc_swarm_examples_and_negative_cases(tmp_path: Path) -> None:
 
 
 def test_validate_entry_point_types_and_runs(tmp_path: Path) -> None:
-    """`validate(name, payload)` narrows to the generated type in tsc and works in Node unchanged."""
+    """`parse(name, payload)` returns the generated type, `validate` asserts it, `isValid` narrows to it."""
     pkg = PACKAGE.as_posix()
     (tmp_path / "use.ts").write_text(
-        f'import {{ validate, isValid, violations, PayloadError }} from "{pkg}";\n'
+        f'import {{ parse, validate, isValid, violations, PayloadError }} from "{pkg}";\n'
         f'import type {{ letta }} from "{pkg}";\n'
         'const raw: unknown = JSON.parse(\'{"message_type": "assistant_message"}\');\n'
-        'const msg: letta.LettaMessage = validate("letta/LettaMessage", raw);\n'
+        'const msg: letta.LettaMessage = parse("letta/LettaMessage", raw);\n'
+        'const other: unknown = JSON.parse("{}");\n'
+        "// @ts-expect-error: unknown before the assertion\n"
+        "other.message_type;\n"
+        'validate("letta/LettaMessage", other);\n'
+        'const tag: letta.LettaMessage["message_type"] = other.message_type;\n'
         'if (isValid("docent/ChatMessage", raw)) { const role: "system" | "user" | "assistant" | "tool" = raw.role; }\n'
         'const v: { path: string; message: string }[] = violations("docent/ChatMessage", raw);\n'
         "// @ts-expect-error: not a schema name\n"
         'validate("docent/NoSuchType", raw);\n'
-        "export { msg, v, PayloadError };\n",
+        "export { msg, tag, v, PayloadError };\n",
         encoding="utf-8",
     )
     assert _run_tsc(tmp_path, "use.ts") == ""

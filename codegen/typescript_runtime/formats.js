@@ -3,8 +3,6 @@
 // RFC 3339 section 5.6 with ASCII digits, `T`/`Z` in either case, a mandatory offset, a real
 // calendar day and no leap second. ajv-formats' own date-time also takes a space separator and
 // offsets without minutes, which the Python side rejects, so the package replaces it with this.
-"use strict";
-
 const DATE_TIME =
   /^([0-9]{4})-(0[1-9]|1[0-2])-([0-9]{2})[Tt]([01][0-9]|2[0-3]):[0-5][0-9]:[0-5][0-9](\.[0-9]+)?([Zz]|[+-]([01][0-9]|2[0-3]):[0-5][0-9])$/;
 
@@ -16,7 +14,7 @@ function daysInMonth(year, month) {
   return [4, 6, 9, 11].includes(month) ? 30 : 31;
 }
 
-function isDateTime(value) {
+export function isDateTime(value) {
   if (typeof value !== "string") return true;
   const m = DATE_TIME.exec(value);
   if (m === null) return false;
@@ -26,4 +24,5 @@ function isDateTime(value) {
   return year >= 1 && day >= 1 && day <= daysInMonth(year, month);
 }
 
-module.exports = { isDateTime };
+/** The formats the precompiled validators use (ajv's standalone code looks them up by name). */
+export const formats = { "date-time": { type: "string", validate: isDateTime } };

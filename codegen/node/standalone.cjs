@@ -1,0 +1,65 @@
+// Precompile the package's validators and build its CommonJS files (codegen/typescript.py).
+// stdin: {"validators": {"<family>": {"schema": <bundle>, "refs": {"<Type>": "<$id>#/$defs/<Type>"}}},
+//         "modules": {"<path>": "<ES module source>"}}
+// stdout: {"<family>": {"all": <ES module>, "first": <ES module>}, ...} under "validators", and under
+// "cjs" each module (given and precompiled) turned into CommonJS by esbuild. The validators are ajv
+// standalone code: plain functions, so the package compiles nothing and needs no eval at run time.
+"use strict";
+const Ajv2020 = require("ajv/dist/2020").default;
+const standaloneCode = require("ajv/dist/standalone").default;
+const { _ } = require("ajv/dist/compile/codegen");
+const esbuild = require("esbuild");
+
+// the formats module, by a name no schema-derived identifier can take; replaced by an import below
+const FORMATS = "__chatschemaFormats";
+const CONCAT = /vErrors\.concat\(([\w$.]+)\)/g;
+
+// The same as the package's ajv.js appendInPlace: errors appended in place, in linear time.
+function appendInPlace(source) {
+  return source.replace(CONCAT, "(function (a, b) { for (let i = 0; i < b.length; i++) a.push(b[i]); return a; })(vErrors, $1)");
+}
+
+function compile(family, schema, refs, allErrors) {
+  const ajv = new Ajv2020({
+    strict: true,
+    allowUnionTypes: true,
+    discriminator: true,
+    allErrors,
+    verbose: true,
+    code: { source: true, esm: true, process: appendInPlace, formats: _`__chatschemaFormats` },
+  });
+  // Only the name matters here: the code calls formats.js's validate at run time.
+  ajv.addFormat("date-time", { type: "string", validate: () => true });
+  ajv.addKeyword({ keyword: "x-chatschema-extension", schemaType: "string" });
+  ajv.addSchema(schema);
+  let code = standaloneCode(ajv, refs);
+  const required = code.match(/require\([^)]*\)/);
+  if (required) throw new Error(`${family}: the precompiled validators need ${required[0]}, which the package does not ship`);
+  code = code.replace(/^"use strict";/, "");
+  return `import { formats as ${FORMATS} } from "../formats.js";\n${code}\n`;
+}
+
+async function main() {
+  const chunks = [];
+  for await (const chunk of process.stdin) chunks.push(chunk);
+  const input = JSON.parse(Buffer.concat(chunks).toString("utf8"));
+  const validators = {};
+  const modules = { ...input.modules };
+  for (const family of Object.keys(input.validators).sort()) {
+    const { schema, refs } = input.validators[family];
+    validators[family] = { all: compile(family, schema, refs, true), first: compile(family, schema, refs, false) };
+    modules[`validators/${family}.js`] = validators[family].all;
+    modules[`validators/${family}.first.js`] = validators[family].first;
+  }
+  const cjs = {};
+  for (const path of Object.keys(modules).sort()) {
+    const out = await esbuild.transform(modules[path], { format: "cjs", platform: "node", target: "node18", sourcefile: path });
+    cjs[path] = out.code;
+  }
+  process.stdout.write(JSON.stringify({ validators, cjs }));
+}
+
+main().catch((err) => {
+  process.stderr.write(`standalone: ${err && err.stack ? err.stack : err}\n`);
+  process.exit(1);
+});
