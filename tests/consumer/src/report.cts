@@ -1,13 +1,23 @@
 // What the package does at run time, as JSON: called by esm.mts (ES module) and cjs.cts (CommonJS)
 // with the modules each imported its own way; tests/test_ts_consumer.py expects the same from both.
-import type * as Chatschema from "chatschema";
-import type * as Stream from "chatschema/stream";
-import type * as LettaEntry from "chatschema/letta";
+// The parameters are typed by what is used, not by the package's declarations: the ESM and the
+// CommonJS declarations are two copies, and their brands (unique symbols) differ.
+import type { letta } from "chatschema";
 
-type Named = Pick<typeof Chatschema, "isValid" | "validate" | "violations" | "PayloadError" | "letta">;
+type Check = (name: "docent/ChatMessage" | "letta/LettaPing", payload: unknown) => boolean;
+interface Named {
+  isValid: Check;
+  validate: (name: "docent/ChatMessage", payload: unknown) => void;
+  violations: (name: "docent/ChatMessage", payload: unknown) => { path: string }[];
+  PayloadError: abstract new (...args: never[]) => Error & { violations: { path: string }[] };
+  letta: { isLettaPing: (value: unknown) => boolean };
+}
+interface Stream {
+  reassembleSse: (body: string) => { stopReason: { stop_reason: string } | null };
+}
 
-function report(chatschema: typeof Chatschema, named: Named, stream: typeof Stream, entry: typeof LettaEntry): string {
-  const ping: Chatschema.letta.LettaPing = { id: "message-1", date: "2025-10-01T12:30:45+00:00", message_type: "ping" };
+function report(chatschema: Named, named: Named, stream: Stream, entry: { isToolCallMessage: (value: unknown) => boolean }): string {
+  const ping: letta.LettaPing = { id: "message-1", date: "2025-10-01T12:30:45+00:00", message_type: "ping" };
   const call = { ...ping, message_type: "tool_call_message", tool_call: { name: "f", arguments: "{}", tool_call_id: "call_1" } };
   const sse = 'data: {"message_type": "stop_reason", "stop_reason": "end_turn"}\n\ndata: [DONE]\n\n';
   const thrown = (payload: unknown): string[] => {
