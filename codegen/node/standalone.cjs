@@ -25,7 +25,9 @@ function compile(family, schema, refs, allErrors) {
     allowUnionTypes: true,
     discriminator: true,
     allErrors,
-    verbose: true,
+    // errors carry their schema and data (core.js names a union's tags and an enum's value from
+    // them); the first-error validators only give a verdict, so they go without (smaller code)
+    verbose: allErrors,
     code: { source: true, esm: true, process: appendInPlace, formats: _`__chatschemaFormats` },
   });
   // Only the name matters here: the code calls formats.js's validate at run time.

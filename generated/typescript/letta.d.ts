@@ -112,3 +112,51 @@ export declare function isUrlImage<T>(value: T): value is Valid<T, LettaSchemas[
 export declare function isUserContentPart<T>(value: T): value is Valid<T, LettaSchemas["UserContentPart"]>;
 /** Whether `value` is a valid letta/UserMessage; when false, `value` keeps its type. */
 export declare function isUserMessage<T>(value: T): value is Valid<T, LettaSchemas["UserMessage"]>;
+
+/**
+ * Each type's tags as the official Letta SDK (`@letta-ai/letta-client`) types them: optional.
+ * `fromSdk` accepts any value with these; the SDK's interfaces satisfy them as they are.
+ */
+export interface SdkShapes {
+  "ApprovalRequestMessage": { readonly "message_type"?: "approval_request_message"; };
+  "ApprovalResponseMessage": { readonly "message_type"?: "approval_response_message"; };
+  "ApprovalReturn": { readonly "type"?: "approval"; };
+  "AssistantMessage": { readonly "message_type"?: "assistant_message"; };
+  "Base64Image": { readonly "type"?: "base64"; };
+  "EventMessage": { readonly "message_type"?: "event_message"; readonly "event_type"?: "compaction"; };
+  "HiddenReasoningMessage": { readonly "message_type"?: "hidden_reasoning_message"; };
+  "ImageContent": { readonly "type"?: "image"; };
+  "LettaErrorMessage": { readonly "message_type"?: "error_message"; };
+  "LettaImage": { readonly "type"?: "letta"; };
+  "LettaPing": { readonly "message_type"?: "ping"; };
+  "LettaStopReason": { readonly "message_type"?: "stop_reason"; };
+  "LettaUsageStatistics": { readonly "message_type"?: "usage_statistics"; };
+  "ReasoningMessage": { readonly "message_type"?: "reasoning_message"; };
+  "SummaryMessage": { readonly "message_type"?: "summary_message"; };
+  "SystemMessage": { readonly "message_type"?: "system_message"; };
+  "TextContent": { readonly "type"?: "text"; };
+  "ToolCallMessage": { readonly "message_type"?: "tool_call_message"; };
+  "ToolResult": { readonly "type"?: "tool"; };
+  "ToolReturn": { readonly "type"?: "tool"; };
+  "ToolReturnMessage": { readonly "message_type"?: "tool_return_message"; };
+  "UrlImage": { readonly "type"?: "url"; };
+  "UserMessage": { readonly "message_type"?: "user_message"; };
+}
+
+/** What `fromSdk` accepts for a schema name: its tags if it has any, otherwise any object. */
+export type SdkShape<N extends SchemaName> = N extends `letta/${infer T extends keyof SdkShapes}` ? SdkShapes[T] : object;
+
+/**
+ * Take a value typed by the official Letta SDK and return it as ours, validated.
+ *
+ * The SDK's tags are optional and its interfaces have no index signature, so its values are not
+ * assignable to these types; `fromSdk` checks at run time what its types cannot say, and throws
+ * `PayloadError` (as `validate` does) if the value is not valid. No cast is needed, and a value with
+ * the wrong tag (an SDK `AssistantMessage` for `"letta/ToolCallMessage"`) does not compile. The
+ * package does not depend on the SDK.
+ *
+ * ```ts
+ * const call: ToolCallMessage = fromSdk("letta/ToolCallMessage", sdkMessage);
+ * ```
+ */
+export declare function fromSdk<N extends SchemaName>(name: N, value: SdkShape<N>): SchemaType<N>;

@@ -33,6 +33,7 @@ __export(letta_exports, {
   PayloadError: () => import_core2.PayloadError,
   UnknownSchemaError: () => import_core2.UnknownSchemaError,
   family: () => family,
+  fromSdk: () => fromSdk,
   isApproval: () => isApproval,
   isApprovalRequestMessage: () => isApprovalRequestMessage,
   isApprovalResponseMessage: () => isApprovalResponseMessage,
@@ -200,12 +201,16 @@ function isUserContentPart(value) {
 function isUserMessage(value) {
   return first.UserMessage(value) === true;
 }
+function fromSdk(name, value) {
+  return api.parse(name, value);
+}
 // Annotate the CommonJS export names for ESM import in node:
 0 && (module.exports = {
   MAX_VIOLATIONS,
   PayloadError,
   UnknownSchemaError,
   family,
+  fromSdk,
   isApproval,
   isApprovalRequestMessage,
   isApprovalResponseMessage,

@@ -129,3 +129,8 @@ export function isUserContentPart(value) {
 export function isUserMessage(value) {
   return first.UserMessage(value) === true;
 }
+
+/** A value typed by the official Letta SDK, returned as ours if it is valid (PayloadError otherwise). */
+export function fromSdk(name, value) {
+  return api.parse(name, value);
+}

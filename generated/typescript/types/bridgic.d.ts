@@ -3,16 +3,10 @@
 
 /**
  * One block of a message, told apart by `block_type` (not `type`).
- *
- * This interface was referenced by `BridgicSchemas`'s JSON-Schema
- * via the `definition` "ContentBlock".
  */
 export type ContentBlock = TextBlock | ToolCallBlock | ToolResultBlock;
 /**
  * Who sent a message. bridgic's Python enum member for "assistant" is `Role.AI`; in JSON it is always the string value.
- *
- * This interface was referenced by `BridgicSchemas`'s JSON-Schema
- * via the `definition` "Role".
  */
 export type Role = "system" | "user" | "assistant" | "tool";
 
@@ -35,9 +29,6 @@ export interface BridgicSchemas {
 }
 /**
  * Plain text passed to or received from the model.
- *
- * This interface was referenced by `BridgicSchemas`'s JSON-Schema
- * via the `definition` "TextBlock".
  */
 export interface TextBlock {
   /**
@@ -52,9 +43,6 @@ export interface TextBlock {
 }
 /**
  * A tool call inside an assistant message. Unlike ToolCall, `id` is not nullable and `arguments` has no default.
- *
- * This interface was referenced by `BridgicSchemas`'s JSON-Schema
- * via the `definition` "ToolCallBlock".
  */
 export interface ToolCallBlock {
   /**
@@ -79,9 +67,6 @@ export interface ToolCallBlock {
 }
 /**
  * The result of one tool call, inside a `role: "tool"` message.
- *
- * This interface was referenced by `BridgicSchemas`'s JSON-Schema
- * via the `definition` "ToolResultBlock".
  */
 export interface ToolResultBlock {
   /**
@@ -100,9 +85,6 @@ export interface ToolResultBlock {
 }
 /**
  * One message of a conversation: a role and a list of content blocks. Every key has a default. There is no `content` key: bridgic's `Message.content` is a property (the text blocks joined with a blank line), never serialized, and a `content` key in input is ignored like any unknown key (chatschema's models keep it as an extra, but `Message.content` still reads the blocks).
- *
- * This interface was referenced by `BridgicSchemas`'s JSON-Schema
- * via the `definition` "Message".
  */
 export interface Message {
   /**
@@ -123,9 +105,6 @@ export interface Message {
 }
 /**
  * A fragment of a streamed response.
- *
- * This interface was referenced by `BridgicSchemas`'s JSON-Schema
- * via the `definition` "MessageChunk".
  */
 export interface MessageChunk {
   /**
@@ -140,9 +119,6 @@ export interface MessageChunk {
 }
 /**
  * Token counts of one model call (bridgic-core 0.3.0; not in the seed docs).
- *
- * This interface was referenced by `BridgicSchemas`'s JSON-Schema
- * via the `definition` "TokenUsage".
  */
 export interface TokenUsage {
   /**
@@ -169,9 +145,6 @@ export interface TokenUsage {
 }
 /**
  * The complete result of one model call.
- *
- * This interface was referenced by `BridgicSchemas`'s JSON-Schema
- * via the `definition` "Response".
  */
 export interface Response {
   /**
@@ -190,9 +163,6 @@ export interface Response {
 }
 /**
  * A tool offered to the model. `parameters` is a free-form JSON Schema object that bridgic neither checks nor defaults; it is required. bridgic's OpenAI adapter wraps it as `{type: "function", function: {name, description, parameters}}`.
- *
- * This interface was referenced by `BridgicSchemas`'s JSON-Schema
- * via the `definition` "Tool".
  */
 export interface Tool {
   /**
@@ -213,9 +183,6 @@ export interface Tool {
 }
 /**
  * A tool call produced by the model. `id` must be present but may be null; `arguments` is the already-parsed arguments object and defaults to `{}` (the seed docs show `Field(..., default_factory=dict)`, which reads as required, but the default factory wins). A ToolCall with a null id cannot become a ToolCallBlock.
- *
- * This interface was referenced by `BridgicSchemas`'s JSON-Schema
- * via the `definition` "ToolCall".
  */
 export interface ToolCall {
   /**
@@ -236,9 +203,6 @@ export interface ToolCall {
 }
 /**
  * The plain-dict form of a tool call that `Message.from_tool_call` accepts. In bridgic it is a total `typing.TypedDict`, never validated: every key is required and, unlike ToolCall, `id` is not nullable (a null id fails when the ToolCallBlock is built). Other keys are ignored.
- *
- * This interface was referenced by `BridgicSchemas`'s JSON-Schema
- * via the `definition` "ToolCallDict".
  */
 export interface ToolCallDict {
   /**

@@ -3,9 +3,6 @@
 
 /**
  * The resolved thing a citation points at, told apart by `item_type` (Docent's ResolvedCitationItemUnion).
- *
- * This interface was referenced by `DocentSchemas`'s JSON-Schema
- * via the `definition` "CitationItem".
  */
 export type CitationItem =
   | AgentRunMetadataItem
@@ -15,30 +12,18 @@ export type CitationItem =
   | ReadingResultItem;
 /**
  * A message body: a plain string, or a list of content parts. Never null; an empty string or an empty list is allowed.
- *
- * This interface was referenced by `DocentSchemas`'s JSON-Schema
- * via the `definition` "MessageContent".
  */
 export type MessageContent = string | Content[];
 /**
  * Any message of a transcript, told apart by `role`. An assistant message's citations are not part of this union: use DocentChatMessage for those.
- *
- * This interface was referenced by `DocentSchemas`'s JSON-Schema
- * via the `definition` "ChatMessage".
  */
 export type ChatMessage = SystemMessage | UserMessage | AssistantMessage | ToolMessage;
 /**
  * Any message of a Docent chat session, told apart by `role`; assistant messages are DocentAssistantMessage.
- *
- * This interface was referenced by `DocentSchemas`'s JSON-Schema
- * via the `definition` "DocentChatMessage".
  */
 export type DocentChatMessage = SystemMessage | UserMessage | DocentAssistantMessage | ToolMessage;
 /**
  * One content part, told apart by `type`. Docent's base enum also names image, audio and video, but its union accepts only text and reasoning, and so does this one.
- *
- * This interface was referenced by `DocentSchemas`'s JSON-Schema
- * via the `definition` "Content".
  */
 export type Content = ContentText | ContentReasoning;
 
@@ -74,9 +59,6 @@ export interface DocentSchemas {
 }
 /**
  * A sub-range inside the cited item, given by offsets, by anchoring text patterns, or both.
- *
- * This interface was referenced by `DocentSchemas`'s JSON-Schema
- * via the `definition` "CitationTargetTextRange".
  */
 export interface CitationTargetTextRange {
   /**
@@ -99,9 +81,6 @@ export interface CitationTargetTextRange {
 }
 /**
  * A cited metadata value of an agent run (alias `[A0]`).
- *
- * This interface was referenced by `DocentSchemas`'s JSON-Schema
- * via the `definition` "AgentRunMetadataItem".
  */
 export interface AgentRunMetadataItem {
   /**
@@ -124,9 +103,6 @@ export interface AgentRunMetadataItem {
 }
 /**
  * A cited metadata value of a transcript (alias `[T0M.key]`).
- *
- * This interface was referenced by `DocentSchemas`'s JSON-Schema
- * via the `definition` "TranscriptMetadataItem".
  */
 export interface TranscriptMetadataItem {
   /**
@@ -153,9 +129,6 @@ export interface TranscriptMetadataItem {
 }
 /**
  * A cited metadata value of one transcript block (alias `[T0B1M.key]`).
- *
- * This interface was referenced by `DocentSchemas`'s JSON-Schema
- * via the `definition` "TranscriptBlockMetadataItem".
  */
 export interface TranscriptBlockMetadataItem {
   /**
@@ -186,9 +159,6 @@ export interface TranscriptBlockMetadataItem {
 }
 /**
  * The cited content of one transcript block (alias `[T0B1]`).
- *
- * This interface was referenced by `DocentSchemas`'s JSON-Schema
- * via the `definition` "TranscriptBlockContentItem".
  */
 export interface TranscriptBlockContentItem {
   /**
@@ -219,9 +189,6 @@ export interface TranscriptBlockContentItem {
 }
 /**
  * A cited reading result.
- *
- * This interface was referenced by `DocentSchemas`'s JSON-Schema
- * via the `definition` "ReadingResultItem".
  */
 export interface ReadingResultItem {
   /**
@@ -240,9 +207,6 @@ export interface ReadingResultItem {
 }
 /**
  * What a citation cites: an item, optionally narrowed to a text range inside it.
- *
- * This interface was referenced by `DocentSchemas`'s JSON-Schema
- * via the `definition` "CitationTarget".
  */
 export interface CitationTarget {
   /**
@@ -257,9 +221,6 @@ export interface CitationTarget {
 }
 /**
  * A citation attached to a span of an assistant message's text.
- *
- * This interface was referenced by `DocentSchemas`'s JSON-Schema
- * via the `definition` "InlineCitation".
  */
 export interface InlineCitation {
   /**
@@ -278,9 +239,6 @@ export interface InlineCitation {
 }
 /**
  * Instructions and context for the conversation.
- *
- * This interface was referenced by `DocentSchemas`'s JSON-Schema
- * via the `definition` "SystemMessage".
  */
 export interface SystemMessage {
   /**
@@ -305,9 +263,6 @@ export interface SystemMessage {
 }
 /**
  * A message from the end user.
- *
- * This interface was referenced by `DocentSchemas`'s JSON-Schema
- * via the `definition` "UserMessage".
  */
 export interface UserMessage {
   /**
@@ -336,9 +291,6 @@ export interface UserMessage {
 }
 /**
  * A reply from the assistant, possibly calling tools.
- *
- * This interface was referenced by `DocentSchemas`'s JSON-Schema
- * via the `definition` "AssistantMessage".
  */
 export interface AssistantMessage {
   /**
@@ -371,9 +323,6 @@ export interface AssistantMessage {
 }
 /**
  * An assistant message of Docent's own chat sessions: an AssistantMessage plus citations and suggested follow-ups. Only the DocentChatMessage union keeps these extra fields.
- *
- * This interface was referenced by `DocentSchemas`'s JSON-Schema
- * via the `definition` "DocentAssistantMessage".
  */
 export interface DocentAssistantMessage {
   /**
@@ -414,9 +363,6 @@ export interface DocentAssistantMessage {
 }
 /**
  * The result of a tool call.
- *
- * This interface was referenced by `DocentSchemas`'s JSON-Schema
- * via the `definition` "ToolMessage".
  */
 export interface ToolMessage {
   /**
@@ -455,9 +401,6 @@ export interface ToolMessage {
 }
 /**
  * A text part of a message.
- *
- * This interface was referenced by `DocentSchemas`'s JSON-Schema
- * via the `definition` "ContentText".
  */
 export interface ContentText {
   /**
@@ -476,9 +419,6 @@ export interface ContentText {
 }
 /**
  * A reasoning (thinking) part of a message. Redacted reasoning keeps `reasoning` as an empty string and carries the provider's encrypted blob in `signature`.
- *
- * This interface was referenced by `DocentSchemas`'s JSON-Schema
- * via the `definition` "ContentReasoning".
  */
 export interface ContentReasoning {
   /**
@@ -505,9 +445,6 @@ export interface ContentReasoning {
 }
 /**
  * A custom display of a tool call's input.
- *
- * This interface was referenced by `DocentSchemas`'s JSON-Schema
- * via the `definition` "ToolCallContent".
  */
 export interface ToolCallContent {
   /**
@@ -526,9 +463,6 @@ export interface ToolCallContent {
 }
 /**
  * A call of one tool by the assistant. `function` is the tool's name as a plain string and `arguments` the already-parsed arguments object (not an OpenAI-style `{name, arguments}` object, and never a JSON string). When the raw arguments did not parse, Docent stores them as `{"__parse_error_raw_args": <raw>}` and explains in `parse_error`.
- *
- * This interface was referenced by `DocentSchemas`'s JSON-Schema
- * via the `definition` "ToolCall".
  */
 export interface ToolCall {
   /**
@@ -565,9 +499,6 @@ export interface ToolCall {
 }
 /**
  * One parameter of a tool. Docent wraps each parameter's JSON Schema in this object, so `ToolParams.properties` is not an ordinary JSON Schema `properties` map.
- *
- * This interface was referenced by `DocentSchemas`'s JSON-Schema
- * via the `definition` "ToolParam".
  */
 export interface ToolParam {
   /**
@@ -588,9 +519,6 @@ export interface ToolParam {
 }
 /**
  * The parameters block of a tool definition. Every key has a default; Docent documents `additionalProperties` as always false but accepts true.
- *
- * This interface was referenced by `DocentSchemas`'s JSON-Schema
- * via the `definition` "ToolParams".
  */
 export interface ToolParams {
   /**
@@ -615,9 +543,6 @@ export interface ToolParams {
 }
 /**
  * Definition of a tool offered to the model.
- *
- * This interface was referenced by `DocentSchemas`'s JSON-Schema
- * via the `definition` "ToolInfo".
  */
 export interface ToolInfo {
   /**

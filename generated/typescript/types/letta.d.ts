@@ -3,9 +3,6 @@
 
 /**
  * Any Letta message, told apart by `message_type` (LettaMessageUnion). Letta's models default `message_type`, but its union requires it, and without it a payload can match several branches.
- *
- * This interface was referenced by `LettaSchemas`'s JSON-Schema
- * via the `definition` "LettaMessage".
  */
 export type LettaMessage =
   | SystemMessage
@@ -21,23 +18,14 @@ export type LettaMessage =
   | EventMessage;
 /**
  * Where an image comes from, told apart by `type`.
- *
- * This interface was referenced by `LettaSchemas`'s JSON-Schema
- * via the `definition` "ImageSource".
  */
 export type ImageSource = UrlImage | Base64Image | LettaImage;
 /**
  * A part of a multimodal user message or tool return: text or image, told apart by `type` (Letta's LettaUserMessageContentUnion).
- *
- * This interface was referenced by `LettaSchemas`'s JSON-Schema
- * via the `definition` "UserContentPart".
  */
 export type UserContentPart = TextContent | ImageContent;
 /**
  * One frame of a Letta SSE stream, told apart by `message_type`: a message, a ping, an error, the stop reason or the usage. With `include_compaction_messages=true`, letta/agents/letta_agent_v3.py streams an event_message when a compaction starts (built at L835-846 with a bare uuid4 `id` and no `otid`, yielded at L1229-1232 and L1451-1452) and a summary_message with `compaction_stats` when it ends (L875-883, yielded at L1270-1278); Letta's published union and letta-client omit both, but the server sends them. The `event: error` and `event: cancelled` SSE events that carry no `message_type` are LettaSseError and LettaSseCancelled.
- *
- * This interface was referenced by `LettaSchemas`'s JSON-Schema
- * via the `definition` "LettaStreamingResponse".
  */
 export type LettaStreamingResponse =
   | SystemMessage
@@ -57,9 +45,6 @@ export type LettaStreamingResponse =
   | LettaUsageStatistics;
 /**
  * One entry of an approval response: a decision, or the result of a call the client ran itself, told apart by `type`.
- *
- * This interface was referenced by `LettaSchemas`'s JSON-Schema
- * via the `definition` "Approval".
  */
 export type Approval = ApprovalReturn | ToolReturn;
 
@@ -106,9 +91,6 @@ export interface LettaSchemas {
 }
 /**
  * The fields every Letta message shares (LettaMessage in letta_message.py); each message type adds its own `message_type` tag. Validate against a concrete type or the LettaMessage union to check a whole message.
- *
- * This interface was referenced by `LettaSchemas`'s JSON-Schema
- * via the `definition` "LettaMessageBase".
  */
 export interface LettaMessageBase {
   /**
@@ -151,9 +133,6 @@ export interface LettaMessageBase {
 }
 /**
  * The system prompt. Never streamed, only listed.
- *
- * This interface was referenced by `LettaSchemas`'s JSON-Schema
- * via the `definition` "SystemMessage".
  */
 export interface SystemMessage {
   /**
@@ -204,9 +183,6 @@ export interface SystemMessage {
 }
 /**
  * Input from the user, possibly multimodal. Never streamed back, only listed.
- *
- * This interface was referenced by `LettaSchemas`'s JSON-Schema
- * via the `definition` "UserMessage".
  */
 export interface UserMessage {
   /**
@@ -257,9 +233,6 @@ export interface UserMessage {
 }
 /**
  * The agent's reply to the user (by default taken from its send_message tool call).
- *
- * This interface was referenced by `LettaSchemas`'s JSON-Schema
- * via the `definition` "AssistantMessage".
  */
 export interface AssistantMessage {
   /**
@@ -310,9 +283,6 @@ export interface AssistantMessage {
 }
 /**
  * Reasoning the agent made visible.
- *
- * This interface was referenced by `LettaSchemas`'s JSON-Schema
- * via the `definition` "ReasoningMessage".
  */
 export interface ReasoningMessage {
   /**
@@ -371,9 +341,6 @@ export interface ReasoningMessage {
 }
 /**
  * Reasoning the provider redacted or the API left out.
- *
- * This interface was referenced by `LettaSchemas`'s JSON-Schema
- * via the `definition` "HiddenReasoningMessage".
  */
 export interface HiddenReasoningMessage {
   /**
@@ -428,9 +395,6 @@ export interface HiddenReasoningMessage {
 }
 /**
  * A request to call one or more tools. While streaming, each frame carries a ToolCallDelta fragment in both `tool_call` and `tool_calls`; the complete message carries ToolCalls.
- *
- * This interface was referenced by `LettaSchemas`'s JSON-Schema
- * via the `definition` "ToolCallMessage".
  */
 export interface ToolCallMessage {
   /**
@@ -474,8 +438,9 @@ export interface ToolCallMessage {
    */
   message_type: "tool_call_message";
   /**
-   * @deprecated
-   * Deprecated but still required: the first call (or, while streaming, the current fragment). Use `tool_calls`.
+   * The first call (or, while streaming, the current fragment). Still required.
+   *
+   * @deprecated Use `tool_calls`.
    */
   tool_call: ToolCall | ToolCallDelta;
   /**
@@ -486,9 +451,6 @@ export interface ToolCallMessage {
 }
 /**
  * The result of a tool call. The flat single-result fields are deprecated in favour of `tool_returns` but still required.
- *
- * This interface was referenced by `LettaSchemas`'s JSON-Schema
- * via the `definition` "ToolReturnMessage".
  */
 export interface ToolReturnMessage {
   /**
@@ -532,28 +494,33 @@ export interface ToolReturnMessage {
    */
   message_type: "tool_return_message";
   /**
-   * @deprecated
-   * Deprecated: the tool's result as a string; use `tool_returns`.
+   * The tool's result as a string.
+   *
+   * @deprecated Use `tool_returns`.
    */
   tool_return: string;
   /**
-   * @deprecated
-   * Deprecated: whether the tool succeeded; use `tool_returns`.
+   * Whether the tool succeeded.
+   *
+   * @deprecated Use `tool_returns`.
    */
   status: "success" | "error";
   /**
-   * @deprecated
-   * Deprecated: the call this result answers; use `tool_returns`.
+   * The call this result answers.
+   *
+   * @deprecated Use `tool_returns`.
    */
   tool_call_id: string;
   /**
-   * @deprecated
-   * Deprecated: captured standard output; use `tool_returns`.
+   * Captured standard output.
+   *
+   * @deprecated Use `tool_returns`.
    */
   stdout?: string[] | null;
   /**
-   * @deprecated
-   * Deprecated: captured standard error; use `tool_returns`.
+   * Captured standard error.
+   *
+   * @deprecated Use `tool_returns`.
    */
   stderr?: string[] | null;
   /**
@@ -564,9 +531,6 @@ export interface ToolReturnMessage {
 }
 /**
  * Tool calls waiting for a human to approve them.
- *
- * This interface was referenced by `LettaSchemas`'s JSON-Schema
- * via the `definition` "ApprovalRequestMessage".
  */
 export interface ApprovalRequestMessage {
   /**
@@ -610,8 +574,9 @@ export interface ApprovalRequestMessage {
    */
   message_type: "approval_request_message";
   /**
-   * @deprecated
-   * Deprecated but still required: the first call waiting for approval. Use `tool_calls`.
+   * The first call waiting for approval. Still required.
+   *
+   * @deprecated Use `tool_calls`.
    */
   tool_call: ToolCall | ToolCallDelta;
   /**
@@ -622,9 +587,6 @@ export interface ApprovalRequestMessage {
 }
 /**
  * The human's decisions on tool calls that waited for approval.
- *
- * This interface was referenced by `LettaSchemas`'s JSON-Schema
- * via the `definition` "ApprovalResponseMessage".
  */
 export interface ApprovalResponseMessage {
   /**
@@ -672,27 +634,27 @@ export interface ApprovalResponseMessage {
    */
   approvals?: Approval[] | null;
   /**
-   * @deprecated
-   * Deprecated: a single decision for the whole request; use `approvals`.
+   * A single decision for the whole request.
+   *
+   * @deprecated Use `approvals`.
    */
   approve?: boolean | null;
   /**
-   * @deprecated
-   * Deprecated: id of the approval request answered; use `approvals`.
+   * Id of the approval request answered.
+   *
+   * @deprecated Use `approvals`.
    */
   approval_request_id?: string | null;
   /**
-   * @deprecated
-   * Deprecated: why, for the single decision; use `approvals`.
+   * Why, for the single decision.
+   *
+   * @deprecated Use `approvals`.
    */
   reason?: string | null;
   [k: string]: unknown | undefined;
 }
 /**
  * A summary of the conversation made when the context was compacted.
- *
- * This interface was referenced by `LettaSchemas`'s JSON-Schema
- * via the `definition` "SummaryMessage".
  */
 export interface SummaryMessage {
   /**
@@ -747,9 +709,6 @@ export interface SummaryMessage {
 }
 /**
  * An event for the developer (for example a compaction); not part of the context window.
- *
- * This interface was referenced by `LettaSchemas`'s JSON-Schema
- * via the `definition` "EventMessage".
  */
 export interface EventMessage {
   /**
@@ -806,9 +765,6 @@ export interface EventMessage {
 }
 /**
  * Statistics of one context compaction.
- *
- * This interface was referenced by `LettaSchemas`'s JSON-Schema
- * via the `definition` "CompactionStats".
  */
 export interface CompactionStats {
   /**
@@ -839,9 +795,6 @@ export interface CompactionStats {
 }
 /**
  * A text part.
- *
- * This interface was referenced by `LettaSchemas`'s JSON-Schema
- * via the `definition` "TextContent".
  */
 export interface TextContent {
   /**
@@ -860,9 +813,6 @@ export interface TextContent {
 }
 /**
  * An image given by URL.
- *
- * This interface was referenced by `LettaSchemas`'s JSON-Schema
- * via the `definition` "UrlImage".
  */
 export interface UrlImage {
   /**
@@ -877,9 +827,6 @@ export interface UrlImage {
 }
 /**
  * An image given inline as base64 data.
- *
- * This interface was referenced by `LettaSchemas`'s JSON-Schema
- * via the `definition` "Base64Image".
  */
 export interface Base64Image {
   /**
@@ -902,9 +849,6 @@ export interface Base64Image {
 }
 /**
  * An image persisted in Letta's file storage.
- *
- * This interface was referenced by `LettaSchemas`'s JSON-Schema
- * via the `definition` "LettaImage".
  */
 export interface LettaImage {
   /**
@@ -931,9 +875,6 @@ export interface LettaImage {
 }
 /**
  * An image part.
- *
- * This interface was referenced by `LettaSchemas`'s JSON-Schema
- * via the `definition` "ImageContent".
  */
 export interface ImageContent {
   /**
@@ -948,9 +889,6 @@ export interface ImageContent {
 }
 /**
  * A keep-alive frame of a stream; not a LettaMessage.
- *
- * This interface was referenced by `LettaSchemas`'s JSON-Schema
- * via the `definition` "LettaPing".
  */
 export interface LettaPing {
   /**
@@ -997,9 +935,6 @@ export interface LettaPing {
 }
 /**
  * An error during the run, sent as an SSE `event: error` frame. Letta's published schema types `detail` and `seq_id` as non-nullable, but its stream writes nulls there (model_dump_json); this schema allows null, as the real output needs.
- *
- * This interface was referenced by `LettaSchemas`'s JSON-Schema
- * via the `definition` "LettaErrorMessage".
  */
 export interface LettaErrorMessage {
   /**
@@ -1030,9 +965,6 @@ export interface LettaErrorMessage {
 }
 /**
  * Why the agent loop stopped; sent near the end of a stream, before the usage frame. An error stream sends it before its `event: error` frame (letta/agents/letta_agent_v3.py L669-687), and a streaming interface that fails sends its own `error` stop reason first (letta/interfaces/openai_streaming_interface.py L303), so an error stream can carry two.
- *
- * This interface was referenced by `LettaSchemas`'s JSON-Schema
- * via the `definition` "LettaStopReason".
  */
 export interface LettaStopReason {
   /**
@@ -1068,9 +1000,6 @@ export interface LettaStopReason {
 }
 /**
  * Token usage of the run; sent last in a stream, before `data: [DONE]`.
- *
- * This interface was referenced by `LettaSchemas`'s JSON-Schema
- * via the `definition` "LettaUsageStatistics".
  */
 export interface LettaUsageStatistics {
   /**
@@ -1117,9 +1046,6 @@ export interface LettaUsageStatistics {
 }
 /**
  * The body of an `event: error` SSE event written when the response stream itself fails after it started (letta/server/rest_api/streaming_response.py L369-370: `{"error": str(exc), "code": "INTERNAL_SERVER_ERROR"}`). It has no `message_type`; the stream ends after it, without `data: [DONE]`. Errors of the agent run are LettaErrorMessage frames, also sent as `event: error`.
- *
- * This interface was referenced by `LettaSchemas`'s JSON-Schema
- * via the `definition` "LettaSseError".
  */
 export interface LettaSseError {
   /**
@@ -1134,9 +1060,6 @@ export interface LettaSseError {
 }
 /**
  * The body of an `event: cancelled` SSE event, written when the run is cancelled while streaming (letta/server/rest_api/streaming_response.py L333-334: `{"message": "Run was cancelled"}`). It has no `message_type`; the stream ends after it.
- *
- * This interface was referenced by `LettaSchemas`'s JSON-Schema
- * via the `definition` "LettaSseCancelled".
  */
 export interface LettaSseCancelled {
   /**
@@ -1147,9 +1070,6 @@ export interface LettaSseCancelled {
 }
 /**
  * Token data of one LLM generation or tool result in a multi-turn agent interaction, for RL training (letta-client `letta_response.Turn`). Found by the conformance run: letta-client requires `role`, so an arbitrary object here is not a valid turn.
- *
- * This interface was referenced by `LettaSchemas`'s JSON-Schema
- * via the `definition` "LettaTurn".
  */
 export interface LettaTurn {
   /**
@@ -1176,9 +1096,6 @@ export interface LettaTurn {
 }
 /**
  * The non-streaming response of a Letta agent run.
- *
- * This interface was referenced by `LettaSchemas`'s JSON-Schema
- * via the `definition` "LettaResponse".
  */
 export interface LettaResponse {
   /**
@@ -1207,9 +1124,6 @@ export interface LettaResponse {
 }
 /**
  * A complete tool call. Unlike Docent, bridgic and agent-swarm-kit, Letta sends `arguments` as a JSON-encoded string, not an object.
- *
- * This interface was referenced by `LettaSchemas`'s JSON-Schema
- * via the `definition` "ToolCall".
  */
 export interface ToolCall {
   /**
@@ -1228,9 +1142,6 @@ export interface ToolCall {
 }
 /**
  * A streamed fragment of a tool call. The first fragment usually carries `name` and `tool_call_id`, later ones `arguments` pieces that are not JSON on their own. At least one of the three keys is present: Letta rejects an empty `{}`, and so does this schema.
- *
- * This interface was referenced by `LettaSchemas`'s JSON-Schema
- * via the `definition` "ToolCallDelta".
  */
 export interface ToolCallDelta {
   /**
@@ -1249,9 +1160,6 @@ export interface ToolCallDelta {
 }
 /**
  * One entry of a ToolReturnMessage's `tool_returns`: Letta's ToolReturn (letta/schemas/letta_message.py L38-39, 0.16.8 @ 56ba9c2), whose `type` defaults to "tool". `ToolReturnMessage.tool_returns` is a plain `List[ToolReturn]` (L303), so the server model and Letta Code's listener send entries without `type`; only the approvals union (L344, discriminated at L51) needs the tag, hence the tagged ToolReturn.
- *
- * This interface was referenced by `LettaSchemas`'s JSON-Schema
- * via the `definition` "ToolResult".
  */
 export interface ToolResult {
   /**
@@ -1282,9 +1190,6 @@ export interface ToolResult {
 }
 /**
  * The result of one tool call as a branch of the Approval union (OpenAPI name letta__schemas__letta_message__ToolReturn): a ToolResult whose `type` tag is required, since Letta's discriminated union (letta/schemas/letta_message.py L51) reads it. Its properties repeat ToolResult's.
- *
- * This interface was referenced by `LettaSchemas`'s JSON-Schema
- * via the `definition` "ToolReturn".
  */
 export interface ToolReturn {
   /**
@@ -1315,9 +1220,6 @@ export interface ToolReturn {
 }
 /**
  * A human decision on one tool call that waited for approval.
- *
- * This interface was referenced by `LettaSchemas`'s JSON-Schema
- * via the `definition` "ApprovalReturn".
  */
 export interface ApprovalReturn {
   /**

@@ -3,23 +3,14 @@
 
 /**
  * Roles of IBaseMessage and IOutlineMessage.
- *
- * This interface was referenced by `SwarmSchemas`'s JSON-Schema
- * via the `definition` "BaseMessageRole".
  */
 export type BaseMessageRole = "assistant" | "system" | "tool" | "user";
 /**
  * Roles of ISwarmMessage: the base roles plus "resque" (a model-recovery entry written by `_resurrectModel`), "flush" (a history reset marker) and "developer".
- *
- * This interface was referenced by `SwarmSchemas`'s JSON-Schema
- * via the `definition` "SwarmMessageRole".
  */
 export type SwarmMessageRole = "assistant" | "system" | "tool" | "user" | "resque" | "flush" | "developer";
 /**
  * Where a message came from: "user" input or a "tool" / system action.
- *
- * This interface was referenced by `SwarmSchemas`'s JSON-Schema
- * via the `definition` "ExecutionMode".
  */
 export type ExecutionMode = "tool" | "user";
 
@@ -44,9 +35,6 @@ export interface SwarmSchemas {
 }
 /**
  * The data fields of an IAgentTool. Its behaviour (`call`, which TypeScript requires, and the optional `validate`, `isAvailable` and `callbacks`) is functions, which JSON cannot carry; such keys are simply not described, and unknown keys are accepted. Stricter than TypeScript for `function`, which may also be a factory `(clientId, agentName) => Promise<function>`: JSON.stringify drops a function, so a serialized tool must hold the resolved IToolFunction.
- *
- * This interface was referenced by `SwarmSchemas`'s JSON-Schema
- * via the `definition` "IAgentTool".
  */
 export interface IAgentTool {
   /**
@@ -68,9 +56,6 @@ export interface IAgentTool {
 }
 /**
  * The fields every agent-swarm-kit message has, with the base roles. Stricter than TypeScript for `images`, which TypeScript also types as Blob[] or Uint8Array[]: those have no faithful JSON form, so only base64 strings are accepted.
- *
- * This interface was referenced by `SwarmSchemas`'s JSON-Schema
- * via the `definition` "IBaseMessage".
  */
 export interface IBaseMessage {
   /**
@@ -96,9 +81,6 @@ export interface IBaseMessage {
 }
 /**
  * A message of an agent's history, as stored, completed and emitted by agent-swarm-kit: IBaseMessage with the wider SwarmMessageRole plus `agentName`, `mode` and `payload` (its fields are repeated here because its role set is wider than IBaseMessage's). Stricter than TypeScript for `images` (base64 strings only) and `payload` (a JSON object or null; TypeScript's `object` would also admit an array).
- *
- * This interface was referenced by `SwarmSchemas`'s JSON-Schema
- * via the `definition` "ISwarmMessage".
  */
 export interface ISwarmMessage {
   /**
@@ -138,9 +120,6 @@ export interface ISwarmMessage {
 }
 /**
  * A message of an outline's history: exactly IBaseMessage (base roles, no extra fields).
- *
- * This interface was referenced by `SwarmSchemas`'s JSON-Schema
- * via the `definition` "IOutlineMessage".
  */
 export interface IOutlineMessage {
   /**
@@ -166,9 +145,6 @@ export interface IOutlineMessage {
 }
 /**
  * One parameter of a tool: a value of `ITool.function.parameters.properties` (an inline type in TypeScript, named here). TypeScript types only flat `{type, description, enum?}` nodes; this schema also accepts other JSON Schema keywords (`items`, `minimum`, nested `properties`, ...), because tools written in JavaScript or built at runtime carry them and agent-swarm-kit passes them to the model provider unchanged. `enum` may be absent (an MCP tool's `enum: undefined` disappears in JSON) but not null.
- *
- * This interface was referenced by `SwarmSchemas`'s JSON-Schema
- * via the `definition` "IToolProperty".
  */
 export interface IToolProperty {
   /**
@@ -186,9 +162,6 @@ export interface IToolProperty {
 }
 /**
  * The parameter schema of a tool: `ITool.function.parameters` (an inline type in TypeScript, named here). Looser than TypeScript: `required` may be absent, because tools that come from MCP servers have no `required` when the server's input schema has none.
- *
- * This interface was referenced by `SwarmSchemas`'s JSON-Schema
- * via the `definition` "IToolParameters".
  */
 export interface IToolParameters {
   /**
@@ -208,9 +181,6 @@ export interface IToolParameters {
 }
 /**
  * What a tool does and takes: `ITool.function` (an inline type in TypeScript, named here), also the resolved value of `IAgentTool.function`.
- *
- * This interface was referenced by `SwarmSchemas`'s JSON-Schema
- * via the `definition` "IToolFunction".
  */
 export interface IToolFunction {
   /**
@@ -228,9 +198,6 @@ export interface IToolFunction {
 }
 /**
  * A tool definition handed to completions. `type` is any string, as in TypeScript (only "function" is used in practice; IToolCall.type, by contrast, is the literal "function").
- *
- * This interface was referenced by `SwarmSchemas`'s JSON-Schema
- * via the `definition` "ITool".
  */
 export interface ITool {
   /**
@@ -244,9 +211,6 @@ export interface ITool {
 }
 /**
  * The function part of a tool call: `IToolCall.function` (an inline type in TypeScript, named here). `arguments` is an already-parsed object, never a JSON string: agent-swarm-kit's adapters parse the provider's string with `JSON.parse` on the way in (a bad string throws) and serialize it again on the way out.
- *
- * This interface was referenced by `SwarmSchemas`'s JSON-Schema
- * via the `definition` "IToolCallFunction".
  */
 export interface IToolCallFunction {
   /**
@@ -262,9 +226,6 @@ export interface IToolCallFunction {
 }
 /**
  * One tool call requested by the model. `id` and `type` are required, as in TypeScript: ClientAgent fills in a missing id (a random string) and a missing type ("function") before using a model's calls, and `commitToolRequest` makes ids `call_` plus 9 base-36 characters, so stored and emitted calls always carry both.
- *
- * This interface was referenced by `SwarmSchemas`'s JSON-Schema
- * via the `definition` "IToolCall".
  */
 export interface IToolCall {
   /**
@@ -282,9 +243,6 @@ export interface IToolCall {
 }
 /**
  * A request to run a tool (`commitToolRequest`), turned into an IToolCall by `createToolRequest`.
- *
- * This interface was referenced by `SwarmSchemas`'s JSON-Schema
- * via the `definition` "IToolRequest".
  */
 export interface IToolRequest {
   /**

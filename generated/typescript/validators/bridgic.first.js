@@ -59,14 +59,13 @@ function validate21(data, { instancePath = "", parentData, parentDataProperty, r
             if (data && typeof data == "object" && !Array.isArray(data)) {
               let missing0;
               if (data.block_type === void 0 && (missing0 = "block_type") || data.text === void 0 && (missing0 = "text")) {
-                validate21.errors = [{ instancePath, schemaPath: "#/$defs/TextBlock/required", keyword: "required", params: { missingProperty: missing0 }, message: "must have required property '" + missing0 + "'", schema: schema33.required, parentSchema: schema33, data }];
+                validate21.errors = [{ instancePath, schemaPath: "#/$defs/TextBlock/required", keyword: "required", params: { missingProperty: missing0 }, message: "must have required property '" + missing0 + "'" }];
                 return false;
               } else {
                 if (data.block_type !== void 0) {
-                  let data0 = data.block_type;
                   const _errs5 = errors;
-                  if ("text" !== data0) {
-                    validate21.errors = [{ instancePath: instancePath + "/block_type", schemaPath: "#/$defs/TextBlock/properties/block_type/const", keyword: "const", params: { allowedValue: "text" }, message: "must be equal to constant", schema: "text", parentSchema: schema33.properties.block_type, data: data0 }];
+                  if ("text" !== data.block_type) {
+                    validate21.errors = [{ instancePath: instancePath + "/block_type", schemaPath: "#/$defs/TextBlock/properties/block_type/const", keyword: "const", params: { allowedValue: "text" }, message: "must be equal to constant" }];
                     return false;
                   }
                   var valid3 = _errs5 === errors;
@@ -75,10 +74,9 @@ function validate21(data, { instancePath = "", parentData, parentDataProperty, r
                 }
                 if (valid3) {
                   if (data.text !== void 0) {
-                    let data1 = data.text;
                     const _errs6 = errors;
-                    if (typeof data1 !== "string") {
-                      validate21.errors = [{ instancePath: instancePath + "/text", schemaPath: "#/$defs/TextBlock/properties/text/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema33.properties.text.type, parentSchema: schema33.properties.text, data: data1 }];
+                    if (typeof data.text !== "string") {
+                      validate21.errors = [{ instancePath: instancePath + "/text", schemaPath: "#/$defs/TextBlock/properties/text/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
                       return false;
                     }
                     var valid3 = _errs6 === errors;
@@ -88,7 +86,7 @@ function validate21(data, { instancePath = "", parentData, parentDataProperty, r
                 }
               }
             } else {
-              validate21.errors = [{ instancePath, schemaPath: "#/$defs/TextBlock/type", keyword: "type", params: { type: "object" }, message: "must be object", schema: schema33.type, parentSchema: schema33, data }];
+              validate21.errors = [{ instancePath, schemaPath: "#/$defs/TextBlock/type", keyword: "type", params: { type: "object" }, message: "must be object" }];
               return false;
             }
           }
@@ -101,14 +99,13 @@ function validate21(data, { instancePath = "", parentData, parentDataProperty, r
             if (data && typeof data == "object" && !Array.isArray(data)) {
               let missing1;
               if (data.block_type === void 0 && (missing1 = "block_type") || data.id === void 0 && (missing1 = "id") || data.name === void 0 && (missing1 = "name") || data.arguments === void 0 && (missing1 = "arguments")) {
-                validate21.errors = [{ instancePath, schemaPath: "#/$defs/ToolCallBlock/required", keyword: "required", params: { missingProperty: missing1 }, message: "must have required property '" + missing1 + "'", schema: schema34.required, parentSchema: schema34, data }];
+                validate21.errors = [{ instancePath, schemaPath: "#/$defs/ToolCallBlock/required", keyword: "required", params: { missingProperty: missing1 }, message: "must have required property '" + missing1 + "'" }];
                 return false;
               } else {
                 if (data.block_type !== void 0) {
-                  let data2 = data.block_type;
                   const _errs11 = errors;
-                  if ("tool_call" !== data2) {
-                    validate21.errors = [{ instancePath: instancePath + "/block_type", schemaPath: "#/$defs/ToolCallBlock/properties/block_type/const", keyword: "const", params: { allowedValue: "tool_call" }, message: "must be equal to constant", schema: "tool_call", parentSchema: schema34.properties.block_type, data: data2 }];
+                  if ("tool_call" !== data.block_type) {
+                    validate21.errors = [{ instancePath: instancePath + "/block_type", schemaPath: "#/$defs/ToolCallBlock/properties/block_type/const", keyword: "const", params: { allowedValue: "tool_call" }, message: "must be equal to constant" }];
                     return false;
                   }
                   var valid6 = _errs11 === errors;
@@ -117,10 +114,9 @@ function validate21(data, { instancePath = "", parentData, parentDataProperty, r
                 }
                 if (valid6) {
                   if (data.id !== void 0) {
-                    let data3 = data.id;
                     const _errs12 = errors;
-                    if (typeof data3 !== "string") {
-                      validate21.errors = [{ instancePath: instancePath + "/id", schemaPath: "#/$defs/ToolCallBlock/properties/id/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema34.properties.id.type, parentSchema: schema34.properties.id, data: data3 }];
+                    if (typeof data.id !== "string") {
+                      validate21.errors = [{ instancePath: instancePath + "/id", schemaPath: "#/$defs/ToolCallBlock/properties/id/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
                       return false;
                     }
                     var valid6 = _errs12 === errors;
@@ -129,10 +125,9 @@ function validate21(data, { instancePath = "", parentData, parentDataProperty, r
                   }
                   if (valid6) {
                     if (data.name !== void 0) {
-                      let data4 = data.name;
                       const _errs14 = errors;
-                      if (typeof data4 !== "string") {
-                        validate21.errors = [{ instancePath: instancePath + "/name", schemaPath: "#/$defs/ToolCallBlock/properties/name/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema34.properties.name.type, parentSchema: schema34.properties.name, data: data4 }];
+                      if (typeof data.name !== "string") {
+                        validate21.errors = [{ instancePath: instancePath + "/name", schemaPath: "#/$defs/ToolCallBlock/properties/name/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
                         return false;
                       }
                       var valid6 = _errs14 === errors;
@@ -144,7 +139,7 @@ function validate21(data, { instancePath = "", parentData, parentDataProperty, r
                         let data5 = data.arguments;
                         const _errs16 = errors;
                         if (!(data5 && typeof data5 == "object" && !Array.isArray(data5))) {
-                          validate21.errors = [{ instancePath: instancePath + "/arguments", schemaPath: "#/$defs/ToolCallBlock/properties/arguments/type", keyword: "type", params: { type: "object" }, message: "must be object", schema: schema34.properties.arguments.type, parentSchema: schema34.properties.arguments, data: data5 }];
+                          validate21.errors = [{ instancePath: instancePath + "/arguments", schemaPath: "#/$defs/ToolCallBlock/properties/arguments/type", keyword: "type", params: { type: "object" }, message: "must be object" }];
                           return false;
                         }
                         var valid6 = _errs16 === errors;
@@ -156,7 +151,7 @@ function validate21(data, { instancePath = "", parentData, parentDataProperty, r
                 }
               }
             } else {
-              validate21.errors = [{ instancePath, schemaPath: "#/$defs/ToolCallBlock/type", keyword: "type", params: { type: "object" }, message: "must be object", schema: schema34.type, parentSchema: schema34, data }];
+              validate21.errors = [{ instancePath, schemaPath: "#/$defs/ToolCallBlock/type", keyword: "type", params: { type: "object" }, message: "must be object" }];
               return false;
             }
           }
@@ -173,14 +168,13 @@ function validate21(data, { instancePath = "", parentData, parentDataProperty, r
             if (data && typeof data == "object" && !Array.isArray(data)) {
               let missing2;
               if (data.block_type === void 0 && (missing2 = "block_type") || data.id === void 0 && (missing2 = "id") || data.content === void 0 && (missing2 = "content")) {
-                validate21.errors = [{ instancePath, schemaPath: "#/$defs/ToolResultBlock/required", keyword: "required", params: { missingProperty: missing2 }, message: "must have required property '" + missing2 + "'", schema: schema35.required, parentSchema: schema35, data }];
+                validate21.errors = [{ instancePath, schemaPath: "#/$defs/ToolResultBlock/required", keyword: "required", params: { missingProperty: missing2 }, message: "must have required property '" + missing2 + "'" }];
                 return false;
               } else {
                 if (data.block_type !== void 0) {
-                  let data6 = data.block_type;
                   const _errs21 = errors;
-                  if ("tool_result" !== data6) {
-                    validate21.errors = [{ instancePath: instancePath + "/block_type", schemaPath: "#/$defs/ToolResultBlock/properties/block_type/const", keyword: "const", params: { allowedValue: "tool_result" }, message: "must be equal to constant", schema: "tool_result", parentSchema: schema35.properties.block_type, data: data6 }];
+                  if ("tool_result" !== data.block_type) {
+                    validate21.errors = [{ instancePath: instancePath + "/block_type", schemaPath: "#/$defs/ToolResultBlock/properties/block_type/const", keyword: "const", params: { allowedValue: "tool_result" }, message: "must be equal to constant" }];
                     return false;
                   }
                   var valid9 = _errs21 === errors;
@@ -189,10 +183,9 @@ function validate21(data, { instancePath = "", parentData, parentDataProperty, r
                 }
                 if (valid9) {
                   if (data.id !== void 0) {
-                    let data7 = data.id;
                     const _errs22 = errors;
-                    if (typeof data7 !== "string") {
-                      validate21.errors = [{ instancePath: instancePath + "/id", schemaPath: "#/$defs/ToolResultBlock/properties/id/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema35.properties.id.type, parentSchema: schema35.properties.id, data: data7 }];
+                    if (typeof data.id !== "string") {
+                      validate21.errors = [{ instancePath: instancePath + "/id", schemaPath: "#/$defs/ToolResultBlock/properties/id/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
                       return false;
                     }
                     var valid9 = _errs22 === errors;
@@ -201,10 +194,9 @@ function validate21(data, { instancePath = "", parentData, parentDataProperty, r
                   }
                   if (valid9) {
                     if (data.content !== void 0) {
-                      let data8 = data.content;
                       const _errs24 = errors;
-                      if (typeof data8 !== "string") {
-                        validate21.errors = [{ instancePath: instancePath + "/content", schemaPath: "#/$defs/ToolResultBlock/properties/content/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema35.properties.content.type, parentSchema: schema35.properties.content, data: data8 }];
+                      if (typeof data.content !== "string") {
+                        validate21.errors = [{ instancePath: instancePath + "/content", schemaPath: "#/$defs/ToolResultBlock/properties/content/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
                         return false;
                       }
                       var valid9 = _errs24 === errors;
@@ -215,7 +207,7 @@ function validate21(data, { instancePath = "", parentData, parentDataProperty, r
                 }
               }
             } else {
-              validate21.errors = [{ instancePath, schemaPath: "#/$defs/ToolResultBlock/type", keyword: "type", params: { type: "object" }, message: "must be object", schema: schema35.type, parentSchema: schema35, data }];
+              validate21.errors = [{ instancePath, schemaPath: "#/$defs/ToolResultBlock/type", keyword: "type", params: { type: "object" }, message: "must be object" }];
               return false;
             }
           }
@@ -226,15 +218,15 @@ function validate21(data, { instancePath = "", parentData, parentDataProperty, r
             props0.content = true;
           }
         } else {
-          validate21.errors = [{ instancePath, schemaPath: "#/discriminator", keyword: "discriminator", params: { error: "mapping", tag: "block_type", tagValue: tag0 }, message: 'value of tag "block_type" must be in oneOf', schema: schema32.discriminator, parentSchema: schema32, data }];
+          validate21.errors = [{ instancePath, schemaPath: "#/discriminator", keyword: "discriminator", params: { error: "mapping", tag: "block_type", tagValue: tag0 }, message: 'value of tag "block_type" must be in oneOf' }];
           return false;
         }
       } else {
-        validate21.errors = [{ instancePath, schemaPath: "#/discriminator", keyword: "discriminator", params: { error: "tag", tag: "block_type", tagValue: tag0 }, message: 'tag "block_type" must be string', schema: schema32.discriminator, parentSchema: schema32, data }];
+        validate21.errors = [{ instancePath, schemaPath: "#/discriminator", keyword: "discriminator", params: { error: "tag", tag: "block_type", tagValue: tag0 }, message: 'tag "block_type" must be string' }];
         return false;
       }
     } else {
-      validate21.errors = [{ instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object", schema: schema32.type, parentSchema: schema32, data }];
+      validate21.errors = [{ instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" }];
       return false;
     }
   }
@@ -262,11 +254,11 @@ function validate22(data, { instancePath = "", parentData, parentDataProperty, r
         let data0 = data.role;
         const _errs1 = errors;
         if (typeof data0 !== "string") {
-          validate22.errors = [{ instancePath: instancePath + "/role", schemaPath: "#/$defs/Role/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema37.type, parentSchema: schema37, data: data0 }];
+          validate22.errors = [{ instancePath: instancePath + "/role", schemaPath: "#/$defs/Role/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
           return false;
         }
         if (!(data0 === "system" || data0 === "user" || data0 === "assistant" || data0 === "tool")) {
-          validate22.errors = [{ instancePath: instancePath + "/role", schemaPath: "#/$defs/Role/enum", keyword: "enum", params: { allowedValues: schema37.enum }, message: "must be equal to one of the allowed values", schema: schema37.enum, parentSchema: schema37, data: data0 }];
+          validate22.errors = [{ instancePath: instancePath + "/role", schemaPath: "#/$defs/Role/enum", keyword: "enum", params: { allowedValues: schema37.enum }, message: "must be equal to one of the allowed values" }];
           return false;
         }
         var valid0 = _errs1 === errors;
@@ -293,7 +285,7 @@ function validate22(data, { instancePath = "", parentData, parentDataProperty, r
                 }
               }
             } else {
-              validate22.errors = [{ instancePath: instancePath + "/blocks", schemaPath: "#/properties/blocks/type", keyword: "type", params: { type: "array" }, message: "must be array", schema: schema36.properties.blocks.type, parentSchema: schema36.properties.blocks, data: data1 }];
+              validate22.errors = [{ instancePath: instancePath + "/blocks", schemaPath: "#/properties/blocks/type", keyword: "type", params: { type: "array" }, message: "must be array" }];
               return false;
             }
           }
@@ -306,7 +298,7 @@ function validate22(data, { instancePath = "", parentData, parentDataProperty, r
             let data3 = data.extras;
             const _errs7 = errors;
             if (!(data3 && typeof data3 == "object" && !Array.isArray(data3))) {
-              validate22.errors = [{ instancePath: instancePath + "/extras", schemaPath: "#/properties/extras/type", keyword: "type", params: { type: "object" }, message: "must be object", schema: schema36.properties.extras.type, parentSchema: schema36.properties.extras, data: data3 }];
+              validate22.errors = [{ instancePath: instancePath + "/extras", schemaPath: "#/properties/extras/type", keyword: "type", params: { type: "object" }, message: "must be object" }];
               return false;
             }
             var valid0 = _errs7 === errors;
@@ -316,7 +308,7 @@ function validate22(data, { instancePath = "", parentData, parentDataProperty, r
         }
       }
     } else {
-      validate22.errors = [{ instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object", schema: schema36.type, parentSchema: schema36, data }];
+      validate22.errors = [{ instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" }];
       return false;
     }
   }
@@ -341,12 +333,12 @@ function validate24(data, { instancePath = "", parentData, parentDataProperty, r
       if (data.delta !== void 0) {
         let data0 = data.delta;
         if (typeof data0 !== "string" && data0 !== null) {
-          validate24.errors = [{ instancePath: instancePath + "/delta", schemaPath: "#/properties/delta/type", keyword: "type", params: { type: schema38.properties.delta.type }, message: "must be string,null", schema: schema38.properties.delta.type, parentSchema: schema38.properties.delta, data: data0 }];
+          validate24.errors = [{ instancePath: instancePath + "/delta", schemaPath: "#/properties/delta/type", keyword: "type", params: { type: schema38.properties.delta.type }, message: "must be string,null" }];
           return false;
         }
       }
     } else {
-      validate24.errors = [{ instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object", schema: schema38.type, parentSchema: schema38, data }];
+      validate24.errors = [{ instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" }];
       return false;
     }
   }
@@ -391,7 +383,7 @@ function validate25(data, { instancePath = "", parentData, parentDataProperty, r
         }
         const _errs4 = errors;
         if (data0 !== null) {
-          const err0 = { instancePath: instancePath + "/message", schemaPath: "#/properties/message/anyOf/1/type", keyword: "type", params: { type: "null" }, message: "must be null", schema: schema39.properties.message.anyOf[1].type, parentSchema: schema39.properties.message.anyOf[1], data: data0 };
+          const err0 = { instancePath: instancePath + "/message", schemaPath: "#/properties/message/anyOf/1/type", keyword: "type", params: { type: "null" }, message: "must be null" };
           if (vErrors === null) {
             vErrors = [err0];
           } else {
@@ -402,7 +394,7 @@ function validate25(data, { instancePath = "", parentData, parentDataProperty, r
         var _valid0 = _errs4 === errors;
         valid1 = valid1 || _valid0;
         if (!valid1) {
-          const err1 = { instancePath: instancePath + "/message", schemaPath: "#/properties/message/anyOf", keyword: "anyOf", params: {}, message: "must match a schema in anyOf", schema: schema39.properties.message.anyOf, parentSchema: schema39.properties.message, data: data0 };
+          const err1 = { instancePath: instancePath + "/message", schemaPath: "#/properties/message/anyOf", keyword: "anyOf", params: {}, message: "must match a schema in anyOf" };
           if (vErrors === null) {
             vErrors = [err1];
           } else {
@@ -437,7 +429,7 @@ function validate25(data, { instancePath = "", parentData, parentDataProperty, r
             if (data1 && typeof data1 == "object" && !Array.isArray(data1)) {
               let missing0;
               if (data1.model === void 0 && (missing0 = "model")) {
-                const err2 = { instancePath: instancePath + "/usage", schemaPath: "#/$defs/TokenUsage/required", keyword: "required", params: { missingProperty: missing0 }, message: "must have required property '" + missing0 + "'", schema: schema40.required, parentSchema: schema40, data: data1 };
+                const err2 = { instancePath: instancePath + "/usage", schemaPath: "#/$defs/TokenUsage/required", keyword: "required", params: { missingProperty: missing0 }, message: "must have required property '" + missing0 + "'" };
                 if (vErrors === null) {
                   vErrors = [err2];
                 } else {
@@ -446,10 +438,9 @@ function validate25(data, { instancePath = "", parentData, parentDataProperty, r
                 errors++;
               } else {
                 if (data1.model !== void 0) {
-                  let data2 = data1.model;
                   const _errs11 = errors;
-                  if (typeof data2 !== "string") {
-                    const err3 = { instancePath: instancePath + "/usage/model", schemaPath: "#/$defs/TokenUsage/properties/model/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema40.properties.model.type, parentSchema: schema40.properties.model, data: data2 };
+                  if (typeof data1.model !== "string") {
+                    const err3 = { instancePath: instancePath + "/usage/model", schemaPath: "#/$defs/TokenUsage/properties/model/type", keyword: "type", params: { type: "string" }, message: "must be string" };
                     if (vErrors === null) {
                       vErrors = [err3];
                     } else {
@@ -466,7 +457,7 @@ function validate25(data, { instancePath = "", parentData, parentDataProperty, r
                     let data3 = data1.prompt_tokens;
                     const _errs13 = errors;
                     if (!(typeof data3 == "number" && (!(data3 % 1) && !isNaN(data3)) && isFinite(data3))) {
-                      const err4 = { instancePath: instancePath + "/usage/prompt_tokens", schemaPath: "#/$defs/TokenUsage/properties/prompt_tokens/type", keyword: "type", params: { type: "integer" }, message: "must be integer", schema: schema40.properties.prompt_tokens.type, parentSchema: schema40.properties.prompt_tokens, data: data3 };
+                      const err4 = { instancePath: instancePath + "/usage/prompt_tokens", schemaPath: "#/$defs/TokenUsage/properties/prompt_tokens/type", keyword: "type", params: { type: "integer" }, message: "must be integer" };
                       if (vErrors === null) {
                         vErrors = [err4];
                       } else {
@@ -483,7 +474,7 @@ function validate25(data, { instancePath = "", parentData, parentDataProperty, r
                       let data4 = data1.completion_tokens;
                       const _errs15 = errors;
                       if (!(typeof data4 == "number" && (!(data4 % 1) && !isNaN(data4)) && isFinite(data4))) {
-                        const err5 = { instancePath: instancePath + "/usage/completion_tokens", schemaPath: "#/$defs/TokenUsage/properties/completion_tokens/type", keyword: "type", params: { type: "integer" }, message: "must be integer", schema: schema40.properties.completion_tokens.type, parentSchema: schema40.properties.completion_tokens, data: data4 };
+                        const err5 = { instancePath: instancePath + "/usage/completion_tokens", schemaPath: "#/$defs/TokenUsage/properties/completion_tokens/type", keyword: "type", params: { type: "integer" }, message: "must be integer" };
                         if (vErrors === null) {
                           vErrors = [err5];
                         } else {
@@ -500,7 +491,7 @@ function validate25(data, { instancePath = "", parentData, parentDataProperty, r
                         let data5 = data1.total_tokens;
                         const _errs17 = errors;
                         if (!(typeof data5 == "number" && (!(data5 % 1) && !isNaN(data5)) && isFinite(data5))) {
-                          const err6 = { instancePath: instancePath + "/usage/total_tokens", schemaPath: "#/$defs/TokenUsage/properties/total_tokens/type", keyword: "type", params: { type: "integer" }, message: "must be integer", schema: schema40.properties.total_tokens.type, parentSchema: schema40.properties.total_tokens, data: data5 };
+                          const err6 = { instancePath: instancePath + "/usage/total_tokens", schemaPath: "#/$defs/TokenUsage/properties/total_tokens/type", keyword: "type", params: { type: "integer" }, message: "must be integer" };
                           if (vErrors === null) {
                             vErrors = [err6];
                           } else {
@@ -531,7 +522,7 @@ function validate25(data, { instancePath = "", parentData, parentDataProperty, r
                           }
                           var valid5 = _errs22 === errors;
                           if (valid5) {
-                            const err8 = { instancePath: instancePath + "/usage/timestamp", schemaPath: "#/$defs/TokenUsage/properties/timestamp/not", keyword: "not", params: {}, message: "must NOT be valid", schema: schema40.properties.timestamp.not, parentSchema: schema40.properties.timestamp, data: data6 };
+                            const err8 = { instancePath: instancePath + "/usage/timestamp", schemaPath: "#/$defs/TokenUsage/properties/timestamp/not", keyword: "not", params: {}, message: "must NOT be valid" };
                             if (vErrors === null) {
                               vErrors = [err8];
                             } else {
@@ -551,7 +542,7 @@ function validate25(data, { instancePath = "", parentData, parentDataProperty, r
                           if (errors === _errs19) {
                             if (typeof data6 === "string") {
                               if (!pattern5.test(data6)) {
-                                const err9 = { instancePath: instancePath + "/usage/timestamp", schemaPath: "#/$defs/TokenUsage/properties/timestamp/pattern", keyword: "pattern", params: { pattern: "^(([0-9]{3}[1-9]|[0-9]{2}[1-9][0-9]|[0-9][1-9][0-9]{2}|[1-9][0-9]{3})-(0[13578]|1[02])-(0[1-9]|[12][0-9]|3[01])|([0-9]{3}[1-9]|[0-9]{2}[1-9][0-9]|[0-9][1-9][0-9]{2}|[1-9][0-9]{3})-(0[469]|11)-(0[1-9]|[12][0-9]|30)|([0-9]{3}[1-9]|[0-9]{2}[1-9][0-9]|[0-9][1-9][0-9]{2}|[1-9][0-9]{3})-02-(0[1-9]|1[0-9]|2[0-8])|([0-9]{2}(0[48]|[2468][048]|[13579][26])|(0[48]|[2468][048]|[13579][26])00)-02-29)T([01][0-9]|2[0-3]):[0-5][0-9]:[0-5][0-9](\\.[0-9]{1,6})?(Z|[+-]([01][0-9]|2[0-3]):[0-5][0-9])?$" }, message: 'must match pattern "^(([0-9]{3}[1-9]|[0-9]{2}[1-9][0-9]|[0-9][1-9][0-9]{2}|[1-9][0-9]{3})-(0[13578]|1[02])-(0[1-9]|[12][0-9]|3[01])|([0-9]{3}[1-9]|[0-9]{2}[1-9][0-9]|[0-9][1-9][0-9]{2}|[1-9][0-9]{3})-(0[469]|11)-(0[1-9]|[12][0-9]|30)|([0-9]{3}[1-9]|[0-9]{2}[1-9][0-9]|[0-9][1-9][0-9]{2}|[1-9][0-9]{3})-02-(0[1-9]|1[0-9]|2[0-8])|([0-9]{2}(0[48]|[2468][048]|[13579][26])|(0[48]|[2468][048]|[13579][26])00)-02-29)T([01][0-9]|2[0-3]):[0-5][0-9]:[0-5][0-9](\\.[0-9]{1,6})?(Z|[+-]([01][0-9]|2[0-3]):[0-5][0-9])?$"', schema: "^(([0-9]{3}[1-9]|[0-9]{2}[1-9][0-9]|[0-9][1-9][0-9]{2}|[1-9][0-9]{3})-(0[13578]|1[02])-(0[1-9]|[12][0-9]|3[01])|([0-9]{3}[1-9]|[0-9]{2}[1-9][0-9]|[0-9][1-9][0-9]{2}|[1-9][0-9]{3})-(0[469]|11)-(0[1-9]|[12][0-9]|30)|([0-9]{3}[1-9]|[0-9]{2}[1-9][0-9]|[0-9][1-9][0-9]{2}|[1-9][0-9]{3})-02-(0[1-9]|1[0-9]|2[0-8])|([0-9]{2}(0[48]|[2468][048]|[13579][26])|(0[48]|[2468][048]|[13579][26])00)-02-29)T([01][0-9]|2[0-3]):[0-5][0-9]:[0-5][0-9](\\.[0-9]{1,6})?(Z|[+-]([01][0-9]|2[0-3]):[0-5][0-9])?$", parentSchema: schema40.properties.timestamp, data: data6 };
+                                const err9 = { instancePath: instancePath + "/usage/timestamp", schemaPath: "#/$defs/TokenUsage/properties/timestamp/pattern", keyword: "pattern", params: { pattern: "^(([0-9]{3}[1-9]|[0-9]{2}[1-9][0-9]|[0-9][1-9][0-9]{2}|[1-9][0-9]{3})-(0[13578]|1[02])-(0[1-9]|[12][0-9]|3[01])|([0-9]{3}[1-9]|[0-9]{2}[1-9][0-9]|[0-9][1-9][0-9]{2}|[1-9][0-9]{3})-(0[469]|11)-(0[1-9]|[12][0-9]|30)|([0-9]{3}[1-9]|[0-9]{2}[1-9][0-9]|[0-9][1-9][0-9]{2}|[1-9][0-9]{3})-02-(0[1-9]|1[0-9]|2[0-8])|([0-9]{2}(0[48]|[2468][048]|[13579][26])|(0[48]|[2468][048]|[13579][26])00)-02-29)T([01][0-9]|2[0-3]):[0-5][0-9]:[0-5][0-9](\\.[0-9]{1,6})?(Z|[+-]([01][0-9]|2[0-3]):[0-5][0-9])?$" }, message: 'must match pattern "^(([0-9]{3}[1-9]|[0-9]{2}[1-9][0-9]|[0-9][1-9][0-9]{2}|[1-9][0-9]{3})-(0[13578]|1[02])-(0[1-9]|[12][0-9]|3[01])|([0-9]{3}[1-9]|[0-9]{2}[1-9][0-9]|[0-9][1-9][0-9]{2}|[1-9][0-9]{3})-(0[469]|11)-(0[1-9]|[12][0-9]|30)|([0-9]{3}[1-9]|[0-9]{2}[1-9][0-9]|[0-9][1-9][0-9]{2}|[1-9][0-9]{3})-02-(0[1-9]|1[0-9]|2[0-8])|([0-9]{2}(0[48]|[2468][048]|[13579][26])|(0[48]|[2468][048]|[13579][26])00)-02-29)T([01][0-9]|2[0-3]):[0-5][0-9]:[0-5][0-9](\\.[0-9]{1,6})?(Z|[+-]([01][0-9]|2[0-3]):[0-5][0-9])?$"' };
                                 if (vErrors === null) {
                                   vErrors = [err9];
                                 } else {
@@ -560,7 +551,7 @@ function validate25(data, { instancePath = "", parentData, parentDataProperty, r
                                 errors++;
                               }
                             } else {
-                              const err10 = { instancePath: instancePath + "/usage/timestamp", schemaPath: "#/$defs/TokenUsage/properties/timestamp/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema40.properties.timestamp.type, parentSchema: schema40.properties.timestamp, data: data6 };
+                              const err10 = { instancePath: instancePath + "/usage/timestamp", schemaPath: "#/$defs/TokenUsage/properties/timestamp/type", keyword: "type", params: { type: "string" }, message: "must be string" };
                               if (vErrors === null) {
                                 vErrors = [err10];
                               } else {
@@ -579,7 +570,7 @@ function validate25(data, { instancePath = "", parentData, parentDataProperty, r
                 }
               }
             } else {
-              const err11 = { instancePath: instancePath + "/usage", schemaPath: "#/$defs/TokenUsage/type", keyword: "type", params: { type: "object" }, message: "must be object", schema: schema40.type, parentSchema: schema40, data: data1 };
+              const err11 = { instancePath: instancePath + "/usage", schemaPath: "#/$defs/TokenUsage/type", keyword: "type", params: { type: "object" }, message: "must be object" };
               if (vErrors === null) {
                 vErrors = [err11];
               } else {
@@ -600,7 +591,7 @@ function validate25(data, { instancePath = "", parentData, parentDataProperty, r
           }
           const _errs23 = errors;
           if (data1 !== null) {
-            const err12 = { instancePath: instancePath + "/usage", schemaPath: "#/properties/usage/anyOf/1/type", keyword: "type", params: { type: "null" }, message: "must be null", schema: schema39.properties.usage.anyOf[1].type, parentSchema: schema39.properties.usage.anyOf[1], data: data1 };
+            const err12 = { instancePath: instancePath + "/usage", schemaPath: "#/properties/usage/anyOf/1/type", keyword: "type", params: { type: "null" }, message: "must be null" };
             if (vErrors === null) {
               vErrors = [err12];
             } else {
@@ -611,7 +602,7 @@ function validate25(data, { instancePath = "", parentData, parentDataProperty, r
           var _valid1 = _errs23 === errors;
           valid2 = valid2 || _valid1;
           if (!valid2) {
-            const err13 = { instancePath: instancePath + "/usage", schemaPath: "#/properties/usage/anyOf", keyword: "anyOf", params: {}, message: "must match a schema in anyOf", schema: schema39.properties.usage.anyOf, parentSchema: schema39.properties.usage, data: data1 };
+            const err13 = { instancePath: instancePath + "/usage", schemaPath: "#/properties/usage/anyOf", keyword: "anyOf", params: {}, message: "must match a schema in anyOf" };
             if (vErrors === null) {
               vErrors = [err13];
             } else {
@@ -636,7 +627,7 @@ function validate25(data, { instancePath = "", parentData, parentDataProperty, r
         }
       }
     } else {
-      validate25.errors = [{ instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object", schema: schema39.type, parentSchema: schema39, data }];
+      validate25.errors = [{ instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" }];
       return false;
     }
   }
@@ -656,11 +647,11 @@ function validate27(data, { instancePath = "", parentData, parentDataProperty, r
     evaluated0.items = void 0;
   }
   if (typeof data !== "string") {
-    validate27.errors = [{ instancePath, schemaPath: "#/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema37.type, parentSchema: schema37, data }];
+    validate27.errors = [{ instancePath, schemaPath: "#/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
     return false;
   }
   if (!(data === "system" || data === "user" || data === "assistant" || data === "tool")) {
-    validate27.errors = [{ instancePath, schemaPath: "#/enum", keyword: "enum", params: { allowedValues: schema37.enum }, message: "must be equal to one of the allowed values", schema: schema37.enum, parentSchema: schema37, data }];
+    validate27.errors = [{ instancePath, schemaPath: "#/enum", keyword: "enum", params: { allowedValues: schema37.enum }, message: "must be equal to one of the allowed values" }];
     return false;
   }
   validate27.errors = vErrors;
@@ -682,14 +673,13 @@ function validate28(data, { instancePath = "", parentData, parentDataProperty, r
     if (data && typeof data == "object" && !Array.isArray(data)) {
       let missing0;
       if (data.block_type === void 0 && (missing0 = "block_type") || data.text === void 0 && (missing0 = "text")) {
-        validate28.errors = [{ instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: missing0 }, message: "must have required property '" + missing0 + "'", schema: schema33.required, parentSchema: schema33, data }];
+        validate28.errors = [{ instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: missing0 }, message: "must have required property '" + missing0 + "'" }];
         return false;
       } else {
         if (data.block_type !== void 0) {
-          let data0 = data.block_type;
           const _errs1 = errors;
-          if ("text" !== data0) {
-            validate28.errors = [{ instancePath: instancePath + "/block_type", schemaPath: "#/properties/block_type/const", keyword: "const", params: { allowedValue: "text" }, message: "must be equal to constant", schema: "text", parentSchema: schema33.properties.block_type, data: data0 }];
+          if ("text" !== data.block_type) {
+            validate28.errors = [{ instancePath: instancePath + "/block_type", schemaPath: "#/properties/block_type/const", keyword: "const", params: { allowedValue: "text" }, message: "must be equal to constant" }];
             return false;
           }
           var valid0 = _errs1 === errors;
@@ -698,10 +688,9 @@ function validate28(data, { instancePath = "", parentData, parentDataProperty, r
         }
         if (valid0) {
           if (data.text !== void 0) {
-            let data1 = data.text;
             const _errs2 = errors;
-            if (typeof data1 !== "string") {
-              validate28.errors = [{ instancePath: instancePath + "/text", schemaPath: "#/properties/text/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema33.properties.text.type, parentSchema: schema33.properties.text, data: data1 }];
+            if (typeof data.text !== "string") {
+              validate28.errors = [{ instancePath: instancePath + "/text", schemaPath: "#/properties/text/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
               return false;
             }
             var valid0 = _errs2 === errors;
@@ -711,7 +700,7 @@ function validate28(data, { instancePath = "", parentData, parentDataProperty, r
         }
       }
     } else {
-      validate28.errors = [{ instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object", schema: schema33.type, parentSchema: schema33, data }];
+      validate28.errors = [{ instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" }];
       return false;
     }
   }
@@ -734,14 +723,13 @@ function validate29(data, { instancePath = "", parentData, parentDataProperty, r
     if (data && typeof data == "object" && !Array.isArray(data)) {
       let missing0;
       if (data.model === void 0 && (missing0 = "model")) {
-        validate29.errors = [{ instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: missing0 }, message: "must have required property '" + missing0 + "'", schema: schema40.required, parentSchema: schema40, data }];
+        validate29.errors = [{ instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: missing0 }, message: "must have required property '" + missing0 + "'" }];
         return false;
       } else {
         if (data.model !== void 0) {
-          let data0 = data.model;
           const _errs1 = errors;
-          if (typeof data0 !== "string") {
-            validate29.errors = [{ instancePath: instancePath + "/model", schemaPath: "#/properties/model/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema40.properties.model.type, parentSchema: schema40.properties.model, data: data0 }];
+          if (typeof data.model !== "string") {
+            validate29.errors = [{ instancePath: instancePath + "/model", schemaPath: "#/properties/model/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
             return false;
           }
           var valid0 = _errs1 === errors;
@@ -753,7 +741,7 @@ function validate29(data, { instancePath = "", parentData, parentDataProperty, r
             let data1 = data.prompt_tokens;
             const _errs3 = errors;
             if (!(typeof data1 == "number" && (!(data1 % 1) && !isNaN(data1)) && isFinite(data1))) {
-              validate29.errors = [{ instancePath: instancePath + "/prompt_tokens", schemaPath: "#/properties/prompt_tokens/type", keyword: "type", params: { type: "integer" }, message: "must be integer", schema: schema40.properties.prompt_tokens.type, parentSchema: schema40.properties.prompt_tokens, data: data1 }];
+              validate29.errors = [{ instancePath: instancePath + "/prompt_tokens", schemaPath: "#/properties/prompt_tokens/type", keyword: "type", params: { type: "integer" }, message: "must be integer" }];
               return false;
             }
             var valid0 = _errs3 === errors;
@@ -765,7 +753,7 @@ function validate29(data, { instancePath = "", parentData, parentDataProperty, r
               let data2 = data.completion_tokens;
               const _errs5 = errors;
               if (!(typeof data2 == "number" && (!(data2 % 1) && !isNaN(data2)) && isFinite(data2))) {
-                validate29.errors = [{ instancePath: instancePath + "/completion_tokens", schemaPath: "#/properties/completion_tokens/type", keyword: "type", params: { type: "integer" }, message: "must be integer", schema: schema40.properties.completion_tokens.type, parentSchema: schema40.properties.completion_tokens, data: data2 }];
+                validate29.errors = [{ instancePath: instancePath + "/completion_tokens", schemaPath: "#/properties/completion_tokens/type", keyword: "type", params: { type: "integer" }, message: "must be integer" }];
                 return false;
               }
               var valid0 = _errs5 === errors;
@@ -777,7 +765,7 @@ function validate29(data, { instancePath = "", parentData, parentDataProperty, r
                 let data3 = data.total_tokens;
                 const _errs7 = errors;
                 if (!(typeof data3 == "number" && (!(data3 % 1) && !isNaN(data3)) && isFinite(data3))) {
-                  validate29.errors = [{ instancePath: instancePath + "/total_tokens", schemaPath: "#/properties/total_tokens/type", keyword: "type", params: { type: "integer" }, message: "must be integer", schema: schema40.properties.total_tokens.type, parentSchema: schema40.properties.total_tokens, data: data3 }];
+                  validate29.errors = [{ instancePath: instancePath + "/total_tokens", schemaPath: "#/properties/total_tokens/type", keyword: "type", params: { type: "integer" }, message: "must be integer" }];
                   return false;
                 }
                 var valid0 = _errs7 === errors;
@@ -803,7 +791,7 @@ function validate29(data, { instancePath = "", parentData, parentDataProperty, r
                   }
                   var valid1 = _errs12 === errors;
                   if (valid1) {
-                    validate29.errors = [{ instancePath: instancePath + "/timestamp", schemaPath: "#/properties/timestamp/not", keyword: "not", params: {}, message: "must NOT be valid", schema: schema40.properties.timestamp.not, parentSchema: schema40.properties.timestamp, data: data4 }];
+                    validate29.errors = [{ instancePath: instancePath + "/timestamp", schemaPath: "#/properties/timestamp/not", keyword: "not", params: {}, message: "must NOT be valid" }];
                     return false;
                   } else {
                     errors = _errs11;
@@ -818,11 +806,11 @@ function validate29(data, { instancePath = "", parentData, parentDataProperty, r
                   if (errors === _errs9) {
                     if (typeof data4 === "string") {
                       if (!pattern5.test(data4)) {
-                        validate29.errors = [{ instancePath: instancePath + "/timestamp", schemaPath: "#/properties/timestamp/pattern", keyword: "pattern", params: { pattern: "^(([0-9]{3}[1-9]|[0-9]{2}[1-9][0-9]|[0-9][1-9][0-9]{2}|[1-9][0-9]{3})-(0[13578]|1[02])-(0[1-9]|[12][0-9]|3[01])|([0-9]{3}[1-9]|[0-9]{2}[1-9][0-9]|[0-9][1-9][0-9]{2}|[1-9][0-9]{3})-(0[469]|11)-(0[1-9]|[12][0-9]|30)|([0-9]{3}[1-9]|[0-9]{2}[1-9][0-9]|[0-9][1-9][0-9]{2}|[1-9][0-9]{3})-02-(0[1-9]|1[0-9]|2[0-8])|([0-9]{2}(0[48]|[2468][048]|[13579][26])|(0[48]|[2468][048]|[13579][26])00)-02-29)T([01][0-9]|2[0-3]):[0-5][0-9]:[0-5][0-9](\\.[0-9]{1,6})?(Z|[+-]([01][0-9]|2[0-3]):[0-5][0-9])?$" }, message: 'must match pattern "^(([0-9]{3}[1-9]|[0-9]{2}[1-9][0-9]|[0-9][1-9][0-9]{2}|[1-9][0-9]{3})-(0[13578]|1[02])-(0[1-9]|[12][0-9]|3[01])|([0-9]{3}[1-9]|[0-9]{2}[1-9][0-9]|[0-9][1-9][0-9]{2}|[1-9][0-9]{3})-(0[469]|11)-(0[1-9]|[12][0-9]|30)|([0-9]{3}[1-9]|[0-9]{2}[1-9][0-9]|[0-9][1-9][0-9]{2}|[1-9][0-9]{3})-02-(0[1-9]|1[0-9]|2[0-8])|([0-9]{2}(0[48]|[2468][048]|[13579][26])|(0[48]|[2468][048]|[13579][26])00)-02-29)T([01][0-9]|2[0-3]):[0-5][0-9]:[0-5][0-9](\\.[0-9]{1,6})?(Z|[+-]([01][0-9]|2[0-3]):[0-5][0-9])?$"', schema: "^(([0-9]{3}[1-9]|[0-9]{2}[1-9][0-9]|[0-9][1-9][0-9]{2}|[1-9][0-9]{3})-(0[13578]|1[02])-(0[1-9]|[12][0-9]|3[01])|([0-9]{3}[1-9]|[0-9]{2}[1-9][0-9]|[0-9][1-9][0-9]{2}|[1-9][0-9]{3})-(0[469]|11)-(0[1-9]|[12][0-9]|30)|([0-9]{3}[1-9]|[0-9]{2}[1-9][0-9]|[0-9][1-9][0-9]{2}|[1-9][0-9]{3})-02-(0[1-9]|1[0-9]|2[0-8])|([0-9]{2}(0[48]|[2468][048]|[13579][26])|(0[48]|[2468][048]|[13579][26])00)-02-29)T([01][0-9]|2[0-3]):[0-5][0-9]:[0-5][0-9](\\.[0-9]{1,6})?(Z|[+-]([01][0-9]|2[0-3]):[0-5][0-9])?$", parentSchema: schema40.properties.timestamp, data: data4 }];
+                        validate29.errors = [{ instancePath: instancePath + "/timestamp", schemaPath: "#/properties/timestamp/pattern", keyword: "pattern", params: { pattern: "^(([0-9]{3}[1-9]|[0-9]{2}[1-9][0-9]|[0-9][1-9][0-9]{2}|[1-9][0-9]{3})-(0[13578]|1[02])-(0[1-9]|[12][0-9]|3[01])|([0-9]{3}[1-9]|[0-9]{2}[1-9][0-9]|[0-9][1-9][0-9]{2}|[1-9][0-9]{3})-(0[469]|11)-(0[1-9]|[12][0-9]|30)|([0-9]{3}[1-9]|[0-9]{2}[1-9][0-9]|[0-9][1-9][0-9]{2}|[1-9][0-9]{3})-02-(0[1-9]|1[0-9]|2[0-8])|([0-9]{2}(0[48]|[2468][048]|[13579][26])|(0[48]|[2468][048]|[13579][26])00)-02-29)T([01][0-9]|2[0-3]):[0-5][0-9]:[0-5][0-9](\\.[0-9]{1,6})?(Z|[+-]([01][0-9]|2[0-3]):[0-5][0-9])?$" }, message: 'must match pattern "^(([0-9]{3}[1-9]|[0-9]{2}[1-9][0-9]|[0-9][1-9][0-9]{2}|[1-9][0-9]{3})-(0[13578]|1[02])-(0[1-9]|[12][0-9]|3[01])|([0-9]{3}[1-9]|[0-9]{2}[1-9][0-9]|[0-9][1-9][0-9]{2}|[1-9][0-9]{3})-(0[469]|11)-(0[1-9]|[12][0-9]|30)|([0-9]{3}[1-9]|[0-9]{2}[1-9][0-9]|[0-9][1-9][0-9]{2}|[1-9][0-9]{3})-02-(0[1-9]|1[0-9]|2[0-8])|([0-9]{2}(0[48]|[2468][048]|[13579][26])|(0[48]|[2468][048]|[13579][26])00)-02-29)T([01][0-9]|2[0-3]):[0-5][0-9]:[0-5][0-9](\\.[0-9]{1,6})?(Z|[+-]([01][0-9]|2[0-3]):[0-5][0-9])?$"' }];
                         return false;
                       }
                     } else {
-                      validate29.errors = [{ instancePath: instancePath + "/timestamp", schemaPath: "#/properties/timestamp/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema40.properties.timestamp.type, parentSchema: schema40.properties.timestamp, data: data4 }];
+                      validate29.errors = [{ instancePath: instancePath + "/timestamp", schemaPath: "#/properties/timestamp/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
                       return false;
                     }
                   }
@@ -836,7 +824,7 @@ function validate29(data, { instancePath = "", parentData, parentDataProperty, r
         }
       }
     } else {
-      validate29.errors = [{ instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object", schema: schema40.type, parentSchema: schema40, data }];
+      validate29.errors = [{ instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" }];
       return false;
     }
   }
@@ -860,14 +848,13 @@ function validate30(data, { instancePath = "", parentData, parentDataProperty, r
     if (data && typeof data == "object" && !Array.isArray(data)) {
       let missing0;
       if (data.name === void 0 && (missing0 = "name") || data.description === void 0 && (missing0 = "description") || data.parameters === void 0 && (missing0 = "parameters")) {
-        validate30.errors = [{ instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: missing0 }, message: "must have required property '" + missing0 + "'", schema: schema44.required, parentSchema: schema44, data }];
+        validate30.errors = [{ instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: missing0 }, message: "must have required property '" + missing0 + "'" }];
         return false;
       } else {
         if (data.name !== void 0) {
-          let data0 = data.name;
           const _errs1 = errors;
-          if (typeof data0 !== "string") {
-            validate30.errors = [{ instancePath: instancePath + "/name", schemaPath: "#/properties/name/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema44.properties.name.type, parentSchema: schema44.properties.name, data: data0 }];
+          if (typeof data.name !== "string") {
+            validate30.errors = [{ instancePath: instancePath + "/name", schemaPath: "#/properties/name/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
             return false;
           }
           var valid0 = _errs1 === errors;
@@ -876,10 +863,9 @@ function validate30(data, { instancePath = "", parentData, parentDataProperty, r
         }
         if (valid0) {
           if (data.description !== void 0) {
-            let data1 = data.description;
             const _errs3 = errors;
-            if (typeof data1 !== "string") {
-              validate30.errors = [{ instancePath: instancePath + "/description", schemaPath: "#/properties/description/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema44.properties.description.type, parentSchema: schema44.properties.description, data: data1 }];
+            if (typeof data.description !== "string") {
+              validate30.errors = [{ instancePath: instancePath + "/description", schemaPath: "#/properties/description/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
               return false;
             }
             var valid0 = _errs3 === errors;
@@ -891,7 +877,7 @@ function validate30(data, { instancePath = "", parentData, parentDataProperty, r
               let data2 = data.parameters;
               const _errs5 = errors;
               if (!(data2 && typeof data2 == "object" && !Array.isArray(data2))) {
-                validate30.errors = [{ instancePath: instancePath + "/parameters", schemaPath: "#/properties/parameters/type", keyword: "type", params: { type: "object" }, message: "must be object", schema: schema44.properties.parameters.type, parentSchema: schema44.properties.parameters, data: data2 }];
+                validate30.errors = [{ instancePath: instancePath + "/parameters", schemaPath: "#/properties/parameters/type", keyword: "type", params: { type: "object" }, message: "must be object" }];
                 return false;
               }
               var valid0 = _errs5 === errors;
@@ -902,7 +888,7 @@ function validate30(data, { instancePath = "", parentData, parentDataProperty, r
         }
       }
     } else {
-      validate30.errors = [{ instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object", schema: schema44.type, parentSchema: schema44, data }];
+      validate30.errors = [{ instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" }];
       return false;
     }
   }
@@ -926,14 +912,14 @@ function validate31(data, { instancePath = "", parentData, parentDataProperty, r
     if (data && typeof data == "object" && !Array.isArray(data)) {
       let missing0;
       if (data.id === void 0 && (missing0 = "id") || data.name === void 0 && (missing0 = "name")) {
-        validate31.errors = [{ instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: missing0 }, message: "must have required property '" + missing0 + "'", schema: schema45.required, parentSchema: schema45, data }];
+        validate31.errors = [{ instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: missing0 }, message: "must have required property '" + missing0 + "'" }];
         return false;
       } else {
         if (data.id !== void 0) {
           let data0 = data.id;
           const _errs1 = errors;
           if (typeof data0 !== "string" && data0 !== null) {
-            validate31.errors = [{ instancePath: instancePath + "/id", schemaPath: "#/properties/id/type", keyword: "type", params: { type: schema45.properties.id.type }, message: "must be string,null", schema: schema45.properties.id.type, parentSchema: schema45.properties.id, data: data0 }];
+            validate31.errors = [{ instancePath: instancePath + "/id", schemaPath: "#/properties/id/type", keyword: "type", params: { type: schema45.properties.id.type }, message: "must be string,null" }];
             return false;
           }
           var valid0 = _errs1 === errors;
@@ -942,10 +928,9 @@ function validate31(data, { instancePath = "", parentData, parentDataProperty, r
         }
         if (valid0) {
           if (data.name !== void 0) {
-            let data1 = data.name;
             const _errs3 = errors;
-            if (typeof data1 !== "string") {
-              validate31.errors = [{ instancePath: instancePath + "/name", schemaPath: "#/properties/name/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema45.properties.name.type, parentSchema: schema45.properties.name, data: data1 }];
+            if (typeof data.name !== "string") {
+              validate31.errors = [{ instancePath: instancePath + "/name", schemaPath: "#/properties/name/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
               return false;
             }
             var valid0 = _errs3 === errors;
@@ -957,7 +942,7 @@ function validate31(data, { instancePath = "", parentData, parentDataProperty, r
               let data2 = data.arguments;
               const _errs5 = errors;
               if (!(data2 && typeof data2 == "object" && !Array.isArray(data2))) {
-                validate31.errors = [{ instancePath: instancePath + "/arguments", schemaPath: "#/properties/arguments/type", keyword: "type", params: { type: "object" }, message: "must be object", schema: schema45.properties.arguments.type, parentSchema: schema45.properties.arguments, data: data2 }];
+                validate31.errors = [{ instancePath: instancePath + "/arguments", schemaPath: "#/properties/arguments/type", keyword: "type", params: { type: "object" }, message: "must be object" }];
                 return false;
               }
               var valid0 = _errs5 === errors;
@@ -968,7 +953,7 @@ function validate31(data, { instancePath = "", parentData, parentDataProperty, r
         }
       }
     } else {
-      validate31.errors = [{ instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object", schema: schema45.type, parentSchema: schema45, data }];
+      validate31.errors = [{ instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" }];
       return false;
     }
   }
@@ -991,14 +976,13 @@ function validate32(data, { instancePath = "", parentData, parentDataProperty, r
     if (data && typeof data == "object" && !Array.isArray(data)) {
       let missing0;
       if (data.block_type === void 0 && (missing0 = "block_type") || data.id === void 0 && (missing0 = "id") || data.name === void 0 && (missing0 = "name") || data.arguments === void 0 && (missing0 = "arguments")) {
-        validate32.errors = [{ instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: missing0 }, message: "must have required property '" + missing0 + "'", schema: schema34.required, parentSchema: schema34, data }];
+        validate32.errors = [{ instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: missing0 }, message: "must have required property '" + missing0 + "'" }];
         return false;
       } else {
         if (data.block_type !== void 0) {
-          let data0 = data.block_type;
           const _errs1 = errors;
-          if ("tool_call" !== data0) {
-            validate32.errors = [{ instancePath: instancePath + "/block_type", schemaPath: "#/properties/block_type/const", keyword: "const", params: { allowedValue: "tool_call" }, message: "must be equal to constant", schema: "tool_call", parentSchema: schema34.properties.block_type, data: data0 }];
+          if ("tool_call" !== data.block_type) {
+            validate32.errors = [{ instancePath: instancePath + "/block_type", schemaPath: "#/properties/block_type/const", keyword: "const", params: { allowedValue: "tool_call" }, message: "must be equal to constant" }];
             return false;
           }
           var valid0 = _errs1 === errors;
@@ -1007,10 +991,9 @@ function validate32(data, { instancePath = "", parentData, parentDataProperty, r
         }
         if (valid0) {
           if (data.id !== void 0) {
-            let data1 = data.id;
             const _errs2 = errors;
-            if (typeof data1 !== "string") {
-              validate32.errors = [{ instancePath: instancePath + "/id", schemaPath: "#/properties/id/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema34.properties.id.type, parentSchema: schema34.properties.id, data: data1 }];
+            if (typeof data.id !== "string") {
+              validate32.errors = [{ instancePath: instancePath + "/id", schemaPath: "#/properties/id/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
               return false;
             }
             var valid0 = _errs2 === errors;
@@ -1019,10 +1002,9 @@ function validate32(data, { instancePath = "", parentData, parentDataProperty, r
           }
           if (valid0) {
             if (data.name !== void 0) {
-              let data2 = data.name;
               const _errs4 = errors;
-              if (typeof data2 !== "string") {
-                validate32.errors = [{ instancePath: instancePath + "/name", schemaPath: "#/properties/name/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema34.properties.name.type, parentSchema: schema34.properties.name, data: data2 }];
+              if (typeof data.name !== "string") {
+                validate32.errors = [{ instancePath: instancePath + "/name", schemaPath: "#/properties/name/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
                 return false;
               }
               var valid0 = _errs4 === errors;
@@ -1034,7 +1016,7 @@ function validate32(data, { instancePath = "", parentData, parentDataProperty, r
                 let data3 = data.arguments;
                 const _errs6 = errors;
                 if (!(data3 && typeof data3 == "object" && !Array.isArray(data3))) {
-                  validate32.errors = [{ instancePath: instancePath + "/arguments", schemaPath: "#/properties/arguments/type", keyword: "type", params: { type: "object" }, message: "must be object", schema: schema34.properties.arguments.type, parentSchema: schema34.properties.arguments, data: data3 }];
+                  validate32.errors = [{ instancePath: instancePath + "/arguments", schemaPath: "#/properties/arguments/type", keyword: "type", params: { type: "object" }, message: "must be object" }];
                   return false;
                 }
                 var valid0 = _errs6 === errors;
@@ -1046,7 +1028,7 @@ function validate32(data, { instancePath = "", parentData, parentDataProperty, r
         }
       }
     } else {
-      validate32.errors = [{ instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object", schema: schema34.type, parentSchema: schema34, data }];
+      validate32.errors = [{ instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" }];
       return false;
     }
   }
@@ -1070,14 +1052,13 @@ function validate33(data, { instancePath = "", parentData, parentDataProperty, r
     if (data && typeof data == "object" && !Array.isArray(data)) {
       let missing0;
       if (data.id === void 0 && (missing0 = "id") || data.name === void 0 && (missing0 = "name") || data.arguments === void 0 && (missing0 = "arguments")) {
-        validate33.errors = [{ instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: missing0 }, message: "must have required property '" + missing0 + "'", schema: schema47.required, parentSchema: schema47, data }];
+        validate33.errors = [{ instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: missing0 }, message: "must have required property '" + missing0 + "'" }];
         return false;
       } else {
         if (data.id !== void 0) {
-          let data0 = data.id;
           const _errs1 = errors;
-          if (typeof data0 !== "string") {
-            validate33.errors = [{ instancePath: instancePath + "/id", schemaPath: "#/properties/id/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema47.properties.id.type, parentSchema: schema47.properties.id, data: data0 }];
+          if (typeof data.id !== "string") {
+            validate33.errors = [{ instancePath: instancePath + "/id", schemaPath: "#/properties/id/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
             return false;
           }
           var valid0 = _errs1 === errors;
@@ -1086,10 +1067,9 @@ function validate33(data, { instancePath = "", parentData, parentDataProperty, r
         }
         if (valid0) {
           if (data.name !== void 0) {
-            let data1 = data.name;
             const _errs3 = errors;
-            if (typeof data1 !== "string") {
-              validate33.errors = [{ instancePath: instancePath + "/name", schemaPath: "#/properties/name/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema47.properties.name.type, parentSchema: schema47.properties.name, data: data1 }];
+            if (typeof data.name !== "string") {
+              validate33.errors = [{ instancePath: instancePath + "/name", schemaPath: "#/properties/name/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
               return false;
             }
             var valid0 = _errs3 === errors;
@@ -1101,7 +1081,7 @@ function validate33(data, { instancePath = "", parentData, parentDataProperty, r
               let data2 = data.arguments;
               const _errs5 = errors;
               if (!(data2 && typeof data2 == "object" && !Array.isArray(data2))) {
-                validate33.errors = [{ instancePath: instancePath + "/arguments", schemaPath: "#/properties/arguments/type", keyword: "type", params: { type: "object" }, message: "must be object", schema: schema47.properties.arguments.type, parentSchema: schema47.properties.arguments, data: data2 }];
+                validate33.errors = [{ instancePath: instancePath + "/arguments", schemaPath: "#/properties/arguments/type", keyword: "type", params: { type: "object" }, message: "must be object" }];
                 return false;
               }
               var valid0 = _errs5 === errors;
@@ -1112,7 +1092,7 @@ function validate33(data, { instancePath = "", parentData, parentDataProperty, r
         }
       }
     } else {
-      validate33.errors = [{ instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object", schema: schema47.type, parentSchema: schema47, data }];
+      validate33.errors = [{ instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" }];
       return false;
     }
   }
@@ -1135,14 +1115,13 @@ function validate34(data, { instancePath = "", parentData, parentDataProperty, r
     if (data && typeof data == "object" && !Array.isArray(data)) {
       let missing0;
       if (data.block_type === void 0 && (missing0 = "block_type") || data.id === void 0 && (missing0 = "id") || data.content === void 0 && (missing0 = "content")) {
-        validate34.errors = [{ instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: missing0 }, message: "must have required property '" + missing0 + "'", schema: schema35.required, parentSchema: schema35, data }];
+        validate34.errors = [{ instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: missing0 }, message: "must have required property '" + missing0 + "'" }];
         return false;
       } else {
         if (data.block_type !== void 0) {
-          let data0 = data.block_type;
           const _errs1 = errors;
-          if ("tool_result" !== data0) {
-            validate34.errors = [{ instancePath: instancePath + "/block_type", schemaPath: "#/properties/block_type/const", keyword: "const", params: { allowedValue: "tool_result" }, message: "must be equal to constant", schema: "tool_result", parentSchema: schema35.properties.block_type, data: data0 }];
+          if ("tool_result" !== data.block_type) {
+            validate34.errors = [{ instancePath: instancePath + "/block_type", schemaPath: "#/properties/block_type/const", keyword: "const", params: { allowedValue: "tool_result" }, message: "must be equal to constant" }];
             return false;
           }
           var valid0 = _errs1 === errors;
@@ -1151,10 +1130,9 @@ function validate34(data, { instancePath = "", parentData, parentDataProperty, r
         }
         if (valid0) {
           if (data.id !== void 0) {
-            let data1 = data.id;
             const _errs2 = errors;
-            if (typeof data1 !== "string") {
-              validate34.errors = [{ instancePath: instancePath + "/id", schemaPath: "#/properties/id/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema35.properties.id.type, parentSchema: schema35.properties.id, data: data1 }];
+            if (typeof data.id !== "string") {
+              validate34.errors = [{ instancePath: instancePath + "/id", schemaPath: "#/properties/id/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
               return false;
             }
             var valid0 = _errs2 === errors;
@@ -1163,10 +1141,9 @@ function validate34(data, { instancePath = "", parentData, parentDataProperty, r
           }
           if (valid0) {
             if (data.content !== void 0) {
-              let data2 = data.content;
               const _errs4 = errors;
-              if (typeof data2 !== "string") {
-                validate34.errors = [{ instancePath: instancePath + "/content", schemaPath: "#/properties/content/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema35.properties.content.type, parentSchema: schema35.properties.content, data: data2 }];
+              if (typeof data.content !== "string") {
+                validate34.errors = [{ instancePath: instancePath + "/content", schemaPath: "#/properties/content/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
                 return false;
               }
               var valid0 = _errs4 === errors;
@@ -1177,7 +1154,7 @@ function validate34(data, { instancePath = "", parentData, parentDataProperty, r
         }
       }
     } else {
-      validate34.errors = [{ instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object", schema: schema35.type, parentSchema: schema35, data }];
+      validate34.errors = [{ instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" }];
       return false;
     }
   }

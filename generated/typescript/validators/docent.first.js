@@ -63,14 +63,13 @@ function validate21(data, { instancePath = "", parentData, parentDataProperty, r
     if (data && typeof data == "object" && !Array.isArray(data)) {
       let missing0;
       if (data.item_type === void 0 && (missing0 = "item_type") || data.agent_run_id === void 0 && (missing0 = "agent_run_id") || data.collection_id === void 0 && (missing0 = "collection_id") || data.metadata_key === void 0 && (missing0 = "metadata_key")) {
-        validate21.errors = [{ instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: missing0 }, message: "must have required property '" + missing0 + "'", schema: schema32.required, parentSchema: schema32, data }];
+        validate21.errors = [{ instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: missing0 }, message: "must have required property '" + missing0 + "'" }];
         return false;
       } else {
         if (data.item_type !== void 0) {
-          let data0 = data.item_type;
           const _errs1 = errors;
-          if ("agent_run_metadata" !== data0) {
-            validate21.errors = [{ instancePath: instancePath + "/item_type", schemaPath: "#/properties/item_type/const", keyword: "const", params: { allowedValue: "agent_run_metadata" }, message: "must be equal to constant", schema: "agent_run_metadata", parentSchema: schema32.properties.item_type, data: data0 }];
+          if ("agent_run_metadata" !== data.item_type) {
+            validate21.errors = [{ instancePath: instancePath + "/item_type", schemaPath: "#/properties/item_type/const", keyword: "const", params: { allowedValue: "agent_run_metadata" }, message: "must be equal to constant" }];
             return false;
           }
           var valid0 = _errs1 === errors;
@@ -79,10 +78,9 @@ function validate21(data, { instancePath = "", parentData, parentDataProperty, r
         }
         if (valid0) {
           if (data.agent_run_id !== void 0) {
-            let data1 = data.agent_run_id;
             const _errs2 = errors;
-            if (typeof data1 !== "string") {
-              validate21.errors = [{ instancePath: instancePath + "/agent_run_id", schemaPath: "#/properties/agent_run_id/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema32.properties.agent_run_id.type, parentSchema: schema32.properties.agent_run_id, data: data1 }];
+            if (typeof data.agent_run_id !== "string") {
+              validate21.errors = [{ instancePath: instancePath + "/agent_run_id", schemaPath: "#/properties/agent_run_id/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
               return false;
             }
             var valid0 = _errs2 === errors;
@@ -91,10 +89,9 @@ function validate21(data, { instancePath = "", parentData, parentDataProperty, r
           }
           if (valid0) {
             if (data.collection_id !== void 0) {
-              let data2 = data.collection_id;
               const _errs4 = errors;
-              if (typeof data2 !== "string") {
-                validate21.errors = [{ instancePath: instancePath + "/collection_id", schemaPath: "#/properties/collection_id/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema32.properties.collection_id.type, parentSchema: schema32.properties.collection_id, data: data2 }];
+              if (typeof data.collection_id !== "string") {
+                validate21.errors = [{ instancePath: instancePath + "/collection_id", schemaPath: "#/properties/collection_id/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
                 return false;
               }
               var valid0 = _errs4 === errors;
@@ -103,10 +100,9 @@ function validate21(data, { instancePath = "", parentData, parentDataProperty, r
             }
             if (valid0) {
               if (data.metadata_key !== void 0) {
-                let data3 = data.metadata_key;
                 const _errs6 = errors;
-                if (typeof data3 !== "string") {
-                  validate21.errors = [{ instancePath: instancePath + "/metadata_key", schemaPath: "#/properties/metadata_key/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema32.properties.metadata_key.type, parentSchema: schema32.properties.metadata_key, data: data3 }];
+                if (typeof data.metadata_key !== "string") {
+                  validate21.errors = [{ instancePath: instancePath + "/metadata_key", schemaPath: "#/properties/metadata_key/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
                   return false;
                 }
                 var valid0 = _errs6 === errors;
@@ -118,7 +114,7 @@ function validate21(data, { instancePath = "", parentData, parentDataProperty, r
         }
       }
     } else {
-      validate21.errors = [{ instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object", schema: schema32.type, parentSchema: schema32, data }];
+      validate21.errors = [{ instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" }];
       return false;
     }
   }
@@ -152,14 +148,13 @@ function validate24(data, { instancePath = "", parentData, parentDataProperty, r
             if (data && typeof data == "object" && !Array.isArray(data)) {
               let missing0;
               if (data.type === void 0 && (missing0 = "type") || data.text === void 0 && (missing0 = "text")) {
-                validate24.errors = [{ instancePath, schemaPath: "#/$defs/ContentText/required", keyword: "required", params: { missingProperty: missing0 }, message: "must have required property '" + missing0 + "'", schema: schema36.required, parentSchema: schema36, data }];
+                validate24.errors = [{ instancePath, schemaPath: "#/$defs/ContentText/required", keyword: "required", params: { missingProperty: missing0 }, message: "must have required property '" + missing0 + "'" }];
                 return false;
               } else {
                 if (data.type !== void 0) {
-                  let data0 = data.type;
                   const _errs5 = errors;
-                  if ("text" !== data0) {
-                    validate24.errors = [{ instancePath: instancePath + "/type", schemaPath: "#/$defs/ContentText/properties/type/const", keyword: "const", params: { allowedValue: "text" }, message: "must be equal to constant", schema: "text", parentSchema: schema36.properties.type, data: data0 }];
+                  if ("text" !== data.type) {
+                    validate24.errors = [{ instancePath: instancePath + "/type", schemaPath: "#/$defs/ContentText/properties/type/const", keyword: "const", params: { allowedValue: "text" }, message: "must be equal to constant" }];
                     return false;
                   }
                   var valid3 = _errs5 === errors;
@@ -168,10 +163,9 @@ function validate24(data, { instancePath = "", parentData, parentDataProperty, r
                 }
                 if (valid3) {
                   if (data.text !== void 0) {
-                    let data1 = data.text;
                     const _errs6 = errors;
-                    if (typeof data1 !== "string") {
-                      validate24.errors = [{ instancePath: instancePath + "/text", schemaPath: "#/$defs/ContentText/properties/text/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema36.properties.text.type, parentSchema: schema36.properties.text, data: data1 }];
+                    if (typeof data.text !== "string") {
+                      validate24.errors = [{ instancePath: instancePath + "/text", schemaPath: "#/$defs/ContentText/properties/text/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
                       return false;
                     }
                     var valid3 = _errs6 === errors;
@@ -183,7 +177,7 @@ function validate24(data, { instancePath = "", parentData, parentDataProperty, r
                       let data2 = data.refusal;
                       const _errs8 = errors;
                       if (typeof data2 !== "boolean" && data2 !== null) {
-                        validate24.errors = [{ instancePath: instancePath + "/refusal", schemaPath: "#/$defs/ContentText/properties/refusal/type", keyword: "type", params: { type: schema36.properties.refusal.type }, message: "must be boolean,null", schema: schema36.properties.refusal.type, parentSchema: schema36.properties.refusal, data: data2 }];
+                        validate24.errors = [{ instancePath: instancePath + "/refusal", schemaPath: "#/$defs/ContentText/properties/refusal/type", keyword: "type", params: { type: schema36.properties.refusal.type }, message: "must be boolean,null" }];
                         return false;
                       }
                       var valid3 = _errs8 === errors;
@@ -194,7 +188,7 @@ function validate24(data, { instancePath = "", parentData, parentDataProperty, r
                 }
               }
             } else {
-              validate24.errors = [{ instancePath, schemaPath: "#/$defs/ContentText/type", keyword: "type", params: { type: "object" }, message: "must be object", schema: schema36.type, parentSchema: schema36, data }];
+              validate24.errors = [{ instancePath, schemaPath: "#/$defs/ContentText/type", keyword: "type", params: { type: "object" }, message: "must be object" }];
               return false;
             }
           }
@@ -208,14 +202,13 @@ function validate24(data, { instancePath = "", parentData, parentDataProperty, r
             if (data && typeof data == "object" && !Array.isArray(data)) {
               let missing1;
               if (data.type === void 0 && (missing1 = "type") || data.reasoning === void 0 && (missing1 = "reasoning")) {
-                validate24.errors = [{ instancePath, schemaPath: "#/$defs/ContentReasoning/required", keyword: "required", params: { missingProperty: missing1 }, message: "must have required property '" + missing1 + "'", schema: schema37.required, parentSchema: schema37, data }];
+                validate24.errors = [{ instancePath, schemaPath: "#/$defs/ContentReasoning/required", keyword: "required", params: { missingProperty: missing1 }, message: "must have required property '" + missing1 + "'" }];
                 return false;
               } else {
                 if (data.type !== void 0) {
-                  let data3 = data.type;
                   const _errs13 = errors;
-                  if ("reasoning" !== data3) {
-                    validate24.errors = [{ instancePath: instancePath + "/type", schemaPath: "#/$defs/ContentReasoning/properties/type/const", keyword: "const", params: { allowedValue: "reasoning" }, message: "must be equal to constant", schema: "reasoning", parentSchema: schema37.properties.type, data: data3 }];
+                  if ("reasoning" !== data.type) {
+                    validate24.errors = [{ instancePath: instancePath + "/type", schemaPath: "#/$defs/ContentReasoning/properties/type/const", keyword: "const", params: { allowedValue: "reasoning" }, message: "must be equal to constant" }];
                     return false;
                   }
                   var valid6 = _errs13 === errors;
@@ -224,10 +217,9 @@ function validate24(data, { instancePath = "", parentData, parentDataProperty, r
                 }
                 if (valid6) {
                   if (data.reasoning !== void 0) {
-                    let data4 = data.reasoning;
                     const _errs14 = errors;
-                    if (typeof data4 !== "string") {
-                      validate24.errors = [{ instancePath: instancePath + "/reasoning", schemaPath: "#/$defs/ContentReasoning/properties/reasoning/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema37.properties.reasoning.type, parentSchema: schema37.properties.reasoning, data: data4 }];
+                    if (typeof data.reasoning !== "string") {
+                      validate24.errors = [{ instancePath: instancePath + "/reasoning", schemaPath: "#/$defs/ContentReasoning/properties/reasoning/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
                       return false;
                     }
                     var valid6 = _errs14 === errors;
@@ -239,7 +231,7 @@ function validate24(data, { instancePath = "", parentData, parentDataProperty, r
                       let data5 = data.summary;
                       const _errs16 = errors;
                       if (typeof data5 !== "string" && data5 !== null) {
-                        validate24.errors = [{ instancePath: instancePath + "/summary", schemaPath: "#/$defs/ContentReasoning/properties/summary/type", keyword: "type", params: { type: schema37.properties.summary.type }, message: "must be string,null", schema: schema37.properties.summary.type, parentSchema: schema37.properties.summary, data: data5 }];
+                        validate24.errors = [{ instancePath: instancePath + "/summary", schemaPath: "#/$defs/ContentReasoning/properties/summary/type", keyword: "type", params: { type: schema37.properties.summary.type }, message: "must be string,null" }];
                         return false;
                       }
                       var valid6 = _errs16 === errors;
@@ -251,7 +243,7 @@ function validate24(data, { instancePath = "", parentData, parentDataProperty, r
                         let data6 = data.signature;
                         const _errs18 = errors;
                         if (typeof data6 !== "string" && data6 !== null) {
-                          validate24.errors = [{ instancePath: instancePath + "/signature", schemaPath: "#/$defs/ContentReasoning/properties/signature/type", keyword: "type", params: { type: schema37.properties.signature.type }, message: "must be string,null", schema: schema37.properties.signature.type, parentSchema: schema37.properties.signature, data: data6 }];
+                          validate24.errors = [{ instancePath: instancePath + "/signature", schemaPath: "#/$defs/ContentReasoning/properties/signature/type", keyword: "type", params: { type: schema37.properties.signature.type }, message: "must be string,null" }];
                           return false;
                         }
                         var valid6 = _errs18 === errors;
@@ -260,10 +252,9 @@ function validate24(data, { instancePath = "", parentData, parentDataProperty, r
                       }
                       if (valid6) {
                         if (data.redacted !== void 0) {
-                          let data7 = data.redacted;
                           const _errs20 = errors;
-                          if (typeof data7 !== "boolean") {
-                            validate24.errors = [{ instancePath: instancePath + "/redacted", schemaPath: "#/$defs/ContentReasoning/properties/redacted/type", keyword: "type", params: { type: "boolean" }, message: "must be boolean", schema: schema37.properties.redacted.type, parentSchema: schema37.properties.redacted, data: data7 }];
+                          if (typeof data.redacted !== "boolean") {
+                            validate24.errors = [{ instancePath: instancePath + "/redacted", schemaPath: "#/$defs/ContentReasoning/properties/redacted/type", keyword: "type", params: { type: "boolean" }, message: "must be boolean" }];
                             return false;
                           }
                           var valid6 = _errs20 === errors;
@@ -276,7 +267,7 @@ function validate24(data, { instancePath = "", parentData, parentDataProperty, r
                 }
               }
             } else {
-              validate24.errors = [{ instancePath, schemaPath: "#/$defs/ContentReasoning/type", keyword: "type", params: { type: "object" }, message: "must be object", schema: schema37.type, parentSchema: schema37, data }];
+              validate24.errors = [{ instancePath, schemaPath: "#/$defs/ContentReasoning/type", keyword: "type", params: { type: "object" }, message: "must be object" }];
               return false;
             }
           }
@@ -289,15 +280,15 @@ function validate24(data, { instancePath = "", parentData, parentDataProperty, r
             props0.redacted = true;
           }
         } else {
-          validate24.errors = [{ instancePath, schemaPath: "#/discriminator", keyword: "discriminator", params: { error: "mapping", tag: "type", tagValue: tag0 }, message: 'value of tag "type" must be in oneOf', schema: schema35.discriminator, parentSchema: schema35, data }];
+          validate24.errors = [{ instancePath, schemaPath: "#/discriminator", keyword: "discriminator", params: { error: "mapping", tag: "type", tagValue: tag0 }, message: 'value of tag "type" must be in oneOf' }];
           return false;
         }
       } else {
-        validate24.errors = [{ instancePath, schemaPath: "#/discriminator", keyword: "discriminator", params: { error: "tag", tag: "type", tagValue: tag0 }, message: 'tag "type" must be string', schema: schema35.discriminator, parentSchema: schema35, data }];
+        validate24.errors = [{ instancePath, schemaPath: "#/discriminator", keyword: "discriminator", params: { error: "tag", tag: "type", tagValue: tag0 }, message: 'tag "type" must be string' }];
         return false;
       }
     } else {
-      validate24.errors = [{ instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object", schema: schema35.type, parentSchema: schema35, data }];
+      validate24.errors = [{ instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" }];
       return false;
     }
   }
@@ -320,7 +311,7 @@ function validate23(data, { instancePath = "", parentData, parentDataProperty, r
   let valid0 = false;
   const _errs1 = errors;
   if (typeof data !== "string") {
-    const err0 = { instancePath, schemaPath: "#/anyOf/0/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema34.anyOf[0].type, parentSchema: schema34.anyOf[0], data };
+    const err0 = { instancePath, schemaPath: "#/anyOf/0/type", keyword: "type", params: { type: "string" }, message: "must be string" };
     if (vErrors === null) {
       vErrors = [err0];
     } else {
@@ -347,7 +338,7 @@ function validate23(data, { instancePath = "", parentData, parentDataProperty, r
         }
       }
     } else {
-      const err1 = { instancePath, schemaPath: "#/anyOf/1/type", keyword: "type", params: { type: "array" }, message: "must be array", schema: schema34.anyOf[1].type, parentSchema: schema34.anyOf[1], data };
+      const err1 = { instancePath, schemaPath: "#/anyOf/1/type", keyword: "type", params: { type: "array" }, message: "must be array" };
       if (vErrors === null) {
         vErrors = [err1];
       } else {
@@ -362,7 +353,7 @@ function validate23(data, { instancePath = "", parentData, parentDataProperty, r
     var items0 = true;
   }
   if (!valid0) {
-    const err2 = { instancePath, schemaPath: "#/anyOf", keyword: "anyOf", params: {}, message: "must match a schema in anyOf", schema: schema34.anyOf, parentSchema: schema34, data };
+    const err2 = { instancePath, schemaPath: "#/anyOf", keyword: "anyOf", params: {}, message: "must match a schema in anyOf" };
     if (vErrors === null) {
       vErrors = [err2];
     } else {
@@ -402,14 +393,13 @@ function validate27(data, { instancePath = "", parentData, parentDataProperty, r
     if (data && typeof data == "object" && !Array.isArray(data)) {
       let missing0;
       if (data.id === void 0 && (missing0 = "id") || data.function === void 0 && (missing0 = "function") || data.arguments === void 0 && (missing0 = "arguments")) {
-        validate27.errors = [{ instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: missing0 }, message: "must have required property '" + missing0 + "'", schema: schema38.required, parentSchema: schema38, data }];
+        validate27.errors = [{ instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: missing0 }, message: "must have required property '" + missing0 + "'" }];
         return false;
       } else {
         if (data.id !== void 0) {
-          let data0 = data.id;
           const _errs1 = errors;
-          if (typeof data0 !== "string") {
-            validate27.errors = [{ instancePath: instancePath + "/id", schemaPath: "#/properties/id/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema38.properties.id.type, parentSchema: schema38.properties.id, data: data0 }];
+          if (typeof data.id !== "string") {
+            validate27.errors = [{ instancePath: instancePath + "/id", schemaPath: "#/properties/id/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
             return false;
           }
           var valid0 = _errs1 === errors;
@@ -418,10 +408,9 @@ function validate27(data, { instancePath = "", parentData, parentDataProperty, r
         }
         if (valid0) {
           if (data.function !== void 0) {
-            let data1 = data.function;
             const _errs3 = errors;
-            if (typeof data1 !== "string") {
-              validate27.errors = [{ instancePath: instancePath + "/function", schemaPath: "#/properties/function/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema38.properties.function.type, parentSchema: schema38.properties.function, data: data1 }];
+            if (typeof data.function !== "string") {
+              validate27.errors = [{ instancePath: instancePath + "/function", schemaPath: "#/properties/function/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
               return false;
             }
             var valid0 = _errs3 === errors;
@@ -433,7 +422,7 @@ function validate27(data, { instancePath = "", parentData, parentDataProperty, r
               let data2 = data.arguments;
               const _errs5 = errors;
               if (!(data2 && typeof data2 == "object" && !Array.isArray(data2))) {
-                validate27.errors = [{ instancePath: instancePath + "/arguments", schemaPath: "#/properties/arguments/type", keyword: "type", params: { type: "object" }, message: "must be object", schema: schema38.properties.arguments.type, parentSchema: schema38.properties.arguments, data: data2 }];
+                validate27.errors = [{ instancePath: instancePath + "/arguments", schemaPath: "#/properties/arguments/type", keyword: "type", params: { type: "object" }, message: "must be object" }];
                 return false;
               }
               var valid0 = _errs5 === errors;
@@ -445,7 +434,7 @@ function validate27(data, { instancePath = "", parentData, parentDataProperty, r
                 let data3 = data.type;
                 const _errs7 = errors;
                 if (!(data3 === "function" || data3 === null)) {
-                  validate27.errors = [{ instancePath: instancePath + "/type", schemaPath: "#/properties/type/enum", keyword: "enum", params: { allowedValues: schema38.properties.type.enum }, message: "must be equal to one of the allowed values", schema: schema38.properties.type.enum, parentSchema: schema38.properties.type, data: data3 }];
+                  validate27.errors = [{ instancePath: instancePath + "/type", schemaPath: "#/properties/type/enum", keyword: "enum", params: { allowedValues: schema38.properties.type.enum }, message: "must be equal to one of the allowed values" }];
                   return false;
                 }
                 var valid0 = _errs7 === errors;
@@ -457,7 +446,7 @@ function validate27(data, { instancePath = "", parentData, parentDataProperty, r
                   let data4 = data.parse_error;
                   const _errs8 = errors;
                   if (typeof data4 !== "string" && data4 !== null) {
-                    validate27.errors = [{ instancePath: instancePath + "/parse_error", schemaPath: "#/properties/parse_error/type", keyword: "type", params: { type: schema38.properties.parse_error.type }, message: "must be string,null", schema: schema38.properties.parse_error.type, parentSchema: schema38.properties.parse_error, data: data4 }];
+                    validate27.errors = [{ instancePath: instancePath + "/parse_error", schemaPath: "#/properties/parse_error/type", keyword: "type", params: { type: schema38.properties.parse_error.type }, message: "must be string,null" }];
                     return false;
                   }
                   var valid0 = _errs8 === errors;
@@ -476,7 +465,7 @@ function validate27(data, { instancePath = "", parentData, parentDataProperty, r
                       if (data5 && typeof data5 == "object" && !Array.isArray(data5)) {
                         let missing1;
                         if (data5.format === void 0 && (missing1 = "format") || data5.content === void 0 && (missing1 = "content")) {
-                          const err0 = { instancePath: instancePath + "/view", schemaPath: "#/$defs/ToolCallContent/required", keyword: "required", params: { missingProperty: missing1 }, message: "must have required property '" + missing1 + "'", schema: schema39.required, parentSchema: schema39, data: data5 };
+                          const err0 = { instancePath: instancePath + "/view", schemaPath: "#/$defs/ToolCallContent/required", keyword: "required", params: { missingProperty: missing1 }, message: "must have required property '" + missing1 + "'" };
                           if (vErrors === null) {
                             vErrors = [err0];
                           } else {
@@ -488,7 +477,7 @@ function validate27(data, { instancePath = "", parentData, parentDataProperty, r
                             let data6 = data5.title;
                             const _errs15 = errors;
                             if (typeof data6 !== "string" && data6 !== null) {
-                              const err1 = { instancePath: instancePath + "/view/title", schemaPath: "#/$defs/ToolCallContent/properties/title/type", keyword: "type", params: { type: schema39.properties.title.type }, message: "must be string,null", schema: schema39.properties.title.type, parentSchema: schema39.properties.title, data: data6 };
+                              const err1 = { instancePath: instancePath + "/view/title", schemaPath: "#/$defs/ToolCallContent/properties/title/type", keyword: "type", params: { type: schema39.properties.title.type }, message: "must be string,null" };
                               if (vErrors === null) {
                                 vErrors = [err1];
                               } else {
@@ -505,7 +494,7 @@ function validate27(data, { instancePath = "", parentData, parentDataProperty, r
                               let data7 = data5.format;
                               const _errs17 = errors;
                               if (!(data7 === "text" || data7 === "markdown")) {
-                                const err2 = { instancePath: instancePath + "/view/format", schemaPath: "#/$defs/ToolCallContent/properties/format/enum", keyword: "enum", params: { allowedValues: schema39.properties.format.enum }, message: "must be equal to one of the allowed values", schema: schema39.properties.format.enum, parentSchema: schema39.properties.format, data: data7 };
+                                const err2 = { instancePath: instancePath + "/view/format", schemaPath: "#/$defs/ToolCallContent/properties/format/enum", keyword: "enum", params: { allowedValues: schema39.properties.format.enum }, message: "must be equal to one of the allowed values" };
                                 if (vErrors === null) {
                                   vErrors = [err2];
                                 } else {
@@ -519,10 +508,9 @@ function validate27(data, { instancePath = "", parentData, parentDataProperty, r
                             }
                             if (valid3) {
                               if (data5.content !== void 0) {
-                                let data8 = data5.content;
                                 const _errs18 = errors;
-                                if (typeof data8 !== "string") {
-                                  const err3 = { instancePath: instancePath + "/view/content", schemaPath: "#/$defs/ToolCallContent/properties/content/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema39.properties.content.type, parentSchema: schema39.properties.content, data: data8 };
+                                if (typeof data5.content !== "string") {
+                                  const err3 = { instancePath: instancePath + "/view/content", schemaPath: "#/$defs/ToolCallContent/properties/content/type", keyword: "type", params: { type: "string" }, message: "must be string" };
                                   if (vErrors === null) {
                                     vErrors = [err3];
                                   } else {
@@ -538,7 +526,7 @@ function validate27(data, { instancePath = "", parentData, parentDataProperty, r
                           }
                         }
                       } else {
-                        const err4 = { instancePath: instancePath + "/view", schemaPath: "#/$defs/ToolCallContent/type", keyword: "type", params: { type: "object" }, message: "must be object", schema: schema39.type, parentSchema: schema39, data: data5 };
+                        const err4 = { instancePath: instancePath + "/view", schemaPath: "#/$defs/ToolCallContent/type", keyword: "type", params: { type: "object" }, message: "must be object" };
                         if (vErrors === null) {
                           vErrors = [err4];
                         } else {
@@ -557,7 +545,7 @@ function validate27(data, { instancePath = "", parentData, parentDataProperty, r
                     }
                     const _errs20 = errors;
                     if (data5 !== null) {
-                      const err5 = { instancePath: instancePath + "/view", schemaPath: "#/properties/view/anyOf/1/type", keyword: "type", params: { type: "null" }, message: "must be null", schema: schema38.properties.view.anyOf[1].type, parentSchema: schema38.properties.view.anyOf[1], data: data5 };
+                      const err5 = { instancePath: instancePath + "/view", schemaPath: "#/properties/view/anyOf/1/type", keyword: "type", params: { type: "null" }, message: "must be null" };
                       if (vErrors === null) {
                         vErrors = [err5];
                       } else {
@@ -568,7 +556,7 @@ function validate27(data, { instancePath = "", parentData, parentDataProperty, r
                     var _valid0 = _errs20 === errors;
                     valid1 = valid1 || _valid0;
                     if (!valid1) {
-                      const err6 = { instancePath: instancePath + "/view", schemaPath: "#/properties/view/anyOf", keyword: "anyOf", params: {}, message: "must match a schema in anyOf", schema: schema38.properties.view.anyOf, parentSchema: schema38.properties.view, data: data5 };
+                      const err6 = { instancePath: instancePath + "/view", schemaPath: "#/properties/view/anyOf", keyword: "anyOf", params: {}, message: "must match a schema in anyOf" };
                       if (vErrors === null) {
                         vErrors = [err6];
                       } else {
@@ -596,7 +584,7 @@ function validate27(data, { instancePath = "", parentData, parentDataProperty, r
                       let data9 = data.google_thought_signature;
                       const _errs22 = errors;
                       if (typeof data9 !== "string" && data9 !== null) {
-                        validate27.errors = [{ instancePath: instancePath + "/google_thought_signature", schemaPath: "#/properties/google_thought_signature/type", keyword: "type", params: { type: schema38.properties.google_thought_signature.type }, message: "must be string,null", schema: schema38.properties.google_thought_signature.type, parentSchema: schema38.properties.google_thought_signature, data: data9 }];
+                        validate27.errors = [{ instancePath: instancePath + "/google_thought_signature", schemaPath: "#/properties/google_thought_signature/type", keyword: "type", params: { type: schema38.properties.google_thought_signature.type }, message: "must be string,null" }];
                         return false;
                       }
                       var valid0 = _errs22 === errors;
@@ -611,7 +599,7 @@ function validate27(data, { instancePath = "", parentData, parentDataProperty, r
         }
       }
     } else {
-      validate27.errors = [{ instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object", schema: schema38.type, parentSchema: schema38, data }];
+      validate27.errors = [{ instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" }];
       return false;
     }
   }
@@ -633,14 +621,14 @@ function validate22(data, { instancePath = "", parentData, parentDataProperty, r
     if (data && typeof data == "object" && !Array.isArray(data)) {
       let missing0;
       if (data.content === void 0 && (missing0 = "content") || data.role === void 0 && (missing0 = "role")) {
-        validate22.errors = [{ instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: missing0 }, message: "must have required property '" + missing0 + "'", schema: schema33.required, parentSchema: schema33, data }];
+        validate22.errors = [{ instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: missing0 }, message: "must have required property '" + missing0 + "'" }];
         return false;
       } else {
         if (data.id !== void 0) {
           let data0 = data.id;
           const _errs1 = errors;
           if (typeof data0 !== "string" && data0 !== null) {
-            validate22.errors = [{ instancePath: instancePath + "/id", schemaPath: "#/properties/id/type", keyword: "type", params: { type: schema33.properties.id.type }, message: "must be string,null", schema: schema33.properties.id.type, parentSchema: schema33.properties.id, data: data0 }];
+            validate22.errors = [{ instancePath: instancePath + "/id", schemaPath: "#/properties/id/type", keyword: "type", params: { type: schema33.properties.id.type }, message: "must be string,null" }];
             return false;
           }
           var valid0 = _errs1 === errors;
@@ -660,10 +648,9 @@ function validate22(data, { instancePath = "", parentData, parentDataProperty, r
           }
           if (valid0) {
             if (data.role !== void 0) {
-              let data2 = data.role;
               const _errs4 = errors;
-              if ("assistant" !== data2) {
-                validate22.errors = [{ instancePath: instancePath + "/role", schemaPath: "#/properties/role/const", keyword: "const", params: { allowedValue: "assistant" }, message: "must be equal to constant", schema: "assistant", parentSchema: schema33.properties.role, data: data2 }];
+              if ("assistant" !== data.role) {
+                validate22.errors = [{ instancePath: instancePath + "/role", schemaPath: "#/properties/role/const", keyword: "const", params: { allowedValue: "assistant" }, message: "must be equal to constant" }];
                 return false;
               }
               var valid0 = _errs4 === errors;
@@ -675,7 +662,7 @@ function validate22(data, { instancePath = "", parentData, parentDataProperty, r
                 let data3 = data.metadata;
                 const _errs5 = errors;
                 if (!(data3 && typeof data3 == "object" && !Array.isArray(data3)) && data3 !== null) {
-                  validate22.errors = [{ instancePath: instancePath + "/metadata", schemaPath: "#/properties/metadata/type", keyword: "type", params: { type: schema33.properties.metadata.type }, message: "must be object,null", schema: schema33.properties.metadata.type, parentSchema: schema33.properties.metadata, data: data3 }];
+                  validate22.errors = [{ instancePath: instancePath + "/metadata", schemaPath: "#/properties/metadata/type", keyword: "type", params: { type: schema33.properties.metadata.type }, message: "must be object,null" }];
                   return false;
                 }
                 var valid0 = _errs5 === errors;
@@ -687,7 +674,7 @@ function validate22(data, { instancePath = "", parentData, parentDataProperty, r
                   let data4 = data.model;
                   const _errs7 = errors;
                   if (typeof data4 !== "string" && data4 !== null) {
-                    validate22.errors = [{ instancePath: instancePath + "/model", schemaPath: "#/properties/model/type", keyword: "type", params: { type: schema33.properties.model.type }, message: "must be string,null", schema: schema33.properties.model.type, parentSchema: schema33.properties.model, data: data4 }];
+                    validate22.errors = [{ instancePath: instancePath + "/model", schemaPath: "#/properties/model/type", keyword: "type", params: { type: schema33.properties.model.type }, message: "must be string,null" }];
                     return false;
                   }
                   var valid0 = _errs7 === errors;
@@ -699,7 +686,7 @@ function validate22(data, { instancePath = "", parentData, parentDataProperty, r
                     let data5 = data.tool_calls;
                     const _errs9 = errors;
                     if (!Array.isArray(data5) && data5 !== null) {
-                      validate22.errors = [{ instancePath: instancePath + "/tool_calls", schemaPath: "#/properties/tool_calls/type", keyword: "type", params: { type: schema33.properties.tool_calls.type }, message: "must be array,null", schema: schema33.properties.tool_calls.type, parentSchema: schema33.properties.tool_calls, data: data5 }];
+                      validate22.errors = [{ instancePath: instancePath + "/tool_calls", schemaPath: "#/properties/tool_calls/type", keyword: "type", params: { type: schema33.properties.tool_calls.type }, message: "must be array,null" }];
                       return false;
                     }
                     if (errors === _errs9) {
@@ -730,7 +717,7 @@ function validate22(data, { instancePath = "", parentData, parentDataProperty, r
         }
       }
     } else {
-      validate22.errors = [{ instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object", schema: schema33.type, parentSchema: schema33, data }];
+      validate22.errors = [{ instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" }];
       return false;
     }
   }
@@ -755,14 +742,14 @@ function validate30(data, { instancePath = "", parentData, parentDataProperty, r
     if (data && typeof data == "object" && !Array.isArray(data)) {
       let missing0;
       if (data.content === void 0 && (missing0 = "content") || data.role === void 0 && (missing0 = "role")) {
-        validate30.errors = [{ instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: missing0 }, message: "must have required property '" + missing0 + "'", schema: schema41.required, parentSchema: schema41, data }];
+        validate30.errors = [{ instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: missing0 }, message: "must have required property '" + missing0 + "'" }];
         return false;
       } else {
         if (data.id !== void 0) {
           let data0 = data.id;
           const _errs1 = errors;
           if (typeof data0 !== "string" && data0 !== null) {
-            validate30.errors = [{ instancePath: instancePath + "/id", schemaPath: "#/properties/id/type", keyword: "type", params: { type: schema41.properties.id.type }, message: "must be string,null", schema: schema41.properties.id.type, parentSchema: schema41.properties.id, data: data0 }];
+            validate30.errors = [{ instancePath: instancePath + "/id", schemaPath: "#/properties/id/type", keyword: "type", params: { type: schema41.properties.id.type }, message: "must be string,null" }];
             return false;
           }
           var valid0 = _errs1 === errors;
@@ -782,10 +769,9 @@ function validate30(data, { instancePath = "", parentData, parentDataProperty, r
           }
           if (valid0) {
             if (data.role !== void 0) {
-              let data2 = data.role;
               const _errs4 = errors;
-              if ("system" !== data2) {
-                validate30.errors = [{ instancePath: instancePath + "/role", schemaPath: "#/properties/role/const", keyword: "const", params: { allowedValue: "system" }, message: "must be equal to constant", schema: "system", parentSchema: schema41.properties.role, data: data2 }];
+              if ("system" !== data.role) {
+                validate30.errors = [{ instancePath: instancePath + "/role", schemaPath: "#/properties/role/const", keyword: "const", params: { allowedValue: "system" }, message: "must be equal to constant" }];
                 return false;
               }
               var valid0 = _errs4 === errors;
@@ -797,7 +783,7 @@ function validate30(data, { instancePath = "", parentData, parentDataProperty, r
                 let data3 = data.metadata;
                 const _errs5 = errors;
                 if (!(data3 && typeof data3 == "object" && !Array.isArray(data3)) && data3 !== null) {
-                  validate30.errors = [{ instancePath: instancePath + "/metadata", schemaPath: "#/properties/metadata/type", keyword: "type", params: { type: schema41.properties.metadata.type }, message: "must be object,null", schema: schema41.properties.metadata.type, parentSchema: schema41.properties.metadata, data: data3 }];
+                  validate30.errors = [{ instancePath: instancePath + "/metadata", schemaPath: "#/properties/metadata/type", keyword: "type", params: { type: schema41.properties.metadata.type }, message: "must be object,null" }];
                   return false;
                 }
                 var valid0 = _errs5 === errors;
@@ -809,7 +795,7 @@ function validate30(data, { instancePath = "", parentData, parentDataProperty, r
         }
       }
     } else {
-      validate30.errors = [{ instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object", schema: schema41.type, parentSchema: schema41, data }];
+      validate30.errors = [{ instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" }];
       return false;
     }
   }
@@ -832,14 +818,14 @@ function validate32(data, { instancePath = "", parentData, parentDataProperty, r
     if (data && typeof data == "object" && !Array.isArray(data)) {
       let missing0;
       if (data.content === void 0 && (missing0 = "content") || data.role === void 0 && (missing0 = "role")) {
-        validate32.errors = [{ instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: missing0 }, message: "must have required property '" + missing0 + "'", schema: schema42.required, parentSchema: schema42, data }];
+        validate32.errors = [{ instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: missing0 }, message: "must have required property '" + missing0 + "'" }];
         return false;
       } else {
         if (data.id !== void 0) {
           let data0 = data.id;
           const _errs1 = errors;
           if (typeof data0 !== "string" && data0 !== null) {
-            validate32.errors = [{ instancePath: instancePath + "/id", schemaPath: "#/properties/id/type", keyword: "type", params: { type: schema42.properties.id.type }, message: "must be string,null", schema: schema42.properties.id.type, parentSchema: schema42.properties.id, data: data0 }];
+            validate32.errors = [{ instancePath: instancePath + "/id", schemaPath: "#/properties/id/type", keyword: "type", params: { type: schema42.properties.id.type }, message: "must be string,null" }];
             return false;
           }
           var valid0 = _errs1 === errors;
@@ -859,10 +845,9 @@ function validate32(data, { instancePath = "", parentData, parentDataProperty, r
           }
           if (valid0) {
             if (data.role !== void 0) {
-              let data2 = data.role;
               const _errs4 = errors;
-              if ("user" !== data2) {
-                validate32.errors = [{ instancePath: instancePath + "/role", schemaPath: "#/properties/role/const", keyword: "const", params: { allowedValue: "user" }, message: "must be equal to constant", schema: "user", parentSchema: schema42.properties.role, data: data2 }];
+              if ("user" !== data.role) {
+                validate32.errors = [{ instancePath: instancePath + "/role", schemaPath: "#/properties/role/const", keyword: "const", params: { allowedValue: "user" }, message: "must be equal to constant" }];
                 return false;
               }
               var valid0 = _errs4 === errors;
@@ -874,7 +859,7 @@ function validate32(data, { instancePath = "", parentData, parentDataProperty, r
                 let data3 = data.metadata;
                 const _errs5 = errors;
                 if (!(data3 && typeof data3 == "object" && !Array.isArray(data3)) && data3 !== null) {
-                  validate32.errors = [{ instancePath: instancePath + "/metadata", schemaPath: "#/properties/metadata/type", keyword: "type", params: { type: schema42.properties.metadata.type }, message: "must be object,null", schema: schema42.properties.metadata.type, parentSchema: schema42.properties.metadata, data: data3 }];
+                  validate32.errors = [{ instancePath: instancePath + "/metadata", schemaPath: "#/properties/metadata/type", keyword: "type", params: { type: schema42.properties.metadata.type }, message: "must be object,null" }];
                   return false;
                 }
                 var valid0 = _errs5 === errors;
@@ -886,7 +871,7 @@ function validate32(data, { instancePath = "", parentData, parentDataProperty, r
                   let data4 = data.tool_call_id;
                   const _errs7 = errors;
                   if (!Array.isArray(data4) && data4 !== null) {
-                    validate32.errors = [{ instancePath: instancePath + "/tool_call_id", schemaPath: "#/properties/tool_call_id/type", keyword: "type", params: { type: schema42.properties.tool_call_id.type }, message: "must be array,null", schema: schema42.properties.tool_call_id.type, parentSchema: schema42.properties.tool_call_id, data: data4 }];
+                    validate32.errors = [{ instancePath: instancePath + "/tool_call_id", schemaPath: "#/properties/tool_call_id/type", keyword: "type", params: { type: schema42.properties.tool_call_id.type }, message: "must be array,null" }];
                     return false;
                   }
                   if (errors === _errs7) {
@@ -894,10 +879,9 @@ function validate32(data, { instancePath = "", parentData, parentDataProperty, r
                       var valid1 = true;
                       const len0 = data4.length;
                       for (let i0 = 0; i0 < len0; i0++) {
-                        let data5 = data4[i0];
                         const _errs9 = errors;
-                        if (typeof data5 !== "string") {
-                          validate32.errors = [{ instancePath: instancePath + "/tool_call_id/" + i0, schemaPath: "#/properties/tool_call_id/items/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema42.properties.tool_call_id.items.type, parentSchema: schema42.properties.tool_call_id.items, data: data5 }];
+                        if (typeof data4[i0] !== "string") {
+                          validate32.errors = [{ instancePath: instancePath + "/tool_call_id/" + i0, schemaPath: "#/properties/tool_call_id/items/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
                           return false;
                         }
                         var valid1 = _errs9 === errors;
@@ -917,7 +901,7 @@ function validate32(data, { instancePath = "", parentData, parentDataProperty, r
         }
       }
     } else {
-      validate32.errors = [{ instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object", schema: schema42.type, parentSchema: schema42, data }];
+      validate32.errors = [{ instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" }];
       return false;
     }
   }
@@ -940,14 +924,14 @@ function validate34(data, { instancePath = "", parentData, parentDataProperty, r
     if (data && typeof data == "object" && !Array.isArray(data)) {
       let missing0;
       if (data.content === void 0 && (missing0 = "content") || data.role === void 0 && (missing0 = "role")) {
-        validate34.errors = [{ instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: missing0 }, message: "must have required property '" + missing0 + "'", schema: schema43.required, parentSchema: schema43, data }];
+        validate34.errors = [{ instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: missing0 }, message: "must have required property '" + missing0 + "'" }];
         return false;
       } else {
         if (data.id !== void 0) {
           let data0 = data.id;
           const _errs1 = errors;
           if (typeof data0 !== "string" && data0 !== null) {
-            validate34.errors = [{ instancePath: instancePath + "/id", schemaPath: "#/properties/id/type", keyword: "type", params: { type: schema43.properties.id.type }, message: "must be string,null", schema: schema43.properties.id.type, parentSchema: schema43.properties.id, data: data0 }];
+            validate34.errors = [{ instancePath: instancePath + "/id", schemaPath: "#/properties/id/type", keyword: "type", params: { type: schema43.properties.id.type }, message: "must be string,null" }];
             return false;
           }
           var valid0 = _errs1 === errors;
@@ -967,10 +951,9 @@ function validate34(data, { instancePath = "", parentData, parentDataProperty, r
           }
           if (valid0) {
             if (data.role !== void 0) {
-              let data2 = data.role;
               const _errs4 = errors;
-              if ("tool" !== data2) {
-                validate34.errors = [{ instancePath: instancePath + "/role", schemaPath: "#/properties/role/const", keyword: "const", params: { allowedValue: "tool" }, message: "must be equal to constant", schema: "tool", parentSchema: schema43.properties.role, data: data2 }];
+              if ("tool" !== data.role) {
+                validate34.errors = [{ instancePath: instancePath + "/role", schemaPath: "#/properties/role/const", keyword: "const", params: { allowedValue: "tool" }, message: "must be equal to constant" }];
                 return false;
               }
               var valid0 = _errs4 === errors;
@@ -982,7 +965,7 @@ function validate34(data, { instancePath = "", parentData, parentDataProperty, r
                 let data3 = data.metadata;
                 const _errs5 = errors;
                 if (!(data3 && typeof data3 == "object" && !Array.isArray(data3)) && data3 !== null) {
-                  validate34.errors = [{ instancePath: instancePath + "/metadata", schemaPath: "#/properties/metadata/type", keyword: "type", params: { type: schema43.properties.metadata.type }, message: "must be object,null", schema: schema43.properties.metadata.type, parentSchema: schema43.properties.metadata, data: data3 }];
+                  validate34.errors = [{ instancePath: instancePath + "/metadata", schemaPath: "#/properties/metadata/type", keyword: "type", params: { type: schema43.properties.metadata.type }, message: "must be object,null" }];
                   return false;
                 }
                 var valid0 = _errs5 === errors;
@@ -994,7 +977,7 @@ function validate34(data, { instancePath = "", parentData, parentDataProperty, r
                   let data4 = data.tool_call_id;
                   const _errs7 = errors;
                   if (typeof data4 !== "string" && data4 !== null) {
-                    validate34.errors = [{ instancePath: instancePath + "/tool_call_id", schemaPath: "#/properties/tool_call_id/type", keyword: "type", params: { type: schema43.properties.tool_call_id.type }, message: "must be string,null", schema: schema43.properties.tool_call_id.type, parentSchema: schema43.properties.tool_call_id, data: data4 }];
+                    validate34.errors = [{ instancePath: instancePath + "/tool_call_id", schemaPath: "#/properties/tool_call_id/type", keyword: "type", params: { type: schema43.properties.tool_call_id.type }, message: "must be string,null" }];
                     return false;
                   }
                   var valid0 = _errs7 === errors;
@@ -1006,7 +989,7 @@ function validate34(data, { instancePath = "", parentData, parentDataProperty, r
                     let data5 = data.function;
                     const _errs9 = errors;
                     if (typeof data5 !== "string" && data5 !== null) {
-                      validate34.errors = [{ instancePath: instancePath + "/function", schemaPath: "#/properties/function/type", keyword: "type", params: { type: schema43.properties.function.type }, message: "must be string,null", schema: schema43.properties.function.type, parentSchema: schema43.properties.function, data: data5 }];
+                      validate34.errors = [{ instancePath: instancePath + "/function", schemaPath: "#/properties/function/type", keyword: "type", params: { type: schema43.properties.function.type }, message: "must be string,null" }];
                       return false;
                     }
                     var valid0 = _errs9 === errors;
@@ -1018,7 +1001,7 @@ function validate34(data, { instancePath = "", parentData, parentDataProperty, r
                       let data6 = data.error;
                       const _errs11 = errors;
                       if (!(data6 && typeof data6 == "object" && !Array.isArray(data6)) && data6 !== null) {
-                        validate34.errors = [{ instancePath: instancePath + "/error", schemaPath: "#/properties/error/type", keyword: "type", params: { type: schema43.properties.error.type }, message: "must be object,null", schema: schema43.properties.error.type, parentSchema: schema43.properties.error, data: data6 }];
+                        validate34.errors = [{ instancePath: instancePath + "/error", schemaPath: "#/properties/error/type", keyword: "type", params: { type: schema43.properties.error.type }, message: "must be object,null" }];
                         return false;
                       }
                       var valid0 = _errs11 === errors;
@@ -1033,7 +1016,7 @@ function validate34(data, { instancePath = "", parentData, parentDataProperty, r
         }
       }
     } else {
-      validate34.errors = [{ instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object", schema: schema43.type, parentSchema: schema43, data }];
+      validate34.errors = [{ instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" }];
       return false;
     }
   }
@@ -1108,15 +1091,15 @@ function validate29(data, { instancePath = "", parentData, parentDataProperty, r
             props0.error = true;
           }
         } else {
-          validate29.errors = [{ instancePath, schemaPath: "#/discriminator", keyword: "discriminator", params: { error: "mapping", tag: "role", tagValue: tag0 }, message: 'value of tag "role" must be in oneOf', schema: schema40.discriminator, parentSchema: schema40, data }];
+          validate29.errors = [{ instancePath, schemaPath: "#/discriminator", keyword: "discriminator", params: { error: "mapping", tag: "role", tagValue: tag0 }, message: 'value of tag "role" must be in oneOf' }];
           return false;
         }
       } else {
-        validate29.errors = [{ instancePath, schemaPath: "#/discriminator", keyword: "discriminator", params: { error: "tag", tag: "role", tagValue: tag0 }, message: 'tag "role" must be string', schema: schema40.discriminator, parentSchema: schema40, data }];
+        validate29.errors = [{ instancePath, schemaPath: "#/discriminator", keyword: "discriminator", params: { error: "tag", tag: "role", tagValue: tag0 }, message: 'tag "role" must be string' }];
         return false;
       }
     } else {
-      validate29.errors = [{ instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object", schema: schema40.type, parentSchema: schema40, data }];
+      validate29.errors = [{ instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" }];
       return false;
     }
   }
@@ -1151,14 +1134,13 @@ function validate40(data, { instancePath = "", parentData, parentDataProperty, r
             if (data && typeof data == "object" && !Array.isArray(data)) {
               let missing0;
               if (data.item_type === void 0 && (missing0 = "item_type") || data.agent_run_id === void 0 && (missing0 = "agent_run_id") || data.collection_id === void 0 && (missing0 = "collection_id") || data.metadata_key === void 0 && (missing0 = "metadata_key")) {
-                validate40.errors = [{ instancePath, schemaPath: "#/$defs/AgentRunMetadataItem/required", keyword: "required", params: { missingProperty: missing0 }, message: "must have required property '" + missing0 + "'", schema: schema32.required, parentSchema: schema32, data }];
+                validate40.errors = [{ instancePath, schemaPath: "#/$defs/AgentRunMetadataItem/required", keyword: "required", params: { missingProperty: missing0 }, message: "must have required property '" + missing0 + "'" }];
                 return false;
               } else {
                 if (data.item_type !== void 0) {
-                  let data0 = data.item_type;
                   const _errs5 = errors;
-                  if ("agent_run_metadata" !== data0) {
-                    validate40.errors = [{ instancePath: instancePath + "/item_type", schemaPath: "#/$defs/AgentRunMetadataItem/properties/item_type/const", keyword: "const", params: { allowedValue: "agent_run_metadata" }, message: "must be equal to constant", schema: "agent_run_metadata", parentSchema: schema32.properties.item_type, data: data0 }];
+                  if ("agent_run_metadata" !== data.item_type) {
+                    validate40.errors = [{ instancePath: instancePath + "/item_type", schemaPath: "#/$defs/AgentRunMetadataItem/properties/item_type/const", keyword: "const", params: { allowedValue: "agent_run_metadata" }, message: "must be equal to constant" }];
                     return false;
                   }
                   var valid3 = _errs5 === errors;
@@ -1167,10 +1149,9 @@ function validate40(data, { instancePath = "", parentData, parentDataProperty, r
                 }
                 if (valid3) {
                   if (data.agent_run_id !== void 0) {
-                    let data1 = data.agent_run_id;
                     const _errs6 = errors;
-                    if (typeof data1 !== "string") {
-                      validate40.errors = [{ instancePath: instancePath + "/agent_run_id", schemaPath: "#/$defs/AgentRunMetadataItem/properties/agent_run_id/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema32.properties.agent_run_id.type, parentSchema: schema32.properties.agent_run_id, data: data1 }];
+                    if (typeof data.agent_run_id !== "string") {
+                      validate40.errors = [{ instancePath: instancePath + "/agent_run_id", schemaPath: "#/$defs/AgentRunMetadataItem/properties/agent_run_id/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
                       return false;
                     }
                     var valid3 = _errs6 === errors;
@@ -1179,10 +1160,9 @@ function validate40(data, { instancePath = "", parentData, parentDataProperty, r
                   }
                   if (valid3) {
                     if (data.collection_id !== void 0) {
-                      let data2 = data.collection_id;
                       const _errs8 = errors;
-                      if (typeof data2 !== "string") {
-                        validate40.errors = [{ instancePath: instancePath + "/collection_id", schemaPath: "#/$defs/AgentRunMetadataItem/properties/collection_id/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema32.properties.collection_id.type, parentSchema: schema32.properties.collection_id, data: data2 }];
+                      if (typeof data.collection_id !== "string") {
+                        validate40.errors = [{ instancePath: instancePath + "/collection_id", schemaPath: "#/$defs/AgentRunMetadataItem/properties/collection_id/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
                         return false;
                       }
                       var valid3 = _errs8 === errors;
@@ -1191,10 +1171,9 @@ function validate40(data, { instancePath = "", parentData, parentDataProperty, r
                     }
                     if (valid3) {
                       if (data.metadata_key !== void 0) {
-                        let data3 = data.metadata_key;
                         const _errs10 = errors;
-                        if (typeof data3 !== "string") {
-                          validate40.errors = [{ instancePath: instancePath + "/metadata_key", schemaPath: "#/$defs/AgentRunMetadataItem/properties/metadata_key/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema32.properties.metadata_key.type, parentSchema: schema32.properties.metadata_key, data: data3 }];
+                        if (typeof data.metadata_key !== "string") {
+                          validate40.errors = [{ instancePath: instancePath + "/metadata_key", schemaPath: "#/$defs/AgentRunMetadataItem/properties/metadata_key/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
                           return false;
                         }
                         var valid3 = _errs10 === errors;
@@ -1206,7 +1185,7 @@ function validate40(data, { instancePath = "", parentData, parentDataProperty, r
                 }
               }
             } else {
-              validate40.errors = [{ instancePath, schemaPath: "#/$defs/AgentRunMetadataItem/type", keyword: "type", params: { type: "object" }, message: "must be object", schema: schema32.type, parentSchema: schema32, data }];
+              validate40.errors = [{ instancePath, schemaPath: "#/$defs/AgentRunMetadataItem/type", keyword: "type", params: { type: "object" }, message: "must be object" }];
               return false;
             }
           }
@@ -1221,14 +1200,13 @@ function validate40(data, { instancePath = "", parentData, parentDataProperty, r
             if (data && typeof data == "object" && !Array.isArray(data)) {
               let missing1;
               if (data.item_type === void 0 && (missing1 = "item_type") || data.agent_run_id === void 0 && (missing1 = "agent_run_id") || data.collection_id === void 0 && (missing1 = "collection_id") || data.transcript_id === void 0 && (missing1 = "transcript_id") || data.metadata_key === void 0 && (missing1 = "metadata_key")) {
-                validate40.errors = [{ instancePath, schemaPath: "#/$defs/TranscriptMetadataItem/required", keyword: "required", params: { missingProperty: missing1 }, message: "must have required property '" + missing1 + "'", schema: schema46.required, parentSchema: schema46, data }];
+                validate40.errors = [{ instancePath, schemaPath: "#/$defs/TranscriptMetadataItem/required", keyword: "required", params: { missingProperty: missing1 }, message: "must have required property '" + missing1 + "'" }];
                 return false;
               } else {
                 if (data.item_type !== void 0) {
-                  let data4 = data.item_type;
                   const _errs15 = errors;
-                  if ("transcript_metadata" !== data4) {
-                    validate40.errors = [{ instancePath: instancePath + "/item_type", schemaPath: "#/$defs/TranscriptMetadataItem/properties/item_type/const", keyword: "const", params: { allowedValue: "transcript_metadata" }, message: "must be equal to constant", schema: "transcript_metadata", parentSchema: schema46.properties.item_type, data: data4 }];
+                  if ("transcript_metadata" !== data.item_type) {
+                    validate40.errors = [{ instancePath: instancePath + "/item_type", schemaPath: "#/$defs/TranscriptMetadataItem/properties/item_type/const", keyword: "const", params: { allowedValue: "transcript_metadata" }, message: "must be equal to constant" }];
                     return false;
                   }
                   var valid6 = _errs15 === errors;
@@ -1237,10 +1215,9 @@ function validate40(data, { instancePath = "", parentData, parentDataProperty, r
                 }
                 if (valid6) {
                   if (data.agent_run_id !== void 0) {
-                    let data5 = data.agent_run_id;
                     const _errs16 = errors;
-                    if (typeof data5 !== "string") {
-                      validate40.errors = [{ instancePath: instancePath + "/agent_run_id", schemaPath: "#/$defs/TranscriptMetadataItem/properties/agent_run_id/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema46.properties.agent_run_id.type, parentSchema: schema46.properties.agent_run_id, data: data5 }];
+                    if (typeof data.agent_run_id !== "string") {
+                      validate40.errors = [{ instancePath: instancePath + "/agent_run_id", schemaPath: "#/$defs/TranscriptMetadataItem/properties/agent_run_id/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
                       return false;
                     }
                     var valid6 = _errs16 === errors;
@@ -1249,10 +1226,9 @@ function validate40(data, { instancePath = "", parentData, parentDataProperty, r
                   }
                   if (valid6) {
                     if (data.collection_id !== void 0) {
-                      let data6 = data.collection_id;
                       const _errs18 = errors;
-                      if (typeof data6 !== "string") {
-                        validate40.errors = [{ instancePath: instancePath + "/collection_id", schemaPath: "#/$defs/TranscriptMetadataItem/properties/collection_id/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema46.properties.collection_id.type, parentSchema: schema46.properties.collection_id, data: data6 }];
+                      if (typeof data.collection_id !== "string") {
+                        validate40.errors = [{ instancePath: instancePath + "/collection_id", schemaPath: "#/$defs/TranscriptMetadataItem/properties/collection_id/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
                         return false;
                       }
                       var valid6 = _errs18 === errors;
@@ -1261,10 +1237,9 @@ function validate40(data, { instancePath = "", parentData, parentDataProperty, r
                     }
                     if (valid6) {
                       if (data.transcript_id !== void 0) {
-                        let data7 = data.transcript_id;
                         const _errs20 = errors;
-                        if (typeof data7 !== "string") {
-                          validate40.errors = [{ instancePath: instancePath + "/transcript_id", schemaPath: "#/$defs/TranscriptMetadataItem/properties/transcript_id/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema46.properties.transcript_id.type, parentSchema: schema46.properties.transcript_id, data: data7 }];
+                        if (typeof data.transcript_id !== "string") {
+                          validate40.errors = [{ instancePath: instancePath + "/transcript_id", schemaPath: "#/$defs/TranscriptMetadataItem/properties/transcript_id/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
                           return false;
                         }
                         var valid6 = _errs20 === errors;
@@ -1273,10 +1248,9 @@ function validate40(data, { instancePath = "", parentData, parentDataProperty, r
                       }
                       if (valid6) {
                         if (data.metadata_key !== void 0) {
-                          let data8 = data.metadata_key;
                           const _errs22 = errors;
-                          if (typeof data8 !== "string") {
-                            validate40.errors = [{ instancePath: instancePath + "/metadata_key", schemaPath: "#/$defs/TranscriptMetadataItem/properties/metadata_key/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema46.properties.metadata_key.type, parentSchema: schema46.properties.metadata_key, data: data8 }];
+                          if (typeof data.metadata_key !== "string") {
+                            validate40.errors = [{ instancePath: instancePath + "/metadata_key", schemaPath: "#/$defs/TranscriptMetadataItem/properties/metadata_key/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
                             return false;
                           }
                           var valid6 = _errs22 === errors;
@@ -1289,7 +1263,7 @@ function validate40(data, { instancePath = "", parentData, parentDataProperty, r
                 }
               }
             } else {
-              validate40.errors = [{ instancePath, schemaPath: "#/$defs/TranscriptMetadataItem/type", keyword: "type", params: { type: "object" }, message: "must be object", schema: schema46.type, parentSchema: schema46, data }];
+              validate40.errors = [{ instancePath, schemaPath: "#/$defs/TranscriptMetadataItem/type", keyword: "type", params: { type: "object" }, message: "must be object" }];
               return false;
             }
           }
@@ -1307,14 +1281,13 @@ function validate40(data, { instancePath = "", parentData, parentDataProperty, r
             if (data && typeof data == "object" && !Array.isArray(data)) {
               let missing2;
               if (data.item_type === void 0 && (missing2 = "item_type") || data.agent_run_id === void 0 && (missing2 = "agent_run_id") || data.collection_id === void 0 && (missing2 = "collection_id") || data.transcript_id === void 0 && (missing2 = "transcript_id") || data.block_idx === void 0 && (missing2 = "block_idx") || data.metadata_key === void 0 && (missing2 = "metadata_key")) {
-                validate40.errors = [{ instancePath, schemaPath: "#/$defs/TranscriptBlockMetadataItem/required", keyword: "required", params: { missingProperty: missing2 }, message: "must have required property '" + missing2 + "'", schema: schema47.required, parentSchema: schema47, data }];
+                validate40.errors = [{ instancePath, schemaPath: "#/$defs/TranscriptBlockMetadataItem/required", keyword: "required", params: { missingProperty: missing2 }, message: "must have required property '" + missing2 + "'" }];
                 return false;
               } else {
                 if (data.item_type !== void 0) {
-                  let data9 = data.item_type;
                   const _errs27 = errors;
-                  if ("block_metadata" !== data9) {
-                    validate40.errors = [{ instancePath: instancePath + "/item_type", schemaPath: "#/$defs/TranscriptBlockMetadataItem/properties/item_type/const", keyword: "const", params: { allowedValue: "block_metadata" }, message: "must be equal to constant", schema: "block_metadata", parentSchema: schema47.properties.item_type, data: data9 }];
+                  if ("block_metadata" !== data.item_type) {
+                    validate40.errors = [{ instancePath: instancePath + "/item_type", schemaPath: "#/$defs/TranscriptBlockMetadataItem/properties/item_type/const", keyword: "const", params: { allowedValue: "block_metadata" }, message: "must be equal to constant" }];
                     return false;
                   }
                   var valid9 = _errs27 === errors;
@@ -1323,10 +1296,9 @@ function validate40(data, { instancePath = "", parentData, parentDataProperty, r
                 }
                 if (valid9) {
                   if (data.agent_run_id !== void 0) {
-                    let data10 = data.agent_run_id;
                     const _errs28 = errors;
-                    if (typeof data10 !== "string") {
-                      validate40.errors = [{ instancePath: instancePath + "/agent_run_id", schemaPath: "#/$defs/TranscriptBlockMetadataItem/properties/agent_run_id/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema47.properties.agent_run_id.type, parentSchema: schema47.properties.agent_run_id, data: data10 }];
+                    if (typeof data.agent_run_id !== "string") {
+                      validate40.errors = [{ instancePath: instancePath + "/agent_run_id", schemaPath: "#/$defs/TranscriptBlockMetadataItem/properties/agent_run_id/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
                       return false;
                     }
                     var valid9 = _errs28 === errors;
@@ -1335,10 +1307,9 @@ function validate40(data, { instancePath = "", parentData, parentDataProperty, r
                   }
                   if (valid9) {
                     if (data.collection_id !== void 0) {
-                      let data11 = data.collection_id;
                       const _errs30 = errors;
-                      if (typeof data11 !== "string") {
-                        validate40.errors = [{ instancePath: instancePath + "/collection_id", schemaPath: "#/$defs/TranscriptBlockMetadataItem/properties/collection_id/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema47.properties.collection_id.type, parentSchema: schema47.properties.collection_id, data: data11 }];
+                      if (typeof data.collection_id !== "string") {
+                        validate40.errors = [{ instancePath: instancePath + "/collection_id", schemaPath: "#/$defs/TranscriptBlockMetadataItem/properties/collection_id/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
                         return false;
                       }
                       var valid9 = _errs30 === errors;
@@ -1347,10 +1318,9 @@ function validate40(data, { instancePath = "", parentData, parentDataProperty, r
                     }
                     if (valid9) {
                       if (data.transcript_id !== void 0) {
-                        let data12 = data.transcript_id;
                         const _errs32 = errors;
-                        if (typeof data12 !== "string") {
-                          validate40.errors = [{ instancePath: instancePath + "/transcript_id", schemaPath: "#/$defs/TranscriptBlockMetadataItem/properties/transcript_id/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema47.properties.transcript_id.type, parentSchema: schema47.properties.transcript_id, data: data12 }];
+                        if (typeof data.transcript_id !== "string") {
+                          validate40.errors = [{ instancePath: instancePath + "/transcript_id", schemaPath: "#/$defs/TranscriptBlockMetadataItem/properties/transcript_id/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
                           return false;
                         }
                         var valid9 = _errs32 === errors;
@@ -1362,7 +1332,7 @@ function validate40(data, { instancePath = "", parentData, parentDataProperty, r
                           let data13 = data.block_idx;
                           const _errs34 = errors;
                           if (!(typeof data13 == "number" && (!(data13 % 1) && !isNaN(data13)) && isFinite(data13))) {
-                            validate40.errors = [{ instancePath: instancePath + "/block_idx", schemaPath: "#/$defs/TranscriptBlockMetadataItem/properties/block_idx/type", keyword: "type", params: { type: "integer" }, message: "must be integer", schema: schema47.properties.block_idx.type, parentSchema: schema47.properties.block_idx, data: data13 }];
+                            validate40.errors = [{ instancePath: instancePath + "/block_idx", schemaPath: "#/$defs/TranscriptBlockMetadataItem/properties/block_idx/type", keyword: "type", params: { type: "integer" }, message: "must be integer" }];
                             return false;
                           }
                           var valid9 = _errs34 === errors;
@@ -1371,10 +1341,9 @@ function validate40(data, { instancePath = "", parentData, parentDataProperty, r
                         }
                         if (valid9) {
                           if (data.metadata_key !== void 0) {
-                            let data14 = data.metadata_key;
                             const _errs36 = errors;
-                            if (typeof data14 !== "string") {
-                              validate40.errors = [{ instancePath: instancePath + "/metadata_key", schemaPath: "#/$defs/TranscriptBlockMetadataItem/properties/metadata_key/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema47.properties.metadata_key.type, parentSchema: schema47.properties.metadata_key, data: data14 }];
+                            if (typeof data.metadata_key !== "string") {
+                              validate40.errors = [{ instancePath: instancePath + "/metadata_key", schemaPath: "#/$defs/TranscriptBlockMetadataItem/properties/metadata_key/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
                               return false;
                             }
                             var valid9 = _errs36 === errors;
@@ -1388,7 +1357,7 @@ function validate40(data, { instancePath = "", parentData, parentDataProperty, r
                 }
               }
             } else {
-              validate40.errors = [{ instancePath, schemaPath: "#/$defs/TranscriptBlockMetadataItem/type", keyword: "type", params: { type: "object" }, message: "must be object", schema: schema47.type, parentSchema: schema47, data }];
+              validate40.errors = [{ instancePath, schemaPath: "#/$defs/TranscriptBlockMetadataItem/type", keyword: "type", params: { type: "object" }, message: "must be object" }];
               return false;
             }
           }
@@ -1407,14 +1376,13 @@ function validate40(data, { instancePath = "", parentData, parentDataProperty, r
             if (data && typeof data == "object" && !Array.isArray(data)) {
               let missing3;
               if (data.item_type === void 0 && (missing3 = "item_type") || data.agent_run_id === void 0 && (missing3 = "agent_run_id") || data.collection_id === void 0 && (missing3 = "collection_id") || data.transcript_id === void 0 && (missing3 = "transcript_id") || data.block_idx === void 0 && (missing3 = "block_idx")) {
-                validate40.errors = [{ instancePath, schemaPath: "#/$defs/TranscriptBlockContentItem/required", keyword: "required", params: { missingProperty: missing3 }, message: "must have required property '" + missing3 + "'", schema: schema48.required, parentSchema: schema48, data }];
+                validate40.errors = [{ instancePath, schemaPath: "#/$defs/TranscriptBlockContentItem/required", keyword: "required", params: { missingProperty: missing3 }, message: "must have required property '" + missing3 + "'" }];
                 return false;
               } else {
                 if (data.item_type !== void 0) {
-                  let data15 = data.item_type;
                   const _errs41 = errors;
-                  if ("block_content" !== data15) {
-                    validate40.errors = [{ instancePath: instancePath + "/item_type", schemaPath: "#/$defs/TranscriptBlockContentItem/properties/item_type/const", keyword: "const", params: { allowedValue: "block_content" }, message: "must be equal to constant", schema: "block_content", parentSchema: schema48.properties.item_type, data: data15 }];
+                  if ("block_content" !== data.item_type) {
+                    validate40.errors = [{ instancePath: instancePath + "/item_type", schemaPath: "#/$defs/TranscriptBlockContentItem/properties/item_type/const", keyword: "const", params: { allowedValue: "block_content" }, message: "must be equal to constant" }];
                     return false;
                   }
                   var valid12 = _errs41 === errors;
@@ -1423,10 +1391,9 @@ function validate40(data, { instancePath = "", parentData, parentDataProperty, r
                 }
                 if (valid12) {
                   if (data.agent_run_id !== void 0) {
-                    let data16 = data.agent_run_id;
                     const _errs42 = errors;
-                    if (typeof data16 !== "string") {
-                      validate40.errors = [{ instancePath: instancePath + "/agent_run_id", schemaPath: "#/$defs/TranscriptBlockContentItem/properties/agent_run_id/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema48.properties.agent_run_id.type, parentSchema: schema48.properties.agent_run_id, data: data16 }];
+                    if (typeof data.agent_run_id !== "string") {
+                      validate40.errors = [{ instancePath: instancePath + "/agent_run_id", schemaPath: "#/$defs/TranscriptBlockContentItem/properties/agent_run_id/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
                       return false;
                     }
                     var valid12 = _errs42 === errors;
@@ -1435,10 +1402,9 @@ function validate40(data, { instancePath = "", parentData, parentDataProperty, r
                   }
                   if (valid12) {
                     if (data.collection_id !== void 0) {
-                      let data17 = data.collection_id;
                       const _errs44 = errors;
-                      if (typeof data17 !== "string") {
-                        validate40.errors = [{ instancePath: instancePath + "/collection_id", schemaPath: "#/$defs/TranscriptBlockContentItem/properties/collection_id/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema48.properties.collection_id.type, parentSchema: schema48.properties.collection_id, data: data17 }];
+                      if (typeof data.collection_id !== "string") {
+                        validate40.errors = [{ instancePath: instancePath + "/collection_id", schemaPath: "#/$defs/TranscriptBlockContentItem/properties/collection_id/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
                         return false;
                       }
                       var valid12 = _errs44 === errors;
@@ -1447,10 +1413,9 @@ function validate40(data, { instancePath = "", parentData, parentDataProperty, r
                     }
                     if (valid12) {
                       if (data.transcript_id !== void 0) {
-                        let data18 = data.transcript_id;
                         const _errs46 = errors;
-                        if (typeof data18 !== "string") {
-                          validate40.errors = [{ instancePath: instancePath + "/transcript_id", schemaPath: "#/$defs/TranscriptBlockContentItem/properties/transcript_id/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema48.properties.transcript_id.type, parentSchema: schema48.properties.transcript_id, data: data18 }];
+                        if (typeof data.transcript_id !== "string") {
+                          validate40.errors = [{ instancePath: instancePath + "/transcript_id", schemaPath: "#/$defs/TranscriptBlockContentItem/properties/transcript_id/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
                           return false;
                         }
                         var valid12 = _errs46 === errors;
@@ -1462,7 +1427,7 @@ function validate40(data, { instancePath = "", parentData, parentDataProperty, r
                           let data19 = data.block_idx;
                           const _errs48 = errors;
                           if (!(typeof data19 == "number" && (!(data19 % 1) && !isNaN(data19)) && isFinite(data19))) {
-                            validate40.errors = [{ instancePath: instancePath + "/block_idx", schemaPath: "#/$defs/TranscriptBlockContentItem/properties/block_idx/type", keyword: "type", params: { type: "integer" }, message: "must be integer", schema: schema48.properties.block_idx.type, parentSchema: schema48.properties.block_idx, data: data19 }];
+                            validate40.errors = [{ instancePath: instancePath + "/block_idx", schemaPath: "#/$defs/TranscriptBlockContentItem/properties/block_idx/type", keyword: "type", params: { type: "integer" }, message: "must be integer" }];
                             return false;
                           }
                           var valid12 = _errs48 === errors;
@@ -1474,7 +1439,7 @@ function validate40(data, { instancePath = "", parentData, parentDataProperty, r
                             let data20 = data.content_idx;
                             const _errs50 = errors;
                             if (!(typeof data20 == "number" && (!(data20 % 1) && !isNaN(data20)) && isFinite(data20)) && data20 !== null) {
-                              validate40.errors = [{ instancePath: instancePath + "/content_idx", schemaPath: "#/$defs/TranscriptBlockContentItem/properties/content_idx/type", keyword: "type", params: { type: schema48.properties.content_idx.type }, message: "must be integer,null", schema: schema48.properties.content_idx.type, parentSchema: schema48.properties.content_idx, data: data20 }];
+                              validate40.errors = [{ instancePath: instancePath + "/content_idx", schemaPath: "#/$defs/TranscriptBlockContentItem/properties/content_idx/type", keyword: "type", params: { type: schema48.properties.content_idx.type }, message: "must be integer,null" }];
                               return false;
                             }
                             var valid12 = _errs50 === errors;
@@ -1488,7 +1453,7 @@ function validate40(data, { instancePath = "", parentData, parentDataProperty, r
                 }
               }
             } else {
-              validate40.errors = [{ instancePath, schemaPath: "#/$defs/TranscriptBlockContentItem/type", keyword: "type", params: { type: "object" }, message: "must be object", schema: schema48.type, parentSchema: schema48, data }];
+              validate40.errors = [{ instancePath, schemaPath: "#/$defs/TranscriptBlockContentItem/type", keyword: "type", params: { type: "object" }, message: "must be object" }];
               return false;
             }
           }
@@ -1507,14 +1472,13 @@ function validate40(data, { instancePath = "", parentData, parentDataProperty, r
             if (data && typeof data == "object" && !Array.isArray(data)) {
               let missing4;
               if (data.item_type === void 0 && (missing4 = "item_type") || data.reading_result_id === void 0 && (missing4 = "reading_result_id") || data.collection_id === void 0 && (missing4 = "collection_id")) {
-                validate40.errors = [{ instancePath, schemaPath: "#/$defs/ReadingResultItem/required", keyword: "required", params: { missingProperty: missing4 }, message: "must have required property '" + missing4 + "'", schema: schema49.required, parentSchema: schema49, data }];
+                validate40.errors = [{ instancePath, schemaPath: "#/$defs/ReadingResultItem/required", keyword: "required", params: { missingProperty: missing4 }, message: "must have required property '" + missing4 + "'" }];
                 return false;
               } else {
                 if (data.item_type !== void 0) {
-                  let data21 = data.item_type;
                   const _errs55 = errors;
-                  if ("reading_result" !== data21) {
-                    validate40.errors = [{ instancePath: instancePath + "/item_type", schemaPath: "#/$defs/ReadingResultItem/properties/item_type/const", keyword: "const", params: { allowedValue: "reading_result" }, message: "must be equal to constant", schema: "reading_result", parentSchema: schema49.properties.item_type, data: data21 }];
+                  if ("reading_result" !== data.item_type) {
+                    validate40.errors = [{ instancePath: instancePath + "/item_type", schemaPath: "#/$defs/ReadingResultItem/properties/item_type/const", keyword: "const", params: { allowedValue: "reading_result" }, message: "must be equal to constant" }];
                     return false;
                   }
                   var valid15 = _errs55 === errors;
@@ -1523,10 +1487,9 @@ function validate40(data, { instancePath = "", parentData, parentDataProperty, r
                 }
                 if (valid15) {
                   if (data.reading_result_id !== void 0) {
-                    let data22 = data.reading_result_id;
                     const _errs56 = errors;
-                    if (typeof data22 !== "string") {
-                      validate40.errors = [{ instancePath: instancePath + "/reading_result_id", schemaPath: "#/$defs/ReadingResultItem/properties/reading_result_id/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema49.properties.reading_result_id.type, parentSchema: schema49.properties.reading_result_id, data: data22 }];
+                    if (typeof data.reading_result_id !== "string") {
+                      validate40.errors = [{ instancePath: instancePath + "/reading_result_id", schemaPath: "#/$defs/ReadingResultItem/properties/reading_result_id/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
                       return false;
                     }
                     var valid15 = _errs56 === errors;
@@ -1535,10 +1498,9 @@ function validate40(data, { instancePath = "", parentData, parentDataProperty, r
                   }
                   if (valid15) {
                     if (data.collection_id !== void 0) {
-                      let data23 = data.collection_id;
                       const _errs58 = errors;
-                      if (typeof data23 !== "string") {
-                        validate40.errors = [{ instancePath: instancePath + "/collection_id", schemaPath: "#/$defs/ReadingResultItem/properties/collection_id/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema49.properties.collection_id.type, parentSchema: schema49.properties.collection_id, data: data23 }];
+                      if (typeof data.collection_id !== "string") {
+                        validate40.errors = [{ instancePath: instancePath + "/collection_id", schemaPath: "#/$defs/ReadingResultItem/properties/collection_id/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
                         return false;
                       }
                       var valid15 = _errs58 === errors;
@@ -1549,7 +1511,7 @@ function validate40(data, { instancePath = "", parentData, parentDataProperty, r
                 }
               }
             } else {
-              validate40.errors = [{ instancePath, schemaPath: "#/$defs/ReadingResultItem/type", keyword: "type", params: { type: "object" }, message: "must be object", schema: schema49.type, parentSchema: schema49, data }];
+              validate40.errors = [{ instancePath, schemaPath: "#/$defs/ReadingResultItem/type", keyword: "type", params: { type: "object" }, message: "must be object" }];
               return false;
             }
           }
@@ -1560,15 +1522,15 @@ function validate40(data, { instancePath = "", parentData, parentDataProperty, r
             props0.collection_id = true;
           }
         } else {
-          validate40.errors = [{ instancePath, schemaPath: "#/discriminator", keyword: "discriminator", params: { error: "mapping", tag: "item_type", tagValue: tag0 }, message: 'value of tag "item_type" must be in oneOf', schema: schema44.discriminator, parentSchema: schema44, data }];
+          validate40.errors = [{ instancePath, schemaPath: "#/discriminator", keyword: "discriminator", params: { error: "mapping", tag: "item_type", tagValue: tag0 }, message: 'value of tag "item_type" must be in oneOf' }];
           return false;
         }
       } else {
-        validate40.errors = [{ instancePath, schemaPath: "#/discriminator", keyword: "discriminator", params: { error: "tag", tag: "item_type", tagValue: tag0 }, message: 'tag "item_type" must be string', schema: schema44.discriminator, parentSchema: schema44, data }];
+        validate40.errors = [{ instancePath, schemaPath: "#/discriminator", keyword: "discriminator", params: { error: "tag", tag: "item_type", tagValue: tag0 }, message: 'tag "item_type" must be string' }];
         return false;
       }
     } else {
-      validate40.errors = [{ instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object", schema: schema44.type, parentSchema: schema44, data }];
+      validate40.errors = [{ instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" }];
       return false;
     }
   }
@@ -1594,7 +1556,7 @@ function validate41(data, { instancePath = "", parentData, parentDataProperty, r
     if (data && typeof data == "object" && !Array.isArray(data)) {
       let missing0;
       if (data.item === void 0 && (missing0 = "item")) {
-        validate41.errors = [{ instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: missing0 }, message: "must have required property '" + missing0 + "'", schema: schema50.required, parentSchema: schema50, data }];
+        validate41.errors = [{ instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: missing0 }, message: "must have required property '" + missing0 + "'" }];
         return false;
       } else {
         if (data.item !== void 0) {
@@ -1621,7 +1583,7 @@ function validate41(data, { instancePath = "", parentData, parentDataProperty, r
                   let data2 = data1.target_start_idx;
                   const _errs7 = errors;
                   if (!(typeof data2 == "number" && (!(data2 % 1) && !isNaN(data2)) && isFinite(data2)) && data2 !== null) {
-                    const err0 = { instancePath: instancePath + "/text_range/target_start_idx", schemaPath: "#/$defs/CitationTargetTextRange/properties/target_start_idx/type", keyword: "type", params: { type: schema51.properties.target_start_idx.type }, message: "must be integer,null", schema: schema51.properties.target_start_idx.type, parentSchema: schema51.properties.target_start_idx, data: data2 };
+                    const err0 = { instancePath: instancePath + "/text_range/target_start_idx", schemaPath: "#/$defs/CitationTargetTextRange/properties/target_start_idx/type", keyword: "type", params: { type: schema51.properties.target_start_idx.type }, message: "must be integer,null" };
                     if (vErrors === null) {
                       vErrors = [err0];
                     } else {
@@ -1638,7 +1600,7 @@ function validate41(data, { instancePath = "", parentData, parentDataProperty, r
                     let data3 = data1.target_end_idx;
                     const _errs9 = errors;
                     if (!(typeof data3 == "number" && (!(data3 % 1) && !isNaN(data3)) && isFinite(data3)) && data3 !== null) {
-                      const err1 = { instancePath: instancePath + "/text_range/target_end_idx", schemaPath: "#/$defs/CitationTargetTextRange/properties/target_end_idx/type", keyword: "type", params: { type: schema51.properties.target_end_idx.type }, message: "must be integer,null", schema: schema51.properties.target_end_idx.type, parentSchema: schema51.properties.target_end_idx, data: data3 };
+                      const err1 = { instancePath: instancePath + "/text_range/target_end_idx", schemaPath: "#/$defs/CitationTargetTextRange/properties/target_end_idx/type", keyword: "type", params: { type: schema51.properties.target_end_idx.type }, message: "must be integer,null" };
                       if (vErrors === null) {
                         vErrors = [err1];
                       } else {
@@ -1655,7 +1617,7 @@ function validate41(data, { instancePath = "", parentData, parentDataProperty, r
                       let data4 = data1.start_pattern;
                       const _errs11 = errors;
                       if (typeof data4 !== "string" && data4 !== null) {
-                        const err2 = { instancePath: instancePath + "/text_range/start_pattern", schemaPath: "#/$defs/CitationTargetTextRange/properties/start_pattern/type", keyword: "type", params: { type: schema51.properties.start_pattern.type }, message: "must be string,null", schema: schema51.properties.start_pattern.type, parentSchema: schema51.properties.start_pattern, data: data4 };
+                        const err2 = { instancePath: instancePath + "/text_range/start_pattern", schemaPath: "#/$defs/CitationTargetTextRange/properties/start_pattern/type", keyword: "type", params: { type: schema51.properties.start_pattern.type }, message: "must be string,null" };
                         if (vErrors === null) {
                           vErrors = [err2];
                         } else {
@@ -1672,7 +1634,7 @@ function validate41(data, { instancePath = "", parentData, parentDataProperty, r
                         let data5 = data1.end_pattern;
                         const _errs13 = errors;
                         if (typeof data5 !== "string" && data5 !== null) {
-                          const err3 = { instancePath: instancePath + "/text_range/end_pattern", schemaPath: "#/$defs/CitationTargetTextRange/properties/end_pattern/type", keyword: "type", params: { type: schema51.properties.end_pattern.type }, message: "must be string,null", schema: schema51.properties.end_pattern.type, parentSchema: schema51.properties.end_pattern, data: data5 };
+                          const err3 = { instancePath: instancePath + "/text_range/end_pattern", schemaPath: "#/$defs/CitationTargetTextRange/properties/end_pattern/type", keyword: "type", params: { type: schema51.properties.end_pattern.type }, message: "must be string,null" };
                           if (vErrors === null) {
                             vErrors = [err3];
                           } else {
@@ -1688,7 +1650,7 @@ function validate41(data, { instancePath = "", parentData, parentDataProperty, r
                   }
                 }
               } else {
-                const err4 = { instancePath: instancePath + "/text_range", schemaPath: "#/$defs/CitationTargetTextRange/type", keyword: "type", params: { type: "object" }, message: "must be object", schema: schema51.type, parentSchema: schema51, data: data1 };
+                const err4 = { instancePath: instancePath + "/text_range", schemaPath: "#/$defs/CitationTargetTextRange/type", keyword: "type", params: { type: "object" }, message: "must be object" };
                 if (vErrors === null) {
                   vErrors = [err4];
                 } else {
@@ -1708,7 +1670,7 @@ function validate41(data, { instancePath = "", parentData, parentDataProperty, r
             }
             const _errs15 = errors;
             if (data1 !== null) {
-              const err5 = { instancePath: instancePath + "/text_range", schemaPath: "#/properties/text_range/anyOf/1/type", keyword: "type", params: { type: "null" }, message: "must be null", schema: schema50.properties.text_range.anyOf[1].type, parentSchema: schema50.properties.text_range.anyOf[1], data: data1 };
+              const err5 = { instancePath: instancePath + "/text_range", schemaPath: "#/properties/text_range/anyOf/1/type", keyword: "type", params: { type: "null" }, message: "must be null" };
               if (vErrors === null) {
                 vErrors = [err5];
               } else {
@@ -1719,7 +1681,7 @@ function validate41(data, { instancePath = "", parentData, parentDataProperty, r
             var _valid0 = _errs15 === errors;
             valid1 = valid1 || _valid0;
             if (!valid1) {
-              const err6 = { instancePath: instancePath + "/text_range", schemaPath: "#/properties/text_range/anyOf", keyword: "anyOf", params: {}, message: "must match a schema in anyOf", schema: schema50.properties.text_range.anyOf, parentSchema: schema50.properties.text_range, data: data1 };
+              const err6 = { instancePath: instancePath + "/text_range", schemaPath: "#/properties/text_range/anyOf", keyword: "anyOf", params: {}, message: "must match a schema in anyOf" };
               if (vErrors === null) {
                 vErrors = [err6];
               } else {
@@ -1745,7 +1707,7 @@ function validate41(data, { instancePath = "", parentData, parentDataProperty, r
         }
       }
     } else {
-      validate41.errors = [{ instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object", schema: schema50.type, parentSchema: schema50, data }];
+      validate41.errors = [{ instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" }];
       return false;
     }
   }
@@ -1770,7 +1732,7 @@ function validate43(data, { instancePath = "", parentData, parentDataProperty, r
         let data0 = data.target_start_idx;
         const _errs1 = errors;
         if (!(typeof data0 == "number" && (!(data0 % 1) && !isNaN(data0)) && isFinite(data0)) && data0 !== null) {
-          validate43.errors = [{ instancePath: instancePath + "/target_start_idx", schemaPath: "#/properties/target_start_idx/type", keyword: "type", params: { type: schema51.properties.target_start_idx.type }, message: "must be integer,null", schema: schema51.properties.target_start_idx.type, parentSchema: schema51.properties.target_start_idx, data: data0 }];
+          validate43.errors = [{ instancePath: instancePath + "/target_start_idx", schemaPath: "#/properties/target_start_idx/type", keyword: "type", params: { type: schema51.properties.target_start_idx.type }, message: "must be integer,null" }];
           return false;
         }
         var valid0 = _errs1 === errors;
@@ -1782,7 +1744,7 @@ function validate43(data, { instancePath = "", parentData, parentDataProperty, r
           let data1 = data.target_end_idx;
           const _errs3 = errors;
           if (!(typeof data1 == "number" && (!(data1 % 1) && !isNaN(data1)) && isFinite(data1)) && data1 !== null) {
-            validate43.errors = [{ instancePath: instancePath + "/target_end_idx", schemaPath: "#/properties/target_end_idx/type", keyword: "type", params: { type: schema51.properties.target_end_idx.type }, message: "must be integer,null", schema: schema51.properties.target_end_idx.type, parentSchema: schema51.properties.target_end_idx, data: data1 }];
+            validate43.errors = [{ instancePath: instancePath + "/target_end_idx", schemaPath: "#/properties/target_end_idx/type", keyword: "type", params: { type: schema51.properties.target_end_idx.type }, message: "must be integer,null" }];
             return false;
           }
           var valid0 = _errs3 === errors;
@@ -1794,7 +1756,7 @@ function validate43(data, { instancePath = "", parentData, parentDataProperty, r
             let data2 = data.start_pattern;
             const _errs5 = errors;
             if (typeof data2 !== "string" && data2 !== null) {
-              validate43.errors = [{ instancePath: instancePath + "/start_pattern", schemaPath: "#/properties/start_pattern/type", keyword: "type", params: { type: schema51.properties.start_pattern.type }, message: "must be string,null", schema: schema51.properties.start_pattern.type, parentSchema: schema51.properties.start_pattern, data: data2 }];
+              validate43.errors = [{ instancePath: instancePath + "/start_pattern", schemaPath: "#/properties/start_pattern/type", keyword: "type", params: { type: schema51.properties.start_pattern.type }, message: "must be string,null" }];
               return false;
             }
             var valid0 = _errs5 === errors;
@@ -1806,7 +1768,7 @@ function validate43(data, { instancePath = "", parentData, parentDataProperty, r
               let data3 = data.end_pattern;
               const _errs7 = errors;
               if (typeof data3 !== "string" && data3 !== null) {
-                validate43.errors = [{ instancePath: instancePath + "/end_pattern", schemaPath: "#/properties/end_pattern/type", keyword: "type", params: { type: schema51.properties.end_pattern.type }, message: "must be string,null", schema: schema51.properties.end_pattern.type, parentSchema: schema51.properties.end_pattern, data: data3 }];
+                validate43.errors = [{ instancePath: instancePath + "/end_pattern", schemaPath: "#/properties/end_pattern/type", keyword: "type", params: { type: schema51.properties.end_pattern.type }, message: "must be string,null" }];
                 return false;
               }
               var valid0 = _errs7 === errors;
@@ -1817,7 +1779,7 @@ function validate43(data, { instancePath = "", parentData, parentDataProperty, r
         }
       }
     } else {
-      validate43.errors = [{ instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object", schema: schema51.type, parentSchema: schema51, data }];
+      validate43.errors = [{ instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" }];
       return false;
     }
   }
@@ -1846,14 +1808,13 @@ function validate44(data, { instancePath = "", parentData, parentDataProperty, r
             if (data && typeof data == "object" && !Array.isArray(data)) {
               let missing0;
               if (data.type === void 0 && (missing0 = "type") || data.text === void 0 && (missing0 = "text")) {
-                validate44.errors = [{ instancePath, schemaPath: "#/$defs/ContentText/required", keyword: "required", params: { missingProperty: missing0 }, message: "must have required property '" + missing0 + "'", schema: schema36.required, parentSchema: schema36, data }];
+                validate44.errors = [{ instancePath, schemaPath: "#/$defs/ContentText/required", keyword: "required", params: { missingProperty: missing0 }, message: "must have required property '" + missing0 + "'" }];
                 return false;
               } else {
                 if (data.type !== void 0) {
-                  let data0 = data.type;
                   const _errs5 = errors;
-                  if ("text" !== data0) {
-                    validate44.errors = [{ instancePath: instancePath + "/type", schemaPath: "#/$defs/ContentText/properties/type/const", keyword: "const", params: { allowedValue: "text" }, message: "must be equal to constant", schema: "text", parentSchema: schema36.properties.type, data: data0 }];
+                  if ("text" !== data.type) {
+                    validate44.errors = [{ instancePath: instancePath + "/type", schemaPath: "#/$defs/ContentText/properties/type/const", keyword: "const", params: { allowedValue: "text" }, message: "must be equal to constant" }];
                     return false;
                   }
                   var valid3 = _errs5 === errors;
@@ -1862,10 +1823,9 @@ function validate44(data, { instancePath = "", parentData, parentDataProperty, r
                 }
                 if (valid3) {
                   if (data.text !== void 0) {
-                    let data1 = data.text;
                     const _errs6 = errors;
-                    if (typeof data1 !== "string") {
-                      validate44.errors = [{ instancePath: instancePath + "/text", schemaPath: "#/$defs/ContentText/properties/text/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema36.properties.text.type, parentSchema: schema36.properties.text, data: data1 }];
+                    if (typeof data.text !== "string") {
+                      validate44.errors = [{ instancePath: instancePath + "/text", schemaPath: "#/$defs/ContentText/properties/text/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
                       return false;
                     }
                     var valid3 = _errs6 === errors;
@@ -1877,7 +1837,7 @@ function validate44(data, { instancePath = "", parentData, parentDataProperty, r
                       let data2 = data.refusal;
                       const _errs8 = errors;
                       if (typeof data2 !== "boolean" && data2 !== null) {
-                        validate44.errors = [{ instancePath: instancePath + "/refusal", schemaPath: "#/$defs/ContentText/properties/refusal/type", keyword: "type", params: { type: schema36.properties.refusal.type }, message: "must be boolean,null", schema: schema36.properties.refusal.type, parentSchema: schema36.properties.refusal, data: data2 }];
+                        validate44.errors = [{ instancePath: instancePath + "/refusal", schemaPath: "#/$defs/ContentText/properties/refusal/type", keyword: "type", params: { type: schema36.properties.refusal.type }, message: "must be boolean,null" }];
                         return false;
                       }
                       var valid3 = _errs8 === errors;
@@ -1888,7 +1848,7 @@ function validate44(data, { instancePath = "", parentData, parentDataProperty, r
                 }
               }
             } else {
-              validate44.errors = [{ instancePath, schemaPath: "#/$defs/ContentText/type", keyword: "type", params: { type: "object" }, message: "must be object", schema: schema36.type, parentSchema: schema36, data }];
+              validate44.errors = [{ instancePath, schemaPath: "#/$defs/ContentText/type", keyword: "type", params: { type: "object" }, message: "must be object" }];
               return false;
             }
           }
@@ -1902,14 +1862,13 @@ function validate44(data, { instancePath = "", parentData, parentDataProperty, r
             if (data && typeof data == "object" && !Array.isArray(data)) {
               let missing1;
               if (data.type === void 0 && (missing1 = "type") || data.reasoning === void 0 && (missing1 = "reasoning")) {
-                validate44.errors = [{ instancePath, schemaPath: "#/$defs/ContentReasoning/required", keyword: "required", params: { missingProperty: missing1 }, message: "must have required property '" + missing1 + "'", schema: schema37.required, parentSchema: schema37, data }];
+                validate44.errors = [{ instancePath, schemaPath: "#/$defs/ContentReasoning/required", keyword: "required", params: { missingProperty: missing1 }, message: "must have required property '" + missing1 + "'" }];
                 return false;
               } else {
                 if (data.type !== void 0) {
-                  let data3 = data.type;
                   const _errs13 = errors;
-                  if ("reasoning" !== data3) {
-                    validate44.errors = [{ instancePath: instancePath + "/type", schemaPath: "#/$defs/ContentReasoning/properties/type/const", keyword: "const", params: { allowedValue: "reasoning" }, message: "must be equal to constant", schema: "reasoning", parentSchema: schema37.properties.type, data: data3 }];
+                  if ("reasoning" !== data.type) {
+                    validate44.errors = [{ instancePath: instancePath + "/type", schemaPath: "#/$defs/ContentReasoning/properties/type/const", keyword: "const", params: { allowedValue: "reasoning" }, message: "must be equal to constant" }];
                     return false;
                   }
                   var valid6 = _errs13 === errors;
@@ -1918,10 +1877,9 @@ function validate44(data, { instancePath = "", parentData, parentDataProperty, r
                 }
                 if (valid6) {
                   if (data.reasoning !== void 0) {
-                    let data4 = data.reasoning;
                     const _errs14 = errors;
-                    if (typeof data4 !== "string") {
-                      validate44.errors = [{ instancePath: instancePath + "/reasoning", schemaPath: "#/$defs/ContentReasoning/properties/reasoning/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema37.properties.reasoning.type, parentSchema: schema37.properties.reasoning, data: data4 }];
+                    if (typeof data.reasoning !== "string") {
+                      validate44.errors = [{ instancePath: instancePath + "/reasoning", schemaPath: "#/$defs/ContentReasoning/properties/reasoning/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
                       return false;
                     }
                     var valid6 = _errs14 === errors;
@@ -1933,7 +1891,7 @@ function validate44(data, { instancePath = "", parentData, parentDataProperty, r
                       let data5 = data.summary;
                       const _errs16 = errors;
                       if (typeof data5 !== "string" && data5 !== null) {
-                        validate44.errors = [{ instancePath: instancePath + "/summary", schemaPath: "#/$defs/ContentReasoning/properties/summary/type", keyword: "type", params: { type: schema37.properties.summary.type }, message: "must be string,null", schema: schema37.properties.summary.type, parentSchema: schema37.properties.summary, data: data5 }];
+                        validate44.errors = [{ instancePath: instancePath + "/summary", schemaPath: "#/$defs/ContentReasoning/properties/summary/type", keyword: "type", params: { type: schema37.properties.summary.type }, message: "must be string,null" }];
                         return false;
                       }
                       var valid6 = _errs16 === errors;
@@ -1945,7 +1903,7 @@ function validate44(data, { instancePath = "", parentData, parentDataProperty, r
                         let data6 = data.signature;
                         const _errs18 = errors;
                         if (typeof data6 !== "string" && data6 !== null) {
-                          validate44.errors = [{ instancePath: instancePath + "/signature", schemaPath: "#/$defs/ContentReasoning/properties/signature/type", keyword: "type", params: { type: schema37.properties.signature.type }, message: "must be string,null", schema: schema37.properties.signature.type, parentSchema: schema37.properties.signature, data: data6 }];
+                          validate44.errors = [{ instancePath: instancePath + "/signature", schemaPath: "#/$defs/ContentReasoning/properties/signature/type", keyword: "type", params: { type: schema37.properties.signature.type }, message: "must be string,null" }];
                           return false;
                         }
                         var valid6 = _errs18 === errors;
@@ -1954,10 +1912,9 @@ function validate44(data, { instancePath = "", parentData, parentDataProperty, r
                       }
                       if (valid6) {
                         if (data.redacted !== void 0) {
-                          let data7 = data.redacted;
                           const _errs20 = errors;
-                          if (typeof data7 !== "boolean") {
-                            validate44.errors = [{ instancePath: instancePath + "/redacted", schemaPath: "#/$defs/ContentReasoning/properties/redacted/type", keyword: "type", params: { type: "boolean" }, message: "must be boolean", schema: schema37.properties.redacted.type, parentSchema: schema37.properties.redacted, data: data7 }];
+                          if (typeof data.redacted !== "boolean") {
+                            validate44.errors = [{ instancePath: instancePath + "/redacted", schemaPath: "#/$defs/ContentReasoning/properties/redacted/type", keyword: "type", params: { type: "boolean" }, message: "must be boolean" }];
                             return false;
                           }
                           var valid6 = _errs20 === errors;
@@ -1970,7 +1927,7 @@ function validate44(data, { instancePath = "", parentData, parentDataProperty, r
                 }
               }
             } else {
-              validate44.errors = [{ instancePath, schemaPath: "#/$defs/ContentReasoning/type", keyword: "type", params: { type: "object" }, message: "must be object", schema: schema37.type, parentSchema: schema37, data }];
+              validate44.errors = [{ instancePath, schemaPath: "#/$defs/ContentReasoning/type", keyword: "type", params: { type: "object" }, message: "must be object" }];
               return false;
             }
           }
@@ -1983,15 +1940,15 @@ function validate44(data, { instancePath = "", parentData, parentDataProperty, r
             props0.redacted = true;
           }
         } else {
-          validate44.errors = [{ instancePath, schemaPath: "#/discriminator", keyword: "discriminator", params: { error: "mapping", tag: "type", tagValue: tag0 }, message: 'value of tag "type" must be in oneOf', schema: schema35.discriminator, parentSchema: schema35, data }];
+          validate44.errors = [{ instancePath, schemaPath: "#/discriminator", keyword: "discriminator", params: { error: "mapping", tag: "type", tagValue: tag0 }, message: 'value of tag "type" must be in oneOf' }];
           return false;
         }
       } else {
-        validate44.errors = [{ instancePath, schemaPath: "#/discriminator", keyword: "discriminator", params: { error: "tag", tag: "type", tagValue: tag0 }, message: 'tag "type" must be string', schema: schema35.discriminator, parentSchema: schema35, data }];
+        validate44.errors = [{ instancePath, schemaPath: "#/discriminator", keyword: "discriminator", params: { error: "tag", tag: "type", tagValue: tag0 }, message: 'tag "type" must be string' }];
         return false;
       }
     } else {
-      validate44.errors = [{ instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object", schema: schema35.type, parentSchema: schema35, data }];
+      validate44.errors = [{ instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" }];
       return false;
     }
   }
@@ -2015,14 +1972,13 @@ function validate45(data, { instancePath = "", parentData, parentDataProperty, r
     if (data && typeof data == "object" && !Array.isArray(data)) {
       let missing0;
       if (data.type === void 0 && (missing0 = "type") || data.reasoning === void 0 && (missing0 = "reasoning")) {
-        validate45.errors = [{ instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: missing0 }, message: "must have required property '" + missing0 + "'", schema: schema37.required, parentSchema: schema37, data }];
+        validate45.errors = [{ instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: missing0 }, message: "must have required property '" + missing0 + "'" }];
         return false;
       } else {
         if (data.type !== void 0) {
-          let data0 = data.type;
           const _errs1 = errors;
-          if ("reasoning" !== data0) {
-            validate45.errors = [{ instancePath: instancePath + "/type", schemaPath: "#/properties/type/const", keyword: "const", params: { allowedValue: "reasoning" }, message: "must be equal to constant", schema: "reasoning", parentSchema: schema37.properties.type, data: data0 }];
+          if ("reasoning" !== data.type) {
+            validate45.errors = [{ instancePath: instancePath + "/type", schemaPath: "#/properties/type/const", keyword: "const", params: { allowedValue: "reasoning" }, message: "must be equal to constant" }];
             return false;
           }
           var valid0 = _errs1 === errors;
@@ -2031,10 +1987,9 @@ function validate45(data, { instancePath = "", parentData, parentDataProperty, r
         }
         if (valid0) {
           if (data.reasoning !== void 0) {
-            let data1 = data.reasoning;
             const _errs2 = errors;
-            if (typeof data1 !== "string") {
-              validate45.errors = [{ instancePath: instancePath + "/reasoning", schemaPath: "#/properties/reasoning/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema37.properties.reasoning.type, parentSchema: schema37.properties.reasoning, data: data1 }];
+            if (typeof data.reasoning !== "string") {
+              validate45.errors = [{ instancePath: instancePath + "/reasoning", schemaPath: "#/properties/reasoning/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
               return false;
             }
             var valid0 = _errs2 === errors;
@@ -2046,7 +2001,7 @@ function validate45(data, { instancePath = "", parentData, parentDataProperty, r
               let data2 = data.summary;
               const _errs4 = errors;
               if (typeof data2 !== "string" && data2 !== null) {
-                validate45.errors = [{ instancePath: instancePath + "/summary", schemaPath: "#/properties/summary/type", keyword: "type", params: { type: schema37.properties.summary.type }, message: "must be string,null", schema: schema37.properties.summary.type, parentSchema: schema37.properties.summary, data: data2 }];
+                validate45.errors = [{ instancePath: instancePath + "/summary", schemaPath: "#/properties/summary/type", keyword: "type", params: { type: schema37.properties.summary.type }, message: "must be string,null" }];
                 return false;
               }
               var valid0 = _errs4 === errors;
@@ -2058,7 +2013,7 @@ function validate45(data, { instancePath = "", parentData, parentDataProperty, r
                 let data3 = data.signature;
                 const _errs6 = errors;
                 if (typeof data3 !== "string" && data3 !== null) {
-                  validate45.errors = [{ instancePath: instancePath + "/signature", schemaPath: "#/properties/signature/type", keyword: "type", params: { type: schema37.properties.signature.type }, message: "must be string,null", schema: schema37.properties.signature.type, parentSchema: schema37.properties.signature, data: data3 }];
+                  validate45.errors = [{ instancePath: instancePath + "/signature", schemaPath: "#/properties/signature/type", keyword: "type", params: { type: schema37.properties.signature.type }, message: "must be string,null" }];
                   return false;
                 }
                 var valid0 = _errs6 === errors;
@@ -2067,10 +2022,9 @@ function validate45(data, { instancePath = "", parentData, parentDataProperty, r
               }
               if (valid0) {
                 if (data.redacted !== void 0) {
-                  let data4 = data.redacted;
                   const _errs8 = errors;
-                  if (typeof data4 !== "boolean") {
-                    validate45.errors = [{ instancePath: instancePath + "/redacted", schemaPath: "#/properties/redacted/type", keyword: "type", params: { type: "boolean" }, message: "must be boolean", schema: schema37.properties.redacted.type, parentSchema: schema37.properties.redacted, data: data4 }];
+                  if (typeof data.redacted !== "boolean") {
+                    validate45.errors = [{ instancePath: instancePath + "/redacted", schemaPath: "#/properties/redacted/type", keyword: "type", params: { type: "boolean" }, message: "must be boolean" }];
                     return false;
                   }
                   var valid0 = _errs8 === errors;
@@ -2083,7 +2037,7 @@ function validate45(data, { instancePath = "", parentData, parentDataProperty, r
         }
       }
     } else {
-      validate45.errors = [{ instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object", schema: schema37.type, parentSchema: schema37, data }];
+      validate45.errors = [{ instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" }];
       return false;
     }
   }
@@ -2106,14 +2060,13 @@ function validate46(data, { instancePath = "", parentData, parentDataProperty, r
     if (data && typeof data == "object" && !Array.isArray(data)) {
       let missing0;
       if (data.type === void 0 && (missing0 = "type") || data.text === void 0 && (missing0 = "text")) {
-        validate46.errors = [{ instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: missing0 }, message: "must have required property '" + missing0 + "'", schema: schema36.required, parentSchema: schema36, data }];
+        validate46.errors = [{ instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: missing0 }, message: "must have required property '" + missing0 + "'" }];
         return false;
       } else {
         if (data.type !== void 0) {
-          let data0 = data.type;
           const _errs1 = errors;
-          if ("text" !== data0) {
-            validate46.errors = [{ instancePath: instancePath + "/type", schemaPath: "#/properties/type/const", keyword: "const", params: { allowedValue: "text" }, message: "must be equal to constant", schema: "text", parentSchema: schema36.properties.type, data: data0 }];
+          if ("text" !== data.type) {
+            validate46.errors = [{ instancePath: instancePath + "/type", schemaPath: "#/properties/type/const", keyword: "const", params: { allowedValue: "text" }, message: "must be equal to constant" }];
             return false;
           }
           var valid0 = _errs1 === errors;
@@ -2122,10 +2075,9 @@ function validate46(data, { instancePath = "", parentData, parentDataProperty, r
         }
         if (valid0) {
           if (data.text !== void 0) {
-            let data1 = data.text;
             const _errs2 = errors;
-            if (typeof data1 !== "string") {
-              validate46.errors = [{ instancePath: instancePath + "/text", schemaPath: "#/properties/text/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema36.properties.text.type, parentSchema: schema36.properties.text, data: data1 }];
+            if (typeof data.text !== "string") {
+              validate46.errors = [{ instancePath: instancePath + "/text", schemaPath: "#/properties/text/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
               return false;
             }
             var valid0 = _errs2 === errors;
@@ -2137,7 +2089,7 @@ function validate46(data, { instancePath = "", parentData, parentDataProperty, r
               let data2 = data.refusal;
               const _errs4 = errors;
               if (typeof data2 !== "boolean" && data2 !== null) {
-                validate46.errors = [{ instancePath: instancePath + "/refusal", schemaPath: "#/properties/refusal/type", keyword: "type", params: { type: schema36.properties.refusal.type }, message: "must be boolean,null", schema: schema36.properties.refusal.type, parentSchema: schema36.properties.refusal, data: data2 }];
+                validate46.errors = [{ instancePath: instancePath + "/refusal", schemaPath: "#/properties/refusal/type", keyword: "type", params: { type: schema36.properties.refusal.type }, message: "must be boolean,null" }];
                 return false;
               }
               var valid0 = _errs4 === errors;
@@ -2148,7 +2100,7 @@ function validate46(data, { instancePath = "", parentData, parentDataProperty, r
         }
       }
     } else {
-      validate46.errors = [{ instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object", schema: schema36.type, parentSchema: schema36, data }];
+      validate46.errors = [{ instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" }];
       return false;
     }
   }
@@ -2173,14 +2125,14 @@ function validate49(data, { instancePath = "", parentData, parentDataProperty, r
     if (data && typeof data == "object" && !Array.isArray(data)) {
       let missing0;
       if (data.start_idx === void 0 && (missing0 = "start_idx") || data.end_idx === void 0 && (missing0 = "end_idx") || data.target === void 0 && (missing0 = "target")) {
-        validate49.errors = [{ instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: missing0 }, message: "must have required property '" + missing0 + "'", schema: schema59.required, parentSchema: schema59, data }];
+        validate49.errors = [{ instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: missing0 }, message: "must have required property '" + missing0 + "'" }];
         return false;
       } else {
         if (data.start_idx !== void 0) {
           let data0 = data.start_idx;
           const _errs1 = errors;
           if (!(typeof data0 == "number" && (!(data0 % 1) && !isNaN(data0)) && isFinite(data0))) {
-            validate49.errors = [{ instancePath: instancePath + "/start_idx", schemaPath: "#/properties/start_idx/type", keyword: "type", params: { type: "integer" }, message: "must be integer", schema: schema59.properties.start_idx.type, parentSchema: schema59.properties.start_idx, data: data0 }];
+            validate49.errors = [{ instancePath: instancePath + "/start_idx", schemaPath: "#/properties/start_idx/type", keyword: "type", params: { type: "integer" }, message: "must be integer" }];
             return false;
           }
           var valid0 = _errs1 === errors;
@@ -2192,7 +2144,7 @@ function validate49(data, { instancePath = "", parentData, parentDataProperty, r
             let data1 = data.end_idx;
             const _errs3 = errors;
             if (!(typeof data1 == "number" && (!(data1 % 1) && !isNaN(data1)) && isFinite(data1))) {
-              validate49.errors = [{ instancePath: instancePath + "/end_idx", schemaPath: "#/properties/end_idx/type", keyword: "type", params: { type: "integer" }, message: "must be integer", schema: schema59.properties.end_idx.type, parentSchema: schema59.properties.end_idx, data: data1 }];
+              validate49.errors = [{ instancePath: instancePath + "/end_idx", schemaPath: "#/properties/end_idx/type", keyword: "type", params: { type: "integer" }, message: "must be integer" }];
               return false;
             }
             var valid0 = _errs3 === errors;
@@ -2214,7 +2166,7 @@ function validate49(data, { instancePath = "", parentData, parentDataProperty, r
         }
       }
     } else {
-      validate49.errors = [{ instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object", schema: schema59.type, parentSchema: schema59, data }];
+      validate49.errors = [{ instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" }];
       return false;
     }
   }
@@ -2240,14 +2192,13 @@ function validate47(data, { instancePath = "", parentData, parentDataProperty, r
     if (data && typeof data == "object" && !Array.isArray(data)) {
       let missing0;
       if (data.role === void 0 && (missing0 = "role")) {
-        validate47.errors = [{ instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: missing0 }, message: "must have required property '" + missing0 + "'", schema: schema58.required, parentSchema: schema58, data }];
+        validate47.errors = [{ instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: missing0 }, message: "must have required property '" + missing0 + "'" }];
         return false;
       } else {
         if (data.role !== void 0) {
-          let data0 = data.role;
           const _errs2 = errors;
-          if ("assistant" !== data0) {
-            validate47.errors = [{ instancePath: instancePath + "/role", schemaPath: "#/properties/role/const", keyword: "const", params: { allowedValue: "assistant" }, message: "must be equal to constant", schema: "assistant", parentSchema: schema58.properties.role, data: data0 }];
+          if ("assistant" !== data.role) {
+            validate47.errors = [{ instancePath: instancePath + "/role", schemaPath: "#/properties/role/const", keyword: "const", params: { allowedValue: "assistant" }, message: "must be equal to constant" }];
             return false;
           }
           var valid1 = _errs2 === errors;
@@ -2259,7 +2210,7 @@ function validate47(data, { instancePath = "", parentData, parentDataProperty, r
             let data1 = data.citations;
             const _errs3 = errors;
             if (!Array.isArray(data1) && data1 !== null) {
-              validate47.errors = [{ instancePath: instancePath + "/citations", schemaPath: "#/properties/citations/type", keyword: "type", params: { type: schema58.properties.citations.type }, message: "must be array,null", schema: schema58.properties.citations.type, parentSchema: schema58.properties.citations, data: data1 }];
+              validate47.errors = [{ instancePath: instancePath + "/citations", schemaPath: "#/properties/citations/type", keyword: "type", params: { type: schema58.properties.citations.type }, message: "must be array,null" }];
               return false;
             }
             if (errors === _errs3) {
@@ -2288,7 +2239,7 @@ function validate47(data, { instancePath = "", parentData, parentDataProperty, r
               let data3 = data.suggested_messages;
               const _errs6 = errors;
               if (!Array.isArray(data3) && data3 !== null) {
-                validate47.errors = [{ instancePath: instancePath + "/suggested_messages", schemaPath: "#/properties/suggested_messages/type", keyword: "type", params: { type: schema58.properties.suggested_messages.type }, message: "must be array,null", schema: schema58.properties.suggested_messages.type, parentSchema: schema58.properties.suggested_messages, data: data3 }];
+                validate47.errors = [{ instancePath: instancePath + "/suggested_messages", schemaPath: "#/properties/suggested_messages/type", keyword: "type", params: { type: schema58.properties.suggested_messages.type }, message: "must be array,null" }];
                 return false;
               }
               if (errors === _errs6) {
@@ -2296,10 +2247,9 @@ function validate47(data, { instancePath = "", parentData, parentDataProperty, r
                   var valid3 = true;
                   const len1 = data3.length;
                   for (let i1 = 0; i1 < len1; i1++) {
-                    let data4 = data3[i1];
                     const _errs8 = errors;
-                    if (typeof data4 !== "string") {
-                      validate47.errors = [{ instancePath: instancePath + "/suggested_messages/" + i1, schemaPath: "#/properties/suggested_messages/items/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema58.properties.suggested_messages.items.type, parentSchema: schema58.properties.suggested_messages.items, data: data4 }];
+                    if (typeof data3[i1] !== "string") {
+                      validate47.errors = [{ instancePath: instancePath + "/suggested_messages/" + i1, schemaPath: "#/properties/suggested_messages/items/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
                       return false;
                     }
                     var valid3 = _errs8 === errors;
@@ -2317,7 +2267,7 @@ function validate47(data, { instancePath = "", parentData, parentDataProperty, r
         }
       }
     } else {
-      validate47.errors = [{ instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object", schema: schema58.type, parentSchema: schema58, data }];
+      validate47.errors = [{ instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" }];
       return false;
     }
   }
@@ -2396,15 +2346,15 @@ function validate52(data, { instancePath = "", parentData, parentDataProperty, r
             props0.error = true;
           }
         } else {
-          validate52.errors = [{ instancePath, schemaPath: "#/discriminator", keyword: "discriminator", params: { error: "mapping", tag: "role", tagValue: tag0 }, message: 'value of tag "role" must be in oneOf', schema: schema60.discriminator, parentSchema: schema60, data }];
+          validate52.errors = [{ instancePath, schemaPath: "#/discriminator", keyword: "discriminator", params: { error: "mapping", tag: "role", tagValue: tag0 }, message: 'value of tag "role" must be in oneOf' }];
           return false;
         }
       } else {
-        validate52.errors = [{ instancePath, schemaPath: "#/discriminator", keyword: "discriminator", params: { error: "tag", tag: "role", tagValue: tag0 }, message: 'tag "role" must be string', schema: schema60.discriminator, parentSchema: schema60, data }];
+        validate52.errors = [{ instancePath, schemaPath: "#/discriminator", keyword: "discriminator", params: { error: "tag", tag: "role", tagValue: tag0 }, message: 'tag "role" must be string' }];
         return false;
       }
     } else {
-      validate52.errors = [{ instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object", schema: schema60.type, parentSchema: schema60, data }];
+      validate52.errors = [{ instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" }];
       return false;
     }
   }
@@ -2428,14 +2378,14 @@ function validate57(data, { instancePath = "", parentData, parentDataProperty, r
     if (data && typeof data == "object" && !Array.isArray(data)) {
       let missing0;
       if (data.start_idx === void 0 && (missing0 = "start_idx") || data.end_idx === void 0 && (missing0 = "end_idx") || data.target === void 0 && (missing0 = "target")) {
-        validate57.errors = [{ instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: missing0 }, message: "must have required property '" + missing0 + "'", schema: schema59.required, parentSchema: schema59, data }];
+        validate57.errors = [{ instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: missing0 }, message: "must have required property '" + missing0 + "'" }];
         return false;
       } else {
         if (data.start_idx !== void 0) {
           let data0 = data.start_idx;
           const _errs1 = errors;
           if (!(typeof data0 == "number" && (!(data0 % 1) && !isNaN(data0)) && isFinite(data0))) {
-            validate57.errors = [{ instancePath: instancePath + "/start_idx", schemaPath: "#/properties/start_idx/type", keyword: "type", params: { type: "integer" }, message: "must be integer", schema: schema59.properties.start_idx.type, parentSchema: schema59.properties.start_idx, data: data0 }];
+            validate57.errors = [{ instancePath: instancePath + "/start_idx", schemaPath: "#/properties/start_idx/type", keyword: "type", params: { type: "integer" }, message: "must be integer" }];
             return false;
           }
           var valid0 = _errs1 === errors;
@@ -2447,7 +2397,7 @@ function validate57(data, { instancePath = "", parentData, parentDataProperty, r
             let data1 = data.end_idx;
             const _errs3 = errors;
             if (!(typeof data1 == "number" && (!(data1 % 1) && !isNaN(data1)) && isFinite(data1))) {
-              validate57.errors = [{ instancePath: instancePath + "/end_idx", schemaPath: "#/properties/end_idx/type", keyword: "type", params: { type: "integer" }, message: "must be integer", schema: schema59.properties.end_idx.type, parentSchema: schema59.properties.end_idx, data: data1 }];
+              validate57.errors = [{ instancePath: instancePath + "/end_idx", schemaPath: "#/properties/end_idx/type", keyword: "type", params: { type: "integer" }, message: "must be integer" }];
               return false;
             }
             var valid0 = _errs3 === errors;
@@ -2469,7 +2419,7 @@ function validate57(data, { instancePath = "", parentData, parentDataProperty, r
         }
       }
     } else {
-      validate57.errors = [{ instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object", schema: schema59.type, parentSchema: schema59, data }];
+      validate57.errors = [{ instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" }];
       return false;
     }
   }
@@ -2492,7 +2442,7 @@ function validate59(data, { instancePath = "", parentData, parentDataProperty, r
   let valid0 = false;
   const _errs1 = errors;
   if (typeof data !== "string") {
-    const err0 = { instancePath, schemaPath: "#/anyOf/0/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema34.anyOf[0].type, parentSchema: schema34.anyOf[0], data };
+    const err0 = { instancePath, schemaPath: "#/anyOf/0/type", keyword: "type", params: { type: "string" }, message: "must be string" };
     if (vErrors === null) {
       vErrors = [err0];
     } else {
@@ -2519,7 +2469,7 @@ function validate59(data, { instancePath = "", parentData, parentDataProperty, r
         }
       }
     } else {
-      const err1 = { instancePath, schemaPath: "#/anyOf/1/type", keyword: "type", params: { type: "array" }, message: "must be array", schema: schema34.anyOf[1].type, parentSchema: schema34.anyOf[1], data };
+      const err1 = { instancePath, schemaPath: "#/anyOf/1/type", keyword: "type", params: { type: "array" }, message: "must be array" };
       if (vErrors === null) {
         vErrors = [err1];
       } else {
@@ -2534,7 +2484,7 @@ function validate59(data, { instancePath = "", parentData, parentDataProperty, r
     var items0 = true;
   }
   if (!valid0) {
-    const err2 = { instancePath, schemaPath: "#/anyOf", keyword: "anyOf", params: {}, message: "must match a schema in anyOf", schema: schema34.anyOf, parentSchema: schema34, data };
+    const err2 = { instancePath, schemaPath: "#/anyOf", keyword: "anyOf", params: {}, message: "must match a schema in anyOf" };
     if (vErrors === null) {
       vErrors = [err2];
     } else {
@@ -2573,14 +2523,13 @@ function validate61(data, { instancePath = "", parentData, parentDataProperty, r
     if (data && typeof data == "object" && !Array.isArray(data)) {
       let missing0;
       if (data.item_type === void 0 && (missing0 = "item_type") || data.reading_result_id === void 0 && (missing0 = "reading_result_id") || data.collection_id === void 0 && (missing0 = "collection_id")) {
-        validate61.errors = [{ instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: missing0 }, message: "must have required property '" + missing0 + "'", schema: schema49.required, parentSchema: schema49, data }];
+        validate61.errors = [{ instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: missing0 }, message: "must have required property '" + missing0 + "'" }];
         return false;
       } else {
         if (data.item_type !== void 0) {
-          let data0 = data.item_type;
           const _errs1 = errors;
-          if ("reading_result" !== data0) {
-            validate61.errors = [{ instancePath: instancePath + "/item_type", schemaPath: "#/properties/item_type/const", keyword: "const", params: { allowedValue: "reading_result" }, message: "must be equal to constant", schema: "reading_result", parentSchema: schema49.properties.item_type, data: data0 }];
+          if ("reading_result" !== data.item_type) {
+            validate61.errors = [{ instancePath: instancePath + "/item_type", schemaPath: "#/properties/item_type/const", keyword: "const", params: { allowedValue: "reading_result" }, message: "must be equal to constant" }];
             return false;
           }
           var valid0 = _errs1 === errors;
@@ -2589,10 +2538,9 @@ function validate61(data, { instancePath = "", parentData, parentDataProperty, r
         }
         if (valid0) {
           if (data.reading_result_id !== void 0) {
-            let data1 = data.reading_result_id;
             const _errs2 = errors;
-            if (typeof data1 !== "string") {
-              validate61.errors = [{ instancePath: instancePath + "/reading_result_id", schemaPath: "#/properties/reading_result_id/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema49.properties.reading_result_id.type, parentSchema: schema49.properties.reading_result_id, data: data1 }];
+            if (typeof data.reading_result_id !== "string") {
+              validate61.errors = [{ instancePath: instancePath + "/reading_result_id", schemaPath: "#/properties/reading_result_id/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
               return false;
             }
             var valid0 = _errs2 === errors;
@@ -2601,10 +2549,9 @@ function validate61(data, { instancePath = "", parentData, parentDataProperty, r
           }
           if (valid0) {
             if (data.collection_id !== void 0) {
-              let data2 = data.collection_id;
               const _errs4 = errors;
-              if (typeof data2 !== "string") {
-                validate61.errors = [{ instancePath: instancePath + "/collection_id", schemaPath: "#/properties/collection_id/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema49.properties.collection_id.type, parentSchema: schema49.properties.collection_id, data: data2 }];
+              if (typeof data.collection_id !== "string") {
+                validate61.errors = [{ instancePath: instancePath + "/collection_id", schemaPath: "#/properties/collection_id/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
                 return false;
               }
               var valid0 = _errs4 === errors;
@@ -2615,7 +2562,7 @@ function validate61(data, { instancePath = "", parentData, parentDataProperty, r
         }
       }
     } else {
-      validate61.errors = [{ instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object", schema: schema49.type, parentSchema: schema49, data }];
+      validate61.errors = [{ instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" }];
       return false;
     }
   }
@@ -2638,14 +2585,14 @@ function validate62(data, { instancePath = "", parentData, parentDataProperty, r
     if (data && typeof data == "object" && !Array.isArray(data)) {
       let missing0;
       if (data.content === void 0 && (missing0 = "content") || data.role === void 0 && (missing0 = "role")) {
-        validate62.errors = [{ instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: missing0 }, message: "must have required property '" + missing0 + "'", schema: schema41.required, parentSchema: schema41, data }];
+        validate62.errors = [{ instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: missing0 }, message: "must have required property '" + missing0 + "'" }];
         return false;
       } else {
         if (data.id !== void 0) {
           let data0 = data.id;
           const _errs1 = errors;
           if (typeof data0 !== "string" && data0 !== null) {
-            validate62.errors = [{ instancePath: instancePath + "/id", schemaPath: "#/properties/id/type", keyword: "type", params: { type: schema41.properties.id.type }, message: "must be string,null", schema: schema41.properties.id.type, parentSchema: schema41.properties.id, data: data0 }];
+            validate62.errors = [{ instancePath: instancePath + "/id", schemaPath: "#/properties/id/type", keyword: "type", params: { type: schema41.properties.id.type }, message: "must be string,null" }];
             return false;
           }
           var valid0 = _errs1 === errors;
@@ -2665,10 +2612,9 @@ function validate62(data, { instancePath = "", parentData, parentDataProperty, r
           }
           if (valid0) {
             if (data.role !== void 0) {
-              let data2 = data.role;
               const _errs4 = errors;
-              if ("system" !== data2) {
-                validate62.errors = [{ instancePath: instancePath + "/role", schemaPath: "#/properties/role/const", keyword: "const", params: { allowedValue: "system" }, message: "must be equal to constant", schema: "system", parentSchema: schema41.properties.role, data: data2 }];
+              if ("system" !== data.role) {
+                validate62.errors = [{ instancePath: instancePath + "/role", schemaPath: "#/properties/role/const", keyword: "const", params: { allowedValue: "system" }, message: "must be equal to constant" }];
                 return false;
               }
               var valid0 = _errs4 === errors;
@@ -2680,7 +2626,7 @@ function validate62(data, { instancePath = "", parentData, parentDataProperty, r
                 let data3 = data.metadata;
                 const _errs5 = errors;
                 if (!(data3 && typeof data3 == "object" && !Array.isArray(data3)) && data3 !== null) {
-                  validate62.errors = [{ instancePath: instancePath + "/metadata", schemaPath: "#/properties/metadata/type", keyword: "type", params: { type: schema41.properties.metadata.type }, message: "must be object,null", schema: schema41.properties.metadata.type, parentSchema: schema41.properties.metadata, data: data3 }];
+                  validate62.errors = [{ instancePath: instancePath + "/metadata", schemaPath: "#/properties/metadata/type", keyword: "type", params: { type: schema41.properties.metadata.type }, message: "must be object,null" }];
                   return false;
                 }
                 var valid0 = _errs5 === errors;
@@ -2692,7 +2638,7 @@ function validate62(data, { instancePath = "", parentData, parentDataProperty, r
         }
       }
     } else {
-      validate62.errors = [{ instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object", schema: schema41.type, parentSchema: schema41, data }];
+      validate62.errors = [{ instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" }];
       return false;
     }
   }
@@ -2715,14 +2661,13 @@ function validate64(data, { instancePath = "", parentData, parentDataProperty, r
     if (data && typeof data == "object" && !Array.isArray(data)) {
       let missing0;
       if (data.id === void 0 && (missing0 = "id") || data.function === void 0 && (missing0 = "function") || data.arguments === void 0 && (missing0 = "arguments")) {
-        validate64.errors = [{ instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: missing0 }, message: "must have required property '" + missing0 + "'", schema: schema38.required, parentSchema: schema38, data }];
+        validate64.errors = [{ instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: missing0 }, message: "must have required property '" + missing0 + "'" }];
         return false;
       } else {
         if (data.id !== void 0) {
-          let data0 = data.id;
           const _errs1 = errors;
-          if (typeof data0 !== "string") {
-            validate64.errors = [{ instancePath: instancePath + "/id", schemaPath: "#/properties/id/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema38.properties.id.type, parentSchema: schema38.properties.id, data: data0 }];
+          if (typeof data.id !== "string") {
+            validate64.errors = [{ instancePath: instancePath + "/id", schemaPath: "#/properties/id/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
             return false;
           }
           var valid0 = _errs1 === errors;
@@ -2731,10 +2676,9 @@ function validate64(data, { instancePath = "", parentData, parentDataProperty, r
         }
         if (valid0) {
           if (data.function !== void 0) {
-            let data1 = data.function;
             const _errs3 = errors;
-            if (typeof data1 !== "string") {
-              validate64.errors = [{ instancePath: instancePath + "/function", schemaPath: "#/properties/function/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema38.properties.function.type, parentSchema: schema38.properties.function, data: data1 }];
+            if (typeof data.function !== "string") {
+              validate64.errors = [{ instancePath: instancePath + "/function", schemaPath: "#/properties/function/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
               return false;
             }
             var valid0 = _errs3 === errors;
@@ -2746,7 +2690,7 @@ function validate64(data, { instancePath = "", parentData, parentDataProperty, r
               let data2 = data.arguments;
               const _errs5 = errors;
               if (!(data2 && typeof data2 == "object" && !Array.isArray(data2))) {
-                validate64.errors = [{ instancePath: instancePath + "/arguments", schemaPath: "#/properties/arguments/type", keyword: "type", params: { type: "object" }, message: "must be object", schema: schema38.properties.arguments.type, parentSchema: schema38.properties.arguments, data: data2 }];
+                validate64.errors = [{ instancePath: instancePath + "/arguments", schemaPath: "#/properties/arguments/type", keyword: "type", params: { type: "object" }, message: "must be object" }];
                 return false;
               }
               var valid0 = _errs5 === errors;
@@ -2758,7 +2702,7 @@ function validate64(data, { instancePath = "", parentData, parentDataProperty, r
                 let data3 = data.type;
                 const _errs7 = errors;
                 if (!(data3 === "function" || data3 === null)) {
-                  validate64.errors = [{ instancePath: instancePath + "/type", schemaPath: "#/properties/type/enum", keyword: "enum", params: { allowedValues: schema38.properties.type.enum }, message: "must be equal to one of the allowed values", schema: schema38.properties.type.enum, parentSchema: schema38.properties.type, data: data3 }];
+                  validate64.errors = [{ instancePath: instancePath + "/type", schemaPath: "#/properties/type/enum", keyword: "enum", params: { allowedValues: schema38.properties.type.enum }, message: "must be equal to one of the allowed values" }];
                   return false;
                 }
                 var valid0 = _errs7 === errors;
@@ -2770,7 +2714,7 @@ function validate64(data, { instancePath = "", parentData, parentDataProperty, r
                   let data4 = data.parse_error;
                   const _errs8 = errors;
                   if (typeof data4 !== "string" && data4 !== null) {
-                    validate64.errors = [{ instancePath: instancePath + "/parse_error", schemaPath: "#/properties/parse_error/type", keyword: "type", params: { type: schema38.properties.parse_error.type }, message: "must be string,null", schema: schema38.properties.parse_error.type, parentSchema: schema38.properties.parse_error, data: data4 }];
+                    validate64.errors = [{ instancePath: instancePath + "/parse_error", schemaPath: "#/properties/parse_error/type", keyword: "type", params: { type: schema38.properties.parse_error.type }, message: "must be string,null" }];
                     return false;
                   }
                   var valid0 = _errs8 === errors;
@@ -2789,7 +2733,7 @@ function validate64(data, { instancePath = "", parentData, parentDataProperty, r
                       if (data5 && typeof data5 == "object" && !Array.isArray(data5)) {
                         let missing1;
                         if (data5.format === void 0 && (missing1 = "format") || data5.content === void 0 && (missing1 = "content")) {
-                          const err0 = { instancePath: instancePath + "/view", schemaPath: "#/$defs/ToolCallContent/required", keyword: "required", params: { missingProperty: missing1 }, message: "must have required property '" + missing1 + "'", schema: schema39.required, parentSchema: schema39, data: data5 };
+                          const err0 = { instancePath: instancePath + "/view", schemaPath: "#/$defs/ToolCallContent/required", keyword: "required", params: { missingProperty: missing1 }, message: "must have required property '" + missing1 + "'" };
                           if (vErrors === null) {
                             vErrors = [err0];
                           } else {
@@ -2801,7 +2745,7 @@ function validate64(data, { instancePath = "", parentData, parentDataProperty, r
                             let data6 = data5.title;
                             const _errs15 = errors;
                             if (typeof data6 !== "string" && data6 !== null) {
-                              const err1 = { instancePath: instancePath + "/view/title", schemaPath: "#/$defs/ToolCallContent/properties/title/type", keyword: "type", params: { type: schema39.properties.title.type }, message: "must be string,null", schema: schema39.properties.title.type, parentSchema: schema39.properties.title, data: data6 };
+                              const err1 = { instancePath: instancePath + "/view/title", schemaPath: "#/$defs/ToolCallContent/properties/title/type", keyword: "type", params: { type: schema39.properties.title.type }, message: "must be string,null" };
                               if (vErrors === null) {
                                 vErrors = [err1];
                               } else {
@@ -2818,7 +2762,7 @@ function validate64(data, { instancePath = "", parentData, parentDataProperty, r
                               let data7 = data5.format;
                               const _errs17 = errors;
                               if (!(data7 === "text" || data7 === "markdown")) {
-                                const err2 = { instancePath: instancePath + "/view/format", schemaPath: "#/$defs/ToolCallContent/properties/format/enum", keyword: "enum", params: { allowedValues: schema39.properties.format.enum }, message: "must be equal to one of the allowed values", schema: schema39.properties.format.enum, parentSchema: schema39.properties.format, data: data7 };
+                                const err2 = { instancePath: instancePath + "/view/format", schemaPath: "#/$defs/ToolCallContent/properties/format/enum", keyword: "enum", params: { allowedValues: schema39.properties.format.enum }, message: "must be equal to one of the allowed values" };
                                 if (vErrors === null) {
                                   vErrors = [err2];
                                 } else {
@@ -2832,10 +2776,9 @@ function validate64(data, { instancePath = "", parentData, parentDataProperty, r
                             }
                             if (valid3) {
                               if (data5.content !== void 0) {
-                                let data8 = data5.content;
                                 const _errs18 = errors;
-                                if (typeof data8 !== "string") {
-                                  const err3 = { instancePath: instancePath + "/view/content", schemaPath: "#/$defs/ToolCallContent/properties/content/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema39.properties.content.type, parentSchema: schema39.properties.content, data: data8 };
+                                if (typeof data5.content !== "string") {
+                                  const err3 = { instancePath: instancePath + "/view/content", schemaPath: "#/$defs/ToolCallContent/properties/content/type", keyword: "type", params: { type: "string" }, message: "must be string" };
                                   if (vErrors === null) {
                                     vErrors = [err3];
                                   } else {
@@ -2851,7 +2794,7 @@ function validate64(data, { instancePath = "", parentData, parentDataProperty, r
                           }
                         }
                       } else {
-                        const err4 = { instancePath: instancePath + "/view", schemaPath: "#/$defs/ToolCallContent/type", keyword: "type", params: { type: "object" }, message: "must be object", schema: schema39.type, parentSchema: schema39, data: data5 };
+                        const err4 = { instancePath: instancePath + "/view", schemaPath: "#/$defs/ToolCallContent/type", keyword: "type", params: { type: "object" }, message: "must be object" };
                         if (vErrors === null) {
                           vErrors = [err4];
                         } else {
@@ -2870,7 +2813,7 @@ function validate64(data, { instancePath = "", parentData, parentDataProperty, r
                     }
                     const _errs20 = errors;
                     if (data5 !== null) {
-                      const err5 = { instancePath: instancePath + "/view", schemaPath: "#/properties/view/anyOf/1/type", keyword: "type", params: { type: "null" }, message: "must be null", schema: schema38.properties.view.anyOf[1].type, parentSchema: schema38.properties.view.anyOf[1], data: data5 };
+                      const err5 = { instancePath: instancePath + "/view", schemaPath: "#/properties/view/anyOf/1/type", keyword: "type", params: { type: "null" }, message: "must be null" };
                       if (vErrors === null) {
                         vErrors = [err5];
                       } else {
@@ -2881,7 +2824,7 @@ function validate64(data, { instancePath = "", parentData, parentDataProperty, r
                     var _valid0 = _errs20 === errors;
                     valid1 = valid1 || _valid0;
                     if (!valid1) {
-                      const err6 = { instancePath: instancePath + "/view", schemaPath: "#/properties/view/anyOf", keyword: "anyOf", params: {}, message: "must match a schema in anyOf", schema: schema38.properties.view.anyOf, parentSchema: schema38.properties.view, data: data5 };
+                      const err6 = { instancePath: instancePath + "/view", schemaPath: "#/properties/view/anyOf", keyword: "anyOf", params: {}, message: "must match a schema in anyOf" };
                       if (vErrors === null) {
                         vErrors = [err6];
                       } else {
@@ -2909,7 +2852,7 @@ function validate64(data, { instancePath = "", parentData, parentDataProperty, r
                       let data9 = data.google_thought_signature;
                       const _errs22 = errors;
                       if (typeof data9 !== "string" && data9 !== null) {
-                        validate64.errors = [{ instancePath: instancePath + "/google_thought_signature", schemaPath: "#/properties/google_thought_signature/type", keyword: "type", params: { type: schema38.properties.google_thought_signature.type }, message: "must be string,null", schema: schema38.properties.google_thought_signature.type, parentSchema: schema38.properties.google_thought_signature, data: data9 }];
+                        validate64.errors = [{ instancePath: instancePath + "/google_thought_signature", schemaPath: "#/properties/google_thought_signature/type", keyword: "type", params: { type: schema38.properties.google_thought_signature.type }, message: "must be string,null" }];
                         return false;
                       }
                       var valid0 = _errs22 === errors;
@@ -2924,7 +2867,7 @@ function validate64(data, { instancePath = "", parentData, parentDataProperty, r
         }
       }
     } else {
-      validate64.errors = [{ instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object", schema: schema38.type, parentSchema: schema38, data }];
+      validate64.errors = [{ instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" }];
       return false;
     }
   }
@@ -2947,14 +2890,14 @@ function validate65(data, { instancePath = "", parentData, parentDataProperty, r
     if (data && typeof data == "object" && !Array.isArray(data)) {
       let missing0;
       if (data.format === void 0 && (missing0 = "format") || data.content === void 0 && (missing0 = "content")) {
-        validate65.errors = [{ instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: missing0 }, message: "must have required property '" + missing0 + "'", schema: schema39.required, parentSchema: schema39, data }];
+        validate65.errors = [{ instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: missing0 }, message: "must have required property '" + missing0 + "'" }];
         return false;
       } else {
         if (data.title !== void 0) {
           let data0 = data.title;
           const _errs1 = errors;
           if (typeof data0 !== "string" && data0 !== null) {
-            validate65.errors = [{ instancePath: instancePath + "/title", schemaPath: "#/properties/title/type", keyword: "type", params: { type: schema39.properties.title.type }, message: "must be string,null", schema: schema39.properties.title.type, parentSchema: schema39.properties.title, data: data0 }];
+            validate65.errors = [{ instancePath: instancePath + "/title", schemaPath: "#/properties/title/type", keyword: "type", params: { type: schema39.properties.title.type }, message: "must be string,null" }];
             return false;
           }
           var valid0 = _errs1 === errors;
@@ -2966,7 +2909,7 @@ function validate65(data, { instancePath = "", parentData, parentDataProperty, r
             let data1 = data.format;
             const _errs3 = errors;
             if (!(data1 === "text" || data1 === "markdown")) {
-              validate65.errors = [{ instancePath: instancePath + "/format", schemaPath: "#/properties/format/enum", keyword: "enum", params: { allowedValues: schema39.properties.format.enum }, message: "must be equal to one of the allowed values", schema: schema39.properties.format.enum, parentSchema: schema39.properties.format, data: data1 }];
+              validate65.errors = [{ instancePath: instancePath + "/format", schemaPath: "#/properties/format/enum", keyword: "enum", params: { allowedValues: schema39.properties.format.enum }, message: "must be equal to one of the allowed values" }];
               return false;
             }
             var valid0 = _errs3 === errors;
@@ -2975,10 +2918,9 @@ function validate65(data, { instancePath = "", parentData, parentDataProperty, r
           }
           if (valid0) {
             if (data.content !== void 0) {
-              let data2 = data.content;
               const _errs4 = errors;
-              if (typeof data2 !== "string") {
-                validate65.errors = [{ instancePath: instancePath + "/content", schemaPath: "#/properties/content/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema39.properties.content.type, parentSchema: schema39.properties.content, data: data2 }];
+              if (typeof data.content !== "string") {
+                validate65.errors = [{ instancePath: instancePath + "/content", schemaPath: "#/properties/content/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
                 return false;
               }
               var valid0 = _errs4 === errors;
@@ -2989,7 +2931,7 @@ function validate65(data, { instancePath = "", parentData, parentDataProperty, r
         }
       }
     } else {
-      validate65.errors = [{ instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object", schema: schema39.type, parentSchema: schema39, data }];
+      validate65.errors = [{ instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" }];
       return false;
     }
   }
@@ -3014,10 +2956,9 @@ function validate67(data, { instancePath = "", parentData, parentDataProperty, r
   if (errors === 0) {
     if (data && typeof data == "object" && !Array.isArray(data)) {
       if (data.type !== void 0) {
-        let data0 = data.type;
         const _errs1 = errors;
-        if ("object" !== data0) {
-          validate67.errors = [{ instancePath: instancePath + "/type", schemaPath: "#/properties/type/const", keyword: "const", params: { allowedValue: "object" }, message: "must be equal to constant", schema: "object", parentSchema: schema69.properties.type, data: data0 }];
+        if ("object" !== data.type) {
+          validate67.errors = [{ instancePath: instancePath + "/type", schemaPath: "#/properties/type/const", keyword: "const", params: { allowedValue: "object" }, message: "must be equal to constant" }];
           return false;
         }
         var valid0 = _errs1 === errors;
@@ -3038,14 +2979,13 @@ function validate67(data, { instancePath = "", parentData, parentDataProperty, r
                   if (data2 && typeof data2 == "object" && !Array.isArray(data2)) {
                     let missing0;
                     if (data2.name === void 0 && (missing0 = "name") || data2.description === void 0 && (missing0 = "description") || data2.input_schema === void 0 && (missing0 = "input_schema")) {
-                      validate67.errors = [{ instancePath: instancePath + "/properties/" + key0.replace(/~/g, "~0").replace(/\//g, "~1"), schemaPath: "#/$defs/ToolParam/required", keyword: "required", params: { missingProperty: missing0 }, message: "must have required property '" + missing0 + "'", schema: schema70.required, parentSchema: schema70, data: data2 }];
+                      validate67.errors = [{ instancePath: instancePath + "/properties/" + key0.replace(/~/g, "~0").replace(/\//g, "~1"), schemaPath: "#/$defs/ToolParam/required", keyword: "required", params: { missingProperty: missing0 }, message: "must have required property '" + missing0 + "'" }];
                       return false;
                     } else {
                       if (data2.name !== void 0) {
-                        let data3 = data2.name;
                         const _errs8 = errors;
-                        if (typeof data3 !== "string") {
-                          validate67.errors = [{ instancePath: instancePath + "/properties/" + key0.replace(/~/g, "~0").replace(/\//g, "~1") + "/name", schemaPath: "#/$defs/ToolParam/properties/name/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema70.properties.name.type, parentSchema: schema70.properties.name, data: data3 }];
+                        if (typeof data2.name !== "string") {
+                          validate67.errors = [{ instancePath: instancePath + "/properties/" + key0.replace(/~/g, "~0").replace(/\//g, "~1") + "/name", schemaPath: "#/$defs/ToolParam/properties/name/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
                           return false;
                         }
                         var valid3 = _errs8 === errors;
@@ -3054,10 +2994,9 @@ function validate67(data, { instancePath = "", parentData, parentDataProperty, r
                       }
                       if (valid3) {
                         if (data2.description !== void 0) {
-                          let data4 = data2.description;
                           const _errs10 = errors;
-                          if (typeof data4 !== "string") {
-                            validate67.errors = [{ instancePath: instancePath + "/properties/" + key0.replace(/~/g, "~0").replace(/\//g, "~1") + "/description", schemaPath: "#/$defs/ToolParam/properties/description/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema70.properties.description.type, parentSchema: schema70.properties.description, data: data4 }];
+                          if (typeof data2.description !== "string") {
+                            validate67.errors = [{ instancePath: instancePath + "/properties/" + key0.replace(/~/g, "~0").replace(/\//g, "~1") + "/description", schemaPath: "#/$defs/ToolParam/properties/description/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
                             return false;
                           }
                           var valid3 = _errs10 === errors;
@@ -3069,7 +3008,7 @@ function validate67(data, { instancePath = "", parentData, parentDataProperty, r
                             let data5 = data2.input_schema;
                             const _errs12 = errors;
                             if (!(data5 && typeof data5 == "object" && !Array.isArray(data5))) {
-                              validate67.errors = [{ instancePath: instancePath + "/properties/" + key0.replace(/~/g, "~0").replace(/\//g, "~1") + "/input_schema", schemaPath: "#/$defs/ToolParam/properties/input_schema/type", keyword: "type", params: { type: "object" }, message: "must be object", schema: schema70.properties.input_schema.type, parentSchema: schema70.properties.input_schema, data: data5 }];
+                              validate67.errors = [{ instancePath: instancePath + "/properties/" + key0.replace(/~/g, "~0").replace(/\//g, "~1") + "/input_schema", schemaPath: "#/$defs/ToolParam/properties/input_schema/type", keyword: "type", params: { type: "object" }, message: "must be object" }];
                               return false;
                             }
                             var valid3 = _errs12 === errors;
@@ -3080,7 +3019,7 @@ function validate67(data, { instancePath = "", parentData, parentDataProperty, r
                       }
                     }
                   } else {
-                    validate67.errors = [{ instancePath: instancePath + "/properties/" + key0.replace(/~/g, "~0").replace(/\//g, "~1"), schemaPath: "#/$defs/ToolParam/type", keyword: "type", params: { type: "object" }, message: "must be object", schema: schema70.type, parentSchema: schema70, data: data2 }];
+                    validate67.errors = [{ instancePath: instancePath + "/properties/" + key0.replace(/~/g, "~0").replace(/\//g, "~1"), schemaPath: "#/$defs/ToolParam/type", keyword: "type", params: { type: "object" }, message: "must be object" }];
                     return false;
                   }
                 }
@@ -3090,7 +3029,7 @@ function validate67(data, { instancePath = "", parentData, parentDataProperty, r
                 }
               }
             } else {
-              validate67.errors = [{ instancePath: instancePath + "/properties", schemaPath: "#/properties/properties/type", keyword: "type", params: { type: "object" }, message: "must be object", schema: schema69.properties.properties.type, parentSchema: schema69.properties.properties, data: data1 }];
+              validate67.errors = [{ instancePath: instancePath + "/properties", schemaPath: "#/properties/properties/type", keyword: "type", params: { type: "object" }, message: "must be object" }];
               return false;
             }
           }
@@ -3107,10 +3046,9 @@ function validate67(data, { instancePath = "", parentData, parentDataProperty, r
                 var valid4 = true;
                 const len0 = data6.length;
                 for (let i0 = 0; i0 < len0; i0++) {
-                  let data7 = data6[i0];
                   const _errs16 = errors;
-                  if (typeof data7 !== "string") {
-                    validate67.errors = [{ instancePath: instancePath + "/required/" + i0, schemaPath: "#/properties/required/items/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema69.properties.required.items.type, parentSchema: schema69.properties.required.items, data: data7 }];
+                  if (typeof data6[i0] !== "string") {
+                    validate67.errors = [{ instancePath: instancePath + "/required/" + i0, schemaPath: "#/properties/required/items/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
                     return false;
                   }
                   var valid4 = _errs16 === errors;
@@ -3119,7 +3057,7 @@ function validate67(data, { instancePath = "", parentData, parentDataProperty, r
                   }
                 }
               } else {
-                validate67.errors = [{ instancePath: instancePath + "/required", schemaPath: "#/properties/required/type", keyword: "type", params: { type: "array" }, message: "must be array", schema: schema69.properties.required.type, parentSchema: schema69.properties.required, data: data6 }];
+                validate67.errors = [{ instancePath: instancePath + "/required", schemaPath: "#/properties/required/type", keyword: "type", params: { type: "array" }, message: "must be array" }];
                 return false;
               }
             }
@@ -3129,10 +3067,9 @@ function validate67(data, { instancePath = "", parentData, parentDataProperty, r
           }
           if (valid0) {
             if (data.additionalProperties !== void 0) {
-              let data8 = data.additionalProperties;
               const _errs18 = errors;
-              if (typeof data8 !== "boolean") {
-                validate67.errors = [{ instancePath: instancePath + "/additionalProperties", schemaPath: "#/properties/additionalProperties/type", keyword: "type", params: { type: "boolean" }, message: "must be boolean", schema: schema69.properties.additionalProperties.type, parentSchema: schema69.properties.additionalProperties, data: data8 }];
+              if (typeof data.additionalProperties !== "boolean") {
+                validate67.errors = [{ instancePath: instancePath + "/additionalProperties", schemaPath: "#/properties/additionalProperties/type", keyword: "type", params: { type: "boolean" }, message: "must be boolean" }];
                 return false;
               }
               var valid0 = _errs18 === errors;
@@ -3143,7 +3080,7 @@ function validate67(data, { instancePath = "", parentData, parentDataProperty, r
         }
       }
     } else {
-      validate67.errors = [{ instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object", schema: schema69.type, parentSchema: schema69, data }];
+      validate67.errors = [{ instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" }];
       return false;
     }
   }
@@ -3165,14 +3102,13 @@ function validate66(data, { instancePath = "", parentData, parentDataProperty, r
     if (data && typeof data == "object" && !Array.isArray(data)) {
       let missing0;
       if (data.name === void 0 && (missing0 = "name") || data.description === void 0 && (missing0 = "description")) {
-        validate66.errors = [{ instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: missing0 }, message: "must have required property '" + missing0 + "'", schema: schema68.required, parentSchema: schema68, data }];
+        validate66.errors = [{ instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: missing0 }, message: "must have required property '" + missing0 + "'" }];
         return false;
       } else {
         if (data.name !== void 0) {
-          let data0 = data.name;
           const _errs1 = errors;
-          if (typeof data0 !== "string") {
-            validate66.errors = [{ instancePath: instancePath + "/name", schemaPath: "#/properties/name/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema68.properties.name.type, parentSchema: schema68.properties.name, data: data0 }];
+          if (typeof data.name !== "string") {
+            validate66.errors = [{ instancePath: instancePath + "/name", schemaPath: "#/properties/name/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
             return false;
           }
           var valid0 = _errs1 === errors;
@@ -3181,10 +3117,9 @@ function validate66(data, { instancePath = "", parentData, parentDataProperty, r
         }
         if (valid0) {
           if (data.description !== void 0) {
-            let data1 = data.description;
             const _errs3 = errors;
-            if (typeof data1 !== "string") {
-              validate66.errors = [{ instancePath: instancePath + "/description", schemaPath: "#/properties/description/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema68.properties.description.type, parentSchema: schema68.properties.description, data: data1 }];
+            if (typeof data.description !== "string") {
+              validate66.errors = [{ instancePath: instancePath + "/description", schemaPath: "#/properties/description/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
               return false;
             }
             var valid0 = _errs3 === errors;
@@ -3206,7 +3141,7 @@ function validate66(data, { instancePath = "", parentData, parentDataProperty, r
         }
       }
     } else {
-      validate66.errors = [{ instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object", schema: schema68.type, parentSchema: schema68, data }];
+      validate66.errors = [{ instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" }];
       return false;
     }
   }
@@ -3229,14 +3164,14 @@ function validate69(data, { instancePath = "", parentData, parentDataProperty, r
     if (data && typeof data == "object" && !Array.isArray(data)) {
       let missing0;
       if (data.content === void 0 && (missing0 = "content") || data.role === void 0 && (missing0 = "role")) {
-        validate69.errors = [{ instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: missing0 }, message: "must have required property '" + missing0 + "'", schema: schema43.required, parentSchema: schema43, data }];
+        validate69.errors = [{ instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: missing0 }, message: "must have required property '" + missing0 + "'" }];
         return false;
       } else {
         if (data.id !== void 0) {
           let data0 = data.id;
           const _errs1 = errors;
           if (typeof data0 !== "string" && data0 !== null) {
-            validate69.errors = [{ instancePath: instancePath + "/id", schemaPath: "#/properties/id/type", keyword: "type", params: { type: schema43.properties.id.type }, message: "must be string,null", schema: schema43.properties.id.type, parentSchema: schema43.properties.id, data: data0 }];
+            validate69.errors = [{ instancePath: instancePath + "/id", schemaPath: "#/properties/id/type", keyword: "type", params: { type: schema43.properties.id.type }, message: "must be string,null" }];
             return false;
           }
           var valid0 = _errs1 === errors;
@@ -3256,10 +3191,9 @@ function validate69(data, { instancePath = "", parentData, parentDataProperty, r
           }
           if (valid0) {
             if (data.role !== void 0) {
-              let data2 = data.role;
               const _errs4 = errors;
-              if ("tool" !== data2) {
-                validate69.errors = [{ instancePath: instancePath + "/role", schemaPath: "#/properties/role/const", keyword: "const", params: { allowedValue: "tool" }, message: "must be equal to constant", schema: "tool", parentSchema: schema43.properties.role, data: data2 }];
+              if ("tool" !== data.role) {
+                validate69.errors = [{ instancePath: instancePath + "/role", schemaPath: "#/properties/role/const", keyword: "const", params: { allowedValue: "tool" }, message: "must be equal to constant" }];
                 return false;
               }
               var valid0 = _errs4 === errors;
@@ -3271,7 +3205,7 @@ function validate69(data, { instancePath = "", parentData, parentDataProperty, r
                 let data3 = data.metadata;
                 const _errs5 = errors;
                 if (!(data3 && typeof data3 == "object" && !Array.isArray(data3)) && data3 !== null) {
-                  validate69.errors = [{ instancePath: instancePath + "/metadata", schemaPath: "#/properties/metadata/type", keyword: "type", params: { type: schema43.properties.metadata.type }, message: "must be object,null", schema: schema43.properties.metadata.type, parentSchema: schema43.properties.metadata, data: data3 }];
+                  validate69.errors = [{ instancePath: instancePath + "/metadata", schemaPath: "#/properties/metadata/type", keyword: "type", params: { type: schema43.properties.metadata.type }, message: "must be object,null" }];
                   return false;
                 }
                 var valid0 = _errs5 === errors;
@@ -3283,7 +3217,7 @@ function validate69(data, { instancePath = "", parentData, parentDataProperty, r
                   let data4 = data.tool_call_id;
                   const _errs7 = errors;
                   if (typeof data4 !== "string" && data4 !== null) {
-                    validate69.errors = [{ instancePath: instancePath + "/tool_call_id", schemaPath: "#/properties/tool_call_id/type", keyword: "type", params: { type: schema43.properties.tool_call_id.type }, message: "must be string,null", schema: schema43.properties.tool_call_id.type, parentSchema: schema43.properties.tool_call_id, data: data4 }];
+                    validate69.errors = [{ instancePath: instancePath + "/tool_call_id", schemaPath: "#/properties/tool_call_id/type", keyword: "type", params: { type: schema43.properties.tool_call_id.type }, message: "must be string,null" }];
                     return false;
                   }
                   var valid0 = _errs7 === errors;
@@ -3295,7 +3229,7 @@ function validate69(data, { instancePath = "", parentData, parentDataProperty, r
                     let data5 = data.function;
                     const _errs9 = errors;
                     if (typeof data5 !== "string" && data5 !== null) {
-                      validate69.errors = [{ instancePath: instancePath + "/function", schemaPath: "#/properties/function/type", keyword: "type", params: { type: schema43.properties.function.type }, message: "must be string,null", schema: schema43.properties.function.type, parentSchema: schema43.properties.function, data: data5 }];
+                      validate69.errors = [{ instancePath: instancePath + "/function", schemaPath: "#/properties/function/type", keyword: "type", params: { type: schema43.properties.function.type }, message: "must be string,null" }];
                       return false;
                     }
                     var valid0 = _errs9 === errors;
@@ -3307,7 +3241,7 @@ function validate69(data, { instancePath = "", parentData, parentDataProperty, r
                       let data6 = data.error;
                       const _errs11 = errors;
                       if (!(data6 && typeof data6 == "object" && !Array.isArray(data6)) && data6 !== null) {
-                        validate69.errors = [{ instancePath: instancePath + "/error", schemaPath: "#/properties/error/type", keyword: "type", params: { type: schema43.properties.error.type }, message: "must be object,null", schema: schema43.properties.error.type, parentSchema: schema43.properties.error, data: data6 }];
+                        validate69.errors = [{ instancePath: instancePath + "/error", schemaPath: "#/properties/error/type", keyword: "type", params: { type: schema43.properties.error.type }, message: "must be object,null" }];
                         return false;
                       }
                       var valid0 = _errs11 === errors;
@@ -3322,7 +3256,7 @@ function validate69(data, { instancePath = "", parentData, parentDataProperty, r
         }
       }
     } else {
-      validate69.errors = [{ instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object", schema: schema43.type, parentSchema: schema43, data }];
+      validate69.errors = [{ instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" }];
       return false;
     }
   }
@@ -3345,14 +3279,13 @@ function validate71(data, { instancePath = "", parentData, parentDataProperty, r
     if (data && typeof data == "object" && !Array.isArray(data)) {
       let missing0;
       if (data.name === void 0 && (missing0 = "name") || data.description === void 0 && (missing0 = "description") || data.input_schema === void 0 && (missing0 = "input_schema")) {
-        validate71.errors = [{ instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: missing0 }, message: "must have required property '" + missing0 + "'", schema: schema70.required, parentSchema: schema70, data }];
+        validate71.errors = [{ instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: missing0 }, message: "must have required property '" + missing0 + "'" }];
         return false;
       } else {
         if (data.name !== void 0) {
-          let data0 = data.name;
           const _errs1 = errors;
-          if (typeof data0 !== "string") {
-            validate71.errors = [{ instancePath: instancePath + "/name", schemaPath: "#/properties/name/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema70.properties.name.type, parentSchema: schema70.properties.name, data: data0 }];
+          if (typeof data.name !== "string") {
+            validate71.errors = [{ instancePath: instancePath + "/name", schemaPath: "#/properties/name/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
             return false;
           }
           var valid0 = _errs1 === errors;
@@ -3361,10 +3294,9 @@ function validate71(data, { instancePath = "", parentData, parentDataProperty, r
         }
         if (valid0) {
           if (data.description !== void 0) {
-            let data1 = data.description;
             const _errs3 = errors;
-            if (typeof data1 !== "string") {
-              validate71.errors = [{ instancePath: instancePath + "/description", schemaPath: "#/properties/description/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema70.properties.description.type, parentSchema: schema70.properties.description, data: data1 }];
+            if (typeof data.description !== "string") {
+              validate71.errors = [{ instancePath: instancePath + "/description", schemaPath: "#/properties/description/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
               return false;
             }
             var valid0 = _errs3 === errors;
@@ -3376,7 +3308,7 @@ function validate71(data, { instancePath = "", parentData, parentDataProperty, r
               let data2 = data.input_schema;
               const _errs5 = errors;
               if (!(data2 && typeof data2 == "object" && !Array.isArray(data2))) {
-                validate71.errors = [{ instancePath: instancePath + "/input_schema", schemaPath: "#/properties/input_schema/type", keyword: "type", params: { type: "object" }, message: "must be object", schema: schema70.properties.input_schema.type, parentSchema: schema70.properties.input_schema, data: data2 }];
+                validate71.errors = [{ instancePath: instancePath + "/input_schema", schemaPath: "#/properties/input_schema/type", keyword: "type", params: { type: "object" }, message: "must be object" }];
                 return false;
               }
               var valid0 = _errs5 === errors;
@@ -3387,7 +3319,7 @@ function validate71(data, { instancePath = "", parentData, parentDataProperty, r
         }
       }
     } else {
-      validate71.errors = [{ instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object", schema: schema70.type, parentSchema: schema70, data }];
+      validate71.errors = [{ instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" }];
       return false;
     }
   }
@@ -3409,10 +3341,9 @@ function validate72(data, { instancePath = "", parentData, parentDataProperty, r
   if (errors === 0) {
     if (data && typeof data == "object" && !Array.isArray(data)) {
       if (data.type !== void 0) {
-        let data0 = data.type;
         const _errs1 = errors;
-        if ("object" !== data0) {
-          validate72.errors = [{ instancePath: instancePath + "/type", schemaPath: "#/properties/type/const", keyword: "const", params: { allowedValue: "object" }, message: "must be equal to constant", schema: "object", parentSchema: schema69.properties.type, data: data0 }];
+        if ("object" !== data.type) {
+          validate72.errors = [{ instancePath: instancePath + "/type", schemaPath: "#/properties/type/const", keyword: "const", params: { allowedValue: "object" }, message: "must be equal to constant" }];
           return false;
         }
         var valid0 = _errs1 === errors;
@@ -3433,14 +3364,13 @@ function validate72(data, { instancePath = "", parentData, parentDataProperty, r
                   if (data2 && typeof data2 == "object" && !Array.isArray(data2)) {
                     let missing0;
                     if (data2.name === void 0 && (missing0 = "name") || data2.description === void 0 && (missing0 = "description") || data2.input_schema === void 0 && (missing0 = "input_schema")) {
-                      validate72.errors = [{ instancePath: instancePath + "/properties/" + key0.replace(/~/g, "~0").replace(/\//g, "~1"), schemaPath: "#/$defs/ToolParam/required", keyword: "required", params: { missingProperty: missing0 }, message: "must have required property '" + missing0 + "'", schema: schema70.required, parentSchema: schema70, data: data2 }];
+                      validate72.errors = [{ instancePath: instancePath + "/properties/" + key0.replace(/~/g, "~0").replace(/\//g, "~1"), schemaPath: "#/$defs/ToolParam/required", keyword: "required", params: { missingProperty: missing0 }, message: "must have required property '" + missing0 + "'" }];
                       return false;
                     } else {
                       if (data2.name !== void 0) {
-                        let data3 = data2.name;
                         const _errs8 = errors;
-                        if (typeof data3 !== "string") {
-                          validate72.errors = [{ instancePath: instancePath + "/properties/" + key0.replace(/~/g, "~0").replace(/\//g, "~1") + "/name", schemaPath: "#/$defs/ToolParam/properties/name/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema70.properties.name.type, parentSchema: schema70.properties.name, data: data3 }];
+                        if (typeof data2.name !== "string") {
+                          validate72.errors = [{ instancePath: instancePath + "/properties/" + key0.replace(/~/g, "~0").replace(/\//g, "~1") + "/name", schemaPath: "#/$defs/ToolParam/properties/name/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
                           return false;
                         }
                         var valid3 = _errs8 === errors;
@@ -3449,10 +3379,9 @@ function validate72(data, { instancePath = "", parentData, parentDataProperty, r
                       }
                       if (valid3) {
                         if (data2.description !== void 0) {
-                          let data4 = data2.description;
                           const _errs10 = errors;
-                          if (typeof data4 !== "string") {
-                            validate72.errors = [{ instancePath: instancePath + "/properties/" + key0.replace(/~/g, "~0").replace(/\//g, "~1") + "/description", schemaPath: "#/$defs/ToolParam/properties/description/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema70.properties.description.type, parentSchema: schema70.properties.description, data: data4 }];
+                          if (typeof data2.description !== "string") {
+                            validate72.errors = [{ instancePath: instancePath + "/properties/" + key0.replace(/~/g, "~0").replace(/\//g, "~1") + "/description", schemaPath: "#/$defs/ToolParam/properties/description/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
                             return false;
                           }
                           var valid3 = _errs10 === errors;
@@ -3464,7 +3393,7 @@ function validate72(data, { instancePath = "", parentData, parentDataProperty, r
                             let data5 = data2.input_schema;
                             const _errs12 = errors;
                             if (!(data5 && typeof data5 == "object" && !Array.isArray(data5))) {
-                              validate72.errors = [{ instancePath: instancePath + "/properties/" + key0.replace(/~/g, "~0").replace(/\//g, "~1") + "/input_schema", schemaPath: "#/$defs/ToolParam/properties/input_schema/type", keyword: "type", params: { type: "object" }, message: "must be object", schema: schema70.properties.input_schema.type, parentSchema: schema70.properties.input_schema, data: data5 }];
+                              validate72.errors = [{ instancePath: instancePath + "/properties/" + key0.replace(/~/g, "~0").replace(/\//g, "~1") + "/input_schema", schemaPath: "#/$defs/ToolParam/properties/input_schema/type", keyword: "type", params: { type: "object" }, message: "must be object" }];
                               return false;
                             }
                             var valid3 = _errs12 === errors;
@@ -3475,7 +3404,7 @@ function validate72(data, { instancePath = "", parentData, parentDataProperty, r
                       }
                     }
                   } else {
-                    validate72.errors = [{ instancePath: instancePath + "/properties/" + key0.replace(/~/g, "~0").replace(/\//g, "~1"), schemaPath: "#/$defs/ToolParam/type", keyword: "type", params: { type: "object" }, message: "must be object", schema: schema70.type, parentSchema: schema70, data: data2 }];
+                    validate72.errors = [{ instancePath: instancePath + "/properties/" + key0.replace(/~/g, "~0").replace(/\//g, "~1"), schemaPath: "#/$defs/ToolParam/type", keyword: "type", params: { type: "object" }, message: "must be object" }];
                     return false;
                   }
                 }
@@ -3485,7 +3414,7 @@ function validate72(data, { instancePath = "", parentData, parentDataProperty, r
                 }
               }
             } else {
-              validate72.errors = [{ instancePath: instancePath + "/properties", schemaPath: "#/properties/properties/type", keyword: "type", params: { type: "object" }, message: "must be object", schema: schema69.properties.properties.type, parentSchema: schema69.properties.properties, data: data1 }];
+              validate72.errors = [{ instancePath: instancePath + "/properties", schemaPath: "#/properties/properties/type", keyword: "type", params: { type: "object" }, message: "must be object" }];
               return false;
             }
           }
@@ -3502,10 +3431,9 @@ function validate72(data, { instancePath = "", parentData, parentDataProperty, r
                 var valid4 = true;
                 const len0 = data6.length;
                 for (let i0 = 0; i0 < len0; i0++) {
-                  let data7 = data6[i0];
                   const _errs16 = errors;
-                  if (typeof data7 !== "string") {
-                    validate72.errors = [{ instancePath: instancePath + "/required/" + i0, schemaPath: "#/properties/required/items/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema69.properties.required.items.type, parentSchema: schema69.properties.required.items, data: data7 }];
+                  if (typeof data6[i0] !== "string") {
+                    validate72.errors = [{ instancePath: instancePath + "/required/" + i0, schemaPath: "#/properties/required/items/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
                     return false;
                   }
                   var valid4 = _errs16 === errors;
@@ -3514,7 +3442,7 @@ function validate72(data, { instancePath = "", parentData, parentDataProperty, r
                   }
                 }
               } else {
-                validate72.errors = [{ instancePath: instancePath + "/required", schemaPath: "#/properties/required/type", keyword: "type", params: { type: "array" }, message: "must be array", schema: schema69.properties.required.type, parentSchema: schema69.properties.required, data: data6 }];
+                validate72.errors = [{ instancePath: instancePath + "/required", schemaPath: "#/properties/required/type", keyword: "type", params: { type: "array" }, message: "must be array" }];
                 return false;
               }
             }
@@ -3524,10 +3452,9 @@ function validate72(data, { instancePath = "", parentData, parentDataProperty, r
           }
           if (valid0) {
             if (data.additionalProperties !== void 0) {
-              let data8 = data.additionalProperties;
               const _errs18 = errors;
-              if (typeof data8 !== "boolean") {
-                validate72.errors = [{ instancePath: instancePath + "/additionalProperties", schemaPath: "#/properties/additionalProperties/type", keyword: "type", params: { type: "boolean" }, message: "must be boolean", schema: schema69.properties.additionalProperties.type, parentSchema: schema69.properties.additionalProperties, data: data8 }];
+              if (typeof data.additionalProperties !== "boolean") {
+                validate72.errors = [{ instancePath: instancePath + "/additionalProperties", schemaPath: "#/properties/additionalProperties/type", keyword: "type", params: { type: "boolean" }, message: "must be boolean" }];
                 return false;
               }
               var valid0 = _errs18 === errors;
@@ -3538,7 +3465,7 @@ function validate72(data, { instancePath = "", parentData, parentDataProperty, r
         }
       }
     } else {
-      validate72.errors = [{ instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object", schema: schema69.type, parentSchema: schema69, data }];
+      validate72.errors = [{ instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" }];
       return false;
     }
   }
@@ -3561,14 +3488,13 @@ function validate73(data, { instancePath = "", parentData, parentDataProperty, r
     if (data && typeof data == "object" && !Array.isArray(data)) {
       let missing0;
       if (data.item_type === void 0 && (missing0 = "item_type") || data.agent_run_id === void 0 && (missing0 = "agent_run_id") || data.collection_id === void 0 && (missing0 = "collection_id") || data.transcript_id === void 0 && (missing0 = "transcript_id") || data.block_idx === void 0 && (missing0 = "block_idx")) {
-        validate73.errors = [{ instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: missing0 }, message: "must have required property '" + missing0 + "'", schema: schema48.required, parentSchema: schema48, data }];
+        validate73.errors = [{ instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: missing0 }, message: "must have required property '" + missing0 + "'" }];
         return false;
       } else {
         if (data.item_type !== void 0) {
-          let data0 = data.item_type;
           const _errs1 = errors;
-          if ("block_content" !== data0) {
-            validate73.errors = [{ instancePath: instancePath + "/item_type", schemaPath: "#/properties/item_type/const", keyword: "const", params: { allowedValue: "block_content" }, message: "must be equal to constant", schema: "block_content", parentSchema: schema48.properties.item_type, data: data0 }];
+          if ("block_content" !== data.item_type) {
+            validate73.errors = [{ instancePath: instancePath + "/item_type", schemaPath: "#/properties/item_type/const", keyword: "const", params: { allowedValue: "block_content" }, message: "must be equal to constant" }];
             return false;
           }
           var valid0 = _errs1 === errors;
@@ -3577,10 +3503,9 @@ function validate73(data, { instancePath = "", parentData, parentDataProperty, r
         }
         if (valid0) {
           if (data.agent_run_id !== void 0) {
-            let data1 = data.agent_run_id;
             const _errs2 = errors;
-            if (typeof data1 !== "string") {
-              validate73.errors = [{ instancePath: instancePath + "/agent_run_id", schemaPath: "#/properties/agent_run_id/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema48.properties.agent_run_id.type, parentSchema: schema48.properties.agent_run_id, data: data1 }];
+            if (typeof data.agent_run_id !== "string") {
+              validate73.errors = [{ instancePath: instancePath + "/agent_run_id", schemaPath: "#/properties/agent_run_id/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
               return false;
             }
             var valid0 = _errs2 === errors;
@@ -3589,10 +3514,9 @@ function validate73(data, { instancePath = "", parentData, parentDataProperty, r
           }
           if (valid0) {
             if (data.collection_id !== void 0) {
-              let data2 = data.collection_id;
               const _errs4 = errors;
-              if (typeof data2 !== "string") {
-                validate73.errors = [{ instancePath: instancePath + "/collection_id", schemaPath: "#/properties/collection_id/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema48.properties.collection_id.type, parentSchema: schema48.properties.collection_id, data: data2 }];
+              if (typeof data.collection_id !== "string") {
+                validate73.errors = [{ instancePath: instancePath + "/collection_id", schemaPath: "#/properties/collection_id/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
                 return false;
               }
               var valid0 = _errs4 === errors;
@@ -3601,10 +3525,9 @@ function validate73(data, { instancePath = "", parentData, parentDataProperty, r
             }
             if (valid0) {
               if (data.transcript_id !== void 0) {
-                let data3 = data.transcript_id;
                 const _errs6 = errors;
-                if (typeof data3 !== "string") {
-                  validate73.errors = [{ instancePath: instancePath + "/transcript_id", schemaPath: "#/properties/transcript_id/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema48.properties.transcript_id.type, parentSchema: schema48.properties.transcript_id, data: data3 }];
+                if (typeof data.transcript_id !== "string") {
+                  validate73.errors = [{ instancePath: instancePath + "/transcript_id", schemaPath: "#/properties/transcript_id/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
                   return false;
                 }
                 var valid0 = _errs6 === errors;
@@ -3616,7 +3539,7 @@ function validate73(data, { instancePath = "", parentData, parentDataProperty, r
                   let data4 = data.block_idx;
                   const _errs8 = errors;
                   if (!(typeof data4 == "number" && (!(data4 % 1) && !isNaN(data4)) && isFinite(data4))) {
-                    validate73.errors = [{ instancePath: instancePath + "/block_idx", schemaPath: "#/properties/block_idx/type", keyword: "type", params: { type: "integer" }, message: "must be integer", schema: schema48.properties.block_idx.type, parentSchema: schema48.properties.block_idx, data: data4 }];
+                    validate73.errors = [{ instancePath: instancePath + "/block_idx", schemaPath: "#/properties/block_idx/type", keyword: "type", params: { type: "integer" }, message: "must be integer" }];
                     return false;
                   }
                   var valid0 = _errs8 === errors;
@@ -3628,7 +3551,7 @@ function validate73(data, { instancePath = "", parentData, parentDataProperty, r
                     let data5 = data.content_idx;
                     const _errs10 = errors;
                     if (!(typeof data5 == "number" && (!(data5 % 1) && !isNaN(data5)) && isFinite(data5)) && data5 !== null) {
-                      validate73.errors = [{ instancePath: instancePath + "/content_idx", schemaPath: "#/properties/content_idx/type", keyword: "type", params: { type: schema48.properties.content_idx.type }, message: "must be integer,null", schema: schema48.properties.content_idx.type, parentSchema: schema48.properties.content_idx, data: data5 }];
+                      validate73.errors = [{ instancePath: instancePath + "/content_idx", schemaPath: "#/properties/content_idx/type", keyword: "type", params: { type: schema48.properties.content_idx.type }, message: "must be integer,null" }];
                       return false;
                     }
                     var valid0 = _errs10 === errors;
@@ -3642,7 +3565,7 @@ function validate73(data, { instancePath = "", parentData, parentDataProperty, r
         }
       }
     } else {
-      validate73.errors = [{ instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object", schema: schema48.type, parentSchema: schema48, data }];
+      validate73.errors = [{ instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" }];
       return false;
     }
   }
@@ -3665,14 +3588,13 @@ function validate74(data, { instancePath = "", parentData, parentDataProperty, r
     if (data && typeof data == "object" && !Array.isArray(data)) {
       let missing0;
       if (data.item_type === void 0 && (missing0 = "item_type") || data.agent_run_id === void 0 && (missing0 = "agent_run_id") || data.collection_id === void 0 && (missing0 = "collection_id") || data.transcript_id === void 0 && (missing0 = "transcript_id") || data.block_idx === void 0 && (missing0 = "block_idx") || data.metadata_key === void 0 && (missing0 = "metadata_key")) {
-        validate74.errors = [{ instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: missing0 }, message: "must have required property '" + missing0 + "'", schema: schema47.required, parentSchema: schema47, data }];
+        validate74.errors = [{ instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: missing0 }, message: "must have required property '" + missing0 + "'" }];
         return false;
       } else {
         if (data.item_type !== void 0) {
-          let data0 = data.item_type;
           const _errs1 = errors;
-          if ("block_metadata" !== data0) {
-            validate74.errors = [{ instancePath: instancePath + "/item_type", schemaPath: "#/properties/item_type/const", keyword: "const", params: { allowedValue: "block_metadata" }, message: "must be equal to constant", schema: "block_metadata", parentSchema: schema47.properties.item_type, data: data0 }];
+          if ("block_metadata" !== data.item_type) {
+            validate74.errors = [{ instancePath: instancePath + "/item_type", schemaPath: "#/properties/item_type/const", keyword: "const", params: { allowedValue: "block_metadata" }, message: "must be equal to constant" }];
             return false;
           }
           var valid0 = _errs1 === errors;
@@ -3681,10 +3603,9 @@ function validate74(data, { instancePath = "", parentData, parentDataProperty, r
         }
         if (valid0) {
           if (data.agent_run_id !== void 0) {
-            let data1 = data.agent_run_id;
             const _errs2 = errors;
-            if (typeof data1 !== "string") {
-              validate74.errors = [{ instancePath: instancePath + "/agent_run_id", schemaPath: "#/properties/agent_run_id/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema47.properties.agent_run_id.type, parentSchema: schema47.properties.agent_run_id, data: data1 }];
+            if (typeof data.agent_run_id !== "string") {
+              validate74.errors = [{ instancePath: instancePath + "/agent_run_id", schemaPath: "#/properties/agent_run_id/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
               return false;
             }
             var valid0 = _errs2 === errors;
@@ -3693,10 +3614,9 @@ function validate74(data, { instancePath = "", parentData, parentDataProperty, r
           }
           if (valid0) {
             if (data.collection_id !== void 0) {
-              let data2 = data.collection_id;
               const _errs4 = errors;
-              if (typeof data2 !== "string") {
-                validate74.errors = [{ instancePath: instancePath + "/collection_id", schemaPath: "#/properties/collection_id/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema47.properties.collection_id.type, parentSchema: schema47.properties.collection_id, data: data2 }];
+              if (typeof data.collection_id !== "string") {
+                validate74.errors = [{ instancePath: instancePath + "/collection_id", schemaPath: "#/properties/collection_id/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
                 return false;
               }
               var valid0 = _errs4 === errors;
@@ -3705,10 +3625,9 @@ function validate74(data, { instancePath = "", parentData, parentDataProperty, r
             }
             if (valid0) {
               if (data.transcript_id !== void 0) {
-                let data3 = data.transcript_id;
                 const _errs6 = errors;
-                if (typeof data3 !== "string") {
-                  validate74.errors = [{ instancePath: instancePath + "/transcript_id", schemaPath: "#/properties/transcript_id/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema47.properties.transcript_id.type, parentSchema: schema47.properties.transcript_id, data: data3 }];
+                if (typeof data.transcript_id !== "string") {
+                  validate74.errors = [{ instancePath: instancePath + "/transcript_id", schemaPath: "#/properties/transcript_id/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
                   return false;
                 }
                 var valid0 = _errs6 === errors;
@@ -3720,7 +3639,7 @@ function validate74(data, { instancePath = "", parentData, parentDataProperty, r
                   let data4 = data.block_idx;
                   const _errs8 = errors;
                   if (!(typeof data4 == "number" && (!(data4 % 1) && !isNaN(data4)) && isFinite(data4))) {
-                    validate74.errors = [{ instancePath: instancePath + "/block_idx", schemaPath: "#/properties/block_idx/type", keyword: "type", params: { type: "integer" }, message: "must be integer", schema: schema47.properties.block_idx.type, parentSchema: schema47.properties.block_idx, data: data4 }];
+                    validate74.errors = [{ instancePath: instancePath + "/block_idx", schemaPath: "#/properties/block_idx/type", keyword: "type", params: { type: "integer" }, message: "must be integer" }];
                     return false;
                   }
                   var valid0 = _errs8 === errors;
@@ -3729,10 +3648,9 @@ function validate74(data, { instancePath = "", parentData, parentDataProperty, r
                 }
                 if (valid0) {
                   if (data.metadata_key !== void 0) {
-                    let data5 = data.metadata_key;
                     const _errs10 = errors;
-                    if (typeof data5 !== "string") {
-                      validate74.errors = [{ instancePath: instancePath + "/metadata_key", schemaPath: "#/properties/metadata_key/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema47.properties.metadata_key.type, parentSchema: schema47.properties.metadata_key, data: data5 }];
+                    if (typeof data.metadata_key !== "string") {
+                      validate74.errors = [{ instancePath: instancePath + "/metadata_key", schemaPath: "#/properties/metadata_key/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
                       return false;
                     }
                     var valid0 = _errs10 === errors;
@@ -3746,7 +3664,7 @@ function validate74(data, { instancePath = "", parentData, parentDataProperty, r
         }
       }
     } else {
-      validate74.errors = [{ instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object", schema: schema47.type, parentSchema: schema47, data }];
+      validate74.errors = [{ instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" }];
       return false;
     }
   }
@@ -3769,14 +3687,13 @@ function validate75(data, { instancePath = "", parentData, parentDataProperty, r
     if (data && typeof data == "object" && !Array.isArray(data)) {
       let missing0;
       if (data.item_type === void 0 && (missing0 = "item_type") || data.agent_run_id === void 0 && (missing0 = "agent_run_id") || data.collection_id === void 0 && (missing0 = "collection_id") || data.transcript_id === void 0 && (missing0 = "transcript_id") || data.metadata_key === void 0 && (missing0 = "metadata_key")) {
-        validate75.errors = [{ instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: missing0 }, message: "must have required property '" + missing0 + "'", schema: schema46.required, parentSchema: schema46, data }];
+        validate75.errors = [{ instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: missing0 }, message: "must have required property '" + missing0 + "'" }];
         return false;
       } else {
         if (data.item_type !== void 0) {
-          let data0 = data.item_type;
           const _errs1 = errors;
-          if ("transcript_metadata" !== data0) {
-            validate75.errors = [{ instancePath: instancePath + "/item_type", schemaPath: "#/properties/item_type/const", keyword: "const", params: { allowedValue: "transcript_metadata" }, message: "must be equal to constant", schema: "transcript_metadata", parentSchema: schema46.properties.item_type, data: data0 }];
+          if ("transcript_metadata" !== data.item_type) {
+            validate75.errors = [{ instancePath: instancePath + "/item_type", schemaPath: "#/properties/item_type/const", keyword: "const", params: { allowedValue: "transcript_metadata" }, message: "must be equal to constant" }];
             return false;
           }
           var valid0 = _errs1 === errors;
@@ -3785,10 +3702,9 @@ function validate75(data, { instancePath = "", parentData, parentDataProperty, r
         }
         if (valid0) {
           if (data.agent_run_id !== void 0) {
-            let data1 = data.agent_run_id;
             const _errs2 = errors;
-            if (typeof data1 !== "string") {
-              validate75.errors = [{ instancePath: instancePath + "/agent_run_id", schemaPath: "#/properties/agent_run_id/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema46.properties.agent_run_id.type, parentSchema: schema46.properties.agent_run_id, data: data1 }];
+            if (typeof data.agent_run_id !== "string") {
+              validate75.errors = [{ instancePath: instancePath + "/agent_run_id", schemaPath: "#/properties/agent_run_id/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
               return false;
             }
             var valid0 = _errs2 === errors;
@@ -3797,10 +3713,9 @@ function validate75(data, { instancePath = "", parentData, parentDataProperty, r
           }
           if (valid0) {
             if (data.collection_id !== void 0) {
-              let data2 = data.collection_id;
               const _errs4 = errors;
-              if (typeof data2 !== "string") {
-                validate75.errors = [{ instancePath: instancePath + "/collection_id", schemaPath: "#/properties/collection_id/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema46.properties.collection_id.type, parentSchema: schema46.properties.collection_id, data: data2 }];
+              if (typeof data.collection_id !== "string") {
+                validate75.errors = [{ instancePath: instancePath + "/collection_id", schemaPath: "#/properties/collection_id/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
                 return false;
               }
               var valid0 = _errs4 === errors;
@@ -3809,10 +3724,9 @@ function validate75(data, { instancePath = "", parentData, parentDataProperty, r
             }
             if (valid0) {
               if (data.transcript_id !== void 0) {
-                let data3 = data.transcript_id;
                 const _errs6 = errors;
-                if (typeof data3 !== "string") {
-                  validate75.errors = [{ instancePath: instancePath + "/transcript_id", schemaPath: "#/properties/transcript_id/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema46.properties.transcript_id.type, parentSchema: schema46.properties.transcript_id, data: data3 }];
+                if (typeof data.transcript_id !== "string") {
+                  validate75.errors = [{ instancePath: instancePath + "/transcript_id", schemaPath: "#/properties/transcript_id/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
                   return false;
                 }
                 var valid0 = _errs6 === errors;
@@ -3821,10 +3735,9 @@ function validate75(data, { instancePath = "", parentData, parentDataProperty, r
               }
               if (valid0) {
                 if (data.metadata_key !== void 0) {
-                  let data4 = data.metadata_key;
                   const _errs8 = errors;
-                  if (typeof data4 !== "string") {
-                    validate75.errors = [{ instancePath: instancePath + "/metadata_key", schemaPath: "#/properties/metadata_key/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema46.properties.metadata_key.type, parentSchema: schema46.properties.metadata_key, data: data4 }];
+                  if (typeof data.metadata_key !== "string") {
+                    validate75.errors = [{ instancePath: instancePath + "/metadata_key", schemaPath: "#/properties/metadata_key/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
                     return false;
                   }
                   var valid0 = _errs8 === errors;
@@ -3837,7 +3750,7 @@ function validate75(data, { instancePath = "", parentData, parentDataProperty, r
         }
       }
     } else {
-      validate75.errors = [{ instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object", schema: schema46.type, parentSchema: schema46, data }];
+      validate75.errors = [{ instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" }];
       return false;
     }
   }
@@ -3860,14 +3773,14 @@ function validate76(data, { instancePath = "", parentData, parentDataProperty, r
     if (data && typeof data == "object" && !Array.isArray(data)) {
       let missing0;
       if (data.content === void 0 && (missing0 = "content") || data.role === void 0 && (missing0 = "role")) {
-        validate76.errors = [{ instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: missing0 }, message: "must have required property '" + missing0 + "'", schema: schema42.required, parentSchema: schema42, data }];
+        validate76.errors = [{ instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: missing0 }, message: "must have required property '" + missing0 + "'" }];
         return false;
       } else {
         if (data.id !== void 0) {
           let data0 = data.id;
           const _errs1 = errors;
           if (typeof data0 !== "string" && data0 !== null) {
-            validate76.errors = [{ instancePath: instancePath + "/id", schemaPath: "#/properties/id/type", keyword: "type", params: { type: schema42.properties.id.type }, message: "must be string,null", schema: schema42.properties.id.type, parentSchema: schema42.properties.id, data: data0 }];
+            validate76.errors = [{ instancePath: instancePath + "/id", schemaPath: "#/properties/id/type", keyword: "type", params: { type: schema42.properties.id.type }, message: "must be string,null" }];
             return false;
           }
           var valid0 = _errs1 === errors;
@@ -3887,10 +3800,9 @@ function validate76(data, { instancePath = "", parentData, parentDataProperty, r
           }
           if (valid0) {
             if (data.role !== void 0) {
-              let data2 = data.role;
               const _errs4 = errors;
-              if ("user" !== data2) {
-                validate76.errors = [{ instancePath: instancePath + "/role", schemaPath: "#/properties/role/const", keyword: "const", params: { allowedValue: "user" }, message: "must be equal to constant", schema: "user", parentSchema: schema42.properties.role, data: data2 }];
+              if ("user" !== data.role) {
+                validate76.errors = [{ instancePath: instancePath + "/role", schemaPath: "#/properties/role/const", keyword: "const", params: { allowedValue: "user" }, message: "must be equal to constant" }];
                 return false;
               }
               var valid0 = _errs4 === errors;
@@ -3902,7 +3814,7 @@ function validate76(data, { instancePath = "", parentData, parentDataProperty, r
                 let data3 = data.metadata;
                 const _errs5 = errors;
                 if (!(data3 && typeof data3 == "object" && !Array.isArray(data3)) && data3 !== null) {
-                  validate76.errors = [{ instancePath: instancePath + "/metadata", schemaPath: "#/properties/metadata/type", keyword: "type", params: { type: schema42.properties.metadata.type }, message: "must be object,null", schema: schema42.properties.metadata.type, parentSchema: schema42.properties.metadata, data: data3 }];
+                  validate76.errors = [{ instancePath: instancePath + "/metadata", schemaPath: "#/properties/metadata/type", keyword: "type", params: { type: schema42.properties.metadata.type }, message: "must be object,null" }];
                   return false;
                 }
                 var valid0 = _errs5 === errors;
@@ -3914,7 +3826,7 @@ function validate76(data, { instancePath = "", parentData, parentDataProperty, r
                   let data4 = data.tool_call_id;
                   const _errs7 = errors;
                   if (!Array.isArray(data4) && data4 !== null) {
-                    validate76.errors = [{ instancePath: instancePath + "/tool_call_id", schemaPath: "#/properties/tool_call_id/type", keyword: "type", params: { type: schema42.properties.tool_call_id.type }, message: "must be array,null", schema: schema42.properties.tool_call_id.type, parentSchema: schema42.properties.tool_call_id, data: data4 }];
+                    validate76.errors = [{ instancePath: instancePath + "/tool_call_id", schemaPath: "#/properties/tool_call_id/type", keyword: "type", params: { type: schema42.properties.tool_call_id.type }, message: "must be array,null" }];
                     return false;
                   }
                   if (errors === _errs7) {
@@ -3922,10 +3834,9 @@ function validate76(data, { instancePath = "", parentData, parentDataProperty, r
                       var valid1 = true;
                       const len0 = data4.length;
                       for (let i0 = 0; i0 < len0; i0++) {
-                        let data5 = data4[i0];
                         const _errs9 = errors;
-                        if (typeof data5 !== "string") {
-                          validate76.errors = [{ instancePath: instancePath + "/tool_call_id/" + i0, schemaPath: "#/properties/tool_call_id/items/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema42.properties.tool_call_id.items.type, parentSchema: schema42.properties.tool_call_id.items, data: data5 }];
+                        if (typeof data4[i0] !== "string") {
+                          validate76.errors = [{ instancePath: instancePath + "/tool_call_id/" + i0, schemaPath: "#/properties/tool_call_id/items/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
                           return false;
                         }
                         var valid1 = _errs9 === errors;
@@ -3945,7 +3856,7 @@ function validate76(data, { instancePath = "", parentData, parentDataProperty, r
         }
       }
     } else {
-      validate76.errors = [{ instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object", schema: schema42.type, parentSchema: schema42, data }];
+      validate76.errors = [{ instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" }];
       return false;
     }
   }

@@ -89,14 +89,13 @@ function validate25(data, { instancePath = "", parentData, parentDataProperty, r
             if (data && typeof data == "object" && !Array.isArray(data)) {
               let missing0;
               if (data.type === void 0 && (missing0 = "type") || data.url === void 0 && (missing0 = "url")) {
-                validate25.errors = [{ instancePath, schemaPath: "#/$defs/UrlImage/required", keyword: "required", params: { missingProperty: missing0 }, message: "must have required property '" + missing0 + "'", schema: schema37.required, parentSchema: schema37, data }];
+                validate25.errors = [{ instancePath, schemaPath: "#/$defs/UrlImage/required", keyword: "required", params: { missingProperty: missing0 }, message: "must have required property '" + missing0 + "'" }];
                 return false;
               } else {
                 if (data.type !== void 0) {
-                  let data0 = data.type;
                   const _errs5 = errors;
-                  if ("url" !== data0) {
-                    validate25.errors = [{ instancePath: instancePath + "/type", schemaPath: "#/$defs/UrlImage/properties/type/const", keyword: "const", params: { allowedValue: "url" }, message: "must be equal to constant", schema: "url", parentSchema: schema37.properties.type, data: data0 }];
+                  if ("url" !== data.type) {
+                    validate25.errors = [{ instancePath: instancePath + "/type", schemaPath: "#/$defs/UrlImage/properties/type/const", keyword: "const", params: { allowedValue: "url" }, message: "must be equal to constant" }];
                     return false;
                   }
                   var valid3 = _errs5 === errors;
@@ -105,10 +104,9 @@ function validate25(data, { instancePath = "", parentData, parentDataProperty, r
                 }
                 if (valid3) {
                   if (data.url !== void 0) {
-                    let data1 = data.url;
                     const _errs6 = errors;
-                    if (typeof data1 !== "string") {
-                      validate25.errors = [{ instancePath: instancePath + "/url", schemaPath: "#/$defs/UrlImage/properties/url/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema37.properties.url.type, parentSchema: schema37.properties.url, data: data1 }];
+                    if (typeof data.url !== "string") {
+                      validate25.errors = [{ instancePath: instancePath + "/url", schemaPath: "#/$defs/UrlImage/properties/url/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
                       return false;
                     }
                     var valid3 = _errs6 === errors;
@@ -118,7 +116,7 @@ function validate25(data, { instancePath = "", parentData, parentDataProperty, r
                 }
               }
             } else {
-              validate25.errors = [{ instancePath, schemaPath: "#/$defs/UrlImage/type", keyword: "type", params: { type: "object" }, message: "must be object", schema: schema37.type, parentSchema: schema37, data }];
+              validate25.errors = [{ instancePath, schemaPath: "#/$defs/UrlImage/type", keyword: "type", params: { type: "object" }, message: "must be object" }];
               return false;
             }
           }
@@ -131,14 +129,13 @@ function validate25(data, { instancePath = "", parentData, parentDataProperty, r
             if (data && typeof data == "object" && !Array.isArray(data)) {
               let missing1;
               if (data.type === void 0 && (missing1 = "type") || data.media_type === void 0 && (missing1 = "media_type") || data.data === void 0 && (missing1 = "data")) {
-                validate25.errors = [{ instancePath, schemaPath: "#/$defs/Base64Image/required", keyword: "required", params: { missingProperty: missing1 }, message: "must have required property '" + missing1 + "'", schema: schema38.required, parentSchema: schema38, data }];
+                validate25.errors = [{ instancePath, schemaPath: "#/$defs/Base64Image/required", keyword: "required", params: { missingProperty: missing1 }, message: "must have required property '" + missing1 + "'" }];
                 return false;
               } else {
                 if (data.type !== void 0) {
-                  let data2 = data.type;
                   const _errs11 = errors;
-                  if ("base64" !== data2) {
-                    validate25.errors = [{ instancePath: instancePath + "/type", schemaPath: "#/$defs/Base64Image/properties/type/const", keyword: "const", params: { allowedValue: "base64" }, message: "must be equal to constant", schema: "base64", parentSchema: schema38.properties.type, data: data2 }];
+                  if ("base64" !== data.type) {
+                    validate25.errors = [{ instancePath: instancePath + "/type", schemaPath: "#/$defs/Base64Image/properties/type/const", keyword: "const", params: { allowedValue: "base64" }, message: "must be equal to constant" }];
                     return false;
                   }
                   var valid6 = _errs11 === errors;
@@ -147,10 +144,9 @@ function validate25(data, { instancePath = "", parentData, parentDataProperty, r
                 }
                 if (valid6) {
                   if (data.media_type !== void 0) {
-                    let data3 = data.media_type;
                     const _errs12 = errors;
-                    if (typeof data3 !== "string") {
-                      validate25.errors = [{ instancePath: instancePath + "/media_type", schemaPath: "#/$defs/Base64Image/properties/media_type/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema38.properties.media_type.type, parentSchema: schema38.properties.media_type, data: data3 }];
+                    if (typeof data.media_type !== "string") {
+                      validate25.errors = [{ instancePath: instancePath + "/media_type", schemaPath: "#/$defs/Base64Image/properties/media_type/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
                       return false;
                     }
                     var valid6 = _errs12 === errors;
@@ -159,10 +155,9 @@ function validate25(data, { instancePath = "", parentData, parentDataProperty, r
                   }
                   if (valid6) {
                     if (data.data !== void 0) {
-                      let data4 = data.data;
                       const _errs14 = errors;
-                      if (typeof data4 !== "string") {
-                        validate25.errors = [{ instancePath: instancePath + "/data", schemaPath: "#/$defs/Base64Image/properties/data/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema38.properties.data.type, parentSchema: schema38.properties.data, data: data4 }];
+                      if (typeof data.data !== "string") {
+                        validate25.errors = [{ instancePath: instancePath + "/data", schemaPath: "#/$defs/Base64Image/properties/data/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
                         return false;
                       }
                       var valid6 = _errs14 === errors;
@@ -174,7 +169,7 @@ function validate25(data, { instancePath = "", parentData, parentDataProperty, r
                         let data5 = data.detail;
                         const _errs16 = errors;
                         if (typeof data5 !== "string" && data5 !== null) {
-                          validate25.errors = [{ instancePath: instancePath + "/detail", schemaPath: "#/$defs/Base64Image/properties/detail/type", keyword: "type", params: { type: schema38.properties.detail.type }, message: "must be string,null", schema: schema38.properties.detail.type, parentSchema: schema38.properties.detail, data: data5 }];
+                          validate25.errors = [{ instancePath: instancePath + "/detail", schemaPath: "#/$defs/Base64Image/properties/detail/type", keyword: "type", params: { type: schema38.properties.detail.type }, message: "must be string,null" }];
                           return false;
                         }
                         var valid6 = _errs16 === errors;
@@ -186,7 +181,7 @@ function validate25(data, { instancePath = "", parentData, parentDataProperty, r
                 }
               }
             } else {
-              validate25.errors = [{ instancePath, schemaPath: "#/$defs/Base64Image/type", keyword: "type", params: { type: "object" }, message: "must be object", schema: schema38.type, parentSchema: schema38, data }];
+              validate25.errors = [{ instancePath, schemaPath: "#/$defs/Base64Image/type", keyword: "type", params: { type: "object" }, message: "must be object" }];
               return false;
             }
           }
@@ -203,14 +198,13 @@ function validate25(data, { instancePath = "", parentData, parentDataProperty, r
             if (data && typeof data == "object" && !Array.isArray(data)) {
               let missing2;
               if (data.type === void 0 && (missing2 = "type") || data.file_id === void 0 && (missing2 = "file_id")) {
-                validate25.errors = [{ instancePath, schemaPath: "#/$defs/LettaImage/required", keyword: "required", params: { missingProperty: missing2 }, message: "must have required property '" + missing2 + "'", schema: schema39.required, parentSchema: schema39, data }];
+                validate25.errors = [{ instancePath, schemaPath: "#/$defs/LettaImage/required", keyword: "required", params: { missingProperty: missing2 }, message: "must have required property '" + missing2 + "'" }];
                 return false;
               } else {
                 if (data.type !== void 0) {
-                  let data6 = data.type;
                   const _errs21 = errors;
-                  if ("letta" !== data6) {
-                    validate25.errors = [{ instancePath: instancePath + "/type", schemaPath: "#/$defs/LettaImage/properties/type/const", keyword: "const", params: { allowedValue: "letta" }, message: "must be equal to constant", schema: "letta", parentSchema: schema39.properties.type, data: data6 }];
+                  if ("letta" !== data.type) {
+                    validate25.errors = [{ instancePath: instancePath + "/type", schemaPath: "#/$defs/LettaImage/properties/type/const", keyword: "const", params: { allowedValue: "letta" }, message: "must be equal to constant" }];
                     return false;
                   }
                   var valid9 = _errs21 === errors;
@@ -219,10 +213,9 @@ function validate25(data, { instancePath = "", parentData, parentDataProperty, r
                 }
                 if (valid9) {
                   if (data.file_id !== void 0) {
-                    let data7 = data.file_id;
                     const _errs22 = errors;
-                    if (typeof data7 !== "string") {
-                      validate25.errors = [{ instancePath: instancePath + "/file_id", schemaPath: "#/$defs/LettaImage/properties/file_id/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema39.properties.file_id.type, parentSchema: schema39.properties.file_id, data: data7 }];
+                    if (typeof data.file_id !== "string") {
+                      validate25.errors = [{ instancePath: instancePath + "/file_id", schemaPath: "#/$defs/LettaImage/properties/file_id/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
                       return false;
                     }
                     var valid9 = _errs22 === errors;
@@ -234,7 +227,7 @@ function validate25(data, { instancePath = "", parentData, parentDataProperty, r
                       let data8 = data.media_type;
                       const _errs24 = errors;
                       if (typeof data8 !== "string" && data8 !== null) {
-                        validate25.errors = [{ instancePath: instancePath + "/media_type", schemaPath: "#/$defs/LettaImage/properties/media_type/type", keyword: "type", params: { type: schema39.properties.media_type.type }, message: "must be string,null", schema: schema39.properties.media_type.type, parentSchema: schema39.properties.media_type, data: data8 }];
+                        validate25.errors = [{ instancePath: instancePath + "/media_type", schemaPath: "#/$defs/LettaImage/properties/media_type/type", keyword: "type", params: { type: schema39.properties.media_type.type }, message: "must be string,null" }];
                         return false;
                       }
                       var valid9 = _errs24 === errors;
@@ -246,7 +239,7 @@ function validate25(data, { instancePath = "", parentData, parentDataProperty, r
                         let data9 = data.data;
                         const _errs26 = errors;
                         if (typeof data9 !== "string" && data9 !== null) {
-                          validate25.errors = [{ instancePath: instancePath + "/data", schemaPath: "#/$defs/LettaImage/properties/data/type", keyword: "type", params: { type: schema39.properties.data.type }, message: "must be string,null", schema: schema39.properties.data.type, parentSchema: schema39.properties.data, data: data9 }];
+                          validate25.errors = [{ instancePath: instancePath + "/data", schemaPath: "#/$defs/LettaImage/properties/data/type", keyword: "type", params: { type: schema39.properties.data.type }, message: "must be string,null" }];
                           return false;
                         }
                         var valid9 = _errs26 === errors;
@@ -258,7 +251,7 @@ function validate25(data, { instancePath = "", parentData, parentDataProperty, r
                           let data10 = data.detail;
                           const _errs28 = errors;
                           if (typeof data10 !== "string" && data10 !== null) {
-                            validate25.errors = [{ instancePath: instancePath + "/detail", schemaPath: "#/$defs/LettaImage/properties/detail/type", keyword: "type", params: { type: schema39.properties.detail.type }, message: "must be string,null", schema: schema39.properties.detail.type, parentSchema: schema39.properties.detail, data: data10 }];
+                            validate25.errors = [{ instancePath: instancePath + "/detail", schemaPath: "#/$defs/LettaImage/properties/detail/type", keyword: "type", params: { type: schema39.properties.detail.type }, message: "must be string,null" }];
                             return false;
                           }
                           var valid9 = _errs28 === errors;
@@ -271,7 +264,7 @@ function validate25(data, { instancePath = "", parentData, parentDataProperty, r
                 }
               }
             } else {
-              validate25.errors = [{ instancePath, schemaPath: "#/$defs/LettaImage/type", keyword: "type", params: { type: "object" }, message: "must be object", schema: schema39.type, parentSchema: schema39, data }];
+              validate25.errors = [{ instancePath, schemaPath: "#/$defs/LettaImage/type", keyword: "type", params: { type: "object" }, message: "must be object" }];
               return false;
             }
           }
@@ -284,15 +277,15 @@ function validate25(data, { instancePath = "", parentData, parentDataProperty, r
             props0.detail = true;
           }
         } else {
-          validate25.errors = [{ instancePath, schemaPath: "#/discriminator", keyword: "discriminator", params: { error: "mapping", tag: "type", tagValue: tag0 }, message: 'value of tag "type" must be in oneOf', schema: schema36.discriminator, parentSchema: schema36, data }];
+          validate25.errors = [{ instancePath, schemaPath: "#/discriminator", keyword: "discriminator", params: { error: "mapping", tag: "type", tagValue: tag0 }, message: 'value of tag "type" must be in oneOf' }];
           return false;
         }
       } else {
-        validate25.errors = [{ instancePath, schemaPath: "#/discriminator", keyword: "discriminator", params: { error: "tag", tag: "type", tagValue: tag0 }, message: 'tag "type" must be string', schema: schema36.discriminator, parentSchema: schema36, data }];
+        validate25.errors = [{ instancePath, schemaPath: "#/discriminator", keyword: "discriminator", params: { error: "tag", tag: "type", tagValue: tag0 }, message: 'tag "type" must be string' }];
         return false;
       }
     } else {
-      validate25.errors = [{ instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object", schema: schema36.type, parentSchema: schema36, data }];
+      validate25.errors = [{ instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" }];
       return false;
     }
   }
@@ -315,14 +308,13 @@ function validate24(data, { instancePath = "", parentData, parentDataProperty, r
     if (data && typeof data == "object" && !Array.isArray(data)) {
       let missing0;
       if (data.type === void 0 && (missing0 = "type") || data.source === void 0 && (missing0 = "source")) {
-        validate24.errors = [{ instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: missing0 }, message: "must have required property '" + missing0 + "'", schema: schema35.required, parentSchema: schema35, data }];
+        validate24.errors = [{ instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: missing0 }, message: "must have required property '" + missing0 + "'" }];
         return false;
       } else {
         if (data.type !== void 0) {
-          let data0 = data.type;
           const _errs1 = errors;
-          if ("image" !== data0) {
-            validate24.errors = [{ instancePath: instancePath + "/type", schemaPath: "#/properties/type/const", keyword: "const", params: { allowedValue: "image" }, message: "must be equal to constant", schema: "image", parentSchema: schema35.properties.type, data: data0 }];
+          if ("image" !== data.type) {
+            validate24.errors = [{ instancePath: instancePath + "/type", schemaPath: "#/properties/type/const", keyword: "const", params: { allowedValue: "image" }, message: "must be equal to constant" }];
             return false;
           }
           var valid0 = _errs1 === errors;
@@ -343,7 +335,7 @@ function validate24(data, { instancePath = "", parentData, parentDataProperty, r
         }
       }
     } else {
-      validate24.errors = [{ instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object", schema: schema35.type, parentSchema: schema35, data }];
+      validate24.errors = [{ instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" }];
       return false;
     }
   }
@@ -371,14 +363,13 @@ function validate23(data, { instancePath = "", parentData, parentDataProperty, r
             if (data && typeof data == "object" && !Array.isArray(data)) {
               let missing0;
               if (data.type === void 0 && (missing0 = "type") || data.text === void 0 && (missing0 = "text")) {
-                validate23.errors = [{ instancePath, schemaPath: "#/$defs/TextContent/required", keyword: "required", params: { missingProperty: missing0 }, message: "must have required property '" + missing0 + "'", schema: schema40.required, parentSchema: schema40, data }];
+                validate23.errors = [{ instancePath, schemaPath: "#/$defs/TextContent/required", keyword: "required", params: { missingProperty: missing0 }, message: "must have required property '" + missing0 + "'" }];
                 return false;
               } else {
                 if (data.type !== void 0) {
-                  let data0 = data.type;
                   const _errs5 = errors;
-                  if ("text" !== data0) {
-                    validate23.errors = [{ instancePath: instancePath + "/type", schemaPath: "#/$defs/TextContent/properties/type/const", keyword: "const", params: { allowedValue: "text" }, message: "must be equal to constant", schema: "text", parentSchema: schema40.properties.type, data: data0 }];
+                  if ("text" !== data.type) {
+                    validate23.errors = [{ instancePath: instancePath + "/type", schemaPath: "#/$defs/TextContent/properties/type/const", keyword: "const", params: { allowedValue: "text" }, message: "must be equal to constant" }];
                     return false;
                   }
                   var valid3 = _errs5 === errors;
@@ -387,10 +378,9 @@ function validate23(data, { instancePath = "", parentData, parentDataProperty, r
                 }
                 if (valid3) {
                   if (data.text !== void 0) {
-                    let data1 = data.text;
                     const _errs6 = errors;
-                    if (typeof data1 !== "string") {
-                      validate23.errors = [{ instancePath: instancePath + "/text", schemaPath: "#/$defs/TextContent/properties/text/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema40.properties.text.type, parentSchema: schema40.properties.text, data: data1 }];
+                    if (typeof data.text !== "string") {
+                      validate23.errors = [{ instancePath: instancePath + "/text", schemaPath: "#/$defs/TextContent/properties/text/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
                       return false;
                     }
                     var valid3 = _errs6 === errors;
@@ -402,7 +392,7 @@ function validate23(data, { instancePath = "", parentData, parentDataProperty, r
                       let data2 = data.signature;
                       const _errs8 = errors;
                       if (typeof data2 !== "string" && data2 !== null) {
-                        validate23.errors = [{ instancePath: instancePath + "/signature", schemaPath: "#/$defs/TextContent/properties/signature/type", keyword: "type", params: { type: schema40.properties.signature.type }, message: "must be string,null", schema: schema40.properties.signature.type, parentSchema: schema40.properties.signature, data: data2 }];
+                        validate23.errors = [{ instancePath: instancePath + "/signature", schemaPath: "#/$defs/TextContent/properties/signature/type", keyword: "type", params: { type: schema40.properties.signature.type }, message: "must be string,null" }];
                         return false;
                       }
                       var valid3 = _errs8 === errors;
@@ -413,7 +403,7 @@ function validate23(data, { instancePath = "", parentData, parentDataProperty, r
                 }
               }
             } else {
-              validate23.errors = [{ instancePath, schemaPath: "#/$defs/TextContent/type", keyword: "type", params: { type: "object" }, message: "must be object", schema: schema40.type, parentSchema: schema40, data }];
+              validate23.errors = [{ instancePath, schemaPath: "#/$defs/TextContent/type", keyword: "type", params: { type: "object" }, message: "must be object" }];
               return false;
             }
           }
@@ -432,15 +422,15 @@ function validate23(data, { instancePath = "", parentData, parentDataProperty, r
             props0.source = true;
           }
         } else {
-          validate23.errors = [{ instancePath, schemaPath: "#/discriminator", keyword: "discriminator", params: { error: "mapping", tag: "type", tagValue: tag0 }, message: 'value of tag "type" must be in oneOf', schema: schema34.discriminator, parentSchema: schema34, data }];
+          validate23.errors = [{ instancePath, schemaPath: "#/discriminator", keyword: "discriminator", params: { error: "mapping", tag: "type", tagValue: tag0 }, message: 'value of tag "type" must be in oneOf' }];
           return false;
         }
       } else {
-        validate23.errors = [{ instancePath, schemaPath: "#/discriminator", keyword: "discriminator", params: { error: "tag", tag: "type", tagValue: tag0 }, message: 'tag "type" must be string', schema: schema34.discriminator, parentSchema: schema34, data }];
+        validate23.errors = [{ instancePath, schemaPath: "#/discriminator", keyword: "discriminator", params: { error: "tag", tag: "type", tagValue: tag0 }, message: 'tag "type" must be string' }];
         return false;
       }
     } else {
-      validate23.errors = [{ instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object", schema: schema34.type, parentSchema: schema34, data }];
+      validate23.errors = [{ instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" }];
       return false;
     }
   }
@@ -463,14 +453,13 @@ function validate22(data, { instancePath = "", parentData, parentDataProperty, r
     if (data && typeof data == "object" && !Array.isArray(data)) {
       let missing0;
       if (data.type === void 0 && (missing0 = "type") || data.tool_return === void 0 && (missing0 = "tool_return") || data.status === void 0 && (missing0 = "status") || data.tool_call_id === void 0 && (missing0 = "tool_call_id")) {
-        validate22.errors = [{ instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: missing0 }, message: "must have required property '" + missing0 + "'", schema: schema33.required, parentSchema: schema33, data }];
+        validate22.errors = [{ instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: missing0 }, message: "must have required property '" + missing0 + "'" }];
         return false;
       } else {
         if (data.type !== void 0) {
-          let data0 = data.type;
           const _errs1 = errors;
-          if ("tool" !== data0) {
-            validate22.errors = [{ instancePath: instancePath + "/type", schemaPath: "#/properties/type/const", keyword: "const", params: { allowedValue: "tool" }, message: "must be equal to constant", schema: "tool", parentSchema: schema33.properties.type, data: data0 }];
+          if ("tool" !== data.type) {
+            validate22.errors = [{ instancePath: instancePath + "/type", schemaPath: "#/properties/type/const", keyword: "const", params: { allowedValue: "tool" }, message: "must be equal to constant" }];
             return false;
           }
           var valid0 = _errs1 === errors;
@@ -485,7 +474,7 @@ function validate22(data, { instancePath = "", parentData, parentDataProperty, r
             let valid1 = false;
             const _errs4 = errors;
             if (typeof data1 !== "string") {
-              const err0 = { instancePath: instancePath + "/tool_return", schemaPath: "#/properties/tool_return/anyOf/0/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema33.properties.tool_return.anyOf[0].type, parentSchema: schema33.properties.tool_return.anyOf[0], data: data1 };
+              const err0 = { instancePath: instancePath + "/tool_return", schemaPath: "#/properties/tool_return/anyOf/0/type", keyword: "type", params: { type: "string" }, message: "must be string" };
               if (vErrors === null) {
                 vErrors = [err0];
               } else {
@@ -512,7 +501,7 @@ function validate22(data, { instancePath = "", parentData, parentDataProperty, r
                   }
                 }
               } else {
-                const err1 = { instancePath: instancePath + "/tool_return", schemaPath: "#/properties/tool_return/anyOf/1/type", keyword: "type", params: { type: "array" }, message: "must be array", schema: schema33.properties.tool_return.anyOf[1].type, parentSchema: schema33.properties.tool_return.anyOf[1], data: data1 };
+                const err1 = { instancePath: instancePath + "/tool_return", schemaPath: "#/properties/tool_return/anyOf/1/type", keyword: "type", params: { type: "array" }, message: "must be array" };
                 if (vErrors === null) {
                   vErrors = [err1];
                 } else {
@@ -524,7 +513,7 @@ function validate22(data, { instancePath = "", parentData, parentDataProperty, r
             var _valid0 = _errs6 === errors;
             valid1 = valid1 || _valid0;
             if (!valid1) {
-              const err2 = { instancePath: instancePath + "/tool_return", schemaPath: "#/properties/tool_return/anyOf", keyword: "anyOf", params: {}, message: "must match a schema in anyOf", schema: schema33.properties.tool_return.anyOf, parentSchema: schema33.properties.tool_return, data: data1 };
+              const err2 = { instancePath: instancePath + "/tool_return", schemaPath: "#/properties/tool_return/anyOf", keyword: "anyOf", params: {}, message: "must match a schema in anyOf" };
               if (vErrors === null) {
                 vErrors = [err2];
               } else {
@@ -552,7 +541,7 @@ function validate22(data, { instancePath = "", parentData, parentDataProperty, r
               let data3 = data.status;
               const _errs9 = errors;
               if (!(data3 === "success" || data3 === "error")) {
-                validate22.errors = [{ instancePath: instancePath + "/status", schemaPath: "#/properties/status/enum", keyword: "enum", params: { allowedValues: schema33.properties.status.enum }, message: "must be equal to one of the allowed values", schema: schema33.properties.status.enum, parentSchema: schema33.properties.status, data: data3 }];
+                validate22.errors = [{ instancePath: instancePath + "/status", schemaPath: "#/properties/status/enum", keyword: "enum", params: { allowedValues: schema33.properties.status.enum }, message: "must be equal to one of the allowed values" }];
                 return false;
               }
               var valid0 = _errs9 === errors;
@@ -561,10 +550,9 @@ function validate22(data, { instancePath = "", parentData, parentDataProperty, r
             }
             if (valid0) {
               if (data.tool_call_id !== void 0) {
-                let data4 = data.tool_call_id;
                 const _errs10 = errors;
-                if (typeof data4 !== "string") {
-                  validate22.errors = [{ instancePath: instancePath + "/tool_call_id", schemaPath: "#/properties/tool_call_id/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema33.properties.tool_call_id.type, parentSchema: schema33.properties.tool_call_id, data: data4 }];
+                if (typeof data.tool_call_id !== "string") {
+                  validate22.errors = [{ instancePath: instancePath + "/tool_call_id", schemaPath: "#/properties/tool_call_id/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
                   return false;
                 }
                 var valid0 = _errs10 === errors;
@@ -576,7 +564,7 @@ function validate22(data, { instancePath = "", parentData, parentDataProperty, r
                   let data5 = data.stdout;
                   const _errs12 = errors;
                   if (!Array.isArray(data5) && data5 !== null) {
-                    validate22.errors = [{ instancePath: instancePath + "/stdout", schemaPath: "#/properties/stdout/type", keyword: "type", params: { type: schema33.properties.stdout.type }, message: "must be array,null", schema: schema33.properties.stdout.type, parentSchema: schema33.properties.stdout, data: data5 }];
+                    validate22.errors = [{ instancePath: instancePath + "/stdout", schemaPath: "#/properties/stdout/type", keyword: "type", params: { type: schema33.properties.stdout.type }, message: "must be array,null" }];
                     return false;
                   }
                   if (errors === _errs12) {
@@ -584,10 +572,9 @@ function validate22(data, { instancePath = "", parentData, parentDataProperty, r
                       var valid3 = true;
                       const len1 = data5.length;
                       for (let i1 = 0; i1 < len1; i1++) {
-                        let data6 = data5[i1];
                         const _errs14 = errors;
-                        if (typeof data6 !== "string") {
-                          validate22.errors = [{ instancePath: instancePath + "/stdout/" + i1, schemaPath: "#/properties/stdout/items/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema33.properties.stdout.items.type, parentSchema: schema33.properties.stdout.items, data: data6 }];
+                        if (typeof data5[i1] !== "string") {
+                          validate22.errors = [{ instancePath: instancePath + "/stdout/" + i1, schemaPath: "#/properties/stdout/items/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
                           return false;
                         }
                         var valid3 = _errs14 === errors;
@@ -606,7 +593,7 @@ function validate22(data, { instancePath = "", parentData, parentDataProperty, r
                     let data7 = data.stderr;
                     const _errs16 = errors;
                     if (!Array.isArray(data7) && data7 !== null) {
-                      validate22.errors = [{ instancePath: instancePath + "/stderr", schemaPath: "#/properties/stderr/type", keyword: "type", params: { type: schema33.properties.stderr.type }, message: "must be array,null", schema: schema33.properties.stderr.type, parentSchema: schema33.properties.stderr, data: data7 }];
+                      validate22.errors = [{ instancePath: instancePath + "/stderr", schemaPath: "#/properties/stderr/type", keyword: "type", params: { type: schema33.properties.stderr.type }, message: "must be array,null" }];
                       return false;
                     }
                     if (errors === _errs16) {
@@ -614,10 +601,9 @@ function validate22(data, { instancePath = "", parentData, parentDataProperty, r
                         var valid4 = true;
                         const len2 = data7.length;
                         for (let i2 = 0; i2 < len2; i2++) {
-                          let data8 = data7[i2];
                           const _errs18 = errors;
-                          if (typeof data8 !== "string") {
-                            validate22.errors = [{ instancePath: instancePath + "/stderr/" + i2, schemaPath: "#/properties/stderr/items/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema33.properties.stderr.items.type, parentSchema: schema33.properties.stderr.items, data: data8 }];
+                          if (typeof data7[i2] !== "string") {
+                            validate22.errors = [{ instancePath: instancePath + "/stderr/" + i2, schemaPath: "#/properties/stderr/items/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
                             return false;
                           }
                           var valid4 = _errs18 === errors;
@@ -638,7 +624,7 @@ function validate22(data, { instancePath = "", parentData, parentDataProperty, r
         }
       }
     } else {
-      validate22.errors = [{ instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object", schema: schema33.type, parentSchema: schema33, data }];
+      validate22.errors = [{ instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" }];
       return false;
     }
   }
@@ -666,14 +652,13 @@ function validate21(data, { instancePath = "", parentData, parentDataProperty, r
             if (data && typeof data == "object" && !Array.isArray(data)) {
               let missing0;
               if (data.type === void 0 && (missing0 = "type") || data.tool_call_id === void 0 && (missing0 = "tool_call_id") || data.approve === void 0 && (missing0 = "approve")) {
-                validate21.errors = [{ instancePath, schemaPath: "#/$defs/ApprovalReturn/required", keyword: "required", params: { missingProperty: missing0 }, message: "must have required property '" + missing0 + "'", schema: schema41.required, parentSchema: schema41, data }];
+                validate21.errors = [{ instancePath, schemaPath: "#/$defs/ApprovalReturn/required", keyword: "required", params: { missingProperty: missing0 }, message: "must have required property '" + missing0 + "'" }];
                 return false;
               } else {
                 if (data.type !== void 0) {
-                  let data0 = data.type;
                   const _errs5 = errors;
-                  if ("approval" !== data0) {
-                    validate21.errors = [{ instancePath: instancePath + "/type", schemaPath: "#/$defs/ApprovalReturn/properties/type/const", keyword: "const", params: { allowedValue: "approval" }, message: "must be equal to constant", schema: "approval", parentSchema: schema41.properties.type, data: data0 }];
+                  if ("approval" !== data.type) {
+                    validate21.errors = [{ instancePath: instancePath + "/type", schemaPath: "#/$defs/ApprovalReturn/properties/type/const", keyword: "const", params: { allowedValue: "approval" }, message: "must be equal to constant" }];
                     return false;
                   }
                   var valid3 = _errs5 === errors;
@@ -682,10 +667,9 @@ function validate21(data, { instancePath = "", parentData, parentDataProperty, r
                 }
                 if (valid3) {
                   if (data.tool_call_id !== void 0) {
-                    let data1 = data.tool_call_id;
                     const _errs6 = errors;
-                    if (typeof data1 !== "string") {
-                      validate21.errors = [{ instancePath: instancePath + "/tool_call_id", schemaPath: "#/$defs/ApprovalReturn/properties/tool_call_id/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema41.properties.tool_call_id.type, parentSchema: schema41.properties.tool_call_id, data: data1 }];
+                    if (typeof data.tool_call_id !== "string") {
+                      validate21.errors = [{ instancePath: instancePath + "/tool_call_id", schemaPath: "#/$defs/ApprovalReturn/properties/tool_call_id/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
                       return false;
                     }
                     var valid3 = _errs6 === errors;
@@ -694,10 +678,9 @@ function validate21(data, { instancePath = "", parentData, parentDataProperty, r
                   }
                   if (valid3) {
                     if (data.approve !== void 0) {
-                      let data2 = data.approve;
                       const _errs8 = errors;
-                      if (typeof data2 !== "boolean") {
-                        validate21.errors = [{ instancePath: instancePath + "/approve", schemaPath: "#/$defs/ApprovalReturn/properties/approve/type", keyword: "type", params: { type: "boolean" }, message: "must be boolean", schema: schema41.properties.approve.type, parentSchema: schema41.properties.approve, data: data2 }];
+                      if (typeof data.approve !== "boolean") {
+                        validate21.errors = [{ instancePath: instancePath + "/approve", schemaPath: "#/$defs/ApprovalReturn/properties/approve/type", keyword: "type", params: { type: "boolean" }, message: "must be boolean" }];
                         return false;
                       }
                       var valid3 = _errs8 === errors;
@@ -709,7 +692,7 @@ function validate21(data, { instancePath = "", parentData, parentDataProperty, r
                         let data3 = data.reason;
                         const _errs10 = errors;
                         if (typeof data3 !== "string" && data3 !== null) {
-                          validate21.errors = [{ instancePath: instancePath + "/reason", schemaPath: "#/$defs/ApprovalReturn/properties/reason/type", keyword: "type", params: { type: schema41.properties.reason.type }, message: "must be string,null", schema: schema41.properties.reason.type, parentSchema: schema41.properties.reason, data: data3 }];
+                          validate21.errors = [{ instancePath: instancePath + "/reason", schemaPath: "#/$defs/ApprovalReturn/properties/reason/type", keyword: "type", params: { type: schema41.properties.reason.type }, message: "must be string,null" }];
                           return false;
                         }
                         var valid3 = _errs10 === errors;
@@ -721,7 +704,7 @@ function validate21(data, { instancePath = "", parentData, parentDataProperty, r
                 }
               }
             } else {
-              validate21.errors = [{ instancePath, schemaPath: "#/$defs/ApprovalReturn/type", keyword: "type", params: { type: "object" }, message: "must be object", schema: schema41.type, parentSchema: schema41, data }];
+              validate21.errors = [{ instancePath, schemaPath: "#/$defs/ApprovalReturn/type", keyword: "type", params: { type: "object" }, message: "must be object" }];
               return false;
             }
           }
@@ -745,15 +728,15 @@ function validate21(data, { instancePath = "", parentData, parentDataProperty, r
             props0.stderr = true;
           }
         } else {
-          validate21.errors = [{ instancePath, schemaPath: "#/discriminator", keyword: "discriminator", params: { error: "mapping", tag: "type", tagValue: tag0 }, message: 'value of tag "type" must be in oneOf', schema: schema32.discriminator, parentSchema: schema32, data }];
+          validate21.errors = [{ instancePath, schemaPath: "#/discriminator", keyword: "discriminator", params: { error: "mapping", tag: "type", tagValue: tag0 }, message: 'value of tag "type" must be in oneOf' }];
           return false;
         }
       } else {
-        validate21.errors = [{ instancePath, schemaPath: "#/discriminator", keyword: "discriminator", params: { error: "tag", tag: "type", tagValue: tag0 }, message: 'tag "type" must be string', schema: schema32.discriminator, parentSchema: schema32, data }];
+        validate21.errors = [{ instancePath, schemaPath: "#/discriminator", keyword: "discriminator", params: { error: "tag", tag: "type", tagValue: tag0 }, message: 'tag "type" must be string' }];
         return false;
       }
     } else {
-      validate21.errors = [{ instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object", schema: schema32.type, parentSchema: schema32, data }];
+      validate21.errors = [{ instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" }];
       return false;
     }
   }
@@ -783,14 +766,13 @@ function validate30(data, { instancePath = "", parentData, parentDataProperty, r
     if (data && typeof data == "object" && !Array.isArray(data)) {
       let missing0;
       if (data.id === void 0 && (missing0 = "id") || data.date === void 0 && (missing0 = "date")) {
-        validate30.errors = [{ instancePath, schemaPath: "#/$defs/LettaMessageBase/required", keyword: "required", params: { missingProperty: missing0 }, message: "must have required property '" + missing0 + "'", schema: schema43.required, parentSchema: schema43, data }];
+        validate30.errors = [{ instancePath, schemaPath: "#/$defs/LettaMessageBase/required", keyword: "required", params: { missingProperty: missing0 }, message: "must have required property '" + missing0 + "'" }];
         return false;
       } else {
         if (data.id !== void 0) {
-          let data0 = data.id;
           const _errs4 = errors;
-          if (typeof data0 !== "string") {
-            validate30.errors = [{ instancePath: instancePath + "/id", schemaPath: "#/$defs/LettaMessageBase/properties/id/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema43.properties.id.type, parentSchema: schema43.properties.id, data: data0 }];
+          if (typeof data.id !== "string") {
+            validate30.errors = [{ instancePath: instancePath + "/id", schemaPath: "#/$defs/LettaMessageBase/properties/id/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
             return false;
           }
           var valid2 = _errs4 === errors;
@@ -805,11 +787,11 @@ function validate30(data, { instancePath = "", parentData, parentDataProperty, r
               if (errors === _errs6) {
                 if (typeof data1 === "string") {
                   if (!formats0.validate(data1)) {
-                    validate30.errors = [{ instancePath: instancePath + "/date", schemaPath: "#/$defs/LettaMessageBase/properties/date/format", keyword: "format", params: { format: "date-time" }, message: 'must match format "date-time"', schema: "date-time", parentSchema: schema43.properties.date, data: data1 }];
+                    validate30.errors = [{ instancePath: instancePath + "/date", schemaPath: "#/$defs/LettaMessageBase/properties/date/format", keyword: "format", params: { format: "date-time" }, message: 'must match format "date-time"' }];
                     return false;
                   }
                 } else {
-                  validate30.errors = [{ instancePath: instancePath + "/date", schemaPath: "#/$defs/LettaMessageBase/properties/date/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema43.properties.date.type, parentSchema: schema43.properties.date, data: data1 }];
+                  validate30.errors = [{ instancePath: instancePath + "/date", schemaPath: "#/$defs/LettaMessageBase/properties/date/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
                   return false;
                 }
               }
@@ -823,7 +805,7 @@ function validate30(data, { instancePath = "", parentData, parentDataProperty, r
               let data2 = data.name;
               const _errs8 = errors;
               if (typeof data2 !== "string" && data2 !== null) {
-                validate30.errors = [{ instancePath: instancePath + "/name", schemaPath: "#/$defs/LettaMessageBase/properties/name/type", keyword: "type", params: { type: schema43.properties.name.type }, message: "must be string,null", schema: schema43.properties.name.type, parentSchema: schema43.properties.name, data: data2 }];
+                validate30.errors = [{ instancePath: instancePath + "/name", schemaPath: "#/$defs/LettaMessageBase/properties/name/type", keyword: "type", params: { type: schema43.properties.name.type }, message: "must be string,null" }];
                 return false;
               }
               var valid2 = _errs8 === errors;
@@ -835,7 +817,7 @@ function validate30(data, { instancePath = "", parentData, parentDataProperty, r
                 let data3 = data.otid;
                 const _errs10 = errors;
                 if (typeof data3 !== "string" && data3 !== null) {
-                  validate30.errors = [{ instancePath: instancePath + "/otid", schemaPath: "#/$defs/LettaMessageBase/properties/otid/type", keyword: "type", params: { type: schema43.properties.otid.type }, message: "must be string,null", schema: schema43.properties.otid.type, parentSchema: schema43.properties.otid, data: data3 }];
+                  validate30.errors = [{ instancePath: instancePath + "/otid", schemaPath: "#/$defs/LettaMessageBase/properties/otid/type", keyword: "type", params: { type: schema43.properties.otid.type }, message: "must be string,null" }];
                   return false;
                 }
                 var valid2 = _errs10 === errors;
@@ -847,7 +829,7 @@ function validate30(data, { instancePath = "", parentData, parentDataProperty, r
                   let data4 = data.sender_id;
                   const _errs12 = errors;
                   if (typeof data4 !== "string" && data4 !== null) {
-                    validate30.errors = [{ instancePath: instancePath + "/sender_id", schemaPath: "#/$defs/LettaMessageBase/properties/sender_id/type", keyword: "type", params: { type: schema43.properties.sender_id.type }, message: "must be string,null", schema: schema43.properties.sender_id.type, parentSchema: schema43.properties.sender_id, data: data4 }];
+                    validate30.errors = [{ instancePath: instancePath + "/sender_id", schemaPath: "#/$defs/LettaMessageBase/properties/sender_id/type", keyword: "type", params: { type: schema43.properties.sender_id.type }, message: "must be string,null" }];
                     return false;
                   }
                   var valid2 = _errs12 === errors;
@@ -859,7 +841,7 @@ function validate30(data, { instancePath = "", parentData, parentDataProperty, r
                     let data5 = data.step_id;
                     const _errs14 = errors;
                     if (typeof data5 !== "string" && data5 !== null) {
-                      validate30.errors = [{ instancePath: instancePath + "/step_id", schemaPath: "#/$defs/LettaMessageBase/properties/step_id/type", keyword: "type", params: { type: schema43.properties.step_id.type }, message: "must be string,null", schema: schema43.properties.step_id.type, parentSchema: schema43.properties.step_id, data: data5 }];
+                      validate30.errors = [{ instancePath: instancePath + "/step_id", schemaPath: "#/$defs/LettaMessageBase/properties/step_id/type", keyword: "type", params: { type: schema43.properties.step_id.type }, message: "must be string,null" }];
                       return false;
                     }
                     var valid2 = _errs14 === errors;
@@ -871,7 +853,7 @@ function validate30(data, { instancePath = "", parentData, parentDataProperty, r
                       let data6 = data.is_err;
                       const _errs16 = errors;
                       if (typeof data6 !== "boolean" && data6 !== null) {
-                        validate30.errors = [{ instancePath: instancePath + "/is_err", schemaPath: "#/$defs/LettaMessageBase/properties/is_err/type", keyword: "type", params: { type: schema43.properties.is_err.type }, message: "must be boolean,null", schema: schema43.properties.is_err.type, parentSchema: schema43.properties.is_err, data: data6 }];
+                        validate30.errors = [{ instancePath: instancePath + "/is_err", schemaPath: "#/$defs/LettaMessageBase/properties/is_err/type", keyword: "type", params: { type: schema43.properties.is_err.type }, message: "must be boolean,null" }];
                         return false;
                       }
                       var valid2 = _errs16 === errors;
@@ -883,7 +865,7 @@ function validate30(data, { instancePath = "", parentData, parentDataProperty, r
                         let data7 = data.seq_id;
                         const _errs18 = errors;
                         if (!(typeof data7 == "number" && (!(data7 % 1) && !isNaN(data7)) && isFinite(data7)) && data7 !== null) {
-                          validate30.errors = [{ instancePath: instancePath + "/seq_id", schemaPath: "#/$defs/LettaMessageBase/properties/seq_id/type", keyword: "type", params: { type: schema43.properties.seq_id.type }, message: "must be integer,null", schema: schema43.properties.seq_id.type, parentSchema: schema43.properties.seq_id, data: data7 }];
+                          validate30.errors = [{ instancePath: instancePath + "/seq_id", schemaPath: "#/$defs/LettaMessageBase/properties/seq_id/type", keyword: "type", params: { type: schema43.properties.seq_id.type }, message: "must be integer,null" }];
                           return false;
                         }
                         var valid2 = _errs18 === errors;
@@ -895,7 +877,7 @@ function validate30(data, { instancePath = "", parentData, parentDataProperty, r
                           let data8 = data.run_id;
                           const _errs20 = errors;
                           if (typeof data8 !== "string" && data8 !== null) {
-                            validate30.errors = [{ instancePath: instancePath + "/run_id", schemaPath: "#/$defs/LettaMessageBase/properties/run_id/type", keyword: "type", params: { type: schema43.properties.run_id.type }, message: "must be string,null", schema: schema43.properties.run_id.type, parentSchema: schema43.properties.run_id, data: data8 }];
+                            validate30.errors = [{ instancePath: instancePath + "/run_id", schemaPath: "#/$defs/LettaMessageBase/properties/run_id/type", keyword: "type", params: { type: schema43.properties.run_id.type }, message: "must be string,null" }];
                             return false;
                           }
                           var valid2 = _errs20 === errors;
@@ -912,7 +894,7 @@ function validate30(data, { instancePath = "", parentData, parentDataProperty, r
         }
       }
     } else {
-      validate30.errors = [{ instancePath, schemaPath: "#/$defs/LettaMessageBase/type", keyword: "type", params: { type: "object" }, message: "must be object", schema: schema43.type, parentSchema: schema43, data }];
+      validate30.errors = [{ instancePath, schemaPath: "#/$defs/LettaMessageBase/type", keyword: "type", params: { type: "object" }, message: "must be object" }];
       return false;
     }
   }
@@ -920,14 +902,13 @@ function validate30(data, { instancePath = "", parentData, parentDataProperty, r
     if (data && typeof data == "object" && !Array.isArray(data)) {
       let missing1;
       if (data.message_type === void 0 && (missing1 = "message_type") || data.tool_call === void 0 && (missing1 = "tool_call")) {
-        validate30.errors = [{ instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: missing1 }, message: "must have required property '" + missing1 + "'", schema: schema42.required, parentSchema: schema42, data }];
+        validate30.errors = [{ instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: missing1 }, message: "must have required property '" + missing1 + "'" }];
         return false;
       } else {
         if (data.message_type !== void 0) {
-          let data9 = data.message_type;
           const _errs22 = errors;
-          if ("approval_request_message" !== data9) {
-            validate30.errors = [{ instancePath: instancePath + "/message_type", schemaPath: "#/properties/message_type/const", keyword: "const", params: { allowedValue: "approval_request_message" }, message: "must be equal to constant", schema: "approval_request_message", parentSchema: schema42.properties.message_type, data: data9 }];
+          if ("approval_request_message" !== data.message_type) {
+            validate30.errors = [{ instancePath: instancePath + "/message_type", schemaPath: "#/properties/message_type/const", keyword: "const", params: { allowedValue: "approval_request_message" }, message: "must be equal to constant" }];
             return false;
           }
           var valid3 = _errs22 === errors;
@@ -946,7 +927,7 @@ function validate30(data, { instancePath = "", parentData, parentDataProperty, r
               if (data10 && typeof data10 == "object" && !Array.isArray(data10)) {
                 let missing2;
                 if (data10.name === void 0 && (missing2 = "name") || data10.arguments === void 0 && (missing2 = "arguments") || data10.tool_call_id === void 0 && (missing2 = "tool_call_id")) {
-                  const err0 = { instancePath: instancePath + "/tool_call", schemaPath: "#/$defs/ToolCall/required", keyword: "required", params: { missingProperty: missing2 }, message: "must have required property '" + missing2 + "'", schema: schema44.required, parentSchema: schema44, data: data10 };
+                  const err0 = { instancePath: instancePath + "/tool_call", schemaPath: "#/$defs/ToolCall/required", keyword: "required", params: { missingProperty: missing2 }, message: "must have required property '" + missing2 + "'" };
                   if (vErrors === null) {
                     vErrors = [err0];
                   } else {
@@ -955,10 +936,9 @@ function validate30(data, { instancePath = "", parentData, parentDataProperty, r
                   errors++;
                 } else {
                   if (data10.name !== void 0) {
-                    let data11 = data10.name;
                     const _errs28 = errors;
-                    if (typeof data11 !== "string") {
-                      const err1 = { instancePath: instancePath + "/tool_call/name", schemaPath: "#/$defs/ToolCall/properties/name/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema44.properties.name.type, parentSchema: schema44.properties.name, data: data11 };
+                    if (typeof data10.name !== "string") {
+                      const err1 = { instancePath: instancePath + "/tool_call/name", schemaPath: "#/$defs/ToolCall/properties/name/type", keyword: "type", params: { type: "string" }, message: "must be string" };
                       if (vErrors === null) {
                         vErrors = [err1];
                       } else {
@@ -972,10 +952,9 @@ function validate30(data, { instancePath = "", parentData, parentDataProperty, r
                   }
                   if (valid6) {
                     if (data10.arguments !== void 0) {
-                      let data12 = data10.arguments;
                       const _errs30 = errors;
-                      if (typeof data12 !== "string") {
-                        const err2 = { instancePath: instancePath + "/tool_call/arguments", schemaPath: "#/$defs/ToolCall/properties/arguments/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema44.properties.arguments.type, parentSchema: schema44.properties.arguments, data: data12 };
+                      if (typeof data10.arguments !== "string") {
+                        const err2 = { instancePath: instancePath + "/tool_call/arguments", schemaPath: "#/$defs/ToolCall/properties/arguments/type", keyword: "type", params: { type: "string" }, message: "must be string" };
                         if (vErrors === null) {
                           vErrors = [err2];
                         } else {
@@ -989,10 +968,9 @@ function validate30(data, { instancePath = "", parentData, parentDataProperty, r
                     }
                     if (valid6) {
                       if (data10.tool_call_id !== void 0) {
-                        let data13 = data10.tool_call_id;
                         const _errs32 = errors;
-                        if (typeof data13 !== "string") {
-                          const err3 = { instancePath: instancePath + "/tool_call/tool_call_id", schemaPath: "#/$defs/ToolCall/properties/tool_call_id/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema44.properties.tool_call_id.type, parentSchema: schema44.properties.tool_call_id, data: data13 };
+                        if (typeof data10.tool_call_id !== "string") {
+                          const err3 = { instancePath: instancePath + "/tool_call/tool_call_id", schemaPath: "#/$defs/ToolCall/properties/tool_call_id/type", keyword: "type", params: { type: "string" }, message: "must be string" };
                           if (vErrors === null) {
                             vErrors = [err3];
                           } else {
@@ -1008,7 +986,7 @@ function validate30(data, { instancePath = "", parentData, parentDataProperty, r
                   }
                 }
               } else {
-                const err4 = { instancePath: instancePath + "/tool_call", schemaPath: "#/$defs/ToolCall/type", keyword: "type", params: { type: "object" }, message: "must be object", schema: schema44.type, parentSchema: schema44, data: data10 };
+                const err4 = { instancePath: instancePath + "/tool_call", schemaPath: "#/$defs/ToolCall/type", keyword: "type", params: { type: "object" }, message: "must be object" };
                 if (vErrors === null) {
                   vErrors = [err4];
                 } else {
@@ -1073,7 +1051,7 @@ function validate30(data, { instancePath = "", parentData, parentDataProperty, r
             }
             var valid8 = _errs38 === errors;
             if (valid8) {
-              const err8 = { instancePath: instancePath + "/tool_call", schemaPath: "#/$defs/ToolCallDelta/not", keyword: "not", params: {}, message: "must NOT be valid", schema: schema45.not, parentSchema: schema45, data: data10 };
+              const err8 = { instancePath: instancePath + "/tool_call", schemaPath: "#/$defs/ToolCallDelta/not", keyword: "not", params: {}, message: "must NOT be valid" };
               if (vErrors === null) {
                 vErrors = [err8];
               } else {
@@ -1096,7 +1074,7 @@ function validate30(data, { instancePath = "", parentData, parentDataProperty, r
                   let data17 = data10.name;
                   const _errs39 = errors;
                   if (typeof data17 !== "string" && data17 !== null) {
-                    const err9 = { instancePath: instancePath + "/tool_call/name", schemaPath: "#/$defs/ToolCallDelta/properties/name/type", keyword: "type", params: { type: schema45.properties.name.type }, message: "must be string,null", schema: schema45.properties.name.type, parentSchema: schema45.properties.name, data: data17 };
+                    const err9 = { instancePath: instancePath + "/tool_call/name", schemaPath: "#/$defs/ToolCallDelta/properties/name/type", keyword: "type", params: { type: schema45.properties.name.type }, message: "must be string,null" };
                     if (vErrors === null) {
                       vErrors = [err9];
                     } else {
@@ -1113,7 +1091,7 @@ function validate30(data, { instancePath = "", parentData, parentDataProperty, r
                     let data18 = data10.arguments;
                     const _errs41 = errors;
                     if (typeof data18 !== "string" && data18 !== null) {
-                      const err10 = { instancePath: instancePath + "/tool_call/arguments", schemaPath: "#/$defs/ToolCallDelta/properties/arguments/type", keyword: "type", params: { type: schema45.properties.arguments.type }, message: "must be string,null", schema: schema45.properties.arguments.type, parentSchema: schema45.properties.arguments, data: data18 };
+                      const err10 = { instancePath: instancePath + "/tool_call/arguments", schemaPath: "#/$defs/ToolCallDelta/properties/arguments/type", keyword: "type", params: { type: schema45.properties.arguments.type }, message: "must be string,null" };
                       if (vErrors === null) {
                         vErrors = [err10];
                       } else {
@@ -1130,7 +1108,7 @@ function validate30(data, { instancePath = "", parentData, parentDataProperty, r
                       let data19 = data10.tool_call_id;
                       const _errs43 = errors;
                       if (typeof data19 !== "string" && data19 !== null) {
-                        const err11 = { instancePath: instancePath + "/tool_call/tool_call_id", schemaPath: "#/$defs/ToolCallDelta/properties/tool_call_id/type", keyword: "type", params: { type: schema45.properties.tool_call_id.type }, message: "must be string,null", schema: schema45.properties.tool_call_id.type, parentSchema: schema45.properties.tool_call_id, data: data19 };
+                        const err11 = { instancePath: instancePath + "/tool_call/tool_call_id", schemaPath: "#/$defs/ToolCallDelta/properties/tool_call_id/type", keyword: "type", params: { type: schema45.properties.tool_call_id.type }, message: "must be string,null" };
                         if (vErrors === null) {
                           vErrors = [err11];
                         } else {
@@ -1145,7 +1123,7 @@ function validate30(data, { instancePath = "", parentData, parentDataProperty, r
                   }
                 }
               } else {
-                const err12 = { instancePath: instancePath + "/tool_call", schemaPath: "#/$defs/ToolCallDelta/type", keyword: "type", params: { type: "object" }, message: "must be object", schema: schema45.type, parentSchema: schema45, data: data10 };
+                const err12 = { instancePath: instancePath + "/tool_call", schemaPath: "#/$defs/ToolCallDelta/type", keyword: "type", params: { type: "object" }, message: "must be object" };
                 if (vErrors === null) {
                   vErrors = [err12];
                 } else {
@@ -1165,7 +1143,7 @@ function validate30(data, { instancePath = "", parentData, parentDataProperty, r
               }
             }
             if (!valid4) {
-              const err13 = { instancePath: instancePath + "/tool_call", schemaPath: "#/properties/tool_call/anyOf", keyword: "anyOf", params: {}, message: "must match a schema in anyOf", schema: schema42.properties.tool_call.anyOf, parentSchema: schema42.properties.tool_call, data: data10 };
+              const err13 = { instancePath: instancePath + "/tool_call", schemaPath: "#/properties/tool_call/anyOf", keyword: "anyOf", params: {}, message: "must match a schema in anyOf" };
               if (vErrors === null) {
                 vErrors = [err13];
               } else {
@@ -1207,7 +1185,7 @@ function validate30(data, { instancePath = "", parentData, parentDataProperty, r
                       if (data21 && typeof data21 == "object" && !Array.isArray(data21)) {
                         let missing3;
                         if (data21.name === void 0 && (missing3 = "name") || data21.arguments === void 0 && (missing3 = "arguments") || data21.tool_call_id === void 0 && (missing3 = "tool_call_id")) {
-                          const err14 = { instancePath: instancePath + "/tool_calls/" + i0, schemaPath: "#/$defs/ToolCall/required", keyword: "required", params: { missingProperty: missing3 }, message: "must have required property '" + missing3 + "'", schema: schema44.required, parentSchema: schema44, data: data21 };
+                          const err14 = { instancePath: instancePath + "/tool_calls/" + i0, schemaPath: "#/$defs/ToolCall/required", keyword: "required", params: { missingProperty: missing3 }, message: "must have required property '" + missing3 + "'" };
                           if (vErrors === null) {
                             vErrors = [err14];
                           } else {
@@ -1216,10 +1194,9 @@ function validate30(data, { instancePath = "", parentData, parentDataProperty, r
                           errors++;
                         } else {
                           if (data21.name !== void 0) {
-                            let data22 = data21.name;
                             const _errs52 = errors;
-                            if (typeof data22 !== "string") {
-                              const err15 = { instancePath: instancePath + "/tool_calls/" + i0 + "/name", schemaPath: "#/$defs/ToolCall/properties/name/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema44.properties.name.type, parentSchema: schema44.properties.name, data: data22 };
+                            if (typeof data21.name !== "string") {
+                              const err15 = { instancePath: instancePath + "/tool_calls/" + i0 + "/name", schemaPath: "#/$defs/ToolCall/properties/name/type", keyword: "type", params: { type: "string" }, message: "must be string" };
                               if (vErrors === null) {
                                 vErrors = [err15];
                               } else {
@@ -1233,10 +1210,9 @@ function validate30(data, { instancePath = "", parentData, parentDataProperty, r
                           }
                           if (valid14) {
                             if (data21.arguments !== void 0) {
-                              let data23 = data21.arguments;
                               const _errs54 = errors;
-                              if (typeof data23 !== "string") {
-                                const err16 = { instancePath: instancePath + "/tool_calls/" + i0 + "/arguments", schemaPath: "#/$defs/ToolCall/properties/arguments/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema44.properties.arguments.type, parentSchema: schema44.properties.arguments, data: data23 };
+                              if (typeof data21.arguments !== "string") {
+                                const err16 = { instancePath: instancePath + "/tool_calls/" + i0 + "/arguments", schemaPath: "#/$defs/ToolCall/properties/arguments/type", keyword: "type", params: { type: "string" }, message: "must be string" };
                                 if (vErrors === null) {
                                   vErrors = [err16];
                                 } else {
@@ -1250,10 +1226,9 @@ function validate30(data, { instancePath = "", parentData, parentDataProperty, r
                             }
                             if (valid14) {
                               if (data21.tool_call_id !== void 0) {
-                                let data24 = data21.tool_call_id;
                                 const _errs56 = errors;
-                                if (typeof data24 !== "string") {
-                                  const err17 = { instancePath: instancePath + "/tool_calls/" + i0 + "/tool_call_id", schemaPath: "#/$defs/ToolCall/properties/tool_call_id/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema44.properties.tool_call_id.type, parentSchema: schema44.properties.tool_call_id, data: data24 };
+                                if (typeof data21.tool_call_id !== "string") {
+                                  const err17 = { instancePath: instancePath + "/tool_calls/" + i0 + "/tool_call_id", schemaPath: "#/$defs/ToolCall/properties/tool_call_id/type", keyword: "type", params: { type: "string" }, message: "must be string" };
                                   if (vErrors === null) {
                                     vErrors = [err17];
                                   } else {
@@ -1269,7 +1244,7 @@ function validate30(data, { instancePath = "", parentData, parentDataProperty, r
                           }
                         }
                       } else {
-                        const err18 = { instancePath: instancePath + "/tool_calls/" + i0, schemaPath: "#/$defs/ToolCall/type", keyword: "type", params: { type: "object" }, message: "must be object", schema: schema44.type, parentSchema: schema44, data: data21 };
+                        const err18 = { instancePath: instancePath + "/tool_calls/" + i0, schemaPath: "#/$defs/ToolCall/type", keyword: "type", params: { type: "object" }, message: "must be object" };
                         if (vErrors === null) {
                           vErrors = [err18];
                         } else {
@@ -1284,7 +1259,7 @@ function validate30(data, { instancePath = "", parentData, parentDataProperty, r
                     }
                   }
                 } else {
-                  const err19 = { instancePath: instancePath + "/tool_calls", schemaPath: "#/properties/tool_calls/anyOf/0/type", keyword: "type", params: { type: "array" }, message: "must be array", schema: schema42.properties.tool_calls.anyOf[0].type, parentSchema: schema42.properties.tool_calls.anyOf[0], data: data20 };
+                  const err19 = { instancePath: instancePath + "/tool_calls", schemaPath: "#/properties/tool_calls/anyOf/0/type", keyword: "type", params: { type: "array" }, message: "must be array" };
                   if (vErrors === null) {
                     vErrors = [err19];
                   } else {
@@ -1343,7 +1318,7 @@ function validate30(data, { instancePath = "", parentData, parentDataProperty, r
               }
               var valid16 = _errs62 === errors;
               if (valid16) {
-                const err23 = { instancePath: instancePath + "/tool_calls", schemaPath: "#/$defs/ToolCallDelta/not", keyword: "not", params: {}, message: "must NOT be valid", schema: schema45.not, parentSchema: schema45, data: data20 };
+                const err23 = { instancePath: instancePath + "/tool_calls", schemaPath: "#/$defs/ToolCallDelta/not", keyword: "not", params: {}, message: "must NOT be valid" };
                 if (vErrors === null) {
                   vErrors = [err23];
                 } else {
@@ -1366,7 +1341,7 @@ function validate30(data, { instancePath = "", parentData, parentDataProperty, r
                     let data28 = data20.name;
                     const _errs63 = errors;
                     if (typeof data28 !== "string" && data28 !== null) {
-                      const err24 = { instancePath: instancePath + "/tool_calls/name", schemaPath: "#/$defs/ToolCallDelta/properties/name/type", keyword: "type", params: { type: schema45.properties.name.type }, message: "must be string,null", schema: schema45.properties.name.type, parentSchema: schema45.properties.name, data: data28 };
+                      const err24 = { instancePath: instancePath + "/tool_calls/name", schemaPath: "#/$defs/ToolCallDelta/properties/name/type", keyword: "type", params: { type: schema45.properties.name.type }, message: "must be string,null" };
                       if (vErrors === null) {
                         vErrors = [err24];
                       } else {
@@ -1383,7 +1358,7 @@ function validate30(data, { instancePath = "", parentData, parentDataProperty, r
                       let data29 = data20.arguments;
                       const _errs65 = errors;
                       if (typeof data29 !== "string" && data29 !== null) {
-                        const err25 = { instancePath: instancePath + "/tool_calls/arguments", schemaPath: "#/$defs/ToolCallDelta/properties/arguments/type", keyword: "type", params: { type: schema45.properties.arguments.type }, message: "must be string,null", schema: schema45.properties.arguments.type, parentSchema: schema45.properties.arguments, data: data29 };
+                        const err25 = { instancePath: instancePath + "/tool_calls/arguments", schemaPath: "#/$defs/ToolCallDelta/properties/arguments/type", keyword: "type", params: { type: schema45.properties.arguments.type }, message: "must be string,null" };
                         if (vErrors === null) {
                           vErrors = [err25];
                         } else {
@@ -1400,7 +1375,7 @@ function validate30(data, { instancePath = "", parentData, parentDataProperty, r
                         let data30 = data20.tool_call_id;
                         const _errs67 = errors;
                         if (typeof data30 !== "string" && data30 !== null) {
-                          const err26 = { instancePath: instancePath + "/tool_calls/tool_call_id", schemaPath: "#/$defs/ToolCallDelta/properties/tool_call_id/type", keyword: "type", params: { type: schema45.properties.tool_call_id.type }, message: "must be string,null", schema: schema45.properties.tool_call_id.type, parentSchema: schema45.properties.tool_call_id, data: data30 };
+                          const err26 = { instancePath: instancePath + "/tool_calls/tool_call_id", schemaPath: "#/$defs/ToolCallDelta/properties/tool_call_id/type", keyword: "type", params: { type: schema45.properties.tool_call_id.type }, message: "must be string,null" };
                           if (vErrors === null) {
                             vErrors = [err26];
                           } else {
@@ -1415,7 +1390,7 @@ function validate30(data, { instancePath = "", parentData, parentDataProperty, r
                     }
                   }
                 } else {
-                  const err27 = { instancePath: instancePath + "/tool_calls", schemaPath: "#/$defs/ToolCallDelta/type", keyword: "type", params: { type: "object" }, message: "must be object", schema: schema45.type, parentSchema: schema45, data: data20 };
+                  const err27 = { instancePath: instancePath + "/tool_calls", schemaPath: "#/$defs/ToolCallDelta/type", keyword: "type", params: { type: "object" }, message: "must be object" };
                   if (vErrors === null) {
                     vErrors = [err27];
                   } else {
@@ -1434,7 +1409,7 @@ function validate30(data, { instancePath = "", parentData, parentDataProperty, r
               }
               const _errs69 = errors;
               if (data20 !== null) {
-                const err28 = { instancePath: instancePath + "/tool_calls", schemaPath: "#/properties/tool_calls/anyOf/2/type", keyword: "type", params: { type: "null" }, message: "must be null", schema: schema42.properties.tool_calls.anyOf[2].type, parentSchema: schema42.properties.tool_calls.anyOf[2], data: data20 };
+                const err28 = { instancePath: instancePath + "/tool_calls", schemaPath: "#/properties/tool_calls/anyOf/2/type", keyword: "type", params: { type: "null" }, message: "must be null" };
                 if (vErrors === null) {
                   vErrors = [err28];
                 } else {
@@ -1445,7 +1420,7 @@ function validate30(data, { instancePath = "", parentData, parentDataProperty, r
               var _valid1 = _errs69 === errors;
               valid11 = valid11 || _valid1;
               if (!valid11) {
-                const err29 = { instancePath: instancePath + "/tool_calls", schemaPath: "#/properties/tool_calls/anyOf", keyword: "anyOf", params: {}, message: "must match a schema in anyOf", schema: schema42.properties.tool_calls.anyOf, parentSchema: schema42.properties.tool_calls, data: data20 };
+                const err29 = { instancePath: instancePath + "/tool_calls", schemaPath: "#/properties/tool_calls/anyOf", keyword: "anyOf", params: {}, message: "must match a schema in anyOf" };
                 if (vErrors === null) {
                   vErrors = [err29];
                 } else {
@@ -1472,7 +1447,7 @@ function validate30(data, { instancePath = "", parentData, parentDataProperty, r
         }
       }
     } else {
-      validate30.errors = [{ instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object", schema: schema42.type, parentSchema: schema42, data }];
+      validate30.errors = [{ instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" }];
       return false;
     }
   }
@@ -1497,14 +1472,13 @@ function validate31(data, { instancePath = "", parentData, parentDataProperty, r
     if (data && typeof data == "object" && !Array.isArray(data)) {
       let missing0;
       if (data.id === void 0 && (missing0 = "id") || data.date === void 0 && (missing0 = "date")) {
-        validate31.errors = [{ instancePath, schemaPath: "#/$defs/LettaMessageBase/required", keyword: "required", params: { missingProperty: missing0 }, message: "must have required property '" + missing0 + "'", schema: schema43.required, parentSchema: schema43, data }];
+        validate31.errors = [{ instancePath, schemaPath: "#/$defs/LettaMessageBase/required", keyword: "required", params: { missingProperty: missing0 }, message: "must have required property '" + missing0 + "'" }];
         return false;
       } else {
         if (data.id !== void 0) {
-          let data0 = data.id;
           const _errs4 = errors;
-          if (typeof data0 !== "string") {
-            validate31.errors = [{ instancePath: instancePath + "/id", schemaPath: "#/$defs/LettaMessageBase/properties/id/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema43.properties.id.type, parentSchema: schema43.properties.id, data: data0 }];
+          if (typeof data.id !== "string") {
+            validate31.errors = [{ instancePath: instancePath + "/id", schemaPath: "#/$defs/LettaMessageBase/properties/id/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
             return false;
           }
           var valid2 = _errs4 === errors;
@@ -1519,11 +1493,11 @@ function validate31(data, { instancePath = "", parentData, parentDataProperty, r
               if (errors === _errs6) {
                 if (typeof data1 === "string") {
                   if (!formats0.validate(data1)) {
-                    validate31.errors = [{ instancePath: instancePath + "/date", schemaPath: "#/$defs/LettaMessageBase/properties/date/format", keyword: "format", params: { format: "date-time" }, message: 'must match format "date-time"', schema: "date-time", parentSchema: schema43.properties.date, data: data1 }];
+                    validate31.errors = [{ instancePath: instancePath + "/date", schemaPath: "#/$defs/LettaMessageBase/properties/date/format", keyword: "format", params: { format: "date-time" }, message: 'must match format "date-time"' }];
                     return false;
                   }
                 } else {
-                  validate31.errors = [{ instancePath: instancePath + "/date", schemaPath: "#/$defs/LettaMessageBase/properties/date/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema43.properties.date.type, parentSchema: schema43.properties.date, data: data1 }];
+                  validate31.errors = [{ instancePath: instancePath + "/date", schemaPath: "#/$defs/LettaMessageBase/properties/date/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
                   return false;
                 }
               }
@@ -1537,7 +1511,7 @@ function validate31(data, { instancePath = "", parentData, parentDataProperty, r
               let data2 = data.name;
               const _errs8 = errors;
               if (typeof data2 !== "string" && data2 !== null) {
-                validate31.errors = [{ instancePath: instancePath + "/name", schemaPath: "#/$defs/LettaMessageBase/properties/name/type", keyword: "type", params: { type: schema43.properties.name.type }, message: "must be string,null", schema: schema43.properties.name.type, parentSchema: schema43.properties.name, data: data2 }];
+                validate31.errors = [{ instancePath: instancePath + "/name", schemaPath: "#/$defs/LettaMessageBase/properties/name/type", keyword: "type", params: { type: schema43.properties.name.type }, message: "must be string,null" }];
                 return false;
               }
               var valid2 = _errs8 === errors;
@@ -1549,7 +1523,7 @@ function validate31(data, { instancePath = "", parentData, parentDataProperty, r
                 let data3 = data.otid;
                 const _errs10 = errors;
                 if (typeof data3 !== "string" && data3 !== null) {
-                  validate31.errors = [{ instancePath: instancePath + "/otid", schemaPath: "#/$defs/LettaMessageBase/properties/otid/type", keyword: "type", params: { type: schema43.properties.otid.type }, message: "must be string,null", schema: schema43.properties.otid.type, parentSchema: schema43.properties.otid, data: data3 }];
+                  validate31.errors = [{ instancePath: instancePath + "/otid", schemaPath: "#/$defs/LettaMessageBase/properties/otid/type", keyword: "type", params: { type: schema43.properties.otid.type }, message: "must be string,null" }];
                   return false;
                 }
                 var valid2 = _errs10 === errors;
@@ -1561,7 +1535,7 @@ function validate31(data, { instancePath = "", parentData, parentDataProperty, r
                   let data4 = data.sender_id;
                   const _errs12 = errors;
                   if (typeof data4 !== "string" && data4 !== null) {
-                    validate31.errors = [{ instancePath: instancePath + "/sender_id", schemaPath: "#/$defs/LettaMessageBase/properties/sender_id/type", keyword: "type", params: { type: schema43.properties.sender_id.type }, message: "must be string,null", schema: schema43.properties.sender_id.type, parentSchema: schema43.properties.sender_id, data: data4 }];
+                    validate31.errors = [{ instancePath: instancePath + "/sender_id", schemaPath: "#/$defs/LettaMessageBase/properties/sender_id/type", keyword: "type", params: { type: schema43.properties.sender_id.type }, message: "must be string,null" }];
                     return false;
                   }
                   var valid2 = _errs12 === errors;
@@ -1573,7 +1547,7 @@ function validate31(data, { instancePath = "", parentData, parentDataProperty, r
                     let data5 = data.step_id;
                     const _errs14 = errors;
                     if (typeof data5 !== "string" && data5 !== null) {
-                      validate31.errors = [{ instancePath: instancePath + "/step_id", schemaPath: "#/$defs/LettaMessageBase/properties/step_id/type", keyword: "type", params: { type: schema43.properties.step_id.type }, message: "must be string,null", schema: schema43.properties.step_id.type, parentSchema: schema43.properties.step_id, data: data5 }];
+                      validate31.errors = [{ instancePath: instancePath + "/step_id", schemaPath: "#/$defs/LettaMessageBase/properties/step_id/type", keyword: "type", params: { type: schema43.properties.step_id.type }, message: "must be string,null" }];
                       return false;
                     }
                     var valid2 = _errs14 === errors;
@@ -1585,7 +1559,7 @@ function validate31(data, { instancePath = "", parentData, parentDataProperty, r
                       let data6 = data.is_err;
                       const _errs16 = errors;
                       if (typeof data6 !== "boolean" && data6 !== null) {
-                        validate31.errors = [{ instancePath: instancePath + "/is_err", schemaPath: "#/$defs/LettaMessageBase/properties/is_err/type", keyword: "type", params: { type: schema43.properties.is_err.type }, message: "must be boolean,null", schema: schema43.properties.is_err.type, parentSchema: schema43.properties.is_err, data: data6 }];
+                        validate31.errors = [{ instancePath: instancePath + "/is_err", schemaPath: "#/$defs/LettaMessageBase/properties/is_err/type", keyword: "type", params: { type: schema43.properties.is_err.type }, message: "must be boolean,null" }];
                         return false;
                       }
                       var valid2 = _errs16 === errors;
@@ -1597,7 +1571,7 @@ function validate31(data, { instancePath = "", parentData, parentDataProperty, r
                         let data7 = data.seq_id;
                         const _errs18 = errors;
                         if (!(typeof data7 == "number" && (!(data7 % 1) && !isNaN(data7)) && isFinite(data7)) && data7 !== null) {
-                          validate31.errors = [{ instancePath: instancePath + "/seq_id", schemaPath: "#/$defs/LettaMessageBase/properties/seq_id/type", keyword: "type", params: { type: schema43.properties.seq_id.type }, message: "must be integer,null", schema: schema43.properties.seq_id.type, parentSchema: schema43.properties.seq_id, data: data7 }];
+                          validate31.errors = [{ instancePath: instancePath + "/seq_id", schemaPath: "#/$defs/LettaMessageBase/properties/seq_id/type", keyword: "type", params: { type: schema43.properties.seq_id.type }, message: "must be integer,null" }];
                           return false;
                         }
                         var valid2 = _errs18 === errors;
@@ -1609,7 +1583,7 @@ function validate31(data, { instancePath = "", parentData, parentDataProperty, r
                           let data8 = data.run_id;
                           const _errs20 = errors;
                           if (typeof data8 !== "string" && data8 !== null) {
-                            validate31.errors = [{ instancePath: instancePath + "/run_id", schemaPath: "#/$defs/LettaMessageBase/properties/run_id/type", keyword: "type", params: { type: schema43.properties.run_id.type }, message: "must be string,null", schema: schema43.properties.run_id.type, parentSchema: schema43.properties.run_id, data: data8 }];
+                            validate31.errors = [{ instancePath: instancePath + "/run_id", schemaPath: "#/$defs/LettaMessageBase/properties/run_id/type", keyword: "type", params: { type: schema43.properties.run_id.type }, message: "must be string,null" }];
                             return false;
                           }
                           var valid2 = _errs20 === errors;
@@ -1626,7 +1600,7 @@ function validate31(data, { instancePath = "", parentData, parentDataProperty, r
         }
       }
     } else {
-      validate31.errors = [{ instancePath, schemaPath: "#/$defs/LettaMessageBase/type", keyword: "type", params: { type: "object" }, message: "must be object", schema: schema43.type, parentSchema: schema43, data }];
+      validate31.errors = [{ instancePath, schemaPath: "#/$defs/LettaMessageBase/type", keyword: "type", params: { type: "object" }, message: "must be object" }];
       return false;
     }
   }
@@ -1634,14 +1608,13 @@ function validate31(data, { instancePath = "", parentData, parentDataProperty, r
     if (data && typeof data == "object" && !Array.isArray(data)) {
       let missing1;
       if (data.message_type === void 0 && (missing1 = "message_type")) {
-        validate31.errors = [{ instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: missing1 }, message: "must have required property '" + missing1 + "'", schema: schema48.required, parentSchema: schema48, data }];
+        validate31.errors = [{ instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: missing1 }, message: "must have required property '" + missing1 + "'" }];
         return false;
       } else {
         if (data.message_type !== void 0) {
-          let data9 = data.message_type;
           const _errs22 = errors;
-          if ("approval_response_message" !== data9) {
-            validate31.errors = [{ instancePath: instancePath + "/message_type", schemaPath: "#/properties/message_type/const", keyword: "const", params: { allowedValue: "approval_response_message" }, message: "must be equal to constant", schema: "approval_response_message", parentSchema: schema48.properties.message_type, data: data9 }];
+          if ("approval_response_message" !== data.message_type) {
+            validate31.errors = [{ instancePath: instancePath + "/message_type", schemaPath: "#/properties/message_type/const", keyword: "const", params: { allowedValue: "approval_response_message" }, message: "must be equal to constant" }];
             return false;
           }
           var valid3 = _errs22 === errors;
@@ -1653,7 +1626,7 @@ function validate31(data, { instancePath = "", parentData, parentDataProperty, r
             let data10 = data.approvals;
             const _errs23 = errors;
             if (!Array.isArray(data10) && data10 !== null) {
-              validate31.errors = [{ instancePath: instancePath + "/approvals", schemaPath: "#/properties/approvals/type", keyword: "type", params: { type: schema48.properties.approvals.type }, message: "must be array,null", schema: schema48.properties.approvals.type, parentSchema: schema48.properties.approvals, data: data10 }];
+              validate31.errors = [{ instancePath: instancePath + "/approvals", schemaPath: "#/properties/approvals/type", keyword: "type", params: { type: schema48.properties.approvals.type }, message: "must be array,null" }];
               return false;
             }
             if (errors === _errs23) {
@@ -1682,7 +1655,7 @@ function validate31(data, { instancePath = "", parentData, parentDataProperty, r
               let data12 = data.approve;
               const _errs26 = errors;
               if (typeof data12 !== "boolean" && data12 !== null) {
-                validate31.errors = [{ instancePath: instancePath + "/approve", schemaPath: "#/properties/approve/type", keyword: "type", params: { type: schema48.properties.approve.type }, message: "must be boolean,null", schema: schema48.properties.approve.type, parentSchema: schema48.properties.approve, data: data12 }];
+                validate31.errors = [{ instancePath: instancePath + "/approve", schemaPath: "#/properties/approve/type", keyword: "type", params: { type: schema48.properties.approve.type }, message: "must be boolean,null" }];
                 return false;
               }
               var valid3 = _errs26 === errors;
@@ -1694,7 +1667,7 @@ function validate31(data, { instancePath = "", parentData, parentDataProperty, r
                 let data13 = data.approval_request_id;
                 const _errs28 = errors;
                 if (typeof data13 !== "string" && data13 !== null) {
-                  validate31.errors = [{ instancePath: instancePath + "/approval_request_id", schemaPath: "#/properties/approval_request_id/type", keyword: "type", params: { type: schema48.properties.approval_request_id.type }, message: "must be string,null", schema: schema48.properties.approval_request_id.type, parentSchema: schema48.properties.approval_request_id, data: data13 }];
+                  validate31.errors = [{ instancePath: instancePath + "/approval_request_id", schemaPath: "#/properties/approval_request_id/type", keyword: "type", params: { type: schema48.properties.approval_request_id.type }, message: "must be string,null" }];
                   return false;
                 }
                 var valid3 = _errs28 === errors;
@@ -1706,7 +1679,7 @@ function validate31(data, { instancePath = "", parentData, parentDataProperty, r
                   let data14 = data.reason;
                   const _errs30 = errors;
                   if (typeof data14 !== "string" && data14 !== null) {
-                    validate31.errors = [{ instancePath: instancePath + "/reason", schemaPath: "#/properties/reason/type", keyword: "type", params: { type: schema48.properties.reason.type }, message: "must be string,null", schema: schema48.properties.reason.type, parentSchema: schema48.properties.reason, data: data14 }];
+                    validate31.errors = [{ instancePath: instancePath + "/reason", schemaPath: "#/properties/reason/type", keyword: "type", params: { type: schema48.properties.reason.type }, message: "must be string,null" }];
                     return false;
                   }
                   var valid3 = _errs30 === errors;
@@ -1719,7 +1692,7 @@ function validate31(data, { instancePath = "", parentData, parentDataProperty, r
         }
       }
     } else {
-      validate31.errors = [{ instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object", schema: schema48.type, parentSchema: schema48, data }];
+      validate31.errors = [{ instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" }];
       return false;
     }
   }
@@ -1742,14 +1715,13 @@ function validate33(data, { instancePath = "", parentData, parentDataProperty, r
     if (data && typeof data == "object" && !Array.isArray(data)) {
       let missing0;
       if (data.type === void 0 && (missing0 = "type") || data.tool_call_id === void 0 && (missing0 = "tool_call_id") || data.approve === void 0 && (missing0 = "approve")) {
-        validate33.errors = [{ instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: missing0 }, message: "must have required property '" + missing0 + "'", schema: schema41.required, parentSchema: schema41, data }];
+        validate33.errors = [{ instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: missing0 }, message: "must have required property '" + missing0 + "'" }];
         return false;
       } else {
         if (data.type !== void 0) {
-          let data0 = data.type;
           const _errs1 = errors;
-          if ("approval" !== data0) {
-            validate33.errors = [{ instancePath: instancePath + "/type", schemaPath: "#/properties/type/const", keyword: "const", params: { allowedValue: "approval" }, message: "must be equal to constant", schema: "approval", parentSchema: schema41.properties.type, data: data0 }];
+          if ("approval" !== data.type) {
+            validate33.errors = [{ instancePath: instancePath + "/type", schemaPath: "#/properties/type/const", keyword: "const", params: { allowedValue: "approval" }, message: "must be equal to constant" }];
             return false;
           }
           var valid0 = _errs1 === errors;
@@ -1758,10 +1730,9 @@ function validate33(data, { instancePath = "", parentData, parentDataProperty, r
         }
         if (valid0) {
           if (data.tool_call_id !== void 0) {
-            let data1 = data.tool_call_id;
             const _errs2 = errors;
-            if (typeof data1 !== "string") {
-              validate33.errors = [{ instancePath: instancePath + "/tool_call_id", schemaPath: "#/properties/tool_call_id/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema41.properties.tool_call_id.type, parentSchema: schema41.properties.tool_call_id, data: data1 }];
+            if (typeof data.tool_call_id !== "string") {
+              validate33.errors = [{ instancePath: instancePath + "/tool_call_id", schemaPath: "#/properties/tool_call_id/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
               return false;
             }
             var valid0 = _errs2 === errors;
@@ -1770,10 +1741,9 @@ function validate33(data, { instancePath = "", parentData, parentDataProperty, r
           }
           if (valid0) {
             if (data.approve !== void 0) {
-              let data2 = data.approve;
               const _errs4 = errors;
-              if (typeof data2 !== "boolean") {
-                validate33.errors = [{ instancePath: instancePath + "/approve", schemaPath: "#/properties/approve/type", keyword: "type", params: { type: "boolean" }, message: "must be boolean", schema: schema41.properties.approve.type, parentSchema: schema41.properties.approve, data: data2 }];
+              if (typeof data.approve !== "boolean") {
+                validate33.errors = [{ instancePath: instancePath + "/approve", schemaPath: "#/properties/approve/type", keyword: "type", params: { type: "boolean" }, message: "must be boolean" }];
                 return false;
               }
               var valid0 = _errs4 === errors;
@@ -1785,7 +1755,7 @@ function validate33(data, { instancePath = "", parentData, parentDataProperty, r
                 let data3 = data.reason;
                 const _errs6 = errors;
                 if (typeof data3 !== "string" && data3 !== null) {
-                  validate33.errors = [{ instancePath: instancePath + "/reason", schemaPath: "#/properties/reason/type", keyword: "type", params: { type: schema41.properties.reason.type }, message: "must be string,null", schema: schema41.properties.reason.type, parentSchema: schema41.properties.reason, data: data3 }];
+                  validate33.errors = [{ instancePath: instancePath + "/reason", schemaPath: "#/properties/reason/type", keyword: "type", params: { type: schema41.properties.reason.type }, message: "must be string,null" }];
                   return false;
                 }
                 var valid0 = _errs6 === errors;
@@ -1797,7 +1767,7 @@ function validate33(data, { instancePath = "", parentData, parentDataProperty, r
         }
       }
     } else {
-      validate33.errors = [{ instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object", schema: schema41.type, parentSchema: schema41, data }];
+      validate33.errors = [{ instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" }];
       return false;
     }
   }
@@ -1822,14 +1792,13 @@ function validate34(data, { instancePath = "", parentData, parentDataProperty, r
     if (data && typeof data == "object" && !Array.isArray(data)) {
       let missing0;
       if (data.id === void 0 && (missing0 = "id") || data.date === void 0 && (missing0 = "date")) {
-        validate34.errors = [{ instancePath, schemaPath: "#/$defs/LettaMessageBase/required", keyword: "required", params: { missingProperty: missing0 }, message: "must have required property '" + missing0 + "'", schema: schema43.required, parentSchema: schema43, data }];
+        validate34.errors = [{ instancePath, schemaPath: "#/$defs/LettaMessageBase/required", keyword: "required", params: { missingProperty: missing0 }, message: "must have required property '" + missing0 + "'" }];
         return false;
       } else {
         if (data.id !== void 0) {
-          let data0 = data.id;
           const _errs4 = errors;
-          if (typeof data0 !== "string") {
-            validate34.errors = [{ instancePath: instancePath + "/id", schemaPath: "#/$defs/LettaMessageBase/properties/id/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema43.properties.id.type, parentSchema: schema43.properties.id, data: data0 }];
+          if (typeof data.id !== "string") {
+            validate34.errors = [{ instancePath: instancePath + "/id", schemaPath: "#/$defs/LettaMessageBase/properties/id/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
             return false;
           }
           var valid2 = _errs4 === errors;
@@ -1844,11 +1813,11 @@ function validate34(data, { instancePath = "", parentData, parentDataProperty, r
               if (errors === _errs6) {
                 if (typeof data1 === "string") {
                   if (!formats0.validate(data1)) {
-                    validate34.errors = [{ instancePath: instancePath + "/date", schemaPath: "#/$defs/LettaMessageBase/properties/date/format", keyword: "format", params: { format: "date-time" }, message: 'must match format "date-time"', schema: "date-time", parentSchema: schema43.properties.date, data: data1 }];
+                    validate34.errors = [{ instancePath: instancePath + "/date", schemaPath: "#/$defs/LettaMessageBase/properties/date/format", keyword: "format", params: { format: "date-time" }, message: 'must match format "date-time"' }];
                     return false;
                   }
                 } else {
-                  validate34.errors = [{ instancePath: instancePath + "/date", schemaPath: "#/$defs/LettaMessageBase/properties/date/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema43.properties.date.type, parentSchema: schema43.properties.date, data: data1 }];
+                  validate34.errors = [{ instancePath: instancePath + "/date", schemaPath: "#/$defs/LettaMessageBase/properties/date/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
                   return false;
                 }
               }
@@ -1862,7 +1831,7 @@ function validate34(data, { instancePath = "", parentData, parentDataProperty, r
               let data2 = data.name;
               const _errs8 = errors;
               if (typeof data2 !== "string" && data2 !== null) {
-                validate34.errors = [{ instancePath: instancePath + "/name", schemaPath: "#/$defs/LettaMessageBase/properties/name/type", keyword: "type", params: { type: schema43.properties.name.type }, message: "must be string,null", schema: schema43.properties.name.type, parentSchema: schema43.properties.name, data: data2 }];
+                validate34.errors = [{ instancePath: instancePath + "/name", schemaPath: "#/$defs/LettaMessageBase/properties/name/type", keyword: "type", params: { type: schema43.properties.name.type }, message: "must be string,null" }];
                 return false;
               }
               var valid2 = _errs8 === errors;
@@ -1874,7 +1843,7 @@ function validate34(data, { instancePath = "", parentData, parentDataProperty, r
                 let data3 = data.otid;
                 const _errs10 = errors;
                 if (typeof data3 !== "string" && data3 !== null) {
-                  validate34.errors = [{ instancePath: instancePath + "/otid", schemaPath: "#/$defs/LettaMessageBase/properties/otid/type", keyword: "type", params: { type: schema43.properties.otid.type }, message: "must be string,null", schema: schema43.properties.otid.type, parentSchema: schema43.properties.otid, data: data3 }];
+                  validate34.errors = [{ instancePath: instancePath + "/otid", schemaPath: "#/$defs/LettaMessageBase/properties/otid/type", keyword: "type", params: { type: schema43.properties.otid.type }, message: "must be string,null" }];
                   return false;
                 }
                 var valid2 = _errs10 === errors;
@@ -1886,7 +1855,7 @@ function validate34(data, { instancePath = "", parentData, parentDataProperty, r
                   let data4 = data.sender_id;
                   const _errs12 = errors;
                   if (typeof data4 !== "string" && data4 !== null) {
-                    validate34.errors = [{ instancePath: instancePath + "/sender_id", schemaPath: "#/$defs/LettaMessageBase/properties/sender_id/type", keyword: "type", params: { type: schema43.properties.sender_id.type }, message: "must be string,null", schema: schema43.properties.sender_id.type, parentSchema: schema43.properties.sender_id, data: data4 }];
+                    validate34.errors = [{ instancePath: instancePath + "/sender_id", schemaPath: "#/$defs/LettaMessageBase/properties/sender_id/type", keyword: "type", params: { type: schema43.properties.sender_id.type }, message: "must be string,null" }];
                     return false;
                   }
                   var valid2 = _errs12 === errors;
@@ -1898,7 +1867,7 @@ function validate34(data, { instancePath = "", parentData, parentDataProperty, r
                     let data5 = data.step_id;
                     const _errs14 = errors;
                     if (typeof data5 !== "string" && data5 !== null) {
-                      validate34.errors = [{ instancePath: instancePath + "/step_id", schemaPath: "#/$defs/LettaMessageBase/properties/step_id/type", keyword: "type", params: { type: schema43.properties.step_id.type }, message: "must be string,null", schema: schema43.properties.step_id.type, parentSchema: schema43.properties.step_id, data: data5 }];
+                      validate34.errors = [{ instancePath: instancePath + "/step_id", schemaPath: "#/$defs/LettaMessageBase/properties/step_id/type", keyword: "type", params: { type: schema43.properties.step_id.type }, message: "must be string,null" }];
                       return false;
                     }
                     var valid2 = _errs14 === errors;
@@ -1910,7 +1879,7 @@ function validate34(data, { instancePath = "", parentData, parentDataProperty, r
                       let data6 = data.is_err;
                       const _errs16 = errors;
                       if (typeof data6 !== "boolean" && data6 !== null) {
-                        validate34.errors = [{ instancePath: instancePath + "/is_err", schemaPath: "#/$defs/LettaMessageBase/properties/is_err/type", keyword: "type", params: { type: schema43.properties.is_err.type }, message: "must be boolean,null", schema: schema43.properties.is_err.type, parentSchema: schema43.properties.is_err, data: data6 }];
+                        validate34.errors = [{ instancePath: instancePath + "/is_err", schemaPath: "#/$defs/LettaMessageBase/properties/is_err/type", keyword: "type", params: { type: schema43.properties.is_err.type }, message: "must be boolean,null" }];
                         return false;
                       }
                       var valid2 = _errs16 === errors;
@@ -1922,7 +1891,7 @@ function validate34(data, { instancePath = "", parentData, parentDataProperty, r
                         let data7 = data.seq_id;
                         const _errs18 = errors;
                         if (!(typeof data7 == "number" && (!(data7 % 1) && !isNaN(data7)) && isFinite(data7)) && data7 !== null) {
-                          validate34.errors = [{ instancePath: instancePath + "/seq_id", schemaPath: "#/$defs/LettaMessageBase/properties/seq_id/type", keyword: "type", params: { type: schema43.properties.seq_id.type }, message: "must be integer,null", schema: schema43.properties.seq_id.type, parentSchema: schema43.properties.seq_id, data: data7 }];
+                          validate34.errors = [{ instancePath: instancePath + "/seq_id", schemaPath: "#/$defs/LettaMessageBase/properties/seq_id/type", keyword: "type", params: { type: schema43.properties.seq_id.type }, message: "must be integer,null" }];
                           return false;
                         }
                         var valid2 = _errs18 === errors;
@@ -1934,7 +1903,7 @@ function validate34(data, { instancePath = "", parentData, parentDataProperty, r
                           let data8 = data.run_id;
                           const _errs20 = errors;
                           if (typeof data8 !== "string" && data8 !== null) {
-                            validate34.errors = [{ instancePath: instancePath + "/run_id", schemaPath: "#/$defs/LettaMessageBase/properties/run_id/type", keyword: "type", params: { type: schema43.properties.run_id.type }, message: "must be string,null", schema: schema43.properties.run_id.type, parentSchema: schema43.properties.run_id, data: data8 }];
+                            validate34.errors = [{ instancePath: instancePath + "/run_id", schemaPath: "#/$defs/LettaMessageBase/properties/run_id/type", keyword: "type", params: { type: schema43.properties.run_id.type }, message: "must be string,null" }];
                             return false;
                           }
                           var valid2 = _errs20 === errors;
@@ -1951,7 +1920,7 @@ function validate34(data, { instancePath = "", parentData, parentDataProperty, r
         }
       }
     } else {
-      validate34.errors = [{ instancePath, schemaPath: "#/$defs/LettaMessageBase/type", keyword: "type", params: { type: "object" }, message: "must be object", schema: schema43.type, parentSchema: schema43, data }];
+      validate34.errors = [{ instancePath, schemaPath: "#/$defs/LettaMessageBase/type", keyword: "type", params: { type: "object" }, message: "must be object" }];
       return false;
     }
   }
@@ -1959,14 +1928,13 @@ function validate34(data, { instancePath = "", parentData, parentDataProperty, r
     if (data && typeof data == "object" && !Array.isArray(data)) {
       let missing1;
       if (data.message_type === void 0 && (missing1 = "message_type") || data.content === void 0 && (missing1 = "content")) {
-        validate34.errors = [{ instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: missing1 }, message: "must have required property '" + missing1 + "'", schema: schema51.required, parentSchema: schema51, data }];
+        validate34.errors = [{ instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: missing1 }, message: "must have required property '" + missing1 + "'" }];
         return false;
       } else {
         if (data.message_type !== void 0) {
-          let data9 = data.message_type;
           const _errs22 = errors;
-          if ("assistant_message" !== data9) {
-            validate34.errors = [{ instancePath: instancePath + "/message_type", schemaPath: "#/properties/message_type/const", keyword: "const", params: { allowedValue: "assistant_message" }, message: "must be equal to constant", schema: "assistant_message", parentSchema: schema51.properties.message_type, data: data9 }];
+          if ("assistant_message" !== data.message_type) {
+            validate34.errors = [{ instancePath: instancePath + "/message_type", schemaPath: "#/properties/message_type/const", keyword: "const", params: { allowedValue: "assistant_message" }, message: "must be equal to constant" }];
             return false;
           }
           var valid3 = _errs22 === errors;
@@ -1981,7 +1949,7 @@ function validate34(data, { instancePath = "", parentData, parentDataProperty, r
             let valid4 = false;
             const _errs25 = errors;
             if (typeof data10 !== "string") {
-              const err0 = { instancePath: instancePath + "/content", schemaPath: "#/properties/content/anyOf/0/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema51.properties.content.anyOf[0].type, parentSchema: schema51.properties.content.anyOf[0], data: data10 };
+              const err0 = { instancePath: instancePath + "/content", schemaPath: "#/properties/content/anyOf/0/type", keyword: "type", params: { type: "string" }, message: "must be string" };
               if (vErrors === null) {
                 vErrors = [err0];
               } else {
@@ -2004,7 +1972,7 @@ function validate34(data, { instancePath = "", parentData, parentDataProperty, r
                     if (data11 && typeof data11 == "object" && !Array.isArray(data11)) {
                       let missing2;
                       if (data11.type === void 0 && (missing2 = "type") || data11.text === void 0 && (missing2 = "text")) {
-                        const err1 = { instancePath: instancePath + "/content/" + i0, schemaPath: "#/$defs/TextContent/required", keyword: "required", params: { missingProperty: missing2 }, message: "must have required property '" + missing2 + "'", schema: schema40.required, parentSchema: schema40, data: data11 };
+                        const err1 = { instancePath: instancePath + "/content/" + i0, schemaPath: "#/$defs/TextContent/required", keyword: "required", params: { missingProperty: missing2 }, message: "must have required property '" + missing2 + "'" };
                         if (vErrors === null) {
                           vErrors = [err1];
                         } else {
@@ -2013,10 +1981,9 @@ function validate34(data, { instancePath = "", parentData, parentDataProperty, r
                         errors++;
                       } else {
                         if (data11.type !== void 0) {
-                          let data12 = data11.type;
                           const _errs32 = errors;
-                          if ("text" !== data12) {
-                            const err2 = { instancePath: instancePath + "/content/" + i0 + "/type", schemaPath: "#/$defs/TextContent/properties/type/const", keyword: "const", params: { allowedValue: "text" }, message: "must be equal to constant", schema: "text", parentSchema: schema40.properties.type, data: data12 };
+                          if ("text" !== data11.type) {
+                            const err2 = { instancePath: instancePath + "/content/" + i0 + "/type", schemaPath: "#/$defs/TextContent/properties/type/const", keyword: "const", params: { allowedValue: "text" }, message: "must be equal to constant" };
                             if (vErrors === null) {
                               vErrors = [err2];
                             } else {
@@ -2030,10 +1997,9 @@ function validate34(data, { instancePath = "", parentData, parentDataProperty, r
                         }
                         if (valid7) {
                           if (data11.text !== void 0) {
-                            let data13 = data11.text;
                             const _errs33 = errors;
-                            if (typeof data13 !== "string") {
-                              const err3 = { instancePath: instancePath + "/content/" + i0 + "/text", schemaPath: "#/$defs/TextContent/properties/text/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema40.properties.text.type, parentSchema: schema40.properties.text, data: data13 };
+                            if (typeof data11.text !== "string") {
+                              const err3 = { instancePath: instancePath + "/content/" + i0 + "/text", schemaPath: "#/$defs/TextContent/properties/text/type", keyword: "type", params: { type: "string" }, message: "must be string" };
                               if (vErrors === null) {
                                 vErrors = [err3];
                               } else {
@@ -2050,7 +2016,7 @@ function validate34(data, { instancePath = "", parentData, parentDataProperty, r
                               let data14 = data11.signature;
                               const _errs35 = errors;
                               if (typeof data14 !== "string" && data14 !== null) {
-                                const err4 = { instancePath: instancePath + "/content/" + i0 + "/signature", schemaPath: "#/$defs/TextContent/properties/signature/type", keyword: "type", params: { type: schema40.properties.signature.type }, message: "must be string,null", schema: schema40.properties.signature.type, parentSchema: schema40.properties.signature, data: data14 };
+                                const err4 = { instancePath: instancePath + "/content/" + i0 + "/signature", schemaPath: "#/$defs/TextContent/properties/signature/type", keyword: "type", params: { type: schema40.properties.signature.type }, message: "must be string,null" };
                                 if (vErrors === null) {
                                   vErrors = [err4];
                                 } else {
@@ -2066,7 +2032,7 @@ function validate34(data, { instancePath = "", parentData, parentDataProperty, r
                         }
                       }
                     } else {
-                      const err5 = { instancePath: instancePath + "/content/" + i0, schemaPath: "#/$defs/TextContent/type", keyword: "type", params: { type: "object" }, message: "must be object", schema: schema40.type, parentSchema: schema40, data: data11 };
+                      const err5 = { instancePath: instancePath + "/content/" + i0, schemaPath: "#/$defs/TextContent/type", keyword: "type", params: { type: "object" }, message: "must be object" };
                       if (vErrors === null) {
                         vErrors = [err5];
                       } else {
@@ -2081,7 +2047,7 @@ function validate34(data, { instancePath = "", parentData, parentDataProperty, r
                   }
                 }
               } else {
-                const err6 = { instancePath: instancePath + "/content", schemaPath: "#/properties/content/anyOf/1/type", keyword: "type", params: { type: "array" }, message: "must be array", schema: schema51.properties.content.anyOf[1].type, parentSchema: schema51.properties.content.anyOf[1], data: data10 };
+                const err6 = { instancePath: instancePath + "/content", schemaPath: "#/properties/content/anyOf/1/type", keyword: "type", params: { type: "array" }, message: "must be array" };
                 if (vErrors === null) {
                   vErrors = [err6];
                 } else {
@@ -2093,7 +2059,7 @@ function validate34(data, { instancePath = "", parentData, parentDataProperty, r
             var _valid0 = _errs27 === errors;
             valid4 = valid4 || _valid0;
             if (!valid4) {
-              const err7 = { instancePath: instancePath + "/content", schemaPath: "#/properties/content/anyOf", keyword: "anyOf", params: {}, message: "must match a schema in anyOf", schema: schema51.properties.content.anyOf, parentSchema: schema51.properties.content, data: data10 };
+              const err7 = { instancePath: instancePath + "/content", schemaPath: "#/properties/content/anyOf", keyword: "anyOf", params: {}, message: "must match a schema in anyOf" };
               if (vErrors === null) {
                 vErrors = [err7];
               } else {
@@ -2119,7 +2085,7 @@ function validate34(data, { instancePath = "", parentData, parentDataProperty, r
         }
       }
     } else {
-      validate34.errors = [{ instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object", schema: schema51.type, parentSchema: schema51, data }];
+      validate34.errors = [{ instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" }];
       return false;
     }
   }
@@ -2142,14 +2108,13 @@ function validate35(data, { instancePath = "", parentData, parentDataProperty, r
     if (data && typeof data == "object" && !Array.isArray(data)) {
       let missing0;
       if (data.type === void 0 && (missing0 = "type") || data.media_type === void 0 && (missing0 = "media_type") || data.data === void 0 && (missing0 = "data")) {
-        validate35.errors = [{ instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: missing0 }, message: "must have required property '" + missing0 + "'", schema: schema38.required, parentSchema: schema38, data }];
+        validate35.errors = [{ instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: missing0 }, message: "must have required property '" + missing0 + "'" }];
         return false;
       } else {
         if (data.type !== void 0) {
-          let data0 = data.type;
           const _errs1 = errors;
-          if ("base64" !== data0) {
-            validate35.errors = [{ instancePath: instancePath + "/type", schemaPath: "#/properties/type/const", keyword: "const", params: { allowedValue: "base64" }, message: "must be equal to constant", schema: "base64", parentSchema: schema38.properties.type, data: data0 }];
+          if ("base64" !== data.type) {
+            validate35.errors = [{ instancePath: instancePath + "/type", schemaPath: "#/properties/type/const", keyword: "const", params: { allowedValue: "base64" }, message: "must be equal to constant" }];
             return false;
           }
           var valid0 = _errs1 === errors;
@@ -2158,10 +2123,9 @@ function validate35(data, { instancePath = "", parentData, parentDataProperty, r
         }
         if (valid0) {
           if (data.media_type !== void 0) {
-            let data1 = data.media_type;
             const _errs2 = errors;
-            if (typeof data1 !== "string") {
-              validate35.errors = [{ instancePath: instancePath + "/media_type", schemaPath: "#/properties/media_type/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema38.properties.media_type.type, parentSchema: schema38.properties.media_type, data: data1 }];
+            if (typeof data.media_type !== "string") {
+              validate35.errors = [{ instancePath: instancePath + "/media_type", schemaPath: "#/properties/media_type/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
               return false;
             }
             var valid0 = _errs2 === errors;
@@ -2170,10 +2134,9 @@ function validate35(data, { instancePath = "", parentData, parentDataProperty, r
           }
           if (valid0) {
             if (data.data !== void 0) {
-              let data2 = data.data;
               const _errs4 = errors;
-              if (typeof data2 !== "string") {
-                validate35.errors = [{ instancePath: instancePath + "/data", schemaPath: "#/properties/data/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema38.properties.data.type, parentSchema: schema38.properties.data, data: data2 }];
+              if (typeof data.data !== "string") {
+                validate35.errors = [{ instancePath: instancePath + "/data", schemaPath: "#/properties/data/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
                 return false;
               }
               var valid0 = _errs4 === errors;
@@ -2185,7 +2148,7 @@ function validate35(data, { instancePath = "", parentData, parentDataProperty, r
                 let data3 = data.detail;
                 const _errs6 = errors;
                 if (typeof data3 !== "string" && data3 !== null) {
-                  validate35.errors = [{ instancePath: instancePath + "/detail", schemaPath: "#/properties/detail/type", keyword: "type", params: { type: schema38.properties.detail.type }, message: "must be string,null", schema: schema38.properties.detail.type, parentSchema: schema38.properties.detail, data: data3 }];
+                  validate35.errors = [{ instancePath: instancePath + "/detail", schemaPath: "#/properties/detail/type", keyword: "type", params: { type: schema38.properties.detail.type }, message: "must be string,null" }];
                   return false;
                 }
                 var valid0 = _errs6 === errors;
@@ -2197,7 +2160,7 @@ function validate35(data, { instancePath = "", parentData, parentDataProperty, r
         }
       }
     } else {
-      validate35.errors = [{ instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object", schema: schema38.type, parentSchema: schema38, data }];
+      validate35.errors = [{ instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" }];
       return false;
     }
   }
@@ -2221,14 +2184,13 @@ function validate36(data, { instancePath = "", parentData, parentDataProperty, r
     if (data && typeof data == "object" && !Array.isArray(data)) {
       let missing0;
       if (data.trigger === void 0 && (missing0 = "trigger") || data.context_window === void 0 && (missing0 = "context_window") || data.messages_count_before === void 0 && (missing0 = "messages_count_before") || data.messages_count_after === void 0 && (missing0 = "messages_count_after")) {
-        validate36.errors = [{ instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: missing0 }, message: "must have required property '" + missing0 + "'", schema: schema55.required, parentSchema: schema55, data }];
+        validate36.errors = [{ instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: missing0 }, message: "must have required property '" + missing0 + "'" }];
         return false;
       } else {
         if (data.trigger !== void 0) {
-          let data0 = data.trigger;
           const _errs1 = errors;
-          if (typeof data0 !== "string") {
-            validate36.errors = [{ instancePath: instancePath + "/trigger", schemaPath: "#/properties/trigger/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema55.properties.trigger.type, parentSchema: schema55.properties.trigger, data: data0 }];
+          if (typeof data.trigger !== "string") {
+            validate36.errors = [{ instancePath: instancePath + "/trigger", schemaPath: "#/properties/trigger/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
             return false;
           }
           var valid0 = _errs1 === errors;
@@ -2240,7 +2202,7 @@ function validate36(data, { instancePath = "", parentData, parentDataProperty, r
             let data1 = data.context_tokens_before;
             const _errs3 = errors;
             if (!(typeof data1 == "number" && (!(data1 % 1) && !isNaN(data1)) && isFinite(data1)) && data1 !== null) {
-              validate36.errors = [{ instancePath: instancePath + "/context_tokens_before", schemaPath: "#/properties/context_tokens_before/type", keyword: "type", params: { type: schema55.properties.context_tokens_before.type }, message: "must be integer,null", schema: schema55.properties.context_tokens_before.type, parentSchema: schema55.properties.context_tokens_before, data: data1 }];
+              validate36.errors = [{ instancePath: instancePath + "/context_tokens_before", schemaPath: "#/properties/context_tokens_before/type", keyword: "type", params: { type: schema55.properties.context_tokens_before.type }, message: "must be integer,null" }];
               return false;
             }
             var valid0 = _errs3 === errors;
@@ -2252,7 +2214,7 @@ function validate36(data, { instancePath = "", parentData, parentDataProperty, r
               let data2 = data.context_tokens_after;
               const _errs5 = errors;
               if (!(typeof data2 == "number" && (!(data2 % 1) && !isNaN(data2)) && isFinite(data2)) && data2 !== null) {
-                validate36.errors = [{ instancePath: instancePath + "/context_tokens_after", schemaPath: "#/properties/context_tokens_after/type", keyword: "type", params: { type: schema55.properties.context_tokens_after.type }, message: "must be integer,null", schema: schema55.properties.context_tokens_after.type, parentSchema: schema55.properties.context_tokens_after, data: data2 }];
+                validate36.errors = [{ instancePath: instancePath + "/context_tokens_after", schemaPath: "#/properties/context_tokens_after/type", keyword: "type", params: { type: schema55.properties.context_tokens_after.type }, message: "must be integer,null" }];
                 return false;
               }
               var valid0 = _errs5 === errors;
@@ -2264,7 +2226,7 @@ function validate36(data, { instancePath = "", parentData, parentDataProperty, r
                 let data3 = data.context_window;
                 const _errs7 = errors;
                 if (!(typeof data3 == "number" && (!(data3 % 1) && !isNaN(data3)) && isFinite(data3))) {
-                  validate36.errors = [{ instancePath: instancePath + "/context_window", schemaPath: "#/properties/context_window/type", keyword: "type", params: { type: "integer" }, message: "must be integer", schema: schema55.properties.context_window.type, parentSchema: schema55.properties.context_window, data: data3 }];
+                  validate36.errors = [{ instancePath: instancePath + "/context_window", schemaPath: "#/properties/context_window/type", keyword: "type", params: { type: "integer" }, message: "must be integer" }];
                   return false;
                 }
                 var valid0 = _errs7 === errors;
@@ -2276,7 +2238,7 @@ function validate36(data, { instancePath = "", parentData, parentDataProperty, r
                   let data4 = data.messages_count_before;
                   const _errs9 = errors;
                   if (!(typeof data4 == "number" && (!(data4 % 1) && !isNaN(data4)) && isFinite(data4))) {
-                    validate36.errors = [{ instancePath: instancePath + "/messages_count_before", schemaPath: "#/properties/messages_count_before/type", keyword: "type", params: { type: "integer" }, message: "must be integer", schema: schema55.properties.messages_count_before.type, parentSchema: schema55.properties.messages_count_before, data: data4 }];
+                    validate36.errors = [{ instancePath: instancePath + "/messages_count_before", schemaPath: "#/properties/messages_count_before/type", keyword: "type", params: { type: "integer" }, message: "must be integer" }];
                     return false;
                   }
                   var valid0 = _errs9 === errors;
@@ -2288,7 +2250,7 @@ function validate36(data, { instancePath = "", parentData, parentDataProperty, r
                     let data5 = data.messages_count_after;
                     const _errs11 = errors;
                     if (!(typeof data5 == "number" && (!(data5 % 1) && !isNaN(data5)) && isFinite(data5))) {
-                      validate36.errors = [{ instancePath: instancePath + "/messages_count_after", schemaPath: "#/properties/messages_count_after/type", keyword: "type", params: { type: "integer" }, message: "must be integer", schema: schema55.properties.messages_count_after.type, parentSchema: schema55.properties.messages_count_after, data: data5 }];
+                      validate36.errors = [{ instancePath: instancePath + "/messages_count_after", schemaPath: "#/properties/messages_count_after/type", keyword: "type", params: { type: "integer" }, message: "must be integer" }];
                       return false;
                     }
                     var valid0 = _errs11 === errors;
@@ -2302,7 +2264,7 @@ function validate36(data, { instancePath = "", parentData, parentDataProperty, r
         }
       }
     } else {
-      validate36.errors = [{ instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object", schema: schema55.type, parentSchema: schema55, data }];
+      validate36.errors = [{ instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" }];
       return false;
     }
   }
@@ -2327,14 +2289,13 @@ function validate37(data, { instancePath = "", parentData, parentDataProperty, r
     if (data && typeof data == "object" && !Array.isArray(data)) {
       let missing0;
       if (data.id === void 0 && (missing0 = "id") || data.date === void 0 && (missing0 = "date")) {
-        validate37.errors = [{ instancePath, schemaPath: "#/$defs/LettaMessageBase/required", keyword: "required", params: { missingProperty: missing0 }, message: "must have required property '" + missing0 + "'", schema: schema43.required, parentSchema: schema43, data }];
+        validate37.errors = [{ instancePath, schemaPath: "#/$defs/LettaMessageBase/required", keyword: "required", params: { missingProperty: missing0 }, message: "must have required property '" + missing0 + "'" }];
         return false;
       } else {
         if (data.id !== void 0) {
-          let data0 = data.id;
           const _errs4 = errors;
-          if (typeof data0 !== "string") {
-            validate37.errors = [{ instancePath: instancePath + "/id", schemaPath: "#/$defs/LettaMessageBase/properties/id/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema43.properties.id.type, parentSchema: schema43.properties.id, data: data0 }];
+          if (typeof data.id !== "string") {
+            validate37.errors = [{ instancePath: instancePath + "/id", schemaPath: "#/$defs/LettaMessageBase/properties/id/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
             return false;
           }
           var valid2 = _errs4 === errors;
@@ -2349,11 +2310,11 @@ function validate37(data, { instancePath = "", parentData, parentDataProperty, r
               if (errors === _errs6) {
                 if (typeof data1 === "string") {
                   if (!formats0.validate(data1)) {
-                    validate37.errors = [{ instancePath: instancePath + "/date", schemaPath: "#/$defs/LettaMessageBase/properties/date/format", keyword: "format", params: { format: "date-time" }, message: 'must match format "date-time"', schema: "date-time", parentSchema: schema43.properties.date, data: data1 }];
+                    validate37.errors = [{ instancePath: instancePath + "/date", schemaPath: "#/$defs/LettaMessageBase/properties/date/format", keyword: "format", params: { format: "date-time" }, message: 'must match format "date-time"' }];
                     return false;
                   }
                 } else {
-                  validate37.errors = [{ instancePath: instancePath + "/date", schemaPath: "#/$defs/LettaMessageBase/properties/date/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema43.properties.date.type, parentSchema: schema43.properties.date, data: data1 }];
+                  validate37.errors = [{ instancePath: instancePath + "/date", schemaPath: "#/$defs/LettaMessageBase/properties/date/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
                   return false;
                 }
               }
@@ -2367,7 +2328,7 @@ function validate37(data, { instancePath = "", parentData, parentDataProperty, r
               let data2 = data.name;
               const _errs8 = errors;
               if (typeof data2 !== "string" && data2 !== null) {
-                validate37.errors = [{ instancePath: instancePath + "/name", schemaPath: "#/$defs/LettaMessageBase/properties/name/type", keyword: "type", params: { type: schema43.properties.name.type }, message: "must be string,null", schema: schema43.properties.name.type, parentSchema: schema43.properties.name, data: data2 }];
+                validate37.errors = [{ instancePath: instancePath + "/name", schemaPath: "#/$defs/LettaMessageBase/properties/name/type", keyword: "type", params: { type: schema43.properties.name.type }, message: "must be string,null" }];
                 return false;
               }
               var valid2 = _errs8 === errors;
@@ -2379,7 +2340,7 @@ function validate37(data, { instancePath = "", parentData, parentDataProperty, r
                 let data3 = data.otid;
                 const _errs10 = errors;
                 if (typeof data3 !== "string" && data3 !== null) {
-                  validate37.errors = [{ instancePath: instancePath + "/otid", schemaPath: "#/$defs/LettaMessageBase/properties/otid/type", keyword: "type", params: { type: schema43.properties.otid.type }, message: "must be string,null", schema: schema43.properties.otid.type, parentSchema: schema43.properties.otid, data: data3 }];
+                  validate37.errors = [{ instancePath: instancePath + "/otid", schemaPath: "#/$defs/LettaMessageBase/properties/otid/type", keyword: "type", params: { type: schema43.properties.otid.type }, message: "must be string,null" }];
                   return false;
                 }
                 var valid2 = _errs10 === errors;
@@ -2391,7 +2352,7 @@ function validate37(data, { instancePath = "", parentData, parentDataProperty, r
                   let data4 = data.sender_id;
                   const _errs12 = errors;
                   if (typeof data4 !== "string" && data4 !== null) {
-                    validate37.errors = [{ instancePath: instancePath + "/sender_id", schemaPath: "#/$defs/LettaMessageBase/properties/sender_id/type", keyword: "type", params: { type: schema43.properties.sender_id.type }, message: "must be string,null", schema: schema43.properties.sender_id.type, parentSchema: schema43.properties.sender_id, data: data4 }];
+                    validate37.errors = [{ instancePath: instancePath + "/sender_id", schemaPath: "#/$defs/LettaMessageBase/properties/sender_id/type", keyword: "type", params: { type: schema43.properties.sender_id.type }, message: "must be string,null" }];
                     return false;
                   }
                   var valid2 = _errs12 === errors;
@@ -2403,7 +2364,7 @@ function validate37(data, { instancePath = "", parentData, parentDataProperty, r
                     let data5 = data.step_id;
                     const _errs14 = errors;
                     if (typeof data5 !== "string" && data5 !== null) {
-                      validate37.errors = [{ instancePath: instancePath + "/step_id", schemaPath: "#/$defs/LettaMessageBase/properties/step_id/type", keyword: "type", params: { type: schema43.properties.step_id.type }, message: "must be string,null", schema: schema43.properties.step_id.type, parentSchema: schema43.properties.step_id, data: data5 }];
+                      validate37.errors = [{ instancePath: instancePath + "/step_id", schemaPath: "#/$defs/LettaMessageBase/properties/step_id/type", keyword: "type", params: { type: schema43.properties.step_id.type }, message: "must be string,null" }];
                       return false;
                     }
                     var valid2 = _errs14 === errors;
@@ -2415,7 +2376,7 @@ function validate37(data, { instancePath = "", parentData, parentDataProperty, r
                       let data6 = data.is_err;
                       const _errs16 = errors;
                       if (typeof data6 !== "boolean" && data6 !== null) {
-                        validate37.errors = [{ instancePath: instancePath + "/is_err", schemaPath: "#/$defs/LettaMessageBase/properties/is_err/type", keyword: "type", params: { type: schema43.properties.is_err.type }, message: "must be boolean,null", schema: schema43.properties.is_err.type, parentSchema: schema43.properties.is_err, data: data6 }];
+                        validate37.errors = [{ instancePath: instancePath + "/is_err", schemaPath: "#/$defs/LettaMessageBase/properties/is_err/type", keyword: "type", params: { type: schema43.properties.is_err.type }, message: "must be boolean,null" }];
                         return false;
                       }
                       var valid2 = _errs16 === errors;
@@ -2427,7 +2388,7 @@ function validate37(data, { instancePath = "", parentData, parentDataProperty, r
                         let data7 = data.seq_id;
                         const _errs18 = errors;
                         if (!(typeof data7 == "number" && (!(data7 % 1) && !isNaN(data7)) && isFinite(data7)) && data7 !== null) {
-                          validate37.errors = [{ instancePath: instancePath + "/seq_id", schemaPath: "#/$defs/LettaMessageBase/properties/seq_id/type", keyword: "type", params: { type: schema43.properties.seq_id.type }, message: "must be integer,null", schema: schema43.properties.seq_id.type, parentSchema: schema43.properties.seq_id, data: data7 }];
+                          validate37.errors = [{ instancePath: instancePath + "/seq_id", schemaPath: "#/$defs/LettaMessageBase/properties/seq_id/type", keyword: "type", params: { type: schema43.properties.seq_id.type }, message: "must be integer,null" }];
                           return false;
                         }
                         var valid2 = _errs18 === errors;
@@ -2439,7 +2400,7 @@ function validate37(data, { instancePath = "", parentData, parentDataProperty, r
                           let data8 = data.run_id;
                           const _errs20 = errors;
                           if (typeof data8 !== "string" && data8 !== null) {
-                            validate37.errors = [{ instancePath: instancePath + "/run_id", schemaPath: "#/$defs/LettaMessageBase/properties/run_id/type", keyword: "type", params: { type: schema43.properties.run_id.type }, message: "must be string,null", schema: schema43.properties.run_id.type, parentSchema: schema43.properties.run_id, data: data8 }];
+                            validate37.errors = [{ instancePath: instancePath + "/run_id", schemaPath: "#/$defs/LettaMessageBase/properties/run_id/type", keyword: "type", params: { type: schema43.properties.run_id.type }, message: "must be string,null" }];
                             return false;
                           }
                           var valid2 = _errs20 === errors;
@@ -2456,7 +2417,7 @@ function validate37(data, { instancePath = "", parentData, parentDataProperty, r
         }
       }
     } else {
-      validate37.errors = [{ instancePath, schemaPath: "#/$defs/LettaMessageBase/type", keyword: "type", params: { type: "object" }, message: "must be object", schema: schema43.type, parentSchema: schema43, data }];
+      validate37.errors = [{ instancePath, schemaPath: "#/$defs/LettaMessageBase/type", keyword: "type", params: { type: "object" }, message: "must be object" }];
       return false;
     }
   }
@@ -2464,14 +2425,13 @@ function validate37(data, { instancePath = "", parentData, parentDataProperty, r
     if (data && typeof data == "object" && !Array.isArray(data)) {
       let missing1;
       if (data.message_type === void 0 && (missing1 = "message_type") || data.event_type === void 0 && (missing1 = "event_type") || data.event_data === void 0 && (missing1 = "event_data")) {
-        validate37.errors = [{ instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: missing1 }, message: "must have required property '" + missing1 + "'", schema: schema56.required, parentSchema: schema56, data }];
+        validate37.errors = [{ instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: missing1 }, message: "must have required property '" + missing1 + "'" }];
         return false;
       } else {
         if (data.message_type !== void 0) {
-          let data9 = data.message_type;
           const _errs22 = errors;
-          if ("event_message" !== data9) {
-            validate37.errors = [{ instancePath: instancePath + "/message_type", schemaPath: "#/properties/message_type/const", keyword: "const", params: { allowedValue: "event_message" }, message: "must be equal to constant", schema: "event_message", parentSchema: schema56.properties.message_type, data: data9 }];
+          if ("event_message" !== data.message_type) {
+            validate37.errors = [{ instancePath: instancePath + "/message_type", schemaPath: "#/properties/message_type/const", keyword: "const", params: { allowedValue: "event_message" }, message: "must be equal to constant" }];
             return false;
           }
           var valid3 = _errs22 === errors;
@@ -2480,10 +2440,9 @@ function validate37(data, { instancePath = "", parentData, parentDataProperty, r
         }
         if (valid3) {
           if (data.event_type !== void 0) {
-            let data10 = data.event_type;
             const _errs23 = errors;
-            if ("compaction" !== data10) {
-              validate37.errors = [{ instancePath: instancePath + "/event_type", schemaPath: "#/properties/event_type/const", keyword: "const", params: { allowedValue: "compaction" }, message: "must be equal to constant", schema: "compaction", parentSchema: schema56.properties.event_type, data: data10 }];
+            if ("compaction" !== data.event_type) {
+              validate37.errors = [{ instancePath: instancePath + "/event_type", schemaPath: "#/properties/event_type/const", keyword: "const", params: { allowedValue: "compaction" }, message: "must be equal to constant" }];
               return false;
             }
             var valid3 = _errs23 === errors;
@@ -2495,7 +2454,7 @@ function validate37(data, { instancePath = "", parentData, parentDataProperty, r
               let data11 = data.event_data;
               const _errs24 = errors;
               if (!(data11 && typeof data11 == "object" && !Array.isArray(data11))) {
-                validate37.errors = [{ instancePath: instancePath + "/event_data", schemaPath: "#/properties/event_data/type", keyword: "type", params: { type: "object" }, message: "must be object", schema: schema56.properties.event_data.type, parentSchema: schema56.properties.event_data, data: data11 }];
+                validate37.errors = [{ instancePath: instancePath + "/event_data", schemaPath: "#/properties/event_data/type", keyword: "type", params: { type: "object" }, message: "must be object" }];
                 return false;
               }
               var valid3 = _errs24 === errors;
@@ -2506,7 +2465,7 @@ function validate37(data, { instancePath = "", parentData, parentDataProperty, r
         }
       }
     } else {
-      validate37.errors = [{ instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object", schema: schema56.type, parentSchema: schema56, data }];
+      validate37.errors = [{ instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" }];
       return false;
     }
   }
@@ -2531,14 +2490,13 @@ function validate38(data, { instancePath = "", parentData, parentDataProperty, r
     if (data && typeof data == "object" && !Array.isArray(data)) {
       let missing0;
       if (data.id === void 0 && (missing0 = "id") || data.date === void 0 && (missing0 = "date")) {
-        validate38.errors = [{ instancePath, schemaPath: "#/$defs/LettaMessageBase/required", keyword: "required", params: { missingProperty: missing0 }, message: "must have required property '" + missing0 + "'", schema: schema43.required, parentSchema: schema43, data }];
+        validate38.errors = [{ instancePath, schemaPath: "#/$defs/LettaMessageBase/required", keyword: "required", params: { missingProperty: missing0 }, message: "must have required property '" + missing0 + "'" }];
         return false;
       } else {
         if (data.id !== void 0) {
-          let data0 = data.id;
           const _errs4 = errors;
-          if (typeof data0 !== "string") {
-            validate38.errors = [{ instancePath: instancePath + "/id", schemaPath: "#/$defs/LettaMessageBase/properties/id/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema43.properties.id.type, parentSchema: schema43.properties.id, data: data0 }];
+          if (typeof data.id !== "string") {
+            validate38.errors = [{ instancePath: instancePath + "/id", schemaPath: "#/$defs/LettaMessageBase/properties/id/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
             return false;
           }
           var valid2 = _errs4 === errors;
@@ -2553,11 +2511,11 @@ function validate38(data, { instancePath = "", parentData, parentDataProperty, r
               if (errors === _errs6) {
                 if (typeof data1 === "string") {
                   if (!formats0.validate(data1)) {
-                    validate38.errors = [{ instancePath: instancePath + "/date", schemaPath: "#/$defs/LettaMessageBase/properties/date/format", keyword: "format", params: { format: "date-time" }, message: 'must match format "date-time"', schema: "date-time", parentSchema: schema43.properties.date, data: data1 }];
+                    validate38.errors = [{ instancePath: instancePath + "/date", schemaPath: "#/$defs/LettaMessageBase/properties/date/format", keyword: "format", params: { format: "date-time" }, message: 'must match format "date-time"' }];
                     return false;
                   }
                 } else {
-                  validate38.errors = [{ instancePath: instancePath + "/date", schemaPath: "#/$defs/LettaMessageBase/properties/date/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema43.properties.date.type, parentSchema: schema43.properties.date, data: data1 }];
+                  validate38.errors = [{ instancePath: instancePath + "/date", schemaPath: "#/$defs/LettaMessageBase/properties/date/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
                   return false;
                 }
               }
@@ -2571,7 +2529,7 @@ function validate38(data, { instancePath = "", parentData, parentDataProperty, r
               let data2 = data.name;
               const _errs8 = errors;
               if (typeof data2 !== "string" && data2 !== null) {
-                validate38.errors = [{ instancePath: instancePath + "/name", schemaPath: "#/$defs/LettaMessageBase/properties/name/type", keyword: "type", params: { type: schema43.properties.name.type }, message: "must be string,null", schema: schema43.properties.name.type, parentSchema: schema43.properties.name, data: data2 }];
+                validate38.errors = [{ instancePath: instancePath + "/name", schemaPath: "#/$defs/LettaMessageBase/properties/name/type", keyword: "type", params: { type: schema43.properties.name.type }, message: "must be string,null" }];
                 return false;
               }
               var valid2 = _errs8 === errors;
@@ -2583,7 +2541,7 @@ function validate38(data, { instancePath = "", parentData, parentDataProperty, r
                 let data3 = data.otid;
                 const _errs10 = errors;
                 if (typeof data3 !== "string" && data3 !== null) {
-                  validate38.errors = [{ instancePath: instancePath + "/otid", schemaPath: "#/$defs/LettaMessageBase/properties/otid/type", keyword: "type", params: { type: schema43.properties.otid.type }, message: "must be string,null", schema: schema43.properties.otid.type, parentSchema: schema43.properties.otid, data: data3 }];
+                  validate38.errors = [{ instancePath: instancePath + "/otid", schemaPath: "#/$defs/LettaMessageBase/properties/otid/type", keyword: "type", params: { type: schema43.properties.otid.type }, message: "must be string,null" }];
                   return false;
                 }
                 var valid2 = _errs10 === errors;
@@ -2595,7 +2553,7 @@ function validate38(data, { instancePath = "", parentData, parentDataProperty, r
                   let data4 = data.sender_id;
                   const _errs12 = errors;
                   if (typeof data4 !== "string" && data4 !== null) {
-                    validate38.errors = [{ instancePath: instancePath + "/sender_id", schemaPath: "#/$defs/LettaMessageBase/properties/sender_id/type", keyword: "type", params: { type: schema43.properties.sender_id.type }, message: "must be string,null", schema: schema43.properties.sender_id.type, parentSchema: schema43.properties.sender_id, data: data4 }];
+                    validate38.errors = [{ instancePath: instancePath + "/sender_id", schemaPath: "#/$defs/LettaMessageBase/properties/sender_id/type", keyword: "type", params: { type: schema43.properties.sender_id.type }, message: "must be string,null" }];
                     return false;
                   }
                   var valid2 = _errs12 === errors;
@@ -2607,7 +2565,7 @@ function validate38(data, { instancePath = "", parentData, parentDataProperty, r
                     let data5 = data.step_id;
                     const _errs14 = errors;
                     if (typeof data5 !== "string" && data5 !== null) {
-                      validate38.errors = [{ instancePath: instancePath + "/step_id", schemaPath: "#/$defs/LettaMessageBase/properties/step_id/type", keyword: "type", params: { type: schema43.properties.step_id.type }, message: "must be string,null", schema: schema43.properties.step_id.type, parentSchema: schema43.properties.step_id, data: data5 }];
+                      validate38.errors = [{ instancePath: instancePath + "/step_id", schemaPath: "#/$defs/LettaMessageBase/properties/step_id/type", keyword: "type", params: { type: schema43.properties.step_id.type }, message: "must be string,null" }];
                       return false;
                     }
                     var valid2 = _errs14 === errors;
@@ -2619,7 +2577,7 @@ function validate38(data, { instancePath = "", parentData, parentDataProperty, r
                       let data6 = data.is_err;
                       const _errs16 = errors;
                       if (typeof data6 !== "boolean" && data6 !== null) {
-                        validate38.errors = [{ instancePath: instancePath + "/is_err", schemaPath: "#/$defs/LettaMessageBase/properties/is_err/type", keyword: "type", params: { type: schema43.properties.is_err.type }, message: "must be boolean,null", schema: schema43.properties.is_err.type, parentSchema: schema43.properties.is_err, data: data6 }];
+                        validate38.errors = [{ instancePath: instancePath + "/is_err", schemaPath: "#/$defs/LettaMessageBase/properties/is_err/type", keyword: "type", params: { type: schema43.properties.is_err.type }, message: "must be boolean,null" }];
                         return false;
                       }
                       var valid2 = _errs16 === errors;
@@ -2631,7 +2589,7 @@ function validate38(data, { instancePath = "", parentData, parentDataProperty, r
                         let data7 = data.seq_id;
                         const _errs18 = errors;
                         if (!(typeof data7 == "number" && (!(data7 % 1) && !isNaN(data7)) && isFinite(data7)) && data7 !== null) {
-                          validate38.errors = [{ instancePath: instancePath + "/seq_id", schemaPath: "#/$defs/LettaMessageBase/properties/seq_id/type", keyword: "type", params: { type: schema43.properties.seq_id.type }, message: "must be integer,null", schema: schema43.properties.seq_id.type, parentSchema: schema43.properties.seq_id, data: data7 }];
+                          validate38.errors = [{ instancePath: instancePath + "/seq_id", schemaPath: "#/$defs/LettaMessageBase/properties/seq_id/type", keyword: "type", params: { type: schema43.properties.seq_id.type }, message: "must be integer,null" }];
                           return false;
                         }
                         var valid2 = _errs18 === errors;
@@ -2643,7 +2601,7 @@ function validate38(data, { instancePath = "", parentData, parentDataProperty, r
                           let data8 = data.run_id;
                           const _errs20 = errors;
                           if (typeof data8 !== "string" && data8 !== null) {
-                            validate38.errors = [{ instancePath: instancePath + "/run_id", schemaPath: "#/$defs/LettaMessageBase/properties/run_id/type", keyword: "type", params: { type: schema43.properties.run_id.type }, message: "must be string,null", schema: schema43.properties.run_id.type, parentSchema: schema43.properties.run_id, data: data8 }];
+                            validate38.errors = [{ instancePath: instancePath + "/run_id", schemaPath: "#/$defs/LettaMessageBase/properties/run_id/type", keyword: "type", params: { type: schema43.properties.run_id.type }, message: "must be string,null" }];
                             return false;
                           }
                           var valid2 = _errs20 === errors;
@@ -2660,7 +2618,7 @@ function validate38(data, { instancePath = "", parentData, parentDataProperty, r
         }
       }
     } else {
-      validate38.errors = [{ instancePath, schemaPath: "#/$defs/LettaMessageBase/type", keyword: "type", params: { type: "object" }, message: "must be object", schema: schema43.type, parentSchema: schema43, data }];
+      validate38.errors = [{ instancePath, schemaPath: "#/$defs/LettaMessageBase/type", keyword: "type", params: { type: "object" }, message: "must be object" }];
       return false;
     }
   }
@@ -2668,14 +2626,13 @@ function validate38(data, { instancePath = "", parentData, parentDataProperty, r
     if (data && typeof data == "object" && !Array.isArray(data)) {
       let missing1;
       if (data.message_type === void 0 && (missing1 = "message_type") || data.state === void 0 && (missing1 = "state")) {
-        validate38.errors = [{ instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: missing1 }, message: "must have required property '" + missing1 + "'", schema: schema58.required, parentSchema: schema58, data }];
+        validate38.errors = [{ instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: missing1 }, message: "must have required property '" + missing1 + "'" }];
         return false;
       } else {
         if (data.message_type !== void 0) {
-          let data9 = data.message_type;
           const _errs22 = errors;
-          if ("hidden_reasoning_message" !== data9) {
-            validate38.errors = [{ instancePath: instancePath + "/message_type", schemaPath: "#/properties/message_type/const", keyword: "const", params: { allowedValue: "hidden_reasoning_message" }, message: "must be equal to constant", schema: "hidden_reasoning_message", parentSchema: schema58.properties.message_type, data: data9 }];
+          if ("hidden_reasoning_message" !== data.message_type) {
+            validate38.errors = [{ instancePath: instancePath + "/message_type", schemaPath: "#/properties/message_type/const", keyword: "const", params: { allowedValue: "hidden_reasoning_message" }, message: "must be equal to constant" }];
             return false;
           }
           var valid3 = _errs22 === errors;
@@ -2687,7 +2644,7 @@ function validate38(data, { instancePath = "", parentData, parentDataProperty, r
             let data10 = data.state;
             const _errs23 = errors;
             if (!(data10 === "redacted" || data10 === "omitted")) {
-              validate38.errors = [{ instancePath: instancePath + "/state", schemaPath: "#/properties/state/enum", keyword: "enum", params: { allowedValues: schema58.properties.state.enum }, message: "must be equal to one of the allowed values", schema: schema58.properties.state.enum, parentSchema: schema58.properties.state, data: data10 }];
+              validate38.errors = [{ instancePath: instancePath + "/state", schemaPath: "#/properties/state/enum", keyword: "enum", params: { allowedValues: schema58.properties.state.enum }, message: "must be equal to one of the allowed values" }];
               return false;
             }
             var valid3 = _errs23 === errors;
@@ -2699,7 +2656,7 @@ function validate38(data, { instancePath = "", parentData, parentDataProperty, r
               let data11 = data.hidden_reasoning;
               const _errs24 = errors;
               if (typeof data11 !== "string" && data11 !== null) {
-                validate38.errors = [{ instancePath: instancePath + "/hidden_reasoning", schemaPath: "#/properties/hidden_reasoning/type", keyword: "type", params: { type: schema58.properties.hidden_reasoning.type }, message: "must be string,null", schema: schema58.properties.hidden_reasoning.type, parentSchema: schema58.properties.hidden_reasoning, data: data11 }];
+                validate38.errors = [{ instancePath: instancePath + "/hidden_reasoning", schemaPath: "#/properties/hidden_reasoning/type", keyword: "type", params: { type: schema58.properties.hidden_reasoning.type }, message: "must be string,null" }];
                 return false;
               }
               var valid3 = _errs24 === errors;
@@ -2710,7 +2667,7 @@ function validate38(data, { instancePath = "", parentData, parentDataProperty, r
         }
       }
     } else {
-      validate38.errors = [{ instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object", schema: schema58.type, parentSchema: schema58, data }];
+      validate38.errors = [{ instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" }];
       return false;
     }
   }
@@ -2733,14 +2690,13 @@ function validate39(data, { instancePath = "", parentData, parentDataProperty, r
     if (data && typeof data == "object" && !Array.isArray(data)) {
       let missing0;
       if (data.type === void 0 && (missing0 = "type") || data.source === void 0 && (missing0 = "source")) {
-        validate39.errors = [{ instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: missing0 }, message: "must have required property '" + missing0 + "'", schema: schema35.required, parentSchema: schema35, data }];
+        validate39.errors = [{ instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: missing0 }, message: "must have required property '" + missing0 + "'" }];
         return false;
       } else {
         if (data.type !== void 0) {
-          let data0 = data.type;
           const _errs1 = errors;
-          if ("image" !== data0) {
-            validate39.errors = [{ instancePath: instancePath + "/type", schemaPath: "#/properties/type/const", keyword: "const", params: { allowedValue: "image" }, message: "must be equal to constant", schema: "image", parentSchema: schema35.properties.type, data: data0 }];
+          if ("image" !== data.type) {
+            validate39.errors = [{ instancePath: instancePath + "/type", schemaPath: "#/properties/type/const", keyword: "const", params: { allowedValue: "image" }, message: "must be equal to constant" }];
             return false;
           }
           var valid0 = _errs1 === errors;
@@ -2761,7 +2717,7 @@ function validate39(data, { instancePath = "", parentData, parentDataProperty, r
         }
       }
     } else {
-      validate39.errors = [{ instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object", schema: schema35.type, parentSchema: schema35, data }];
+      validate39.errors = [{ instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" }];
       return false;
     }
   }
@@ -2790,14 +2746,13 @@ function validate41(data, { instancePath = "", parentData, parentDataProperty, r
             if (data && typeof data == "object" && !Array.isArray(data)) {
               let missing0;
               if (data.type === void 0 && (missing0 = "type") || data.url === void 0 && (missing0 = "url")) {
-                validate41.errors = [{ instancePath, schemaPath: "#/$defs/UrlImage/required", keyword: "required", params: { missingProperty: missing0 }, message: "must have required property '" + missing0 + "'", schema: schema37.required, parentSchema: schema37, data }];
+                validate41.errors = [{ instancePath, schemaPath: "#/$defs/UrlImage/required", keyword: "required", params: { missingProperty: missing0 }, message: "must have required property '" + missing0 + "'" }];
                 return false;
               } else {
                 if (data.type !== void 0) {
-                  let data0 = data.type;
                   const _errs5 = errors;
-                  if ("url" !== data0) {
-                    validate41.errors = [{ instancePath: instancePath + "/type", schemaPath: "#/$defs/UrlImage/properties/type/const", keyword: "const", params: { allowedValue: "url" }, message: "must be equal to constant", schema: "url", parentSchema: schema37.properties.type, data: data0 }];
+                  if ("url" !== data.type) {
+                    validate41.errors = [{ instancePath: instancePath + "/type", schemaPath: "#/$defs/UrlImage/properties/type/const", keyword: "const", params: { allowedValue: "url" }, message: "must be equal to constant" }];
                     return false;
                   }
                   var valid3 = _errs5 === errors;
@@ -2806,10 +2761,9 @@ function validate41(data, { instancePath = "", parentData, parentDataProperty, r
                 }
                 if (valid3) {
                   if (data.url !== void 0) {
-                    let data1 = data.url;
                     const _errs6 = errors;
-                    if (typeof data1 !== "string") {
-                      validate41.errors = [{ instancePath: instancePath + "/url", schemaPath: "#/$defs/UrlImage/properties/url/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema37.properties.url.type, parentSchema: schema37.properties.url, data: data1 }];
+                    if (typeof data.url !== "string") {
+                      validate41.errors = [{ instancePath: instancePath + "/url", schemaPath: "#/$defs/UrlImage/properties/url/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
                       return false;
                     }
                     var valid3 = _errs6 === errors;
@@ -2819,7 +2773,7 @@ function validate41(data, { instancePath = "", parentData, parentDataProperty, r
                 }
               }
             } else {
-              validate41.errors = [{ instancePath, schemaPath: "#/$defs/UrlImage/type", keyword: "type", params: { type: "object" }, message: "must be object", schema: schema37.type, parentSchema: schema37, data }];
+              validate41.errors = [{ instancePath, schemaPath: "#/$defs/UrlImage/type", keyword: "type", params: { type: "object" }, message: "must be object" }];
               return false;
             }
           }
@@ -2832,14 +2786,13 @@ function validate41(data, { instancePath = "", parentData, parentDataProperty, r
             if (data && typeof data == "object" && !Array.isArray(data)) {
               let missing1;
               if (data.type === void 0 && (missing1 = "type") || data.media_type === void 0 && (missing1 = "media_type") || data.data === void 0 && (missing1 = "data")) {
-                validate41.errors = [{ instancePath, schemaPath: "#/$defs/Base64Image/required", keyword: "required", params: { missingProperty: missing1 }, message: "must have required property '" + missing1 + "'", schema: schema38.required, parentSchema: schema38, data }];
+                validate41.errors = [{ instancePath, schemaPath: "#/$defs/Base64Image/required", keyword: "required", params: { missingProperty: missing1 }, message: "must have required property '" + missing1 + "'" }];
                 return false;
               } else {
                 if (data.type !== void 0) {
-                  let data2 = data.type;
                   const _errs11 = errors;
-                  if ("base64" !== data2) {
-                    validate41.errors = [{ instancePath: instancePath + "/type", schemaPath: "#/$defs/Base64Image/properties/type/const", keyword: "const", params: { allowedValue: "base64" }, message: "must be equal to constant", schema: "base64", parentSchema: schema38.properties.type, data: data2 }];
+                  if ("base64" !== data.type) {
+                    validate41.errors = [{ instancePath: instancePath + "/type", schemaPath: "#/$defs/Base64Image/properties/type/const", keyword: "const", params: { allowedValue: "base64" }, message: "must be equal to constant" }];
                     return false;
                   }
                   var valid6 = _errs11 === errors;
@@ -2848,10 +2801,9 @@ function validate41(data, { instancePath = "", parentData, parentDataProperty, r
                 }
                 if (valid6) {
                   if (data.media_type !== void 0) {
-                    let data3 = data.media_type;
                     const _errs12 = errors;
-                    if (typeof data3 !== "string") {
-                      validate41.errors = [{ instancePath: instancePath + "/media_type", schemaPath: "#/$defs/Base64Image/properties/media_type/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema38.properties.media_type.type, parentSchema: schema38.properties.media_type, data: data3 }];
+                    if (typeof data.media_type !== "string") {
+                      validate41.errors = [{ instancePath: instancePath + "/media_type", schemaPath: "#/$defs/Base64Image/properties/media_type/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
                       return false;
                     }
                     var valid6 = _errs12 === errors;
@@ -2860,10 +2812,9 @@ function validate41(data, { instancePath = "", parentData, parentDataProperty, r
                   }
                   if (valid6) {
                     if (data.data !== void 0) {
-                      let data4 = data.data;
                       const _errs14 = errors;
-                      if (typeof data4 !== "string") {
-                        validate41.errors = [{ instancePath: instancePath + "/data", schemaPath: "#/$defs/Base64Image/properties/data/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema38.properties.data.type, parentSchema: schema38.properties.data, data: data4 }];
+                      if (typeof data.data !== "string") {
+                        validate41.errors = [{ instancePath: instancePath + "/data", schemaPath: "#/$defs/Base64Image/properties/data/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
                         return false;
                       }
                       var valid6 = _errs14 === errors;
@@ -2875,7 +2826,7 @@ function validate41(data, { instancePath = "", parentData, parentDataProperty, r
                         let data5 = data.detail;
                         const _errs16 = errors;
                         if (typeof data5 !== "string" && data5 !== null) {
-                          validate41.errors = [{ instancePath: instancePath + "/detail", schemaPath: "#/$defs/Base64Image/properties/detail/type", keyword: "type", params: { type: schema38.properties.detail.type }, message: "must be string,null", schema: schema38.properties.detail.type, parentSchema: schema38.properties.detail, data: data5 }];
+                          validate41.errors = [{ instancePath: instancePath + "/detail", schemaPath: "#/$defs/Base64Image/properties/detail/type", keyword: "type", params: { type: schema38.properties.detail.type }, message: "must be string,null" }];
                           return false;
                         }
                         var valid6 = _errs16 === errors;
@@ -2887,7 +2838,7 @@ function validate41(data, { instancePath = "", parentData, parentDataProperty, r
                 }
               }
             } else {
-              validate41.errors = [{ instancePath, schemaPath: "#/$defs/Base64Image/type", keyword: "type", params: { type: "object" }, message: "must be object", schema: schema38.type, parentSchema: schema38, data }];
+              validate41.errors = [{ instancePath, schemaPath: "#/$defs/Base64Image/type", keyword: "type", params: { type: "object" }, message: "must be object" }];
               return false;
             }
           }
@@ -2904,14 +2855,13 @@ function validate41(data, { instancePath = "", parentData, parentDataProperty, r
             if (data && typeof data == "object" && !Array.isArray(data)) {
               let missing2;
               if (data.type === void 0 && (missing2 = "type") || data.file_id === void 0 && (missing2 = "file_id")) {
-                validate41.errors = [{ instancePath, schemaPath: "#/$defs/LettaImage/required", keyword: "required", params: { missingProperty: missing2 }, message: "must have required property '" + missing2 + "'", schema: schema39.required, parentSchema: schema39, data }];
+                validate41.errors = [{ instancePath, schemaPath: "#/$defs/LettaImage/required", keyword: "required", params: { missingProperty: missing2 }, message: "must have required property '" + missing2 + "'" }];
                 return false;
               } else {
                 if (data.type !== void 0) {
-                  let data6 = data.type;
                   const _errs21 = errors;
-                  if ("letta" !== data6) {
-                    validate41.errors = [{ instancePath: instancePath + "/type", schemaPath: "#/$defs/LettaImage/properties/type/const", keyword: "const", params: { allowedValue: "letta" }, message: "must be equal to constant", schema: "letta", parentSchema: schema39.properties.type, data: data6 }];
+                  if ("letta" !== data.type) {
+                    validate41.errors = [{ instancePath: instancePath + "/type", schemaPath: "#/$defs/LettaImage/properties/type/const", keyword: "const", params: { allowedValue: "letta" }, message: "must be equal to constant" }];
                     return false;
                   }
                   var valid9 = _errs21 === errors;
@@ -2920,10 +2870,9 @@ function validate41(data, { instancePath = "", parentData, parentDataProperty, r
                 }
                 if (valid9) {
                   if (data.file_id !== void 0) {
-                    let data7 = data.file_id;
                     const _errs22 = errors;
-                    if (typeof data7 !== "string") {
-                      validate41.errors = [{ instancePath: instancePath + "/file_id", schemaPath: "#/$defs/LettaImage/properties/file_id/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema39.properties.file_id.type, parentSchema: schema39.properties.file_id, data: data7 }];
+                    if (typeof data.file_id !== "string") {
+                      validate41.errors = [{ instancePath: instancePath + "/file_id", schemaPath: "#/$defs/LettaImage/properties/file_id/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
                       return false;
                     }
                     var valid9 = _errs22 === errors;
@@ -2935,7 +2884,7 @@ function validate41(data, { instancePath = "", parentData, parentDataProperty, r
                       let data8 = data.media_type;
                       const _errs24 = errors;
                       if (typeof data8 !== "string" && data8 !== null) {
-                        validate41.errors = [{ instancePath: instancePath + "/media_type", schemaPath: "#/$defs/LettaImage/properties/media_type/type", keyword: "type", params: { type: schema39.properties.media_type.type }, message: "must be string,null", schema: schema39.properties.media_type.type, parentSchema: schema39.properties.media_type, data: data8 }];
+                        validate41.errors = [{ instancePath: instancePath + "/media_type", schemaPath: "#/$defs/LettaImage/properties/media_type/type", keyword: "type", params: { type: schema39.properties.media_type.type }, message: "must be string,null" }];
                         return false;
                       }
                       var valid9 = _errs24 === errors;
@@ -2947,7 +2896,7 @@ function validate41(data, { instancePath = "", parentData, parentDataProperty, r
                         let data9 = data.data;
                         const _errs26 = errors;
                         if (typeof data9 !== "string" && data9 !== null) {
-                          validate41.errors = [{ instancePath: instancePath + "/data", schemaPath: "#/$defs/LettaImage/properties/data/type", keyword: "type", params: { type: schema39.properties.data.type }, message: "must be string,null", schema: schema39.properties.data.type, parentSchema: schema39.properties.data, data: data9 }];
+                          validate41.errors = [{ instancePath: instancePath + "/data", schemaPath: "#/$defs/LettaImage/properties/data/type", keyword: "type", params: { type: schema39.properties.data.type }, message: "must be string,null" }];
                           return false;
                         }
                         var valid9 = _errs26 === errors;
@@ -2959,7 +2908,7 @@ function validate41(data, { instancePath = "", parentData, parentDataProperty, r
                           let data10 = data.detail;
                           const _errs28 = errors;
                           if (typeof data10 !== "string" && data10 !== null) {
-                            validate41.errors = [{ instancePath: instancePath + "/detail", schemaPath: "#/$defs/LettaImage/properties/detail/type", keyword: "type", params: { type: schema39.properties.detail.type }, message: "must be string,null", schema: schema39.properties.detail.type, parentSchema: schema39.properties.detail, data: data10 }];
+                            validate41.errors = [{ instancePath: instancePath + "/detail", schemaPath: "#/$defs/LettaImage/properties/detail/type", keyword: "type", params: { type: schema39.properties.detail.type }, message: "must be string,null" }];
                             return false;
                           }
                           var valid9 = _errs28 === errors;
@@ -2972,7 +2921,7 @@ function validate41(data, { instancePath = "", parentData, parentDataProperty, r
                 }
               }
             } else {
-              validate41.errors = [{ instancePath, schemaPath: "#/$defs/LettaImage/type", keyword: "type", params: { type: "object" }, message: "must be object", schema: schema39.type, parentSchema: schema39, data }];
+              validate41.errors = [{ instancePath, schemaPath: "#/$defs/LettaImage/type", keyword: "type", params: { type: "object" }, message: "must be object" }];
               return false;
             }
           }
@@ -2985,15 +2934,15 @@ function validate41(data, { instancePath = "", parentData, parentDataProperty, r
             props0.detail = true;
           }
         } else {
-          validate41.errors = [{ instancePath, schemaPath: "#/discriminator", keyword: "discriminator", params: { error: "mapping", tag: "type", tagValue: tag0 }, message: 'value of tag "type" must be in oneOf', schema: schema36.discriminator, parentSchema: schema36, data }];
+          validate41.errors = [{ instancePath, schemaPath: "#/discriminator", keyword: "discriminator", params: { error: "mapping", tag: "type", tagValue: tag0 }, message: 'value of tag "type" must be in oneOf' }];
           return false;
         }
       } else {
-        validate41.errors = [{ instancePath, schemaPath: "#/discriminator", keyword: "discriminator", params: { error: "tag", tag: "type", tagValue: tag0 }, message: 'tag "type" must be string', schema: schema36.discriminator, parentSchema: schema36, data }];
+        validate41.errors = [{ instancePath, schemaPath: "#/discriminator", keyword: "discriminator", params: { error: "tag", tag: "type", tagValue: tag0 }, message: 'tag "type" must be string' }];
         return false;
       }
     } else {
-      validate41.errors = [{ instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object", schema: schema36.type, parentSchema: schema36, data }];
+      validate41.errors = [{ instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" }];
       return false;
     }
   }
@@ -3018,14 +2967,13 @@ function validate42(data, { instancePath = "", parentData, parentDataProperty, r
     if (data && typeof data == "object" && !Array.isArray(data)) {
       let missing0;
       if (data.message_type === void 0 && (missing0 = "message_type") || data.run_id === void 0 && (missing0 = "run_id") || data.error_type === void 0 && (missing0 = "error_type") || data.message === void 0 && (missing0 = "message")) {
-        validate42.errors = [{ instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: missing0 }, message: "must have required property '" + missing0 + "'", schema: schema65.required, parentSchema: schema65, data }];
+        validate42.errors = [{ instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: missing0 }, message: "must have required property '" + missing0 + "'" }];
         return false;
       } else {
         if (data.message_type !== void 0) {
-          let data0 = data.message_type;
           const _errs1 = errors;
-          if ("error_message" !== data0) {
-            validate42.errors = [{ instancePath: instancePath + "/message_type", schemaPath: "#/properties/message_type/const", keyword: "const", params: { allowedValue: "error_message" }, message: "must be equal to constant", schema: "error_message", parentSchema: schema65.properties.message_type, data: data0 }];
+          if ("error_message" !== data.message_type) {
+            validate42.errors = [{ instancePath: instancePath + "/message_type", schemaPath: "#/properties/message_type/const", keyword: "const", params: { allowedValue: "error_message" }, message: "must be equal to constant" }];
             return false;
           }
           var valid0 = _errs1 === errors;
@@ -3034,10 +2982,9 @@ function validate42(data, { instancePath = "", parentData, parentDataProperty, r
         }
         if (valid0) {
           if (data.run_id !== void 0) {
-            let data1 = data.run_id;
             const _errs2 = errors;
-            if (typeof data1 !== "string") {
-              validate42.errors = [{ instancePath: instancePath + "/run_id", schemaPath: "#/properties/run_id/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema65.properties.run_id.type, parentSchema: schema65.properties.run_id, data: data1 }];
+            if (typeof data.run_id !== "string") {
+              validate42.errors = [{ instancePath: instancePath + "/run_id", schemaPath: "#/properties/run_id/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
               return false;
             }
             var valid0 = _errs2 === errors;
@@ -3046,10 +2993,9 @@ function validate42(data, { instancePath = "", parentData, parentDataProperty, r
           }
           if (valid0) {
             if (data.error_type !== void 0) {
-              let data2 = data.error_type;
               const _errs4 = errors;
-              if (typeof data2 !== "string") {
-                validate42.errors = [{ instancePath: instancePath + "/error_type", schemaPath: "#/properties/error_type/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema65.properties.error_type.type, parentSchema: schema65.properties.error_type, data: data2 }];
+              if (typeof data.error_type !== "string") {
+                validate42.errors = [{ instancePath: instancePath + "/error_type", schemaPath: "#/properties/error_type/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
                 return false;
               }
               var valid0 = _errs4 === errors;
@@ -3058,10 +3004,9 @@ function validate42(data, { instancePath = "", parentData, parentDataProperty, r
             }
             if (valid0) {
               if (data.message !== void 0) {
-                let data3 = data.message;
                 const _errs6 = errors;
-                if (typeof data3 !== "string") {
-                  validate42.errors = [{ instancePath: instancePath + "/message", schemaPath: "#/properties/message/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema65.properties.message.type, parentSchema: schema65.properties.message, data: data3 }];
+                if (typeof data.message !== "string") {
+                  validate42.errors = [{ instancePath: instancePath + "/message", schemaPath: "#/properties/message/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
                   return false;
                 }
                 var valid0 = _errs6 === errors;
@@ -3073,7 +3018,7 @@ function validate42(data, { instancePath = "", parentData, parentDataProperty, r
                   let data4 = data.detail;
                   const _errs8 = errors;
                   if (typeof data4 !== "string" && data4 !== null) {
-                    validate42.errors = [{ instancePath: instancePath + "/detail", schemaPath: "#/properties/detail/type", keyword: "type", params: { type: schema65.properties.detail.type }, message: "must be string,null", schema: schema65.properties.detail.type, parentSchema: schema65.properties.detail, data: data4 }];
+                    validate42.errors = [{ instancePath: instancePath + "/detail", schemaPath: "#/properties/detail/type", keyword: "type", params: { type: schema65.properties.detail.type }, message: "must be string,null" }];
                     return false;
                   }
                   var valid0 = _errs8 === errors;
@@ -3085,7 +3030,7 @@ function validate42(data, { instancePath = "", parentData, parentDataProperty, r
                     let data5 = data.seq_id;
                     const _errs10 = errors;
                     if (!(typeof data5 == "number" && (!(data5 % 1) && !isNaN(data5)) && isFinite(data5)) && data5 !== null) {
-                      validate42.errors = [{ instancePath: instancePath + "/seq_id", schemaPath: "#/properties/seq_id/type", keyword: "type", params: { type: schema65.properties.seq_id.type }, message: "must be integer,null", schema: schema65.properties.seq_id.type, parentSchema: schema65.properties.seq_id, data: data5 }];
+                      validate42.errors = [{ instancePath: instancePath + "/seq_id", schemaPath: "#/properties/seq_id/type", keyword: "type", params: { type: schema65.properties.seq_id.type }, message: "must be integer,null" }];
                       return false;
                     }
                     var valid0 = _errs10 === errors;
@@ -3099,7 +3044,7 @@ function validate42(data, { instancePath = "", parentData, parentDataProperty, r
         }
       }
     } else {
-      validate42.errors = [{ instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object", schema: schema65.type, parentSchema: schema65, data }];
+      validate42.errors = [{ instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" }];
       return false;
     }
   }
@@ -3122,14 +3067,13 @@ function validate43(data, { instancePath = "", parentData, parentDataProperty, r
     if (data && typeof data == "object" && !Array.isArray(data)) {
       let missing0;
       if (data.type === void 0 && (missing0 = "type") || data.file_id === void 0 && (missing0 = "file_id")) {
-        validate43.errors = [{ instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: missing0 }, message: "must have required property '" + missing0 + "'", schema: schema39.required, parentSchema: schema39, data }];
+        validate43.errors = [{ instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: missing0 }, message: "must have required property '" + missing0 + "'" }];
         return false;
       } else {
         if (data.type !== void 0) {
-          let data0 = data.type;
           const _errs1 = errors;
-          if ("letta" !== data0) {
-            validate43.errors = [{ instancePath: instancePath + "/type", schemaPath: "#/properties/type/const", keyword: "const", params: { allowedValue: "letta" }, message: "must be equal to constant", schema: "letta", parentSchema: schema39.properties.type, data: data0 }];
+          if ("letta" !== data.type) {
+            validate43.errors = [{ instancePath: instancePath + "/type", schemaPath: "#/properties/type/const", keyword: "const", params: { allowedValue: "letta" }, message: "must be equal to constant" }];
             return false;
           }
           var valid0 = _errs1 === errors;
@@ -3138,10 +3082,9 @@ function validate43(data, { instancePath = "", parentData, parentDataProperty, r
         }
         if (valid0) {
           if (data.file_id !== void 0) {
-            let data1 = data.file_id;
             const _errs2 = errors;
-            if (typeof data1 !== "string") {
-              validate43.errors = [{ instancePath: instancePath + "/file_id", schemaPath: "#/properties/file_id/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema39.properties.file_id.type, parentSchema: schema39.properties.file_id, data: data1 }];
+            if (typeof data.file_id !== "string") {
+              validate43.errors = [{ instancePath: instancePath + "/file_id", schemaPath: "#/properties/file_id/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
               return false;
             }
             var valid0 = _errs2 === errors;
@@ -3153,7 +3096,7 @@ function validate43(data, { instancePath = "", parentData, parentDataProperty, r
               let data2 = data.media_type;
               const _errs4 = errors;
               if (typeof data2 !== "string" && data2 !== null) {
-                validate43.errors = [{ instancePath: instancePath + "/media_type", schemaPath: "#/properties/media_type/type", keyword: "type", params: { type: schema39.properties.media_type.type }, message: "must be string,null", schema: schema39.properties.media_type.type, parentSchema: schema39.properties.media_type, data: data2 }];
+                validate43.errors = [{ instancePath: instancePath + "/media_type", schemaPath: "#/properties/media_type/type", keyword: "type", params: { type: schema39.properties.media_type.type }, message: "must be string,null" }];
                 return false;
               }
               var valid0 = _errs4 === errors;
@@ -3165,7 +3108,7 @@ function validate43(data, { instancePath = "", parentData, parentDataProperty, r
                 let data3 = data.data;
                 const _errs6 = errors;
                 if (typeof data3 !== "string" && data3 !== null) {
-                  validate43.errors = [{ instancePath: instancePath + "/data", schemaPath: "#/properties/data/type", keyword: "type", params: { type: schema39.properties.data.type }, message: "must be string,null", schema: schema39.properties.data.type, parentSchema: schema39.properties.data, data: data3 }];
+                  validate43.errors = [{ instancePath: instancePath + "/data", schemaPath: "#/properties/data/type", keyword: "type", params: { type: schema39.properties.data.type }, message: "must be string,null" }];
                   return false;
                 }
                 var valid0 = _errs6 === errors;
@@ -3177,7 +3120,7 @@ function validate43(data, { instancePath = "", parentData, parentDataProperty, r
                   let data4 = data.detail;
                   const _errs8 = errors;
                   if (typeof data4 !== "string" && data4 !== null) {
-                    validate43.errors = [{ instancePath: instancePath + "/detail", schemaPath: "#/properties/detail/type", keyword: "type", params: { type: schema39.properties.detail.type }, message: "must be string,null", schema: schema39.properties.detail.type, parentSchema: schema39.properties.detail, data: data4 }];
+                    validate43.errors = [{ instancePath: instancePath + "/detail", schemaPath: "#/properties/detail/type", keyword: "type", params: { type: schema39.properties.detail.type }, message: "must be string,null" }];
                     return false;
                   }
                   var valid0 = _errs8 === errors;
@@ -3190,7 +3133,7 @@ function validate43(data, { instancePath = "", parentData, parentDataProperty, r
         }
       }
     } else {
-      validate43.errors = [{ instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object", schema: schema39.type, parentSchema: schema39, data }];
+      validate43.errors = [{ instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" }];
       return false;
     }
   }
@@ -3216,14 +3159,13 @@ function validate45(data, { instancePath = "", parentData, parentDataProperty, r
     if (data && typeof data == "object" && !Array.isArray(data)) {
       let missing0;
       if (data.id === void 0 && (missing0 = "id") || data.date === void 0 && (missing0 = "date")) {
-        validate45.errors = [{ instancePath, schemaPath: "#/$defs/LettaMessageBase/required", keyword: "required", params: { missingProperty: missing0 }, message: "must have required property '" + missing0 + "'", schema: schema43.required, parentSchema: schema43, data }];
+        validate45.errors = [{ instancePath, schemaPath: "#/$defs/LettaMessageBase/required", keyword: "required", params: { missingProperty: missing0 }, message: "must have required property '" + missing0 + "'" }];
         return false;
       } else {
         if (data.id !== void 0) {
-          let data0 = data.id;
           const _errs4 = errors;
-          if (typeof data0 !== "string") {
-            validate45.errors = [{ instancePath: instancePath + "/id", schemaPath: "#/$defs/LettaMessageBase/properties/id/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema43.properties.id.type, parentSchema: schema43.properties.id, data: data0 }];
+          if (typeof data.id !== "string") {
+            validate45.errors = [{ instancePath: instancePath + "/id", schemaPath: "#/$defs/LettaMessageBase/properties/id/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
             return false;
           }
           var valid2 = _errs4 === errors;
@@ -3238,11 +3180,11 @@ function validate45(data, { instancePath = "", parentData, parentDataProperty, r
               if (errors === _errs6) {
                 if (typeof data1 === "string") {
                   if (!formats0.validate(data1)) {
-                    validate45.errors = [{ instancePath: instancePath + "/date", schemaPath: "#/$defs/LettaMessageBase/properties/date/format", keyword: "format", params: { format: "date-time" }, message: 'must match format "date-time"', schema: "date-time", parentSchema: schema43.properties.date, data: data1 }];
+                    validate45.errors = [{ instancePath: instancePath + "/date", schemaPath: "#/$defs/LettaMessageBase/properties/date/format", keyword: "format", params: { format: "date-time" }, message: 'must match format "date-time"' }];
                     return false;
                   }
                 } else {
-                  validate45.errors = [{ instancePath: instancePath + "/date", schemaPath: "#/$defs/LettaMessageBase/properties/date/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema43.properties.date.type, parentSchema: schema43.properties.date, data: data1 }];
+                  validate45.errors = [{ instancePath: instancePath + "/date", schemaPath: "#/$defs/LettaMessageBase/properties/date/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
                   return false;
                 }
               }
@@ -3256,7 +3198,7 @@ function validate45(data, { instancePath = "", parentData, parentDataProperty, r
               let data2 = data.name;
               const _errs8 = errors;
               if (typeof data2 !== "string" && data2 !== null) {
-                validate45.errors = [{ instancePath: instancePath + "/name", schemaPath: "#/$defs/LettaMessageBase/properties/name/type", keyword: "type", params: { type: schema43.properties.name.type }, message: "must be string,null", schema: schema43.properties.name.type, parentSchema: schema43.properties.name, data: data2 }];
+                validate45.errors = [{ instancePath: instancePath + "/name", schemaPath: "#/$defs/LettaMessageBase/properties/name/type", keyword: "type", params: { type: schema43.properties.name.type }, message: "must be string,null" }];
                 return false;
               }
               var valid2 = _errs8 === errors;
@@ -3268,7 +3210,7 @@ function validate45(data, { instancePath = "", parentData, parentDataProperty, r
                 let data3 = data.otid;
                 const _errs10 = errors;
                 if (typeof data3 !== "string" && data3 !== null) {
-                  validate45.errors = [{ instancePath: instancePath + "/otid", schemaPath: "#/$defs/LettaMessageBase/properties/otid/type", keyword: "type", params: { type: schema43.properties.otid.type }, message: "must be string,null", schema: schema43.properties.otid.type, parentSchema: schema43.properties.otid, data: data3 }];
+                  validate45.errors = [{ instancePath: instancePath + "/otid", schemaPath: "#/$defs/LettaMessageBase/properties/otid/type", keyword: "type", params: { type: schema43.properties.otid.type }, message: "must be string,null" }];
                   return false;
                 }
                 var valid2 = _errs10 === errors;
@@ -3280,7 +3222,7 @@ function validate45(data, { instancePath = "", parentData, parentDataProperty, r
                   let data4 = data.sender_id;
                   const _errs12 = errors;
                   if (typeof data4 !== "string" && data4 !== null) {
-                    validate45.errors = [{ instancePath: instancePath + "/sender_id", schemaPath: "#/$defs/LettaMessageBase/properties/sender_id/type", keyword: "type", params: { type: schema43.properties.sender_id.type }, message: "must be string,null", schema: schema43.properties.sender_id.type, parentSchema: schema43.properties.sender_id, data: data4 }];
+                    validate45.errors = [{ instancePath: instancePath + "/sender_id", schemaPath: "#/$defs/LettaMessageBase/properties/sender_id/type", keyword: "type", params: { type: schema43.properties.sender_id.type }, message: "must be string,null" }];
                     return false;
                   }
                   var valid2 = _errs12 === errors;
@@ -3292,7 +3234,7 @@ function validate45(data, { instancePath = "", parentData, parentDataProperty, r
                     let data5 = data.step_id;
                     const _errs14 = errors;
                     if (typeof data5 !== "string" && data5 !== null) {
-                      validate45.errors = [{ instancePath: instancePath + "/step_id", schemaPath: "#/$defs/LettaMessageBase/properties/step_id/type", keyword: "type", params: { type: schema43.properties.step_id.type }, message: "must be string,null", schema: schema43.properties.step_id.type, parentSchema: schema43.properties.step_id, data: data5 }];
+                      validate45.errors = [{ instancePath: instancePath + "/step_id", schemaPath: "#/$defs/LettaMessageBase/properties/step_id/type", keyword: "type", params: { type: schema43.properties.step_id.type }, message: "must be string,null" }];
                       return false;
                     }
                     var valid2 = _errs14 === errors;
@@ -3304,7 +3246,7 @@ function validate45(data, { instancePath = "", parentData, parentDataProperty, r
                       let data6 = data.is_err;
                       const _errs16 = errors;
                       if (typeof data6 !== "boolean" && data6 !== null) {
-                        validate45.errors = [{ instancePath: instancePath + "/is_err", schemaPath: "#/$defs/LettaMessageBase/properties/is_err/type", keyword: "type", params: { type: schema43.properties.is_err.type }, message: "must be boolean,null", schema: schema43.properties.is_err.type, parentSchema: schema43.properties.is_err, data: data6 }];
+                        validate45.errors = [{ instancePath: instancePath + "/is_err", schemaPath: "#/$defs/LettaMessageBase/properties/is_err/type", keyword: "type", params: { type: schema43.properties.is_err.type }, message: "must be boolean,null" }];
                         return false;
                       }
                       var valid2 = _errs16 === errors;
@@ -3316,7 +3258,7 @@ function validate45(data, { instancePath = "", parentData, parentDataProperty, r
                         let data7 = data.seq_id;
                         const _errs18 = errors;
                         if (!(typeof data7 == "number" && (!(data7 % 1) && !isNaN(data7)) && isFinite(data7)) && data7 !== null) {
-                          validate45.errors = [{ instancePath: instancePath + "/seq_id", schemaPath: "#/$defs/LettaMessageBase/properties/seq_id/type", keyword: "type", params: { type: schema43.properties.seq_id.type }, message: "must be integer,null", schema: schema43.properties.seq_id.type, parentSchema: schema43.properties.seq_id, data: data7 }];
+                          validate45.errors = [{ instancePath: instancePath + "/seq_id", schemaPath: "#/$defs/LettaMessageBase/properties/seq_id/type", keyword: "type", params: { type: schema43.properties.seq_id.type }, message: "must be integer,null" }];
                           return false;
                         }
                         var valid2 = _errs18 === errors;
@@ -3328,7 +3270,7 @@ function validate45(data, { instancePath = "", parentData, parentDataProperty, r
                           let data8 = data.run_id;
                           const _errs20 = errors;
                           if (typeof data8 !== "string" && data8 !== null) {
-                            validate45.errors = [{ instancePath: instancePath + "/run_id", schemaPath: "#/$defs/LettaMessageBase/properties/run_id/type", keyword: "type", params: { type: schema43.properties.run_id.type }, message: "must be string,null", schema: schema43.properties.run_id.type, parentSchema: schema43.properties.run_id, data: data8 }];
+                            validate45.errors = [{ instancePath: instancePath + "/run_id", schemaPath: "#/$defs/LettaMessageBase/properties/run_id/type", keyword: "type", params: { type: schema43.properties.run_id.type }, message: "must be string,null" }];
                             return false;
                           }
                           var valid2 = _errs20 === errors;
@@ -3345,7 +3287,7 @@ function validate45(data, { instancePath = "", parentData, parentDataProperty, r
         }
       }
     } else {
-      validate45.errors = [{ instancePath, schemaPath: "#/$defs/LettaMessageBase/type", keyword: "type", params: { type: "object" }, message: "must be object", schema: schema43.type, parentSchema: schema43, data }];
+      validate45.errors = [{ instancePath, schemaPath: "#/$defs/LettaMessageBase/type", keyword: "type", params: { type: "object" }, message: "must be object" }];
       return false;
     }
   }
@@ -3353,14 +3295,13 @@ function validate45(data, { instancePath = "", parentData, parentDataProperty, r
     if (data && typeof data == "object" && !Array.isArray(data)) {
       let missing1;
       if (data.message_type === void 0 && (missing1 = "message_type") || data.content === void 0 && (missing1 = "content")) {
-        validate45.errors = [{ instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: missing1 }, message: "must have required property '" + missing1 + "'", schema: schema68.required, parentSchema: schema68, data }];
+        validate45.errors = [{ instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: missing1 }, message: "must have required property '" + missing1 + "'" }];
         return false;
       } else {
         if (data.message_type !== void 0) {
-          let data9 = data.message_type;
           const _errs22 = errors;
-          if ("system_message" !== data9) {
-            validate45.errors = [{ instancePath: instancePath + "/message_type", schemaPath: "#/properties/message_type/const", keyword: "const", params: { allowedValue: "system_message" }, message: "must be equal to constant", schema: "system_message", parentSchema: schema68.properties.message_type, data: data9 }];
+          if ("system_message" !== data.message_type) {
+            validate45.errors = [{ instancePath: instancePath + "/message_type", schemaPath: "#/properties/message_type/const", keyword: "const", params: { allowedValue: "system_message" }, message: "must be equal to constant" }];
             return false;
           }
           var valid3 = _errs22 === errors;
@@ -3369,10 +3310,9 @@ function validate45(data, { instancePath = "", parentData, parentDataProperty, r
         }
         if (valid3) {
           if (data.content !== void 0) {
-            let data10 = data.content;
             const _errs23 = errors;
-            if (typeof data10 !== "string") {
-              validate45.errors = [{ instancePath: instancePath + "/content", schemaPath: "#/properties/content/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema68.properties.content.type, parentSchema: schema68.properties.content, data: data10 }];
+            if (typeof data.content !== "string") {
+              validate45.errors = [{ instancePath: instancePath + "/content", schemaPath: "#/properties/content/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
               return false;
             }
             var valid3 = _errs23 === errors;
@@ -3382,7 +3322,7 @@ function validate45(data, { instancePath = "", parentData, parentDataProperty, r
         }
       }
     } else {
-      validate45.errors = [{ instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object", schema: schema68.type, parentSchema: schema68, data }];
+      validate45.errors = [{ instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" }];
       return false;
     }
   }
@@ -3406,14 +3346,13 @@ function validate46(data, { instancePath = "", parentData, parentDataProperty, r
     if (data && typeof data == "object" && !Array.isArray(data)) {
       let missing0;
       if (data.id === void 0 && (missing0 = "id") || data.date === void 0 && (missing0 = "date")) {
-        validate46.errors = [{ instancePath, schemaPath: "#/$defs/LettaMessageBase/required", keyword: "required", params: { missingProperty: missing0 }, message: "must have required property '" + missing0 + "'", schema: schema43.required, parentSchema: schema43, data }];
+        validate46.errors = [{ instancePath, schemaPath: "#/$defs/LettaMessageBase/required", keyword: "required", params: { missingProperty: missing0 }, message: "must have required property '" + missing0 + "'" }];
         return false;
       } else {
         if (data.id !== void 0) {
-          let data0 = data.id;
           const _errs4 = errors;
-          if (typeof data0 !== "string") {
-            validate46.errors = [{ instancePath: instancePath + "/id", schemaPath: "#/$defs/LettaMessageBase/properties/id/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema43.properties.id.type, parentSchema: schema43.properties.id, data: data0 }];
+          if (typeof data.id !== "string") {
+            validate46.errors = [{ instancePath: instancePath + "/id", schemaPath: "#/$defs/LettaMessageBase/properties/id/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
             return false;
           }
           var valid2 = _errs4 === errors;
@@ -3428,11 +3367,11 @@ function validate46(data, { instancePath = "", parentData, parentDataProperty, r
               if (errors === _errs6) {
                 if (typeof data1 === "string") {
                   if (!formats0.validate(data1)) {
-                    validate46.errors = [{ instancePath: instancePath + "/date", schemaPath: "#/$defs/LettaMessageBase/properties/date/format", keyword: "format", params: { format: "date-time" }, message: 'must match format "date-time"', schema: "date-time", parentSchema: schema43.properties.date, data: data1 }];
+                    validate46.errors = [{ instancePath: instancePath + "/date", schemaPath: "#/$defs/LettaMessageBase/properties/date/format", keyword: "format", params: { format: "date-time" }, message: 'must match format "date-time"' }];
                     return false;
                   }
                 } else {
-                  validate46.errors = [{ instancePath: instancePath + "/date", schemaPath: "#/$defs/LettaMessageBase/properties/date/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema43.properties.date.type, parentSchema: schema43.properties.date, data: data1 }];
+                  validate46.errors = [{ instancePath: instancePath + "/date", schemaPath: "#/$defs/LettaMessageBase/properties/date/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
                   return false;
                 }
               }
@@ -3446,7 +3385,7 @@ function validate46(data, { instancePath = "", parentData, parentDataProperty, r
               let data2 = data.name;
               const _errs8 = errors;
               if (typeof data2 !== "string" && data2 !== null) {
-                validate46.errors = [{ instancePath: instancePath + "/name", schemaPath: "#/$defs/LettaMessageBase/properties/name/type", keyword: "type", params: { type: schema43.properties.name.type }, message: "must be string,null", schema: schema43.properties.name.type, parentSchema: schema43.properties.name, data: data2 }];
+                validate46.errors = [{ instancePath: instancePath + "/name", schemaPath: "#/$defs/LettaMessageBase/properties/name/type", keyword: "type", params: { type: schema43.properties.name.type }, message: "must be string,null" }];
                 return false;
               }
               var valid2 = _errs8 === errors;
@@ -3458,7 +3397,7 @@ function validate46(data, { instancePath = "", parentData, parentDataProperty, r
                 let data3 = data.otid;
                 const _errs10 = errors;
                 if (typeof data3 !== "string" && data3 !== null) {
-                  validate46.errors = [{ instancePath: instancePath + "/otid", schemaPath: "#/$defs/LettaMessageBase/properties/otid/type", keyword: "type", params: { type: schema43.properties.otid.type }, message: "must be string,null", schema: schema43.properties.otid.type, parentSchema: schema43.properties.otid, data: data3 }];
+                  validate46.errors = [{ instancePath: instancePath + "/otid", schemaPath: "#/$defs/LettaMessageBase/properties/otid/type", keyword: "type", params: { type: schema43.properties.otid.type }, message: "must be string,null" }];
                   return false;
                 }
                 var valid2 = _errs10 === errors;
@@ -3470,7 +3409,7 @@ function validate46(data, { instancePath = "", parentData, parentDataProperty, r
                   let data4 = data.sender_id;
                   const _errs12 = errors;
                   if (typeof data4 !== "string" && data4 !== null) {
-                    validate46.errors = [{ instancePath: instancePath + "/sender_id", schemaPath: "#/$defs/LettaMessageBase/properties/sender_id/type", keyword: "type", params: { type: schema43.properties.sender_id.type }, message: "must be string,null", schema: schema43.properties.sender_id.type, parentSchema: schema43.properties.sender_id, data: data4 }];
+                    validate46.errors = [{ instancePath: instancePath + "/sender_id", schemaPath: "#/$defs/LettaMessageBase/properties/sender_id/type", keyword: "type", params: { type: schema43.properties.sender_id.type }, message: "must be string,null" }];
                     return false;
                   }
                   var valid2 = _errs12 === errors;
@@ -3482,7 +3421,7 @@ function validate46(data, { instancePath = "", parentData, parentDataProperty, r
                     let data5 = data.step_id;
                     const _errs14 = errors;
                     if (typeof data5 !== "string" && data5 !== null) {
-                      validate46.errors = [{ instancePath: instancePath + "/step_id", schemaPath: "#/$defs/LettaMessageBase/properties/step_id/type", keyword: "type", params: { type: schema43.properties.step_id.type }, message: "must be string,null", schema: schema43.properties.step_id.type, parentSchema: schema43.properties.step_id, data: data5 }];
+                      validate46.errors = [{ instancePath: instancePath + "/step_id", schemaPath: "#/$defs/LettaMessageBase/properties/step_id/type", keyword: "type", params: { type: schema43.properties.step_id.type }, message: "must be string,null" }];
                       return false;
                     }
                     var valid2 = _errs14 === errors;
@@ -3494,7 +3433,7 @@ function validate46(data, { instancePath = "", parentData, parentDataProperty, r
                       let data6 = data.is_err;
                       const _errs16 = errors;
                       if (typeof data6 !== "boolean" && data6 !== null) {
-                        validate46.errors = [{ instancePath: instancePath + "/is_err", schemaPath: "#/$defs/LettaMessageBase/properties/is_err/type", keyword: "type", params: { type: schema43.properties.is_err.type }, message: "must be boolean,null", schema: schema43.properties.is_err.type, parentSchema: schema43.properties.is_err, data: data6 }];
+                        validate46.errors = [{ instancePath: instancePath + "/is_err", schemaPath: "#/$defs/LettaMessageBase/properties/is_err/type", keyword: "type", params: { type: schema43.properties.is_err.type }, message: "must be boolean,null" }];
                         return false;
                       }
                       var valid2 = _errs16 === errors;
@@ -3506,7 +3445,7 @@ function validate46(data, { instancePath = "", parentData, parentDataProperty, r
                         let data7 = data.seq_id;
                         const _errs18 = errors;
                         if (!(typeof data7 == "number" && (!(data7 % 1) && !isNaN(data7)) && isFinite(data7)) && data7 !== null) {
-                          validate46.errors = [{ instancePath: instancePath + "/seq_id", schemaPath: "#/$defs/LettaMessageBase/properties/seq_id/type", keyword: "type", params: { type: schema43.properties.seq_id.type }, message: "must be integer,null", schema: schema43.properties.seq_id.type, parentSchema: schema43.properties.seq_id, data: data7 }];
+                          validate46.errors = [{ instancePath: instancePath + "/seq_id", schemaPath: "#/$defs/LettaMessageBase/properties/seq_id/type", keyword: "type", params: { type: schema43.properties.seq_id.type }, message: "must be integer,null" }];
                           return false;
                         }
                         var valid2 = _errs18 === errors;
@@ -3518,7 +3457,7 @@ function validate46(data, { instancePath = "", parentData, parentDataProperty, r
                           let data8 = data.run_id;
                           const _errs20 = errors;
                           if (typeof data8 !== "string" && data8 !== null) {
-                            validate46.errors = [{ instancePath: instancePath + "/run_id", schemaPath: "#/$defs/LettaMessageBase/properties/run_id/type", keyword: "type", params: { type: schema43.properties.run_id.type }, message: "must be string,null", schema: schema43.properties.run_id.type, parentSchema: schema43.properties.run_id, data: data8 }];
+                            validate46.errors = [{ instancePath: instancePath + "/run_id", schemaPath: "#/$defs/LettaMessageBase/properties/run_id/type", keyword: "type", params: { type: schema43.properties.run_id.type }, message: "must be string,null" }];
                             return false;
                           }
                           var valid2 = _errs20 === errors;
@@ -3535,7 +3474,7 @@ function validate46(data, { instancePath = "", parentData, parentDataProperty, r
         }
       }
     } else {
-      validate46.errors = [{ instancePath, schemaPath: "#/$defs/LettaMessageBase/type", keyword: "type", params: { type: "object" }, message: "must be object", schema: schema43.type, parentSchema: schema43, data }];
+      validate46.errors = [{ instancePath, schemaPath: "#/$defs/LettaMessageBase/type", keyword: "type", params: { type: "object" }, message: "must be object" }];
       return false;
     }
   }
@@ -3543,14 +3482,13 @@ function validate46(data, { instancePath = "", parentData, parentDataProperty, r
     if (data && typeof data == "object" && !Array.isArray(data)) {
       let missing1;
       if (data.message_type === void 0 && (missing1 = "message_type") || data.content === void 0 && (missing1 = "content")) {
-        validate46.errors = [{ instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: missing1 }, message: "must have required property '" + missing1 + "'", schema: schema70.required, parentSchema: schema70, data }];
+        validate46.errors = [{ instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: missing1 }, message: "must have required property '" + missing1 + "'" }];
         return false;
       } else {
         if (data.message_type !== void 0) {
-          let data9 = data.message_type;
           const _errs22 = errors;
-          if ("user_message" !== data9) {
-            validate46.errors = [{ instancePath: instancePath + "/message_type", schemaPath: "#/properties/message_type/const", keyword: "const", params: { allowedValue: "user_message" }, message: "must be equal to constant", schema: "user_message", parentSchema: schema70.properties.message_type, data: data9 }];
+          if ("user_message" !== data.message_type) {
+            validate46.errors = [{ instancePath: instancePath + "/message_type", schemaPath: "#/properties/message_type/const", keyword: "const", params: { allowedValue: "user_message" }, message: "must be equal to constant" }];
             return false;
           }
           var valid3 = _errs22 === errors;
@@ -3565,7 +3503,7 @@ function validate46(data, { instancePath = "", parentData, parentDataProperty, r
             let valid4 = false;
             const _errs25 = errors;
             if (typeof data10 !== "string") {
-              const err0 = { instancePath: instancePath + "/content", schemaPath: "#/properties/content/anyOf/0/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema70.properties.content.anyOf[0].type, parentSchema: schema70.properties.content.anyOf[0], data: data10 };
+              const err0 = { instancePath: instancePath + "/content", schemaPath: "#/properties/content/anyOf/0/type", keyword: "type", params: { type: "string" }, message: "must be string" };
               if (vErrors === null) {
                 vErrors = [err0];
               } else {
@@ -3592,7 +3530,7 @@ function validate46(data, { instancePath = "", parentData, parentDataProperty, r
                   }
                 }
               } else {
-                const err1 = { instancePath: instancePath + "/content", schemaPath: "#/properties/content/anyOf/1/type", keyword: "type", params: { type: "array" }, message: "must be array", schema: schema70.properties.content.anyOf[1].type, parentSchema: schema70.properties.content.anyOf[1], data: data10 };
+                const err1 = { instancePath: instancePath + "/content", schemaPath: "#/properties/content/anyOf/1/type", keyword: "type", params: { type: "array" }, message: "must be array" };
                 if (vErrors === null) {
                   vErrors = [err1];
                 } else {
@@ -3604,7 +3542,7 @@ function validate46(data, { instancePath = "", parentData, parentDataProperty, r
             var _valid0 = _errs27 === errors;
             valid4 = valid4 || _valid0;
             if (!valid4) {
-              const err2 = { instancePath: instancePath + "/content", schemaPath: "#/properties/content/anyOf", keyword: "anyOf", params: {}, message: "must match a schema in anyOf", schema: schema70.properties.content.anyOf, parentSchema: schema70.properties.content, data: data10 };
+              const err2 = { instancePath: instancePath + "/content", schemaPath: "#/properties/content/anyOf", keyword: "anyOf", params: {}, message: "must match a schema in anyOf" };
               if (vErrors === null) {
                 vErrors = [err2];
               } else {
@@ -3630,7 +3568,7 @@ function validate46(data, { instancePath = "", parentData, parentDataProperty, r
         }
       }
     } else {
-      validate46.errors = [{ instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object", schema: schema70.type, parentSchema: schema70, data }];
+      validate46.errors = [{ instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" }];
       return false;
     }
   }
@@ -3654,14 +3592,13 @@ function validate48(data, { instancePath = "", parentData, parentDataProperty, r
     if (data && typeof data == "object" && !Array.isArray(data)) {
       let missing0;
       if (data.id === void 0 && (missing0 = "id") || data.date === void 0 && (missing0 = "date")) {
-        validate48.errors = [{ instancePath, schemaPath: "#/$defs/LettaMessageBase/required", keyword: "required", params: { missingProperty: missing0 }, message: "must have required property '" + missing0 + "'", schema: schema43.required, parentSchema: schema43, data }];
+        validate48.errors = [{ instancePath, schemaPath: "#/$defs/LettaMessageBase/required", keyword: "required", params: { missingProperty: missing0 }, message: "must have required property '" + missing0 + "'" }];
         return false;
       } else {
         if (data.id !== void 0) {
-          let data0 = data.id;
           const _errs4 = errors;
-          if (typeof data0 !== "string") {
-            validate48.errors = [{ instancePath: instancePath + "/id", schemaPath: "#/$defs/LettaMessageBase/properties/id/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema43.properties.id.type, parentSchema: schema43.properties.id, data: data0 }];
+          if (typeof data.id !== "string") {
+            validate48.errors = [{ instancePath: instancePath + "/id", schemaPath: "#/$defs/LettaMessageBase/properties/id/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
             return false;
           }
           var valid2 = _errs4 === errors;
@@ -3676,11 +3613,11 @@ function validate48(data, { instancePath = "", parentData, parentDataProperty, r
               if (errors === _errs6) {
                 if (typeof data1 === "string") {
                   if (!formats0.validate(data1)) {
-                    validate48.errors = [{ instancePath: instancePath + "/date", schemaPath: "#/$defs/LettaMessageBase/properties/date/format", keyword: "format", params: { format: "date-time" }, message: 'must match format "date-time"', schema: "date-time", parentSchema: schema43.properties.date, data: data1 }];
+                    validate48.errors = [{ instancePath: instancePath + "/date", schemaPath: "#/$defs/LettaMessageBase/properties/date/format", keyword: "format", params: { format: "date-time" }, message: 'must match format "date-time"' }];
                     return false;
                   }
                 } else {
-                  validate48.errors = [{ instancePath: instancePath + "/date", schemaPath: "#/$defs/LettaMessageBase/properties/date/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema43.properties.date.type, parentSchema: schema43.properties.date, data: data1 }];
+                  validate48.errors = [{ instancePath: instancePath + "/date", schemaPath: "#/$defs/LettaMessageBase/properties/date/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
                   return false;
                 }
               }
@@ -3694,7 +3631,7 @@ function validate48(data, { instancePath = "", parentData, parentDataProperty, r
               let data2 = data.name;
               const _errs8 = errors;
               if (typeof data2 !== "string" && data2 !== null) {
-                validate48.errors = [{ instancePath: instancePath + "/name", schemaPath: "#/$defs/LettaMessageBase/properties/name/type", keyword: "type", params: { type: schema43.properties.name.type }, message: "must be string,null", schema: schema43.properties.name.type, parentSchema: schema43.properties.name, data: data2 }];
+                validate48.errors = [{ instancePath: instancePath + "/name", schemaPath: "#/$defs/LettaMessageBase/properties/name/type", keyword: "type", params: { type: schema43.properties.name.type }, message: "must be string,null" }];
                 return false;
               }
               var valid2 = _errs8 === errors;
@@ -3706,7 +3643,7 @@ function validate48(data, { instancePath = "", parentData, parentDataProperty, r
                 let data3 = data.otid;
                 const _errs10 = errors;
                 if (typeof data3 !== "string" && data3 !== null) {
-                  validate48.errors = [{ instancePath: instancePath + "/otid", schemaPath: "#/$defs/LettaMessageBase/properties/otid/type", keyword: "type", params: { type: schema43.properties.otid.type }, message: "must be string,null", schema: schema43.properties.otid.type, parentSchema: schema43.properties.otid, data: data3 }];
+                  validate48.errors = [{ instancePath: instancePath + "/otid", schemaPath: "#/$defs/LettaMessageBase/properties/otid/type", keyword: "type", params: { type: schema43.properties.otid.type }, message: "must be string,null" }];
                   return false;
                 }
                 var valid2 = _errs10 === errors;
@@ -3718,7 +3655,7 @@ function validate48(data, { instancePath = "", parentData, parentDataProperty, r
                   let data4 = data.sender_id;
                   const _errs12 = errors;
                   if (typeof data4 !== "string" && data4 !== null) {
-                    validate48.errors = [{ instancePath: instancePath + "/sender_id", schemaPath: "#/$defs/LettaMessageBase/properties/sender_id/type", keyword: "type", params: { type: schema43.properties.sender_id.type }, message: "must be string,null", schema: schema43.properties.sender_id.type, parentSchema: schema43.properties.sender_id, data: data4 }];
+                    validate48.errors = [{ instancePath: instancePath + "/sender_id", schemaPath: "#/$defs/LettaMessageBase/properties/sender_id/type", keyword: "type", params: { type: schema43.properties.sender_id.type }, message: "must be string,null" }];
                     return false;
                   }
                   var valid2 = _errs12 === errors;
@@ -3730,7 +3667,7 @@ function validate48(data, { instancePath = "", parentData, parentDataProperty, r
                     let data5 = data.step_id;
                     const _errs14 = errors;
                     if (typeof data5 !== "string" && data5 !== null) {
-                      validate48.errors = [{ instancePath: instancePath + "/step_id", schemaPath: "#/$defs/LettaMessageBase/properties/step_id/type", keyword: "type", params: { type: schema43.properties.step_id.type }, message: "must be string,null", schema: schema43.properties.step_id.type, parentSchema: schema43.properties.step_id, data: data5 }];
+                      validate48.errors = [{ instancePath: instancePath + "/step_id", schemaPath: "#/$defs/LettaMessageBase/properties/step_id/type", keyword: "type", params: { type: schema43.properties.step_id.type }, message: "must be string,null" }];
                       return false;
                     }
                     var valid2 = _errs14 === errors;
@@ -3742,7 +3679,7 @@ function validate48(data, { instancePath = "", parentData, parentDataProperty, r
                       let data6 = data.is_err;
                       const _errs16 = errors;
                       if (typeof data6 !== "boolean" && data6 !== null) {
-                        validate48.errors = [{ instancePath: instancePath + "/is_err", schemaPath: "#/$defs/LettaMessageBase/properties/is_err/type", keyword: "type", params: { type: schema43.properties.is_err.type }, message: "must be boolean,null", schema: schema43.properties.is_err.type, parentSchema: schema43.properties.is_err, data: data6 }];
+                        validate48.errors = [{ instancePath: instancePath + "/is_err", schemaPath: "#/$defs/LettaMessageBase/properties/is_err/type", keyword: "type", params: { type: schema43.properties.is_err.type }, message: "must be boolean,null" }];
                         return false;
                       }
                       var valid2 = _errs16 === errors;
@@ -3754,7 +3691,7 @@ function validate48(data, { instancePath = "", parentData, parentDataProperty, r
                         let data7 = data.seq_id;
                         const _errs18 = errors;
                         if (!(typeof data7 == "number" && (!(data7 % 1) && !isNaN(data7)) && isFinite(data7)) && data7 !== null) {
-                          validate48.errors = [{ instancePath: instancePath + "/seq_id", schemaPath: "#/$defs/LettaMessageBase/properties/seq_id/type", keyword: "type", params: { type: schema43.properties.seq_id.type }, message: "must be integer,null", schema: schema43.properties.seq_id.type, parentSchema: schema43.properties.seq_id, data: data7 }];
+                          validate48.errors = [{ instancePath: instancePath + "/seq_id", schemaPath: "#/$defs/LettaMessageBase/properties/seq_id/type", keyword: "type", params: { type: schema43.properties.seq_id.type }, message: "must be integer,null" }];
                           return false;
                         }
                         var valid2 = _errs18 === errors;
@@ -3766,7 +3703,7 @@ function validate48(data, { instancePath = "", parentData, parentDataProperty, r
                           let data8 = data.run_id;
                           const _errs20 = errors;
                           if (typeof data8 !== "string" && data8 !== null) {
-                            validate48.errors = [{ instancePath: instancePath + "/run_id", schemaPath: "#/$defs/LettaMessageBase/properties/run_id/type", keyword: "type", params: { type: schema43.properties.run_id.type }, message: "must be string,null", schema: schema43.properties.run_id.type, parentSchema: schema43.properties.run_id, data: data8 }];
+                            validate48.errors = [{ instancePath: instancePath + "/run_id", schemaPath: "#/$defs/LettaMessageBase/properties/run_id/type", keyword: "type", params: { type: schema43.properties.run_id.type }, message: "must be string,null" }];
                             return false;
                           }
                           var valid2 = _errs20 === errors;
@@ -3783,7 +3720,7 @@ function validate48(data, { instancePath = "", parentData, parentDataProperty, r
         }
       }
     } else {
-      validate48.errors = [{ instancePath, schemaPath: "#/$defs/LettaMessageBase/type", keyword: "type", params: { type: "object" }, message: "must be object", schema: schema43.type, parentSchema: schema43, data }];
+      validate48.errors = [{ instancePath, schemaPath: "#/$defs/LettaMessageBase/type", keyword: "type", params: { type: "object" }, message: "must be object" }];
       return false;
     }
   }
@@ -3791,14 +3728,13 @@ function validate48(data, { instancePath = "", parentData, parentDataProperty, r
     if (data && typeof data == "object" && !Array.isArray(data)) {
       let missing1;
       if (data.message_type === void 0 && (missing1 = "message_type") || data.reasoning === void 0 && (missing1 = "reasoning")) {
-        validate48.errors = [{ instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: missing1 }, message: "must have required property '" + missing1 + "'", schema: schema72.required, parentSchema: schema72, data }];
+        validate48.errors = [{ instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: missing1 }, message: "must have required property '" + missing1 + "'" }];
         return false;
       } else {
         if (data.message_type !== void 0) {
-          let data9 = data.message_type;
           const _errs22 = errors;
-          if ("reasoning_message" !== data9) {
-            validate48.errors = [{ instancePath: instancePath + "/message_type", schemaPath: "#/properties/message_type/const", keyword: "const", params: { allowedValue: "reasoning_message" }, message: "must be equal to constant", schema: "reasoning_message", parentSchema: schema72.properties.message_type, data: data9 }];
+          if ("reasoning_message" !== data.message_type) {
+            validate48.errors = [{ instancePath: instancePath + "/message_type", schemaPath: "#/properties/message_type/const", keyword: "const", params: { allowedValue: "reasoning_message" }, message: "must be equal to constant" }];
             return false;
           }
           var valid3 = _errs22 === errors;
@@ -3810,7 +3746,7 @@ function validate48(data, { instancePath = "", parentData, parentDataProperty, r
             let data10 = data.source;
             const _errs23 = errors;
             if (!(data10 === "reasoner_model" || data10 === "non_reasoner_model")) {
-              validate48.errors = [{ instancePath: instancePath + "/source", schemaPath: "#/properties/source/enum", keyword: "enum", params: { allowedValues: schema72.properties.source.enum }, message: "must be equal to one of the allowed values", schema: schema72.properties.source.enum, parentSchema: schema72.properties.source, data: data10 }];
+              validate48.errors = [{ instancePath: instancePath + "/source", schemaPath: "#/properties/source/enum", keyword: "enum", params: { allowedValues: schema72.properties.source.enum }, message: "must be equal to one of the allowed values" }];
               return false;
             }
             var valid3 = _errs23 === errors;
@@ -3819,10 +3755,9 @@ function validate48(data, { instancePath = "", parentData, parentDataProperty, r
           }
           if (valid3) {
             if (data.reasoning !== void 0) {
-              let data11 = data.reasoning;
               const _errs24 = errors;
-              if (typeof data11 !== "string") {
-                validate48.errors = [{ instancePath: instancePath + "/reasoning", schemaPath: "#/properties/reasoning/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema72.properties.reasoning.type, parentSchema: schema72.properties.reasoning, data: data11 }];
+              if (typeof data.reasoning !== "string") {
+                validate48.errors = [{ instancePath: instancePath + "/reasoning", schemaPath: "#/properties/reasoning/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
                 return false;
               }
               var valid3 = _errs24 === errors;
@@ -3834,7 +3769,7 @@ function validate48(data, { instancePath = "", parentData, parentDataProperty, r
                 let data12 = data.signature;
                 const _errs26 = errors;
                 if (typeof data12 !== "string" && data12 !== null) {
-                  validate48.errors = [{ instancePath: instancePath + "/signature", schemaPath: "#/properties/signature/type", keyword: "type", params: { type: schema72.properties.signature.type }, message: "must be string,null", schema: schema72.properties.signature.type, parentSchema: schema72.properties.signature, data: data12 }];
+                  validate48.errors = [{ instancePath: instancePath + "/signature", schemaPath: "#/properties/signature/type", keyword: "type", params: { type: schema72.properties.signature.type }, message: "must be string,null" }];
                   return false;
                 }
                 var valid3 = _errs26 === errors;
@@ -3846,7 +3781,7 @@ function validate48(data, { instancePath = "", parentData, parentDataProperty, r
         }
       }
     } else {
-      validate48.errors = [{ instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object", schema: schema72.type, parentSchema: schema72, data }];
+      validate48.errors = [{ instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" }];
       return false;
     }
   }
@@ -3870,14 +3805,13 @@ function validate49(data, { instancePath = "", parentData, parentDataProperty, r
     if (data && typeof data == "object" && !Array.isArray(data)) {
       let missing0;
       if (data.id === void 0 && (missing0 = "id") || data.date === void 0 && (missing0 = "date")) {
-        validate49.errors = [{ instancePath, schemaPath: "#/$defs/LettaMessageBase/required", keyword: "required", params: { missingProperty: missing0 }, message: "must have required property '" + missing0 + "'", schema: schema43.required, parentSchema: schema43, data }];
+        validate49.errors = [{ instancePath, schemaPath: "#/$defs/LettaMessageBase/required", keyword: "required", params: { missingProperty: missing0 }, message: "must have required property '" + missing0 + "'" }];
         return false;
       } else {
         if (data.id !== void 0) {
-          let data0 = data.id;
           const _errs4 = errors;
-          if (typeof data0 !== "string") {
-            validate49.errors = [{ instancePath: instancePath + "/id", schemaPath: "#/$defs/LettaMessageBase/properties/id/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema43.properties.id.type, parentSchema: schema43.properties.id, data: data0 }];
+          if (typeof data.id !== "string") {
+            validate49.errors = [{ instancePath: instancePath + "/id", schemaPath: "#/$defs/LettaMessageBase/properties/id/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
             return false;
           }
           var valid2 = _errs4 === errors;
@@ -3892,11 +3826,11 @@ function validate49(data, { instancePath = "", parentData, parentDataProperty, r
               if (errors === _errs6) {
                 if (typeof data1 === "string") {
                   if (!formats0.validate(data1)) {
-                    validate49.errors = [{ instancePath: instancePath + "/date", schemaPath: "#/$defs/LettaMessageBase/properties/date/format", keyword: "format", params: { format: "date-time" }, message: 'must match format "date-time"', schema: "date-time", parentSchema: schema43.properties.date, data: data1 }];
+                    validate49.errors = [{ instancePath: instancePath + "/date", schemaPath: "#/$defs/LettaMessageBase/properties/date/format", keyword: "format", params: { format: "date-time" }, message: 'must match format "date-time"' }];
                     return false;
                   }
                 } else {
-                  validate49.errors = [{ instancePath: instancePath + "/date", schemaPath: "#/$defs/LettaMessageBase/properties/date/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema43.properties.date.type, parentSchema: schema43.properties.date, data: data1 }];
+                  validate49.errors = [{ instancePath: instancePath + "/date", schemaPath: "#/$defs/LettaMessageBase/properties/date/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
                   return false;
                 }
               }
@@ -3910,7 +3844,7 @@ function validate49(data, { instancePath = "", parentData, parentDataProperty, r
               let data2 = data.name;
               const _errs8 = errors;
               if (typeof data2 !== "string" && data2 !== null) {
-                validate49.errors = [{ instancePath: instancePath + "/name", schemaPath: "#/$defs/LettaMessageBase/properties/name/type", keyword: "type", params: { type: schema43.properties.name.type }, message: "must be string,null", schema: schema43.properties.name.type, parentSchema: schema43.properties.name, data: data2 }];
+                validate49.errors = [{ instancePath: instancePath + "/name", schemaPath: "#/$defs/LettaMessageBase/properties/name/type", keyword: "type", params: { type: schema43.properties.name.type }, message: "must be string,null" }];
                 return false;
               }
               var valid2 = _errs8 === errors;
@@ -3922,7 +3856,7 @@ function validate49(data, { instancePath = "", parentData, parentDataProperty, r
                 let data3 = data.otid;
                 const _errs10 = errors;
                 if (typeof data3 !== "string" && data3 !== null) {
-                  validate49.errors = [{ instancePath: instancePath + "/otid", schemaPath: "#/$defs/LettaMessageBase/properties/otid/type", keyword: "type", params: { type: schema43.properties.otid.type }, message: "must be string,null", schema: schema43.properties.otid.type, parentSchema: schema43.properties.otid, data: data3 }];
+                  validate49.errors = [{ instancePath: instancePath + "/otid", schemaPath: "#/$defs/LettaMessageBase/properties/otid/type", keyword: "type", params: { type: schema43.properties.otid.type }, message: "must be string,null" }];
                   return false;
                 }
                 var valid2 = _errs10 === errors;
@@ -3934,7 +3868,7 @@ function validate49(data, { instancePath = "", parentData, parentDataProperty, r
                   let data4 = data.sender_id;
                   const _errs12 = errors;
                   if (typeof data4 !== "string" && data4 !== null) {
-                    validate49.errors = [{ instancePath: instancePath + "/sender_id", schemaPath: "#/$defs/LettaMessageBase/properties/sender_id/type", keyword: "type", params: { type: schema43.properties.sender_id.type }, message: "must be string,null", schema: schema43.properties.sender_id.type, parentSchema: schema43.properties.sender_id, data: data4 }];
+                    validate49.errors = [{ instancePath: instancePath + "/sender_id", schemaPath: "#/$defs/LettaMessageBase/properties/sender_id/type", keyword: "type", params: { type: schema43.properties.sender_id.type }, message: "must be string,null" }];
                     return false;
                   }
                   var valid2 = _errs12 === errors;
@@ -3946,7 +3880,7 @@ function validate49(data, { instancePath = "", parentData, parentDataProperty, r
                     let data5 = data.step_id;
                     const _errs14 = errors;
                     if (typeof data5 !== "string" && data5 !== null) {
-                      validate49.errors = [{ instancePath: instancePath + "/step_id", schemaPath: "#/$defs/LettaMessageBase/properties/step_id/type", keyword: "type", params: { type: schema43.properties.step_id.type }, message: "must be string,null", schema: schema43.properties.step_id.type, parentSchema: schema43.properties.step_id, data: data5 }];
+                      validate49.errors = [{ instancePath: instancePath + "/step_id", schemaPath: "#/$defs/LettaMessageBase/properties/step_id/type", keyword: "type", params: { type: schema43.properties.step_id.type }, message: "must be string,null" }];
                       return false;
                     }
                     var valid2 = _errs14 === errors;
@@ -3958,7 +3892,7 @@ function validate49(data, { instancePath = "", parentData, parentDataProperty, r
                       let data6 = data.is_err;
                       const _errs16 = errors;
                       if (typeof data6 !== "boolean" && data6 !== null) {
-                        validate49.errors = [{ instancePath: instancePath + "/is_err", schemaPath: "#/$defs/LettaMessageBase/properties/is_err/type", keyword: "type", params: { type: schema43.properties.is_err.type }, message: "must be boolean,null", schema: schema43.properties.is_err.type, parentSchema: schema43.properties.is_err, data: data6 }];
+                        validate49.errors = [{ instancePath: instancePath + "/is_err", schemaPath: "#/$defs/LettaMessageBase/properties/is_err/type", keyword: "type", params: { type: schema43.properties.is_err.type }, message: "must be boolean,null" }];
                         return false;
                       }
                       var valid2 = _errs16 === errors;
@@ -3970,7 +3904,7 @@ function validate49(data, { instancePath = "", parentData, parentDataProperty, r
                         let data7 = data.seq_id;
                         const _errs18 = errors;
                         if (!(typeof data7 == "number" && (!(data7 % 1) && !isNaN(data7)) && isFinite(data7)) && data7 !== null) {
-                          validate49.errors = [{ instancePath: instancePath + "/seq_id", schemaPath: "#/$defs/LettaMessageBase/properties/seq_id/type", keyword: "type", params: { type: schema43.properties.seq_id.type }, message: "must be integer,null", schema: schema43.properties.seq_id.type, parentSchema: schema43.properties.seq_id, data: data7 }];
+                          validate49.errors = [{ instancePath: instancePath + "/seq_id", schemaPath: "#/$defs/LettaMessageBase/properties/seq_id/type", keyword: "type", params: { type: schema43.properties.seq_id.type }, message: "must be integer,null" }];
                           return false;
                         }
                         var valid2 = _errs18 === errors;
@@ -3982,7 +3916,7 @@ function validate49(data, { instancePath = "", parentData, parentDataProperty, r
                           let data8 = data.run_id;
                           const _errs20 = errors;
                           if (typeof data8 !== "string" && data8 !== null) {
-                            validate49.errors = [{ instancePath: instancePath + "/run_id", schemaPath: "#/$defs/LettaMessageBase/properties/run_id/type", keyword: "type", params: { type: schema43.properties.run_id.type }, message: "must be string,null", schema: schema43.properties.run_id.type, parentSchema: schema43.properties.run_id, data: data8 }];
+                            validate49.errors = [{ instancePath: instancePath + "/run_id", schemaPath: "#/$defs/LettaMessageBase/properties/run_id/type", keyword: "type", params: { type: schema43.properties.run_id.type }, message: "must be string,null" }];
                             return false;
                           }
                           var valid2 = _errs20 === errors;
@@ -3999,7 +3933,7 @@ function validate49(data, { instancePath = "", parentData, parentDataProperty, r
         }
       }
     } else {
-      validate49.errors = [{ instancePath, schemaPath: "#/$defs/LettaMessageBase/type", keyword: "type", params: { type: "object" }, message: "must be object", schema: schema43.type, parentSchema: schema43, data }];
+      validate49.errors = [{ instancePath, schemaPath: "#/$defs/LettaMessageBase/type", keyword: "type", params: { type: "object" }, message: "must be object" }];
       return false;
     }
   }
@@ -4007,14 +3941,13 @@ function validate49(data, { instancePath = "", parentData, parentDataProperty, r
     if (data && typeof data == "object" && !Array.isArray(data)) {
       let missing1;
       if (data.message_type === void 0 && (missing1 = "message_type") || data.tool_call === void 0 && (missing1 = "tool_call")) {
-        validate49.errors = [{ instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: missing1 }, message: "must have required property '" + missing1 + "'", schema: schema74.required, parentSchema: schema74, data }];
+        validate49.errors = [{ instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: missing1 }, message: "must have required property '" + missing1 + "'" }];
         return false;
       } else {
         if (data.message_type !== void 0) {
-          let data9 = data.message_type;
           const _errs22 = errors;
-          if ("tool_call_message" !== data9) {
-            validate49.errors = [{ instancePath: instancePath + "/message_type", schemaPath: "#/properties/message_type/const", keyword: "const", params: { allowedValue: "tool_call_message" }, message: "must be equal to constant", schema: "tool_call_message", parentSchema: schema74.properties.message_type, data: data9 }];
+          if ("tool_call_message" !== data.message_type) {
+            validate49.errors = [{ instancePath: instancePath + "/message_type", schemaPath: "#/properties/message_type/const", keyword: "const", params: { allowedValue: "tool_call_message" }, message: "must be equal to constant" }];
             return false;
           }
           var valid3 = _errs22 === errors;
@@ -4033,7 +3966,7 @@ function validate49(data, { instancePath = "", parentData, parentDataProperty, r
               if (data10 && typeof data10 == "object" && !Array.isArray(data10)) {
                 let missing2;
                 if (data10.name === void 0 && (missing2 = "name") || data10.arguments === void 0 && (missing2 = "arguments") || data10.tool_call_id === void 0 && (missing2 = "tool_call_id")) {
-                  const err0 = { instancePath: instancePath + "/tool_call", schemaPath: "#/$defs/ToolCall/required", keyword: "required", params: { missingProperty: missing2 }, message: "must have required property '" + missing2 + "'", schema: schema44.required, parentSchema: schema44, data: data10 };
+                  const err0 = { instancePath: instancePath + "/tool_call", schemaPath: "#/$defs/ToolCall/required", keyword: "required", params: { missingProperty: missing2 }, message: "must have required property '" + missing2 + "'" };
                   if (vErrors === null) {
                     vErrors = [err0];
                   } else {
@@ -4042,10 +3975,9 @@ function validate49(data, { instancePath = "", parentData, parentDataProperty, r
                   errors++;
                 } else {
                   if (data10.name !== void 0) {
-                    let data11 = data10.name;
                     const _errs28 = errors;
-                    if (typeof data11 !== "string") {
-                      const err1 = { instancePath: instancePath + "/tool_call/name", schemaPath: "#/$defs/ToolCall/properties/name/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema44.properties.name.type, parentSchema: schema44.properties.name, data: data11 };
+                    if (typeof data10.name !== "string") {
+                      const err1 = { instancePath: instancePath + "/tool_call/name", schemaPath: "#/$defs/ToolCall/properties/name/type", keyword: "type", params: { type: "string" }, message: "must be string" };
                       if (vErrors === null) {
                         vErrors = [err1];
                       } else {
@@ -4059,10 +3991,9 @@ function validate49(data, { instancePath = "", parentData, parentDataProperty, r
                   }
                   if (valid6) {
                     if (data10.arguments !== void 0) {
-                      let data12 = data10.arguments;
                       const _errs30 = errors;
-                      if (typeof data12 !== "string") {
-                        const err2 = { instancePath: instancePath + "/tool_call/arguments", schemaPath: "#/$defs/ToolCall/properties/arguments/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema44.properties.arguments.type, parentSchema: schema44.properties.arguments, data: data12 };
+                      if (typeof data10.arguments !== "string") {
+                        const err2 = { instancePath: instancePath + "/tool_call/arguments", schemaPath: "#/$defs/ToolCall/properties/arguments/type", keyword: "type", params: { type: "string" }, message: "must be string" };
                         if (vErrors === null) {
                           vErrors = [err2];
                         } else {
@@ -4076,10 +4007,9 @@ function validate49(data, { instancePath = "", parentData, parentDataProperty, r
                     }
                     if (valid6) {
                       if (data10.tool_call_id !== void 0) {
-                        let data13 = data10.tool_call_id;
                         const _errs32 = errors;
-                        if (typeof data13 !== "string") {
-                          const err3 = { instancePath: instancePath + "/tool_call/tool_call_id", schemaPath: "#/$defs/ToolCall/properties/tool_call_id/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema44.properties.tool_call_id.type, parentSchema: schema44.properties.tool_call_id, data: data13 };
+                        if (typeof data10.tool_call_id !== "string") {
+                          const err3 = { instancePath: instancePath + "/tool_call/tool_call_id", schemaPath: "#/$defs/ToolCall/properties/tool_call_id/type", keyword: "type", params: { type: "string" }, message: "must be string" };
                           if (vErrors === null) {
                             vErrors = [err3];
                           } else {
@@ -4095,7 +4025,7 @@ function validate49(data, { instancePath = "", parentData, parentDataProperty, r
                   }
                 }
               } else {
-                const err4 = { instancePath: instancePath + "/tool_call", schemaPath: "#/$defs/ToolCall/type", keyword: "type", params: { type: "object" }, message: "must be object", schema: schema44.type, parentSchema: schema44, data: data10 };
+                const err4 = { instancePath: instancePath + "/tool_call", schemaPath: "#/$defs/ToolCall/type", keyword: "type", params: { type: "object" }, message: "must be object" };
                 if (vErrors === null) {
                   vErrors = [err4];
                 } else {
@@ -4160,7 +4090,7 @@ function validate49(data, { instancePath = "", parentData, parentDataProperty, r
             }
             var valid8 = _errs38 === errors;
             if (valid8) {
-              const err8 = { instancePath: instancePath + "/tool_call", schemaPath: "#/$defs/ToolCallDelta/not", keyword: "not", params: {}, message: "must NOT be valid", schema: schema45.not, parentSchema: schema45, data: data10 };
+              const err8 = { instancePath: instancePath + "/tool_call", schemaPath: "#/$defs/ToolCallDelta/not", keyword: "not", params: {}, message: "must NOT be valid" };
               if (vErrors === null) {
                 vErrors = [err8];
               } else {
@@ -4183,7 +4113,7 @@ function validate49(data, { instancePath = "", parentData, parentDataProperty, r
                   let data17 = data10.name;
                   const _errs39 = errors;
                   if (typeof data17 !== "string" && data17 !== null) {
-                    const err9 = { instancePath: instancePath + "/tool_call/name", schemaPath: "#/$defs/ToolCallDelta/properties/name/type", keyword: "type", params: { type: schema45.properties.name.type }, message: "must be string,null", schema: schema45.properties.name.type, parentSchema: schema45.properties.name, data: data17 };
+                    const err9 = { instancePath: instancePath + "/tool_call/name", schemaPath: "#/$defs/ToolCallDelta/properties/name/type", keyword: "type", params: { type: schema45.properties.name.type }, message: "must be string,null" };
                     if (vErrors === null) {
                       vErrors = [err9];
                     } else {
@@ -4200,7 +4130,7 @@ function validate49(data, { instancePath = "", parentData, parentDataProperty, r
                     let data18 = data10.arguments;
                     const _errs41 = errors;
                     if (typeof data18 !== "string" && data18 !== null) {
-                      const err10 = { instancePath: instancePath + "/tool_call/arguments", schemaPath: "#/$defs/ToolCallDelta/properties/arguments/type", keyword: "type", params: { type: schema45.properties.arguments.type }, message: "must be string,null", schema: schema45.properties.arguments.type, parentSchema: schema45.properties.arguments, data: data18 };
+                      const err10 = { instancePath: instancePath + "/tool_call/arguments", schemaPath: "#/$defs/ToolCallDelta/properties/arguments/type", keyword: "type", params: { type: schema45.properties.arguments.type }, message: "must be string,null" };
                       if (vErrors === null) {
                         vErrors = [err10];
                       } else {
@@ -4217,7 +4147,7 @@ function validate49(data, { instancePath = "", parentData, parentDataProperty, r
                       let data19 = data10.tool_call_id;
                       const _errs43 = errors;
                       if (typeof data19 !== "string" && data19 !== null) {
-                        const err11 = { instancePath: instancePath + "/tool_call/tool_call_id", schemaPath: "#/$defs/ToolCallDelta/properties/tool_call_id/type", keyword: "type", params: { type: schema45.properties.tool_call_id.type }, message: "must be string,null", schema: schema45.properties.tool_call_id.type, parentSchema: schema45.properties.tool_call_id, data: data19 };
+                        const err11 = { instancePath: instancePath + "/tool_call/tool_call_id", schemaPath: "#/$defs/ToolCallDelta/properties/tool_call_id/type", keyword: "type", params: { type: schema45.properties.tool_call_id.type }, message: "must be string,null" };
                         if (vErrors === null) {
                           vErrors = [err11];
                         } else {
@@ -4232,7 +4162,7 @@ function validate49(data, { instancePath = "", parentData, parentDataProperty, r
                   }
                 }
               } else {
-                const err12 = { instancePath: instancePath + "/tool_call", schemaPath: "#/$defs/ToolCallDelta/type", keyword: "type", params: { type: "object" }, message: "must be object", schema: schema45.type, parentSchema: schema45, data: data10 };
+                const err12 = { instancePath: instancePath + "/tool_call", schemaPath: "#/$defs/ToolCallDelta/type", keyword: "type", params: { type: "object" }, message: "must be object" };
                 if (vErrors === null) {
                   vErrors = [err12];
                 } else {
@@ -4252,7 +4182,7 @@ function validate49(data, { instancePath = "", parentData, parentDataProperty, r
               }
             }
             if (!valid4) {
-              const err13 = { instancePath: instancePath + "/tool_call", schemaPath: "#/properties/tool_call/anyOf", keyword: "anyOf", params: {}, message: "must match a schema in anyOf", schema: schema74.properties.tool_call.anyOf, parentSchema: schema74.properties.tool_call, data: data10 };
+              const err13 = { instancePath: instancePath + "/tool_call", schemaPath: "#/properties/tool_call/anyOf", keyword: "anyOf", params: {}, message: "must match a schema in anyOf" };
               if (vErrors === null) {
                 vErrors = [err13];
               } else {
@@ -4294,7 +4224,7 @@ function validate49(data, { instancePath = "", parentData, parentDataProperty, r
                       if (data21 && typeof data21 == "object" && !Array.isArray(data21)) {
                         let missing3;
                         if (data21.name === void 0 && (missing3 = "name") || data21.arguments === void 0 && (missing3 = "arguments") || data21.tool_call_id === void 0 && (missing3 = "tool_call_id")) {
-                          const err14 = { instancePath: instancePath + "/tool_calls/" + i0, schemaPath: "#/$defs/ToolCall/required", keyword: "required", params: { missingProperty: missing3 }, message: "must have required property '" + missing3 + "'", schema: schema44.required, parentSchema: schema44, data: data21 };
+                          const err14 = { instancePath: instancePath + "/tool_calls/" + i0, schemaPath: "#/$defs/ToolCall/required", keyword: "required", params: { missingProperty: missing3 }, message: "must have required property '" + missing3 + "'" };
                           if (vErrors === null) {
                             vErrors = [err14];
                           } else {
@@ -4303,10 +4233,9 @@ function validate49(data, { instancePath = "", parentData, parentDataProperty, r
                           errors++;
                         } else {
                           if (data21.name !== void 0) {
-                            let data22 = data21.name;
                             const _errs52 = errors;
-                            if (typeof data22 !== "string") {
-                              const err15 = { instancePath: instancePath + "/tool_calls/" + i0 + "/name", schemaPath: "#/$defs/ToolCall/properties/name/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema44.properties.name.type, parentSchema: schema44.properties.name, data: data22 };
+                            if (typeof data21.name !== "string") {
+                              const err15 = { instancePath: instancePath + "/tool_calls/" + i0 + "/name", schemaPath: "#/$defs/ToolCall/properties/name/type", keyword: "type", params: { type: "string" }, message: "must be string" };
                               if (vErrors === null) {
                                 vErrors = [err15];
                               } else {
@@ -4320,10 +4249,9 @@ function validate49(data, { instancePath = "", parentData, parentDataProperty, r
                           }
                           if (valid14) {
                             if (data21.arguments !== void 0) {
-                              let data23 = data21.arguments;
                               const _errs54 = errors;
-                              if (typeof data23 !== "string") {
-                                const err16 = { instancePath: instancePath + "/tool_calls/" + i0 + "/arguments", schemaPath: "#/$defs/ToolCall/properties/arguments/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema44.properties.arguments.type, parentSchema: schema44.properties.arguments, data: data23 };
+                              if (typeof data21.arguments !== "string") {
+                                const err16 = { instancePath: instancePath + "/tool_calls/" + i0 + "/arguments", schemaPath: "#/$defs/ToolCall/properties/arguments/type", keyword: "type", params: { type: "string" }, message: "must be string" };
                                 if (vErrors === null) {
                                   vErrors = [err16];
                                 } else {
@@ -4337,10 +4265,9 @@ function validate49(data, { instancePath = "", parentData, parentDataProperty, r
                             }
                             if (valid14) {
                               if (data21.tool_call_id !== void 0) {
-                                let data24 = data21.tool_call_id;
                                 const _errs56 = errors;
-                                if (typeof data24 !== "string") {
-                                  const err17 = { instancePath: instancePath + "/tool_calls/" + i0 + "/tool_call_id", schemaPath: "#/$defs/ToolCall/properties/tool_call_id/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema44.properties.tool_call_id.type, parentSchema: schema44.properties.tool_call_id, data: data24 };
+                                if (typeof data21.tool_call_id !== "string") {
+                                  const err17 = { instancePath: instancePath + "/tool_calls/" + i0 + "/tool_call_id", schemaPath: "#/$defs/ToolCall/properties/tool_call_id/type", keyword: "type", params: { type: "string" }, message: "must be string" };
                                   if (vErrors === null) {
                                     vErrors = [err17];
                                   } else {
@@ -4356,7 +4283,7 @@ function validate49(data, { instancePath = "", parentData, parentDataProperty, r
                           }
                         }
                       } else {
-                        const err18 = { instancePath: instancePath + "/tool_calls/" + i0, schemaPath: "#/$defs/ToolCall/type", keyword: "type", params: { type: "object" }, message: "must be object", schema: schema44.type, parentSchema: schema44, data: data21 };
+                        const err18 = { instancePath: instancePath + "/tool_calls/" + i0, schemaPath: "#/$defs/ToolCall/type", keyword: "type", params: { type: "object" }, message: "must be object" };
                         if (vErrors === null) {
                           vErrors = [err18];
                         } else {
@@ -4371,7 +4298,7 @@ function validate49(data, { instancePath = "", parentData, parentDataProperty, r
                     }
                   }
                 } else {
-                  const err19 = { instancePath: instancePath + "/tool_calls", schemaPath: "#/properties/tool_calls/anyOf/0/type", keyword: "type", params: { type: "array" }, message: "must be array", schema: schema74.properties.tool_calls.anyOf[0].type, parentSchema: schema74.properties.tool_calls.anyOf[0], data: data20 };
+                  const err19 = { instancePath: instancePath + "/tool_calls", schemaPath: "#/properties/tool_calls/anyOf/0/type", keyword: "type", params: { type: "array" }, message: "must be array" };
                   if (vErrors === null) {
                     vErrors = [err19];
                   } else {
@@ -4430,7 +4357,7 @@ function validate49(data, { instancePath = "", parentData, parentDataProperty, r
               }
               var valid16 = _errs62 === errors;
               if (valid16) {
-                const err23 = { instancePath: instancePath + "/tool_calls", schemaPath: "#/$defs/ToolCallDelta/not", keyword: "not", params: {}, message: "must NOT be valid", schema: schema45.not, parentSchema: schema45, data: data20 };
+                const err23 = { instancePath: instancePath + "/tool_calls", schemaPath: "#/$defs/ToolCallDelta/not", keyword: "not", params: {}, message: "must NOT be valid" };
                 if (vErrors === null) {
                   vErrors = [err23];
                 } else {
@@ -4453,7 +4380,7 @@ function validate49(data, { instancePath = "", parentData, parentDataProperty, r
                     let data28 = data20.name;
                     const _errs63 = errors;
                     if (typeof data28 !== "string" && data28 !== null) {
-                      const err24 = { instancePath: instancePath + "/tool_calls/name", schemaPath: "#/$defs/ToolCallDelta/properties/name/type", keyword: "type", params: { type: schema45.properties.name.type }, message: "must be string,null", schema: schema45.properties.name.type, parentSchema: schema45.properties.name, data: data28 };
+                      const err24 = { instancePath: instancePath + "/tool_calls/name", schemaPath: "#/$defs/ToolCallDelta/properties/name/type", keyword: "type", params: { type: schema45.properties.name.type }, message: "must be string,null" };
                       if (vErrors === null) {
                         vErrors = [err24];
                       } else {
@@ -4470,7 +4397,7 @@ function validate49(data, { instancePath = "", parentData, parentDataProperty, r
                       let data29 = data20.arguments;
                       const _errs65 = errors;
                       if (typeof data29 !== "string" && data29 !== null) {
-                        const err25 = { instancePath: instancePath + "/tool_calls/arguments", schemaPath: "#/$defs/ToolCallDelta/properties/arguments/type", keyword: "type", params: { type: schema45.properties.arguments.type }, message: "must be string,null", schema: schema45.properties.arguments.type, parentSchema: schema45.properties.arguments, data: data29 };
+                        const err25 = { instancePath: instancePath + "/tool_calls/arguments", schemaPath: "#/$defs/ToolCallDelta/properties/arguments/type", keyword: "type", params: { type: schema45.properties.arguments.type }, message: "must be string,null" };
                         if (vErrors === null) {
                           vErrors = [err25];
                         } else {
@@ -4487,7 +4414,7 @@ function validate49(data, { instancePath = "", parentData, parentDataProperty, r
                         let data30 = data20.tool_call_id;
                         const _errs67 = errors;
                         if (typeof data30 !== "string" && data30 !== null) {
-                          const err26 = { instancePath: instancePath + "/tool_calls/tool_call_id", schemaPath: "#/$defs/ToolCallDelta/properties/tool_call_id/type", keyword: "type", params: { type: schema45.properties.tool_call_id.type }, message: "must be string,null", schema: schema45.properties.tool_call_id.type, parentSchema: schema45.properties.tool_call_id, data: data30 };
+                          const err26 = { instancePath: instancePath + "/tool_calls/tool_call_id", schemaPath: "#/$defs/ToolCallDelta/properties/tool_call_id/type", keyword: "type", params: { type: schema45.properties.tool_call_id.type }, message: "must be string,null" };
                           if (vErrors === null) {
                             vErrors = [err26];
                           } else {
@@ -4502,7 +4429,7 @@ function validate49(data, { instancePath = "", parentData, parentDataProperty, r
                     }
                   }
                 } else {
-                  const err27 = { instancePath: instancePath + "/tool_calls", schemaPath: "#/$defs/ToolCallDelta/type", keyword: "type", params: { type: "object" }, message: "must be object", schema: schema45.type, parentSchema: schema45, data: data20 };
+                  const err27 = { instancePath: instancePath + "/tool_calls", schemaPath: "#/$defs/ToolCallDelta/type", keyword: "type", params: { type: "object" }, message: "must be object" };
                   if (vErrors === null) {
                     vErrors = [err27];
                   } else {
@@ -4521,7 +4448,7 @@ function validate49(data, { instancePath = "", parentData, parentDataProperty, r
               }
               const _errs69 = errors;
               if (data20 !== null) {
-                const err28 = { instancePath: instancePath + "/tool_calls", schemaPath: "#/properties/tool_calls/anyOf/2/type", keyword: "type", params: { type: "null" }, message: "must be null", schema: schema74.properties.tool_calls.anyOf[2].type, parentSchema: schema74.properties.tool_calls.anyOf[2], data: data20 };
+                const err28 = { instancePath: instancePath + "/tool_calls", schemaPath: "#/properties/tool_calls/anyOf/2/type", keyword: "type", params: { type: "null" }, message: "must be null" };
                 if (vErrors === null) {
                   vErrors = [err28];
                 } else {
@@ -4532,7 +4459,7 @@ function validate49(data, { instancePath = "", parentData, parentDataProperty, r
               var _valid1 = _errs69 === errors;
               valid11 = valid11 || _valid1;
               if (!valid11) {
-                const err29 = { instancePath: instancePath + "/tool_calls", schemaPath: "#/properties/tool_calls/anyOf", keyword: "anyOf", params: {}, message: "must match a schema in anyOf", schema: schema74.properties.tool_calls.anyOf, parentSchema: schema74.properties.tool_calls, data: data20 };
+                const err29 = { instancePath: instancePath + "/tool_calls", schemaPath: "#/properties/tool_calls/anyOf", keyword: "anyOf", params: {}, message: "must match a schema in anyOf" };
                 if (vErrors === null) {
                   vErrors = [err29];
                 } else {
@@ -4559,7 +4486,7 @@ function validate49(data, { instancePath = "", parentData, parentDataProperty, r
         }
       }
     } else {
-      validate49.errors = [{ instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object", schema: schema74.type, parentSchema: schema74, data }];
+      validate49.errors = [{ instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" }];
       return false;
     }
   }
@@ -4583,14 +4510,13 @@ function validate51(data, { instancePath = "", parentData, parentDataProperty, r
     if (data && typeof data == "object" && !Array.isArray(data)) {
       let missing0;
       if (data.tool_return === void 0 && (missing0 = "tool_return") || data.status === void 0 && (missing0 = "status") || data.tool_call_id === void 0 && (missing0 = "tool_call_id")) {
-        validate51.errors = [{ instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: missing0 }, message: "must have required property '" + missing0 + "'", schema: schema82.required, parentSchema: schema82, data }];
+        validate51.errors = [{ instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: missing0 }, message: "must have required property '" + missing0 + "'" }];
         return false;
       } else {
         if (data.type !== void 0) {
-          let data0 = data.type;
           const _errs1 = errors;
-          if ("tool" !== data0) {
-            validate51.errors = [{ instancePath: instancePath + "/type", schemaPath: "#/properties/type/const", keyword: "const", params: { allowedValue: "tool" }, message: "must be equal to constant", schema: "tool", parentSchema: schema82.properties.type, data: data0 }];
+          if ("tool" !== data.type) {
+            validate51.errors = [{ instancePath: instancePath + "/type", schemaPath: "#/properties/type/const", keyword: "const", params: { allowedValue: "tool" }, message: "must be equal to constant" }];
             return false;
           }
           var valid0 = _errs1 === errors;
@@ -4605,7 +4531,7 @@ function validate51(data, { instancePath = "", parentData, parentDataProperty, r
             let valid1 = false;
             const _errs4 = errors;
             if (typeof data1 !== "string") {
-              const err0 = { instancePath: instancePath + "/tool_return", schemaPath: "#/properties/tool_return/anyOf/0/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema82.properties.tool_return.anyOf[0].type, parentSchema: schema82.properties.tool_return.anyOf[0], data: data1 };
+              const err0 = { instancePath: instancePath + "/tool_return", schemaPath: "#/properties/tool_return/anyOf/0/type", keyword: "type", params: { type: "string" }, message: "must be string" };
               if (vErrors === null) {
                 vErrors = [err0];
               } else {
@@ -4632,7 +4558,7 @@ function validate51(data, { instancePath = "", parentData, parentDataProperty, r
                   }
                 }
               } else {
-                const err1 = { instancePath: instancePath + "/tool_return", schemaPath: "#/properties/tool_return/anyOf/1/type", keyword: "type", params: { type: "array" }, message: "must be array", schema: schema82.properties.tool_return.anyOf[1].type, parentSchema: schema82.properties.tool_return.anyOf[1], data: data1 };
+                const err1 = { instancePath: instancePath + "/tool_return", schemaPath: "#/properties/tool_return/anyOf/1/type", keyword: "type", params: { type: "array" }, message: "must be array" };
                 if (vErrors === null) {
                   vErrors = [err1];
                 } else {
@@ -4644,7 +4570,7 @@ function validate51(data, { instancePath = "", parentData, parentDataProperty, r
             var _valid0 = _errs6 === errors;
             valid1 = valid1 || _valid0;
             if (!valid1) {
-              const err2 = { instancePath: instancePath + "/tool_return", schemaPath: "#/properties/tool_return/anyOf", keyword: "anyOf", params: {}, message: "must match a schema in anyOf", schema: schema82.properties.tool_return.anyOf, parentSchema: schema82.properties.tool_return, data: data1 };
+              const err2 = { instancePath: instancePath + "/tool_return", schemaPath: "#/properties/tool_return/anyOf", keyword: "anyOf", params: {}, message: "must match a schema in anyOf" };
               if (vErrors === null) {
                 vErrors = [err2];
               } else {
@@ -4672,7 +4598,7 @@ function validate51(data, { instancePath = "", parentData, parentDataProperty, r
               let data3 = data.status;
               const _errs9 = errors;
               if (!(data3 === "success" || data3 === "error")) {
-                validate51.errors = [{ instancePath: instancePath + "/status", schemaPath: "#/properties/status/enum", keyword: "enum", params: { allowedValues: schema82.properties.status.enum }, message: "must be equal to one of the allowed values", schema: schema82.properties.status.enum, parentSchema: schema82.properties.status, data: data3 }];
+                validate51.errors = [{ instancePath: instancePath + "/status", schemaPath: "#/properties/status/enum", keyword: "enum", params: { allowedValues: schema82.properties.status.enum }, message: "must be equal to one of the allowed values" }];
                 return false;
               }
               var valid0 = _errs9 === errors;
@@ -4681,10 +4607,9 @@ function validate51(data, { instancePath = "", parentData, parentDataProperty, r
             }
             if (valid0) {
               if (data.tool_call_id !== void 0) {
-                let data4 = data.tool_call_id;
                 const _errs10 = errors;
-                if (typeof data4 !== "string") {
-                  validate51.errors = [{ instancePath: instancePath + "/tool_call_id", schemaPath: "#/properties/tool_call_id/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema82.properties.tool_call_id.type, parentSchema: schema82.properties.tool_call_id, data: data4 }];
+                if (typeof data.tool_call_id !== "string") {
+                  validate51.errors = [{ instancePath: instancePath + "/tool_call_id", schemaPath: "#/properties/tool_call_id/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
                   return false;
                 }
                 var valid0 = _errs10 === errors;
@@ -4696,7 +4621,7 @@ function validate51(data, { instancePath = "", parentData, parentDataProperty, r
                   let data5 = data.stdout;
                   const _errs12 = errors;
                   if (!Array.isArray(data5) && data5 !== null) {
-                    validate51.errors = [{ instancePath: instancePath + "/stdout", schemaPath: "#/properties/stdout/type", keyword: "type", params: { type: schema82.properties.stdout.type }, message: "must be array,null", schema: schema82.properties.stdout.type, parentSchema: schema82.properties.stdout, data: data5 }];
+                    validate51.errors = [{ instancePath: instancePath + "/stdout", schemaPath: "#/properties/stdout/type", keyword: "type", params: { type: schema82.properties.stdout.type }, message: "must be array,null" }];
                     return false;
                   }
                   if (errors === _errs12) {
@@ -4704,10 +4629,9 @@ function validate51(data, { instancePath = "", parentData, parentDataProperty, r
                       var valid3 = true;
                       const len1 = data5.length;
                       for (let i1 = 0; i1 < len1; i1++) {
-                        let data6 = data5[i1];
                         const _errs14 = errors;
-                        if (typeof data6 !== "string") {
-                          validate51.errors = [{ instancePath: instancePath + "/stdout/" + i1, schemaPath: "#/properties/stdout/items/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema82.properties.stdout.items.type, parentSchema: schema82.properties.stdout.items, data: data6 }];
+                        if (typeof data5[i1] !== "string") {
+                          validate51.errors = [{ instancePath: instancePath + "/stdout/" + i1, schemaPath: "#/properties/stdout/items/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
                           return false;
                         }
                         var valid3 = _errs14 === errors;
@@ -4726,7 +4650,7 @@ function validate51(data, { instancePath = "", parentData, parentDataProperty, r
                     let data7 = data.stderr;
                     const _errs16 = errors;
                     if (!Array.isArray(data7) && data7 !== null) {
-                      validate51.errors = [{ instancePath: instancePath + "/stderr", schemaPath: "#/properties/stderr/type", keyword: "type", params: { type: schema82.properties.stderr.type }, message: "must be array,null", schema: schema82.properties.stderr.type, parentSchema: schema82.properties.stderr, data: data7 }];
+                      validate51.errors = [{ instancePath: instancePath + "/stderr", schemaPath: "#/properties/stderr/type", keyword: "type", params: { type: schema82.properties.stderr.type }, message: "must be array,null" }];
                       return false;
                     }
                     if (errors === _errs16) {
@@ -4734,10 +4658,9 @@ function validate51(data, { instancePath = "", parentData, parentDataProperty, r
                         var valid4 = true;
                         const len2 = data7.length;
                         for (let i2 = 0; i2 < len2; i2++) {
-                          let data8 = data7[i2];
                           const _errs18 = errors;
-                          if (typeof data8 !== "string") {
-                            validate51.errors = [{ instancePath: instancePath + "/stderr/" + i2, schemaPath: "#/properties/stderr/items/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema82.properties.stderr.items.type, parentSchema: schema82.properties.stderr.items, data: data8 }];
+                          if (typeof data7[i2] !== "string") {
+                            validate51.errors = [{ instancePath: instancePath + "/stderr/" + i2, schemaPath: "#/properties/stderr/items/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
                             return false;
                           }
                           var valid4 = _errs18 === errors;
@@ -4758,7 +4681,7 @@ function validate51(data, { instancePath = "", parentData, parentDataProperty, r
         }
       }
     } else {
-      validate51.errors = [{ instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object", schema: schema82.type, parentSchema: schema82, data }];
+      validate51.errors = [{ instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" }];
       return false;
     }
   }
@@ -4781,14 +4704,13 @@ function validate50(data, { instancePath = "", parentData, parentDataProperty, r
     if (data && typeof data == "object" && !Array.isArray(data)) {
       let missing0;
       if (data.id === void 0 && (missing0 = "id") || data.date === void 0 && (missing0 = "date")) {
-        validate50.errors = [{ instancePath, schemaPath: "#/$defs/LettaMessageBase/required", keyword: "required", params: { missingProperty: missing0 }, message: "must have required property '" + missing0 + "'", schema: schema43.required, parentSchema: schema43, data }];
+        validate50.errors = [{ instancePath, schemaPath: "#/$defs/LettaMessageBase/required", keyword: "required", params: { missingProperty: missing0 }, message: "must have required property '" + missing0 + "'" }];
         return false;
       } else {
         if (data.id !== void 0) {
-          let data0 = data.id;
           const _errs4 = errors;
-          if (typeof data0 !== "string") {
-            validate50.errors = [{ instancePath: instancePath + "/id", schemaPath: "#/$defs/LettaMessageBase/properties/id/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema43.properties.id.type, parentSchema: schema43.properties.id, data: data0 }];
+          if (typeof data.id !== "string") {
+            validate50.errors = [{ instancePath: instancePath + "/id", schemaPath: "#/$defs/LettaMessageBase/properties/id/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
             return false;
           }
           var valid2 = _errs4 === errors;
@@ -4803,11 +4725,11 @@ function validate50(data, { instancePath = "", parentData, parentDataProperty, r
               if (errors === _errs6) {
                 if (typeof data1 === "string") {
                   if (!formats0.validate(data1)) {
-                    validate50.errors = [{ instancePath: instancePath + "/date", schemaPath: "#/$defs/LettaMessageBase/properties/date/format", keyword: "format", params: { format: "date-time" }, message: 'must match format "date-time"', schema: "date-time", parentSchema: schema43.properties.date, data: data1 }];
+                    validate50.errors = [{ instancePath: instancePath + "/date", schemaPath: "#/$defs/LettaMessageBase/properties/date/format", keyword: "format", params: { format: "date-time" }, message: 'must match format "date-time"' }];
                     return false;
                   }
                 } else {
-                  validate50.errors = [{ instancePath: instancePath + "/date", schemaPath: "#/$defs/LettaMessageBase/properties/date/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema43.properties.date.type, parentSchema: schema43.properties.date, data: data1 }];
+                  validate50.errors = [{ instancePath: instancePath + "/date", schemaPath: "#/$defs/LettaMessageBase/properties/date/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
                   return false;
                 }
               }
@@ -4821,7 +4743,7 @@ function validate50(data, { instancePath = "", parentData, parentDataProperty, r
               let data2 = data.name;
               const _errs8 = errors;
               if (typeof data2 !== "string" && data2 !== null) {
-                validate50.errors = [{ instancePath: instancePath + "/name", schemaPath: "#/$defs/LettaMessageBase/properties/name/type", keyword: "type", params: { type: schema43.properties.name.type }, message: "must be string,null", schema: schema43.properties.name.type, parentSchema: schema43.properties.name, data: data2 }];
+                validate50.errors = [{ instancePath: instancePath + "/name", schemaPath: "#/$defs/LettaMessageBase/properties/name/type", keyword: "type", params: { type: schema43.properties.name.type }, message: "must be string,null" }];
                 return false;
               }
               var valid2 = _errs8 === errors;
@@ -4833,7 +4755,7 @@ function validate50(data, { instancePath = "", parentData, parentDataProperty, r
                 let data3 = data.otid;
                 const _errs10 = errors;
                 if (typeof data3 !== "string" && data3 !== null) {
-                  validate50.errors = [{ instancePath: instancePath + "/otid", schemaPath: "#/$defs/LettaMessageBase/properties/otid/type", keyword: "type", params: { type: schema43.properties.otid.type }, message: "must be string,null", schema: schema43.properties.otid.type, parentSchema: schema43.properties.otid, data: data3 }];
+                  validate50.errors = [{ instancePath: instancePath + "/otid", schemaPath: "#/$defs/LettaMessageBase/properties/otid/type", keyword: "type", params: { type: schema43.properties.otid.type }, message: "must be string,null" }];
                   return false;
                 }
                 var valid2 = _errs10 === errors;
@@ -4845,7 +4767,7 @@ function validate50(data, { instancePath = "", parentData, parentDataProperty, r
                   let data4 = data.sender_id;
                   const _errs12 = errors;
                   if (typeof data4 !== "string" && data4 !== null) {
-                    validate50.errors = [{ instancePath: instancePath + "/sender_id", schemaPath: "#/$defs/LettaMessageBase/properties/sender_id/type", keyword: "type", params: { type: schema43.properties.sender_id.type }, message: "must be string,null", schema: schema43.properties.sender_id.type, parentSchema: schema43.properties.sender_id, data: data4 }];
+                    validate50.errors = [{ instancePath: instancePath + "/sender_id", schemaPath: "#/$defs/LettaMessageBase/properties/sender_id/type", keyword: "type", params: { type: schema43.properties.sender_id.type }, message: "must be string,null" }];
                     return false;
                   }
                   var valid2 = _errs12 === errors;
@@ -4857,7 +4779,7 @@ function validate50(data, { instancePath = "", parentData, parentDataProperty, r
                     let data5 = data.step_id;
                     const _errs14 = errors;
                     if (typeof data5 !== "string" && data5 !== null) {
-                      validate50.errors = [{ instancePath: instancePath + "/step_id", schemaPath: "#/$defs/LettaMessageBase/properties/step_id/type", keyword: "type", params: { type: schema43.properties.step_id.type }, message: "must be string,null", schema: schema43.properties.step_id.type, parentSchema: schema43.properties.step_id, data: data5 }];
+                      validate50.errors = [{ instancePath: instancePath + "/step_id", schemaPath: "#/$defs/LettaMessageBase/properties/step_id/type", keyword: "type", params: { type: schema43.properties.step_id.type }, message: "must be string,null" }];
                       return false;
                     }
                     var valid2 = _errs14 === errors;
@@ -4869,7 +4791,7 @@ function validate50(data, { instancePath = "", parentData, parentDataProperty, r
                       let data6 = data.is_err;
                       const _errs16 = errors;
                       if (typeof data6 !== "boolean" && data6 !== null) {
-                        validate50.errors = [{ instancePath: instancePath + "/is_err", schemaPath: "#/$defs/LettaMessageBase/properties/is_err/type", keyword: "type", params: { type: schema43.properties.is_err.type }, message: "must be boolean,null", schema: schema43.properties.is_err.type, parentSchema: schema43.properties.is_err, data: data6 }];
+                        validate50.errors = [{ instancePath: instancePath + "/is_err", schemaPath: "#/$defs/LettaMessageBase/properties/is_err/type", keyword: "type", params: { type: schema43.properties.is_err.type }, message: "must be boolean,null" }];
                         return false;
                       }
                       var valid2 = _errs16 === errors;
@@ -4881,7 +4803,7 @@ function validate50(data, { instancePath = "", parentData, parentDataProperty, r
                         let data7 = data.seq_id;
                         const _errs18 = errors;
                         if (!(typeof data7 == "number" && (!(data7 % 1) && !isNaN(data7)) && isFinite(data7)) && data7 !== null) {
-                          validate50.errors = [{ instancePath: instancePath + "/seq_id", schemaPath: "#/$defs/LettaMessageBase/properties/seq_id/type", keyword: "type", params: { type: schema43.properties.seq_id.type }, message: "must be integer,null", schema: schema43.properties.seq_id.type, parentSchema: schema43.properties.seq_id, data: data7 }];
+                          validate50.errors = [{ instancePath: instancePath + "/seq_id", schemaPath: "#/$defs/LettaMessageBase/properties/seq_id/type", keyword: "type", params: { type: schema43.properties.seq_id.type }, message: "must be integer,null" }];
                           return false;
                         }
                         var valid2 = _errs18 === errors;
@@ -4893,7 +4815,7 @@ function validate50(data, { instancePath = "", parentData, parentDataProperty, r
                           let data8 = data.run_id;
                           const _errs20 = errors;
                           if (typeof data8 !== "string" && data8 !== null) {
-                            validate50.errors = [{ instancePath: instancePath + "/run_id", schemaPath: "#/$defs/LettaMessageBase/properties/run_id/type", keyword: "type", params: { type: schema43.properties.run_id.type }, message: "must be string,null", schema: schema43.properties.run_id.type, parentSchema: schema43.properties.run_id, data: data8 }];
+                            validate50.errors = [{ instancePath: instancePath + "/run_id", schemaPath: "#/$defs/LettaMessageBase/properties/run_id/type", keyword: "type", params: { type: schema43.properties.run_id.type }, message: "must be string,null" }];
                             return false;
                           }
                           var valid2 = _errs20 === errors;
@@ -4910,7 +4832,7 @@ function validate50(data, { instancePath = "", parentData, parentDataProperty, r
         }
       }
     } else {
-      validate50.errors = [{ instancePath, schemaPath: "#/$defs/LettaMessageBase/type", keyword: "type", params: { type: "object" }, message: "must be object", schema: schema43.type, parentSchema: schema43, data }];
+      validate50.errors = [{ instancePath, schemaPath: "#/$defs/LettaMessageBase/type", keyword: "type", params: { type: "object" }, message: "must be object" }];
       return false;
     }
   }
@@ -4918,14 +4840,13 @@ function validate50(data, { instancePath = "", parentData, parentDataProperty, r
     if (data && typeof data == "object" && !Array.isArray(data)) {
       let missing1;
       if (data.message_type === void 0 && (missing1 = "message_type") || data.tool_return === void 0 && (missing1 = "tool_return") || data.status === void 0 && (missing1 = "status") || data.tool_call_id === void 0 && (missing1 = "tool_call_id")) {
-        validate50.errors = [{ instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: missing1 }, message: "must have required property '" + missing1 + "'", schema: schema80.required, parentSchema: schema80, data }];
+        validate50.errors = [{ instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: missing1 }, message: "must have required property '" + missing1 + "'" }];
         return false;
       } else {
         if (data.message_type !== void 0) {
-          let data9 = data.message_type;
           const _errs22 = errors;
-          if ("tool_return_message" !== data9) {
-            validate50.errors = [{ instancePath: instancePath + "/message_type", schemaPath: "#/properties/message_type/const", keyword: "const", params: { allowedValue: "tool_return_message" }, message: "must be equal to constant", schema: "tool_return_message", parentSchema: schema80.properties.message_type, data: data9 }];
+          if ("tool_return_message" !== data.message_type) {
+            validate50.errors = [{ instancePath: instancePath + "/message_type", schemaPath: "#/properties/message_type/const", keyword: "const", params: { allowedValue: "tool_return_message" }, message: "must be equal to constant" }];
             return false;
           }
           var valid3 = _errs22 === errors;
@@ -4934,10 +4855,9 @@ function validate50(data, { instancePath = "", parentData, parentDataProperty, r
         }
         if (valid3) {
           if (data.tool_return !== void 0) {
-            let data10 = data.tool_return;
             const _errs23 = errors;
-            if (typeof data10 !== "string") {
-              validate50.errors = [{ instancePath: instancePath + "/tool_return", schemaPath: "#/properties/tool_return/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema80.properties.tool_return.type, parentSchema: schema80.properties.tool_return, data: data10 }];
+            if (typeof data.tool_return !== "string") {
+              validate50.errors = [{ instancePath: instancePath + "/tool_return", schemaPath: "#/properties/tool_return/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
               return false;
             }
             var valid3 = _errs23 === errors;
@@ -4949,7 +4869,7 @@ function validate50(data, { instancePath = "", parentData, parentDataProperty, r
               let data11 = data.status;
               const _errs25 = errors;
               if (!(data11 === "success" || data11 === "error")) {
-                validate50.errors = [{ instancePath: instancePath + "/status", schemaPath: "#/properties/status/enum", keyword: "enum", params: { allowedValues: schema80.properties.status.enum }, message: "must be equal to one of the allowed values", schema: schema80.properties.status.enum, parentSchema: schema80.properties.status, data: data11 }];
+                validate50.errors = [{ instancePath: instancePath + "/status", schemaPath: "#/properties/status/enum", keyword: "enum", params: { allowedValues: schema80.properties.status.enum }, message: "must be equal to one of the allowed values" }];
                 return false;
               }
               var valid3 = _errs25 === errors;
@@ -4958,10 +4878,9 @@ function validate50(data, { instancePath = "", parentData, parentDataProperty, r
             }
             if (valid3) {
               if (data.tool_call_id !== void 0) {
-                let data12 = data.tool_call_id;
                 const _errs26 = errors;
-                if (typeof data12 !== "string") {
-                  validate50.errors = [{ instancePath: instancePath + "/tool_call_id", schemaPath: "#/properties/tool_call_id/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema80.properties.tool_call_id.type, parentSchema: schema80.properties.tool_call_id, data: data12 }];
+                if (typeof data.tool_call_id !== "string") {
+                  validate50.errors = [{ instancePath: instancePath + "/tool_call_id", schemaPath: "#/properties/tool_call_id/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
                   return false;
                 }
                 var valid3 = _errs26 === errors;
@@ -4973,7 +4892,7 @@ function validate50(data, { instancePath = "", parentData, parentDataProperty, r
                   let data13 = data.stdout;
                   const _errs28 = errors;
                   if (!Array.isArray(data13) && data13 !== null) {
-                    validate50.errors = [{ instancePath: instancePath + "/stdout", schemaPath: "#/properties/stdout/type", keyword: "type", params: { type: schema80.properties.stdout.type }, message: "must be array,null", schema: schema80.properties.stdout.type, parentSchema: schema80.properties.stdout, data: data13 }];
+                    validate50.errors = [{ instancePath: instancePath + "/stdout", schemaPath: "#/properties/stdout/type", keyword: "type", params: { type: schema80.properties.stdout.type }, message: "must be array,null" }];
                     return false;
                   }
                   if (errors === _errs28) {
@@ -4981,10 +4900,9 @@ function validate50(data, { instancePath = "", parentData, parentDataProperty, r
                       var valid4 = true;
                       const len0 = data13.length;
                       for (let i0 = 0; i0 < len0; i0++) {
-                        let data14 = data13[i0];
                         const _errs30 = errors;
-                        if (typeof data14 !== "string") {
-                          validate50.errors = [{ instancePath: instancePath + "/stdout/" + i0, schemaPath: "#/properties/stdout/items/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema80.properties.stdout.items.type, parentSchema: schema80.properties.stdout.items, data: data14 }];
+                        if (typeof data13[i0] !== "string") {
+                          validate50.errors = [{ instancePath: instancePath + "/stdout/" + i0, schemaPath: "#/properties/stdout/items/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
                           return false;
                         }
                         var valid4 = _errs30 === errors;
@@ -5003,7 +4921,7 @@ function validate50(data, { instancePath = "", parentData, parentDataProperty, r
                     let data15 = data.stderr;
                     const _errs32 = errors;
                     if (!Array.isArray(data15) && data15 !== null) {
-                      validate50.errors = [{ instancePath: instancePath + "/stderr", schemaPath: "#/properties/stderr/type", keyword: "type", params: { type: schema80.properties.stderr.type }, message: "must be array,null", schema: schema80.properties.stderr.type, parentSchema: schema80.properties.stderr, data: data15 }];
+                      validate50.errors = [{ instancePath: instancePath + "/stderr", schemaPath: "#/properties/stderr/type", keyword: "type", params: { type: schema80.properties.stderr.type }, message: "must be array,null" }];
                       return false;
                     }
                     if (errors === _errs32) {
@@ -5011,10 +4929,9 @@ function validate50(data, { instancePath = "", parentData, parentDataProperty, r
                         var valid5 = true;
                         const len1 = data15.length;
                         for (let i1 = 0; i1 < len1; i1++) {
-                          let data16 = data15[i1];
                           const _errs34 = errors;
-                          if (typeof data16 !== "string") {
-                            validate50.errors = [{ instancePath: instancePath + "/stderr/" + i1, schemaPath: "#/properties/stderr/items/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema80.properties.stderr.items.type, parentSchema: schema80.properties.stderr.items, data: data16 }];
+                          if (typeof data15[i1] !== "string") {
+                            validate50.errors = [{ instancePath: instancePath + "/stderr/" + i1, schemaPath: "#/properties/stderr/items/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
                             return false;
                           }
                           var valid5 = _errs34 === errors;
@@ -5033,7 +4950,7 @@ function validate50(data, { instancePath = "", parentData, parentDataProperty, r
                       let data17 = data.tool_returns;
                       const _errs36 = errors;
                       if (!Array.isArray(data17) && data17 !== null) {
-                        validate50.errors = [{ instancePath: instancePath + "/tool_returns", schemaPath: "#/properties/tool_returns/type", keyword: "type", params: { type: schema80.properties.tool_returns.type }, message: "must be array,null", schema: schema80.properties.tool_returns.type, parentSchema: schema80.properties.tool_returns, data: data17 }];
+                        validate50.errors = [{ instancePath: instancePath + "/tool_returns", schemaPath: "#/properties/tool_returns/type", keyword: "type", params: { type: schema80.properties.tool_returns.type }, message: "must be array,null" }];
                         return false;
                       }
                       if (errors === _errs36) {
@@ -5065,7 +4982,7 @@ function validate50(data, { instancePath = "", parentData, parentDataProperty, r
         }
       }
     } else {
-      validate50.errors = [{ instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object", schema: schema80.type, parentSchema: schema80, data }];
+      validate50.errors = [{ instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" }];
       return false;
     }
   }
@@ -5089,14 +5006,13 @@ function validate54(data, { instancePath = "", parentData, parentDataProperty, r
     if (data && typeof data == "object" && !Array.isArray(data)) {
       let missing0;
       if (data.id === void 0 && (missing0 = "id") || data.date === void 0 && (missing0 = "date")) {
-        validate54.errors = [{ instancePath, schemaPath: "#/$defs/LettaMessageBase/required", keyword: "required", params: { missingProperty: missing0 }, message: "must have required property '" + missing0 + "'", schema: schema43.required, parentSchema: schema43, data }];
+        validate54.errors = [{ instancePath, schemaPath: "#/$defs/LettaMessageBase/required", keyword: "required", params: { missingProperty: missing0 }, message: "must have required property '" + missing0 + "'" }];
         return false;
       } else {
         if (data.id !== void 0) {
-          let data0 = data.id;
           const _errs4 = errors;
-          if (typeof data0 !== "string") {
-            validate54.errors = [{ instancePath: instancePath + "/id", schemaPath: "#/$defs/LettaMessageBase/properties/id/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema43.properties.id.type, parentSchema: schema43.properties.id, data: data0 }];
+          if (typeof data.id !== "string") {
+            validate54.errors = [{ instancePath: instancePath + "/id", schemaPath: "#/$defs/LettaMessageBase/properties/id/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
             return false;
           }
           var valid2 = _errs4 === errors;
@@ -5111,11 +5027,11 @@ function validate54(data, { instancePath = "", parentData, parentDataProperty, r
               if (errors === _errs6) {
                 if (typeof data1 === "string") {
                   if (!formats0.validate(data1)) {
-                    validate54.errors = [{ instancePath: instancePath + "/date", schemaPath: "#/$defs/LettaMessageBase/properties/date/format", keyword: "format", params: { format: "date-time" }, message: 'must match format "date-time"', schema: "date-time", parentSchema: schema43.properties.date, data: data1 }];
+                    validate54.errors = [{ instancePath: instancePath + "/date", schemaPath: "#/$defs/LettaMessageBase/properties/date/format", keyword: "format", params: { format: "date-time" }, message: 'must match format "date-time"' }];
                     return false;
                   }
                 } else {
-                  validate54.errors = [{ instancePath: instancePath + "/date", schemaPath: "#/$defs/LettaMessageBase/properties/date/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema43.properties.date.type, parentSchema: schema43.properties.date, data: data1 }];
+                  validate54.errors = [{ instancePath: instancePath + "/date", schemaPath: "#/$defs/LettaMessageBase/properties/date/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
                   return false;
                 }
               }
@@ -5129,7 +5045,7 @@ function validate54(data, { instancePath = "", parentData, parentDataProperty, r
               let data2 = data.name;
               const _errs8 = errors;
               if (typeof data2 !== "string" && data2 !== null) {
-                validate54.errors = [{ instancePath: instancePath + "/name", schemaPath: "#/$defs/LettaMessageBase/properties/name/type", keyword: "type", params: { type: schema43.properties.name.type }, message: "must be string,null", schema: schema43.properties.name.type, parentSchema: schema43.properties.name, data: data2 }];
+                validate54.errors = [{ instancePath: instancePath + "/name", schemaPath: "#/$defs/LettaMessageBase/properties/name/type", keyword: "type", params: { type: schema43.properties.name.type }, message: "must be string,null" }];
                 return false;
               }
               var valid2 = _errs8 === errors;
@@ -5141,7 +5057,7 @@ function validate54(data, { instancePath = "", parentData, parentDataProperty, r
                 let data3 = data.otid;
                 const _errs10 = errors;
                 if (typeof data3 !== "string" && data3 !== null) {
-                  validate54.errors = [{ instancePath: instancePath + "/otid", schemaPath: "#/$defs/LettaMessageBase/properties/otid/type", keyword: "type", params: { type: schema43.properties.otid.type }, message: "must be string,null", schema: schema43.properties.otid.type, parentSchema: schema43.properties.otid, data: data3 }];
+                  validate54.errors = [{ instancePath: instancePath + "/otid", schemaPath: "#/$defs/LettaMessageBase/properties/otid/type", keyword: "type", params: { type: schema43.properties.otid.type }, message: "must be string,null" }];
                   return false;
                 }
                 var valid2 = _errs10 === errors;
@@ -5153,7 +5069,7 @@ function validate54(data, { instancePath = "", parentData, parentDataProperty, r
                   let data4 = data.sender_id;
                   const _errs12 = errors;
                   if (typeof data4 !== "string" && data4 !== null) {
-                    validate54.errors = [{ instancePath: instancePath + "/sender_id", schemaPath: "#/$defs/LettaMessageBase/properties/sender_id/type", keyword: "type", params: { type: schema43.properties.sender_id.type }, message: "must be string,null", schema: schema43.properties.sender_id.type, parentSchema: schema43.properties.sender_id, data: data4 }];
+                    validate54.errors = [{ instancePath: instancePath + "/sender_id", schemaPath: "#/$defs/LettaMessageBase/properties/sender_id/type", keyword: "type", params: { type: schema43.properties.sender_id.type }, message: "must be string,null" }];
                     return false;
                   }
                   var valid2 = _errs12 === errors;
@@ -5165,7 +5081,7 @@ function validate54(data, { instancePath = "", parentData, parentDataProperty, r
                     let data5 = data.step_id;
                     const _errs14 = errors;
                     if (typeof data5 !== "string" && data5 !== null) {
-                      validate54.errors = [{ instancePath: instancePath + "/step_id", schemaPath: "#/$defs/LettaMessageBase/properties/step_id/type", keyword: "type", params: { type: schema43.properties.step_id.type }, message: "must be string,null", schema: schema43.properties.step_id.type, parentSchema: schema43.properties.step_id, data: data5 }];
+                      validate54.errors = [{ instancePath: instancePath + "/step_id", schemaPath: "#/$defs/LettaMessageBase/properties/step_id/type", keyword: "type", params: { type: schema43.properties.step_id.type }, message: "must be string,null" }];
                       return false;
                     }
                     var valid2 = _errs14 === errors;
@@ -5177,7 +5093,7 @@ function validate54(data, { instancePath = "", parentData, parentDataProperty, r
                       let data6 = data.is_err;
                       const _errs16 = errors;
                       if (typeof data6 !== "boolean" && data6 !== null) {
-                        validate54.errors = [{ instancePath: instancePath + "/is_err", schemaPath: "#/$defs/LettaMessageBase/properties/is_err/type", keyword: "type", params: { type: schema43.properties.is_err.type }, message: "must be boolean,null", schema: schema43.properties.is_err.type, parentSchema: schema43.properties.is_err, data: data6 }];
+                        validate54.errors = [{ instancePath: instancePath + "/is_err", schemaPath: "#/$defs/LettaMessageBase/properties/is_err/type", keyword: "type", params: { type: schema43.properties.is_err.type }, message: "must be boolean,null" }];
                         return false;
                       }
                       var valid2 = _errs16 === errors;
@@ -5189,7 +5105,7 @@ function validate54(data, { instancePath = "", parentData, parentDataProperty, r
                         let data7 = data.seq_id;
                         const _errs18 = errors;
                         if (!(typeof data7 == "number" && (!(data7 % 1) && !isNaN(data7)) && isFinite(data7)) && data7 !== null) {
-                          validate54.errors = [{ instancePath: instancePath + "/seq_id", schemaPath: "#/$defs/LettaMessageBase/properties/seq_id/type", keyword: "type", params: { type: schema43.properties.seq_id.type }, message: "must be integer,null", schema: schema43.properties.seq_id.type, parentSchema: schema43.properties.seq_id, data: data7 }];
+                          validate54.errors = [{ instancePath: instancePath + "/seq_id", schemaPath: "#/$defs/LettaMessageBase/properties/seq_id/type", keyword: "type", params: { type: schema43.properties.seq_id.type }, message: "must be integer,null" }];
                           return false;
                         }
                         var valid2 = _errs18 === errors;
@@ -5201,7 +5117,7 @@ function validate54(data, { instancePath = "", parentData, parentDataProperty, r
                           let data8 = data.run_id;
                           const _errs20 = errors;
                           if (typeof data8 !== "string" && data8 !== null) {
-                            validate54.errors = [{ instancePath: instancePath + "/run_id", schemaPath: "#/$defs/LettaMessageBase/properties/run_id/type", keyword: "type", params: { type: schema43.properties.run_id.type }, message: "must be string,null", schema: schema43.properties.run_id.type, parentSchema: schema43.properties.run_id, data: data8 }];
+                            validate54.errors = [{ instancePath: instancePath + "/run_id", schemaPath: "#/$defs/LettaMessageBase/properties/run_id/type", keyword: "type", params: { type: schema43.properties.run_id.type }, message: "must be string,null" }];
                             return false;
                           }
                           var valid2 = _errs20 === errors;
@@ -5218,7 +5134,7 @@ function validate54(data, { instancePath = "", parentData, parentDataProperty, r
         }
       }
     } else {
-      validate54.errors = [{ instancePath, schemaPath: "#/$defs/LettaMessageBase/type", keyword: "type", params: { type: "object" }, message: "must be object", schema: schema43.type, parentSchema: schema43, data }];
+      validate54.errors = [{ instancePath, schemaPath: "#/$defs/LettaMessageBase/type", keyword: "type", params: { type: "object" }, message: "must be object" }];
       return false;
     }
   }
@@ -5226,14 +5142,13 @@ function validate54(data, { instancePath = "", parentData, parentDataProperty, r
     if (data && typeof data == "object" && !Array.isArray(data)) {
       let missing1;
       if (data.message_type === void 0 && (missing1 = "message_type") || data.summary === void 0 && (missing1 = "summary")) {
-        validate54.errors = [{ instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: missing1 }, message: "must have required property '" + missing1 + "'", schema: schema83.required, parentSchema: schema83, data }];
+        validate54.errors = [{ instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: missing1 }, message: "must have required property '" + missing1 + "'" }];
         return false;
       } else {
         if (data.message_type !== void 0) {
-          let data9 = data.message_type;
           const _errs22 = errors;
-          if ("summary_message" !== data9) {
-            validate54.errors = [{ instancePath: instancePath + "/message_type", schemaPath: "#/properties/message_type/const", keyword: "const", params: { allowedValue: "summary_message" }, message: "must be equal to constant", schema: "summary_message", parentSchema: schema83.properties.message_type, data: data9 }];
+          if ("summary_message" !== data.message_type) {
+            validate54.errors = [{ instancePath: instancePath + "/message_type", schemaPath: "#/properties/message_type/const", keyword: "const", params: { allowedValue: "summary_message" }, message: "must be equal to constant" }];
             return false;
           }
           var valid3 = _errs22 === errors;
@@ -5242,10 +5157,9 @@ function validate54(data, { instancePath = "", parentData, parentDataProperty, r
         }
         if (valid3) {
           if (data.summary !== void 0) {
-            let data10 = data.summary;
             const _errs23 = errors;
-            if (typeof data10 !== "string") {
-              validate54.errors = [{ instancePath: instancePath + "/summary", schemaPath: "#/properties/summary/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema83.properties.summary.type, parentSchema: schema83.properties.summary, data: data10 }];
+            if (typeof data.summary !== "string") {
+              validate54.errors = [{ instancePath: instancePath + "/summary", schemaPath: "#/properties/summary/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
               return false;
             }
             var valid3 = _errs23 === errors;
@@ -5264,7 +5178,7 @@ function validate54(data, { instancePath = "", parentData, parentDataProperty, r
                 if (data11 && typeof data11 == "object" && !Array.isArray(data11)) {
                   let missing2;
                   if (data11.trigger === void 0 && (missing2 = "trigger") || data11.context_window === void 0 && (missing2 = "context_window") || data11.messages_count_before === void 0 && (missing2 = "messages_count_before") || data11.messages_count_after === void 0 && (missing2 = "messages_count_after")) {
-                    const err0 = { instancePath: instancePath + "/compaction_stats", schemaPath: "#/$defs/CompactionStats/required", keyword: "required", params: { missingProperty: missing2 }, message: "must have required property '" + missing2 + "'", schema: schema55.required, parentSchema: schema55, data: data11 };
+                    const err0 = { instancePath: instancePath + "/compaction_stats", schemaPath: "#/$defs/CompactionStats/required", keyword: "required", params: { missingProperty: missing2 }, message: "must have required property '" + missing2 + "'" };
                     if (vErrors === null) {
                       vErrors = [err0];
                     } else {
@@ -5273,10 +5187,9 @@ function validate54(data, { instancePath = "", parentData, parentDataProperty, r
                     errors++;
                   } else {
                     if (data11.trigger !== void 0) {
-                      let data12 = data11.trigger;
                       const _errs30 = errors;
-                      if (typeof data12 !== "string") {
-                        const err1 = { instancePath: instancePath + "/compaction_stats/trigger", schemaPath: "#/$defs/CompactionStats/properties/trigger/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema55.properties.trigger.type, parentSchema: schema55.properties.trigger, data: data12 };
+                      if (typeof data11.trigger !== "string") {
+                        const err1 = { instancePath: instancePath + "/compaction_stats/trigger", schemaPath: "#/$defs/CompactionStats/properties/trigger/type", keyword: "type", params: { type: "string" }, message: "must be string" };
                         if (vErrors === null) {
                           vErrors = [err1];
                         } else {
@@ -5293,7 +5206,7 @@ function validate54(data, { instancePath = "", parentData, parentDataProperty, r
                         let data13 = data11.context_tokens_before;
                         const _errs32 = errors;
                         if (!(typeof data13 == "number" && (!(data13 % 1) && !isNaN(data13)) && isFinite(data13)) && data13 !== null) {
-                          const err2 = { instancePath: instancePath + "/compaction_stats/context_tokens_before", schemaPath: "#/$defs/CompactionStats/properties/context_tokens_before/type", keyword: "type", params: { type: schema55.properties.context_tokens_before.type }, message: "must be integer,null", schema: schema55.properties.context_tokens_before.type, parentSchema: schema55.properties.context_tokens_before, data: data13 };
+                          const err2 = { instancePath: instancePath + "/compaction_stats/context_tokens_before", schemaPath: "#/$defs/CompactionStats/properties/context_tokens_before/type", keyword: "type", params: { type: schema55.properties.context_tokens_before.type }, message: "must be integer,null" };
                           if (vErrors === null) {
                             vErrors = [err2];
                           } else {
@@ -5310,7 +5223,7 @@ function validate54(data, { instancePath = "", parentData, parentDataProperty, r
                           let data14 = data11.context_tokens_after;
                           const _errs34 = errors;
                           if (!(typeof data14 == "number" && (!(data14 % 1) && !isNaN(data14)) && isFinite(data14)) && data14 !== null) {
-                            const err3 = { instancePath: instancePath + "/compaction_stats/context_tokens_after", schemaPath: "#/$defs/CompactionStats/properties/context_tokens_after/type", keyword: "type", params: { type: schema55.properties.context_tokens_after.type }, message: "must be integer,null", schema: schema55.properties.context_tokens_after.type, parentSchema: schema55.properties.context_tokens_after, data: data14 };
+                            const err3 = { instancePath: instancePath + "/compaction_stats/context_tokens_after", schemaPath: "#/$defs/CompactionStats/properties/context_tokens_after/type", keyword: "type", params: { type: schema55.properties.context_tokens_after.type }, message: "must be integer,null" };
                             if (vErrors === null) {
                               vErrors = [err3];
                             } else {
@@ -5327,7 +5240,7 @@ function validate54(data, { instancePath = "", parentData, parentDataProperty, r
                             let data15 = data11.context_window;
                             const _errs36 = errors;
                             if (!(typeof data15 == "number" && (!(data15 % 1) && !isNaN(data15)) && isFinite(data15))) {
-                              const err4 = { instancePath: instancePath + "/compaction_stats/context_window", schemaPath: "#/$defs/CompactionStats/properties/context_window/type", keyword: "type", params: { type: "integer" }, message: "must be integer", schema: schema55.properties.context_window.type, parentSchema: schema55.properties.context_window, data: data15 };
+                              const err4 = { instancePath: instancePath + "/compaction_stats/context_window", schemaPath: "#/$defs/CompactionStats/properties/context_window/type", keyword: "type", params: { type: "integer" }, message: "must be integer" };
                               if (vErrors === null) {
                                 vErrors = [err4];
                               } else {
@@ -5344,7 +5257,7 @@ function validate54(data, { instancePath = "", parentData, parentDataProperty, r
                               let data16 = data11.messages_count_before;
                               const _errs38 = errors;
                               if (!(typeof data16 == "number" && (!(data16 % 1) && !isNaN(data16)) && isFinite(data16))) {
-                                const err5 = { instancePath: instancePath + "/compaction_stats/messages_count_before", schemaPath: "#/$defs/CompactionStats/properties/messages_count_before/type", keyword: "type", params: { type: "integer" }, message: "must be integer", schema: schema55.properties.messages_count_before.type, parentSchema: schema55.properties.messages_count_before, data: data16 };
+                                const err5 = { instancePath: instancePath + "/compaction_stats/messages_count_before", schemaPath: "#/$defs/CompactionStats/properties/messages_count_before/type", keyword: "type", params: { type: "integer" }, message: "must be integer" };
                                 if (vErrors === null) {
                                   vErrors = [err5];
                                 } else {
@@ -5361,7 +5274,7 @@ function validate54(data, { instancePath = "", parentData, parentDataProperty, r
                                 let data17 = data11.messages_count_after;
                                 const _errs40 = errors;
                                 if (!(typeof data17 == "number" && (!(data17 % 1) && !isNaN(data17)) && isFinite(data17))) {
-                                  const err6 = { instancePath: instancePath + "/compaction_stats/messages_count_after", schemaPath: "#/$defs/CompactionStats/properties/messages_count_after/type", keyword: "type", params: { type: "integer" }, message: "must be integer", schema: schema55.properties.messages_count_after.type, parentSchema: schema55.properties.messages_count_after, data: data17 };
+                                  const err6 = { instancePath: instancePath + "/compaction_stats/messages_count_after", schemaPath: "#/$defs/CompactionStats/properties/messages_count_after/type", keyword: "type", params: { type: "integer" }, message: "must be integer" };
                                   if (vErrors === null) {
                                     vErrors = [err6];
                                   } else {
@@ -5380,7 +5293,7 @@ function validate54(data, { instancePath = "", parentData, parentDataProperty, r
                     }
                   }
                 } else {
-                  const err7 = { instancePath: instancePath + "/compaction_stats", schemaPath: "#/$defs/CompactionStats/type", keyword: "type", params: { type: "object" }, message: "must be object", schema: schema55.type, parentSchema: schema55, data: data11 };
+                  const err7 = { instancePath: instancePath + "/compaction_stats", schemaPath: "#/$defs/CompactionStats/type", keyword: "type", params: { type: "object" }, message: "must be object" };
                   if (vErrors === null) {
                     vErrors = [err7];
                   } else {
@@ -5402,7 +5315,7 @@ function validate54(data, { instancePath = "", parentData, parentDataProperty, r
               }
               const _errs42 = errors;
               if (data11 !== null) {
-                const err8 = { instancePath: instancePath + "/compaction_stats", schemaPath: "#/properties/compaction_stats/anyOf/1/type", keyword: "type", params: { type: "null" }, message: "must be null", schema: schema83.properties.compaction_stats.anyOf[1].type, parentSchema: schema83.properties.compaction_stats.anyOf[1], data: data11 };
+                const err8 = { instancePath: instancePath + "/compaction_stats", schemaPath: "#/properties/compaction_stats/anyOf/1/type", keyword: "type", params: { type: "null" }, message: "must be null" };
                 if (vErrors === null) {
                   vErrors = [err8];
                 } else {
@@ -5413,7 +5326,7 @@ function validate54(data, { instancePath = "", parentData, parentDataProperty, r
               var _valid0 = _errs42 === errors;
               valid4 = valid4 || _valid0;
               if (!valid4) {
-                const err9 = { instancePath: instancePath + "/compaction_stats", schemaPath: "#/properties/compaction_stats/anyOf", keyword: "anyOf", params: {}, message: "must match a schema in anyOf", schema: schema83.properties.compaction_stats.anyOf, parentSchema: schema83.properties.compaction_stats, data: data11 };
+                const err9 = { instancePath: instancePath + "/compaction_stats", schemaPath: "#/properties/compaction_stats/anyOf", keyword: "anyOf", params: {}, message: "must match a schema in anyOf" };
                 if (vErrors === null) {
                   vErrors = [err9];
                 } else {
@@ -5440,7 +5353,7 @@ function validate54(data, { instancePath = "", parentData, parentDataProperty, r
         }
       }
     } else {
-      validate54.errors = [{ instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object", schema: schema83.type, parentSchema: schema83, data }];
+      validate54.errors = [{ instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" }];
       return false;
     }
   }
@@ -5685,15 +5598,15 @@ function validate44(data, { instancePath = "", parentData, parentDataProperty, r
             props0.run_id = true;
           }
         } else {
-          validate44.errors = [{ instancePath, schemaPath: "#/discriminator", keyword: "discriminator", params: { error: "mapping", tag: "message_type", tagValue: tag0 }, message: 'value of tag "message_type" must be in oneOf', schema: schema67.discriminator, parentSchema: schema67, data }];
+          validate44.errors = [{ instancePath, schemaPath: "#/discriminator", keyword: "discriminator", params: { error: "mapping", tag: "message_type", tagValue: tag0 }, message: 'value of tag "message_type" must be in oneOf' }];
           return false;
         }
       } else {
-        validate44.errors = [{ instancePath, schemaPath: "#/discriminator", keyword: "discriminator", params: { error: "tag", tag: "message_type", tagValue: tag0 }, message: 'tag "message_type" must be string', schema: schema67.discriminator, parentSchema: schema67, data }];
+        validate44.errors = [{ instancePath, schemaPath: "#/discriminator", keyword: "discriminator", params: { error: "tag", tag: "message_type", tagValue: tag0 }, message: 'tag "message_type" must be string' }];
         return false;
       }
     } else {
-      validate44.errors = [{ instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object", schema: schema67.type, parentSchema: schema67, data }];
+      validate44.errors = [{ instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" }];
       return false;
     }
   }
@@ -5717,14 +5630,13 @@ function validate66(data, { instancePath = "", parentData, parentDataProperty, r
     if (data && typeof data == "object" && !Array.isArray(data)) {
       let missing0;
       if (data.id === void 0 && (missing0 = "id") || data.date === void 0 && (missing0 = "date")) {
-        validate66.errors = [{ instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: missing0 }, message: "must have required property '" + missing0 + "'", schema: schema43.required, parentSchema: schema43, data }];
+        validate66.errors = [{ instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: missing0 }, message: "must have required property '" + missing0 + "'" }];
         return false;
       } else {
         if (data.id !== void 0) {
-          let data0 = data.id;
           const _errs1 = errors;
-          if (typeof data0 !== "string") {
-            validate66.errors = [{ instancePath: instancePath + "/id", schemaPath: "#/properties/id/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema43.properties.id.type, parentSchema: schema43.properties.id, data: data0 }];
+          if (typeof data.id !== "string") {
+            validate66.errors = [{ instancePath: instancePath + "/id", schemaPath: "#/properties/id/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
             return false;
           }
           var valid0 = _errs1 === errors;
@@ -5739,11 +5651,11 @@ function validate66(data, { instancePath = "", parentData, parentDataProperty, r
               if (errors === _errs3) {
                 if (typeof data1 === "string") {
                   if (!formats0.validate(data1)) {
-                    validate66.errors = [{ instancePath: instancePath + "/date", schemaPath: "#/properties/date/format", keyword: "format", params: { format: "date-time" }, message: 'must match format "date-time"', schema: "date-time", parentSchema: schema43.properties.date, data: data1 }];
+                    validate66.errors = [{ instancePath: instancePath + "/date", schemaPath: "#/properties/date/format", keyword: "format", params: { format: "date-time" }, message: 'must match format "date-time"' }];
                     return false;
                   }
                 } else {
-                  validate66.errors = [{ instancePath: instancePath + "/date", schemaPath: "#/properties/date/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema43.properties.date.type, parentSchema: schema43.properties.date, data: data1 }];
+                  validate66.errors = [{ instancePath: instancePath + "/date", schemaPath: "#/properties/date/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
                   return false;
                 }
               }
@@ -5757,7 +5669,7 @@ function validate66(data, { instancePath = "", parentData, parentDataProperty, r
               let data2 = data.name;
               const _errs5 = errors;
               if (typeof data2 !== "string" && data2 !== null) {
-                validate66.errors = [{ instancePath: instancePath + "/name", schemaPath: "#/properties/name/type", keyword: "type", params: { type: schema43.properties.name.type }, message: "must be string,null", schema: schema43.properties.name.type, parentSchema: schema43.properties.name, data: data2 }];
+                validate66.errors = [{ instancePath: instancePath + "/name", schemaPath: "#/properties/name/type", keyword: "type", params: { type: schema43.properties.name.type }, message: "must be string,null" }];
                 return false;
               }
               var valid0 = _errs5 === errors;
@@ -5769,7 +5681,7 @@ function validate66(data, { instancePath = "", parentData, parentDataProperty, r
                 let data3 = data.otid;
                 const _errs7 = errors;
                 if (typeof data3 !== "string" && data3 !== null) {
-                  validate66.errors = [{ instancePath: instancePath + "/otid", schemaPath: "#/properties/otid/type", keyword: "type", params: { type: schema43.properties.otid.type }, message: "must be string,null", schema: schema43.properties.otid.type, parentSchema: schema43.properties.otid, data: data3 }];
+                  validate66.errors = [{ instancePath: instancePath + "/otid", schemaPath: "#/properties/otid/type", keyword: "type", params: { type: schema43.properties.otid.type }, message: "must be string,null" }];
                   return false;
                 }
                 var valid0 = _errs7 === errors;
@@ -5781,7 +5693,7 @@ function validate66(data, { instancePath = "", parentData, parentDataProperty, r
                   let data4 = data.sender_id;
                   const _errs9 = errors;
                   if (typeof data4 !== "string" && data4 !== null) {
-                    validate66.errors = [{ instancePath: instancePath + "/sender_id", schemaPath: "#/properties/sender_id/type", keyword: "type", params: { type: schema43.properties.sender_id.type }, message: "must be string,null", schema: schema43.properties.sender_id.type, parentSchema: schema43.properties.sender_id, data: data4 }];
+                    validate66.errors = [{ instancePath: instancePath + "/sender_id", schemaPath: "#/properties/sender_id/type", keyword: "type", params: { type: schema43.properties.sender_id.type }, message: "must be string,null" }];
                     return false;
                   }
                   var valid0 = _errs9 === errors;
@@ -5793,7 +5705,7 @@ function validate66(data, { instancePath = "", parentData, parentDataProperty, r
                     let data5 = data.step_id;
                     const _errs11 = errors;
                     if (typeof data5 !== "string" && data5 !== null) {
-                      validate66.errors = [{ instancePath: instancePath + "/step_id", schemaPath: "#/properties/step_id/type", keyword: "type", params: { type: schema43.properties.step_id.type }, message: "must be string,null", schema: schema43.properties.step_id.type, parentSchema: schema43.properties.step_id, data: data5 }];
+                      validate66.errors = [{ instancePath: instancePath + "/step_id", schemaPath: "#/properties/step_id/type", keyword: "type", params: { type: schema43.properties.step_id.type }, message: "must be string,null" }];
                       return false;
                     }
                     var valid0 = _errs11 === errors;
@@ -5805,7 +5717,7 @@ function validate66(data, { instancePath = "", parentData, parentDataProperty, r
                       let data6 = data.is_err;
                       const _errs13 = errors;
                       if (typeof data6 !== "boolean" && data6 !== null) {
-                        validate66.errors = [{ instancePath: instancePath + "/is_err", schemaPath: "#/properties/is_err/type", keyword: "type", params: { type: schema43.properties.is_err.type }, message: "must be boolean,null", schema: schema43.properties.is_err.type, parentSchema: schema43.properties.is_err, data: data6 }];
+                        validate66.errors = [{ instancePath: instancePath + "/is_err", schemaPath: "#/properties/is_err/type", keyword: "type", params: { type: schema43.properties.is_err.type }, message: "must be boolean,null" }];
                         return false;
                       }
                       var valid0 = _errs13 === errors;
@@ -5817,7 +5729,7 @@ function validate66(data, { instancePath = "", parentData, parentDataProperty, r
                         let data7 = data.seq_id;
                         const _errs15 = errors;
                         if (!(typeof data7 == "number" && (!(data7 % 1) && !isNaN(data7)) && isFinite(data7)) && data7 !== null) {
-                          validate66.errors = [{ instancePath: instancePath + "/seq_id", schemaPath: "#/properties/seq_id/type", keyword: "type", params: { type: schema43.properties.seq_id.type }, message: "must be integer,null", schema: schema43.properties.seq_id.type, parentSchema: schema43.properties.seq_id, data: data7 }];
+                          validate66.errors = [{ instancePath: instancePath + "/seq_id", schemaPath: "#/properties/seq_id/type", keyword: "type", params: { type: schema43.properties.seq_id.type }, message: "must be integer,null" }];
                           return false;
                         }
                         var valid0 = _errs15 === errors;
@@ -5829,7 +5741,7 @@ function validate66(data, { instancePath = "", parentData, parentDataProperty, r
                           let data8 = data.run_id;
                           const _errs17 = errors;
                           if (typeof data8 !== "string" && data8 !== null) {
-                            validate66.errors = [{ instancePath: instancePath + "/run_id", schemaPath: "#/properties/run_id/type", keyword: "type", params: { type: schema43.properties.run_id.type }, message: "must be string,null", schema: schema43.properties.run_id.type, parentSchema: schema43.properties.run_id, data: data8 }];
+                            validate66.errors = [{ instancePath: instancePath + "/run_id", schemaPath: "#/properties/run_id/type", keyword: "type", params: { type: schema43.properties.run_id.type }, message: "must be string,null" }];
                             return false;
                           }
                           var valid0 = _errs17 === errors;
@@ -5846,7 +5758,7 @@ function validate66(data, { instancePath = "", parentData, parentDataProperty, r
         }
       }
     } else {
-      validate66.errors = [{ instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object", schema: schema43.type, parentSchema: schema43, data }];
+      validate66.errors = [{ instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" }];
       return false;
     }
   }
@@ -5871,14 +5783,13 @@ function validate67(data, { instancePath = "", parentData, parentDataProperty, r
     if (data && typeof data == "object" && !Array.isArray(data)) {
       let missing0;
       if (data.id === void 0 && (missing0 = "id") || data.date === void 0 && (missing0 = "date")) {
-        validate67.errors = [{ instancePath, schemaPath: "#/$defs/LettaMessageBase/required", keyword: "required", params: { missingProperty: missing0 }, message: "must have required property '" + missing0 + "'", schema: schema43.required, parentSchema: schema43, data }];
+        validate67.errors = [{ instancePath, schemaPath: "#/$defs/LettaMessageBase/required", keyword: "required", params: { missingProperty: missing0 }, message: "must have required property '" + missing0 + "'" }];
         return false;
       } else {
         if (data.id !== void 0) {
-          let data0 = data.id;
           const _errs4 = errors;
-          if (typeof data0 !== "string") {
-            validate67.errors = [{ instancePath: instancePath + "/id", schemaPath: "#/$defs/LettaMessageBase/properties/id/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema43.properties.id.type, parentSchema: schema43.properties.id, data: data0 }];
+          if (typeof data.id !== "string") {
+            validate67.errors = [{ instancePath: instancePath + "/id", schemaPath: "#/$defs/LettaMessageBase/properties/id/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
             return false;
           }
           var valid2 = _errs4 === errors;
@@ -5893,11 +5804,11 @@ function validate67(data, { instancePath = "", parentData, parentDataProperty, r
               if (errors === _errs6) {
                 if (typeof data1 === "string") {
                   if (!formats0.validate(data1)) {
-                    validate67.errors = [{ instancePath: instancePath + "/date", schemaPath: "#/$defs/LettaMessageBase/properties/date/format", keyword: "format", params: { format: "date-time" }, message: 'must match format "date-time"', schema: "date-time", parentSchema: schema43.properties.date, data: data1 }];
+                    validate67.errors = [{ instancePath: instancePath + "/date", schemaPath: "#/$defs/LettaMessageBase/properties/date/format", keyword: "format", params: { format: "date-time" }, message: 'must match format "date-time"' }];
                     return false;
                   }
                 } else {
-                  validate67.errors = [{ instancePath: instancePath + "/date", schemaPath: "#/$defs/LettaMessageBase/properties/date/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema43.properties.date.type, parentSchema: schema43.properties.date, data: data1 }];
+                  validate67.errors = [{ instancePath: instancePath + "/date", schemaPath: "#/$defs/LettaMessageBase/properties/date/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
                   return false;
                 }
               }
@@ -5911,7 +5822,7 @@ function validate67(data, { instancePath = "", parentData, parentDataProperty, r
               let data2 = data.name;
               const _errs8 = errors;
               if (typeof data2 !== "string" && data2 !== null) {
-                validate67.errors = [{ instancePath: instancePath + "/name", schemaPath: "#/$defs/LettaMessageBase/properties/name/type", keyword: "type", params: { type: schema43.properties.name.type }, message: "must be string,null", schema: schema43.properties.name.type, parentSchema: schema43.properties.name, data: data2 }];
+                validate67.errors = [{ instancePath: instancePath + "/name", schemaPath: "#/$defs/LettaMessageBase/properties/name/type", keyword: "type", params: { type: schema43.properties.name.type }, message: "must be string,null" }];
                 return false;
               }
               var valid2 = _errs8 === errors;
@@ -5923,7 +5834,7 @@ function validate67(data, { instancePath = "", parentData, parentDataProperty, r
                 let data3 = data.otid;
                 const _errs10 = errors;
                 if (typeof data3 !== "string" && data3 !== null) {
-                  validate67.errors = [{ instancePath: instancePath + "/otid", schemaPath: "#/$defs/LettaMessageBase/properties/otid/type", keyword: "type", params: { type: schema43.properties.otid.type }, message: "must be string,null", schema: schema43.properties.otid.type, parentSchema: schema43.properties.otid, data: data3 }];
+                  validate67.errors = [{ instancePath: instancePath + "/otid", schemaPath: "#/$defs/LettaMessageBase/properties/otid/type", keyword: "type", params: { type: schema43.properties.otid.type }, message: "must be string,null" }];
                   return false;
                 }
                 var valid2 = _errs10 === errors;
@@ -5935,7 +5846,7 @@ function validate67(data, { instancePath = "", parentData, parentDataProperty, r
                   let data4 = data.sender_id;
                   const _errs12 = errors;
                   if (typeof data4 !== "string" && data4 !== null) {
-                    validate67.errors = [{ instancePath: instancePath + "/sender_id", schemaPath: "#/$defs/LettaMessageBase/properties/sender_id/type", keyword: "type", params: { type: schema43.properties.sender_id.type }, message: "must be string,null", schema: schema43.properties.sender_id.type, parentSchema: schema43.properties.sender_id, data: data4 }];
+                    validate67.errors = [{ instancePath: instancePath + "/sender_id", schemaPath: "#/$defs/LettaMessageBase/properties/sender_id/type", keyword: "type", params: { type: schema43.properties.sender_id.type }, message: "must be string,null" }];
                     return false;
                   }
                   var valid2 = _errs12 === errors;
@@ -5947,7 +5858,7 @@ function validate67(data, { instancePath = "", parentData, parentDataProperty, r
                     let data5 = data.step_id;
                     const _errs14 = errors;
                     if (typeof data5 !== "string" && data5 !== null) {
-                      validate67.errors = [{ instancePath: instancePath + "/step_id", schemaPath: "#/$defs/LettaMessageBase/properties/step_id/type", keyword: "type", params: { type: schema43.properties.step_id.type }, message: "must be string,null", schema: schema43.properties.step_id.type, parentSchema: schema43.properties.step_id, data: data5 }];
+                      validate67.errors = [{ instancePath: instancePath + "/step_id", schemaPath: "#/$defs/LettaMessageBase/properties/step_id/type", keyword: "type", params: { type: schema43.properties.step_id.type }, message: "must be string,null" }];
                       return false;
                     }
                     var valid2 = _errs14 === errors;
@@ -5959,7 +5870,7 @@ function validate67(data, { instancePath = "", parentData, parentDataProperty, r
                       let data6 = data.is_err;
                       const _errs16 = errors;
                       if (typeof data6 !== "boolean" && data6 !== null) {
-                        validate67.errors = [{ instancePath: instancePath + "/is_err", schemaPath: "#/$defs/LettaMessageBase/properties/is_err/type", keyword: "type", params: { type: schema43.properties.is_err.type }, message: "must be boolean,null", schema: schema43.properties.is_err.type, parentSchema: schema43.properties.is_err, data: data6 }];
+                        validate67.errors = [{ instancePath: instancePath + "/is_err", schemaPath: "#/$defs/LettaMessageBase/properties/is_err/type", keyword: "type", params: { type: schema43.properties.is_err.type }, message: "must be boolean,null" }];
                         return false;
                       }
                       var valid2 = _errs16 === errors;
@@ -5971,7 +5882,7 @@ function validate67(data, { instancePath = "", parentData, parentDataProperty, r
                         let data7 = data.seq_id;
                         const _errs18 = errors;
                         if (!(typeof data7 == "number" && (!(data7 % 1) && !isNaN(data7)) && isFinite(data7)) && data7 !== null) {
-                          validate67.errors = [{ instancePath: instancePath + "/seq_id", schemaPath: "#/$defs/LettaMessageBase/properties/seq_id/type", keyword: "type", params: { type: schema43.properties.seq_id.type }, message: "must be integer,null", schema: schema43.properties.seq_id.type, parentSchema: schema43.properties.seq_id, data: data7 }];
+                          validate67.errors = [{ instancePath: instancePath + "/seq_id", schemaPath: "#/$defs/LettaMessageBase/properties/seq_id/type", keyword: "type", params: { type: schema43.properties.seq_id.type }, message: "must be integer,null" }];
                           return false;
                         }
                         var valid2 = _errs18 === errors;
@@ -5983,7 +5894,7 @@ function validate67(data, { instancePath = "", parentData, parentDataProperty, r
                           let data8 = data.run_id;
                           const _errs20 = errors;
                           if (typeof data8 !== "string" && data8 !== null) {
-                            validate67.errors = [{ instancePath: instancePath + "/run_id", schemaPath: "#/$defs/LettaMessageBase/properties/run_id/type", keyword: "type", params: { type: schema43.properties.run_id.type }, message: "must be string,null", schema: schema43.properties.run_id.type, parentSchema: schema43.properties.run_id, data: data8 }];
+                            validate67.errors = [{ instancePath: instancePath + "/run_id", schemaPath: "#/$defs/LettaMessageBase/properties/run_id/type", keyword: "type", params: { type: schema43.properties.run_id.type }, message: "must be string,null" }];
                             return false;
                           }
                           var valid2 = _errs20 === errors;
@@ -6000,7 +5911,7 @@ function validate67(data, { instancePath = "", parentData, parentDataProperty, r
         }
       }
     } else {
-      validate67.errors = [{ instancePath, schemaPath: "#/$defs/LettaMessageBase/type", keyword: "type", params: { type: "object" }, message: "must be object", schema: schema43.type, parentSchema: schema43, data }];
+      validate67.errors = [{ instancePath, schemaPath: "#/$defs/LettaMessageBase/type", keyword: "type", params: { type: "object" }, message: "must be object" }];
       return false;
     }
   }
@@ -6008,19 +5919,18 @@ function validate67(data, { instancePath = "", parentData, parentDataProperty, r
     if (data && typeof data == "object" && !Array.isArray(data)) {
       let missing1;
       if (data.message_type === void 0 && (missing1 = "message_type")) {
-        validate67.errors = [{ instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: missing1 }, message: "must have required property '" + missing1 + "'", schema: schema87.required, parentSchema: schema87, data }];
+        validate67.errors = [{ instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: missing1 }, message: "must have required property '" + missing1 + "'" }];
         return false;
       } else {
         if (data.message_type !== void 0) {
-          let data9 = data.message_type;
-          if ("ping" !== data9) {
-            validate67.errors = [{ instancePath: instancePath + "/message_type", schemaPath: "#/properties/message_type/const", keyword: "const", params: { allowedValue: "ping" }, message: "must be equal to constant", schema: "ping", parentSchema: schema87.properties.message_type, data: data9 }];
+          if ("ping" !== data.message_type) {
+            validate67.errors = [{ instancePath: instancePath + "/message_type", schemaPath: "#/properties/message_type/const", keyword: "const", params: { allowedValue: "ping" }, message: "must be equal to constant" }];
             return false;
           }
         }
       }
     } else {
-      validate67.errors = [{ instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object", schema: schema87.type, parentSchema: schema87, data }];
+      validate67.errors = [{ instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" }];
       return false;
     }
   }
@@ -6047,7 +5957,7 @@ function validate68(data, { instancePath = "", parentData, parentDataProperty, r
     if (data && typeof data == "object" && !Array.isArray(data)) {
       let missing0;
       if (data.messages === void 0 && (missing0 = "messages") || data.stop_reason === void 0 && (missing0 = "stop_reason") || data.usage === void 0 && (missing0 = "usage")) {
-        validate68.errors = [{ instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: missing0 }, message: "must have required property '" + missing0 + "'", schema: schema89.required, parentSchema: schema89, data }];
+        validate68.errors = [{ instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: missing0 }, message: "must have required property '" + missing0 + "'" }];
         return false;
       } else {
         if (data.messages !== void 0) {
@@ -6069,7 +5979,7 @@ function validate68(data, { instancePath = "", parentData, parentDataProperty, r
                 }
               }
             } else {
-              validate68.errors = [{ instancePath: instancePath + "/messages", schemaPath: "#/properties/messages/type", keyword: "type", params: { type: "array" }, message: "must be array", schema: schema89.properties.messages.type, parentSchema: schema89.properties.messages, data: data0 }];
+              validate68.errors = [{ instancePath: instancePath + "/messages", schemaPath: "#/properties/messages/type", keyword: "type", params: { type: "array" }, message: "must be array" }];
               return false;
             }
           }
@@ -6086,14 +5996,13 @@ function validate68(data, { instancePath = "", parentData, parentDataProperty, r
               if (data2 && typeof data2 == "object" && !Array.isArray(data2)) {
                 let missing1;
                 if (data2.message_type === void 0 && (missing1 = "message_type") || data2.stop_reason === void 0 && (missing1 = "stop_reason")) {
-                  validate68.errors = [{ instancePath: instancePath + "/stop_reason", schemaPath: "#/$defs/LettaStopReason/required", keyword: "required", params: { missingProperty: missing1 }, message: "must have required property '" + missing1 + "'", schema: schema90.required, parentSchema: schema90, data: data2 }];
+                  validate68.errors = [{ instancePath: instancePath + "/stop_reason", schemaPath: "#/$defs/LettaStopReason/required", keyword: "required", params: { missingProperty: missing1 }, message: "must have required property '" + missing1 + "'" }];
                   return false;
                 } else {
                   if (data2.message_type !== void 0) {
-                    let data3 = data2.message_type;
                     const _errs7 = errors;
-                    if ("stop_reason" !== data3) {
-                      validate68.errors = [{ instancePath: instancePath + "/stop_reason/message_type", schemaPath: "#/$defs/LettaStopReason/properties/message_type/const", keyword: "const", params: { allowedValue: "stop_reason" }, message: "must be equal to constant", schema: "stop_reason", parentSchema: schema90.properties.message_type, data: data3 }];
+                    if ("stop_reason" !== data2.message_type) {
+                      validate68.errors = [{ instancePath: instancePath + "/stop_reason/message_type", schemaPath: "#/$defs/LettaStopReason/properties/message_type/const", keyword: "const", params: { allowedValue: "stop_reason" }, message: "must be equal to constant" }];
                       return false;
                     }
                     var valid3 = _errs7 === errors;
@@ -6105,7 +6014,7 @@ function validate68(data, { instancePath = "", parentData, parentDataProperty, r
                       let data4 = data2.stop_reason;
                       const _errs8 = errors;
                       if (!(data4 === "end_turn" || data4 === "error" || data4 === "llm_api_error" || data4 === "invalid_llm_response" || data4 === "invalid_tool_call" || data4 === "max_steps" || data4 === "max_tokens_exceeded" || data4 === "no_tool_call" || data4 === "tool_rule" || data4 === "cancelled" || data4 === "insufficient_credits" || data4 === "requires_approval" || data4 === "context_window_overflow_in_system_prompt")) {
-                        validate68.errors = [{ instancePath: instancePath + "/stop_reason/stop_reason", schemaPath: "#/$defs/LettaStopReason/properties/stop_reason/enum", keyword: "enum", params: { allowedValues: schema90.properties.stop_reason.enum }, message: "must be equal to one of the allowed values", schema: schema90.properties.stop_reason.enum, parentSchema: schema90.properties.stop_reason, data: data4 }];
+                        validate68.errors = [{ instancePath: instancePath + "/stop_reason/stop_reason", schemaPath: "#/$defs/LettaStopReason/properties/stop_reason/enum", keyword: "enum", params: { allowedValues: schema90.properties.stop_reason.enum }, message: "must be equal to one of the allowed values" }];
                         return false;
                       }
                       var valid3 = _errs8 === errors;
@@ -6114,10 +6023,9 @@ function validate68(data, { instancePath = "", parentData, parentDataProperty, r
                     }
                     if (valid3) {
                       if (data2.run_id !== void 0) {
-                        let data5 = data2.run_id;
                         const _errs9 = errors;
-                        if (typeof data5 !== "string") {
-                          validate68.errors = [{ instancePath: instancePath + "/stop_reason/run_id", schemaPath: "#/$defs/LettaStopReason/properties/run_id/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema90.properties.run_id.type, parentSchema: schema90.properties.run_id, data: data5 }];
+                        if (typeof data2.run_id !== "string") {
+                          validate68.errors = [{ instancePath: instancePath + "/stop_reason/run_id", schemaPath: "#/$defs/LettaStopReason/properties/run_id/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
                           return false;
                         }
                         var valid3 = _errs9 === errors;
@@ -6129,7 +6037,7 @@ function validate68(data, { instancePath = "", parentData, parentDataProperty, r
                           let data6 = data2.seq_id;
                           const _errs11 = errors;
                           if (!(typeof data6 == "number" && (!(data6 % 1) && !isNaN(data6)) && isFinite(data6))) {
-                            validate68.errors = [{ instancePath: instancePath + "/stop_reason/seq_id", schemaPath: "#/$defs/LettaStopReason/properties/seq_id/type", keyword: "type", params: { type: "integer" }, message: "must be integer", schema: schema90.properties.seq_id.type, parentSchema: schema90.properties.seq_id, data: data6 }];
+                            validate68.errors = [{ instancePath: instancePath + "/stop_reason/seq_id", schemaPath: "#/$defs/LettaStopReason/properties/seq_id/type", keyword: "type", params: { type: "integer" }, message: "must be integer" }];
                             return false;
                           }
                           var valid3 = _errs11 === errors;
@@ -6141,7 +6049,7 @@ function validate68(data, { instancePath = "", parentData, parentDataProperty, r
                   }
                 }
               } else {
-                validate68.errors = [{ instancePath: instancePath + "/stop_reason", schemaPath: "#/$defs/LettaStopReason/type", keyword: "type", params: { type: "object" }, message: "must be object", schema: schema90.type, parentSchema: schema90, data: data2 }];
+                validate68.errors = [{ instancePath: instancePath + "/stop_reason", schemaPath: "#/$defs/LettaStopReason/type", keyword: "type", params: { type: "object" }, message: "must be object" }];
                 return false;
               }
             }
@@ -6158,14 +6066,13 @@ function validate68(data, { instancePath = "", parentData, parentDataProperty, r
                 if (data7 && typeof data7 == "object" && !Array.isArray(data7)) {
                   let missing2;
                   if (data7.message_type === void 0 && (missing2 = "message_type")) {
-                    validate68.errors = [{ instancePath: instancePath + "/usage", schemaPath: "#/$defs/LettaUsageStatistics/required", keyword: "required", params: { missingProperty: missing2 }, message: "must have required property '" + missing2 + "'", schema: schema91.required, parentSchema: schema91, data: data7 }];
+                    validate68.errors = [{ instancePath: instancePath + "/usage", schemaPath: "#/$defs/LettaUsageStatistics/required", keyword: "required", params: { missingProperty: missing2 }, message: "must have required property '" + missing2 + "'" }];
                     return false;
                   } else {
                     if (data7.message_type !== void 0) {
-                      let data8 = data7.message_type;
                       const _errs16 = errors;
-                      if ("usage_statistics" !== data8) {
-                        validate68.errors = [{ instancePath: instancePath + "/usage/message_type", schemaPath: "#/$defs/LettaUsageStatistics/properties/message_type/const", keyword: "const", params: { allowedValue: "usage_statistics" }, message: "must be equal to constant", schema: "usage_statistics", parentSchema: schema91.properties.message_type, data: data8 }];
+                      if ("usage_statistics" !== data7.message_type) {
+                        validate68.errors = [{ instancePath: instancePath + "/usage/message_type", schemaPath: "#/$defs/LettaUsageStatistics/properties/message_type/const", keyword: "const", params: { allowedValue: "usage_statistics" }, message: "must be equal to constant" }];
                         return false;
                       }
                       var valid5 = _errs16 === errors;
@@ -6177,7 +6084,7 @@ function validate68(data, { instancePath = "", parentData, parentDataProperty, r
                         let data9 = data7.completion_tokens;
                         const _errs17 = errors;
                         if (!(typeof data9 == "number" && (!(data9 % 1) && !isNaN(data9)) && isFinite(data9))) {
-                          validate68.errors = [{ instancePath: instancePath + "/usage/completion_tokens", schemaPath: "#/$defs/LettaUsageStatistics/properties/completion_tokens/type", keyword: "type", params: { type: "integer" }, message: "must be integer", schema: schema91.properties.completion_tokens.type, parentSchema: schema91.properties.completion_tokens, data: data9 }];
+                          validate68.errors = [{ instancePath: instancePath + "/usage/completion_tokens", schemaPath: "#/$defs/LettaUsageStatistics/properties/completion_tokens/type", keyword: "type", params: { type: "integer" }, message: "must be integer" }];
                           return false;
                         }
                         var valid5 = _errs17 === errors;
@@ -6189,7 +6096,7 @@ function validate68(data, { instancePath = "", parentData, parentDataProperty, r
                           let data10 = data7.prompt_tokens;
                           const _errs19 = errors;
                           if (!(typeof data10 == "number" && (!(data10 % 1) && !isNaN(data10)) && isFinite(data10))) {
-                            validate68.errors = [{ instancePath: instancePath + "/usage/prompt_tokens", schemaPath: "#/$defs/LettaUsageStatistics/properties/prompt_tokens/type", keyword: "type", params: { type: "integer" }, message: "must be integer", schema: schema91.properties.prompt_tokens.type, parentSchema: schema91.properties.prompt_tokens, data: data10 }];
+                            validate68.errors = [{ instancePath: instancePath + "/usage/prompt_tokens", schemaPath: "#/$defs/LettaUsageStatistics/properties/prompt_tokens/type", keyword: "type", params: { type: "integer" }, message: "must be integer" }];
                             return false;
                           }
                           var valid5 = _errs19 === errors;
@@ -6201,7 +6108,7 @@ function validate68(data, { instancePath = "", parentData, parentDataProperty, r
                             let data11 = data7.total_tokens;
                             const _errs21 = errors;
                             if (!(typeof data11 == "number" && (!(data11 % 1) && !isNaN(data11)) && isFinite(data11))) {
-                              validate68.errors = [{ instancePath: instancePath + "/usage/total_tokens", schemaPath: "#/$defs/LettaUsageStatistics/properties/total_tokens/type", keyword: "type", params: { type: "integer" }, message: "must be integer", schema: schema91.properties.total_tokens.type, parentSchema: schema91.properties.total_tokens, data: data11 }];
+                              validate68.errors = [{ instancePath: instancePath + "/usage/total_tokens", schemaPath: "#/$defs/LettaUsageStatistics/properties/total_tokens/type", keyword: "type", params: { type: "integer" }, message: "must be integer" }];
                               return false;
                             }
                             var valid5 = _errs21 === errors;
@@ -6213,7 +6120,7 @@ function validate68(data, { instancePath = "", parentData, parentDataProperty, r
                               let data12 = data7.step_count;
                               const _errs23 = errors;
                               if (!(typeof data12 == "number" && (!(data12 % 1) && !isNaN(data12)) && isFinite(data12))) {
-                                validate68.errors = [{ instancePath: instancePath + "/usage/step_count", schemaPath: "#/$defs/LettaUsageStatistics/properties/step_count/type", keyword: "type", params: { type: "integer" }, message: "must be integer", schema: schema91.properties.step_count.type, parentSchema: schema91.properties.step_count, data: data12 }];
+                                validate68.errors = [{ instancePath: instancePath + "/usage/step_count", schemaPath: "#/$defs/LettaUsageStatistics/properties/step_count/type", keyword: "type", params: { type: "integer" }, message: "must be integer" }];
                                 return false;
                               }
                               var valid5 = _errs23 === errors;
@@ -6225,7 +6132,7 @@ function validate68(data, { instancePath = "", parentData, parentDataProperty, r
                                 let data13 = data7.run_ids;
                                 const _errs25 = errors;
                                 if (!Array.isArray(data13) && data13 !== null) {
-                                  validate68.errors = [{ instancePath: instancePath + "/usage/run_ids", schemaPath: "#/$defs/LettaUsageStatistics/properties/run_ids/type", keyword: "type", params: { type: schema91.properties.run_ids.type }, message: "must be array,null", schema: schema91.properties.run_ids.type, parentSchema: schema91.properties.run_ids, data: data13 }];
+                                  validate68.errors = [{ instancePath: instancePath + "/usage/run_ids", schemaPath: "#/$defs/LettaUsageStatistics/properties/run_ids/type", keyword: "type", params: { type: schema91.properties.run_ids.type }, message: "must be array,null" }];
                                   return false;
                                 }
                                 if (errors === _errs25) {
@@ -6233,10 +6140,9 @@ function validate68(data, { instancePath = "", parentData, parentDataProperty, r
                                     var valid6 = true;
                                     const len1 = data13.length;
                                     for (let i1 = 0; i1 < len1; i1++) {
-                                      let data14 = data13[i1];
                                       const _errs27 = errors;
-                                      if (typeof data14 !== "string") {
-                                        validate68.errors = [{ instancePath: instancePath + "/usage/run_ids/" + i1, schemaPath: "#/$defs/LettaUsageStatistics/properties/run_ids/items/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema91.properties.run_ids.items.type, parentSchema: schema91.properties.run_ids.items, data: data14 }];
+                                      if (typeof data13[i1] !== "string") {
+                                        validate68.errors = [{ instancePath: instancePath + "/usage/run_ids/" + i1, schemaPath: "#/$defs/LettaUsageStatistics/properties/run_ids/items/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
                                         return false;
                                       }
                                       var valid6 = _errs27 === errors;
@@ -6255,7 +6161,7 @@ function validate68(data, { instancePath = "", parentData, parentDataProperty, r
                                   let data15 = data7.cached_input_tokens;
                                   const _errs29 = errors;
                                   if (!(typeof data15 == "number" && (!(data15 % 1) && !isNaN(data15)) && isFinite(data15)) && data15 !== null) {
-                                    validate68.errors = [{ instancePath: instancePath + "/usage/cached_input_tokens", schemaPath: "#/$defs/LettaUsageStatistics/properties/cached_input_tokens/type", keyword: "type", params: { type: schema91.properties.cached_input_tokens.type }, message: "must be integer,null", schema: schema91.properties.cached_input_tokens.type, parentSchema: schema91.properties.cached_input_tokens, data: data15 }];
+                                    validate68.errors = [{ instancePath: instancePath + "/usage/cached_input_tokens", schemaPath: "#/$defs/LettaUsageStatistics/properties/cached_input_tokens/type", keyword: "type", params: { type: schema91.properties.cached_input_tokens.type }, message: "must be integer,null" }];
                                     return false;
                                   }
                                   var valid5 = _errs29 === errors;
@@ -6267,7 +6173,7 @@ function validate68(data, { instancePath = "", parentData, parentDataProperty, r
                                     let data16 = data7.cache_write_tokens;
                                     const _errs31 = errors;
                                     if (!(typeof data16 == "number" && (!(data16 % 1) && !isNaN(data16)) && isFinite(data16)) && data16 !== null) {
-                                      validate68.errors = [{ instancePath: instancePath + "/usage/cache_write_tokens", schemaPath: "#/$defs/LettaUsageStatistics/properties/cache_write_tokens/type", keyword: "type", params: { type: schema91.properties.cache_write_tokens.type }, message: "must be integer,null", schema: schema91.properties.cache_write_tokens.type, parentSchema: schema91.properties.cache_write_tokens, data: data16 }];
+                                      validate68.errors = [{ instancePath: instancePath + "/usage/cache_write_tokens", schemaPath: "#/$defs/LettaUsageStatistics/properties/cache_write_tokens/type", keyword: "type", params: { type: schema91.properties.cache_write_tokens.type }, message: "must be integer,null" }];
                                       return false;
                                     }
                                     var valid5 = _errs31 === errors;
@@ -6279,7 +6185,7 @@ function validate68(data, { instancePath = "", parentData, parentDataProperty, r
                                       let data17 = data7.reasoning_tokens;
                                       const _errs33 = errors;
                                       if (!(typeof data17 == "number" && (!(data17 % 1) && !isNaN(data17)) && isFinite(data17)) && data17 !== null) {
-                                        validate68.errors = [{ instancePath: instancePath + "/usage/reasoning_tokens", schemaPath: "#/$defs/LettaUsageStatistics/properties/reasoning_tokens/type", keyword: "type", params: { type: schema91.properties.reasoning_tokens.type }, message: "must be integer,null", schema: schema91.properties.reasoning_tokens.type, parentSchema: schema91.properties.reasoning_tokens, data: data17 }];
+                                        validate68.errors = [{ instancePath: instancePath + "/usage/reasoning_tokens", schemaPath: "#/$defs/LettaUsageStatistics/properties/reasoning_tokens/type", keyword: "type", params: { type: schema91.properties.reasoning_tokens.type }, message: "must be integer,null" }];
                                         return false;
                                       }
                                       var valid5 = _errs33 === errors;
@@ -6291,7 +6197,7 @@ function validate68(data, { instancePath = "", parentData, parentDataProperty, r
                                         let data18 = data7.context_tokens;
                                         const _errs35 = errors;
                                         if (!(typeof data18 == "number" && (!(data18 % 1) && !isNaN(data18)) && isFinite(data18)) && data18 !== null) {
-                                          validate68.errors = [{ instancePath: instancePath + "/usage/context_tokens", schemaPath: "#/$defs/LettaUsageStatistics/properties/context_tokens/type", keyword: "type", params: { type: schema91.properties.context_tokens.type }, message: "must be integer,null", schema: schema91.properties.context_tokens.type, parentSchema: schema91.properties.context_tokens, data: data18 }];
+                                          validate68.errors = [{ instancePath: instancePath + "/usage/context_tokens", schemaPath: "#/$defs/LettaUsageStatistics/properties/context_tokens/type", keyword: "type", params: { type: schema91.properties.context_tokens.type }, message: "must be integer,null" }];
                                           return false;
                                         }
                                         var valid5 = _errs35 === errors;
@@ -6309,7 +6215,7 @@ function validate68(data, { instancePath = "", parentData, parentDataProperty, r
                     }
                   }
                 } else {
-                  validate68.errors = [{ instancePath: instancePath + "/usage", schemaPath: "#/$defs/LettaUsageStatistics/type", keyword: "type", params: { type: "object" }, message: "must be object", schema: schema91.type, parentSchema: schema91, data: data7 }];
+                  validate68.errors = [{ instancePath: instancePath + "/usage", schemaPath: "#/$defs/LettaUsageStatistics/type", keyword: "type", params: { type: "object" }, message: "must be object" }];
                   return false;
                 }
               }
@@ -6322,7 +6228,7 @@ function validate68(data, { instancePath = "", parentData, parentDataProperty, r
                 let data19 = data.logprobs;
                 const _errs37 = errors;
                 if (!(data19 && typeof data19 == "object" && !Array.isArray(data19)) && data19 !== null) {
-                  validate68.errors = [{ instancePath: instancePath + "/logprobs", schemaPath: "#/properties/logprobs/type", keyword: "type", params: { type: schema89.properties.logprobs.type }, message: "must be object,null", schema: schema89.properties.logprobs.type, parentSchema: schema89.properties.logprobs, data: data19 }];
+                  validate68.errors = [{ instancePath: instancePath + "/logprobs", schemaPath: "#/properties/logprobs/type", keyword: "type", params: { type: schema89.properties.logprobs.type }, message: "must be object,null" }];
                   return false;
                 }
                 var valid0 = _errs37 === errors;
@@ -6334,7 +6240,7 @@ function validate68(data, { instancePath = "", parentData, parentDataProperty, r
                   let data20 = data.turns;
                   const _errs39 = errors;
                   if (!Array.isArray(data20) && data20 !== null) {
-                    validate68.errors = [{ instancePath: instancePath + "/turns", schemaPath: "#/properties/turns/type", keyword: "type", params: { type: schema89.properties.turns.type }, message: "must be array,null", schema: schema89.properties.turns.type, parentSchema: schema89.properties.turns, data: data20 }];
+                    validate68.errors = [{ instancePath: instancePath + "/turns", schemaPath: "#/properties/turns/type", keyword: "type", params: { type: schema89.properties.turns.type }, message: "must be array,null" }];
                     return false;
                   }
                   if (errors === _errs39) {
@@ -6349,14 +6255,14 @@ function validate68(data, { instancePath = "", parentData, parentDataProperty, r
                           if (data21 && typeof data21 == "object" && !Array.isArray(data21)) {
                             let missing3;
                             if (data21.role === void 0 && (missing3 = "role")) {
-                              validate68.errors = [{ instancePath: instancePath + "/turns/" + i2, schemaPath: "#/$defs/LettaTurn/required", keyword: "required", params: { missingProperty: missing3 }, message: "must have required property '" + missing3 + "'", schema: schema92.required, parentSchema: schema92, data: data21 }];
+                              validate68.errors = [{ instancePath: instancePath + "/turns/" + i2, schemaPath: "#/$defs/LettaTurn/required", keyword: "required", params: { missingProperty: missing3 }, message: "must have required property '" + missing3 + "'" }];
                               return false;
                             } else {
                               if (data21.role !== void 0) {
                                 let data22 = data21.role;
                                 const _errs44 = errors;
                                 if (!(data22 === "assistant" || data22 === "tool")) {
-                                  validate68.errors = [{ instancePath: instancePath + "/turns/" + i2 + "/role", schemaPath: "#/$defs/LettaTurn/properties/role/enum", keyword: "enum", params: { allowedValues: schema92.properties.role.enum }, message: "must be equal to one of the allowed values", schema: schema92.properties.role.enum, parentSchema: schema92.properties.role, data: data22 }];
+                                  validate68.errors = [{ instancePath: instancePath + "/turns/" + i2 + "/role", schemaPath: "#/$defs/LettaTurn/properties/role/enum", keyword: "enum", params: { allowedValues: schema92.properties.role.enum }, message: "must be equal to one of the allowed values" }];
                                   return false;
                                 }
                                 var valid9 = _errs44 === errors;
@@ -6368,7 +6274,7 @@ function validate68(data, { instancePath = "", parentData, parentDataProperty, r
                                   let data23 = data21.content;
                                   const _errs45 = errors;
                                   if (typeof data23 !== "string" && data23 !== null) {
-                                    validate68.errors = [{ instancePath: instancePath + "/turns/" + i2 + "/content", schemaPath: "#/$defs/LettaTurn/properties/content/type", keyword: "type", params: { type: schema92.properties.content.type }, message: "must be string,null", schema: schema92.properties.content.type, parentSchema: schema92.properties.content, data: data23 }];
+                                    validate68.errors = [{ instancePath: instancePath + "/turns/" + i2 + "/content", schemaPath: "#/$defs/LettaTurn/properties/content/type", keyword: "type", params: { type: schema92.properties.content.type }, message: "must be string,null" }];
                                     return false;
                                   }
                                   var valid9 = _errs45 === errors;
@@ -6380,7 +6286,7 @@ function validate68(data, { instancePath = "", parentData, parentDataProperty, r
                                     let data24 = data21.output_ids;
                                     const _errs47 = errors;
                                     if (!Array.isArray(data24) && data24 !== null) {
-                                      validate68.errors = [{ instancePath: instancePath + "/turns/" + i2 + "/output_ids", schemaPath: "#/$defs/LettaTurn/properties/output_ids/type", keyword: "type", params: { type: schema92.properties.output_ids.type }, message: "must be array,null", schema: schema92.properties.output_ids.type, parentSchema: schema92.properties.output_ids, data: data24 }];
+                                      validate68.errors = [{ instancePath: instancePath + "/turns/" + i2 + "/output_ids", schemaPath: "#/$defs/LettaTurn/properties/output_ids/type", keyword: "type", params: { type: schema92.properties.output_ids.type }, message: "must be array,null" }];
                                       return false;
                                     }
                                     if (errors === _errs47) {
@@ -6391,7 +6297,7 @@ function validate68(data, { instancePath = "", parentData, parentDataProperty, r
                                           let data25 = data24[i3];
                                           const _errs49 = errors;
                                           if (!(typeof data25 == "number" && (!(data25 % 1) && !isNaN(data25)) && isFinite(data25))) {
-                                            validate68.errors = [{ instancePath: instancePath + "/turns/" + i2 + "/output_ids/" + i3, schemaPath: "#/$defs/LettaTurn/properties/output_ids/items/type", keyword: "type", params: { type: "integer" }, message: "must be integer", schema: schema92.properties.output_ids.items.type, parentSchema: schema92.properties.output_ids.items, data: data25 }];
+                                            validate68.errors = [{ instancePath: instancePath + "/turns/" + i2 + "/output_ids/" + i3, schemaPath: "#/$defs/LettaTurn/properties/output_ids/items/type", keyword: "type", params: { type: "integer" }, message: "must be integer" }];
                                             return false;
                                           }
                                           var valid10 = _errs49 === errors;
@@ -6410,7 +6316,7 @@ function validate68(data, { instancePath = "", parentData, parentDataProperty, r
                                       let data26 = data21.output_token_logprobs;
                                       const _errs51 = errors;
                                       if (!Array.isArray(data26) && data26 !== null) {
-                                        validate68.errors = [{ instancePath: instancePath + "/turns/" + i2 + "/output_token_logprobs", schemaPath: "#/$defs/LettaTurn/properties/output_token_logprobs/type", keyword: "type", params: { type: schema92.properties.output_token_logprobs.type }, message: "must be array,null", schema: schema92.properties.output_token_logprobs.type, parentSchema: schema92.properties.output_token_logprobs, data: data26 }];
+                                        validate68.errors = [{ instancePath: instancePath + "/turns/" + i2 + "/output_token_logprobs", schemaPath: "#/$defs/LettaTurn/properties/output_token_logprobs/type", keyword: "type", params: { type: schema92.properties.output_token_logprobs.type }, message: "must be array,null" }];
                                         return false;
                                       }
                                       if (errors === _errs51) {
@@ -6418,10 +6324,9 @@ function validate68(data, { instancePath = "", parentData, parentDataProperty, r
                                           var valid11 = true;
                                           const len4 = data26.length;
                                           for (let i4 = 0; i4 < len4; i4++) {
-                                            let data27 = data26[i4];
                                             const _errs53 = errors;
-                                            if (!Array.isArray(data27)) {
-                                              validate68.errors = [{ instancePath: instancePath + "/turns/" + i2 + "/output_token_logprobs/" + i4, schemaPath: "#/$defs/LettaTurn/properties/output_token_logprobs/items/type", keyword: "type", params: { type: "array" }, message: "must be array", schema: schema92.properties.output_token_logprobs.items.type, parentSchema: schema92.properties.output_token_logprobs.items, data: data27 }];
+                                            if (!Array.isArray(data26[i4])) {
+                                              validate68.errors = [{ instancePath: instancePath + "/turns/" + i2 + "/output_token_logprobs/" + i4, schemaPath: "#/$defs/LettaTurn/properties/output_token_logprobs/items/type", keyword: "type", params: { type: "array" }, message: "must be array" }];
                                               return false;
                                             }
                                             var valid11 = _errs53 === errors;
@@ -6440,7 +6345,7 @@ function validate68(data, { instancePath = "", parentData, parentDataProperty, r
                                         let data28 = data21.tool_name;
                                         const _errs55 = errors;
                                         if (typeof data28 !== "string" && data28 !== null) {
-                                          validate68.errors = [{ instancePath: instancePath + "/turns/" + i2 + "/tool_name", schemaPath: "#/$defs/LettaTurn/properties/tool_name/type", keyword: "type", params: { type: schema92.properties.tool_name.type }, message: "must be string,null", schema: schema92.properties.tool_name.type, parentSchema: schema92.properties.tool_name, data: data28 }];
+                                          validate68.errors = [{ instancePath: instancePath + "/turns/" + i2 + "/tool_name", schemaPath: "#/$defs/LettaTurn/properties/tool_name/type", keyword: "type", params: { type: schema92.properties.tool_name.type }, message: "must be string,null" }];
                                           return false;
                                         }
                                         var valid9 = _errs55 === errors;
@@ -6453,7 +6358,7 @@ function validate68(data, { instancePath = "", parentData, parentDataProperty, r
                               }
                             }
                           } else {
-                            validate68.errors = [{ instancePath: instancePath + "/turns/" + i2, schemaPath: "#/$defs/LettaTurn/type", keyword: "type", params: { type: "object" }, message: "must be object", schema: schema92.type, parentSchema: schema92, data: data21 }];
+                            validate68.errors = [{ instancePath: instancePath + "/turns/" + i2, schemaPath: "#/$defs/LettaTurn/type", keyword: "type", params: { type: "object" }, message: "must be object" }];
                             return false;
                           }
                         }
@@ -6474,7 +6379,7 @@ function validate68(data, { instancePath = "", parentData, parentDataProperty, r
         }
       }
     } else {
-      validate68.errors = [{ instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object", schema: schema89.type, parentSchema: schema89, data }];
+      validate68.errors = [{ instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" }];
       return false;
     }
   }
@@ -6498,19 +6403,18 @@ function validate70(data, { instancePath = "", parentData, parentDataProperty, r
     if (data && typeof data == "object" && !Array.isArray(data)) {
       let missing0;
       if (data.message === void 0 && (missing0 = "message")) {
-        validate70.errors = [{ instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: missing0 }, message: "must have required property '" + missing0 + "'", schema: schema93.required, parentSchema: schema93, data }];
+        validate70.errors = [{ instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: missing0 }, message: "must have required property '" + missing0 + "'" }];
         return false;
       } else {
         if (data.message !== void 0) {
-          let data0 = data.message;
-          if (typeof data0 !== "string") {
-            validate70.errors = [{ instancePath: instancePath + "/message", schemaPath: "#/properties/message/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema93.properties.message.type, parentSchema: schema93.properties.message, data: data0 }];
+          if (typeof data.message !== "string") {
+            validate70.errors = [{ instancePath: instancePath + "/message", schemaPath: "#/properties/message/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
             return false;
           }
         }
       }
     } else {
-      validate70.errors = [{ instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object", schema: schema93.type, parentSchema: schema93, data }];
+      validate70.errors = [{ instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" }];
       return false;
     }
   }
@@ -6534,14 +6438,13 @@ function validate71(data, { instancePath = "", parentData, parentDataProperty, r
     if (data && typeof data == "object" && !Array.isArray(data)) {
       let missing0;
       if (data.error === void 0 && (missing0 = "error") || data.code === void 0 && (missing0 = "code")) {
-        validate71.errors = [{ instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: missing0 }, message: "must have required property '" + missing0 + "'", schema: schema94.required, parentSchema: schema94, data }];
+        validate71.errors = [{ instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: missing0 }, message: "must have required property '" + missing0 + "'" }];
         return false;
       } else {
         if (data.error !== void 0) {
-          let data0 = data.error;
           const _errs1 = errors;
-          if (typeof data0 !== "string") {
-            validate71.errors = [{ instancePath: instancePath + "/error", schemaPath: "#/properties/error/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema94.properties.error.type, parentSchema: schema94.properties.error, data: data0 }];
+          if (typeof data.error !== "string") {
+            validate71.errors = [{ instancePath: instancePath + "/error", schemaPath: "#/properties/error/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
             return false;
           }
           var valid0 = _errs1 === errors;
@@ -6550,10 +6453,9 @@ function validate71(data, { instancePath = "", parentData, parentDataProperty, r
         }
         if (valid0) {
           if (data.code !== void 0) {
-            let data1 = data.code;
             const _errs3 = errors;
-            if (typeof data1 !== "string") {
-              validate71.errors = [{ instancePath: instancePath + "/code", schemaPath: "#/properties/code/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema94.properties.code.type, parentSchema: schema94.properties.code, data: data1 }];
+            if (typeof data.code !== "string") {
+              validate71.errors = [{ instancePath: instancePath + "/code", schemaPath: "#/properties/code/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
               return false;
             }
             var valid0 = _errs3 === errors;
@@ -6563,7 +6465,7 @@ function validate71(data, { instancePath = "", parentData, parentDataProperty, r
         }
       }
     } else {
-      validate71.errors = [{ instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object", schema: schema94.type, parentSchema: schema94, data }];
+      validate71.errors = [{ instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" }];
       return false;
     }
   }
@@ -6586,14 +6488,13 @@ function validate72(data, { instancePath = "", parentData, parentDataProperty, r
     if (data && typeof data == "object" && !Array.isArray(data)) {
       let missing0;
       if (data.message_type === void 0 && (missing0 = "message_type") || data.stop_reason === void 0 && (missing0 = "stop_reason")) {
-        validate72.errors = [{ instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: missing0 }, message: "must have required property '" + missing0 + "'", schema: schema90.required, parentSchema: schema90, data }];
+        validate72.errors = [{ instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: missing0 }, message: "must have required property '" + missing0 + "'" }];
         return false;
       } else {
         if (data.message_type !== void 0) {
-          let data0 = data.message_type;
           const _errs1 = errors;
-          if ("stop_reason" !== data0) {
-            validate72.errors = [{ instancePath: instancePath + "/message_type", schemaPath: "#/properties/message_type/const", keyword: "const", params: { allowedValue: "stop_reason" }, message: "must be equal to constant", schema: "stop_reason", parentSchema: schema90.properties.message_type, data: data0 }];
+          if ("stop_reason" !== data.message_type) {
+            validate72.errors = [{ instancePath: instancePath + "/message_type", schemaPath: "#/properties/message_type/const", keyword: "const", params: { allowedValue: "stop_reason" }, message: "must be equal to constant" }];
             return false;
           }
           var valid0 = _errs1 === errors;
@@ -6605,7 +6506,7 @@ function validate72(data, { instancePath = "", parentData, parentDataProperty, r
             let data1 = data.stop_reason;
             const _errs2 = errors;
             if (!(data1 === "end_turn" || data1 === "error" || data1 === "llm_api_error" || data1 === "invalid_llm_response" || data1 === "invalid_tool_call" || data1 === "max_steps" || data1 === "max_tokens_exceeded" || data1 === "no_tool_call" || data1 === "tool_rule" || data1 === "cancelled" || data1 === "insufficient_credits" || data1 === "requires_approval" || data1 === "context_window_overflow_in_system_prompt")) {
-              validate72.errors = [{ instancePath: instancePath + "/stop_reason", schemaPath: "#/properties/stop_reason/enum", keyword: "enum", params: { allowedValues: schema90.properties.stop_reason.enum }, message: "must be equal to one of the allowed values", schema: schema90.properties.stop_reason.enum, parentSchema: schema90.properties.stop_reason, data: data1 }];
+              validate72.errors = [{ instancePath: instancePath + "/stop_reason", schemaPath: "#/properties/stop_reason/enum", keyword: "enum", params: { allowedValues: schema90.properties.stop_reason.enum }, message: "must be equal to one of the allowed values" }];
               return false;
             }
             var valid0 = _errs2 === errors;
@@ -6614,10 +6515,9 @@ function validate72(data, { instancePath = "", parentData, parentDataProperty, r
           }
           if (valid0) {
             if (data.run_id !== void 0) {
-              let data2 = data.run_id;
               const _errs3 = errors;
-              if (typeof data2 !== "string") {
-                validate72.errors = [{ instancePath: instancePath + "/run_id", schemaPath: "#/properties/run_id/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema90.properties.run_id.type, parentSchema: schema90.properties.run_id, data: data2 }];
+              if (typeof data.run_id !== "string") {
+                validate72.errors = [{ instancePath: instancePath + "/run_id", schemaPath: "#/properties/run_id/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
                 return false;
               }
               var valid0 = _errs3 === errors;
@@ -6629,7 +6529,7 @@ function validate72(data, { instancePath = "", parentData, parentDataProperty, r
                 let data3 = data.seq_id;
                 const _errs5 = errors;
                 if (!(typeof data3 == "number" && (!(data3 % 1) && !isNaN(data3)) && isFinite(data3))) {
-                  validate72.errors = [{ instancePath: instancePath + "/seq_id", schemaPath: "#/properties/seq_id/type", keyword: "type", params: { type: "integer" }, message: "must be integer", schema: schema90.properties.seq_id.type, parentSchema: schema90.properties.seq_id, data: data3 }];
+                  validate72.errors = [{ instancePath: instancePath + "/seq_id", schemaPath: "#/properties/seq_id/type", keyword: "type", params: { type: "integer" }, message: "must be integer" }];
                   return false;
                 }
                 var valid0 = _errs5 === errors;
@@ -6641,7 +6541,7 @@ function validate72(data, { instancePath = "", parentData, parentDataProperty, r
         }
       }
     } else {
-      validate72.errors = [{ instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object", schema: schema90.type, parentSchema: schema90, data }];
+      validate72.errors = [{ instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" }];
       return false;
     }
   }
@@ -6911,14 +6811,13 @@ function validate73(data, { instancePath = "", parentData, parentDataProperty, r
             if (data && typeof data == "object" && !Array.isArray(data)) {
               let missing0;
               if (data.message_type === void 0 && (missing0 = "message_type") || data.run_id === void 0 && (missing0 = "run_id") || data.error_type === void 0 && (missing0 = "error_type") || data.message === void 0 && (missing0 = "message")) {
-                validate73.errors = [{ instancePath, schemaPath: "#/$defs/LettaErrorMessage/required", keyword: "required", params: { missingProperty: missing0 }, message: "must have required property '" + missing0 + "'", schema: schema65.required, parentSchema: schema65, data }];
+                validate73.errors = [{ instancePath, schemaPath: "#/$defs/LettaErrorMessage/required", keyword: "required", params: { missingProperty: missing0 }, message: "must have required property '" + missing0 + "'" }];
                 return false;
               } else {
                 if (data.message_type !== void 0) {
-                  let data0 = data.message_type;
                   const _errs17 = errors;
-                  if ("error_message" !== data0) {
-                    validate73.errors = [{ instancePath: instancePath + "/message_type", schemaPath: "#/$defs/LettaErrorMessage/properties/message_type/const", keyword: "const", params: { allowedValue: "error_message" }, message: "must be equal to constant", schema: "error_message", parentSchema: schema65.properties.message_type, data: data0 }];
+                  if ("error_message" !== data.message_type) {
+                    validate73.errors = [{ instancePath: instancePath + "/message_type", schemaPath: "#/$defs/LettaErrorMessage/properties/message_type/const", keyword: "const", params: { allowedValue: "error_message" }, message: "must be equal to constant" }];
                     return false;
                   }
                   var valid15 = _errs17 === errors;
@@ -6927,10 +6826,9 @@ function validate73(data, { instancePath = "", parentData, parentDataProperty, r
                 }
                 if (valid15) {
                   if (data.run_id !== void 0) {
-                    let data1 = data.run_id;
                     const _errs18 = errors;
-                    if (typeof data1 !== "string") {
-                      validate73.errors = [{ instancePath: instancePath + "/run_id", schemaPath: "#/$defs/LettaErrorMessage/properties/run_id/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema65.properties.run_id.type, parentSchema: schema65.properties.run_id, data: data1 }];
+                    if (typeof data.run_id !== "string") {
+                      validate73.errors = [{ instancePath: instancePath + "/run_id", schemaPath: "#/$defs/LettaErrorMessage/properties/run_id/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
                       return false;
                     }
                     var valid15 = _errs18 === errors;
@@ -6939,10 +6837,9 @@ function validate73(data, { instancePath = "", parentData, parentDataProperty, r
                   }
                   if (valid15) {
                     if (data.error_type !== void 0) {
-                      let data2 = data.error_type;
                       const _errs20 = errors;
-                      if (typeof data2 !== "string") {
-                        validate73.errors = [{ instancePath: instancePath + "/error_type", schemaPath: "#/$defs/LettaErrorMessage/properties/error_type/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema65.properties.error_type.type, parentSchema: schema65.properties.error_type, data: data2 }];
+                      if (typeof data.error_type !== "string") {
+                        validate73.errors = [{ instancePath: instancePath + "/error_type", schemaPath: "#/$defs/LettaErrorMessage/properties/error_type/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
                         return false;
                       }
                       var valid15 = _errs20 === errors;
@@ -6951,10 +6848,9 @@ function validate73(data, { instancePath = "", parentData, parentDataProperty, r
                     }
                     if (valid15) {
                       if (data.message !== void 0) {
-                        let data3 = data.message;
                         const _errs22 = errors;
-                        if (typeof data3 !== "string") {
-                          validate73.errors = [{ instancePath: instancePath + "/message", schemaPath: "#/$defs/LettaErrorMessage/properties/message/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema65.properties.message.type, parentSchema: schema65.properties.message, data: data3 }];
+                        if (typeof data.message !== "string") {
+                          validate73.errors = [{ instancePath: instancePath + "/message", schemaPath: "#/$defs/LettaErrorMessage/properties/message/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
                           return false;
                         }
                         var valid15 = _errs22 === errors;
@@ -6966,7 +6862,7 @@ function validate73(data, { instancePath = "", parentData, parentDataProperty, r
                           let data4 = data.detail;
                           const _errs24 = errors;
                           if (typeof data4 !== "string" && data4 !== null) {
-                            validate73.errors = [{ instancePath: instancePath + "/detail", schemaPath: "#/$defs/LettaErrorMessage/properties/detail/type", keyword: "type", params: { type: schema65.properties.detail.type }, message: "must be string,null", schema: schema65.properties.detail.type, parentSchema: schema65.properties.detail, data: data4 }];
+                            validate73.errors = [{ instancePath: instancePath + "/detail", schemaPath: "#/$defs/LettaErrorMessage/properties/detail/type", keyword: "type", params: { type: schema65.properties.detail.type }, message: "must be string,null" }];
                             return false;
                           }
                           var valid15 = _errs24 === errors;
@@ -6978,7 +6874,7 @@ function validate73(data, { instancePath = "", parentData, parentDataProperty, r
                             let data5 = data.seq_id;
                             const _errs26 = errors;
                             if (!(typeof data5 == "number" && (!(data5 % 1) && !isNaN(data5)) && isFinite(data5)) && data5 !== null) {
-                              validate73.errors = [{ instancePath: instancePath + "/seq_id", schemaPath: "#/$defs/LettaErrorMessage/properties/seq_id/type", keyword: "type", params: { type: schema65.properties.seq_id.type }, message: "must be integer,null", schema: schema65.properties.seq_id.type, parentSchema: schema65.properties.seq_id, data: data5 }];
+                              validate73.errors = [{ instancePath: instancePath + "/seq_id", schemaPath: "#/$defs/LettaErrorMessage/properties/seq_id/type", keyword: "type", params: { type: schema65.properties.seq_id.type }, message: "must be integer,null" }];
                               return false;
                             }
                             var valid15 = _errs26 === errors;
@@ -6992,7 +6888,7 @@ function validate73(data, { instancePath = "", parentData, parentDataProperty, r
                 }
               }
             } else {
-              validate73.errors = [{ instancePath, schemaPath: "#/$defs/LettaErrorMessage/type", keyword: "type", params: { type: "object" }, message: "must be object", schema: schema65.type, parentSchema: schema65, data }];
+              validate73.errors = [{ instancePath, schemaPath: "#/$defs/LettaErrorMessage/type", keyword: "type", params: { type: "object" }, message: "must be object" }];
               return false;
             }
           }
@@ -7011,14 +6907,13 @@ function validate73(data, { instancePath = "", parentData, parentDataProperty, r
             if (data && typeof data == "object" && !Array.isArray(data)) {
               let missing1;
               if (data.message_type === void 0 && (missing1 = "message_type") || data.stop_reason === void 0 && (missing1 = "stop_reason")) {
-                validate73.errors = [{ instancePath, schemaPath: "#/$defs/LettaStopReason/required", keyword: "required", params: { missingProperty: missing1 }, message: "must have required property '" + missing1 + "'", schema: schema90.required, parentSchema: schema90, data }];
+                validate73.errors = [{ instancePath, schemaPath: "#/$defs/LettaStopReason/required", keyword: "required", params: { missingProperty: missing1 }, message: "must have required property '" + missing1 + "'" }];
                 return false;
               } else {
                 if (data.message_type !== void 0) {
-                  let data6 = data.message_type;
                   const _errs31 = errors;
-                  if ("stop_reason" !== data6) {
-                    validate73.errors = [{ instancePath: instancePath + "/message_type", schemaPath: "#/$defs/LettaStopReason/properties/message_type/const", keyword: "const", params: { allowedValue: "stop_reason" }, message: "must be equal to constant", schema: "stop_reason", parentSchema: schema90.properties.message_type, data: data6 }];
+                  if ("stop_reason" !== data.message_type) {
+                    validate73.errors = [{ instancePath: instancePath + "/message_type", schemaPath: "#/$defs/LettaStopReason/properties/message_type/const", keyword: "const", params: { allowedValue: "stop_reason" }, message: "must be equal to constant" }];
                     return false;
                   }
                   var valid18 = _errs31 === errors;
@@ -7030,7 +6925,7 @@ function validate73(data, { instancePath = "", parentData, parentDataProperty, r
                     let data7 = data.stop_reason;
                     const _errs32 = errors;
                     if (!(data7 === "end_turn" || data7 === "error" || data7 === "llm_api_error" || data7 === "invalid_llm_response" || data7 === "invalid_tool_call" || data7 === "max_steps" || data7 === "max_tokens_exceeded" || data7 === "no_tool_call" || data7 === "tool_rule" || data7 === "cancelled" || data7 === "insufficient_credits" || data7 === "requires_approval" || data7 === "context_window_overflow_in_system_prompt")) {
-                      validate73.errors = [{ instancePath: instancePath + "/stop_reason", schemaPath: "#/$defs/LettaStopReason/properties/stop_reason/enum", keyword: "enum", params: { allowedValues: schema90.properties.stop_reason.enum }, message: "must be equal to one of the allowed values", schema: schema90.properties.stop_reason.enum, parentSchema: schema90.properties.stop_reason, data: data7 }];
+                      validate73.errors = [{ instancePath: instancePath + "/stop_reason", schemaPath: "#/$defs/LettaStopReason/properties/stop_reason/enum", keyword: "enum", params: { allowedValues: schema90.properties.stop_reason.enum }, message: "must be equal to one of the allowed values" }];
                       return false;
                     }
                     var valid18 = _errs32 === errors;
@@ -7039,10 +6934,9 @@ function validate73(data, { instancePath = "", parentData, parentDataProperty, r
                   }
                   if (valid18) {
                     if (data.run_id !== void 0) {
-                      let data8 = data.run_id;
                       const _errs33 = errors;
-                      if (typeof data8 !== "string") {
-                        validate73.errors = [{ instancePath: instancePath + "/run_id", schemaPath: "#/$defs/LettaStopReason/properties/run_id/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema90.properties.run_id.type, parentSchema: schema90.properties.run_id, data: data8 }];
+                      if (typeof data.run_id !== "string") {
+                        validate73.errors = [{ instancePath: instancePath + "/run_id", schemaPath: "#/$defs/LettaStopReason/properties/run_id/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
                         return false;
                       }
                       var valid18 = _errs33 === errors;
@@ -7054,7 +6948,7 @@ function validate73(data, { instancePath = "", parentData, parentDataProperty, r
                         let data9 = data.seq_id;
                         const _errs35 = errors;
                         if (!(typeof data9 == "number" && (!(data9 % 1) && !isNaN(data9)) && isFinite(data9))) {
-                          validate73.errors = [{ instancePath: instancePath + "/seq_id", schemaPath: "#/$defs/LettaStopReason/properties/seq_id/type", keyword: "type", params: { type: "integer" }, message: "must be integer", schema: schema90.properties.seq_id.type, parentSchema: schema90.properties.seq_id, data: data9 }];
+                          validate73.errors = [{ instancePath: instancePath + "/seq_id", schemaPath: "#/$defs/LettaStopReason/properties/seq_id/type", keyword: "type", params: { type: "integer" }, message: "must be integer" }];
                           return false;
                         }
                         var valid18 = _errs35 === errors;
@@ -7066,7 +6960,7 @@ function validate73(data, { instancePath = "", parentData, parentDataProperty, r
                 }
               }
             } else {
-              validate73.errors = [{ instancePath, schemaPath: "#/$defs/LettaStopReason/type", keyword: "type", params: { type: "object" }, message: "must be object", schema: schema90.type, parentSchema: schema90, data }];
+              validate73.errors = [{ instancePath, schemaPath: "#/$defs/LettaStopReason/type", keyword: "type", params: { type: "object" }, message: "must be object" }];
               return false;
             }
           }
@@ -7083,14 +6977,13 @@ function validate73(data, { instancePath = "", parentData, parentDataProperty, r
             if (data && typeof data == "object" && !Array.isArray(data)) {
               let missing2;
               if (data.message_type === void 0 && (missing2 = "message_type")) {
-                validate73.errors = [{ instancePath, schemaPath: "#/$defs/LettaUsageStatistics/required", keyword: "required", params: { missingProperty: missing2 }, message: "must have required property '" + missing2 + "'", schema: schema91.required, parentSchema: schema91, data }];
+                validate73.errors = [{ instancePath, schemaPath: "#/$defs/LettaUsageStatistics/required", keyword: "required", params: { missingProperty: missing2 }, message: "must have required property '" + missing2 + "'" }];
                 return false;
               } else {
                 if (data.message_type !== void 0) {
-                  let data10 = data.message_type;
                   const _errs40 = errors;
-                  if ("usage_statistics" !== data10) {
-                    validate73.errors = [{ instancePath: instancePath + "/message_type", schemaPath: "#/$defs/LettaUsageStatistics/properties/message_type/const", keyword: "const", params: { allowedValue: "usage_statistics" }, message: "must be equal to constant", schema: "usage_statistics", parentSchema: schema91.properties.message_type, data: data10 }];
+                  if ("usage_statistics" !== data.message_type) {
+                    validate73.errors = [{ instancePath: instancePath + "/message_type", schemaPath: "#/$defs/LettaUsageStatistics/properties/message_type/const", keyword: "const", params: { allowedValue: "usage_statistics" }, message: "must be equal to constant" }];
                     return false;
                   }
                   var valid21 = _errs40 === errors;
@@ -7102,7 +6995,7 @@ function validate73(data, { instancePath = "", parentData, parentDataProperty, r
                     let data11 = data.completion_tokens;
                     const _errs41 = errors;
                     if (!(typeof data11 == "number" && (!(data11 % 1) && !isNaN(data11)) && isFinite(data11))) {
-                      validate73.errors = [{ instancePath: instancePath + "/completion_tokens", schemaPath: "#/$defs/LettaUsageStatistics/properties/completion_tokens/type", keyword: "type", params: { type: "integer" }, message: "must be integer", schema: schema91.properties.completion_tokens.type, parentSchema: schema91.properties.completion_tokens, data: data11 }];
+                      validate73.errors = [{ instancePath: instancePath + "/completion_tokens", schemaPath: "#/$defs/LettaUsageStatistics/properties/completion_tokens/type", keyword: "type", params: { type: "integer" }, message: "must be integer" }];
                       return false;
                     }
                     var valid21 = _errs41 === errors;
@@ -7114,7 +7007,7 @@ function validate73(data, { instancePath = "", parentData, parentDataProperty, r
                       let data12 = data.prompt_tokens;
                       const _errs43 = errors;
                       if (!(typeof data12 == "number" && (!(data12 % 1) && !isNaN(data12)) && isFinite(data12))) {
-                        validate73.errors = [{ instancePath: instancePath + "/prompt_tokens", schemaPath: "#/$defs/LettaUsageStatistics/properties/prompt_tokens/type", keyword: "type", params: { type: "integer" }, message: "must be integer", schema: schema91.properties.prompt_tokens.type, parentSchema: schema91.properties.prompt_tokens, data: data12 }];
+                        validate73.errors = [{ instancePath: instancePath + "/prompt_tokens", schemaPath: "#/$defs/LettaUsageStatistics/properties/prompt_tokens/type", keyword: "type", params: { type: "integer" }, message: "must be integer" }];
                         return false;
                       }
                       var valid21 = _errs43 === errors;
@@ -7126,7 +7019,7 @@ function validate73(data, { instancePath = "", parentData, parentDataProperty, r
                         let data13 = data.total_tokens;
                         const _errs45 = errors;
                         if (!(typeof data13 == "number" && (!(data13 % 1) && !isNaN(data13)) && isFinite(data13))) {
-                          validate73.errors = [{ instancePath: instancePath + "/total_tokens", schemaPath: "#/$defs/LettaUsageStatistics/properties/total_tokens/type", keyword: "type", params: { type: "integer" }, message: "must be integer", schema: schema91.properties.total_tokens.type, parentSchema: schema91.properties.total_tokens, data: data13 }];
+                          validate73.errors = [{ instancePath: instancePath + "/total_tokens", schemaPath: "#/$defs/LettaUsageStatistics/properties/total_tokens/type", keyword: "type", params: { type: "integer" }, message: "must be integer" }];
                           return false;
                         }
                         var valid21 = _errs45 === errors;
@@ -7138,7 +7031,7 @@ function validate73(data, { instancePath = "", parentData, parentDataProperty, r
                           let data14 = data.step_count;
                           const _errs47 = errors;
                           if (!(typeof data14 == "number" && (!(data14 % 1) && !isNaN(data14)) && isFinite(data14))) {
-                            validate73.errors = [{ instancePath: instancePath + "/step_count", schemaPath: "#/$defs/LettaUsageStatistics/properties/step_count/type", keyword: "type", params: { type: "integer" }, message: "must be integer", schema: schema91.properties.step_count.type, parentSchema: schema91.properties.step_count, data: data14 }];
+                            validate73.errors = [{ instancePath: instancePath + "/step_count", schemaPath: "#/$defs/LettaUsageStatistics/properties/step_count/type", keyword: "type", params: { type: "integer" }, message: "must be integer" }];
                             return false;
                           }
                           var valid21 = _errs47 === errors;
@@ -7150,7 +7043,7 @@ function validate73(data, { instancePath = "", parentData, parentDataProperty, r
                             let data15 = data.run_ids;
                             const _errs49 = errors;
                             if (!Array.isArray(data15) && data15 !== null) {
-                              validate73.errors = [{ instancePath: instancePath + "/run_ids", schemaPath: "#/$defs/LettaUsageStatistics/properties/run_ids/type", keyword: "type", params: { type: schema91.properties.run_ids.type }, message: "must be array,null", schema: schema91.properties.run_ids.type, parentSchema: schema91.properties.run_ids, data: data15 }];
+                              validate73.errors = [{ instancePath: instancePath + "/run_ids", schemaPath: "#/$defs/LettaUsageStatistics/properties/run_ids/type", keyword: "type", params: { type: schema91.properties.run_ids.type }, message: "must be array,null" }];
                               return false;
                             }
                             if (errors === _errs49) {
@@ -7158,10 +7051,9 @@ function validate73(data, { instancePath = "", parentData, parentDataProperty, r
                                 var valid22 = true;
                                 const len0 = data15.length;
                                 for (let i0 = 0; i0 < len0; i0++) {
-                                  let data16 = data15[i0];
                                   const _errs51 = errors;
-                                  if (typeof data16 !== "string") {
-                                    validate73.errors = [{ instancePath: instancePath + "/run_ids/" + i0, schemaPath: "#/$defs/LettaUsageStatistics/properties/run_ids/items/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema91.properties.run_ids.items.type, parentSchema: schema91.properties.run_ids.items, data: data16 }];
+                                  if (typeof data15[i0] !== "string") {
+                                    validate73.errors = [{ instancePath: instancePath + "/run_ids/" + i0, schemaPath: "#/$defs/LettaUsageStatistics/properties/run_ids/items/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
                                     return false;
                                   }
                                   var valid22 = _errs51 === errors;
@@ -7180,7 +7072,7 @@ function validate73(data, { instancePath = "", parentData, parentDataProperty, r
                               let data17 = data.cached_input_tokens;
                               const _errs53 = errors;
                               if (!(typeof data17 == "number" && (!(data17 % 1) && !isNaN(data17)) && isFinite(data17)) && data17 !== null) {
-                                validate73.errors = [{ instancePath: instancePath + "/cached_input_tokens", schemaPath: "#/$defs/LettaUsageStatistics/properties/cached_input_tokens/type", keyword: "type", params: { type: schema91.properties.cached_input_tokens.type }, message: "must be integer,null", schema: schema91.properties.cached_input_tokens.type, parentSchema: schema91.properties.cached_input_tokens, data: data17 }];
+                                validate73.errors = [{ instancePath: instancePath + "/cached_input_tokens", schemaPath: "#/$defs/LettaUsageStatistics/properties/cached_input_tokens/type", keyword: "type", params: { type: schema91.properties.cached_input_tokens.type }, message: "must be integer,null" }];
                                 return false;
                               }
                               var valid21 = _errs53 === errors;
@@ -7192,7 +7084,7 @@ function validate73(data, { instancePath = "", parentData, parentDataProperty, r
                                 let data18 = data.cache_write_tokens;
                                 const _errs55 = errors;
                                 if (!(typeof data18 == "number" && (!(data18 % 1) && !isNaN(data18)) && isFinite(data18)) && data18 !== null) {
-                                  validate73.errors = [{ instancePath: instancePath + "/cache_write_tokens", schemaPath: "#/$defs/LettaUsageStatistics/properties/cache_write_tokens/type", keyword: "type", params: { type: schema91.properties.cache_write_tokens.type }, message: "must be integer,null", schema: schema91.properties.cache_write_tokens.type, parentSchema: schema91.properties.cache_write_tokens, data: data18 }];
+                                  validate73.errors = [{ instancePath: instancePath + "/cache_write_tokens", schemaPath: "#/$defs/LettaUsageStatistics/properties/cache_write_tokens/type", keyword: "type", params: { type: schema91.properties.cache_write_tokens.type }, message: "must be integer,null" }];
                                   return false;
                                 }
                                 var valid21 = _errs55 === errors;
@@ -7204,7 +7096,7 @@ function validate73(data, { instancePath = "", parentData, parentDataProperty, r
                                   let data19 = data.reasoning_tokens;
                                   const _errs57 = errors;
                                   if (!(typeof data19 == "number" && (!(data19 % 1) && !isNaN(data19)) && isFinite(data19)) && data19 !== null) {
-                                    validate73.errors = [{ instancePath: instancePath + "/reasoning_tokens", schemaPath: "#/$defs/LettaUsageStatistics/properties/reasoning_tokens/type", keyword: "type", params: { type: schema91.properties.reasoning_tokens.type }, message: "must be integer,null", schema: schema91.properties.reasoning_tokens.type, parentSchema: schema91.properties.reasoning_tokens, data: data19 }];
+                                    validate73.errors = [{ instancePath: instancePath + "/reasoning_tokens", schemaPath: "#/$defs/LettaUsageStatistics/properties/reasoning_tokens/type", keyword: "type", params: { type: schema91.properties.reasoning_tokens.type }, message: "must be integer,null" }];
                                     return false;
                                   }
                                   var valid21 = _errs57 === errors;
@@ -7216,7 +7108,7 @@ function validate73(data, { instancePath = "", parentData, parentDataProperty, r
                                     let data20 = data.context_tokens;
                                     const _errs59 = errors;
                                     if (!(typeof data20 == "number" && (!(data20 % 1) && !isNaN(data20)) && isFinite(data20)) && data20 !== null) {
-                                      validate73.errors = [{ instancePath: instancePath + "/context_tokens", schemaPath: "#/$defs/LettaUsageStatistics/properties/context_tokens/type", keyword: "type", params: { type: schema91.properties.context_tokens.type }, message: "must be integer,null", schema: schema91.properties.context_tokens.type, parentSchema: schema91.properties.context_tokens, data: data20 }];
+                                      validate73.errors = [{ instancePath: instancePath + "/context_tokens", schemaPath: "#/$defs/LettaUsageStatistics/properties/context_tokens/type", keyword: "type", params: { type: schema91.properties.context_tokens.type }, message: "must be integer,null" }];
                                       return false;
                                     }
                                     var valid21 = _errs59 === errors;
@@ -7234,7 +7126,7 @@ function validate73(data, { instancePath = "", parentData, parentDataProperty, r
                 }
               }
             } else {
-              validate73.errors = [{ instancePath, schemaPath: "#/$defs/LettaUsageStatistics/type", keyword: "type", params: { type: "object" }, message: "must be object", schema: schema91.type, parentSchema: schema91, data }];
+              validate73.errors = [{ instancePath, schemaPath: "#/$defs/LettaUsageStatistics/type", keyword: "type", params: { type: "object" }, message: "must be object" }];
               return false;
             }
           }
@@ -7252,15 +7144,15 @@ function validate73(data, { instancePath = "", parentData, parentDataProperty, r
             props0.context_tokens = true;
           }
         } else {
-          validate73.errors = [{ instancePath, schemaPath: "#/discriminator", keyword: "discriminator", params: { error: "mapping", tag: "message_type", tagValue: tag0 }, message: 'value of tag "message_type" must be in oneOf', schema: schema96.discriminator, parentSchema: schema96, data }];
+          validate73.errors = [{ instancePath, schemaPath: "#/discriminator", keyword: "discriminator", params: { error: "mapping", tag: "message_type", tagValue: tag0 }, message: 'value of tag "message_type" must be in oneOf' }];
           return false;
         }
       } else {
-        validate73.errors = [{ instancePath, schemaPath: "#/discriminator", keyword: "discriminator", params: { error: "tag", tag: "message_type", tagValue: tag0 }, message: 'tag "message_type" must be string', schema: schema96.discriminator, parentSchema: schema96, data }];
+        validate73.errors = [{ instancePath, schemaPath: "#/discriminator", keyword: "discriminator", params: { error: "tag", tag: "message_type", tagValue: tag0 }, message: 'tag "message_type" must be string' }];
         return false;
       }
     } else {
-      validate73.errors = [{ instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object", schema: schema96.type, parentSchema: schema96, data }];
+      validate73.errors = [{ instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" }];
       return false;
     }
   }
@@ -7284,14 +7176,14 @@ function validate86(data, { instancePath = "", parentData, parentDataProperty, r
     if (data && typeof data == "object" && !Array.isArray(data)) {
       let missing0;
       if (data.role === void 0 && (missing0 = "role")) {
-        validate86.errors = [{ instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: missing0 }, message: "must have required property '" + missing0 + "'", schema: schema92.required, parentSchema: schema92, data }];
+        validate86.errors = [{ instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: missing0 }, message: "must have required property '" + missing0 + "'" }];
         return false;
       } else {
         if (data.role !== void 0) {
           let data0 = data.role;
           const _errs1 = errors;
           if (!(data0 === "assistant" || data0 === "tool")) {
-            validate86.errors = [{ instancePath: instancePath + "/role", schemaPath: "#/properties/role/enum", keyword: "enum", params: { allowedValues: schema92.properties.role.enum }, message: "must be equal to one of the allowed values", schema: schema92.properties.role.enum, parentSchema: schema92.properties.role, data: data0 }];
+            validate86.errors = [{ instancePath: instancePath + "/role", schemaPath: "#/properties/role/enum", keyword: "enum", params: { allowedValues: schema92.properties.role.enum }, message: "must be equal to one of the allowed values" }];
             return false;
           }
           var valid0 = _errs1 === errors;
@@ -7303,7 +7195,7 @@ function validate86(data, { instancePath = "", parentData, parentDataProperty, r
             let data1 = data.content;
             const _errs2 = errors;
             if (typeof data1 !== "string" && data1 !== null) {
-              validate86.errors = [{ instancePath: instancePath + "/content", schemaPath: "#/properties/content/type", keyword: "type", params: { type: schema92.properties.content.type }, message: "must be string,null", schema: schema92.properties.content.type, parentSchema: schema92.properties.content, data: data1 }];
+              validate86.errors = [{ instancePath: instancePath + "/content", schemaPath: "#/properties/content/type", keyword: "type", params: { type: schema92.properties.content.type }, message: "must be string,null" }];
               return false;
             }
             var valid0 = _errs2 === errors;
@@ -7315,7 +7207,7 @@ function validate86(data, { instancePath = "", parentData, parentDataProperty, r
               let data2 = data.output_ids;
               const _errs4 = errors;
               if (!Array.isArray(data2) && data2 !== null) {
-                validate86.errors = [{ instancePath: instancePath + "/output_ids", schemaPath: "#/properties/output_ids/type", keyword: "type", params: { type: schema92.properties.output_ids.type }, message: "must be array,null", schema: schema92.properties.output_ids.type, parentSchema: schema92.properties.output_ids, data: data2 }];
+                validate86.errors = [{ instancePath: instancePath + "/output_ids", schemaPath: "#/properties/output_ids/type", keyword: "type", params: { type: schema92.properties.output_ids.type }, message: "must be array,null" }];
                 return false;
               }
               if (errors === _errs4) {
@@ -7326,7 +7218,7 @@ function validate86(data, { instancePath = "", parentData, parentDataProperty, r
                     let data3 = data2[i0];
                     const _errs6 = errors;
                     if (!(typeof data3 == "number" && (!(data3 % 1) && !isNaN(data3)) && isFinite(data3))) {
-                      validate86.errors = [{ instancePath: instancePath + "/output_ids/" + i0, schemaPath: "#/properties/output_ids/items/type", keyword: "type", params: { type: "integer" }, message: "must be integer", schema: schema92.properties.output_ids.items.type, parentSchema: schema92.properties.output_ids.items, data: data3 }];
+                      validate86.errors = [{ instancePath: instancePath + "/output_ids/" + i0, schemaPath: "#/properties/output_ids/items/type", keyword: "type", params: { type: "integer" }, message: "must be integer" }];
                       return false;
                     }
                     var valid1 = _errs6 === errors;
@@ -7345,7 +7237,7 @@ function validate86(data, { instancePath = "", parentData, parentDataProperty, r
                 let data4 = data.output_token_logprobs;
                 const _errs8 = errors;
                 if (!Array.isArray(data4) && data4 !== null) {
-                  validate86.errors = [{ instancePath: instancePath + "/output_token_logprobs", schemaPath: "#/properties/output_token_logprobs/type", keyword: "type", params: { type: schema92.properties.output_token_logprobs.type }, message: "must be array,null", schema: schema92.properties.output_token_logprobs.type, parentSchema: schema92.properties.output_token_logprobs, data: data4 }];
+                  validate86.errors = [{ instancePath: instancePath + "/output_token_logprobs", schemaPath: "#/properties/output_token_logprobs/type", keyword: "type", params: { type: schema92.properties.output_token_logprobs.type }, message: "must be array,null" }];
                   return false;
                 }
                 if (errors === _errs8) {
@@ -7353,10 +7245,9 @@ function validate86(data, { instancePath = "", parentData, parentDataProperty, r
                     var valid2 = true;
                     const len1 = data4.length;
                     for (let i1 = 0; i1 < len1; i1++) {
-                      let data5 = data4[i1];
                       const _errs10 = errors;
-                      if (!Array.isArray(data5)) {
-                        validate86.errors = [{ instancePath: instancePath + "/output_token_logprobs/" + i1, schemaPath: "#/properties/output_token_logprobs/items/type", keyword: "type", params: { type: "array" }, message: "must be array", schema: schema92.properties.output_token_logprobs.items.type, parentSchema: schema92.properties.output_token_logprobs.items, data: data5 }];
+                      if (!Array.isArray(data4[i1])) {
+                        validate86.errors = [{ instancePath: instancePath + "/output_token_logprobs/" + i1, schemaPath: "#/properties/output_token_logprobs/items/type", keyword: "type", params: { type: "array" }, message: "must be array" }];
                         return false;
                       }
                       var valid2 = _errs10 === errors;
@@ -7375,7 +7266,7 @@ function validate86(data, { instancePath = "", parentData, parentDataProperty, r
                   let data6 = data.tool_name;
                   const _errs12 = errors;
                   if (typeof data6 !== "string" && data6 !== null) {
-                    validate86.errors = [{ instancePath: instancePath + "/tool_name", schemaPath: "#/properties/tool_name/type", keyword: "type", params: { type: schema92.properties.tool_name.type }, message: "must be string,null", schema: schema92.properties.tool_name.type, parentSchema: schema92.properties.tool_name, data: data6 }];
+                    validate86.errors = [{ instancePath: instancePath + "/tool_name", schemaPath: "#/properties/tool_name/type", keyword: "type", params: { type: schema92.properties.tool_name.type }, message: "must be string,null" }];
                     return false;
                   }
                   var valid0 = _errs12 === errors;
@@ -7388,7 +7279,7 @@ function validate86(data, { instancePath = "", parentData, parentDataProperty, r
         }
       }
     } else {
-      validate86.errors = [{ instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object", schema: schema92.type, parentSchema: schema92, data }];
+      validate86.errors = [{ instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" }];
       return false;
     }
   }
@@ -7411,14 +7302,13 @@ function validate87(data, { instancePath = "", parentData, parentDataProperty, r
     if (data && typeof data == "object" && !Array.isArray(data)) {
       let missing0;
       if (data.message_type === void 0 && (missing0 = "message_type")) {
-        validate87.errors = [{ instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: missing0 }, message: "must have required property '" + missing0 + "'", schema: schema91.required, parentSchema: schema91, data }];
+        validate87.errors = [{ instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: missing0 }, message: "must have required property '" + missing0 + "'" }];
         return false;
       } else {
         if (data.message_type !== void 0) {
-          let data0 = data.message_type;
           const _errs1 = errors;
-          if ("usage_statistics" !== data0) {
-            validate87.errors = [{ instancePath: instancePath + "/message_type", schemaPath: "#/properties/message_type/const", keyword: "const", params: { allowedValue: "usage_statistics" }, message: "must be equal to constant", schema: "usage_statistics", parentSchema: schema91.properties.message_type, data: data0 }];
+          if ("usage_statistics" !== data.message_type) {
+            validate87.errors = [{ instancePath: instancePath + "/message_type", schemaPath: "#/properties/message_type/const", keyword: "const", params: { allowedValue: "usage_statistics" }, message: "must be equal to constant" }];
             return false;
           }
           var valid0 = _errs1 === errors;
@@ -7430,7 +7320,7 @@ function validate87(data, { instancePath = "", parentData, parentDataProperty, r
             let data1 = data.completion_tokens;
             const _errs2 = errors;
             if (!(typeof data1 == "number" && (!(data1 % 1) && !isNaN(data1)) && isFinite(data1))) {
-              validate87.errors = [{ instancePath: instancePath + "/completion_tokens", schemaPath: "#/properties/completion_tokens/type", keyword: "type", params: { type: "integer" }, message: "must be integer", schema: schema91.properties.completion_tokens.type, parentSchema: schema91.properties.completion_tokens, data: data1 }];
+              validate87.errors = [{ instancePath: instancePath + "/completion_tokens", schemaPath: "#/properties/completion_tokens/type", keyword: "type", params: { type: "integer" }, message: "must be integer" }];
               return false;
             }
             var valid0 = _errs2 === errors;
@@ -7442,7 +7332,7 @@ function validate87(data, { instancePath = "", parentData, parentDataProperty, r
               let data2 = data.prompt_tokens;
               const _errs4 = errors;
               if (!(typeof data2 == "number" && (!(data2 % 1) && !isNaN(data2)) && isFinite(data2))) {
-                validate87.errors = [{ instancePath: instancePath + "/prompt_tokens", schemaPath: "#/properties/prompt_tokens/type", keyword: "type", params: { type: "integer" }, message: "must be integer", schema: schema91.properties.prompt_tokens.type, parentSchema: schema91.properties.prompt_tokens, data: data2 }];
+                validate87.errors = [{ instancePath: instancePath + "/prompt_tokens", schemaPath: "#/properties/prompt_tokens/type", keyword: "type", params: { type: "integer" }, message: "must be integer" }];
                 return false;
               }
               var valid0 = _errs4 === errors;
@@ -7454,7 +7344,7 @@ function validate87(data, { instancePath = "", parentData, parentDataProperty, r
                 let data3 = data.total_tokens;
                 const _errs6 = errors;
                 if (!(typeof data3 == "number" && (!(data3 % 1) && !isNaN(data3)) && isFinite(data3))) {
-                  validate87.errors = [{ instancePath: instancePath + "/total_tokens", schemaPath: "#/properties/total_tokens/type", keyword: "type", params: { type: "integer" }, message: "must be integer", schema: schema91.properties.total_tokens.type, parentSchema: schema91.properties.total_tokens, data: data3 }];
+                  validate87.errors = [{ instancePath: instancePath + "/total_tokens", schemaPath: "#/properties/total_tokens/type", keyword: "type", params: { type: "integer" }, message: "must be integer" }];
                   return false;
                 }
                 var valid0 = _errs6 === errors;
@@ -7466,7 +7356,7 @@ function validate87(data, { instancePath = "", parentData, parentDataProperty, r
                   let data4 = data.step_count;
                   const _errs8 = errors;
                   if (!(typeof data4 == "number" && (!(data4 % 1) && !isNaN(data4)) && isFinite(data4))) {
-                    validate87.errors = [{ instancePath: instancePath + "/step_count", schemaPath: "#/properties/step_count/type", keyword: "type", params: { type: "integer" }, message: "must be integer", schema: schema91.properties.step_count.type, parentSchema: schema91.properties.step_count, data: data4 }];
+                    validate87.errors = [{ instancePath: instancePath + "/step_count", schemaPath: "#/properties/step_count/type", keyword: "type", params: { type: "integer" }, message: "must be integer" }];
                     return false;
                   }
                   var valid0 = _errs8 === errors;
@@ -7478,7 +7368,7 @@ function validate87(data, { instancePath = "", parentData, parentDataProperty, r
                     let data5 = data.run_ids;
                     const _errs10 = errors;
                     if (!Array.isArray(data5) && data5 !== null) {
-                      validate87.errors = [{ instancePath: instancePath + "/run_ids", schemaPath: "#/properties/run_ids/type", keyword: "type", params: { type: schema91.properties.run_ids.type }, message: "must be array,null", schema: schema91.properties.run_ids.type, parentSchema: schema91.properties.run_ids, data: data5 }];
+                      validate87.errors = [{ instancePath: instancePath + "/run_ids", schemaPath: "#/properties/run_ids/type", keyword: "type", params: { type: schema91.properties.run_ids.type }, message: "must be array,null" }];
                       return false;
                     }
                     if (errors === _errs10) {
@@ -7486,10 +7376,9 @@ function validate87(data, { instancePath = "", parentData, parentDataProperty, r
                         var valid1 = true;
                         const len0 = data5.length;
                         for (let i0 = 0; i0 < len0; i0++) {
-                          let data6 = data5[i0];
                           const _errs12 = errors;
-                          if (typeof data6 !== "string") {
-                            validate87.errors = [{ instancePath: instancePath + "/run_ids/" + i0, schemaPath: "#/properties/run_ids/items/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema91.properties.run_ids.items.type, parentSchema: schema91.properties.run_ids.items, data: data6 }];
+                          if (typeof data5[i0] !== "string") {
+                            validate87.errors = [{ instancePath: instancePath + "/run_ids/" + i0, schemaPath: "#/properties/run_ids/items/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
                             return false;
                           }
                           var valid1 = _errs12 === errors;
@@ -7508,7 +7397,7 @@ function validate87(data, { instancePath = "", parentData, parentDataProperty, r
                       let data7 = data.cached_input_tokens;
                       const _errs14 = errors;
                       if (!(typeof data7 == "number" && (!(data7 % 1) && !isNaN(data7)) && isFinite(data7)) && data7 !== null) {
-                        validate87.errors = [{ instancePath: instancePath + "/cached_input_tokens", schemaPath: "#/properties/cached_input_tokens/type", keyword: "type", params: { type: schema91.properties.cached_input_tokens.type }, message: "must be integer,null", schema: schema91.properties.cached_input_tokens.type, parentSchema: schema91.properties.cached_input_tokens, data: data7 }];
+                        validate87.errors = [{ instancePath: instancePath + "/cached_input_tokens", schemaPath: "#/properties/cached_input_tokens/type", keyword: "type", params: { type: schema91.properties.cached_input_tokens.type }, message: "must be integer,null" }];
                         return false;
                       }
                       var valid0 = _errs14 === errors;
@@ -7520,7 +7409,7 @@ function validate87(data, { instancePath = "", parentData, parentDataProperty, r
                         let data8 = data.cache_write_tokens;
                         const _errs16 = errors;
                         if (!(typeof data8 == "number" && (!(data8 % 1) && !isNaN(data8)) && isFinite(data8)) && data8 !== null) {
-                          validate87.errors = [{ instancePath: instancePath + "/cache_write_tokens", schemaPath: "#/properties/cache_write_tokens/type", keyword: "type", params: { type: schema91.properties.cache_write_tokens.type }, message: "must be integer,null", schema: schema91.properties.cache_write_tokens.type, parentSchema: schema91.properties.cache_write_tokens, data: data8 }];
+                          validate87.errors = [{ instancePath: instancePath + "/cache_write_tokens", schemaPath: "#/properties/cache_write_tokens/type", keyword: "type", params: { type: schema91.properties.cache_write_tokens.type }, message: "must be integer,null" }];
                           return false;
                         }
                         var valid0 = _errs16 === errors;
@@ -7532,7 +7421,7 @@ function validate87(data, { instancePath = "", parentData, parentDataProperty, r
                           let data9 = data.reasoning_tokens;
                           const _errs18 = errors;
                           if (!(typeof data9 == "number" && (!(data9 % 1) && !isNaN(data9)) && isFinite(data9)) && data9 !== null) {
-                            validate87.errors = [{ instancePath: instancePath + "/reasoning_tokens", schemaPath: "#/properties/reasoning_tokens/type", keyword: "type", params: { type: schema91.properties.reasoning_tokens.type }, message: "must be integer,null", schema: schema91.properties.reasoning_tokens.type, parentSchema: schema91.properties.reasoning_tokens, data: data9 }];
+                            validate87.errors = [{ instancePath: instancePath + "/reasoning_tokens", schemaPath: "#/properties/reasoning_tokens/type", keyword: "type", params: { type: schema91.properties.reasoning_tokens.type }, message: "must be integer,null" }];
                             return false;
                           }
                           var valid0 = _errs18 === errors;
@@ -7544,7 +7433,7 @@ function validate87(data, { instancePath = "", parentData, parentDataProperty, r
                             let data10 = data.context_tokens;
                             const _errs20 = errors;
                             if (!(typeof data10 == "number" && (!(data10 % 1) && !isNaN(data10)) && isFinite(data10)) && data10 !== null) {
-                              validate87.errors = [{ instancePath: instancePath + "/context_tokens", schemaPath: "#/properties/context_tokens/type", keyword: "type", params: { type: schema91.properties.context_tokens.type }, message: "must be integer,null", schema: schema91.properties.context_tokens.type, parentSchema: schema91.properties.context_tokens, data: data10 }];
+                              validate87.errors = [{ instancePath: instancePath + "/context_tokens", schemaPath: "#/properties/context_tokens/type", keyword: "type", params: { type: schema91.properties.context_tokens.type }, message: "must be integer,null" }];
                               return false;
                             }
                             var valid0 = _errs20 === errors;
@@ -7562,7 +7451,7 @@ function validate87(data, { instancePath = "", parentData, parentDataProperty, r
         }
       }
     } else {
-      validate87.errors = [{ instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object", schema: schema91.type, parentSchema: schema91, data }];
+      validate87.errors = [{ instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" }];
       return false;
     }
   }
@@ -7586,14 +7475,13 @@ function validate88(data, { instancePath = "", parentData, parentDataProperty, r
     if (data && typeof data == "object" && !Array.isArray(data)) {
       let missing0;
       if (data.id === void 0 && (missing0 = "id") || data.date === void 0 && (missing0 = "date")) {
-        validate88.errors = [{ instancePath, schemaPath: "#/$defs/LettaMessageBase/required", keyword: "required", params: { missingProperty: missing0 }, message: "must have required property '" + missing0 + "'", schema: schema43.required, parentSchema: schema43, data }];
+        validate88.errors = [{ instancePath, schemaPath: "#/$defs/LettaMessageBase/required", keyword: "required", params: { missingProperty: missing0 }, message: "must have required property '" + missing0 + "'" }];
         return false;
       } else {
         if (data.id !== void 0) {
-          let data0 = data.id;
           const _errs4 = errors;
-          if (typeof data0 !== "string") {
-            validate88.errors = [{ instancePath: instancePath + "/id", schemaPath: "#/$defs/LettaMessageBase/properties/id/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema43.properties.id.type, parentSchema: schema43.properties.id, data: data0 }];
+          if (typeof data.id !== "string") {
+            validate88.errors = [{ instancePath: instancePath + "/id", schemaPath: "#/$defs/LettaMessageBase/properties/id/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
             return false;
           }
           var valid2 = _errs4 === errors;
@@ -7608,11 +7496,11 @@ function validate88(data, { instancePath = "", parentData, parentDataProperty, r
               if (errors === _errs6) {
                 if (typeof data1 === "string") {
                   if (!formats0.validate(data1)) {
-                    validate88.errors = [{ instancePath: instancePath + "/date", schemaPath: "#/$defs/LettaMessageBase/properties/date/format", keyword: "format", params: { format: "date-time" }, message: 'must match format "date-time"', schema: "date-time", parentSchema: schema43.properties.date, data: data1 }];
+                    validate88.errors = [{ instancePath: instancePath + "/date", schemaPath: "#/$defs/LettaMessageBase/properties/date/format", keyword: "format", params: { format: "date-time" }, message: 'must match format "date-time"' }];
                     return false;
                   }
                 } else {
-                  validate88.errors = [{ instancePath: instancePath + "/date", schemaPath: "#/$defs/LettaMessageBase/properties/date/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema43.properties.date.type, parentSchema: schema43.properties.date, data: data1 }];
+                  validate88.errors = [{ instancePath: instancePath + "/date", schemaPath: "#/$defs/LettaMessageBase/properties/date/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
                   return false;
                 }
               }
@@ -7626,7 +7514,7 @@ function validate88(data, { instancePath = "", parentData, parentDataProperty, r
               let data2 = data.name;
               const _errs8 = errors;
               if (typeof data2 !== "string" && data2 !== null) {
-                validate88.errors = [{ instancePath: instancePath + "/name", schemaPath: "#/$defs/LettaMessageBase/properties/name/type", keyword: "type", params: { type: schema43.properties.name.type }, message: "must be string,null", schema: schema43.properties.name.type, parentSchema: schema43.properties.name, data: data2 }];
+                validate88.errors = [{ instancePath: instancePath + "/name", schemaPath: "#/$defs/LettaMessageBase/properties/name/type", keyword: "type", params: { type: schema43.properties.name.type }, message: "must be string,null" }];
                 return false;
               }
               var valid2 = _errs8 === errors;
@@ -7638,7 +7526,7 @@ function validate88(data, { instancePath = "", parentData, parentDataProperty, r
                 let data3 = data.otid;
                 const _errs10 = errors;
                 if (typeof data3 !== "string" && data3 !== null) {
-                  validate88.errors = [{ instancePath: instancePath + "/otid", schemaPath: "#/$defs/LettaMessageBase/properties/otid/type", keyword: "type", params: { type: schema43.properties.otid.type }, message: "must be string,null", schema: schema43.properties.otid.type, parentSchema: schema43.properties.otid, data: data3 }];
+                  validate88.errors = [{ instancePath: instancePath + "/otid", schemaPath: "#/$defs/LettaMessageBase/properties/otid/type", keyword: "type", params: { type: schema43.properties.otid.type }, message: "must be string,null" }];
                   return false;
                 }
                 var valid2 = _errs10 === errors;
@@ -7650,7 +7538,7 @@ function validate88(data, { instancePath = "", parentData, parentDataProperty, r
                   let data4 = data.sender_id;
                   const _errs12 = errors;
                   if (typeof data4 !== "string" && data4 !== null) {
-                    validate88.errors = [{ instancePath: instancePath + "/sender_id", schemaPath: "#/$defs/LettaMessageBase/properties/sender_id/type", keyword: "type", params: { type: schema43.properties.sender_id.type }, message: "must be string,null", schema: schema43.properties.sender_id.type, parentSchema: schema43.properties.sender_id, data: data4 }];
+                    validate88.errors = [{ instancePath: instancePath + "/sender_id", schemaPath: "#/$defs/LettaMessageBase/properties/sender_id/type", keyword: "type", params: { type: schema43.properties.sender_id.type }, message: "must be string,null" }];
                     return false;
                   }
                   var valid2 = _errs12 === errors;
@@ -7662,7 +7550,7 @@ function validate88(data, { instancePath = "", parentData, parentDataProperty, r
                     let data5 = data.step_id;
                     const _errs14 = errors;
                     if (typeof data5 !== "string" && data5 !== null) {
-                      validate88.errors = [{ instancePath: instancePath + "/step_id", schemaPath: "#/$defs/LettaMessageBase/properties/step_id/type", keyword: "type", params: { type: schema43.properties.step_id.type }, message: "must be string,null", schema: schema43.properties.step_id.type, parentSchema: schema43.properties.step_id, data: data5 }];
+                      validate88.errors = [{ instancePath: instancePath + "/step_id", schemaPath: "#/$defs/LettaMessageBase/properties/step_id/type", keyword: "type", params: { type: schema43.properties.step_id.type }, message: "must be string,null" }];
                       return false;
                     }
                     var valid2 = _errs14 === errors;
@@ -7674,7 +7562,7 @@ function validate88(data, { instancePath = "", parentData, parentDataProperty, r
                       let data6 = data.is_err;
                       const _errs16 = errors;
                       if (typeof data6 !== "boolean" && data6 !== null) {
-                        validate88.errors = [{ instancePath: instancePath + "/is_err", schemaPath: "#/$defs/LettaMessageBase/properties/is_err/type", keyword: "type", params: { type: schema43.properties.is_err.type }, message: "must be boolean,null", schema: schema43.properties.is_err.type, parentSchema: schema43.properties.is_err, data: data6 }];
+                        validate88.errors = [{ instancePath: instancePath + "/is_err", schemaPath: "#/$defs/LettaMessageBase/properties/is_err/type", keyword: "type", params: { type: schema43.properties.is_err.type }, message: "must be boolean,null" }];
                         return false;
                       }
                       var valid2 = _errs16 === errors;
@@ -7686,7 +7574,7 @@ function validate88(data, { instancePath = "", parentData, parentDataProperty, r
                         let data7 = data.seq_id;
                         const _errs18 = errors;
                         if (!(typeof data7 == "number" && (!(data7 % 1) && !isNaN(data7)) && isFinite(data7)) && data7 !== null) {
-                          validate88.errors = [{ instancePath: instancePath + "/seq_id", schemaPath: "#/$defs/LettaMessageBase/properties/seq_id/type", keyword: "type", params: { type: schema43.properties.seq_id.type }, message: "must be integer,null", schema: schema43.properties.seq_id.type, parentSchema: schema43.properties.seq_id, data: data7 }];
+                          validate88.errors = [{ instancePath: instancePath + "/seq_id", schemaPath: "#/$defs/LettaMessageBase/properties/seq_id/type", keyword: "type", params: { type: schema43.properties.seq_id.type }, message: "must be integer,null" }];
                           return false;
                         }
                         var valid2 = _errs18 === errors;
@@ -7698,7 +7586,7 @@ function validate88(data, { instancePath = "", parentData, parentDataProperty, r
                           let data8 = data.run_id;
                           const _errs20 = errors;
                           if (typeof data8 !== "string" && data8 !== null) {
-                            validate88.errors = [{ instancePath: instancePath + "/run_id", schemaPath: "#/$defs/LettaMessageBase/properties/run_id/type", keyword: "type", params: { type: schema43.properties.run_id.type }, message: "must be string,null", schema: schema43.properties.run_id.type, parentSchema: schema43.properties.run_id, data: data8 }];
+                            validate88.errors = [{ instancePath: instancePath + "/run_id", schemaPath: "#/$defs/LettaMessageBase/properties/run_id/type", keyword: "type", params: { type: schema43.properties.run_id.type }, message: "must be string,null" }];
                             return false;
                           }
                           var valid2 = _errs20 === errors;
@@ -7715,7 +7603,7 @@ function validate88(data, { instancePath = "", parentData, parentDataProperty, r
         }
       }
     } else {
-      validate88.errors = [{ instancePath, schemaPath: "#/$defs/LettaMessageBase/type", keyword: "type", params: { type: "object" }, message: "must be object", schema: schema43.type, parentSchema: schema43, data }];
+      validate88.errors = [{ instancePath, schemaPath: "#/$defs/LettaMessageBase/type", keyword: "type", params: { type: "object" }, message: "must be object" }];
       return false;
     }
   }
@@ -7723,14 +7611,13 @@ function validate88(data, { instancePath = "", parentData, parentDataProperty, r
     if (data && typeof data == "object" && !Array.isArray(data)) {
       let missing1;
       if (data.message_type === void 0 && (missing1 = "message_type") || data.reasoning === void 0 && (missing1 = "reasoning")) {
-        validate88.errors = [{ instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: missing1 }, message: "must have required property '" + missing1 + "'", schema: schema72.required, parentSchema: schema72, data }];
+        validate88.errors = [{ instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: missing1 }, message: "must have required property '" + missing1 + "'" }];
         return false;
       } else {
         if (data.message_type !== void 0) {
-          let data9 = data.message_type;
           const _errs22 = errors;
-          if ("reasoning_message" !== data9) {
-            validate88.errors = [{ instancePath: instancePath + "/message_type", schemaPath: "#/properties/message_type/const", keyword: "const", params: { allowedValue: "reasoning_message" }, message: "must be equal to constant", schema: "reasoning_message", parentSchema: schema72.properties.message_type, data: data9 }];
+          if ("reasoning_message" !== data.message_type) {
+            validate88.errors = [{ instancePath: instancePath + "/message_type", schemaPath: "#/properties/message_type/const", keyword: "const", params: { allowedValue: "reasoning_message" }, message: "must be equal to constant" }];
             return false;
           }
           var valid3 = _errs22 === errors;
@@ -7742,7 +7629,7 @@ function validate88(data, { instancePath = "", parentData, parentDataProperty, r
             let data10 = data.source;
             const _errs23 = errors;
             if (!(data10 === "reasoner_model" || data10 === "non_reasoner_model")) {
-              validate88.errors = [{ instancePath: instancePath + "/source", schemaPath: "#/properties/source/enum", keyword: "enum", params: { allowedValues: schema72.properties.source.enum }, message: "must be equal to one of the allowed values", schema: schema72.properties.source.enum, parentSchema: schema72.properties.source, data: data10 }];
+              validate88.errors = [{ instancePath: instancePath + "/source", schemaPath: "#/properties/source/enum", keyword: "enum", params: { allowedValues: schema72.properties.source.enum }, message: "must be equal to one of the allowed values" }];
               return false;
             }
             var valid3 = _errs23 === errors;
@@ -7751,10 +7638,9 @@ function validate88(data, { instancePath = "", parentData, parentDataProperty, r
           }
           if (valid3) {
             if (data.reasoning !== void 0) {
-              let data11 = data.reasoning;
               const _errs24 = errors;
-              if (typeof data11 !== "string") {
-                validate88.errors = [{ instancePath: instancePath + "/reasoning", schemaPath: "#/properties/reasoning/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema72.properties.reasoning.type, parentSchema: schema72.properties.reasoning, data: data11 }];
+              if (typeof data.reasoning !== "string") {
+                validate88.errors = [{ instancePath: instancePath + "/reasoning", schemaPath: "#/properties/reasoning/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
                 return false;
               }
               var valid3 = _errs24 === errors;
@@ -7766,7 +7652,7 @@ function validate88(data, { instancePath = "", parentData, parentDataProperty, r
                 let data12 = data.signature;
                 const _errs26 = errors;
                 if (typeof data12 !== "string" && data12 !== null) {
-                  validate88.errors = [{ instancePath: instancePath + "/signature", schemaPath: "#/properties/signature/type", keyword: "type", params: { type: schema72.properties.signature.type }, message: "must be string,null", schema: schema72.properties.signature.type, parentSchema: schema72.properties.signature, data: data12 }];
+                  validate88.errors = [{ instancePath: instancePath + "/signature", schemaPath: "#/properties/signature/type", keyword: "type", params: { type: schema72.properties.signature.type }, message: "must be string,null" }];
                   return false;
                 }
                 var valid3 = _errs26 === errors;
@@ -7778,7 +7664,7 @@ function validate88(data, { instancePath = "", parentData, parentDataProperty, r
         }
       }
     } else {
-      validate88.errors = [{ instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object", schema: schema72.type, parentSchema: schema72, data }];
+      validate88.errors = [{ instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" }];
       return false;
     }
   }
@@ -7802,14 +7688,13 @@ function validate89(data, { instancePath = "", parentData, parentDataProperty, r
     if (data && typeof data == "object" && !Array.isArray(data)) {
       let missing0;
       if (data.id === void 0 && (missing0 = "id") || data.date === void 0 && (missing0 = "date")) {
-        validate89.errors = [{ instancePath, schemaPath: "#/$defs/LettaMessageBase/required", keyword: "required", params: { missingProperty: missing0 }, message: "must have required property '" + missing0 + "'", schema: schema43.required, parentSchema: schema43, data }];
+        validate89.errors = [{ instancePath, schemaPath: "#/$defs/LettaMessageBase/required", keyword: "required", params: { missingProperty: missing0 }, message: "must have required property '" + missing0 + "'" }];
         return false;
       } else {
         if (data.id !== void 0) {
-          let data0 = data.id;
           const _errs4 = errors;
-          if (typeof data0 !== "string") {
-            validate89.errors = [{ instancePath: instancePath + "/id", schemaPath: "#/$defs/LettaMessageBase/properties/id/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema43.properties.id.type, parentSchema: schema43.properties.id, data: data0 }];
+          if (typeof data.id !== "string") {
+            validate89.errors = [{ instancePath: instancePath + "/id", schemaPath: "#/$defs/LettaMessageBase/properties/id/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
             return false;
           }
           var valid2 = _errs4 === errors;
@@ -7824,11 +7709,11 @@ function validate89(data, { instancePath = "", parentData, parentDataProperty, r
               if (errors === _errs6) {
                 if (typeof data1 === "string") {
                   if (!formats0.validate(data1)) {
-                    validate89.errors = [{ instancePath: instancePath + "/date", schemaPath: "#/$defs/LettaMessageBase/properties/date/format", keyword: "format", params: { format: "date-time" }, message: 'must match format "date-time"', schema: "date-time", parentSchema: schema43.properties.date, data: data1 }];
+                    validate89.errors = [{ instancePath: instancePath + "/date", schemaPath: "#/$defs/LettaMessageBase/properties/date/format", keyword: "format", params: { format: "date-time" }, message: 'must match format "date-time"' }];
                     return false;
                   }
                 } else {
-                  validate89.errors = [{ instancePath: instancePath + "/date", schemaPath: "#/$defs/LettaMessageBase/properties/date/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema43.properties.date.type, parentSchema: schema43.properties.date, data: data1 }];
+                  validate89.errors = [{ instancePath: instancePath + "/date", schemaPath: "#/$defs/LettaMessageBase/properties/date/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
                   return false;
                 }
               }
@@ -7842,7 +7727,7 @@ function validate89(data, { instancePath = "", parentData, parentDataProperty, r
               let data2 = data.name;
               const _errs8 = errors;
               if (typeof data2 !== "string" && data2 !== null) {
-                validate89.errors = [{ instancePath: instancePath + "/name", schemaPath: "#/$defs/LettaMessageBase/properties/name/type", keyword: "type", params: { type: schema43.properties.name.type }, message: "must be string,null", schema: schema43.properties.name.type, parentSchema: schema43.properties.name, data: data2 }];
+                validate89.errors = [{ instancePath: instancePath + "/name", schemaPath: "#/$defs/LettaMessageBase/properties/name/type", keyword: "type", params: { type: schema43.properties.name.type }, message: "must be string,null" }];
                 return false;
               }
               var valid2 = _errs8 === errors;
@@ -7854,7 +7739,7 @@ function validate89(data, { instancePath = "", parentData, parentDataProperty, r
                 let data3 = data.otid;
                 const _errs10 = errors;
                 if (typeof data3 !== "string" && data3 !== null) {
-                  validate89.errors = [{ instancePath: instancePath + "/otid", schemaPath: "#/$defs/LettaMessageBase/properties/otid/type", keyword: "type", params: { type: schema43.properties.otid.type }, message: "must be string,null", schema: schema43.properties.otid.type, parentSchema: schema43.properties.otid, data: data3 }];
+                  validate89.errors = [{ instancePath: instancePath + "/otid", schemaPath: "#/$defs/LettaMessageBase/properties/otid/type", keyword: "type", params: { type: schema43.properties.otid.type }, message: "must be string,null" }];
                   return false;
                 }
                 var valid2 = _errs10 === errors;
@@ -7866,7 +7751,7 @@ function validate89(data, { instancePath = "", parentData, parentDataProperty, r
                   let data4 = data.sender_id;
                   const _errs12 = errors;
                   if (typeof data4 !== "string" && data4 !== null) {
-                    validate89.errors = [{ instancePath: instancePath + "/sender_id", schemaPath: "#/$defs/LettaMessageBase/properties/sender_id/type", keyword: "type", params: { type: schema43.properties.sender_id.type }, message: "must be string,null", schema: schema43.properties.sender_id.type, parentSchema: schema43.properties.sender_id, data: data4 }];
+                    validate89.errors = [{ instancePath: instancePath + "/sender_id", schemaPath: "#/$defs/LettaMessageBase/properties/sender_id/type", keyword: "type", params: { type: schema43.properties.sender_id.type }, message: "must be string,null" }];
                     return false;
                   }
                   var valid2 = _errs12 === errors;
@@ -7878,7 +7763,7 @@ function validate89(data, { instancePath = "", parentData, parentDataProperty, r
                     let data5 = data.step_id;
                     const _errs14 = errors;
                     if (typeof data5 !== "string" && data5 !== null) {
-                      validate89.errors = [{ instancePath: instancePath + "/step_id", schemaPath: "#/$defs/LettaMessageBase/properties/step_id/type", keyword: "type", params: { type: schema43.properties.step_id.type }, message: "must be string,null", schema: schema43.properties.step_id.type, parentSchema: schema43.properties.step_id, data: data5 }];
+                      validate89.errors = [{ instancePath: instancePath + "/step_id", schemaPath: "#/$defs/LettaMessageBase/properties/step_id/type", keyword: "type", params: { type: schema43.properties.step_id.type }, message: "must be string,null" }];
                       return false;
                     }
                     var valid2 = _errs14 === errors;
@@ -7890,7 +7775,7 @@ function validate89(data, { instancePath = "", parentData, parentDataProperty, r
                       let data6 = data.is_err;
                       const _errs16 = errors;
                       if (typeof data6 !== "boolean" && data6 !== null) {
-                        validate89.errors = [{ instancePath: instancePath + "/is_err", schemaPath: "#/$defs/LettaMessageBase/properties/is_err/type", keyword: "type", params: { type: schema43.properties.is_err.type }, message: "must be boolean,null", schema: schema43.properties.is_err.type, parentSchema: schema43.properties.is_err, data: data6 }];
+                        validate89.errors = [{ instancePath: instancePath + "/is_err", schemaPath: "#/$defs/LettaMessageBase/properties/is_err/type", keyword: "type", params: { type: schema43.properties.is_err.type }, message: "must be boolean,null" }];
                         return false;
                       }
                       var valid2 = _errs16 === errors;
@@ -7902,7 +7787,7 @@ function validate89(data, { instancePath = "", parentData, parentDataProperty, r
                         let data7 = data.seq_id;
                         const _errs18 = errors;
                         if (!(typeof data7 == "number" && (!(data7 % 1) && !isNaN(data7)) && isFinite(data7)) && data7 !== null) {
-                          validate89.errors = [{ instancePath: instancePath + "/seq_id", schemaPath: "#/$defs/LettaMessageBase/properties/seq_id/type", keyword: "type", params: { type: schema43.properties.seq_id.type }, message: "must be integer,null", schema: schema43.properties.seq_id.type, parentSchema: schema43.properties.seq_id, data: data7 }];
+                          validate89.errors = [{ instancePath: instancePath + "/seq_id", schemaPath: "#/$defs/LettaMessageBase/properties/seq_id/type", keyword: "type", params: { type: schema43.properties.seq_id.type }, message: "must be integer,null" }];
                           return false;
                         }
                         var valid2 = _errs18 === errors;
@@ -7914,7 +7799,7 @@ function validate89(data, { instancePath = "", parentData, parentDataProperty, r
                           let data8 = data.run_id;
                           const _errs20 = errors;
                           if (typeof data8 !== "string" && data8 !== null) {
-                            validate89.errors = [{ instancePath: instancePath + "/run_id", schemaPath: "#/$defs/LettaMessageBase/properties/run_id/type", keyword: "type", params: { type: schema43.properties.run_id.type }, message: "must be string,null", schema: schema43.properties.run_id.type, parentSchema: schema43.properties.run_id, data: data8 }];
+                            validate89.errors = [{ instancePath: instancePath + "/run_id", schemaPath: "#/$defs/LettaMessageBase/properties/run_id/type", keyword: "type", params: { type: schema43.properties.run_id.type }, message: "must be string,null" }];
                             return false;
                           }
                           var valid2 = _errs20 === errors;
@@ -7931,7 +7816,7 @@ function validate89(data, { instancePath = "", parentData, parentDataProperty, r
         }
       }
     } else {
-      validate89.errors = [{ instancePath, schemaPath: "#/$defs/LettaMessageBase/type", keyword: "type", params: { type: "object" }, message: "must be object", schema: schema43.type, parentSchema: schema43, data }];
+      validate89.errors = [{ instancePath, schemaPath: "#/$defs/LettaMessageBase/type", keyword: "type", params: { type: "object" }, message: "must be object" }];
       return false;
     }
   }
@@ -7939,14 +7824,13 @@ function validate89(data, { instancePath = "", parentData, parentDataProperty, r
     if (data && typeof data == "object" && !Array.isArray(data)) {
       let missing1;
       if (data.message_type === void 0 && (missing1 = "message_type") || data.summary === void 0 && (missing1 = "summary")) {
-        validate89.errors = [{ instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: missing1 }, message: "must have required property '" + missing1 + "'", schema: schema83.required, parentSchema: schema83, data }];
+        validate89.errors = [{ instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: missing1 }, message: "must have required property '" + missing1 + "'" }];
         return false;
       } else {
         if (data.message_type !== void 0) {
-          let data9 = data.message_type;
           const _errs22 = errors;
-          if ("summary_message" !== data9) {
-            validate89.errors = [{ instancePath: instancePath + "/message_type", schemaPath: "#/properties/message_type/const", keyword: "const", params: { allowedValue: "summary_message" }, message: "must be equal to constant", schema: "summary_message", parentSchema: schema83.properties.message_type, data: data9 }];
+          if ("summary_message" !== data.message_type) {
+            validate89.errors = [{ instancePath: instancePath + "/message_type", schemaPath: "#/properties/message_type/const", keyword: "const", params: { allowedValue: "summary_message" }, message: "must be equal to constant" }];
             return false;
           }
           var valid3 = _errs22 === errors;
@@ -7955,10 +7839,9 @@ function validate89(data, { instancePath = "", parentData, parentDataProperty, r
         }
         if (valid3) {
           if (data.summary !== void 0) {
-            let data10 = data.summary;
             const _errs23 = errors;
-            if (typeof data10 !== "string") {
-              validate89.errors = [{ instancePath: instancePath + "/summary", schemaPath: "#/properties/summary/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema83.properties.summary.type, parentSchema: schema83.properties.summary, data: data10 }];
+            if (typeof data.summary !== "string") {
+              validate89.errors = [{ instancePath: instancePath + "/summary", schemaPath: "#/properties/summary/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
               return false;
             }
             var valid3 = _errs23 === errors;
@@ -7977,7 +7860,7 @@ function validate89(data, { instancePath = "", parentData, parentDataProperty, r
                 if (data11 && typeof data11 == "object" && !Array.isArray(data11)) {
                   let missing2;
                   if (data11.trigger === void 0 && (missing2 = "trigger") || data11.context_window === void 0 && (missing2 = "context_window") || data11.messages_count_before === void 0 && (missing2 = "messages_count_before") || data11.messages_count_after === void 0 && (missing2 = "messages_count_after")) {
-                    const err0 = { instancePath: instancePath + "/compaction_stats", schemaPath: "#/$defs/CompactionStats/required", keyword: "required", params: { missingProperty: missing2 }, message: "must have required property '" + missing2 + "'", schema: schema55.required, parentSchema: schema55, data: data11 };
+                    const err0 = { instancePath: instancePath + "/compaction_stats", schemaPath: "#/$defs/CompactionStats/required", keyword: "required", params: { missingProperty: missing2 }, message: "must have required property '" + missing2 + "'" };
                     if (vErrors === null) {
                       vErrors = [err0];
                     } else {
@@ -7986,10 +7869,9 @@ function validate89(data, { instancePath = "", parentData, parentDataProperty, r
                     errors++;
                   } else {
                     if (data11.trigger !== void 0) {
-                      let data12 = data11.trigger;
                       const _errs30 = errors;
-                      if (typeof data12 !== "string") {
-                        const err1 = { instancePath: instancePath + "/compaction_stats/trigger", schemaPath: "#/$defs/CompactionStats/properties/trigger/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema55.properties.trigger.type, parentSchema: schema55.properties.trigger, data: data12 };
+                      if (typeof data11.trigger !== "string") {
+                        const err1 = { instancePath: instancePath + "/compaction_stats/trigger", schemaPath: "#/$defs/CompactionStats/properties/trigger/type", keyword: "type", params: { type: "string" }, message: "must be string" };
                         if (vErrors === null) {
                           vErrors = [err1];
                         } else {
@@ -8006,7 +7888,7 @@ function validate89(data, { instancePath = "", parentData, parentDataProperty, r
                         let data13 = data11.context_tokens_before;
                         const _errs32 = errors;
                         if (!(typeof data13 == "number" && (!(data13 % 1) && !isNaN(data13)) && isFinite(data13)) && data13 !== null) {
-                          const err2 = { instancePath: instancePath + "/compaction_stats/context_tokens_before", schemaPath: "#/$defs/CompactionStats/properties/context_tokens_before/type", keyword: "type", params: { type: schema55.properties.context_tokens_before.type }, message: "must be integer,null", schema: schema55.properties.context_tokens_before.type, parentSchema: schema55.properties.context_tokens_before, data: data13 };
+                          const err2 = { instancePath: instancePath + "/compaction_stats/context_tokens_before", schemaPath: "#/$defs/CompactionStats/properties/context_tokens_before/type", keyword: "type", params: { type: schema55.properties.context_tokens_before.type }, message: "must be integer,null" };
                           if (vErrors === null) {
                             vErrors = [err2];
                           } else {
@@ -8023,7 +7905,7 @@ function validate89(data, { instancePath = "", parentData, parentDataProperty, r
                           let data14 = data11.context_tokens_after;
                           const _errs34 = errors;
                           if (!(typeof data14 == "number" && (!(data14 % 1) && !isNaN(data14)) && isFinite(data14)) && data14 !== null) {
-                            const err3 = { instancePath: instancePath + "/compaction_stats/context_tokens_after", schemaPath: "#/$defs/CompactionStats/properties/context_tokens_after/type", keyword: "type", params: { type: schema55.properties.context_tokens_after.type }, message: "must be integer,null", schema: schema55.properties.context_tokens_after.type, parentSchema: schema55.properties.context_tokens_after, data: data14 };
+                            const err3 = { instancePath: instancePath + "/compaction_stats/context_tokens_after", schemaPath: "#/$defs/CompactionStats/properties/context_tokens_after/type", keyword: "type", params: { type: schema55.properties.context_tokens_after.type }, message: "must be integer,null" };
                             if (vErrors === null) {
                               vErrors = [err3];
                             } else {
@@ -8040,7 +7922,7 @@ function validate89(data, { instancePath = "", parentData, parentDataProperty, r
                             let data15 = data11.context_window;
                             const _errs36 = errors;
                             if (!(typeof data15 == "number" && (!(data15 % 1) && !isNaN(data15)) && isFinite(data15))) {
-                              const err4 = { instancePath: instancePath + "/compaction_stats/context_window", schemaPath: "#/$defs/CompactionStats/properties/context_window/type", keyword: "type", params: { type: "integer" }, message: "must be integer", schema: schema55.properties.context_window.type, parentSchema: schema55.properties.context_window, data: data15 };
+                              const err4 = { instancePath: instancePath + "/compaction_stats/context_window", schemaPath: "#/$defs/CompactionStats/properties/context_window/type", keyword: "type", params: { type: "integer" }, message: "must be integer" };
                               if (vErrors === null) {
                                 vErrors = [err4];
                               } else {
@@ -8057,7 +7939,7 @@ function validate89(data, { instancePath = "", parentData, parentDataProperty, r
                               let data16 = data11.messages_count_before;
                               const _errs38 = errors;
                               if (!(typeof data16 == "number" && (!(data16 % 1) && !isNaN(data16)) && isFinite(data16))) {
-                                const err5 = { instancePath: instancePath + "/compaction_stats/messages_count_before", schemaPath: "#/$defs/CompactionStats/properties/messages_count_before/type", keyword: "type", params: { type: "integer" }, message: "must be integer", schema: schema55.properties.messages_count_before.type, parentSchema: schema55.properties.messages_count_before, data: data16 };
+                                const err5 = { instancePath: instancePath + "/compaction_stats/messages_count_before", schemaPath: "#/$defs/CompactionStats/properties/messages_count_before/type", keyword: "type", params: { type: "integer" }, message: "must be integer" };
                                 if (vErrors === null) {
                                   vErrors = [err5];
                                 } else {
@@ -8074,7 +7956,7 @@ function validate89(data, { instancePath = "", parentData, parentDataProperty, r
                                 let data17 = data11.messages_count_after;
                                 const _errs40 = errors;
                                 if (!(typeof data17 == "number" && (!(data17 % 1) && !isNaN(data17)) && isFinite(data17))) {
-                                  const err6 = { instancePath: instancePath + "/compaction_stats/messages_count_after", schemaPath: "#/$defs/CompactionStats/properties/messages_count_after/type", keyword: "type", params: { type: "integer" }, message: "must be integer", schema: schema55.properties.messages_count_after.type, parentSchema: schema55.properties.messages_count_after, data: data17 };
+                                  const err6 = { instancePath: instancePath + "/compaction_stats/messages_count_after", schemaPath: "#/$defs/CompactionStats/properties/messages_count_after/type", keyword: "type", params: { type: "integer" }, message: "must be integer" };
                                   if (vErrors === null) {
                                     vErrors = [err6];
                                   } else {
@@ -8093,7 +7975,7 @@ function validate89(data, { instancePath = "", parentData, parentDataProperty, r
                     }
                   }
                 } else {
-                  const err7 = { instancePath: instancePath + "/compaction_stats", schemaPath: "#/$defs/CompactionStats/type", keyword: "type", params: { type: "object" }, message: "must be object", schema: schema55.type, parentSchema: schema55, data: data11 };
+                  const err7 = { instancePath: instancePath + "/compaction_stats", schemaPath: "#/$defs/CompactionStats/type", keyword: "type", params: { type: "object" }, message: "must be object" };
                   if (vErrors === null) {
                     vErrors = [err7];
                   } else {
@@ -8115,7 +7997,7 @@ function validate89(data, { instancePath = "", parentData, parentDataProperty, r
               }
               const _errs42 = errors;
               if (data11 !== null) {
-                const err8 = { instancePath: instancePath + "/compaction_stats", schemaPath: "#/properties/compaction_stats/anyOf/1/type", keyword: "type", params: { type: "null" }, message: "must be null", schema: schema83.properties.compaction_stats.anyOf[1].type, parentSchema: schema83.properties.compaction_stats.anyOf[1], data: data11 };
+                const err8 = { instancePath: instancePath + "/compaction_stats", schemaPath: "#/properties/compaction_stats/anyOf/1/type", keyword: "type", params: { type: "null" }, message: "must be null" };
                 if (vErrors === null) {
                   vErrors = [err8];
                 } else {
@@ -8126,7 +8008,7 @@ function validate89(data, { instancePath = "", parentData, parentDataProperty, r
               var _valid0 = _errs42 === errors;
               valid4 = valid4 || _valid0;
               if (!valid4) {
-                const err9 = { instancePath: instancePath + "/compaction_stats", schemaPath: "#/properties/compaction_stats/anyOf", keyword: "anyOf", params: {}, message: "must match a schema in anyOf", schema: schema83.properties.compaction_stats.anyOf, parentSchema: schema83.properties.compaction_stats, data: data11 };
+                const err9 = { instancePath: instancePath + "/compaction_stats", schemaPath: "#/properties/compaction_stats/anyOf", keyword: "anyOf", params: {}, message: "must match a schema in anyOf" };
                 if (vErrors === null) {
                   vErrors = [err9];
                 } else {
@@ -8153,7 +8035,7 @@ function validate89(data, { instancePath = "", parentData, parentDataProperty, r
         }
       }
     } else {
-      validate89.errors = [{ instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object", schema: schema83.type, parentSchema: schema83, data }];
+      validate89.errors = [{ instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" }];
       return false;
     }
   }
@@ -8177,14 +8059,13 @@ function validate90(data, { instancePath = "", parentData, parentDataProperty, r
     if (data && typeof data == "object" && !Array.isArray(data)) {
       let missing0;
       if (data.id === void 0 && (missing0 = "id") || data.date === void 0 && (missing0 = "date")) {
-        validate90.errors = [{ instancePath, schemaPath: "#/$defs/LettaMessageBase/required", keyword: "required", params: { missingProperty: missing0 }, message: "must have required property '" + missing0 + "'", schema: schema43.required, parentSchema: schema43, data }];
+        validate90.errors = [{ instancePath, schemaPath: "#/$defs/LettaMessageBase/required", keyword: "required", params: { missingProperty: missing0 }, message: "must have required property '" + missing0 + "'" }];
         return false;
       } else {
         if (data.id !== void 0) {
-          let data0 = data.id;
           const _errs4 = errors;
-          if (typeof data0 !== "string") {
-            validate90.errors = [{ instancePath: instancePath + "/id", schemaPath: "#/$defs/LettaMessageBase/properties/id/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema43.properties.id.type, parentSchema: schema43.properties.id, data: data0 }];
+          if (typeof data.id !== "string") {
+            validate90.errors = [{ instancePath: instancePath + "/id", schemaPath: "#/$defs/LettaMessageBase/properties/id/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
             return false;
           }
           var valid2 = _errs4 === errors;
@@ -8199,11 +8080,11 @@ function validate90(data, { instancePath = "", parentData, parentDataProperty, r
               if (errors === _errs6) {
                 if (typeof data1 === "string") {
                   if (!formats0.validate(data1)) {
-                    validate90.errors = [{ instancePath: instancePath + "/date", schemaPath: "#/$defs/LettaMessageBase/properties/date/format", keyword: "format", params: { format: "date-time" }, message: 'must match format "date-time"', schema: "date-time", parentSchema: schema43.properties.date, data: data1 }];
+                    validate90.errors = [{ instancePath: instancePath + "/date", schemaPath: "#/$defs/LettaMessageBase/properties/date/format", keyword: "format", params: { format: "date-time" }, message: 'must match format "date-time"' }];
                     return false;
                   }
                 } else {
-                  validate90.errors = [{ instancePath: instancePath + "/date", schemaPath: "#/$defs/LettaMessageBase/properties/date/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema43.properties.date.type, parentSchema: schema43.properties.date, data: data1 }];
+                  validate90.errors = [{ instancePath: instancePath + "/date", schemaPath: "#/$defs/LettaMessageBase/properties/date/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
                   return false;
                 }
               }
@@ -8217,7 +8098,7 @@ function validate90(data, { instancePath = "", parentData, parentDataProperty, r
               let data2 = data.name;
               const _errs8 = errors;
               if (typeof data2 !== "string" && data2 !== null) {
-                validate90.errors = [{ instancePath: instancePath + "/name", schemaPath: "#/$defs/LettaMessageBase/properties/name/type", keyword: "type", params: { type: schema43.properties.name.type }, message: "must be string,null", schema: schema43.properties.name.type, parentSchema: schema43.properties.name, data: data2 }];
+                validate90.errors = [{ instancePath: instancePath + "/name", schemaPath: "#/$defs/LettaMessageBase/properties/name/type", keyword: "type", params: { type: schema43.properties.name.type }, message: "must be string,null" }];
                 return false;
               }
               var valid2 = _errs8 === errors;
@@ -8229,7 +8110,7 @@ function validate90(data, { instancePath = "", parentData, parentDataProperty, r
                 let data3 = data.otid;
                 const _errs10 = errors;
                 if (typeof data3 !== "string" && data3 !== null) {
-                  validate90.errors = [{ instancePath: instancePath + "/otid", schemaPath: "#/$defs/LettaMessageBase/properties/otid/type", keyword: "type", params: { type: schema43.properties.otid.type }, message: "must be string,null", schema: schema43.properties.otid.type, parentSchema: schema43.properties.otid, data: data3 }];
+                  validate90.errors = [{ instancePath: instancePath + "/otid", schemaPath: "#/$defs/LettaMessageBase/properties/otid/type", keyword: "type", params: { type: schema43.properties.otid.type }, message: "must be string,null" }];
                   return false;
                 }
                 var valid2 = _errs10 === errors;
@@ -8241,7 +8122,7 @@ function validate90(data, { instancePath = "", parentData, parentDataProperty, r
                   let data4 = data.sender_id;
                   const _errs12 = errors;
                   if (typeof data4 !== "string" && data4 !== null) {
-                    validate90.errors = [{ instancePath: instancePath + "/sender_id", schemaPath: "#/$defs/LettaMessageBase/properties/sender_id/type", keyword: "type", params: { type: schema43.properties.sender_id.type }, message: "must be string,null", schema: schema43.properties.sender_id.type, parentSchema: schema43.properties.sender_id, data: data4 }];
+                    validate90.errors = [{ instancePath: instancePath + "/sender_id", schemaPath: "#/$defs/LettaMessageBase/properties/sender_id/type", keyword: "type", params: { type: schema43.properties.sender_id.type }, message: "must be string,null" }];
                     return false;
                   }
                   var valid2 = _errs12 === errors;
@@ -8253,7 +8134,7 @@ function validate90(data, { instancePath = "", parentData, parentDataProperty, r
                     let data5 = data.step_id;
                     const _errs14 = errors;
                     if (typeof data5 !== "string" && data5 !== null) {
-                      validate90.errors = [{ instancePath: instancePath + "/step_id", schemaPath: "#/$defs/LettaMessageBase/properties/step_id/type", keyword: "type", params: { type: schema43.properties.step_id.type }, message: "must be string,null", schema: schema43.properties.step_id.type, parentSchema: schema43.properties.step_id, data: data5 }];
+                      validate90.errors = [{ instancePath: instancePath + "/step_id", schemaPath: "#/$defs/LettaMessageBase/properties/step_id/type", keyword: "type", params: { type: schema43.properties.step_id.type }, message: "must be string,null" }];
                       return false;
                     }
                     var valid2 = _errs14 === errors;
@@ -8265,7 +8146,7 @@ function validate90(data, { instancePath = "", parentData, parentDataProperty, r
                       let data6 = data.is_err;
                       const _errs16 = errors;
                       if (typeof data6 !== "boolean" && data6 !== null) {
-                        validate90.errors = [{ instancePath: instancePath + "/is_err", schemaPath: "#/$defs/LettaMessageBase/properties/is_err/type", keyword: "type", params: { type: schema43.properties.is_err.type }, message: "must be boolean,null", schema: schema43.properties.is_err.type, parentSchema: schema43.properties.is_err, data: data6 }];
+                        validate90.errors = [{ instancePath: instancePath + "/is_err", schemaPath: "#/$defs/LettaMessageBase/properties/is_err/type", keyword: "type", params: { type: schema43.properties.is_err.type }, message: "must be boolean,null" }];
                         return false;
                       }
                       var valid2 = _errs16 === errors;
@@ -8277,7 +8158,7 @@ function validate90(data, { instancePath = "", parentData, parentDataProperty, r
                         let data7 = data.seq_id;
                         const _errs18 = errors;
                         if (!(typeof data7 == "number" && (!(data7 % 1) && !isNaN(data7)) && isFinite(data7)) && data7 !== null) {
-                          validate90.errors = [{ instancePath: instancePath + "/seq_id", schemaPath: "#/$defs/LettaMessageBase/properties/seq_id/type", keyword: "type", params: { type: schema43.properties.seq_id.type }, message: "must be integer,null", schema: schema43.properties.seq_id.type, parentSchema: schema43.properties.seq_id, data: data7 }];
+                          validate90.errors = [{ instancePath: instancePath + "/seq_id", schemaPath: "#/$defs/LettaMessageBase/properties/seq_id/type", keyword: "type", params: { type: schema43.properties.seq_id.type }, message: "must be integer,null" }];
                           return false;
                         }
                         var valid2 = _errs18 === errors;
@@ -8289,7 +8170,7 @@ function validate90(data, { instancePath = "", parentData, parentDataProperty, r
                           let data8 = data.run_id;
                           const _errs20 = errors;
                           if (typeof data8 !== "string" && data8 !== null) {
-                            validate90.errors = [{ instancePath: instancePath + "/run_id", schemaPath: "#/$defs/LettaMessageBase/properties/run_id/type", keyword: "type", params: { type: schema43.properties.run_id.type }, message: "must be string,null", schema: schema43.properties.run_id.type, parentSchema: schema43.properties.run_id, data: data8 }];
+                            validate90.errors = [{ instancePath: instancePath + "/run_id", schemaPath: "#/$defs/LettaMessageBase/properties/run_id/type", keyword: "type", params: { type: schema43.properties.run_id.type }, message: "must be string,null" }];
                             return false;
                           }
                           var valid2 = _errs20 === errors;
@@ -8306,7 +8187,7 @@ function validate90(data, { instancePath = "", parentData, parentDataProperty, r
         }
       }
     } else {
-      validate90.errors = [{ instancePath, schemaPath: "#/$defs/LettaMessageBase/type", keyword: "type", params: { type: "object" }, message: "must be object", schema: schema43.type, parentSchema: schema43, data }];
+      validate90.errors = [{ instancePath, schemaPath: "#/$defs/LettaMessageBase/type", keyword: "type", params: { type: "object" }, message: "must be object" }];
       return false;
     }
   }
@@ -8314,14 +8195,13 @@ function validate90(data, { instancePath = "", parentData, parentDataProperty, r
     if (data && typeof data == "object" && !Array.isArray(data)) {
       let missing1;
       if (data.message_type === void 0 && (missing1 = "message_type") || data.content === void 0 && (missing1 = "content")) {
-        validate90.errors = [{ instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: missing1 }, message: "must have required property '" + missing1 + "'", schema: schema68.required, parentSchema: schema68, data }];
+        validate90.errors = [{ instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: missing1 }, message: "must have required property '" + missing1 + "'" }];
         return false;
       } else {
         if (data.message_type !== void 0) {
-          let data9 = data.message_type;
           const _errs22 = errors;
-          if ("system_message" !== data9) {
-            validate90.errors = [{ instancePath: instancePath + "/message_type", schemaPath: "#/properties/message_type/const", keyword: "const", params: { allowedValue: "system_message" }, message: "must be equal to constant", schema: "system_message", parentSchema: schema68.properties.message_type, data: data9 }];
+          if ("system_message" !== data.message_type) {
+            validate90.errors = [{ instancePath: instancePath + "/message_type", schemaPath: "#/properties/message_type/const", keyword: "const", params: { allowedValue: "system_message" }, message: "must be equal to constant" }];
             return false;
           }
           var valid3 = _errs22 === errors;
@@ -8330,10 +8210,9 @@ function validate90(data, { instancePath = "", parentData, parentDataProperty, r
         }
         if (valid3) {
           if (data.content !== void 0) {
-            let data10 = data.content;
             const _errs23 = errors;
-            if (typeof data10 !== "string") {
-              validate90.errors = [{ instancePath: instancePath + "/content", schemaPath: "#/properties/content/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema68.properties.content.type, parentSchema: schema68.properties.content, data: data10 }];
+            if (typeof data.content !== "string") {
+              validate90.errors = [{ instancePath: instancePath + "/content", schemaPath: "#/properties/content/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
               return false;
             }
             var valid3 = _errs23 === errors;
@@ -8343,7 +8222,7 @@ function validate90(data, { instancePath = "", parentData, parentDataProperty, r
         }
       }
     } else {
-      validate90.errors = [{ instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object", schema: schema68.type, parentSchema: schema68, data }];
+      validate90.errors = [{ instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" }];
       return false;
     }
   }
@@ -8366,14 +8245,13 @@ function validate91(data, { instancePath = "", parentData, parentDataProperty, r
     if (data && typeof data == "object" && !Array.isArray(data)) {
       let missing0;
       if (data.type === void 0 && (missing0 = "type") || data.text === void 0 && (missing0 = "text")) {
-        validate91.errors = [{ instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: missing0 }, message: "must have required property '" + missing0 + "'", schema: schema40.required, parentSchema: schema40, data }];
+        validate91.errors = [{ instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: missing0 }, message: "must have required property '" + missing0 + "'" }];
         return false;
       } else {
         if (data.type !== void 0) {
-          let data0 = data.type;
           const _errs1 = errors;
-          if ("text" !== data0) {
-            validate91.errors = [{ instancePath: instancePath + "/type", schemaPath: "#/properties/type/const", keyword: "const", params: { allowedValue: "text" }, message: "must be equal to constant", schema: "text", parentSchema: schema40.properties.type, data: data0 }];
+          if ("text" !== data.type) {
+            validate91.errors = [{ instancePath: instancePath + "/type", schemaPath: "#/properties/type/const", keyword: "const", params: { allowedValue: "text" }, message: "must be equal to constant" }];
             return false;
           }
           var valid0 = _errs1 === errors;
@@ -8382,10 +8260,9 @@ function validate91(data, { instancePath = "", parentData, parentDataProperty, r
         }
         if (valid0) {
           if (data.text !== void 0) {
-            let data1 = data.text;
             const _errs2 = errors;
-            if (typeof data1 !== "string") {
-              validate91.errors = [{ instancePath: instancePath + "/text", schemaPath: "#/properties/text/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema40.properties.text.type, parentSchema: schema40.properties.text, data: data1 }];
+            if (typeof data.text !== "string") {
+              validate91.errors = [{ instancePath: instancePath + "/text", schemaPath: "#/properties/text/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
               return false;
             }
             var valid0 = _errs2 === errors;
@@ -8397,7 +8274,7 @@ function validate91(data, { instancePath = "", parentData, parentDataProperty, r
               let data2 = data.signature;
               const _errs4 = errors;
               if (typeof data2 !== "string" && data2 !== null) {
-                validate91.errors = [{ instancePath: instancePath + "/signature", schemaPath: "#/properties/signature/type", keyword: "type", params: { type: schema40.properties.signature.type }, message: "must be string,null", schema: schema40.properties.signature.type, parentSchema: schema40.properties.signature, data: data2 }];
+                validate91.errors = [{ instancePath: instancePath + "/signature", schemaPath: "#/properties/signature/type", keyword: "type", params: { type: schema40.properties.signature.type }, message: "must be string,null" }];
                 return false;
               }
               var valid0 = _errs4 === errors;
@@ -8408,7 +8285,7 @@ function validate91(data, { instancePath = "", parentData, parentDataProperty, r
         }
       }
     } else {
-      validate91.errors = [{ instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object", schema: schema40.type, parentSchema: schema40, data }];
+      validate91.errors = [{ instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" }];
       return false;
     }
   }
@@ -8431,14 +8308,13 @@ function validate92(data, { instancePath = "", parentData, parentDataProperty, r
     if (data && typeof data == "object" && !Array.isArray(data)) {
       let missing0;
       if (data.name === void 0 && (missing0 = "name") || data.arguments === void 0 && (missing0 = "arguments") || data.tool_call_id === void 0 && (missing0 = "tool_call_id")) {
-        validate92.errors = [{ instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: missing0 }, message: "must have required property '" + missing0 + "'", schema: schema44.required, parentSchema: schema44, data }];
+        validate92.errors = [{ instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: missing0 }, message: "must have required property '" + missing0 + "'" }];
         return false;
       } else {
         if (data.name !== void 0) {
-          let data0 = data.name;
           const _errs1 = errors;
-          if (typeof data0 !== "string") {
-            validate92.errors = [{ instancePath: instancePath + "/name", schemaPath: "#/properties/name/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema44.properties.name.type, parentSchema: schema44.properties.name, data: data0 }];
+          if (typeof data.name !== "string") {
+            validate92.errors = [{ instancePath: instancePath + "/name", schemaPath: "#/properties/name/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
             return false;
           }
           var valid0 = _errs1 === errors;
@@ -8447,10 +8323,9 @@ function validate92(data, { instancePath = "", parentData, parentDataProperty, r
         }
         if (valid0) {
           if (data.arguments !== void 0) {
-            let data1 = data.arguments;
             const _errs3 = errors;
-            if (typeof data1 !== "string") {
-              validate92.errors = [{ instancePath: instancePath + "/arguments", schemaPath: "#/properties/arguments/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema44.properties.arguments.type, parentSchema: schema44.properties.arguments, data: data1 }];
+            if (typeof data.arguments !== "string") {
+              validate92.errors = [{ instancePath: instancePath + "/arguments", schemaPath: "#/properties/arguments/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
               return false;
             }
             var valid0 = _errs3 === errors;
@@ -8459,10 +8334,9 @@ function validate92(data, { instancePath = "", parentData, parentDataProperty, r
           }
           if (valid0) {
             if (data.tool_call_id !== void 0) {
-              let data2 = data.tool_call_id;
               const _errs5 = errors;
-              if (typeof data2 !== "string") {
-                validate92.errors = [{ instancePath: instancePath + "/tool_call_id", schemaPath: "#/properties/tool_call_id/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema44.properties.tool_call_id.type, parentSchema: schema44.properties.tool_call_id, data: data2 }];
+              if (typeof data.tool_call_id !== "string") {
+                validate92.errors = [{ instancePath: instancePath + "/tool_call_id", schemaPath: "#/properties/tool_call_id/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
                 return false;
               }
               var valid0 = _errs5 === errors;
@@ -8473,7 +8347,7 @@ function validate92(data, { instancePath = "", parentData, parentDataProperty, r
         }
       }
     } else {
-      validate92.errors = [{ instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object", schema: schema44.type, parentSchema: schema44, data }];
+      validate92.errors = [{ instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" }];
       return false;
     }
   }
@@ -8538,7 +8412,7 @@ function validate93(data, { instancePath = "", parentData, parentDataProperty, r
   }
   var valid0 = _errs2 === errors;
   if (valid0) {
-    validate93.errors = [{ instancePath, schemaPath: "#/not", keyword: "not", params: {}, message: "must NOT be valid", schema: schema45.not, parentSchema: schema45, data }];
+    validate93.errors = [{ instancePath, schemaPath: "#/not", keyword: "not", params: {}, message: "must NOT be valid" }];
     return false;
   } else {
     errors = _errs1;
@@ -8556,7 +8430,7 @@ function validate93(data, { instancePath = "", parentData, parentDataProperty, r
         let data3 = data.name;
         const _errs3 = errors;
         if (typeof data3 !== "string" && data3 !== null) {
-          validate93.errors = [{ instancePath: instancePath + "/name", schemaPath: "#/properties/name/type", keyword: "type", params: { type: schema45.properties.name.type }, message: "must be string,null", schema: schema45.properties.name.type, parentSchema: schema45.properties.name, data: data3 }];
+          validate93.errors = [{ instancePath: instancePath + "/name", schemaPath: "#/properties/name/type", keyword: "type", params: { type: schema45.properties.name.type }, message: "must be string,null" }];
           return false;
         }
         var valid2 = _errs3 === errors;
@@ -8568,7 +8442,7 @@ function validate93(data, { instancePath = "", parentData, parentDataProperty, r
           let data4 = data.arguments;
           const _errs5 = errors;
           if (typeof data4 !== "string" && data4 !== null) {
-            validate93.errors = [{ instancePath: instancePath + "/arguments", schemaPath: "#/properties/arguments/type", keyword: "type", params: { type: schema45.properties.arguments.type }, message: "must be string,null", schema: schema45.properties.arguments.type, parentSchema: schema45.properties.arguments, data: data4 }];
+            validate93.errors = [{ instancePath: instancePath + "/arguments", schemaPath: "#/properties/arguments/type", keyword: "type", params: { type: schema45.properties.arguments.type }, message: "must be string,null" }];
             return false;
           }
           var valid2 = _errs5 === errors;
@@ -8580,7 +8454,7 @@ function validate93(data, { instancePath = "", parentData, parentDataProperty, r
             let data5 = data.tool_call_id;
             const _errs7 = errors;
             if (typeof data5 !== "string" && data5 !== null) {
-              validate93.errors = [{ instancePath: instancePath + "/tool_call_id", schemaPath: "#/properties/tool_call_id/type", keyword: "type", params: { type: schema45.properties.tool_call_id.type }, message: "must be string,null", schema: schema45.properties.tool_call_id.type, parentSchema: schema45.properties.tool_call_id, data: data5 }];
+              validate93.errors = [{ instancePath: instancePath + "/tool_call_id", schemaPath: "#/properties/tool_call_id/type", keyword: "type", params: { type: schema45.properties.tool_call_id.type }, message: "must be string,null" }];
               return false;
             }
             var valid2 = _errs7 === errors;
@@ -8590,7 +8464,7 @@ function validate93(data, { instancePath = "", parentData, parentDataProperty, r
         }
       }
     } else {
-      validate93.errors = [{ instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object", schema: schema45.type, parentSchema: schema45, data }];
+      validate93.errors = [{ instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" }];
       return false;
     }
   }
@@ -8614,14 +8488,13 @@ function validate94(data, { instancePath = "", parentData, parentDataProperty, r
     if (data && typeof data == "object" && !Array.isArray(data)) {
       let missing0;
       if (data.id === void 0 && (missing0 = "id") || data.date === void 0 && (missing0 = "date")) {
-        validate94.errors = [{ instancePath, schemaPath: "#/$defs/LettaMessageBase/required", keyword: "required", params: { missingProperty: missing0 }, message: "must have required property '" + missing0 + "'", schema: schema43.required, parentSchema: schema43, data }];
+        validate94.errors = [{ instancePath, schemaPath: "#/$defs/LettaMessageBase/required", keyword: "required", params: { missingProperty: missing0 }, message: "must have required property '" + missing0 + "'" }];
         return false;
       } else {
         if (data.id !== void 0) {
-          let data0 = data.id;
           const _errs4 = errors;
-          if (typeof data0 !== "string") {
-            validate94.errors = [{ instancePath: instancePath + "/id", schemaPath: "#/$defs/LettaMessageBase/properties/id/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema43.properties.id.type, parentSchema: schema43.properties.id, data: data0 }];
+          if (typeof data.id !== "string") {
+            validate94.errors = [{ instancePath: instancePath + "/id", schemaPath: "#/$defs/LettaMessageBase/properties/id/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
             return false;
           }
           var valid2 = _errs4 === errors;
@@ -8636,11 +8509,11 @@ function validate94(data, { instancePath = "", parentData, parentDataProperty, r
               if (errors === _errs6) {
                 if (typeof data1 === "string") {
                   if (!formats0.validate(data1)) {
-                    validate94.errors = [{ instancePath: instancePath + "/date", schemaPath: "#/$defs/LettaMessageBase/properties/date/format", keyword: "format", params: { format: "date-time" }, message: 'must match format "date-time"', schema: "date-time", parentSchema: schema43.properties.date, data: data1 }];
+                    validate94.errors = [{ instancePath: instancePath + "/date", schemaPath: "#/$defs/LettaMessageBase/properties/date/format", keyword: "format", params: { format: "date-time" }, message: 'must match format "date-time"' }];
                     return false;
                   }
                 } else {
-                  validate94.errors = [{ instancePath: instancePath + "/date", schemaPath: "#/$defs/LettaMessageBase/properties/date/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema43.properties.date.type, parentSchema: schema43.properties.date, data: data1 }];
+                  validate94.errors = [{ instancePath: instancePath + "/date", schemaPath: "#/$defs/LettaMessageBase/properties/date/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
                   return false;
                 }
               }
@@ -8654,7 +8527,7 @@ function validate94(data, { instancePath = "", parentData, parentDataProperty, r
               let data2 = data.name;
               const _errs8 = errors;
               if (typeof data2 !== "string" && data2 !== null) {
-                validate94.errors = [{ instancePath: instancePath + "/name", schemaPath: "#/$defs/LettaMessageBase/properties/name/type", keyword: "type", params: { type: schema43.properties.name.type }, message: "must be string,null", schema: schema43.properties.name.type, parentSchema: schema43.properties.name, data: data2 }];
+                validate94.errors = [{ instancePath: instancePath + "/name", schemaPath: "#/$defs/LettaMessageBase/properties/name/type", keyword: "type", params: { type: schema43.properties.name.type }, message: "must be string,null" }];
                 return false;
               }
               var valid2 = _errs8 === errors;
@@ -8666,7 +8539,7 @@ function validate94(data, { instancePath = "", parentData, parentDataProperty, r
                 let data3 = data.otid;
                 const _errs10 = errors;
                 if (typeof data3 !== "string" && data3 !== null) {
-                  validate94.errors = [{ instancePath: instancePath + "/otid", schemaPath: "#/$defs/LettaMessageBase/properties/otid/type", keyword: "type", params: { type: schema43.properties.otid.type }, message: "must be string,null", schema: schema43.properties.otid.type, parentSchema: schema43.properties.otid, data: data3 }];
+                  validate94.errors = [{ instancePath: instancePath + "/otid", schemaPath: "#/$defs/LettaMessageBase/properties/otid/type", keyword: "type", params: { type: schema43.properties.otid.type }, message: "must be string,null" }];
                   return false;
                 }
                 var valid2 = _errs10 === errors;
@@ -8678,7 +8551,7 @@ function validate94(data, { instancePath = "", parentData, parentDataProperty, r
                   let data4 = data.sender_id;
                   const _errs12 = errors;
                   if (typeof data4 !== "string" && data4 !== null) {
-                    validate94.errors = [{ instancePath: instancePath + "/sender_id", schemaPath: "#/$defs/LettaMessageBase/properties/sender_id/type", keyword: "type", params: { type: schema43.properties.sender_id.type }, message: "must be string,null", schema: schema43.properties.sender_id.type, parentSchema: schema43.properties.sender_id, data: data4 }];
+                    validate94.errors = [{ instancePath: instancePath + "/sender_id", schemaPath: "#/$defs/LettaMessageBase/properties/sender_id/type", keyword: "type", params: { type: schema43.properties.sender_id.type }, message: "must be string,null" }];
                     return false;
                   }
                   var valid2 = _errs12 === errors;
@@ -8690,7 +8563,7 @@ function validate94(data, { instancePath = "", parentData, parentDataProperty, r
                     let data5 = data.step_id;
                     const _errs14 = errors;
                     if (typeof data5 !== "string" && data5 !== null) {
-                      validate94.errors = [{ instancePath: instancePath + "/step_id", schemaPath: "#/$defs/LettaMessageBase/properties/step_id/type", keyword: "type", params: { type: schema43.properties.step_id.type }, message: "must be string,null", schema: schema43.properties.step_id.type, parentSchema: schema43.properties.step_id, data: data5 }];
+                      validate94.errors = [{ instancePath: instancePath + "/step_id", schemaPath: "#/$defs/LettaMessageBase/properties/step_id/type", keyword: "type", params: { type: schema43.properties.step_id.type }, message: "must be string,null" }];
                       return false;
                     }
                     var valid2 = _errs14 === errors;
@@ -8702,7 +8575,7 @@ function validate94(data, { instancePath = "", parentData, parentDataProperty, r
                       let data6 = data.is_err;
                       const _errs16 = errors;
                       if (typeof data6 !== "boolean" && data6 !== null) {
-                        validate94.errors = [{ instancePath: instancePath + "/is_err", schemaPath: "#/$defs/LettaMessageBase/properties/is_err/type", keyword: "type", params: { type: schema43.properties.is_err.type }, message: "must be boolean,null", schema: schema43.properties.is_err.type, parentSchema: schema43.properties.is_err, data: data6 }];
+                        validate94.errors = [{ instancePath: instancePath + "/is_err", schemaPath: "#/$defs/LettaMessageBase/properties/is_err/type", keyword: "type", params: { type: schema43.properties.is_err.type }, message: "must be boolean,null" }];
                         return false;
                       }
                       var valid2 = _errs16 === errors;
@@ -8714,7 +8587,7 @@ function validate94(data, { instancePath = "", parentData, parentDataProperty, r
                         let data7 = data.seq_id;
                         const _errs18 = errors;
                         if (!(typeof data7 == "number" && (!(data7 % 1) && !isNaN(data7)) && isFinite(data7)) && data7 !== null) {
-                          validate94.errors = [{ instancePath: instancePath + "/seq_id", schemaPath: "#/$defs/LettaMessageBase/properties/seq_id/type", keyword: "type", params: { type: schema43.properties.seq_id.type }, message: "must be integer,null", schema: schema43.properties.seq_id.type, parentSchema: schema43.properties.seq_id, data: data7 }];
+                          validate94.errors = [{ instancePath: instancePath + "/seq_id", schemaPath: "#/$defs/LettaMessageBase/properties/seq_id/type", keyword: "type", params: { type: schema43.properties.seq_id.type }, message: "must be integer,null" }];
                           return false;
                         }
                         var valid2 = _errs18 === errors;
@@ -8726,7 +8599,7 @@ function validate94(data, { instancePath = "", parentData, parentDataProperty, r
                           let data8 = data.run_id;
                           const _errs20 = errors;
                           if (typeof data8 !== "string" && data8 !== null) {
-                            validate94.errors = [{ instancePath: instancePath + "/run_id", schemaPath: "#/$defs/LettaMessageBase/properties/run_id/type", keyword: "type", params: { type: schema43.properties.run_id.type }, message: "must be string,null", schema: schema43.properties.run_id.type, parentSchema: schema43.properties.run_id, data: data8 }];
+                            validate94.errors = [{ instancePath: instancePath + "/run_id", schemaPath: "#/$defs/LettaMessageBase/properties/run_id/type", keyword: "type", params: { type: schema43.properties.run_id.type }, message: "must be string,null" }];
                             return false;
                           }
                           var valid2 = _errs20 === errors;
@@ -8743,7 +8616,7 @@ function validate94(data, { instancePath = "", parentData, parentDataProperty, r
         }
       }
     } else {
-      validate94.errors = [{ instancePath, schemaPath: "#/$defs/LettaMessageBase/type", keyword: "type", params: { type: "object" }, message: "must be object", schema: schema43.type, parentSchema: schema43, data }];
+      validate94.errors = [{ instancePath, schemaPath: "#/$defs/LettaMessageBase/type", keyword: "type", params: { type: "object" }, message: "must be object" }];
       return false;
     }
   }
@@ -8751,14 +8624,13 @@ function validate94(data, { instancePath = "", parentData, parentDataProperty, r
     if (data && typeof data == "object" && !Array.isArray(data)) {
       let missing1;
       if (data.message_type === void 0 && (missing1 = "message_type") || data.tool_call === void 0 && (missing1 = "tool_call")) {
-        validate94.errors = [{ instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: missing1 }, message: "must have required property '" + missing1 + "'", schema: schema74.required, parentSchema: schema74, data }];
+        validate94.errors = [{ instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: missing1 }, message: "must have required property '" + missing1 + "'" }];
         return false;
       } else {
         if (data.message_type !== void 0) {
-          let data9 = data.message_type;
           const _errs22 = errors;
-          if ("tool_call_message" !== data9) {
-            validate94.errors = [{ instancePath: instancePath + "/message_type", schemaPath: "#/properties/message_type/const", keyword: "const", params: { allowedValue: "tool_call_message" }, message: "must be equal to constant", schema: "tool_call_message", parentSchema: schema74.properties.message_type, data: data9 }];
+          if ("tool_call_message" !== data.message_type) {
+            validate94.errors = [{ instancePath: instancePath + "/message_type", schemaPath: "#/properties/message_type/const", keyword: "const", params: { allowedValue: "tool_call_message" }, message: "must be equal to constant" }];
             return false;
           }
           var valid3 = _errs22 === errors;
@@ -8777,7 +8649,7 @@ function validate94(data, { instancePath = "", parentData, parentDataProperty, r
               if (data10 && typeof data10 == "object" && !Array.isArray(data10)) {
                 let missing2;
                 if (data10.name === void 0 && (missing2 = "name") || data10.arguments === void 0 && (missing2 = "arguments") || data10.tool_call_id === void 0 && (missing2 = "tool_call_id")) {
-                  const err0 = { instancePath: instancePath + "/tool_call", schemaPath: "#/$defs/ToolCall/required", keyword: "required", params: { missingProperty: missing2 }, message: "must have required property '" + missing2 + "'", schema: schema44.required, parentSchema: schema44, data: data10 };
+                  const err0 = { instancePath: instancePath + "/tool_call", schemaPath: "#/$defs/ToolCall/required", keyword: "required", params: { missingProperty: missing2 }, message: "must have required property '" + missing2 + "'" };
                   if (vErrors === null) {
                     vErrors = [err0];
                   } else {
@@ -8786,10 +8658,9 @@ function validate94(data, { instancePath = "", parentData, parentDataProperty, r
                   errors++;
                 } else {
                   if (data10.name !== void 0) {
-                    let data11 = data10.name;
                     const _errs28 = errors;
-                    if (typeof data11 !== "string") {
-                      const err1 = { instancePath: instancePath + "/tool_call/name", schemaPath: "#/$defs/ToolCall/properties/name/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema44.properties.name.type, parentSchema: schema44.properties.name, data: data11 };
+                    if (typeof data10.name !== "string") {
+                      const err1 = { instancePath: instancePath + "/tool_call/name", schemaPath: "#/$defs/ToolCall/properties/name/type", keyword: "type", params: { type: "string" }, message: "must be string" };
                       if (vErrors === null) {
                         vErrors = [err1];
                       } else {
@@ -8803,10 +8674,9 @@ function validate94(data, { instancePath = "", parentData, parentDataProperty, r
                   }
                   if (valid6) {
                     if (data10.arguments !== void 0) {
-                      let data12 = data10.arguments;
                       const _errs30 = errors;
-                      if (typeof data12 !== "string") {
-                        const err2 = { instancePath: instancePath + "/tool_call/arguments", schemaPath: "#/$defs/ToolCall/properties/arguments/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema44.properties.arguments.type, parentSchema: schema44.properties.arguments, data: data12 };
+                      if (typeof data10.arguments !== "string") {
+                        const err2 = { instancePath: instancePath + "/tool_call/arguments", schemaPath: "#/$defs/ToolCall/properties/arguments/type", keyword: "type", params: { type: "string" }, message: "must be string" };
                         if (vErrors === null) {
                           vErrors = [err2];
                         } else {
@@ -8820,10 +8690,9 @@ function validate94(data, { instancePath = "", parentData, parentDataProperty, r
                     }
                     if (valid6) {
                       if (data10.tool_call_id !== void 0) {
-                        let data13 = data10.tool_call_id;
                         const _errs32 = errors;
-                        if (typeof data13 !== "string") {
-                          const err3 = { instancePath: instancePath + "/tool_call/tool_call_id", schemaPath: "#/$defs/ToolCall/properties/tool_call_id/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema44.properties.tool_call_id.type, parentSchema: schema44.properties.tool_call_id, data: data13 };
+                        if (typeof data10.tool_call_id !== "string") {
+                          const err3 = { instancePath: instancePath + "/tool_call/tool_call_id", schemaPath: "#/$defs/ToolCall/properties/tool_call_id/type", keyword: "type", params: { type: "string" }, message: "must be string" };
                           if (vErrors === null) {
                             vErrors = [err3];
                           } else {
@@ -8839,7 +8708,7 @@ function validate94(data, { instancePath = "", parentData, parentDataProperty, r
                   }
                 }
               } else {
-                const err4 = { instancePath: instancePath + "/tool_call", schemaPath: "#/$defs/ToolCall/type", keyword: "type", params: { type: "object" }, message: "must be object", schema: schema44.type, parentSchema: schema44, data: data10 };
+                const err4 = { instancePath: instancePath + "/tool_call", schemaPath: "#/$defs/ToolCall/type", keyword: "type", params: { type: "object" }, message: "must be object" };
                 if (vErrors === null) {
                   vErrors = [err4];
                 } else {
@@ -8904,7 +8773,7 @@ function validate94(data, { instancePath = "", parentData, parentDataProperty, r
             }
             var valid8 = _errs38 === errors;
             if (valid8) {
-              const err8 = { instancePath: instancePath + "/tool_call", schemaPath: "#/$defs/ToolCallDelta/not", keyword: "not", params: {}, message: "must NOT be valid", schema: schema45.not, parentSchema: schema45, data: data10 };
+              const err8 = { instancePath: instancePath + "/tool_call", schemaPath: "#/$defs/ToolCallDelta/not", keyword: "not", params: {}, message: "must NOT be valid" };
               if (vErrors === null) {
                 vErrors = [err8];
               } else {
@@ -8927,7 +8796,7 @@ function validate94(data, { instancePath = "", parentData, parentDataProperty, r
                   let data17 = data10.name;
                   const _errs39 = errors;
                   if (typeof data17 !== "string" && data17 !== null) {
-                    const err9 = { instancePath: instancePath + "/tool_call/name", schemaPath: "#/$defs/ToolCallDelta/properties/name/type", keyword: "type", params: { type: schema45.properties.name.type }, message: "must be string,null", schema: schema45.properties.name.type, parentSchema: schema45.properties.name, data: data17 };
+                    const err9 = { instancePath: instancePath + "/tool_call/name", schemaPath: "#/$defs/ToolCallDelta/properties/name/type", keyword: "type", params: { type: schema45.properties.name.type }, message: "must be string,null" };
                     if (vErrors === null) {
                       vErrors = [err9];
                     } else {
@@ -8944,7 +8813,7 @@ function validate94(data, { instancePath = "", parentData, parentDataProperty, r
                     let data18 = data10.arguments;
                     const _errs41 = errors;
                     if (typeof data18 !== "string" && data18 !== null) {
-                      const err10 = { instancePath: instancePath + "/tool_call/arguments", schemaPath: "#/$defs/ToolCallDelta/properties/arguments/type", keyword: "type", params: { type: schema45.properties.arguments.type }, message: "must be string,null", schema: schema45.properties.arguments.type, parentSchema: schema45.properties.arguments, data: data18 };
+                      const err10 = { instancePath: instancePath + "/tool_call/arguments", schemaPath: "#/$defs/ToolCallDelta/properties/arguments/type", keyword: "type", params: { type: schema45.properties.arguments.type }, message: "must be string,null" };
                       if (vErrors === null) {
                         vErrors = [err10];
                       } else {
@@ -8961,7 +8830,7 @@ function validate94(data, { instancePath = "", parentData, parentDataProperty, r
                       let data19 = data10.tool_call_id;
                       const _errs43 = errors;
                       if (typeof data19 !== "string" && data19 !== null) {
-                        const err11 = { instancePath: instancePath + "/tool_call/tool_call_id", schemaPath: "#/$defs/ToolCallDelta/properties/tool_call_id/type", keyword: "type", params: { type: schema45.properties.tool_call_id.type }, message: "must be string,null", schema: schema45.properties.tool_call_id.type, parentSchema: schema45.properties.tool_call_id, data: data19 };
+                        const err11 = { instancePath: instancePath + "/tool_call/tool_call_id", schemaPath: "#/$defs/ToolCallDelta/properties/tool_call_id/type", keyword: "type", params: { type: schema45.properties.tool_call_id.type }, message: "must be string,null" };
                         if (vErrors === null) {
                           vErrors = [err11];
                         } else {
@@ -8976,7 +8845,7 @@ function validate94(data, { instancePath = "", parentData, parentDataProperty, r
                   }
                 }
               } else {
-                const err12 = { instancePath: instancePath + "/tool_call", schemaPath: "#/$defs/ToolCallDelta/type", keyword: "type", params: { type: "object" }, message: "must be object", schema: schema45.type, parentSchema: schema45, data: data10 };
+                const err12 = { instancePath: instancePath + "/tool_call", schemaPath: "#/$defs/ToolCallDelta/type", keyword: "type", params: { type: "object" }, message: "must be object" };
                 if (vErrors === null) {
                   vErrors = [err12];
                 } else {
@@ -8996,7 +8865,7 @@ function validate94(data, { instancePath = "", parentData, parentDataProperty, r
               }
             }
             if (!valid4) {
-              const err13 = { instancePath: instancePath + "/tool_call", schemaPath: "#/properties/tool_call/anyOf", keyword: "anyOf", params: {}, message: "must match a schema in anyOf", schema: schema74.properties.tool_call.anyOf, parentSchema: schema74.properties.tool_call, data: data10 };
+              const err13 = { instancePath: instancePath + "/tool_call", schemaPath: "#/properties/tool_call/anyOf", keyword: "anyOf", params: {}, message: "must match a schema in anyOf" };
               if (vErrors === null) {
                 vErrors = [err13];
               } else {
@@ -9038,7 +8907,7 @@ function validate94(data, { instancePath = "", parentData, parentDataProperty, r
                       if (data21 && typeof data21 == "object" && !Array.isArray(data21)) {
                         let missing3;
                         if (data21.name === void 0 && (missing3 = "name") || data21.arguments === void 0 && (missing3 = "arguments") || data21.tool_call_id === void 0 && (missing3 = "tool_call_id")) {
-                          const err14 = { instancePath: instancePath + "/tool_calls/" + i0, schemaPath: "#/$defs/ToolCall/required", keyword: "required", params: { missingProperty: missing3 }, message: "must have required property '" + missing3 + "'", schema: schema44.required, parentSchema: schema44, data: data21 };
+                          const err14 = { instancePath: instancePath + "/tool_calls/" + i0, schemaPath: "#/$defs/ToolCall/required", keyword: "required", params: { missingProperty: missing3 }, message: "must have required property '" + missing3 + "'" };
                           if (vErrors === null) {
                             vErrors = [err14];
                           } else {
@@ -9047,10 +8916,9 @@ function validate94(data, { instancePath = "", parentData, parentDataProperty, r
                           errors++;
                         } else {
                           if (data21.name !== void 0) {
-                            let data22 = data21.name;
                             const _errs52 = errors;
-                            if (typeof data22 !== "string") {
-                              const err15 = { instancePath: instancePath + "/tool_calls/" + i0 + "/name", schemaPath: "#/$defs/ToolCall/properties/name/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema44.properties.name.type, parentSchema: schema44.properties.name, data: data22 };
+                            if (typeof data21.name !== "string") {
+                              const err15 = { instancePath: instancePath + "/tool_calls/" + i0 + "/name", schemaPath: "#/$defs/ToolCall/properties/name/type", keyword: "type", params: { type: "string" }, message: "must be string" };
                               if (vErrors === null) {
                                 vErrors = [err15];
                               } else {
@@ -9064,10 +8932,9 @@ function validate94(data, { instancePath = "", parentData, parentDataProperty, r
                           }
                           if (valid14) {
                             if (data21.arguments !== void 0) {
-                              let data23 = data21.arguments;
                               const _errs54 = errors;
-                              if (typeof data23 !== "string") {
-                                const err16 = { instancePath: instancePath + "/tool_calls/" + i0 + "/arguments", schemaPath: "#/$defs/ToolCall/properties/arguments/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema44.properties.arguments.type, parentSchema: schema44.properties.arguments, data: data23 };
+                              if (typeof data21.arguments !== "string") {
+                                const err16 = { instancePath: instancePath + "/tool_calls/" + i0 + "/arguments", schemaPath: "#/$defs/ToolCall/properties/arguments/type", keyword: "type", params: { type: "string" }, message: "must be string" };
                                 if (vErrors === null) {
                                   vErrors = [err16];
                                 } else {
@@ -9081,10 +8948,9 @@ function validate94(data, { instancePath = "", parentData, parentDataProperty, r
                             }
                             if (valid14) {
                               if (data21.tool_call_id !== void 0) {
-                                let data24 = data21.tool_call_id;
                                 const _errs56 = errors;
-                                if (typeof data24 !== "string") {
-                                  const err17 = { instancePath: instancePath + "/tool_calls/" + i0 + "/tool_call_id", schemaPath: "#/$defs/ToolCall/properties/tool_call_id/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema44.properties.tool_call_id.type, parentSchema: schema44.properties.tool_call_id, data: data24 };
+                                if (typeof data21.tool_call_id !== "string") {
+                                  const err17 = { instancePath: instancePath + "/tool_calls/" + i0 + "/tool_call_id", schemaPath: "#/$defs/ToolCall/properties/tool_call_id/type", keyword: "type", params: { type: "string" }, message: "must be string" };
                                   if (vErrors === null) {
                                     vErrors = [err17];
                                   } else {
@@ -9100,7 +8966,7 @@ function validate94(data, { instancePath = "", parentData, parentDataProperty, r
                           }
                         }
                       } else {
-                        const err18 = { instancePath: instancePath + "/tool_calls/" + i0, schemaPath: "#/$defs/ToolCall/type", keyword: "type", params: { type: "object" }, message: "must be object", schema: schema44.type, parentSchema: schema44, data: data21 };
+                        const err18 = { instancePath: instancePath + "/tool_calls/" + i0, schemaPath: "#/$defs/ToolCall/type", keyword: "type", params: { type: "object" }, message: "must be object" };
                         if (vErrors === null) {
                           vErrors = [err18];
                         } else {
@@ -9115,7 +8981,7 @@ function validate94(data, { instancePath = "", parentData, parentDataProperty, r
                     }
                   }
                 } else {
-                  const err19 = { instancePath: instancePath + "/tool_calls", schemaPath: "#/properties/tool_calls/anyOf/0/type", keyword: "type", params: { type: "array" }, message: "must be array", schema: schema74.properties.tool_calls.anyOf[0].type, parentSchema: schema74.properties.tool_calls.anyOf[0], data: data20 };
+                  const err19 = { instancePath: instancePath + "/tool_calls", schemaPath: "#/properties/tool_calls/anyOf/0/type", keyword: "type", params: { type: "array" }, message: "must be array" };
                   if (vErrors === null) {
                     vErrors = [err19];
                   } else {
@@ -9174,7 +9040,7 @@ function validate94(data, { instancePath = "", parentData, parentDataProperty, r
               }
               var valid16 = _errs62 === errors;
               if (valid16) {
-                const err23 = { instancePath: instancePath + "/tool_calls", schemaPath: "#/$defs/ToolCallDelta/not", keyword: "not", params: {}, message: "must NOT be valid", schema: schema45.not, parentSchema: schema45, data: data20 };
+                const err23 = { instancePath: instancePath + "/tool_calls", schemaPath: "#/$defs/ToolCallDelta/not", keyword: "not", params: {}, message: "must NOT be valid" };
                 if (vErrors === null) {
                   vErrors = [err23];
                 } else {
@@ -9197,7 +9063,7 @@ function validate94(data, { instancePath = "", parentData, parentDataProperty, r
                     let data28 = data20.name;
                     const _errs63 = errors;
                     if (typeof data28 !== "string" && data28 !== null) {
-                      const err24 = { instancePath: instancePath + "/tool_calls/name", schemaPath: "#/$defs/ToolCallDelta/properties/name/type", keyword: "type", params: { type: schema45.properties.name.type }, message: "must be string,null", schema: schema45.properties.name.type, parentSchema: schema45.properties.name, data: data28 };
+                      const err24 = { instancePath: instancePath + "/tool_calls/name", schemaPath: "#/$defs/ToolCallDelta/properties/name/type", keyword: "type", params: { type: schema45.properties.name.type }, message: "must be string,null" };
                       if (vErrors === null) {
                         vErrors = [err24];
                       } else {
@@ -9214,7 +9080,7 @@ function validate94(data, { instancePath = "", parentData, parentDataProperty, r
                       let data29 = data20.arguments;
                       const _errs65 = errors;
                       if (typeof data29 !== "string" && data29 !== null) {
-                        const err25 = { instancePath: instancePath + "/tool_calls/arguments", schemaPath: "#/$defs/ToolCallDelta/properties/arguments/type", keyword: "type", params: { type: schema45.properties.arguments.type }, message: "must be string,null", schema: schema45.properties.arguments.type, parentSchema: schema45.properties.arguments, data: data29 };
+                        const err25 = { instancePath: instancePath + "/tool_calls/arguments", schemaPath: "#/$defs/ToolCallDelta/properties/arguments/type", keyword: "type", params: { type: schema45.properties.arguments.type }, message: "must be string,null" };
                         if (vErrors === null) {
                           vErrors = [err25];
                         } else {
@@ -9231,7 +9097,7 @@ function validate94(data, { instancePath = "", parentData, parentDataProperty, r
                         let data30 = data20.tool_call_id;
                         const _errs67 = errors;
                         if (typeof data30 !== "string" && data30 !== null) {
-                          const err26 = { instancePath: instancePath + "/tool_calls/tool_call_id", schemaPath: "#/$defs/ToolCallDelta/properties/tool_call_id/type", keyword: "type", params: { type: schema45.properties.tool_call_id.type }, message: "must be string,null", schema: schema45.properties.tool_call_id.type, parentSchema: schema45.properties.tool_call_id, data: data30 };
+                          const err26 = { instancePath: instancePath + "/tool_calls/tool_call_id", schemaPath: "#/$defs/ToolCallDelta/properties/tool_call_id/type", keyword: "type", params: { type: schema45.properties.tool_call_id.type }, message: "must be string,null" };
                           if (vErrors === null) {
                             vErrors = [err26];
                           } else {
@@ -9246,7 +9112,7 @@ function validate94(data, { instancePath = "", parentData, parentDataProperty, r
                     }
                   }
                 } else {
-                  const err27 = { instancePath: instancePath + "/tool_calls", schemaPath: "#/$defs/ToolCallDelta/type", keyword: "type", params: { type: "object" }, message: "must be object", schema: schema45.type, parentSchema: schema45, data: data20 };
+                  const err27 = { instancePath: instancePath + "/tool_calls", schemaPath: "#/$defs/ToolCallDelta/type", keyword: "type", params: { type: "object" }, message: "must be object" };
                   if (vErrors === null) {
                     vErrors = [err27];
                   } else {
@@ -9265,7 +9131,7 @@ function validate94(data, { instancePath = "", parentData, parentDataProperty, r
               }
               const _errs69 = errors;
               if (data20 !== null) {
-                const err28 = { instancePath: instancePath + "/tool_calls", schemaPath: "#/properties/tool_calls/anyOf/2/type", keyword: "type", params: { type: "null" }, message: "must be null", schema: schema74.properties.tool_calls.anyOf[2].type, parentSchema: schema74.properties.tool_calls.anyOf[2], data: data20 };
+                const err28 = { instancePath: instancePath + "/tool_calls", schemaPath: "#/properties/tool_calls/anyOf/2/type", keyword: "type", params: { type: "null" }, message: "must be null" };
                 if (vErrors === null) {
                   vErrors = [err28];
                 } else {
@@ -9276,7 +9142,7 @@ function validate94(data, { instancePath = "", parentData, parentDataProperty, r
               var _valid1 = _errs69 === errors;
               valid11 = valid11 || _valid1;
               if (!valid11) {
-                const err29 = { instancePath: instancePath + "/tool_calls", schemaPath: "#/properties/tool_calls/anyOf", keyword: "anyOf", params: {}, message: "must match a schema in anyOf", schema: schema74.properties.tool_calls.anyOf, parentSchema: schema74.properties.tool_calls, data: data20 };
+                const err29 = { instancePath: instancePath + "/tool_calls", schemaPath: "#/properties/tool_calls/anyOf", keyword: "anyOf", params: {}, message: "must match a schema in anyOf" };
                 if (vErrors === null) {
                   vErrors = [err29];
                 } else {
@@ -9303,7 +9169,7 @@ function validate94(data, { instancePath = "", parentData, parentDataProperty, r
         }
       }
     } else {
-      validate94.errors = [{ instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object", schema: schema74.type, parentSchema: schema74, data }];
+      validate94.errors = [{ instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" }];
       return false;
     }
   }
@@ -9326,14 +9192,13 @@ function validate95(data, { instancePath = "", parentData, parentDataProperty, r
     if (data && typeof data == "object" && !Array.isArray(data)) {
       let missing0;
       if (data.tool_return === void 0 && (missing0 = "tool_return") || data.status === void 0 && (missing0 = "status") || data.tool_call_id === void 0 && (missing0 = "tool_call_id")) {
-        validate95.errors = [{ instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: missing0 }, message: "must have required property '" + missing0 + "'", schema: schema82.required, parentSchema: schema82, data }];
+        validate95.errors = [{ instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: missing0 }, message: "must have required property '" + missing0 + "'" }];
         return false;
       } else {
         if (data.type !== void 0) {
-          let data0 = data.type;
           const _errs1 = errors;
-          if ("tool" !== data0) {
-            validate95.errors = [{ instancePath: instancePath + "/type", schemaPath: "#/properties/type/const", keyword: "const", params: { allowedValue: "tool" }, message: "must be equal to constant", schema: "tool", parentSchema: schema82.properties.type, data: data0 }];
+          if ("tool" !== data.type) {
+            validate95.errors = [{ instancePath: instancePath + "/type", schemaPath: "#/properties/type/const", keyword: "const", params: { allowedValue: "tool" }, message: "must be equal to constant" }];
             return false;
           }
           var valid0 = _errs1 === errors;
@@ -9348,7 +9213,7 @@ function validate95(data, { instancePath = "", parentData, parentDataProperty, r
             let valid1 = false;
             const _errs4 = errors;
             if (typeof data1 !== "string") {
-              const err0 = { instancePath: instancePath + "/tool_return", schemaPath: "#/properties/tool_return/anyOf/0/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema82.properties.tool_return.anyOf[0].type, parentSchema: schema82.properties.tool_return.anyOf[0], data: data1 };
+              const err0 = { instancePath: instancePath + "/tool_return", schemaPath: "#/properties/tool_return/anyOf/0/type", keyword: "type", params: { type: "string" }, message: "must be string" };
               if (vErrors === null) {
                 vErrors = [err0];
               } else {
@@ -9375,7 +9240,7 @@ function validate95(data, { instancePath = "", parentData, parentDataProperty, r
                   }
                 }
               } else {
-                const err1 = { instancePath: instancePath + "/tool_return", schemaPath: "#/properties/tool_return/anyOf/1/type", keyword: "type", params: { type: "array" }, message: "must be array", schema: schema82.properties.tool_return.anyOf[1].type, parentSchema: schema82.properties.tool_return.anyOf[1], data: data1 };
+                const err1 = { instancePath: instancePath + "/tool_return", schemaPath: "#/properties/tool_return/anyOf/1/type", keyword: "type", params: { type: "array" }, message: "must be array" };
                 if (vErrors === null) {
                   vErrors = [err1];
                 } else {
@@ -9387,7 +9252,7 @@ function validate95(data, { instancePath = "", parentData, parentDataProperty, r
             var _valid0 = _errs6 === errors;
             valid1 = valid1 || _valid0;
             if (!valid1) {
-              const err2 = { instancePath: instancePath + "/tool_return", schemaPath: "#/properties/tool_return/anyOf", keyword: "anyOf", params: {}, message: "must match a schema in anyOf", schema: schema82.properties.tool_return.anyOf, parentSchema: schema82.properties.tool_return, data: data1 };
+              const err2 = { instancePath: instancePath + "/tool_return", schemaPath: "#/properties/tool_return/anyOf", keyword: "anyOf", params: {}, message: "must match a schema in anyOf" };
               if (vErrors === null) {
                 vErrors = [err2];
               } else {
@@ -9415,7 +9280,7 @@ function validate95(data, { instancePath = "", parentData, parentDataProperty, r
               let data3 = data.status;
               const _errs9 = errors;
               if (!(data3 === "success" || data3 === "error")) {
-                validate95.errors = [{ instancePath: instancePath + "/status", schemaPath: "#/properties/status/enum", keyword: "enum", params: { allowedValues: schema82.properties.status.enum }, message: "must be equal to one of the allowed values", schema: schema82.properties.status.enum, parentSchema: schema82.properties.status, data: data3 }];
+                validate95.errors = [{ instancePath: instancePath + "/status", schemaPath: "#/properties/status/enum", keyword: "enum", params: { allowedValues: schema82.properties.status.enum }, message: "must be equal to one of the allowed values" }];
                 return false;
               }
               var valid0 = _errs9 === errors;
@@ -9424,10 +9289,9 @@ function validate95(data, { instancePath = "", parentData, parentDataProperty, r
             }
             if (valid0) {
               if (data.tool_call_id !== void 0) {
-                let data4 = data.tool_call_id;
                 const _errs10 = errors;
-                if (typeof data4 !== "string") {
-                  validate95.errors = [{ instancePath: instancePath + "/tool_call_id", schemaPath: "#/properties/tool_call_id/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema82.properties.tool_call_id.type, parentSchema: schema82.properties.tool_call_id, data: data4 }];
+                if (typeof data.tool_call_id !== "string") {
+                  validate95.errors = [{ instancePath: instancePath + "/tool_call_id", schemaPath: "#/properties/tool_call_id/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
                   return false;
                 }
                 var valid0 = _errs10 === errors;
@@ -9439,7 +9303,7 @@ function validate95(data, { instancePath = "", parentData, parentDataProperty, r
                   let data5 = data.stdout;
                   const _errs12 = errors;
                   if (!Array.isArray(data5) && data5 !== null) {
-                    validate95.errors = [{ instancePath: instancePath + "/stdout", schemaPath: "#/properties/stdout/type", keyword: "type", params: { type: schema82.properties.stdout.type }, message: "must be array,null", schema: schema82.properties.stdout.type, parentSchema: schema82.properties.stdout, data: data5 }];
+                    validate95.errors = [{ instancePath: instancePath + "/stdout", schemaPath: "#/properties/stdout/type", keyword: "type", params: { type: schema82.properties.stdout.type }, message: "must be array,null" }];
                     return false;
                   }
                   if (errors === _errs12) {
@@ -9447,10 +9311,9 @@ function validate95(data, { instancePath = "", parentData, parentDataProperty, r
                       var valid3 = true;
                       const len1 = data5.length;
                       for (let i1 = 0; i1 < len1; i1++) {
-                        let data6 = data5[i1];
                         const _errs14 = errors;
-                        if (typeof data6 !== "string") {
-                          validate95.errors = [{ instancePath: instancePath + "/stdout/" + i1, schemaPath: "#/properties/stdout/items/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema82.properties.stdout.items.type, parentSchema: schema82.properties.stdout.items, data: data6 }];
+                        if (typeof data5[i1] !== "string") {
+                          validate95.errors = [{ instancePath: instancePath + "/stdout/" + i1, schemaPath: "#/properties/stdout/items/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
                           return false;
                         }
                         var valid3 = _errs14 === errors;
@@ -9469,7 +9332,7 @@ function validate95(data, { instancePath = "", parentData, parentDataProperty, r
                     let data7 = data.stderr;
                     const _errs16 = errors;
                     if (!Array.isArray(data7) && data7 !== null) {
-                      validate95.errors = [{ instancePath: instancePath + "/stderr", schemaPath: "#/properties/stderr/type", keyword: "type", params: { type: schema82.properties.stderr.type }, message: "must be array,null", schema: schema82.properties.stderr.type, parentSchema: schema82.properties.stderr, data: data7 }];
+                      validate95.errors = [{ instancePath: instancePath + "/stderr", schemaPath: "#/properties/stderr/type", keyword: "type", params: { type: schema82.properties.stderr.type }, message: "must be array,null" }];
                       return false;
                     }
                     if (errors === _errs16) {
@@ -9477,10 +9340,9 @@ function validate95(data, { instancePath = "", parentData, parentDataProperty, r
                         var valid4 = true;
                         const len2 = data7.length;
                         for (let i2 = 0; i2 < len2; i2++) {
-                          let data8 = data7[i2];
                           const _errs18 = errors;
-                          if (typeof data8 !== "string") {
-                            validate95.errors = [{ instancePath: instancePath + "/stderr/" + i2, schemaPath: "#/properties/stderr/items/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema82.properties.stderr.items.type, parentSchema: schema82.properties.stderr.items, data: data8 }];
+                          if (typeof data7[i2] !== "string") {
+                            validate95.errors = [{ instancePath: instancePath + "/stderr/" + i2, schemaPath: "#/properties/stderr/items/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
                             return false;
                           }
                           var valid4 = _errs18 === errors;
@@ -9501,7 +9363,7 @@ function validate95(data, { instancePath = "", parentData, parentDataProperty, r
         }
       }
     } else {
-      validate95.errors = [{ instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object", schema: schema82.type, parentSchema: schema82, data }];
+      validate95.errors = [{ instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" }];
       return false;
     }
   }
@@ -9524,14 +9386,13 @@ function validate97(data, { instancePath = "", parentData, parentDataProperty, r
     if (data && typeof data == "object" && !Array.isArray(data)) {
       let missing0;
       if (data.type === void 0 && (missing0 = "type") || data.tool_return === void 0 && (missing0 = "tool_return") || data.status === void 0 && (missing0 = "status") || data.tool_call_id === void 0 && (missing0 = "tool_call_id")) {
-        validate97.errors = [{ instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: missing0 }, message: "must have required property '" + missing0 + "'", schema: schema33.required, parentSchema: schema33, data }];
+        validate97.errors = [{ instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: missing0 }, message: "must have required property '" + missing0 + "'" }];
         return false;
       } else {
         if (data.type !== void 0) {
-          let data0 = data.type;
           const _errs1 = errors;
-          if ("tool" !== data0) {
-            validate97.errors = [{ instancePath: instancePath + "/type", schemaPath: "#/properties/type/const", keyword: "const", params: { allowedValue: "tool" }, message: "must be equal to constant", schema: "tool", parentSchema: schema33.properties.type, data: data0 }];
+          if ("tool" !== data.type) {
+            validate97.errors = [{ instancePath: instancePath + "/type", schemaPath: "#/properties/type/const", keyword: "const", params: { allowedValue: "tool" }, message: "must be equal to constant" }];
             return false;
           }
           var valid0 = _errs1 === errors;
@@ -9546,7 +9407,7 @@ function validate97(data, { instancePath = "", parentData, parentDataProperty, r
             let valid1 = false;
             const _errs4 = errors;
             if (typeof data1 !== "string") {
-              const err0 = { instancePath: instancePath + "/tool_return", schemaPath: "#/properties/tool_return/anyOf/0/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema33.properties.tool_return.anyOf[0].type, parentSchema: schema33.properties.tool_return.anyOf[0], data: data1 };
+              const err0 = { instancePath: instancePath + "/tool_return", schemaPath: "#/properties/tool_return/anyOf/0/type", keyword: "type", params: { type: "string" }, message: "must be string" };
               if (vErrors === null) {
                 vErrors = [err0];
               } else {
@@ -9573,7 +9434,7 @@ function validate97(data, { instancePath = "", parentData, parentDataProperty, r
                   }
                 }
               } else {
-                const err1 = { instancePath: instancePath + "/tool_return", schemaPath: "#/properties/tool_return/anyOf/1/type", keyword: "type", params: { type: "array" }, message: "must be array", schema: schema33.properties.tool_return.anyOf[1].type, parentSchema: schema33.properties.tool_return.anyOf[1], data: data1 };
+                const err1 = { instancePath: instancePath + "/tool_return", schemaPath: "#/properties/tool_return/anyOf/1/type", keyword: "type", params: { type: "array" }, message: "must be array" };
                 if (vErrors === null) {
                   vErrors = [err1];
                 } else {
@@ -9585,7 +9446,7 @@ function validate97(data, { instancePath = "", parentData, parentDataProperty, r
             var _valid0 = _errs6 === errors;
             valid1 = valid1 || _valid0;
             if (!valid1) {
-              const err2 = { instancePath: instancePath + "/tool_return", schemaPath: "#/properties/tool_return/anyOf", keyword: "anyOf", params: {}, message: "must match a schema in anyOf", schema: schema33.properties.tool_return.anyOf, parentSchema: schema33.properties.tool_return, data: data1 };
+              const err2 = { instancePath: instancePath + "/tool_return", schemaPath: "#/properties/tool_return/anyOf", keyword: "anyOf", params: {}, message: "must match a schema in anyOf" };
               if (vErrors === null) {
                 vErrors = [err2];
               } else {
@@ -9613,7 +9474,7 @@ function validate97(data, { instancePath = "", parentData, parentDataProperty, r
               let data3 = data.status;
               const _errs9 = errors;
               if (!(data3 === "success" || data3 === "error")) {
-                validate97.errors = [{ instancePath: instancePath + "/status", schemaPath: "#/properties/status/enum", keyword: "enum", params: { allowedValues: schema33.properties.status.enum }, message: "must be equal to one of the allowed values", schema: schema33.properties.status.enum, parentSchema: schema33.properties.status, data: data3 }];
+                validate97.errors = [{ instancePath: instancePath + "/status", schemaPath: "#/properties/status/enum", keyword: "enum", params: { allowedValues: schema33.properties.status.enum }, message: "must be equal to one of the allowed values" }];
                 return false;
               }
               var valid0 = _errs9 === errors;
@@ -9622,10 +9483,9 @@ function validate97(data, { instancePath = "", parentData, parentDataProperty, r
             }
             if (valid0) {
               if (data.tool_call_id !== void 0) {
-                let data4 = data.tool_call_id;
                 const _errs10 = errors;
-                if (typeof data4 !== "string") {
-                  validate97.errors = [{ instancePath: instancePath + "/tool_call_id", schemaPath: "#/properties/tool_call_id/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema33.properties.tool_call_id.type, parentSchema: schema33.properties.tool_call_id, data: data4 }];
+                if (typeof data.tool_call_id !== "string") {
+                  validate97.errors = [{ instancePath: instancePath + "/tool_call_id", schemaPath: "#/properties/tool_call_id/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
                   return false;
                 }
                 var valid0 = _errs10 === errors;
@@ -9637,7 +9497,7 @@ function validate97(data, { instancePath = "", parentData, parentDataProperty, r
                   let data5 = data.stdout;
                   const _errs12 = errors;
                   if (!Array.isArray(data5) && data5 !== null) {
-                    validate97.errors = [{ instancePath: instancePath + "/stdout", schemaPath: "#/properties/stdout/type", keyword: "type", params: { type: schema33.properties.stdout.type }, message: "must be array,null", schema: schema33.properties.stdout.type, parentSchema: schema33.properties.stdout, data: data5 }];
+                    validate97.errors = [{ instancePath: instancePath + "/stdout", schemaPath: "#/properties/stdout/type", keyword: "type", params: { type: schema33.properties.stdout.type }, message: "must be array,null" }];
                     return false;
                   }
                   if (errors === _errs12) {
@@ -9645,10 +9505,9 @@ function validate97(data, { instancePath = "", parentData, parentDataProperty, r
                       var valid3 = true;
                       const len1 = data5.length;
                       for (let i1 = 0; i1 < len1; i1++) {
-                        let data6 = data5[i1];
                         const _errs14 = errors;
-                        if (typeof data6 !== "string") {
-                          validate97.errors = [{ instancePath: instancePath + "/stdout/" + i1, schemaPath: "#/properties/stdout/items/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema33.properties.stdout.items.type, parentSchema: schema33.properties.stdout.items, data: data6 }];
+                        if (typeof data5[i1] !== "string") {
+                          validate97.errors = [{ instancePath: instancePath + "/stdout/" + i1, schemaPath: "#/properties/stdout/items/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
                           return false;
                         }
                         var valid3 = _errs14 === errors;
@@ -9667,7 +9526,7 @@ function validate97(data, { instancePath = "", parentData, parentDataProperty, r
                     let data7 = data.stderr;
                     const _errs16 = errors;
                     if (!Array.isArray(data7) && data7 !== null) {
-                      validate97.errors = [{ instancePath: instancePath + "/stderr", schemaPath: "#/properties/stderr/type", keyword: "type", params: { type: schema33.properties.stderr.type }, message: "must be array,null", schema: schema33.properties.stderr.type, parentSchema: schema33.properties.stderr, data: data7 }];
+                      validate97.errors = [{ instancePath: instancePath + "/stderr", schemaPath: "#/properties/stderr/type", keyword: "type", params: { type: schema33.properties.stderr.type }, message: "must be array,null" }];
                       return false;
                     }
                     if (errors === _errs16) {
@@ -9675,10 +9534,9 @@ function validate97(data, { instancePath = "", parentData, parentDataProperty, r
                         var valid4 = true;
                         const len2 = data7.length;
                         for (let i2 = 0; i2 < len2; i2++) {
-                          let data8 = data7[i2];
                           const _errs18 = errors;
-                          if (typeof data8 !== "string") {
-                            validate97.errors = [{ instancePath: instancePath + "/stderr/" + i2, schemaPath: "#/properties/stderr/items/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema33.properties.stderr.items.type, parentSchema: schema33.properties.stderr.items, data: data8 }];
+                          if (typeof data7[i2] !== "string") {
+                            validate97.errors = [{ instancePath: instancePath + "/stderr/" + i2, schemaPath: "#/properties/stderr/items/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
                             return false;
                           }
                           var valid4 = _errs18 === errors;
@@ -9699,7 +9557,7 @@ function validate97(data, { instancePath = "", parentData, parentDataProperty, r
         }
       }
     } else {
-      validate97.errors = [{ instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object", schema: schema33.type, parentSchema: schema33, data }];
+      validate97.errors = [{ instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" }];
       return false;
     }
   }
@@ -9723,14 +9581,13 @@ function validate99(data, { instancePath = "", parentData, parentDataProperty, r
     if (data && typeof data == "object" && !Array.isArray(data)) {
       let missing0;
       if (data.id === void 0 && (missing0 = "id") || data.date === void 0 && (missing0 = "date")) {
-        validate99.errors = [{ instancePath, schemaPath: "#/$defs/LettaMessageBase/required", keyword: "required", params: { missingProperty: missing0 }, message: "must have required property '" + missing0 + "'", schema: schema43.required, parentSchema: schema43, data }];
+        validate99.errors = [{ instancePath, schemaPath: "#/$defs/LettaMessageBase/required", keyword: "required", params: { missingProperty: missing0 }, message: "must have required property '" + missing0 + "'" }];
         return false;
       } else {
         if (data.id !== void 0) {
-          let data0 = data.id;
           const _errs4 = errors;
-          if (typeof data0 !== "string") {
-            validate99.errors = [{ instancePath: instancePath + "/id", schemaPath: "#/$defs/LettaMessageBase/properties/id/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema43.properties.id.type, parentSchema: schema43.properties.id, data: data0 }];
+          if (typeof data.id !== "string") {
+            validate99.errors = [{ instancePath: instancePath + "/id", schemaPath: "#/$defs/LettaMessageBase/properties/id/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
             return false;
           }
           var valid2 = _errs4 === errors;
@@ -9745,11 +9602,11 @@ function validate99(data, { instancePath = "", parentData, parentDataProperty, r
               if (errors === _errs6) {
                 if (typeof data1 === "string") {
                   if (!formats0.validate(data1)) {
-                    validate99.errors = [{ instancePath: instancePath + "/date", schemaPath: "#/$defs/LettaMessageBase/properties/date/format", keyword: "format", params: { format: "date-time" }, message: 'must match format "date-time"', schema: "date-time", parentSchema: schema43.properties.date, data: data1 }];
+                    validate99.errors = [{ instancePath: instancePath + "/date", schemaPath: "#/$defs/LettaMessageBase/properties/date/format", keyword: "format", params: { format: "date-time" }, message: 'must match format "date-time"' }];
                     return false;
                   }
                 } else {
-                  validate99.errors = [{ instancePath: instancePath + "/date", schemaPath: "#/$defs/LettaMessageBase/properties/date/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema43.properties.date.type, parentSchema: schema43.properties.date, data: data1 }];
+                  validate99.errors = [{ instancePath: instancePath + "/date", schemaPath: "#/$defs/LettaMessageBase/properties/date/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
                   return false;
                 }
               }
@@ -9763,7 +9620,7 @@ function validate99(data, { instancePath = "", parentData, parentDataProperty, r
               let data2 = data.name;
               const _errs8 = errors;
               if (typeof data2 !== "string" && data2 !== null) {
-                validate99.errors = [{ instancePath: instancePath + "/name", schemaPath: "#/$defs/LettaMessageBase/properties/name/type", keyword: "type", params: { type: schema43.properties.name.type }, message: "must be string,null", schema: schema43.properties.name.type, parentSchema: schema43.properties.name, data: data2 }];
+                validate99.errors = [{ instancePath: instancePath + "/name", schemaPath: "#/$defs/LettaMessageBase/properties/name/type", keyword: "type", params: { type: schema43.properties.name.type }, message: "must be string,null" }];
                 return false;
               }
               var valid2 = _errs8 === errors;
@@ -9775,7 +9632,7 @@ function validate99(data, { instancePath = "", parentData, parentDataProperty, r
                 let data3 = data.otid;
                 const _errs10 = errors;
                 if (typeof data3 !== "string" && data3 !== null) {
-                  validate99.errors = [{ instancePath: instancePath + "/otid", schemaPath: "#/$defs/LettaMessageBase/properties/otid/type", keyword: "type", params: { type: schema43.properties.otid.type }, message: "must be string,null", schema: schema43.properties.otid.type, parentSchema: schema43.properties.otid, data: data3 }];
+                  validate99.errors = [{ instancePath: instancePath + "/otid", schemaPath: "#/$defs/LettaMessageBase/properties/otid/type", keyword: "type", params: { type: schema43.properties.otid.type }, message: "must be string,null" }];
                   return false;
                 }
                 var valid2 = _errs10 === errors;
@@ -9787,7 +9644,7 @@ function validate99(data, { instancePath = "", parentData, parentDataProperty, r
                   let data4 = data.sender_id;
                   const _errs12 = errors;
                   if (typeof data4 !== "string" && data4 !== null) {
-                    validate99.errors = [{ instancePath: instancePath + "/sender_id", schemaPath: "#/$defs/LettaMessageBase/properties/sender_id/type", keyword: "type", params: { type: schema43.properties.sender_id.type }, message: "must be string,null", schema: schema43.properties.sender_id.type, parentSchema: schema43.properties.sender_id, data: data4 }];
+                    validate99.errors = [{ instancePath: instancePath + "/sender_id", schemaPath: "#/$defs/LettaMessageBase/properties/sender_id/type", keyword: "type", params: { type: schema43.properties.sender_id.type }, message: "must be string,null" }];
                     return false;
                   }
                   var valid2 = _errs12 === errors;
@@ -9799,7 +9656,7 @@ function validate99(data, { instancePath = "", parentData, parentDataProperty, r
                     let data5 = data.step_id;
                     const _errs14 = errors;
                     if (typeof data5 !== "string" && data5 !== null) {
-                      validate99.errors = [{ instancePath: instancePath + "/step_id", schemaPath: "#/$defs/LettaMessageBase/properties/step_id/type", keyword: "type", params: { type: schema43.properties.step_id.type }, message: "must be string,null", schema: schema43.properties.step_id.type, parentSchema: schema43.properties.step_id, data: data5 }];
+                      validate99.errors = [{ instancePath: instancePath + "/step_id", schemaPath: "#/$defs/LettaMessageBase/properties/step_id/type", keyword: "type", params: { type: schema43.properties.step_id.type }, message: "must be string,null" }];
                       return false;
                     }
                     var valid2 = _errs14 === errors;
@@ -9811,7 +9668,7 @@ function validate99(data, { instancePath = "", parentData, parentDataProperty, r
                       let data6 = data.is_err;
                       const _errs16 = errors;
                       if (typeof data6 !== "boolean" && data6 !== null) {
-                        validate99.errors = [{ instancePath: instancePath + "/is_err", schemaPath: "#/$defs/LettaMessageBase/properties/is_err/type", keyword: "type", params: { type: schema43.properties.is_err.type }, message: "must be boolean,null", schema: schema43.properties.is_err.type, parentSchema: schema43.properties.is_err, data: data6 }];
+                        validate99.errors = [{ instancePath: instancePath + "/is_err", schemaPath: "#/$defs/LettaMessageBase/properties/is_err/type", keyword: "type", params: { type: schema43.properties.is_err.type }, message: "must be boolean,null" }];
                         return false;
                       }
                       var valid2 = _errs16 === errors;
@@ -9823,7 +9680,7 @@ function validate99(data, { instancePath = "", parentData, parentDataProperty, r
                         let data7 = data.seq_id;
                         const _errs18 = errors;
                         if (!(typeof data7 == "number" && (!(data7 % 1) && !isNaN(data7)) && isFinite(data7)) && data7 !== null) {
-                          validate99.errors = [{ instancePath: instancePath + "/seq_id", schemaPath: "#/$defs/LettaMessageBase/properties/seq_id/type", keyword: "type", params: { type: schema43.properties.seq_id.type }, message: "must be integer,null", schema: schema43.properties.seq_id.type, parentSchema: schema43.properties.seq_id, data: data7 }];
+                          validate99.errors = [{ instancePath: instancePath + "/seq_id", schemaPath: "#/$defs/LettaMessageBase/properties/seq_id/type", keyword: "type", params: { type: schema43.properties.seq_id.type }, message: "must be integer,null" }];
                           return false;
                         }
                         var valid2 = _errs18 === errors;
@@ -9835,7 +9692,7 @@ function validate99(data, { instancePath = "", parentData, parentDataProperty, r
                           let data8 = data.run_id;
                           const _errs20 = errors;
                           if (typeof data8 !== "string" && data8 !== null) {
-                            validate99.errors = [{ instancePath: instancePath + "/run_id", schemaPath: "#/$defs/LettaMessageBase/properties/run_id/type", keyword: "type", params: { type: schema43.properties.run_id.type }, message: "must be string,null", schema: schema43.properties.run_id.type, parentSchema: schema43.properties.run_id, data: data8 }];
+                            validate99.errors = [{ instancePath: instancePath + "/run_id", schemaPath: "#/$defs/LettaMessageBase/properties/run_id/type", keyword: "type", params: { type: schema43.properties.run_id.type }, message: "must be string,null" }];
                             return false;
                           }
                           var valid2 = _errs20 === errors;
@@ -9852,7 +9709,7 @@ function validate99(data, { instancePath = "", parentData, parentDataProperty, r
         }
       }
     } else {
-      validate99.errors = [{ instancePath, schemaPath: "#/$defs/LettaMessageBase/type", keyword: "type", params: { type: "object" }, message: "must be object", schema: schema43.type, parentSchema: schema43, data }];
+      validate99.errors = [{ instancePath, schemaPath: "#/$defs/LettaMessageBase/type", keyword: "type", params: { type: "object" }, message: "must be object" }];
       return false;
     }
   }
@@ -9860,14 +9717,13 @@ function validate99(data, { instancePath = "", parentData, parentDataProperty, r
     if (data && typeof data == "object" && !Array.isArray(data)) {
       let missing1;
       if (data.message_type === void 0 && (missing1 = "message_type") || data.tool_return === void 0 && (missing1 = "tool_return") || data.status === void 0 && (missing1 = "status") || data.tool_call_id === void 0 && (missing1 = "tool_call_id")) {
-        validate99.errors = [{ instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: missing1 }, message: "must have required property '" + missing1 + "'", schema: schema80.required, parentSchema: schema80, data }];
+        validate99.errors = [{ instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: missing1 }, message: "must have required property '" + missing1 + "'" }];
         return false;
       } else {
         if (data.message_type !== void 0) {
-          let data9 = data.message_type;
           const _errs22 = errors;
-          if ("tool_return_message" !== data9) {
-            validate99.errors = [{ instancePath: instancePath + "/message_type", schemaPath: "#/properties/message_type/const", keyword: "const", params: { allowedValue: "tool_return_message" }, message: "must be equal to constant", schema: "tool_return_message", parentSchema: schema80.properties.message_type, data: data9 }];
+          if ("tool_return_message" !== data.message_type) {
+            validate99.errors = [{ instancePath: instancePath + "/message_type", schemaPath: "#/properties/message_type/const", keyword: "const", params: { allowedValue: "tool_return_message" }, message: "must be equal to constant" }];
             return false;
           }
           var valid3 = _errs22 === errors;
@@ -9876,10 +9732,9 @@ function validate99(data, { instancePath = "", parentData, parentDataProperty, r
         }
         if (valid3) {
           if (data.tool_return !== void 0) {
-            let data10 = data.tool_return;
             const _errs23 = errors;
-            if (typeof data10 !== "string") {
-              validate99.errors = [{ instancePath: instancePath + "/tool_return", schemaPath: "#/properties/tool_return/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema80.properties.tool_return.type, parentSchema: schema80.properties.tool_return, data: data10 }];
+            if (typeof data.tool_return !== "string") {
+              validate99.errors = [{ instancePath: instancePath + "/tool_return", schemaPath: "#/properties/tool_return/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
               return false;
             }
             var valid3 = _errs23 === errors;
@@ -9891,7 +9746,7 @@ function validate99(data, { instancePath = "", parentData, parentDataProperty, r
               let data11 = data.status;
               const _errs25 = errors;
               if (!(data11 === "success" || data11 === "error")) {
-                validate99.errors = [{ instancePath: instancePath + "/status", schemaPath: "#/properties/status/enum", keyword: "enum", params: { allowedValues: schema80.properties.status.enum }, message: "must be equal to one of the allowed values", schema: schema80.properties.status.enum, parentSchema: schema80.properties.status, data: data11 }];
+                validate99.errors = [{ instancePath: instancePath + "/status", schemaPath: "#/properties/status/enum", keyword: "enum", params: { allowedValues: schema80.properties.status.enum }, message: "must be equal to one of the allowed values" }];
                 return false;
               }
               var valid3 = _errs25 === errors;
@@ -9900,10 +9755,9 @@ function validate99(data, { instancePath = "", parentData, parentDataProperty, r
             }
             if (valid3) {
               if (data.tool_call_id !== void 0) {
-                let data12 = data.tool_call_id;
                 const _errs26 = errors;
-                if (typeof data12 !== "string") {
-                  validate99.errors = [{ instancePath: instancePath + "/tool_call_id", schemaPath: "#/properties/tool_call_id/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema80.properties.tool_call_id.type, parentSchema: schema80.properties.tool_call_id, data: data12 }];
+                if (typeof data.tool_call_id !== "string") {
+                  validate99.errors = [{ instancePath: instancePath + "/tool_call_id", schemaPath: "#/properties/tool_call_id/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
                   return false;
                 }
                 var valid3 = _errs26 === errors;
@@ -9915,7 +9769,7 @@ function validate99(data, { instancePath = "", parentData, parentDataProperty, r
                   let data13 = data.stdout;
                   const _errs28 = errors;
                   if (!Array.isArray(data13) && data13 !== null) {
-                    validate99.errors = [{ instancePath: instancePath + "/stdout", schemaPath: "#/properties/stdout/type", keyword: "type", params: { type: schema80.properties.stdout.type }, message: "must be array,null", schema: schema80.properties.stdout.type, parentSchema: schema80.properties.stdout, data: data13 }];
+                    validate99.errors = [{ instancePath: instancePath + "/stdout", schemaPath: "#/properties/stdout/type", keyword: "type", params: { type: schema80.properties.stdout.type }, message: "must be array,null" }];
                     return false;
                   }
                   if (errors === _errs28) {
@@ -9923,10 +9777,9 @@ function validate99(data, { instancePath = "", parentData, parentDataProperty, r
                       var valid4 = true;
                       const len0 = data13.length;
                       for (let i0 = 0; i0 < len0; i0++) {
-                        let data14 = data13[i0];
                         const _errs30 = errors;
-                        if (typeof data14 !== "string") {
-                          validate99.errors = [{ instancePath: instancePath + "/stdout/" + i0, schemaPath: "#/properties/stdout/items/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema80.properties.stdout.items.type, parentSchema: schema80.properties.stdout.items, data: data14 }];
+                        if (typeof data13[i0] !== "string") {
+                          validate99.errors = [{ instancePath: instancePath + "/stdout/" + i0, schemaPath: "#/properties/stdout/items/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
                           return false;
                         }
                         var valid4 = _errs30 === errors;
@@ -9945,7 +9798,7 @@ function validate99(data, { instancePath = "", parentData, parentDataProperty, r
                     let data15 = data.stderr;
                     const _errs32 = errors;
                     if (!Array.isArray(data15) && data15 !== null) {
-                      validate99.errors = [{ instancePath: instancePath + "/stderr", schemaPath: "#/properties/stderr/type", keyword: "type", params: { type: schema80.properties.stderr.type }, message: "must be array,null", schema: schema80.properties.stderr.type, parentSchema: schema80.properties.stderr, data: data15 }];
+                      validate99.errors = [{ instancePath: instancePath + "/stderr", schemaPath: "#/properties/stderr/type", keyword: "type", params: { type: schema80.properties.stderr.type }, message: "must be array,null" }];
                       return false;
                     }
                     if (errors === _errs32) {
@@ -9953,10 +9806,9 @@ function validate99(data, { instancePath = "", parentData, parentDataProperty, r
                         var valid5 = true;
                         const len1 = data15.length;
                         for (let i1 = 0; i1 < len1; i1++) {
-                          let data16 = data15[i1];
                           const _errs34 = errors;
-                          if (typeof data16 !== "string") {
-                            validate99.errors = [{ instancePath: instancePath + "/stderr/" + i1, schemaPath: "#/properties/stderr/items/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema80.properties.stderr.items.type, parentSchema: schema80.properties.stderr.items, data: data16 }];
+                          if (typeof data15[i1] !== "string") {
+                            validate99.errors = [{ instancePath: instancePath + "/stderr/" + i1, schemaPath: "#/properties/stderr/items/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
                             return false;
                           }
                           var valid5 = _errs34 === errors;
@@ -9975,7 +9827,7 @@ function validate99(data, { instancePath = "", parentData, parentDataProperty, r
                       let data17 = data.tool_returns;
                       const _errs36 = errors;
                       if (!Array.isArray(data17) && data17 !== null) {
-                        validate99.errors = [{ instancePath: instancePath + "/tool_returns", schemaPath: "#/properties/tool_returns/type", keyword: "type", params: { type: schema80.properties.tool_returns.type }, message: "must be array,null", schema: schema80.properties.tool_returns.type, parentSchema: schema80.properties.tool_returns, data: data17 }];
+                        validate99.errors = [{ instancePath: instancePath + "/tool_returns", schemaPath: "#/properties/tool_returns/type", keyword: "type", params: { type: schema80.properties.tool_returns.type }, message: "must be array,null" }];
                         return false;
                       }
                       if (errors === _errs36) {
@@ -10007,7 +9859,7 @@ function validate99(data, { instancePath = "", parentData, parentDataProperty, r
         }
       }
     } else {
-      validate99.errors = [{ instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object", schema: schema80.type, parentSchema: schema80, data }];
+      validate99.errors = [{ instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" }];
       return false;
     }
   }
@@ -10030,14 +9882,13 @@ function validate101(data, { instancePath = "", parentData, parentDataProperty, 
     if (data && typeof data == "object" && !Array.isArray(data)) {
       let missing0;
       if (data.type === void 0 && (missing0 = "type") || data.url === void 0 && (missing0 = "url")) {
-        validate101.errors = [{ instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: missing0 }, message: "must have required property '" + missing0 + "'", schema: schema37.required, parentSchema: schema37, data }];
+        validate101.errors = [{ instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: missing0 }, message: "must have required property '" + missing0 + "'" }];
         return false;
       } else {
         if (data.type !== void 0) {
-          let data0 = data.type;
           const _errs1 = errors;
-          if ("url" !== data0) {
-            validate101.errors = [{ instancePath: instancePath + "/type", schemaPath: "#/properties/type/const", keyword: "const", params: { allowedValue: "url" }, message: "must be equal to constant", schema: "url", parentSchema: schema37.properties.type, data: data0 }];
+          if ("url" !== data.type) {
+            validate101.errors = [{ instancePath: instancePath + "/type", schemaPath: "#/properties/type/const", keyword: "const", params: { allowedValue: "url" }, message: "must be equal to constant" }];
             return false;
           }
           var valid0 = _errs1 === errors;
@@ -10046,10 +9897,9 @@ function validate101(data, { instancePath = "", parentData, parentDataProperty, 
         }
         if (valid0) {
           if (data.url !== void 0) {
-            let data1 = data.url;
             const _errs2 = errors;
-            if (typeof data1 !== "string") {
-              validate101.errors = [{ instancePath: instancePath + "/url", schemaPath: "#/properties/url/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema37.properties.url.type, parentSchema: schema37.properties.url, data: data1 }];
+            if (typeof data.url !== "string") {
+              validate101.errors = [{ instancePath: instancePath + "/url", schemaPath: "#/properties/url/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
               return false;
             }
             var valid0 = _errs2 === errors;
@@ -10059,7 +9909,7 @@ function validate101(data, { instancePath = "", parentData, parentDataProperty, 
         }
       }
     } else {
-      validate101.errors = [{ instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object", schema: schema37.type, parentSchema: schema37, data }];
+      validate101.errors = [{ instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" }];
       return false;
     }
   }
@@ -10088,14 +9938,13 @@ function validate102(data, { instancePath = "", parentData, parentDataProperty, 
             if (data && typeof data == "object" && !Array.isArray(data)) {
               let missing0;
               if (data.type === void 0 && (missing0 = "type") || data.text === void 0 && (missing0 = "text")) {
-                validate102.errors = [{ instancePath, schemaPath: "#/$defs/TextContent/required", keyword: "required", params: { missingProperty: missing0 }, message: "must have required property '" + missing0 + "'", schema: schema40.required, parentSchema: schema40, data }];
+                validate102.errors = [{ instancePath, schemaPath: "#/$defs/TextContent/required", keyword: "required", params: { missingProperty: missing0 }, message: "must have required property '" + missing0 + "'" }];
                 return false;
               } else {
                 if (data.type !== void 0) {
-                  let data0 = data.type;
                   const _errs5 = errors;
-                  if ("text" !== data0) {
-                    validate102.errors = [{ instancePath: instancePath + "/type", schemaPath: "#/$defs/TextContent/properties/type/const", keyword: "const", params: { allowedValue: "text" }, message: "must be equal to constant", schema: "text", parentSchema: schema40.properties.type, data: data0 }];
+                  if ("text" !== data.type) {
+                    validate102.errors = [{ instancePath: instancePath + "/type", schemaPath: "#/$defs/TextContent/properties/type/const", keyword: "const", params: { allowedValue: "text" }, message: "must be equal to constant" }];
                     return false;
                   }
                   var valid3 = _errs5 === errors;
@@ -10104,10 +9953,9 @@ function validate102(data, { instancePath = "", parentData, parentDataProperty, 
                 }
                 if (valid3) {
                   if (data.text !== void 0) {
-                    let data1 = data.text;
                     const _errs6 = errors;
-                    if (typeof data1 !== "string") {
-                      validate102.errors = [{ instancePath: instancePath + "/text", schemaPath: "#/$defs/TextContent/properties/text/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema40.properties.text.type, parentSchema: schema40.properties.text, data: data1 }];
+                    if (typeof data.text !== "string") {
+                      validate102.errors = [{ instancePath: instancePath + "/text", schemaPath: "#/$defs/TextContent/properties/text/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
                       return false;
                     }
                     var valid3 = _errs6 === errors;
@@ -10119,7 +9967,7 @@ function validate102(data, { instancePath = "", parentData, parentDataProperty, 
                       let data2 = data.signature;
                       const _errs8 = errors;
                       if (typeof data2 !== "string" && data2 !== null) {
-                        validate102.errors = [{ instancePath: instancePath + "/signature", schemaPath: "#/$defs/TextContent/properties/signature/type", keyword: "type", params: { type: schema40.properties.signature.type }, message: "must be string,null", schema: schema40.properties.signature.type, parentSchema: schema40.properties.signature, data: data2 }];
+                        validate102.errors = [{ instancePath: instancePath + "/signature", schemaPath: "#/$defs/TextContent/properties/signature/type", keyword: "type", params: { type: schema40.properties.signature.type }, message: "must be string,null" }];
                         return false;
                       }
                       var valid3 = _errs8 === errors;
@@ -10130,7 +9978,7 @@ function validate102(data, { instancePath = "", parentData, parentDataProperty, 
                 }
               }
             } else {
-              validate102.errors = [{ instancePath, schemaPath: "#/$defs/TextContent/type", keyword: "type", params: { type: "object" }, message: "must be object", schema: schema40.type, parentSchema: schema40, data }];
+              validate102.errors = [{ instancePath, schemaPath: "#/$defs/TextContent/type", keyword: "type", params: { type: "object" }, message: "must be object" }];
               return false;
             }
           }
@@ -10149,15 +9997,15 @@ function validate102(data, { instancePath = "", parentData, parentDataProperty, 
             props0.source = true;
           }
         } else {
-          validate102.errors = [{ instancePath, schemaPath: "#/discriminator", keyword: "discriminator", params: { error: "mapping", tag: "type", tagValue: tag0 }, message: 'value of tag "type" must be in oneOf', schema: schema34.discriminator, parentSchema: schema34, data }];
+          validate102.errors = [{ instancePath, schemaPath: "#/discriminator", keyword: "discriminator", params: { error: "mapping", tag: "type", tagValue: tag0 }, message: 'value of tag "type" must be in oneOf' }];
           return false;
         }
       } else {
-        validate102.errors = [{ instancePath, schemaPath: "#/discriminator", keyword: "discriminator", params: { error: "tag", tag: "type", tagValue: tag0 }, message: 'tag "type" must be string', schema: schema34.discriminator, parentSchema: schema34, data }];
+        validate102.errors = [{ instancePath, schemaPath: "#/discriminator", keyword: "discriminator", params: { error: "tag", tag: "type", tagValue: tag0 }, message: 'tag "type" must be string' }];
         return false;
       }
     } else {
-      validate102.errors = [{ instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object", schema: schema34.type, parentSchema: schema34, data }];
+      validate102.errors = [{ instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" }];
       return false;
     }
   }
@@ -10182,14 +10030,13 @@ function validate104(data, { instancePath = "", parentData, parentDataProperty, 
     if (data && typeof data == "object" && !Array.isArray(data)) {
       let missing0;
       if (data.id === void 0 && (missing0 = "id") || data.date === void 0 && (missing0 = "date")) {
-        validate104.errors = [{ instancePath, schemaPath: "#/$defs/LettaMessageBase/required", keyword: "required", params: { missingProperty: missing0 }, message: "must have required property '" + missing0 + "'", schema: schema43.required, parentSchema: schema43, data }];
+        validate104.errors = [{ instancePath, schemaPath: "#/$defs/LettaMessageBase/required", keyword: "required", params: { missingProperty: missing0 }, message: "must have required property '" + missing0 + "'" }];
         return false;
       } else {
         if (data.id !== void 0) {
-          let data0 = data.id;
           const _errs4 = errors;
-          if (typeof data0 !== "string") {
-            validate104.errors = [{ instancePath: instancePath + "/id", schemaPath: "#/$defs/LettaMessageBase/properties/id/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema43.properties.id.type, parentSchema: schema43.properties.id, data: data0 }];
+          if (typeof data.id !== "string") {
+            validate104.errors = [{ instancePath: instancePath + "/id", schemaPath: "#/$defs/LettaMessageBase/properties/id/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
             return false;
           }
           var valid2 = _errs4 === errors;
@@ -10204,11 +10051,11 @@ function validate104(data, { instancePath = "", parentData, parentDataProperty, 
               if (errors === _errs6) {
                 if (typeof data1 === "string") {
                   if (!formats0.validate(data1)) {
-                    validate104.errors = [{ instancePath: instancePath + "/date", schemaPath: "#/$defs/LettaMessageBase/properties/date/format", keyword: "format", params: { format: "date-time" }, message: 'must match format "date-time"', schema: "date-time", parentSchema: schema43.properties.date, data: data1 }];
+                    validate104.errors = [{ instancePath: instancePath + "/date", schemaPath: "#/$defs/LettaMessageBase/properties/date/format", keyword: "format", params: { format: "date-time" }, message: 'must match format "date-time"' }];
                     return false;
                   }
                 } else {
-                  validate104.errors = [{ instancePath: instancePath + "/date", schemaPath: "#/$defs/LettaMessageBase/properties/date/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema43.properties.date.type, parentSchema: schema43.properties.date, data: data1 }];
+                  validate104.errors = [{ instancePath: instancePath + "/date", schemaPath: "#/$defs/LettaMessageBase/properties/date/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
                   return false;
                 }
               }
@@ -10222,7 +10069,7 @@ function validate104(data, { instancePath = "", parentData, parentDataProperty, 
               let data2 = data.name;
               const _errs8 = errors;
               if (typeof data2 !== "string" && data2 !== null) {
-                validate104.errors = [{ instancePath: instancePath + "/name", schemaPath: "#/$defs/LettaMessageBase/properties/name/type", keyword: "type", params: { type: schema43.properties.name.type }, message: "must be string,null", schema: schema43.properties.name.type, parentSchema: schema43.properties.name, data: data2 }];
+                validate104.errors = [{ instancePath: instancePath + "/name", schemaPath: "#/$defs/LettaMessageBase/properties/name/type", keyword: "type", params: { type: schema43.properties.name.type }, message: "must be string,null" }];
                 return false;
               }
               var valid2 = _errs8 === errors;
@@ -10234,7 +10081,7 @@ function validate104(data, { instancePath = "", parentData, parentDataProperty, 
                 let data3 = data.otid;
                 const _errs10 = errors;
                 if (typeof data3 !== "string" && data3 !== null) {
-                  validate104.errors = [{ instancePath: instancePath + "/otid", schemaPath: "#/$defs/LettaMessageBase/properties/otid/type", keyword: "type", params: { type: schema43.properties.otid.type }, message: "must be string,null", schema: schema43.properties.otid.type, parentSchema: schema43.properties.otid, data: data3 }];
+                  validate104.errors = [{ instancePath: instancePath + "/otid", schemaPath: "#/$defs/LettaMessageBase/properties/otid/type", keyword: "type", params: { type: schema43.properties.otid.type }, message: "must be string,null" }];
                   return false;
                 }
                 var valid2 = _errs10 === errors;
@@ -10246,7 +10093,7 @@ function validate104(data, { instancePath = "", parentData, parentDataProperty, 
                   let data4 = data.sender_id;
                   const _errs12 = errors;
                   if (typeof data4 !== "string" && data4 !== null) {
-                    validate104.errors = [{ instancePath: instancePath + "/sender_id", schemaPath: "#/$defs/LettaMessageBase/properties/sender_id/type", keyword: "type", params: { type: schema43.properties.sender_id.type }, message: "must be string,null", schema: schema43.properties.sender_id.type, parentSchema: schema43.properties.sender_id, data: data4 }];
+                    validate104.errors = [{ instancePath: instancePath + "/sender_id", schemaPath: "#/$defs/LettaMessageBase/properties/sender_id/type", keyword: "type", params: { type: schema43.properties.sender_id.type }, message: "must be string,null" }];
                     return false;
                   }
                   var valid2 = _errs12 === errors;
@@ -10258,7 +10105,7 @@ function validate104(data, { instancePath = "", parentData, parentDataProperty, 
                     let data5 = data.step_id;
                     const _errs14 = errors;
                     if (typeof data5 !== "string" && data5 !== null) {
-                      validate104.errors = [{ instancePath: instancePath + "/step_id", schemaPath: "#/$defs/LettaMessageBase/properties/step_id/type", keyword: "type", params: { type: schema43.properties.step_id.type }, message: "must be string,null", schema: schema43.properties.step_id.type, parentSchema: schema43.properties.step_id, data: data5 }];
+                      validate104.errors = [{ instancePath: instancePath + "/step_id", schemaPath: "#/$defs/LettaMessageBase/properties/step_id/type", keyword: "type", params: { type: schema43.properties.step_id.type }, message: "must be string,null" }];
                       return false;
                     }
                     var valid2 = _errs14 === errors;
@@ -10270,7 +10117,7 @@ function validate104(data, { instancePath = "", parentData, parentDataProperty, 
                       let data6 = data.is_err;
                       const _errs16 = errors;
                       if (typeof data6 !== "boolean" && data6 !== null) {
-                        validate104.errors = [{ instancePath: instancePath + "/is_err", schemaPath: "#/$defs/LettaMessageBase/properties/is_err/type", keyword: "type", params: { type: schema43.properties.is_err.type }, message: "must be boolean,null", schema: schema43.properties.is_err.type, parentSchema: schema43.properties.is_err, data: data6 }];
+                        validate104.errors = [{ instancePath: instancePath + "/is_err", schemaPath: "#/$defs/LettaMessageBase/properties/is_err/type", keyword: "type", params: { type: schema43.properties.is_err.type }, message: "must be boolean,null" }];
                         return false;
                       }
                       var valid2 = _errs16 === errors;
@@ -10282,7 +10129,7 @@ function validate104(data, { instancePath = "", parentData, parentDataProperty, 
                         let data7 = data.seq_id;
                         const _errs18 = errors;
                         if (!(typeof data7 == "number" && (!(data7 % 1) && !isNaN(data7)) && isFinite(data7)) && data7 !== null) {
-                          validate104.errors = [{ instancePath: instancePath + "/seq_id", schemaPath: "#/$defs/LettaMessageBase/properties/seq_id/type", keyword: "type", params: { type: schema43.properties.seq_id.type }, message: "must be integer,null", schema: schema43.properties.seq_id.type, parentSchema: schema43.properties.seq_id, data: data7 }];
+                          validate104.errors = [{ instancePath: instancePath + "/seq_id", schemaPath: "#/$defs/LettaMessageBase/properties/seq_id/type", keyword: "type", params: { type: schema43.properties.seq_id.type }, message: "must be integer,null" }];
                           return false;
                         }
                         var valid2 = _errs18 === errors;
@@ -10294,7 +10141,7 @@ function validate104(data, { instancePath = "", parentData, parentDataProperty, 
                           let data8 = data.run_id;
                           const _errs20 = errors;
                           if (typeof data8 !== "string" && data8 !== null) {
-                            validate104.errors = [{ instancePath: instancePath + "/run_id", schemaPath: "#/$defs/LettaMessageBase/properties/run_id/type", keyword: "type", params: { type: schema43.properties.run_id.type }, message: "must be string,null", schema: schema43.properties.run_id.type, parentSchema: schema43.properties.run_id, data: data8 }];
+                            validate104.errors = [{ instancePath: instancePath + "/run_id", schemaPath: "#/$defs/LettaMessageBase/properties/run_id/type", keyword: "type", params: { type: schema43.properties.run_id.type }, message: "must be string,null" }];
                             return false;
                           }
                           var valid2 = _errs20 === errors;
@@ -10311,7 +10158,7 @@ function validate104(data, { instancePath = "", parentData, parentDataProperty, 
         }
       }
     } else {
-      validate104.errors = [{ instancePath, schemaPath: "#/$defs/LettaMessageBase/type", keyword: "type", params: { type: "object" }, message: "must be object", schema: schema43.type, parentSchema: schema43, data }];
+      validate104.errors = [{ instancePath, schemaPath: "#/$defs/LettaMessageBase/type", keyword: "type", params: { type: "object" }, message: "must be object" }];
       return false;
     }
   }
@@ -10319,14 +10166,13 @@ function validate104(data, { instancePath = "", parentData, parentDataProperty, 
     if (data && typeof data == "object" && !Array.isArray(data)) {
       let missing1;
       if (data.message_type === void 0 && (missing1 = "message_type") || data.content === void 0 && (missing1 = "content")) {
-        validate104.errors = [{ instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: missing1 }, message: "must have required property '" + missing1 + "'", schema: schema70.required, parentSchema: schema70, data }];
+        validate104.errors = [{ instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: missing1 }, message: "must have required property '" + missing1 + "'" }];
         return false;
       } else {
         if (data.message_type !== void 0) {
-          let data9 = data.message_type;
           const _errs22 = errors;
-          if ("user_message" !== data9) {
-            validate104.errors = [{ instancePath: instancePath + "/message_type", schemaPath: "#/properties/message_type/const", keyword: "const", params: { allowedValue: "user_message" }, message: "must be equal to constant", schema: "user_message", parentSchema: schema70.properties.message_type, data: data9 }];
+          if ("user_message" !== data.message_type) {
+            validate104.errors = [{ instancePath: instancePath + "/message_type", schemaPath: "#/properties/message_type/const", keyword: "const", params: { allowedValue: "user_message" }, message: "must be equal to constant" }];
             return false;
           }
           var valid3 = _errs22 === errors;
@@ -10341,7 +10187,7 @@ function validate104(data, { instancePath = "", parentData, parentDataProperty, 
             let valid4 = false;
             const _errs25 = errors;
             if (typeof data10 !== "string") {
-              const err0 = { instancePath: instancePath + "/content", schemaPath: "#/properties/content/anyOf/0/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema70.properties.content.anyOf[0].type, parentSchema: schema70.properties.content.anyOf[0], data: data10 };
+              const err0 = { instancePath: instancePath + "/content", schemaPath: "#/properties/content/anyOf/0/type", keyword: "type", params: { type: "string" }, message: "must be string" };
               if (vErrors === null) {
                 vErrors = [err0];
               } else {
@@ -10368,7 +10214,7 @@ function validate104(data, { instancePath = "", parentData, parentDataProperty, 
                   }
                 }
               } else {
-                const err1 = { instancePath: instancePath + "/content", schemaPath: "#/properties/content/anyOf/1/type", keyword: "type", params: { type: "array" }, message: "must be array", schema: schema70.properties.content.anyOf[1].type, parentSchema: schema70.properties.content.anyOf[1], data: data10 };
+                const err1 = { instancePath: instancePath + "/content", schemaPath: "#/properties/content/anyOf/1/type", keyword: "type", params: { type: "array" }, message: "must be array" };
                 if (vErrors === null) {
                   vErrors = [err1];
                 } else {
@@ -10380,7 +10226,7 @@ function validate104(data, { instancePath = "", parentData, parentDataProperty, 
             var _valid0 = _errs27 === errors;
             valid4 = valid4 || _valid0;
             if (!valid4) {
-              const err2 = { instancePath: instancePath + "/content", schemaPath: "#/properties/content/anyOf", keyword: "anyOf", params: {}, message: "must match a schema in anyOf", schema: schema70.properties.content.anyOf, parentSchema: schema70.properties.content, data: data10 };
+              const err2 = { instancePath: instancePath + "/content", schemaPath: "#/properties/content/anyOf", keyword: "anyOf", params: {}, message: "must match a schema in anyOf" };
               if (vErrors === null) {
                 vErrors = [err2];
               } else {
@@ -10406,7 +10252,7 @@ function validate104(data, { instancePath = "", parentData, parentDataProperty, 
         }
       }
     } else {
-      validate104.errors = [{ instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object", schema: schema70.type, parentSchema: schema70, data }];
+      validate104.errors = [{ instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" }];
       return false;
     }
   }

@@ -49,11 +49,11 @@ function validate21(data, { instancePath = "", parentData, parentDataProperty, r
     evaluated0.items = void 0;
   }
   if (typeof data !== "string") {
-    validate21.errors = [{ instancePath, schemaPath: "#/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema32.type, parentSchema: schema32, data }];
+    validate21.errors = [{ instancePath, schemaPath: "#/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
     return false;
   }
   if (!(data === "assistant" || data === "system" || data === "tool" || data === "user")) {
-    validate21.errors = [{ instancePath, schemaPath: "#/enum", keyword: "enum", params: { allowedValues: schema32.enum }, message: "must be equal to one of the allowed values", schema: schema32.enum, parentSchema: schema32, data }];
+    validate21.errors = [{ instancePath, schemaPath: "#/enum", keyword: "enum", params: { allowedValues: schema32.enum }, message: "must be equal to one of the allowed values" }];
     return false;
   }
   validate21.errors = vErrors;
@@ -73,11 +73,11 @@ function validate22(data, { instancePath = "", parentData, parentDataProperty, r
     evaluated0.items = void 0;
   }
   if (typeof data !== "string") {
-    validate22.errors = [{ instancePath, schemaPath: "#/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema33.type, parentSchema: schema33, data }];
+    validate22.errors = [{ instancePath, schemaPath: "#/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
     return false;
   }
   if (!(data === "tool" || data === "user")) {
-    validate22.errors = [{ instancePath, schemaPath: "#/enum", keyword: "enum", params: { allowedValues: schema33.enum }, message: "must be equal to one of the allowed values", schema: schema33.enum, parentSchema: schema33, data }];
+    validate22.errors = [{ instancePath, schemaPath: "#/enum", keyword: "enum", params: { allowedValues: schema33.enum }, message: "must be equal to one of the allowed values" }];
     return false;
   }
   validate22.errors = vErrors;
@@ -103,14 +103,13 @@ function validate25(data, { instancePath = "", parentData, parentDataProperty, r
     if (data && typeof data == "object" && !Array.isArray(data)) {
       let missing0;
       if (data.type === void 0 && (missing0 = "type") || data.properties === void 0 && (missing0 = "properties")) {
-        validate25.errors = [{ instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: missing0 }, message: "must have required property '" + missing0 + "'", schema: schema36.required, parentSchema: schema36, data }];
+        validate25.errors = [{ instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: missing0 }, message: "must have required property '" + missing0 + "'" }];
         return false;
       } else {
         if (data.type !== void 0) {
-          let data0 = data.type;
           const _errs1 = errors;
-          if (typeof data0 !== "string") {
-            validate25.errors = [{ instancePath: instancePath + "/type", schemaPath: "#/properties/type/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema36.properties.type.type, parentSchema: schema36.properties.type, data: data0 }];
+          if (typeof data.type !== "string") {
+            validate25.errors = [{ instancePath: instancePath + "/type", schemaPath: "#/properties/type/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
             return false;
           }
           var valid0 = _errs1 === errors;
@@ -126,10 +125,9 @@ function validate25(data, { instancePath = "", parentData, parentDataProperty, r
                 var valid1 = true;
                 const len0 = data1.length;
                 for (let i0 = 0; i0 < len0; i0++) {
-                  let data2 = data1[i0];
                   const _errs5 = errors;
-                  if (typeof data2 !== "string") {
-                    validate25.errors = [{ instancePath: instancePath + "/required/" + i0, schemaPath: "#/properties/required/items/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema36.properties.required.items.type, parentSchema: schema36.properties.required.items, data: data2 }];
+                  if (typeof data1[i0] !== "string") {
+                    validate25.errors = [{ instancePath: instancePath + "/required/" + i0, schemaPath: "#/properties/required/items/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
                     return false;
                   }
                   var valid1 = _errs5 === errors;
@@ -138,7 +136,7 @@ function validate25(data, { instancePath = "", parentData, parentDataProperty, r
                   }
                 }
               } else {
-                validate25.errors = [{ instancePath: instancePath + "/required", schemaPath: "#/properties/required/type", keyword: "type", params: { type: "array" }, message: "must be array", schema: schema36.properties.required.type, parentSchema: schema36.properties.required, data: data1 }];
+                validate25.errors = [{ instancePath: instancePath + "/required", schemaPath: "#/properties/required/type", keyword: "type", params: { type: "array" }, message: "must be array" }];
                 return false;
               }
             }
@@ -160,14 +158,13 @@ function validate25(data, { instancePath = "", parentData, parentDataProperty, r
                       if (data4 && typeof data4 == "object" && !Array.isArray(data4)) {
                         let missing1;
                         if (data4.type === void 0 && (missing1 = "type") || data4.description === void 0 && (missing1 = "description")) {
-                          validate25.errors = [{ instancePath: instancePath + "/properties/" + key0.replace(/~/g, "~0").replace(/\//g, "~1"), schemaPath: "#/$defs/IToolProperty/required", keyword: "required", params: { missingProperty: missing1 }, message: "must have required property '" + missing1 + "'", schema: schema37.required, parentSchema: schema37, data: data4 }];
+                          validate25.errors = [{ instancePath: instancePath + "/properties/" + key0.replace(/~/g, "~0").replace(/\//g, "~1"), schemaPath: "#/$defs/IToolProperty/required", keyword: "required", params: { missingProperty: missing1 }, message: "must have required property '" + missing1 + "'" }];
                           return false;
                         } else {
                           if (data4.type !== void 0) {
-                            let data5 = data4.type;
                             const _errs13 = errors;
-                            if (typeof data5 !== "string") {
-                              validate25.errors = [{ instancePath: instancePath + "/properties/" + key0.replace(/~/g, "~0").replace(/\//g, "~1") + "/type", schemaPath: "#/$defs/IToolProperty/properties/type/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema37.properties.type.type, parentSchema: schema37.properties.type, data: data5 }];
+                            if (typeof data4.type !== "string") {
+                              validate25.errors = [{ instancePath: instancePath + "/properties/" + key0.replace(/~/g, "~0").replace(/\//g, "~1") + "/type", schemaPath: "#/$defs/IToolProperty/properties/type/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
                               return false;
                             }
                             var valid4 = _errs13 === errors;
@@ -176,10 +173,9 @@ function validate25(data, { instancePath = "", parentData, parentDataProperty, r
                           }
                           if (valid4) {
                             if (data4.description !== void 0) {
-                              let data6 = data4.description;
                               const _errs15 = errors;
-                              if (typeof data6 !== "string") {
-                                validate25.errors = [{ instancePath: instancePath + "/properties/" + key0.replace(/~/g, "~0").replace(/\//g, "~1") + "/description", schemaPath: "#/$defs/IToolProperty/properties/description/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema37.properties.description.type, parentSchema: schema37.properties.description, data: data6 }];
+                              if (typeof data4.description !== "string") {
+                                validate25.errors = [{ instancePath: instancePath + "/properties/" + key0.replace(/~/g, "~0").replace(/\//g, "~1") + "/description", schemaPath: "#/$defs/IToolProperty/properties/description/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
                                 return false;
                               }
                               var valid4 = _errs15 === errors;
@@ -195,10 +191,9 @@ function validate25(data, { instancePath = "", parentData, parentDataProperty, r
                                     var valid5 = true;
                                     const len1 = data7.length;
                                     for (let i1 = 0; i1 < len1; i1++) {
-                                      let data8 = data7[i1];
                                       const _errs19 = errors;
-                                      if (typeof data8 !== "string") {
-                                        validate25.errors = [{ instancePath: instancePath + "/properties/" + key0.replace(/~/g, "~0").replace(/\//g, "~1") + "/enum/" + i1, schemaPath: "#/$defs/IToolProperty/properties/enum/items/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema37.properties.enum.items.type, parentSchema: schema37.properties.enum.items, data: data8 }];
+                                      if (typeof data7[i1] !== "string") {
+                                        validate25.errors = [{ instancePath: instancePath + "/properties/" + key0.replace(/~/g, "~0").replace(/\//g, "~1") + "/enum/" + i1, schemaPath: "#/$defs/IToolProperty/properties/enum/items/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
                                         return false;
                                       }
                                       var valid5 = _errs19 === errors;
@@ -207,7 +202,7 @@ function validate25(data, { instancePath = "", parentData, parentDataProperty, r
                                       }
                                     }
                                   } else {
-                                    validate25.errors = [{ instancePath: instancePath + "/properties/" + key0.replace(/~/g, "~0").replace(/\//g, "~1") + "/enum", schemaPath: "#/$defs/IToolProperty/properties/enum/type", keyword: "type", params: { type: "array" }, message: "must be array", schema: schema37.properties.enum.type, parentSchema: schema37.properties.enum, data: data7 }];
+                                    validate25.errors = [{ instancePath: instancePath + "/properties/" + key0.replace(/~/g, "~0").replace(/\//g, "~1") + "/enum", schemaPath: "#/$defs/IToolProperty/properties/enum/type", keyword: "type", params: { type: "array" }, message: "must be array" }];
                                     return false;
                                   }
                                 }
@@ -219,7 +214,7 @@ function validate25(data, { instancePath = "", parentData, parentDataProperty, r
                           }
                         }
                       } else {
-                        validate25.errors = [{ instancePath: instancePath + "/properties/" + key0.replace(/~/g, "~0").replace(/\//g, "~1"), schemaPath: "#/$defs/IToolProperty/type", keyword: "type", params: { type: "object" }, message: "must be object", schema: schema37.type, parentSchema: schema37, data: data4 }];
+                        validate25.errors = [{ instancePath: instancePath + "/properties/" + key0.replace(/~/g, "~0").replace(/\//g, "~1"), schemaPath: "#/$defs/IToolProperty/type", keyword: "type", params: { type: "object" }, message: "must be object" }];
                         return false;
                       }
                     }
@@ -229,7 +224,7 @@ function validate25(data, { instancePath = "", parentData, parentDataProperty, r
                     }
                   }
                 } else {
-                  validate25.errors = [{ instancePath: instancePath + "/properties", schemaPath: "#/properties/properties/type", keyword: "type", params: { type: "object" }, message: "must be object", schema: schema36.properties.properties.type, parentSchema: schema36.properties.properties, data: data3 }];
+                  validate25.errors = [{ instancePath: instancePath + "/properties", schemaPath: "#/properties/properties/type", keyword: "type", params: { type: "object" }, message: "must be object" }];
                   return false;
                 }
               }
@@ -241,7 +236,7 @@ function validate25(data, { instancePath = "", parentData, parentDataProperty, r
         }
       }
     } else {
-      validate25.errors = [{ instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object", schema: schema36.type, parentSchema: schema36, data }];
+      validate25.errors = [{ instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" }];
       return false;
     }
   }
@@ -263,14 +258,13 @@ function validate24(data, { instancePath = "", parentData, parentDataProperty, r
     if (data && typeof data == "object" && !Array.isArray(data)) {
       let missing0;
       if (data.name === void 0 && (missing0 = "name") || data.description === void 0 && (missing0 = "description") || data.parameters === void 0 && (missing0 = "parameters")) {
-        validate24.errors = [{ instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: missing0 }, message: "must have required property '" + missing0 + "'", schema: schema35.required, parentSchema: schema35, data }];
+        validate24.errors = [{ instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: missing0 }, message: "must have required property '" + missing0 + "'" }];
         return false;
       } else {
         if (data.name !== void 0) {
-          let data0 = data.name;
           const _errs1 = errors;
-          if (typeof data0 !== "string") {
-            validate24.errors = [{ instancePath: instancePath + "/name", schemaPath: "#/properties/name/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema35.properties.name.type, parentSchema: schema35.properties.name, data: data0 }];
+          if (typeof data.name !== "string") {
+            validate24.errors = [{ instancePath: instancePath + "/name", schemaPath: "#/properties/name/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
             return false;
           }
           var valid0 = _errs1 === errors;
@@ -279,10 +273,9 @@ function validate24(data, { instancePath = "", parentData, parentDataProperty, r
         }
         if (valid0) {
           if (data.description !== void 0) {
-            let data1 = data.description;
             const _errs3 = errors;
-            if (typeof data1 !== "string") {
-              validate24.errors = [{ instancePath: instancePath + "/description", schemaPath: "#/properties/description/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema35.properties.description.type, parentSchema: schema35.properties.description, data: data1 }];
+            if (typeof data.description !== "string") {
+              validate24.errors = [{ instancePath: instancePath + "/description", schemaPath: "#/properties/description/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
               return false;
             }
             var valid0 = _errs3 === errors;
@@ -304,7 +297,7 @@ function validate24(data, { instancePath = "", parentData, parentDataProperty, r
         }
       }
     } else {
-      validate24.errors = [{ instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object", schema: schema35.type, parentSchema: schema35, data }];
+      validate24.errors = [{ instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" }];
       return false;
     }
   }
@@ -326,14 +319,13 @@ function validate23(data, { instancePath = "", parentData, parentDataProperty, r
     if (data && typeof data == "object" && !Array.isArray(data)) {
       let missing0;
       if (data.toolName === void 0 && (missing0 = "toolName") || data.type === void 0 && (missing0 = "type") || data.function === void 0 && (missing0 = "function")) {
-        validate23.errors = [{ instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: missing0 }, message: "must have required property '" + missing0 + "'", schema: schema34.required, parentSchema: schema34, data }];
+        validate23.errors = [{ instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: missing0 }, message: "must have required property '" + missing0 + "'" }];
         return false;
       } else {
         if (data.toolName !== void 0) {
-          let data0 = data.toolName;
           const _errs1 = errors;
-          if (typeof data0 !== "string") {
-            validate23.errors = [{ instancePath: instancePath + "/toolName", schemaPath: "#/properties/toolName/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema34.properties.toolName.type, parentSchema: schema34.properties.toolName, data: data0 }];
+          if (typeof data.toolName !== "string") {
+            validate23.errors = [{ instancePath: instancePath + "/toolName", schemaPath: "#/properties/toolName/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
             return false;
           }
           var valid0 = _errs1 === errors;
@@ -342,10 +334,9 @@ function validate23(data, { instancePath = "", parentData, parentDataProperty, r
         }
         if (valid0) {
           if (data.docNote !== void 0) {
-            let data1 = data.docNote;
             const _errs3 = errors;
-            if (typeof data1 !== "string") {
-              validate23.errors = [{ instancePath: instancePath + "/docNote", schemaPath: "#/properties/docNote/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema34.properties.docNote.type, parentSchema: schema34.properties.docNote, data: data1 }];
+            if (typeof data.docNote !== "string") {
+              validate23.errors = [{ instancePath: instancePath + "/docNote", schemaPath: "#/properties/docNote/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
               return false;
             }
             var valid0 = _errs3 === errors;
@@ -354,10 +345,9 @@ function validate23(data, { instancePath = "", parentData, parentDataProperty, r
           }
           if (valid0) {
             if (data.type !== void 0) {
-              let data2 = data.type;
               const _errs5 = errors;
-              if (typeof data2 !== "string") {
-                validate23.errors = [{ instancePath: instancePath + "/type", schemaPath: "#/properties/type/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema34.properties.type.type, parentSchema: schema34.properties.type, data: data2 }];
+              if (typeof data.type !== "string") {
+                validate23.errors = [{ instancePath: instancePath + "/type", schemaPath: "#/properties/type/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
                 return false;
               }
               var valid0 = _errs5 === errors;
@@ -380,7 +370,7 @@ function validate23(data, { instancePath = "", parentData, parentDataProperty, r
         }
       }
     } else {
-      validate23.errors = [{ instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object", schema: schema34.type, parentSchema: schema34, data }];
+      validate23.errors = [{ instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" }];
       return false;
     }
   }
@@ -406,14 +396,13 @@ function validate29(data, { instancePath = "", parentData, parentDataProperty, r
     if (data && typeof data == "object" && !Array.isArray(data)) {
       let missing0;
       if (data.id === void 0 && (missing0 = "id") || data.type === void 0 && (missing0 = "type") || data.function === void 0 && (missing0 = "function")) {
-        validate29.errors = [{ instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: missing0 }, message: "must have required property '" + missing0 + "'", schema: schema40.required, parentSchema: schema40, data }];
+        validate29.errors = [{ instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: missing0 }, message: "must have required property '" + missing0 + "'" }];
         return false;
       } else {
         if (data.id !== void 0) {
-          let data0 = data.id;
           const _errs1 = errors;
-          if (typeof data0 !== "string") {
-            validate29.errors = [{ instancePath: instancePath + "/id", schemaPath: "#/properties/id/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema40.properties.id.type, parentSchema: schema40.properties.id, data: data0 }];
+          if (typeof data.id !== "string") {
+            validate29.errors = [{ instancePath: instancePath + "/id", schemaPath: "#/properties/id/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
             return false;
           }
           var valid0 = _errs1 === errors;
@@ -422,10 +411,9 @@ function validate29(data, { instancePath = "", parentData, parentDataProperty, r
         }
         if (valid0) {
           if (data.type !== void 0) {
-            let data1 = data.type;
             const _errs3 = errors;
-            if ("function" !== data1) {
-              validate29.errors = [{ instancePath: instancePath + "/type", schemaPath: "#/properties/type/const", keyword: "const", params: { allowedValue: "function" }, message: "must be equal to constant", schema: "function", parentSchema: schema40.properties.type, data: data1 }];
+            if ("function" !== data.type) {
+              validate29.errors = [{ instancePath: instancePath + "/type", schemaPath: "#/properties/type/const", keyword: "const", params: { allowedValue: "function" }, message: "must be equal to constant" }];
               return false;
             }
             var valid0 = _errs3 === errors;
@@ -441,14 +429,13 @@ function validate29(data, { instancePath = "", parentData, parentDataProperty, r
                 if (data2 && typeof data2 == "object" && !Array.isArray(data2)) {
                   let missing1;
                   if (data2.name === void 0 && (missing1 = "name") || data2.arguments === void 0 && (missing1 = "arguments")) {
-                    validate29.errors = [{ instancePath: instancePath + "/function", schemaPath: "#/$defs/IToolCallFunction/required", keyword: "required", params: { missingProperty: missing1 }, message: "must have required property '" + missing1 + "'", schema: schema41.required, parentSchema: schema41, data: data2 }];
+                    validate29.errors = [{ instancePath: instancePath + "/function", schemaPath: "#/$defs/IToolCallFunction/required", keyword: "required", params: { missingProperty: missing1 }, message: "must have required property '" + missing1 + "'" }];
                     return false;
                   } else {
                     if (data2.name !== void 0) {
-                      let data3 = data2.name;
                       const _errs7 = errors;
-                      if (typeof data3 !== "string") {
-                        validate29.errors = [{ instancePath: instancePath + "/function/name", schemaPath: "#/$defs/IToolCallFunction/properties/name/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema41.properties.name.type, parentSchema: schema41.properties.name, data: data3 }];
+                      if (typeof data2.name !== "string") {
+                        validate29.errors = [{ instancePath: instancePath + "/function/name", schemaPath: "#/$defs/IToolCallFunction/properties/name/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
                         return false;
                       }
                       var valid2 = _errs7 === errors;
@@ -460,7 +447,7 @@ function validate29(data, { instancePath = "", parentData, parentDataProperty, r
                         let data4 = data2.arguments;
                         const _errs9 = errors;
                         if (!(data4 && typeof data4 == "object" && !Array.isArray(data4))) {
-                          validate29.errors = [{ instancePath: instancePath + "/function/arguments", schemaPath: "#/$defs/IToolCallFunction/properties/arguments/type", keyword: "type", params: { type: "object" }, message: "must be object", schema: schema41.properties.arguments.type, parentSchema: schema41.properties.arguments, data: data4 }];
+                          validate29.errors = [{ instancePath: instancePath + "/function/arguments", schemaPath: "#/$defs/IToolCallFunction/properties/arguments/type", keyword: "type", params: { type: "object" }, message: "must be object" }];
                           return false;
                         }
                         var valid2 = _errs9 === errors;
@@ -470,7 +457,7 @@ function validate29(data, { instancePath = "", parentData, parentDataProperty, r
                     }
                   }
                 } else {
-                  validate29.errors = [{ instancePath: instancePath + "/function", schemaPath: "#/$defs/IToolCallFunction/type", keyword: "type", params: { type: "object" }, message: "must be object", schema: schema41.type, parentSchema: schema41, data: data2 }];
+                  validate29.errors = [{ instancePath: instancePath + "/function", schemaPath: "#/$defs/IToolCallFunction/type", keyword: "type", params: { type: "object" }, message: "must be object" }];
                   return false;
                 }
               }
@@ -482,7 +469,7 @@ function validate29(data, { instancePath = "", parentData, parentDataProperty, r
         }
       }
     } else {
-      validate29.errors = [{ instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object", schema: schema40.type, parentSchema: schema40, data }];
+      validate29.errors = [{ instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" }];
       return false;
     }
   }
@@ -504,18 +491,18 @@ function validate28(data, { instancePath = "", parentData, parentDataProperty, r
     if (data && typeof data == "object" && !Array.isArray(data)) {
       let missing0;
       if (data.role === void 0 && (missing0 = "role") || data.content === void 0 && (missing0 = "content")) {
-        validate28.errors = [{ instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: missing0 }, message: "must have required property '" + missing0 + "'", schema: schema38.required, parentSchema: schema38, data }];
+        validate28.errors = [{ instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: missing0 }, message: "must have required property '" + missing0 + "'" }];
         return false;
       } else {
         if (data.role !== void 0) {
           let data0 = data.role;
           const _errs1 = errors;
           if (typeof data0 !== "string") {
-            validate28.errors = [{ instancePath: instancePath + "/role", schemaPath: "#/$defs/BaseMessageRole/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema32.type, parentSchema: schema32, data: data0 }];
+            validate28.errors = [{ instancePath: instancePath + "/role", schemaPath: "#/$defs/BaseMessageRole/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
             return false;
           }
           if (!(data0 === "assistant" || data0 === "system" || data0 === "tool" || data0 === "user")) {
-            validate28.errors = [{ instancePath: instancePath + "/role", schemaPath: "#/$defs/BaseMessageRole/enum", keyword: "enum", params: { allowedValues: schema32.enum }, message: "must be equal to one of the allowed values", schema: schema32.enum, parentSchema: schema32, data: data0 }];
+            validate28.errors = [{ instancePath: instancePath + "/role", schemaPath: "#/$defs/BaseMessageRole/enum", keyword: "enum", params: { allowedValues: schema32.enum }, message: "must be equal to one of the allowed values" }];
             return false;
           }
           var valid0 = _errs1 === errors;
@@ -524,10 +511,9 @@ function validate28(data, { instancePath = "", parentData, parentDataProperty, r
         }
         if (valid0) {
           if (data.content !== void 0) {
-            let data1 = data.content;
             const _errs4 = errors;
-            if (typeof data1 !== "string") {
-              validate28.errors = [{ instancePath: instancePath + "/content", schemaPath: "#/properties/content/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema38.properties.content.type, parentSchema: schema38.properties.content, data: data1 }];
+            if (typeof data.content !== "string") {
+              validate28.errors = [{ instancePath: instancePath + "/content", schemaPath: "#/properties/content/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
               return false;
             }
             var valid0 = _errs4 === errors;
@@ -554,7 +540,7 @@ function validate28(data, { instancePath = "", parentData, parentDataProperty, r
                     }
                   }
                 } else {
-                  validate28.errors = [{ instancePath: instancePath + "/tool_calls", schemaPath: "#/properties/tool_calls/type", keyword: "type", params: { type: "array" }, message: "must be array", schema: schema38.properties.tool_calls.type, parentSchema: schema38.properties.tool_calls, data: data2 }];
+                  validate28.errors = [{ instancePath: instancePath + "/tool_calls", schemaPath: "#/properties/tool_calls/type", keyword: "type", params: { type: "array" }, message: "must be array" }];
                   return false;
                 }
               }
@@ -571,10 +557,9 @@ function validate28(data, { instancePath = "", parentData, parentDataProperty, r
                     var valid3 = true;
                     const len1 = data4.length;
                     for (let i1 = 0; i1 < len1; i1++) {
-                      let data5 = data4[i1];
                       const _errs11 = errors;
-                      if (typeof data5 !== "string") {
-                        validate28.errors = [{ instancePath: instancePath + "/images/" + i1, schemaPath: "#/properties/images/items/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema38.properties.images.items.type, parentSchema: schema38.properties.images.items, data: data5 }];
+                      if (typeof data4[i1] !== "string") {
+                        validate28.errors = [{ instancePath: instancePath + "/images/" + i1, schemaPath: "#/properties/images/items/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
                         return false;
                       }
                       var valid3 = _errs11 === errors;
@@ -583,7 +568,7 @@ function validate28(data, { instancePath = "", parentData, parentDataProperty, r
                       }
                     }
                   } else {
-                    validate28.errors = [{ instancePath: instancePath + "/images", schemaPath: "#/properties/images/type", keyword: "type", params: { type: "array" }, message: "must be array", schema: schema38.properties.images.type, parentSchema: schema38.properties.images, data: data4 }];
+                    validate28.errors = [{ instancePath: instancePath + "/images", schemaPath: "#/properties/images/type", keyword: "type", params: { type: "array" }, message: "must be array" }];
                     return false;
                   }
                 }
@@ -593,10 +578,9 @@ function validate28(data, { instancePath = "", parentData, parentDataProperty, r
               }
               if (valid0) {
                 if (data.tool_call_id !== void 0) {
-                  let data6 = data.tool_call_id;
                   const _errs13 = errors;
-                  if (typeof data6 !== "string") {
-                    validate28.errors = [{ instancePath: instancePath + "/tool_call_id", schemaPath: "#/properties/tool_call_id/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema38.properties.tool_call_id.type, parentSchema: schema38.properties.tool_call_id, data: data6 }];
+                  if (typeof data.tool_call_id !== "string") {
+                    validate28.errors = [{ instancePath: instancePath + "/tool_call_id", schemaPath: "#/properties/tool_call_id/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
                     return false;
                   }
                   var valid0 = _errs13 === errors;
@@ -609,7 +593,7 @@ function validate28(data, { instancePath = "", parentData, parentDataProperty, r
         }
       }
     } else {
-      validate28.errors = [{ instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object", schema: schema38.type, parentSchema: schema38, data }];
+      validate28.errors = [{ instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" }];
       return false;
     }
   }
@@ -630,7 +614,7 @@ function validate31(data, { instancePath = "", parentData, parentDataProperty, r
     evaluated0.items = void 0;
   }
   if (!(data && typeof data == "object" && !Array.isArray(data))) {
-    validate31.errors = [{ instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object", schema: schema42.type, parentSchema: schema42, data }];
+    validate31.errors = [{ instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" }];
     return false;
   }
   if (!validate28(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
@@ -658,18 +642,18 @@ function validate33(data, { instancePath = "", parentData, parentDataProperty, r
     if (data && typeof data == "object" && !Array.isArray(data)) {
       let missing0;
       if (data.role === void 0 && (missing0 = "role") || data.content === void 0 && (missing0 = "content") || data.agentName === void 0 && (missing0 = "agentName") || data.mode === void 0 && (missing0 = "mode")) {
-        validate33.errors = [{ instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: missing0 }, message: "must have required property '" + missing0 + "'", schema: schema43.required, parentSchema: schema43, data }];
+        validate33.errors = [{ instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: missing0 }, message: "must have required property '" + missing0 + "'" }];
         return false;
       } else {
         if (data.role !== void 0) {
           let data0 = data.role;
           const _errs1 = errors;
           if (typeof data0 !== "string") {
-            validate33.errors = [{ instancePath: instancePath + "/role", schemaPath: "#/$defs/SwarmMessageRole/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema44.type, parentSchema: schema44, data: data0 }];
+            validate33.errors = [{ instancePath: instancePath + "/role", schemaPath: "#/$defs/SwarmMessageRole/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
             return false;
           }
           if (!(data0 === "assistant" || data0 === "system" || data0 === "tool" || data0 === "user" || data0 === "resque" || data0 === "flush" || data0 === "developer")) {
-            validate33.errors = [{ instancePath: instancePath + "/role", schemaPath: "#/$defs/SwarmMessageRole/enum", keyword: "enum", params: { allowedValues: schema44.enum }, message: "must be equal to one of the allowed values", schema: schema44.enum, parentSchema: schema44, data: data0 }];
+            validate33.errors = [{ instancePath: instancePath + "/role", schemaPath: "#/$defs/SwarmMessageRole/enum", keyword: "enum", params: { allowedValues: schema44.enum }, message: "must be equal to one of the allowed values" }];
             return false;
           }
           var valid0 = _errs1 === errors;
@@ -678,10 +662,9 @@ function validate33(data, { instancePath = "", parentData, parentDataProperty, r
         }
         if (valid0) {
           if (data.content !== void 0) {
-            let data1 = data.content;
             const _errs4 = errors;
-            if (typeof data1 !== "string") {
-              validate33.errors = [{ instancePath: instancePath + "/content", schemaPath: "#/properties/content/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema43.properties.content.type, parentSchema: schema43.properties.content, data: data1 }];
+            if (typeof data.content !== "string") {
+              validate33.errors = [{ instancePath: instancePath + "/content", schemaPath: "#/properties/content/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
               return false;
             }
             var valid0 = _errs4 === errors;
@@ -708,7 +691,7 @@ function validate33(data, { instancePath = "", parentData, parentDataProperty, r
                     }
                   }
                 } else {
-                  validate33.errors = [{ instancePath: instancePath + "/tool_calls", schemaPath: "#/properties/tool_calls/type", keyword: "type", params: { type: "array" }, message: "must be array", schema: schema43.properties.tool_calls.type, parentSchema: schema43.properties.tool_calls, data: data2 }];
+                  validate33.errors = [{ instancePath: instancePath + "/tool_calls", schemaPath: "#/properties/tool_calls/type", keyword: "type", params: { type: "array" }, message: "must be array" }];
                   return false;
                 }
               }
@@ -725,10 +708,9 @@ function validate33(data, { instancePath = "", parentData, parentDataProperty, r
                     var valid3 = true;
                     const len1 = data4.length;
                     for (let i1 = 0; i1 < len1; i1++) {
-                      let data5 = data4[i1];
                       const _errs11 = errors;
-                      if (typeof data5 !== "string") {
-                        validate33.errors = [{ instancePath: instancePath + "/images/" + i1, schemaPath: "#/properties/images/items/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema43.properties.images.items.type, parentSchema: schema43.properties.images.items, data: data5 }];
+                      if (typeof data4[i1] !== "string") {
+                        validate33.errors = [{ instancePath: instancePath + "/images/" + i1, schemaPath: "#/properties/images/items/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
                         return false;
                       }
                       var valid3 = _errs11 === errors;
@@ -737,7 +719,7 @@ function validate33(data, { instancePath = "", parentData, parentDataProperty, r
                       }
                     }
                   } else {
-                    validate33.errors = [{ instancePath: instancePath + "/images", schemaPath: "#/properties/images/type", keyword: "type", params: { type: "array" }, message: "must be array", schema: schema43.properties.images.type, parentSchema: schema43.properties.images, data: data4 }];
+                    validate33.errors = [{ instancePath: instancePath + "/images", schemaPath: "#/properties/images/type", keyword: "type", params: { type: "array" }, message: "must be array" }];
                     return false;
                   }
                 }
@@ -747,10 +729,9 @@ function validate33(data, { instancePath = "", parentData, parentDataProperty, r
               }
               if (valid0) {
                 if (data.tool_call_id !== void 0) {
-                  let data6 = data.tool_call_id;
                   const _errs13 = errors;
-                  if (typeof data6 !== "string") {
-                    validate33.errors = [{ instancePath: instancePath + "/tool_call_id", schemaPath: "#/properties/tool_call_id/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema43.properties.tool_call_id.type, parentSchema: schema43.properties.tool_call_id, data: data6 }];
+                  if (typeof data.tool_call_id !== "string") {
+                    validate33.errors = [{ instancePath: instancePath + "/tool_call_id", schemaPath: "#/properties/tool_call_id/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
                     return false;
                   }
                   var valid0 = _errs13 === errors;
@@ -759,10 +740,9 @@ function validate33(data, { instancePath = "", parentData, parentDataProperty, r
                 }
                 if (valid0) {
                   if (data.agentName !== void 0) {
-                    let data7 = data.agentName;
                     const _errs15 = errors;
-                    if (typeof data7 !== "string") {
-                      validate33.errors = [{ instancePath: instancePath + "/agentName", schemaPath: "#/properties/agentName/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema43.properties.agentName.type, parentSchema: schema43.properties.agentName, data: data7 }];
+                    if (typeof data.agentName !== "string") {
+                      validate33.errors = [{ instancePath: instancePath + "/agentName", schemaPath: "#/properties/agentName/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
                       return false;
                     }
                     var valid0 = _errs15 === errors;
@@ -774,11 +754,11 @@ function validate33(data, { instancePath = "", parentData, parentDataProperty, r
                       let data8 = data.mode;
                       const _errs17 = errors;
                       if (typeof data8 !== "string") {
-                        validate33.errors = [{ instancePath: instancePath + "/mode", schemaPath: "#/$defs/ExecutionMode/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema33.type, parentSchema: schema33, data: data8 }];
+                        validate33.errors = [{ instancePath: instancePath + "/mode", schemaPath: "#/$defs/ExecutionMode/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
                         return false;
                       }
                       if (!(data8 === "tool" || data8 === "user")) {
-                        validate33.errors = [{ instancePath: instancePath + "/mode", schemaPath: "#/$defs/ExecutionMode/enum", keyword: "enum", params: { allowedValues: schema33.enum }, message: "must be equal to one of the allowed values", schema: schema33.enum, parentSchema: schema33, data: data8 }];
+                        validate33.errors = [{ instancePath: instancePath + "/mode", schemaPath: "#/$defs/ExecutionMode/enum", keyword: "enum", params: { allowedValues: schema33.enum }, message: "must be equal to one of the allowed values" }];
                         return false;
                       }
                       var valid0 = _errs17 === errors;
@@ -790,7 +770,7 @@ function validate33(data, { instancePath = "", parentData, parentDataProperty, r
                         let data9 = data.payload;
                         const _errs20 = errors;
                         if (!(data9 && typeof data9 == "object" && !Array.isArray(data9)) && data9 !== null) {
-                          validate33.errors = [{ instancePath: instancePath + "/payload", schemaPath: "#/properties/payload/type", keyword: "type", params: { type: schema43.properties.payload.type }, message: "must be object,null", schema: schema43.properties.payload.type, parentSchema: schema43.properties.payload, data: data9 }];
+                          validate33.errors = [{ instancePath: instancePath + "/payload", schemaPath: "#/properties/payload/type", keyword: "type", params: { type: schema43.properties.payload.type }, message: "must be object,null" }];
                           return false;
                         }
                         var valid0 = _errs20 === errors;
@@ -806,7 +786,7 @@ function validate33(data, { instancePath = "", parentData, parentDataProperty, r
         }
       }
     } else {
-      validate33.errors = [{ instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object", schema: schema43.type, parentSchema: schema43, data }];
+      validate33.errors = [{ instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" }];
       return false;
     }
   }
@@ -830,14 +810,13 @@ function validate35(data, { instancePath = "", parentData, parentDataProperty, r
     if (data && typeof data == "object" && !Array.isArray(data)) {
       let missing0;
       if (data.type === void 0 && (missing0 = "type") || data.function === void 0 && (missing0 = "function")) {
-        validate35.errors = [{ instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: missing0 }, message: "must have required property '" + missing0 + "'", schema: schema46.required, parentSchema: schema46, data }];
+        validate35.errors = [{ instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: missing0 }, message: "must have required property '" + missing0 + "'" }];
         return false;
       } else {
         if (data.type !== void 0) {
-          let data0 = data.type;
           const _errs1 = errors;
-          if (typeof data0 !== "string") {
-            validate35.errors = [{ instancePath: instancePath + "/type", schemaPath: "#/properties/type/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema46.properties.type.type, parentSchema: schema46.properties.type, data: data0 }];
+          if (typeof data.type !== "string") {
+            validate35.errors = [{ instancePath: instancePath + "/type", schemaPath: "#/properties/type/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
             return false;
           }
           var valid0 = _errs1 === errors;
@@ -858,7 +837,7 @@ function validate35(data, { instancePath = "", parentData, parentDataProperty, r
         }
       }
     } else {
-      validate35.errors = [{ instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object", schema: schema46.type, parentSchema: schema46, data }];
+      validate35.errors = [{ instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" }];
       return false;
     }
   }
@@ -881,14 +860,13 @@ function validate37(data, { instancePath = "", parentData, parentDataProperty, r
     if (data && typeof data == "object" && !Array.isArray(data)) {
       let missing0;
       if (data.id === void 0 && (missing0 = "id") || data.type === void 0 && (missing0 = "type") || data.function === void 0 && (missing0 = "function")) {
-        validate37.errors = [{ instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: missing0 }, message: "must have required property '" + missing0 + "'", schema: schema40.required, parentSchema: schema40, data }];
+        validate37.errors = [{ instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: missing0 }, message: "must have required property '" + missing0 + "'" }];
         return false;
       } else {
         if (data.id !== void 0) {
-          let data0 = data.id;
           const _errs1 = errors;
-          if (typeof data0 !== "string") {
-            validate37.errors = [{ instancePath: instancePath + "/id", schemaPath: "#/properties/id/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema40.properties.id.type, parentSchema: schema40.properties.id, data: data0 }];
+          if (typeof data.id !== "string") {
+            validate37.errors = [{ instancePath: instancePath + "/id", schemaPath: "#/properties/id/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
             return false;
           }
           var valid0 = _errs1 === errors;
@@ -897,10 +875,9 @@ function validate37(data, { instancePath = "", parentData, parentDataProperty, r
         }
         if (valid0) {
           if (data.type !== void 0) {
-            let data1 = data.type;
             const _errs3 = errors;
-            if ("function" !== data1) {
-              validate37.errors = [{ instancePath: instancePath + "/type", schemaPath: "#/properties/type/const", keyword: "const", params: { allowedValue: "function" }, message: "must be equal to constant", schema: "function", parentSchema: schema40.properties.type, data: data1 }];
+            if ("function" !== data.type) {
+              validate37.errors = [{ instancePath: instancePath + "/type", schemaPath: "#/properties/type/const", keyword: "const", params: { allowedValue: "function" }, message: "must be equal to constant" }];
               return false;
             }
             var valid0 = _errs3 === errors;
@@ -916,14 +893,13 @@ function validate37(data, { instancePath = "", parentData, parentDataProperty, r
                 if (data2 && typeof data2 == "object" && !Array.isArray(data2)) {
                   let missing1;
                   if (data2.name === void 0 && (missing1 = "name") || data2.arguments === void 0 && (missing1 = "arguments")) {
-                    validate37.errors = [{ instancePath: instancePath + "/function", schemaPath: "#/$defs/IToolCallFunction/required", keyword: "required", params: { missingProperty: missing1 }, message: "must have required property '" + missing1 + "'", schema: schema41.required, parentSchema: schema41, data: data2 }];
+                    validate37.errors = [{ instancePath: instancePath + "/function", schemaPath: "#/$defs/IToolCallFunction/required", keyword: "required", params: { missingProperty: missing1 }, message: "must have required property '" + missing1 + "'" }];
                     return false;
                   } else {
                     if (data2.name !== void 0) {
-                      let data3 = data2.name;
                       const _errs7 = errors;
-                      if (typeof data3 !== "string") {
-                        validate37.errors = [{ instancePath: instancePath + "/function/name", schemaPath: "#/$defs/IToolCallFunction/properties/name/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema41.properties.name.type, parentSchema: schema41.properties.name, data: data3 }];
+                      if (typeof data2.name !== "string") {
+                        validate37.errors = [{ instancePath: instancePath + "/function/name", schemaPath: "#/$defs/IToolCallFunction/properties/name/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
                         return false;
                       }
                       var valid2 = _errs7 === errors;
@@ -935,7 +911,7 @@ function validate37(data, { instancePath = "", parentData, parentDataProperty, r
                         let data4 = data2.arguments;
                         const _errs9 = errors;
                         if (!(data4 && typeof data4 == "object" && !Array.isArray(data4))) {
-                          validate37.errors = [{ instancePath: instancePath + "/function/arguments", schemaPath: "#/$defs/IToolCallFunction/properties/arguments/type", keyword: "type", params: { type: "object" }, message: "must be object", schema: schema41.properties.arguments.type, parentSchema: schema41.properties.arguments, data: data4 }];
+                          validate37.errors = [{ instancePath: instancePath + "/function/arguments", schemaPath: "#/$defs/IToolCallFunction/properties/arguments/type", keyword: "type", params: { type: "object" }, message: "must be object" }];
                           return false;
                         }
                         var valid2 = _errs9 === errors;
@@ -945,7 +921,7 @@ function validate37(data, { instancePath = "", parentData, parentDataProperty, r
                     }
                   }
                 } else {
-                  validate37.errors = [{ instancePath: instancePath + "/function", schemaPath: "#/$defs/IToolCallFunction/type", keyword: "type", params: { type: "object" }, message: "must be object", schema: schema41.type, parentSchema: schema41, data: data2 }];
+                  validate37.errors = [{ instancePath: instancePath + "/function", schemaPath: "#/$defs/IToolCallFunction/type", keyword: "type", params: { type: "object" }, message: "must be object" }];
                   return false;
                 }
               }
@@ -957,7 +933,7 @@ function validate37(data, { instancePath = "", parentData, parentDataProperty, r
         }
       }
     } else {
-      validate37.errors = [{ instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object", schema: schema40.type, parentSchema: schema40, data }];
+      validate37.errors = [{ instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" }];
       return false;
     }
   }
@@ -980,14 +956,13 @@ function validate38(data, { instancePath = "", parentData, parentDataProperty, r
     if (data && typeof data == "object" && !Array.isArray(data)) {
       let missing0;
       if (data.name === void 0 && (missing0 = "name") || data.arguments === void 0 && (missing0 = "arguments")) {
-        validate38.errors = [{ instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: missing0 }, message: "must have required property '" + missing0 + "'", schema: schema41.required, parentSchema: schema41, data }];
+        validate38.errors = [{ instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: missing0 }, message: "must have required property '" + missing0 + "'" }];
         return false;
       } else {
         if (data.name !== void 0) {
-          let data0 = data.name;
           const _errs1 = errors;
-          if (typeof data0 !== "string") {
-            validate38.errors = [{ instancePath: instancePath + "/name", schemaPath: "#/properties/name/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema41.properties.name.type, parentSchema: schema41.properties.name, data: data0 }];
+          if (typeof data.name !== "string") {
+            validate38.errors = [{ instancePath: instancePath + "/name", schemaPath: "#/properties/name/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
             return false;
           }
           var valid0 = _errs1 === errors;
@@ -999,7 +974,7 @@ function validate38(data, { instancePath = "", parentData, parentDataProperty, r
             let data1 = data.arguments;
             const _errs3 = errors;
             if (!(data1 && typeof data1 == "object" && !Array.isArray(data1))) {
-              validate38.errors = [{ instancePath: instancePath + "/arguments", schemaPath: "#/properties/arguments/type", keyword: "type", params: { type: "object" }, message: "must be object", schema: schema41.properties.arguments.type, parentSchema: schema41.properties.arguments, data: data1 }];
+              validate38.errors = [{ instancePath: instancePath + "/arguments", schemaPath: "#/properties/arguments/type", keyword: "type", params: { type: "object" }, message: "must be object" }];
               return false;
             }
             var valid0 = _errs3 === errors;
@@ -1009,7 +984,7 @@ function validate38(data, { instancePath = "", parentData, parentDataProperty, r
         }
       }
     } else {
-      validate38.errors = [{ instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object", schema: schema41.type, parentSchema: schema41, data }];
+      validate38.errors = [{ instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" }];
       return false;
     }
   }
@@ -1032,14 +1007,13 @@ function validate39(data, { instancePath = "", parentData, parentDataProperty, r
     if (data && typeof data == "object" && !Array.isArray(data)) {
       let missing0;
       if (data.name === void 0 && (missing0 = "name") || data.description === void 0 && (missing0 = "description") || data.parameters === void 0 && (missing0 = "parameters")) {
-        validate39.errors = [{ instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: missing0 }, message: "must have required property '" + missing0 + "'", schema: schema35.required, parentSchema: schema35, data }];
+        validate39.errors = [{ instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: missing0 }, message: "must have required property '" + missing0 + "'" }];
         return false;
       } else {
         if (data.name !== void 0) {
-          let data0 = data.name;
           const _errs1 = errors;
-          if (typeof data0 !== "string") {
-            validate39.errors = [{ instancePath: instancePath + "/name", schemaPath: "#/properties/name/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema35.properties.name.type, parentSchema: schema35.properties.name, data: data0 }];
+          if (typeof data.name !== "string") {
+            validate39.errors = [{ instancePath: instancePath + "/name", schemaPath: "#/properties/name/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
             return false;
           }
           var valid0 = _errs1 === errors;
@@ -1048,10 +1022,9 @@ function validate39(data, { instancePath = "", parentData, parentDataProperty, r
         }
         if (valid0) {
           if (data.description !== void 0) {
-            let data1 = data.description;
             const _errs3 = errors;
-            if (typeof data1 !== "string") {
-              validate39.errors = [{ instancePath: instancePath + "/description", schemaPath: "#/properties/description/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema35.properties.description.type, parentSchema: schema35.properties.description, data: data1 }];
+            if (typeof data.description !== "string") {
+              validate39.errors = [{ instancePath: instancePath + "/description", schemaPath: "#/properties/description/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
               return false;
             }
             var valid0 = _errs3 === errors;
@@ -1073,7 +1046,7 @@ function validate39(data, { instancePath = "", parentData, parentDataProperty, r
         }
       }
     } else {
-      validate39.errors = [{ instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object", schema: schema35.type, parentSchema: schema35, data }];
+      validate39.errors = [{ instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" }];
       return false;
     }
   }
@@ -1096,14 +1069,13 @@ function validate41(data, { instancePath = "", parentData, parentDataProperty, r
     if (data && typeof data == "object" && !Array.isArray(data)) {
       let missing0;
       if (data.type === void 0 && (missing0 = "type") || data.properties === void 0 && (missing0 = "properties")) {
-        validate41.errors = [{ instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: missing0 }, message: "must have required property '" + missing0 + "'", schema: schema36.required, parentSchema: schema36, data }];
+        validate41.errors = [{ instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: missing0 }, message: "must have required property '" + missing0 + "'" }];
         return false;
       } else {
         if (data.type !== void 0) {
-          let data0 = data.type;
           const _errs1 = errors;
-          if (typeof data0 !== "string") {
-            validate41.errors = [{ instancePath: instancePath + "/type", schemaPath: "#/properties/type/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema36.properties.type.type, parentSchema: schema36.properties.type, data: data0 }];
+          if (typeof data.type !== "string") {
+            validate41.errors = [{ instancePath: instancePath + "/type", schemaPath: "#/properties/type/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
             return false;
           }
           var valid0 = _errs1 === errors;
@@ -1119,10 +1091,9 @@ function validate41(data, { instancePath = "", parentData, parentDataProperty, r
                 var valid1 = true;
                 const len0 = data1.length;
                 for (let i0 = 0; i0 < len0; i0++) {
-                  let data2 = data1[i0];
                   const _errs5 = errors;
-                  if (typeof data2 !== "string") {
-                    validate41.errors = [{ instancePath: instancePath + "/required/" + i0, schemaPath: "#/properties/required/items/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema36.properties.required.items.type, parentSchema: schema36.properties.required.items, data: data2 }];
+                  if (typeof data1[i0] !== "string") {
+                    validate41.errors = [{ instancePath: instancePath + "/required/" + i0, schemaPath: "#/properties/required/items/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
                     return false;
                   }
                   var valid1 = _errs5 === errors;
@@ -1131,7 +1102,7 @@ function validate41(data, { instancePath = "", parentData, parentDataProperty, r
                   }
                 }
               } else {
-                validate41.errors = [{ instancePath: instancePath + "/required", schemaPath: "#/properties/required/type", keyword: "type", params: { type: "array" }, message: "must be array", schema: schema36.properties.required.type, parentSchema: schema36.properties.required, data: data1 }];
+                validate41.errors = [{ instancePath: instancePath + "/required", schemaPath: "#/properties/required/type", keyword: "type", params: { type: "array" }, message: "must be array" }];
                 return false;
               }
             }
@@ -1153,14 +1124,13 @@ function validate41(data, { instancePath = "", parentData, parentDataProperty, r
                       if (data4 && typeof data4 == "object" && !Array.isArray(data4)) {
                         let missing1;
                         if (data4.type === void 0 && (missing1 = "type") || data4.description === void 0 && (missing1 = "description")) {
-                          validate41.errors = [{ instancePath: instancePath + "/properties/" + key0.replace(/~/g, "~0").replace(/\//g, "~1"), schemaPath: "#/$defs/IToolProperty/required", keyword: "required", params: { missingProperty: missing1 }, message: "must have required property '" + missing1 + "'", schema: schema37.required, parentSchema: schema37, data: data4 }];
+                          validate41.errors = [{ instancePath: instancePath + "/properties/" + key0.replace(/~/g, "~0").replace(/\//g, "~1"), schemaPath: "#/$defs/IToolProperty/required", keyword: "required", params: { missingProperty: missing1 }, message: "must have required property '" + missing1 + "'" }];
                           return false;
                         } else {
                           if (data4.type !== void 0) {
-                            let data5 = data4.type;
                             const _errs13 = errors;
-                            if (typeof data5 !== "string") {
-                              validate41.errors = [{ instancePath: instancePath + "/properties/" + key0.replace(/~/g, "~0").replace(/\//g, "~1") + "/type", schemaPath: "#/$defs/IToolProperty/properties/type/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema37.properties.type.type, parentSchema: schema37.properties.type, data: data5 }];
+                            if (typeof data4.type !== "string") {
+                              validate41.errors = [{ instancePath: instancePath + "/properties/" + key0.replace(/~/g, "~0").replace(/\//g, "~1") + "/type", schemaPath: "#/$defs/IToolProperty/properties/type/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
                               return false;
                             }
                             var valid4 = _errs13 === errors;
@@ -1169,10 +1139,9 @@ function validate41(data, { instancePath = "", parentData, parentDataProperty, r
                           }
                           if (valid4) {
                             if (data4.description !== void 0) {
-                              let data6 = data4.description;
                               const _errs15 = errors;
-                              if (typeof data6 !== "string") {
-                                validate41.errors = [{ instancePath: instancePath + "/properties/" + key0.replace(/~/g, "~0").replace(/\//g, "~1") + "/description", schemaPath: "#/$defs/IToolProperty/properties/description/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema37.properties.description.type, parentSchema: schema37.properties.description, data: data6 }];
+                              if (typeof data4.description !== "string") {
+                                validate41.errors = [{ instancePath: instancePath + "/properties/" + key0.replace(/~/g, "~0").replace(/\//g, "~1") + "/description", schemaPath: "#/$defs/IToolProperty/properties/description/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
                                 return false;
                               }
                               var valid4 = _errs15 === errors;
@@ -1188,10 +1157,9 @@ function validate41(data, { instancePath = "", parentData, parentDataProperty, r
                                     var valid5 = true;
                                     const len1 = data7.length;
                                     for (let i1 = 0; i1 < len1; i1++) {
-                                      let data8 = data7[i1];
                                       const _errs19 = errors;
-                                      if (typeof data8 !== "string") {
-                                        validate41.errors = [{ instancePath: instancePath + "/properties/" + key0.replace(/~/g, "~0").replace(/\//g, "~1") + "/enum/" + i1, schemaPath: "#/$defs/IToolProperty/properties/enum/items/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema37.properties.enum.items.type, parentSchema: schema37.properties.enum.items, data: data8 }];
+                                      if (typeof data7[i1] !== "string") {
+                                        validate41.errors = [{ instancePath: instancePath + "/properties/" + key0.replace(/~/g, "~0").replace(/\//g, "~1") + "/enum/" + i1, schemaPath: "#/$defs/IToolProperty/properties/enum/items/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
                                         return false;
                                       }
                                       var valid5 = _errs19 === errors;
@@ -1200,7 +1168,7 @@ function validate41(data, { instancePath = "", parentData, parentDataProperty, r
                                       }
                                     }
                                   } else {
-                                    validate41.errors = [{ instancePath: instancePath + "/properties/" + key0.replace(/~/g, "~0").replace(/\//g, "~1") + "/enum", schemaPath: "#/$defs/IToolProperty/properties/enum/type", keyword: "type", params: { type: "array" }, message: "must be array", schema: schema37.properties.enum.type, parentSchema: schema37.properties.enum, data: data7 }];
+                                    validate41.errors = [{ instancePath: instancePath + "/properties/" + key0.replace(/~/g, "~0").replace(/\//g, "~1") + "/enum", schemaPath: "#/$defs/IToolProperty/properties/enum/type", keyword: "type", params: { type: "array" }, message: "must be array" }];
                                     return false;
                                   }
                                 }
@@ -1212,7 +1180,7 @@ function validate41(data, { instancePath = "", parentData, parentDataProperty, r
                           }
                         }
                       } else {
-                        validate41.errors = [{ instancePath: instancePath + "/properties/" + key0.replace(/~/g, "~0").replace(/\//g, "~1"), schemaPath: "#/$defs/IToolProperty/type", keyword: "type", params: { type: "object" }, message: "must be object", schema: schema37.type, parentSchema: schema37, data: data4 }];
+                        validate41.errors = [{ instancePath: instancePath + "/properties/" + key0.replace(/~/g, "~0").replace(/\//g, "~1"), schemaPath: "#/$defs/IToolProperty/type", keyword: "type", params: { type: "object" }, message: "must be object" }];
                         return false;
                       }
                     }
@@ -1222,7 +1190,7 @@ function validate41(data, { instancePath = "", parentData, parentDataProperty, r
                     }
                   }
                 } else {
-                  validate41.errors = [{ instancePath: instancePath + "/properties", schemaPath: "#/properties/properties/type", keyword: "type", params: { type: "object" }, message: "must be object", schema: schema36.properties.properties.type, parentSchema: schema36.properties.properties, data: data3 }];
+                  validate41.errors = [{ instancePath: instancePath + "/properties", schemaPath: "#/properties/properties/type", keyword: "type", params: { type: "object" }, message: "must be object" }];
                   return false;
                 }
               }
@@ -1234,7 +1202,7 @@ function validate41(data, { instancePath = "", parentData, parentDataProperty, r
         }
       }
     } else {
-      validate41.errors = [{ instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object", schema: schema36.type, parentSchema: schema36, data }];
+      validate41.errors = [{ instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" }];
       return false;
     }
   }
@@ -1257,14 +1225,13 @@ function validate42(data, { instancePath = "", parentData, parentDataProperty, r
     if (data && typeof data == "object" && !Array.isArray(data)) {
       let missing0;
       if (data.type === void 0 && (missing0 = "type") || data.description === void 0 && (missing0 = "description")) {
-        validate42.errors = [{ instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: missing0 }, message: "must have required property '" + missing0 + "'", schema: schema37.required, parentSchema: schema37, data }];
+        validate42.errors = [{ instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: missing0 }, message: "must have required property '" + missing0 + "'" }];
         return false;
       } else {
         if (data.type !== void 0) {
-          let data0 = data.type;
           const _errs1 = errors;
-          if (typeof data0 !== "string") {
-            validate42.errors = [{ instancePath: instancePath + "/type", schemaPath: "#/properties/type/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema37.properties.type.type, parentSchema: schema37.properties.type, data: data0 }];
+          if (typeof data.type !== "string") {
+            validate42.errors = [{ instancePath: instancePath + "/type", schemaPath: "#/properties/type/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
             return false;
           }
           var valid0 = _errs1 === errors;
@@ -1273,10 +1240,9 @@ function validate42(data, { instancePath = "", parentData, parentDataProperty, r
         }
         if (valid0) {
           if (data.description !== void 0) {
-            let data1 = data.description;
             const _errs3 = errors;
-            if (typeof data1 !== "string") {
-              validate42.errors = [{ instancePath: instancePath + "/description", schemaPath: "#/properties/description/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema37.properties.description.type, parentSchema: schema37.properties.description, data: data1 }];
+            if (typeof data.description !== "string") {
+              validate42.errors = [{ instancePath: instancePath + "/description", schemaPath: "#/properties/description/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
               return false;
             }
             var valid0 = _errs3 === errors;
@@ -1292,10 +1258,9 @@ function validate42(data, { instancePath = "", parentData, parentDataProperty, r
                   var valid1 = true;
                   const len0 = data2.length;
                   for (let i0 = 0; i0 < len0; i0++) {
-                    let data3 = data2[i0];
                     const _errs7 = errors;
-                    if (typeof data3 !== "string") {
-                      validate42.errors = [{ instancePath: instancePath + "/enum/" + i0, schemaPath: "#/properties/enum/items/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema37.properties.enum.items.type, parentSchema: schema37.properties.enum.items, data: data3 }];
+                    if (typeof data2[i0] !== "string") {
+                      validate42.errors = [{ instancePath: instancePath + "/enum/" + i0, schemaPath: "#/properties/enum/items/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
                       return false;
                     }
                     var valid1 = _errs7 === errors;
@@ -1304,7 +1269,7 @@ function validate42(data, { instancePath = "", parentData, parentDataProperty, r
                     }
                   }
                 } else {
-                  validate42.errors = [{ instancePath: instancePath + "/enum", schemaPath: "#/properties/enum/type", keyword: "type", params: { type: "array" }, message: "must be array", schema: schema37.properties.enum.type, parentSchema: schema37.properties.enum, data: data2 }];
+                  validate42.errors = [{ instancePath: instancePath + "/enum", schemaPath: "#/properties/enum/type", keyword: "type", params: { type: "array" }, message: "must be array" }];
                   return false;
                 }
               }
@@ -1316,7 +1281,7 @@ function validate42(data, { instancePath = "", parentData, parentDataProperty, r
         }
       }
     } else {
-      validate42.errors = [{ instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object", schema: schema37.type, parentSchema: schema37, data }];
+      validate42.errors = [{ instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" }];
       return false;
     }
   }
@@ -1340,14 +1305,13 @@ function validate43(data, { instancePath = "", parentData, parentDataProperty, r
     if (data && typeof data == "object" && !Array.isArray(data)) {
       let missing0;
       if (data.toolName === void 0 && (missing0 = "toolName") || data.params === void 0 && (missing0 = "params")) {
-        validate43.errors = [{ instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: missing0 }, message: "must have required property '" + missing0 + "'", schema: schema54.required, parentSchema: schema54, data }];
+        validate43.errors = [{ instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: missing0 }, message: "must have required property '" + missing0 + "'" }];
         return false;
       } else {
         if (data.toolName !== void 0) {
-          let data0 = data.toolName;
           const _errs1 = errors;
-          if (typeof data0 !== "string") {
-            validate43.errors = [{ instancePath: instancePath + "/toolName", schemaPath: "#/properties/toolName/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema54.properties.toolName.type, parentSchema: schema54.properties.toolName, data: data0 }];
+          if (typeof data.toolName !== "string") {
+            validate43.errors = [{ instancePath: instancePath + "/toolName", schemaPath: "#/properties/toolName/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
             return false;
           }
           var valid0 = _errs1 === errors;
@@ -1359,7 +1323,7 @@ function validate43(data, { instancePath = "", parentData, parentDataProperty, r
             let data1 = data.params;
             const _errs3 = errors;
             if (!(data1 && typeof data1 == "object" && !Array.isArray(data1))) {
-              validate43.errors = [{ instancePath: instancePath + "/params", schemaPath: "#/properties/params/type", keyword: "type", params: { type: "object" }, message: "must be object", schema: schema54.properties.params.type, parentSchema: schema54.properties.params, data: data1 }];
+              validate43.errors = [{ instancePath: instancePath + "/params", schemaPath: "#/properties/params/type", keyword: "type", params: { type: "object" }, message: "must be object" }];
               return false;
             }
             var valid0 = _errs3 === errors;
@@ -1369,7 +1333,7 @@ function validate43(data, { instancePath = "", parentData, parentDataProperty, r
         }
       }
     } else {
-      validate43.errors = [{ instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object", schema: schema54.type, parentSchema: schema54, data }];
+      validate43.errors = [{ instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" }];
       return false;
     }
   }
@@ -1389,11 +1353,11 @@ function validate44(data, { instancePath = "", parentData, parentDataProperty, r
     evaluated0.items = void 0;
   }
   if (typeof data !== "string") {
-    validate44.errors = [{ instancePath, schemaPath: "#/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema44.type, parentSchema: schema44, data }];
+    validate44.errors = [{ instancePath, schemaPath: "#/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
     return false;
   }
   if (!(data === "assistant" || data === "system" || data === "tool" || data === "user" || data === "resque" || data === "flush" || data === "developer")) {
-    validate44.errors = [{ instancePath, schemaPath: "#/enum", keyword: "enum", params: { allowedValues: schema44.enum }, message: "must be equal to one of the allowed values", schema: schema44.enum, parentSchema: schema44, data }];
+    validate44.errors = [{ instancePath, schemaPath: "#/enum", keyword: "enum", params: { allowedValues: schema44.enum }, message: "must be equal to one of the allowed values" }];
     return false;
   }
   validate44.errors = vErrors;

@@ -1,0 +1,140 @@
+"""The npm package as a bundler and a TypeScript user see it (issue 17).
+
+- Each family entry point (`chatschema/<family>`), bundled by esbuild and minified, stays within a
+  size budget (gzip bytes), carries no ajv compiler and no `new Function`/eval: the validators are
+  precompiled. Budgets: measured on 2026-11-23 (letta 46,251, docent 21,469, bridgic 8,474,
+  swarm 8,125, the root entry 76,483 and chatschema/stream 50,247 gzip bytes) plus ~15% headroom.
+- `tsc --strict` type tests (tests/node/types/*.ts): guards narrow, keep the input type when
+  false, `validate` asserts, `parse` returns the type; `// @ts-expect-error` lines fail the
+  compile if a guard stops narrowing.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import shutil
+import subprocess
+from functools import cache
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from codegen.typescript import node_modules
+from tests.node import HERE, PACKAGE, run_node, tsc
+
+GZIP_BUDGET = {
+    "chatschema/letta": 53_000,
+    "chatschema/docent": 25_000,
+    "chatschema/bridgic": 10_000,
+    "chatschema/swarm": 9_500,
+    "chatschema": 88_000,
+    "chatschema/stream": 58_000,
+}
+
+
+@cache
+def _sizes() -> dict[str, dict[str, Any]]:
+    apps = {name: f'import * as m from "{name}"; console.log(m);' for name in GZIP_BUDGET}
+    # `isValid` alone from the root: createAjv (and with it ajv) must be left out
+    apps["chatschema"] = 'import { isValid } from "chatschema"; console.log(isValid);'
+    apps["chatschema/ajv"] = 'import { createAjv } from "chatschema/ajv"; console.log(createAjv);'
+    result: dict[str, dict[str, Any]] = run_node(HERE / "size.cjs", {"package": str(PACKAGE), "apps": apps})
+    return result
+
+
+@pytest.mark.parametrize("entry", sorted(GZIP_BUDGET))
+def test_entry_point_size_and_no_eval(entry: str) -> None:
+    got = _sizes()[entry]
+    assert got["gzip"] <= GZIP_BUDGET[entry], f"{entry}: {got['gzip']} gzip bytes, budget {GZIP_BUDGET[entry]}"
+    assert not got["ajvCompiler"] and not got["newFunction"], f"{entry} bundles ajv's compiler: {got}"
+
+
+def test_family_entry_points_bundle_only_their_family() -> None:
+    sizes = _sizes()
+    families = [sizes[f"chatschema/{f}"]["gzip"] for f in ("letta", "docent", "bridgic", "swarm")]
+    assert sizes["chatschema"]["gzip"] > max(families)
+    assert sizes["chatschema/bridgic"]["gzip"] < sizes["chatschema/letta"]["gzip"] / 2
+
+
+def test_the_measurement_sees_ajv() -> None:
+    """The harness itself: createAjv does bring ajv's compiler and its `new Function`."""
+    assert _sizes()["chatschema/ajv"]["ajvCompiler"] and _sizes()["chatschema/ajv"]["newFunction"]
+
+
+def _project(tmp_path: Path) -> Path:
+    """A project folder with the package as node_modules/chatschema, for tsc's nodenext resolution."""
+    (tmp_path / "node_modules").mkdir()
+    (tmp_path / "node_modules" / "chatschema").symlink_to(PACKAGE.resolve(), target_is_directory=True)
+    (tmp_path / "package.json").write_text('{"name": "app", "private": true, "type": "module"}', encoding="utf-8")
+    return tmp_path
+
+
+def _tsc(project: Path, *files: str) -> str:
+    proc = tsc(
+        "--strict", "--noEmit", "--target", "es2022", "--module", "nodenext", "--moduleResolution", "nodenext",
+        "--skipLibCheck", *files, cwd=project,
+    )  # fmt: skip
+    return proc.stdout + proc.stderr if proc.returncode != 0 else ""
+
+
+def test_guards_and_assertions_type_check(tmp_path: Path) -> None:
+    project = _project(tmp_path)
+    shutil.copy(HERE / "types" / "guards.ts", project / "guards.ts")
+    assert _tsc(project, "guards.ts") == ""
+
+
+def test_a_guard_that_stopped_narrowing_fails(tmp_path: Path) -> None:
+    """The type test can fail: with a guard typed `boolean`, its expect-error lines go unused."""
+    project = _project(tmp_path)
+    text = (HERE / "types" / "guards.ts").read_text(encoding="utf-8")
+    text = text.replace(
+        'import { isChatMessage } from "chatschema/docent";', "declare function isChatMessage(v: unknown): boolean;"
+    )
+    text = text.replace("isToolCallMessage, ", "")
+    text = "declare function isToolCallMessage(v: unknown): boolean;\n" + text
+    (project / "guards.ts").write_text(text, encoding="utf-8")
+    out = _tsc(project, "guards.ts")
+    assert "TS2578" in out or "TS2339" in out or "TS2322" in out, out
+
+
+def test_doc_comments_read_well() -> None:
+    """Summary first, `@deprecated` with its reason last, no json-schema-to-typescript boilerplate."""
+    for path in sorted((PACKAGE / "types").glob("*.d.ts")):
+        text = path.read_text(encoding="utf-8")
+        assert "This interface was referenced by" not in text, path.name
+        for comment in re.findall(r"/\*\*\n(.*?)\*/", text, flags=re.DOTALL):
+            lines = [line.strip().removeprefix("*").strip() for line in comment.splitlines()]
+            assert not lines[0].startswith("@deprecated"), f"{path.name}: {comment}"
+    letta = (PACKAGE / "types" / "letta.d.ts").read_text(encoding="utf-8")
+    assert (
+        "   * The tool's result as a string.\n   *\n   * @deprecated Use `tool_returns`.\n   */\n  tool_return: string;"
+        in letta
+    )
+
+
+def test_sdk_values_become_ours_without_casts(tmp_path: Path) -> None:
+    """Every Letta type the official SDK has (tests/node/types/sdk.ts), typed by its real .d.ts."""
+    project = _project(tmp_path)
+    sdk = node_modules() / "@letta-ai"
+    (project / "node_modules" / "@letta-ai").symlink_to(sdk, target_is_directory=True)
+    shutil.copy(HERE / "types" / "sdk.ts", project / "sdk.ts")
+    assert _tsc(project, "sdk.ts") == ""
+    text = (HERE / "types" / "sdk.ts").read_text(encoding="utf-8")
+    assert len(re.findall(r'fromSdk\("letta/', text)) == 21  # 20 SDK types, and the wrong-tag case
+
+
+def test_from_sdk_validates_like_validate() -> None:
+    script = (
+        "const l = require(process.argv[1] + '/letta.js');"
+        "const ok = {id: 'm', date: '2025-10-01T12:30:47+00:00', message_type: 'assistant_message', content: 'hi'};"
+        "let thrown = null; try { l.fromSdk('letta/AssistantMessage', {...ok, date: 'yesterday'}); }"
+        " catch (e) { thrown = [e instanceof l.PayloadError, e.message.split('\\n')[1]]; }"
+        "console.log(JSON.stringify([l.fromSdk('letta/AssistantMessage', ok) === ok, thrown]));"
+    )
+    node = shutil.which("node")
+    assert node is not None
+    proc = subprocess.run([node, "-e", script, str(PACKAGE)], capture_output=True, text=True, check=False)
+    assert proc.returncode == 0, proc.stderr
+    assert json.loads(proc.stdout) == [True, [True, '  $.date: must match format "date-time"']]
