@@ -6,18 +6,21 @@ CommonJS module) laid out with the generated package installed in node_modules
 must compile with `module`/`moduleResolution` `nodenext` and, separately, `preserve`/`bundler`:
 named, namespace and family imports, narrowing on `message_type`, `role` and `type`, `validate` as
 an assertion function, `isValid`'s false branch, per-family entry points, per-type guards and the
-Letta SDK helpers. Its `// @ts-expect-error` lines fail the compile (TS2578) if a type gets looser.
+Letta SDK helpers (the last ones in the package's own type tests, tests/node/types/*.ts, which are
+compiled here too, under these stricter settings). Its `// @ts-expect-error` lines fail the compile (TS2578) if a type gets looser.
 The nodenext output then runs in Node as ESM (out/esm.mjs) and as CommonJS (out/cjs.cjs): an import
 that type-checks but does not exist at run time (`import { letta } from "chatschema"`) fails here.
 """
 
 from __future__ import annotations
 
+import shutil
 from pathlib import Path
 from typing import Any
 
 import pytest
 
+from tests.node import HERE
 from tests.ts_project import make_project, node_json, tsc
 
 # What esm.mts and cjs.cts print (src/report.cts): the same from both module systems.
@@ -36,12 +39,18 @@ EXPECTED: dict[str, Any] = {
 
 @pytest.fixture(scope="module")
 def project(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    """The consumer project, with the nodenext build's errors (tsc emits even when there are some)."""
-    return make_project(tmp_path_factory.mktemp("consumer"))
+    """The consumer project; its sources include the package's type tests (tests/node/types/*.ts)."""
+    project = make_project(tmp_path_factory.mktemp("consumer"))
+    type_tests = sorted((HERE / "types").glob("*.ts"))
+    assert {"guards.ts", "sdk.ts"} <= {p.name for p in type_tests}
+    for path in type_tests:
+        shutil.copy(path, project / "src" / path.name)
+    return project
 
 
 @pytest.fixture(scope="module")
 def nodenext(project: Path) -> str:
+    """The nodenext build's errors (tsc emits out/ even when there are some)."""
     return tsc(project, "-p", "tsconfig.nodenext.json")
 
 

@@ -1,6 +1,7 @@
-// Type-level use of the package: narrowing on tags, validate / isValid, the family namespaces.
+// Type-level use of the package: narrowing on tags, the family namespaces, SchemaTypes. Guards,
+// validate/parse and the SDK helpers are tested by tests/node/types/*.ts, compiled here too.
 // Each `// @ts-expect-error` line fails to compile ("unused directive") if the types get looser.
-import { isValid, parse, validate, violations, type SchemaTypes } from "chatschema";
+import { violations, type SchemaTypes } from "chatschema";
 import type * as chatschema from "chatschema";
 import type { docent, letta } from "chatschema";
 
@@ -56,36 +57,10 @@ export function docentText(message: docent.ChatMessage): string {
     .join("");
 }
 
-/** `validate` narrows an `unknown` after the call: it is an assertion function. */
-export function afterValidate(raw: unknown): string {
-  validate("letta/LettaMessage", raw);
-  return raw.message_type;
-}
-
-/** `parse` returns the payload typed (and throws like `validate`). */
-export function returned(raw: unknown): letta.ToolCallMessage {
-  return parse("letta/ToolCallMessage", raw);
-}
-
-/** `isValid` narrows in its true branch and leaves the input's type alone in its false branch:
- * a value typed as a message can still fail the runtime checks (formats, patterns). */
-export function guarded(typed: docent.ChatMessage, raw: unknown): string {
-  if (!isValid("docent/ChatMessage", typed)) return typed.role;
-  if (isValid("letta/AssistantMessage", raw)) {
-    const tag: "assistant_message" = raw.message_type;
-    return tag;
-  }
-  // @ts-expect-error: still unknown in the false branch
-  raw.message_type;
-  return "";
-}
-
 export const named: SchemaTypes["letta/ToolCallMessage"]["message_type"] = "tool_call_message";
 export type Namespace = typeof chatschema.isValid;
 export const found: { path: string; message: string }[] = violations("docent/ChatMessage", {});
 
-// @ts-expect-error: not a schema name
-validate("docent/NoSuchType", {});
 // @ts-expect-error: a wrong tag
 export const wrongTag: docent.ChatMessage = { role: "bot", content: "hi" };
 // @ts-expect-error: a required key is missing
