@@ -89,26 +89,22 @@ def bundle(project: Path, entry_source: str, out: Path) -> tuple[int, int, bool]
     return len(data), len(gzip.compress(data, 9)), workarounds
 
 
-def family_entries(package: Path) -> dict[str, str]:
-    """Each family's entry point's import, or the root entry's for a package without them."""
+def entries(package: Path) -> dict[str, str]:
+    """Apps to bundle: all of each family's entry point (the root entry for a package without them),
+    all of the root entry, and `isValid` alone from the root entry (what tree shaking leaves)."""
     exports = json.loads((package / "package.json").read_text(encoding="utf-8")).get("exports", {})
     out = {}
     for family in FAMILIES:
         spec = f"chatschema/{family}" if isinstance(exports, dict) and f"./{family}" in exports else "chatschema"
-        out[family] = f'import * as m from "{spec}";\nglobalThis.chatschema = m;\n'
-    out["(root entry)"] = 'import * as m from "chatschema";\nglobalThis.chatschema = m;\n'
+        out[family] = f'import * as m from "{spec}";\nglobalThis.m = m;\n'
+    out["root entry, all"] = 'import * as m from "chatschema";\nglobalThis.m = m;\n'
+    out["root entry, isValid only"] = 'import { isValid } from "chatschema";\nglobalThis.m = isValid;\n'
     return out
 
 
-def browser_rates(project: Path, site: Path, seconds: float) -> tuple[dict[str, float], str]:
+def browser_rates(project: Path) -> tuple[dict[str, float], str]:
     """isValid's rates in headless Chromium, and the policy they were measured under."""
-    site.mkdir(exist_ok=True)
-    if esbuild(project, "page.js", site / "page.js").returncode != 0:
-        esbuild(project, "page.js", site / "page.js", *WORKAROUNDS)
-    (site / "index.html").write_bytes((HERE / "index.html").read_bytes())
-    (site / "csp.js").write_bytes((ROOT / "tests" / "browser" / "csp.js").read_bytes())
-    (site / "corpus.json").write_text(json.dumps({"corpus": corpus(), "seconds": seconds}), encoding="utf-8")
-    (project / "run.cjs").write_bytes(RUNNER.read_bytes())
+    site = project / "site"
     for policy in (CSP, f"{CSP} 'unsafe-eval'"):
         with serve(site, policy) as base:
             request = {"executable": CHROMIUM, "pages": [{"url": base, "global": "__bench"}], "timeout_ms": 600000}
@@ -121,30 +117,37 @@ def browser_rates(project: Path, site: Path, seconds: float) -> tuple[dict[str, 
     raise SystemExit(f"bench: the package fails in the browser: {page}")
 
 
-def prepare(package: Path, work: Path) -> Path:
-    """A scratch project with `package` installed, the corpus and the bench scripts in it."""
+def prepare(package: Path, work: Path, seconds: float) -> Path:
+    """A scratch project with `package` installed, the corpus, the bench scripts and the page's site in it."""
     project = make_project(work / "project", package=package, sources=HERE)
     (project / "corpus.json").write_text(json.dumps(corpus()), encoding="utf-8")
+    (project / "run.cjs").write_bytes(RUNNER.read_bytes())
+    site = project / "site"
+    site.mkdir()
+    if esbuild(project, "page.js", site / "page.js").returncode != 0:
+        esbuild(project, "page.js", site / "page.js", *WORKAROUNDS)
+    (site / "index.html").write_bytes((HERE / "index.html").read_bytes())
+    (site / "csp.js").write_bytes((ROOT / "tests" / "browser" / "csp.js").read_bytes())
+    (site / "corpus.json").write_text(json.dumps({"corpus": corpus(), "seconds": seconds}), encoding="utf-8")
     return project
 
 
-def measure(projects: dict[str, Path], work: Path, args: argparse.Namespace) -> dict[str, dict[str, Any]]:
+def measure(projects: dict[str, Path], args: argparse.Namespace) -> dict[str, dict[str, Any]]:
     """Every figure of every package; the rates round-robin over the packages, `--repeats` times (median)."""
     out: dict[str, dict[str, Any]] = {name: {} for name in projects}
     for name, project in projects.items():
         for kind in ("cjs", "esm"):
             out[name][f"load_{kind}"], out[name][f"first_{kind}"] = load_times(project, kind, args.loads)
-        entries = family_entries(project / "node_modules" / "chatschema")
+        apps = entries(project / "node_modules" / "chatschema")
         out[name]["bundles"] = {
-            family: bundle(project, source, project / f"bundle-{i}.js")
-            for i, (family, source) in enumerate(entries.items())
+            label: bundle(project, source, project / f"bundle-{i}.js") for i, (label, source) in enumerate(apps.items())
         }
     rates: dict[str, dict[str, list[dict[str, float]]]] = {name: {"node": [], "browser": []} for name in projects}
     for _ in range(args.repeats):
         for name, project in projects.items():
             rates[name]["node"].append(node_json(project, "node.cjs", "rate", "corpus.json", str(args.seconds)))
             if Path(CHROMIUM).is_file():
-                got, out[name]["policy"] = browser_rates(project, project / "site", args.seconds)
+                got, out[name]["policy"] = browser_rates(project)
                 rates[name]["browser"].append(got)
     for name in projects:
         for place, runs in rates[name].items():
@@ -171,7 +174,8 @@ def report(columns: dict[str, dict[str, Any]]) -> None:
             got = columns[n]["bundles"].get(family)
             mark = " *" if got is not None and got[2] else ""
             cells.append("-" if got is None else f"{got[0] / 1000:.1f} kB / {got[1] / 1000:.1f} kB gz{mark}")
-        rows.append((f"bundle {family}, minified / gzip", cells))
+        what = family if family.startswith("root") else f"{family} entry point (root entry if none)"
+        rows.append((f"bundle, {what}: minified / gzip", cells))
     print("| | " + " | ".join(names) + " |")
     print("|---|" + "---:|" * len(names))
     for label, cells in rows:
@@ -198,8 +202,10 @@ def main() -> None:
             f"baseline {args.baseline}": baseline_package(args.baseline, work / "baseline-src"),
             f"now {head.strip()}": ROOT / "generated" / "typescript",
         }
-        projects = {name: prepare(package, work / str(i)) for i, (name, package) in enumerate(packages.items())}
-        columns = measure(projects, work, args)
+        projects = {
+            name: prepare(package, work / str(i), args.seconds) for i, (name, package) in enumerate(packages.items())
+        }
+        columns = measure(projects, args)
     report(columns)
 
 
