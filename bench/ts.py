@@ -1,6 +1,6 @@
 """The npm package benchmark (`nox -s bench_ts`): the package of a baseline commit beside today's, in one run.
 
-    python bench/ts.py [--baseline REV] [--seconds 2] [--repeats 3] [--loads 7]
+    python bench/ts.py [--baseline 4497fca] [--seconds 2] [--repeats 3] [--loads 7]
 
 The baseline package is `generated/typescript` as committed at REV (generated/ is reproducible
 from that commit's schemas and codegen, so it is taken from git as it is). Each package is
@@ -9,11 +9,14 @@ installed in a scratch project (tests/ts_project.py) and measured the same way:
 - load: `require("chatschema")` and `import("chatschema")`, each in a fresh Node process (median of
   `--loads`), and the first `isValid("letta/LettaMessage", ...)` after it (what compiles at run time);
 - messages/s of `isValid` over the test vectors of letta/LettaMessage and docent/ChatMessage (valid
-  and invalid) repeated for `--seconds` (median of `--repeats`, the packages taking turns), in Node and in headless Chromium (bundled by esbuild, served
-  with `script-src 'self'`; a package that needs eval is measured with 'unsafe-eval' added, and said so);
-- bundle size: each family's entry point (the root entry when the package has none) bundled for the
-  browser by esbuild, minified, then gzip -9; a package that esbuild cannot bundle as it is, is
-  bundled with loaders that drop its .md and .d.ts files, and said so.
+  and invalid) repeated for `--seconds` (median of `--repeats`, the packages taking turns): in Node
+  per second of the process's CPU time (fairer on a shared machine), and in headless Chromium
+  (bundled by esbuild, served with `script-src 'self'`; a package that needs eval is measured with
+  'unsafe-eval' added, and said so) per second of wall time;
+- bundle size: each family's entry point (the root entry when the package has none), the whole
+  root entry and `isValid` alone from it, bundled for the browser by esbuild, minified, then
+  gzip -9; a package that esbuild cannot bundle as it is, is bundled with loaders that drop its
+  .md and .d.ts files, and said so.
 
 Numbers are printed, never asserted.
 """
@@ -163,10 +166,10 @@ def report(columns: dict[str, dict[str, Any]]) -> None:
         rows.append((f"load, {label}('chatschema') (ms)", [f"{columns[n][f'load_{kind}']:.1f}" for n in names]))
         rows.append((f"first isValid after {label} (ms)", [f"{columns[n][f'first_{kind}']:.1f}" for n in names]))
     for union in UNIONS:
-        rows.append((f"isValid msg/s, Node, {union}", [f"{columns[n]['node'][union]:,.0f}" for n in names]))
+        rows.append((f"isValid msg/s (CPU time), Node, {union}", [f"{columns[n]['node'][union]:,.0f}" for n in names]))
     for union in UNIONS:
         cells = [f"{columns[n]['browser'][union]:,.0f}" if "browser" in columns[n] else "-" for n in names]
-        rows.append((f"isValid msg/s, Chromium, {union}", cells))
+        rows.append((f"isValid msg/s (wall time), Chromium, {union}", cells))
     rows.append(("browser policy", [columns[n].get("policy", "no Chromium") for n in names]))
     for family in columns[names[-1]]["bundles"]:
         cells = []
