@@ -17,6 +17,7 @@ import tempfile
 import tomllib
 from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 from .bundle import bundle, bundle_path, dump, index, standalone_files
 from .cache import Cache, LintMemo, digest, files_digest, tool_versions
@@ -30,11 +31,13 @@ from .render import family_view, render, shipped_schema
 from .runtime_data import runtime_data_files
 from .typescript import (
     TypeCompilation,
+    family_paths,
     js_build,
     node_executable,
     node_modules,
     package_files,
     setup_node,
+    shared_modules,
     type_declarations,
 )
 from .versions import read_versions
@@ -129,18 +132,26 @@ def build(root: Path, cache: Cache | None = None) -> Tree:
     tree: Tree = {}
     family_keys = {name: _family_key(stamp, fam) for name, fam in families.items()}
     ts_cached: dict[str, str] = {}
+    # a family's unit holds its types and its JavaScript (precompiled validators, CommonJS builds)
+    js_cached: dict[str, Any] = {"validators": {}, "cjs": {}}
     ts_todo: dict[str, Family] = {}
     for name, fam in families.items():
-        hit = cache.get(f"ts-{name}", family_keys[name], ("d.ts",)) if cache else None
-        if hit is not None and "d.ts" in hit:
+        hit = cache.get(f"ts-{name}", family_keys[name], ("d.ts", "js.json")) if cache else None
+        if hit is not None and "d.ts" in hit and "js.json" in hit:
             ts_cached[name] = hit["d.ts"].decode("utf-8")
+            unit = json.loads(hit["js.json"])
+            js_cached["validators"][name] = unit["validators"]
+            js_cached["cjs"].update(unit["cjs"])
         else:
             ts_todo[name] = fam
     typescript = TypeCompilation(ts_todo)  # Node works on these while Python generates below
-    # The precompiled validators and CommonJS builds (all families: index.js names every one).
-    js_key = digest(stamp, *(f"{name}={key}" for name, key in sorted(family_keys.items())))
-    js_hit = cache.get("ts-js", js_key, ("built.json",)) if cache else None
-    js_job = js_build(families) if js_hit is None else None
+    # The modules every family shares change with the schema index (names, ids, versions), not with
+    # a description: cached apart, so that editing one family rebuilds only that family's unit.
+    shared_key = digest(stamp, dump(index(families)))
+    shared_hit = cache.get("ts-shared", shared_key, ("cjs.json",)) if cache else None
+    if shared_hit is not None and "cjs.json" in shared_hit:
+        js_cached["cjs"].update(json.loads(shared_hit["cjs.json"]))
+    js_job = js_build(ts_todo, None if shared_hit else shared_modules(families)) if ts_todo or not shared_hit else None
 
     runtime_key = digest(stamp, files_digest(RUNTIME.rglob("*.py"), RUNTIME), *sorted(families))
     runtime_hit = cache.get("runtime", runtime_key, (f"{PACKAGE}/",)) if cache else None
@@ -188,11 +199,26 @@ def build(root: Path, cache: Cache | None = None) -> Tree:
             unit = {p: d for p, d in fresh.items() if p.startswith(_family_prefixes(name)) and p not in runtime_paths}
             cache.put(f"py-{name}", family_keys[name], unit)
 
+    built = js_cached
+    fresh_js: dict[str, Any] = js_job.result() if js_job is not None else {"validators": {}, "cjs": {}}
+    built["validators"].update(fresh_js["validators"])
+    built["cjs"].update(fresh_js["cjs"])
     types = dict(ts_cached)
     for name, text in typescript.result().items():
         types[name] = type_declarations(name, text)
         if cache is not None:
-            cache.put(f"ts-{name}", family_keys[name], {"d.ts": types[name].encode("utf-8")})
+            unit = {
+                "validators": fresh_js["validators"][name],
+                "cjs": {rel: fresh_js["cjs"][rel] for rel in family_paths(name)},
+            }
+            cache.put(
+                f"ts-{name}",
+                family_keys[name],
+                {"d.ts": types[name].encode("utf-8"), "js.json": json.dumps(unit, sort_keys=True).encode("utf-8")},
+            )
+    if cache is not None and shared_hit is None:
+        shared = {rel: fresh_js["cjs"][rel] for rel in shared_modules(families)}
+        cache.put("ts-shared", shared_key, {"cjs.json": json.dumps(shared, sort_keys=True).encode("utf-8")})
     extra: dict[str, str] = {}
     for name, family in sorted(families.items()):
         extra[bundle_path(name)] = dump(bundle(family))
@@ -200,13 +226,6 @@ def build(root: Path, cache: Cache | None = None) -> Tree:
     extra.update(standalone_files(families))
     extra.update(runtime_data_files(PACKAGE))
     version = tomllib.loads((root / "pyproject.toml").read_text(encoding="utf-8"))["project"]["version"]
-    if js_job is not None:
-        built = js_job.result()
-        if cache is not None:
-            cache.put("ts-js", js_key, {"built.json": json.dumps(built, sort_keys=True).encode("utf-8")})
-    else:
-        assert js_hit is not None
-        built = json.loads(js_hit["built.json"])
     for pkg_rel, text in package_files(families, version, types, built).items():
         extra[f"typescript/{pkg_rel}"] = text
     for doc_rel, text in docs_files(root, families).items():

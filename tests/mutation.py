@@ -38,7 +38,7 @@ DEFAULT_MODULES = [
     "codegen/runtime/validate/run.py",
     "codegen/runtime/validate/report.py",
     "codegen/runtime/cli.py",
-    "codegen/typescript_runtime/index.js",
+    "codegen/typescript_runtime/core.js",
 ]
 DEFAULT_TESTS = ["tests/hostile", "tests/test_cli.py", "tests/test_api.py", "tests/test_dispatch.py"]
 NODE_TESTS = ["tests/hostile/test_node.py", "tests/test_typescript.py"]
@@ -183,7 +183,19 @@ def js_mutants(module: str) -> Iterator[Mutant]:
 def _target(module: str, work: Path) -> Path:
     if module.startswith("codegen/runtime/"):
         return work / "chatschema" / module.removeprefix("codegen/runtime/")
-    return work / "typescript" / module.removeprefix("codegen/typescript_runtime/")
+    # the package's modules are ES modules under esm/, each with a CommonJS build at the root
+    return work / "typescript" / "esm" / module.removeprefix("codegen/typescript_runtime/")
+
+
+def _commonjs_build(esm: Path, work: Path) -> None:
+    """Rebuild the CommonJS file of a mutated ES module, as codegen does (esbuild, pinned)."""
+    from codegen.typescript import NodeJob
+
+    rel = esm.relative_to(work / "typescript" / "esm").as_posix()
+    cjs = work / "typescript" / rel
+    built = NodeJob("standalone.cjs", {"validators": {}, "modules": {rel: esm.read_text(encoding="utf-8")}}).result()
+    header = cjs.read_text(encoding="utf-8").split("\n", 1)[0]
+    cjs.write_text(f'{header}\n"use strict";\n{built["cjs"][rel]}', encoding="utf-8")
 
 
 def run_mutant(mutant: Mutant, tests: list[str], pytest_args: list[str], timeout: float) -> bool:
@@ -195,6 +207,8 @@ def run_mutant(mutant: Mutant, tests: list[str], pytest_args: list[str], timeout
         target = _target(mutant.module, work)
         header = target.read_text(encoding="utf-8").split("\n", 1)[0]
         target.write_text(f"{header}\n{mutant.source}", encoding="utf-8")
+        if mutant.module.startswith("codegen/typescript_runtime/"):
+            _commonjs_build(target, work)
         env = {**os.environ, "PYTHONPATH": str(work), "CHATSCHEMA_TS_PACKAGE": str(work / "typescript")}
         cmd = [sys.executable, "-m", "pytest", "-x", "-q", "-p", "no:cacheprovider", *pytest_args, *tests]
         try:

@@ -17,6 +17,7 @@ from tests.allowlist import ALLOWLIST
 from tests.conformance.bundle import bundle, family_defs
 from tests.conformance.mutations import Walker, mutations
 from tests.conformance.report import SIDES, SMALL, Result, format_report, run
+from tests.node import HERE, PACKAGE, run_node
 from tests.vectors import all_vectors
 
 
@@ -76,3 +77,23 @@ def test_mutations_of_a_valid_vector_are_named_and_deterministic() -> None:
         "wrong-type/string-number",
     } <= rules
     assert payload == vector.load()  # mutations never change the original
+
+
+def test_the_npm_package_agrees_on_every_case() -> None:
+    """The package's precompiled validators (isValid and validate) and ajv over the per-file schemas
+    give every generated and mutated case jsonschema's verdict (allowlist side "ajv")."""
+    judged = small_run().judged
+    cases = [{"schema": case.name, "payload": case.instance} for case, _ in judged]
+    node = run_node(HERE / "cases.cjs", {"package": str(PACKAGE), "cases": cases})
+    wrong = [
+        f"{case.id}: {side} says {'valid' if got else 'invalid'}"
+        for (case, expected), verdicts in zip(judged, node, strict=True)
+        for side, got in (
+            ("isValid", verdicts["valid"]),
+            ("validate", not verdicts["thrown"]),
+            ("files", verdicts["files"]),
+        )
+        if got is not expected and not any(e.side == "ajv" and e.covers_case(case.id) for e in ALLOWLIST)
+    ]
+    assert len(judged) > 1000
+    assert not wrong, "\n".join(wrong[:20])

@@ -24,6 +24,7 @@ from codegen.cache import CACHE_DIR, Cache
 from codegen.generate import build, read_tree, verify, write_tree
 from codegen.lint import lint
 from codegen.load import load_schemas
+from codegen.typescript import node_modules
 from tests.codegen_cli import run_codegen
 from tests.node import HERE, run_node, tsc
 
@@ -253,6 +254,10 @@ def test_hostile_strings_type_check_in_typescript(evil: Path) -> None:
         ),
         encoding="utf-8",
     )
+    # the package's dependencies (ajv, for createAjv's type), found as an installed package would find them
+    modules = evil / "node_modules"
+    if not modules.exists():
+        modules.symlink_to(node_modules(), target_is_directory=True)
     proc = tsc("--strict", "--noEmit", "--target", "es2022", "--module", "commonjs", "consumer.ts", cwd=evil)
     assert proc.returncode == 0, proc.stdout + proc.stderr
 

@@ -35,7 +35,9 @@ function compile(family, schema, refs, allErrors) {
   ajv.addKeyword({ keyword: "x-chatschema-extension", schemaType: "string" });
   ajv.addSchema(schema);
   let code = standaloneCode(ajv, refs);
-  const required = code.match(/require\([^)]*\)/);
+  // ajv's standalone code loads its runtime helpers (ucs2length, equal, ...) with `require("...")`;
+  // inside a string literal the quote would be escaped (`require(\"`), so schema text cannot match.
+  const required = code.match(/require\("[^"]*"\)/);
   if (required) throw new Error(`${family}: the precompiled validators need ${required[0]}, which the package does not ship`);
   code = code.replace(/^"use strict";/, "");
   return `import { formats as ${FORMATS} } from "../formats.js";\n${code}\n`;

@@ -143,6 +143,8 @@ class Result:
     generator_invalid: list[Case] = field(default_factory=list)
     constructor_rejected: Counter[str] = field(default_factory=Counter)
     seconds: float = 0.0
+    # every case judged, with jsonschema's verdict: for validators outside this process (the npm package's)
+    judged: list[tuple[Case, bool]] = field(default_factory=list)
 
     @property
     def unexplained(self) -> list[Disagreement]:
@@ -410,6 +412,7 @@ def _run_type(result: Result, name: str, vectors: list[Any], cov: Coverage) -> N
 def _judge(result: Result, stats: TypeStats, case: Case) -> None:
     got = verdicts(case)
     expected = bool(got["jsonschema"])
+    result.judged.append((case, expected))
     stats.cases += 1
     stats.kinds[_kind(case.origin)] += 1
     stats.valid += expected
