@@ -1,15 +1,16 @@
 """The npm package as a TypeScript consumer uses it: tsc --strict, nodenext and bundler resolution, ESM and CJS.
 
-tests/consumer/ is a small project (package.json `"type": "module"`, .mts ES modules, one .cts
-CommonJS module) laid out with the generated package installed in node_modules
-(tests/ts_project.py). Under `strict`, `verbatimModuleSyntax` and `exactOptionalPropertyTypes` it
-must compile with `module`/`moduleResolution` `nodenext` and, separately, `preserve`/`bundler`:
-named, namespace and family imports, narrowing on `message_type`, `role` and `type`, `validate` as
-an assertion function, `isValid`'s false branch, per-family entry points, per-type guards and the
-Letta SDK helpers (the last ones in the package's own type tests, tests/node/types/*.ts, which are
-compiled here too, under these stricter settings). Its `// @ts-expect-error` lines fail the compile (TS2578) if a type gets looser.
-The nodenext output then runs in Node as ESM (out/esm.mjs) and as CommonJS (out/cjs.cjs): an import
-that type-checks but does not exist at run time (`import { letta } from "chatschema"`) fails here.
+tests/consumer/ is a small project (package.json `"type": "module"`, .mts ES modules, .cts CommonJS
+modules) laid out with the generated package installed in node_modules (tests/ts_project.py).
+Under `strict`, `verbatimModuleSyntax` and `exactOptionalPropertyTypes` it must compile with
+`module`/`moduleResolution` `nodenext` and, separately, `preserve`/`bundler`: named, namespace and
+family imports, per-family entry points, narrowing on `message_type`, `role` and `type`. The
+package's own type tests (tests/node/types/*.ts: `validate` as an assertion function, `isValid`'s
+and the per-type guards' false branches, `parse`, the Letta SDK helpers over the SDK's real types)
+are compiled here too, under these stricter settings. `// @ts-expect-error` lines fail the compile
+(TS2578) if a type gets looser. The nodenext output then runs in Node as ESM (out/esm.mjs) and as
+CommonJS (out/cjs.cjs): an import that type-checks but does not exist at run time
+(`import { letta } from "chatschema"`, which crashed before) fails here.
 """
 
 from __future__ import annotations
