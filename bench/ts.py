@@ -6,8 +6,9 @@ The baseline package is `generated/typescript` as committed at REV (generated/ i
 from that commit's schemas and codegen, so it is taken from git as it is). Each package is
 installed in a scratch project (tests/ts_project.py) and measured the same way:
 
-- load: `require("chatschema")` and `import("chatschema")`, each in a fresh Node process (median of
-  `--loads`), and the first `isValid("letta/LettaMessage", ...)` after it (what compiles at run time);
+- load: `require("chatschema")`, `import("chatschema")` and `require("chatschema/letta")` (when
+  the package has it), each in a fresh Node process (median of `--loads`), and the first
+  `isValid("letta/LettaMessage", ...)` after it (what compiles at run time);
 - messages/s of `isValid` over the test vectors of letta/LettaMessage and docent/ChatMessage (valid
   and invalid) repeated for `--seconds` (median of `--repeats`, the packages taking turns): in Node
   per second of the process's CPU time (fairer on a shared machine), and in headless Chromium
@@ -73,9 +74,9 @@ def node_json(project: Path, *args: str) -> Any:
     return json.loads(proc.stdout)
 
 
-def load_times(project: Path, kind: str, loads: int) -> tuple[float, float]:
+def load_times(project: Path, kind: str, specifier: str, loads: int) -> tuple[float, float]:
     """Median (load ms, first isValid ms) over `loads` fresh processes."""
-    got = [node_json(project, "node.cjs", "load", kind, "corpus.json") for _ in range(loads)]
+    got = [node_json(project, "node.cjs", "load", kind, specifier, "corpus.json") for _ in range(loads)]
     return statistics.median(g["load_ms"] for g in got), statistics.median(g["first_ms"] for g in got)
 
 
@@ -92,13 +93,18 @@ def bundle(project: Path, entry_source: str, out: Path) -> tuple[int, int, bool]
     return len(data), len(gzip.compress(data, 9)), workarounds
 
 
+def has_entry(package: Path, family: str) -> bool:
+    """Whether the package has an entry point `chatschema/<family>` (an `exports` map entry)."""
+    exports = json.loads((package / "package.json").read_text(encoding="utf-8")).get("exports", {})
+    return isinstance(exports, dict) and f"./{family}" in exports
+
+
 def entries(package: Path) -> dict[str, str]:
     """Apps to bundle: all of each family's entry point (the root entry for a package without them),
     all of the root entry, and `isValid` alone from the root entry (what tree shaking leaves)."""
-    exports = json.loads((package / "package.json").read_text(encoding="utf-8")).get("exports", {})
     out = {}
     for family in FAMILIES:
-        spec = f"chatschema/{family}" if isinstance(exports, dict) and f"./{family}" in exports else "chatschema"
+        spec = f"chatschema/{family}" if has_entry(package, family) else "chatschema"
         out[family] = f'import * as m from "{spec}";\nglobalThis.m = m;\n'
     out["root entry, all"] = 'import * as m from "chatschema";\nglobalThis.m = m;\n'
     out["root entry, isValid only"] = 'import { isValid } from "chatschema";\nglobalThis.m = isValid;\n'
@@ -139,9 +145,14 @@ def measure(projects: dict[str, Path], args: argparse.Namespace) -> dict[str, di
     """Every figure of every package; the rates round-robin over the packages, `--repeats` times (median)."""
     out: dict[str, dict[str, Any]] = {name: {} for name in projects}
     for name, project in projects.items():
+        package = project / "node_modules" / "chatschema"
         for kind in ("cjs", "esm"):
-            out[name][f"load_{kind}"], out[name][f"first_{kind}"] = load_times(project, kind, args.loads)
-        apps = entries(project / "node_modules" / "chatschema")
+            out[name][f"load_{kind}"], out[name][f"first_{kind}"] = load_times(project, kind, "chatschema", args.loads)
+        if has_entry(package, "letta"):
+            out[name]["load_letta"], out[name]["first_letta"] = load_times(
+                project, "cjs", "chatschema/letta", args.loads
+            )
+        apps = entries(package)
         out[name]["bundles"] = {
             label: bundle(project, source, project / f"bundle-{i}.js") for i, (label, source) in enumerate(apps.items())
         }
@@ -162,9 +173,14 @@ def measure(projects: dict[str, Path], args: argparse.Namespace) -> dict[str, di
 def report(columns: dict[str, dict[str, Any]]) -> None:
     names = list(columns)
     rows: list[tuple[str, list[str]]] = []
-    for kind, label in (("cjs", "require"), ("esm", "import")):
-        rows.append((f"load, {label}('chatschema') (ms)", [f"{columns[n][f'load_{kind}']:.1f}" for n in names]))
-        rows.append((f"first isValid after {label} (ms)", [f"{columns[n][f'first_{kind}']:.1f}" for n in names]))
+    for kind, label in (
+        ("cjs", "require('chatschema')"),
+        ("esm", "import('chatschema')"),
+        ("letta", "require('chatschema/letta')"),
+    ):
+        for what in ("load", "first"):
+            cells = [f"{columns[n][f'{what}_{kind}']:.1f}" if f"{what}_{kind}" in columns[n] else "-" for n in names]
+            rows.append((f"{what}, {label} (ms)" if what == "load" else f"first isValid after {label} (ms)", cells))
     for union in UNIONS:
         rows.append((f"isValid msg/s (CPU time), Node, {union}", [f"{columns[n]['node'][union]:,.0f}" for n in names]))
     for union in UNIONS:
