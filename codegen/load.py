@@ -41,6 +41,8 @@ _RESERVED_WORDS = frozenset(keyword.kwlist) | frozenset(
 # Names the package's own modules and a family's generated subpackages already use.
 _RUNTIME = Path(__file__).parent / "runtime"
 _GENERATED_MODULES = frozenset({"models", "typeddicts", "schemas", "index"})  # index: docs/index.md
+# The npm package's own modules (generated/typescript/<name>.js): a family's entry point sits beside them.
+_TS_MODULES = frozenset({p.stem for p in (Path(__file__).parent / "typescript_runtime").glob("*.js")})
 # Files a family folder may hold besides its schemas.
 FAMILY_FILES_NOT_SCHEMAS = frozenset({"VERSION"})
 
@@ -54,6 +56,8 @@ def family_name_problem(family: str) -> str:
     taken = {p.stem for p in _RUNTIME.glob("*.py")} | {p.name for p in _RUNTIME.iterdir() if p.is_dir()}
     if family in (taken | _GENERATED_MODULES) - FAMILY_RUNTIMES:
         return f"family folder {family!r} would replace chatschema.{family}, a module of the package itself"
+    if family in _TS_MODULES:
+        return f"family folder {family!r} would replace {family}.js, a module of the npm package itself"
     return ""
 
 

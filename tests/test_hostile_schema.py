@@ -431,6 +431,8 @@ def test_lint_refuses_with_file_location_and_rule(tmp_path: Path, case: str) -> 
         ("class", "things.json", "family-name"),
         ("schemas", "things.json", "family-name"),
         ("validate", "things.json", "family-name"),
+        ("core", "things.json", "family-name"),  # generated/typescript/core.js
+        ("stream", "things.json", "family-name"),
         ("evil", "__init__.json", "file-name"),
         ("evil", "class.json", "file-name"),
         ("evil", "_private.json", "file-name"),

@@ -71,11 +71,11 @@ def test_wheel_in_a_fresh_virtual_environment(built: Artifacts, tmp_path: Path) 
 
 
 CONSUMER = """\
-import { validate, isValid, violations, PayloadError, UnknownSchemaError, schemaNames, type docent } from "chatschema";
+import { parse, validate, isValid, violations, PayloadError, UnknownSchemaError, schemaNames, type docent } from "chatschema";
 
 const good: unknown = JSON.parse('{"role": "user", "content": "hello"}');
 const bad: unknown = JSON.parse('{"role": "bot", "content": "hello"}');
-const message: docent.ChatMessage = validate("docent/ChatMessage", good);
+const message: docent.ChatMessage = parse("docent/ChatMessage", good);
 const results: string[] = [message.role];
 if (isValid("docent/ChatMessage", good)) results.push(good.role);
 try {

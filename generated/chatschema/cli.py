@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import argparse
 import os
+import stat
 import sys
 from collections.abc import Iterator
 from contextlib import suppress
@@ -102,8 +103,10 @@ def _open(path: str, stdin: BinaryIO) -> BinaryIO:
 
 
 def _chunks(
-    paths: list[str], each: bool, max_bytes: int, stdin: BinaryIO, err: TextIO, failed: list[str]
+    paths: list[str], each: bool, max_bytes: int, stdin: BinaryIO, err: TextIO, failed: list[str], spans: bool = False
 ) -> Iterator[Chunk]:
+    """The chunks of every input; with `spans` (worker processes check them), JSONL chunks of a
+    regular file name their lines' place in it instead of holding them."""
     for path in paths:
         name = "<stdin>" if path == "-" else path
         try:
@@ -118,7 +121,8 @@ def _chunks(
             elif path.endswith(".json"):
                 chunks = read_document(stream, name, max_bytes)
             else:
-                chunks = read_lines(stream, name, max_bytes)
+                regular = spans and stream is not stdin and stat.S_ISREG(os.fstat(stream.fileno()).st_mode)
+                chunks = read_lines(stream, name, max_bytes, path=path if regular else None)
             empty = True
             for chunk in chunks:
                 empty = empty and _blank(chunk)
@@ -135,6 +139,8 @@ def _chunks(
 
 def _blank(chunk: Chunk) -> bool:
     """Whether a JSONL chunk holds nothing but blank lines."""
+    if chunk.span is not None:
+        return chunk.blank
     if chunk.blob:
         return not chunk.blob.strip() and not chunk.head.strip()
     return all(isinstance(item, bytes) and not item.strip() for item in chunk.items)
@@ -230,12 +236,19 @@ def validate(args: argparse.Namespace, stdin: BinaryIO, out: TextIO, err: TextIO
         return run_on_dask(args, options, reporter, err)
     reporter.expected_size = sum(os.path.getsize(p) for p in args.paths if p != "-" and os.path.isfile(p))
     failed: list[str] = []
+    chunks = _chunks(args.paths, args.each, args.max_bytes, stdin, err, failed, spans=jobs > 1)
     try:
-        for result in run(_chunks(args.paths, args.each, args.max_bytes, stdin, err, failed), options, jobs):
+        for result in run(chunks, options, jobs):
             reporter.add(result)
     except KeyboardInterrupt:
         reporter.finish()
         return 130
+    except BrokenPipeError:
+        raise
+    except OSError as exc:  # a worker could not read its chunk's lines again (the file changed or went away)
+        reporter.finish()
+        err.write(f"chatschema validate: {exc}\n")
+        return USAGE_ERROR
     if args.quiet:
         out.flush()
     else:

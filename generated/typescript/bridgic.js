@@ -32,7 +32,6 @@ __export(bridgic_exports, {
   MAX_VIOLATIONS: () => import_core2.MAX_VIOLATIONS,
   PayloadError: () => import_core2.PayloadError,
   UnknownSchemaError: () => import_core2.UnknownSchemaError,
-  family: () => family,
   isContentBlock: () => isContentBlock,
   isMessage: () => isMessage,
   isMessageChunk: () => isMessageChunk,
@@ -59,8 +58,7 @@ var first = __toESM(require("./validators/bridgic.first.js"));
 var import_bridgic_meta = require("./validators/bridgic.meta.js");
 var import_core = require("./core.js");
 var import_core2 = require("./core.js");
-const family = { name: "bridgic", all, first, tags: import_bridgic_meta.tags };
-const api = (0, import_core.makeApi)([family]);
+const api = (0, import_core.makeApi)([{ name: "bridgic", all, first, tags: import_bridgic_meta.tags }]);
 const version = "1.0.0";
 const schemaNames = api.schemaNames;
 const validator = api.validator;
@@ -109,7 +107,6 @@ function isToolResultBlock(value) {
   MAX_VIOLATIONS,
   PayloadError,
   UnknownSchemaError,
-  family,
   isContentBlock,
   isMessage,
   isMessageChunk,

@@ -32,7 +32,6 @@ __export(docent_exports, {
   MAX_VIOLATIONS: () => import_core2.MAX_VIOLATIONS,
   PayloadError: () => import_core2.PayloadError,
   UnknownSchemaError: () => import_core2.UnknownSchemaError,
-  family: () => family,
   isAgentRunMetadataItem: () => isAgentRunMetadataItem,
   isAssistantMessage: () => isAssistantMessage,
   isChatMessage: () => isChatMessage,
@@ -72,8 +71,7 @@ var first = __toESM(require("./validators/docent.first.js"));
 var import_docent_meta = require("./validators/docent.meta.js");
 var import_core = require("./core.js");
 var import_core2 = require("./core.js");
-const family = { name: "docent", all, first, tags: import_docent_meta.tags };
-const api = (0, import_core.makeApi)([family]);
+const api = (0, import_core.makeApi)([{ name: "docent", all, first, tags: import_docent_meta.tags }]);
 const version = "1.0.0";
 const schemaNames = api.schemaNames;
 const validator = api.validator;
@@ -161,7 +159,6 @@ function isUserMessage(value) {
   MAX_VIOLATIONS,
   PayloadError,
   UnknownSchemaError,
-  family,
   isAgentRunMetadataItem,
   isAssistantMessage,
   isChatMessage,

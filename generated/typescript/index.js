@@ -52,13 +52,30 @@ module.exports = __toCommonJS(index_exports);
 var import_core = require("./core.js");
 var import_schema_index = __toESM(require("./schema-index.js"));
 var bridgic = __toESM(require("./bridgic.js"));
+var bridgicAll = __toESM(require("./validators/bridgic.js"));
+var bridgicFirst = __toESM(require("./validators/bridgic.first.js"));
+var import_bridgic_meta = require("./validators/bridgic.meta.js");
 var docent = __toESM(require("./docent.js"));
+var docentAll = __toESM(require("./validators/docent.js"));
+var docentFirst = __toESM(require("./validators/docent.first.js"));
+var import_docent_meta = require("./validators/docent.meta.js");
 var letta = __toESM(require("./letta.js"));
+var lettaAll = __toESM(require("./validators/letta.js"));
+var lettaFirst = __toESM(require("./validators/letta.first.js"));
+var import_letta_meta = require("./validators/letta.meta.js");
 var swarm = __toESM(require("./swarm.js"));
+var swarmAll = __toESM(require("./validators/swarm.js"));
+var swarmFirst = __toESM(require("./validators/swarm.first.js"));
+var import_swarm_meta = require("./validators/swarm.meta.js");
 var import_core2 = require("./core.js");
 var import_formats = require("./formats.js");
 var import_ajv = require("./ajv.js");
-const api = (0, import_core.makeApi)([bridgic.family, docent.family, letta.family, swarm.family]);
+const api = (0, import_core.makeApi)([
+  { name: "bridgic", all: bridgicAll, first: bridgicFirst, tags: import_bridgic_meta.tags },
+  { name: "docent", all: docentAll, first: docentFirst, tags: import_docent_meta.tags },
+  { name: "letta", all: lettaAll, first: lettaFirst, tags: import_letta_meta.tags },
+  { name: "swarm", all: swarmAll, first: swarmFirst, tags: import_swarm_meta.tags }
+]);
 const index = import_schema_index.default;
 const versions = Object.freeze({ bridgic: bridgic.version, docent: docent.version, letta: letta.version, swarm: swarm.version });
 const schemaNames = api.schemaNames;

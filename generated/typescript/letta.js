@@ -32,7 +32,6 @@ __export(letta_exports, {
   MAX_VIOLATIONS: () => import_core2.MAX_VIOLATIONS,
   PayloadError: () => import_core2.PayloadError,
   UnknownSchemaError: () => import_core2.UnknownSchemaError,
-  family: () => family,
   fromSdk: () => fromSdk,
   isApproval: () => isApproval,
   isApprovalRequestMessage: () => isApprovalRequestMessage,
@@ -84,8 +83,7 @@ var first = __toESM(require("./validators/letta.first.js"));
 var import_letta_meta = require("./validators/letta.meta.js");
 var import_core = require("./core.js");
 var import_core2 = require("./core.js");
-const family = { name: "letta", all, first, tags: import_letta_meta.tags };
-const api = (0, import_core.makeApi)([family]);
+const api = (0, import_core.makeApi)([{ name: "letta", all, first, tags: import_letta_meta.tags }]);
 const version = "2.0.0";
 const schemaNames = api.schemaNames;
 const validator = api.validator;
@@ -209,7 +207,6 @@ function fromSdk(name, value) {
   MAX_VIOLATIONS,
   PayloadError,
   UnknownSchemaError,
-  family,
   fromSdk,
   isApproval,
   isApprovalRequestMessage,

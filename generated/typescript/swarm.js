@@ -32,7 +32,6 @@ __export(swarm_exports, {
   MAX_VIOLATIONS: () => import_core2.MAX_VIOLATIONS,
   PayloadError: () => import_core2.PayloadError,
   UnknownSchemaError: () => import_core2.UnknownSchemaError,
-  family: () => family,
   isBaseMessageRole: () => isBaseMessageRole,
   isExecutionMode: () => isExecutionMode,
   isIAgentTool: () => isIAgentTool,
@@ -61,8 +60,7 @@ var first = __toESM(require("./validators/swarm.first.js"));
 var import_swarm_meta = require("./validators/swarm.meta.js");
 var import_core = require("./core.js");
 var import_core2 = require("./core.js");
-const family = { name: "swarm", all, first, tags: import_swarm_meta.tags };
-const api = (0, import_core.makeApi)([family]);
+const api = (0, import_core.makeApi)([{ name: "swarm", all, first, tags: import_swarm_meta.tags }]);
 const version = "1.0.0";
 const schemaNames = api.schemaNames;
 const validator = api.validator;
@@ -117,7 +115,6 @@ function isSwarmMessageRole(value) {
   MAX_VIOLATIONS,
   PayloadError,
   UnknownSchemaError,
-  family,
   isBaseMessageRole,
   isExecutionMode,
   isIAgentTool,

@@ -7,6 +7,7 @@ reported as too large and skipped without being held in memory.
 
 from __future__ import annotations
 
+import os
 import re
 from collections.abc import Iterator
 from dataclasses import dataclass
@@ -44,8 +45,9 @@ CONTINUE = -1  # `Chunk.first` of a chunk whose first line follows the previous 
 class Chunk:
     """Consecutive messages of one source: `items[i]` is line `first + i` or array index `first + i`.
 
-    JSONL chunks carry the raw block (`blob`) and are split into lines where they are checked (in
-    a worker process with --jobs); their line numbers are counted there, so `first` is `CONTINUE`
+    JSONL chunks carry the raw block (`blob`), or only where it lies in a regular file (`span`: a
+    worker process reads it there, so the block is not sent through a pipe), and are split into
+    lines where they are checked; their line numbers are counted there, so `first` is `CONTINUE`
     for all but a file's first chunk.
     """
 
@@ -58,9 +60,13 @@ class Chunk:
     max_bytes: int = 0  # with `blob`: longer lines are too large
     head: bytes = b""  # with `blob`: the start of its first line, read with the previous block
     document: bool = False  # a whole `.json` file read as one message (for hints on JSONL and arrays)
+    span: Span | None = None  # instead of `blob`: where its lines are
+    blank: bool = False  # with `span`: its lines are all blank (the reader saw them)
 
     def messages(self) -> list[Item]:
-        """The items, splitting `blob` into lines first."""
+        """The items, splitting `blob` (read from `span` first, if need be) into lines first."""
+        if self.span is not None:
+            self.blob, self.span = self.span.read(), None
         if self.blob:
             lines: list[Item] = self.blob.split(b"\n")  # type: ignore[assignment]
             lines.pop()
@@ -71,6 +77,33 @@ class Chunk:
                 lines = [TooLarge(len(line), limit) if len(line) > limit else line for line in lines]  # type: ignore[arg-type]
             self.items, self.blob, self.head = lines, b"", b""
         return self.items
+
+
+@dataclass(frozen=True)
+class Span:
+    """Where a chunk's lines are in a regular file, and which file it was (device, inode, mtime)."""
+
+    path: str
+    offset: int
+    length: int
+    identity: tuple[int, int, int]
+
+    def read(self) -> bytes:
+        """The lines; OSError if the file was replaced or modified since the span was taken."""
+        with open(self.path, "rb") as stream:
+            data = b""
+            if _identity(stream) == self.identity:
+                stream.seek(self.offset)
+                data = stream.read(self.length)
+        if len(data) != self.length or not data.endswith(b"\n"):
+            end = self.offset + self.length
+            raise OSError(f"{self.path}: changed while it was being validated (bytes {self.offset:,} to {end:,})")
+        return data
+
+
+def _identity(stream: BinaryIO) -> tuple[int, int, int]:
+    status = os.fstat(stream.fileno())
+    return status.st_dev, status.st_ino, status.st_mtime_ns
 
 
 def _blocks(stream: BinaryIO, block: int) -> Iterator[bytes]:
@@ -84,13 +117,20 @@ def _blocks(stream: BinaryIO, block: int) -> Iterator[bytes]:
         yield data
 
 
-def read_lines(stream: BinaryIO, source: str, max_bytes: int, block: int = BLOCK) -> Iterator[Chunk]:
-    """JSONL: one chunk per block read, holding the lines that end in it; nothing is copied here."""
+def read_lines(
+    stream: BinaryIO, source: str, max_bytes: int, block: int = BLOCK, path: str | None = None
+) -> Iterator[Chunk]:
+    """JSONL: one chunk per block read, holding the lines that end in it; nothing is copied here.
+
+    With `path` (the regular file `stream` reads, from its start), chunks carry the span of their
+    lines in it rather than the bytes: for worker processes, which read it themselves."""
     first = 1
     tail = b""  # the start of a line that goes on in the next block
     skipping = 0  # >0: inside a too-large line, bytes seen so far
+    identity = _identity(stream) if path is not None else (0, 0, 0)
     for data in _blocks(stream, block):
         size = len(data)
+        start = stream.tell() - size if path is not None else 0  # where `data` starts in the file
         if skipping:
             end = data.find(b"\n")
             if end < 0:
@@ -99,11 +139,27 @@ def read_lines(stream: BinaryIO, source: str, max_bytes: int, block: int = BLOCK
             yield Chunk(source, False, first, [TooLarge(skipping + end, max_bytes)], size)
             first, skipping = CONTINUE, 0
             data = data[end + 1 :]
+            start += end + 1
         cut = data.rfind(b"\n")
         if cut < 0:
             tail += data
         else:
-            yield Chunk(source, False, first, [], size, data, max_bytes, tail)
+            if path is None:
+                yield Chunk(source, False, first, [], size, data, max_bytes, tail)
+            else:
+                blank = data.isspace() and not tail.strip()
+                yield Chunk(
+                    source,
+                    False,
+                    first,
+                    [],
+                    size,
+                    b"",
+                    max_bytes,
+                    tail,
+                    span=Span(path, start, cut + 1, identity),
+                    blank=blank,
+                )
             first = CONTINUE
             tail = data[cut + 1 :]
         if len(tail) > max_bytes:

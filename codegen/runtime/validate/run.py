@@ -105,18 +105,26 @@ class Engine:
         for start in range(0, len(items), _BATCH):
             batch = items[start : start + _BATCH]
             values: list[Any] = []
+            failed: list[int] = []  # positions in the batch of the items that did not parse
             parsed = map(loads, cast("list[bytes]", batch))  # a TooLarge or Broken item makes orjson raise too
             while True:
                 try:
                     values.extend(parsed)  # keeps what it got before an exception; `parsed` goes on after it
                     break
                 except Exception:
-                    values.append(None)  # for the item that did not parse: no shipped schema accepts null
+                    failed.append(len(values) + len(failed))
             verdicts = list(map(is_valid, values))
             good = verdicts.count(True)
             valid += good
-            if good < len(verdicts):
-                suspects.extend(compress(range(start, start + len(verdicts)), map(not_, verdicts)))
+            if good == len(batch):
+                continue
+            if failed:  # rare: a Python loop over this batch only
+                skip = set(failed)
+                parsed_at = [i for i in range(len(batch)) if i not in skip]
+                bad = sorted([*failed, *compress(parsed_at, map(not_, verdicts))])
+                suspects.extend(start + i for i in bad)
+            else:
+                suspects.extend(compress(range(start, start + len(batch)), map(not_, verdicts)))
         return valid
 
     def _fast_measured(self, items: list[Item], suspects: list[int]) -> int:

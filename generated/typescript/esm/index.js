@@ -4,16 +4,33 @@
 import { makeApi } from "./core.js";
 import schemaIndex from "./schema-index.js";
 import * as bridgic from "./bridgic.js";
+import * as bridgicAll from "./validators/bridgic.js";
+import * as bridgicFirst from "./validators/bridgic.first.js";
+import { tags as bridgicTags } from "./validators/bridgic.meta.js";
 import * as docent from "./docent.js";
+import * as docentAll from "./validators/docent.js";
+import * as docentFirst from "./validators/docent.first.js";
+import { tags as docentTags } from "./validators/docent.meta.js";
 import * as letta from "./letta.js";
+import * as lettaAll from "./validators/letta.js";
+import * as lettaFirst from "./validators/letta.first.js";
+import { tags as lettaTags } from "./validators/letta.meta.js";
 import * as swarm from "./swarm.js";
+import * as swarmAll from "./validators/swarm.js";
+import * as swarmFirst from "./validators/swarm.first.js";
+import { tags as swarmTags } from "./validators/swarm.meta.js";
 
 export { MAX_VIOLATIONS, PayloadError, UnknownSchemaError, closeMatches } from "./core.js";
 export { isDateTime } from "./formats.js";
 export { createAjv } from "./ajv.js";
 export { bridgic, docent, letta, swarm };
 
-const api = makeApi([bridgic.family, docent.family, letta.family, swarm.family]);
+const api = makeApi([
+  { name: "bridgic", all: bridgicAll, first: bridgicFirst, tags: bridgicTags },
+  { name: "docent", all: docentAll, first: docentFirst, tags: docentTags },
+  { name: "letta", all: lettaAll, first: lettaFirst, tags: lettaTags },
+  { name: "swarm", all: swarmAll, first: swarmFirst, tags: swarmTags },
+]);
 
 /** The schema index (schemas/index.json): every name with its `$id`, file and bundle. */
 export const index = schemaIndex;

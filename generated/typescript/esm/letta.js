@@ -8,9 +8,7 @@ import { makeApi } from "./core.js";
 
 export { MAX_VIOLATIONS, PayloadError, UnknownSchemaError } from "./core.js";
 
-/** The family's parts, for index.js (which validates every family). */
-export const family = { name: "letta", all, first, tags };
-const api = makeApi([family]);
+const api = makeApi([{ name: "letta", all, first, tags }]);
 
 /** The family's semantic version (schemas/letta/VERSION). */
 export const version = "2.0.0";

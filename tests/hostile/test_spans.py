@@ -1,0 +1,107 @@
+"""With --jobs, JSONL chunks of a regular file carry where their lines are (`Chunk.span`), and the
+workers read them there: the same messages as chunks that carry the bytes, and a file that changes
+underneath is reported, never validated as something else."""
+
+from __future__ import annotations
+
+import io
+import os
+from pathlib import Path
+
+import pytest
+
+from chatschema.validate import reader
+from chatschema.validate.reader import BOM, read_lines
+
+from .common import USER, counts, no_traceback, run
+
+FILES = {
+    "plain": f"{USER}\n{USER}\n".encode(),
+    "bom": BOM + f"{USER}\n\n{USER}\n".encode(),
+    "crlf": f"{USER}\r\n{USER}\r\n".encode(),
+    # short lines after the long one: the block where it ends holds whole lines too
+    "too large": f'{USER}\n{{"role":"user","content":"{"x" * 300}"}}\n{{}}\n[]\n{{}}\n{USER}\n'.encode(),
+    "no final newline": f"{USER}\n{USER}".encode(),
+    "long lines": ("\n".join(f'{{"role":"user","content":"{"y" * n}"}}' for n in range(0, 120, 7)) + "\n").encode(),
+}
+
+
+@pytest.mark.parametrize("name", FILES)
+@pytest.mark.parametrize("block", [5, 16, 64, 1 << 20])
+def test_spans_read_the_same_lines_as_blocks(tmp_path: Path, name: str, block: int) -> None:
+    path = tmp_path / "in.jsonl"
+    path.write_bytes(FILES[name])
+    expected = [(c.first, c.messages()) for c in read_lines(io.BytesIO(FILES[name]), "in", 100, block)]
+    with path.open("rb") as stream:
+        chunks = list(read_lines(stream, "in", 100, block, path=str(path)))
+    assert any(c.span is not None and not c.blob for c in chunks)  # the bytes stay in the file
+    assert [(c.first, c.messages()) for c in chunks] == expected
+
+
+def test_a_file_changed_underneath_is_an_error_not_other_messages(tmp_path: Path) -> None:
+    path = tmp_path / "in.jsonl"
+    path.write_bytes(FILES["long lines"])
+    with path.open("rb") as stream:
+        chunks = list(read_lines(stream, "in", 1000, 64, path=str(path)))
+    path.write_bytes(FILES["long lines"].replace(b"\n", b" ", 3))  # same size, lines moved
+    with pytest.raises(OSError, match="changed while it was being validated"):
+        for chunk in chunks:
+            chunk.messages()
+
+
+def test_a_file_replaced_by_another_is_an_error(tmp_path: Path) -> None:
+    path = tmp_path / "in.jsonl"
+    path.write_bytes(FILES["long lines"])
+    with path.open("rb") as stream:
+        chunks = list(read_lines(stream, "in", 1000, 64, path=str(path)))
+    other = tmp_path / "other.jsonl"
+    other.write_bytes(FILES["long lines"])
+    os.utime(other, ns=(0, path.stat().st_mtime_ns))
+    other.replace(path)  # same bytes and time, another file
+    with pytest.raises(OSError, match="changed while it was being validated"):
+        chunks[0].messages()
+
+
+def _big(tmp_path: Path) -> Path:
+    """Over 2 MiB (so --jobs 2 is not capped), with invalid and malformed lines throughout."""
+    line = f'{{"role":"user","content":"{"z" * 1000}"}}'
+    lines = [line] * 2500
+    for i in range(0, 2500, 97):
+        lines[i] = '{"role":"bot","content":"hi"}' if i % 2 else '{"role":"user",'
+    path = tmp_path / "big.jsonl"
+    path.write_bytes(BOM + ("\n".join(lines) + "\n").encode())
+    return path
+
+
+def test_jobs_2_reads_spans_and_agrees_with_one_process(tmp_path: Path) -> None:
+    path = _big(tmp_path)
+    one = run(["-s", "docent/ChatMessage", "--jobs", "1", str(path)])
+    two = run(["-s", "docent/ChatMessage", "--jobs", "2", str(path)])
+    assert one[0] == two[0] == 1
+    assert one[1] == two[1] and one[1].count("\n") == 26
+    assert counts(one[2]) == counts(two[2]) == (2500, 2474, 13, 13)
+
+
+def test_jobs_2_on_a_file_that_changes_says_so_in_one_line(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    path = _big(tmp_path)
+
+    read = reader.Span.read
+
+    def changed(span: reader.Span) -> bytes:
+        os.utime(span.path, ns=(0, span.identity[2] + 1))  # as a write would
+        return read(span)
+
+    monkeypatch.setattr(reader.Span, "read", changed)  # the workers are forked after this
+    code, _, err = run(["-s", "docent/ChatMessage", "--jobs", "2", str(path)])
+    assert code == 2
+    no_traceback(err)
+    assert f"chatschema validate: {path}: changed while it was being validated (bytes 3 to " in err
+
+
+def test_jobs_2_on_blank_lines_only_says_empty_input(tmp_path: Path) -> None:
+    path = tmp_path / "blank.jsonl"
+    path.write_bytes(b"\n" * ((2 << 20) + 1))  # just over 2 MiB: not capped to one job
+    code, _, err = run(["-s", "docent/ChatMessage", "--jobs", "2", str(path)])
+    assert code == 0
+    assert "empty input, no message read" in err
+    assert counts(err) == (0, 0, 0, 0)
