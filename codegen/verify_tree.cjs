@@ -45,7 +45,7 @@ if (fs.existsSync(path.join(pkg, "stream.js"))) {
   }
 }
 // The ES module build, family by family (esm/index.js also loads ajv, which Node's ESM resolution
-// finds only in an installed package, not through NODE_PATH; tests/test_ts_package.py imports it).
+// finds only in an installed package, not through NODE_PATH; tests/test_ts_package.py runs it so).
 const esmModules = api ? [...Object.keys(api.index.families), ...(fs.existsSync(path.join(pkg, "stream.js")) ? ["stream"] : [])] : [];
 Promise.all(
   esmModules.map((name) =>

@@ -12,6 +12,7 @@
 from __future__ import annotations
 
 import json
+import os
 import re
 import shutil
 import subprocess
@@ -138,3 +139,61 @@ def test_from_sdk_validates_like_validate() -> None:
     proc = subprocess.run([node, "-e", script, str(PACKAGE)], capture_output=True, text=True, check=False)
     assert proc.returncode == 0, proc.stderr
     assert json.loads(proc.stdout) == [True, [True, '  $.date: must match format "date-time"']]
+
+
+def _installed(tmp_path: Path) -> Path:
+    """A project whose node_modules holds the package and its dependencies (links into codegen/node),
+    resolved the way an installed copy is (node --preserve-symlinks)."""
+    project = tmp_path / "app"
+    (project / "node_modules").mkdir(parents=True)
+    for dep in node_modules().iterdir():
+        if not dep.name.startswith("."):
+            (project / "node_modules" / dep.name).symlink_to(dep, target_is_directory=dep.is_dir())
+    (project / "node_modules" / "chatschema").symlink_to(PACKAGE.resolve(), target_is_directory=True)
+    return project
+
+
+APP = """\
+{imports}
+const ping = {{ id: "m", date: "2025-10-01T12:30:47+00:00", message_type: "ping" }};
+console.log(JSON.stringify([
+  typeof letta.isLettaPing, letta.isLettaPing(ping), isValid("letta/LettaPing", ping),
+  family.isValid("letta/LettaPing", {{ ...ping, date: "x" }}), parse("letta/LettaPing", ping) === ping,
+  reassembleSse('data: {{"message_type": "stop_reason", "stop_reason": "end_turn"}}\\n\\ndata: [DONE]\\n\\n').done,
+  typeof createAjv().compile, new family.PayloadError("letta/LettaPing", []) instanceof PayloadError,
+]));
+"""
+
+
+@pytest.mark.parametrize(
+    ("name", "imports"),
+    [
+        (
+            "app.mjs",
+            'import { letta, isValid, parse, PayloadError } from "chatschema";\n'
+            'import * as family from "chatschema/letta";\n'
+            'import { reassembleSse } from "chatschema/stream";\n'
+            'import { createAjv } from "chatschema/ajv";',
+        ),
+        (
+            "app.cjs",
+            'const { letta, isValid, parse, PayloadError } = require("chatschema");\n'
+            'const family = require("chatschema/letta");\n'
+            'const { reassembleSse } = require("chatschema/stream");\n'
+            'const { createAjv } = require("chatschema/ajv");',
+        ),
+    ],
+)
+def test_entry_points_run_in_node(tmp_path: Path, name: str, imports: str) -> None:
+    """Every entry point of the exports map loads, as ES module and CommonJS, with the family namespaces
+    real at run time (`import { letta } from "chatschema"` once type-checked and then crashed)."""
+    project = _installed(tmp_path)
+    (project / name).write_text(APP.format(imports=imports), encoding="utf-8")
+    node = shutil.which("node")
+    assert node is not None
+    env = {k: v for k, v in os.environ.items() if k != "NODE_PATH"}
+    proc = subprocess.run(
+        [node, "--preserve-symlinks", name], cwd=project, capture_output=True, text=True, env=env, check=False
+    )
+    assert proc.returncode == 0, proc.stderr
+    assert json.loads(proc.stdout) == ["function", True, True, False, True, True, "function", True]
