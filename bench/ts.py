@@ -64,10 +64,12 @@ def baseline_package(rev: str, into: Path) -> Path:
 
 
 def corpus() -> dict[str, list[Any]]:
+    """Each union's test vectors, valid and invalid, as payloads."""
     return {u: [v.load() for v in all_vectors() if v.schema_name == u] for u in UNIONS}
 
 
 def node_json(project: Path, *args: str) -> Any:
+    """Run Node in the project; its stdout as JSON (the bench stops with Node's stderr if it fails)."""
     proc = run([node_executable(), *args], cwd=project)
     if proc.returncode != 0:
         raise SystemExit(f"bench: node {' '.join(args)} failed in {project}:\n{proc.stderr}")
@@ -171,6 +173,7 @@ def measure(projects: dict[str, Path], args: argparse.Namespace) -> dict[str, di
 
 
 def report(columns: dict[str, dict[str, Any]]) -> None:
+    """Print the figures as one Markdown table, a column per package, then the rate ratios."""
     names = list(columns)
     rows: list[tuple[str, list[str]]] = []
     for kind, label in (
@@ -208,6 +211,7 @@ def report(columns: dict[str, dict[str, Any]]) -> None:
 
 
 def main() -> None:
+    """Measure the baseline's package and today's, then print them side by side."""
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--baseline", default="4497fca", help="the commit whose package is the baseline")
     parser.add_argument("--seconds", type=float, default=2.0, help="seconds of isValid per union and place")
