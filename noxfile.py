@@ -76,6 +76,15 @@ def bench_codegen(session: nox.Session) -> None:
 
 
 @nox.session
+def bench_ts(session: nox.Session) -> None:
+    """npm package benchmark: load time, first validation, isValid messages/s in Node and headless Chromium,
+    bundle size per family, for a baseline commit's package beside today's. `nox -s bench_ts -- --baseline REV`."""
+    session.install("-r", "requirements/test.txt")
+    session.run("python", "-m", "codegen", "setup-node")
+    session.run("python", "bench/ts.py", *session.posargs)
+
+
+@nox.session
 def diff(session: nox.Session) -> None:
     """What the schema edits since BASE break, for whom, with witness payloads: `nox -s diff -- BASE [--check-version]`.
 

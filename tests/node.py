@@ -44,6 +44,25 @@ def ajv_verdicts() -> dict[str, dict[str, Any]]:
     return result
 
 
+STREAM_VECTORS = ROOT / "tests" / "vectors" / "letta" / "streams"
+
+
+def stream_inputs() -> list[dict[str, Any]]:
+    """Every Letta stream vector as the reassembly scripts take it: `{"name", "sse", "options"}`."""
+    out = []
+    for path in sorted(STREAM_VECTORS.glob("*.json")):
+        vector = json.loads(path.read_text(encoding="utf-8"))
+        out.append({"name": path.stem, "sse": "".join(vector["sse"]), "options": vector["options"]})
+    return out
+
+
+@cache
+def node_stream_results() -> dict[str, Any]:
+    """The npm package's reassembly of every stream vector in Node: `{name: summary | "StreamError: ..."}`."""
+    result: dict[str, Any] = run_node(HERE / "streams.cjs", {"package": str(PACKAGE), "vectors": stream_inputs()})
+    return result
+
+
 def tsc(*args: str, cwd: Path) -> subprocess.CompletedProcess[str]:
     """Run the pinned TypeScript compiler."""
     node = shutil.which("node")
@@ -54,4 +73,14 @@ def tsc(*args: str, cwd: Path) -> subprocess.CompletedProcess[str]:
     )
 
 
-__all__ = ["HERE", "PACKAGE", "Vector", "ajv_verdicts", "node_env", "run_node", "tsc"]
+__all__ = [
+    "HERE",
+    "PACKAGE",
+    "Vector",
+    "ajv_verdicts",
+    "node_env",
+    "node_stream_results",
+    "run_node",
+    "stream_inputs",
+    "tsc",
+]

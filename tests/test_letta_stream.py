@@ -18,7 +18,7 @@ from chatschema import schemas
 from chatschema.letta import ToolCallMessage, parse_letta_streaming_response
 from chatschema.letta.sse import SseParser, iter_sse_events
 from chatschema.letta.stream import LettaStream, StreamError, reassemble, reassemble_sse
-from tests.node import HERE, PACKAGE, run_node
+from tests.node import PACKAGE, node_stream_results
 
 STREAMS = Path(__file__).parent / "vectors" / "letta" / "streams"
 VECTORS = sorted(STREAMS.glob("*.json"))
@@ -101,8 +101,8 @@ def test_stream_vector_in_random_chunks(path: Path) -> None:
 
 
 def test_node_reassembly_gives_identical_results() -> None:
-    vectors = [{"name": p.stem, "sse": body(load(p)), "options": load(p)["options"]} for p in VECTORS]
-    node = run_node(HERE / "streams.cjs", {"package": str(PACKAGE), "vectors": vectors})
+    node = node_stream_results()
+    assert sorted(node) == sorted(p.stem for p in VECTORS)
     for path in VECTORS:
         vector = load(path)
         got = node[path.stem]
