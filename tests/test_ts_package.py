@@ -12,7 +12,6 @@
 from __future__ import annotations
 
 import json
-import os
 import re
 import shutil
 import subprocess
@@ -22,8 +21,10 @@ from typing import Any
 
 import pytest
 
-from codegen.typescript import node_modules
+from codegen.typescript import node_executable, node_modules
+from tests import ts_project
 from tests.node import HERE, PACKAGE, run_node, tsc
+from tests.ts_project import make_project
 
 GZIP_BUDGET = {
     "chatschema/letta": 53_000,
@@ -141,18 +142,6 @@ def test_from_sdk_validates_like_validate() -> None:
     assert json.loads(proc.stdout) == [True, [True, '  $.date: must match format "date-time"']]
 
 
-def _installed(tmp_path: Path) -> Path:
-    """A project whose node_modules holds the package and its dependencies (links into codegen/node),
-    resolved the way an installed copy is (node --preserve-symlinks)."""
-    project = tmp_path / "app"
-    (project / "node_modules").mkdir(parents=True)
-    for dep in node_modules().iterdir():
-        if not dep.name.startswith("."):
-            (project / "node_modules" / dep.name).symlink_to(dep, target_is_directory=dep.is_dir())
-    (project / "node_modules" / "chatschema").symlink_to(PACKAGE.resolve(), target_is_directory=True)
-    return project
-
-
 APP = """\
 {imports}
 const ping = {{ id: "m", date: "2025-10-01T12:30:47+00:00", message_type: "ping" }};
@@ -187,14 +176,9 @@ console.log(JSON.stringify([
 def test_entry_points_run_in_node(tmp_path: Path, name: str, imports: str) -> None:
     """Every entry point of the exports map loads, as ES module and CommonJS, with the family namespaces
     real at run time (`import { letta } from "chatschema"` once type-checked and then crashed)."""
-    project = _installed(tmp_path)
+    project = make_project(tmp_path / "app", sources=None)
     (project / name).write_text(APP.format(imports=imports), encoding="utf-8")
-    node = shutil.which("node")
-    assert node is not None
-    env = {k: v for k, v in os.environ.items() if k != "NODE_PATH"}
-    proc = subprocess.run(
-        [node, "--preserve-symlinks", name], cwd=project, capture_output=True, text=True, env=env, check=False
-    )
+    proc = ts_project.run([node_executable(), name], cwd=project)
     assert proc.returncode == 0, proc.stderr
     assert json.loads(proc.stdout) == ["function", True, True, False, True, True, "function", True]
 
@@ -209,7 +193,7 @@ def test_entry_points_run_in_node(tmp_path: Path, name: str, imports: str) -> No
 def test_validating_never_loads_the_ajv_compiler(tmp_path: Path, name: str, load: str) -> None:
     """Only `chatschema/ajv` loads ajv: the validators are precompiled, and ajv's compiler costs a
     fifth of a second to load."""
-    project = _installed(tmp_path)
+    project = make_project(tmp_path / "app", sources=None)
     hook = project / "hook.cjs"  # reports every module that node loads from ajv's own directory
     hook.write_text(
         'const Module = require("module"); const load = Module._load;\n'
@@ -221,14 +205,11 @@ def test_validating_never_loads_the_ajv_compiler(tmp_path: Path, name: str, load
         encoding="utf-8",
     )
     (project / name).write_text(f'{load}\nconsole.log("loaded");\n', encoding="utf-8")
-    node = shutil.which("node")
-    assert node is not None
-    env = {k: v for k, v in os.environ.items() if k != "NODE_PATH"}
-    cmd = [node, "--preserve-symlinks", "--require", str(hook), name]
-    proc = subprocess.run(cmd, cwd=project, capture_output=True, text=True, env=env, check=False)
+    cmd = [node_executable(), "--require", str(hook), name]
+    proc = ts_project.run(cmd, cwd=project)
     assert proc.returncode == 0, proc.stderr
     assert proc.stdout == "loaded\n"
     with_ajv = load.replace("chatschema/stream", "chatschema/ajv")
     (project / name).write_text(f'{with_ajv}\nconsole.log("loaded");\n', encoding="utf-8")
-    proc = subprocess.run(cmd, cwd=project, capture_output=True, text=True, env=env, check=False)
+    proc = ts_project.run(cmd, cwd=project)
     assert "ajv" in proc.stdout, "the hook sees ajv when it is loaded"

@@ -21,12 +21,13 @@ from tests.node import PACKAGE
 CONSUMER = Path(__file__).parent / "consumer"
 
 
-def make_project(root: Path, package: Path = PACKAGE, sources: Path = CONSUMER) -> Path:
-    """Lay out a project in `root`: the files of `sources`, and node_modules with the package in it."""
+def make_project(root: Path, package: Path = PACKAGE, sources: Path | None = CONSUMER) -> Path:
+    """Lay out a project in `root`: the files of `sources` (if any), and node_modules with the package in it."""
     setup_node()
-    shutil.copytree(sources, root, dirs_exist_ok=True)
+    if sources is not None:
+        shutil.copytree(sources, root, dirs_exist_ok=True)
     modules = root / "node_modules"
-    modules.mkdir(exist_ok=True)
+    modules.mkdir(parents=True, exist_ok=True)
     for entry in node_modules().iterdir():
         if not entry.name.startswith("."):
             (modules / entry.name).symlink_to(entry, target_is_directory=True)
