@@ -11,12 +11,14 @@ import time
 from pathlib import Path
 
 from . import __doc__ as USAGE
+from . import equivalent
 from .coverage_map import CoverageMap, collect
 from .execute import Workspace
 from .mutants import Mutant, mutants
 from .results import NOT_COVERED, Outcome, load, save, scores, survivors, to_rerun
 
 ROOT = Path(__file__).resolve().parent.parent.parent
+EQUIVALENT = ROOT / "docs" / "testing.md"  # the survivors judged equivalent, with the reason for each
 DEFAULT_MODULES = [
     "codegen/runtime/jsontext.py",
     "codegen/runtime/schemas/__init__.py",
@@ -147,13 +149,18 @@ def _line(outcome: Outcome) -> str:
 
 
 def _report(chosen: dict[str, list[Mutant]], outcomes: dict[str, Outcome], meta: dict[str, str]) -> None:
+    judged = equivalent.keys(equivalent.listed(EQUIVALENT), [m for listed in chosen.values() for m in listed])
     print(f"\n## survivors (commit {meta['commit']}, {meta['date']})")
     for outcome in survivors(chosen, outcomes):
-        print(f"  {outcome.module}:{outcome.line}: {outcome.description} ({outcome.status})")
-    print("\n## score (killed / mutants with an outcome)")
-    for score in scores(chosen, outcomes):
+        note = ", judged equivalent" if outcome.key in judged else ""
+        print(f"  {outcome.module}:{outcome.line}: {outcome.description} ({outcome.status}{note})")
+    print(f"\n## score: killed / mutants run; equivalent survivors ({EQUIVALENT.name}); killed / the others")
+    for score in scores(chosen, outcomes, judged):
         note = f"  ({score.missing} not run)" if score.missing else ""
-        print(f"{score.name:45} {score.killed:4} / {score.total:<4} {score.share:>6}{note}")
+        print(
+            f"{score.name:42} {score.killed:4} / {score.total:<4} {score.share:>6}"
+            f"  {score.equivalent:3} eq.  {score.share_of_others:>6}{note}"
+        )
 
 
 if __name__ == "__main__":

@@ -49,7 +49,7 @@ _DEFS = (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)
 class _Site:
     node: ast.expr
     statement: ast.stmt  # the innermost statement holding the node
-    scope: ast.AST  # the innermost def (or the top-level statement) holding the node: the key's anchor
+    scope: ast.AST  # the innermost function, or else statement, holding the node: its key's anchor
     qualname: str
     at_import: bool
 
@@ -105,8 +105,8 @@ def _sites(tree: ast.Module) -> list[_Site]:
     def visit(node: ast.AST, statement: ast.stmt | None, scope: ast.AST, qualname: str, at_import: bool) -> None:
         if isinstance(node, ast.stmt):
             statement = node
-            if qualname == "":
-                scope = node  # a top-level statement anchors the keys of what it holds
+            if not isinstance(scope, ast.FunctionDef | ast.AsyncFunctionDef):
+                scope = node  # outside functions, the statement itself anchors the keys of what it holds
         if isinstance(node, ast.expr) and id(node) not in skip and _mutable(node):
             assert statement is not None
             found.append(_Site(node, statement, scope, qualname or "<module>", at_import))

@@ -5,7 +5,8 @@
   MUTATION_CONTEXT and the coverage config, in every Python process the test starts; each test's
   duration is written to FILE.
 - MUTATION_SELECT=FILE (mutant run): only the tests named in FILE (one node id a line) run, in that
-  order; a named test that is not collected is a usage error (exit 4), not a pass.
+  order. If some are not collected (the mutant changed a constant the tests are parametrized
+  with), every test of their files runs after them.
 - MUTATION_FAILED=FILE: the first failing test's node id is written there (the mutant's killer).
 Hypothesis keeps its example database in a throw-away directory, so a mutant's failing examples
 are not replayed into later runs.
@@ -51,10 +52,11 @@ def pytest_collection_modifyitems(session: pytest.Session, config: pytest.Config
         return
     wanted = Path(select).read_text(encoding="utf-8").splitlines()
     by_id = {item.nodeid: item for item in items}
-    missing = [nodeid for nodeid in wanted if nodeid not in by_id]
-    if missing and not session.testsfailed:  # a collection error (the mutant breaks an import) is a kill
-        raise pytest.UsageError(f"mutation: {len(missing)} selected tests not collected, e.g. {missing[0]}")
     chosen = [by_id[nodeid] for nodeid in wanted if nodeid in by_id]
+    if len(chosen) < len(wanted):
+        # The mutant changed the tests' parameters (a constant they import): every test of those files.
+        files = {nodeid.split("::", 1)[0] for nodeid in wanted}
+        chosen += [item for item in items if item.nodeid.split("::", 1)[0] in files and item not in chosen]
     kept = set(map(id, chosen))
     config.hook.pytest_deselected(items=[item for item in items if id(item) not in kept])
     items[:] = chosen

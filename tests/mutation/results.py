@@ -54,25 +54,33 @@ def to_rerun(mutants: Iterable[Mutant], previous: dict[str, Outcome]) -> list[Mu
 class Score:
     name: str
     killed: int
-    total: int
+    total: int  # mutants with an outcome
     missing: int  # mutants of the module with no outcome (not run: --max sampling)
+    equivalent: int  # survivors judged equivalent (docs/testing.md)
 
     @property
     def share(self) -> str:
         return f"{self.killed / self.total:.1%}" if self.total else "-"
 
+    @property
+    def share_of_others(self) -> str:
+        """Killed among the mutants not judged equivalent."""
+        others = self.total - self.equivalent
+        return f"{self.killed / others:.1%}" if others else "-"
 
-def scores(mutants: dict[str, list[Mutant]], outcomes: dict[str, Outcome]) -> list[Score]:
-    """Killed / mutants with an outcome, per module and then per group (a package directory of several modules)."""
+
+def scores(mutants: dict[str, list[Mutant]], outcomes: dict[str, Outcome], equivalent: set[str]) -> list[Score]:
+    """Per module and then per group (a package directory of several modules): killed / mutants with an outcome."""
     per_module: list[Score] = []
     for module, listed in mutants.items():
         known = [outcomes[m.key] for m in listed if m.key in outcomes]
-        per_module.append(Score(module, sum(o.killed for o in known), len(known), len(listed) - len(known)))
+        judged = sum(not o.killed and o.key in equivalent for o in known)
+        per_module.append(Score(module, sum(o.killed for o in known), len(known), len(listed) - len(known), judged))
     groups: dict[str, list[Score]] = {}
     for score in per_module:
         groups.setdefault(group(score.name), []).append(score)
     per_group = [
-        Score(name, sum(s.killed for s in members), sum(s.total for s in members), sum(s.missing for s in members))
+        Score(name, *(sum(getattr(s, f) for s in members) for f in ("killed", "total", "missing", "equivalent")))
         for name, members in groups.items()
         if len(members) > 1
     ]
@@ -82,7 +90,7 @@ def scores(mutants: dict[str, list[Mutant]], outcomes: dict[str, Outcome]) -> li
 def group(module: str) -> str:
     """The group a module's score counts in: its package directory below the runtime (`validate/`), or itself."""
     relative = module.removeprefix("codegen/runtime/")
-    if "/" in relative:
+    if relative != module and "/" in relative:
         return relative.rsplit("/", 1)[0] + "/"
     return module
 
