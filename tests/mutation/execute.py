@@ -82,7 +82,7 @@ class Workspace:
 
     def run(self, mutant: Mutant, tests: list[str], select: bool, pytest_args: list[str], timeout: float) -> Run:
         """Run `tests` (node ids if `select`, else paths) against the copy holding `mutant`, stopping at the first failure."""
-        original = (self.root / mutant.module).read_text(encoding="utf-8")
+        original = self.target(mutant.module).read_text(encoding="utf-8").partition("\n")[2]
         self._write(mutant.module, mutant.source)
         env = {"PYTHONPATH": str(self.path), "CHATSCHEMA_TS_PACKAGE": str(self.path / "typescript")}
         try:
