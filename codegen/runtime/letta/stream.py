@@ -35,7 +35,7 @@ raised for an error event, a cancellation or any dropped frame.
 from __future__ import annotations
 
 import gc
-from collections.abc import Iterable, Iterator, Mapping
+from collections.abc import Hashable, Iterable, Iterator, Mapping
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from itertools import pairwise
@@ -73,9 +73,12 @@ class StreamError(ValueError):
     """The stream cannot be reassembled faithfully; the one-line message says where and why."""
 
 
-@dataclass(frozen=True)
+@dataclass(slots=True)
 class FrameAccount:
-    """What became of one frame (one SSE event), by its position in arrival order."""
+    """What became of one frame (one SSE event), by its position in arrival order.
+
+    Not frozen: a long stream makes one per fragment, and a frozen dataclass costs four times as much to build.
+    """
 
     index: int
     outcome: Outcome
@@ -114,13 +117,24 @@ class LettaStream:
 @dataclass(slots=True)
 class _Frame:
     index: int
-    where: str
+    line: int | None  # of the SSE body; None for a frame given as an object
     data: dict[str, Any]
     seq: int | None
     outcome: Outcome = "message"  # once grouped: "message" or "replay"
 
     @property
-    def key(self) -> str:
+    def where(self) -> str:
+        return _where(self.index, self.line)
+
+    @property
+    def key(self) -> Hashable:
+        """The message this frame belongs to: its otid, else its id and type."""
+        otid = self.data.get("otid")
+        return otid if otid is not None else (self.data.get("id"), self.data["message_type"])
+
+    @property
+    def label(self) -> str:
+        """The message this frame belongs to, as messages name it."""
         otid = self.data.get("otid")
         return f"otid {otid}" if otid is not None else f"id {self.data.get('id')} ({self.data['message_type']})"
 
@@ -142,6 +156,7 @@ class _State:
     hidden: int = 0  # stop and usage frames without a seq_id (Letta numbers them without saying so)
     stop: _Frame | None = None
     skeleton: dict[str, Any] | None = None  # of the last fragment frame validated in full
+    typed_keys: list[tuple[str, type]] = field(default_factory=list)  # of that skeleton, see _typed_keys
     repeats: list[tuple[_Frame, _Frame]] = field(default_factory=list)  # (first arrival, repeat) by seq_id
     ended: bool = False  # an error or cancellation ended the stream early: unfinished messages are expected
     truncated: bool = False
@@ -162,14 +177,13 @@ def reassemble(
     state = _State()
     with _no_cycle_collector():
         for index, frame in enumerate(frames):
-            where = f"frame {index}"
             if isinstance(frame, SchemaModel):
                 data = frame.model_dump(mode="json", exclude_unset=True)
             elif isinstance(frame, Mapping):
                 data = dict(frame)
             else:
-                raise StreamError(f"{where}: a frame is a JSON object, not {type(frame).__name__}")
-            _take(state, index, where, data)
+                raise StreamError(f"{_where(index, None)}: a frame is a JSON object, not {type(frame).__name__}")
+            _take(state, index, None, data)
         return _finish_stream(state, complete=complete, strict=strict, sse=False)
 
 
@@ -211,23 +225,31 @@ def _no_cycle_collector() -> Iterator[None]:
             gc.enable()
 
 
+def _where(index: int, line: int | None) -> str:
+    """How a frame is named in messages (built only when one is needed: a long stream has many frames)."""
+    return f"frame {index}" if line is None else f"event {index} (line {line})"
+
+
 def _take_event(state: _State, index: int, event: SseEvent) -> None:
-    where = f"event {index} (line {event.line})"
+    line = event.line
     if state.result.done:
-        state.account(index, "dropped", "after_done", f"{where}: an {event.type!r} event after data: [DONE]")
+        state.account(
+            index, "dropped", "after_done", f"{_where(index, line)}: an {event.type!r} event after data: [DONE]"
+        )
         return
     if not event.terminated:
         state.truncated = True
-        state.account(index, "dropped", "unterminated_event", f"{where}: the body ends inside this event")
+        state.account(index, "dropped", "unterminated_event", f"{_where(index, line)}: the body ends inside this event")
         return
     if event.type == "message":
         if event.data == "[DONE]":
             state.result.done = True
             state.account(index, "done")
             return
-        _take(state, index, where, _json_object(event.data, where))
+        _take(state, index, line, _json_object(event.data, index, line))
     elif event.type == "error":
-        data = _json_object(event.data, where)
+        where = _where(index, line)
+        data = _json_object(event.data, index, line)
         if "message_type" in data:
             model = _validate(data, where)
             if not isinstance(model, LettaErrorMessage):
@@ -239,22 +261,23 @@ def _take_event(state: _State, index: int, event: SseEvent) -> None:
         state.ended = True
         state.account(index, "error")
     elif event.type == "cancelled":
-        cancelled = _validate_as(LettaSseCancelled, _json_object(event.data, where), where, "letta/LettaSseCancelled")
+        data = _json_object(event.data, index, line)
+        cancelled = _validate_as(LettaSseCancelled, data, _where(index, line), "letta/LettaSseCancelled")
         if state.result.cancelled is None:
             state.result.cancelled = cancelled
         state.ended = True
         state.account(index, "cancelled")
     else:
-        state.account(index, "dropped", "unknown_event", f"{where}: unknown event type {event.type!r}")
+        state.account(index, "dropped", "unknown_event", f"{_where(index, line)}: unknown event type {event.type!r}")
 
 
-def _json_object(text: str, where: str) -> dict[str, Any]:
+def _json_object(text: str, index: int, line: int) -> dict[str, Any]:
     try:
         value = jsontext.parse(text.encode("utf-8", "surrogatepass"), jsontext.loader())
     except jsontext.Malformed as exc:
-        raise StreamError(f"{where}: event data is not JSON: {exc}") from None
-    if not isinstance(value, dict):
-        raise StreamError(f"{where}: event data is JSON but not an object")
+        raise StreamError(f"{_where(index, line)}: event data is not JSON: {exc}") from None
+    if type(value) is not dict:
+        raise StreamError(f"{_where(index, line)}: event data is JSON but not an object")
     return value
 
 
@@ -302,20 +325,25 @@ def _skeleton(data: dict[str, Any]) -> dict[str, Any] | None:
     those are of the plain kind a validated skeleton makes valid: string deltas, a text piece."""
     kind = data.get("message_type")
     seq = data.get("seq_id")
-    if seq is not None and (type(seq) is not int):
+    if seq is not None and type(seq) is not int:
         return None
     if kind in _CALLS:
         call, calls = data.get("tool_call"), data.get("tool_calls")
-        if not _plain_delta(call) or not (calls is None or _plain_delta(calls)):
+        if not _plain_delta(call) or not (calls is None or calls == call or _plain_delta(calls)):
             return None
-        varying: tuple[str, ...] = ("tool_call", "tool_calls", "seq_id")
+        skeleton = data.copy()
+        del skeleton["tool_call"]
+        skeleton.pop("tool_calls", None)
     elif kind in _TEXT:
-        if type(data.get(_TEXT[kind])) is not str:
+        name = _TEXT[kind]
+        if type(data.get(name)) is not str:
             return None
-        varying = (_TEXT[kind], "seq_id")
+        skeleton = data.copy()
+        del skeleton[name]
     else:
         return None
-    return {k: v for k, v in data.items() if k not in varying}
+    skeleton.pop("seq_id", None)
+    return skeleton
 
 
 def _plain_delta(value: Any) -> bool:
@@ -327,31 +355,36 @@ def _plain_delta(value: Any) -> bool:
     return True
 
 
-def _same_skeleton(a: dict[str, Any], b: dict[str, Any]) -> bool:
-    """Equal, with the same JSON type at the top level (true is not 1). The schema constrains only
-    the top-level keys of a fragment's skeleton; nested values are unknown keys, free to be anything."""
-    if a != b:
-        return False
-    for key, value in a.items():
-        if type(value) is not type(b[key]):
-            return False
-    return True
+def _typed_keys(skeleton: dict[str, Any]) -> list[tuple[str, type]]:
+    """The keys of a skeleton whose value could equal one of another JSON type (true == 1 == 1.0):
+    a string or null equals only its own kind, so for those equality settles the type too. Nested
+    values are unknown keys to the schema, free to be anything."""
+    return [(k, type(v)) for k, v in skeleton.items() if v is not None and type(v) is not str]
 
 
-def _take(state: _State, index: int, where: str, data: dict[str, Any]) -> None:
+def _take(state: _State, index: int, line: int | None, data: dict[str, Any]) -> None:
     """Classify one frame (a JSON object with a `message_type`)."""
     # Fragments of one message repeat every other key: once a frame with the same skeleton was
     # valid, a fragment whose changing keys are plain strings is valid too (and pydantic is skipped,
     # which is most of the cost of a long stream).
     skeleton = _skeleton(data)
-    if skeleton is not None and state.skeleton is not None and _same_skeleton(skeleton, state.skeleton):
-        call = data.get("tool_call")
-        if call is not None and data.get("tool_calls") == call:
-            data["tool_calls"] = call  # one dict for both: a long stream holds fewer objects
-        state.candidates.append(_Frame(index, where, data, _record_seq(state, data)))
-        return
+    if skeleton is not None and skeleton == state.skeleton:
+        for key, kind in state.typed_keys:
+            if type(skeleton[key]) is not kind:
+                break
+        else:
+            call = data.get("tool_call")
+            if call is not None and data.get("tool_calls") == call:
+                data["tool_calls"] = call  # one dict for both: a long stream holds fewer objects
+            seq = data.get("seq_id")  # an int or None: _skeleton checked
+            if seq is not None:
+                state.seqs.append(seq)
+            state.candidates.append(_Frame(index, line, data, seq))
+            return
+    where = _where(index, line)
     model = _validate(data, where)
     state.skeleton = skeleton
+    state.typed_keys = _typed_keys(skeleton) if skeleton is not None else []
     kind = data["message_type"]
     seq = _record_seq(state, data)
     if isinstance(model, LettaStopReason):
@@ -359,7 +392,7 @@ def _take(state: _State, index: int, where: str, data: dict[str, Any]) -> None:
             first = state.result.stop_reason.stop_reason if state.result.stop_reason else None
             state.account(index, "dropped", "duplicate_stop_reason", f"{where}: a second stop_reason ({first!r} kept)")
             return
-        state.stop = _Frame(index, where, data, seq)
+        state.stop = _Frame(index, line, data, seq)
         state.result.stop_reason = model
         state.hidden += seq is None
         state.account(index, "stop_reason")
@@ -377,7 +410,7 @@ def _take(state: _State, index: int, where: str, data: dict[str, Any]) -> None:
     elif kind == "ping":
         state.account(index, "ping")
     else:
-        state.candidates.append(_Frame(index, where, data, seq))
+        state.candidates.append(_Frame(index, line, data, seq))
 
 
 def _finish_stream(state: _State, *, complete: bool, strict: bool, sse: bool) -> LettaStream:
@@ -515,7 +548,7 @@ def _group(state: _State, frames: list[_Frame]) -> list[_Message]:
     extend the message. With seq_ids, order comes from the numbers, so that would be interleaving,
     which Letta never does.
     """
-    messages: dict[str, _Message] = {}
+    messages: dict[Hashable, _Message] = {}
     owner: dict[int, _Message] = {}
     current: _Message | None = None
     cursor: int | None = None  # in a replay: the next merged frame to check against; None once past them
@@ -529,7 +562,7 @@ def _group(state: _State, frames: list[_Frame]) -> list[_Message]:
             cursor, conflicted = None, False
         elif message is not current:
             if numbered:
-                raise StreamError(f"{f.where}: belongs to {key}, which another message interrupted")
+                raise StreamError(f"{f.where}: belongs to {f.label}, which another message interrupted")
             cursor, conflicted = 0, False
         current = message
         owner[f.index] = message
@@ -540,12 +573,14 @@ def _group(state: _State, frames: list[_Frame]) -> list[_Message]:
                 message.accounts.append(f)
             else:
                 conflicted = True
-                state.account(f.index, "dropped", "replay_conflict", f"{f.where}: replays {key} with other content")
+                state.account(f.index, "dropped", "replay_conflict", f"{f.where}: replays {f.label} with other content")
             cursor += 1
             continue
         cursor = None  # past the frames already merged: the replay extends the message
         if conflicted:
-            state.account(f.index, "dropped", "replay_conflict", f"{f.where}: continues a conflicting replay of {key}")
+            state.account(
+                f.index, "dropped", "replay_conflict", f"{f.where}: continues a conflicting replay of {f.label}"
+            )
             continue
         kind = f.data["message_type"]
         if message.frames and kind not in _CALLS and kind not in _TEXT:
@@ -575,7 +610,7 @@ def _check_same_message(first: _Frame, f: _Frame) -> None:
     for name in ("id", "message_type"):
         if f.data.get(name) != first.data.get(name):
             raise StreamError(
-                f"{f.where}: does not belong to the message being built ({first.key}): "
+                f"{f.where}: does not belong to the message being built ({first.label}): "
                 f"{name} is {f.data.get(name)!r}, not {first.data.get(name)!r}"
             )
 
@@ -605,7 +640,7 @@ def _merge(message: _Message) -> LettaMessage:
         elif all(isinstance(p, list) for p in pieces):
             merged[name] = [part for p in pieces for part in p]
         else:
-            raise StreamError(f"{last.where}: mixes string and list {name} pieces in {first.key}")
+            raise StreamError(f"{last.where}: mixes string and list {name} pieces in {first.label}")
         signatures = [f.data["signature"] for f in frames if f.data.get("signature") is not None]
         if signatures:
             merged["signature"] = signatures[-1]
@@ -614,7 +649,7 @@ def _merge(message: _Message) -> LettaMessage:
     except ValidationError as exc:
         error = exc.errors()[0]
         raise StreamError(
-            f"{first.key}: the merged message is not a valid letta/LettaMessage at {_path(tuple(error['loc'])[1:])}: "
+            f"{first.label}: the merged message is not a valid letta/LettaMessage at {_path(tuple(error['loc'])[1:])}: "
             f"{error['msg']}"
         ) from None
 
@@ -634,7 +669,7 @@ def _merge_calls(frames: list[_Frame]) -> list[dict[str, Any]]:
         value = f.data.get("tool_calls")
         if value is None:
             value = f.data.get("tool_call")
-        for part in value if isinstance(value, list) else [value]:
+        for part in value if isinstance(value, list) else (value,):
             if not isinstance(part, dict):
                 continue
             call_id = part.get("tool_call_id")
@@ -667,5 +702,5 @@ def _merge_calls(frames: list[_Frame]) -> list[dict[str, Any]]:
             ) from None
         out.append({"name": call.name, "arguments": arguments, "tool_call_id": call.call_id})
     if not out:
-        raise _Incomplete(f"{frames[0].key}: no tool call in its frames")
+        raise _Incomplete(f"{frames[0].label}: no tool call in its frames")
     return out

@@ -21,24 +21,26 @@ from __future__ import annotations
 
 import codecs
 from collections.abc import Iterable, Iterator
-from dataclasses import dataclass
+from typing import NamedTuple
 
 __all__ = ["SseEvent", "SseParser", "iter_sse_events"]
 
 
-@dataclass(frozen=True)
-class SseEvent:
-    """One dispatched event: its type, its data (lines joined with LF) and where it ended."""
+class SseEvent(NamedTuple):
+    """One dispatched event: its type, its data (lines joined with LF) and where it ended.
+
+    `retry` is the reconnection time in ms set by the last valid `retry:` field so far, if any;
+    `line` the 1-based number of the line that ended the event (the blank line, or the last line);
+    `terminated` is False for an event the body ended in the middle of (no blank line after it).
+    A named tuple rather than a dataclass: a long stream makes one per fragment.
+    """
 
     type: str
     data: str
     last_event_id: str
     retry: int | None
-    """The reconnection time in ms set by the last valid `retry:` field so far, if any."""
     line: int
-    """The 1-based number of the line that ended the event (the blank line, or the last line)."""
     terminated: bool = True
-    """False for an event the body ended in the middle of (no blank line after it)."""
 
 
 class SseParser:
@@ -51,7 +53,6 @@ class SseParser:
         self._started = False  # past the optional byte order mark
         self._line = 0
         self._data: list[str] = []
-        self._has_data = False
         self._type = ""
         self._id = ""
         self._id_buffer = ""
@@ -66,7 +67,35 @@ class SseParser:
         if self._cr and text.startswith("\n"):
             text = text[1:]
         self._cr = False
-        events: list[SseEvent] = []
+        if "\r" in text:
+            lines, rest = self._split_cr(text)
+        else:
+            lines = text.split("\n")  # the common case: one C call for the whole chunk
+            rest = lines.pop()
+        if lines and self._pending:
+            lines[0] = "".join(self._pending) + lines[0]
+            self._pending = []
+        if rest:
+            self._pending.append(rest)
+        return self._take_lines(lines)
+
+    def close(self) -> SseEvent | None:
+        """End of the body: the event it ended in the middle of, if it had data (not dispatched by a browser)."""
+        rest = self._decoder.decode(b"", final=True)
+        if rest:
+            self._pending.append(rest)
+        if self._pending:  # a last line without a line ending: a field line, never a dispatch
+            line = "".join(self._pending)
+            self._pending = []
+            self._line += 1
+            self._field(line)
+        if not self._data:
+            return None
+        return SseEvent(self._type or "message", "\n".join(self._data), self._id_buffer, self._retry, self._line, False)
+
+    def _split_cr(self, text: str) -> tuple[list[str], str]:
+        """A chunk with CRs in it: its complete lines (ended by CRLF, LF or CR) and what follows them."""
+        lines: list[str] = []
         start = 0
         size = len(text)
         cr = lf = -1  # the next CR and LF at or after `start` (searched again only once passed: linear)
@@ -80,10 +109,7 @@ class SseParser:
             if cr == size and lf == size:
                 break
             end = min(cr, lf)
-            line = text[start:end]
-            if self._pending:
-                line = "".join(self._pending) + line
-                self._pending = []
+            lines.append(text[start:end])
             if text[end] == "\r":
                 if end + 1 < size:
                     start = end + 2 if text[end + 1] == "\n" else end + 1
@@ -92,38 +118,37 @@ class SseParser:
                     start = end + 1
             else:
                 start = end + 1
-            event = self._process(line)
-            if event is not None:
-                events.append(event)
-        if start < size:
-            self._pending.append(text[start:])
+        return lines, text[start:]
+
+    def _take_lines(self, lines: list[str]) -> list[SseEvent]:
+        """Interpret complete lines; `data:` lines and blank lines, nearly all of a stream, inline."""
+        events: list[SseEvent] = []
+        data = self._data
+        number = self._line
+        for line in lines:
+            number += 1
+            if not line:
+                self._id = self._id_buffer
+                if data:
+                    events.append(SseEvent(self._type or "message", "\n".join(data), self._id, self._retry, number))
+                    data = self._data = []
+                self._type = ""
+            elif line.startswith("data:"):
+                data.append(line[6:] if line.startswith(" ", 5) else line[5:])
+            else:
+                self._field(line)
+        self._line = number
         return events
 
-    def close(self) -> SseEvent | None:
-        """End of the body: the event it ended in the middle of, if it had data (not dispatched by a browser)."""
-        rest = self._decoder.decode(b"", final=True)
-        if rest:
-            self._pending.append(rest)
-        if self._pending:  # a last line without a line ending: a field line, never a dispatch
-            line = "".join(self._pending)
-            self._pending = []
-            self._process(line)
-        if not self._has_data:
-            return None
-        return SseEvent(self._type or "message", "\n".join(self._data), self._id_buffer, self._retry, self._line, False)
-
-    def _process(self, line: str) -> SseEvent | None:
-        self._line += 1
-        if not line:
-            return self._dispatch()
+    def _field(self, line: str) -> None:
+        """A line that is neither blank nor `data:`: a comment or another field."""
         if line.startswith(":"):
-            return None
+            return
         name, colon, value = line.partition(":")
         if colon and value.startswith(" "):
             value = value[1:]
-        if name == "data":
+        if name == "data":  # a bare `data` line: an empty data line
             self._data.append(value)
-            self._has_data = True
         elif name == "event":
             self._type = value
         elif name == "id":
@@ -132,18 +157,6 @@ class SseParser:
         elif name == "retry":
             if value and all("0" <= c <= "9" for c in value):
                 self._retry = int(value)
-        return None
-
-    def _dispatch(self) -> SseEvent | None:
-        self._id = self._id_buffer
-        if not self._has_data:
-            self._type = ""
-            return None
-        event = SseEvent(self._type or "message", "\n".join(self._data), self._id, self._retry, self._line)
-        self._data = []
-        self._has_data = False
-        self._type = ""
-        return event
 
 
 def iter_sse_events(body: str | bytes | Iterable[str | bytes]) -> Iterator[SseEvent]:
