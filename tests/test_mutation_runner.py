@@ -18,6 +18,7 @@ SOURCE = textwrap.dedent(
     '''\
     """Docstring [a]+ not mutated."""
     import re
+    from typing import overload
 
     LIMIT = 3  # a module constant: evaluated at import
     PATTERN = re.compile(r"[a-z]+")
@@ -33,6 +34,9 @@ SOURCE = textwrap.dedent(
     class Box:
         size: int = 2
 
+        @overload
+        def full(self, n: int, strict: bool = True) -> bool: ...
+
         def full(self, n: int) -> bool:
             return n >= self.size  # a comment kept
     '''
@@ -47,16 +51,16 @@ def _by(mutants: list[Mutant], description: str) -> Mutant:
 def test_python_mutants_one_change_each_at_its_line() -> None:
     found = list(python_mutants("m.py", SOURCE))
     assert [(m.line, m.description) for m in found] == [
-        (4, "3 -> 4"),
-        (5, "regex quantifier '+' -> '*'"),
-        (8, "10 -> 11"),
-        (10, "And -> Or"),
-        (10, "Lt -> LtE"),
-        (11, "not dropped"),
-        (11, "Eq -> NotEq"),
-        (16, "2 -> 3"),
-        (19, "GtE -> Gt"),
-    ]  # docstrings and annotations are never mutated
+        (5, "3 -> 4"),
+        (6, "regex quantifier '+' -> '*'"),
+        (9, "10 -> 11"),
+        (11, "And -> Or"),
+        (11, "Lt -> LtE"),
+        (12, "not dropped"),
+        (12, "Eq -> NotEq"),
+        (17, "2 -> 3"),
+        (23, "GtE -> Gt"),
+    ]  # docstrings, annotations and @overload stubs are never mutated
     original = SOURCE.splitlines()
     for mutant in found:
         changed = [n for n, (a, b) in enumerate(zip(original, mutant.source.splitlines(), strict=True), 1) if a != b]
@@ -90,15 +94,12 @@ def test_python_mutants_change_behaviour() -> None:
 def test_mutants_know_what_runs_at_import_and_which_lines_run_them() -> None:
     found = list(python_mutants("m.py", SOURCE))
     at_import = {m.description for m in found if m.at_import}
-    assert at_import == {
-        "3 -> 4",
-        "regex quantifier '+' -> '*'",
-        "10 -> 11",
-        "2 -> 3",
-    }  # constants, default, class body
-    # Part of a statement spanning lines 10-12: its first line counts too.
-    assert _by(found, "Eq -> NotEq").lines == (10, 11)
-    assert _by(found, "Lt -> LtE").lines == (10,)
+    assert at_import == {"3 -> 4", "regex quantifier '+' -> '*'", "2 -> 3"}  # constants, class body
+    # Part of a statement spanning lines 11-13: its first line counts too.
+    assert _by(found, "Eq -> NotEq").lines == (11, 12)
+    assert _by(found, "Lt -> LtE").lines == (11,)
+    # A default is seen by the calls that run the function's body.
+    assert _by(found, "10 -> 11").lines == (10, 11, 12, 13)
 
 
 def test_keys_change_only_with_the_code_around_the_mutant() -> None:

@@ -23,7 +23,7 @@ class Mutant:
     module: str  # the hand-written module, relative to the repository
     line: int  # first line of the mutated expression in that module
     lines: tuple[int, ...]  # the lines whose execution runs the mutated expression (for test selection)
-    at_import: bool  # evaluated when the module is imported (module or class body, default, decorator)
+    at_import: bool  # evaluated when the module is imported (module or class body, decorator)
     description: str
     key: str
     source: str  # the whole mutated module
@@ -48,7 +48,7 @@ _DEFS = (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)
 @dataclass(frozen=True)
 class _Site:
     node: ast.expr
-    statement: ast.stmt  # the innermost statement holding the node
+    lines: tuple[int, ...]  # lines whose execution runs the node: its statement's, or a default's function body
     scope: ast.AST  # the innermost function, or else statement, holding the node: its key's anchor
     qualname: str
     at_import: bool
@@ -74,8 +74,12 @@ def _mutable(node: ast.AST) -> bool:
     return False
 
 
+def _name(node: ast.expr) -> str:
+    return node.id if isinstance(node, ast.Name) else node.attr if isinstance(node, ast.Attribute) else ""
+
+
 def _skipped(node: ast.AST) -> set[int]:
-    """Docstrings, annotations and f-strings (whose parts have no reliable position): never mutated."""
+    """Never mutated: docstrings, annotations, `@overload` stubs, f-strings (their parts' positions are unreliable)."""
     skip: set[int] = set()
     for parent in ast.walk(node):
         if isinstance(parent, (*_DEFS, ast.Module)):
@@ -91,6 +95,8 @@ def _skipped(node: ast.AST) -> set[int]:
             annotations.append(parent.returns)
         if isinstance(parent, ast.JoinedStr):
             annotations.append(parent)
+        if isinstance(parent, ast.FunctionDef) and any(_name(d) == "overload" for d in parent.decorator_list):
+            annotations.append(parent)  # a typing stub, never run
         for annotation in annotations:
             if annotation is not None:
                 skip.update(id(n) for n in ast.walk(annotation))
@@ -102,14 +108,28 @@ def _sites(tree: ast.Module) -> list[_Site]:
     skip = _skipped(tree)
     found: list[_Site] = []
 
-    def visit(node: ast.AST, statement: ast.stmt | None, scope: ast.AST, qualname: str, at_import: bool) -> None:
+    def visit(
+        node: ast.AST,
+        statement: ast.stmt | None,
+        scope: ast.AST,
+        qualname: str,
+        at_import: bool,
+        default_of: ast.AST | None = None,
+    ) -> None:
         if isinstance(node, ast.stmt):
             statement = node
             if not isinstance(scope, ast.FunctionDef | ast.AsyncFunctionDef):
                 scope = node  # outside functions, the statement itself anchors the keys of what it holds
         if isinstance(node, ast.expr) and id(node) not in skip and _mutable(node):
-            assert statement is not None
-            found.append(_Site(node, statement, scope, qualname or "<module>", at_import))
+            assert statement is not None and node.end_lineno is not None
+            lines = range(statement.lineno, node.end_lineno + 1)
+            if default_of is not None:
+                # A default value is seen only by calls that run the function's body.
+                assert isinstance(default_of, ast.FunctionDef | ast.AsyncFunctionDef | ast.Lambda)
+                assert default_of.end_lineno is not None
+                first = default_of.body[0] if isinstance(default_of.body, list) else default_of.body
+                lines = range(first.lineno, default_of.end_lineno + 1)
+            found.append(_Site(node, tuple(lines), scope, qualname or "<module>", at_import and default_of is None))
         for field, value in ast.iter_fields(node):
             children = value if isinstance(value, list) else [value]
             for child in children:
@@ -121,8 +141,10 @@ def _sites(tree: ast.Module) -> list[_Site]:
                     visit(child, statement, node, name, at_import and isinstance(node, ast.ClassDef))
                 elif isinstance(node, ast.Lambda) and field == "body":
                     visit(child, statement, scope, qualname, False)
+                elif isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef | ast.Lambda) and field == "args":
+                    visit(child, statement, scope, qualname, at_import, node)
                 else:
-                    visit(child, statement, scope, qualname, at_import)
+                    visit(child, statement, scope, qualname, at_import, default_of)
 
     visit(tree, None, tree, "", True)
     found.sort(key=lambda site: (site.node.lineno, site.node.col_offset))
@@ -184,11 +206,10 @@ def python_mutants(module: str, source: str) -> Iterator[Mutant]:
         scope_key = f"{site.qualname}@{_digest(ast.get_source_segment(source, site.scope) or '')}"
         # The n-th change of this kind inside its scope: stable while that scope's text is unchanged.
         count = ordinal[(scope_key, description)] = ordinal.get((scope_key, description), -1) + 1
-        assert site.node.end_lineno is not None
         yield Mutant(
             module=module,
             line=site.node.lineno,
-            lines=tuple(range(site.statement.lineno, site.node.end_lineno + 1)),
+            lines=site.lines,
             at_import=site.at_import,
             description=description,
             key=f"{module}:{scope_key}:{count}:{description}",
