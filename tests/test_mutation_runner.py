@@ -102,6 +102,27 @@ def test_mutants_know_what_runs_at_import_and_which_lines_run_them() -> None:
     assert _by(found, "10 -> 11").lines == (10, 11, 12, 13)
 
 
+def test_cached_functions_and_what_they_call_count_as_run_at_import() -> None:
+    """Their lines run in the first test only, while every later test uses their result."""
+    source = textwrap.dedent(
+        """\
+        from functools import cache
+
+        @cache
+        def table():
+            return helper(1)
+
+        def helper(x):
+            return x < 2
+
+        def plain(x):
+            return x > 3
+        """
+    )
+    found = {m.description: m.at_import for m in python_mutants("m.py", source)}
+    assert found == {"1 -> 2": True, "Lt -> LtE": True, "2 -> 3": True, "Gt -> GtE": False, "3 -> 4": False}
+
+
 def test_keys_change_only_with_the_code_around_the_mutant() -> None:
     before = {m.description: m.key for m in python_mutants("m.py", SOURCE)}
     edited = SOURCE.replace("return n >= self.size", "return n >= self.size + 0")

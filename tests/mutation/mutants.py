@@ -23,7 +23,7 @@ class Mutant:
     module: str  # the hand-written module, relative to the repository
     line: int  # first line of the mutated expression in that module
     lines: tuple[int, ...]  # the lines whose execution runs the mutated expression (for test selection)
-    at_import: bool  # evaluated when the module is imported (module or class body, decorator)
+    at_import: bool  # evaluated once per process: module or class body, decorator, cached function
     description: str
     key: str
     source: str  # the whole mutated module
@@ -103,9 +103,38 @@ def _skipped(node: ast.AST) -> set[int]:
     return skip
 
 
+_CACHES = {"cache", "lru_cache", "cached_property"}
+
+
+def _run_once(tree: ast.Module) -> set[str]:
+    """Top-level functions whose result is cached (`@cache`), and every top-level function they call.
+
+    Their lines run in the first test that needs them only, while every later test uses what they
+    computed: for test selection they count as run at import.
+    """
+    defs = {n.name: n for n in tree.body if isinstance(n, ast.FunctionDef | ast.AsyncFunctionDef)}
+    calls = {
+        name: {c.func.id for c in ast.walk(node) if isinstance(c, ast.Call) and isinstance(c.func, ast.Name)}
+        for name, node in defs.items()
+    }
+    todo = [n for n, node in defs.items() if any(_name(_called(d)) in _CACHES for d in node.decorator_list)]
+    found: set[str] = set()
+    while todo:
+        name = todo.pop()
+        if name in defs and name not in found:
+            found.add(name)
+            todo.extend(calls[name])
+    return found
+
+
+def _called(node: ast.expr) -> ast.expr:
+    return node.func if isinstance(node, ast.Call) else node
+
+
 def _sites(tree: ast.Module) -> list[_Site]:
     """Every mutable expression, in source order, with the statement and scope around it."""
     skip = _skipped(tree)
+    once = _run_once(tree)
     found: list[_Site] = []
 
     def visit(
@@ -138,7 +167,9 @@ def _sites(tree: ast.Module) -> list[_Site]:
                 if isinstance(node, _DEFS) and field == "body":
                     name = f"{qualname}.{node.name}" if qualname else node.name
                     # A function's body runs when it is called; a class body at import, like the module's.
-                    visit(child, statement, node, name, at_import and isinstance(node, ast.ClassDef))
+                    # A cached function's body, once per process: like import (see _run_once).
+                    runs_at_import = isinstance(node, ast.ClassDef) or (qualname == "" and node.name in once)
+                    visit(child, statement, node, name, at_import and runs_at_import)
                 elif isinstance(node, ast.Lambda) and field == "body":
                     visit(child, statement, scope, qualname, False)
                 elif isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef | ast.Lambda) and field == "args":
