@@ -45,6 +45,7 @@ PYTHON_TESTS = [
     "tests/test_letta_real.py",
     "tests/test_letta_stream.py",
     "tests/test_node_errors.py",
+    "tests/test_sse_reader.py",
     "tests/test_swarm_api.py",
     "tests/test_vectors.py",
 ]
