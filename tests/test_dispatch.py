@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 from typing import Any
 
 import pytest
@@ -110,3 +111,11 @@ def test_refs_are_resolved_once_only_because_no_schema_uses_dynamic_refs() -> No
     from chatschema.schemas import _dynamic_refs
 
     assert _dynamic_refs() is False
+
+
+def test_unions_are_shared_and_immutable() -> None:
+    """`unions()` is computed once for everyone: a caller cannot change what the others see."""
+    union = schemas.unions()["docent/ChatMessage"]
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        union.tag = "kind"  # type: ignore[misc]
+    assert schemas.unions()["docent/ChatMessage"].tag == "role"

@@ -54,3 +54,16 @@ def test_a_body_cut_inside_a_character_is_not_utf8() -> None:
         parser.close()
     with pytest.raises(UnicodeDecodeError):
         list(iter_sse_events([b"data: \xe2\x82"]))
+
+
+@pytest.mark.parametrize("first", ["\n", "\r", "\r\n"])
+def test_a_chunk_may_start_with_the_line_end_of_the_line_before(first: str) -> None:
+    for rest in ("data: b\r\n\r\n", "data: b\n\n", "data: b\r\r"):
+        assert _events(["data: a", first + rest]) == [("a\nb", 3, True)], rest
+
+
+def test_a_field_value_without_the_space_after_the_colon_is_kept_whole() -> None:
+    (event,) = iter_sse_events("event:error\nid:7\nretry:5\ndata:{}\n\n")
+    assert (event.type, event.last_event_id, event.retry, event.data) == ("error", "7", 5, "{}")
+    (event,) = iter_sse_events("event:  two\nid\ndata\n\n")  # one space dropped; a bare name: empty value
+    assert (event.type, event.last_event_id, event.data) == (" two", "", "")

@@ -63,6 +63,7 @@ def test_api_refuses_deeper_than_the_limit_with_a_violation() -> None:
         with pytest.raises(schemas.PayloadError) as caught:
             schemas.validate(payload, "docent/ChatMessage")
         assert [str(v) for v in caught.value.violations] == ["$: nesting too deep: more than 1024 levels"]
+        assert caught.value.omitted == 0 and "(1 violation):" in str(caught.value)
         assert not schemas.is_valid(payload, "docent/ChatMessage")
 
 
