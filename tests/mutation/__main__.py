@@ -44,6 +44,7 @@ PYTHON_TESTS = [
     "tests/test_formats.py",
     "tests/test_letta_real.py",
     "tests/test_letta_stream.py",
+    "tests/test_letta_stream_api.py",
     "tests/test_node_errors.py",
     "tests/test_sse_reader.py",
     "tests/test_swarm_api.py",
