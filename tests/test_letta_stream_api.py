@@ -3,9 +3,12 @@
 from __future__ import annotations
 
 import json
+import random
+from collections.abc import Callable
 from typing import Any
 
 import pytest
+from pydantic import ValidationError
 
 from chatschema.letta import parse_letta_streaming_response
 from chatschema.letta.sse import iter_sse_events
@@ -69,3 +72,94 @@ def test_model_frames_give_the_messages_dict_frames_give() -> None:
         return [m.model_dump(mode="json", exclude_unset=True) for m in result.messages]
 
     assert dumped(reassemble(models)) == dumped(reassemble(frames))
+
+
+_VALUES: list[Any] = [None, "", "x", 5, True, 1.5, {}, [], "1"]
+_OTHER_CALLS: list[Any] = [None, "x", 5, [{"arguments": "a"}], {}, {"other": "x"}, {"arguments": 5}, {"name": "g"}]
+
+
+Change = Callable[[dict[str, Any]], None]
+
+
+def _change(rng: random.Random, kind: str) -> Change:
+    """One way to change a valid fragment: a key set to another JSON value or type, or removed."""
+    text = "content" if kind == "assistant_message" else "reasoning"
+    what = rng.randrange(4)
+    if what == 0:
+        seq = rng.choice([None, True, "1", 1.0, -1])
+        return lambda data: data.update(seq_id=seq)
+    if what == 1:
+        is_err = rng.choice([True, False, 1, 0, 1.0, "yes"])
+        return lambda data: data.update(is_err=is_err)
+    if kind != "tool_call_message":
+        value = rng.choice(_VALUES)
+        return lambda data: data.update({text: value}) if value != [] else data.pop(text)
+    if what == 2:
+        key, value, both = rng.choice(["arguments", "tool_call_id", "name"]), rng.choice(_VALUES), rng.random() < 0.5
+
+        def delta_key(data: dict[str, Any]) -> None:
+            data["tool_call"] = {**data["tool_call"], key: value}
+            if both:
+                data["tool_calls"] = data["tool_call"]
+
+        return delta_key
+    field, other = rng.choice(["tool_call", "tool_calls"]), rng.choice(_OTHER_CALLS)
+    return lambda data: data.update({field: other})
+
+
+def _stream(rng: random.Random) -> list[dict[str, Any]]:
+    """Fragments of one message, each valid or changed in one of two ways chosen for the stream."""
+    kind = rng.choice(["tool_call_message", "assistant_message", "reasoning_message"])
+    changes = [_change(rng, kind), _change(rng, kind)]
+    numbered = rng.random() < 0.5  # Letta numbers frames only in background streams
+    frames = []
+    for seq in range(1, rng.randint(2, 12)):
+        data = frame(kind, "m-1", seq if numbered else None, is_err=None)
+        if kind == "tool_call_message":
+            data["tool_call"] = data["tool_calls"] = {"tool_call_id": "c", "arguments": "a"}
+        else:
+            data["content" if kind == "assistant_message" else "reasoning"] = "piece "
+        change = rng.choice([None, *changes])
+        if change is not None:
+            change(data)
+        frames.append(data)
+    return frames
+
+
+def _first_invalid(frames: list[dict[str, Any]]) -> int | None:
+    for index, data in enumerate(frames):
+        try:
+            parse_letta_streaming_response(data)
+        except ValidationError:
+            return index
+    return None
+
+
+@pytest.mark.parametrize("seed", range(200))
+def test_every_fragment_is_checked_as_if_validated_alone(seed: int) -> None:
+    """Reassembly skips pydantic for fragments like one already validated: it must still refuse
+    exactly the first fragment that is not valid on its own, whatever key or type is wrong."""
+    frames = _stream(random.Random(seed))
+    bad = _first_invalid(frames)
+    try:
+        reassemble([*frames, STOP], complete=False)
+    except StreamError as exc:
+        refused = str(exc)
+    else:
+        refused = ""
+    if bad is None:
+        assert "not a valid" not in refused, refused
+    else:
+        assert refused.startswith(f"frame {bad}: not a valid letta/LettaStreamingResponse"), (bad, refused)
+
+
+def test_a_fragment_like_a_valid_one_but_for_a_value_type_is_refused() -> None:
+    """A valid fragment whose deltas are not all strings (null), then one with a number: refused."""
+    for first in ({"arguments": None}, {"arguments": None, "tool_call_id": None}):
+        frames = [delta("t-1", None, **first), delta("t-1", None, arguments=5), STOP]
+        with pytest.raises(StreamError, match=r"^frame 1: not a valid letta/LettaStreamingResponse at \$\.tool_call"):
+            reassemble(frames)
+    listed = delta("t-1", None, name="f", arguments="a", tool_call_id="c")
+    listed["tool_calls"] = [listed["tool_call"]]  # valid: the calls as a list, not the delta again
+    with pytest.raises(StreamError, match=r"^frame 1: not a valid letta/LettaStreamingResponse at \$\.tool_calls"):
+        reassemble([listed, {**listed, "tool_calls": "x"}, STOP])
