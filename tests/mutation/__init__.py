@@ -1,7 +1,7 @@
 """Mutation testing (`nox -s mutation`): how many plausible bugs in the hand-written runtime do the tests catch?
 
     python -m tests.mutation [--module codegen/runtime/jsontext.py ...] [--max 30] [--seed 1]
-                             [--only-survivors] [--results FILE] [--all-tests] [--timeout S]
+                             [--only-survivors] [--resume] [--results FILE] [--all-tests] [--timeout S]
                              [--tests PATH ...] [-- PYTEST ARGS]
 
 Each mutant is one small change to one hand-written module (mutants.py: a comparison flipped,
@@ -20,7 +20,8 @@ without a run. JavaScript has no coverage map: its mutants run every test in the
 `--max N` samples N mutants per module (seeded; 0: all). Each outcome is written to the results
 file (`.mutation/results.json`) as it comes; `--only-survivors` re-runs only the mutants that file
 does not record as killed: its survivors, and mutants of code that changed since (a mutant's key
-holds a digest of the function around it). `--all-tests` runs every test for every mutant (no
+holds a digest of the function around it); `--resume` only those it has no outcome for (an
+interrupted run goes on). `--all-tests` runs every test for every mutant (no
 coverage map: slow, to confirm a survivor). `--timeout` fixes the time limit per mutant (default:
 60 s plus three times its tests' measured time). The score is printed per module and per package
 (`validate/`), with the survivors' lines and changes.

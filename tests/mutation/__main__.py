@@ -66,6 +66,9 @@ def _parser() -> argparse.ArgumentParser:
     parser.add_argument(
         "--only-survivors", action="store_true", help="run only the mutants the results file does not record as killed"
     )
+    parser.add_argument(
+        "--resume", action="store_true", help="run only the mutants the results file has no outcome for"
+    )
     parser.add_argument("--all-tests", action="store_true", help="no coverage map: every mutant runs every test")
     parser.add_argument("pytest_args", nargs="*", help="after --: extra pytest arguments")
     return parser
@@ -101,6 +104,8 @@ def main(argv: list[str] | None = None) -> int:
     chosen = _chosen(args)
     outcomes = load(args.results)
     todo = {m: to_rerun(listed, outcomes) if args.only_survivors else listed for m, listed in chosen.items()}
+    if args.resume:  # an interrupted run goes on where it stopped
+        todo = {m: [mutant for mutant in listed if mutant.key not in outcomes] for m, listed in todo.items()}
     for module, listed in chosen.items():  # outcomes of mutants that no longer exist are dropped
         keys = {m.key for m in listed}
         outcomes = {k: o for k, o in outcomes.items() if o.module != module or k in keys or args.max}
