@@ -48,6 +48,7 @@ PYTHON_TESTS = [
     "tests/test_node_errors.py",
     "tests/test_sse_reader.py",
     "tests/test_swarm_api.py",
+    "tests/test_validate_api.py",
     "tests/test_vectors.py",
 ]
 NODE_TESTS = ["tests/hostile/test_node.py", "tests/test_typescript.py", "tests/test_letta_stream.py"]
