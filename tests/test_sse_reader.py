@@ -67,3 +67,8 @@ def test_a_field_value_without_the_space_after_the_colon_is_kept_whole() -> None
     assert (event.type, event.last_event_id, event.retry, event.data) == ("error", "7", 5, "{}")
     (event,) = iter_sse_events("event:  two\nid\ndata\n\n")  # one space dropped; a bare name: empty value
     assert (event.type, event.last_event_id, event.data) == (" two", "", "")
+
+
+def test_a_crlf_at_the_end_of_a_chunk_ends_one_line() -> None:
+    assert _events(["data: a\r\n", "data: b\r\n\r\n"]) == [("a\nb", 3, True)]
+    assert _events(["data: a\r\ndata: b\r\n", "\r\n"]) == [("a\nb", 3, True)]
