@@ -13,7 +13,7 @@ from pydantic import ValidationError
 from chatschema.letta import parse_letta_streaming_response
 from chatschema.letta.sse import iter_sse_events
 from chatschema.letta.stream import StreamError, reassemble, reassemble_sse
-from tests.test_letta_stream import STOP, VECTORS, body, delta, frame, load, summary
+from tests.test_letta_stream import RUN, STOP, VECTORS, body, delta, frame, load, summary
 
 
 def _outcome(call: Any) -> dict[str, Any] | str:
@@ -163,3 +163,43 @@ def test_a_fragment_like_a_valid_one_but_for_a_value_type_is_refused() -> None:
     listed["tool_calls"] = [listed["tool_call"]]  # valid: the calls as a list, not the delta again
     with pytest.raises(StreamError, match=r"^frame 1: not a valid letta/LettaStreamingResponse at \$\.tool_calls"):
         reassemble([listed, {**listed, "tool_calls": "x"}, STOP])
+
+
+@pytest.mark.parametrize(
+    ("data", "where"),
+    [
+        ({"message_type": "bogus"}, r"\$: Input tag 'bogus' found using 'message_type'"),
+        ({"content": "x"}, r"\$: Unable to extract tag using discriminator 'message_type'"),
+        ({"message_type": "stop_reason"}, r"\$\.stop_reason: Field required"),
+    ],
+)
+def test_a_frame_of_no_known_type_is_refused_at_its_root(data: dict[str, Any], where: str) -> None:
+    with pytest.raises(StreamError, match=rf"^frame 0: not a valid letta/LettaStreamingResponse at {where}"):
+        reassemble([data])
+
+
+def test_a_message_frame_numbered_before_the_stop_is_kept_whenever_it_arrives() -> None:
+    """Background streams may deliver frames out of order: the seq_id, not the arrival, says what is after the stop."""
+    frames = [
+        frame("assistant_message", "a-1", 1, content="x"),
+        {**STOP, "seq_id": 3, "run_id": RUN},
+        frame("assistant_message", "a-1", 2, content="y"),
+    ]
+    result = reassemble(frames)
+    assert [m.model_dump(mode="json")["content"] for m in result.messages] == ["xy"]
+    assert result.dropped == [] and result.last_seq_id == 3
+
+
+def test_an_error_frame_ends_the_stream_without_a_stop_reason() -> None:
+    error = {"message_type": "error_message", "run_id": RUN, "error_type": "llm_error", "message": "m", "seq_id": None}
+    result = reassemble([frame("assistant_message", "a-1", None, content="x"), error])
+    assert [e.message for e in result.errors] == ["m"] and len(result.messages) == 1
+
+
+@pytest.mark.parametrize(
+    ("event", "data", "name"),
+    [("error", '{"error": 5}', "LettaSseError"), ("cancelled", '{"message": 5}', "LettaSseCancelled")],
+)
+def test_an_error_or_cancelled_body_that_is_not_valid_names_its_schema(event: str, data: str, name: str) -> None:
+    with pytest.raises(StreamError, match=rf"^event 0 \(line 3\): not a valid letta/{name} at \$\.\w+: "):
+        reassemble_sse(f"event: {event}\ndata: {data}\n\n")
