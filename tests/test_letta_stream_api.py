@@ -203,3 +203,26 @@ def test_an_error_frame_ends_the_stream_without_a_stop_reason() -> None:
 def test_an_error_or_cancelled_body_that_is_not_valid_names_its_schema(event: str, data: str, name: str) -> None:
     with pytest.raises(StreamError, match=rf"^event 0 \(line 3\): not a valid letta/{name} at \$\.\w+: "):
         reassemble_sse(f"event: {event}\ndata: {data}\n\n")
+
+
+@pytest.mark.parametrize(
+    ("again", "outcome"),
+    [
+        ([{"type": "text", "text": "x", "flag": True}], "replay"),
+        ([{"type": "text", "text": "y", "flag": True}], "dropped"),  # other text in the list
+        ([{"type": "text", "text": "x", "flag": True}] * 2, "dropped"),  # a longer list
+        ([{"type": "text", "text": "x"}], "dropped"),  # a key fewer
+        ("x", "dropped"),  # a string where the list was
+        ([{"type": "text", "text": "x", "flag": 1}], "dropped"),  # 1 is not true in JSON
+        ([{"type": "text", "text": "x", "flag": False}], "dropped"),
+    ],
+)
+def test_a_replay_is_compared_value_by_value(again: Any, outcome: str) -> None:
+    """Without seq_ids, a message seen again after another one is a retry's replay: it must repeat
+    what was merged, lists and the objects in them included, or it is reported as a conflict."""
+    first = frame("user_message", "u-1", None, content=[{"type": "text", "text": "x", "flag": True}])
+    other = frame("assistant_message", "a-2", None, content="ok")
+    result = reassemble([first, other, {**first, "content": again}, STOP], complete=False)
+    assert [a.outcome for a in result.frames] == ["message", "message", outcome, "stop_reason"]
+    if outcome == "dropped":
+        assert result.frames[2].reason == "replay_conflict"
