@@ -14,7 +14,7 @@ from codegen.typescript import node_modules, setup_node
 from tests.vectors import Vector, all_vectors
 
 ROOT = Path(__file__).parent.parent
-# CHATSCHEMA_TS_PACKAGE: another copy of the package (the mutation runner, tests/mutation.py, sets it)
+# CHATSCHEMA_TS_PACKAGE: another copy of the package (the mutation runner, tests/mutation/, sets it)
 PACKAGE = Path(os.environ.get("CHATSCHEMA_TS_PACKAGE", ROOT / "generated" / "typescript"))
 HERE = Path(__file__).parent / "node"
 

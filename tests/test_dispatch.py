@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 from typing import Any
 
 import pytest
@@ -62,12 +63,14 @@ def test_dispatch_validates_only_the_tagged_branch(monkeypatch: pytest.MonkeyPat
     assert len(calls) == 1  # not an object: every branch (oneOf, errors capped per branch)
 
 
-@pytest.mark.parametrize("payload", [{"content": "x"}, {"role": "bot"}, {"role": None}, {"role": 1}, [], "x", None])
+@pytest.mark.parametrize(
+    "payload", [{"content": "x"}, {"role": "bot"}, {"role": None}, {"role": 1}, [], "x", None, {"role": "user"}]
+)
 def test_missing_unknown_tag_and_non_objects_give_the_plain_errors(payload: Any) -> None:
     assert not schemas.validator("docent/ChatMessage").is_valid(payload)
-    assert schemas.violations(payload, "docent/ChatMessage") == schemas.violations(
+    assert schemas.violations_counted(payload, "docent/ChatMessage") == schemas.violations_counted(
         payload, "docent/ChatMessage", dispatch=False
-    )
+    )  # the same violations, and the same count of the others (none)
     assert schemas.violations(payload, "docent/ChatMessage")
 
 
@@ -110,3 +113,11 @@ def test_refs_are_resolved_once_only_because_no_schema_uses_dynamic_refs() -> No
     from chatschema.schemas import _dynamic_refs
 
     assert _dynamic_refs() is False
+
+
+def test_unions_are_shared_and_immutable() -> None:
+    """`unions()` is computed once for everyone: a caller cannot change what the others see."""
+    union = schemas.unions()["docent/ChatMessage"]
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        union.tag = "kind"  # type: ignore[misc]
+    assert schemas.unions()["docent/ChatMessage"].tag == "role"

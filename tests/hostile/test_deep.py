@@ -63,6 +63,7 @@ def test_api_refuses_deeper_than_the_limit_with_a_violation() -> None:
         with pytest.raises(schemas.PayloadError) as caught:
             schemas.validate(payload, "docent/ChatMessage")
         assert [str(v) for v in caught.value.violations] == ["$: nesting too deep: more than 1024 levels"]
+        assert caught.value.omitted == 0 and "(1 violation):" in str(caught.value)
         assert not schemas.is_valid(payload, "docent/ChatMessage")
 
 
@@ -83,3 +84,22 @@ def test_deep_payload_round_trips(levels: int) -> None:
     assert parse_chat_message_json(dumped).model_dump_json() == dumped
     assert dumped.count("[") == levels
     assert isinstance(message.model_dump(mode="json"), dict)
+
+
+@pytest.mark.parametrize("parse_with", PARSERS)
+@pytest.mark.parametrize("limit", [20, MAX_DEPTH])
+def test_objects_nested_to_the_limit_are_read_one_more_is_malformed(
+    tmp_path: Path, parse_with: str, limit: int
+) -> None:
+    """Objects count one level each, as arrays do (the message itself is the first)."""
+
+    def objects(levels: int) -> str:
+        return '{"a":' * levels + "1" + "}" * levels
+
+    exactly = '{"role":"user","content":"x","metadata":' + objects(limit - 1) + "}"
+    deeper = '{"role":"user","content":"x","metadata":' + objects(limit) + "}"
+    path = tmp_path / "objects.jsonl"
+    path.write_text(f"{exactly}\n{deeper}\n")
+    _, out, err = run(["-s", "docent/ChatMessage", "--max-depth", str(limit), str(path)], parse_with=parse_with)
+    assert counts(err) == (2, 1, 0, 1), out + err
+    assert out.startswith(f"{path}:2: malformed: nesting too deep: more than {limit} levels")

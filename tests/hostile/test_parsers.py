@@ -45,6 +45,25 @@ def test_stdlib_reads_numbers_as_orjson_does(literal: str) -> None:
     assert got == expected and type(got["n"]) is type(expected["n"])
 
 
+@pytest.mark.parametrize("digits", [4299, 4300, 4301, 4302])
+def test_integers_past_pythons_digit_limit_get_the_double_reason(digits: int) -> None:
+    """Python's int() refuses more than 4,300 digits with its own message; the reader's stays the same."""
+    with pytest.raises(
+        ValueError, match=r"^number 10000000000000000000\.\.\.0000000000 \(\d+ characters\) is too large"
+    ):
+        jsontext.stdlib_loads(b'{"n":1' + b"0" * (digits - 1) + b"}")
+
+
+@pytest.mark.parametrize("length", [39, 40, 41, 42])
+def test_a_long_number_is_shortened_in_the_reason(length: int) -> None:
+    """Up to 40 characters the number is quoted whole; beyond, its first 20 and last 10 and its length."""
+    literal = "1" + "0" * (length - 5) + "e999"
+    with pytest.raises(ValueError) as caught:
+        jsontext.stdlib_loads(f'{{"n":{literal}}}'.encode())
+    shown = literal if length <= 40 else f"{literal[:20]}...{literal[-10:]} ({length} characters)"
+    assert str(caught.value).startswith(f"number {shown} is too large for a double")
+
+
 @pytest.mark.parametrize("backend", BACKENDS)
 def test_big_integers_get_one_verdict(tmp_path: Path, backend: str) -> None:
     lines = [f'{{"role":"user","content":"x","n":{literal}}}' for literal in LITERALS]

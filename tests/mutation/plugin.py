@@ -1,0 +1,87 @@
+"""The pytest side of the mutation runner (`-p tests.mutation.plugin`), driven by environment variables.
+
+- MUTATION_DURATIONS=FILE (coverage run): each test's name becomes coverage's context, in this
+  process (coverage started by its .pth hook, COVERAGE_PROCESS_START) and, through
+  MUTATION_CONTEXT and the coverage config, in every Python process the test starts; each test's
+  duration is written to FILE.
+- MUTATION_SELECT=FILE (mutant run): only the tests named in FILE (one node id a line) run, in that
+  order. If some are not collected (the mutant changed a constant the tests are parametrized
+  with), every test of their files runs after them.
+- MUTATION_FAILED=FILE: the first failing test's node id is written there (the mutant's killer).
+Hypothesis keeps its example database in a throw-away directory, so a mutant's failing examples
+are not replayed into later runs.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import tempfile
+from pathlib import Path
+
+import pytest
+
+CONTEXT = "MUTATION_CONTEXT"
+
+_durations: dict[str, float] = {}
+_failed: list[str] = []
+
+
+def _switch(context: str) -> None:
+    import coverage
+
+    os.environ[CONTEXT] = context  # read by the coverage config of the processes the test starts
+    current = coverage.Coverage.current()
+    if current is not None:
+        current.switch_context(context)
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    """Hypothesis's database in a temporary directory for this run."""
+    try:
+        from hypothesis import configuration
+    except ImportError:  # pragma: no cover - hypothesis is a test requirement
+        return
+    configuration.set_hypothesis_home_dir(tempfile.mkdtemp(prefix="mutation-hypothesis-"))
+
+
+def pytest_collection_modifyitems(session: pytest.Session, config: pytest.Config, items: list[pytest.Item]) -> None:
+    """Keep only the selected tests, in the selected order."""
+    select = os.environ.get("MUTATION_SELECT")
+    if not select:
+        return
+    wanted = Path(select).read_text(encoding="utf-8").splitlines()
+    by_id = {item.nodeid: item for item in items}
+    chosen = [by_id[nodeid] for nodeid in wanted if nodeid in by_id]
+    if len(chosen) < len(wanted):
+        # The mutant changed the tests' parameters (a constant they import): every test of those files.
+        files = {nodeid.split("::", 1)[0] for nodeid in wanted}
+        chosen += [item for item in items if item.nodeid.split("::", 1)[0] in files and item not in chosen]
+    kept = set(map(id, chosen))
+    config.hook.pytest_deselected(items=[item for item in items if id(item) not in kept])
+    items[:] = chosen
+
+
+def pytest_runtest_logstart(nodeid: str, location: tuple[str, int | None, str]) -> None:
+    if os.environ.get("MUTATION_DURATIONS"):
+        _switch(nodeid)
+
+
+def pytest_runtest_logfinish(nodeid: str, location: tuple[str, int | None, str]) -> None:
+    if os.environ.get("MUTATION_DURATIONS"):
+        _switch("")
+
+
+def pytest_runtest_logreport(report: pytest.TestReport) -> None:
+    _durations[report.nodeid] = _durations.get(report.nodeid, 0.0) + report.duration
+    if report.failed and not _failed:
+        _failed.append(report.nodeid)
+        target = os.environ.get("MUTATION_FAILED")
+        if target:
+            Path(target).write_text(report.nodeid, encoding="utf-8")
+
+
+def pytest_sessionfinish(session: pytest.Session, exitstatus: int) -> None:
+    target = os.environ.get("MUTATION_DURATIONS")
+    if target:
+        Path(target).write_text(json.dumps(_durations, indent=0), encoding="utf-8")
