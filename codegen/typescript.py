@@ -331,41 +331,20 @@ class TypeCompilation:
     """json-schema-to-typescript running in Node for some families, while the caller does other work."""
 
     def __init__(self, families: dict[str, Family]) -> None:
-        self._result: tuple[str, str] | None = None
-        self._proc: subprocess.Popen[str] | None = None
-        self._thread: threading.Thread | None = None
+        self._job: NodeJob | None = None
         if not families:
             return
-        setup_node()
         payload = {
             name: {"schema": ts_input(fam), "additionalProperties": name not in CLOSED_TS_FAMILIES}
             for name, fam in sorted(families.items())
         }
-        proc = subprocess.Popen(
-            [_node(), str(NODE_DIR / "json2ts.cjs")],
-            stdin=subprocess.PIPE,
-            stdout=subprocess.PIPE,
-            stderr=subprocess.PIPE,
-            text=True,
-            encoding="utf-8",
-        )
-        self._proc = proc
-
-        def talk() -> None:
-            self._result = proc.communicate(json.dumps(payload))
-
-        self._thread = threading.Thread(target=talk, daemon=True)
-        self._thread.start()
+        self._job = NodeJob("json2ts.cjs", payload)
 
     def result(self) -> dict[str, str]:
         """TypeScript declarations per family; RuntimeError if json-schema-to-typescript failed."""
-        if self._proc is None or self._thread is None:
+        if self._job is None:
             return {}
-        self._thread.join()
-        out, err = self._result or ("", "")
-        if self._proc.returncode != 0:
-            raise RuntimeError(f"json-schema-to-typescript failed:\n{err}")
-        declarations: dict[str, str] = json.loads(out)
+        declarations: dict[str, str] = self._job.result()
         return declarations
 
 

@@ -226,3 +226,15 @@ def test_a_replay_is_compared_value_by_value(again: Any, outcome: str) -> None:
     assert [a.outcome for a in result.frames] == ["message", "message", outcome, "stop_reason"]
     if outcome == "dropped":
         assert result.frames[2].reason == "replay_conflict"
+
+
+def test_a_replay_that_conflicts_stays_in_conflict_to_its_end() -> None:
+    """Once a replayed frame differs from the one merged, the rest of that replay is reported as a
+    conflict too, even where it repeats the merged frames again."""
+    parts = [frame("assistant_message", "a-1", None, content=text) for text in ("x", "y", "z")]
+    other = frame("assistant_message", "a-2", None, content="ok")
+    replay = [{**parts[0], "content": "X"}, parts[1], parts[2]]
+    result = reassemble([*parts, other, *replay, STOP], complete=False)
+    assert [a.outcome for a in result.frames] == [*["message"] * 4, *["dropped"] * 3, "stop_reason"]
+    assert [a.reason for a in result.frames[4:7]] == ["replay_conflict"] * 3
+    assert [m.model_dump()["content"] for m in result.messages] == ["xyz", "ok"]
