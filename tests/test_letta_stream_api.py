@@ -238,3 +238,56 @@ def test_a_replay_that_conflicts_stays_in_conflict_to_its_end() -> None:
     assert [a.outcome for a in result.frames] == [*["message"] * 4, *["dropped"] * 3, "stop_reason"]
     assert [a.reason for a in result.frames[4:7]] == ["replay_conflict"] * 3
     assert [m.model_dump()["content"] for m in result.messages] == ["xyz", "ok"]
+
+
+@pytest.mark.parametrize("calls", ["x", [5], {"arguments": 5}])
+def test_a_fragment_with_a_bad_calls_field_after_plain_ones_is_refused(calls: Any) -> None:
+    """The shortcut for fragments like a validated one needs both `tool_call` and `tool_calls` plain:
+    a plain `tool_call` beside a `tool_calls` that is not valid is validated, and refused."""
+    first = delta("t-1", None, name="f", tool_call_id="c")
+    bad = {**delta("t-1", None, arguments="{}", tool_call_id="c"), "tool_calls": calls}
+    with pytest.raises(StreamError, match=r"^frame 1: not a valid letta/LettaStreamingResponse at \$\.tool_calls"):
+        reassemble([first, bad, STOP])
+
+
+def test_a_message_not_sent_in_parts_can_only_be_repeated() -> None:
+    user = frame("user_message", "u-1", None, content="hi")
+    result = reassemble([user, dict(user), {**user, "content": "other"}, STOP])
+    assert [(a.outcome, a.reason) for a in result.frames] == [
+        ("message", None),
+        ("replay", None),
+        ("dropped", "replay_conflict"),
+        ("stop_reason", None),
+    ]
+    assert "is not sent in parts" in (result.frames[2].detail or "")
+
+
+def test_a_frame_of_another_message_under_the_same_otid_names_what_differs() -> None:
+    first = frame("assistant_message", "a-1", None, content="x")
+    with pytest.raises(StreamError, match="message_type is 'reasoning_message', not 'assistant_message'"):
+        reassemble([first, {**frame("reasoning_message", "a-1", None, reasoning="r"), "id": first["id"]}, STOP])
+
+
+def test_frames_without_seq_id_give_a_message_without_one() -> None:
+    parts = [frame("assistant_message", "a-1", None, content=text) for text in ("x", "y")]
+    for part in parts:
+        del part["seq_id"]
+    (message,) = reassemble([*parts, STOP]).messages
+    assert "seq_id" not in message.model_dump(exclude_unset=True)
+    assert message.model_dump()["content"] == "xy"
+
+
+@pytest.mark.parametrize(("hidden", "error"), [(2, False), (1, True)])
+def test_unnumbered_stop_and_usage_frames_account_for_numbers_after_the_last_message(hidden: int, error: bool) -> None:
+    """Letta numbers its stop and usage frames without showing it: two such frames explain a gap of
+    two after the last message frame, one frame does not."""
+    usage = {"message_type": "usage_statistics", "completion_tokens": 1, "prompt_tokens": 1, "total_tokens": 2}
+    ping = {"id": "p", "date": "2025-10-01T12:30:47+00:00", "message_type": "ping", "seq_id": 5}
+    parts = [frame("assistant_message", "a-1", seq, content=text) for seq, text in ((1, "x"), (2, "y"))]
+    frames = [*parts, STOP, *([usage] if hidden == 2 else []), ping]
+    if error:
+        with pytest.raises(StreamError, match=r"gap in seq_id: 2 is followed by 5 \(missing 3\.\.4\)"):
+            reassemble(frames)
+    else:
+        result = reassemble(frames)
+        assert result.last_seq_id == 5 and [m.model_dump()["content"] for m in result.messages] == ["xy"]
