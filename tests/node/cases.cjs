@@ -3,18 +3,10 @@
 // stdin: {"package": "<generated/typescript>", "cases": [{"schema", "payload"}]}
 // stdout: [{"valid": bool, "thrown": bool, "files": bool}]
 "use strict";
-const fs = require("fs");
-const path = require("path");
+const { readInput } = require("./package_input.cjs");
 
 async function main() {
-  const chunks = [];
-  for await (const chunk of process.stdin) chunks.push(chunk);
-  const input = JSON.parse(Buffer.concat(chunks).toString("utf8"));
-  const pkg = require(input.package);
-  const ajv = require(path.join(input.package, "ajv.js")).createAjv(false);
-  for (const info of Object.values(pkg.index.families)) {
-    for (const file of info.files) ajv.addSchema(JSON.parse(fs.readFileSync(path.join(input.package, file), "utf8")));
-  }
+  const { input, pkg, ajv } = await readInput();
   const out = input.cases.map(({ schema, payload }) => {
     let thrown = false;
     try {

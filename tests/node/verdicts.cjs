@@ -6,18 +6,11 @@
 // stdout: {"": {"compiled": <number of schema names>}, "<id>": {"files": bool, "bundle": bool, "violations": [...]}}
 "use strict";
 const fs = require("fs");
+const { readInput } = require("./package_input.cjs");
 
 async function main() {
-  const chunks = [];
-  for await (const chunk of process.stdin) chunks.push(chunk);
-  const input = JSON.parse(Buffer.concat(chunks).toString("utf8"));
-  const pkg = require(input.package);
-  const path = require("path");
-  // Compile every named type first, in ajv's strict mode, from the per-file schemas.
-  const ajv = require(path.join(input.package, "ajv.js")).createAjv(false);
-  for (const info of Object.values(pkg.index.families)) {
-    for (const file of info.files) ajv.addSchema(JSON.parse(fs.readFileSync(path.join(input.package, file), "utf8")));
-  }
+  // Every named type compiled first, in ajv's strict mode, from the per-file schemas.
+  const { input, pkg, ajv } = await readInput();
   const fromFiles = {};
   for (const name of pkg.schemaNames) {
     if (typeof pkg.validator(name) !== "function") throw new Error(`${name}: no precompiled validator`);
