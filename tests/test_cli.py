@@ -415,6 +415,7 @@ def test_console_script_and_python_m(tmp_path: Path) -> None:
 
 def _date_cases() -> list[str]:
     years = ["0000", "0001", "0004", "0100", "0400", "1900", "2000", "2023", "2024", "2100", "9999", "0096"]
+    years += ["96", "204", "1", "12345"]  # too few or too many digits
     rests = ["T00:00:00Z", "t23:59:59.5z", "T23:59:60Z", "T24:00:00+01:00", "T12:00:00-23:59", "T12:00:00+24:00"]
     rests += [
         "T12:00:00Z\n",

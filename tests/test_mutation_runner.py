@@ -152,18 +152,19 @@ def _mutant(line: int, at_import: bool = False, key: str = "k", module: str = "m
 
 def test_coverage_map_from_contexts_and_the_tests_chosen() -> None:
     contexts = {
-        "/copy/m.py": {1: ["t::imports"], 2: ["", "t::slow", "t::fast"], 3: ["t::slow"], 5: ["t::other", "gone"]},
-        "/copy/n.py": {4: ["t::n"]},
+        "/copy/m.py": {1: ["u::imports"], 2: ["", "t::slow", "t::fast"], 3: ["t::slow"], 5: ["t::other", "gone"]},
+        "/copy/n.py": {4: ["u::n"]},
     }
-    durations = {"t::slow": 2.0, "t::fast": 0.1, "t::other": 1.0, "t::imports": 0.5, "t::n": 0.1}
+    durations = {"t::slow": 2.0, "t::fast": 0.1, "t::other": 1.0, "u::imports": 0.5, "u::n": 0.1, "t::constant": 0.2}
     cmap = from_contexts(contexts, {"m.py": ("/copy/m.py", 1)}, durations)
     # Line 1 of the copy is its header; "" (collection) and unknown contexts name no test.
     assert cmap.lines["m.py"] == {1: {"t::slow", "t::fast"}, 2: {"t::slow"}, 4: {"t::other"}}
     assert cmap.select(_mutant(1)) == ["t::fast", "t::slow"]  # fastest first
     assert cmap.select(_mutant(2)) == ["t::slow"]
     assert cmap.select(_mutant(3)) == []  # not covered
-    # Evaluated at import: every test that runs the module.
-    assert cmap.select(_mutant(3, at_import=True)) == ["t::fast", "t::other", "t::slow"]
+    # Evaluated at import: every test of the files whose tests run the module, including a test
+    # that only reads a module constant (coverage gives the import, at collection, to no test).
+    assert cmap.select(_mutant(3, at_import=True)) == ["t::fast", "t::constant", "t::other", "t::slow"]
     assert CoverageMap.from_json(cmap.to_json()) == cmap
 
 

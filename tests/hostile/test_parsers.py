@@ -88,3 +88,11 @@ def test_parse_json_gives_the_same_verdict_with_either_parser(value: str) -> Non
                 outcomes.append(exc.errors()[0]["type"])
     assert outcomes[0] == outcomes[1]
     assert (outcomes[0] == "valid") == (value == "5")
+
+
+@pytest.mark.parametrize(("data", "byte"), [(b"\xff", 1), (b'{"a":"\xc3"}', 7), (b'{"a":"ok"}\xe2\x82', 11)])
+def test_a_bad_utf8_reason_names_the_first_bad_byte_counted_from_one(data: bytes, byte: int) -> None:
+    for loads in (jsontext.stdlib_loads, orjson.loads):
+        with pytest.raises(jsontext.Malformed) as caught:
+            jsontext.parse(data, loads)
+        assert str(caught.value) == f"not valid UTF-8 (byte {byte})"

@@ -105,3 +105,30 @@ def test_jobs_2_on_blank_lines_only_says_empty_input(tmp_path: Path) -> None:
     assert code == 0
     assert "empty input, no message read" in err
     assert counts(err) == (0, 0, 0, 0)
+
+
+def test_a_file_cut_short_in_the_same_instant_is_an_error(tmp_path: Path) -> None:
+    """A change that keeps the file's identity (its mtime restored, or within the clock's resolution)
+    is still seen: the span's bytes must be all there and end a line."""
+    path = tmp_path / "in.jsonl"
+    path.write_bytes(FILES["long lines"])
+    with path.open("rb") as stream:
+        chunks = list(read_lines(stream, "in", 1000, 1 << 20, path=str(path)))
+    [chunk] = chunks
+    assert chunk.span is not None
+    status = path.stat()
+    lines = FILES["long lines"].split(b"\n")
+    path.write_bytes(b"\n".join(lines[:3]) + b"\n")  # whole lines, fewer of them
+    os.utime(path, ns=(status.st_atime_ns, status.st_mtime_ns))
+    with pytest.raises(OSError, match="changed while it was being validated"):
+        chunk.messages()
+
+
+@pytest.mark.parametrize("spans", [False, True])
+def test_a_line_of_exactly_max_bytes_is_read_one_more_is_too_large(tmp_path: Path, spans: bool) -> None:
+    fits, over = b'{"a":"' + b"x" * 4 + b'"}', b'{"a":"' + b"x" * 5 + b'"}'  # 12 and 13 bytes
+    path = tmp_path / "in.jsonl"
+    path.write_bytes(fits + b"\n" + over + b"\n" + fits + b"\n")
+    with path.open("rb") as stream:
+        chunks = list(read_lines(stream, "in", 12, 1 << 20, path=str(path) if spans else None))
+    assert [item for chunk in chunks for item in chunk.messages()] == [fits, reader.TooLarge(13, 12), fits]

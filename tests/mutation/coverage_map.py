@@ -46,13 +46,18 @@ class CoverageMap:
         """The tests that can kill `mutant`, fastest first; [] if none runs its code.
 
         A mutant evaluated at import time (a module constant, a default, a decorator) can change
-        anything the module does, so every test that runs any line of the module is a candidate.
+        anything the module does, so every test that runs any line of the module is a candidate,
+        and so is every other test of their files: a test that only reads a constant runs no line
+        of the module (the import happens at collection, which coverage gives to no test).
         """
         by_line = self.lines.get(mutant.module, {})
         lines: Iterable[int] = by_line if mutant.at_import else mutant.lines
         tests: set[str] = set()
         for line in lines:
             tests |= by_line.get(line, set())
+        if mutant.at_import:
+            files = {test.split("::", 1)[0] for test in tests}
+            tests |= {test for test in self.durations if test.split("::", 1)[0] in files}
         return sorted(tests, key=lambda nodeid: (self.durations.get(nodeid, 0.0), nodeid))
 
     def to_json(self) -> dict[str, object]:

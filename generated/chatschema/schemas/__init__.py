@@ -15,6 +15,7 @@ import reprlib
 import sys
 import threading
 from collections.abc import Callable, Iterator
+from contextvars import ContextVar
 from dataclasses import dataclass
 from functools import cache
 from importlib.resources import files
@@ -324,17 +325,19 @@ def unions() -> dict[str, Union]:
     return dict(sorted(found.items()))
 
 
-# Errors kept per union branch: enough to explain the first MAX_VIOLATIONS violations; the others
-# are explained one at a time, only to be counted, so memory stays bounded whatever their number.
-_BRANCH_ERRORS = MAX_VIOLATIONS
+# Errors kept per union branch: enough to explain the violations `violations_counted` shows (its
+# `limit`); the others are explained one at a time, only to be counted, so memory stays bounded
+# whatever their number. Never 0: a branch with no error kept would pass.
+_branch_errors: ContextVar[int] = ContextVar("chatschema_branch_errors", default=MAX_VIOLATIONS)
 
 
 def _first_errors(errors: Iterator[ValidationError]) -> tuple[list[ValidationError], int]:
-    """The first `_BRANCH_ERRORS` errors, and how many violations the others would explain into."""
+    """The first `_branch_errors` errors, and how many violations the others would explain into."""
     kept: list[ValidationError] = []
     omitted = 0
+    cap = _branch_errors.get()
     for error in errors:
-        if len(kept) < _BRANCH_ERRORS:
+        if len(kept) < cap:
             kept.append(error)
         else:
             tally = [0]
@@ -356,7 +359,7 @@ def _omitted(error: ValidationError, branch: int) -> int:
 def _capped_any_of(
     validator: Any, any_of: list[Any], instance: Any, schema: dict[str, Any]
 ) -> Iterator[ValidationError]:
-    """jsonschema's `anyOf`, keeping at most `_BRANCH_ERRORS` errors per branch."""
+    """jsonschema's `anyOf`, keeping at most `_branch_errors` errors per branch."""
     context: list[ValidationError] = []
     omitted: dict[int, int] = {}
     for index, subschema in enumerate(any_of):
@@ -370,7 +373,7 @@ def _capped_any_of(
 def _capped_one_of(
     validator: Any, one_of: list[Any], instance: Any, schema: dict[str, Any]
 ) -> Iterator[ValidationError]:
-    """jsonschema's `oneOf`, keeping at most `_BRANCH_ERRORS` errors per branch."""
+    """jsonschema's `oneOf`, keeping at most `_branch_errors` errors per branch."""
     context: list[ValidationError] = []
     omitted: dict[int, int] = {}
     first_valid = -1
@@ -514,7 +517,15 @@ def violations_counted(
 ) -> tuple[list[Violation], int]:
     """The first `limit` violations (see `violations`) and how many more there are."""
     check = validator(name, dispatch=dispatch)
-    return _deep_safe(instance, lambda: _collect(check.iter_errors(instance), limit), _too_deep_violations)
+
+    def work() -> tuple[list[Violation], int]:
+        token = _branch_errors.set(max(limit, 1))  # set here: `_deep_safe` may run this in another thread
+        try:
+            return _collect(check.iter_errors(instance), limit)
+        finally:
+            _branch_errors.reset(token)
+
+    return _deep_safe(instance, work, _too_deep_violations)
 
 
 def is_valid(instance: Any, name: str) -> bool:
@@ -661,6 +672,12 @@ def _message(error: ValidationError) -> str:
         return f"{shown} does not match {short_repr(value)}"
     if keyword == "format":
         return f"{shown} is not a {value!r}"
+    if keyword == "not" and isinstance(value, dict) and len(value) == 1:
+        keys = value.get("properties")
+        if isinstance(keys, dict) and keys and all(v is False for v in keys.values()):
+            return f"{shown} has none of {', '.join(map(repr, keys))}: at least one is required"
+        if isinstance(value.get("pattern"), str):
+            return f"{shown} must not match {short_repr(value['pattern'])}"
     if keyword in ("oneOf", "anyOf") and error.context:
         return f"{shown} is not valid under any of the given schemas"
     text = error.message
@@ -742,8 +759,12 @@ def _explain(error: ValidationError, tally: list[int]) -> Iterator[Violation]:
         for sub in errs:
             yield from _explain(sub, tally)
         return
-    if not plausible:
-        yield _violation(error)
+    if not plausible:  # the payload has none of the branches' types: name them all
+        expected = [
+            e.validator_value for errs in grouped.values() for e in errs if e.validator == "type" and not e.path
+        ]
+        types = dict.fromkeys(t for value in expected for t in (value if isinstance(value, list) else [value]))
+        yield Violation(error.json_path, f"{short_repr(instance)} is not of type {', '.join(map(repr, types))}", "type")
         return
     # Several branches fit the payload's type: explain the closest, and say which it was.
     explained: dict[int, tuple[list[Violation], int]] = {}

@@ -153,9 +153,10 @@ _MISSING = object()
 _ANNOTATIONS = {"title", "description", "discriminator", "$comment", "examples", "deprecated", "default"}
 
 
-def _tag_only(name: str) -> bool:
-    node = schemas.registry().resolver().lookup(schemas.schema_id(name)).contents
-    return isinstance(node, dict) and set(node) - _ANNOTATIONS <= {"type", "oneOf"} and node.get("type") == "object"
+def checks_only_the_tag(union: Any) -> bool:
+    """Whether a union's schema checks nothing but the object type and its `oneOf`: then a missing
+    or unknown tag is the whole explanation, the same for every message."""
+    return isinstance(union, dict) and set(union) - _ANNOTATIONS <= {"type", "oneOf"} and union.get("type") == "object"
 
 
 class Checker:
@@ -167,9 +168,10 @@ class Checker:
     def __init__(self, schema: str, backend: str = "jsonschema", families: tuple[str, ...] = ()) -> None:
         self.schema = schema
         self.backend = backend
-        # unions whose schema checks nothing but the object type and the tag's branch: for those, a
-        # missing or unknown tag is the whole explanation, the same for every message
-        self._unions_by_name = {n: u for n, u in schemas.unions().items() if _tag_only(n)}
+        lookup = schemas.registry().resolver().lookup
+        self._unions_by_name = {
+            n: u for n, u in schemas.unions().items() if checks_only_the_tag(lookup(schemas.schema_id(n)).contents)
+        }
         self._by_tag: dict[tuple[str, bool, str], tuple[list[schemas.Violation], int]] = {}
         build = fast_is_valid if backend == "fast" else reference_is_valid
         if schema == AUTO:
