@@ -6,7 +6,8 @@ from __future__ import annotations
 
 import dataclasses
 import json
-from collections.abc import Iterator
+import threading
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -288,3 +289,36 @@ def test_not_rules_are_said_in_words() -> None:
     assert _messages(check, "a\nb") == [r"$: 'a\nb' must not match '\\n'"]
     other = schemas._DispatchValidator({"not": {"type": "string"}})  # any other `not`: jsonschema's words
     assert _messages(other, "a") == ["$: 'a' should not be valid under {'type': 'string'}"]
+
+
+def test_violations_outside_unions_are_capped_and_counted_too() -> None:
+    message: dict[str, Any] = {"message_type": "tool_return_message", "id": "m", "date": "2024-01-01T00:00:00Z"}
+    message |= {"tool_return": "x", "status": "success", "tool_call_id": "c", "stdout": [1] * 25}
+    found, omitted = schemas.violations_counted(message, "letta/ToolReturnMessage")
+    assert (len(found), omitted) == (20, 5)
+    assert found[0] == schemas.Violation("$.stdout[0]", "1 is not of type 'string'", "type")
+
+
+def test_the_deep_validation_thread_returns_raises_or_gives_up_as_asked() -> None:
+    """Work that runs out of stack is run again in a thread with a larger one: its result, its
+    exception, or (out of stack there too) the too-deep answer reach the caller."""
+    threads: list[str] = []
+
+    def work(then: BaseException | None) -> Callable[[], str]:
+        def run() -> str:
+            threads.append(threading.current_thread().name)
+            if len(threads) == 1:
+                raise RecursionError
+            if then is not None:
+                raise then
+            return "done"
+
+        return run
+
+    assert schemas._deep_safe([], work(None), lambda: "too deep") == "done"
+    assert threads == ["MainThread", "chatschema-deep-validation"]
+    threads.clear()
+    with pytest.raises(KeyError, match="boom"):
+        schemas._deep_safe([], work(KeyError("boom")), lambda: "too deep")
+    threads.clear()
+    assert schemas._deep_safe([], work(RecursionError()), lambda: "too deep") == "too deep"

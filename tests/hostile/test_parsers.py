@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
 import orjson
 import pytest
@@ -96,3 +97,18 @@ def test_a_bad_utf8_reason_names_the_first_bad_byte_counted_from_one(data: bytes
         with pytest.raises(jsontext.Malformed) as caught:
             jsontext.parse(data, loads)
         assert str(caught.value) == f"not valid UTF-8 (byte {byte})"
+
+
+@pytest.mark.parametrize(
+    ("value", "levels"),
+    [(1, 0), ("x", 0), ({}, 1), ([], 1), ({"a": {}}, 2), ([{"a": 1}], 2), ({"a": [{}]}, 3), ({"a": {"b": {}}}, 3)],
+)
+def test_depth_counts_objects_and_arrays_alike(value: object, levels: int) -> None:
+    assert jsontext.depth(value) == levels
+
+
+@pytest.mark.parametrize("loads", [jsontext.stdlib_loads, orjson.loads])
+def test_objects_nested_one_level_too_deep_are_malformed(loads: Any) -> None:
+    assert jsontext.parse(b'{"a":{"b":{}}}', loads, max_depth=3) == {"a": {"b": {}}}
+    with pytest.raises(jsontext.Malformed, match="nesting too deep: more than 3 levels"):
+        jsontext.parse(b'{"a":{"b":{"c":{}}}}', loads, max_depth=3)

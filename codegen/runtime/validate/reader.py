@@ -127,23 +127,26 @@ def read_lines(
     first = 1
     tail = b""  # the start of a line that goes on in the next block
     skipping = 0  # >0: inside a too-large line, bytes seen so far
+    owed = 0  # bytes read that no chunk has counted yet (each byte is counted once, for progress)
     identity = _identity(stream) if path is not None else (0, 0, 0)
     for data in _blocks(stream, block):
-        size = len(data)
-        start = stream.tell() - size if path is not None else 0  # where `data` starts in the file
+        owed += len(data)
+        start = stream.tell() - len(data) if path is not None else 0  # where `data` starts in the file
         if skipping:
             end = data.find(b"\n")
             if end < 0:
                 skipping += len(data)
                 continue
-            yield Chunk(source, False, first, [TooLarge(skipping + end, max_bytes)], size)
-            first, skipping = CONTINUE, 0
+            rest = len(data) - end - 1
+            yield Chunk(source, False, first, [TooLarge(skipping + end, max_bytes)], owed - rest)
+            first, skipping, owed = CONTINUE, 0, rest
             data = data[end + 1 :]
             start += end + 1
         cut = data.rfind(b"\n")
         if cut < 0:
             tail += data
         else:
+            size, owed = owed, 0
             if path is None:
                 yield Chunk(source, False, first, [], size, data, max_bytes, tail)
             else:
@@ -165,9 +168,9 @@ def read_lines(
         if len(tail) > max_bytes:
             skipping, tail = len(tail), b""
     if skipping:
-        yield Chunk(source, False, first, [TooLarge(skipping, max_bytes)], 0)
+        yield Chunk(source, False, first, [TooLarge(skipping, max_bytes)], owed)
     elif tail:
-        yield Chunk(source, False, first, [tail], 0)
+        yield Chunk(source, False, first, [tail], owed)
 
 
 def read_document(stream: BinaryIO, source: str, max_bytes: int) -> Iterator[Chunk]:

@@ -1,0 +1,70 @@
+"""The readers at their limits: a message of exactly `max_bytes` is read and one byte more is too
+large, in every reader and wherever the block boundaries fall; chunks account for every byte
+(progress) and say whether they hold line numbers or array indexes."""
+
+from __future__ import annotations
+
+import io
+from pathlib import Path
+
+import pytest
+
+from chatschema.validate.reader import BOM, Chunk, TooLarge, read_array, read_document, read_lines
+
+FITS = b'{"a":"xxxx"}'  # 12 bytes
+OVER = b'{"a":"xxxxx"}'  # 13 bytes
+LIMIT = len(FITS)
+
+
+@pytest.mark.parametrize("block", [*range(1, 30), 1 << 20])
+def test_jsonl_line_of_exactly_max_bytes_fits_at_any_block_size(block: int) -> None:
+    data = BOM + FITS + b"\n" + OVER + b"\n" + FITS + b"\n" + OVER  # the last line without its newline
+    chunks = list(read_lines(io.BytesIO(data), "in", LIMIT, block))
+    assert [item for chunk in chunks for item in chunk.messages()] == [FITS, TooLarge(13, 12), FITS, TooLarge(13, 12)]
+    assert sum(chunk.size for chunk in chunks) == len(data) - len(BOM)  # every byte counted once
+    assert not any(chunk.indexed for chunk in chunks)
+
+
+@pytest.mark.parametrize("block", [1, 5, 1 << 20])
+def test_a_too_large_last_line_is_a_line_not_an_element(block: int) -> None:
+    chunks = list(read_lines(io.BytesIO(FITS + b"\n" + OVER * 3), "in", LIMIT, block))
+    assert chunks[-1].messages() == [TooLarge(39, 12)] and not chunks[-1].indexed
+    assert sum(chunk.size for chunk in chunks) == len(FITS) + 1 + 3 * len(OVER)
+
+
+@pytest.mark.parametrize("block", [1, 4, 1 << 20])
+def test_a_span_is_blank_only_if_its_lines_are(tmp_path: Path, block: int) -> None:
+    """`blank` (all lines blank, for "empty input") may miss a blank chunk, never call one blank that is not."""
+    path = tmp_path / "in.jsonl"
+    path.write_bytes(b"\n\n" + FITS + b"\n\n\n  \n" + FITS + b"\n\n")
+    with path.open("rb") as stream:
+        chunks = [chunk for chunk in read_lines(stream, "in", LIMIT, block, path=str(path)) if chunk.span]
+    for chunk in chunks:
+        assert chunk.blank <= all(not line.strip() for line in chunk.messages())  # type: ignore[union-attr]
+    path.write_bytes(b" \n\n\t\n")
+    with path.open("rb") as stream:
+        assert all(chunk.blank for chunk in read_lines(stream, "in", LIMIT, block, path=str(path)))
+
+
+@pytest.mark.parametrize("body", [FITS, b" " + FITS[1:]])
+def test_a_document_of_exactly_max_bytes_is_read(body: bytes) -> None:
+    assert list(read_document(io.BytesIO(BOM + body), "a.json", LIMIT)) == [
+        Chunk("a.json", False, 1, [body], LIMIT, document=True)
+    ]
+
+
+def test_a_document_over_max_bytes_is_too_large_with_its_whole_size() -> None:
+    data = OVER + b" " * 5_000_000  # more than a block after the limit
+    assert list(read_document(io.BytesIO(data), "a.json", LIMIT)) == [
+        Chunk("a.json", False, 1, [TooLarge(len(data), LIMIT)], len(data), document=True)
+    ]
+
+
+@pytest.mark.parametrize("block", [1, 3, 7, 1 << 20])
+def test_array_elements_of_exactly_max_bytes_fit(block: int) -> None:
+    data = b"[" + FITS + b"," + FITS + b"," + OVER + b"," + FITS + b"]"
+    chunks = list(read_array(io.BytesIO(data), "a.json", LIMIT, batch=2, block=block))
+    assert [item for chunk in chunks for item in chunk.items] == [FITS, FITS, TooLarge(13, 12), FITS]
+    assert [chunk.first for chunk in chunks] == [0, 2]
+    assert all(chunk.indexed for chunk in chunks)
+    assert sum(chunk.size for chunk in chunks) == len(data)
