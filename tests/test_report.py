@@ -4,9 +4,11 @@ from __future__ import annotations
 
 import io
 import json
+import re
 
 import pytest
 
+from chatschema.validate import report
 from chatschema.validate.report import Reporter, json_record, text_line
 from chatschema.validate.run import Problem, Result
 
@@ -43,8 +45,19 @@ def test_no_progress_bar_unless_asked() -> None:
 def test_the_progress_bar(expected_size: int, bar: str) -> None:
     out, err = io.StringIO(), io.StringIO()
     reporter = Reporter(out, err, progress=True)
-    reporter.expected_size = expected_size
+    if expected_size:
+        reporter.expected_size = expected_size
     reporter.add(Result(read=2, valid=1, invalid=1, size=10))
-    assert err.getvalue().startswith(bar) and err.getvalue().endswith(" msg/s\x1b[K")
+    shown = err.getvalue()
+    assert shown.startswith(bar) and shown.endswith(" msg/s\x1b[K") and "\n" not in shown
     reporter.add(Result(read=1, invalid=1, size=1, problems=[INVALID]))  # a problem line clears the bar
-    assert err.getvalue().endswith("\r\x1b[K")
+    reporter.add(Result(read=1, invalid=1, size=1, problems=[INVALID]))  # once: not redrawn within 0.2 s
+    assert err.getvalue() == shown + "\r\x1b[K"
+
+
+def test_the_summary(monkeypatch: pytest.MonkeyPatch) -> None:
+    reporter = Reporter(io.StringIO(), io.StringIO())
+    reporter.add(Result(read=3, valid=1, invalid=1, malformed=1))
+    assert re.fullmatch(r"3 read, 1 valid, 1 invalid, 1 malformed in 0\.\d\ds \([1-9][\d,]* msg/s\)", reporter.summary())
+    monkeypatch.setattr(report.time, "perf_counter", lambda: reporter.started)  # a clock that did not move
+    assert reporter.summary() == "3 read, 1 valid, 1 invalid, 1 malformed in 0.00s (0 msg/s)"

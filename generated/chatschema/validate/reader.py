@@ -319,7 +319,8 @@ class _ArrayState:
                 if len(token) == 1:  # not closed in this block
                     self.in_string = True
                 continue
-            if self.depth == 0 and token in (b",", b"]"):
+            # At the array's own level: a comma or the closing bracket ends an element.
+            if token in (b",", b"]"):
                 element = self._element(data[start : m.start()])
                 start = pos
                 if token == b",":
@@ -332,12 +333,10 @@ class _ArrayState:
                     yield Broken("trailing comma before the array's closing ']'")
                 self.done = True
                 continue
-            if token == b"}" and self.depth == 0:
-                continue  # a stray '}': left in the element, whose parse then fails, not the array's
-            if token != b",":
-                self.depth += 1 if token in (b"[", b"{") else -1
-        if self.started and not self.done and self.broken is None:
-            self._keep(data[start:])
+            if token != b"}":  # '[' or '{': a nested value starts, skipped above up to its end
+                self.depth = 1
+            # a stray '}' is left in the element, whose parse then fails, not the array's
+        self._keep(data[start:])  # the element goes on in the next block (after the closing ']', unread)
 
     def finish(self) -> Broken | None:
         if self.broken is not None:
