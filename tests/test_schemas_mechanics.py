@@ -4,6 +4,7 @@ can reach but the shipped ones do not (untagged `oneOf`, tags inherited through 
 
 from __future__ import annotations
 
+import contextvars
 import dataclasses
 import json
 import threading
@@ -155,6 +156,9 @@ def test_an_untagged_one_of_accepts_exactly_one_branch() -> None:
     several = _one_of({"type": "integer"}, {"type": "string"}, {"type": "number"})
     assert _messages(several, 1) == ["$: 1 is valid under each of integer, number"]
     assert _messages(several, "x") == []
+    assert _messages(_one_of({"type": "integer"}, {"type": "number"}), 1) == [
+        "$: 1 is valid under each of integer, number"
+    ]
 
 
 def test_dispatch_false_counts_nothing_omitted_when_nothing_is() -> None:
@@ -322,3 +326,59 @@ def test_the_deep_validation_thread_returns_raises_or_gives_up_as_asked() -> Non
         schemas._deep_safe([], work(KeyError("boom")), lambda: "too deep")
     threads.clear()
     assert schemas._deep_safe([], work(RecursionError()), lambda: "too deep") == "too deep"
+
+
+def test_a_value_of_none_of_a_nested_unions_types_is_told_them_all() -> None:
+    nested = _one_of({"anyOf": [{"type": "string"}, {"type": "array"}]}, {"type": "null"})
+    assert _messages(nested, 1) == ["$: 1 is not of type 'string', 'array', 'null'"]
+
+
+def test_the_branch_explained_does_not_depend_on_the_limit() -> None:
+    """With one error kept per branch, a branch whose first error is not its type error must still
+    count as ruled out by its type."""
+    check = _one_of({"enum": ["a", "b"], "type": "string"}, {"type": "null"})
+
+    def shown(cap: int) -> tuple[list[schemas.Violation], int]:
+        schemas._branch_errors.set(cap)
+        return schemas._collect(check.iter_errors(1), cap)
+
+    expected = ([schemas.Violation("$", "1 is not of type 'string', 'null'", "type")], 0)
+    assert contextvars.copy_context().run(shown, 1) == expected
+    assert contextvars.copy_context().run(shown, 20) == expected
+
+
+def test_not_rules_are_worded_only_for_the_values_they_apply_to() -> None:
+    keys = schemas._DispatchValidator({"not": {"properties": {"a": False, "b": False}}})
+    assert _messages(keys, 5) == ["$: 5 should not be valid under {'properties': {'a': False, 'b': False}}"]
+    pattern = schemas._DispatchValidator({"not": {"pattern": "^x"}})
+    assert _messages(pattern, 5) == ["$: 5 should not be valid under {'pattern': '^x'}"]
+
+
+@pytest.mark.parametrize("length", [185, 186])
+def test_a_long_message_keeps_its_start_and_end(length: int) -> None:
+    """Messages up to 200 characters are whole; longer, their first 100 and last 50 characters."""
+    message = f"{'x' * length!r} was expected"
+    assert len(message) == length + 15
+    [found] = _messages(schemas._DispatchValidator({"const": "x" * length}), 1)
+    assert found == "$: " + (message if length + 15 <= 200 else f"{message[:100]}...{message[-50:]}")
+
+
+def test_the_limit_holds_in_the_deep_validation_thread(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A payload too deep for the caller's stack is validated in a thread: with the same limit."""
+    started: list[str] = []
+
+    class Recorded(threading.Thread):
+        def start(self) -> None:
+            started.append(self.name)
+            super().start()
+
+    monkeypatch.setattr(threading, "Thread", Recorded)
+    deep: Any = []
+    for _ in range(MAX_DEPTH - 30):
+        deep = [deep]
+    payload = {"role": "user", "content": [deep, *[{"type": "image"}] * 30]}
+    found, omitted = schemas.violations_counted(payload, "docent/ChatMessage", limit=25)
+    assert started == ["chatschema-deep-validation"]
+    assert len(found) == 25
+    every, none_omitted = schemas.violations_counted(payload, "docent/ChatMessage", limit=100)
+    assert (len(every), none_omitted) == (31, 0) and set(found) < set(every) and omitted == 6

@@ -325,20 +325,24 @@ def unions() -> dict[str, Union]:
     return dict(sorted(found.items()))
 
 
-# Errors kept per union branch: enough to explain the violations `violations_counted` shows (its
-# `limit`); the others are explained one at a time, only to be counted, so memory stays bounded
-# whatever their number. Never 0: a branch with no error kept would pass.
+# Errors kept per union branch: enough to explain into the violations `violations_counted` shows
+# (its `limit`), and every error at the value itself (as many as the branch has keywords: they tell
+# whether the value has the branch's type); the others are explained one at a time, only to be
+# counted, so memory is bounded by `limit` and the schema, whatever the number of violations.
+# Never 0: a branch with no error kept would pass.
 _branch_errors: ContextVar[int] = ContextVar("chatschema_branch_errors", default=MAX_VIOLATIONS)
 
 
 def _first_errors(errors: Iterator[ValidationError]) -> tuple[list[ValidationError], int]:
-    """The first `_branch_errors` errors, and how many violations the others would explain into."""
+    """The errors that explain into the first `_branch_errors` violations and those at the value
+    itself, and how many violations the others would explain into."""
     kept: list[ValidationError] = []
-    omitted = 0
+    shown = omitted = 0
     cap = _branch_errors.get()
     for error in errors:
-        if len(kept) < cap:
+        if shown < cap or not error.relative_path:
             kept.append(error)
+            shown += sum(1 for _ in _explain(error, [0]))  # an error may explain into none, or several
         else:
             tally = [0]
             omitted += sum(1 for _ in _explain(error, tally)) + tally[0]
@@ -674,12 +678,10 @@ def _message(error: ValidationError) -> str:
         return f"{shown} is not a {value!r}"
     if keyword == "not" and isinstance(value, dict) and len(value) == 1:
         keys = value.get("properties")
-        if isinstance(keys, dict) and keys and all(v is False for v in keys.values()):
+        if isinstance(instance, dict) and isinstance(keys, dict) and keys and all(v is False for v in keys.values()):
             return f"{shown} has none of {', '.join(map(repr, keys))}: at least one is required"
-        if isinstance(value.get("pattern"), str):
+        if isinstance(instance, str) and isinstance(value.get("pattern"), str):
             return f"{shown} must not match {short_repr(value['pattern'])}"
-    if keyword in ("oneOf", "anyOf") and error.context:
-        return f"{shown} is not valid under any of the given schemas"
     text = error.message
     return text if len(text) <= 2 * _SHORT_LIMIT else f"{text[:_SHORT_LIMIT]}...{text[-_SHORT_LIMIT // 2 :]}"
 
@@ -708,6 +710,22 @@ def _branch_name(subschema: Any, index: int) -> str:
         if isinstance(kind, str):
             return kind
     return f"branch {index}"
+
+
+def _types_ruling_out(errors: list[ValidationError]) -> list[str] | None:
+    """The types a union branch allows, if its errors rule the value out by its type alone (a
+    `type` error at the value itself, or a union there whose every branch is ruled out so); else None."""
+    for error in errors:
+        if error.relative_path:
+            continue
+        if error.validator == "type":
+            value: Any = error.validator_value
+            return list(value) if isinstance(value, list) else [value]
+        if error.validator in ("oneOf", "anyOf") and error.context:
+            nested = [_types_ruling_out(errs) for errs in _branches(error).values()]
+            if all(found is not None for found in nested):
+                return [t for found in nested for t in found or []]
+    return None
 
 
 def _explain(error: ValidationError, tally: list[int]) -> Iterator[Violation]:
@@ -750,9 +768,8 @@ def _explain(error: ValidationError, tally: list[int]) -> Iterator[Violation]:
         return
     if isinstance(disc, dict):
         return  # not an object: the union's own "type": "object" reports it
-    plausible = {
-        i: errs for i, errs in grouped.items() if not any(e.validator == "type" and not e.relative_path for e in errs)
-    }
+    types_of = {i: _types_ruling_out(errs) for i, errs in grouped.items()}
+    plausible = {i: errs for i, errs in grouped.items() if types_of[i] is None}
     if len(plausible) == 1:
         [(i, errs)] = plausible.items()
         tally[0] += _omitted(error, i)
@@ -760,10 +777,7 @@ def _explain(error: ValidationError, tally: list[int]) -> Iterator[Violation]:
             yield from _explain(sub, tally)
         return
     if not plausible:  # the payload has none of the branches' types: name them all
-        expected = [
-            e.validator_value for errs in grouped.values() for e in errs if e.validator == "type" and not e.path
-        ]
-        types = dict.fromkeys(t for value in expected for t in (value if isinstance(value, list) else [value]))
+        types = dict.fromkeys(t for found in types_of.values() for t in found or [])
         yield Violation(error.json_path, f"{short_repr(instance)} is not of type {', '.join(map(repr, types))}", "type")
         return
     # Several branches fit the payload's type: explain the closest, and say which it was.
@@ -773,8 +787,8 @@ def _explain(error: ValidationError, tally: list[int]) -> Iterator[Violation]:
         found = [v for sub in errs for v in _explain(sub, sub_tally)]
         explained[i] = (found, sub_tally[0])
     closest = min(explained, key=lambda i: (len(explained[i][0]) + explained[i][1], i))
-    union = error.schema.get(str(error.validator), []) if isinstance(error.schema, dict) else []
-    names = [_branch_name(union[i] if i < len(union) else None, i) for i in sorted(grouped)]
+    union = cast(dict[str, Any], error.schema)[str(error.validator)]
+    names = [_branch_name(union[i], i) for i in sorted(grouped)]
     found, omitted = explained[closest]
     tally[0] += omitted
     note = f" (closest of {', '.join(names)}: {names[sorted(grouped).index(closest)]})"

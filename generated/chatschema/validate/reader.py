@@ -336,7 +336,7 @@ class _ArrayState:
             if token != b"}":  # '[' or '{': a nested value starts, skipped above up to its end
                 self.depth = 1
             # a stray '}' is left in the element, whose parse then fails, not the array's
-        self._keep(data[start:])  # the element goes on in the next block (after the closing ']', unread)
+        self._keep(data[start:])  # the element goes on in the next block (once the array is done, nothing reads it)
 
     def finish(self) -> Broken | None:
         if self.broken is not None:
