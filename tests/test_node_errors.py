@@ -64,3 +64,13 @@ def test_unknown_schema_suggests_the_same_names() -> None:
         assert result["unknown"] == str(python.value), name
     assert "did you mean docent/ChatMessage" in node[0]["unknown"]
     assert "known families: bridgic, docent, letta, swarm" in node[4]["unknown"]
+
+
+def test_violations_are_listed_in_payload_order_as_in_python() -> None:
+    """Array indexes sort as numbers (`[2]` before `[10]`) on both sides."""
+    payload = {"role": "user", "content": [{"type": "image"}] * 12}
+    python = [v.path for v in schemas.violations(payload, "docent/ChatMessage")]
+    assert python == [f"$.content[{i}]" for i in range(12)]
+    [node] = _node([{"schema": "docent/ChatMessage", "payload": payload}])
+    paths = list(dict.fromkeys(line.split(":", 1)[0].strip() for line in node["message"].splitlines()[1:]))
+    assert [p for p in paths if p.startswith("$.content[")] == python  # ajv adds the union's own errors

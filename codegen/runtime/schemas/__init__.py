@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import calendar
 import difflib
+import itertools
 import json
 import re
 import reprlib
@@ -561,7 +562,15 @@ def _collect(errors: Iterator[ValidationError], limit: int) -> tuple[list[Violat
             else:
                 omitted += 1
         omitted += tally[0]
-    return sorted(kept, key=lambda v: (v.path, v.message)), omitted
+    return sorted(kept, key=lambda v: (_path_order(v.path), v.message)), omitted
+
+
+def _path_order(path: str) -> list[str | int]:
+    """A JSONPath as it sorts in payload order: array indexes as numbers (`[2]` before `[10]`)."""
+    return [int(part) if odd else part for odd, part in zip(itertools.cycle((False, True)), _INDEX.split(path))]
+
+
+_INDEX = re.compile(r"\[(\d+)\]")
 
 
 def _too_deep_violations() -> tuple[list[Violation], int]:

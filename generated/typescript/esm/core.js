@@ -122,6 +122,17 @@ function tagValues(unionSchema, tag, tags) {
   return values;
 }
 
+/** JSONPaths in payload order, as Python sorts them: array indexes as numbers (`[2]` before `[10]`). */
+function comparePaths(a, b) {
+  const x = a.split(/\[(\d+)\]/);
+  const y = b.split(/\[(\d+)\]/);
+  for (let i = 0; i < Math.min(x.length, y.length); i += 1) {
+    const [p, q] = i % 2 ? [Number(x[i]), Number(y[i])] : [x[i], y[i]];
+    if (p !== q) return p < q ? -1 : 1;
+  }
+  return x.length - y.length;
+}
+
 function toViolation(error, payload, tags) {
   let path = jsonPath(error.instancePath, payload);
   let message = error.message || error.keyword;
@@ -181,7 +192,7 @@ export function makeApi(families) {
         omitted += 1;
       }
     }
-    found.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : a.message < b.message ? -1 : 1));
+    found.sort((a, b) => comparePaths(a.path, b.path) || (a.message < b.message ? -1 : a.message > b.message ? 1 : 0));
     return { found, omitted };
   }
 
