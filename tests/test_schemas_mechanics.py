@@ -382,3 +382,10 @@ def test_the_limit_holds_in_the_deep_validation_thread(monkeypatch: pytest.Monke
     assert len(found) == 25
     every, none_omitted = schemas.violations_counted(payload, "docent/ChatMessage", limit=100)
     assert (len(every), none_omitted) == (31, 0) and set(found) < set(every) and omitted == 6
+
+
+def test_violations_are_in_payload_order() -> None:
+    """Array indexes sort as numbers: `[2]` before `[10]`."""
+    payload = {"role": "user", "content": [{"type": "image"}] * 12}
+    assert [v.path for v in schemas.violations(payload, "docent/ChatMessage")] == [f"$.content[{i}]" for i in range(12)]
+    assert schemas._path_order("$.a[10].b[2]") == ["$.a", 10, ".b", 2, ""]

@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import calendar
 import difflib
-import itertools
 import json
 import re
 import reprlib
@@ -568,7 +567,9 @@ def _collect(errors: Iterator[ValidationError], limit: int) -> tuple[list[Violat
 
 def _path_order(path: str) -> list[str | int]:
     """A JSONPath as it sorts in payload order: array indexes as numbers (`[2]` before `[10]`)."""
-    return [int(part) if odd else part for odd, part in zip(itertools.cycle((False, True)), _INDEX.split(path))]
+    parts: list[str | int] = list(_INDEX.split(path))
+    parts[1::2] = [int(index) for index in parts[1::2]]
+    return parts
 
 
 _INDEX = re.compile(r"\[(\d+)\]")
