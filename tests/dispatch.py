@@ -19,13 +19,15 @@ _OTHER_TYPES: list[Any] = [None, True, 0, 1.5, "x", [], {}, [1], {"k": "v"}]
 
 
 def mismatches(cases: Iterable[tuple[str, Any]]) -> list[str]:
-    """Every case where the dispatching and plain validators disagree, on the verdict or on the violations."""
+    """Every case where the dispatching, first-error and plain validators disagree on the verdict, or the
+    dispatching and plain ones on the violations."""
     found = []
     for name, payload in cases:
         plain = schemas.validator(name, dispatch=False).is_valid(payload)
         fast = schemas.validator(name).is_valid(payload)
-        if plain != fast:
-            found.append(f"{name}: verdict dispatch={fast} oneOf={plain} for {payload!r:.300}")
+        first = schemas.verdict_validator(name).is_valid(payload)
+        if plain != fast or plain != first:
+            found.append(f"{name}: verdict dispatch={fast} first-error={first} oneOf={plain} for {payload!r:.300}")
             continue
         if not plain:
             explained = schemas.violations(payload, name, dispatch=False)

@@ -74,6 +74,22 @@ def test_missing_unknown_tag_and_non_objects_give_the_plain_errors(payload: Any)
     assert schemas.violations(payload, "docent/ChatMessage")
 
 
+def test_first_error_unions_without_a_tag_to_dispatch_by() -> None:
+    # Only the verdict validator's own `oneOf`/`anyOf` are checked here; every shipped union is
+    # compared with the plain validator by `mismatches` below.
+    from chatschema.schemas import _VerdictValidator
+
+    one_of = _VerdictValidator({"oneOf": [{"type": "integer"}, {"type": "number"}]})
+    assert [one_of.is_valid(v) for v in (1, 1.5, "x")] == [False, True, False]  # 1 is both: not exactly one
+    any_of = _VerdictValidator({"anyOf": [{"type": "integer"}, {"type": "string", "pattern": "^a"}]})
+    assert [any_of.is_valid(v) for v in (1, "ab", "b", None)] == [True, True, False, False]
+    assert len(list(any_of.iter_errors(None))) == 1
+    tagged = schemas.verdict_validator("docent/ChatMessage")
+    payloads: list[Any] = [{"role": "user", "content": "x"}, {"role": "bot"}, {}, [], "x"]
+    assert [tagged.is_valid(v) for v in payloads] == [True, False, False, False, False]
+    assert schemas.verdict_validator("docent/ChatMessage") is tagged
+
+
 def test_same_verdicts_on_every_vector() -> None:
     assert mismatches((v.schema_name, v.load()) for v in VECTORS) == []
 

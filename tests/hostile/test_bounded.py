@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import tracemalloc
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -50,6 +51,43 @@ def _peak(payload: Any) -> int:
 def test_memory_does_not_grow_with_the_number_of_violations() -> None:
     small, large = _peak(bad_parts(500)), _peak(bad_parts(5000))
     assert large < small * 2 + 200_000, (small, large)  # not 10x: the violations past 20 are only counted
+
+
+@pytest.mark.parametrize("backend", BACKENDS)
+def test_the_command_s_memory_does_not_grow_with_the_number_of_violations(tmp_path: Path, backend: str) -> None:
+    # In the command, not only the API: its hot loop runs without the cycle collector, which must
+    # not leave the reference's errors (cyclic: `error.parent`) behind (930 MB for 100,000 parts).
+    def peak(n: int) -> int:
+        path = tmp_path / f"{n}.jsonl"
+        path.write_text(json.dumps(bad_parts(n)) + "\n")
+        tracemalloc.start()
+        try:
+            code, out, err = run(["-s", "docent/ChatMessage", "--backend", backend, str(path)])
+            assert code == 1 and counts(err) == (1, 0, 1, 0) and out.endswith(f"and {n - 20:,} more violations\n")
+            return tracemalloc.get_traced_memory()[1]
+        finally:
+            tracemalloc.stop()
+
+    small, large = peak(500), peak(5000)
+    assert large < small * 2 + 500_000, (small, large)
+
+
+def test_a_verdict_stops_at_the_first_violation(monkeypatch: pytest.MonkeyPatch) -> None:
+    # `is_valid` (and the reference backend's hot loop) need one violation, not all of them.
+    import chatschema.schemas as module
+
+    explained: list[object] = []
+
+    def explain(*args: object) -> Iterator[object]:
+        explained.append(args)
+        return iter(())
+
+    monkeypatch.setattr(module, "_explain", explain)
+    assert not schemas.is_valid(bad_parts(5000), "docent/ChatMessage")
+    assert not schemas.verdict_validator("docent/ChatMessage").is_valid(bad_parts(5000))
+    assert explained == []  # nothing was explained or counted
+    errors = list(schemas.verdict_validator("docent/ChatMessage").iter_errors(bad_parts(5000)))
+    assert len(errors) == 1  # the content's anyOf: its array branch failed at its first part
 
 
 def test_untagged_union_violations_are_capped_too() -> None:

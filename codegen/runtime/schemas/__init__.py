@@ -18,6 +18,7 @@ from contextvars import ContextVar
 from dataclasses import dataclass
 from functools import cache
 from importlib.resources import files
+from itertools import islice
 from typing import Any, Literal, TypeVar, cast, overload
 from urllib.parse import urljoin
 
@@ -50,6 +51,7 @@ __all__ = [
     "unions",
     "validate",
     "validator",
+    "verdict_validator",
     "violations",
     "violations_counted",
 ]
@@ -230,6 +232,15 @@ def validator(name: str, *, dispatch: bool = True) -> _Validator:
     """
     _require_name(name)
     return _validator(name, dispatch)
+
+
+@cache
+def verdict_validator(name: str) -> _Validator:
+    """A cached validator for a named type that gives the same verdicts as `validator(name)`,
+    stopping at the first violation: for `is_valid` (its `iter_errors` does not explain unions)."""
+    _require_name(name)
+    _require_formats(FORMAT_CHECKER.checkers)
+    return _VerdictValidator(schema(name), registry=registry(), format_checker=FORMAT_CHECKER)
 
 
 @cache
@@ -470,6 +481,41 @@ _DispatchValidator: type[_Validator] = validators.extend(  # type: ignore[no-unt
 )
 
 
+# A verdict needs one error, not an explanation: these unions stop at the first error of each
+# branch, where jsonschema's (and the explaining ones above, which count every violation) walk
+# the whole payload, so an invalid message with many violations is rejected at the first.
+def _fails(validator: Any, instance: Any, subschema: Any, index: int) -> bool:
+    return next(validator.descend(instance, subschema, schema_path=index), None) is not None
+
+
+def _verdict_any_of(
+    validator: Any, any_of: list[Any], instance: Any, schema: dict[str, Any]
+) -> Iterator[ValidationError]:
+    if all(_fails(validator, instance, sub, i) for i, sub in enumerate(any_of)):
+        yield ValidationError(f"{short_repr(instance)} is not valid under any of the given schemas")
+
+
+def _verdict_one_of(
+    validator: Any, one_of: list[Any], instance: Any, schema: dict[str, Any]
+) -> Iterator[ValidationError]:
+    entry = _union_tables().get(id(schema))
+    if entry is not None and entry[0] is schema and isinstance(instance, dict):
+        _, tag, mapping = entry
+        value = instance.get(tag)
+        index = mapping.get(value) if isinstance(value, str) else None
+        if index is None or _fails(validator, instance, one_of[index], index):
+            yield ValidationError(f"{short_repr(instance)} is not valid under any of the given schemas")
+        return
+    passing = (i for i, sub in enumerate(one_of) if not _fails(validator, instance, sub, i))
+    if len(list(islice(passing, 2))) != 1:  # none, or more than one
+        yield ValidationError(f"{short_repr(instance)} is not valid under exactly one of the given schemas")
+
+
+_VerdictValidator: type[_Validator] = validators.extend(  # type: ignore[no-untyped-call]
+    Draft202012Validator, {"oneOf": _verdict_one_of, "anyOf": _verdict_any_of, "$ref": _cached_ref}
+)
+
+
 def resources() -> list[tuple[str, dict[str, Any]]]:
     """Every shipped schema file as `($id, contents)`, for building another validator's registry."""
     return [(uri, contents) for uri, (_, contents) in _documents().items()]
@@ -532,8 +578,10 @@ def violations_counted(
 
 
 def is_valid(instance: Any, name: str) -> bool:
-    """Whether `instance` is valid under the named schema (tag dispatch; never `RecursionError`)."""
-    check = validator(name).is_valid
+    """Whether `instance` is valid under the named schema (tag dispatch; never `RecursionError`).
+
+    It stops at the first violation, so it costs little on a payload with many."""
+    check = verdict_validator(name).is_valid
     return _deep_safe(instance, lambda: bool(check(instance)), lambda: False)
 
 

@@ -105,7 +105,7 @@ def fast_is_valid(name: str) -> Callable[[Any], bool]:
 def reference_is_valid(name: str) -> Callable[[Any], bool]:
     """The reference `is_valid` (python-jsonschema, tag dispatch) for a named schema; a payload
     too deep for the interpreter's stack is checked again with a larger one (`schemas.is_valid`)."""
-    is_valid: Callable[[Any], bool] = schemas.validator(name).is_valid
+    is_valid: Callable[[Any], bool] = schemas.verdict_validator(name).is_valid
 
     def check(message: Any) -> bool:
         try:

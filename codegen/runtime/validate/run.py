@@ -80,8 +80,11 @@ class Engine:
     def check(self, chunk: Chunk) -> Result:
         items = chunk.messages()
         suspects: list[int] = []
-        collecting = gc.isenabled()
-        gc.disable()  # parsed JSON holds no cycles: no need for the cycle collector in the hot loop
+        # Parsed JSON and jsonschema-rs make no reference cycles, so the fast backend's loop can do
+        # without the cycle collector; the reference's errors do make cycles (`error.parent`).
+        collecting = gc.isenabled() and self.options.backend == "fast"
+        if collecting:
+            gc.disable()
         try:
             valid = self._fast(items, suspects)
         finally:
