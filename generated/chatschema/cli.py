@@ -158,8 +158,9 @@ def _unreadable(path: str) -> str | None:
 
 
 def _cap_jobs(requested: int, paths: list[str], err: TextIO) -> int:
-    """`--jobs` capped by the CPU count and by the 1 MiB blocks the (regular) input files hold."""
-    cpus = os.cpu_count() or 1
+    """`--jobs` capped by the CPUs this process may run on and by the 1 MiB blocks the (regular)
+    input files hold."""
+    cpus = _usable_cpus()
     jobs = requested or cpus
     cap = cpus
     if "-" not in paths and all(os.path.isfile(p) for p in paths):
@@ -168,17 +169,25 @@ def _cap_jobs(requested: int, paths: list[str], err: TextIO) -> int:
     if jobs > cap:
         if requested:
             err.write(
-                f"chatschema validate: --jobs {requested} capped to {cap} ({cpus} CPUs, {_blocks(paths)} of input)\n"
+                f"chatschema validate: --jobs {requested} capped to {cap} "
+                f"({cpus} CPU{'s' if cpus > 1 else ''}, {_input_size(paths)})\n"
             )
         jobs = cap
     return jobs
 
 
-def _blocks(paths: list[str]) -> str:
+def _usable_cpus() -> int:
+    """The CPUs this process may run on: fewer than `os.cpu_count()` under `taskset` or a container's cpuset."""
+    try:
+        return len(os.sched_getaffinity(0)) or 1
+    except AttributeError:  # not on this platform (macOS, Windows)
+        return os.cpu_count() or 1
+
+
+def _input_size(paths: list[str]) -> str:
     if "-" in paths or not all(os.path.isfile(p) for p in paths):
         return "streamed input"
-    size = sum(os.path.getsize(p) for p in paths)
-    return f"{size:,} bytes"
+    return f"{sum(os.path.getsize(p) for p in paths):,} bytes of input"
 
 
 def _usage(err: TextIO, message: str) -> int:

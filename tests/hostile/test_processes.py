@@ -19,9 +19,22 @@ def test_jobs_capped_by_input_size_and_cpus(tmp_path: Path) -> None:
     assert code == 0 and counts(err) == (100, 100, 0, 0)
     assert "--jobs 1000 capped to 1 (" in err
     code, _, err = run(["-s", "docent/ChatMessage", "--jobs", "1000", "-"], stdin=f"{USER}\n".encode())
-    assert f"--jobs 1000 capped to {os.cpu_count()} (" in err and "streamed input" in err
+    assert f"--jobs 1000 capped to {len(os.sched_getaffinity(0))} (" in err and "streamed input" in err
     _, _, err = run(["-s", "docent/ChatMessage", "--jobs", "1", str(path)])
     assert "capped" not in err
+
+
+def test_jobs_capped_by_the_cpus_this_process_may_run_on() -> None:
+    # `taskset` or a container's cpuset: os.cpu_count() counts the machine's CPUs, not these.
+    allowed = os.sched_getaffinity(0)
+    os.sched_setaffinity(0, {min(allowed)})
+    try:
+        code, _, err = run(["-s", "docent/ChatMessage", "--jobs", "0", "-"], stdin=f"{USER}\n".encode())
+        assert code == 0 and "capped" not in err  # 0: one per CPU, and this process may use one
+        _, _, err = run(["-s", "docent/ChatMessage", "--jobs", "8", "-"], stdin=f"{USER}\n".encode())
+        assert "--jobs 8 capped to 1 (1 CPU, streamed input)" in err
+    finally:
+        os.sched_setaffinity(0, allowed)
 
 
 def _children(pid: int) -> list[str]:
