@@ -39,7 +39,9 @@ function compile(family, schema, refs, allErrors) {
   // inside a string literal the quote would be escaped (`require(\"`), so schema text cannot match.
   const required = code.match(/require\("[^"]*"\)/);
   if (required) throw new Error(`${family}: the precompiled validators need ${required[0]}, which the package does not ship`);
-  code = code.replace(/^"use strict";/, "");
+  // `code.process` above rewrites the code ajv compiles, not what standaloneCode prints from it
+  code = appendInPlace(code.replace(/^"use strict";/, ""));
+  if (code.includes("vErrors.concat(")) throw new Error(`${family}: errors still appended by concat (quadratic)`);
   return `import { formats as ${FORMATS} } from "../formats.js";\n${code}\n`;
 }
 

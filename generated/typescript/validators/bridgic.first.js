@@ -276,7 +276,10 @@ function validate22(data, { instancePath = "", parentData, parentDataProperty, r
               for (let i0 = 0; i0 < len0; i0++) {
                 const _errs6 = errors;
                 if (!validate21(data1[i0], { instancePath: instancePath + "/blocks/" + i0, parentData: data1, parentDataProperty: i0, rootData, dynamicAnchors })) {
-                  vErrors = vErrors === null ? validate21.errors : vErrors.concat(validate21.errors);
+                  vErrors = vErrors === null ? validate21.errors : (function(a, b) {
+                    for (let i = 0; i < b.length; i++) a.push(b[i]);
+                    return a;
+                  })(vErrors, validate21.errors);
                   errors = vErrors.length;
                 }
                 var valid2 = _errs6 === errors;
@@ -370,7 +373,10 @@ function validate25(data, { instancePath = "", parentData, parentDataProperty, r
         let valid1 = false;
         const _errs3 = errors;
         if (!validate22(data0, { instancePath: instancePath + "/message", parentData: data, parentDataProperty: "message", rootData, dynamicAnchors })) {
-          vErrors = vErrors === null ? validate22.errors : vErrors.concat(validate22.errors);
+          vErrors = vErrors === null ? validate22.errors : (function(a, b) {
+            for (let i = 0; i < b.length; i++) a.push(b[i]);
+            return a;
+          })(vErrors, validate22.errors);
           errors = vErrors.length;
         }
         var _valid0 = _errs3 === errors;

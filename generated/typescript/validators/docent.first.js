@@ -329,7 +329,10 @@ function validate23(data, { instancePath = "", parentData, parentDataProperty, r
       for (let i0 = 0; i0 < len0; i0++) {
         const _errs5 = errors;
         if (!validate24(data[i0], { instancePath: instancePath + "/" + i0, parentData: data, parentDataProperty: i0, rootData, dynamicAnchors })) {
-          vErrors = vErrors === null ? validate24.errors : vErrors.concat(validate24.errors);
+          vErrors = vErrors === null ? validate24.errors : (function(a, b) {
+            for (let i = 0; i < b.length; i++) a.push(b[i]);
+            return a;
+          })(vErrors, validate24.errors);
           errors = vErrors.length;
         }
         var valid1 = _errs5 === errors;
@@ -639,7 +642,10 @@ function validate22(data, { instancePath = "", parentData, parentDataProperty, r
           if (data.content !== void 0) {
             const _errs3 = errors;
             if (!validate23(data.content, { instancePath: instancePath + "/content", parentData: data, parentDataProperty: "content", rootData, dynamicAnchors })) {
-              vErrors = vErrors === null ? validate23.errors : vErrors.concat(validate23.errors);
+              vErrors = vErrors === null ? validate23.errors : (function(a, b) {
+                for (let i = 0; i < b.length; i++) a.push(b[i]);
+                return a;
+              })(vErrors, validate23.errors);
               errors = vErrors.length;
             }
             var valid0 = _errs3 === errors;
@@ -696,7 +702,10 @@ function validate22(data, { instancePath = "", parentData, parentDataProperty, r
                         for (let i0 = 0; i0 < len0; i0++) {
                           const _errs11 = errors;
                           if (!validate27(data5[i0], { instancePath: instancePath + "/tool_calls/" + i0, parentData: data5, parentDataProperty: i0, rootData, dynamicAnchors })) {
-                            vErrors = vErrors === null ? validate27.errors : vErrors.concat(validate27.errors);
+                            vErrors = vErrors === null ? validate27.errors : (function(a, b) {
+                              for (let i = 0; i < b.length; i++) a.push(b[i]);
+                              return a;
+                            })(vErrors, validate27.errors);
                             errors = vErrors.length;
                           }
                           var valid1 = _errs11 === errors;
@@ -760,7 +769,10 @@ function validate30(data, { instancePath = "", parentData, parentDataProperty, r
           if (data.content !== void 0) {
             const _errs3 = errors;
             if (!validate23(data.content, { instancePath: instancePath + "/content", parentData: data, parentDataProperty: "content", rootData, dynamicAnchors })) {
-              vErrors = vErrors === null ? validate23.errors : vErrors.concat(validate23.errors);
+              vErrors = vErrors === null ? validate23.errors : (function(a, b) {
+                for (let i = 0; i < b.length; i++) a.push(b[i]);
+                return a;
+              })(vErrors, validate23.errors);
               errors = vErrors.length;
             }
             var valid0 = _errs3 === errors;
@@ -836,7 +848,10 @@ function validate32(data, { instancePath = "", parentData, parentDataProperty, r
           if (data.content !== void 0) {
             const _errs3 = errors;
             if (!validate23(data.content, { instancePath: instancePath + "/content", parentData: data, parentDataProperty: "content", rootData, dynamicAnchors })) {
-              vErrors = vErrors === null ? validate23.errors : vErrors.concat(validate23.errors);
+              vErrors = vErrors === null ? validate23.errors : (function(a, b) {
+                for (let i = 0; i < b.length; i++) a.push(b[i]);
+                return a;
+              })(vErrors, validate23.errors);
               errors = vErrors.length;
             }
             var valid0 = _errs3 === errors;
@@ -942,7 +957,10 @@ function validate34(data, { instancePath = "", parentData, parentDataProperty, r
           if (data.content !== void 0) {
             const _errs3 = errors;
             if (!validate23(data.content, { instancePath: instancePath + "/content", parentData: data, parentDataProperty: "content", rootData, dynamicAnchors })) {
-              vErrors = vErrors === null ? validate23.errors : vErrors.concat(validate23.errors);
+              vErrors = vErrors === null ? validate23.errors : (function(a, b) {
+                for (let i = 0; i < b.length; i++) a.push(b[i]);
+                return a;
+              })(vErrors, validate23.errors);
               errors = vErrors.length;
             }
             var valid0 = _errs3 === errors;
@@ -1040,7 +1058,10 @@ function validate29(data, { instancePath = "", parentData, parentDataProperty, r
       if (typeof tag0 == "string") {
         if (tag0 === "system") {
           if (!validate30(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
-            vErrors = vErrors === null ? validate30.errors : vErrors.concat(validate30.errors);
+            vErrors = vErrors === null ? validate30.errors : (function(a, b) {
+              for (let i = 0; i < b.length; i++) a.push(b[i]);
+              return a;
+            })(vErrors, validate30.errors);
             errors = vErrors.length;
           }
           var props0 = {};
@@ -1050,7 +1071,10 @@ function validate29(data, { instancePath = "", parentData, parentDataProperty, r
           props0.metadata = true;
         } else if (tag0 === "user") {
           if (!validate32(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
-            vErrors = vErrors === null ? validate32.errors : vErrors.concat(validate32.errors);
+            vErrors = vErrors === null ? validate32.errors : (function(a, b) {
+              for (let i = 0; i < b.length; i++) a.push(b[i]);
+              return a;
+            })(vErrors, validate32.errors);
             errors = vErrors.length;
           }
           if (props0 !== true) {
@@ -1063,7 +1087,10 @@ function validate29(data, { instancePath = "", parentData, parentDataProperty, r
           }
         } else if (tag0 === "assistant") {
           if (!validate22(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
-            vErrors = vErrors === null ? validate22.errors : vErrors.concat(validate22.errors);
+            vErrors = vErrors === null ? validate22.errors : (function(a, b) {
+              for (let i = 0; i < b.length; i++) a.push(b[i]);
+              return a;
+            })(vErrors, validate22.errors);
             errors = vErrors.length;
           }
           if (props0 !== true) {
@@ -1077,7 +1104,10 @@ function validate29(data, { instancePath = "", parentData, parentDataProperty, r
           }
         } else if (tag0 === "tool") {
           if (!validate34(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
-            vErrors = vErrors === null ? validate34.errors : vErrors.concat(validate34.errors);
+            vErrors = vErrors === null ? validate34.errors : (function(a, b) {
+              for (let i = 0; i < b.length; i++) a.push(b[i]);
+              return a;
+            })(vErrors, validate34.errors);
             errors = vErrors.length;
           }
           if (props0 !== true) {
@@ -1562,7 +1592,10 @@ function validate41(data, { instancePath = "", parentData, parentDataProperty, r
         if (data.item !== void 0) {
           const _errs1 = errors;
           if (!validate40(data.item, { instancePath: instancePath + "/item", parentData: data, parentDataProperty: "item", rootData, dynamicAnchors })) {
-            vErrors = vErrors === null ? validate40.errors : vErrors.concat(validate40.errors);
+            vErrors = vErrors === null ? validate40.errors : (function(a, b) {
+              for (let i = 0; i < b.length; i++) a.push(b[i]);
+              return a;
+            })(vErrors, validate40.errors);
             errors = vErrors.length;
           }
           var valid0 = _errs1 === errors;
@@ -2155,7 +2188,10 @@ function validate49(data, { instancePath = "", parentData, parentDataProperty, r
             if (data.target !== void 0) {
               const _errs5 = errors;
               if (!validate41(data.target, { instancePath: instancePath + "/target", parentData: data, parentDataProperty: "target", rootData, dynamicAnchors })) {
-                vErrors = vErrors === null ? validate41.errors : vErrors.concat(validate41.errors);
+                vErrors = vErrors === null ? validate41.errors : (function(a, b) {
+                  for (let i = 0; i < b.length; i++) a.push(b[i]);
+                  return a;
+                })(vErrors, validate41.errors);
                 errors = vErrors.length;
               }
               var valid0 = _errs5 === errors;
@@ -2185,7 +2221,10 @@ function validate47(data, { instancePath = "", parentData, parentDataProperty, r
     evaluated0.items = void 0;
   }
   if (!validate22(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
-    vErrors = vErrors === null ? validate22.errors : vErrors.concat(validate22.errors);
+    vErrors = vErrors === null ? validate22.errors : (function(a, b) {
+      for (let i = 0; i < b.length; i++) a.push(b[i]);
+      return a;
+    })(vErrors, validate22.errors);
     errors = vErrors.length;
   }
   if (errors === 0) {
@@ -2220,7 +2259,10 @@ function validate47(data, { instancePath = "", parentData, parentDataProperty, r
                 for (let i0 = 0; i0 < len0; i0++) {
                   const _errs5 = errors;
                   if (!validate49(data1[i0], { instancePath: instancePath + "/citations/" + i0, parentData: data1, parentDataProperty: i0, rootData, dynamicAnchors })) {
-                    vErrors = vErrors === null ? validate49.errors : vErrors.concat(validate49.errors);
+                    vErrors = vErrors === null ? validate49.errors : (function(a, b) {
+                      for (let i = 0; i < b.length; i++) a.push(b[i]);
+                      return a;
+                    })(vErrors, validate49.errors);
                     errors = vErrors.length;
                   }
                   var valid2 = _errs5 === errors;
@@ -2293,7 +2335,10 @@ function validate52(data, { instancePath = "", parentData, parentDataProperty, r
       if (typeof tag0 == "string") {
         if (tag0 === "system") {
           if (!validate30(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
-            vErrors = vErrors === null ? validate30.errors : vErrors.concat(validate30.errors);
+            vErrors = vErrors === null ? validate30.errors : (function(a, b) {
+              for (let i = 0; i < b.length; i++) a.push(b[i]);
+              return a;
+            })(vErrors, validate30.errors);
             errors = vErrors.length;
           }
           var props0 = {};
@@ -2303,7 +2348,10 @@ function validate52(data, { instancePath = "", parentData, parentDataProperty, r
           props0.metadata = true;
         } else if (tag0 === "user") {
           if (!validate32(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
-            vErrors = vErrors === null ? validate32.errors : vErrors.concat(validate32.errors);
+            vErrors = vErrors === null ? validate32.errors : (function(a, b) {
+              for (let i = 0; i < b.length; i++) a.push(b[i]);
+              return a;
+            })(vErrors, validate32.errors);
             errors = vErrors.length;
           }
           if (props0 !== true) {
@@ -2316,7 +2364,10 @@ function validate52(data, { instancePath = "", parentData, parentDataProperty, r
           }
         } else if (tag0 === "assistant") {
           if (!validate47(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
-            vErrors = vErrors === null ? validate47.errors : vErrors.concat(validate47.errors);
+            vErrors = vErrors === null ? validate47.errors : (function(a, b) {
+              for (let i = 0; i < b.length; i++) a.push(b[i]);
+              return a;
+            })(vErrors, validate47.errors);
             errors = vErrors.length;
           }
           if (props0 !== true) {
@@ -2332,7 +2383,10 @@ function validate52(data, { instancePath = "", parentData, parentDataProperty, r
           }
         } else if (tag0 === "tool") {
           if (!validate34(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
-            vErrors = vErrors === null ? validate34.errors : vErrors.concat(validate34.errors);
+            vErrors = vErrors === null ? validate34.errors : (function(a, b) {
+              for (let i = 0; i < b.length; i++) a.push(b[i]);
+              return a;
+            })(vErrors, validate34.errors);
             errors = vErrors.length;
           }
           if (props0 !== true) {
@@ -2408,7 +2462,10 @@ function validate57(data, { instancePath = "", parentData, parentDataProperty, r
             if (data.target !== void 0) {
               const _errs5 = errors;
               if (!validate41(data.target, { instancePath: instancePath + "/target", parentData: data, parentDataProperty: "target", rootData, dynamicAnchors })) {
-                vErrors = vErrors === null ? validate41.errors : vErrors.concat(validate41.errors);
+                vErrors = vErrors === null ? validate41.errors : (function(a, b) {
+                  for (let i = 0; i < b.length; i++) a.push(b[i]);
+                  return a;
+                })(vErrors, validate41.errors);
                 errors = vErrors.length;
               }
               var valid0 = _errs5 === errors;
@@ -2460,7 +2517,10 @@ function validate59(data, { instancePath = "", parentData, parentDataProperty, r
       for (let i0 = 0; i0 < len0; i0++) {
         const _errs5 = errors;
         if (!validate24(data[i0], { instancePath: instancePath + "/" + i0, parentData: data, parentDataProperty: i0, rootData, dynamicAnchors })) {
-          vErrors = vErrors === null ? validate24.errors : vErrors.concat(validate24.errors);
+          vErrors = vErrors === null ? validate24.errors : (function(a, b) {
+            for (let i = 0; i < b.length; i++) a.push(b[i]);
+            return a;
+          })(vErrors, validate24.errors);
           errors = vErrors.length;
         }
         var valid1 = _errs5 === errors;
@@ -2603,7 +2663,10 @@ function validate62(data, { instancePath = "", parentData, parentDataProperty, r
           if (data.content !== void 0) {
             const _errs3 = errors;
             if (!validate23(data.content, { instancePath: instancePath + "/content", parentData: data, parentDataProperty: "content", rootData, dynamicAnchors })) {
-              vErrors = vErrors === null ? validate23.errors : vErrors.concat(validate23.errors);
+              vErrors = vErrors === null ? validate23.errors : (function(a, b) {
+                for (let i = 0; i < b.length; i++) a.push(b[i]);
+                return a;
+              })(vErrors, validate23.errors);
               errors = vErrors.length;
             }
             var valid0 = _errs3 === errors;
@@ -3130,7 +3193,10 @@ function validate66(data, { instancePath = "", parentData, parentDataProperty, r
             if (data.parameters !== void 0) {
               const _errs5 = errors;
               if (!validate67(data.parameters, { instancePath: instancePath + "/parameters", parentData: data, parentDataProperty: "parameters", rootData, dynamicAnchors })) {
-                vErrors = vErrors === null ? validate67.errors : vErrors.concat(validate67.errors);
+                vErrors = vErrors === null ? validate67.errors : (function(a, b) {
+                  for (let i = 0; i < b.length; i++) a.push(b[i]);
+                  return a;
+                })(vErrors, validate67.errors);
                 errors = vErrors.length;
               }
               var valid0 = _errs5 === errors;
@@ -3182,7 +3248,10 @@ function validate69(data, { instancePath = "", parentData, parentDataProperty, r
           if (data.content !== void 0) {
             const _errs3 = errors;
             if (!validate23(data.content, { instancePath: instancePath + "/content", parentData: data, parentDataProperty: "content", rootData, dynamicAnchors })) {
-              vErrors = vErrors === null ? validate23.errors : vErrors.concat(validate23.errors);
+              vErrors = vErrors === null ? validate23.errors : (function(a, b) {
+                for (let i = 0; i < b.length; i++) a.push(b[i]);
+                return a;
+              })(vErrors, validate23.errors);
               errors = vErrors.length;
             }
             var valid0 = _errs3 === errors;
@@ -3791,7 +3860,10 @@ function validate76(data, { instancePath = "", parentData, parentDataProperty, r
           if (data.content !== void 0) {
             const _errs3 = errors;
             if (!validate23(data.content, { instancePath: instancePath + "/content", parentData: data, parentDataProperty: "content", rootData, dynamicAnchors })) {
-              vErrors = vErrors === null ? validate23.errors : vErrors.concat(validate23.errors);
+              vErrors = vErrors === null ? validate23.errors : (function(a, b) {
+                for (let i = 0; i < b.length; i++) a.push(b[i]);
+                return a;
+              })(vErrors, validate23.errors);
               errors = vErrors.length;
             }
             var valid0 = _errs3 === errors;

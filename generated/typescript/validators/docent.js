@@ -403,7 +403,10 @@ function validate23(data, { instancePath = "", parentData, parentDataProperty, r
     const len0 = data.length;
     for (let i0 = 0; i0 < len0; i0++) {
       if (!validate24(data[i0], { instancePath: instancePath + "/" + i0, parentData: data, parentDataProperty: i0, rootData, dynamicAnchors })) {
-        vErrors = vErrors === null ? validate24.errors : vErrors.concat(validate24.errors);
+        vErrors = vErrors === null ? validate24.errors : (function(a, b) {
+          for (let i = 0; i < b.length; i++) a.push(b[i]);
+          return a;
+        })(vErrors, validate24.errors);
         errors = vErrors.length;
       }
     }
@@ -720,7 +723,10 @@ function validate22(data, { instancePath = "", parentData, parentDataProperty, r
     }
     if (data.content !== void 0) {
       if (!validate23(data.content, { instancePath: instancePath + "/content", parentData: data, parentDataProperty: "content", rootData, dynamicAnchors })) {
-        vErrors = vErrors === null ? validate23.errors : vErrors.concat(validate23.errors);
+        vErrors = vErrors === null ? validate23.errors : (function(a, b) {
+          for (let i = 0; i < b.length; i++) a.push(b[i]);
+          return a;
+        })(vErrors, validate23.errors);
         errors = vErrors.length;
       }
     }
@@ -775,7 +781,10 @@ function validate22(data, { instancePath = "", parentData, parentDataProperty, r
         const len0 = data5.length;
         for (let i0 = 0; i0 < len0; i0++) {
           if (!validate27(data5[i0], { instancePath: instancePath + "/tool_calls/" + i0, parentData: data5, parentDataProperty: i0, rootData, dynamicAnchors })) {
-            vErrors = vErrors === null ? validate27.errors : vErrors.concat(validate27.errors);
+            vErrors = vErrors === null ? validate27.errors : (function(a, b) {
+              for (let i = 0; i < b.length; i++) a.push(b[i]);
+              return a;
+            })(vErrors, validate27.errors);
             errors = vErrors.length;
           }
         }
@@ -840,7 +849,10 @@ function validate30(data, { instancePath = "", parentData, parentDataProperty, r
     }
     if (data.content !== void 0) {
       if (!validate23(data.content, { instancePath: instancePath + "/content", parentData: data, parentDataProperty: "content", rootData, dynamicAnchors })) {
-        vErrors = vErrors === null ? validate23.errors : vErrors.concat(validate23.errors);
+        vErrors = vErrors === null ? validate23.errors : (function(a, b) {
+          for (let i = 0; i < b.length; i++) a.push(b[i]);
+          return a;
+        })(vErrors, validate23.errors);
         errors = vErrors.length;
       }
     }
@@ -925,7 +937,10 @@ function validate32(data, { instancePath = "", parentData, parentDataProperty, r
     }
     if (data.content !== void 0) {
       if (!validate23(data.content, { instancePath: instancePath + "/content", parentData: data, parentDataProperty: "content", rootData, dynamicAnchors })) {
-        vErrors = vErrors === null ? validate23.errors : vErrors.concat(validate23.errors);
+        vErrors = vErrors === null ? validate23.errors : (function(a, b) {
+          for (let i = 0; i < b.length; i++) a.push(b[i]);
+          return a;
+        })(vErrors, validate23.errors);
         errors = vErrors.length;
       }
     }
@@ -1037,7 +1052,10 @@ function validate34(data, { instancePath = "", parentData, parentDataProperty, r
     }
     if (data.content !== void 0) {
       if (!validate23(data.content, { instancePath: instancePath + "/content", parentData: data, parentDataProperty: "content", rootData, dynamicAnchors })) {
-        vErrors = vErrors === null ? validate23.errors : vErrors.concat(validate23.errors);
+        vErrors = vErrors === null ? validate23.errors : (function(a, b) {
+          for (let i = 0; i < b.length; i++) a.push(b[i]);
+          return a;
+        })(vErrors, validate23.errors);
         errors = vErrors.length;
       }
     }
@@ -1129,7 +1147,10 @@ function validate29(data, { instancePath = "", parentData, parentDataProperty, r
     if (typeof tag0 == "string") {
       if (tag0 === "system") {
         if (!validate30(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
-          vErrors = vErrors === null ? validate30.errors : vErrors.concat(validate30.errors);
+          vErrors = vErrors === null ? validate30.errors : (function(a, b) {
+            for (let i = 0; i < b.length; i++) a.push(b[i]);
+            return a;
+          })(vErrors, validate30.errors);
           errors = vErrors.length;
         }
         var props0 = {};
@@ -1139,7 +1160,10 @@ function validate29(data, { instancePath = "", parentData, parentDataProperty, r
         props0.metadata = true;
       } else if (tag0 === "user") {
         if (!validate32(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
-          vErrors = vErrors === null ? validate32.errors : vErrors.concat(validate32.errors);
+          vErrors = vErrors === null ? validate32.errors : (function(a, b) {
+            for (let i = 0; i < b.length; i++) a.push(b[i]);
+            return a;
+          })(vErrors, validate32.errors);
           errors = vErrors.length;
         }
         if (props0 !== true) {
@@ -1152,7 +1176,10 @@ function validate29(data, { instancePath = "", parentData, parentDataProperty, r
         }
       } else if (tag0 === "assistant") {
         if (!validate22(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
-          vErrors = vErrors === null ? validate22.errors : vErrors.concat(validate22.errors);
+          vErrors = vErrors === null ? validate22.errors : (function(a, b) {
+            for (let i = 0; i < b.length; i++) a.push(b[i]);
+            return a;
+          })(vErrors, validate22.errors);
           errors = vErrors.length;
         }
         if (props0 !== true) {
@@ -1166,7 +1193,10 @@ function validate29(data, { instancePath = "", parentData, parentDataProperty, r
         }
       } else if (tag0 === "tool") {
         if (!validate34(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
-          vErrors = vErrors === null ? validate34.errors : vErrors.concat(validate34.errors);
+          vErrors = vErrors === null ? validate34.errors : (function(a, b) {
+            for (let i = 0; i < b.length; i++) a.push(b[i]);
+            return a;
+          })(vErrors, validate34.errors);
           errors = vErrors.length;
         }
         if (props0 !== true) {
@@ -1874,7 +1904,10 @@ function validate41(data, { instancePath = "", parentData, parentDataProperty, r
     }
     if (data.item !== void 0) {
       if (!validate40(data.item, { instancePath: instancePath + "/item", parentData: data, parentDataProperty: "item", rootData, dynamicAnchors })) {
-        vErrors = vErrors === null ? validate40.errors : vErrors.concat(validate40.errors);
+        vErrors = vErrors === null ? validate40.errors : (function(a, b) {
+          for (let i = 0; i < b.length; i++) a.push(b[i]);
+          return a;
+        })(vErrors, validate40.errors);
         errors = vErrors.length;
       }
     }
@@ -2528,7 +2561,10 @@ function validate49(data, { instancePath = "", parentData, parentDataProperty, r
     }
     if (data.target !== void 0) {
       if (!validate41(data.target, { instancePath: instancePath + "/target", parentData: data, parentDataProperty: "target", rootData, dynamicAnchors })) {
-        vErrors = vErrors === null ? validate41.errors : vErrors.concat(validate41.errors);
+        vErrors = vErrors === null ? validate41.errors : (function(a, b) {
+          for (let i = 0; i < b.length; i++) a.push(b[i]);
+          return a;
+        })(vErrors, validate41.errors);
         errors = vErrors.length;
       }
     }
@@ -2556,7 +2592,10 @@ function validate47(data, { instancePath = "", parentData, parentDataProperty, r
     evaluated0.items = void 0;
   }
   if (!validate22(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
-    vErrors = vErrors === null ? validate22.errors : vErrors.concat(validate22.errors);
+    vErrors = vErrors === null ? validate22.errors : (function(a, b) {
+      for (let i = 0; i < b.length; i++) a.push(b[i]);
+      return a;
+    })(vErrors, validate22.errors);
     errors = vErrors.length;
   }
   if (data && typeof data == "object" && !Array.isArray(data)) {
@@ -2596,7 +2635,10 @@ function validate47(data, { instancePath = "", parentData, parentDataProperty, r
         const len0 = data1.length;
         for (let i0 = 0; i0 < len0; i0++) {
           if (!validate49(data1[i0], { instancePath: instancePath + "/citations/" + i0, parentData: data1, parentDataProperty: i0, rootData, dynamicAnchors })) {
-            vErrors = vErrors === null ? validate49.errors : vErrors.concat(validate49.errors);
+            vErrors = vErrors === null ? validate49.errors : (function(a, b) {
+              for (let i = 0; i < b.length; i++) a.push(b[i]);
+              return a;
+            })(vErrors, validate49.errors);
             errors = vErrors.length;
           }
         }
@@ -2659,7 +2701,10 @@ function validate52(data, { instancePath = "", parentData, parentDataProperty, r
     if (typeof tag0 == "string") {
       if (tag0 === "system") {
         if (!validate30(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
-          vErrors = vErrors === null ? validate30.errors : vErrors.concat(validate30.errors);
+          vErrors = vErrors === null ? validate30.errors : (function(a, b) {
+            for (let i = 0; i < b.length; i++) a.push(b[i]);
+            return a;
+          })(vErrors, validate30.errors);
           errors = vErrors.length;
         }
         var props0 = {};
@@ -2669,7 +2714,10 @@ function validate52(data, { instancePath = "", parentData, parentDataProperty, r
         props0.metadata = true;
       } else if (tag0 === "user") {
         if (!validate32(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
-          vErrors = vErrors === null ? validate32.errors : vErrors.concat(validate32.errors);
+          vErrors = vErrors === null ? validate32.errors : (function(a, b) {
+            for (let i = 0; i < b.length; i++) a.push(b[i]);
+            return a;
+          })(vErrors, validate32.errors);
           errors = vErrors.length;
         }
         if (props0 !== true) {
@@ -2682,7 +2730,10 @@ function validate52(data, { instancePath = "", parentData, parentDataProperty, r
         }
       } else if (tag0 === "assistant") {
         if (!validate47(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
-          vErrors = vErrors === null ? validate47.errors : vErrors.concat(validate47.errors);
+          vErrors = vErrors === null ? validate47.errors : (function(a, b) {
+            for (let i = 0; i < b.length; i++) a.push(b[i]);
+            return a;
+          })(vErrors, validate47.errors);
           errors = vErrors.length;
         }
         if (props0 !== true) {
@@ -2698,7 +2749,10 @@ function validate52(data, { instancePath = "", parentData, parentDataProperty, r
         }
       } else if (tag0 === "tool") {
         if (!validate34(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
-          vErrors = vErrors === null ? validate34.errors : vErrors.concat(validate34.errors);
+          vErrors = vErrors === null ? validate34.errors : (function(a, b) {
+            for (let i = 0; i < b.length; i++) a.push(b[i]);
+            return a;
+          })(vErrors, validate34.errors);
           errors = vErrors.length;
         }
         if (props0 !== true) {
@@ -2808,7 +2862,10 @@ function validate57(data, { instancePath = "", parentData, parentDataProperty, r
     }
     if (data.target !== void 0) {
       if (!validate41(data.target, { instancePath: instancePath + "/target", parentData: data, parentDataProperty: "target", rootData, dynamicAnchors })) {
-        vErrors = vErrors === null ? validate41.errors : vErrors.concat(validate41.errors);
+        vErrors = vErrors === null ? validate41.errors : (function(a, b) {
+          for (let i = 0; i < b.length; i++) a.push(b[i]);
+          return a;
+        })(vErrors, validate41.errors);
         errors = vErrors.length;
       }
     }
@@ -2855,7 +2912,10 @@ function validate59(data, { instancePath = "", parentData, parentDataProperty, r
     const len0 = data.length;
     for (let i0 = 0; i0 < len0; i0++) {
       if (!validate24(data[i0], { instancePath: instancePath + "/" + i0, parentData: data, parentDataProperty: i0, rootData, dynamicAnchors })) {
-        vErrors = vErrors === null ? validate24.errors : vErrors.concat(validate24.errors);
+        vErrors = vErrors === null ? validate24.errors : (function(a, b) {
+          for (let i = 0; i < b.length; i++) a.push(b[i]);
+          return a;
+        })(vErrors, validate24.errors);
         errors = vErrors.length;
       }
     }
@@ -3028,7 +3088,10 @@ function validate62(data, { instancePath = "", parentData, parentDataProperty, r
     }
     if (data.content !== void 0) {
       if (!validate23(data.content, { instancePath: instancePath + "/content", parentData: data, parentDataProperty: "content", rootData, dynamicAnchors })) {
-        vErrors = vErrors === null ? validate23.errors : vErrors.concat(validate23.errors);
+        vErrors = vErrors === null ? validate23.errors : (function(a, b) {
+          for (let i = 0; i < b.length; i++) a.push(b[i]);
+          return a;
+        })(vErrors, validate23.errors);
         errors = vErrors.length;
       }
     }
@@ -3602,7 +3665,10 @@ function validate66(data, { instancePath = "", parentData, parentDataProperty, r
     }
     if (data.parameters !== void 0) {
       if (!validate67(data.parameters, { instancePath: instancePath + "/parameters", parentData: data, parentDataProperty: "parameters", rootData, dynamicAnchors })) {
-        vErrors = vErrors === null ? validate67.errors : vErrors.concat(validate67.errors);
+        vErrors = vErrors === null ? validate67.errors : (function(a, b) {
+          for (let i = 0; i < b.length; i++) a.push(b[i]);
+          return a;
+        })(vErrors, validate67.errors);
         errors = vErrors.length;
       }
     }
@@ -3663,7 +3729,10 @@ function validate69(data, { instancePath = "", parentData, parentDataProperty, r
     }
     if (data.content !== void 0) {
       if (!validate23(data.content, { instancePath: instancePath + "/content", parentData: data, parentDataProperty: "content", rootData, dynamicAnchors })) {
-        vErrors = vErrors === null ? validate23.errors : vErrors.concat(validate23.errors);
+        vErrors = vErrors === null ? validate23.errors : (function(a, b) {
+          for (let i = 0; i < b.length; i++) a.push(b[i]);
+          return a;
+        })(vErrors, validate23.errors);
         errors = vErrors.length;
       }
     }
@@ -4459,7 +4528,10 @@ function validate76(data, { instancePath = "", parentData, parentDataProperty, r
     }
     if (data.content !== void 0) {
       if (!validate23(data.content, { instancePath: instancePath + "/content", parentData: data, parentDataProperty: "content", rootData, dynamicAnchors })) {
-        vErrors = vErrors === null ? validate23.errors : vErrors.concat(validate23.errors);
+        vErrors = vErrors === null ? validate23.errors : (function(a, b) {
+          for (let i = 0; i < b.length; i++) a.push(b[i]);
+          return a;
+        })(vErrors, validate23.errors);
         errors = vErrors.length;
       }
     }

@@ -325,7 +325,10 @@ function validate24(data, { instancePath = "", parentData, parentDataProperty, r
           if (data.source !== void 0) {
             const _errs2 = errors;
             if (!validate25(data.source, { instancePath: instancePath + "/source", parentData: data, parentDataProperty: "source", rootData, dynamicAnchors })) {
-              vErrors = vErrors === null ? validate25.errors : vErrors.concat(validate25.errors);
+              vErrors = vErrors === null ? validate25.errors : (function(a, b) {
+                for (let i = 0; i < b.length; i++) a.push(b[i]);
+                return a;
+              })(vErrors, validate25.errors);
               errors = vErrors.length;
             }
             var valid0 = _errs2 === errors;
@@ -413,7 +416,10 @@ function validate23(data, { instancePath = "", parentData, parentDataProperty, r
           props0.signature = true;
         } else if (tag0 === "image") {
           if (!validate24(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
-            vErrors = vErrors === null ? validate24.errors : vErrors.concat(validate24.errors);
+            vErrors = vErrors === null ? validate24.errors : (function(a, b) {
+              for (let i = 0; i < b.length; i++) a.push(b[i]);
+              return a;
+            })(vErrors, validate24.errors);
             errors = vErrors.length;
           }
           if (props0 !== true) {
@@ -492,7 +498,10 @@ function validate22(data, { instancePath = "", parentData, parentDataProperty, r
                 for (let i0 = 0; i0 < len0; i0++) {
                   const _errs8 = errors;
                   if (!validate23(data1[i0], { instancePath: instancePath + "/tool_return/" + i0, parentData: data1, parentDataProperty: i0, rootData, dynamicAnchors })) {
-                    vErrors = vErrors === null ? validate23.errors : vErrors.concat(validate23.errors);
+                    vErrors = vErrors === null ? validate23.errors : (function(a, b) {
+                      for (let i = 0; i < b.length; i++) a.push(b[i]);
+                      return a;
+                    })(vErrors, validate23.errors);
                     errors = vErrors.length;
                   }
                   var valid2 = _errs8 === errors;
@@ -715,7 +724,10 @@ function validate21(data, { instancePath = "", parentData, parentDataProperty, r
           props0.reason = true;
         } else if (tag0 === "tool") {
           if (!validate22(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
-            vErrors = vErrors === null ? validate22.errors : vErrors.concat(validate22.errors);
+            vErrors = vErrors === null ? validate22.errors : (function(a, b) {
+              for (let i = 0; i < b.length; i++) a.push(b[i]);
+              return a;
+            })(vErrors, validate22.errors);
             errors = vErrors.length;
           }
           if (props0 !== true) {
@@ -1636,7 +1648,10 @@ function validate31(data, { instancePath = "", parentData, parentDataProperty, r
                 for (let i0 = 0; i0 < len0; i0++) {
                   const _errs25 = errors;
                   if (!validate21(data10[i0], { instancePath: instancePath + "/approvals/" + i0, parentData: data10, parentDataProperty: i0, rootData, dynamicAnchors })) {
-                    vErrors = vErrors === null ? validate21.errors : vErrors.concat(validate21.errors);
+                    vErrors = vErrors === null ? validate21.errors : (function(a, b) {
+                      for (let i = 0; i < b.length; i++) a.push(b[i]);
+                      return a;
+                    })(vErrors, validate21.errors);
                     errors = vErrors.length;
                   }
                   var valid4 = _errs25 === errors;
@@ -2707,7 +2722,10 @@ function validate39(data, { instancePath = "", parentData, parentDataProperty, r
           if (data.source !== void 0) {
             const _errs2 = errors;
             if (!validate25(data.source, { instancePath: instancePath + "/source", parentData: data, parentDataProperty: "source", rootData, dynamicAnchors })) {
-              vErrors = vErrors === null ? validate25.errors : vErrors.concat(validate25.errors);
+              vErrors = vErrors === null ? validate25.errors : (function(a, b) {
+                for (let i = 0; i < b.length; i++) a.push(b[i]);
+                return a;
+              })(vErrors, validate25.errors);
               errors = vErrors.length;
             }
             var valid0 = _errs2 === errors;
@@ -3521,7 +3539,10 @@ function validate46(data, { instancePath = "", parentData, parentDataProperty, r
                 for (let i0 = 0; i0 < len0; i0++) {
                   const _errs29 = errors;
                   if (!validate23(data10[i0], { instancePath: instancePath + "/content/" + i0, parentData: data10, parentDataProperty: i0, rootData, dynamicAnchors })) {
-                    vErrors = vErrors === null ? validate23.errors : vErrors.concat(validate23.errors);
+                    vErrors = vErrors === null ? validate23.errors : (function(a, b) {
+                      for (let i = 0; i < b.length; i++) a.push(b[i]);
+                      return a;
+                    })(vErrors, validate23.errors);
                     errors = vErrors.length;
                   }
                   var valid5 = _errs29 === errors;
@@ -4549,7 +4570,10 @@ function validate51(data, { instancePath = "", parentData, parentDataProperty, r
                 for (let i0 = 0; i0 < len0; i0++) {
                   const _errs8 = errors;
                   if (!validate23(data1[i0], { instancePath: instancePath + "/tool_return/" + i0, parentData: data1, parentDataProperty: i0, rootData, dynamicAnchors })) {
-                    vErrors = vErrors === null ? validate23.errors : vErrors.concat(validate23.errors);
+                    vErrors = vErrors === null ? validate23.errors : (function(a, b) {
+                      for (let i = 0; i < b.length; i++) a.push(b[i]);
+                      return a;
+                    })(vErrors, validate23.errors);
                     errors = vErrors.length;
                   }
                   var valid2 = _errs8 === errors;
@@ -4960,7 +4984,10 @@ function validate50(data, { instancePath = "", parentData, parentDataProperty, r
                           for (let i2 = 0; i2 < len2; i2++) {
                             const _errs38 = errors;
                             if (!validate51(data17[i2], { instancePath: instancePath + "/tool_returns/" + i2, parentData: data17, parentDataProperty: i2, rootData, dynamicAnchors })) {
-                              vErrors = vErrors === null ? validate51.errors : vErrors.concat(validate51.errors);
+                              vErrors = vErrors === null ? validate51.errors : (function(a, b) {
+                                for (let i = 0; i < b.length; i++) a.push(b[i]);
+                                return a;
+                              })(vErrors, validate51.errors);
                               errors = vErrors.length;
                             }
                             var valid6 = _errs38 === errors;
@@ -5377,7 +5404,10 @@ function validate44(data, { instancePath = "", parentData, parentDataProperty, r
       if (typeof tag0 == "string") {
         if (tag0 === "system_message") {
           if (!validate45(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
-            vErrors = vErrors === null ? validate45.errors : vErrors.concat(validate45.errors);
+            vErrors = vErrors === null ? validate45.errors : (function(a, b) {
+              for (let i = 0; i < b.length; i++) a.push(b[i]);
+              return a;
+            })(vErrors, validate45.errors);
             errors = vErrors.length;
           }
           var props0 = {};
@@ -5394,7 +5424,10 @@ function validate44(data, { instancePath = "", parentData, parentDataProperty, r
           props0.run_id = true;
         } else if (tag0 === "user_message") {
           if (!validate46(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
-            vErrors = vErrors === null ? validate46.errors : vErrors.concat(validate46.errors);
+            vErrors = vErrors === null ? validate46.errors : (function(a, b) {
+              for (let i = 0; i < b.length; i++) a.push(b[i]);
+              return a;
+            })(vErrors, validate46.errors);
             errors = vErrors.length;
           }
           if (props0 !== true) {
@@ -5413,7 +5446,10 @@ function validate44(data, { instancePath = "", parentData, parentDataProperty, r
           }
         } else if (tag0 === "assistant_message") {
           if (!validate34(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
-            vErrors = vErrors === null ? validate34.errors : vErrors.concat(validate34.errors);
+            vErrors = vErrors === null ? validate34.errors : (function(a, b) {
+              for (let i = 0; i < b.length; i++) a.push(b[i]);
+              return a;
+            })(vErrors, validate34.errors);
             errors = vErrors.length;
           }
           if (props0 !== true) {
@@ -5432,7 +5468,10 @@ function validate44(data, { instancePath = "", parentData, parentDataProperty, r
           }
         } else if (tag0 === "reasoning_message") {
           if (!validate48(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
-            vErrors = vErrors === null ? validate48.errors : vErrors.concat(validate48.errors);
+            vErrors = vErrors === null ? validate48.errors : (function(a, b) {
+              for (let i = 0; i < b.length; i++) a.push(b[i]);
+              return a;
+            })(vErrors, validate48.errors);
             errors = vErrors.length;
           }
           if (props0 !== true) {
@@ -5453,7 +5492,10 @@ function validate44(data, { instancePath = "", parentData, parentDataProperty, r
           }
         } else if (tag0 === "hidden_reasoning_message") {
           if (!validate38(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
-            vErrors = vErrors === null ? validate38.errors : vErrors.concat(validate38.errors);
+            vErrors = vErrors === null ? validate38.errors : (function(a, b) {
+              for (let i = 0; i < b.length; i++) a.push(b[i]);
+              return a;
+            })(vErrors, validate38.errors);
             errors = vErrors.length;
           }
           if (props0 !== true) {
@@ -5473,7 +5515,10 @@ function validate44(data, { instancePath = "", parentData, parentDataProperty, r
           }
         } else if (tag0 === "tool_call_message") {
           if (!validate49(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
-            vErrors = vErrors === null ? validate49.errors : vErrors.concat(validate49.errors);
+            vErrors = vErrors === null ? validate49.errors : (function(a, b) {
+              for (let i = 0; i < b.length; i++) a.push(b[i]);
+              return a;
+            })(vErrors, validate49.errors);
             errors = vErrors.length;
           }
           if (props0 !== true) {
@@ -5493,7 +5538,10 @@ function validate44(data, { instancePath = "", parentData, parentDataProperty, r
           }
         } else if (tag0 === "tool_return_message") {
           if (!validate50(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
-            vErrors = vErrors === null ? validate50.errors : vErrors.concat(validate50.errors);
+            vErrors = vErrors === null ? validate50.errors : (function(a, b) {
+              for (let i = 0; i < b.length; i++) a.push(b[i]);
+              return a;
+            })(vErrors, validate50.errors);
             errors = vErrors.length;
           }
           if (props0 !== true) {
@@ -5517,7 +5565,10 @@ function validate44(data, { instancePath = "", parentData, parentDataProperty, r
           }
         } else if (tag0 === "approval_request_message") {
           if (!validate30(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
-            vErrors = vErrors === null ? validate30.errors : vErrors.concat(validate30.errors);
+            vErrors = vErrors === null ? validate30.errors : (function(a, b) {
+              for (let i = 0; i < b.length; i++) a.push(b[i]);
+              return a;
+            })(vErrors, validate30.errors);
             errors = vErrors.length;
           }
           if (props0 !== true) {
@@ -5537,7 +5588,10 @@ function validate44(data, { instancePath = "", parentData, parentDataProperty, r
           }
         } else if (tag0 === "approval_response_message") {
           if (!validate31(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
-            vErrors = vErrors === null ? validate31.errors : vErrors.concat(validate31.errors);
+            vErrors = vErrors === null ? validate31.errors : (function(a, b) {
+              for (let i = 0; i < b.length; i++) a.push(b[i]);
+              return a;
+            })(vErrors, validate31.errors);
             errors = vErrors.length;
           }
           if (props0 !== true) {
@@ -5559,7 +5613,10 @@ function validate44(data, { instancePath = "", parentData, parentDataProperty, r
           }
         } else if (tag0 === "summary_message") {
           if (!validate54(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
-            vErrors = vErrors === null ? validate54.errors : vErrors.concat(validate54.errors);
+            vErrors = vErrors === null ? validate54.errors : (function(a, b) {
+              for (let i = 0; i < b.length; i++) a.push(b[i]);
+              return a;
+            })(vErrors, validate54.errors);
             errors = vErrors.length;
           }
           if (props0 !== true) {
@@ -5579,7 +5636,10 @@ function validate44(data, { instancePath = "", parentData, parentDataProperty, r
           }
         } else if (tag0 === "event_message") {
           if (!validate37(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
-            vErrors = vErrors === null ? validate37.errors : vErrors.concat(validate37.errors);
+            vErrors = vErrors === null ? validate37.errors : (function(a, b) {
+              for (let i = 0; i < b.length; i++) a.push(b[i]);
+              return a;
+            })(vErrors, validate37.errors);
             errors = vErrors.length;
           }
           if (props0 !== true) {
@@ -5970,7 +6030,10 @@ function validate68(data, { instancePath = "", parentData, parentDataProperty, r
               for (let i0 = 0; i0 < len0; i0++) {
                 const _errs3 = errors;
                 if (!validate44(data0[i0], { instancePath: instancePath + "/messages/" + i0, parentData: data0, parentDataProperty: i0, rootData, dynamicAnchors })) {
-                  vErrors = vErrors === null ? validate44.errors : vErrors.concat(validate44.errors);
+                  vErrors = vErrors === null ? validate44.errors : (function(a, b) {
+                    for (let i = 0; i < b.length; i++) a.push(b[i]);
+                    return a;
+                  })(vErrors, validate44.errors);
                   errors = vErrors.length;
                 }
                 var valid1 = _errs3 === errors;
@@ -6567,7 +6630,10 @@ function validate73(data, { instancePath = "", parentData, parentDataProperty, r
       if (typeof tag0 == "string") {
         if (tag0 === "system_message") {
           if (!validate45(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
-            vErrors = vErrors === null ? validate45.errors : vErrors.concat(validate45.errors);
+            vErrors = vErrors === null ? validate45.errors : (function(a, b) {
+              for (let i = 0; i < b.length; i++) a.push(b[i]);
+              return a;
+            })(vErrors, validate45.errors);
             errors = vErrors.length;
           }
           var props0 = {};
@@ -6584,7 +6650,10 @@ function validate73(data, { instancePath = "", parentData, parentDataProperty, r
           props0.run_id = true;
         } else if (tag0 === "user_message") {
           if (!validate46(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
-            vErrors = vErrors === null ? validate46.errors : vErrors.concat(validate46.errors);
+            vErrors = vErrors === null ? validate46.errors : (function(a, b) {
+              for (let i = 0; i < b.length; i++) a.push(b[i]);
+              return a;
+            })(vErrors, validate46.errors);
             errors = vErrors.length;
           }
           if (props0 !== true) {
@@ -6603,7 +6672,10 @@ function validate73(data, { instancePath = "", parentData, parentDataProperty, r
           }
         } else if (tag0 === "assistant_message") {
           if (!validate34(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
-            vErrors = vErrors === null ? validate34.errors : vErrors.concat(validate34.errors);
+            vErrors = vErrors === null ? validate34.errors : (function(a, b) {
+              for (let i = 0; i < b.length; i++) a.push(b[i]);
+              return a;
+            })(vErrors, validate34.errors);
             errors = vErrors.length;
           }
           if (props0 !== true) {
@@ -6622,7 +6694,10 @@ function validate73(data, { instancePath = "", parentData, parentDataProperty, r
           }
         } else if (tag0 === "reasoning_message") {
           if (!validate48(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
-            vErrors = vErrors === null ? validate48.errors : vErrors.concat(validate48.errors);
+            vErrors = vErrors === null ? validate48.errors : (function(a, b) {
+              for (let i = 0; i < b.length; i++) a.push(b[i]);
+              return a;
+            })(vErrors, validate48.errors);
             errors = vErrors.length;
           }
           if (props0 !== true) {
@@ -6643,7 +6718,10 @@ function validate73(data, { instancePath = "", parentData, parentDataProperty, r
           }
         } else if (tag0 === "hidden_reasoning_message") {
           if (!validate38(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
-            vErrors = vErrors === null ? validate38.errors : vErrors.concat(validate38.errors);
+            vErrors = vErrors === null ? validate38.errors : (function(a, b) {
+              for (let i = 0; i < b.length; i++) a.push(b[i]);
+              return a;
+            })(vErrors, validate38.errors);
             errors = vErrors.length;
           }
           if (props0 !== true) {
@@ -6663,7 +6741,10 @@ function validate73(data, { instancePath = "", parentData, parentDataProperty, r
           }
         } else if (tag0 === "tool_call_message") {
           if (!validate49(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
-            vErrors = vErrors === null ? validate49.errors : vErrors.concat(validate49.errors);
+            vErrors = vErrors === null ? validate49.errors : (function(a, b) {
+              for (let i = 0; i < b.length; i++) a.push(b[i]);
+              return a;
+            })(vErrors, validate49.errors);
             errors = vErrors.length;
           }
           if (props0 !== true) {
@@ -6683,7 +6764,10 @@ function validate73(data, { instancePath = "", parentData, parentDataProperty, r
           }
         } else if (tag0 === "tool_return_message") {
           if (!validate50(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
-            vErrors = vErrors === null ? validate50.errors : vErrors.concat(validate50.errors);
+            vErrors = vErrors === null ? validate50.errors : (function(a, b) {
+              for (let i = 0; i < b.length; i++) a.push(b[i]);
+              return a;
+            })(vErrors, validate50.errors);
             errors = vErrors.length;
           }
           if (props0 !== true) {
@@ -6707,7 +6791,10 @@ function validate73(data, { instancePath = "", parentData, parentDataProperty, r
           }
         } else if (tag0 === "approval_request_message") {
           if (!validate30(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
-            vErrors = vErrors === null ? validate30.errors : vErrors.concat(validate30.errors);
+            vErrors = vErrors === null ? validate30.errors : (function(a, b) {
+              for (let i = 0; i < b.length; i++) a.push(b[i]);
+              return a;
+            })(vErrors, validate30.errors);
             errors = vErrors.length;
           }
           if (props0 !== true) {
@@ -6727,7 +6814,10 @@ function validate73(data, { instancePath = "", parentData, parentDataProperty, r
           }
         } else if (tag0 === "approval_response_message") {
           if (!validate31(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
-            vErrors = vErrors === null ? validate31.errors : vErrors.concat(validate31.errors);
+            vErrors = vErrors === null ? validate31.errors : (function(a, b) {
+              for (let i = 0; i < b.length; i++) a.push(b[i]);
+              return a;
+            })(vErrors, validate31.errors);
             errors = vErrors.length;
           }
           if (props0 !== true) {
@@ -6749,7 +6839,10 @@ function validate73(data, { instancePath = "", parentData, parentDataProperty, r
           }
         } else if (tag0 === "summary_message") {
           if (!validate54(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
-            vErrors = vErrors === null ? validate54.errors : vErrors.concat(validate54.errors);
+            vErrors = vErrors === null ? validate54.errors : (function(a, b) {
+              for (let i = 0; i < b.length; i++) a.push(b[i]);
+              return a;
+            })(vErrors, validate54.errors);
             errors = vErrors.length;
           }
           if (props0 !== true) {
@@ -6769,7 +6862,10 @@ function validate73(data, { instancePath = "", parentData, parentDataProperty, r
           }
         } else if (tag0 === "event_message") {
           if (!validate37(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
-            vErrors = vErrors === null ? validate37.errors : vErrors.concat(validate37.errors);
+            vErrors = vErrors === null ? validate37.errors : (function(a, b) {
+              for (let i = 0; i < b.length; i++) a.push(b[i]);
+              return a;
+            })(vErrors, validate37.errors);
             errors = vErrors.length;
           }
           if (props0 !== true) {
@@ -6789,7 +6885,10 @@ function validate73(data, { instancePath = "", parentData, parentDataProperty, r
           }
         } else if (tag0 === "ping") {
           if (!validate67(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
-            vErrors = vErrors === null ? validate67.errors : vErrors.concat(validate67.errors);
+            vErrors = vErrors === null ? validate67.errors : (function(a, b) {
+              for (let i = 0; i < b.length; i++) a.push(b[i]);
+              return a;
+            })(vErrors, validate67.errors);
             errors = vErrors.length;
           }
           if (props0 !== true) {
@@ -9231,7 +9330,10 @@ function validate95(data, { instancePath = "", parentData, parentDataProperty, r
                 for (let i0 = 0; i0 < len0; i0++) {
                   const _errs8 = errors;
                   if (!validate23(data1[i0], { instancePath: instancePath + "/tool_return/" + i0, parentData: data1, parentDataProperty: i0, rootData, dynamicAnchors })) {
-                    vErrors = vErrors === null ? validate23.errors : vErrors.concat(validate23.errors);
+                    vErrors = vErrors === null ? validate23.errors : (function(a, b) {
+                      for (let i = 0; i < b.length; i++) a.push(b[i]);
+                      return a;
+                    })(vErrors, validate23.errors);
                     errors = vErrors.length;
                   }
                   var valid2 = _errs8 === errors;
@@ -9425,7 +9527,10 @@ function validate97(data, { instancePath = "", parentData, parentDataProperty, r
                 for (let i0 = 0; i0 < len0; i0++) {
                   const _errs8 = errors;
                   if (!validate23(data1[i0], { instancePath: instancePath + "/tool_return/" + i0, parentData: data1, parentDataProperty: i0, rootData, dynamicAnchors })) {
-                    vErrors = vErrors === null ? validate23.errors : vErrors.concat(validate23.errors);
+                    vErrors = vErrors === null ? validate23.errors : (function(a, b) {
+                      for (let i = 0; i < b.length; i++) a.push(b[i]);
+                      return a;
+                    })(vErrors, validate23.errors);
                     errors = vErrors.length;
                   }
                   var valid2 = _errs8 === errors;
@@ -9837,7 +9942,10 @@ function validate99(data, { instancePath = "", parentData, parentDataProperty, r
                           for (let i2 = 0; i2 < len2; i2++) {
                             const _errs38 = errors;
                             if (!validate51(data17[i2], { instancePath: instancePath + "/tool_returns/" + i2, parentData: data17, parentDataProperty: i2, rootData, dynamicAnchors })) {
-                              vErrors = vErrors === null ? validate51.errors : vErrors.concat(validate51.errors);
+                              vErrors = vErrors === null ? validate51.errors : (function(a, b) {
+                                for (let i = 0; i < b.length; i++) a.push(b[i]);
+                                return a;
+                              })(vErrors, validate51.errors);
                               errors = vErrors.length;
                             }
                             var valid6 = _errs38 === errors;
@@ -9988,7 +10096,10 @@ function validate102(data, { instancePath = "", parentData, parentDataProperty, 
           props0.signature = true;
         } else if (tag0 === "image") {
           if (!validate24(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
-            vErrors = vErrors === null ? validate24.errors : vErrors.concat(validate24.errors);
+            vErrors = vErrors === null ? validate24.errors : (function(a, b) {
+              for (let i = 0; i < b.length; i++) a.push(b[i]);
+              return a;
+            })(vErrors, validate24.errors);
             errors = vErrors.length;
           }
           if (props0 !== true) {
@@ -10205,7 +10316,10 @@ function validate104(data, { instancePath = "", parentData, parentDataProperty, 
                 for (let i0 = 0; i0 < len0; i0++) {
                   const _errs29 = errors;
                   if (!validate23(data10[i0], { instancePath: instancePath + "/content/" + i0, parentData: data10, parentDataProperty: i0, rootData, dynamicAnchors })) {
-                    vErrors = vErrors === null ? validate23.errors : vErrors.concat(validate23.errors);
+                    vErrors = vErrors === null ? validate23.errors : (function(a, b) {
+                      for (let i = 0; i < b.length; i++) a.push(b[i]);
+                      return a;
+                    })(vErrors, validate23.errors);
                     errors = vErrors.length;
                   }
                   var valid5 = _errs29 === errors;

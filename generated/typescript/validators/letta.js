@@ -403,7 +403,10 @@ function validate24(data, { instancePath = "", parentData, parentDataProperty, r
     }
     if (data.source !== void 0) {
       if (!validate25(data.source, { instancePath: instancePath + "/source", parentData: data, parentDataProperty: "source", rootData, dynamicAnchors })) {
-        vErrors = vErrors === null ? validate25.errors : vErrors.concat(validate25.errors);
+        vErrors = vErrors === null ? validate25.errors : (function(a, b) {
+          for (let i = 0; i < b.length; i++) a.push(b[i]);
+          return a;
+        })(vErrors, validate25.errors);
         errors = vErrors.length;
       }
     }
@@ -504,7 +507,10 @@ function validate23(data, { instancePath = "", parentData, parentDataProperty, r
         props0.signature = true;
       } else if (tag0 === "image") {
         if (!validate24(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
-          vErrors = vErrors === null ? validate24.errors : vErrors.concat(validate24.errors);
+          vErrors = vErrors === null ? validate24.errors : (function(a, b) {
+            for (let i = 0; i < b.length; i++) a.push(b[i]);
+            return a;
+          })(vErrors, validate24.errors);
           errors = vErrors.length;
         }
         if (props0 !== true) {
@@ -624,7 +630,10 @@ function validate22(data, { instancePath = "", parentData, parentDataProperty, r
         const len0 = data1.length;
         for (let i0 = 0; i0 < len0; i0++) {
           if (!validate23(data1[i0], { instancePath: instancePath + "/tool_return/" + i0, parentData: data1, parentDataProperty: i0, rootData, dynamicAnchors })) {
-            vErrors = vErrors === null ? validate23.errors : vErrors.concat(validate23.errors);
+            vErrors = vErrors === null ? validate23.errors : (function(a, b) {
+              for (let i = 0; i < b.length; i++) a.push(b[i]);
+              return a;
+            })(vErrors, validate23.errors);
             errors = vErrors.length;
           }
         }
@@ -855,7 +864,10 @@ function validate21(data, { instancePath = "", parentData, parentDataProperty, r
         props0.reason = true;
       } else if (tag0 === "tool") {
         if (!validate22(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
-          vErrors = vErrors === null ? validate22.errors : vErrors.concat(validate22.errors);
+          vErrors = vErrors === null ? validate22.errors : (function(a, b) {
+            for (let i = 0; i < b.length; i++) a.push(b[i]);
+            return a;
+          })(vErrors, validate22.errors);
           errors = vErrors.length;
         }
         if (props0 !== true) {
@@ -1768,7 +1780,10 @@ function validate31(data, { instancePath = "", parentData, parentDataProperty, r
         const len0 = data10.length;
         for (let i0 = 0; i0 < len0; i0++) {
           if (!validate21(data10[i0], { instancePath: instancePath + "/approvals/" + i0, parentData: data10, parentDataProperty: i0, rootData, dynamicAnchors })) {
-            vErrors = vErrors === null ? validate21.errors : vErrors.concat(validate21.errors);
+            vErrors = vErrors === null ? validate21.errors : (function(a, b) {
+              for (let i = 0; i < b.length; i++) a.push(b[i]);
+              return a;
+            })(vErrors, validate21.errors);
             errors = vErrors.length;
           }
         }
@@ -2980,7 +2995,10 @@ function validate39(data, { instancePath = "", parentData, parentDataProperty, r
     }
     if (data.source !== void 0) {
       if (!validate25(data.source, { instancePath: instancePath + "/source", parentData: data, parentDataProperty: "source", rootData, dynamicAnchors })) {
-        vErrors = vErrors === null ? validate25.errors : vErrors.concat(validate25.errors);
+        vErrors = vErrors === null ? validate25.errors : (function(a, b) {
+          for (let i = 0; i < b.length; i++) a.push(b[i]);
+          return a;
+        })(vErrors, validate25.errors);
         errors = vErrors.length;
       }
     }
@@ -3950,7 +3968,10 @@ function validate46(data, { instancePath = "", parentData, parentDataProperty, r
         const len0 = data10.length;
         for (let i0 = 0; i0 < len0; i0++) {
           if (!validate23(data10[i0], { instancePath: instancePath + "/content/" + i0, parentData: data10, parentDataProperty: i0, rootData, dynamicAnchors })) {
-            vErrors = vErrors === null ? validate23.errors : vErrors.concat(validate23.errors);
+            vErrors = vErrors === null ? validate23.errors : (function(a, b) {
+              for (let i = 0; i < b.length; i++) a.push(b[i]);
+              return a;
+            })(vErrors, validate23.errors);
             errors = vErrors.length;
           }
         }
@@ -4976,7 +4997,10 @@ function validate51(data, { instancePath = "", parentData, parentDataProperty, r
         const len0 = data1.length;
         for (let i0 = 0; i0 < len0; i0++) {
           if (!validate23(data1[i0], { instancePath: instancePath + "/tool_return/" + i0, parentData: data1, parentDataProperty: i0, rootData, dynamicAnchors })) {
-            vErrors = vErrors === null ? validate23.errors : vErrors.concat(validate23.errors);
+            vErrors = vErrors === null ? validate23.errors : (function(a, b) {
+              for (let i = 0; i < b.length; i++) a.push(b[i]);
+              return a;
+            })(vErrors, validate23.errors);
             errors = vErrors.length;
           }
         }
@@ -5411,7 +5435,10 @@ function validate50(data, { instancePath = "", parentData, parentDataProperty, r
         const len2 = data17.length;
         for (let i2 = 0; i2 < len2; i2++) {
           if (!validate51(data17[i2], { instancePath: instancePath + "/tool_returns/" + i2, parentData: data17, parentDataProperty: i2, rootData, dynamicAnchors })) {
-            vErrors = vErrors === null ? validate51.errors : vErrors.concat(validate51.errors);
+            vErrors = vErrors === null ? validate51.errors : (function(a, b) {
+              for (let i = 0; i < b.length; i++) a.push(b[i]);
+              return a;
+            })(vErrors, validate51.errors);
             errors = vErrors.length;
           }
         }
@@ -5823,7 +5850,10 @@ function validate44(data, { instancePath = "", parentData, parentDataProperty, r
     if (typeof tag0 == "string") {
       if (tag0 === "system_message") {
         if (!validate45(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
-          vErrors = vErrors === null ? validate45.errors : vErrors.concat(validate45.errors);
+          vErrors = vErrors === null ? validate45.errors : (function(a, b) {
+            for (let i = 0; i < b.length; i++) a.push(b[i]);
+            return a;
+          })(vErrors, validate45.errors);
           errors = vErrors.length;
         }
         var props0 = {};
@@ -5840,7 +5870,10 @@ function validate44(data, { instancePath = "", parentData, parentDataProperty, r
         props0.run_id = true;
       } else if (tag0 === "user_message") {
         if (!validate46(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
-          vErrors = vErrors === null ? validate46.errors : vErrors.concat(validate46.errors);
+          vErrors = vErrors === null ? validate46.errors : (function(a, b) {
+            for (let i = 0; i < b.length; i++) a.push(b[i]);
+            return a;
+          })(vErrors, validate46.errors);
           errors = vErrors.length;
         }
         if (props0 !== true) {
@@ -5859,7 +5892,10 @@ function validate44(data, { instancePath = "", parentData, parentDataProperty, r
         }
       } else if (tag0 === "assistant_message") {
         if (!validate34(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
-          vErrors = vErrors === null ? validate34.errors : vErrors.concat(validate34.errors);
+          vErrors = vErrors === null ? validate34.errors : (function(a, b) {
+            for (let i = 0; i < b.length; i++) a.push(b[i]);
+            return a;
+          })(vErrors, validate34.errors);
           errors = vErrors.length;
         }
         if (props0 !== true) {
@@ -5878,7 +5914,10 @@ function validate44(data, { instancePath = "", parentData, parentDataProperty, r
         }
       } else if (tag0 === "reasoning_message") {
         if (!validate48(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
-          vErrors = vErrors === null ? validate48.errors : vErrors.concat(validate48.errors);
+          vErrors = vErrors === null ? validate48.errors : (function(a, b) {
+            for (let i = 0; i < b.length; i++) a.push(b[i]);
+            return a;
+          })(vErrors, validate48.errors);
           errors = vErrors.length;
         }
         if (props0 !== true) {
@@ -5899,7 +5938,10 @@ function validate44(data, { instancePath = "", parentData, parentDataProperty, r
         }
       } else if (tag0 === "hidden_reasoning_message") {
         if (!validate38(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
-          vErrors = vErrors === null ? validate38.errors : vErrors.concat(validate38.errors);
+          vErrors = vErrors === null ? validate38.errors : (function(a, b) {
+            for (let i = 0; i < b.length; i++) a.push(b[i]);
+            return a;
+          })(vErrors, validate38.errors);
           errors = vErrors.length;
         }
         if (props0 !== true) {
@@ -5919,7 +5961,10 @@ function validate44(data, { instancePath = "", parentData, parentDataProperty, r
         }
       } else if (tag0 === "tool_call_message") {
         if (!validate49(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
-          vErrors = vErrors === null ? validate49.errors : vErrors.concat(validate49.errors);
+          vErrors = vErrors === null ? validate49.errors : (function(a, b) {
+            for (let i = 0; i < b.length; i++) a.push(b[i]);
+            return a;
+          })(vErrors, validate49.errors);
           errors = vErrors.length;
         }
         if (props0 !== true) {
@@ -5939,7 +5984,10 @@ function validate44(data, { instancePath = "", parentData, parentDataProperty, r
         }
       } else if (tag0 === "tool_return_message") {
         if (!validate50(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
-          vErrors = vErrors === null ? validate50.errors : vErrors.concat(validate50.errors);
+          vErrors = vErrors === null ? validate50.errors : (function(a, b) {
+            for (let i = 0; i < b.length; i++) a.push(b[i]);
+            return a;
+          })(vErrors, validate50.errors);
           errors = vErrors.length;
         }
         if (props0 !== true) {
@@ -5963,7 +6011,10 @@ function validate44(data, { instancePath = "", parentData, parentDataProperty, r
         }
       } else if (tag0 === "approval_request_message") {
         if (!validate30(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
-          vErrors = vErrors === null ? validate30.errors : vErrors.concat(validate30.errors);
+          vErrors = vErrors === null ? validate30.errors : (function(a, b) {
+            for (let i = 0; i < b.length; i++) a.push(b[i]);
+            return a;
+          })(vErrors, validate30.errors);
           errors = vErrors.length;
         }
         if (props0 !== true) {
@@ -5983,7 +6034,10 @@ function validate44(data, { instancePath = "", parentData, parentDataProperty, r
         }
       } else if (tag0 === "approval_response_message") {
         if (!validate31(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
-          vErrors = vErrors === null ? validate31.errors : vErrors.concat(validate31.errors);
+          vErrors = vErrors === null ? validate31.errors : (function(a, b) {
+            for (let i = 0; i < b.length; i++) a.push(b[i]);
+            return a;
+          })(vErrors, validate31.errors);
           errors = vErrors.length;
         }
         if (props0 !== true) {
@@ -6005,7 +6059,10 @@ function validate44(data, { instancePath = "", parentData, parentDataProperty, r
         }
       } else if (tag0 === "summary_message") {
         if (!validate54(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
-          vErrors = vErrors === null ? validate54.errors : vErrors.concat(validate54.errors);
+          vErrors = vErrors === null ? validate54.errors : (function(a, b) {
+            for (let i = 0; i < b.length; i++) a.push(b[i]);
+            return a;
+          })(vErrors, validate54.errors);
           errors = vErrors.length;
         }
         if (props0 !== true) {
@@ -6025,7 +6082,10 @@ function validate44(data, { instancePath = "", parentData, parentDataProperty, r
         }
       } else if (tag0 === "event_message") {
         if (!validate37(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
-          vErrors = vErrors === null ? validate37.errors : vErrors.concat(validate37.errors);
+          vErrors = vErrors === null ? validate37.errors : (function(a, b) {
+            for (let i = 0; i < b.length; i++) a.push(b[i]);
+            return a;
+          })(vErrors, validate37.errors);
           errors = vErrors.length;
         }
         if (props0 !== true) {
@@ -6478,7 +6538,10 @@ function validate68(data, { instancePath = "", parentData, parentDataProperty, r
         const len0 = data0.length;
         for (let i0 = 0; i0 < len0; i0++) {
           if (!validate44(data0[i0], { instancePath: instancePath + "/messages/" + i0, parentData: data0, parentDataProperty: i0, rootData, dynamicAnchors })) {
-            vErrors = vErrors === null ? validate44.errors : vErrors.concat(validate44.errors);
+            vErrors = vErrors === null ? validate44.errors : (function(a, b) {
+              for (let i = 0; i < b.length; i++) a.push(b[i]);
+              return a;
+            })(vErrors, validate44.errors);
             errors = vErrors.length;
           }
         }
@@ -7103,7 +7166,10 @@ function validate73(data, { instancePath = "", parentData, parentDataProperty, r
     if (typeof tag0 == "string") {
       if (tag0 === "system_message") {
         if (!validate45(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
-          vErrors = vErrors === null ? validate45.errors : vErrors.concat(validate45.errors);
+          vErrors = vErrors === null ? validate45.errors : (function(a, b) {
+            for (let i = 0; i < b.length; i++) a.push(b[i]);
+            return a;
+          })(vErrors, validate45.errors);
           errors = vErrors.length;
         }
         var props0 = {};
@@ -7120,7 +7186,10 @@ function validate73(data, { instancePath = "", parentData, parentDataProperty, r
         props0.run_id = true;
       } else if (tag0 === "user_message") {
         if (!validate46(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
-          vErrors = vErrors === null ? validate46.errors : vErrors.concat(validate46.errors);
+          vErrors = vErrors === null ? validate46.errors : (function(a, b) {
+            for (let i = 0; i < b.length; i++) a.push(b[i]);
+            return a;
+          })(vErrors, validate46.errors);
           errors = vErrors.length;
         }
         if (props0 !== true) {
@@ -7139,7 +7208,10 @@ function validate73(data, { instancePath = "", parentData, parentDataProperty, r
         }
       } else if (tag0 === "assistant_message") {
         if (!validate34(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
-          vErrors = vErrors === null ? validate34.errors : vErrors.concat(validate34.errors);
+          vErrors = vErrors === null ? validate34.errors : (function(a, b) {
+            for (let i = 0; i < b.length; i++) a.push(b[i]);
+            return a;
+          })(vErrors, validate34.errors);
           errors = vErrors.length;
         }
         if (props0 !== true) {
@@ -7158,7 +7230,10 @@ function validate73(data, { instancePath = "", parentData, parentDataProperty, r
         }
       } else if (tag0 === "reasoning_message") {
         if (!validate48(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
-          vErrors = vErrors === null ? validate48.errors : vErrors.concat(validate48.errors);
+          vErrors = vErrors === null ? validate48.errors : (function(a, b) {
+            for (let i = 0; i < b.length; i++) a.push(b[i]);
+            return a;
+          })(vErrors, validate48.errors);
           errors = vErrors.length;
         }
         if (props0 !== true) {
@@ -7179,7 +7254,10 @@ function validate73(data, { instancePath = "", parentData, parentDataProperty, r
         }
       } else if (tag0 === "hidden_reasoning_message") {
         if (!validate38(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
-          vErrors = vErrors === null ? validate38.errors : vErrors.concat(validate38.errors);
+          vErrors = vErrors === null ? validate38.errors : (function(a, b) {
+            for (let i = 0; i < b.length; i++) a.push(b[i]);
+            return a;
+          })(vErrors, validate38.errors);
           errors = vErrors.length;
         }
         if (props0 !== true) {
@@ -7199,7 +7277,10 @@ function validate73(data, { instancePath = "", parentData, parentDataProperty, r
         }
       } else if (tag0 === "tool_call_message") {
         if (!validate49(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
-          vErrors = vErrors === null ? validate49.errors : vErrors.concat(validate49.errors);
+          vErrors = vErrors === null ? validate49.errors : (function(a, b) {
+            for (let i = 0; i < b.length; i++) a.push(b[i]);
+            return a;
+          })(vErrors, validate49.errors);
           errors = vErrors.length;
         }
         if (props0 !== true) {
@@ -7219,7 +7300,10 @@ function validate73(data, { instancePath = "", parentData, parentDataProperty, r
         }
       } else if (tag0 === "tool_return_message") {
         if (!validate50(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
-          vErrors = vErrors === null ? validate50.errors : vErrors.concat(validate50.errors);
+          vErrors = vErrors === null ? validate50.errors : (function(a, b) {
+            for (let i = 0; i < b.length; i++) a.push(b[i]);
+            return a;
+          })(vErrors, validate50.errors);
           errors = vErrors.length;
         }
         if (props0 !== true) {
@@ -7243,7 +7327,10 @@ function validate73(data, { instancePath = "", parentData, parentDataProperty, r
         }
       } else if (tag0 === "approval_request_message") {
         if (!validate30(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
-          vErrors = vErrors === null ? validate30.errors : vErrors.concat(validate30.errors);
+          vErrors = vErrors === null ? validate30.errors : (function(a, b) {
+            for (let i = 0; i < b.length; i++) a.push(b[i]);
+            return a;
+          })(vErrors, validate30.errors);
           errors = vErrors.length;
         }
         if (props0 !== true) {
@@ -7263,7 +7350,10 @@ function validate73(data, { instancePath = "", parentData, parentDataProperty, r
         }
       } else if (tag0 === "approval_response_message") {
         if (!validate31(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
-          vErrors = vErrors === null ? validate31.errors : vErrors.concat(validate31.errors);
+          vErrors = vErrors === null ? validate31.errors : (function(a, b) {
+            for (let i = 0; i < b.length; i++) a.push(b[i]);
+            return a;
+          })(vErrors, validate31.errors);
           errors = vErrors.length;
         }
         if (props0 !== true) {
@@ -7285,7 +7375,10 @@ function validate73(data, { instancePath = "", parentData, parentDataProperty, r
         }
       } else if (tag0 === "summary_message") {
         if (!validate54(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
-          vErrors = vErrors === null ? validate54.errors : vErrors.concat(validate54.errors);
+          vErrors = vErrors === null ? validate54.errors : (function(a, b) {
+            for (let i = 0; i < b.length; i++) a.push(b[i]);
+            return a;
+          })(vErrors, validate54.errors);
           errors = vErrors.length;
         }
         if (props0 !== true) {
@@ -7305,7 +7398,10 @@ function validate73(data, { instancePath = "", parentData, parentDataProperty, r
         }
       } else if (tag0 === "event_message") {
         if (!validate37(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
-          vErrors = vErrors === null ? validate37.errors : vErrors.concat(validate37.errors);
+          vErrors = vErrors === null ? validate37.errors : (function(a, b) {
+            for (let i = 0; i < b.length; i++) a.push(b[i]);
+            return a;
+          })(vErrors, validate37.errors);
           errors = vErrors.length;
         }
         if (props0 !== true) {
@@ -7325,7 +7421,10 @@ function validate73(data, { instancePath = "", parentData, parentDataProperty, r
         }
       } else if (tag0 === "ping") {
         if (!validate67(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
-          vErrors = vErrors === null ? validate67.errors : vErrors.concat(validate67.errors);
+          vErrors = vErrors === null ? validate67.errors : (function(a, b) {
+            for (let i = 0; i < b.length; i++) a.push(b[i]);
+            return a;
+          })(vErrors, validate67.errors);
           errors = vErrors.length;
         }
         if (props0 !== true) {
@@ -9906,7 +10005,10 @@ function validate95(data, { instancePath = "", parentData, parentDataProperty, r
         const len0 = data1.length;
         for (let i0 = 0; i0 < len0; i0++) {
           if (!validate23(data1[i0], { instancePath: instancePath + "/tool_return/" + i0, parentData: data1, parentDataProperty: i0, rootData, dynamicAnchors })) {
-            vErrors = vErrors === null ? validate23.errors : vErrors.concat(validate23.errors);
+            vErrors = vErrors === null ? validate23.errors : (function(a, b) {
+              for (let i = 0; i < b.length; i++) a.push(b[i]);
+              return a;
+            })(vErrors, validate23.errors);
             errors = vErrors.length;
           }
         }
@@ -10112,7 +10214,10 @@ function validate97(data, { instancePath = "", parentData, parentDataProperty, r
         const len0 = data1.length;
         for (let i0 = 0; i0 < len0; i0++) {
           if (!validate23(data1[i0], { instancePath: instancePath + "/tool_return/" + i0, parentData: data1, parentDataProperty: i0, rootData, dynamicAnchors })) {
-            vErrors = vErrors === null ? validate23.errors : vErrors.concat(validate23.errors);
+            vErrors = vErrors === null ? validate23.errors : (function(a, b) {
+              for (let i = 0; i < b.length; i++) a.push(b[i]);
+              return a;
+            })(vErrors, validate23.errors);
             errors = vErrors.length;
           }
         }
@@ -10548,7 +10653,10 @@ function validate99(data, { instancePath = "", parentData, parentDataProperty, r
         const len2 = data17.length;
         for (let i2 = 0; i2 < len2; i2++) {
           if (!validate51(data17[i2], { instancePath: instancePath + "/tool_returns/" + i2, parentData: data17, parentDataProperty: i2, rootData, dynamicAnchors })) {
-            vErrors = vErrors === null ? validate51.errors : vErrors.concat(validate51.errors);
+            vErrors = vErrors === null ? validate51.errors : (function(a, b) {
+              for (let i = 0; i < b.length; i++) a.push(b[i]);
+              return a;
+            })(vErrors, validate51.errors);
             errors = vErrors.length;
           }
         }
@@ -10719,7 +10827,10 @@ function validate102(data, { instancePath = "", parentData, parentDataProperty, 
         props0.signature = true;
       } else if (tag0 === "image") {
         if (!validate24(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
-          vErrors = vErrors === null ? validate24.errors : vErrors.concat(validate24.errors);
+          vErrors = vErrors === null ? validate24.errors : (function(a, b) {
+            for (let i = 0; i < b.length; i++) a.push(b[i]);
+            return a;
+          })(vErrors, validate24.errors);
           errors = vErrors.length;
         }
         if (props0 !== true) {
@@ -10968,7 +11079,10 @@ function validate104(data, { instancePath = "", parentData, parentDataProperty, 
         const len0 = data10.length;
         for (let i0 = 0; i0 < len0; i0++) {
           if (!validate23(data10[i0], { instancePath: instancePath + "/content/" + i0, parentData: data10, parentDataProperty: i0, rootData, dynamicAnchors })) {
-            vErrors = vErrors === null ? validate23.errors : vErrors.concat(validate23.errors);
+            vErrors = vErrors === null ? validate23.errors : (function(a, b) {
+              for (let i = 0; i < b.length; i++) a.push(b[i]);
+              return a;
+            })(vErrors, validate23.errors);
             errors = vErrors.length;
           }
         }

@@ -286,7 +286,10 @@ function validate24(data, { instancePath = "", parentData, parentDataProperty, r
             if (data.parameters !== void 0) {
               const _errs5 = errors;
               if (!validate25(data.parameters, { instancePath: instancePath + "/parameters", parentData: data, parentDataProperty: "parameters", rootData, dynamicAnchors })) {
-                vErrors = vErrors === null ? validate25.errors : vErrors.concat(validate25.errors);
+                vErrors = vErrors === null ? validate25.errors : (function(a, b) {
+                  for (let i = 0; i < b.length; i++) a.push(b[i]);
+                  return a;
+                })(vErrors, validate25.errors);
                 errors = vErrors.length;
               }
               var valid0 = _errs5 === errors;
@@ -358,7 +361,10 @@ function validate23(data, { instancePath = "", parentData, parentDataProperty, r
               if (data.function !== void 0) {
                 const _errs7 = errors;
                 if (!validate24(data.function, { instancePath: instancePath + "/function", parentData: data, parentDataProperty: "function", rootData, dynamicAnchors })) {
-                  vErrors = vErrors === null ? validate24.errors : vErrors.concat(validate24.errors);
+                  vErrors = vErrors === null ? validate24.errors : (function(a, b) {
+                    for (let i = 0; i < b.length; i++) a.push(b[i]);
+                    return a;
+                  })(vErrors, validate24.errors);
                   errors = vErrors.length;
                 }
                 var valid0 = _errs7 === errors;
@@ -531,7 +537,10 @@ function validate28(data, { instancePath = "", parentData, parentDataProperty, r
                   for (let i0 = 0; i0 < len0; i0++) {
                     const _errs8 = errors;
                     if (!validate29(data2[i0], { instancePath: instancePath + "/tool_calls/" + i0, parentData: data2, parentDataProperty: i0, rootData, dynamicAnchors })) {
-                      vErrors = vErrors === null ? validate29.errors : vErrors.concat(validate29.errors);
+                      vErrors = vErrors === null ? validate29.errors : (function(a, b) {
+                        for (let i = 0; i < b.length; i++) a.push(b[i]);
+                        return a;
+                      })(vErrors, validate29.errors);
                       errors = vErrors.length;
                     }
                     var valid2 = _errs8 === errors;
@@ -618,7 +627,10 @@ function validate31(data, { instancePath = "", parentData, parentDataProperty, r
     return false;
   }
   if (!validate28(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
-    vErrors = vErrors === null ? validate28.errors : vErrors.concat(validate28.errors);
+    vErrors = vErrors === null ? validate28.errors : (function(a, b) {
+      for (let i = 0; i < b.length; i++) a.push(b[i]);
+      return a;
+    })(vErrors, validate28.errors);
     errors = vErrors.length;
   }
   validate31.errors = vErrors;
@@ -682,7 +694,10 @@ function validate33(data, { instancePath = "", parentData, parentDataProperty, r
                   for (let i0 = 0; i0 < len0; i0++) {
                     const _errs8 = errors;
                     if (!validate29(data2[i0], { instancePath: instancePath + "/tool_calls/" + i0, parentData: data2, parentDataProperty: i0, rootData, dynamicAnchors })) {
-                      vErrors = vErrors === null ? validate29.errors : vErrors.concat(validate29.errors);
+                      vErrors = vErrors === null ? validate29.errors : (function(a, b) {
+                        for (let i = 0; i < b.length; i++) a.push(b[i]);
+                        return a;
+                      })(vErrors, validate29.errors);
                       errors = vErrors.length;
                     }
                     var valid2 = _errs8 === errors;
@@ -827,7 +842,10 @@ function validate35(data, { instancePath = "", parentData, parentDataProperty, r
           if (data.function !== void 0) {
             const _errs3 = errors;
             if (!validate24(data.function, { instancePath: instancePath + "/function", parentData: data, parentDataProperty: "function", rootData, dynamicAnchors })) {
-              vErrors = vErrors === null ? validate24.errors : vErrors.concat(validate24.errors);
+              vErrors = vErrors === null ? validate24.errors : (function(a, b) {
+                for (let i = 0; i < b.length; i++) a.push(b[i]);
+                return a;
+              })(vErrors, validate24.errors);
               errors = vErrors.length;
             }
             var valid0 = _errs3 === errors;
@@ -1035,7 +1053,10 @@ function validate39(data, { instancePath = "", parentData, parentDataProperty, r
             if (data.parameters !== void 0) {
               const _errs5 = errors;
               if (!validate25(data.parameters, { instancePath: instancePath + "/parameters", parentData: data, parentDataProperty: "parameters", rootData, dynamicAnchors })) {
-                vErrors = vErrors === null ? validate25.errors : vErrors.concat(validate25.errors);
+                vErrors = vErrors === null ? validate25.errors : (function(a, b) {
+                  for (let i = 0; i < b.length; i++) a.push(b[i]);
+                  return a;
+                })(vErrors, validate25.errors);
                 errors = vErrors.length;
               }
               var valid0 = _errs5 === errors;

@@ -347,7 +347,10 @@ function validate24(data, { instancePath = "", parentData, parentDataProperty, r
     }
     if (data.parameters !== void 0) {
       if (!validate25(data.parameters, { instancePath: instancePath + "/parameters", parentData: data, parentDataProperty: "parameters", rootData, dynamicAnchors })) {
-        vErrors = vErrors === null ? validate25.errors : vErrors.concat(validate25.errors);
+        vErrors = vErrors === null ? validate25.errors : (function(a, b) {
+          for (let i = 0; i < b.length; i++) a.push(b[i]);
+          return a;
+        })(vErrors, validate25.errors);
         errors = vErrors.length;
       }
     }
@@ -440,7 +443,10 @@ function validate23(data, { instancePath = "", parentData, parentDataProperty, r
     }
     if (data.function !== void 0) {
       if (!validate24(data.function, { instancePath: instancePath + "/function", parentData: data, parentDataProperty: "function", rootData, dynamicAnchors })) {
-        vErrors = vErrors === null ? validate24.errors : vErrors.concat(validate24.errors);
+        vErrors = vErrors === null ? validate24.errors : (function(a, b) {
+          for (let i = 0; i < b.length; i++) a.push(b[i]);
+          return a;
+        })(vErrors, validate24.errors);
         errors = vErrors.length;
       }
     }
@@ -659,7 +665,10 @@ function validate28(data, { instancePath = "", parentData, parentDataProperty, r
         const len0 = data2.length;
         for (let i0 = 0; i0 < len0; i0++) {
           if (!validate29(data2[i0], { instancePath: instancePath + "/tool_calls/" + i0, parentData: data2, parentDataProperty: i0, rootData, dynamicAnchors })) {
-            vErrors = vErrors === null ? validate29.errors : vErrors.concat(validate29.errors);
+            vErrors = vErrors === null ? validate29.errors : (function(a, b) {
+              for (let i = 0; i < b.length; i++) a.push(b[i]);
+              return a;
+            })(vErrors, validate29.errors);
             errors = vErrors.length;
           }
         }
@@ -746,7 +755,10 @@ function validate31(data, { instancePath = "", parentData, parentDataProperty, r
     errors++;
   }
   if (!validate28(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
-    vErrors = vErrors === null ? validate28.errors : vErrors.concat(validate28.errors);
+    vErrors = vErrors === null ? validate28.errors : (function(a, b) {
+      for (let i = 0; i < b.length; i++) a.push(b[i]);
+      return a;
+    })(vErrors, validate28.errors);
     errors = vErrors.length;
   }
   validate31.errors = vErrors;
@@ -842,7 +854,10 @@ function validate33(data, { instancePath = "", parentData, parentDataProperty, r
         const len0 = data2.length;
         for (let i0 = 0; i0 < len0; i0++) {
           if (!validate29(data2[i0], { instancePath: instancePath + "/tool_calls/" + i0, parentData: data2, parentDataProperty: i0, rootData, dynamicAnchors })) {
-            vErrors = vErrors === null ? validate29.errors : vErrors.concat(validate29.errors);
+            vErrors = vErrors === null ? validate29.errors : (function(a, b) {
+              for (let i = 0; i < b.length; i++) a.push(b[i]);
+              return a;
+            })(vErrors, validate29.errors);
             errors = vErrors.length;
           }
         }
@@ -997,7 +1012,10 @@ function validate35(data, { instancePath = "", parentData, parentDataProperty, r
     }
     if (data.function !== void 0) {
       if (!validate24(data.function, { instancePath: instancePath + "/function", parentData: data, parentDataProperty: "function", rootData, dynamicAnchors })) {
-        vErrors = vErrors === null ? validate24.errors : vErrors.concat(validate24.errors);
+        vErrors = vErrors === null ? validate24.errors : (function(a, b) {
+          for (let i = 0; i < b.length; i++) a.push(b[i]);
+          return a;
+        })(vErrors, validate24.errors);
         errors = vErrors.length;
       }
     }
@@ -1277,7 +1295,10 @@ function validate39(data, { instancePath = "", parentData, parentDataProperty, r
     }
     if (data.parameters !== void 0) {
       if (!validate25(data.parameters, { instancePath: instancePath + "/parameters", parentData: data, parentDataProperty: "parameters", rootData, dynamicAnchors })) {
-        vErrors = vErrors === null ? validate25.errors : vErrors.concat(validate25.errors);
+        vErrors = vErrors === null ? validate25.errors : (function(a, b) {
+          for (let i = 0; i < b.length; i++) a.push(b[i]);
+          return a;
+        })(vErrors, validate25.errors);
         errors = vErrors.length;
       }
     }
