@@ -156,7 +156,9 @@ def test_array_splitter_at_every_block_boundary(block: int) -> None:
         (b"[1,,2]", [b"1", "empty array element", b"2"]),
         (b"[1, 2", [b"1", "array cut off: the input ends before its closing ']'"]),
         (b'{"a": 1}', ["not a JSON array (--each reads a top-level array of messages)"]),
-        (b"", ["empty input: expected a JSON array"]),
+        (b"", []),  # no message: the command says so, as for an empty JSONL file
+        (b" \n\t", []),
+        (b"\x0c", ["not a JSON array (--each reads a top-level array of messages)"]),
         (b"[1] x", [b"1", "unexpected data after the array's closing ']'"]),
     ],
 )

@@ -81,6 +81,8 @@ def test_first_error_unions_without_a_tag_to_dispatch_by() -> None:
 
     one_of = _VerdictValidator({"oneOf": [{"type": "integer"}, {"type": "number"}]})
     assert [one_of.is_valid(v) for v in (1, 1.5, "x")] == [False, True, False]  # 1 is both: not exactly one
+    three = _VerdictValidator({"oneOf": [{"type": "integer"}, {"type": "string"}, {"type": "null"}]})
+    assert [three.is_valid(v) for v in (1, "x", None, 1.5)] == [True, True, True, False]  # one passes, two fail
     any_of = _VerdictValidator({"anyOf": [{"type": "integer"}, {"type": "string", "pattern": "^a"}]})
     assert [any_of.is_valid(v) for v in (1, "ab", "b", None)] == [True, True, False, False]
     assert len(list(any_of.iter_errors(None))) == 1

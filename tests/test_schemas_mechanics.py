@@ -319,13 +319,13 @@ def test_the_deep_validation_thread_returns_raises_or_gives_up_as_asked() -> Non
 
         return run
 
-    assert schemas._deep_safe([], work(None), lambda: "too deep") == "done"
+    assert schemas._deep_safe([], work(None), lambda refused: "too deep") == "done"
     assert threads == ["MainThread", "chatschema-deep-validation"]
     threads.clear()
     with pytest.raises(KeyError, match="boom"):
-        schemas._deep_safe([], work(KeyError("boom")), lambda: "too deep")
+        schemas._deep_safe([], work(KeyError("boom")), lambda refused: "too deep")
     threads.clear()
-    assert schemas._deep_safe([], work(RecursionError()), lambda: "too deep") == "too deep"
+    assert schemas._deep_safe([], work(RecursionError()), lambda refused: "too deep") == "too deep"
 
 
 def test_a_value_of_none_of_a_nested_unions_types_is_told_them_all() -> None:

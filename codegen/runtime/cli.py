@@ -18,11 +18,12 @@ from chatschema import schemas
 from chatschema.jsontext import DEPTH_LIMIT, MAX_DEPTH
 from chatschema.listing import list_samples, list_schemas, version
 from chatschema.validate.backends import AUTO, BACKENDS, fast_available, message_unions
-from chatschema.validate.reader import BLOCK, Chunk, read_array, read_document, read_lines
+from chatschema.validate.reader import BLOCK, JSON_SPACE, Chunk, read_array, read_document, read_lines
 from chatschema.validate.report import Reporter, printable_name
 from chatschema.validate.run import Options, run
 
 MAX_BYTES = 16 * 1024 * 1024
+MAX_BYTES_LIMIT = 2**31 - 1  # a message is held whole in memory: 2 GiB is past any chat message
 USAGE_ERROR = 2
 
 EPILOG = """\
@@ -126,10 +127,12 @@ def _chunks(
             for chunk in chunks:
                 empty = empty and _blank(chunk)
                 yield chunk
-            if empty and not each and not path.endswith(".json"):
+            if empty and each:
+                err.write(f"chatschema validate: {printable_name(name)}: no message read (empty input or array)\n")
+            elif empty and not path.endswith(".json"):
                 err.write(f"chatschema validate: {printable_name(name)}: empty input, no message read\n")
         except OSError as exc:
-            err.write(f"chatschema validate: error reading {path}: {exc}\n")
+            err.write(f"chatschema validate: error reading {printable_name(path)}: {exc.strerror or exc}\n")
             failed.append(path)
         finally:
             if stream is not stdin:
@@ -141,8 +144,8 @@ def _blank(chunk: Chunk) -> bool:
     if chunk.span is not None:
         return chunk.blank
     if chunk.blob:
-        return not chunk.blob.strip() and not chunk.head.strip()
-    return all(isinstance(item, bytes) and not item.strip() for item in chunk.items)
+        return not chunk.blob.strip(JSON_SPACE) and not chunk.head.strip(JSON_SPACE)
+    return all(isinstance(item, bytes) and not item.strip(JSON_SPACE) for item in chunk.items)
 
 
 def _unreadable(path: str) -> str | None:
@@ -212,8 +215,8 @@ def validate(args: argparse.Namespace, stdin: BinaryIO, out: TextIO, err: TextIO
             return _usage(err, str(exc))
     if not 1 <= args.max_depth <= DEPTH_LIMIT:
         return _usage(err, f"--max-depth must be between 1 and {DEPTH_LIMIT}")
-    if args.max_bytes < 1:
-        return _usage(err, "--max-bytes must be positive")
+    if not 1 <= args.max_bytes <= MAX_BYTES_LIMIT:
+        return _usage(err, f"--max-bytes must be between 1 and {MAX_BYTES_LIMIT:,}")
     if args.jobs < 0:
         return _usage(err, "--jobs must be 0 (one per CPU) or more")
     if args.block_size is not None and args.dask is None:

@@ -172,6 +172,64 @@ def _is_too_deep(error: BaseException) -> bool:
 T = TypeVar("T")
 
 
+def refused(value: Any) -> tuple[tuple[Any, ...], str, str] | None:
+    """Why a parsed value (or one built in Python) breaks the rules above, which JSON text read here
+    cannot: nested deeper than MAX_DEPTH (a container holding itself is), or an integer beyond a
+    double's range. `(path, reason, keyword)`, the path as keys and indexes; None if it does not."""
+    stack: list[tuple[Any, int]] = [(value, 0)]
+    huge = False
+    while stack:
+        item, level = stack.pop()
+        if isinstance(item, dict):
+            children: Any = item.values()
+        elif isinstance(item, list | tuple):
+            children = item
+        else:
+            huge = huge or (item.__class__ is int and _beyond_double(item))
+            continue
+        if level >= MAX_DEPTH:
+            return (), f"nesting too deep: more than {MAX_DEPTH} levels", "maxDepth"
+        stack.extend((child, level + 1) for child in children)
+    return _first_huge(value) if huge else None
+
+
+def _beyond_double(value: int) -> bool:
+    if value.bit_length() <= 1023:  # within a double's range, and cheap to tell
+        return False
+    try:
+        float(value)
+    except OverflowError:
+        return True
+    return False
+
+
+def _first_huge(value: Any) -> tuple[tuple[Any, ...], str, str] | None:
+    stack: list[tuple[Any, tuple[Any, ...]]] = [(value, ())]
+    while stack:
+        item, path = stack.pop()
+        if item.__class__ is int and _beyond_double(item):
+            digits = item.bit_length() * 30103 // 100000 + 1  # about: str() of it may be refused
+            return path, f"integer of about {digits:,} digits: beyond a double's range (about 1.8e308)", "maxNumber"
+        children = item.items() if isinstance(item, dict) else enumerate(item) if isinstance(item, list | tuple) else ()
+        stack.extend((child, (*path, key)) for key, child in reversed(list(children)))
+    return None
+
+
+def validate_python(adapter: TypeAdapter[T], data: Any, title: str) -> T:
+    """`adapter.validate_python(data)` under the same rules as JSON text: a value nested too deep, or
+    holding an integer beyond a double's range, raises a `ValidationError` (never RecursionError)."""
+    from pydantic import ValidationError
+    from pydantic_core import InitErrorDetails, PydanticCustomError
+
+    problem = refused(data)
+    if problem is not None:
+        path, reason, keyword = problem
+        kind = PydanticCustomError("too_deep" if keyword == "maxDepth" else "number_too_large", reason)
+        error = InitErrorDetails(type=kind, loc=tuple(path), input=None)
+        raise ValidationError.from_exception_data(title, [error])
+    return adapter.validate_python(data)
+
+
 def validate_json(adapter: TypeAdapter[T], data: str | bytes, title: str) -> T:
     """Read `data` under the rules above and validate it with `adapter`; malformed JSON raises a
     `ValidationError` of type `json_invalid`, as Pydantic's `validate_json` does.
@@ -182,7 +240,9 @@ def validate_json(adapter: TypeAdapter[T], data: str | bytes, title: str) -> T:
     from pydantic import ValidationError
     from pydantic_core import InitErrorDetails
 
-    raw = data.encode("utf-8", "surrogatepass") if isinstance(data, str) else data
+    if not isinstance(data, str | bytes | bytearray | memoryview):
+        raise TypeError(f"{title}: JSON text is a str or bytes, not {type(data).__name__}")
+    raw = data.encode("utf-8", "surrogatepass") if isinstance(data, str) else bytes(data)
     try:
         value = parse(raw, loader())
     except Malformed as exc:

@@ -3,6 +3,6 @@
 
 import sys
 
-from chatschema.cli import main
+from chatschema.command import main
 
 sys.exit(main())

@@ -67,40 +67,40 @@ const violations = api.violations;
 const validate = api.validate;
 const parse = api.parse;
 function isContentBlock(value) {
-  return first.ContentBlock(value) === true;
+  return !(0, import_core.nestedTooDeep)(value) && first.ContentBlock(value) === true;
 }
 function isMessage(value) {
-  return first.Message(value) === true;
+  return !(0, import_core.nestedTooDeep)(value) && first.Message(value) === true;
 }
 function isMessageChunk(value) {
-  return first.MessageChunk(value) === true;
+  return !(0, import_core.nestedTooDeep)(value) && first.MessageChunk(value) === true;
 }
 function isResponse(value) {
-  return first.Response(value) === true;
+  return !(0, import_core.nestedTooDeep)(value) && first.Response(value) === true;
 }
 function isRole(value) {
-  return first.Role(value) === true;
+  return !(0, import_core.nestedTooDeep)(value) && first.Role(value) === true;
 }
 function isTextBlock(value) {
-  return first.TextBlock(value) === true;
+  return !(0, import_core.nestedTooDeep)(value) && first.TextBlock(value) === true;
 }
 function isTokenUsage(value) {
-  return first.TokenUsage(value) === true;
+  return !(0, import_core.nestedTooDeep)(value) && first.TokenUsage(value) === true;
 }
 function isTool(value) {
-  return first.Tool(value) === true;
+  return !(0, import_core.nestedTooDeep)(value) && first.Tool(value) === true;
 }
 function isToolCall(value) {
-  return first.ToolCall(value) === true;
+  return !(0, import_core.nestedTooDeep)(value) && first.ToolCall(value) === true;
 }
 function isToolCallBlock(value) {
-  return first.ToolCallBlock(value) === true;
+  return !(0, import_core.nestedTooDeep)(value) && first.ToolCallBlock(value) === true;
 }
 function isToolCallDict(value) {
-  return first.ToolCallDict(value) === true;
+  return !(0, import_core.nestedTooDeep)(value) && first.ToolCallDict(value) === true;
 }
 function isToolResultBlock(value) {
-  return first.ToolResultBlock(value) === true;
+  return !(0, import_core.nestedTooDeep)(value) && first.ToolResultBlock(value) === true;
 }
 // Annotate the CommonJS export names for ESM import in node:
 0 && (module.exports = {

@@ -19,24 +19,68 @@ var __copyProps = (to, from, except, desc) => {
 var __toCommonJS = (mod) => __copyProps(__defProp({}, "__esModule", { value: true }), mod);
 var core_exports = {};
 __export(core_exports, {
+  MAX_DEPTH: () => MAX_DEPTH,
   MAX_VIOLATIONS: () => MAX_VIOLATIONS,
   PayloadError: () => PayloadError,
   UnknownSchemaError: () => UnknownSchemaError,
   closeMatches: () => closeMatches,
-  makeApi: () => makeApi
+  makeApi: () => makeApi,
+  nestedTooDeep: () => nestedTooDeep
 });
 module.exports = __toCommonJS(core_exports);
+const SHORT_LIMIT = 100;
+const UNPRINTABLE = /[\x00-\x1f\x7f-\x9f]|[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/g;
+const NAMED_ESCAPES = { "\n": "\\n", "\r": "\\r", "	": "\\t" };
+function escapeUnprintable(char) {
+  if (NAMED_ESCAPES[char]) return NAMED_ESCAPES[char];
+  const code = char.charCodeAt(0);
+  return code < 256 ? `\\x${code.toString(16).padStart(2, "0")}` : `\\u${code.toString(16)}`;
+}
 function pyRepr(value) {
+  const text = reprWithin(value, SHORT_LIMIT + 1);
+  return text.length <= SHORT_LIMIT ? text : `${text.slice(0, SHORT_LIMIT - 3)}...`;
+}
+function reprWithin(value, budget) {
   if (typeof value === "string") {
-    const quote = value.includes("'") && !value.includes('"') ? '"' : "'";
-    const body = value.replace(/\\/g, "\\\\").replace(/\n/g, "\\n").replace(/\r/g, "\\r").replace(/\t/g, "\\t");
-    return quote + (quote === "'" ? body.replace(/'/g, "\\'") : body) + quote;
+    const cut2 = value.length > budget ? value.slice(0, budget) : value;
+    const quote = cut2.includes("'") && !cut2.includes('"') ? '"' : "'";
+    let body = cut2.replace(/\\/g, "\\\\").replace(UNPRINTABLE, escapeUnprintable);
+    if (quote === "'") body = body.replace(/'/g, "\\'");
+    return quote + body + quote;
   }
-  if (value === null) return "None";
+  if (value === null || value === void 0) return "None";
   if (value === true) return "True";
   if (value === false) return "False";
-  if (Array.isArray(value)) return `[${value.map(pyRepr).join(", ")}]`;
-  return JSON.stringify(value);
+  if (typeof value !== "object") return String(value);
+  const array = Array.isArray(value);
+  let text = array ? "[" : "{";
+  for (const key of array ? value.keys() : Object.keys(value)) {
+    if (text.length > budget) break;
+    if (text.length > 1) text += ", ";
+    if (!array) text += `${reprWithin(key, budget - text.length)}: `;
+    text += reprWithin(value[key], budget - text.length);
+  }
+  return text + (array ? "]" : "}");
+}
+const PLAIN_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
+const UNSAFE_KEY = /[\\'\x00-\x1f\x7f-\x9f\u2028\u2029]|[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/g;
+const KEY_LIMIT = 100;
+const PATH_LIMIT = 1e3;
+function cut(text, limit) {
+  if (text.length <= limit) return text;
+  const points = Array.from(text);
+  return points.length <= limit ? text : null;
+}
+function pathStep(key, isIndex) {
+  if (isIndex) return `[${key}]`;
+  const whole = cut(key, KEY_LIMIT);
+  if (whole !== null && PLAIN_NAME.test(key)) return `.${key}`;
+  const shown = whole !== null ? whole : `${Array.from(key).slice(0, KEY_LIMIT).join("")}...`;
+  const escaped = shown.replace(
+    UNSAFE_KEY,
+    (c) => c === "\\" || c === "'" ? `\\${c}` : `\\u${c.charCodeAt(0).toString(16).padStart(4, "0")}`
+  );
+  return `['${escaped}']`;
 }
 function matchedChars(a, b) {
   let best = 0;
@@ -81,6 +125,20 @@ class UnknownSchemaError extends Error {
     this.closeMatches = close;
   }
 }
+const MAX_DEPTH = 1024;
+function nestedTooDeep(value) {
+  if (value === null || typeof value !== "object") return false;
+  const stack = [value, 0];
+  while (stack.length > 0) {
+    const level = stack.pop();
+    const item = stack.pop();
+    if (item === null || typeof item !== "object") continue;
+    if (level >= MAX_DEPTH) return true;
+    for (const child of Array.isArray(item) ? item : Object.values(item)) stack.push(child, level + 1);
+  }
+  return false;
+}
+const TOO_DEEP = Object.freeze({ path: "$", message: `nesting too deep: more than ${MAX_DEPTH} levels`, keyword: "maxDepth" });
 const MAX_VIOLATIONS = 20;
 class PayloadError extends Error {
   constructor(schemaName, violations, omitted = 0) {
@@ -102,15 +160,14 @@ function jsonPath(instancePath, payload) {
   if (!instancePath) return path;
   for (const raw of instancePath.split("/").slice(1)) {
     const key = raw.replace(/~1/g, "/").replace(/~0/g, "~");
-    if (Array.isArray(node)) {
-      path += `[${key}]`;
-      node = node[Number(key)];
-    } else {
-      path += `.${key}`;
-      node = node !== null && typeof node === "object" ? node[key] : void 0;
-    }
+    const isIndex = Array.isArray(node);
+    path += pathStep(key, isIndex);
+    node = isIndex ? node[Number(key)] : node !== null && typeof node === "object" ? node[key] : void 0;
   }
-  return path;
+  if (cut(path, PATH_LIMIT) !== null) return path;
+  const points = Array.from(path);
+  const half = PATH_LIMIT / 2;
+  return `${points.slice(0, half).join("")}...${points.slice(-half).join("")}`;
 }
 function tagValues(unionSchema, tag, tags) {
   const values = [];
@@ -171,6 +228,7 @@ function makeApi(families) {
   }
   function counted(name, payload) {
     const { all, first, tags } = entry(name);
+    if (nestedTooDeep(payload)) return { found: [{ ...TOO_DEEP }], omitted: 0 };
     if (first(payload) === true) return { found: [], omitted: 0 };
     all(payload);
     const seen = /* @__PURE__ */ new Set();
@@ -200,7 +258,10 @@ function makeApi(families) {
     /** The precompiled validate function of a named type, collecting every error in `.errors`. */
     validator: (name) => entry(name).all,
     /** Whether `payload` is valid under the named schema; stops at the first error. */
-    isValid: (name, payload) => entry(name).first(payload) === true,
+    isValid: (name, payload) => {
+      const { first } = entry(name);
+      return !nestedTooDeep(payload) && first(payload) === true;
+    },
     /** The violations of `payload` (at most MAX_VIOLATIONS, sorted by path); empty if it is valid. */
     violations: (name, payload) => counted(name, payload).found,
     validate,
@@ -209,9 +270,11 @@ function makeApi(families) {
 }
 // Annotate the CommonJS export names for ESM import in node:
 0 && (module.exports = {
+  MAX_DEPTH,
   MAX_VIOLATIONS,
   PayloadError,
   UnknownSchemaError,
   closeMatches,
-  makeApi
+  makeApi,
+  nestedTooDeep
 });

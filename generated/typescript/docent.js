@@ -80,79 +80,79 @@ const violations = api.violations;
 const validate = api.validate;
 const parse = api.parse;
 function isAgentRunMetadataItem(value) {
-  return first.AgentRunMetadataItem(value) === true;
+  return !(0, import_core.nestedTooDeep)(value) && first.AgentRunMetadataItem(value) === true;
 }
 function isAssistantMessage(value) {
-  return first.AssistantMessage(value) === true;
+  return !(0, import_core.nestedTooDeep)(value) && first.AssistantMessage(value) === true;
 }
 function isChatMessage(value) {
-  return first.ChatMessage(value) === true;
+  return !(0, import_core.nestedTooDeep)(value) && first.ChatMessage(value) === true;
 }
 function isCitationItem(value) {
-  return first.CitationItem(value) === true;
+  return !(0, import_core.nestedTooDeep)(value) && first.CitationItem(value) === true;
 }
 function isCitationTarget(value) {
-  return first.CitationTarget(value) === true;
+  return !(0, import_core.nestedTooDeep)(value) && first.CitationTarget(value) === true;
 }
 function isCitationTargetTextRange(value) {
-  return first.CitationTargetTextRange(value) === true;
+  return !(0, import_core.nestedTooDeep)(value) && first.CitationTargetTextRange(value) === true;
 }
 function isContent(value) {
-  return first.Content(value) === true;
+  return !(0, import_core.nestedTooDeep)(value) && first.Content(value) === true;
 }
 function isContentReasoning(value) {
-  return first.ContentReasoning(value) === true;
+  return !(0, import_core.nestedTooDeep)(value) && first.ContentReasoning(value) === true;
 }
 function isContentText(value) {
-  return first.ContentText(value) === true;
+  return !(0, import_core.nestedTooDeep)(value) && first.ContentText(value) === true;
 }
 function isDocentAssistantMessage(value) {
-  return first.DocentAssistantMessage(value) === true;
+  return !(0, import_core.nestedTooDeep)(value) && first.DocentAssistantMessage(value) === true;
 }
 function isDocentChatMessage(value) {
-  return first.DocentChatMessage(value) === true;
+  return !(0, import_core.nestedTooDeep)(value) && first.DocentChatMessage(value) === true;
 }
 function isInlineCitation(value) {
-  return first.InlineCitation(value) === true;
+  return !(0, import_core.nestedTooDeep)(value) && first.InlineCitation(value) === true;
 }
 function isMessageContent(value) {
-  return first.MessageContent(value) === true;
+  return !(0, import_core.nestedTooDeep)(value) && first.MessageContent(value) === true;
 }
 function isReadingResultItem(value) {
-  return first.ReadingResultItem(value) === true;
+  return !(0, import_core.nestedTooDeep)(value) && first.ReadingResultItem(value) === true;
 }
 function isSystemMessage(value) {
-  return first.SystemMessage(value) === true;
+  return !(0, import_core.nestedTooDeep)(value) && first.SystemMessage(value) === true;
 }
 function isToolCall(value) {
-  return first.ToolCall(value) === true;
+  return !(0, import_core.nestedTooDeep)(value) && first.ToolCall(value) === true;
 }
 function isToolCallContent(value) {
-  return first.ToolCallContent(value) === true;
+  return !(0, import_core.nestedTooDeep)(value) && first.ToolCallContent(value) === true;
 }
 function isToolInfo(value) {
-  return first.ToolInfo(value) === true;
+  return !(0, import_core.nestedTooDeep)(value) && first.ToolInfo(value) === true;
 }
 function isToolMessage(value) {
-  return first.ToolMessage(value) === true;
+  return !(0, import_core.nestedTooDeep)(value) && first.ToolMessage(value) === true;
 }
 function isToolParam(value) {
-  return first.ToolParam(value) === true;
+  return !(0, import_core.nestedTooDeep)(value) && first.ToolParam(value) === true;
 }
 function isToolParams(value) {
-  return first.ToolParams(value) === true;
+  return !(0, import_core.nestedTooDeep)(value) && first.ToolParams(value) === true;
 }
 function isTranscriptBlockContentItem(value) {
-  return first.TranscriptBlockContentItem(value) === true;
+  return !(0, import_core.nestedTooDeep)(value) && first.TranscriptBlockContentItem(value) === true;
 }
 function isTranscriptBlockMetadataItem(value) {
-  return first.TranscriptBlockMetadataItem(value) === true;
+  return !(0, import_core.nestedTooDeep)(value) && first.TranscriptBlockMetadataItem(value) === true;
 }
 function isTranscriptMetadataItem(value) {
-  return first.TranscriptMetadataItem(value) === true;
+  return !(0, import_core.nestedTooDeep)(value) && first.TranscriptMetadataItem(value) === true;
 }
 function isUserMessage(value) {
-  return first.UserMessage(value) === true;
+  return !(0, import_core.nestedTooDeep)(value) && first.UserMessage(value) === true;
 }
 // Annotate the CommonJS export names for ESM import in node:
 0 && (module.exports = {

@@ -92,112 +92,112 @@ const violations = api.violations;
 const validate = api.validate;
 const parse = api.parse;
 function isApproval(value) {
-  return first.Approval(value) === true;
+  return !(0, import_core.nestedTooDeep)(value) && first.Approval(value) === true;
 }
 function isApprovalRequestMessage(value) {
-  return first.ApprovalRequestMessage(value) === true;
+  return !(0, import_core.nestedTooDeep)(value) && first.ApprovalRequestMessage(value) === true;
 }
 function isApprovalResponseMessage(value) {
-  return first.ApprovalResponseMessage(value) === true;
+  return !(0, import_core.nestedTooDeep)(value) && first.ApprovalResponseMessage(value) === true;
 }
 function isApprovalReturn(value) {
-  return first.ApprovalReturn(value) === true;
+  return !(0, import_core.nestedTooDeep)(value) && first.ApprovalReturn(value) === true;
 }
 function isAssistantMessage(value) {
-  return first.AssistantMessage(value) === true;
+  return !(0, import_core.nestedTooDeep)(value) && first.AssistantMessage(value) === true;
 }
 function isBase64Image(value) {
-  return first.Base64Image(value) === true;
+  return !(0, import_core.nestedTooDeep)(value) && first.Base64Image(value) === true;
 }
 function isCompactionStats(value) {
-  return first.CompactionStats(value) === true;
+  return !(0, import_core.nestedTooDeep)(value) && first.CompactionStats(value) === true;
 }
 function isEventMessage(value) {
-  return first.EventMessage(value) === true;
+  return !(0, import_core.nestedTooDeep)(value) && first.EventMessage(value) === true;
 }
 function isHiddenReasoningMessage(value) {
-  return first.HiddenReasoningMessage(value) === true;
+  return !(0, import_core.nestedTooDeep)(value) && first.HiddenReasoningMessage(value) === true;
 }
 function isImageContent(value) {
-  return first.ImageContent(value) === true;
+  return !(0, import_core.nestedTooDeep)(value) && first.ImageContent(value) === true;
 }
 function isImageSource(value) {
-  return first.ImageSource(value) === true;
+  return !(0, import_core.nestedTooDeep)(value) && first.ImageSource(value) === true;
 }
 function isLettaErrorMessage(value) {
-  return first.LettaErrorMessage(value) === true;
+  return !(0, import_core.nestedTooDeep)(value) && first.LettaErrorMessage(value) === true;
 }
 function isLettaImage(value) {
-  return first.LettaImage(value) === true;
+  return !(0, import_core.nestedTooDeep)(value) && first.LettaImage(value) === true;
 }
 function isLettaMessage(value) {
-  return first.LettaMessage(value) === true;
+  return !(0, import_core.nestedTooDeep)(value) && first.LettaMessage(value) === true;
 }
 function isLettaMessageBase(value) {
-  return first.LettaMessageBase(value) === true;
+  return !(0, import_core.nestedTooDeep)(value) && first.LettaMessageBase(value) === true;
 }
 function isLettaPing(value) {
-  return first.LettaPing(value) === true;
+  return !(0, import_core.nestedTooDeep)(value) && first.LettaPing(value) === true;
 }
 function isLettaResponse(value) {
-  return first.LettaResponse(value) === true;
+  return !(0, import_core.nestedTooDeep)(value) && first.LettaResponse(value) === true;
 }
 function isLettaSseCancelled(value) {
-  return first.LettaSseCancelled(value) === true;
+  return !(0, import_core.nestedTooDeep)(value) && first.LettaSseCancelled(value) === true;
 }
 function isLettaSseError(value) {
-  return first.LettaSseError(value) === true;
+  return !(0, import_core.nestedTooDeep)(value) && first.LettaSseError(value) === true;
 }
 function isLettaStopReason(value) {
-  return first.LettaStopReason(value) === true;
+  return !(0, import_core.nestedTooDeep)(value) && first.LettaStopReason(value) === true;
 }
 function isLettaStreamingResponse(value) {
-  return first.LettaStreamingResponse(value) === true;
+  return !(0, import_core.nestedTooDeep)(value) && first.LettaStreamingResponse(value) === true;
 }
 function isLettaTurn(value) {
-  return first.LettaTurn(value) === true;
+  return !(0, import_core.nestedTooDeep)(value) && first.LettaTurn(value) === true;
 }
 function isLettaUsageStatistics(value) {
-  return first.LettaUsageStatistics(value) === true;
+  return !(0, import_core.nestedTooDeep)(value) && first.LettaUsageStatistics(value) === true;
 }
 function isReasoningMessage(value) {
-  return first.ReasoningMessage(value) === true;
+  return !(0, import_core.nestedTooDeep)(value) && first.ReasoningMessage(value) === true;
 }
 function isSummaryMessage(value) {
-  return first.SummaryMessage(value) === true;
+  return !(0, import_core.nestedTooDeep)(value) && first.SummaryMessage(value) === true;
 }
 function isSystemMessage(value) {
-  return first.SystemMessage(value) === true;
+  return !(0, import_core.nestedTooDeep)(value) && first.SystemMessage(value) === true;
 }
 function isTextContent(value) {
-  return first.TextContent(value) === true;
+  return !(0, import_core.nestedTooDeep)(value) && first.TextContent(value) === true;
 }
 function isToolCall(value) {
-  return first.ToolCall(value) === true;
+  return !(0, import_core.nestedTooDeep)(value) && first.ToolCall(value) === true;
 }
 function isToolCallDelta(value) {
-  return first.ToolCallDelta(value) === true;
+  return !(0, import_core.nestedTooDeep)(value) && first.ToolCallDelta(value) === true;
 }
 function isToolCallMessage(value) {
-  return first.ToolCallMessage(value) === true;
+  return !(0, import_core.nestedTooDeep)(value) && first.ToolCallMessage(value) === true;
 }
 function isToolResult(value) {
-  return first.ToolResult(value) === true;
+  return !(0, import_core.nestedTooDeep)(value) && first.ToolResult(value) === true;
 }
 function isToolReturn(value) {
-  return first.ToolReturn(value) === true;
+  return !(0, import_core.nestedTooDeep)(value) && first.ToolReturn(value) === true;
 }
 function isToolReturnMessage(value) {
-  return first.ToolReturnMessage(value) === true;
+  return !(0, import_core.nestedTooDeep)(value) && first.ToolReturnMessage(value) === true;
 }
 function isUrlImage(value) {
-  return first.UrlImage(value) === true;
+  return !(0, import_core.nestedTooDeep)(value) && first.UrlImage(value) === true;
 }
 function isUserContentPart(value) {
-  return first.UserContentPart(value) === true;
+  return !(0, import_core.nestedTooDeep)(value) && first.UserContentPart(value) === true;
 }
 function isUserMessage(value) {
-  return first.UserMessage(value) === true;
+  return !(0, import_core.nestedTooDeep)(value) && first.UserMessage(value) === true;
 }
 function fromSdk(name, value) {
   return api.parse(name, value);

@@ -69,46 +69,46 @@ const violations = api.violations;
 const validate = api.validate;
 const parse = api.parse;
 function isBaseMessageRole(value) {
-  return first.BaseMessageRole(value) === true;
+  return !(0, import_core.nestedTooDeep)(value) && first.BaseMessageRole(value) === true;
 }
 function isExecutionMode(value) {
-  return first.ExecutionMode(value) === true;
+  return !(0, import_core.nestedTooDeep)(value) && first.ExecutionMode(value) === true;
 }
 function isIAgentTool(value) {
-  return first.IAgentTool(value) === true;
+  return !(0, import_core.nestedTooDeep)(value) && first.IAgentTool(value) === true;
 }
 function isIBaseMessage(value) {
-  return first.IBaseMessage(value) === true;
+  return !(0, import_core.nestedTooDeep)(value) && first.IBaseMessage(value) === true;
 }
 function isIOutlineMessage(value) {
-  return first.IOutlineMessage(value) === true;
+  return !(0, import_core.nestedTooDeep)(value) && first.IOutlineMessage(value) === true;
 }
 function isISwarmMessage(value) {
-  return first.ISwarmMessage(value) === true;
+  return !(0, import_core.nestedTooDeep)(value) && first.ISwarmMessage(value) === true;
 }
 function isITool(value) {
-  return first.ITool(value) === true;
+  return !(0, import_core.nestedTooDeep)(value) && first.ITool(value) === true;
 }
 function isIToolCall(value) {
-  return first.IToolCall(value) === true;
+  return !(0, import_core.nestedTooDeep)(value) && first.IToolCall(value) === true;
 }
 function isIToolCallFunction(value) {
-  return first.IToolCallFunction(value) === true;
+  return !(0, import_core.nestedTooDeep)(value) && first.IToolCallFunction(value) === true;
 }
 function isIToolFunction(value) {
-  return first.IToolFunction(value) === true;
+  return !(0, import_core.nestedTooDeep)(value) && first.IToolFunction(value) === true;
 }
 function isIToolParameters(value) {
-  return first.IToolParameters(value) === true;
+  return !(0, import_core.nestedTooDeep)(value) && first.IToolParameters(value) === true;
 }
 function isIToolProperty(value) {
-  return first.IToolProperty(value) === true;
+  return !(0, import_core.nestedTooDeep)(value) && first.IToolProperty(value) === true;
 }
 function isIToolRequest(value) {
-  return first.IToolRequest(value) === true;
+  return !(0, import_core.nestedTooDeep)(value) && first.IToolRequest(value) === true;
 }
 function isSwarmMessageRole(value) {
-  return first.SwarmMessageRole(value) === true;
+  return !(0, import_core.nestedTooDeep)(value) && first.SwarmMessageRole(value) === true;
 }
 // Annotate the CommonJS export names for ESM import in node:
 0 && (module.exports = {

@@ -2,16 +2,18 @@
 
 from __future__ import annotations
 
+import io
 import json
 import os
 import threading
 from pathlib import Path
+from typing import Any
 
 import pytest
 
-from chatschema import schemas
+from chatschema import jsontext, schemas
 
-from .common import USER, counts, run
+from .common import BACKENDS, USER, counts, run
 
 TOOL_CALL = {
     "message_type": "tool_call_message",
@@ -117,8 +119,9 @@ def test_non_utf8_file_name_keeps_output_valid(tmp_path: Path) -> None:
         f.write(b'{"role":"bot"}\n')
     name = os.fsdecode(raw)
     code, out, _ = run(["-s", "docent/ChatMessage", "--format", "json", name])
-    record = json.loads(out.encode("utf-8"))  # the line is UTF-8 JSON: the odd byte is escaped
-    assert code == 1 and record["file"] == name
+    # UTF-8 JSON that the project's own reader accepts (no lone surrogate): the odd byte as `\xe9`
+    record = jsontext.parse(out.encode("utf-8"), jsontext.loader())
+    assert code == 1 and record["file"] == f"{tmp_path}/caf\\xe9.jsonl"
     code, out, _ = run(["-s", "docent/ChatMessage", name])
     assert "caf\\xe9.jsonl:1: " in out
     out.encode("utf-8")
@@ -146,3 +149,93 @@ def test_unknown_tag_explanations_come_from_a_cache(monkeypatch: pytest.MonkeyPa
     checker.explain({"role": "user"})  # a known tag: explained each time
     checker.explain({"role": "user"})
     assert len(calls) == 4
+
+
+def test_keys_and_file_names_cannot_forge_or_colour_output_lines(tmp_path: Path) -> None:
+    forged = "a\nfake.jsonl:99: malformed: injected\x1b[31m"
+    payload = {"type": "object", "properties": {forged: 5, "k" * 200_000: 5, "it's": 5, "plain": 5}}
+    path = tmp_path / "odd\nname\x1b.jsonl"
+    path.write_text(json.dumps(payload) + "\n")
+    for backend in BACKENDS:
+        code, out, err = run(["-s", "docent/ToolParams", "--backend", backend, str(path)])
+        assert code == 1 and counts(err) == (1, 0, 1, 0)
+        [line] = out.splitlines()  # one message, one line
+        assert "\x1b" not in line and len(line) < 2000
+        assert line.startswith(f"{tmp_path}/odd\\nname\\x1b.jsonl:1: ")
+        assert "$.properties['a\\u000afake.jsonl:99: malformed: injected\\u001b[31m']: 5 is not of type" in line
+        assert f"$.properties['{'k' * 100}...']: 5 is not of type" in line
+        assert "$.properties['it\\'s']: 5 is not of type" in line and "$.properties.plain: 5" in line
+        code, out, _ = run(["-s", "docent/ToolParams", "--backend", backend, "--format", "json", str(path)])
+        [record] = [jsontext.parse(line.encode(), jsontext.loader()) for line in out.splitlines()]
+        assert record["file"] == f"{tmp_path}/odd\\nname\\x1b.jsonl"
+        assert f"$.properties['{'k' * 100}...']" in [e["path"] for e in record["errors"]]
+
+
+def test_a_path_is_bounded_however_deep() -> None:
+    path = schemas.json_path(["k" * 150, 3] * 1000)
+    assert len(path) == 1003 and path.startswith("$['" + "k" * 100 + "...'][3]['k") and path.endswith("...'][3]")
+    assert schemas.json_path(["content", 10, "a b", "x\u2028", "\ud800", 'q"']) == (
+        "$.content[10]['a b']['x\\u2028']['\\ud800']['q\"']"
+    )
+
+
+def test_quoted_keys_sort_in_payload_order_whatever_they_hold() -> None:
+    keys = ["[]", "a[12]", "a[2]", "b", "[3]"]
+    payload = {"type": "object", "properties": dict.fromkeys(keys, 5)}
+    paths = [v.path for v in schemas.violations(payload, "docent/ToolParams")]
+    # brackets inside a quoted key are read as indexes when sorting (`a[2]` before `a[12]`), and never fail
+    order = ["b", "[3]", "[]", "a[2]", "a[12]"]
+    assert paths == [schemas.json_path(["properties", key]) for key in order]
+
+
+def test_vertical_tab_and_form_feed_are_not_json_whitespace(tmp_path: Path) -> None:
+    # bytes.strip() also strips \x0b and \x0c: such a line, element or document was dropped uncounted
+    for backend in BACKENDS:
+        code, out, err = run(
+            ["-s", "docent/ChatMessage", "--backend", backend, "-"], stdin=f"{USER}\n\x0b\n\n".encode()
+        )
+        assert code == 1 and counts(err) == (2, 1, 0, 1) and out.startswith("<stdin>:2: malformed: ")
+        code, out, err = run(["-s", "docent/ChatMessage", "--each", "-"], stdin=f"[{USER},\x0b]".encode())
+        assert code == 1 and counts(err) == (2, 1, 0, 1) and out.startswith("<stdin>[1]: malformed: ")
+        document = tmp_path / "ff.json"
+        document.write_bytes(b"\x0c")
+        code, out, err = run(["-s", "docent/ChatMessage", "--backend", backend, str(document)])
+        assert code == 1 and counts(err) == (1, 0, 0, 1) and "malformed" in out
+
+
+def test_each_with_no_element_says_so() -> None:
+    for data in (b"", b" \n", b"[]", b" [ ] \n"):
+        code, out, err = run(["-s", "docent/ChatMessage", "--each", "-"], stdin=data)
+        assert code == 0 and out == "" and counts(err) == (0, 0, 0, 0)
+        assert "<stdin>: no message read (empty input or array)" in err
+
+
+def test_max_bytes_is_bounded_and_reads_follow_the_document(tmp_path: Path) -> None:
+    document = tmp_path / "one.json"
+    document.write_text(USER)
+    for limit in ("2147483648", "100000000000", "10000000000000000000000", "0"):
+        code, out, err = run(["-s", "docent/ChatMessage", "--max-bytes", limit, str(document)])
+        assert (
+            code == 2 and out == "" and err == "chatschema validate: --max-bytes must be between 1 and 2,147,483,647\n"
+        )
+    # the largest limit allocates nothing up front: a small document reads as usual
+    code, _, err = run(["-s", "docent/ChatMessage", "--max-bytes", "2147483647", str(document)])
+    assert code == 0 and counts(err) == (1, 1, 0, 0)
+    code, out, err = run(["-s", "docent/ChatMessage", "--max-bytes", "10", str(document)])
+    assert code == 1 and f"message too large: {len(USER)} bytes or more, limit 10" in out
+
+
+def test_a_document_too_large_on_a_stream_is_not_read_to_its_end() -> None:
+    from chatschema.validate.reader import TooLarge, read_document
+
+    class Endless(io.RawIOBase):  # /dev/zero, named .json: reading it to its end never ends
+        def readable(self) -> bool:
+            return True
+
+        def readinto(self, buffer: Any) -> int:
+            buffer[:] = b" " * len(buffer)
+            return len(buffer)
+
+    [chunk] = read_document(io.BufferedReader(Endless()), "zero.json", 1000)  # type: ignore[arg-type]
+    [item] = chunk.items
+    assert isinstance(item, TooLarge) and item.size == 1004  # what was read: the limit, room for a BOM, one more

@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
+from chatschema import schemas
 from tests.node import PACKAGE, run_node
 
 SCRIPT = """
@@ -61,3 +63,58 @@ def test_no_validator_appends_errors_by_copying_them() -> None:
     for path in validators:
         code = path.read_text(encoding="utf-8")
         assert ".concat(" not in code, path
+
+
+HOSTILE = """
+const chunks = [];
+process.stdin.on("data", (c) => chunks.push(c));
+process.stdin.on("end", () => {
+  const input = JSON.parse(Buffer.concat(chunks).toString("utf8"));
+  const c = require(input.package);
+  const docent = require(input.package + "/docent");
+  const nested = (levels) => { let x = 1; for (let i = 0; i < levels; i++) x = [x]; return x; };
+  const out = {};
+  for (const levels of input.levels) {
+    const payload = { role: "user", content: "hi", x: nested(levels) };
+    out[levels] = [c.isValid("docent/ChatMessage", payload), docent.isUserMessage(payload),
+                   c.violations("docent/ChatMessage", payload)];
+  }
+  const cyclic = { role: "user", content: "hi" };
+  cyclic.self = cyclic;
+  out.cyclic = [c.isValid("docent/ChatMessage", cyclic), c.violations("docent/ChatMessage", cyclic)];
+  // values quoted in messages: bounded whatever their size or depth (no RangeError)
+  out.quoted = input.quoted.map(([name, payload]) =>
+    c.violations(name, payload).map((v) => v.message.length));
+  out.deepEnum = c.violations("swarm/ISwarmMessage", { role: "user", content: "a", agentName: "a", mode: nested(20000) })
+    .map((v) => v.message.length);
+  out.paths = c.violations("docent/ToolParams", input.keys).map((v) => v.path);
+  process.stdout.write(JSON.stringify(out));
+});
+"""
+
+
+def test_node_applies_python_s_depth_rule_quotes_short_and_escapes_paths(tmp_path: Path) -> None:
+    script = tmp_path / "hostile.cjs"
+    script.write_text(HOSTILE)
+    keys = {"type": "object", "properties": {"a\nfake.jsonl:9: x\x1b[31m": 5, "k" * 200: 5, "it's": 5, "\u2028": 5}}
+    quoted = [
+        ["swarm/ISwarmMessage", {"role": "user", "content": "a", "agentName": "a", "mode": "x" * 1_000_000}],
+        ["swarm/ISwarmMessage", {"role": "user", "content": "a", "agentName": "a", "mode": ["y" * 50] * 100_000}],
+        ["swarm/ISwarmMessage", {"role": "user", "content": "a", "agentName": "a", "mode": {"k": "z" * 100_000}}],
+        ["docent/ChatMessage", {"role": "\x1b" + "x" * 1_000_000}],
+    ]
+    levels = [1022, 1023, 1024, 100_000]
+    out = run_node(script, {"package": str(PACKAGE), "levels": levels, "quoted": quoted, "keys": keys})
+    too_deep = [{"path": "$", "message": "nesting too deep: more than 1024 levels", "keyword": "maxDepth"}]
+    for n in levels:  # the object is one level: 1 + 1023 is the deepest allowed, as in Python
+        payload: Any = 1
+        for _ in range(min(n, 1100)):
+            payload = [payload]
+        message = {"role": "user", "content": "hi", "x": payload}
+        assert out[str(n)][0] == out[str(n)][1] == schemas.is_valid(message, "docent/ChatMessage") == (n <= 1023)
+        assert out[str(n)][2] == ([] if n <= 1023 else too_deep)
+    assert out["cyclic"] == [False, too_deep]
+    for lengths in [*out["quoted"], out["deepEnum"]]:
+        assert lengths and all(length < 250 for length in lengths), lengths
+    assert out["paths"] == [v.path for v in schemas.violations(keys, "docent/ToolParams")]
+    assert "$.properties['a\\u000afake.jsonl:9: x\\u001b[31m']" in out["paths"]

@@ -88,3 +88,28 @@ def test_ctrl_c_with_workers_is_quiet_and_exits_130() -> None:
     # nothing but the summary of what was read before the interrupt (no "Process ForkPoolWorker-1:")
     assert [line.split(":")[0] for line in text.splitlines()] == ["chatschema validate"], text
     assert "read," in text
+
+
+def test_ctrl_c_while_the_command_loads_is_quiet() -> None:
+    # A SIGINT during the imports (jsonschema, the validators: about 0.3 s) used to print a
+    # KeyboardInterrupt traceback; here it arrives, deterministically, as chatschema.schemas loads.
+    hook = (
+        "import sys\n"
+        "class Interrupt:\n"
+        "    def find_spec(self, name, path=None, target=None):\n"
+        "        if name == 'chatschema.schemas':\n"
+        "            raise KeyboardInterrupt\n"
+        "sys.meta_path.insert(0, Interrupt())\n"
+        "from chatschema.command import main\n"
+        "sys.exit(main(['validate', '-s', 'docent/ChatMessage', '-']))\n"
+    )
+    proc = subprocess.run([sys.executable, "-c", hook], input=b"", capture_output=True, timeout=60, check=False)
+    assert (proc.returncode, proc.stdout, proc.stderr) == (130, b"", b"")
+    proc = subprocess.run(
+        [sys.executable, "-m", "chatschema", "validate", "-s", "docent/ChatMessage", "-"],
+        input=USER.encode(),
+        capture_output=True,
+        timeout=60,
+        check=False,
+    )
+    assert proc.returncode == 0 and b"1 valid" in proc.stderr

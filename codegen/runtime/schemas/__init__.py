@@ -13,7 +13,7 @@ import re
 import reprlib
 import sys
 import threading
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from contextvars import ContextVar
 from dataclasses import dataclass
 from functools import cache
@@ -28,7 +28,7 @@ from jsonschema.protocols import Validator as _Validator
 from referencing import Registry, Resource
 from referencing.jsonschema import DRAFT202012
 
-from chatschema.jsontext import MAX_DEPTH
+from chatschema.jsontext import MAX_DEPTH, refused
 
 __all__ = [
     "FORMAT_CHECKER",
@@ -41,6 +41,7 @@ __all__ = [
     "formats_used",
     "is_date_time",
     "is_valid",
+    "json_path",
     "names",
     "refs",
     "registry",
@@ -574,7 +575,7 @@ def violations_counted(
         finally:
             _branch_errors.reset(token)
 
-    return _deep_safe(instance, work, _too_deep_violations)
+    return _deep_safe(instance, work, lambda refused: ([refused], 0))
 
 
 def is_valid(instance: Any, name: str) -> bool:
@@ -582,7 +583,7 @@ def is_valid(instance: Any, name: str) -> bool:
 
     It stops at the first violation, so it costs little on a payload with many."""
     check = verdict_validator(name).is_valid
-    return _deep_safe(instance, lambda: bool(check(instance)), lambda: False)
+    return _deep_safe(instance, lambda: bool(check(instance)), lambda refused: False)
 
 
 def validate(instance: Any, name: str) -> None:
@@ -622,8 +623,7 @@ def _path_order(path: str) -> list[str | int]:
 _INDEX = re.compile(r"\[(\d+)\]")
 
 
-def _too_deep_violations() -> tuple[list[Violation], int]:
-    return [Violation("$", f"nesting too deep: more than {MAX_DEPTH} levels", "maxDepth")], 0
+_TOO_DEEP = Violation("$", f"nesting too deep: more than {MAX_DEPTH} levels", "maxDepth")
 
 
 # jsonschema recurses a few frames per level of the payload (and `repr` one per level): a payload
@@ -634,11 +634,12 @@ _DEEP_STACK = 512 * 1024 * 1024  # virtual: only the pages used are ever touched
 T = TypeVar("T")
 
 
-def _deep_safe(instance: Any, work: Callable[[], T], too_deep: Callable[[], T]) -> T:
-    """`too_deep()` for a payload deeper than MAX_DEPTH; else `work()`, again in a thread with a
-    large stack and recursion limit if it runs out of stack."""
-    if _depth_exceeds(instance, MAX_DEPTH):
-        return too_deep()
+def _deep_safe(instance: Any, work: Callable[[], T], refuse: Callable[[Violation], T]) -> T:
+    """`refuse(violation)` for a payload that breaks the JSON rules of depth or numbers (`_refused`);
+    else `work()`, again in a thread with a large stack and recursion limit if it runs out of stack."""
+    refused = _refused(instance)
+    if refused is not None:
+        return refuse(refused)
     try:
         return work()
     except RecursionError:
@@ -652,7 +653,7 @@ def _deep_safe(instance: Any, work: Callable[[], T], too_deep: Callable[[], T]) 
         try:
             box.append(work())
         except RecursionError:
-            box.append(too_deep())
+            box.append(refuse(_TOO_DEEP))
         except BaseException as exc:  # re-raised in the caller's thread
             failure.append(exc)
         finally:
@@ -664,7 +665,7 @@ def _deep_safe(instance: Any, work: Callable[[], T], too_deep: Callable[[], T]) 
             thread = threading.Thread(target=target, name="chatschema-deep-validation")
             thread.start()
         except RuntimeError:  # no thread with such a stack here (a tight ulimit -v): refuse the depth
-            return too_deep()
+            return refuse(_TOO_DEEP)
         finally:
             threading.stack_size(size)
         thread.join()
@@ -676,21 +677,15 @@ def _deep_safe(instance: Any, work: Callable[[], T], too_deep: Callable[[], T]) 
 _DEEP_LOCK = threading.Lock()
 
 
-def _depth_exceeds(node: Any, limit: int) -> bool:
-    """Whether `node` nests containers deeper than `limit` (a container holding itself does)."""
-    stack: list[tuple[Any, int]] = [(node, 0)]
-    while stack:
-        item, level = stack.pop()
-        if isinstance(item, dict):
-            children: Any = item.values()
-        elif isinstance(item, list | tuple):
-            children = item
-        else:
-            continue
-        if level + 1 > limit:
-            return True
-        stack.extend((child, level + 1) for child in children)
-    return False
+def _refused(node: Any) -> Violation | None:
+    """The violation of a payload that JSON text read by `jsontext` could not hold: nested too deep
+    (a container holding itself is), or with an integer beyond a double's range (which Python may
+    also refuse to write in a message)."""
+    problem = refused(node)
+    if problem is None:
+        return None
+    path, reason, keyword = problem
+    return Violation(json_path(path), reason, keyword)
 
 
 _SHORT = reprlib.Repr()
@@ -743,8 +738,41 @@ def _message(error: ValidationError) -> str:
     return text if len(text) <= 2 * _SHORT_LIMIT else f"{text[:_SHORT_LIMIT]}...{text[-_SHORT_LIMIT // 2 :]}"
 
 
+_NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]*\Z")
+# In a quoted key: the quote, the backslash, control characters, line and paragraph separators and
+# lone surrogates are escaped, so a key can neither end the output line nor reach the terminal raw.
+_UNSAFE_KEY = re.compile("[\\\\'\x00-\x1f\x7f-\x9f\u2028\u2029\ud800-\udfff]")
+_KEY_LIMIT = 100  # characters of a key shown
+_PATH_LIMIT = 1000  # characters of a path shown (a path 1024 levels deep is longer)
+
+
+def _escape_key_char(found: re.Match[str]) -> str:
+    char = found.group()
+    return "\\" + char if char in "\\'" else f"\\u{ord(char):04x}"
+
+
+def json_path(parts: Iterable[Any]) -> str:
+    """The JSONPath of a location in a payload: `$.content[0].text`; a key that is not a plain name
+    is quoted and escaped (`$['a b']`, `$['line\\u000a']`), a key longer than 100 characters and a
+    path longer than 1000 are cut with `...`, so a path is one short line whatever the payload's keys."""
+    out = ["$"]
+    for part in parts:
+        if isinstance(part, int):
+            out.append(f"[{part}]")
+            continue
+        key = str(part)
+        if len(key) <= _KEY_LIMIT and _NAME.match(key):
+            out.append(f".{key}")
+        else:
+            shown = key if len(key) <= _KEY_LIMIT else key[:_KEY_LIMIT] + "..."
+            out.append(f"['{_UNSAFE_KEY.sub(_escape_key_char, shown)}']")
+    path = "".join(out)
+    half = _PATH_LIMIT // 2
+    return path if len(path) <= _PATH_LIMIT else f"{path[:half]}...{path[-half:]}"
+
+
 def _violation(error: ValidationError) -> Violation:
-    return Violation(error.json_path, _message(error), str(error.validator))
+    return Violation(json_path(error.absolute_path), _message(error), str(error.validator))
 
 
 def _branches(error: ValidationError) -> dict[int, list[ValidationError]]:
@@ -802,7 +830,7 @@ def _explain(error: ValidationError, tally: list[int]) -> Iterator[Violation]:
     if isinstance(disc, dict) and isinstance(instance, dict):
         tag = disc["propertyName"]
         if tag not in instance:
-            yield Violation(error.json_path, f"missing discriminator {tag!r}", "discriminator")
+            yield Violation(json_path(error.absolute_path), f"missing discriminator {tag!r}", "discriminator")
             return
         tag_errors = {
             i: [e for e in errs if e.validator == "const" and list(e.relative_path) == [tag]]
@@ -813,7 +841,7 @@ def _explain(error: ValidationError, tally: list[int]) -> Iterator[Violation]:
             # a branch that extends another (allOf) may repeat its tag: name each value once
             allowed = list(dict.fromkeys(e.validator_value for errs in tag_errors.values() for e in errs))
             yield Violation(
-                error.json_path,
+                json_path(error.absolute_path),
                 f"unknown {tag} {short_repr(instance[tag])}, expected one of {', '.join(map(repr, allowed))}",
                 "discriminator",
             )
@@ -835,7 +863,11 @@ def _explain(error: ValidationError, tally: list[int]) -> Iterator[Violation]:
         return
     if not plausible:  # the payload has none of the branches' types: name them all
         types = dict.fromkeys(t for found in types_of.values() for t in found or [])
-        yield Violation(error.json_path, f"{short_repr(instance)} is not of type {', '.join(map(repr, types))}", "type")
+        yield Violation(
+            json_path(error.absolute_path),
+            f"{short_repr(instance)} is not of type {', '.join(map(repr, types))}",
+            "type",
+        )
         return
     # Several branches fit the payload's type: explain the closest, and say which it was.
     explained: dict[int, tuple[list[Violation], int]] = {}

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import os
 import re
+import stat
 from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import BinaryIO
@@ -150,7 +151,7 @@ def read_lines(
             if path is None:
                 yield Chunk(source, False, first, [], size, data, max_bytes, tail)
             else:
-                blank = data.isspace() and not tail.strip()
+                blank = not data.strip(JSON_SPACE) and not tail.strip(JSON_SPACE)
                 yield Chunk(
                     source,
                     False,
@@ -174,18 +175,32 @@ def read_lines(
 
 
 def read_document(stream: BinaryIO, source: str, max_bytes: int) -> Iterator[Chunk]:
-    """A `.json` file holding one message."""
-    data = stream.read(max_bytes + len(BOM) + 1)
+    """A `.json` file holding one message, read a block at a time up to `max_bytes` (so memory follows
+    the document, not the limit); a larger one is reported with its size, or with the bytes read
+    when the input is a stream, which is not read to its end (it may have none)."""
+    parts: list[bytes] = []
+    size = 0
+    while size <= max_bytes + len(BOM) and (data := stream.read(min(BLOCK, max_bytes + len(BOM) + 1 - size))):
+        parts.append(data)
+        size += len(data)
+    data = b"".join(parts)
     if data.startswith(BOM):
         data = data[len(BOM) :]
     if len(data) > max_bytes:
-        size = len(data)
-        while more := stream.read(BLOCK):
-            size += len(more)
-        yield Chunk(source, False, 1, [TooLarge(size, max_bytes)], size, document=True)
+        total = max(_regular_size(stream), len(data))
+        yield Chunk(source, False, 1, [TooLarge(total, max_bytes)], len(data), document=True)
         return
-    item = data if data.strip(_SPACE) else Broken("empty document")
+    item = data if data.strip(JSON_SPACE) else Broken("empty document")
     yield Chunk(source, False, 1, [item], len(data), document=True)
+
+
+def _regular_size(stream: BinaryIO) -> int:
+    """The size of the regular file `stream` reads; 0 for a pipe, a device or an in-memory stream."""
+    try:
+        status = os.fstat(stream.fileno())
+    except (OSError, ValueError):  # io.UnsupportedOperation is both
+        return 0
+    return status.st_size if stat.S_ISREG(status.st_mode) else 0
 
 
 # Outside a string: a whole string (skipped in one step), a bracket, a comma, or the quote of a
@@ -196,7 +211,7 @@ _SKIP = re.compile(rb'(?:[^][{}"]+|"[^"\\]*(?:\\.[^"\\]*)*")*', re.DOTALL)
 _QUOTE = ord('"')
 _OPEN = (ord("["), ord("{"))
 _IN_STRING = re.compile(rb'["\\]')
-_SPACE = b" \t\r\n"
+JSON_SPACE = b" \t\r\n"  # JSON's whitespace; bytes.strip() would also take \x0b and \x0c
 
 
 def read_array(stream: BinaryIO, source: str, max_bytes: int, batch: int = 2000, block: int = BLOCK) -> Iterator[Chunk]:
@@ -259,7 +274,7 @@ class _ArrayState:
         self.parts, self.size, self.too_large = [], 0, False
         if too_large:
             return TooLarge(size, self.max_bytes)
-        if not data.strip(_SPACE):
+        if not data.strip(JSON_SPACE):
             return None
         return data
 
@@ -271,11 +286,11 @@ class _ArrayState:
             if self.broken is not None:
                 return
             if self.done:
-                if data[pos:].strip(_SPACE):
+                if data[pos:].strip(JSON_SPACE):
                     self.trailing = True
                 return
             if not self.started:
-                rest = data[pos:].lstrip(_SPACE)
+                rest = data[pos:].lstrip(JSON_SPACE)
                 if not rest:
                     return
                 if rest[:1] != b"[":
@@ -341,7 +356,7 @@ class _ArrayState:
         if self.broken is not None:
             return Broken(self.broken)
         if not self.started:
-            return Broken("empty input: expected a JSON array")
+            return None  # no input but whitespace: no message, as an empty JSONL file (the command says so)
         if not self.done:
             return Broken("array cut off: the input ends before its closing ']'")
         if self.trailing:

@@ -14,7 +14,7 @@ from typing import Any
 from pydantic import TypeAdapter
 
 from chatschema._base import SchemaModel
-from chatschema.jsontext import validate_json
+from chatschema.jsontext import validate_json, validate_python
 
 from .models.content_block import (
     ContentBlock,
@@ -66,7 +66,8 @@ def parse_content_block(data: Mapping[str, Any] | SchemaModel) -> ContentBlock:
 
     An instance of a branch class is returned as it is; another model is re-validated
     from its JSON dump. Raises `pydantic.ValidationError` (a `ValueError`) if `data` is
-    not valid, including when `block_type` is missing or unknown.
+    not valid, including when `block_type` is missing or unknown, and when it breaks
+    the rules of JSON text (nested deeper than 1024 levels, an integer beyond a double's range).
     """
     if isinstance(
         data,
@@ -79,7 +80,7 @@ def parse_content_block(data: Mapping[str, Any] | SchemaModel) -> ContentBlock:
         return data
     if isinstance(data, SchemaModel):
         data = data.model_dump(mode="json")
-    return _content_block_adapter().validate_python(data)
+    return validate_python(_content_block_adapter(), data, "ContentBlock")
 
 
 def parse_content_block_json(data: str | bytes) -> ContentBlock:

@@ -17,7 +17,7 @@ from typing import Any
 from pydantic import TypeAdapter
 
 from chatschema._base import SchemaModel
-from chatschema.jsontext import validate_json
+from chatschema.jsontext import validate_json, validate_python
 
 from .models.citation import (
     AgentRunMetadataItem,
@@ -103,7 +103,8 @@ def parse_citation_item(data: Mapping[str, Any] | SchemaModel) -> CitationItem:
 
     An instance of a branch class is returned as it is; another model is re-validated
     from its JSON dump. Raises `pydantic.ValidationError` (a `ValueError`) if `data` is
-    not valid, including when `item_type` is missing or unknown.
+    not valid, including when `item_type` is missing or unknown, and when it breaks
+    the rules of JSON text (nested deeper than 1024 levels, an integer beyond a double's range).
     """
     if isinstance(
         data,
@@ -118,7 +119,7 @@ def parse_citation_item(data: Mapping[str, Any] | SchemaModel) -> CitationItem:
         return data
     if isinstance(data, SchemaModel):
         data = data.model_dump(mode="json")
-    return _citation_item_adapter().validate_python(data)
+    return validate_python(_citation_item_adapter(), data, "CitationItem")
 
 
 def parse_citation_item_json(data: str | bytes) -> CitationItem:
@@ -141,7 +142,8 @@ def parse_chat_message(data: Mapping[str, Any] | SchemaModel) -> ChatMessage:
 
     An instance of a branch class is returned as it is; another model is re-validated
     from its JSON dump. Raises `pydantic.ValidationError` (a `ValueError`) if `data` is
-    not valid, including when `role` is missing or unknown.
+    not valid, including when `role` is missing or unknown, and when it breaks
+    the rules of JSON text (nested deeper than 1024 levels, an integer beyond a double's range).
     """
     if isinstance(
         data,
@@ -155,7 +157,7 @@ def parse_chat_message(data: Mapping[str, Any] | SchemaModel) -> ChatMessage:
         return data
     if isinstance(data, SchemaModel):
         data = data.model_dump(mode="json")
-    return _chat_message_adapter().validate_python(data)
+    return validate_python(_chat_message_adapter(), data, "ChatMessage")
 
 
 def parse_chat_message_json(data: str | bytes) -> ChatMessage:
@@ -178,7 +180,8 @@ def parse_docent_chat_message(data: Mapping[str, Any] | SchemaModel) -> DocentCh
 
     An instance of a branch class is returned as it is; another model is re-validated
     from its JSON dump. Raises `pydantic.ValidationError` (a `ValueError`) if `data` is
-    not valid, including when `role` is missing or unknown.
+    not valid, including when `role` is missing or unknown, and when it breaks
+    the rules of JSON text (nested deeper than 1024 levels, an integer beyond a double's range).
     """
     if isinstance(
         data,
@@ -192,7 +195,7 @@ def parse_docent_chat_message(data: Mapping[str, Any] | SchemaModel) -> DocentCh
         return data
     if isinstance(data, SchemaModel):
         data = data.model_dump(mode="json")
-    return _docent_chat_message_adapter().validate_python(data)
+    return validate_python(_docent_chat_message_adapter(), data, "DocentChatMessage")
 
 
 def parse_docent_chat_message_json(data: str | bytes) -> DocentChatMessage:
@@ -215,7 +218,8 @@ def parse_content(data: Mapping[str, Any] | SchemaModel) -> Content:
 
     An instance of a branch class is returned as it is; another model is re-validated
     from its JSON dump. Raises `pydantic.ValidationError` (a `ValueError`) if `data` is
-    not valid, including when `type` is missing or unknown.
+    not valid, including when `type` is missing or unknown, and when it breaks
+    the rules of JSON text (nested deeper than 1024 levels, an integer beyond a double's range).
     """
     if isinstance(
         data,
@@ -227,7 +231,7 @@ def parse_content(data: Mapping[str, Any] | SchemaModel) -> Content:
         return data
     if isinstance(data, SchemaModel):
         data = data.model_dump(mode="json")
-    return _content_adapter().validate_python(data)
+    return validate_python(_content_adapter(), data, "Content")
 
 
 def parse_content_json(data: str | bytes) -> Content:

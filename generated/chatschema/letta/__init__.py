@@ -18,7 +18,7 @@ from typing import Any
 from pydantic import TypeAdapter
 
 from chatschema._base import SchemaModel
-from chatschema.jsontext import validate_json
+from chatschema.jsontext import validate_json, validate_python
 
 from .models.letta_message import (
     ApprovalRequestMessage,
@@ -128,7 +128,8 @@ def parse_letta_message(data: Mapping[str, Any] | SchemaModel) -> LettaMessage:
 
     An instance of a branch class is returned as it is; another model is re-validated
     from its JSON dump. Raises `pydantic.ValidationError` (a `ValueError`) if `data` is
-    not valid, including when `message_type` is missing or unknown.
+    not valid, including when `message_type` is missing or unknown, and when it breaks
+    the rules of JSON text (nested deeper than 1024 levels, an integer beyond a double's range).
     """
     if isinstance(
         data,
@@ -149,7 +150,7 @@ def parse_letta_message(data: Mapping[str, Any] | SchemaModel) -> LettaMessage:
         return data
     if isinstance(data, SchemaModel):
         data = data.model_dump(mode="json")
-    return _letta_message_adapter().validate_python(data)
+    return validate_python(_letta_message_adapter(), data, "LettaMessage")
 
 
 def parse_letta_message_json(data: str | bytes) -> LettaMessage:
@@ -172,7 +173,8 @@ def parse_image_source(data: Mapping[str, Any] | SchemaModel) -> ImageSource:
 
     An instance of a branch class is returned as it is; another model is re-validated
     from its JSON dump. Raises `pydantic.ValidationError` (a `ValueError`) if `data` is
-    not valid, including when `type` is missing or unknown.
+    not valid, including when `type` is missing or unknown, and when it breaks
+    the rules of JSON text (nested deeper than 1024 levels, an integer beyond a double's range).
     """
     if isinstance(
         data,
@@ -185,7 +187,7 @@ def parse_image_source(data: Mapping[str, Any] | SchemaModel) -> ImageSource:
         return data
     if isinstance(data, SchemaModel):
         data = data.model_dump(mode="json")
-    return _image_source_adapter().validate_python(data)
+    return validate_python(_image_source_adapter(), data, "ImageSource")
 
 
 def parse_image_source_json(data: str | bytes) -> ImageSource:
@@ -208,7 +210,8 @@ def parse_user_content_part(data: Mapping[str, Any] | SchemaModel) -> UserConten
 
     An instance of a branch class is returned as it is; another model is re-validated
     from its JSON dump. Raises `pydantic.ValidationError` (a `ValueError`) if `data` is
-    not valid, including when `type` is missing or unknown.
+    not valid, including when `type` is missing or unknown, and when it breaks
+    the rules of JSON text (nested deeper than 1024 levels, an integer beyond a double's range).
     """
     if isinstance(
         data,
@@ -220,7 +223,7 @@ def parse_user_content_part(data: Mapping[str, Any] | SchemaModel) -> UserConten
         return data
     if isinstance(data, SchemaModel):
         data = data.model_dump(mode="json")
-    return _user_content_part_adapter().validate_python(data)
+    return validate_python(_user_content_part_adapter(), data, "UserContentPart")
 
 
 def parse_user_content_part_json(data: str | bytes) -> UserContentPart:
@@ -243,7 +246,8 @@ def parse_letta_streaming_response(data: Mapping[str, Any] | SchemaModel) -> Let
 
     An instance of a branch class is returned as it is; another model is re-validated
     from its JSON dump. Raises `pydantic.ValidationError` (a `ValueError`) if `data` is
-    not valid, including when `message_type` is missing or unknown.
+    not valid, including when `message_type` is missing or unknown, and when it breaks
+    the rules of JSON text (nested deeper than 1024 levels, an integer beyond a double's range).
     """
     if isinstance(
         data,
@@ -268,7 +272,7 @@ def parse_letta_streaming_response(data: Mapping[str, Any] | SchemaModel) -> Let
         return data
     if isinstance(data, SchemaModel):
         data = data.model_dump(mode="json")
-    return _letta_streaming_response_adapter().validate_python(data)
+    return validate_python(_letta_streaming_response_adapter(), data, "LettaStreamingResponse")
 
 
 def parse_letta_streaming_response_json(data: str | bytes) -> LettaStreamingResponse:
@@ -291,7 +295,8 @@ def parse_approval(data: Mapping[str, Any] | SchemaModel) -> Approval:
 
     An instance of a branch class is returned as it is; another model is re-validated
     from its JSON dump. Raises `pydantic.ValidationError` (a `ValueError`) if `data` is
-    not valid, including when `type` is missing or unknown.
+    not valid, including when `type` is missing or unknown, and when it breaks
+    the rules of JSON text (nested deeper than 1024 levels, an integer beyond a double's range).
     """
     if isinstance(
         data,
@@ -303,7 +308,7 @@ def parse_approval(data: Mapping[str, Any] | SchemaModel) -> Approval:
         return data
     if isinstance(data, SchemaModel):
         data = data.model_dump(mode="json")
-    return _approval_adapter().validate_python(data)
+    return validate_python(_approval_adapter(), data, "Approval")
 
 
 def parse_approval_json(data: str | bytes) -> Approval:

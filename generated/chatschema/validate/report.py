@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 import json
+import re
 import time
 from typing import TextIO
 
@@ -12,7 +13,7 @@ from .run import Problem, Result
 
 def text_line(problem: Problem, show_schema: bool = False) -> str:
     """`file:line: $.path: reason` (`file[index]` for array elements); several violations joined by `; `."""
-    where = problem.where if not _has_surrogate(problem.source) else printable_name(problem.where)
+    where = printable_name(problem.where)
     if problem.status == "malformed":
         return f"{where}: malformed: {problem.reason}"
     reasons = "; ".join(f"{path}: {message}" for path, message in problem.errors)
@@ -24,7 +25,8 @@ def text_line(problem: Problem, show_schema: bool = False) -> str:
 
 def json_record(problem: Problem) -> str:
     """The same as one JSON object (a JSONL line)."""
-    record: dict[str, object] = {"file": problem.source, ("index" if problem.indexed else "line"): problem.number}
+    record: dict[str, object] = {"file": printable_name(problem.source)}
+    record["index" if problem.indexed else "line"] = problem.number
     record["status"] = problem.status
     if problem.status == "malformed":
         record["reason"] = problem.reason
@@ -33,8 +35,7 @@ def json_record(problem: Problem) -> str:
         record["errors"] = [{"path": path, "message": message} for path, message in problem.errors]
         if problem.omitted:
             record["omitted"] = problem.omitted  # violations beyond `errors`, counted only
-    # a file name that is not UTF-8 holds lone surrogates (os.fsdecode): escaped, so the line stays JSON
-    return json.dumps(record, ensure_ascii=_has_surrogate(problem.source))
+    return json.dumps(record, ensure_ascii=False)
 
 
 def _has_surrogate(text: str) -> bool:
@@ -46,10 +47,20 @@ def _has_surrogate(text: str) -> bool:
 
 
 def printable_name(source: str) -> str:
-    """A file name as text: the bytes of a name that is not UTF-8 as `\\xff` escapes."""
-    if not _has_surrogate(source):
-        return source
-    return source.encode("utf-8", "surrogateescape").decode("utf-8", "backslashreplace")
+    """A file name as one line of text: the bytes of a name that is not UTF-8 as `\\xff` escapes (a
+    lone surrogate, as `os.fsdecode` gives them, is not valid JSON text), control characters and line
+    separators as `\\n`, `\\x1b`, `\\u2028`, so a name can neither split an output line nor reach the
+    terminal raw."""
+    if _has_surrogate(source):
+        source = source.encode("utf-8", "surrogateescape").decode("utf-8", "backslashreplace")
+    return _CONTROL.sub(_escaped, source) if _CONTROL.search(source) else source
+
+
+_CONTROL = re.compile("[\x00-\x1f\x7f-\x9f\u2028\u2029]")
+
+
+def _escaped(found: re.Match[str]) -> str:
+    return found.group().encode("unicode_escape").decode("ascii")
 
 
 class Reporter:

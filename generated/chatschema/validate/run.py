@@ -16,7 +16,7 @@ from typing import Any, cast
 from chatschema.jsontext import MAX_DEPTH, Malformed, loader, needs_depth_check, parse, too_deep
 
 from .backends import Checker
-from .reader import CONTINUE, Broken, Chunk, Item, TooLarge
+from .reader import CONTINUE, JSON_SPACE, Broken, Chunk, Item, TooLarge
 
 _BATCH = 256  # messages parsed before they are checked, in `Engine._fast`
 
@@ -163,7 +163,7 @@ class Engine:
             return malformed(item.reason())
         if isinstance(item, Broken):
             return malformed(item.message)
-        if not item.strip():
+        if not item.strip(JSON_SPACE):
             return None  # a blank line is not a message
         try:
             value = parse(item, self.loads, self.options.max_depth)
@@ -193,8 +193,8 @@ _ARRAY_HINT = " (a top-level array: --each validates its elements)"
 
 def _jsonl_hint(data: bytes, loads: Callable[[bytes], Any]) -> str:
     """For a `.json` file that does not parse: a hint when its first line is a message on its own (JSONL)."""
-    first, _, rest = data.strip().partition(b"\n")
-    if not rest.strip():
+    first, _, rest = data.strip(JSON_SPACE).partition(b"\n")
+    if not rest.strip(JSON_SPACE):
         return ""
     try:
         loads(first)

@@ -4,7 +4,7 @@
 import * as all from "./validators/bridgic.js";
 import * as first from "./validators/bridgic.first.js";
 import { tags } from "./validators/bridgic.meta.js";
-import { makeApi } from "./core.js";
+import { makeApi, nestedTooDeep } from "./core.js";
 
 export { MAX_VIOLATIONS, PayloadError, UnknownSchemaError } from "./core.js";
 
@@ -20,38 +20,38 @@ export const validate = api.validate;
 export const parse = api.parse;
 
 export function isContentBlock(value) {
-  return first.ContentBlock(value) === true;
+  return !nestedTooDeep(value) && first.ContentBlock(value) === true;
 }
 export function isMessage(value) {
-  return first.Message(value) === true;
+  return !nestedTooDeep(value) && first.Message(value) === true;
 }
 export function isMessageChunk(value) {
-  return first.MessageChunk(value) === true;
+  return !nestedTooDeep(value) && first.MessageChunk(value) === true;
 }
 export function isResponse(value) {
-  return first.Response(value) === true;
+  return !nestedTooDeep(value) && first.Response(value) === true;
 }
 export function isRole(value) {
-  return first.Role(value) === true;
+  return !nestedTooDeep(value) && first.Role(value) === true;
 }
 export function isTextBlock(value) {
-  return first.TextBlock(value) === true;
+  return !nestedTooDeep(value) && first.TextBlock(value) === true;
 }
 export function isTokenUsage(value) {
-  return first.TokenUsage(value) === true;
+  return !nestedTooDeep(value) && first.TokenUsage(value) === true;
 }
 export function isTool(value) {
-  return first.Tool(value) === true;
+  return !nestedTooDeep(value) && first.Tool(value) === true;
 }
 export function isToolCall(value) {
-  return first.ToolCall(value) === true;
+  return !nestedTooDeep(value) && first.ToolCall(value) === true;
 }
 export function isToolCallBlock(value) {
-  return first.ToolCallBlock(value) === true;
+  return !nestedTooDeep(value) && first.ToolCallBlock(value) === true;
 }
 export function isToolCallDict(value) {
-  return first.ToolCallDict(value) === true;
+  return !nestedTooDeep(value) && first.ToolCallDict(value) === true;
 }
 export function isToolResultBlock(value) {
-  return first.ToolResultBlock(value) === true;
+  return !nestedTooDeep(value) && first.ToolResultBlock(value) === true;
 }

@@ -26,6 +26,12 @@ export declare class UnknownSchemaError extends Error {
 /** At most this many violations are listed per payload; the others are counted in `PayloadError.omitted`. */
 export declare const MAX_VIOLATIONS: number;
 
+/** A payload nested deeper than this (arrays and objects) is not valid: one violation, `nesting too deep`. */
+export declare const MAX_DEPTH: number;
+
+/** Whether `value` nests arrays and objects more than MAX_DEPTH levels deep (one that holds itself does). */
+export declare function nestedTooDeep(value: unknown): boolean;
+
 /** Up to `n` of `names` closest to `word` (ratio at least `cutoff`), as Python's difflib.get_close_matches. */
 export declare function closeMatches(word: string, names: readonly string[], n?: number, cutoff?: number): string[];
 

@@ -3,18 +3,72 @@
 // validators/<family>.js): nothing is compiled at run time and nothing uses eval. index.js builds
 // it over every family, letta.js (and each other family module) over its own.
 
-/** A value as Python's repr writes it, so that messages read the same as chatschema's Python ones. */
+const SHORT_LIMIT = 100; // characters of a value quoted in a message, as schemas.short_repr in Python
+
+// Characters Python's repr escapes in a string: control characters, DEL, C1 controls, lone surrogates.
+const UNPRINTABLE = /[\x00-\x1f\x7f-\x9f]|[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/g;
+const NAMED_ESCAPES = { "\n": "\\n", "\r": "\\r", "\t": "\\t" };
+
+function escapeUnprintable(char) {
+  if (NAMED_ESCAPES[char]) return NAMED_ESCAPES[char];
+  const code = char.charCodeAt(0);
+  return code < 0x100 ? `\\x${code.toString(16).padStart(2, "0")}` : `\\u${code.toString(16)}`;
+}
+
+/** A value as Python's repr writes it, so that messages read the same as chatschema's Python ones,
+ * cut to about SHORT_LIMIT characters with `...` whatever its size or depth (never a stack overflow). */
 function pyRepr(value) {
+  const text = reprWithin(value, SHORT_LIMIT + 1);
+  return text.length <= SHORT_LIMIT ? text : `${text.slice(0, SHORT_LIMIT - 3)}...`;
+}
+
+// `value`'s repr, or a text longer than `budget` that begins like it: each level of nesting writes
+// at least one character, so the recursion is at most `budget` deep.
+function reprWithin(value, budget) {
   if (typeof value === "string") {
-    const quote = value.includes("'") && !value.includes('"') ? '"' : "'";
-    const body = value.replace(/\\/g, "\\\\").replace(/\n/g, "\\n").replace(/\r/g, "\\r").replace(/\t/g, "\\t");
-    return quote + (quote === "'" ? body.replace(/'/g, "\\'") : body) + quote;
+    const cut = value.length > budget ? value.slice(0, budget) : value;
+    const quote = cut.includes("'") && !cut.includes('"') ? '"' : "'";
+    let body = cut.replace(/\\/g, "\\\\").replace(UNPRINTABLE, escapeUnprintable);
+    if (quote === "'") body = body.replace(/'/g, "\\'");
+    return quote + body + quote;
   }
-  if (value === null) return "None";
+  if (value === null || value === undefined) return "None";
   if (value === true) return "True";
   if (value === false) return "False";
-  if (Array.isArray(value)) return `[${value.map(pyRepr).join(", ")}]`;
-  return JSON.stringify(value);
+  if (typeof value !== "object") return String(value);
+  const array = Array.isArray(value);
+  let text = array ? "[" : "{";
+  for (const key of array ? value.keys() : Object.keys(value)) {
+    if (text.length > budget) break;
+    if (text.length > 1) text += ", ";
+    if (!array) text += `${reprWithin(key, budget - text.length)}: `;
+    text += reprWithin(value[key], budget - text.length);
+  }
+  return text + (array ? "]" : "}");
+}
+
+const PLAIN_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
+const UNSAFE_KEY = /[\\'\x00-\x1f\x7f-\x9f\u2028\u2029]|[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/g;
+const KEY_LIMIT = 100; // characters (code points) of a key shown in a path
+const PATH_LIMIT = 1000; // characters of a path shown
+
+function cut(text, limit) {
+  if (text.length <= limit) return text; // UTF-16 units: never fewer than code points
+  const points = Array.from(text);
+  return points.length <= limit ? text : null;
+}
+
+/** One step of a JSONPath, as chatschema.schemas.json_path writes it in Python: `.name`, `[3]`, or a
+ * quoted key, escaped (`['a b']`, `['line\u000a']`) and cut to KEY_LIMIT characters with `...`. */
+function pathStep(key, isIndex) {
+  if (isIndex) return `[${key}]`;
+  const whole = cut(key, KEY_LIMIT);
+  if (whole !== null && PLAIN_NAME.test(key)) return `.${key}`;
+  const shown = whole !== null ? whole : `${Array.from(key).slice(0, KEY_LIMIT).join("")}...`;
+  const escaped = shown.replace(UNSAFE_KEY, (c) =>
+    c === "\\" || c === "'" ? `\\${c}` : `\\u${c.charCodeAt(0).toString(16).padStart(4, "0")}`,
+  );
+  return `['${escaped}']`;
 }
 
 // difflib.SequenceMatcher(None, a, b).ratio() (no junk: names are far shorter than its 200-character
@@ -68,6 +122,26 @@ export class UnknownSchemaError extends Error {
   }
 }
 
+/** Payloads nested deeper than this (arrays and objects) are not valid, as in Python (jsontext.MAX_DEPTH). */
+export const MAX_DEPTH = 1024;
+
+/** Whether `value` nests arrays and objects more than MAX_DEPTH levels deep (one that holds itself
+ * does): Python's rule, checked before the validators run, which would overflow the stack first. */
+export function nestedTooDeep(value) {
+  if (value === null || typeof value !== "object") return false;
+  const stack = [value, 0];
+  while (stack.length > 0) {
+    const level = stack.pop();
+    const item = stack.pop();
+    if (item === null || typeof item !== "object") continue;
+    if (level >= MAX_DEPTH) return true;
+    for (const child of Array.isArray(item) ? item : Object.values(item)) stack.push(child, level + 1);
+  }
+  return false;
+}
+
+const TOO_DEEP = Object.freeze({ path: "$", message: `nesting too deep: more than ${MAX_DEPTH} levels`, keyword: "maxDepth" });
+
 /** At most this many violations are listed per payload (as in Python); the others are counted. */
 export const MAX_VIOLATIONS = 20;
 
@@ -92,15 +166,14 @@ function jsonPath(instancePath, payload) {
   if (!instancePath) return path;
   for (const raw of instancePath.split("/").slice(1)) {
     const key = raw.replace(/~1/g, "/").replace(/~0/g, "~");
-    if (Array.isArray(node)) {
-      path += `[${key}]`;
-      node = node[Number(key)];
-    } else {
-      path += `.${key}`;
-      node = node !== null && typeof node === "object" ? node[key] : undefined;
-    }
+    const isIndex = Array.isArray(node);
+    path += pathStep(key, isIndex);
+    node = isIndex ? node[Number(key)] : node !== null && typeof node === "object" ? node[key] : undefined;
   }
-  return path;
+  if (cut(path, PATH_LIMIT) !== null) return path;
+  const points = Array.from(path);
+  const half = PATH_LIMIT / 2;
+  return `${points.slice(0, half).join("")}...${points.slice(-half).join("")}`;
 }
 
 /** The tag values of a union's branches, in `oneOf` order. `tags` (generated, validators/<family>.meta.js)
@@ -176,6 +249,7 @@ export function makeApi(families) {
 
   function counted(name, payload) {
     const { all, first, tags } = entry(name);
+    if (nestedTooDeep(payload)) return { found: [{ ...TOO_DEEP }], omitted: 0 };
     if (first(payload) === true) return { found: [], omitted: 0 };
     all(payload);
     const seen = new Set();
@@ -208,7 +282,10 @@ export function makeApi(families) {
     /** The precompiled validate function of a named type, collecting every error in `.errors`. */
     validator: (name) => entry(name).all,
     /** Whether `payload` is valid under the named schema; stops at the first error. */
-    isValid: (name, payload) => entry(name).first(payload) === true,
+    isValid: (name, payload) => {
+      const { first } = entry(name);
+      return !nestedTooDeep(payload) && first(payload) === true;
+    },
     /** The violations of `payload` (at most MAX_VIOLATIONS, sorted by path); empty if it is valid. */
     violations: (name, payload) => counted(name, payload).found,
     validate,

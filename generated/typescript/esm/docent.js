@@ -4,7 +4,7 @@
 import * as all from "./validators/docent.js";
 import * as first from "./validators/docent.first.js";
 import { tags } from "./validators/docent.meta.js";
-import { makeApi } from "./core.js";
+import { makeApi, nestedTooDeep } from "./core.js";
 
 export { MAX_VIOLATIONS, PayloadError, UnknownSchemaError } from "./core.js";
 
@@ -20,77 +20,77 @@ export const validate = api.validate;
 export const parse = api.parse;
 
 export function isAgentRunMetadataItem(value) {
-  return first.AgentRunMetadataItem(value) === true;
+  return !nestedTooDeep(value) && first.AgentRunMetadataItem(value) === true;
 }
 export function isAssistantMessage(value) {
-  return first.AssistantMessage(value) === true;
+  return !nestedTooDeep(value) && first.AssistantMessage(value) === true;
 }
 export function isChatMessage(value) {
-  return first.ChatMessage(value) === true;
+  return !nestedTooDeep(value) && first.ChatMessage(value) === true;
 }
 export function isCitationItem(value) {
-  return first.CitationItem(value) === true;
+  return !nestedTooDeep(value) && first.CitationItem(value) === true;
 }
 export function isCitationTarget(value) {
-  return first.CitationTarget(value) === true;
+  return !nestedTooDeep(value) && first.CitationTarget(value) === true;
 }
 export function isCitationTargetTextRange(value) {
-  return first.CitationTargetTextRange(value) === true;
+  return !nestedTooDeep(value) && first.CitationTargetTextRange(value) === true;
 }
 export function isContent(value) {
-  return first.Content(value) === true;
+  return !nestedTooDeep(value) && first.Content(value) === true;
 }
 export function isContentReasoning(value) {
-  return first.ContentReasoning(value) === true;
+  return !nestedTooDeep(value) && first.ContentReasoning(value) === true;
 }
 export function isContentText(value) {
-  return first.ContentText(value) === true;
+  return !nestedTooDeep(value) && first.ContentText(value) === true;
 }
 export function isDocentAssistantMessage(value) {
-  return first.DocentAssistantMessage(value) === true;
+  return !nestedTooDeep(value) && first.DocentAssistantMessage(value) === true;
 }
 export function isDocentChatMessage(value) {
-  return first.DocentChatMessage(value) === true;
+  return !nestedTooDeep(value) && first.DocentChatMessage(value) === true;
 }
 export function isInlineCitation(value) {
-  return first.InlineCitation(value) === true;
+  return !nestedTooDeep(value) && first.InlineCitation(value) === true;
 }
 export function isMessageContent(value) {
-  return first.MessageContent(value) === true;
+  return !nestedTooDeep(value) && first.MessageContent(value) === true;
 }
 export function isReadingResultItem(value) {
-  return first.ReadingResultItem(value) === true;
+  return !nestedTooDeep(value) && first.ReadingResultItem(value) === true;
 }
 export function isSystemMessage(value) {
-  return first.SystemMessage(value) === true;
+  return !nestedTooDeep(value) && first.SystemMessage(value) === true;
 }
 export function isToolCall(value) {
-  return first.ToolCall(value) === true;
+  return !nestedTooDeep(value) && first.ToolCall(value) === true;
 }
 export function isToolCallContent(value) {
-  return first.ToolCallContent(value) === true;
+  return !nestedTooDeep(value) && first.ToolCallContent(value) === true;
 }
 export function isToolInfo(value) {
-  return first.ToolInfo(value) === true;
+  return !nestedTooDeep(value) && first.ToolInfo(value) === true;
 }
 export function isToolMessage(value) {
-  return first.ToolMessage(value) === true;
+  return !nestedTooDeep(value) && first.ToolMessage(value) === true;
 }
 export function isToolParam(value) {
-  return first.ToolParam(value) === true;
+  return !nestedTooDeep(value) && first.ToolParam(value) === true;
 }
 export function isToolParams(value) {
-  return first.ToolParams(value) === true;
+  return !nestedTooDeep(value) && first.ToolParams(value) === true;
 }
 export function isTranscriptBlockContentItem(value) {
-  return first.TranscriptBlockContentItem(value) === true;
+  return !nestedTooDeep(value) && first.TranscriptBlockContentItem(value) === true;
 }
 export function isTranscriptBlockMetadataItem(value) {
-  return first.TranscriptBlockMetadataItem(value) === true;
+  return !nestedTooDeep(value) && first.TranscriptBlockMetadataItem(value) === true;
 }
 export function isTranscriptMetadataItem(value) {
-  return first.TranscriptMetadataItem(value) === true;
+  return !nestedTooDeep(value) && first.TranscriptMetadataItem(value) === true;
 }
 export function isUserMessage(value) {
-  return first.UserMessage(value) === true;
+  return !nestedTooDeep(value) && first.UserMessage(value) === true;
 }

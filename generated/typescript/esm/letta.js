@@ -4,7 +4,7 @@
 import * as all from "./validators/letta.js";
 import * as first from "./validators/letta.first.js";
 import { tags } from "./validators/letta.meta.js";
-import { makeApi } from "./core.js";
+import { makeApi, nestedTooDeep } from "./core.js";
 
 export { MAX_VIOLATIONS, PayloadError, UnknownSchemaError } from "./core.js";
 
@@ -20,112 +20,112 @@ export const validate = api.validate;
 export const parse = api.parse;
 
 export function isApproval(value) {
-  return first.Approval(value) === true;
+  return !nestedTooDeep(value) && first.Approval(value) === true;
 }
 export function isApprovalRequestMessage(value) {
-  return first.ApprovalRequestMessage(value) === true;
+  return !nestedTooDeep(value) && first.ApprovalRequestMessage(value) === true;
 }
 export function isApprovalResponseMessage(value) {
-  return first.ApprovalResponseMessage(value) === true;
+  return !nestedTooDeep(value) && first.ApprovalResponseMessage(value) === true;
 }
 export function isApprovalReturn(value) {
-  return first.ApprovalReturn(value) === true;
+  return !nestedTooDeep(value) && first.ApprovalReturn(value) === true;
 }
 export function isAssistantMessage(value) {
-  return first.AssistantMessage(value) === true;
+  return !nestedTooDeep(value) && first.AssistantMessage(value) === true;
 }
 export function isBase64Image(value) {
-  return first.Base64Image(value) === true;
+  return !nestedTooDeep(value) && first.Base64Image(value) === true;
 }
 export function isCompactionStats(value) {
-  return first.CompactionStats(value) === true;
+  return !nestedTooDeep(value) && first.CompactionStats(value) === true;
 }
 export function isEventMessage(value) {
-  return first.EventMessage(value) === true;
+  return !nestedTooDeep(value) && first.EventMessage(value) === true;
 }
 export function isHiddenReasoningMessage(value) {
-  return first.HiddenReasoningMessage(value) === true;
+  return !nestedTooDeep(value) && first.HiddenReasoningMessage(value) === true;
 }
 export function isImageContent(value) {
-  return first.ImageContent(value) === true;
+  return !nestedTooDeep(value) && first.ImageContent(value) === true;
 }
 export function isImageSource(value) {
-  return first.ImageSource(value) === true;
+  return !nestedTooDeep(value) && first.ImageSource(value) === true;
 }
 export function isLettaErrorMessage(value) {
-  return first.LettaErrorMessage(value) === true;
+  return !nestedTooDeep(value) && first.LettaErrorMessage(value) === true;
 }
 export function isLettaImage(value) {
-  return first.LettaImage(value) === true;
+  return !nestedTooDeep(value) && first.LettaImage(value) === true;
 }
 export function isLettaMessage(value) {
-  return first.LettaMessage(value) === true;
+  return !nestedTooDeep(value) && first.LettaMessage(value) === true;
 }
 export function isLettaMessageBase(value) {
-  return first.LettaMessageBase(value) === true;
+  return !nestedTooDeep(value) && first.LettaMessageBase(value) === true;
 }
 export function isLettaPing(value) {
-  return first.LettaPing(value) === true;
+  return !nestedTooDeep(value) && first.LettaPing(value) === true;
 }
 export function isLettaResponse(value) {
-  return first.LettaResponse(value) === true;
+  return !nestedTooDeep(value) && first.LettaResponse(value) === true;
 }
 export function isLettaSseCancelled(value) {
-  return first.LettaSseCancelled(value) === true;
+  return !nestedTooDeep(value) && first.LettaSseCancelled(value) === true;
 }
 export function isLettaSseError(value) {
-  return first.LettaSseError(value) === true;
+  return !nestedTooDeep(value) && first.LettaSseError(value) === true;
 }
 export function isLettaStopReason(value) {
-  return first.LettaStopReason(value) === true;
+  return !nestedTooDeep(value) && first.LettaStopReason(value) === true;
 }
 export function isLettaStreamingResponse(value) {
-  return first.LettaStreamingResponse(value) === true;
+  return !nestedTooDeep(value) && first.LettaStreamingResponse(value) === true;
 }
 export function isLettaTurn(value) {
-  return first.LettaTurn(value) === true;
+  return !nestedTooDeep(value) && first.LettaTurn(value) === true;
 }
 export function isLettaUsageStatistics(value) {
-  return first.LettaUsageStatistics(value) === true;
+  return !nestedTooDeep(value) && first.LettaUsageStatistics(value) === true;
 }
 export function isReasoningMessage(value) {
-  return first.ReasoningMessage(value) === true;
+  return !nestedTooDeep(value) && first.ReasoningMessage(value) === true;
 }
 export function isSummaryMessage(value) {
-  return first.SummaryMessage(value) === true;
+  return !nestedTooDeep(value) && first.SummaryMessage(value) === true;
 }
 export function isSystemMessage(value) {
-  return first.SystemMessage(value) === true;
+  return !nestedTooDeep(value) && first.SystemMessage(value) === true;
 }
 export function isTextContent(value) {
-  return first.TextContent(value) === true;
+  return !nestedTooDeep(value) && first.TextContent(value) === true;
 }
 export function isToolCall(value) {
-  return first.ToolCall(value) === true;
+  return !nestedTooDeep(value) && first.ToolCall(value) === true;
 }
 export function isToolCallDelta(value) {
-  return first.ToolCallDelta(value) === true;
+  return !nestedTooDeep(value) && first.ToolCallDelta(value) === true;
 }
 export function isToolCallMessage(value) {
-  return first.ToolCallMessage(value) === true;
+  return !nestedTooDeep(value) && first.ToolCallMessage(value) === true;
 }
 export function isToolResult(value) {
-  return first.ToolResult(value) === true;
+  return !nestedTooDeep(value) && first.ToolResult(value) === true;
 }
 export function isToolReturn(value) {
-  return first.ToolReturn(value) === true;
+  return !nestedTooDeep(value) && first.ToolReturn(value) === true;
 }
 export function isToolReturnMessage(value) {
-  return first.ToolReturnMessage(value) === true;
+  return !nestedTooDeep(value) && first.ToolReturnMessage(value) === true;
 }
 export function isUrlImage(value) {
-  return first.UrlImage(value) === true;
+  return !nestedTooDeep(value) && first.UrlImage(value) === true;
 }
 export function isUserContentPart(value) {
-  return first.UserContentPart(value) === true;
+  return !nestedTooDeep(value) && first.UserContentPart(value) === true;
 }
 export function isUserMessage(value) {
-  return first.UserMessage(value) === true;
+  return !nestedTooDeep(value) && first.UserMessage(value) === true;
 }
 
 /** A value typed by the official Letta SDK, returned as ours if it is valid (PayloadError otherwise). */

@@ -4,7 +4,7 @@
 import * as all from "./validators/swarm.js";
 import * as first from "./validators/swarm.first.js";
 import { tags } from "./validators/swarm.meta.js";
-import { makeApi } from "./core.js";
+import { makeApi, nestedTooDeep } from "./core.js";
 
 export { MAX_VIOLATIONS, PayloadError, UnknownSchemaError } from "./core.js";
 
@@ -20,44 +20,44 @@ export const validate = api.validate;
 export const parse = api.parse;
 
 export function isBaseMessageRole(value) {
-  return first.BaseMessageRole(value) === true;
+  return !nestedTooDeep(value) && first.BaseMessageRole(value) === true;
 }
 export function isExecutionMode(value) {
-  return first.ExecutionMode(value) === true;
+  return !nestedTooDeep(value) && first.ExecutionMode(value) === true;
 }
 export function isIAgentTool(value) {
-  return first.IAgentTool(value) === true;
+  return !nestedTooDeep(value) && first.IAgentTool(value) === true;
 }
 export function isIBaseMessage(value) {
-  return first.IBaseMessage(value) === true;
+  return !nestedTooDeep(value) && first.IBaseMessage(value) === true;
 }
 export function isIOutlineMessage(value) {
-  return first.IOutlineMessage(value) === true;
+  return !nestedTooDeep(value) && first.IOutlineMessage(value) === true;
 }
 export function isISwarmMessage(value) {
-  return first.ISwarmMessage(value) === true;
+  return !nestedTooDeep(value) && first.ISwarmMessage(value) === true;
 }
 export function isITool(value) {
-  return first.ITool(value) === true;
+  return !nestedTooDeep(value) && first.ITool(value) === true;
 }
 export function isIToolCall(value) {
-  return first.IToolCall(value) === true;
+  return !nestedTooDeep(value) && first.IToolCall(value) === true;
 }
 export function isIToolCallFunction(value) {
-  return first.IToolCallFunction(value) === true;
+  return !nestedTooDeep(value) && first.IToolCallFunction(value) === true;
 }
 export function isIToolFunction(value) {
-  return first.IToolFunction(value) === true;
+  return !nestedTooDeep(value) && first.IToolFunction(value) === true;
 }
 export function isIToolParameters(value) {
-  return first.IToolParameters(value) === true;
+  return !nestedTooDeep(value) && first.IToolParameters(value) === true;
 }
 export function isIToolProperty(value) {
-  return first.IToolProperty(value) === true;
+  return !nestedTooDeep(value) && first.IToolProperty(value) === true;
 }
 export function isIToolRequest(value) {
-  return first.IToolRequest(value) === true;
+  return !nestedTooDeep(value) && first.IToolRequest(value) === true;
 }
 export function isSwarmMessageRole(value) {
-  return first.SwarmMessageRole(value) === true;
+  return !nestedTooDeep(value) && first.SwarmMessageRole(value) === true;
 }
