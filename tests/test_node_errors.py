@@ -74,3 +74,22 @@ def test_violations_are_listed_in_payload_order_as_in_python() -> None:
     [node] = _node([{"schema": "docent/ChatMessage", "payload": payload}])
     paths = list(dict.fromkeys(line.split(":", 1)[0].strip() for line in node["message"].splitlines()[1:]))
     assert [p for p in paths if p.startswith("$.content[")] == python  # ajv adds the union's own errors
+
+
+def test_a_schema_name_that_is_not_a_string_is_a_type_error_as_in_python() -> None:
+    names: list[Any] = [None, 5, ["docent/ChatMessage"], {"name": "docent/ChatMessage"}, True]
+    node = _node([{"schema": name, "payload": {}} for name in names])
+    for name, result in zip(names, node, strict=True):
+        with pytest.raises(TypeError, match="a schema name is a string such as 'docent/ChatMessage'"):
+            schemas.schema_id(name)
+        assert result["typeError"].startswith("a schema name is a string such as 'docent/ChatMessage', not "), result
+
+
+def test_a_very_long_unknown_name_is_quick_and_quoted_short() -> None:
+    name = "docent/" + "x" * 20_000
+    [node] = _node([{"schema": name, "payload": {}}])
+    with pytest.raises(schemas.UnknownSchemaError) as python:
+        schemas.schema_id(name)
+    for message in (node["unknown"], str(python.value)):
+        assert message.startswith("unknown schema 'docent/xxx") and len(message) < 250, message[:300]
+        assert message.endswith("; known families: bridgic, docent, letta, swarm")

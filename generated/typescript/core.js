@@ -108,6 +108,7 @@ function closeMatches(word, names, n = 3, cutoff = 0.5) {
   const scored = [];
   for (const name of names) {
     const total = word.length + name.length;
+    if (total > 0 && 2 * Math.min(word.length, name.length) / total < cutoff) continue;
     const ratio = total === 0 ? 1 : 2 * matchedChars(name, word) / total;
     if (ratio >= cutoff) scored.push([ratio, name]);
   }
@@ -222,7 +223,11 @@ function makeApi(families) {
   const schemaNames = Object.freeze([...entries.keys()].sort());
   const familyNames = families.map((f) => f.name);
   function entry(name) {
-    const found = typeof name === "string" ? entries.get(name) : void 0;
+    if (typeof name !== "string") {
+      const kind = name === null ? "null" : Array.isArray(name) ? "array" : typeof name;
+      throw new TypeError(`a schema name is a string such as 'docent/ChatMessage', not ${kind}`);
+    }
+    const found = entries.get(name);
     if (found === void 0) throw new UnknownSchemaError(name, schemaNames, familyNames);
     return found;
   }

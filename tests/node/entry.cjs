@@ -16,6 +16,7 @@ async function main() {
         return { valid: false, message: err.message, paths: err.violations.map((v) => v.path) };
       }
       if (err instanceof UnknownSchemaError) return { unknown: err.message };
+      if (err instanceof TypeError) return { typeError: err.message };
       throw err;
     }
   });

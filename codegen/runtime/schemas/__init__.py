@@ -99,7 +99,7 @@ class UnknownSchemaError(KeyError):
         hint = f"; did you mean {', '.join(close)}?" if close else f"; known families: {', '.join(families())}"
         self.name = name
         self.close_matches = close
-        super().__init__(f"unknown schema {name!r}{hint}")
+        super().__init__(f"unknown schema {short_repr(name)}{hint}")
 
     def __str__(self) -> str:
         return str(self.args[0])

@@ -102,6 +102,8 @@ export function closeMatches(word, names, n = 3, cutoff = 0.5) {
   const scored = [];
   for (const name of names) {
     const total = word.length + name.length;
+    // difflib's real_quick_ratio: no more can match than the shorter holds (a long word is cheap)
+    if (total > 0 && (2 * Math.min(word.length, name.length)) / total < cutoff) continue;
     const ratio = total === 0 ? 1 : (2 * matchedChars(name, word)) / total;
     if (ratio >= cutoff) scored.push([ratio, name]);
   }
@@ -242,7 +244,11 @@ export function makeApi(families) {
   const familyNames = families.map((f) => f.name);
 
   function entry(name) {
-    const found = typeof name === "string" ? entries.get(name) : undefined;
+    if (typeof name !== "string") {
+      const kind = name === null ? "null" : Array.isArray(name) ? "array" : typeof name;
+      throw new TypeError(`a schema name is a string such as 'docent/ChatMessage', not ${kind}`);
+    }
+    const found = entries.get(name);
     if (found === undefined) throw new UnknownSchemaError(name, schemaNames, familyNames);
     return found;
   }
