@@ -129,13 +129,29 @@ class UnknownSchemaError extends Error {
 const MAX_DEPTH = 1024;
 function nestedTooDeep(value) {
   if (value === null || typeof value !== "object") return false;
-  const stack = [value, 0];
+  const stack = [value];
+  const levels = [1];
   while (stack.length > 0) {
-    const level = stack.pop();
     const item = stack.pop();
-    if (item === null || typeof item !== "object") continue;
-    if (level >= MAX_DEPTH) return true;
-    for (const child of Array.isArray(item) ? item : Object.values(item)) stack.push(child, level + 1);
+    const level = levels.pop();
+    if (level > MAX_DEPTH) return true;
+    if (Array.isArray(item)) {
+      for (let i = 0; i < item.length; i++) {
+        const child = item[i];
+        if (child !== null && typeof child === "object") {
+          stack.push(child);
+          levels.push(level + 1);
+        }
+      }
+    } else {
+      for (const key in item) {
+        const child = item[key];
+        if (child !== null && typeof child === "object") {
+          stack.push(child);
+          levels.push(level + 1);
+        }
+      }
+    }
   }
   return false;
 }
