@@ -54,10 +54,17 @@ def test_a_document_of_exactly_max_bytes_is_read(body: bytes) -> None:
     ]
 
 
-def test_a_document_over_max_bytes_is_too_large_with_its_whole_size() -> None:
+def test_a_document_over_max_bytes_is_too_large_with_its_whole_size(tmp_path: Path) -> None:
     data = OVER + b" " * 5_000_000  # more than a block after the limit
+    path = tmp_path / "a.json"
+    path.write_bytes(data)
+    with path.open("rb") as stream:  # a regular file: its size, without reading it
+        assert list(read_document(stream, "a.json", LIMIT)) == [
+            Chunk("a.json", False, 1, [TooLarge(len(data), LIMIT)], len(data), document=True)
+        ]
+    read = LIMIT + 4  # a stream: what was read (the limit, room for a byte order mark, one more)
     assert list(read_document(io.BytesIO(data), "a.json", LIMIT)) == [
-        Chunk("a.json", False, 1, [TooLarge(len(data), LIMIT)], len(data), document=True)
+        Chunk("a.json", False, 1, [TooLarge(read, LIMIT)], read, document=True)
     ]
 
 

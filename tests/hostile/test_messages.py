@@ -6,6 +6,7 @@ import io
 import json
 import os
 import threading
+import time
 from pathlib import Path
 from typing import Any
 
@@ -236,6 +237,37 @@ def test_a_document_too_large_on_a_stream_is_not_read_to_its_end() -> None:
             buffer[:] = b" " * len(buffer)
             return len(buffer)
 
-    [chunk] = read_document(io.BufferedReader(Endless()), "zero.json", 1000)  # type: ignore[arg-type]
+    [chunk] = read_document(io.BufferedReader(Endless()), "zero.json", 1000)
     [item] = chunk.items
     assert isinstance(item, TooLarge) and item.size == 1004  # what was read: the limit, room for a BOM, one more
+
+
+@pytest.mark.parametrize("each", [False, True])
+def test_a_fifo_s_lines_are_reported_as_they_come(tmp_path: Path, each: bool) -> None:
+    # The reader waited for a whole 1 MiB block (or the end) before checking anything: a bad line
+    # written first to a FIFO or stdin (`tail -f log | chatschema validate -`) was reported at the end.
+    from chatschema import cli
+
+    fifo = tmp_path / "pipe"
+    os.mkfifo(fifo)
+    out, err = io.StringIO(), io.StringIO()
+    seen_before_the_end: list[bool] = []
+
+    def feed() -> None:
+        with open(fifo, "w") as f:
+            f.write('[{"role":"bot"},' if each else '{"role":"bot"}\n')
+            f.flush()
+            for _ in range(400):  # the line should be reported while the writer still holds the FIFO open
+                if "unknown role 'bot'" in out.getvalue():
+                    break
+                time.sleep(0.05)
+            seen_before_the_end.append("unknown role 'bot'" in out.getvalue())
+            f.write(f"{USER}]" if each else f"{USER}\n")
+
+    writer = threading.Thread(target=feed)
+    writer.start()
+    argv = ["validate", "-s", "docent/ChatMessage", *(["--each"] if each else []), str(fifo)]
+    code = cli.validate(cli._parser().parse_args(argv), io.BytesIO(), out, err)
+    writer.join()
+    assert seen_before_the_end == [True]
+    assert code == 1 and counts(err.getvalue()) == (2, 1, 1, 0)

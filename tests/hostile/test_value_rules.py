@@ -42,9 +42,16 @@ def test_an_integer_beyond_a_double_is_one_violation(payload: dict[str, Any], pa
 
 def test_integers_within_a_double_are_left_to_the_schema() -> None:
     largest = int(1.7976931348623157e308)  # the largest double, as an integer: 1,024 bits
-    assert schemas.is_valid(_user(metadata={"n": largest, "m": -largest}), "docent/ChatMessage")
+    assert schemas.is_valid(_user(metadata={"n": largest, "m": -largest, "k": 2**1023}), "docent/ChatMessage")
     assert parse_chat_message(_user(metadata={"n": largest})).metadata == {"n": largest}
-    assert not schemas.is_valid(_user(metadata={"n": largest * 2}), "docent/ChatMessage")
+    for beyond in (2**1024 - 1, largest * 2):  # 1,024 bits too, but past the largest double; 1,025 bits
+        assert not schemas.is_valid(_user(metadata={"n": beyond}), "docent/ChatMessage")
+    assert schemas.violations({"role": HUGE}, "docent/ChatMessage")[0].message == (
+        "integer of about 5,001 digits: beyond a double's range (about 1.8e308)"
+    )
+    assert schemas.violations({"role": 2**1024}, "docent/ChatMessage")[0].message.startswith(
+        "integer of about 309 digits"
+    )
 
 
 def _nested(levels: int) -> Any:
@@ -73,4 +80,4 @@ def test_parse_applies_the_depth_rule_to_dicts_and_cycles() -> None:
 def test_parse_json_of_what_is_not_text_is_a_type_error(text: Any) -> None:
     with pytest.raises(TypeError, match="JSON text is a str or bytes"):
         parse_chat_message_json(text)
-    assert parse_chat_message_json(bytearray(b'{"role":"user","content":"hi"}')).role == "user"
+    assert parse_chat_message_json(bytearray(b'{"role":"user","content":"hi"}')).role == "user"  # type: ignore[arg-type]

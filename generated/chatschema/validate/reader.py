@@ -10,8 +10,9 @@ from __future__ import annotations
 
 import os
 import re
+import select
 import stat
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from typing import BinaryIO
 
@@ -115,8 +116,36 @@ def _blocks(stream: BinaryIO, block: int) -> Iterator[bytes]:
         head += more
     if head and head != BOM:
         yield head
-    while data := stream.read(block):
+    read = _arrived(stream, block)
+    while data := read():
         yield data
+
+
+def _arrived(stream: BinaryIO, block: int) -> Callable[[], bytes]:
+    """`read(block)`, but from a pipe or a terminal what has arrived so far (up to `block`, and at
+    least one byte unless at the end): a line written to stdin or a FIFO is checked and reported as
+    it comes, not once a whole block has come (`tail -f log | chatschema validate -`)."""
+    try:
+        fd = stream.fileno()
+        regular = stat.S_ISREG(os.fstat(fd).st_mode)
+    except (OSError, ValueError):  # in memory: io.UnsupportedOperation is both
+        regular = True
+    read1 = getattr(stream, "read1", None)
+    if regular or read1 is None:
+        return lambda: stream.read(block)
+
+    def read() -> bytes:
+        parts = [read1(block)]  # waits for something, or the end
+        size = len(parts[0])
+        try:
+            while parts[-1] and size < block and select.select([fd], [], [], 0)[0]:
+                parts.append(read1(block - size))  # more is there already: take it without waiting
+                size += len(parts[-1])
+        except (OSError, ValueError):  # select() cannot wait on this kind of file here (Windows pipes)
+            pass
+        return b"".join(parts)
+
+    return read
 
 
 def read_lines(
@@ -189,7 +218,7 @@ def read_document(stream: BinaryIO, source: str, max_bytes: int) -> Iterator[Chu
         data = data[len(BOM) :]
     if len(data) > max_bytes:
         total = max(_regular_size(stream), len(data))
-        yield Chunk(source, False, 1, [TooLarge(total, max_bytes)], len(data), document=True)
+        yield Chunk(source, False, 1, [TooLarge(total, max_bytes)], total, document=True)
         return
     item = data if data.strip(JSON_SPACE) else Broken("empty document")
     yield Chunk(source, False, 1, [item], len(data), document=True)
@@ -233,6 +262,10 @@ def read_array(stream: BinaryIO, source: str, max_bytes: int, batch: int = 2000,
                 yield Chunk(source, True, index, items, covered)
                 index += len(items)
                 items, covered = [], 0
+        if items and len(data) < block:  # what a pipe had so far: check it now, not after `batch` more
+            yield Chunk(source, True, index, items, covered)
+            index += len(items)
+            items, covered = [], 0
     problem = state.finish()
     if problem is not None:
         items.append(problem)
