@@ -173,6 +173,12 @@ def test_keys_and_file_names_cannot_forge_or_colour_output_lines(tmp_path: Path)
 
 
 def test_a_path_is_bounded_however_deep() -> None:
+    assert schemas.json_path(["k" * 100]) == "$." + "k" * 100  # at the limits: shown whole
+    assert schemas.json_path(["k" * 101]) == "$['" + "k" * 100 + "...']"
+    assert schemas.json_path([" " * 100]) == "$['" + " " * 100 + "']"
+    assert schemas.json_path([0] * 333) == "$" + "[0]" * 333  # 1,000 characters
+    assert len(schemas.json_path([*[0] * 332, 10])) == 1003  # 1,001: cut to 500, "...", 500
+    assert schemas.json_path([0] * 334) == "$" + "[0]" * 166 + "[..." + "0]" + "[0]" * 166
     path = schemas.json_path(["k" * 150, 3] * 1000)
     assert len(path) == 1003 and path.startswith("$['" + "k" * 100 + "...'][3]['k") and path.endswith("...'][3]")
     assert schemas.json_path(["content", 10, "a b", "x\u2028", "\ud800", 'q"']) == (
@@ -271,3 +277,28 @@ def test_a_fifo_s_lines_are_reported_as_they_come(tmp_path: Path, each: bool) ->
     writer.join()
     assert seen_before_the_end == [True]
     assert code == 1 and counts(err.getvalue()) == (2, 1, 1, 0)
+
+
+def test_a_document_read_a_byte_at_a_time_is_too_large_past_its_byte_order_mark() -> None:
+    from chatschema.validate.reader import BOM, TooLarge, read_document
+
+    class Trickle(io.RawIOBase):  # a pipe that hands over one byte per read
+        def __init__(self, data: bytes) -> None:
+            self.data = data
+
+        def readable(self) -> bool:
+            return True
+
+        def readinto(self, buffer: Any) -> int:
+            if not self.data:
+                return 0
+            buffer[0], self.data = self.data[0], self.data[1:]
+            return 1
+
+    limit = 20
+    document = b'{"role":"user","x":"' + b"y" * 40 + b'"}'
+    [chunk] = read_document(Trickle(BOM + document), "trickle.json", limit)  # type: ignore[arg-type]
+    [item] = chunk.items
+    assert isinstance(item, TooLarge) and item.size == limit + 1  # not the first 20 bytes read as all of it
+    [chunk] = read_document(Trickle(BOM + document[:limit]), "fits.json", limit)  # type: ignore[arg-type]
+    assert chunk.items == [document[:limit]]

@@ -52,6 +52,10 @@ def test_integers_within_a_double_are_left_to_the_schema() -> None:
     assert schemas.violations({"role": 2**1024}, "docent/ChatMessage")[0].message.startswith(
         "integer of about 309 digits"
     )
+    # 100,000 bits: 30,103 digits; the estimate (bits x 0.30103, plus one) says 30,104
+    assert schemas.violations({"role": 2**99_999}, "docent/ChatMessage")[0].message.startswith(
+        "integer of about 30,104 "
+    )
 
 
 def _nested(levels: int) -> Any:
