@@ -32,6 +32,9 @@ VALUES = [
     ),
     ("swarm/IToolCall", {"id": "c", "type": "custom", "function": {"name": "f", "arguments": {}}}),
     ("swarm/ISwarmMessage", {"role": "user", "agentName": "a", "mode": "agent", "content": "hi"}),
+    # quoted as Python's repr quotes them: escapes for control characters, C1 and lone surrogates
+    ("swarm/ISwarmMessage", {"role": "user", "agentName": "a", "mode": "\x01\x85\t'\udc00\ud800x", "content": "hi"}),
+    ("swarm/ISwarmMessage", {"role": "user", "agentName": "a", "mode": "y" * 98, "content": "hi"}),  # 100 quoted
 ]
 UNKNOWN_NAMES = ["docent/ChatMesage", "letta/toolcallmessage", "ChatMessage", "bridgic/Mesage", "nothing-like-it", ""]
 
@@ -93,3 +96,9 @@ def test_a_very_long_unknown_name_is_quick_and_quoted_short() -> None:
     for message in (node["unknown"], str(python.value)):
         assert message.startswith("unknown schema 'docent/xxx") and len(message) < 250, message[:300]
         assert message.endswith("; known families: bridgic, docent, letta, swarm")
+
+
+def test_a_long_value_is_quoted_in_100_characters() -> None:
+    payload = {"role": "user", "agentName": "a", "mode": "y" * 99, "content": "hi"}
+    [node] = _node([{"schema": "swarm/ISwarmMessage", "payload": payload}])
+    assert f"  $.mode: '{'y' * 96}... is not one of ['tool', 'user']" in node["message"].splitlines()

@@ -51,7 +51,12 @@ PYTHON_TESTS = [
     "tests/test_validate_api.py",
     "tests/test_vectors.py",
 ]
-NODE_TESTS = ["tests/hostile/test_node.py", "tests/test_typescript.py", "tests/test_letta_stream.py"]
+NODE_TESTS = [
+    "tests/hostile/test_node.py",
+    "tests/test_node_errors.py",
+    "tests/test_typescript.py",
+    "tests/test_letta_stream.py",
+]
 
 
 def _parser() -> argparse.ArgumentParser:

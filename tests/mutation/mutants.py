@@ -269,10 +269,13 @@ def js_mutants(module: str, source: str) -> Iterator[Mutant]:
         stripped = text.strip()
         if stripped.startswith(("//", "*", "/*")) or ("=>" in stripped and stripped.endswith("=> {")):
             continue
+        comment = text.find(" // ")  # a comment after the code: not code to mutate
         for index, (pattern, replacement) in enumerate(_JS):
             for match in pattern.finditer(text):
                 if text[: match.start()].count('"') % 2 or text[: match.start()].count("`") % 2:
                     continue  # inside a string
+                if 0 <= comment < match.start():
+                    continue
                 new = replacement if replacement is not None else str(int(match.group(1)) + 1)
                 mutated = text[: match.start()] + new + text[match.end() :]
                 description = f"{match.group()!r} -> {new!r}"
