@@ -9,7 +9,7 @@ from pathlib import Path
 from tests.mutation import equivalent
 from tests.mutation.coverage_map import CoverageMap, collect, from_contexts
 from tests.mutation.execute import run_pytest
-from tests.mutation.mutants import Mutant, js_mutants, python_mutants
+from tests.mutation.mutants import Mutant, js_mutants, mutants, python_mutants
 from tests.mutation.results import Outcome, group, load, save, scores, survivors, to_rerun
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -288,7 +288,7 @@ def test_every_equivalent_listed_in_the_docs_names_a_mutant_of_the_current_code(
     entries = equivalent.listed(ROOT / "docs" / "testing.md")
     assert entries
     for module in sorted({e.module for e in entries}):
-        found = python_mutants(module, (ROOT / module).read_text(encoding="utf-8"))
+        found = mutants(module, (ROOT / module).read_text(encoding="utf-8"))  # Python or JavaScript
         named = {(m.line, m.description) for m in found}
         for entry in (e for e in entries if e.module == module):
             assert (entry.line, entry.change) in named, f"docs/testing.md: {entry} names no mutant of {module}"

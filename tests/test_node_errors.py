@@ -36,7 +36,16 @@ VALUES = [
     ("swarm/ISwarmMessage", {"role": "user", "agentName": "a", "mode": "\x01\x85\t'\udc00\ud800x", "content": "hi"}),
     ("swarm/ISwarmMessage", {"role": "user", "agentName": "a", "mode": "y" * 98, "content": "hi"}),  # 100 quoted
 ]
-UNKNOWN_NAMES = ["docent/ChatMesage", "letta/toolcallmessage", "ChatMessage", "bridgic/Mesage", "nothing-like-it", ""]
+# "brid": names whose ratio is exactly the cutoff (0.5) are suggested, as difflib does
+UNKNOWN_NAMES = [
+    "docent/ChatMesage",
+    "letta/toolcallmessage",
+    "ChatMessage",
+    "bridgic/Mesage",
+    "nothing-like-it",
+    "",
+    "brid",
+]
 
 
 def _node(cases: list[dict[str, Any]]) -> list[dict[str, Any]]:
@@ -86,6 +95,8 @@ def test_a_schema_name_that_is_not_a_string_is_a_type_error_as_in_python() -> No
         with pytest.raises(TypeError, match="a schema name is a string such as 'docent/ChatMessage'"):
             schemas.schema_id(name)
         assert result["typeError"].startswith("a schema name is a string such as 'docent/ChatMessage', not "), result
+    kinds = [result["typeError"].rsplit(" ", 1)[1] for result in node]
+    assert kinds == ["null", "number", "array", "object", "boolean"]  # JavaScript's words for them
 
 
 def test_a_very_long_unknown_name_is_quick_and_quoted_short() -> None:

@@ -82,6 +82,11 @@ process.stdin.on("end", () => {
   const cyclic = { role: "user", content: "hi" };
   cyclic.self = cyclic;
   out.cyclic = [c.isValid("docent/ChatMessage", cyclic), c.violations("docent/ChatMessage", cyclic)];
+  try {
+    c.validate("docent/ChatMessage", cyclic);
+  } catch (e) {
+    out.cyclicError = [e.name, e.omitted, e.message];
+  }
   // values quoted in messages: bounded whatever their size or depth (no RangeError)
   out.quoted = input.quoted.map(([name, payload]) =>
     c.violations(name, payload).map((v) => v.message.length));
@@ -114,6 +119,11 @@ def test_node_applies_python_s_depth_rule_quotes_short_and_escapes_paths(tmp_pat
         assert out[str(n)][0] == out[str(n)][1] == schemas.is_valid(message, "docent/ChatMessage") == (n <= 1023)
         assert out[str(n)][2] == ([] if n <= 1023 else too_deep)
     assert out["cyclic"] == [False, too_deep]
+    assert out["cyclicError"] == [
+        "PayloadError",
+        0,
+        "payload is not a valid docent/ChatMessage (1 violation):\n  $: nesting too deep: more than 1024 levels",
+    ]
     for lengths in [*out["quoted"], out["deepEnum"]]:
         assert lengths and all(length < 250 for length in lengths), lengths
     assert out["paths"] == [v.path for v in schemas.violations(keys, "docent/ToolParams")]
