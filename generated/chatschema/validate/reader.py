@@ -181,7 +181,8 @@ def read_lines(
             if path is None:
                 yield Chunk(source, False, first, [], size, data, max_bytes, tail)
             else:
-                blank = not data.strip(JSON_SPACE) and not tail.strip(JSON_SPACE)
+                # isspace() stops at the first other byte; strip() copies, so only for a blank block
+                blank = data.isspace() and not data.strip(JSON_SPACE) and not tail.strip(JSON_SPACE)
                 yield Chunk(
                     source,
                     False,
