@@ -128,7 +128,7 @@ def _arrived(stream: BinaryIO, block: int) -> Callable[[], bytes]:
     try:
         fd = stream.fileno()
         regular = stat.S_ISREG(os.fstat(fd).st_mode)
-    except (OSError, ValueError):  # in memory: io.UnsupportedOperation is both
+    except (AttributeError, OSError, ValueError):  # no file under it (in memory, a Dask block's window)
         regular = True
     read1 = getattr(stream, "read1", None)
     if regular or read1 is None:
@@ -229,7 +229,7 @@ def _regular_size(stream: BinaryIO) -> int:
     """The size of the regular file `stream` reads; 0 for a pipe, a device or an in-memory stream."""
     try:
         status = os.fstat(stream.fileno())
-    except (OSError, ValueError):  # io.UnsupportedOperation is both
+    except (AttributeError, OSError, ValueError):  # no file under it (io.UnsupportedOperation is both)
         return 0
     return status.st_size if stat.S_ISREG(status.st_mode) else 0
 
