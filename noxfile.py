@@ -1,4 +1,8 @@
-"""Developer entry points. `nox -s generate` regenerates generated/; `nox -s tests` runs everything CI runs."""
+"""Developer entry points. `nox -s generate` regenerates every generated file; `nox -s tests` runs everything CI runs.
+
+Sessions that run the package install it editable: an edit of the hand-written runtime (chatschema/, npm/esm/)
+is seen at once, by the tests and by the `chatschema` command, with no regeneration and no reinstall.
+"""
 
 from __future__ import annotations
 
@@ -14,14 +18,14 @@ REAL_SYSTEMS = ["docent==0.1.88", "bridgic-core==0.3.0"]
 
 @nox.session
 def generate(session: nox.Session) -> None:
-    """Regenerate everything under generated/ from schemas/."""
+    """Regenerate every generated file (in chatschema/, npm/ and generated/) from schemas/."""
     session.install("-r", "requirements/codegen.txt")
     session.run("python", "-m", "codegen", "generate", *session.posargs)
 
 
 @nox.session
 def check(session: nox.Session) -> None:
-    """Fail, with a diff, if generated/ is not what schemas/ + codegen/ produce."""
+    """Fail, with a diff, if a generated file is not what schemas/ + codegen/ produce."""
     session.install("-r", "requirements/codegen.txt")
     session.run("python", "-m", "codegen", "generate", "--check")
 
@@ -38,7 +42,7 @@ def tests(session: nox.Session) -> None:
     """The whole suite: vectors, round trips, drift, schema lint, ruff, mypy, the real systems."""
     session.install("-r", "requirements/test.txt")
     session.install("--no-deps", *REAL_SYSTEMS)
-    session.install("--no-deps", "--force-reinstall", ".")
+    session.install("--no-deps", "-e", ".")
     # Node tooling for the TypeScript tests (ajv, json-schema-to-typescript, tsc): npm ci in codegen/node.
     session.run("python", "-m", "codegen", "setup-node")
     session.run("pytest", *session.posargs)
@@ -59,7 +63,7 @@ def bench(session: nox.Session) -> None:
     Arguments go to bench/run.py, e.g. `nox -s bench -- --count 5000 --e2e-count 200000`.
     """
     session.install("-r", "requirements/test.txt")
-    session.install("--no-deps", "--force-reinstall", ".")
+    session.install("--no-deps", "-e", ".")
     session.run("python", "bench/run.py", *session.posargs)
     session.run("python", "bench/streams.py")
     session.run("python", "-m", "codegen", "setup-node")
@@ -91,7 +95,8 @@ def diff(session: nox.Session) -> None:
     BASE is a git revision (default HEAD) or `release` (each family's previous release).
     """
     session.install("-r", "requirements/test.txt")
-    session.run("python", "-m", "codegen", "diff", *session.posargs)
+    session.install("--no-deps", "-e", ".")
+    session.run("python", "-m", "release.evolution", *session.posargs)
 
 
 @nox.session
@@ -103,7 +108,7 @@ def conformance(session: nox.Session) -> None:
     """
     session.install("-r", "requirements/test.txt")
     session.install("--no-deps", *REAL_SYSTEMS)
-    session.install("--no-deps", "--force-reinstall", ".")
+    session.install("--no-deps", "-e", ".")
     session.run("python", "-m", "tests.conformance", *session.posargs)
 
 
@@ -111,7 +116,7 @@ def conformance(session: nox.Session) -> None:
 def fuzz(session: nox.Session) -> None:
     """The hostile-input fuzz test with many more examples than the suite runs (tests/hostile/test_fuzz.py)."""
     session.install("-r", "requirements/test.txt")
-    session.install("--no-deps", "--force-reinstall", ".")
+    session.install("--no-deps", "-e", ".")
     session.run("python", "-m", "codegen", "setup-node")
     session.run("pytest", "-q", "tests/hostile/test_fuzz.py", *session.posargs, env={"HYPOTHESIS_PROFILE": "fuzz"})
 
@@ -121,9 +126,9 @@ def mutation(session: nox.Session) -> None:
     """Mutation testing of the hand-written runtime and the Node entry point; prints the score per module.
 
     CPU-heavy: each mutant is a test run. `nox -s mutation -- --max 0` runs every mutant;
-    `-- --module codegen/runtime/letta/stream.py --tests tests/test_letta_stream.py` another module.
+    `-- --module chatschema/letta/stream.py --tests tests/test_letta_stream.py` another module.
     """
     session.install("-r", "requirements/test.txt")
-    session.install("--no-deps", "--force-reinstall", ".")
+    session.install("--no-deps", "-e", ".")
     session.run("python", "-m", "codegen", "setup-node")
     session.run("python", "-m", "tests.mutation", *session.posargs)

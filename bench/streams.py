@@ -62,7 +62,7 @@ def best(fn: Any, repeats: int) -> tuple[float, float]:
 
 def node_time(text: str, repeats: int) -> tuple[float, float] | None:
     node = shutil.which("node")
-    package = ROOT / "generated" / "typescript"
+    package = ROOT / "npm"
     modules = ROOT / "codegen" / "node" / "node_modules"
     if node is None or not modules.is_dir():
         return None

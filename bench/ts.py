@@ -2,7 +2,7 @@
 
     python bench/ts.py [--baseline 4497fca] [--seconds 2] [--repeats 3] [--loads 7]
 
-The baseline package is `generated/typescript` as committed at REV (generated/ is reproducible
+The baseline package is the npm package as committed at REV (generated/ is reproducible
 from that commit's schemas and codegen, so it is taken from git as it is). Each package is
 installed in a scratch project (tests/ts_project.py) and measured the same way:
 
@@ -54,13 +54,17 @@ WORKAROUNDS = ["--loader:.md=empty", "--loader:.ts=empty"]
 
 
 def baseline_package(rev: str, into: Path) -> Path:
-    """generated/typescript as committed at `rev`, extracted under `into`."""
+    """The npm package as committed at `rev` (npm/, or generated/typescript before it moved), extracted under `into`."""
+    for folder in ("npm", "generated/typescript"):
+        listed = subprocess.run(["git", "ls-tree", "--name-only", rev, folder], cwd=ROOT, capture_output=True, text=True)
+        if listed.stdout.strip():
+            break
     archive = subprocess.run(
-        ["git", "archive", "--format=tar", rev, "generated/typescript"], cwd=ROOT, capture_output=True, check=True
+        ["git", "archive", "--format=tar", rev, folder], cwd=ROOT, capture_output=True, check=True
     ).stdout
     with tarfile.open(fileobj=io.BytesIO(archive)) as tar:
         tar.extractall(into, filter="data")
-    return into / "generated" / "typescript"
+    return into / folder
 
 
 def corpus() -> dict[str, list[Any]]:
@@ -223,7 +227,7 @@ def main() -> None:
         work = Path(tmp)
         packages = {
             f"baseline {args.baseline}": baseline_package(args.baseline, work / "baseline-src"),
-            f"now {head.strip()}": ROOT / "generated" / "typescript",
+            f"now {head.strip()}": ROOT / "npm",
         }
         projects = {
             name: prepare(package, work / str(i), args.seconds) for i, (name, package) in enumerate(packages.items())

@@ -1,4 +1,7 @@
-"""`python -m codegen`: regenerate generated/ from schemas/, check it is current, lint the schemas, or diff them."""
+"""`python -m codegen`: regenerate the generated files from schemas/, check they are current, or lint the schemas.
+
+Generated files live in chatschema/ and npm/ (beside the hand-written runtime) and in generated/.
+"""
 
 from __future__ import annotations
 
@@ -7,7 +10,6 @@ import sys
 from pathlib import Path
 
 from .cache import CACHE_DIR, Cache
-from .diff.cli import add_diff_parser, run_diff
 from .errors import CodegenError
 from .generate import build, diff, read_tree, verify, write_tree
 from .lint import lint
@@ -20,13 +22,14 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m codegen", description=__doc__)
     parser.add_argument("--root", type=Path, default=Path.cwd(), help="repository root (default: .)")
     sub = parser.add_subparsers(dest="command", required=True)
-    gen = sub.add_parser("generate", help="regenerate generated/ from schemas/")
-    gen.add_argument("--check", action="store_true", help="write nothing; exit 1 with a diff if generated/ is stale")
+    gen = sub.add_parser("generate", help="regenerate every generated file from schemas/")
+    gen.add_argument(
+        "--check", action="store_true", help="write nothing; exit 1 with a diff if a generated file is stale"
+    )
     gen.add_argument(
         "--no-cache", action="store_true", help=f"rebuild every family (ignore and do not update {CACHE_DIR}/)"
     )
     sub.add_parser("lint", help="check the schemas against the project's conventions")
-    add_diff_parser(sub)
     node = sub.add_parser("setup-node", help="install the pinned Node tooling (npm ci in codegen/node)")
     node.add_argument("--force", action="store_true", help="reinstall even if node_modules is present")
     args = parser.parse_args(argv)
@@ -38,9 +41,6 @@ def main(argv: list[str] | None = None) -> int:
         for problem in sorted(problems):
             print(problem, file=sys.stderr)
         return 1 if problems else 0
-
-    if args.command == "diff":
-        return run_diff(args, root)
 
     if args.command == "setup-node":
         try:
@@ -56,31 +56,30 @@ def main(argv: list[str] | None = None) -> int:
     except CodegenError as exc:
         for problem in exc.problems:
             print(problem, file=sys.stderr)
-        print(f"codegen: {len(exc.problems)} schema problem(s); generated/ left unchanged", file=sys.stderr)
+        print(f"codegen: {len(exc.problems)} schema problem(s); generated files left unchanged", file=sys.stderr)
         return 1
     except RuntimeError as exc:
-        print(f"codegen: {exc}\ncodegen: generated/ left unchanged", file=sys.stderr)
+        print(f"codegen: {exc}\ncodegen: generated files left unchanged", file=sys.stderr)
         return 1
-    target = root / "generated"
-    current = read_tree(target)
+    current = read_tree(root)
     changes = diff(current, tree)
     if args.check:
         if changes:
             sys.stdout.writelines(changes)
-            print("codegen: generated/ is stale; run `nox -s generate`", file=sys.stderr)
+            print("codegen: generated files are stale; run `nox -s generate`", file=sys.stderr)
             return 1
-        print("codegen: generated/ is up to date")
+        print("codegen: generated files are up to date")
         return 0
     if changes:
         try:
             changed = {p for p in current.keys() | tree.keys() if current.get(p) != tree.get(p)}
-            write_tree(target, tree, verify=lambda staging: verify(root, staging, changed))
+            write_tree(root, tree, verify=lambda staging: verify(root, staging, changed))
         except RuntimeError as exc:
-            print(f"codegen: {exc}\ncodegen: generated/ left unchanged", file=sys.stderr)
+            print(f"codegen: {exc}\ncodegen: generated files left unchanged", file=sys.stderr)
             return 1
-        print(f"codegen: wrote generated/ ({len(tree)} files)")
+        print(f"codegen: wrote {len(changed)} of {len(tree)} generated files")
     else:
-        print("codegen: generated/ already up to date")
+        print("codegen: generated files already up to date")
     return 0
 
 

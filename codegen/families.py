@@ -5,7 +5,7 @@ from __future__ import annotations
 # Pydantic base class for every generated model: strict types, unknown keys kept.
 DEFAULT_BASE = "chatschema._base.SchemaModel"
 
-# type name -> base class, per family. The base classes live in codegen/runtime/.
+# type name -> base class, per family. The base classes live in the hand-written chatschema/.
 BASE_CLASSES: dict[str, dict[str, str]] = {
     "docent": {
         name: "chatschema.docent._base.DocentMessage"
@@ -19,6 +19,3 @@ BASE_CLASSES: dict[str, dict[str, str]] = {
 # the real system's own types are TypeScript interfaces: agent-swarm-kit rejects unknown keys in
 # object literals at compile time, and so must our types. The schemas still accept unknown keys.
 CLOSED_TS_FAMILIES: frozenset[str] = frozenset({"swarm"})
-
-# Folders of codegen/runtime/ that belong to one family and ship only with it.
-FAMILY_RUNTIMES: frozenset[str] = frozenset({"docent", "letta", "bridgic", "swarm"})

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 import json
 import keyword
 import math
@@ -11,7 +12,7 @@ from pathlib import Path
 from typing import Any
 
 from .errors import SchemaProblem
-from .families import FAMILY_RUNTIMES
+from .layout import FAMILY_RUNTIMES, PYTHON_PACKAGE, runtime_files
 
 FAMILY_PATTERN = "[a-z][a-z0-9_]*"
 
@@ -39,10 +40,24 @@ _RESERVED_WORDS = frozenset(keyword.kwlist) | frozenset(
     any boolean declare never number object string symbol type undefined unknown""".split()
 )
 # Names the package's own modules and a family's generated subpackages already use.
-_RUNTIME = Path(__file__).parent / "runtime"
 _GENERATED_MODULES = frozenset({"models", "typeddicts", "schemas", "index"})  # index: docs/index.md
-# The npm package's own modules (generated/typescript/<name>.js): a family's entry point sits beside them.
-_TS_MODULES = frozenset({p.stem for p in (Path(__file__).parent / "typescript_runtime").glob("*.js")})
+
+
+@functools.cache
+def _runtime_names() -> tuple[frozenset[str], frozenset[str]]:
+    """The names the hand-written runtime takes: modules and subpackages of chatschema/, and the
+    npm package's own modules (npm/esm/<name>.js, beside which a family's entry point sits)."""
+    python, typescript = set(), set()
+    for rel in runtime_files(FAMILY_RUNTIMES):
+        top, _, rest = rel.partition("/")
+        first = rest.split("/", 1)[0]
+        if top == PYTHON_PACKAGE:
+            python.add(first.removesuffix(".py"))
+        elif rest.startswith("esm/") and rest.endswith(".js"):
+            typescript.add(rest.removeprefix("esm/").removesuffix(".js"))
+    return frozenset(python), frozenset(typescript)
+
+
 # Files a family folder may hold besides its schemas.
 FAMILY_FILES_NOT_SCHEMAS = frozenset({"VERSION"})
 
@@ -53,10 +68,10 @@ def family_name_problem(family: str) -> str:
         return f"family folder {family!r} is not a lowercase identifier ([a-z][a-z0-9_]*)"
     if family in _RESERVED_WORDS:
         return f"family folder {family!r} is a reserved word in Python or TypeScript"
-    taken = {p.stem for p in _RUNTIME.glob("*.py")} | {p.name for p in _RUNTIME.iterdir() if p.is_dir()}
+    taken, ts_modules = _runtime_names()
     if family in (taken | _GENERATED_MODULES) - FAMILY_RUNTIMES:
         return f"family folder {family!r} would replace chatschema.{family}, a module of the package itself"
-    if family in _TS_MODULES:
+    if family in ts_modules:
         return f"family folder {family!r} would replace {family}.js, a module of the npm package itself"
     return ""
 

@@ -1,4 +1,4 @@
-// Prove that a freshly generated npm package works before it replaces generated/ (codegen/generate.py).
+// Prove that a freshly generated npm package works before its files are written (codegen/generate.py).
 // argv: <package dir>. Loads the package as a client would (CommonJS and ES module builds), finds a
 // precompiled validator for every schema name, compiles every per-file schema and bundle at run time
 // with createAjv (strict mode: an unknown keyword or a bad pattern throws here, not in a user's
@@ -12,14 +12,14 @@ let api;
 try {
   api = require(pkg);
 } catch (err) {
-  problems.push(`typescript/index.js: cannot be loaded: ${err && err.message}`);
+  problems.push(`npm/index.js: cannot be loaded: ${err && err.message}`);
 }
 if (api) {
   for (const name of api.schemaNames) {
     try {
-      if (typeof api.validator(name) !== "function") problems.push(`typescript: ${name}: no precompiled validator`);
+      if (typeof api.validator(name) !== "function") problems.push(`npm: ${name}: no precompiled validator`);
     } catch (err) {
-      problems.push(`typescript: ${name}: no precompiled validator: ${String(err && err.message).split("\n")[0]}`);
+      problems.push(`npm: ${name}: no precompiled validator: ${String(err && err.message).split("\n")[0]}`);
     }
   }
   // The shipped schema files, for users who compile at run time: per file, and each family's bundle.
@@ -32,7 +32,7 @@ if (api) {
       for (const file of files) ajv.addSchema(JSON.parse(require("fs").readFileSync(path.join(pkg, file), "utf8")));
       for (const entry of Object.values(api.index.schemas)) ajv.getSchema(label === "files" ? entry.$id : entry.bundle_id);
     } catch (err) {
-      problems.push(`typescript: schemas (${label}): ajv cannot compile them: ${String(err && err.message).split("\n")[0]}`);
+      problems.push(`npm: schemas (${label}): ajv cannot compile them: ${String(err && err.message).split("\n")[0]}`);
     }
   }
 }
@@ -41,7 +41,7 @@ if (fs.existsSync(path.join(pkg, "stream.js"))) {
   try {
     require(path.join(pkg, "stream.js"));
   } catch (err) {
-    problems.push(`typescript/stream.js: cannot be loaded: ${err && err.message}`);
+    problems.push(`npm/stream.js: cannot be loaded: ${err && err.message}`);
   }
 }
 // The ES module build, family by family (esm/index.js also loads ajv, which Node's ESM resolution
@@ -53,9 +53,9 @@ Promise.all(
       .then((esm) => {
         const cjs = require(path.join(pkg, `${name}.js`));
         const missing = Object.keys(cjs).filter((key) => !(key in esm));
-        if (missing.length) problems.push(`typescript/esm/${name}.js: lacks ${missing.join(", ")} of ${name}.js`);
+        if (missing.length) problems.push(`npm/esm/${name}.js: lacks ${missing.join(", ")} of ${name}.js`);
       })
-      .catch((err) => problems.push(`typescript/esm/${name}.js: cannot be loaded: ${err && err.message}`)),
+      .catch((err) => problems.push(`npm/esm/${name}.js: cannot be loaded: ${err && err.message}`)),
   ),
 ).finally(() => {
   for (const line of problems) process.stdout.write(line + "\n");

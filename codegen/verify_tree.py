@@ -1,4 +1,4 @@
-"""Prove that a freshly generated tree works before it replaces `generated/`.
+"""Prove that a freshly generated tree works before its files are written.
 
 Run as a script in a subprocess (`python -P verify_tree.py <tree> <vectors>` with the tree first
 on PYTHONPATH), so that generated code is imported in a process of its own and never by codegen:

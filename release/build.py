@@ -1,5 +1,5 @@
 """The packages as users receive them: the wheel and sdist (checked with `twine check`) and the npm
-tarball (`npm pack` of generated/typescript), all with pyproject.toml's version.
+tarball (`npm pack` of npm/), all with pyproject.toml's version.
 
     python -m release.build [--outdir dist] [--no-isolation]
 
@@ -20,7 +20,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 ROOT = Path(__file__).parent.parent
-NPM_PACKAGE = ROOT / "generated" / "typescript"
+NPM_PACKAGE = ROOT / "npm"
 
 
 class BuildError(RuntimeError):

@@ -1,4 +1,5 @@
-"""Run `python -m codegen` from the tests, against a scratch repository or the checkout."""
+"""Run `python -m codegen` (and the release tooling's `python -m release.evolution`) from the tests,
+against a scratch repository or the checkout."""
 
 from __future__ import annotations
 
@@ -16,6 +17,20 @@ def run_codegen(
     """`python -m codegen --root ROOT ARGS...` with this checkout's codegen, output captured."""
     return subprocess.run(
         [sys.executable, "-m", "codegen", "--root", str(root), *args],
+        cwd=cwd,
+        env={**os.environ, "PYTHONPATH": str(ROOT), **(env or {})},
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+
+
+def run_evolution(
+    root: Path, *args: str, env: dict[str, str] | None = None, cwd: Path = ROOT
+) -> subprocess.CompletedProcess[str]:
+    """`python -m release.evolution --root ROOT ARGS...` with this checkout's code, output captured."""
+    return subprocess.run(
+        [sys.executable, "-m", "release.evolution", "--root", str(root), *args],
         cwd=cwd,
         env={**os.environ, "PYTHONPATH": str(ROOT), **(env or {})},
         capture_output=True,

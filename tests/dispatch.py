@@ -12,7 +12,7 @@ from collections.abc import Iterable, Iterator
 from typing import Any
 
 from chatschema import schemas
-from tests.conformance.mutations import replaced
+from release.evolution.mutations import replaced
 
 # Replacement values of other JSON types, tried in place of each value.
 _OTHER_TYPES: list[Any] = [None, True, 0, 1.5, "x", [], {}, [1], {"k": "v"}]

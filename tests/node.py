@@ -15,7 +15,7 @@ from tests.vectors import Vector, all_vectors
 
 ROOT = Path(__file__).parent.parent
 # CHATSCHEMA_TS_PACKAGE: another copy of the package (the mutation runner, tests/mutation/, sets it)
-PACKAGE = Path(os.environ.get("CHATSCHEMA_TS_PACKAGE", ROOT / "generated" / "typescript"))
+PACKAGE = Path(os.environ.get("CHATSCHEMA_TS_PACKAGE", ROOT / "npm"))
 HERE = Path(__file__).parent / "node"
 
 

@@ -226,7 +226,6 @@ def test_unknown_schema_name_suggests_close_matches() -> None:
 
 def test_registry_is_offline_and_from_the_installed_package(monkeypatch: pytest.MonkeyPatch) -> None:
     shipped = Path(schemas.__file__).parent
-    assert ROOT / "generated" not in shipped.parents or shipped.is_relative_to(ROOT / "generated")
     assert sorted(p.name for p in (shipped / "docent").glob("*.json")) == sorted(
         p.name for p in (ROOT / "schemas" / "docent").glob("*.json")
     )

@@ -25,8 +25,8 @@ ROOT = Path(__file__).parent.parent
 @pytest.fixture
 def repo(tmp_path: Path) -> Path:
     """A scratch copy of what codegen reads and writes."""
-    for name in ("schemas", "generated"):
-        shutil.copytree(ROOT / name, tmp_path / name, ignore=shutil.ignore_patterns("__pycache__"))
+    for name in ("schemas", "chatschema", "npm", "generated"):
+        shutil.copytree(ROOT / name, tmp_path / name, ignore=shutil.ignore_patterns("__pycache__", "node_modules"))
     shutil.copy(ROOT / "pyproject.toml", tmp_path / "pyproject.toml")
     return tmp_path
 
@@ -55,14 +55,14 @@ def test_edited_description_is_stale_until_regenerated(repo: Path) -> None:
     stale = run_codegen(repo, "generate", "--check")
     assert stale.returncode == 1
     assert "stale" in stale.stderr
-    assert "+++ generated/chatschema/docent/models/message.py" in stale.stdout
-    assert "+++ generated/chatschema/docent/typeddicts/message.py" in stale.stdout
+    assert "+++ chatschema/docent/models/message.py" in stale.stdout
+    assert "+++ chatschema/docent/typeddicts/message.py" in stale.stdout
     assert f"+    {new}" in stale.stdout
     assert "-    Instructions and context for the conversation." in stale.stdout
 
     assert run_codegen(repo, "generate").returncode == 0
-    assert new in (repo / "generated/chatschema/docent/models/message.py").read_text()
-    assert new in (repo / "generated/chatschema/docent/typeddicts/message.py").read_text()
+    assert new in (repo / "chatschema/docent/models/message.py").read_text()
+    assert new in (repo / "chatschema/docent/typeddicts/message.py").read_text()
     assert run_codegen(repo, "generate", "--check").returncode == 0
 
 
@@ -91,8 +91,8 @@ else:
 assert "priority" in TD.__optional_keys__
 print("ok")
 """
-    env = {**os.environ, "PYTHONPATH": str(repo / "generated")}
-    proc = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, env=env, check=False)
+    env = {**os.environ, "PYTHONPATH": str(repo)}
+    proc = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, env=env, cwd=repo, check=False)
     assert proc.stdout.strip() == "ok", proc.stderr
 
 
@@ -186,17 +186,17 @@ def test_invalid_json_is_one_clear_line(repo: Path, text: str, expected: str) ->
 
 
 def test_broken_schema_fails_and_leaves_generated_untouched(repo: Path) -> None:
-    before = read_tree(repo / "generated")
+    before = read_tree(repo)
     edit_schema(repo, "parts.json", BROKEN["duplicate-tag"][1])
     edit_schema(repo, "tool.json", BROKEN["type-without-description"][1])
     proc = run_codegen(repo, "generate")
     assert proc.returncode == 1
     errors = proc.stderr.strip().splitlines()
-    assert errors[-1] == "codegen: 2 schema problem(s); generated/ left unchanged"
+    assert errors[-1] == "codegen: 2 schema problem(s); generated files left unchanged"
     assert errors[0].startswith("schemas/docent/parts.json: /$defs/Content/oneOf/1: tag value")
     assert errors[1].startswith("schemas/docent/tool.json: /$defs/ToolParam/description:")
     assert "Traceback" not in proc.stderr
-    assert read_tree(repo / "generated") == before
+    assert read_tree(repo) == before
     assert run_codegen(repo, "lint").returncode == 1
 
 
@@ -208,10 +208,10 @@ def test_cached_build_is_byte_identical_to_a_clean_one(repo: Path) -> None:
     assert run_codegen(repo, "generate").returncode == 0  # fills the cache
     cache = Cache(repo / CACHE_DIR)
     units = {p.name.rsplit("-", 1)[0] for p in (repo / CACHE_DIR).glob("*.json")}
-    assert {"lint", "runtime", "patterns", "meta-docent-message"} <= units
+    assert {"lint", "package-init", "patterns", "meta-docent-message"} <= units
     assert {f"{k}-{f}" for k in ("py", "ts") for f in ("bridgic", "docent", "letta", "swarm")} <= units
     warm = build(repo, cache)
-    assert warm == build(repo, None) == read_tree(repo / "generated")
+    assert warm == build(repo, None) == read_tree(repo)
     # a damaged entry is a miss, not a wrong tree
     for entry in (repo / CACHE_DIR).glob("py-docent-*.json"):
         entry.write_text("{not json", encoding="utf-8")

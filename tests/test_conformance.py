@@ -13,9 +13,9 @@ import pytest
 from jsonschema import Draft202012Validator
 
 from chatschema import schemas
+from release.evolution.mutations import Walker, mutations
 from tests.allowlist import ALLOWLIST
 from tests.conformance.bundle import bundle, family_defs
-from tests.conformance.mutations import Walker, mutations
 from tests.conformance.report import SIDES, SMALL, Result, format_report, run
 from tests.node import HERE, PACKAGE, run_node
 from tests.vectors import all_vectors

@@ -22,14 +22,15 @@ WHY = "Not in Docent 0.1.88: the user's BCP 47 language tag, added by this proje
 
 
 def _run(root: Path, *args: str) -> subprocess.CompletedProcess[str]:
-    env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(root / "generated"), str(root)])}
+    env = {**os.environ, "PYTHONPATH": str(root)}
     return subprocess.run([sys.executable, *args], cwd=root, env=env, capture_output=True, text=True, check=False)
 
 
 def _repo(tmp: Path, marked: bool) -> Path:
     shutil.copytree(ROOT / "schemas", tmp / "schemas")
     shutil.copytree(ROOT / "tests", tmp / "tests", ignore=shutil.ignore_patterns("__pycache__"))
-    shutil.copytree(ROOT / "codegen", tmp / "codegen", ignore=shutil.ignore_patterns("__pycache__", "node_modules"))
+    for name in ("codegen", "chatschema", "npm", "release"):
+        shutil.copytree(ROOT / name, tmp / name, ignore=shutil.ignore_patterns("__pycache__", "node_modules"))
     (tmp / "codegen" / "node" / "node_modules").symlink_to(ROOT / "codegen" / "node" / "node_modules")
     shutil.copy(ROOT / "pyproject.toml", tmp / "pyproject.toml")
     path = tmp / "schemas" / "docent" / "message.json"
@@ -62,7 +63,7 @@ def test_marked_extension_is_in_the_docs_and_typescript(marked: Path) -> None:
     page = (marked / "generated" / "docs" / "docent.md").read_text(encoding="utf-8")
     row = next(line for line in page.splitlines() if line.startswith("| `locale`"))
     assert "(extension)" in row and WHY in row
-    types = (marked / "generated" / "typescript" / "types" / "docent.d.ts").read_text(encoding="utf-8")
+    types = (marked / "npm" / "types" / "docent.d.ts").read_text(encoding="utf-8")
     assert f"chatschema extension: {WHY}" in types
 
 

@@ -22,6 +22,7 @@ import pytest
 
 from codegen.cache import CACHE_DIR, Cache
 from codegen.generate import build, read_tree, verify, write_tree
+from codegen.layout import copy_runtime
 from codegen.lint import lint
 from codegen.load import load_schemas
 from codegen.typescript import node_modules
@@ -139,9 +140,10 @@ def _codegen(root: Path, *args: str) -> subprocess.CompletedProcess[str]:
 
 @pytest.fixture(scope="module")
 def evil(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    """A repository holding only the hostile family, generated once."""
+    """A repository holding only the hostile family (and the runtime), generated once."""
     root = tmp_path_factory.mktemp("evil")
     shutil.copy(ROOT / "pyproject.toml", root / "pyproject.toml")
+    copy_runtime({"evil"}, root)
     _write_family(root, "evil", {"things.json": hostile_family()})
     proc = _codegen(root, "generate")
     assert proc.returncode == 0, proc.stderr
@@ -207,7 +209,7 @@ def python_rows(evil: Path) -> list[dict[str, bool]]:
     proc = subprocess.run(
         [sys.executable, "-c", _PYTHON_SIDES],
         input=json.dumps(_payloads()),
-        env={**os.environ, "PYTHONPATH": str(evil / "generated")},
+        env={**os.environ, "PYTHONPATH": str(evil)},
         cwd=evil,
         capture_output=True,
         text=True,
@@ -237,7 +239,7 @@ def test_hostile_strings_reach_node_as_values(evil: Path, python_rows: list[dict
     cases = _payloads()
     out = run_node(
         HERE / "entry.cjs",
-        {"package": str(evil / "generated" / "typescript"), "cases": [{"schema": s, "payload": p} for s, p in cases]},
+        {"package": str(evil / "npm"), "cases": [{"schema": s, "payload": p} for s, p in cases]},
     )
     for (name, payload), node, py in zip(cases, out, python_rows, strict=True):
         assert node["valid"] == py["schema"], (name, payload, node)
@@ -247,7 +249,7 @@ def test_hostile_strings_reach_node_as_values(evil: Path, python_rows: list[dict
 def test_hostile_strings_type_check_in_typescript(evil: Path) -> None:
     consumer = evil / "consumer.ts"
     consumer.write_text(
-        f'import type {{ evil }} from "{evil / "generated" / "typescript" / "index"}";\n'
+        f'import type {{ evil }} from "{evil / "npm" / "index"}";\n'
         + "".join(
             f"export const v{i}: evil.Thing = {json.dumps({'kind': h}, ensure_ascii=True)};\n"
             for i, h in enumerate(HOSTILE_VALUES)
@@ -273,7 +275,7 @@ def test_hostile_strings_stay_text_in_docs(evil: Path) -> None:
 
 
 def test_hostile_strings_in_python_source_are_literals(evil: Path) -> None:
-    init = (evil / "generated" / "chatschema" / "evil" / "__init__.py").read_text(encoding="utf-8")
+    init = (evil / "chatschema" / "evil" / "__init__.py").read_text(encoding="utf-8")
     assert "__import__" in init  # the tag is shown in the docstring...
     tree = ast.parse(init)
     calls = [n for n in ast.walk(tree) if isinstance(n, ast.Call) and getattr(n.func, "id", "") == "__import__"]
@@ -431,7 +433,7 @@ def test_lint_refuses_with_file_location_and_rule(tmp_path: Path, case: str) -> 
         ("class", "things.json", "family-name"),
         ("schemas", "things.json", "family-name"),
         ("validate", "things.json", "family-name"),
-        ("core", "things.json", "family-name"),  # generated/typescript/core.js
+        ("core", "things.json", "family-name"),  # npm/esm/core.js
         ("stream", "things.json", "family-name"),
         ("evil", "__init__.json", "file-name"),
         ("evil", "class.json", "file-name"),
@@ -450,43 +452,44 @@ def test_refused_schema_leaves_generated_untouched(tmp_path: Path) -> None:
     shutil.copy(ROOT / "pyproject.toml", tmp_path / "pyproject.toml")
     _write_family(tmp_path, "evil", _variant(lambda d: None))
     assert _codegen(tmp_path, "generate").returncode == 0
-    before = read_tree(tmp_path / "generated")
+    before = read_tree(tmp_path)
     _write_family(tmp_path, "evil", _variant(REFUSED["self-ref"][0]))
     proc = _codegen(tmp_path, "generate")
     assert proc.returncode == 1
     assert proc.stderr.splitlines()[0].startswith("schemas/evil/things.json: /$defs/Loop/$ref: $ref cycle Loop -> Loop")
     assert proc.stderr.splitlines()[0].endswith("[ref-cycle]")
     assert "Traceback" not in proc.stderr
-    assert read_tree(tmp_path / "generated") == before
+    assert read_tree(tmp_path) == before
 
 
-# --- a tree that does not work is never swapped in -------------------------------------------------
+# --- a tree that does not work is never written ------------------------------------------------------
 
 
-def test_a_tree_that_does_not_import_is_not_swapped_in(tmp_path: Path) -> None:
-    target = tmp_path / "generated"
-    shutil.copytree(
-        ROOT / "generated" / "chatschema", target / "chatschema", ignore=shutil.ignore_patterns("__pycache__")
-    )
-    before = read_tree(target)
+def _copy_generated(dest: Path) -> dict[str, bytes]:
+    """This checkout's generated files, written under `dest`; returns them as read back."""
+    for rel, data in read_tree(ROOT).items():
+        (dest / rel).parent.mkdir(parents=True, exist_ok=True)
+        (dest / rel).write_bytes(data)
+    return read_tree(dest)
+
+
+def test_a_tree_that_does_not_import_is_not_written(tmp_path: Path) -> None:
+    before = _copy_generated(tmp_path)
     broken = dict(before)
     broken["chatschema/swarm/models/agent.py"] = (
         before["chatschema/swarm/models/agent.py"] + b"\nraise TypeError('boom')\n"
     )
     with pytest.raises(RuntimeError) as info:
-        write_tree(target, broken, verify=lambda staging: verify(ROOT, staging))
+        write_tree(tmp_path, broken, verify=lambda staging: verify(ROOT, staging))
     assert "chatschema/swarm/models/agent.py:" in str(info.value) and "TypeError: boom" in str(info.value)
-    assert read_tree(target) == before
-    assert not (tmp_path / "generated.new").exists()
+    assert read_tree(tmp_path) == before
 
 
-def test_a_tree_whose_schemas_contradict_the_vectors_is_not_swapped_in(tmp_path: Path) -> None:
+def test_a_tree_whose_schemas_contradict_the_vectors_is_not_written(tmp_path: Path) -> None:
     for name in ("schemas", "tests"):
         shutil.copytree(ROOT / name, tmp_path / name, ignore=shutil.ignore_patterns("__pycache__", "*.py"))
     shutil.copy(ROOT / "pyproject.toml", tmp_path / "pyproject.toml")
-    shutil.copytree(
-        ROOT / "generated", tmp_path / "generated", ignore=shutil.ignore_patterns("__pycache__", "node_modules")
-    )
+    _copy_generated(tmp_path)
     path = tmp_path / "schemas" / "swarm" / "tool.json"
     doc = json.loads(path.read_text(encoding="utf-8"))
     tool = "ITool"
@@ -494,7 +497,7 @@ def test_a_tree_whose_schemas_contradict_the_vectors_is_not_swapped_in(tmp_path:
     doc["$defs"][tool]["required"] = [*doc["$defs"][tool].get("required", []), "never_sent"]
     doc["$defs"][tool]["properties"]["never_sent"] = {"description": "A key no vector has.", "type": "string"}
     path.write_text(json.dumps(doc, indent=2) + "\n", encoding="utf-8")
-    before = read_tree(tmp_path / "generated")
+    before = read_tree(tmp_path)
     proc = _codegen(tmp_path, "generate")
     assert proc.returncode == 1, proc.stdout
     assert "the generated package does not work" in proc.stderr
@@ -503,8 +506,30 @@ def test_a_tree_whose_schemas_contradict_the_vectors_is_not_swapped_in(tmp_path:
         f"swarm/{tool}: this valid vector is invalid under the new schema: $: 'never_sent' is a required property"
         in proc.stderr
     )
-    assert "generated/ left unchanged" in proc.stderr
-    assert read_tree(tmp_path / "generated") == before
+    assert "generated files left unchanged" in proc.stderr
+    assert read_tree(tmp_path) == before
+
+
+def test_hand_written_files_are_never_overwritten(tmp_path: Path) -> None:
+    (tmp_path / "chatschema").mkdir()
+    (tmp_path / "chatschema" / "cli.py").write_text("# hand-written\n", encoding="utf-8")
+    for rel in ("chatschema/cli.py", "../outside.py", "elsewhere/x.py"):
+        with pytest.raises(RuntimeError, match="refusing to"):
+            write_tree(tmp_path, {rel: b"# Generated by chatschema codegen\n"})
+    assert (tmp_path / "chatschema" / "cli.py").read_text(encoding="utf-8") == "# hand-written\n"
+
+
+def test_generated_files_no_build_makes_are_removed_and_hand_written_ones_kept(tmp_path: Path) -> None:
+    before = _copy_generated(tmp_path)
+    (tmp_path / "chatschema" / "cli.py").write_text("# hand-written\n", encoding="utf-8")
+    stale = "chatschema/gone/models/x.py"
+    (tmp_path / stale).parent.mkdir(parents=True)
+    (tmp_path / stale).write_bytes(b"# Generated by chatschema codegen from schemas/gone/: do not edit.\n")
+    assert stale in read_tree(tmp_path) and "chatschema/cli.py" not in read_tree(tmp_path)
+    write_tree(tmp_path, before)
+    assert read_tree(tmp_path) == before
+    assert not (tmp_path / "chatschema" / "gone").exists()
+    assert (tmp_path / "chatschema" / "cli.py").read_text(encoding="utf-8") == "# hand-written\n"
 
 
 def test_a_schema_that_is_not_a_schema_gets_lines_not_a_traceback(tmp_path: Path) -> None:
@@ -574,13 +599,11 @@ def test_planted_or_tampered_cache_entries_are_rebuilt(tmp_path: Path) -> None:
     assert not (tmp_path.parent / "escaped.py").exists() and not (tmp_path / "PWNED").exists()
 
 
-def test_an_npm_package_that_does_not_load_is_not_swapped_in(tmp_path: Path) -> None:
-    target = tmp_path / "generated"
-    shutil.copytree(ROOT / "generated", target, ignore=shutil.ignore_patterns("__pycache__", "node_modules"))
-    before = read_tree(target)
+def test_an_npm_package_that_does_not_load_is_not_written(tmp_path: Path) -> None:
+    before = _copy_generated(tmp_path)
     broken = dict(before)
-    broken["typescript/index.js"] = before["typescript/index.js"] + b"\nthrow new Error('boom');\n"
+    broken["npm/index.js"] = before["npm/index.js"] + b"\nthrow new Error('boom');\n"
     with pytest.raises(RuntimeError) as info:
-        write_tree(target, broken, verify=lambda staging: verify(ROOT, staging))
-    assert "typescript/index.js: cannot be loaded: boom" in str(info.value)
-    assert read_tree(target) == before
+        write_tree(tmp_path, broken, verify=lambda staging: verify(ROOT, staging))
+    assert "npm/index.js: cannot be loaded: boom" in str(info.value)
+    assert read_tree(tmp_path) == before

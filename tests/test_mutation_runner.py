@@ -168,12 +168,12 @@ def test_coverage_map_from_contexts_and_the_tests_chosen() -> None:
     assert CoverageMap.from_json(cmap.to_json()) == cmap
 
 
-def _outcome(key: str, status: str, module: str = "codegen/runtime/validate/a.py") -> Outcome:
+def _outcome(key: str, status: str, module: str = "chatschema/validate/a.py") -> Outcome:
     return Outcome(key, module, 1, "Lt -> LtE", status, 1, 0.1)
 
 
 def test_scores_per_module_and_package_and_the_survivors(tmp_path: Path) -> None:
-    a, b, c = "codegen/runtime/validate/a.py", "codegen/runtime/validate/b.py", "codegen/runtime/jsontext.py"
+    a, b, c = "chatschema/validate/a.py", "chatschema/validate/b.py", "chatschema/jsontext.py"
     listed = {
         a: [_mutant(1, key="a1", module=a), _mutant(2, key="a2", module=a), _mutant(3, key="a3", module=a)],
         b: [_mutant(1, key="b1", module=b)],
@@ -196,8 +196,8 @@ def test_scores_per_module_and_package_and_the_survivors(tmp_path: Path) -> None
         "validate/": (2, 4, 0, "50.0%", "66.7%"),
     }
     assert [o.key for o in survivors(listed, outcomes)] == ["a3", "b1"]
-    assert group("codegen/runtime/schemas/__init__.py") == "schemas/"
-    assert group("codegen/typescript_runtime/index.js") == "codegen/typescript_runtime/index.js"
+    assert group("chatschema/schemas/__init__.py") == "schemas/"
+    assert group("npm/esm/index.js") == "npm/esm/index.js"
     path = tmp_path / "results.json"
     save(path, outcomes, {"commit": "abc"})
     assert load(path) == outcomes
@@ -279,8 +279,8 @@ def test_equivalent_entries_are_parsed(tmp_path: Path) -> None:
     doc = tmp_path / "doc.md"
     doc.write_text("Text.\n\n- `jsontext.py:57` `Lt -> LtE`: within 64 bits\n- not an entry\n")
     (entry,) = equivalent.listed(doc)
-    assert entry == equivalent.Equivalent("codegen/runtime/jsontext.py", 57, "Lt -> LtE", "within 64 bits")
-    named = [_mutant(57, key="x", module="codegen/runtime/jsontext.py"), _mutant(58, key="y")]
+    assert entry == equivalent.Equivalent("chatschema/jsontext.py", 57, "Lt -> LtE", "within 64 bits")
+    named = [_mutant(57, key="x", module="chatschema/jsontext.py"), _mutant(58, key="y")]
     assert equivalent.keys([entry], named) == {"x"}
 
 

@@ -1,4 +1,4 @@
-"""The npm package (generated/typescript) agrees with Python: ajv verdicts and TypeScript types.
+"""The npm package (npm/) agrees with Python: ajv verdicts and TypeScript types.
 
 - ajv, through the package's `isValid`, gives every vector the same verdict as Python's jsonschema
   and as the vector's folder says (one Node process for all vectors; disagreements must be listed

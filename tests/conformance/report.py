@@ -40,9 +40,9 @@ from pydantic import TypeAdapter, ValidationError
 
 from chatschema import schemas
 from chatschema.validate.backends import fast_is_valid
+from release.evolution.mutations import Coverage, Walker, json_key, mutations
 from tests.allowlist import ALLOWLIST, KnownDisagreement
 from tests.conformance.bundle import bundle, families, family_defs, real_view, type_names
-from tests.conformance.mutations import Coverage, Walker, json_key, mutations
 from tests.conformance.real import REAL_SIDE, real_dump, real_parse
 from tests.conformance.strategies import code_strategy, generated_type, schema_strategy
 from tests.roundtrip import beyond_microsecond, lost

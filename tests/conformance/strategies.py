@@ -27,9 +27,8 @@ from pydantic import BaseModel
 from pydantic.fields import FieldInfo
 from typing_extensions import TypeAliasType
 
+from release.evolution.instances import RFC3339, for_generation, rfc3339
 from tests.conformance.bundle import bundle
-
-RFC3339 = "x-rfc3339"
 
 _text = st.text(st.characters(codec="utf-8"), max_size=12)
 _keys = st.text(st.characters(codec="utf-8"), max_size=8)
@@ -41,39 +40,10 @@ json_values = st.recursive(
 json_objects = st.dictionaries(_keys, json_values, max_size=4)
 
 
-@st.composite
-def rfc3339(draw: st.DrawFn) -> str:
-    """Any RFC 3339 date-time Python can represent (no leap second), in every spelling RFC 3339 allows."""
-    moment = draw(st.datetimes(min_value=datetime(1, 1, 2), max_value=datetime(9999, 12, 30)))
-    date = f"{moment.year:04d}-{moment.month:02d}-{moment.day:02d}"
-    text = date + draw(st.sampled_from("Tt")) + f"{moment.hour:02d}:{moment.minute:02d}:{moment.second:02d}"
-    digits = draw(st.integers(0, 9))
-    if digits:
-        fraction = f"{moment.microsecond:06d}" + draw(st.text("0123456789", min_size=3, max_size=3))
-        text += "." + fraction[:digits]
-    offset = draw(st.sampled_from(["Z", "z", "+00:00", "-00:00", "offset"]))
-    if offset == "offset":
-        minutes = draw(st.integers(-(23 * 60 + 59), 23 * 60 + 59))
-        sign = "-" if minutes < 0 else "+"
-        offset = f"{sign}{abs(minutes) // 60:02d}:{abs(minutes) % 60:02d}"
-    return text + offset
-
-
-def _for_generation(node: Any) -> Any:
-    if isinstance(node, dict):
-        out = {k: _for_generation(v) for k, v in node.items()}
-        if out.get("format") == "date-time":
-            out["format"] = RFC3339
-        return out
-    if isinstance(node, list):
-        return [_for_generation(v) for v in node]
-    return node
-
-
 @cache
 def schema_strategy(name: str) -> st.SearchStrategy[Any]:
     """Valid instances of `<family>/<Type>`, generated from its schema."""
-    return from_schema(_for_generation(bundle(name)), custom_formats={RFC3339: rfc3339()})
+    return from_schema(for_generation(bundle(name)), custom_formats={RFC3339: rfc3339()})
 
 
 # --- from the code --------------------------------------------------------------------------

@@ -6,10 +6,10 @@ import json
 from pathlib import Path
 from typing import Any
 
-from codegen.diff.canonical import FamilyTypes
-from codegen.diff.engine import TypeReport, compare_types
-from codegen.diff.witness import Budget
 from codegen.load import load_schemas
+from release.evolution.canonical import FamilyTypes
+from release.evolution.engine import TypeReport, compare_types
+from release.evolution.witness import Budget
 
 FAMILY = "evo"
 DRAFT = "https://json-schema.org/draft/2020-12/schema"

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from codegen.diff.api import MAJOR, MINOR, ApiChange, api_entries, compare_api
+from release.evolution.api import MAJOR, MINOR, ApiChange, api_entries, compare_api
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -60,12 +60,12 @@ export interface EvoSchemas {
 
 
 def write(root: Path, models: str = MODELS, typeddicts: str = TYPEDDICTS, init: str = INIT, ts: str = TS) -> Path:
-    package = root / "generated" / "chatschema" / "evo"
+    package = root / "chatschema" / "evo"
     for rel, text in (("models/a.py", models), ("typeddicts/a.py", typeddicts), ("__init__.py", init)):
         (package / rel).parent.mkdir(parents=True, exist_ok=True)
         (package / rel).write_text(text, encoding="utf-8")
-    (root / "generated" / "typescript" / "types").mkdir(parents=True, exist_ok=True)
-    (root / "generated" / "typescript" / "types" / "evo.d.ts").write_text(ts, encoding="utf-8")
+    (root / "npm" / "types").mkdir(parents=True, exist_ok=True)
+    (root / "npm" / "types" / "evo.d.ts").write_text(ts, encoding="utf-8")
     return root
 
 

@@ -13,8 +13,8 @@ from jsonschema import Draft202012Validator
 from referencing import Registry, Resource
 from referencing.jsonschema import DRAFT202012
 
-from codegen.diff.engine import ADDED, BOTH, REMOVED, UNCHANGED, UNPROVEN
-from codegen.diff.rules import NARROWED, WIDENED
+from release.evolution.engine import ADDED, BOTH, REMOVED, UNCHANGED, UNPROVEN
+from release.evolution.rules import NARROWED, WIDENED
 
 from .schemasets import Files, diff_types, family_types
 
@@ -363,7 +363,7 @@ def _validator(root: Path, name: str) -> Draft202012Validator:
         (f.contents["$id"], Resource.from_contents(f.contents, default_specification=DRAFT202012)) for f in files
     )
     file_id = next(f.contents["$id"] for f in files if name in f.contents["$defs"])
-    checker = importlib.import_module("codegen.runtime.schemas").FORMAT_CHECKER  # the project's date-time rule
+    checker = importlib.import_module("chatschema.schemas").FORMAT_CHECKER  # the project's date-time rule
     return Draft202012Validator({"$ref": f"{file_id}#/$defs/{name}"}, registry=registry, format_checker=checker)
 
 

@@ -1,4 +1,4 @@
-"""The version gate and the command line: `codegen diff release --check-version` in a scratch git
+"""The version gate and the command line: `python -m release.evolution release --check-version` in a scratch git
 repository (its history is the release history), and on this repository itself."""
 
 from __future__ import annotations
@@ -8,7 +8,7 @@ import subprocess
 from pathlib import Path
 
 from codegen.versions import declared_bump, parse_version
-from tests.codegen_cli import run_codegen
+from tests.codegen_cli import run_evolution
 
 from .schemasets import write
 
@@ -50,49 +50,49 @@ def test_declared_bumps() -> None:
 def test_narrowing_without_a_major_bump_fails_the_gate(tmp_path: Path) -> None:
     root = repo(tmp_path)
     write(root, NARROWER)  # uncommitted edit, version still 1.0.0
-    proc = run_codegen(root, "diff", "release", "--check-version")
+    proc = run_evolution(root, "release", "--check-version")
     assert proc.returncode == 1, proc.stdout + proc.stderr
     assert "schemas/evo/VERSION: 1.0.0 is a none bump from 1.0.0, the changes need major" in proc.stderr
     assert "evo/T: narrowed" in proc.stdout and "property 'x' became required" in proc.stdout
     commit(root, "narrow T, no bump")  # committed: still judged against the release
-    assert run_codegen(root, "diff", "release", "--check-version").returncode == 1
+    assert run_evolution(root, "release", "--check-version").returncode == 1
     write(root, NARROWER, version="1.1.0")
-    assert run_codegen(root, "diff", "release", "--check-version").returncode == 1  # minor is not enough
+    assert run_evolution(root, "release", "--check-version").returncode == 1  # minor is not enough
     write(root, NARROWER, version="2.0.0")
-    proc = run_codegen(root, "diff", "release", "--check-version")  # the major bump covers the narrowing
+    proc = run_evolution(root, "release", "--check-version")  # the major bump covers the narrowing
     assert proc.returncode == 0, proc.stdout + proc.stderr
-    assert run_codegen(root, "diff", "release").returncode == 1  # without --check-version it is still breaking
+    assert run_evolution(root, "release").returncode == 1  # without --check-version it is still breaking
     commit(root, "release 2.0.0")
-    assert run_codegen(root, "diff", "release", "--check-version").returncode == 0
+    assert run_evolution(root, "release", "--check-version").returncode == 0
 
 
 def test_widening_needs_minor(tmp_path: Path) -> None:
     root = repo(tmp_path)
     write(root, WIDER)
-    proc = run_codegen(root, "diff", "--check-version", "--format", "json")
+    proc = run_evolution(root, "--check-version", "--format", "json")
     assert proc.returncode == 1  # default --fail-on narrowed passes, the version check does not
     family = json.loads(proc.stdout)["families"][0]
     assert (family["needed_bump"], family["declared_bump"], family["version_ok"]) == ("minor", "none", False)
     [t] = family["types"]
     assert t["verdict"] == "widened" and t["witnesses"][0]["payload"]["x"] is None
     write(root, WIDER, version="1.1.0")
-    assert run_codegen(root, "diff", "--check-version").returncode == 0
-    assert run_codegen(root, "diff", "--fail-on", "any").returncode == 1
+    assert run_evolution(root, "--check-version").returncode == 0
+    assert run_evolution(root, "--fail-on", "any").returncode == 1
 
 
 def test_usage_and_schema_errors_exit_2(tmp_path: Path) -> None:
     root = repo(tmp_path)
-    proc = run_codegen(root, "diff", "no-such-revision")
+    proc = run_evolution(root, "no-such-revision")
     assert proc.returncode == 2 and "no-such-revision" in proc.stderr and "Traceback" not in proc.stderr
     (root / "schemas" / "evo" / "a.json").write_text('{"$defs": {', encoding="utf-8")
-    proc = run_codegen(root, "diff")
+    proc = run_evolution(root)
     assert proc.returncode == 2 and "schemas/evo/a.json" in proc.stderr and "Traceback" not in proc.stderr
-    assert run_codegen(root, "diff", "--family", "nope").returncode == 2
+    assert run_evolution(root, "--family", "nope").returncode == 2
 
 
 def test_this_repository_passes_its_own_gate() -> None:
     """The suite's gate: every family's version covers its changes since its previous release."""
-    proc = run_codegen(ROOT, "diff", "release", "--check-version")
+    proc = run_evolution(ROOT, "release", "--check-version")
     assert proc.returncode == 0, proc.stdout + proc.stderr
     shipped = json.loads((ROOT / "generated" / "schemas" / "index.json").read_text(encoding="utf-8"))
     for family, entry in shipped["families"].items():
@@ -103,7 +103,7 @@ def test_the_same_report_on_every_run(tmp_path: Path) -> None:
     """Seeds are fixed: two runs of the command (two processes, other hash seeds) print the same witnesses."""
     root = repo(tmp_path)
     write(root, {"a.json": {"T": {**WIDER["a.json"]["T"], "required": ["x"]}}})
-    first = run_codegen(root, "diff", "--format", "json")
-    second = run_codegen(root, "diff", "--format", "json")
+    first = run_evolution(root, "--format", "json")
+    second = run_evolution(root, "--format", "json")
     assert first.returncode == second.returncode == 1
     assert first.stdout == second.stdout and '"witnesses": [' in first.stdout

@@ -1,4 +1,4 @@
-"""This repository's own schema commits, judged by `codegen diff` and checked against what each
+"""This repository's own schema commits, judged by the evolution diff (`python -m release.evolution`) and checked against what each
 commit message says (bounded: the families each message talks about, a small search budget)."""
 
 from __future__ import annotations
@@ -9,10 +9,10 @@ from pathlib import Path
 
 import pytest
 
-from codegen.diff.engine import ADDED, UNPROVEN, FamilyReport, compare_snapshots
-from codegen.diff.rules import NARROWED, WIDENED
-from codegen.diff.source import revision
-from codegen.diff.witness import Budget
+from release.evolution.engine import ADDED, UNPROVEN, FamilyReport, compare_snapshots
+from release.evolution.rules import NARROWED, WIDENED
+from release.evolution.source import revision
+from release.evolution.witness import Budget
 
 ROOT = Path(__file__).resolve().parents[2]
 SMALL = Budget(examples=4, candidates=400)

@@ -1,14 +1,14 @@
 """Mutation testing (`nox -s mutation`): how many plausible bugs in the hand-written runtime do the tests catch?
 
-    python -m tests.mutation [--module codegen/runtime/jsontext.py ...] [--max 30] [--seed 1]
+    python -m tests.mutation [--module chatschema/jsontext.py ...] [--max 30] [--seed 1]
                              [--only-survivors] [--resume] [--results FILE] [--all-tests] [--timeout S]
                              [--tests PATH ...] [-- PYTEST ARGS]
 
 Each mutant is one small change to one hand-written module (mutants.py: a comparison flipped,
 `and`/`or` swapped, a `not` dropped, an integer moved by one, `True`/`False` swapped, `is`/`in`
 negated, a regex quantifier changed; in JavaScript, `===`/`!==`, `<`/`<=`, `&&`/`||` and numbers),
-written into a scratch copy of the generated package (`generated/chatschema`,
-`generated/typescript`) that the tests import (PYTHONPATH, CHATSCHEMA_TS_PACKAGE). A mutant is
+written into a scratch copy of the repository, where the tests run (with PYTHONPATH and
+CHATSCHEMA_TS_PACKAGE pointing into it, for the processes they start). A mutant is
 killed if a test fails, or if the tests do not finish within the time limit (reported "timeout").
 
 Python modules: the tests first run once under coverage.py with every test's node id as the
@@ -26,5 +26,5 @@ coverage map: slow, to confirm a survivor). `--timeout` fixes the time limit per
 60 s plus three times its tests' measured time). The score is printed per module and per package
 (`validate/`), with the survivors' lines and changes.
 mutmut was not used: it rewrites modules in place under `mutants/` and runs the tests against its
-own import path, while the tests here import the installed, generated package.
+own import path, while the tests here also start the package as a command and load the npm package.
 """

@@ -20,16 +20,16 @@ from .results import NOT_COVERED, Outcome, load, save, scores, survivors, to_rer
 ROOT = Path(__file__).resolve().parent.parent.parent
 EQUIVALENT = ROOT / "docs" / "testing.md"  # the survivors judged equivalent, with the reason for each
 DEFAULT_MODULES = [
-    "codegen/runtime/jsontext.py",
-    "codegen/runtime/schemas/__init__.py",
-    "codegen/runtime/validate/backends.py",
-    "codegen/runtime/validate/reader.py",
-    "codegen/runtime/validate/report.py",
-    "codegen/runtime/validate/run.py",
-    "codegen/runtime/letta/sse.py",
-    "codegen/runtime/letta/stream.py",
-    "codegen/runtime/cli.py",
-    "codegen/typescript_runtime/core.js",
+    "chatschema/jsontext.py",
+    "chatschema/schemas/__init__.py",
+    "chatschema/validate/backends.py",
+    "chatschema/validate/reader.py",
+    "chatschema/validate/report.py",
+    "chatschema/validate/run.py",
+    "chatschema/letta/sse.py",
+    "chatschema/letta/stream.py",
+    "chatschema/cli.py",
+    "npm/esm/core.js",
 ]
 # Every test file that uses the runtime; with the coverage map each mutant runs only those reaching it.
 PYTHON_TESTS = [
@@ -123,7 +123,7 @@ def main(argv: list[str] | None = None) -> int:
             offsets = {m: (str(space.target(m)), space.header_lines(m)) for m in python}
             start = time.perf_counter()
             print(f"## coverage of {' '.join(args.tests or PYTHON_TESTS)}", flush=True)
-            cmap = collect(space.path, offsets, args.tests or PYTHON_TESTS, args.pytest_args, ROOT)
+            cmap = collect(space.path, offsets, args.tests or PYTHON_TESTS, args.pytest_args, space.path)
             print(f"   {len(cmap.durations)} tests, {time.perf_counter() - start:.0f}s", flush=True)
         for module, listed in todo.items():
             is_js = module.endswith(".js")

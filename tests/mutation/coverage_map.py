@@ -99,7 +99,7 @@ def from_contexts(
 def collect(
     package: Path, modules: dict[str, tuple[str, int]], tests: list[str], pytest_args: list[str], root: Path
 ) -> CoverageMap:
-    """Run `tests` once against `package` (the unmutated copy's parent directory) and map their coverage."""
+    """Run `tests` once in `package` (the unmutated copy of the repository) and map their coverage."""
     with tempfile.TemporaryDirectory(prefix="chatschema-mutation-coverage-") as tmp:
         config = Path(tmp) / "coveragerc"
         config.write_text(_CONFIG.format(data=Path(tmp) / "data", package=package), encoding="utf-8")

@@ -1,6 +1,6 @@
 """The survivors judged equivalent (no input tells them from the original), as listed in docs/testing.md.
 
-One bullet per mutant in that file, module path below codegen/runtime/, its line and its change:
+One bullet per mutant in that file, module path below chatschema/ (or npm/esm/...), its line and its change:
 
     - `jsontext.py:57` `Lt -> LtE`: every integer literal of 19 characters is within 64 bits
 
@@ -37,8 +37,8 @@ def listed(doc: Path) -> list[Equivalent]:
         entry = _ENTRY.match(text)
         if entry is not None:
             module = entry["module"]
-            if not module.startswith("codegen/"):
-                module = f"codegen/runtime/{module}"
+            if not module.startswith(("chatschema/", "npm/")):
+                module = f"chatschema/{module}"
             found.append(Equivalent(module, int(entry["line"]), entry["change"], entry["reason"]))
     return found
 

@@ -41,15 +41,28 @@ class Run:
 
 
 class Workspace:
-    """A scratch copy of generated/chatschema and generated/typescript; one mutant at a time is written into it."""
+    """A scratch copy of the repository (its tracked files), where one mutant at a time is written.
+
+    The tests run inside the copy, so that every way they reach the runtime (imports, `python -m
+    chatschema` in the working folder, the npm package's files) reaches the mutated module.
+    """
 
     def __init__(self, root: Path) -> None:
         self.root = root
         self._tmp = tempfile.TemporaryDirectory(prefix="chatschema-mutants-")
         self.path = Path(os.path.realpath(self._tmp.name))
-        shutil.copytree(root / "generated" / "chatschema", self.path / "chatschema")
-        shutil.copytree(root / "generated" / "typescript", self.path / "typescript", symlinks=True)
-        self._prefixes: dict[str, str] = {}
+        tracked = subprocess.run(
+            ["git", "-C", str(root), "ls-files", "-z"], capture_output=True, check=True
+        ).stdout.decode("utf-8")
+        for rel in filter(None, tracked.split("\0")):
+            source = root / rel
+            if source.is_file():
+                (self.path / rel).parent.mkdir(parents=True, exist_ok=True)
+                shutil.copy2(source, self.path / rel)
+        # the pinned Node tooling, where codegen and the npm package find it
+        for rel in ("codegen/node/node_modules", "npm/node_modules"):
+            if (root / rel).exists():
+                (self.path / rel).symlink_to((root / rel).resolve(), target_is_directory=True)
 
     def __enter__(self) -> Workspace:
         return self
@@ -58,58 +71,27 @@ class Workspace:
         self._tmp.cleanup()
 
     def target(self, module: str) -> Path:
-        """The copy's file for a hand-written module (for the npm package: its ES module under esm/)."""
-        if module.startswith("codegen/runtime/"):
-            return self.path / "chatschema" / module.removeprefix("codegen/runtime/")
-        return self.path / "typescript" / "esm" / module.removeprefix("codegen/typescript_runtime/")
-
-    def _prefix(self, module: str) -> str:
-        """What the copy adds before the module's own text: a one-line "generated" header, or nothing.
-
-        Fails if the copy is not the module (under that header): generated/ is out of date.
-        """
-        if module not in self._prefixes:
-            source = (self.root / module).read_text(encoding="utf-8")
-            copy = self.target(module).read_text(encoding="utf-8")
-            head, _, rest = copy.partition("\n")
-            if copy == source:
-                self._prefixes[module] = ""
-            elif rest == source:
-                self._prefixes[module] = head + "\n"
-            else:
-                raise SystemExit(f"mutation: the copy of {module} differs from it: run `python -m codegen generate`")
-        return self._prefixes[module]
+        """The copy's file for a hand-written module (chatschema/... or npm/esm/...)."""
+        return self.path / module
 
     def header_lines(self, module: str) -> int:
-        """How many lines the copy adds before the module's own text."""
-        return self._prefix(module).count("\n")
+        """How many lines the copy adds before the module's own text: none, it is the module."""
+        return 0
 
     def _write(self, module: str, source: str) -> None:
         target = self.target(module)
-        target.write_text(self._prefix(module) + source, encoding="utf-8")
+        target.write_text(source, encoding="utf-8")
         # A same-sized rewrite within the same second would pass the .pyc's mtime check: drop it.
         for cached in (target.parent / "__pycache__").glob(f"{target.stem}.*.pyc"):
             cached.unlink()
-        if module.startswith("codegen/typescript_runtime/"):
-            self._commonjs_build(target)
-
-    def _commonjs_build(self, esm: Path) -> None:
-        """Rebuild the CommonJS file of a mutated ES module, as codegen does (esbuild, pinned)."""
-        from codegen.typescript import NodeJob
-
-        rel = esm.relative_to(self.path / "typescript" / "esm").as_posix()
-        cjs = self.path / "typescript" / rel
-        job = NodeJob("standalone.cjs", {"validators": {}, "modules": {rel: esm.read_text(encoding="utf-8")}})
-        header = cjs.read_text(encoding="utf-8").split("\n", 1)[0]
-        cjs.write_text(f'{header}\n"use strict";\n{job.result()["cjs"][rel]}', encoding="utf-8")
 
     def run(self, mutant: Mutant, tests: list[str], select: bool, pytest_args: list[str], timeout: float) -> Run:
         """Run `tests` (node ids if `select`, else paths) against the copy holding `mutant`, stopping at the first failure."""
         original = (self.root / mutant.module).read_text(encoding="utf-8")
         self._write(mutant.module, mutant.source)
-        env = {"PYTHONPATH": str(self.path), "CHATSCHEMA_TS_PACKAGE": str(self.path / "typescript")}
+        env = {"PYTHONPATH": str(self.path), "CHATSCHEMA_TS_PACKAGE": str(self.path / "npm")}
         try:
-            return run_pytest(self.root, env, tests, select, pytest_args, timeout)
+            return run_pytest(self.path, env, tests, select, pytest_args, timeout)
         finally:
             self._write(mutant.module, original)
 

@@ -89,7 +89,7 @@ def scores(mutants: dict[str, list[Mutant]], outcomes: dict[str, Outcome], equiv
 
 def group(module: str) -> str:
     """The group a module's score counts in: its package directory below the runtime (`validate/`), or itself."""
-    relative = module.removeprefix("codegen/runtime/")
+    relative = module.removeprefix("chatschema/")
     if relative != module and "/" in relative:
         return relative.rsplit("/", 1)[0] + "/"
     return module

@@ -1,6 +1,6 @@
 // The npm package's verdict on conformance cases (tests/test_conformance.py): its precompiled
 // validators (isValid, and validate's throw) and ajv compiling the per-file schemas at run time.
-// stdin: {"package": "<generated/typescript>", "cases": [{"schema", "payload"}]}
+// stdin: {"package": "<npm>", "cases": [{"schema", "payload"}]}
 // stdout: [{"valid": bool, "thrown": bool, "files": bool}]
 "use strict";
 const { readInput } = require("./package_input.cjs");

@@ -1,5 +1,5 @@
 // Exercise the package's validate entry point the way a Node client would (tests/test_typescript.py).
-// stdin: {"package": "<generated/typescript>", "cases": [{"schema", "payload"}]}
+// stdin: {"package": "<npm>", "cases": [{"schema", "payload"}]}
 "use strict";
 
 async function main() {

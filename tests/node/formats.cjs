@@ -1,5 +1,5 @@
 // The package's format and pattern verdicts for the strings given on stdin (tests/test_formats.py).
-// stdin: {"package": "<generated/typescript>", "date_times": [...], "timestamps": [...]}
+// stdin: {"package": "<npm>", "date_times": [...], "timestamps": [...]}
 "use strict";
 
 async function main() {

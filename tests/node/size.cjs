@@ -1,6 +1,6 @@
 // What a bundler includes for each entry point of the npm package: esbuild (pinned in codegen/node)
 // bundles a one-line app, minified; prints bytes, gzip bytes and whether ajv's compiler came along.
-// stdin: {"package": "<generated/typescript>", "apps": {"<label>": "<ES module source>"}}
+// stdin: {"package": "<npm>", "apps": {"<label>": "<ES module source>"}}
 // The source imports the package as "chatschema", resolved as an installed package (exports map).
 "use strict";
 const esbuild = require("esbuild");

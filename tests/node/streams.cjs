@@ -1,6 +1,6 @@
 // Run the npm package's Letta stream reassembly (stream.js) on the stream vectors. Called by
 // tests/test_letta_stream.py, which requires the same results as Python's.
-// stdin: {"package": "<generated/typescript>", "vectors": [{"name", "sse", "options"}]}
+// stdin: {"package": "<npm>", "vectors": [{"name", "sse", "options"}]}
 // stdout: {"<name>": <summary in the vectors' terms> | "StreamError: <message>"}
 "use strict";
 

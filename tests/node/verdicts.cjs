@@ -2,7 +2,7 @@
 // precompiled validators (ajv standalone code made from the family bundles), "files" from ajv
 // compiling the package's per-file schemas at run time (createAjv, for users who compile). Called by
 // tests/node.py.
-// stdin: {"package": "<generated/typescript>", "vectors": [{"id", "schema", "path"}]}
+// stdin: {"package": "<npm>", "vectors": [{"id", "schema", "path"}]}
 // stdout: {"": {"compiled": <number of schema names>}, "<id>": {"files": bool, "bundle": bool, "violations": [...]}}
 "use strict";
 const fs = require("fs");

@@ -1,9 +1,0 @@
-"""`python -m codegen diff`: what a schema edit breaks, for whom, proven with a witness payload.
-
-- `source`: the schemas, versions and generated API of a git revision or of the work tree;
-- `canonical`: each named type reduced to what decides validity, to tell changed types apart;
-- `rules`: names the change over the schema text (`property 'x' became required`, ...);
-- `witness`: finds payloads valid under one version and invalid under the other;
-- `api`: code-level changes of the generated Python and TypeScript API;
-- `engine`: puts them together per family and type; `report`: text and JSON.
-"""

@@ -1,0 +1,51 @@
+// Declarations shared by the package's entry points (index.d.ts and each family's, e.g. letta.d.ts).
+
+/** One reason a payload is invalid: where (a JSONPath into the payload), why, and the JSON Schema keyword. */
+export interface Violation {
+  path: string;
+  message: string;
+  keyword: string;
+}
+
+/** A payload is not valid under a schema; `violations` lists the violations. */
+export declare class PayloadError extends Error {
+  readonly schemaName: string;
+  /** The first MAX_VIOLATIONS violations, sorted by path. */
+  readonly violations: Violation[];
+  /** Violations beyond the first MAX_VIOLATIONS, counted only. */
+  readonly omitted: number;
+}
+
+/** No schema has this name; the message names the closest ones ("did you mean ..."), as in Python. */
+export declare class UnknownSchemaError extends Error {
+  readonly schemaName: string;
+  readonly closeMatches: string[];
+}
+
+/** At most this many violations are listed per payload; the others are counted in `PayloadError.omitted`. */
+export declare const MAX_VIOLATIONS: number;
+
+/** A payload nested deeper than this (arrays and objects) is not valid: one violation, `nesting too deep`. */
+export declare const MAX_DEPTH: number;
+
+/** Whether `value` nests arrays and objects more than MAX_DEPTH levels deep (one that holds itself does). */
+export declare function nestedTooDeep(value: unknown): boolean;
+
+/** Up to `n` of `names` closest to `word` (ratio at least `cutoff`), as Python's difflib.get_close_matches. */
+export declare function closeMatches(word: string, names: readonly string[], n?: number, cutoff?: number): string[];
+
+/** A precompiled validate function: true or false, with ajv's `errors` after a failure. */
+export interface ValidateFunction {
+  (payload: unknown): boolean;
+  errors?: unknown[] | null;
+}
+
+declare const validated: unique symbol;
+
+/**
+ * What a guard narrows to: the input's type and the schema's type, marked as checked at run time.
+ * The mark (a type-only property no value has) keeps the guard's false branch at the input's type:
+ * the schemas check more than the types say (formats, patterns, bounds), so a value typed
+ * `ToolCallMessage` may still fail `isToolCallMessage`.
+ */
+export type Valid<T, S> = T & S & { readonly [validated]: S };

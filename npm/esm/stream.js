@@ -1,0 +1,627 @@
+// Reassemble Letta streams into complete messages, accounting for every frame: the same rules as
+// Python's chatschema.letta.stream (and chatschema.letta.sse), checked against the same vectors
+// (tests/vectors/letta/streams/). An ES module (stream.js at the package root is its CommonJS
+// build); types in stream.d.ts.
+//
+//   import { reassembleSse } from "chatschema/stream";
+//   const result = reassembleSse(bodyText);   // or an array / iterable of string or Uint8Array chunks
+//   result.messages; result.frames; result.dropped; result.errors; result.cancelled
+import { validator } from "./letta.js";
+
+const MAX_DEPTH = 1024; // chatschema.jsontext's limit (the deepest orjson reads)
+const CALLS = new Set(["tool_call_message", "approval_request_message"]);
+const DELTA_KEYS = new Set(["name", "arguments", "tool_call_id"]);
+const TEXT = { assistant_message: "content", reasoning_message: "reasoning", hidden_reasoning_message: "hidden_reasoning" };
+
+/** The stream cannot be reassembled faithfully; the one-line message says where and why. */
+class StreamError extends Error {
+  constructor(message) {
+    super(message);
+    this.name = "StreamError";
+  }
+}
+
+class Incomplete extends Error {}
+
+// ---- the WHATWG EventSource parser --------------------------------------------------------------
+
+/** An incremental SSE parser: `feed` strings or UTF-8 bytes in chunks of any size, then `close`. */
+class SseParser {
+  constructor() {
+    this.decoder = new TextDecoder("utf-8", { fatal: true, ignoreBOM: true });
+    this.pending = [];
+    this.cr = false;
+    this.started = false;
+    this.line = 0;
+    this.data = [];
+    this.hasData = false;
+    this.type = "";
+    this.id = "";
+    this.idBuffer = "";
+    this.retry = null;
+  }
+
+  feed(chunk) {
+    let text = typeof chunk === "string" ? chunk : this.decoder.decode(chunk, { stream: true });
+    if (!this.started && text) {
+      this.started = true;
+      if (text.charCodeAt(0) === 0xfeff) text = text.slice(1);
+    }
+    if (this.cr && text.startsWith("\n")) text = text.slice(1);
+    this.cr = false;
+    const events = [];
+    const size = text.length;
+    let start = 0;
+    let cr = -1;
+    let lf = -1;
+    while (start < size) {
+      if (cr < start) {
+        cr = text.indexOf("\r", start);
+        if (cr < 0) cr = size;
+      }
+      if (lf < start) {
+        lf = text.indexOf("\n", start);
+        if (lf < 0) lf = size;
+      }
+      if (cr === size && lf === size) break;
+      const end = Math.min(cr, lf);
+      let line = text.slice(start, end);
+      if (this.pending.length) {
+        line = this.pending.join("") + line;
+        this.pending = [];
+      }
+      if (text[end] === "\r") {
+        if (end + 1 < size) start = text[end + 1] === "\n" ? end + 2 : end + 1;
+        else {
+          this.cr = true; // the LF of a CRLF may come in the next chunk
+          start = end + 1;
+        }
+      } else start = end + 1;
+      const event = this.process(line);
+      if (event !== null) events.push(event);
+    }
+    if (start < size) this.pending.push(text.slice(start));
+    return events;
+  }
+
+  close() {
+    const rest = this.decoder.decode();
+    if (rest) this.pending.push(rest);
+    if (this.pending.length) {
+      const line = this.pending.join("");
+      this.pending = [];
+      this.process(line); // a last line without a line ending: a field line, never a dispatch
+    }
+    if (!this.hasData) return null;
+    return { type: this.type || "message", data: this.data.join("\n"), lastEventId: this.idBuffer, retry: this.retry, line: this.line, terminated: false };
+  }
+
+  process(line) {
+    this.line += 1;
+    if (line === "") return this.dispatch();
+    if (line.startsWith(":")) return null;
+    const colon = line.indexOf(":");
+    const name = colon < 0 ? line : line.slice(0, colon);
+    let value = colon < 0 ? "" : line.slice(colon + 1);
+    if (value.startsWith(" ")) value = value.slice(1);
+    if (name === "data") {
+      this.data.push(value);
+      this.hasData = true;
+    } else if (name === "event") this.type = value;
+    else if (name === "id") {
+      if (!value.includes("\0")) this.idBuffer = value;
+    } else if (name === "retry") {
+      if (/^[0-9]+$/.test(value)) this.retry = Number(value);
+    }
+    return null;
+  }
+
+  dispatch() {
+    this.id = this.idBuffer;
+    if (!this.hasData) {
+      this.type = "";
+      return null;
+    }
+    const event = { type: this.type || "message", data: this.data.join("\n"), lastEventId: this.id, retry: this.retry, line: this.line, terminated: true };
+    this.data = [];
+    this.hasData = false;
+    this.type = "";
+    return event;
+  }
+}
+
+/** The events of an SSE body (a string, bytes, or an iterable of chunks); an unfinished last event comes last. */
+function* iterSseEvents(body) {
+  const parser = new SseParser();
+  const chunks = typeof body === "string" || body instanceof Uint8Array ? [body] : body;
+  for (const chunk of chunks) yield* parser.feed(chunk);
+  const last = parser.close();
+  if (last !== null) yield last;
+}
+
+// ---- JSON under chatschema.jsontext's rules ----------------------------------------------------
+
+const LONE_SURROGATE = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/;
+
+/** JSON.parse, plus chatschema.jsontext's rules: no 1e400 (Infinity), no lone surrogates, depth <= 1024. */
+function parseJsonText(text) {
+  let value;
+  try {
+    value = JSON.parse(text);
+  } catch (err) {
+    throw new Incomplete(err.message);
+  }
+  const stack = [[value, 0]];
+  while (stack.length) {
+    const [node, level] = stack.pop();
+    if (typeof node === "number") {
+      if (!Number.isFinite(node)) throw new Incomplete("a number too large for a double");
+    } else if (typeof node === "string") {
+      if (LONE_SURROGATE.test(node)) throw new Incomplete("lone surrogate escape in a string (not UTF-8 text)");
+    } else if (node !== null && typeof node === "object") {
+      if (level + 1 > MAX_DEPTH) throw new Incomplete(`nesting too deep: more than ${MAX_DEPTH} levels`);
+      if (Array.isArray(node)) for (const item of node) stack.push([item, level + 1]);
+      else
+        for (const [key, item] of Object.entries(node)) {
+          if (LONE_SURROGATE.test(key)) throw new Incomplete("lone surrogate escape in a key (not UTF-8 text)");
+          stack.push([item, level + 1]);
+        }
+    }
+  }
+  return value;
+}
+
+function jsonObject(text, where) {
+  let value;
+  try {
+    value = parseJsonText(text);
+  } catch (err) {
+    throw new StreamError(`${where}: event data is not JSON: ${err.message}`);
+  }
+  if (value === null || typeof value !== "object" || Array.isArray(value)) throw new StreamError(`${where}: event data is JSON but not an object`);
+  return value;
+}
+
+function firstViolation(name, payload) {
+  const fn = validator(name);
+  if (fn(payload)) return null;
+  const error = (fn.errors || [])[0] || {};
+  const path = "$" + (error.instancePath || "").split("/").slice(1).map((k) => (/^[0-9]+$/.test(k) ? `[${k}]` : `.${k.replace(/~1/g, "/").replace(/~0/g, "~")}`)).join("");
+  return `${path}: ${error.message || error.keyword}`;
+}
+
+function validateAs(name, data, where) {
+  const problem = firstViolation(name, data);
+  if (problem !== null) throw new StreamError(`${where}: not a valid ${name} at ${problem}`);
+  return data;
+}
+
+// ---- reassembly --------------------------------------------------------------------------------
+
+function frameKey(data) {
+  return data.otid !== undefined && data.otid !== null ? `otid ${data.otid}` : `id ${data.id} (${data.message_type})`;
+}
+
+function seqOf(data) {
+  const seq = data.seq_id;
+  return typeof seq === "number" && Number.isInteger(seq) ? seq : null;
+}
+
+class State {
+  constructor() {
+    this.result = { messages: [], stopReason: null, usage: null, errors: [], cancelled: null, done: false, lastSeqId: null, frames: [] };
+    this.accounts = new Map();
+    this.candidates = [];
+    this.seqs = [];
+    this.hidden = 0;
+    this.stop = null;
+    this.skeleton = null; // of the last fragment frame validated in full
+    this.repeats = [];
+    this.ended = false;
+    this.truncated = false;
+  }
+
+  account(index, outcome, reason, detail) {
+    const a = { index, outcome };
+    if (reason !== undefined) {
+      a.reason = reason;
+      a.detail = detail;
+    }
+    this.accounts.set(index, a);
+  }
+
+  recordSeq(data) {
+    const seq = seqOf(data);
+    if (seq !== null) this.seqs.push(seq);
+    return seq;
+  }
+}
+
+function plainDelta(value) {
+  if (value === null || typeof value !== "object" || Array.isArray(value)) return false;
+  const keys = Object.keys(value);
+  if (!keys.length) return false;
+  for (const k of keys) if (!DELTA_KEYS.has(k) || typeof value[k] !== "string") return false;
+  return true;
+}
+
+/** A fragment frame without the keys that change from one fragment to the next, if those are plain strings. */
+function skeletonOf(data) {
+  const kind = data.message_type;
+  const seq = data.seq_id;
+  if (seq !== undefined && seq !== null && !(typeof seq === "number" && Number.isInteger(seq))) return null;
+  let varying;
+  if (CALLS.has(kind)) {
+    const calls = data.tool_calls;
+    if (!plainDelta(data.tool_call) || !(calls === undefined || calls === null || plainDelta(calls))) return null;
+    varying = ["tool_call", "tool_calls", "seq_id"];
+  } else if (Object.prototype.hasOwnProperty.call(TEXT, kind)) {
+    if (typeof data[TEXT[kind]] !== "string") return null;
+    varying = [TEXT[kind], "seq_id"];
+  } else return null;
+  const out = {};
+  for (const k of Object.keys(data)) if (!varying.includes(k)) out[k] = data[k];
+  return out;
+}
+
+function take(state, index, where, data) {
+  // Fragments of one message repeat every other key: once a frame with the same skeleton was valid,
+  // a fragment whose changing keys are plain strings is valid too (the same shortcut as in Python).
+  const skeleton = skeletonOf(data);
+  if (skeleton !== null && state.skeleton !== null && same(skeleton, state.skeleton)) {
+    state.candidates.push({ index, where, data, seq: state.recordSeq(data) });
+    return;
+  }
+  validateAs("letta/LettaStreamingResponse", data, where);
+  state.skeleton = skeleton;
+  const kind = data.message_type;
+  const seq = state.recordSeq(data);
+  if (kind === "stop_reason") {
+    if (state.stop !== null) {
+      state.account(index, "dropped", "duplicate_stop_reason", `${where}: a second stop_reason (${JSON.stringify(state.result.stopReason.stop_reason)} kept)`);
+      return;
+    }
+    state.stop = { index, where, data, seq };
+    state.result.stopReason = data;
+    if (seq === null) state.hidden += 1;
+    state.account(index, "stop_reason");
+  } else if (kind === "usage_statistics") {
+    if (state.result.usage !== null) {
+      state.account(index, "dropped", "duplicate_usage", `${where}: a second usage_statistics (the first kept)`);
+      return;
+    }
+    state.result.usage = data;
+    if (seq === null) state.hidden += 1;
+    state.account(index, "usage");
+  } else if (kind === "error_message") {
+    state.result.errors.push(data);
+    state.ended = true;
+    state.account(index, "error");
+  } else if (kind === "ping") {
+    state.account(index, "ping");
+  } else {
+    state.candidates.push({ index, where, data, seq });
+  }
+}
+
+function takeEvent(state, index, event) {
+  const where = `event ${index} (line ${event.line})`;
+  if (state.result.done) {
+    state.account(index, "dropped", "after_done", `${where}: an ${JSON.stringify(event.type)} event after data: [DONE]`);
+    return;
+  }
+  if (!event.terminated) {
+    state.truncated = true;
+    state.account(index, "dropped", "unterminated_event", `${where}: the body ends inside this event`);
+    return;
+  }
+  if (event.type === "message") {
+    if (event.data === "[DONE]") {
+      state.result.done = true;
+      state.account(index, "done");
+      return;
+    }
+    take(state, index, where, jsonObject(event.data, where));
+  } else if (event.type === "error") {
+    const data = jsonObject(event.data, where);
+    if (Object.prototype.hasOwnProperty.call(data, "message_type")) {
+      validateAs("letta/LettaStreamingResponse", data, where);
+      if (data.message_type !== "error_message") throw new StreamError(`${where}: an \`event: error\` carries a ${JSON.stringify(data.message_type)} frame`);
+      state.recordSeq(data);
+    } else validateAs("letta/LettaSseError", data, where);
+    state.result.errors.push(data);
+    state.ended = true;
+    state.account(index, "error");
+  } else if (event.type === "cancelled") {
+    const data = validateAs("letta/LettaSseCancelled", jsonObject(event.data, where), where);
+    if (state.result.cancelled === null) state.result.cancelled = data;
+    state.ended = true;
+    state.account(index, "cancelled");
+  } else {
+    state.account(index, "dropped", "unknown_event", `${where}: unknown event type ${JSON.stringify(event.type)}`);
+  }
+}
+
+function afterStopDropped(state, frames) {
+  const stop = state.stop;
+  if (stop === null) return frames;
+  const kept = [];
+  for (const f of frames) {
+    const later = stop.seq !== null && f.seq !== null ? f.seq > stop.seq : f.index > stop.index;
+    if (later) state.account(f.index, "dropped", "after_stop", `${f.where}: a ${f.data.message_type} after the stop_reason`);
+    else kept.push(f);
+  }
+  return kept;
+}
+
+function inSeqOrder(state, frames) {
+  if (frames.every((f) => f.seq === null)) return frames;
+  const bySeq = new Map();
+  const repeats = [];
+  for (const f of frames) {
+    if (f.seq === null) throw new StreamError(`${f.where}: has no seq_id while other frames of the stream have one`);
+    const seen = bySeq.get(f.seq);
+    if (seen === undefined) bySeq.set(f.seq, f);
+    else repeats.push([seen, f]);
+  }
+  state.repeats = repeats;
+  return [...bySeq.keys()].sort((a, b) => a - b).map((s) => bySeq.get(s));
+}
+
+function checkGaps(state, lastMessageSeq) {
+  const seen = [...new Set(state.seqs)].sort((a, b) => a - b);
+  let tail = 0;
+  for (let i = 0; i + 1 < seen.length; i++) {
+    const before = seen[i];
+    const after = seen[i + 1];
+    if (after === before + 1) continue;
+    const missing = after - before - 1;
+    if (before >= lastMessageSeq) {
+      tail += missing;
+      if (tail <= state.hidden) continue;
+    }
+    const gap = missing === 1 ? `${before + 1}` : `${before + 1}..${after - 1}`;
+    throw new StreamError(`gap in seq_id: ${before} is followed by ${after} (missing ${gap})`);
+  }
+}
+
+/** JSON equality: true is not 1; iterative, for deep values. */
+function same(a, b) {
+  const stack = [[a, b]];
+  while (stack.length) {
+    const [x, y] = stack.pop();
+    if (x !== null && typeof x === "object") {
+      if (y === null || typeof y !== "object" || Array.isArray(x) !== Array.isArray(y)) return false;
+      if (Array.isArray(x)) {
+        if (x.length !== y.length) return false;
+        for (let i = 0; i < x.length; i++) stack.push([x[i], y[i]]);
+      } else {
+        const kx = Object.keys(x);
+        if (kx.length !== Object.keys(y).length) return false;
+        for (const k of kx) {
+          if (!Object.prototype.hasOwnProperty.call(y, k)) return false;
+          stack.push([x[k], y[k]]);
+        }
+      }
+    } else if (x !== y) return false;
+  }
+  return true;
+}
+
+function sameFrame(a, b) {
+  return same({ ...a.data, seq_id: null }, { ...b.data, seq_id: null });
+}
+
+function checkSameMessage(first, f) {
+  for (const name of ["id", "message_type"]) {
+    if (f.data[name] !== first.data[name]) {
+      throw new StreamError(`${f.where}: does not belong to the message being built (${frameKey(first.data)}): ${name} is ${JSON.stringify(f.data[name])}, not ${JSON.stringify(first.data[name])}`);
+    }
+  }
+}
+
+function group(state, frames) {
+  const messages = new Map();
+  const owner = new Map();
+  let current = null;
+  let cursor = null;
+  let conflicted = false;
+  const numbered = frames.some((f) => f.seq !== null);
+  for (const f of frames) {
+    const key = frameKey(f.data);
+    let message = messages.get(key);
+    if (message === undefined) {
+      message = { first: f, frames: [], accounts: [], key };
+      messages.set(key, message);
+      cursor = null;
+      conflicted = false;
+    } else if (message !== current) {
+      if (numbered) throw new StreamError(`${f.where}: belongs to ${key}, which another message interrupted`);
+      cursor = 0;
+      conflicted = false;
+    }
+    current = message;
+    owner.set(f.index, message);
+    checkSameMessage(message.first, f);
+    if (cursor !== null && cursor < message.frames.length) {
+      if (!conflicted && sameFrame(message.frames[cursor], f)) message.accounts.push([f, "replay"]);
+      else {
+        conflicted = true;
+        state.account(f.index, "dropped", "replay_conflict", `${f.where}: replays ${key} with other content`);
+      }
+      cursor += 1;
+      continue;
+    }
+    cursor = null;
+    if (conflicted) {
+      state.account(f.index, "dropped", "replay_conflict", `${f.where}: continues a conflicting replay of ${key}`);
+      continue;
+    }
+    const kind = f.data.message_type;
+    if (message.frames.length && !CALLS.has(kind) && !Object.prototype.hasOwnProperty.call(TEXT, kind)) {
+      if (sameFrame(message.frames[0], f)) message.accounts.push([f, "replay"]);
+      else state.account(f.index, "dropped", "replay_conflict", `${f.where}: a ${kind} is not sent in parts`);
+      continue;
+    }
+    message.frames.push(f);
+    message.accounts.push([f, "message"]);
+  }
+  for (const [seen, repeat] of state.repeats) {
+    if (owner.has(seen.index) && same(seen.data, repeat.data)) owner.get(seen.index).accounts.push([repeat, "replay"]);
+    else state.account(repeat.index, "dropped", "replay_conflict", `${repeat.where}: differs from ${seen.where}, same seq_id`);
+  }
+  return [...messages.values()];
+}
+
+function mergeCalls(frames) {
+  const calls = new Map();
+  let current = null;
+  for (const f of frames) {
+    let value = f.data.tool_calls;
+    if (value === undefined || value === null) value = f.data.tool_call;
+    for (const part of Array.isArray(value) ? value : [value]) {
+      if (part === null || typeof part !== "object" || Array.isArray(part)) continue;
+      const callId = part.tool_call_id;
+      let call;
+      if (callId === undefined || callId === null) {
+        if (current === null) throw new StreamError(`${f.where}: a fragment without tool_call_id before any call started`);
+        call = current;
+      } else {
+        call = calls.get(callId);
+        if (call === undefined) {
+          call = { callId, name: null, pieces: [] };
+          calls.set(callId, call);
+        }
+      }
+      const name = part.name;
+      if (name !== undefined && name !== null) {
+        if (call.name !== null && call.name !== name) throw new StreamError(`${f.where}: call ${call.callId} renamed from ${JSON.stringify(call.name)} to ${JSON.stringify(name)}`);
+        call.name = name;
+      }
+      if (part.arguments) call.pieces.push(part.arguments);
+      current = call;
+    }
+  }
+  const out = [];
+  for (const call of calls.values()) {
+    if (call.name === null) throw new Incomplete(`call ${call.callId}: no fragment gave its name (truncated stream?)`);
+    const args = call.pieces.join("");
+    try {
+      parseJsonText(args);
+    } catch (err) {
+      throw new Incomplete(`call ${call.callId}: arguments are not complete JSON after reassembly (${err.message}): ${JSON.stringify(args.slice(0, 80))} (truncated stream?)`);
+    }
+    out.push({ name: call.name, arguments: args, tool_call_id: call.callId });
+  }
+  if (!out.length) throw new Incomplete(`${frameKey(frames[0].data)}: no tool call in its frames`);
+  return out;
+}
+
+function merge(message) {
+  const frames = message.frames;
+  const first = frames[0];
+  const last = frames[frames.length - 1];
+  const kind = first.data.message_type;
+  const merged = { ...first.data };
+  const lastSeq = last.data.seq_id;
+  if ("seq_id" in merged || (lastSeq !== undefined && lastSeq !== null)) merged.seq_id = lastSeq === undefined ? null : lastSeq;
+  if (CALLS.has(kind)) {
+    const calls = mergeCalls(frames);
+    merged.tool_call = calls[0];
+    merged.tool_calls = calls;
+  } else if (Object.prototype.hasOwnProperty.call(TEXT, kind)) {
+    const name = TEXT[kind];
+    const pieces = frames.map((f) => f.data[name]).filter((p) => p !== undefined && p !== null);
+    if (pieces.every((p) => typeof p === "string")) {
+      if (pieces.length) merged[name] = pieces.join("");
+    } else if (pieces.every((p) => Array.isArray(p))) merged[name] = pieces.flat();
+    else throw new StreamError(`${last.where}: mixes string and list ${name} pieces in ${message.key}`);
+    const signatures = frames.map((f) => f.data.signature).filter((s) => s !== undefined && s !== null);
+    if (signatures.length) merged.signature = signatures[signatures.length - 1];
+  }
+  const problem = firstViolation("letta/LettaMessage", merged);
+  if (problem !== null) throw new StreamError(`${message.key}: the merged message is not a valid letta/LettaMessage at ${problem}`);
+  return merged;
+}
+
+function finishStream(state, options, sse) {
+  const complete = !options || options.complete === undefined ? true : Boolean(options.complete);
+  const strict = Boolean(options && options.strict);
+  const result = state.result;
+  let frames = afterStopDropped(state, state.candidates);
+  frames = inSeqOrder(state, frames);
+  if (state.seqs.length) {
+    const numbered = frames.filter((f) => f.seq !== null).map((f) => f.seq);
+    checkGaps(state, numbered.length ? Math.max(...numbered) : Math.min(...state.seqs) - 1);
+  }
+  result.lastSeqId = state.seqs.length ? Math.max(...state.seqs) : null;
+  let finished = result.stopReason !== null || state.ended;
+  if (sse && !(result.done || state.ended)) finished = false;
+  if (complete && state.truncated) throw new StreamError("stream truncated: the body ends inside its last event (no blank line after it)");
+  if (complete && !finished) {
+    const ends = sse ? "`data: [DONE]`, an error or a cancellation" : "a stop_reason, an error or a cancellation";
+    throw new StreamError(`stream truncated: it ends without ${ends}`);
+  }
+  const messages = group(state, frames);
+  const cutShort = state.ended || state.truncated || !finished;
+  for (const message of messages) {
+    let built;
+    try {
+      built = merge(message);
+    } catch (err) {
+      if (!(err instanceof Incomplete)) throw err;
+      if (!cutShort) throw new StreamError(err.message);
+      for (const [f] of message.accounts) state.account(f.index, "dropped", "incomplete_message", err.message);
+      continue;
+    }
+    const at = result.messages.length;
+    result.messages.push(built);
+    for (const [f, outcome] of message.accounts) state.accounts.set(f.index, { index: f.index, outcome, message: at });
+  }
+  result.frames = [...state.accounts.keys()].sort((a, b) => a - b).map((i) => state.accounts.get(i));
+  result.dropped = result.frames.filter((a) => a.outcome === "dropped");
+  if (strict) {
+    if (result.errors.length) {
+      const first = result.errors[0];
+      throw new StreamError(`strict: the server reported an error: ${"message_type" in first ? first.message : first.error}`);
+    }
+    if (result.cancelled !== null) throw new StreamError(`strict: the server cancelled the stream: ${result.cancelled.message}`);
+    if (result.dropped.length) throw new StreamError(`strict: ${result.dropped.length} frame(s) dropped; first: ${result.dropped[0].detail}`);
+  }
+  return result;
+}
+
+/** Reassemble Letta stream frames (plain objects), given in arrival order. Options: {complete = true, strict = false}. */
+function reassemble(frames, options) {
+  const state = new State();
+  let index = 0;
+  for (const frame of frames) {
+    const where = `frame ${index}`;
+    if (frame === null || typeof frame !== "object" || Array.isArray(frame)) throw new StreamError(`${where}: a frame is a JSON object`);
+    take(state, index, where, { ...frame });
+    index += 1;
+  }
+  return finishStream(state, options, false);
+}
+
+/** Reassemble a raw Letta SSE body: a string, UTF-8 bytes, or an iterable of string / Uint8Array chunks. */
+function reassembleSse(body, options) {
+  const state = new State();
+  let index = 0;
+  const events = iterSseEvents(body);
+  for (;;) {
+    let step;
+    try {
+      step = events.next();
+    } catch (err) {
+      if (err instanceof TypeError) throw new StreamError(`event ${index}: the body is not UTF-8`);
+      throw err;
+    }
+    if (step.done) break;
+    takeEvent(state, index, step.value);
+    index += 1;
+  }
+  return finishStream(state, options, true);
+}
+
+export { SseParser, StreamError, iterSseEvents, parseJsonText, reassemble, reassembleSse };

@@ -1,0 +1,182 @@
+"""Code-level changes: the generated Python API (Pydantic classes and fields, TypedDicts, parse
+functions) and the exported TypeScript types, read from `generated/` of each version.
+
+Breaks users even when the wire format does not change: a removed or renamed class, a field whose
+type or optionality changed, a parse function gone. Descriptions and docstrings are ignored.
+"""
+
+from __future__ import annotations
+
+import ast
+import re
+from dataclasses import dataclass
+from pathlib import Path
+
+MAJOR, MINOR = "major", "minor"
+_MODULE_PREFIX = re.compile(r"\b[a-z_][a-z0-9_]*\.(?=[A-Z])")
+_ANNOTATION_KWARGS = {"description", "title", "examples", "deprecated"}
+
+
+@dataclass(frozen=True)
+class ApiChange:
+    """One change of the generated API; `bump` is what it needs (major: breaks some code)."""
+
+    family: str
+    what: str  # e.g. "Pydantic field UserMessage.role"
+    change: str  # removed | added | changed | renamed
+    detail: str
+    bump: str
+
+
+class _StripDocs(ast.NodeTransformer):
+    def visit_Call(self, node: ast.Call) -> ast.AST:
+        node.keywords = [k for k in node.keywords if k.arg not in _ANNOTATION_KWARGS]
+        self.generic_visit(node)
+        return node
+
+
+def _text(node: ast.AST | None) -> str:
+    if node is None:
+        return ""
+    return _MODULE_PREFIX.sub("", ast.unparse(_StripDocs().visit(node)))
+
+
+def _field(stmt: ast.AnnAssign) -> str:
+    """`annotation` plus `required` or `= default`, from a Pydantic field declaration."""
+    value = stmt.value
+    annotation = _text(stmt.annotation)
+    if value is None:
+        return f"{annotation} (required)"
+    if isinstance(value, ast.Call) and _text(value.func) == "Field":
+        default = next((k.value for k in value.keywords if k.arg in ("default", "default_factory")), None)
+        if default is None and value.args:
+            default = value.args[0]
+        if default is None or (isinstance(default, ast.Constant) and default.value is Ellipsis):
+            return f"{annotation} (required)"
+        return f"{annotation} = {_text(default)}"
+    return f"{annotation} = {_text(value)}"
+
+
+def _python_entries(path: Path, kind: str) -> dict[str, str]:
+    entries: dict[str, str] = {}
+    tree = ast.parse(path.read_text(encoding="utf-8"))
+    for stmt in tree.body:
+        if isinstance(stmt, ast.ClassDef):
+            entries[f"{kind} {stmt.name}"] = "class"
+            for item in stmt.body:
+                if isinstance(item, ast.AnnAssign) and isinstance(item.target, ast.Name):
+                    desc = _field(item) if kind == "Pydantic class" else _text(item.annotation)
+                    entries[f"{kind.split()[0]} field {stmt.name}.{item.target.id}"] = desc
+        elif (
+            isinstance(stmt, ast.Assign)
+            and isinstance(stmt.value, ast.Call)
+            and _text(stmt.value.func) == "TypeAliasType"
+        ):
+            for target in stmt.targets:
+                if isinstance(target, ast.Name) and len(stmt.value.args) > 1:
+                    entries[f"Pydantic type alias {target.id}"] = _text(stmt.value.args[1])
+        elif (
+            isinstance(stmt, ast.AnnAssign)
+            and isinstance(stmt.target, ast.Name)
+            and _text(stmt.annotation) == "TypeAlias"
+        ):
+            entries[f"TypedDict alias {stmt.target.id}"] = _text(stmt.value)
+        elif isinstance(stmt, ast.FunctionDef) and kind == "function" and not stmt.name.startswith("_"):
+            entries[f"function {stmt.name}"] = f"({_text(stmt.args)}) -> {_text(stmt.returns)}"
+    return entries
+
+
+_COMMENTS = re.compile(r"/\*.*?\*/|//[^\n]*", re.S)
+_DECLARATION = re.compile(r"^export (?:declare )?(interface|type) (\w+)", re.M)
+
+
+def _typescript_entries(path: Path, family: str) -> dict[str, str]:
+    text = _COMMENTS.sub("", path.read_text(encoding="utf-8"))
+    starts = list(_DECLARATION.finditer(text))
+    entries: dict[str, str] = {}
+    for i, match in enumerate(starts):
+        end = starts[i + 1].start() if i + 1 < len(starts) else len(text)
+        name = match.group(2)
+        if name.lower() == f"{family}schemas":  # the name -> type map: every type is reported on its own
+            continue
+        entries[f"TypeScript {match.group(1)} {name}"] = " ".join(text[match.start() : end].split())
+    return entries
+
+
+# Where a checkout keeps the generated Python package and TypeScript types: today's layout first,
+# then the one before the runtime moved into the packages (generated/chatschema, generated/typescript).
+LAYOUTS = (("chatschema", "npm/types"), ("generated/chatschema", "generated/typescript/types"))
+
+
+def api_entries(root: Path, family: str) -> dict[str, str] | None:
+    """Every public API entry of a family under `root`, or None if it was not generated."""
+    found = next(((root / py, root / ts) for py, ts in LAYOUTS if (root / py / family).is_dir()), None)
+    if found is None:
+        return None
+    package, types = found[0] / family, found[1]
+    entries: dict[str, str] = {}
+    for path in sorted((package / "models").glob("*.py")):
+        entries.update(_python_entries(path, "Pydantic class"))
+    for path in sorted((package / "typeddicts").glob("*.py")):
+        entries.update(_python_entries(path, "TypedDict"))
+    if (package / "__init__.py").is_file():
+        entries.update(_python_entries(package / "__init__.py", "function"))
+    ts = types / f"{family}.d.ts"
+    if ts.is_file():
+        entries.update(_typescript_entries(ts, family))
+    return entries
+
+
+def _members(entries: dict[str, str], kind: str, name: str) -> dict[str, str]:
+    prefix = f"{kind.split()[0]} field {name}."
+    return {k.removeprefix(prefix): v for k, v in entries.items() if k.startswith(prefix)}
+
+
+def compare_api(family: str, old: dict[str, str], new: dict[str, str]) -> list[ApiChange]:
+    """Every API entry removed, added or changed between two versions of a family."""
+    out: list[ApiChange] = []
+    removed, added = sorted(old.keys() - new.keys()), sorted(new.keys() - old.keys())
+    renamed: set[str] = set()
+    for gone in removed:  # a class that reappears under another name with the same members
+        kind, _, name = gone.rpartition(" ")
+        if old[gone] != "class" or not _members(old, kind, name):
+            continue
+        for new_key in added:
+            new_kind, _, new_name = new_key.rpartition(" ")
+            if (
+                new_kind == kind
+                and new[new_key] == "class"
+                and _members(new, kind, new_name) == _members(old, kind, name)
+            ):
+                out.append(ApiChange(family, gone, "renamed", f"now {new_name}", MAJOR))
+                renamed |= {gone, new_key}
+                renamed |= {f"{kind.split()[0]} field {name}.{m}" for m in _members(old, kind, name)}
+                renamed |= {f"{kind.split()[0]} field {new_name}.{m}" for m in _members(new, kind, new_name)}
+                break
+    for key in removed:
+        if key not in renamed:
+            out.append(ApiChange(family, key, "removed", old[key], MAJOR))
+    for key in added:
+        if key in renamed:
+            continue
+        required_field = " field " in key and (
+            new[key].endswith("(required)") or (key.startswith("TypedDict") and "NotRequired[" not in new[key])
+        )
+        if required_field and not _owner_added(key, added):
+            out.append(
+                ApiChange(family, key, "added", f"{new[key]}: code building it without this field breaks", MAJOR)
+            )
+        else:
+            out.append(ApiChange(family, key, "added", new[key], MINOR))
+    for key in sorted(old.keys() & new.keys()):
+        if old[key] == new[key]:
+            continue
+        loosened = old[key].endswith("(required)") and new[key].startswith(old[key].removesuffix(" (required)"))
+        out.append(ApiChange(family, key, "changed", f"{old[key]}  ->  {new[key]}", MINOR if loosened else MAJOR))
+    return out
+
+
+def _owner_added(field_key: str, added: list[str]) -> bool:
+    kind, _, qualified = field_key.partition(" field ")
+    owner = qualified.split(".")[0]
+    return f"{'Pydantic class' if kind == 'Pydantic' else 'TypedDict'} {owner}" in added

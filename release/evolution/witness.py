@@ -1,0 +1,417 @@
+"""Witness payloads: valid under one version of a type and invalid under the other.
+
+Candidates, in a fixed order and a bounded number: instances generated from each version's
+schema (hypothesis-jsonschema, derandomized), the same instances with the values the rules point
+at placed at every spot (`probes`), then the conformance harness's mutations of them
+(tests/conformance/mutations.py). Each candidate is judged by plain jsonschema against each
+version's own files through a `referencing` registry (offline), never by the generator.
+"""
+
+from __future__ import annotations
+
+import importlib
+import json
+import warnings
+from collections.abc import Callable, Iterable, Iterator
+from dataclasses import dataclass
+from functools import cached_property, partial
+from typing import Any
+
+from hypothesis import HealthCheck, Phase, given, settings
+from hypothesis import strategies as st
+from hypothesis.errors import HypothesisException
+from hypothesis_jsonschema import from_schema
+from jsonschema import Draft202012Validator
+from jsonschema.exceptions import ValidationError
+
+from codegen.inventory import DRAFT, ref_target_name
+from codegen.lint import build_registry
+
+from .canonical import FamilyTypes
+from .instances import RFC3339, for_generation, rfc3339
+from .mutations import Walker, mutations, path_text, replaced, without
+from .rules import NARROWED, SAMPLES, WIDENED, Change
+
+_DATA = ("const", "enum", "default", "examples")
+UNROLL = 2  # how many times a type may recur on one path of the generation schema
+
+
+@dataclass(frozen=True)
+class Budget:
+    """Bounds of one type's search (all fixed: the search is deterministic)."""
+
+    examples: int = 8  # instances generated from each version, reaching the changed types (cli.EXAMPLES)
+    candidates: int = 1500  # payloads judged under both versions, at most (cli.CANDIDATES)
+
+
+@dataclass(frozen=True)
+class Witness:
+    """A payload that one version accepts and the other rejects."""
+
+    direction: str  # narrowed: valid before, invalid now; widened: the reverse
+    payload: Any
+    found_by: str  # how it was made
+    rejected_because: str  # the rejecting version's first error, at its JSON location
+
+
+def _format_checker() -> Any:
+    # The project's own date-time rule (chatschema.schemas).
+    return importlib.import_module("chatschema.schemas").FORMAT_CHECKER
+
+
+class Side:
+    """One version of a family: validators from its own files, generation schemas from its `$defs`."""
+
+    def __init__(self, types: FamilyTypes) -> None:
+        self.types = types
+        self._registry = build_registry(types.files)
+        self._validators: dict[str, Draft202012Validator] = {}
+        self._screens: dict[str, Callable[[Any], bool]] = {}
+        self.pools: dict[tuple[str, frozenset[str], int], list[Any]] = {}  # generated instances, reused
+        # type -> property -> whether its items changed: what generation makes present (changed_properties)
+        self.forced: dict[str, dict[str, bool]] = {}
+        self._checker = _format_checker()
+
+    def has(self, name: str) -> bool:
+        """Whether the type exists in this version."""
+        return name in self.types.raw
+
+    def validator(self, name: str) -> Draft202012Validator:
+        """A validator of `<family>/<name>` resolving `$ref`s through this version's files only."""
+        if name not in self._validators:
+            file_id = self.types.file_of[name].contents.get("$id", "")
+            self._validators[name] = Draft202012Validator(
+                {"$ref": f"{file_id}#/$defs/{name}"}, registry=self._registry, format_checker=self._checker
+            )
+        return self._validators[name]
+
+    def screen(self, name: str) -> Callable[[Any], bool]:
+        """A fast `is_valid` for sorting candidates (jsonschema-rs, date-time as the project's own
+        mirror pattern); every witness is then confirmed by `validator`. Plain jsonschema without it."""
+        if name not in self._screens:
+            check: Callable[[Any], bool] = self.validator(name).is_valid
+            try:
+                import jsonschema_rs
+
+                backends = importlib.import_module("chatschema.validate.backends")
+                doc = backends._without_formats({**self.local_defs[name], "$defs": self.local_defs})
+                check = jsonschema_rs.Draft202012Validator(doc, validate_formats=False).is_valid
+            except (ImportError, ValueError):  # not installed, or a schema it refuses: the reference
+                pass
+            self._screens[name] = check
+        return self._screens[name]
+
+    @cached_property
+    def local_defs(self) -> dict[str, Any]:
+        """Every `$defs` entry with `$ref`s made local (`#/$defs/Name`), for the mutation walker."""
+        return {name: _localize(schema) for name, schema in self.types.raw.items()}
+
+    def walker(self, name: str) -> Walker:
+        """The conformance harness's walker over this version of the type."""
+        doc = {**self.local_defs[name], "$defs": self.local_defs}
+        return Walker(doc, name, self.local_defs)
+
+    def generation_schema(self, name: str, focus: frozenset[str] = frozenset()) -> Any:
+        """The type with every `$ref` inlined (a cycle unrolled UNROLL times), for hypothesis-jsonschema.
+
+        Properties and arrays that lead to a `focus` type are made required and non-empty, so every
+        instance reaches the changed types (such instances are still valid under the type itself).
+        """
+        schema, _ = self._inline(self.types.raw[name], [name], focus)
+        schema = for_generation(self._force(schema, name, focus))
+        return {**schema, "$schema": DRAFT} if isinstance(schema, dict) else schema
+
+    def _inline(self, node: Any, stack: list[str], focus: frozenset[str]) -> tuple[Any, bool]:
+        if isinstance(node, list):
+            parts = [self._inline(v, stack, focus) for v in node]
+            return [p for p, _ in parts], any(r for _, r in parts)
+        if not isinstance(node, dict):
+            return node, False
+        out: dict[str, Any] = {}
+        reaches = False
+        leads: list[str] = []
+        for key, value in node.items():
+            if key in _DATA or key == "$ref":
+                out[key] = value
+            elif key in ("properties", "patternProperties", "dependentSchemas") and isinstance(value, dict):
+                out[key] = {}
+                for k, v in value.items():
+                    out[key][k], r = self._inline(v, stack, focus)
+                    if r and key == "properties":
+                        leads.append(k)
+                    reaches |= r
+            else:
+                out[key], r = self._inline(value, stack, focus)
+                reaches |= r
+                if r and key == "items" and isinstance(out[key], dict):
+                    out["minItems"] = max(out.get("minItems", 0), 1)
+        if leads:
+            out["required"] = sorted(set(out.get("required", [])) | set(leads))
+        ref = out.pop("$ref", None)
+        if not isinstance(ref, str):
+            return out, reaches
+        target = self._one_branch(ref_target_name(ref), focus)
+        if stack.count(target) > UNROLL:
+            resolved: Any = False
+        else:
+            inner = focus if stack.count(target) == 0 else frozenset()
+            resolved, r = self._inline(self.types.raw[target], [*stack, target], inner)
+            resolved = self._force(resolved, target, inner)
+            reaches |= r or target in focus
+        if not out:
+            return resolved, reaches
+        out["allOf"] = [*out.get("allOf", []), resolved]
+        return out, reaches
+
+    def _force(self, schema: Any, name: str, focus: frozenset[str]) -> Any:
+        """A focus type's changed properties made present (and their arrays non-empty), when it has them."""
+        wanted = self.forced.get(name, {}) if name in focus else {}
+        if not wanted or not isinstance(schema, dict) or not isinstance(schema.get("properties"), dict):
+            return schema
+        props = dict(schema["properties"])
+        present = [p for p in sorted(wanted) if p in props]
+        for p in present:
+            if wanted[p] and isinstance(props[p], dict):
+                props[p] = {**props[p], "minItems": max(props[p].get("minItems", 0), 1)}
+        return {**schema, "properties": props, "required": sorted(set(schema.get("required", [])) | set(present))}
+
+    def _one_branch(self, name: str, focus: frozenset[str]) -> str:
+        """A nested tagged union stands for one branch (one leading to `focus` if any): still a subset
+        of what the union accepts, and far cheaper to generate; the union's own search tries them all."""
+        schema = self.types.raw.get(name, {})
+        branches = [ref_target_name(b["$ref"]) for b in schema.get("oneOf", []) if isinstance(b, dict) and "$ref" in b]
+        if name in focus or "discriminator" not in schema or not branches or len(branches) != len(schema["oneOf"]):
+            return name
+        return next((b for b in branches if focus & frozenset(self.types.reach(b))), branches[0])
+
+
+def changed_properties(changes: list[Change]) -> dict[str, bool]:
+    """Top-level properties a type's own changes are in, each with whether the change is in its items."""
+    out: dict[str, bool] = {}
+    for c in changes:
+        parts = [p.replace("~1", "/").replace("~0", "~") for p in c.where.split("/")[1:]]
+        if len(parts) >= 2 and parts[0] == "properties":
+            out[parts[1]] = out.get(parts[1], False) or (len(parts) > 2 and parts[2] == "items")
+    return out
+
+
+def _localize(node: Any) -> Any:
+    if isinstance(node, dict):
+        out = {k: (v if k in _DATA else _localize(v)) for k, v in node.items()}
+        if isinstance(out.get("$ref"), str) and "#/$defs/" in out["$ref"]:
+            out["$ref"] = "#/$defs/" + ref_target_name(out["$ref"])
+        return out
+    if isinstance(node, list):
+        return [_localize(v) for v in node]
+    return node
+
+
+def draw(strategy: st.SearchStrategy[Any], count: int) -> list[Any]:
+    """Up to `count` examples of `strategy`, the same ones on every run."""
+    found: list[Any] = []
+
+    @settings(
+        max_examples=count,
+        database=None,
+        derandomize=True,
+        deadline=None,
+        phases=[Phase.generate],
+        suppress_health_check=list(HealthCheck),
+    )
+    @given(strategy)
+    def collect(value: Any) -> None:
+        found.append(value)
+
+    try:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            collect()
+    except (HypothesisException, ValueError, TypeError, RecursionError):
+        pass  # a schema hypothesis-jsonschema cannot generate from: the other candidates remain
+    return found
+
+
+def generated(side: Side, name: str, count: int, focus: frozenset[str] = frozenset()) -> list[Any]:
+    """Instances generated from one version of the type (the harness's date-time spelling strategy).
+
+    A tagged union's instances are its branches' (each valid under the union, which picks the
+    branch by its tag), drawn once per branch and shared with the branches' own searches: the
+    union's whole schema is the slowest thing hypothesis-jsonschema can be given.
+    """
+    focus = focus & frozenset(side.types.reach(name))
+    key = (name, focus, count)
+    if key in side.pools:
+        return side.pools[key]
+    schema = side.types.raw[name]
+    branches = [ref_target_name(b["$ref"]) for b in schema.get("oneOf", []) if isinstance(b, dict) and "$ref" in b]
+    if "discriminator" in schema and branches and len(branches) == len(schema["oneOf"]):
+        leading = [b for b in branches if focus & frozenset(side.types.reach(b))] or branches
+        pool = [v for b in leading for v in generated(side, b, max(count // len(leading), 2), focus)]
+    else:
+        try:
+            strategy = from_schema(side.generation_schema(name, focus), custom_formats={RFC3339: rfc3339()})
+            pool = draw(strategy, count)
+        except (HypothesisException, ValueError, TypeError, RecursionError):
+            pool = []
+    side.pools[key] = pool
+    return pool
+
+
+def _probe_values(changes: list[Change]) -> list[Any]:
+    values: list[Any] = []
+    for c in changes:
+        values.extend(c.probes)
+        for pattern in c.patterns:
+            try:
+                values.extend(draw(st.from_regex(pattern, fullmatch=True), 8))
+            except Exception:  # a pattern Python's re cannot generate from: no probes
+                continue
+    out: list[Any] = []
+    seen: set[str] = set()
+    for v in [*values, *SAMPLES.values()]:
+        key = json.dumps(v, sort_keys=True)
+        if key not in seen:
+            seen.add(key)
+            out.append(v)
+    return out
+
+
+def _candidates(
+    old: Side, new: Side, name: str, changes: list[Change], budget: Budget, focus: frozenset[str]
+) -> Iterator[tuple[Any, str]]:
+    sides = [(s, label) for s, label in ((old, "BASE"), (new, "work tree")) if s.has(name)]
+    probes = _probe_values(changes)
+    names = sorted({n for c in changes for n in c.names})
+    pools: list[tuple[Side, str, list[Any]]] = []
+    for s, label in sides:  # generated lazily: the search often ends before the second side is needed
+        pool = generated(s, name, budget.examples, focus)
+        pools.append((s, label, pool))
+        for value in pool:
+            yield value, f"generated from the {label} schema"
+    valid = [(s, label, [v for v in pool if s.validator(name).is_valid(v)]) for s, label, pool in pools]
+    for s, label, pool in valid:
+        walker = s.walker(name)
+        for value in pool:
+            for node in walker.walk(value):
+                for probe in probes:
+                    yield (
+                        replaced(value, node.keys, probe),
+                        f"{label} instance, {json.dumps(probe)[:30]} at {path_text(node.keys)}",
+                    )
+                if isinstance(node.value, dict):
+                    for n in names:
+                        if n in node.value:
+                            yield (
+                                without(value, node.keys, [n]),
+                                f"{label} instance without {path_text((*node.keys, n))}",
+                            )
+                        for probe in probes:
+                            yield (
+                                replaced(value, (*node.keys, n), probe),
+                                f"{label} instance, {json.dumps(probe)[:30]} at {path_text((*node.keys, n))}",
+                            )
+    for s, label, pool in valid:
+        walker = s.walker(name)
+        for value in pool:
+            for m in mutations(value, walker.walk(value)):
+                yield m.build(), f"{label} instance, mutation {m.rule} at {m.where}"
+
+
+def shrink(value: Any, keeps: Callable[[Any], bool], tries: int = 300) -> Any:
+    """A smaller payload that still `keeps` its verdict: keys and items dropped one at a time, greedily."""
+    left = [tries]
+
+    def attempt(trial: Any, rebuild: Callable[[Any], Any]) -> bool:
+        left[0] -= 1
+        return left[0] >= 0 and keeps(rebuild(trial))
+
+    def in_dict(v: dict[str, Any], k: str, rebuild: Callable[[Any], Any]) -> Callable[[Any], Any]:
+        return lambda sub: rebuild({**v, k: sub})
+
+    def in_list(v: list[Any], i: int, rebuild: Callable[[Any], Any]) -> Callable[[Any], Any]:
+        return lambda sub: rebuild([*v[:i], sub, *v[i + 1 :]])
+
+    def smaller(v: Any, rebuild: Callable[[Any], Any]) -> Any:
+        if isinstance(v, dict):
+            for k in list(v):
+                trial = {x: y for x, y in v.items() if x != k}
+                if attempt(trial, rebuild):
+                    v = trial
+            for k in list(v):
+                v = {**v, k: smaller(v[k], in_dict(v, k, rebuild))}
+        elif isinstance(v, list):
+            i = 0
+            while i < len(v) and left[0] > 0:
+                shorter = v[:i] + v[i + 1 :]
+                if attempt(shorter, rebuild):
+                    v = shorter
+                else:
+                    i += 1
+            for i in range(len(v)):
+                v = [*v[:i], smaller(v[i], in_list(v, i, rebuild)), *v[i + 1 :]]
+        return v
+
+    return smaller(value, lambda v: v)
+
+
+def _leaves(errors: Iterable[ValidationError]) -> Iterator[ValidationError]:
+    for error in errors:
+        yield error
+        yield from _leaves(error.context or ())
+
+
+def _reason(errors: Iterable[ValidationError]) -> ValidationError | None:
+    """The error that says why: not a union's summary, not another branch's tag mismatch, the deepest."""
+    leaves = list(_leaves(errors))
+    if not leaves:
+        return None
+    return min(
+        leaves,
+        key=lambda e: (e.validator in ("oneOf", "anyOf"), e.validator == "const", -len(e.absolute_path), e.message),
+    )
+
+
+def _same_verdict(a: Callable[[Any], bool], b: Callable[[Any], bool], want: tuple[bool, bool], value: Any) -> bool:
+    return (a(value), b(value)) == want
+
+
+def search(
+    old: Side,
+    new: Side,
+    name: str,
+    changes: list[Change],
+    budget: Budget | None = None,
+    focus: frozenset[str] = frozenset(),
+) -> list[Witness]:
+    """At most one witness per direction for a type present in both versions, the first found.
+
+    `focus`: the types whose own definition changed, which generated instances are made to reach.
+    """
+    budget = budget or Budget()
+    va, vb = old.validator(name), new.validator(name)
+    sa, sb = old.screen(name), new.screen(name)
+    found: dict[str, Witness] = {}
+    seen: set[str] = set()
+    for value, how in _candidates(old, new, name, changes, budget, focus):
+        key = json.dumps(value, sort_keys=True, default=str)
+        if key in seen:
+            continue
+        seen.add(key)
+        if len(seen) > budget.candidates:
+            break
+        before, after = sa(value), sb(value)
+        direction = NARROWED if before and not after else WIDENED if after and not before else None
+        if direction is None or direction in found:
+            continue
+        want = (direction == NARROWED, direction == WIDENED)
+        if (va.is_valid(value), vb.is_valid(value)) != want:
+            continue  # the screen and the reference disagree: only the reference counts
+        small = shrink(value, partial(_same_verdict, sa, sb, want))
+        if small is not value and (va.is_valid(small), vb.is_valid(small)) == want:
+            value = small
+        error = _reason((vb if direction == NARROWED else va).iter_errors(value))
+        reason = f"{path_text(tuple(error.absolute_path))}: {error.message}" if error else ""
+        found[direction] = Witness(direction, value, how, reason[:200])
+        if len(found) == 2:
+            break
+    return [found[d] for d in (NARROWED, WIDENED) if d in found]
