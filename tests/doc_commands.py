@@ -1,4 +1,4 @@
-"""Shell commands in Markdown (README.md, docs/*.md): which fenced blocks run, and how.
+"""Shell commands in Markdown (README.md, docs/**/*.md): which fenced blocks run, and how.
 
 A fenced block whose language is `sh`, `bash`, `shell` or `console` is a list of commands, one per
 line (blank lines and `#` comments skipped; a `$ ` prompt is dropped). The comment line right above
@@ -38,10 +38,11 @@ class Block:
     skip: str = ""
     exit_code: int = 0
     output: list[str] | None = None
+    name: str = ""  # the file as reports name it (default: its file name)
 
     @property
     def id(self) -> str:
-        return f"{self.path.name}:{self.line}"
+        return f"{self.name or self.path.name}:{self.line}"
 
 
 def _parse_marker(text: str, where: str) -> tuple[str, str]:
@@ -65,8 +66,10 @@ def _commands(body: list[str]) -> list[str]:
     return commands
 
 
-def shell_blocks(path: Path) -> list[Block]:
-    """Every shell block of a Markdown file, with its marker and output block applied."""
+def shell_blocks(path: Path, name: str = "") -> list[Block]:
+    """Every shell block of a Markdown file, with its marker and output block applied. `name` is how
+    ids and errors name the file (default: its file name; give a path where two files share a name)."""
+    name = name or path.name
     lines = path.read_text(encoding="utf-8").splitlines()
     blocks: list[Block] = []
     marker: tuple[str, str] | None = None
@@ -75,7 +78,7 @@ def shell_blocks(path: Path) -> list[Block]:
         fence = _FENCE.match(lines[i])
         found = _MARKER.search(lines[i])
         if found and not fence:
-            marker = _parse_marker(found[1], f"{path.name}:{i + 1}")
+            marker = _parse_marker(found[1], f"{name}:{i + 1}")
             i += 1
             continue
         if not fence:
@@ -90,17 +93,17 @@ def shell_blocks(path: Path) -> list[Block]:
         body = [line.removeprefix(indent) for line in lines[i + 1 : end]]
         if marker is not None and marker[0] == "output":
             if lang or not blocks or blocks[-1].output is not None:
-                raise MarkerError(f"{path.name}:{i + 1}: an output block must be unlabelled and follow a shell block")
+                raise MarkerError(f"{name}:{i + 1}: an output block must be unlabelled and follow a shell block")
             blocks[-1].output = body
         elif lang in SHELLS:
-            block = Block(path, i + 1, _commands(body))
+            block = Block(path, i + 1, _commands(body), name=name)
             if marker is not None and marker[0] == "skip":
                 block.skip = marker[1]
             elif marker is not None and marker[0] == "exit":
                 block.exit_code = int(marker[1])
             blocks.append(block)
         elif marker is not None:
-            raise MarkerError(f"{path.name}:{i + 1}: doc-test marker on a {lang or 'plain'} block")
+            raise MarkerError(f"{name}:{i + 1}: doc-test marker on a {lang or 'plain'} block")
         marker = None
         i = end + 1
     return blocks

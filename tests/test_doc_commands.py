@@ -1,4 +1,4 @@
-"""Every shell command in README.md and docs/*.md runs as written (tests/doc_commands.py says how
+"""Every shell command in README.md and docs/ (every page, at any depth) runs as written (tests/doc_commands.py says how
 blocks are marked), so the docs cannot drift from the code. Commands run from the checkout root
 with the test environment's `bin/` first on PATH (where `chatschema` is installed)."""
 
@@ -16,8 +16,9 @@ from chatschema.samples import DIRECTORY
 from tests.doc_commands import Block, MarkerError, in_order, shell_blocks
 
 ROOT = Path(__file__).parent.parent
-DOCUMENTS = [ROOT / "README.md", *sorted((ROOT / "docs").glob("*.md"))]
-BLOCKS = [block for doc in DOCUMENTS for block in shell_blocks(doc)]
+DOCUMENTS = [ROOT / "README.md", *sorted((ROOT / "docs").rglob("*.md"))]
+# Named by their path in the checkout: README.md and docs/README.md share a file name.
+BLOCKS = [block for doc in DOCUMENTS for block in shell_blocks(doc, doc.relative_to(ROOT).as_posix())]
 
 
 @pytest.mark.parametrize("block", BLOCKS, ids=[b.id for b in BLOCKS])
@@ -41,8 +42,17 @@ def test_command_block(block: Block) -> None:
 
 
 def test_the_user_quick_start_runs() -> None:
-    quick = [b for b in BLOCKS if b.path.name == "README.md" and "chatschema samples --validate" in b.commands]
+    quick = [b for b in BLOCKS if b.path == ROOT / "README.md" and "chatschema samples --validate" in b.commands]
     assert quick and not quick[0].skip and quick[0].output is not None
+
+
+def test_every_page_is_collected() -> None:
+    """Every Markdown page under docs/ is read for blocks, and the README and the guides have some."""
+    pages = {p for p in (ROOT / "docs").rglob("*") if p.suffix.lower() in {".md", ".markdown"}}
+    assert pages <= set(DOCUMENTS), f"pages the doc test does not read: {sorted(map(str, pages - set(DOCUMENTS)))}"
+    read = {b.path for b in BLOCKS}
+    assert ROOT / "README.md" in read and any(ROOT / "docs" in path.parents for path in read)
+    assert len({b.id for b in BLOCKS}) == len(BLOCKS)
 
 
 def test_markers(tmp_path: Path) -> None:
@@ -54,7 +64,13 @@ def test_markers(tmp_path: Path) -> None:
         encoding="utf-8",
     )
     skip, fail, plain = shell_blocks(doc)
-    assert (skip.skip, skip.commands, skip.line) == ("needs the network", ["pip install x  # comment"], 4)
+    assert (skip.skip, skip.commands, skip.line, skip.id) == (
+        "needs the network",
+        ["pip install x  # comment"],
+        4,
+        "guide.md:4",
+    )
+    assert shell_blocks(doc, "docs/guide.md")[0].id == "docs/guide.md:4"
     assert (fail.exit_code, fail.commands, fail.output) == (1, ["false", "exit 1"], ["shown"])
     assert (plain.skip, plain.exit_code, plain.commands, plain.output) == ("", 0, ["true"], None)
     doc.write_text("<!-- doc-test: sometimes -->\n```sh\ntrue\n```\n", encoding="utf-8")
