@@ -28,7 +28,6 @@ def _scratch(tmp: Path) -> Path:
     repo = tmp / "repo"
     for name in ("schemas", "chatschema", "npm", "generated"):
         shutil.copytree(ROOT / name, repo / name, ignore=shutil.ignore_patterns("__pycache__", "node_modules"))
-    shutil.copytree(ROOT / "tests" / "vectors", repo / "tests" / "vectors")
     shutil.copytree(ROOT / "codegen", repo / "codegen", ignore=shutil.ignore_patterns("__pycache__", "node_modules"))
     (repo / "codegen" / "node" / "node_modules").symlink_to(ROOT / "codegen" / "node" / "node_modules")
     shutil.copy(ROOT / "pyproject.toml", repo / "pyproject.toml")

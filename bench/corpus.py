@@ -3,7 +3,7 @@
     python bench/corpus.py --union docent/ChatMessage --count 100000 --out /tmp/docent.jsonl
 
 Every message type of the union appears: each message starts from a valid test vector of a
-branch (tests/vectors), its text fields get texts from tens to thousands of characters (log-uniform,
+branch (schemas/<family>/examples), its text fields get texts from tens to thousands of characters (log-uniform,
 with non-ASCII, emoji, quotes, backslashes and newlines) and fresh ids. About 1% of the lines are
 bad: half invalid (unknown tag, a required key removed, a value of the wrong type), half malformed
 (cut off, NaN, not UTF-8). The same seed gives the same file.
@@ -26,7 +26,7 @@ import orjson
 from chatschema import schemas
 from chatschema.validate.backends import fast_is_valid
 
-VECTORS = Path(__file__).parent.parent / "tests" / "vectors"
+SCHEMAS = Path(__file__).parent.parent / "schemas"
 TEXT_KEYS = {"content", "text", "reasoning", "summary", "tool_return", "hidden_reasoning", "message", "signature"}
 ID_KEYS = {"id", "otid", "tool_call_id", "step_id", "run_id", "sender_id"}
 WORDS = "the a tool call result model user agent weather Tokyo 22°C déjà-vu naïve 東京 данные 🙂 🚀 \"quoted\" back\\slash {braces} [list] x=1; print('hi')".split()
@@ -48,17 +48,23 @@ def _texts(rng: random.Random, n: int = 4000) -> list[str]:
     return out
 
 
+def _examples(name: str) -> Path:
+    """The examples folder of `<family>/<Type>`."""
+    family, type_name = name.split("/")
+    return SCHEMAS / family / "examples" / type_name
+
+
 def templates(union: str) -> dict[str, list[Any]]:
     """Tag value -> valid payloads of that branch, from the test vectors."""
     u = schemas.unions()[union]
     family = union.split("/")[0]
     found: dict[str, list[Any]] = {}
     for value, branch in u.branches.items():
-        paths = sorted((VECTORS / branch).glob("valid/*.json"))
+        paths = sorted(_examples(branch).glob("valid/*.json"))
         paths += [
-            p for p in sorted((VECTORS / union).glob("valid/*.json")) if json.loads(p.read_bytes()).get(u.tag) == value
+            p for p in sorted(_examples(union).glob("valid/*.json")) if json.loads(p.read_bytes()).get(u.tag) == value
         ]
-        found[value] = [json.loads(p.read_bytes()) for p in paths if p.parts[-4] == family]
+        found[value] = [json.loads(p.read_bytes()) for p in paths if p.parts[-5] == family]
         found[value] = [t for t in found[value] if isinstance(t, dict) and t.get(u.tag, value) == value]
         for t in found[value]:
             t[u.tag] = value

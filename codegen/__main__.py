@@ -11,7 +11,7 @@ from pathlib import Path
 
 from .cache import CACHE_DIR, Cache
 from .errors import CodegenError
-from .generate import build, diff, read_tree, verify, write_tree
+from .generate import build, diff, read_tree, verification_key, verify, write_tree
 from .lint import lint
 from .load import load_schemas
 from .typescript import node_modules, setup_node
@@ -51,8 +51,13 @@ def main(argv: list[str] | None = None) -> int:
         print(f"codegen: Node tooling installed in {node_modules()}")
         return 0
 
+    return _generate(root, check=args.check, cache=None if args.no_cache else Cache(root / CACHE_DIR))
+
+
+def _generate(root: Path, check: bool, cache: Cache | None) -> int:
+    """`generate` and `generate --check`; returns the exit status."""
     try:
-        tree = build(root, None if args.no_cache else Cache(root / CACHE_DIR))
+        tree = build(root, cache)
     except CodegenError as exc:
         for problem in exc.problems:
             print(problem, file=sys.stderr)
@@ -63,23 +68,32 @@ def main(argv: list[str] | None = None) -> int:
         return 1
     current = read_tree(root)
     changes = diff(current, tree)
-    if args.check:
+    if check:
         if changes:
             sys.stdout.writelines(changes)
             print("codegen: generated files are stale; run `nox -s generate`", file=sys.stderr)
             return 1
         print("codegen: generated files are up to date")
         return 0
-    if changes:
-        try:
-            changed = {p for p in current.keys() | tree.keys() if current.get(p) != tree.get(p)}
-            write_tree(root, tree, verify=lambda staging: verify(root, staging, changed))
-        except RuntimeError as exc:
-            print(f"codegen: {exc}\ncodegen: generated files left unchanged", file=sys.stderr)
-            return 1
-        print(f"codegen: wrote {len(changed)} of {len(tree)} generated files")
-    else:
+    # The examples are checked against the tree even when no file changes (an edited example):
+    # a tree and examples that passed together once are not checked again.
+    proof = verification_key(root, tree)
+    if not changes and cache is not None and cache.get("verified", proof) is not None:
         print("codegen: generated files already up to date")
+        return 0
+    changed = {p for p in current.keys() | tree.keys() if current.get(p) != tree.get(p)}
+    try:
+        write_tree(root, tree, verify=lambda staging: verify(root, staging, changed))
+    except RuntimeError as exc:
+        print(f"codegen: {exc}\ncodegen: generated files left unchanged", file=sys.stderr)
+        return 1
+    if cache is not None:
+        cache.put("verified", proof, {})
+    print(
+        f"codegen: wrote {len(changed)} of {len(tree)} generated files"
+        if changed
+        else "codegen: generated files already up to date"
+    )
     return 0
 
 

@@ -2,7 +2,7 @@
 
 Each type gets a section: its description, a property table (type, required, nullable, default,
 deprecated, description), the branches and tags of a union, and one valid example taken from
-tests/vectors/<family>/<Type>/valid/ (the first file in name order).
+schemas/<family>/examples/<Type>/valid/ (the first file in name order).
 """
 
 from __future__ import annotations
@@ -13,10 +13,9 @@ from pathlib import Path
 from typing import Any
 
 from .escape import Escaped, md_code
+from .examples import first_valid
 from .inventory import EXTENSION, Family, TypeInfo, nullable, ref_target_name
 from .render import render
-
-VECTORS = Path("tests") / "vectors"
 
 
 @dataclass(frozen=True)
@@ -101,12 +100,11 @@ def type_expr(schema: Any) -> str:
 
 
 def _example(root: Path, family: str, name: str) -> tuple[str | None, str | None]:
-    folder = root / VECTORS / family / name / "valid"
-    files = sorted(folder.glob("*.json")) if folder.is_dir() else []
-    if not files:
+    path = first_valid(root, family, name)
+    if path is None:
         return None, None
-    payload = json.loads(files[0].read_text(encoding="utf-8"))
-    return json.dumps(payload, indent=2, ensure_ascii=False), files[0].relative_to(root).as_posix()
+    payload = json.loads(path.read_text(encoding="utf-8"))
+    return json.dumps(payload, indent=2, ensure_ascii=False), path.relative_to(root).as_posix()
 
 
 def type_doc(root: Path, family: Family, t: TypeInfo) -> TypeDoc:

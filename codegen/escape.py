@@ -1,6 +1,6 @@
 """Escapers: the only way a string from a schema reaches generated Python, TypeScript or Markdown.
 
-A schema is untrusted input to the generator (DESIGN.md, trust boundaries). Each function here
+A schema is untrusted input to the generator. Each function here
 makes text safe for exactly one place in one target language and returns it as `Escaped`; the
 jinja2 environment of codegen refuses to output a plain `str`, so a template that pastes a value
 without choosing its escaper fails to render instead of emitting injectable code.

@@ -25,6 +25,7 @@ from .bundle import bundle, bundle_path, dump, index, standalone_files
 from .cache import Cache, LintMemo, digest, files_digest, tool_versions
 from .docs import docs_files
 from .errors import CodegenError
+from .examples import layout_problems, samples
 from .inventory import Family, build_inventory
 from .layout import (
     IGNORED,
@@ -35,6 +36,7 @@ from .layout import (
     copy_runtime,
     generated_files,
     is_generated,
+    runtime_files,
 )
 from .load import load_schemas
 from .pythongen import family_runs, run_all
@@ -114,7 +116,20 @@ def checked_schemas(root: Path, cache: Cache | None = None) -> dict[str, Family]
     families = build_inventory(files)
     for name, family in families.items():
         family.version = versions[name]
+    problems = layout_problems(root, {name: set(fam.types) for name, fam in families.items()})
+    if problems:
+        raise CodegenError(problems)
     return families
+
+
+def _sample_files(root: Path, families: dict[str, Family]) -> dict[str, str]:
+    """The sample files shipped in the package (copies of schemas/<family>/examples/<Type>/*.jsonl)
+    and their index: which schema each is meant for."""
+    found = samples(root, {name: set(fam.types) for name, fam in families.items()})
+    files = {f"{PACKAGE}/samples/{s.shipped_name}": (root / s.source).read_text(encoding="utf-8") for s in found}
+    index = {s.shipped_name: {"schema": s.schema_name, "source": s.source.as_posix()} for s in found}
+    files[f"{PACKAGE}/samples/index.json"] = json.dumps(index, indent=2, sort_keys=True) + "\n"
+    return files
 
 
 class _TypeScriptUnits:
@@ -173,7 +188,7 @@ class _TypeScriptUnits:
             self._cache.put("ts-shared", self._shared_key, {"cjs.json": json.dumps(shared, sort_keys=True).encode()})
 
 
-def _python_sources(families: dict[str, Family], todo: list[str], root: Path, tmp: Path) -> dict[str, str]:
+def _python_sources(families: dict[str, Family], todo: list[str], inputs: Path, tmp: Path) -> dict[str, str]:
     """Run datamodel-codegen for the families in `todo` into `tmp`; return the files rendered beside
     its output (each family's `__init__`s and shipped schemas), to be written after it."""
     scratch: dict[str, str] = {}
@@ -182,7 +197,7 @@ def _python_sources(families: dict[str, Family], todo: list[str], root: Path, tm
         family = families[name]
         view = family_view(family)
         (tmp / PACKAGE / name).mkdir(parents=True)
-        runs += family_runs(family, root, tmp / PACKAGE / name)
+        runs += family_runs(family, inputs, tmp / PACKAGE / name)
         scratch[f"{PACKAGE}/{name}/__init__.py"] = render("family_init.py.jinja2", family=view, version=family.version)
         scratch[f"{PACKAGE}/{name}/typeddicts/__init__.py"] = render("typeddicts_init.py.jinja2", family=view)
         for f in family.files:
@@ -203,9 +218,12 @@ def _python_units(
     todo = [name for name in sorted(families) if hits.get(name) is None]
     for hit in [*hits.values(), init_hit]:
         tree.update(hit or {})
-    with tempfile.TemporaryDirectory(prefix="chatschema-gen-") as tmp_name:
+    with (
+        tempfile.TemporaryDirectory(prefix="chatschema-gen-") as tmp_name,
+        tempfile.TemporaryDirectory(prefix="chatschema-gen-inputs-") as inputs,
+    ):
         tmp = Path(tmp_name)
-        scratch = _python_sources(families, todo, root, tmp)
+        scratch = _python_sources(families, todo, Path(inputs), tmp)
         if init_hit is None:
             scratch.update(_package_init(families))
         for rel, text in scratch.items():
@@ -233,7 +251,8 @@ def _python_units(
 
 
 def _output_files(root: Path, families: dict[str, Family], ts: _TypeScriptUnits) -> dict[str, str]:
-    """generated/ (bundles, standalone schemas, the index, reference docs) and the npm package."""
+    """generated/ (bundles, standalone schemas, the index, reference docs), the npm package and the
+    Python package's sample files."""
     files: dict[str, str] = {}
     for name, family in sorted(families.items()):
         files[f"{OUTPUT}/{bundle_path(name)}"] = dump(bundle(family))
@@ -244,6 +263,7 @@ def _output_files(root: Path, families: dict[str, Family], ts: _TypeScriptUnits)
         files[f"{NPM_PACKAGE}/{pkg_rel}"] = text
     for doc_rel, text in docs_files(root, families).items():
         files[f"{OUTPUT}/docs/{doc_rel}"] = text
+    files.update(_sample_files(root, families))
     return files
 
 
@@ -262,6 +282,18 @@ def build(root: Path, cache: Cache | None = None) -> Tree:
     typescript.finish()
     tree.update({rel: text.encode("utf-8") for rel, text in _output_files(root, families, typescript).items()})
     return dict(sorted(tree.items()))
+
+
+def verification_key(root: Path, tree: Tree) -> str:
+    """What a verification of `tree` depends on: the tree, the examples it is checked against, and
+    the hand-written runtime it runs with."""
+    examples = sorted(p for p in (root / "schemas").glob("*/examples/**/*") if p.is_file())
+    runtime = sorted(runtime_files(_families_of(tree)).items())
+    return digest(
+        *(part for rel, data in sorted(tree.items()) for part in (rel, data)),
+        files_digest(examples, root),
+        *(part for rel, path in runtime for part in (rel, path.read_bytes())),
+    )
 
 
 def read_tree(root: Path) -> Tree:
@@ -310,7 +342,7 @@ def verify(root: Path, staging: Path, changed: set[str] | None = None) -> None:
     }
     here = Path(__file__).parent
     python = subprocess.Popen(
-        [sys.executable, "-P", str(here / "verify_tree.py"), str(staging), str(root / "tests" / "vectors")],
+        [sys.executable, "-P", str(here / "verify_tree.py"), str(staging), str(root / "schemas")],
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
         text=True,
@@ -319,7 +351,7 @@ def verify(root: Path, staging: Path, changed: set[str] | None = None) -> None:
     setup_node()
     link_node_modules(staging / NPM_PACKAGE)
     node = subprocess.Popen(
-        [node_executable(), str(here / "verify_tree.cjs"), str(staging / NPM_PACKAGE)],
+        [node_executable(), str(here / "verify_tree.cjs"), str(staging / NPM_PACKAGE), str(root / "schemas")],
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
         text=True,

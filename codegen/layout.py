@@ -29,7 +29,6 @@ GENERATED_FOLDERS = (
     f"{NPM_PACKAGE}/validators/",
     f"{NPM_PACKAGE}/esm/validators/",
     f"{NPM_PACKAGE}/schemas/",
-    f"{PYTHON_PACKAGE}/schemas/",  # every folder below it: the shipped schemas of each family
 )
 GENERATED_FILES = frozenset({f"{NPM_PACKAGE}/esm/package.json"})
 # Never read or written: caches, and a node_modules a user installed into npm/.
@@ -42,9 +41,14 @@ FAMILY_RUNTIMES: frozenset[str] = frozenset({"docent", "letta", "bridgic", "swar
 FAMILY_TS_MODULES = {"letta": "stream"}
 
 
+# Folders of the Python package whose data files are generated (copies of schemas, of samples) while
+# their `__init__.py` is hand-written.
+_DATA_FOLDERS = (f"{PYTHON_PACKAGE}/schemas/", f"{PYTHON_PACKAGE}/samples/")
+
+
 def _in_generated_folder(rel: str) -> bool:
-    if rel.startswith(f"{PYTHON_PACKAGE}/schemas/"):
-        return rel.count("/") >= 3  # chatschema/schemas/<family>/<file>; schemas/__init__.py is hand-written
+    if rel.startswith(_DATA_FOLDERS):
+        return not rel.endswith("/__init__.py")
     return rel.startswith(GENERATED_FOLDERS)
 
 

@@ -58,8 +58,9 @@ def _runtime_names() -> tuple[frozenset[str], frozenset[str]]:
     return frozenset(python), frozenset(typescript)
 
 
-# Files a family folder may hold besides its schemas.
+# Files a family folder may hold besides its schemas, and the folder of its examples (codegen/examples.py).
 FAMILY_FILES_NOT_SCHEMAS = frozenset({"VERSION"})
+EXAMPLES_FOLDER = "examples"
 
 
 def family_name_problem(family: str) -> str:
@@ -142,6 +143,8 @@ def load_schemas(root: Path) -> tuple[list[SchemaFile], list[SchemaProblem]]:
             )
             continue
         if path.name in FAMILY_FILES_NOT_SCHEMAS and path.is_file() and not path.is_symlink():
+            continue
+        if path.name == EXAMPLES_FOLDER and path.is_dir() and not path.is_symlink():
             continue
         if path.suffix != ".json" or path.is_symlink() or not path.is_file():
             # nothing else may sit in a family folder: the generator reads the folder, lint reads *.json

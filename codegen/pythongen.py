@@ -23,7 +23,9 @@ DATE_TIME_TYPE = "chatschema._types.DateTime"
 DATE_TIME_STR_TYPE = "chatschema._types.DateTimeStr"
 TEMPLATES = Path(__file__).parent / "templates" / "datamodel"
 
-# Flags shared by both outputs; see ../shared/reference/codegen-notes.md for why each is here.
+# Flags shared by both outputs: Python 3.11 syntax; every named type stays a class or alias of its own
+# (no root-model collapsing); enums as Literals; descriptions as docstrings; attribute names equal to
+# JSON keys; $refs resolved locally and strictly, never fetched; no timestamp (reproducible bytes).
 _COMMON = [
     "--input-file-type", "jsonschema",
     "--preset", "standard-py311-20261027",
@@ -138,9 +140,14 @@ def run_generator(args: list[str]) -> str | None:
     return detail[-1] if detail else f"exit {int(status)}"
 
 
-def family_runs(family: Family, root: Path, out: Path) -> list[list[str]]:
-    """The generator runs that write `out/models/` and `out/typeddicts/` for one family."""
-    source = root / "schemas" / family.name
+def family_runs(family: Family, inputs: Path, out: Path) -> list[list[str]]:
+    """The generator runs that write `out/models/` and `out/typeddicts/` for one family, reading its
+    schema files from a folder of their own under `inputs` (the family folder also holds examples,
+    which the generator would read as schemas)."""
+    source = inputs / family.name
+    source.mkdir(parents=True)
+    for f in family.files:
+        (source / f.name).write_text(f.text, encoding="utf-8")
     return [pydantic_args(family, source, out / "models"), typeddict_args(family, source, out / "typeddicts")]
 
 

@@ -1,8 +1,9 @@
 // Prove that a freshly generated npm package works before its files are written (codegen/generate.py).
-// argv: <package dir>. Loads the package as a client would (CommonJS and ES module builds), finds a
-// precompiled validator for every schema name, compiles every per-file schema and bundle at run time
-// with createAjv (strict mode: an unknown keyword or a bad pattern throws here, not in a user's
-// process), and loads the Letta stream module. Prints one line per problem; exit 1 if any.
+// argv: <package dir> <schemas dir>. Loads the package as a client would (CommonJS and ES module
+// builds), finds a precompiled validator for every schema name, compiles every per-file schema and
+// bundle at run time with createAjv (strict mode: an unknown keyword or a bad pattern throws here,
+// not in a user's process), and reassembles every Letta stream example
+// (schemas/letta/examples/streams/) with the stream module. Prints one line per problem; exit 1 if any.
 "use strict";
 const path = require("path");
 
@@ -37,11 +38,42 @@ if (api) {
   }
 }
 const fs = require("fs");
+const { reassembleVector } = require("./stream_summary.cjs");
+
+function streamMismatch(example, got) {
+  if (example.raises !== undefined) {
+    const ok = typeof got === "string" && got.includes(example.raises);
+    return ok ? "" : `expected a StreamError with ${JSON.stringify(example.raises)}, got ${String(JSON.stringify(got)).slice(0, 200)}`;
+  }
+  return JSON.stringify(canonical(got)) === JSON.stringify(canonical(example.expected)) ? "" : "the reassembly differs from `expected`";
+}
+
+function canonical(value) {
+  if (Array.isArray(value)) return value.map(canonical);
+  if (value && typeof value === "object") {
+    return Object.fromEntries(Object.keys(value).sort().map((key) => [key, canonical(value[key])]));
+  }
+  return value;
+}
+
 if (fs.existsSync(path.join(pkg, "stream.js"))) {
+  let stream;
   try {
-    require(path.join(pkg, "stream.js"));
+    stream = require(path.join(pkg, "stream.js"));
   } catch (err) {
     problems.push(`npm/stream.js: cannot be loaded: ${err && err.message}`);
+  }
+  const folder = path.join(path.resolve(process.argv[3]), "letta", "examples", "streams");
+  for (const name of stream && fs.existsSync(folder) ? fs.readdirSync(folder).sort() : []) {
+    if (!name.endsWith(".json")) continue;
+    const shown = `schemas/letta/examples/streams/${name}`;
+    try {
+      const example = JSON.parse(fs.readFileSync(path.join(folder, name), "utf8"));
+      const why = streamMismatch(example, reassembleVector(stream, { name, sse: example.sse.join(""), options: example.options }));
+      if (why) problems.push(`${shown}: npm: ${why}`);
+    } catch (err) {
+      problems.push(`${shown}: npm: ${String(err && err.message).split("\n")[0]}`);
+    }
   }
 }
 // The ES module build, family by family (esm/index.js also loads ajv, which Node's ESM resolution

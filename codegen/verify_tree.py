@@ -1,10 +1,12 @@
 """Prove that a freshly generated tree works before its files are written.
 
-Run as a script in a subprocess (`python -P verify_tree.py <tree> <vectors>` with the tree first
+Run as a script in a subprocess (`python -P verify_tree.py <tree> <schemas>` with the tree first
 on PYTHONPATH), so that generated code is imported in a process of its own and never by codegen:
 imports every module of the package, builds a validator for every type (which compiles every
-pattern the models and TypedDicts carry), and checks every test vector's verdict with the shipped
-schemas. Prints one line per problem and exits 1 if there is any.
+pattern the models and TypedDicts carry), checks every example's verdict with the shipped schemas
+(schemas/<family>/examples/), that each shipped sample has its one bad line, and that each Letta
+stream example reassembles as it says. Prints one line per problem, naming the example's file, and
+exits 1 if there is any.
 """
 
 from __future__ import annotations
@@ -15,6 +17,7 @@ import os
 import sys
 import traceback
 from pathlib import Path
+from typing import Any
 
 
 def _first_line(exc: BaseException) -> str:
@@ -32,18 +35,11 @@ def _where(exc: BaseException, tree: Path) -> str:
     return ""
 
 
-def verify(tree: Path, vectors: Path) -> list[str]:
-    """Every problem found in the generated package under `tree`."""
+def _import_all(tree: Path) -> list[str]:
+    """Import every module of the package under `tree` (but those CHATSCHEMA_VERIFY_SKIP names)."""
     problems: list[str] = []
-    try:
-        import chatschema
-    except Exception as exc:
-        return [f"{_where(exc, tree)}import chatschema failed: {_first_line(exc)}"]
-    if not str(Path(chatschema.__file__).resolve()).startswith(str(tree.resolve())):
-        return [f"imported chatschema from {chatschema.__file__}, not from the new tree"]
-    package = tree / "chatschema"
     skipped = tuple(p for p in os.environ.get("CHATSCHEMA_VERIFY_SKIP", "").split(",") if p)
-    for path in sorted(package.rglob("*.py")):
+    for path in sorted((tree / "chatschema").rglob("*.py")):
         parts = path.relative_to(tree).with_suffix("").parts
         module = ".".join(parts[:-1] if parts[-1] == "__init__" else parts)
         if module.endswith("__main__") or module in skipped or module.startswith(tuple(f"{p}." for p in skipped)):
@@ -56,41 +52,135 @@ def verify(tree: Path, vectors: Path) -> list[str]:
             problems.append(f"{_where(exc, tree)}import {module} failed: {_first_line(exc)}")
         except Exception as exc:
             problems.append(f"{_where(exc, tree)}import {module} failed: {_first_line(exc)}")
-    if problems:
-        return problems
+    return problems
 
+
+def _type_examples(tree: Path, schemas_dir: Path, name: str) -> list[str]:
+    """A type's validators build (every pattern compiles), and each of its examples gets its verdict."""
     from pydantic import TypeAdapter
 
     from chatschema import schemas
 
-    for name in schemas.names():
-        family, type_name = name.split("/")
-        for flavour in (f"chatschema.{family}", f"chatschema.{family}.typeddicts"):
+    problems: list[str] = []
+    family, type_name = name.split("/")
+    for flavour in (f"chatschema.{family}", f"chatschema.{family}.typeddicts"):
+        try:
+            TypeAdapter(getattr(importlib.import_module(flavour), type_name))
+        except Exception as exc:
+            problems.append(f"{_where(exc, tree)}{flavour}.{type_name}: no validator: {_first_line(exc)}")
+    for verdict in ("valid", "invalid"):
+        folder = schemas_dir / family / "examples" / type_name / verdict
+        for path in sorted(folder.glob("*.json")) if folder.is_dir() else []:
+            shown = path.relative_to(schemas_dir.parent).as_posix()
             try:
-                TypeAdapter(getattr(importlib.import_module(flavour), type_name))
+                found = schemas.violations(json.loads(path.read_text(encoding="utf-8")), name)
             except Exception as exc:
-                problems.append(f"{_where(exc, tree)}{flavour}.{type_name}: no validator: {_first_line(exc)}")
-        for verdict in ("valid", "invalid"):
-            folder = vectors / family / type_name / verdict
-            for path in sorted(folder.glob("*.json")) if folder.is_dir() else []:
-                shown = path.relative_to(vectors.parent.parent).as_posix()
-                try:
-                    payload = json.loads(path.read_text(encoding="utf-8"))
-                    found = schemas.violations(payload, name)
-                except Exception as exc:
-                    problems.append(f"{shown}: {name}: validation failed: {_first_line(exc)}")
-                    continue
-                if found and verdict == "valid":
-                    problems.append(f"{shown}: {name}: this valid vector is invalid under the new schema: {found[0]}")
-                elif not found and verdict == "invalid":
-                    problems.append(f"{shown}: {name}: this invalid vector is valid under the new schema")
+                problems.append(f"{shown}: {name}: validation failed: {_first_line(exc)}")
+                continue
+            if found and verdict == "valid":
+                problems.append(f"{shown}: {name}: this valid example is invalid under the new schema: {found[0]}")
+            elif not found and verdict == "invalid":
+                problems.append(f"{shown}: {name}: this invalid example is valid under the new schema")
+    return problems
+
+
+def _samples(tree: Path) -> list[str]:
+    """Each shipped sample file has exactly one invalid line under its schema, as its docs say."""
+    from chatschema import schemas
+
+    index = json.loads((tree / "chatschema" / "samples" / "index.json").read_text(encoding="utf-8"))
+    problems: list[str] = []
+    for name, entry in sorted(index.items()):
+        lines = (tree / "chatschema" / "samples" / name).read_text(encoding="utf-8").splitlines()
+        bad = [
+            i
+            for i, line in enumerate(lines, 1)
+            if line.strip() and schemas.violations(json.loads(line), entry["schema"])
+        ]
+        if len(bad) != 1:
+            where = ", ".join(map(str, bad)) or "none"
+            problems.append(
+                f"{entry['source']}: {entry['schema']}: a sample has exactly one invalid line; under the new schema: {where}"
+            )
+    return problems
+
+
+def stream_summary(result: Any) -> dict[str, Any]:
+    """A reassembled Letta stream as plain JSON, in the stream examples' terms (`expected`); the
+    npm package's side is codegen/stream_summary.cjs, which must compute the same."""
+
+    def dump(model: Any) -> Any:
+        return None if model is None else model.model_dump(mode="json", exclude_unset=True)
+
+    return {
+        "messages": [dump(m) for m in result.messages],
+        "stop_reason": result.stop_reason.stop_reason if result.stop_reason else None,
+        "usage": dump(result.usage),
+        "errors": [dump(e) for e in result.errors],
+        "cancelled": dump(result.cancelled),
+        "done": result.done,
+        "last_seq_id": result.last_seq_id,
+        "frames": [
+            [a.outcome, a.message] if a.message is not None else [a.outcome, a.reason] if a.reason else [a.outcome]
+            for a in result.frames
+        ],
+    }
+
+
+def stream_outcome(example: dict[str, Any]) -> dict[str, Any] | str:
+    """What the package's reassembly makes of one stream example: its summary, or the StreamError's message."""
+    from chatschema.letta.stream import StreamError, reassemble_sse
+
+    try:
+        return stream_summary(reassemble_sse("".join(example["sse"]), **example["options"]))
+    except StreamError as exc:
+        return f"StreamError: {exc}"
+
+
+def stream_mismatch(example: dict[str, Any], got: dict[str, Any] | str) -> str:
+    """Why `got` is not what the stream example expects, or ""."""
+    if "raises" in example:
+        ok = isinstance(got, str) and example["raises"] in got
+        return "" if ok else f"expected a StreamError with {example['raises']!r}, got {str(got)[:200]}"
+    return "" if got == example["expected"] else "the reassembly differs from `expected`"
+
+
+def _streams(schemas_dir: Path) -> list[str]:
+    problems: list[str] = []
+    for path in sorted((schemas_dir / "letta" / "examples" / "streams").glob("*.json")):
+        example = json.loads(path.read_text(encoding="utf-8"))
+        why = stream_mismatch(example, stream_outcome(example))
+        if why:
+            problems.append(f"{path.relative_to(schemas_dir.parent).as_posix()}: {why}")
+    return problems
+
+
+def verify(tree: Path, schemas_dir: Path) -> list[str]:
+    """Every problem found in the generated package under `tree`, judged by the examples beside
+    the schemas in `schemas_dir` (type examples, samples, Letta stream examples)."""
+    try:
+        import chatschema
+    except Exception as exc:
+        return [f"{_where(exc, tree)}import chatschema failed: {_first_line(exc)}"]
+    if not str(Path(chatschema.__file__).resolve()).startswith(str(tree.resolve())):
+        return [f"imported chatschema from {chatschema.__file__}, not from the new tree"]
+    problems = _import_all(tree)
+    if problems:
+        return problems
+    from chatschema import schemas
+
+    for name in schemas.names():
+        problems += _type_examples(tree, schemas_dir, name)
+    problems += _samples(tree)
+    if "letta" in chatschema.FAMILIES:
+        problems += _streams(schemas_dir)
     return problems
 
 
 def main(argv: list[str]) -> int:
-    """`verify_tree.py TREE VECTORS`: exit 0 if the tree works, else 1 with one line per problem."""
-    tree, vectors = Path(argv[0]), Path(argv[1])
-    problems = verify(tree, vectors)
+    """`verify_tree.py TREE SCHEMAS`: exit 0 if the tree works, else 1 with one line per problem."""
+    tree, schemas_dir = Path(argv[0]), Path(argv[1])
+    problems = verify(tree, schemas_dir)
     for line in problems:
         print(line)
     return 1 if problems else 0

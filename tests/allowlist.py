@@ -26,7 +26,7 @@ class KnownDisagreement:
     id: str
     side: str  # "pydantic" or "typeddict"; "ajv" or "ajv-bundle" for the npm package (tests/test_typescript.py)
     reason: str
-    vectors: frozenset[str] = frozenset()  # fnmatch patterns over vector ids (paths under tests/vectors/)
+    vectors: frozenset[str] = frozenset()  # fnmatch patterns over vector ids (`<family>/<Type>/<verdict>/<file>`)
     rules: frozenset[str] = frozenset()  # fnmatch patterns over generated conformance case ids
     accepts: bool | None = None  # the side's verdict in the disagreement, if always the same
 

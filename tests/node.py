@@ -44,7 +44,7 @@ def ajv_verdicts() -> dict[str, dict[str, Any]]:
     return result
 
 
-STREAM_VECTORS = ROOT / "tests" / "vectors" / "letta" / "streams"
+STREAM_VECTORS = ROOT / "schemas" / "letta" / "examples" / "streams"
 
 
 def stream_inputs() -> list[dict[str, Any]]:

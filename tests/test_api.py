@@ -1,4 +1,4 @@
-"""The Python API as the README shows it: parse functions, models, TypedDicts, the schema registry."""
+"""The Python API as the README and docs/python.md show it: parse functions, models, TypedDicts, the schema registry."""
 
 from __future__ import annotations
 

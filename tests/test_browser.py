@@ -3,7 +3,7 @@
 A small app (tests/browser/app.js) is bundled by esbuild from the package installed in a consumer
 project (tests/ts_project.py), served on localhost with `Content-Security-Policy: script-src 'self'`
 (tests/csp_server.py) and loaded in Debian's headless Chromium driven by playwright-core
-(tests/browser/run.cjs). The page validates every vector under tests/vectors/ and reassembles every
+(tests/browser/run.cjs). The page validates every example under schemas/*/examples/ and reassembles every
 Letta stream vector; verdicts, violations and stream results must equal Node's (tests/node.py, which
 the TypeScript and stream tests hold equal to Python's). A control page that calls `new Function`
 must be refused and reported, so that a page free of violations means something.
@@ -24,10 +24,11 @@ import pytest
 
 from codegen.typescript import node_executable
 from tests.csp_server import serve
-from tests.node import HERE, ajv_verdicts, node_stream_results, stream_inputs
+from tests.node import ajv_verdicts, node_stream_results, stream_inputs
 from tests.ts_project import esbuild, make_project, run
 from tests.vectors import all_vectors
 
+ROOT = Path(__file__).parent.parent
 BROWSER = Path(__file__).parent / "browser"
 CHROMIUM = "/usr/bin/chromium"
 SITE_FILES = ["index.html", "csp.js", "probe.html", "probe.js"]
@@ -47,7 +48,7 @@ def chromium() -> str:
 def build_site(root: Path) -> Path:
     """Bundle the app from the installed package; the site folder holds the pages, the bundle and data.json."""
     project = make_project(root / "app", sources=BROWSER)
-    shutil.copy(HERE / "stream_summary.cjs", project / "stream_summary.cjs")
+    shutil.copy(ROOT / "codegen" / "stream_summary.cjs", project / "stream_summary.cjs")
     site = root / "site"
     site.mkdir()
     proc = esbuild(project, "app.js", site / "app.js")

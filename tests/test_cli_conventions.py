@@ -79,10 +79,10 @@ def test_samples_validate_shows_exactly_the_bad_line_of_each() -> None:
     assert proc.returncode == 1
     files = {path.name: str(path) for _, path in samples()}
     assert proc.stdout.splitlines() == [
-        f"{files['docent_transcript.jsonl']}:5: $: unknown role 'bot', expected one of 'system', 'user', 'assistant', 'tool'",
-        f"{files['letta_stream.jsonl']}:4: $.status: 'done' is not one of ['success', 'error']",
         f"{files['bridgic_conversation.jsonl']}:5: $.blocks[0]: 'id' is a required property; "
         """$.blocks[0].arguments: '{"topic": "weather"}' is not of type 'object'""",
+        f"{files['docent_transcript.jsonl']}:5: $: unknown role 'bot', expected one of 'system', 'user', 'assistant', 'tool'",
+        f"{files['letta_stream.jsonl']}:4: $.status: 'done' is not one of ['success', 'error']",
         f"{files['swarm_history.jsonl']}:4: $.mode: 'agent' is not one of ['tool', 'user']",
     ]
     summaries = proc.stderr.splitlines()

@@ -230,7 +230,7 @@ def test_a_schema_edit_rebuilds_only_its_family(repo: Path) -> None:
     assert run_codegen(repo, "generate").returncode == 0
     after = {p.name for p in (repo / CACHE_DIR).glob("*.json")}
     changed = sorted(name.rsplit("-", 1)[0] for name in after - before)
-    assert changed == ["lint", "meta-docent-tool", "py-docent", "ts-docent"]
+    assert changed == ["lint", "meta-docent-tool", "py-docent", "ts-docent", "verified"]
 
 
 def test_generate_and_lint_need_only_the_codegen_requirements() -> None:

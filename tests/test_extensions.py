@@ -40,7 +40,7 @@ def _repo(tmp: Path, marked: bool) -> Path:
         locale["x-chatschema-extension"] = WHY
     doc["$defs"]["UserMessage"]["properties"]["locale"] = locale
     path.write_text(json.dumps(doc, indent=2, ensure_ascii=False) + "\n", encoding="utf-8")
-    vectors = tmp / "tests" / "vectors" / "docent" / "UserMessage"
+    vectors = tmp / "schemas" / "docent" / "examples" / "UserMessage"
     (vectors / "valid" / "locale.json").write_text('{"role": "user", "content": "hi", "locale": "en-GB"}\n')
     (vectors / "invalid" / "locale_not_a_string.json").write_text('{"role": "user", "content": "hi", "locale": 5}\n')
     proc = _run(tmp, "-m", "codegen", "generate")

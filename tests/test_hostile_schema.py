@@ -501,9 +501,9 @@ def test_a_tree_whose_schemas_contradict_the_vectors_is_not_written(tmp_path: Pa
     proc = _codegen(tmp_path, "generate")
     assert proc.returncode == 1, proc.stdout
     assert "the generated package does not work" in proc.stderr
-    assert f"  tests/vectors/swarm/{tool}/valid/" in proc.stderr
+    assert f"  schemas/swarm/examples/{tool}/valid/" in proc.stderr
     assert (
-        f"swarm/{tool}: this valid vector is invalid under the new schema: $: 'never_sent' is a required property"
+        f"swarm/{tool}: this valid example is invalid under the new schema: $: 'never_sent' is a required property"
         in proc.stderr
     )
     assert "generated files left unchanged" in proc.stderr

@@ -1,6 +1,6 @@
 """Letta stream reassembly: SSE bodies and frames -> complete messages, with an account of every frame.
 
-The language-neutral vectors under tests/vectors/letta/streams/ are run here and by the npm
+The language-neutral stream examples under schemas/letta/examples/streams/ are run here and by the npm
 package's reassembly (tests/node/streams.cjs), with identical results required.
 """
 
@@ -17,10 +17,11 @@ import pytest
 from chatschema import schemas
 from chatschema.letta import ToolCallMessage, parse_letta_streaming_response
 from chatschema.letta.sse import SseParser, iter_sse_events
-from chatschema.letta.stream import LettaStream, StreamError, reassemble, reassemble_sse
+from chatschema.letta.stream import StreamError, reassemble, reassemble_sse
+from codegen.verify_tree import stream_summary
 from tests.node import PACKAGE, node_stream_results
 
-STREAMS = Path(__file__).parent / "vectors" / "letta" / "streams"
+STREAMS = Path(__file__).parent.parent / "schemas" / "letta" / "examples" / "streams"
 VECTORS = sorted(STREAMS.glob("*.json"))
 DATE = "2025-10-01T12:30:45+00:00"
 RUN = "run-8a7b6c5d-4e3f-2a1b-0c9d-8e7f6a5b4c3d"
@@ -35,31 +36,10 @@ def body(vector: dict[str, Any]) -> str:
     return "".join(vector["sse"])
 
 
-def summary(result: LettaStream) -> dict[str, Any]:
-    """The result as plain JSON, in the vectors' terms (what the Node side prints too)."""
-
-    def dump(model: Any) -> Any:
-        return None if model is None else model.model_dump(mode="json", exclude_unset=True)
-
-    return {
-        "messages": [dump(m) for m in result.messages],
-        "stop_reason": result.stop_reason.stop_reason if result.stop_reason else None,
-        "usage": dump(result.usage),
-        "errors": [dump(e) for e in result.errors],
-        "cancelled": dump(result.cancelled),
-        "done": result.done,
-        "last_seq_id": result.last_seq_id,
-        "frames": [
-            [a.outcome, a.message] if a.message is not None else [a.outcome, a.reason] if a.reason else [a.outcome]
-            for a in result.frames
-        ],
-    }
-
-
 def run_vector(vector: dict[str, Any], chunks: list[str] | None = None) -> dict[str, Any] | str:
     """The summary, or the StreamError's message."""
     try:
-        return summary(reassemble_sse(chunks if chunks is not None else body(vector), **vector["options"]))
+        return stream_summary(reassemble_sse(chunks if chunks is not None else body(vector), **vector["options"]))
     except StreamError as exc:
         return f"StreamError: {exc}"
 
@@ -94,7 +74,7 @@ def test_stream_vector_in_random_chunks(path: Path) -> None:
         cuts = sorted(rng.sample(range(1, len(raw)), min(len(raw) - 1, rng.randint(1, 40))))
         pieces = [raw[a:b] for a, b in zip([0, *cuts], [*cuts, len(raw)], strict=True)]
         try:
-            got: dict[str, Any] | str = summary(reassemble_sse(pieces, **vector["options"]))
+            got: dict[str, Any] | str = stream_summary(reassemble_sse(pieces, **vector["options"]))
         except StreamError as exc:
             got = f"StreamError: {exc}"
         assert got == want

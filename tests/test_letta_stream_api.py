@@ -13,7 +13,8 @@ from pydantic import ValidationError
 from chatschema.letta import parse_letta_streaming_response
 from chatschema.letta.sse import iter_sse_events
 from chatschema.letta.stream import StreamError, reassemble, reassemble_sse
-from tests.test_letta_stream import RUN, STOP, VECTORS, body, delta, frame, load, summary
+from codegen.verify_tree import stream_summary as summary
+from tests.test_letta_stream import RUN, STOP, VECTORS, body, delta, frame, load
 
 
 def _outcome(call: Any) -> dict[str, Any] | str:

@@ -1,4 +1,4 @@
-"""Lint rules that keep python-jsonschema and ajv in agreement (issue 7): portable regexes, and
+"""Lint rules that keep python-jsonschema and ajv in agreement: portable regexes, and
 union tags in each branch's own properties (ajv's discriminator does not follow allOf)."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""The npm package as a bundler and a TypeScript user see it (issue 17).
+"""The npm package as a bundler and a TypeScript user see it.
 
 - Each family entry point (`chatschema/<family>`), bundled by esbuild and minified, stays within a
   size budget (gzip bytes), carries no ajv compiler and no `new Function`/eval: the validators are

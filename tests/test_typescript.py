@@ -17,7 +17,7 @@ The swarm family's types are closed, like agent-swarm-kit's own interfaces (an u
 object literal is a compile error there), while its schemas accept unknown keys. So a valid swarm
 vector that carries a key the schema does not declare is expected to fail `satisfies` too (it is
 typed in the compile-fail file), and agent-swarm-kit's documented examples and negative cases
-(shared/reference/seed-models.md section 3.5) are checked at compile time.
+(from its README) are checked at compile time.
 """
 
 from __future__ import annotations
@@ -211,7 +211,7 @@ def test_tsc_fails_on_a_wrong_vector(tmp_path: Path) -> None:
     assert "TS2578" in _run_tsc(tmp_path, "unused.ts")
 
 
-# --- agent-swarm-kit's documented examples (seed-models.md section 3.5) ----------------------------
+# --- agent-swarm-kit's documented examples -----------------------------------------------------------
 
 SWARM_EXAMPLES: dict[str, tuple[str, dict[str, Any]]] = {
     "A1": (
@@ -400,7 +400,7 @@ def test_validate_entry_point_in_node_reports_like_python() -> None:
 
 
 def test_package_installs_into_a_node_project(tmp_path: Path) -> None:
-    """What the README tells a Node user to do: install the folder into a project and require it."""
+    """What the docs tell a Node user to do: install the package into a project and require it."""
     npm, node = shutil.which("npm"), shutil.which("node")
     assert npm is not None and node is not None
     (tmp_path / "package.json").write_text('{"name": "app", "version": "1.0.0", "private": true}', encoding="utf-8")

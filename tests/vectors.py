@@ -1,4 +1,5 @@
-"""The language-neutral test vectors: tests/vectors/<family>/<Type>/{valid,invalid}/*.json."""
+"""The language-neutral test vectors: the examples beside the schemas,
+schemas/<family>/examples/<Type>/{valid,invalid}/*.json."""
 
 from __future__ import annotations
 
@@ -11,7 +12,7 @@ from typing import Any
 
 from pydantic import TypeAdapter
 
-VECTORS = Path(__file__).parent / "vectors"
+SCHEMAS = Path(__file__).parent.parent / "schemas"
 
 
 @dataclass(frozen=True)
@@ -29,8 +30,8 @@ class Vector:
 
     @property
     def id(self) -> str:
-        """Path relative to tests/vectors, e.g. `docent/ChatMessage/valid/d1_user_string.json`."""
-        return self.path.relative_to(VECTORS).as_posix()
+        """`<family>/<Type>/<verdict>/<file>`, e.g. `docent/ChatMessage/valid/d1_user_string.json`."""
+        return f"{self.family}/{self.type_name}/{self.path.parent.name}/{self.path.name}"
 
     @property
     def raw(self) -> bytes:
@@ -43,8 +44,8 @@ class Vector:
 def all_vectors() -> list[Vector]:
     """Every vector on disk, sorted by path."""
     found = []
-    for path in sorted(VECTORS.glob("*/*/*/*.json")):
-        family, type_name, verdict = path.parts[-4:-1]
+    for path in sorted(SCHEMAS.glob("*/examples/*/*/*.json")):
+        family, type_name, verdict = path.parts[-5], path.parts[-3], path.parts[-2]
         if verdict in ("valid", "invalid"):
             found.append(Vector(family, type_name, verdict == "valid", path))
     return found

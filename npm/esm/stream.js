@@ -1,6 +1,6 @@
 // Reassemble Letta streams into complete messages, accounting for every frame: the same rules as
 // Python's chatschema.letta.stream (and chatschema.letta.sse), checked against the same vectors
-// (tests/vectors/letta/streams/). An ES module (stream.js at the package root is its CommonJS
+// (schemas/letta/examples/streams/). An ES module (stream.js at the package root is its CommonJS
 // build); types in stream.d.ts.
 //
 //   import { reassembleSse } from "chatschema/stream";

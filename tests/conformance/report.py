@@ -526,7 +526,7 @@ def format_report(result: Result) -> str:
         if side in REAL_SIDE.values():
             lines.append(
                 f"      if {side} lacks what the schema checks here because the project added it, mark the property "
-                '"x-chatschema-extension": "<why>" (README: Editing a schema); if the real system does check it, '
+                '"x-chatschema-extension": "<why>" (docs/editing-schemas.md); if the real system does check it, '
                 "the schema is wrong; if it is a known laxity of the real system, add an entry to tests/allowlist.py"
             )
     for case in result.generator_invalid[:20]:

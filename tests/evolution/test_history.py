@@ -32,7 +32,7 @@ pytestmark = pytest.mark.skipif(not _has("36522fb"), reason="needs the repositor
 
 
 def test_new_families_are_all_added() -> None:
-    # 2e44b01 "bridgic and agent-swarm-kit families (issue 4)"
+    # 2e44b01 "bridgic and agent-swarm-kit families"
     for family in ("bridgic", "swarm"):
         report = judged("2e44b01", family)
         assert report.types and {t.verdict for t in report.types} == {ADDED}

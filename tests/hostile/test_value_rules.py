@@ -1,4 +1,4 @@
-"""The API applies the rules of JSON text to the values it is given (issue 13, points 1, 3 and 4):
+"""The API applies the rules of JSON text to the values it is given:
 nesting to 1024 levels and integers within a double's range, in `schemas` and in `parse_x`; any
 other input is a verdict or a documented exception."""
 

@@ -1,10 +1,10 @@
-// Run the npm package's Letta stream reassembly (stream.js) on the stream vectors. Called by
+// Run the npm package's Letta stream reassembly (stream.js) on the stream examples. Called by
 // tests/test_letta_stream.py, which requires the same results as Python's.
 // stdin: {"package": "<npm>", "vectors": [{"name", "sse", "options"}]}
 // stdout: {"<name>": <summary in the vectors' terms> | "StreamError: <message>"}
 "use strict";
 
-const { reassembleVector } = require("./stream_summary.cjs");
+const { reassembleVector } = require("../../codegen/stream_summary.cjs");
 
 async function main() {
   const chunks = [];
