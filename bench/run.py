@@ -65,37 +65,13 @@ def timed(fn: Callable[[], int]) -> tuple[float, int]:
     return time.perf_counter() - start, rejected
 
 
-def measure(union: str, count: int, repeats: int, seed: int) -> dict[str, float]:
-    lines = [line for line, _ in generate(union, count, seed)]
-    parsed: list[Any] = []
-    for line in lines:
-        try:
-            parsed.append(orjson.loads(line))
-        except orjson.JSONDecodeError:
-            pass
-    gc.freeze()
+Contenders = dict[str, tuple[Callable[[], int], int]]
+
+
+def _line_contenders(union: str, lines: list[bytes]) -> Contenders:
+    """What reads raw lines: Pydantic's validate_json and the parser alone."""
     family, type_name = union.split("/")
     adapter: TypeAdapter[Any] = TypeAdapter(getattr(importlib.import_module(f"chatschema.{family}"), type_name))
-    plain = schemas.validator(union, dispatch=False)
-    dispatch = schemas.validator(union)
-    fast = fast_is_valid(union)
-    schema = schemas.schema(union)
-    registry = schemas.registry()
-    checker = schemas.FORMAT_CHECKER
-    naive_sample = parsed[:200]
-    slow_sample = parsed[: min(len(parsed), 3000)]
-
-    def naive() -> int:
-        bad = 0
-        for m in naive_sample:
-            try:
-                jsonschema.validate(m, schema, cls=Draft202012Validator, registry=registry, format_checker=checker)
-            except jsonschema.ValidationError:
-                bad += 1
-        return bad
-
-    def over(is_valid: Callable[[Any], bool], sample: Sequence[Any]) -> Callable[[], int]:
-        return lambda: sum(1 for m in sample if not is_valid(m))
 
     def pydantic() -> int:
         bad = 0
@@ -124,32 +100,42 @@ def measure(union: str, count: int, repeats: int, seed: int) -> dict[str, float]
         finally:
             gc.enable()
 
-    contenders: dict[str, tuple[Callable[[], int], int]] = {
+    return {
+        "Pydantic union validate_json (raw line)": (pydantic, len(lines)),
+        "orjson parse only (raw line)": (parse_only, len(lines)),
+        "orjson parse only, cycle collector off": (parse_only_no_gc, len(lines)),
+    }
+
+
+def _validator_contenders(union: str, parsed: list[Any]) -> Contenders:
+    """What validates parsed messages: plain jsonschema, the registry's validators, the fast backend."""
+    schema, registry, checker = schemas.schema(union), schemas.registry(), schemas.FORMAT_CHECKER
+    naive_sample = parsed[:200]
+    slow_sample = parsed[: min(len(parsed), 3000)]
+
+    def naive() -> int:
+        bad = 0
+        for m in naive_sample:
+            try:
+                jsonschema.validate(m, schema, cls=Draft202012Validator, registry=registry, format_checker=checker)
+            except jsonschema.ValidationError:
+                bad += 1
+        return bad
+
+    def over(is_valid: Callable[[Any], bool], sample: Sequence[Any]) -> Callable[[], int]:
+        return lambda: sum(1 for m in sample if not is_valid(m))
+
+    plain, dispatch, fast = schemas.validator(union, dispatch=False), schemas.validator(union), fast_is_valid(union)
+    return {
         "jsonschema.validate per message": (naive, len(naive_sample)),
         "Draft202012Validator, oneOf": (over(plain.is_valid, slow_sample), len(slow_sample)),
         "tag-dispatching jsonschema": (over(dispatch.is_valid, slow_sample), len(slow_sample)),
         "tag-dispatching jsonschema, whole corpus": (over(dispatch.is_valid, parsed), len(parsed)),
         "fast backend (jsonschema-rs)": (over(fast, parsed), len(parsed)),
-        "Pydantic union validate_json (raw line)": (pydantic, len(lines)),
-        "orjson parse only (raw line)": (parse_only, len(lines)),
-        "orjson parse only, cycle collector off": (parse_only_no_gc, len(lines)),
     }
-    times: dict[str, list[float]] = {name: [] for name in contenders}
-    rejected: dict[str, int] = {}
-    for _ in range(repeats):
-        for name, (fn, _n) in contenders.items():
-            elapsed, bad = timed(fn)
-            times[name].append(elapsed)
-            rejected[name] = bad
-    gc.unfreeze()
-    # the validators must agree on the sample (Pydantic and the parser count malformed lines too)
-    agree = {name: rejected[name] for name in ("Draft202012Validator, oneOf", "tag-dispatching jsonschema")}
-    fast_on_sample = sum(1 for m in slow_sample if not fast(m))
-    print(
-        f"\n## {union}: {len(lines):,} lines, {len(parsed):,} well-formed; rejected on the {len(slow_sample):,}-message "
-        f"sample: oneOf {agree['Draft202012Validator, oneOf']}, dispatch {agree['tag-dispatching jsonschema']}, "
-        f"fast {fast_on_sample}"
-    )
+
+
+def _print_rates(union: str, contenders: Contenders, times: dict[str, list[float]]) -> dict[str, float]:
     rates = {}
     print(f"{'contender':45} {'messages':>9} {'median msg/s':>13}   runs (msg/s)")
     for name, (_, n) in contenders.items():
@@ -164,6 +150,38 @@ def measure(union: str, count: int, repeats: int, seed: int) -> dict[str, float]
         f"orjson / oneOf: {rates['orjson parse only (raw line)'] / base:,.0f}x"
     )
     return rates
+
+
+def measure(union: str, count: int, repeats: int, seed: int) -> dict[str, float]:
+    """Messages/s of every contender on one union's corpus, round-robin over `repeats` runs."""
+    lines = [line for line, _ in generate(union, count, seed)]
+    parsed: list[Any] = []
+    for line in lines:
+        try:
+            parsed.append(orjson.loads(line))
+        except orjson.JSONDecodeError:
+            pass
+    gc.freeze()
+    contenders = _validator_contenders(union, parsed)
+    contenders.update(_line_contenders(union, lines))
+    times: dict[str, list[float]] = {name: [] for name in contenders}
+    rejected: dict[str, int] = {}
+    for _ in range(repeats):
+        for name, (fn, _n) in contenders.items():
+            elapsed, bad = timed(fn)
+            times[name].append(elapsed)
+            rejected[name] = bad
+    gc.unfreeze()
+    # the validators must agree on the sample (Pydantic and the parser count malformed lines too)
+    slow_sample = parsed[: min(len(parsed), 3000)]
+    fast = fast_is_valid(union)
+    fast_on_sample = sum(1 for m in slow_sample if not fast(m))
+    print(
+        f"\n## {union}: {len(lines):,} lines, {len(parsed):,} well-formed; rejected on the {len(slow_sample):,}-message "
+        f"sample: oneOf {rejected['Draft202012Validator, oneOf']}, dispatch {rejected['tag-dispatching jsonschema']}, "
+        f"fast {fast_on_sample}"
+    )
+    return _print_rates(union, contenders, times)
 
 
 def _tree(pid: int) -> list[int]:

@@ -26,6 +26,7 @@ from __future__ import annotations
 import json
 import random
 import uuid
+from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta, timezone
 from fnmatch import fnmatch
@@ -464,97 +465,125 @@ def _calls_messages(rng: random.Random, base: dict[str, Any], approval: bool) ->
     ]
 
 
-def _message_group(rng: random.Random, kind: int) -> list[BaseModel]:
-    message_id = f"message-{_uuid(rng)}"
-    base = _base(rng, message_id, rng.randint(0, 127))
-    if kind == 0:
-        return [la.SystemMessage(**base, message_type="system_message", content=_text(rng))]
-    if kind == 1:
-        content: Any = _text(rng) if rng.random() < 0.4 else _user_parts(rng)
-        return [la.UserMessage(**base, message_type="user_message", content=content)]
-    if kind == 2:
-        parts = [
-            la.LettaAssistantMessageContentUnion(type="text", text=_text(rng), signature=_opt(rng, "sig"))
-            for _ in range(rng.randint(0, 2))
-        ]
-        return [la.AssistantMessage(**base, message_type="assistant_message", content=rng.choice([_text(rng), parts]))]
-    if kind == 3:
-        return [
-            la.ReasoningMessage(
-                **base,
-                message_type="reasoning_message",
-                source=rng.choice(["reasoner_model", "non_reasoner_model"]),
-                reasoning=_text(rng),
-                signature=_opt(rng, "ErUBCkYIBxgCIkB..."),
-            )
-        ]
-    if kind == 4:
-        return [
-            la.HiddenReasoningMessage(
-                **base,
-                message_type="hidden_reasoning_message",
-                state=rng.choice(["redacted", "omitted"]),
-                hidden_reasoning=_opt(rng, "EmwKAhgBEgy3va3pzix/LafPsn4a..."),
-            )
-        ]
-    if kind == 5:
-        return _calls_messages(rng, base, approval=False)
-    if kind == 6:
-        returns = [_tool_return(rng, _call(rng).tool_call_id) for _ in range(rng.randint(1, 2))]
-        first_return = returns[0]
-        return [
-            ToolReturnMessage(
-                **base,
-                message_type="tool_return_message",
-                tool_return=_text(rng),
-                status=first_return.status,
-                tool_call_id=first_return.tool_call_id,
-                stdout=first_return.stdout,
-                stderr=first_return.stderr,
-                tool_returns=_opt(rng, returns),
-            )
-        ]
-    if kind == 7:
-        return _calls_messages(rng, base, approval=True)
-    if kind == 8:
-        approvals: list[arm.Approval] = [
-            la.ApprovalReturn(
-                type="approval", tool_call_id=f"call_{i}", approve=rng.random() < 0.5, reason=_opt(rng, "no")
-            )
-            if rng.random() < 0.7
-            else _tool_return(rng, f"call_{i}")
-            for i in range(rng.randint(0, 2))
-        ]
-        return [
-            la.ApprovalResponseMessage(
-                **base,
-                message_type="approval_response_message",
-                approvals=_opt(rng, approvals),
-                approve=_opt(rng, rng.random() < 0.5),
-                approval_request_id=_opt(rng, f"message-{_uuid(rng)}"),
-                reason=_opt(rng, _text(rng)),
-            )
-        ]
-    if kind == 9:
-        stats = sm.CompactionStats(
-            trigger=rng.choice(["context_window_exceeded", "post_step_context_check"]),
-            context_tokens_before=_opt(rng, rng.randint(1000, 200_000)),
-            context_tokens_after=_opt(rng, rng.randint(100, 20_000)),
-            context_window=rng.choice([8192, 128_000, 200_000]),
-            messages_count_before=rng.randint(10, 500),
-            messages_count_after=rng.randint(1, 10),
+def _system(rng: random.Random, base: dict[str, Any]) -> list[BaseModel]:
+    return [la.SystemMessage(**base, message_type="system_message", content=_text(rng))]
+
+
+def _user(rng: random.Random, base: dict[str, Any]) -> list[BaseModel]:
+    content: Any = _text(rng) if rng.random() < 0.4 else _user_parts(rng)
+    return [la.UserMessage(**base, message_type="user_message", content=content)]
+
+
+def _assistant(rng: random.Random, base: dict[str, Any]) -> list[BaseModel]:
+    parts = [
+        la.LettaAssistantMessageContentUnion(type="text", text=_text(rng), signature=_opt(rng, "sig"))
+        for _ in range(rng.randint(0, 2))
+    ]
+    return [la.AssistantMessage(**base, message_type="assistant_message", content=rng.choice([_text(rng), parts]))]
+
+
+def _reasoning(rng: random.Random, base: dict[str, Any]) -> list[BaseModel]:
+    return [
+        la.ReasoningMessage(
+            **base,
+            message_type="reasoning_message",
+            source=rng.choice(["reasoner_model", "non_reasoner_model"]),
+            reasoning=_text(rng),
+            signature=_opt(rng, "ErUBCkYIBxgCIkB..."),
         )
-        return [
-            la.SummaryMessage(
-                **base, message_type="summary_message", summary=_text(rng), compaction_stats=_opt(rng, stats)
-            )
-        ]
+    ]
+
+
+def _hidden_reasoning(rng: random.Random, base: dict[str, Any]) -> list[BaseModel]:
+    return [
+        la.HiddenReasoningMessage(
+            **base,
+            message_type="hidden_reasoning_message",
+            state=rng.choice(["redacted", "omitted"]),
+            hidden_reasoning=_opt(rng, "EmwKAhgBEgy3va3pzix/LafPsn4a..."),
+        )
+    ]
+
+
+def _tool_return_message(rng: random.Random, base: dict[str, Any]) -> list[BaseModel]:
+    returns = [_tool_return(rng, _call(rng).tool_call_id) for _ in range(rng.randint(1, 2))]
+    first_return = returns[0]
+    return [
+        ToolReturnMessage(
+            **base,
+            message_type="tool_return_message",
+            tool_return=_text(rng),
+            status=first_return.status,
+            tool_call_id=first_return.tool_call_id,
+            stdout=first_return.stdout,
+            stderr=first_return.stderr,
+            tool_returns=_opt(rng, returns),
+        )
+    ]
+
+
+def _approval_response(rng: random.Random, base: dict[str, Any]) -> list[BaseModel]:
+    approvals: list[arm.Approval] = [
+        la.ApprovalReturn(type="approval", tool_call_id=f"call_{i}", approve=rng.random() < 0.5, reason=_opt(rng, "no"))
+        if rng.random() < 0.7
+        else _tool_return(rng, f"call_{i}")
+        for i in range(rng.randint(0, 2))
+    ]
+    return [
+        la.ApprovalResponseMessage(
+            **base,
+            message_type="approval_response_message",
+            approvals=_opt(rng, approvals),
+            approve=_opt(rng, rng.random() < 0.5),
+            approval_request_id=_opt(rng, f"message-{_uuid(rng)}"),
+            reason=_opt(rng, _text(rng)),
+        )
+    ]
+
+
+def _summary(rng: random.Random, base: dict[str, Any]) -> list[BaseModel]:
+    stats = sm.CompactionStats(
+        trigger=rng.choice(["context_window_exceeded", "post_step_context_check"]),
+        context_tokens_before=_opt(rng, rng.randint(1000, 200_000)),
+        context_tokens_after=_opt(rng, rng.randint(100, 20_000)),
+        context_window=rng.choice([8192, 128_000, 200_000]),
+        messages_count_before=rng.randint(10, 500),
+        messages_count_after=rng.randint(1, 10),
+    )
+    return [
+        la.SummaryMessage(**base, message_type="summary_message", summary=_text(rng), compaction_stats=_opt(rng, stats))
+    ]
+
+
+def _event(rng: random.Random, base: dict[str, Any]) -> list[BaseModel]:
     event_data = {
         "trigger": "context_window_exceeded",
         "messages_removed": rng.randint(1, 200),
         "nested": {"k": [1, None]},
     }
     return [la.EventMessage(**base, message_type="event_message", event_type="compaction", event_data=event_data)]
+
+
+# Message kinds by number; kinds 5 and 7 are tool calls, plain and awaiting approval.
+_GROUPS: tuple[Callable[[random.Random, dict[str, Any]], list[BaseModel]], ...] = (
+    _system,
+    _user,
+    _assistant,
+    _reasoning,
+    _hidden_reasoning,
+    lambda rng, base: _calls_messages(rng, base, approval=False),
+    _tool_return_message,
+    lambda rng, base: _calls_messages(rng, base, approval=True),
+    _approval_response,
+    _summary,
+    _event,
+)
+
+
+def _message_group(rng: random.Random, kind: int) -> list[BaseModel]:
+    message_id = f"message-{_uuid(rng)}"
+    base = _base(rng, message_id, rng.randint(0, 127))
+    return _GROUPS[min(kind, len(_GROUPS) - 1)](rng, base)
 
 
 def letta_client_messages(count: int, seed: int = 20261122) -> list[BaseModel]:

@@ -445,56 +445,85 @@ def _short(x: Any, limit: int = 2000) -> str:
 
 
 def format_report(result: Result) -> str:
+    """The agreement report: per family, the allowlist, the unexplained disagreements, the verdict."""
     lines = [
         f"chatschema conformance: seed {result.seed}, budget {result.budget}, {result.seconds:.0f}s",
         "",
     ]
     for family in sorted({n.split("/")[0] for n in result.stats}):
-        names = sorted(n for n in result.stats if n.startswith(family + "/"))
-        total = TypeStats()
-        for n in names:
-            s = result.stats[n]
-            total.cases += s.cases
-            total.valid += s.valid
-            total.pairs.update(s.pairs)
-            total.compared.update(s.compared)
-            total.kinds.update(s.kinds)
-        lines.append(f"== {family}: {total.cases} cases ({total.valid} valid, {total.cases - total.valid} invalid)")
-        made = ", ".join(f"{k} {v}" for k, v in sorted(total.kinds.items(), key=lambda kv: (-kv[1], kv[0])))
-        lines.append(f"  cases by origin / mutation rule: {made}")
-        sides = sorted({side for pair in total.compared for side in pair}, key=_side_order)
-        verdict_sides = [x for x in sides if x not in CHECKS]
-        checks = [x for x in sides if x in CHECKS]
-        columns = [("jsonschema", o) for o in verdict_sides[1:]] + [("jsonschema", c) for c in checks]
-        header = [f"js~{o}" for o in verdict_sides[1:]] + [CHECKS[c] for c in checks]
-        lines.append(f"  {'type':<26} {'cases':>6} " + " ".join(f"{h:>19}" for h in header))
-        for n in names:
-            s = result.stats[n]
-            cells = [_cell(s, a, b) for a, b in columns]
-            lines.append(f"  {n.split('/')[1]:<26} {s.cases:>6} " + " ".join(f"{c:>19}" for c in cells))
-        lines.append("  verdicts agreeing between each pair of validators (agreeing / judged by both):")
-        for a, b in combinations(verdict_sides, 2):
-            key = (a, b) if total.compared[(a, b)] else (b, a)
-            if total.compared[key]:
-                lines.append(f"    {a:>14} ~ {b:<14} {total.pairs[key]:>7} / {total.compared[key]}")
-        for c in checks:
-            key = ("jsonschema", c)
-            lines.append(f"    {CHECKS[c]:>31} {total.pairs[key]:>7} / {total.compared[key]}")
-        cov = result.coverage.get(family)
-        if cov is not None and family in result.missing:
-            universe = _universe(family)
-            lines.append(
-                f"  coverage: {len(cov.types & universe['types'])}/{len(universe['types'])} $defs types, "
-                f"{len(cov.branches & universe['branches'])}/{len(universe['branches'])} union branches, "
-                f"{len(cov.enums & universe['enums'])}/{len(universe['enums'])} enum values"
-                + ("" if not result.missing[family] else "; MISSING: " + ", ".join(result.missing[family]))
-            )
-        rejected = sum(v for k, v in result.constructor_rejected.items() if k.startswith(family + "/"))
-        if rejected:
-            lines.append(f"  code-generated: {rejected} constructor calls rejected by the model itself (not counted)")
-        lines.append("")
+        lines += _family_section(result, family)
+    lines += _allowlist_section(result)
+    lines += _disagreement_section(result)
+    problems = result.problems
+    lines.append("")
+    if problems:
+        lines.append(
+            f"FAILED: {len(problems)} problem(s). Replay: nox -s conformance -- --seed {result.seed} --only <family/Type>"
+        )
+    else:
+        lines.append("OK: zero unexplained disagreements; every allowlist entry hit; everything covered.")
+    return "\n".join(lines)
 
-    lines.append("== allowlist (tests/allowlist.py)")
+
+def _family_total(result: Result, names: list[str]) -> TypeStats:
+    total = TypeStats()
+    for n in names:
+        s = result.stats[n]
+        total.cases += s.cases
+        total.valid += s.valid
+        total.pairs.update(s.pairs)
+        total.compared.update(s.compared)
+        total.kinds.update(s.kinds)
+    return total
+
+
+def _family_section(result: Result, family: str) -> list[str]:
+    names = sorted(n for n in result.stats if n.startswith(family + "/"))
+    total = _family_total(result, names)
+    lines = [f"== {family}: {total.cases} cases ({total.valid} valid, {total.cases - total.valid} invalid)"]
+    made = ", ".join(f"{k} {v}" for k, v in sorted(total.kinds.items(), key=lambda kv: (-kv[1], kv[0])))
+    lines.append(f"  cases by origin / mutation rule: {made}")
+    sides = sorted({side for pair in total.compared for side in pair}, key=_side_order)
+    verdict_sides = [x for x in sides if x not in CHECKS]
+    checks = [x for x in sides if x in CHECKS]
+    columns = [("jsonschema", o) for o in verdict_sides[1:]] + [("jsonschema", c) for c in checks]
+    header = [f"js~{o}" for o in verdict_sides[1:]] + [CHECKS[c] for c in checks]
+    lines.append(f"  {'type':<26} {'cases':>6} " + " ".join(f"{h:>19}" for h in header))
+    for n in names:
+        s = result.stats[n]
+        cells = [_cell(s, a, b) for a, b in columns]
+        lines.append(f"  {n.split('/')[1]:<26} {s.cases:>6} " + " ".join(f"{c:>19}" for c in cells))
+    lines.append("  verdicts agreeing between each pair of validators (agreeing / judged by both):")
+    for a, b in combinations(verdict_sides, 2):
+        key = (a, b) if total.compared[(a, b)] else (b, a)
+        if total.compared[key]:
+            lines.append(f"    {a:>14} ~ {b:<14} {total.pairs[key]:>7} / {total.compared[key]}")
+    for c in checks:
+        key = ("jsonschema", c)
+        lines.append(f"    {CHECKS[c]:>31} {total.pairs[key]:>7} / {total.compared[key]}")
+    lines += _coverage_lines(result, family)
+    rejected = sum(v for k, v in result.constructor_rejected.items() if k.startswith(family + "/"))
+    if rejected:
+        lines.append(f"  code-generated: {rejected} constructor calls rejected by the model itself (not counted)")
+    lines.append("")
+    return lines
+
+
+def _coverage_lines(result: Result, family: str) -> list[str]:
+    cov = result.coverage.get(family)
+    if cov is None or family not in result.missing:
+        return []
+    universe = _universe(family)
+    return [
+        f"  coverage: {len(cov.types & universe['types'])}/{len(universe['types'])} $defs types, "
+        f"{len(cov.branches & universe['branches'])}/{len(universe['branches'])} union branches, "
+        f"{len(cov.enums & universe['enums'])}/{len(universe['enums'])} enum values"
+        + ("" if not result.missing[family] else "; MISSING: " + ", ".join(result.missing[family]))
+    ]
+
+
+def _allowlist_section(result: Result) -> list[str]:
+    lines = ["== allowlist (tests/allowlist.py)"]
     for entry in ALLOWLIST:
         if entry.rules and entry.side in SIDES:
             state = f"hit {result.hits[entry.id]} times" if result.hits[entry.id] else "NEVER HIT (remove or fix it)"
@@ -502,10 +531,14 @@ def format_report(result: Result) -> str:
             state = "not a case of this run (vectors: tests/test_vectors.py)"
         lines.append(f"  {entry.id:<44} [{entry.side}] {state}")
     lines.append("")
+    return lines
+
+
+def _disagreement_section(result: Result) -> list[str]:
     unexplained = result.unexplained
-    lines.append(
+    lines = [
         f"== disagreements: {len(result.disagreements)} explained by the allowlist, {len(unexplained)} unexplained"
-    )
+    ]
     groups: dict[tuple[str, str, str, bool], list[Disagreement]] = defaultdict(list)
     for d in unexplained:
         rule = (
@@ -531,15 +564,7 @@ def format_report(result: Result) -> str:
             )
     for case in result.generator_invalid[:20]:
         lines.append(f"  generator produced an invalid instance: {case.id}: {_short(case.instance)}")
-    problems = result.problems
-    lines.append("")
-    if problems:
-        lines.append(
-            f"FAILED: {len(problems)} problem(s). Replay: nox -s conformance -- --seed {result.seed} --only <family/Type>"
-        )
-    else:
-        lines.append("OK: zero unexplained disagreements; every allowlist entry hit; everything covered.")
-    return "\n".join(lines)
+    return lines
 
 
 def _cell(s: TypeStats, a: str, b: str) -> str:
