@@ -19,13 +19,13 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from .bundle import bundle, bundle_path, dump, index, standalone_files
+from .bundle import bundle_path, dump, index, standalone_files
 from .cache import Cache, LintMemo, digest, files_digest, tool_versions
 from .docs import docs_files
 from .errors import CodegenError
 from .families import FAMILY_RUNTIMES
-from .inventory import Family, build_inventory
 from .load import load_schemas
+from .model import FamilyModel, build_models
 from .pythongen import family_runs, run_all
 from .render import family_view, render, shipped_schema
 from .runtime_data import runtime_data_files
@@ -75,7 +75,7 @@ def _generator_stamp(root: Path) -> str:
     return digest(files_digest(sources, CODEGEN), (root / "pyproject.toml").read_bytes(), tool_versions())
 
 
-def _family_key(stamp: str, family: Family) -> str:
+def _family_key(stamp: str, family: FamilyModel) -> str:
     return digest(stamp, family.version, *(part for f in family.files for part in (f.name, f.text)))
 
 
@@ -84,7 +84,7 @@ def _family_prefixes(name: str) -> tuple[str, ...]:
     return (f"{PACKAGE}/{name}/", f"{PACKAGE}/schemas/{name}/")
 
 
-def _runtime_files(families: dict[str, Family]) -> dict[str, str]:
+def _runtime_files(families: dict[str, FamilyModel]) -> dict[str, str]:
     """The hand-written runtime, copied under its do-not-edit header, and the package `__init__`."""
     files = {
         f"{PACKAGE}/{src.relative_to(RUNTIME).as_posix()}": _runtime_header(src.relative_to(RUNTIME))
@@ -98,25 +98,23 @@ def _runtime_files(families: dict[str, Family]) -> dict[str, str]:
     return files
 
 
-def checked_schemas(root: Path, cache: Cache | None = None) -> dict[str, Family]:
-    """Load and lint the schemas; CodegenError lists every problem. A clean lint is cached by content."""
+def checked_schemas(root: Path, cache: Cache | None = None) -> dict[str, FamilyModel]:
+    """Load, resolve and lint the schemas; CodegenError lists every problem. A clean lint is cached by content."""
     files, problems = load_schemas(root)
     versions, version_problems = read_versions(root, sorted({f.family for f in files}))
     problems += version_problems
     if problems:
         raise CodegenError(problems)
+    families = build_models(files, versions)  # once: lint's rules and every emitter read it
     key = digest(_generator_stamp(root), *(part for f in files for part in (str(f.path), f.text)))
     if cache is None or cache.get("lint", key) is None:
         from .lint import lint  # jsonschema and its meta-schemas: loaded only when lint runs
 
-        problems = lint(files, LintMemo(cache) if cache is not None else None)
+        problems = lint(files, LintMemo(cache) if cache is not None else None, families)
         if problems:
             raise CodegenError(problems)
         if cache is not None:
             cache.put("lint", key, {})
-    families = build_inventory(files)
-    for name, family in families.items():
-        family.version = versions[name]
     return families
 
 
@@ -134,7 +132,7 @@ def build(root: Path, cache: Cache | None = None) -> Tree:
     ts_cached: dict[str, str] = {}
     # a family's unit holds its types and its JavaScript (precompiled validators, CommonJS builds)
     js_cached: dict[str, Any] = {"validators": {}, "cjs": {}}
-    ts_todo: dict[str, Family] = {}
+    ts_todo: dict[str, FamilyModel] = {}
     for name, fam in families.items():
         hit = cache.get(f"ts-{name}", family_keys[name], ("d.ts", "js.json")) if cache else None
         if hit is not None and "d.ts" in hit and "js.json" in hit:
@@ -221,7 +219,7 @@ def build(root: Path, cache: Cache | None = None) -> Tree:
         cache.put("ts-shared", shared_key, {"cjs.json": json.dumps(shared, sort_keys=True).encode("utf-8")})
     extra: dict[str, str] = {}
     for name, family in sorted(families.items()):
-        extra[bundle_path(name)] = dump(bundle(family))
+        extra[bundle_path(name)] = dump(family.bundle)
     extra["schemas/index.json"] = dump(index(families))
     extra.update(standalone_files(families))
     extra.update(runtime_data_files(PACKAGE))
