@@ -15,8 +15,7 @@ from .load import load_schemas
 from .typescript import node_modules, setup_node
 
 
-def main(argv: list[str] | None = None) -> int:
-    """Run the command line; returns the exit status."""
+def _parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="python -m codegen", description=__doc__)
     parser.add_argument("--root", type=Path, default=Path.cwd(), help="repository root (default: .)")
     sub = parser.add_subparsers(dest="command", required=True)
@@ -29,30 +28,43 @@ def main(argv: list[str] | None = None) -> int:
     add_diff_parser(sub)
     node = sub.add_parser("setup-node", help="install the pinned Node tooling (npm ci in codegen/node)")
     node.add_argument("--force", action="store_true", help="reinstall even if node_modules is present")
-    args = parser.parse_args(argv)
+    return parser
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Run the command line; returns the exit status."""
+    args = _parser().parse_args(argv)
     root: Path = args.root.resolve()
-
     if args.command == "lint":
-        files, problems = load_schemas(root)
-        problems += lint(files)
-        for problem in sorted(problems):
-            print(problem, file=sys.stderr)
-        return 1 if problems else 0
-
+        return _lint(root)
     if args.command == "diff":
         return run_diff(args, root)
-
     if args.command == "setup-node":
-        try:
-            setup_node(force=args.force)
-        except RuntimeError as exc:
-            print(f"codegen: {exc}", file=sys.stderr)
-            return 1
-        print(f"codegen: Node tooling installed in {node_modules()}")
-        return 0
+        return _setup_node(args.force)
+    return _generate(root, check=args.check, no_cache=args.no_cache)
 
+
+def _lint(root: Path) -> int:
+    files, problems = load_schemas(root)
+    problems += lint(files)
+    for problem in sorted(problems):
+        print(problem, file=sys.stderr)
+    return 1 if problems else 0
+
+
+def _setup_node(force: bool) -> int:
     try:
-        tree = build(root, None if args.no_cache else Cache(root / CACHE_DIR))
+        setup_node(force=force)
+    except RuntimeError as exc:
+        print(f"codegen: {exc}", file=sys.stderr)
+        return 1
+    print(f"codegen: Node tooling installed in {node_modules()}")
+    return 0
+
+
+def _generate(root: Path, check: bool, no_cache: bool) -> int:
+    try:
+        tree = build(root, None if no_cache else Cache(root / CACHE_DIR))
     except CodegenError as exc:
         for problem in exc.problems:
             print(problem, file=sys.stderr)
@@ -64,7 +76,7 @@ def main(argv: list[str] | None = None) -> int:
     target = root / "generated"
     current = read_tree(target)
     changes = diff(current, tree)
-    if args.check:
+    if check:
         if changes:
             sys.stdout.writelines(changes)
             print("codegen: generated/ is stale; run `nox -s generate`", file=sys.stderr)

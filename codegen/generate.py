@@ -16,6 +16,7 @@ import sys
 import tempfile
 import tomllib
 from collections.abc import Callable
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -30,6 +31,7 @@ from .pythongen import family_runs, run_all
 from .render import family_view, render, shipped_schema
 from .runtime_data import runtime_data_files
 from .typescript import (
+    NodeJob,
     TypeCompilation,
     family_paths,
     js_build,
@@ -129,27 +131,7 @@ def build(root: Path, cache: Cache | None = None) -> Tree:
     stamp = _generator_stamp(root)
     tree: Tree = {}
     family_keys = {name: _family_key(stamp, fam) for name, fam in families.items()}
-    ts_cached: dict[str, str] = {}
-    # a family's unit holds its types and its JavaScript (precompiled validators, CommonJS builds)
-    js_cached: dict[str, Any] = {"validators": {}, "cjs": {}}
-    ts_todo: dict[str, FamilyModel] = {}
-    for name, fam in families.items():
-        hit = cache.get(f"ts-{name}", family_keys[name], ("d.ts", "js.json")) if cache else None
-        if hit is not None and "d.ts" in hit and "js.json" in hit:
-            ts_cached[name] = hit["d.ts"].decode("utf-8")
-            unit = json.loads(hit["js.json"])
-            js_cached["validators"][name] = unit["validators"]
-            js_cached["cjs"].update(unit["cjs"])
-        else:
-            ts_todo[name] = fam
-    typescript = TypeCompilation(ts_todo)  # Node works on these while Python generates below
-    # The modules every family shares change with the schema index (names, ids, versions), not with
-    # a description: cached apart, so that editing one family rebuilds only that family's unit.
-    shared_key = digest(stamp, dump(index(families)))
-    shared_hit = cache.get("ts-shared", shared_key, ("cjs.json",)) if cache else None
-    if shared_hit is not None and "cjs.json" in shared_hit:
-        js_cached["cjs"].update(json.loads(shared_hit["cjs.json"]))
-    js_job = js_build(ts_todo, None if shared_hit else shared_modules(families)) if ts_todo or not shared_hit else None
+    typescript = _start_typescript(families, family_keys, stamp, cache)  # Node works while Python generates
 
     runtime_key = digest(stamp, files_digest(RUNTIME.rglob("*.py"), RUNTIME), *sorted(families))
     runtime_hit = cache.get("runtime", runtime_key, (f"{PACKAGE}/",)) if cache else None
@@ -197,12 +179,62 @@ def build(root: Path, cache: Cache | None = None) -> Tree:
             unit = {p: d for p, d in fresh.items() if p.startswith(_family_prefixes(name)) and p not in runtime_paths}
             cache.put(f"py-{name}", family_keys[name], unit)
 
-    built = js_cached
-    fresh_js: dict[str, Any] = js_job.result() if js_job is not None else {"validators": {}, "cjs": {}}
+    types, built = _finish_typescript(typescript, families, family_keys, cache)
+    tree.update(_package_files(root, families, types, built))
+    return dict(sorted(tree.items()))
+
+
+@dataclass
+class _TypeScriptUnits:
+    """The npm package's units: each family's (its types and JavaScript) and the shared modules'."""
+
+    types: dict[str, str]  # family -> its .d.ts, from the cache
+    # a family's unit holds its types and its JavaScript (precompiled validators, CommonJS builds)
+    js: dict[str, Any]
+    todo: dict[str, FamilyModel]  # the families Node is building
+    compilation: TypeCompilation
+    shared_key: str
+    shared_hit: dict[str, bytes] | None
+    job: NodeJob | None
+
+
+def _start_typescript(
+    families: dict[str, FamilyModel], family_keys: dict[str, str], stamp: str, cache: Cache | None
+) -> _TypeScriptUnits:
+    """The units found in the cache, and Node started on the others (types and JavaScript)."""
+    ts_cached: dict[str, str] = {}
+    js_cached: dict[str, Any] = {"validators": {}, "cjs": {}}
+    ts_todo: dict[str, FamilyModel] = {}
+    for name, fam in families.items():
+        hit = cache.get(f"ts-{name}", family_keys[name], ("d.ts", "js.json")) if cache else None
+        if hit is not None and "d.ts" in hit and "js.json" in hit:
+            ts_cached[name] = hit["d.ts"].decode("utf-8")
+            unit = json.loads(hit["js.json"])
+            js_cached["validators"][name] = unit["validators"]
+            js_cached["cjs"].update(unit["cjs"])
+        else:
+            ts_todo[name] = fam
+    typescript = TypeCompilation(ts_todo)
+    # The modules every family shares change with the schema index (names, ids, versions), not with
+    # a description: cached apart, so that editing one family rebuilds only that family's unit.
+    shared_key = digest(stamp, dump(index(families)))
+    shared_hit = cache.get("ts-shared", shared_key, ("cjs.json",)) if cache else None
+    if shared_hit is not None and "cjs.json" in shared_hit:
+        js_cached["cjs"].update(json.loads(shared_hit["cjs.json"]))
+    js_job = js_build(ts_todo, None if shared_hit else shared_modules(families)) if ts_todo or not shared_hit else None
+    return _TypeScriptUnits(ts_cached, js_cached, ts_todo, typescript, shared_key, shared_hit, js_job)
+
+
+def _finish_typescript(
+    units: _TypeScriptUnits, families: dict[str, FamilyModel], family_keys: dict[str, str], cache: Cache | None
+) -> tuple[dict[str, str], dict[str, Any]]:
+    """Every family's declarations and the package's JavaScript, Node's new units cached."""
+    built = units.js
+    fresh_js: dict[str, Any] = units.job.result() if units.job is not None else {"validators": {}, "cjs": {}}
     built["validators"].update(fresh_js["validators"])
     built["cjs"].update(fresh_js["cjs"])
-    types = dict(ts_cached)
-    for name, text in typescript.result().items():
+    types = dict(units.types)
+    for name, text in units.compilation.result().items():
         types[name] = type_declarations(name, text)
         if cache is not None:
             unit = {
@@ -214,9 +246,17 @@ def build(root: Path, cache: Cache | None = None) -> Tree:
                 family_keys[name],
                 {"d.ts": types[name].encode("utf-8"), "js.json": json.dumps(unit, sort_keys=True).encode("utf-8")},
             )
-    if cache is not None and shared_hit is None:
+    if cache is not None and units.shared_hit is None:
         shared = {rel: fresh_js["cjs"][rel] for rel in shared_modules(families)}
-        cache.put("ts-shared", shared_key, {"cjs.json": json.dumps(shared, sort_keys=True).encode("utf-8")})
+        cache.put("ts-shared", units.shared_key, {"cjs.json": json.dumps(shared, sort_keys=True).encode("utf-8")})
+    return types, built
+
+
+def _package_files(
+    root: Path, families: dict[str, FamilyModel], types: dict[str, str], built: dict[str, Any]
+) -> dict[str, bytes]:
+    """What the model and Node's builds give besides the Python packages: bundles, the index,
+    standalone schemas, the runtime's data files, the npm package and the docs."""
     extra: dict[str, str] = {}
     for name, family in sorted(families.items()):
         extra[bundle_path(name)] = dump(family.bundle)
@@ -228,8 +268,7 @@ def build(root: Path, cache: Cache | None = None) -> Tree:
         extra[f"typescript/{pkg_rel}"] = text
     for doc_rel, text in docs_files(root, families).items():
         extra[f"docs/{doc_rel}"] = text
-    tree.update({rel: text.encode("utf-8") for rel, text in extra.items()})
-    return dict(sorted(tree.items()))
+    return {rel: text.encode("utf-8") for rel, text in extra.items()}
 
 
 def read_tree(directory: Path) -> Tree:
