@@ -10,7 +10,6 @@ from .cache import CACHE_DIR, Cache
 from .diff.cli import add_diff_parser, run_diff
 from .errors import CodegenError
 from .generate import build, diff, read_tree, verify, write_tree
-from .lint import lint
 from .load import load_schemas
 from .typescript import node_modules, setup_node
 
@@ -45,6 +44,8 @@ def main(argv: list[str] | None = None) -> int:
 
 
 def _lint(root: Path) -> int:
+    from .lint import lint  # jsonschema and its meta-schemas: loaded only when lint runs
+
     files, problems = load_schemas(root)
     problems += lint(files)
     for problem in sorted(problems):

@@ -14,7 +14,6 @@ from typing import Any
 
 from .model import FamilyModel, bundle_id
 from .names import DRAFT, ID_BASE
-from .walk import thaw
 
 __all__ = ["bundle_id", "bundle_path", "dump", "index", "standalone", "standalone_files", "standalone_path"]
 
@@ -29,10 +28,12 @@ def standalone_path(family: str, type_name: str) -> str:
     return f"schemas/{family}/{type_name}.schema.json"
 
 
-def standalone(family: FamilyModel, type_name: str) -> dict[str, Any]:
+def standalone(family: FamilyModel, type_name: str, defs: dict[str, Any] | None = None) -> dict[str, Any]:
     """One type as a self-contained 2020-12 document any validator takes as is: a root `$ref` to
-    the type, and under `$defs` the type and every type it reaches (nothing else, nothing remote)."""
-    defs = family.bundle["$defs"]
+    the type, and under `$defs` the type and every type it reaches (nothing else, nothing remote).
+    `defs` is the plain bundle's `$defs`, if already made."""
+    if defs is None:
+        defs = family.bundle_json()["$defs"]
     return {
         "$schema": DRAFT,
         "$id": f"{ID_BASE}{standalone_path(family.name, type_name).removeprefix('schemas/')}",
@@ -49,8 +50,9 @@ def standalone_files(families: Mapping[str, FamilyModel]) -> dict[str, str]:
     """Every named type's standalone schema, by path relative to generated/."""
     files: dict[str, str] = {}
     for fam_name, family in sorted(families.items()):
+        defs = family.bundle_json()["$defs"]
         for name in sorted(family.types):
-            files[standalone_path(fam_name, name)] = dump(standalone(family, name))
+            files[standalone_path(fam_name, name)] = dump(standalone(family, name, defs))
     return files
 
 
@@ -83,5 +85,5 @@ def index(families: Mapping[str, FamilyModel]) -> dict[str, Any]:
 
 
 def dump(document: Any) -> str:
-    """The stable JSON text of a generated document (frozen parts of the model included)."""
-    return json.dumps(document, indent=2, ensure_ascii=False, default=thaw) + "\n"
+    """The stable JSON text of a generated document."""
+    return json.dumps(document, indent=2, ensure_ascii=False) + "\n"

@@ -66,7 +66,11 @@ def _link(name: str) -> str:
 
 def type_expr(schema: Any) -> str:
     """A short, readable type of a schema node, linking named types."""
-    return _shown(walk.transform(schema, _type_node))
+    return _shown(walk.fold(schema, _type_node, _SHOWN))
+
+
+# The keywords whose subschemas a type expression shows.
+_SHOWN = frozenset({"oneOf", "anyOf", "allOf", "items", "additionalProperties"})
 
 
 def _shown(rendered: Any) -> str:
@@ -77,20 +81,20 @@ def _shown(rendered: Any) -> str:
 
 
 def _type_node(original: Mapping[str, Any], node: dict[str, Any]) -> str:
-    """One schema object's type, its subschemas already rendered (`node`)."""
+    """One schema object's type, its subschemas already rendered (`node`, otherwise as written)."""
     if "$ref" in node:
         return _link(ref_target_name(node["$ref"]))
     if "const" in node:
-        return md_code(json.dumps(node["const"], ensure_ascii=False))
+        return md_code(json.dumps(walk.thaw(node["const"]), ensure_ascii=False))
     if "enum" in node:
-        return " | ".join(md_code(json.dumps(v, ensure_ascii=False)) for v in node["enum"])
+        return " | ".join(md_code(json.dumps(walk.thaw(v), ensure_ascii=False)) for v in node["enum"])
     for key in ("oneOf", "anyOf"):
         if key in node:
             return " | ".join(_shown(s) for s in node[key])
     if "allOf" in node:
         return " & ".join(_shown(s) for s in node["allOf"])
     types = node.get("type")
-    names = types if isinstance(types, list) else [types] if isinstance(types, str) else []
+    names = types if isinstance(types, list | tuple) else [types] if isinstance(types, str) else []
     if not names:
         return "any JSON value"
     return " | ".join(_one_type(t, original, node) for t in names)
@@ -162,7 +166,7 @@ def docs_files(root: Path, families: dict[str, FamilyModel]) -> dict[str, str]:
     files: dict[str, str] = {}
     summary: dict[str, list[NamedType]] = {}
     for name, family in sorted(families.items()):
-        descriptions = {f.name: f.contents.get("description", "") for f in family.files}
+        descriptions = dict(family.file_descriptions)
         types = [type_doc(root, t) for t in family.types.values()]
         summary[name] = list(family.types.values())
         files[f"{name}.md"] = render("docs/family.md.jinja2", family=name, files=descriptions, types=types)

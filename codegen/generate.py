@@ -259,7 +259,7 @@ def _package_files(
     standalone schemas, the runtime's data files, the npm package and the docs."""
     extra: dict[str, str] = {}
     for name, family in sorted(families.items()):
-        extra[bundle_path(name)] = dump(family.bundle)
+        extra[bundle_path(name)] = dump(family.bundle_json())
     extra["schemas/index.json"] = dump(index(families))
     extra.update(standalone_files(families))
     extra.update(runtime_data_files(PACKAGE))

@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import functools
 from collections.abc import Iterator, Mapping
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from types import MappingProxyType
 from typing import Any
 
@@ -155,6 +155,11 @@ class FamilyModel:
     union_sites: tuple[Union, ...]  # every `oneOf` or discriminator hint, named type or not
 
     @property
+    def file_descriptions(self) -> Mapping[str, str]:
+        """Each file's own description, by file name."""
+        return MappingProxyType({f.name: _text(f.contents.get("description")) for f in self.files})
+
+    @property
     def unions(self) -> tuple[NamedType, ...]:
         """The family's tagged unions, in file and definition order."""
         return tuple(t for t in self.types.values() if t.kind == "union")
@@ -187,6 +192,11 @@ class FamilyModel:
             }
         )
 
+    def bundle_json(self) -> dict[str, Any]:
+        """A plain copy of the bundle (dicts and lists), to write or to hand to a tool."""
+        plain: dict[str, Any] = walk.thaw(self.bundle)
+        return plain
+
 
 def bundle_id(family: str) -> str:
     """The `$id` of a family's bundle."""
@@ -210,7 +220,7 @@ Place = tuple[str, str]  # (file name, type name)
 
 
 def _schema(value: Any) -> Mapping[str, Any]:
-    return value if isinstance(value, Mapping) else _NOTHING
+    return value if isinstance(value, dict | MappingProxyType) else _NOTHING
 
 
 def _list(value: Any) -> tuple[Any, ...]:
@@ -225,6 +235,8 @@ def admits_null(schema: Any) -> bool:
     """Whether a schema admits null: by its type, enum or const, or through an anyOf / oneOf branch."""
     if not isinstance(schema, Mapping):
         return schema is True
+    if walk.ALTERNATIVES.isdisjoint(schema):
+        return _null_here(schema)
     return any(_null_here(node) for _, node in walk.subschemas(schema, through=walk.ALTERNATIVES))
 
 
@@ -250,6 +262,8 @@ class _Resolver:
 
     def __init__(self, files: tuple[SchemaFile, ...]) -> None:
         self.defs: dict[Place, Mapping[str, Any]] = {}
+        self._merged: dict[Place, tuple[dict[str, Place], set[str]]] = {}
+        self._properties: dict[tuple[str, Place, bool], Property] = {}
         for f in files:
             for name, schema in _schema(f.contents.get("$defs")).items():
                 if isinstance(schema, bool):
@@ -268,21 +282,33 @@ class _Resolver:
             if isinstance(ref, str) and self.target(ref, place[0]) in self.defs:
                 yield self.target(ref, place[0])
 
-    def merged(self, place: Place, seen: frozenset[Place] = frozenset()) -> tuple[dict[str, Place], set[str]]:
+    def property(self, name: str, owner: Place, required: bool) -> Property:
+        """The property `name` declared by `owner`, as a type that requires it or not sees it (made once)."""
+        key = (name, owner, required)
+        if key not in self._properties:
+            self._properties[key] = _property(name, owner, self, required)
+        return self._properties[key]
+
+    def merged(self, place: Place) -> tuple[dict[str, Place], set[str]]:
         """Each property's declaring place (bases first, in `allOf` order; own ones last) and the
         required keys, through `allOf` `$ref`s (a cycle is followed once)."""
+        if place not in self._merged:
+            self._merged[place] = self._merge(place, frozenset())
+        return self._merged[place]
+
+    def _merge(self, place: Place, seen: frozenset[Place]) -> tuple[dict[str, Place], set[str]]:
         owners: dict[str, Place] = {}
         required = {r for r in _list(self.defs[place].get("required")) if isinstance(r, str)}
         for base in self.bases(place):
             if base not in seen:
-                base_owners, base_required = self.merged(base, seen | {place})
+                base_owners, base_required = self._merge(base, seen | {place})
                 owners.update(base_owners)
                 required |= base_required
         owners.update({name: place for name in _schema(self.defs[place].get("properties"))})
         return owners, required
 
 
-def _property(name: str, owner: Place, resolver: _Resolver, required: set[str]) -> Property:
+def _property(name: str, owner: Place, resolver: _Resolver, required: bool) -> Property:
     schema = _schema(resolver.defs[owner].get("properties"))[name]
     facts = _schema(schema)
     owner_required = _list(resolver.defs[owner].get("required"))
@@ -290,7 +316,7 @@ def _property(name: str, owner: Place, resolver: _Resolver, required: set[str]) 
         name=name,
         owner=owner[1],
         schema=schema,
-        required=name in required,
+        required=required,
         required_by_owner=name in owner_required,
         nullable=admits_null(schema),
         description=_text(facts.get("description")),
@@ -351,7 +377,9 @@ def _closure(name: str, edges: Mapping[str, frozenset[str]]) -> tuple[str, ...]:
     return tuple(seen)
 
 
-def _named_type(family: str, place: Place, resolver: _Resolver, union: Union | None) -> NamedType:
+def _named_type(
+    family: str, place: Place, resolver: _Resolver, union: Union | None, refs: frozenset[str], closure: tuple[str, ...]
+) -> NamedType:
     schema = resolver.defs[place]
     owners, required = resolver.merged(place)
     kind = _kind(schema)
@@ -365,7 +393,7 @@ def _named_type(family: str, place: Place, resolver: _Resolver, union: Union | N
         extension=_text(schema.get(EXTENSION)),
         deprecated=bool(schema.get("deprecated")),
         definition=schema,
-        properties=tuple(_property(n, owner, resolver, required) for n, owner in owners.items()),
+        properties=tuple(resolver.property(n, owner, n in required) for n, owner in owners.items()),
         own_properties=tuple(_schema(schema.get("properties"))),
         required=frozenset(required),
         bases=tuple(
@@ -373,8 +401,8 @@ def _named_type(family: str, place: Place, resolver: _Resolver, union: Union | N
             for part in _list(schema.get("allOf"))
             if isinstance(part, Mapping) and "$ref" in part
         ),
-        refs=frozenset(ref_target_name(ref) for _, ref in walk.refs(schema)),
-        closure=(),
+        refs=refs,
+        closure=closure,
         union=union if kind == "union" else None,
     )
 
@@ -384,19 +412,24 @@ def build_family(name: str, files: list[SchemaFile], version: str = "0.0.0") -> 
     ordered = tuple(files)
     resolver = _Resolver(ordered)
     sites: list[Union] = []
-    types: dict[str, NamedType] = {}
+    found: dict[str, tuple[Place, Union | None, frozenset[str]]] = {}  # the first definition of each name
     for f in ordered:
         for place in (p for p in resolver.defs if p[0] == f.name):
+            nodes = list(walk.subschemas(resolver.defs[place], ("$defs", place[1])))
             own_sites = [
                 _union(f, place, path, node, resolver)
-                for path, node in walk.subschemas(resolver.defs[place], ("$defs", place[1]))
+                for path, node in nodes
                 if "discriminator" in node or "oneOf" in node
             ]
             sites += own_sites
             root = next((s for s in own_sites if s.path == ("$defs", place[1])), None)
-            types.setdefault(place[1], _named_type(name, place, resolver, root))
-    edges = {n: t.refs for n, t in types.items()}
-    types = {n: replace(t, closure=_closure(n, edges)) for n, t in types.items()}
+            refs = frozenset(ref_target_name(n["$ref"]) for _, n in nodes if isinstance(n.get("$ref"), str))
+            found.setdefault(place[1], (place, root, refs))
+    edges = {n: refs for n, (_, _, refs) in found.items()}
+    types = {
+        n: _named_type(name, place, resolver, root, refs, _closure(n, edges))
+        for n, (place, root, refs) in found.items()
+    }
     return FamilyModel(name, version, ordered, MappingProxyType(types), tuple(sites))
 
 

@@ -448,6 +448,6 @@ def package_files(
     for name, fam in sorted(families.items()):
         for f in fam.files:
             files[f"schemas/{name}/{f.name}"] = shipped_schema(name, f.name, f.contents)
-        files[bundle_path(name)] = dump(fam.bundle)
+        files[bundle_path(name)] = dump(fam.bundle_json())
     files["schemas/index.json"] = dump(index(families))
     return dict(sorted(files.items()))

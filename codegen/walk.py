@@ -9,7 +9,7 @@ inside it is missed.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass
 from enum import Enum
 from types import MappingProxyType
@@ -99,12 +99,18 @@ def keyword(name: str) -> Keyword:
     return KEYWORDS.get(name, _UNKNOWN)
 
 
+# JSON as loaded (dicts, lists) or frozen (mapping proxies, tuples); concrete types, as isinstance
+# against the abstract Mapping and Sequence costs more than the rest of a warm build's walking.
+_MAPPINGS = (dict, MappingProxyType)
+_LISTS = (list, tuple)
+
+
 def _is_schema(value: Any) -> bool:
-    return isinstance(value, Mapping)
+    return isinstance(value, _MAPPINGS)
 
 
 def _is_list(value: Any) -> bool:
-    return isinstance(value, Sequence) and not isinstance(value, str)
+    return isinstance(value, _LISTS)
 
 
 def children(
@@ -113,16 +119,18 @@ def children(
     """The immediate schema objects under `node`, each with its path, in key order (booleans,
     which hold nothing, are left out)."""
     for key, value in node.items():
-        kw = keyword(key)
-        if kw.walk in (Walk.DATA, Walk.VALUE) or (through is not None and key not in through):
+        if through is not None and key not in through:
             continue
-        if kw.walk is Walk.SUBSCHEMA_MAP and _is_schema(value):
-            found: Iterator[tuple[Path, Any]] = (((*path, key, name), sub) for name, sub in value.items())
-        elif _is_list(value):  # a list where one schema belongs is still walked: lint reports it
-            found = (((*path, key, i), sub) for i, sub in enumerate(value))
-        else:
-            found = iter([((*path, key), value)])
-        yield from ((at, sub) for at, sub in found if _is_schema(sub))
+        walk = keyword(key).walk
+        if walk is Walk.DATA or walk is Walk.VALUE:
+            continue
+        if isinstance(value, _MAPPINGS):
+            if walk is Walk.SUBSCHEMA_MAP:
+                yield from (((*path, key, name), sub) for name, sub in value.items() if isinstance(sub, _MAPPINGS))
+            else:
+                yield (*path, key), value
+        elif isinstance(value, _LISTS):  # a list where one schema belongs is still walked: lint reports it
+            yield from (((*path, key, i), sub) for i, sub in enumerate(value) if isinstance(sub, _MAPPINGS))
 
 
 def subschemas(
@@ -141,13 +149,15 @@ def subschemas(
             todo.extend(reversed(list(children(node, at, through))))
 
 
-def map_children(node: Mapping[str, Any], change: Callable[[Path, Any], Any]) -> dict[str, Any]:
-    """A copy of `node` whose immediate subschemas are replaced by `change(relative path, subschema)`;
-    data and plain values are kept as they are (the same objects)."""
+def map_children(
+    node: Mapping[str, Any], change: Callable[[Path, Any], Any], through: frozenset[str] | None = None
+) -> dict[str, Any]:
+    """A copy of `node` whose immediate subschemas (of the `through` keywords only, if given) are
+    replaced by `change(relative path, subschema)`; everything else is kept as it is (the same objects)."""
     out: dict[str, Any] = {}
     for key, value in node.items():
         kw = keyword(key)
-        if kw.walk in (Walk.DATA, Walk.VALUE):
+        if kw.walk in (Walk.DATA, Walk.VALUE) or (through is not None and key not in through):
             out[key] = value
         elif kw.walk is Walk.SUBSCHEMA_MAP and _is_schema(value):
             out[key] = {name: change((key, name), sub) for name, sub in value.items()}
@@ -160,42 +170,44 @@ def map_children(node: Mapping[str, Any], change: Callable[[Path, Any], Any]) ->
     return out
 
 
-Rebuild = Callable[[Mapping[str, Any], dict[str, Any]], Any]
+Combine = Callable[[Mapping[str, Any], dict[str, Any]], Any]
 
 
-def transform(schema: Any, rebuild: Rebuild) -> Any:
-    """`schema` rebuilt bottom-up: each schema object becomes `rebuild(original, copy)`, where `copy`
-    already holds the rebuilt subschemas; booleans and data are kept. The result is plain JSON
-    (dicts and lists) whatever the input's mapping type."""
+def fold(schema: Any, combine: Combine, through: frozenset[str] | None = None) -> Any:
+    """`schema` folded bottom-up: each schema object becomes `combine(original, copy)`, where `copy`
+    holds the folded subschemas (of the `through` keywords only, if given) and everything else as
+    it is; booleans are kept."""
     if not _is_schema(schema):
-        return thaw(schema)
-    copy = map_children(schema, lambda _, sub: transform(sub, rebuild))
-    for key, value in copy.items():
-        if keyword(key).walk in (Walk.DATA, Walk.VALUE):
-            copy[key] = thaw(value)
-    return rebuild(schema, copy)
+        return schema
+    return combine(schema, map_children(schema, lambda _, sub: fold(sub, combine, through), through))
 
 
-def refs(schema: Any) -> Iterator[tuple[Path, str]]:
-    """Every `$ref` string under `schema` (data skipped), with the path of the schema holding it."""
-    for at, node in subschemas(schema):
-        if isinstance(node.get("$ref"), str):
-            yield at, node["$ref"]
+def transform(schema: Any, rebuild: Combine, through: frozenset[str] | None = None) -> Any:
+    """`schema` rebuilt bottom-up by `rebuild(original, copy)` (see `fold`), as plain JSON (dicts and
+    lists) whatever the input's mapping type: what an external tool is handed."""
+
+    def plain(original: Mapping[str, Any], copy: dict[str, Any]) -> Any:
+        for key, value in copy.items():
+            if keyword(key).walk in (Walk.DATA, Walk.VALUE) or (through is not None and key not in through):
+                copy[key] = thaw(value)
+        return rebuild(original, copy)
+
+    return fold(schema, plain, through) if _is_schema(schema) else thaw(schema)
 
 
 def thaw(value: Any) -> Any:
     """A frozen JSON value (mapping proxies, tuples) as plain dicts and lists, for a tool to read."""
-    if isinstance(value, Mapping):
+    if isinstance(value, _MAPPINGS):
         return {key: thaw(sub) for key, sub in value.items()}
-    if _is_list(value):
+    if isinstance(value, _LISTS):
         return [thaw(sub) for sub in value]
     return value
 
 
 def freeze(value: Any) -> Any:
     """A JSON value made read-only: mappings become mapping proxies, lists tuples."""
-    if isinstance(value, Mapping):
+    if isinstance(value, _MAPPINGS):
         return MappingProxyType({key: freeze(sub) for key, sub in value.items()})
-    if _is_list(value):
+    if isinstance(value, _LISTS):
         return tuple(freeze(sub) for sub in value)
     return value
