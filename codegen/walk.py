@@ -121,11 +121,11 @@ def children(
     for key, value in node.items():
         if through is not None and key not in through:
             continue
-        walk = keyword(key).walk
-        if walk is Walk.DATA or walk is Walk.VALUE:
+        how = keyword(key).walk
+        if how is Walk.DATA or how is Walk.VALUE:
             continue
         if isinstance(value, _MAPPINGS):
-            if walk is Walk.SUBSCHEMA_MAP:
+            if how is Walk.SUBSCHEMA_MAP:
                 yield from (((*path, key, name), sub) for name, sub in value.items() if isinstance(sub, _MAPPINGS))
             else:
                 yield (*path, key), value
