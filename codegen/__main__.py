@@ -12,76 +12,97 @@ from pathlib import Path
 from .cache import CACHE_DIR, Cache
 from .errors import CodegenError
 from .generate import build, diff, read_tree, verification_key, verify, write_tree
-from .lint import lint
 from .load import load_schemas
 from .typescript import node_modules, setup_node
 
 
-def main(argv: list[str] | None = None) -> int:
-    """Run the command line; returns the exit status."""
+def _parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="python -m codegen", description=__doc__)
     parser.add_argument("--root", type=Path, default=Path.cwd(), help="repository root (default: .)")
     sub = parser.add_subparsers(dest="command", required=True)
     gen = sub.add_parser("generate", help="regenerate every generated file from schemas/")
-    gen.add_argument(
-        "--check", action="store_true", help="write nothing; exit 1 with a diff if a generated file is stale"
-    )
+    gen.add_argument("--check", action="store_true", help="write nothing; exit 1 with a diff if a generated file is stale")
     gen.add_argument(
         "--no-cache", action="store_true", help=f"rebuild every family (ignore and do not update {CACHE_DIR}/)"
     )
     sub.add_parser("lint", help="check the schemas against the project's conventions")
     node = sub.add_parser("setup-node", help="install the pinned Node tooling (npm ci in codegen/node)")
     node.add_argument("--force", action="store_true", help="reinstall even if node_modules is present")
-    args = parser.parse_args(argv)
+    return parser
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Run the command line; returns the exit status."""
+    args = _parser().parse_args(argv)
     root: Path = args.root.resolve()
-
     if args.command == "lint":
-        files, problems = load_schemas(root)
-        problems += lint(files)
-        for problem in sorted(problems):
-            print(problem, file=sys.stderr)
-        return 1 if problems else 0
-
+        return _lint(root)
     if args.command == "setup-node":
-        try:
-            setup_node(force=args.force)
-        except RuntimeError as exc:
-            print(f"codegen: {exc}", file=sys.stderr)
-            return 1
-        print(f"codegen: Node tooling installed in {node_modules()}")
-        return 0
-
-    return _generate(root, check=args.check, cache=None if args.no_cache else Cache(root / CACHE_DIR))
+        return _setup_node(args.force)
+    cache = None if args.no_cache else Cache(root / CACHE_DIR)
+    return _check(root, cache) if args.check else _generate(root, cache)
 
 
-def _generate(root: Path, check: bool, cache: Cache | None) -> int:
-    """`generate` and `generate --check`; returns the exit status."""
+def _lint(root: Path) -> int:
+    from .lint import lint  # jsonschema and its meta-schemas: loaded only when lint runs
+
+    files, problems = load_schemas(root)
+    problems += lint(files)
+    for problem in sorted(problems):
+        print(problem, file=sys.stderr)
+    return 1 if problems else 0
+
+
+def _setup_node(force: bool) -> int:
     try:
-        tree = build(root, cache)
+        setup_node(force=force)
+    except RuntimeError as exc:
+        print(f"codegen: {exc}", file=sys.stderr)
+        return 1
+    print(f"codegen: Node tooling installed in {node_modules()}")
+    return 0
+
+
+def _build(root: Path, cache: Cache | None) -> dict[str, bytes] | None:
+    """The new generated files, or None after printing why there are none."""
+    try:
+        return build(root, cache)
     except CodegenError as exc:
         for problem in exc.problems:
             print(problem, file=sys.stderr)
         print(f"codegen: {len(exc.problems)} schema problem(s); generated files left unchanged", file=sys.stderr)
-        return 1
     except RuntimeError as exc:
         print(f"codegen: {exc}\ncodegen: generated files left unchanged", file=sys.stderr)
+    return None
+
+
+def _check(root: Path, cache: Cache | None) -> int:
+    """`generate --check`: exit 1 with a diff if a generated file is stale."""
+    tree = _build(root, cache)
+    if tree is None:
+        return 1
+    changes = diff(read_tree(root), tree)
+    if changes:
+        sys.stdout.writelines(changes)
+        print("codegen: generated files are stale; run `nox -s generate`", file=sys.stderr)
+        return 1
+    print("codegen: generated files are up to date")
+    return 0
+
+
+def _generate(root: Path, cache: Cache | None) -> int:
+    """`generate`: prove the new files against the examples, then write those that changed."""
+    tree = _build(root, cache)
+    if tree is None:
         return 1
     current = read_tree(root)
-    changes = diff(current, tree)
-    if check:
-        if changes:
-            sys.stdout.writelines(changes)
-            print("codegen: generated files are stale; run `nox -s generate`", file=sys.stderr)
-            return 1
-        print("codegen: generated files are up to date")
-        return 0
+    changed = {p for p in current.keys() | tree.keys() if current.get(p) != tree.get(p)}
     # The examples are checked against the tree even when no file changes (an edited example):
-    # a tree and examples that passed together once are not checked again.
+    # a tree, examples and runtime that passed together once are not checked again.
     proof = verification_key(root, tree)
-    if not changes and cache is not None and cache.get("verified", proof) is not None:
+    if not changed and cache is not None and cache.get("verified", proof) is not None:
         print("codegen: generated files already up to date")
         return 0
-    changed = {p for p in current.keys() | tree.keys() if current.get(p) != tree.get(p)}
     try:
         write_tree(root, tree, verify=lambda staging: verify(root, staging, changed))
     except RuntimeError as exc:
@@ -89,11 +110,10 @@ def _generate(root: Path, check: bool, cache: Cache | None) -> int:
         return 1
     if cache is not None:
         cache.put("verified", proof, {})
-    print(
-        f"codegen: wrote {len(changed)} of {len(tree)} generated files"
-        if changed
-        else "codegen: generated files already up to date"
-    )
+    if changed:
+        print(f"codegen: wrote {len(changed)} of {len(tree)} generated files")
+    else:
+        print("codegen: generated files already up to date")
     return 0
 
 

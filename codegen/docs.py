@@ -8,13 +8,16 @@ schemas/<family>/examples/<Type>/valid/ (the first file in name order).
 from __future__ import annotations
 
 import json
+from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from . import walk
 from .escape import Escaped, md_code
 from .examples import first_valid
-from .inventory import EXTENSION, Family, TypeInfo, nullable, ref_target_name
+from .model import FamilyModel, NamedType, Property
+from .names import ref_target_name
 from .render import render
 
 
@@ -36,7 +39,7 @@ class PropertyDoc:
 class TypeDoc:
     """One section of a family page."""
 
-    info: TypeInfo
+    info: NamedType
     type: Escaped
     bases: list[str]
     properties: list[PropertyDoc]
@@ -62,41 +65,50 @@ def _link(name: str) -> str:
 
 def type_expr(schema: Any) -> str:
     """A short, readable type of a schema node, linking named types."""
-    if schema is True or schema == {}:
-        return "any JSON value"
-    if schema is False:
-        return "nothing"
-    if not isinstance(schema, dict):
-        return "?"
-    if "$ref" in schema:
-        return _link(ref_target_name(schema["$ref"]))
-    if "const" in schema:
-        return md_code(json.dumps(schema["const"], ensure_ascii=False))
-    if "enum" in schema:
-        return " | ".join(md_code(json.dumps(v, ensure_ascii=False)) for v in schema["enum"])
+    return _shown(walk.fold(schema, _type_node, _SHOWN))
+
+
+# The keywords whose subschemas a type expression shows.
+_SHOWN = frozenset({"oneOf", "anyOf", "allOf", "items", "additionalProperties"})
+
+
+def _shown(rendered: Any) -> str:
+    """A subschema as `_type_node` rendered it; booleans are not rendered, and say it here."""
+    if isinstance(rendered, str):
+        return rendered
+    return "any JSON value" if rendered is True else "nothing" if rendered is False else "?"
+
+
+def _type_node(original: Mapping[str, Any], node: dict[str, Any]) -> str:
+    """One schema object's type, its subschemas already rendered (`node`, otherwise as written)."""
+    if "$ref" in node:
+        return _link(ref_target_name(node["$ref"]))
+    if "const" in node:
+        return md_code(json.dumps(walk.thaw(node["const"]), ensure_ascii=False))
+    if "enum" in node:
+        return " | ".join(md_code(json.dumps(walk.thaw(v), ensure_ascii=False)) for v in node["enum"])
     for key in ("oneOf", "anyOf"):
-        if key in schema:
-            return " | ".join(type_expr(s) for s in schema[key])
-    if "allOf" in schema:
-        return " & ".join(type_expr(s) for s in schema["allOf"])
-    types = schema.get("type")
-    names = types if isinstance(types, list) else [types] if isinstance(types, str) else []
+        if key in node:
+            return " | ".join(_shown(s) for s in node[key])
+    if "allOf" in node:
+        return " & ".join(_shown(s) for s in node["allOf"])
+    types = node.get("type")
+    names = types if isinstance(types, list | tuple) else [types] if isinstance(types, str) else []
     if not names:
         return "any JSON value"
-    parts: list[str] = []
-    for t in names:
-        if t == "array":
-            items = schema.get("items")
-            parts.append(f"array of {type_expr(items)}" if items is not None else "array")
-        elif t == "object" and isinstance(schema.get("additionalProperties"), dict):
-            parts.append(f"object of {type_expr(schema['additionalProperties'])}")
-        elif t == "string" and "format" in schema:
-            parts.append(f"string ({schema['format']})")
-        elif t == "string" and "pattern" in schema:
-            parts.append(f"string matching {md_code(schema['pattern'])}")
-        else:
-            parts.append(str(t))
-    return " | ".join(parts)
+    return " | ".join(_one_type(t, original, node) for t in names)
+
+
+def _one_type(t: str, original: Mapping[str, Any], node: dict[str, Any]) -> str:
+    if t == "array":
+        return f"array of {_shown(node['items'])}" if node.get("items") is not None else "array"
+    if t == "object" and isinstance(original.get("additionalProperties"), Mapping):
+        return f"object of {_shown(node['additionalProperties'])}"
+    if t == "string" and "format" in node:
+        return f"string ({node['format']})"
+    if t == "string" and "pattern" in node:
+        return f"string matching {md_code(node['pattern'])}"
+    return str(t)
 
 
 def _example(root: Path, family: str, name: str) -> tuple[str | None, str | None]:
@@ -107,65 +119,53 @@ def _example(root: Path, family: str, name: str) -> tuple[str | None, str | None
     return json.dumps(payload, indent=2, ensure_ascii=False), path.relative_to(root).as_posix()
 
 
-def type_doc(root: Path, family: Family, t: TypeInfo) -> TypeDoc:
+def type_doc(root: Path, t: NamedType) -> TypeDoc:
     """Everything a family page shows about one type."""
-    schema = family.definition(t.name)
-    properties: list[PropertyDoc] = []
-    if t.kind == "object":
-        required = family.required(t.name)
-        for name, prop in family.properties(t.name).items():
-            prop = prop if isinstance(prop, dict) else {}
-            properties.append(
-                PropertyDoc(
-                    name=name,
-                    type=_cell(type_expr(prop)),
-                    required=name in required,
-                    nullable=nullable(prop),
-                    default=_cell(md_code(json.dumps(prop["default"], ensure_ascii=False)))
-                    if "default" in prop
-                    else Escaped(),
-                    deprecated=bool(prop.get("deprecated")),
-                    description=prop.get("description", ""),
-                    extension=_extension(prop),
-                )
-            )
-    bases = [ref_target_name(p["$ref"]) for p in schema.get("allOf", []) if isinstance(p, dict) and "$ref" in p]
-    example, example_file = _example(root, family.name, t.name)
-    additional = schema.get("additionalProperties", True)
-    if additional is False:
-        extra_keys = "Keys not listed here are rejected."
-    elif isinstance(additional, dict):
-        extra_keys = f"Other keys are allowed; their values are {type_expr(additional)}."  # escaped pieces
-    else:
-        extra_keys = "Keys not listed here are accepted and kept (as by the real system)."
+    schema = t.definition
+    example, example_file = _example(root, t.family, t.name)
     return TypeDoc(
         info=t,
         type=Escaped(type_expr({k: v for k, v in schema.items() if k not in ("oneOf", "discriminator")}))
         if t.kind != "union"
         else Escaped("object"),
-        bases=bases,
-        properties=properties,
+        bases=list(t.bases),
+        properties=[_property_doc(p) for p in t.properties] if t.kind == "object" else [],
         branches=[(b.tag_value, b.type_name) for b in t.branches],
         example=example,
         example_file=example_file,
-        extra_keys=Escaped(extra_keys),
-        extension=_extension(schema),
+        extra_keys=Escaped(_extra_keys(schema.get("additionalProperties", True))),
+        extension=t.extension,
     )
 
 
-def _extension(schema: Any) -> str:
-    """The reason a type or property is the project's own addition, or "" (see inventory.EXTENSION)."""
-    value = schema.get(EXTENSION, "") if isinstance(schema, dict) else ""
-    return value if isinstance(value, str) else ""
+def _property_doc(p: Property) -> PropertyDoc:
+    return PropertyDoc(
+        name=p.name,
+        type=_cell(type_expr(p.schema if isinstance(p.schema, Mapping) else {})),
+        required=p.required,
+        nullable=p.nullable,
+        default=_cell(md_code(json.dumps(walk.thaw(p.default), ensure_ascii=False))) if p.has_default else Escaped(),
+        deprecated=p.deprecated,
+        description=p.description,
+        extension=p.extension,
+    )
 
 
-def docs_files(root: Path, families: dict[str, Family]) -> dict[str, str]:
+def _extra_keys(additional: Any) -> str:
+    if additional is False:
+        return "Keys not listed here are rejected."
+    if isinstance(additional, Mapping):
+        return f"Other keys are allowed; their values are {type_expr(additional)}."  # escaped pieces
+    return "Keys not listed here are accepted and kept (as by the real system)."
+
+
+def docs_files(root: Path, families: dict[str, FamilyModel]) -> dict[str, str]:
     """Every page, relative to generated/docs/."""
     files: dict[str, str] = {}
-    summary: dict[str, list[TypeInfo]] = {}
+    summary: dict[str, list[NamedType]] = {}
     for name, family in sorted(families.items()):
-        descriptions = {f.name: f.contents.get("description", "") for f in family.files}
-        types = [type_doc(root, family, t) for t in family.types.values()]
+        descriptions = dict(family.file_descriptions)
+        types = [type_doc(root, t) for t in family.types.values()]
         summary[name] = list(family.types.values())
         files[f"{name}.md"] = render("docs/family.md.jinja2", family=name, files=descriptions, types=types)
     files["index.md"] = render("docs/index.md.jinja2", families=summary)

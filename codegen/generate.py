@@ -21,12 +21,11 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from .bundle import bundle, bundle_path, dump, index, standalone_files
+from .bundle import bundle_path, dump, index, standalone_files
 from .cache import Cache, LintMemo, digest, files_digest, tool_versions
 from .docs import docs_files
 from .errors import CodegenError
 from .examples import layout_problems, samples
-from .inventory import Family, build_inventory
 from .layout import (
     IGNORED,
     NPM_PACKAGE,
@@ -39,6 +38,7 @@ from .layout import (
     runtime_files,
 )
 from .load import load_schemas
+from .model import FamilyModel, build_models
 from .pythongen import family_runs, run_all
 from .render import family_view, render, shipped_schema
 from .typescript import (
@@ -80,7 +80,7 @@ def _generator_stamp(root: Path) -> str:
     return digest(files_digest(sources, CODEGEN), (root / "pyproject.toml").read_bytes(), tool_versions())
 
 
-def _family_key(stamp: str, family: Family) -> str:
+def _family_key(stamp: str, family: FamilyModel) -> str:
     return digest(stamp, family.version, *(part for f in family.files for part in (f.name, f.text)))
 
 
@@ -89,37 +89,35 @@ def _family_prefixes(name: str) -> tuple[str, ...]:
     return (f"{PACKAGE}/{name}/", f"{PACKAGE}/schemas/{name}/")
 
 
-def _package_init(families: dict[str, Family]) -> dict[str, str]:
+def _package_init(families: dict[str, FamilyModel]) -> dict[str, str]:
     """The package's `__init__`, which names the families."""
     return {f"{PACKAGE}/__init__.py": render("package_init.py.jinja2", families=sorted(families))}
 
 
-def checked_schemas(root: Path, cache: Cache | None = None) -> dict[str, Family]:
-    """Load and lint the schemas; CodegenError lists every problem. A clean lint is cached by content."""
+def checked_schemas(root: Path, cache: Cache | None = None) -> dict[str, FamilyModel]:
+    """Load, resolve and lint the schemas; CodegenError lists every problem. A clean lint is cached by content."""
     files, problems = load_schemas(root)
     versions, version_problems = read_versions(root, sorted({f.family for f in files}))
     problems += version_problems
     if problems:
         raise CodegenError(problems)
+    families = build_models(files, versions)  # once: lint's rules and every emitter read it
     key = digest(_generator_stamp(root), *(part for f in files for part in (str(f.path), f.text)))
     if cache is None or cache.get("lint", key) is None:
         from .lint import lint  # jsonschema and its meta-schemas: loaded only when lint runs
 
-        problems = lint(files, LintMemo(cache) if cache is not None else None)
+        problems = lint(files, LintMemo(cache) if cache is not None else None, families)
         if problems:
             raise CodegenError(problems)
         if cache is not None:
             cache.put("lint", key, {})
-    families = build_inventory(files)
-    for name, family in families.items():
-        family.version = versions[name]
     problems = layout_problems(root, {name: set(fam.types) for name, fam in families.items()})
     if problems:
         raise CodegenError(problems)
     return families
 
 
-def _sample_files(root: Path, families: dict[str, Family]) -> dict[str, str]:
+def _sample_files(root: Path, families: dict[str, FamilyModel]) -> dict[str, str]:
     """The sample files shipped in the package (copies of schemas/<family>/examples/<Type>/*.jsonl)
     and their index: which schema each is meant for."""
     found = samples(root, {name: set(fam.types) for name, fam in families.items()})
@@ -134,12 +132,12 @@ class _TypeScriptUnits:
     modules every family shares, from the cache where nothing they depend on changed, the rest
     started in Node at once, to run while Python generates."""
 
-    def __init__(self, families: dict[str, Family], keys: dict[str, str], stamp: str, cache: Cache | None) -> None:
+    def __init__(self, families: dict[str, FamilyModel], keys: dict[str, str], stamp: str, cache: Cache | None) -> None:
         self._families, self._keys, self._cache = families, keys, cache
         self.types: dict[str, str] = {}
         # a family's unit holds its types and its JavaScript (precompiled validators, CommonJS builds)
         self.built: dict[str, Any] = {"validators": {}, "cjs": {}}
-        self._todo: dict[str, Family] = {}
+        self._todo: dict[str, FamilyModel] = {}
         for name, fam in families.items():
             hit = cache.get(f"ts-{name}", keys[name], ("d.ts", "js.json")) if cache else None
             if hit is not None and "d.ts" in hit and "js.json" in hit:
@@ -185,7 +183,7 @@ class _TypeScriptUnits:
             self._cache.put("ts-shared", self._shared_key, {"cjs.json": json.dumps(shared, sort_keys=True).encode()})
 
 
-def _python_sources(families: dict[str, Family], todo: list[str], inputs: Path, tmp: Path) -> dict[str, str]:
+def _python_sources(families: dict[str, FamilyModel], todo: list[str], inputs: Path, tmp: Path) -> dict[str, str]:
     """Run datamodel-codegen for the families in `todo` into `tmp`; return the files rendered beside
     its output (each family's `__init__`s and shipped schemas), to be written after it."""
     scratch: dict[str, str] = {}
@@ -204,7 +202,7 @@ def _python_sources(families: dict[str, Family], todo: list[str], inputs: Path, 
 
 
 def _python_units(
-    root: Path, families: dict[str, Family], keys: dict[str, str], stamp: str, cache: Cache | None
+    root: Path, families: dict[str, FamilyModel], keys: dict[str, str], stamp: str, cache: Cache | None
 ) -> Tree:
     """Each family's generated Python package and the package `__init__`, from the cache where
     nothing they depend on changed, the rest generated and formatted in a scratch folder."""
@@ -247,12 +245,12 @@ def _python_units(
     return tree
 
 
-def _output_files(root: Path, families: dict[str, Family], ts: _TypeScriptUnits) -> dict[str, str]:
+def _output_files(root: Path, families: dict[str, FamilyModel], ts: _TypeScriptUnits) -> dict[str, str]:
     """generated/ (bundles, standalone schemas, the index, reference docs), the npm package and the
     Python package's sample files."""
     files: dict[str, str] = {}
     for name, family in sorted(families.items()):
-        files[f"{OUTPUT}/{bundle_path(name)}"] = dump(bundle(family))
+        files[f"{OUTPUT}/{bundle_path(name)}"] = dump(family.bundle_json())
     files[f"{OUTPUT}/schemas/index.json"] = dump(index(families))
     files.update({f"{OUTPUT}/{rel}": text for rel, text in standalone_files(families).items()})
     version = tomllib.loads((root / "pyproject.toml").read_text(encoding="utf-8"))["project"]["version"]

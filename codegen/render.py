@@ -11,7 +11,7 @@ from typing import Any
 import jinja2
 
 from . import escape
-from .inventory import Family, TypeInfo
+from .model import FamilyModel, NamedType
 
 TEMPLATES = Path(__file__).parent / "templates"
 
@@ -87,7 +87,7 @@ class FamilyView:
         return sorted(self.type_names + parse)
 
 
-def _union_view(t: TypeInfo) -> UnionView:
+def _union_view(t: NamedType) -> UnionView:
     return UnionView(
         t.name,
         t.tag or "",
@@ -96,7 +96,7 @@ def _union_view(t: TypeInfo) -> UnionView:
     )
 
 
-def family_view(family: Family) -> FamilyView:
+def family_view(family: FamilyModel) -> FamilyView:
     """Group a family's types by generated module, in schema order."""
     modules: dict[str, list[str]] = {}
     for t in family.types.values():

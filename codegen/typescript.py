@@ -17,15 +17,17 @@ import re
 import shutil
 import subprocess
 import threading
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from pathlib import Path
 from typing import Any
 
-from .bundle import bundle, bundle_path, dump, index
+from . import walk
+from .bundle import bundle_path, dump, index
 from .escape import ts_comment
 from .families import CLOSED_TS_FAMILIES
-from .inventory import EXTENSION, Family
 from .layout import FAMILY_TS_MODULES, NPM_PACKAGE, REPO
+from .model import FamilyModel
+from .names import EXTENSION
 from .render import render, shipped_schema
 
 NODE_DIR = Path(__file__).parent / "node"
@@ -34,11 +36,6 @@ SDK_FAMILIES = frozenset({"letta"})
 PACKAGE_NAME = "chatschema"
 # The runtime dependencies of the generated package: the same pins as codegen/node/package.json.
 RUNTIME_DEPENDENCIES = ("ajv", "ajv-formats")
-# Keywords that only annotate: left out of the precompiled validators (ajv's code embeds the schema
-# objects it reports in errors, descriptions and all), which validate the same without them.
-_ANNOTATIONS = {"description", "title", "examples", "default", "deprecated", "$comment", EXTENSION}
-# Keywords whose value maps names (of properties, of definitions) to subschemas.
-_NAME_MAPS = {"properties", "$defs", "patternProperties", "dependentSchemas"}
 # The hand-written ES modules every build ships, and their declarations.
 RUNTIME_MODULES = ("ajv.js", "core.js", "formats.js")
 DECLARATIONS = ("ajv.d.ts", "core.d.ts")
@@ -52,7 +49,6 @@ def _runtime_names(families: Iterable[str], suffix: str) -> list[str]:
     return [*base, *(FAMILY_MODULES[f] + suffix for f in sorted(families) if f in FAMILY_MODULES)]
 
 
-_DATA_KEYWORDS = {"const", "default", "enum", "examples"}
 # A subschema with none of these keywords admits any JSON value; json-schema-to-typescript would
 # make it an object type (it reads `default: null` and the like), so it becomes `unknown`.
 _SHAPING_KEYWORDS = {
@@ -120,46 +116,42 @@ def _type_name(ref: str) -> str:
     return ref.rsplit("/", 1)[-1]
 
 
-def _free_form_object(node: dict[str, Any]) -> bool:
+def _free_form_object(node: Mapping[str, Any]) -> bool:
     types = node.get("type")
-    is_object = types == "object" or (isinstance(types, list) and "object" in types)
+    is_object = types == "object" or (isinstance(types, tuple | list) and "object" in types)
     shaped = {"properties", "additionalProperties", "patternProperties", "allOf", "oneOf", "anyOf", "$ref"}
     return is_object and not shaped.intersection(node)
 
 
-def _ts_schema(node: Any) -> Any:
+def _ts_schema(schema: Any) -> Any:
     """Replace each `$ref` to a named type with `tsType: <Name>`.
 
     json-schema-to-typescript declares every `$defs` entry once (unreachableDefinitions); a `$ref`
     with sibling keywords (a property's `description`) would otherwise become a numbered copy
     (`MessageContent1`, ...) of the type it points at.
     """
-    if isinstance(node, dict):
-        out: dict[str, Any] = {}
-        if not _SHAPING_KEYWORDS.intersection(node):
-            out["tsType"] = "unknown"
-        if _free_form_object(node):
-            # A free-form object is `{[k: string]: unknown}` in every family; in a closed family
-            # json-schema-to-typescript would make it `{}`, which also admits strings and numbers.
-            out["additionalProperties"] = True
-        for key, value in node.items():
-            if key == "$ref" and isinstance(value, str):
-                out["tsType"] = _type_name(value)
-            elif key in _DATA_KEYWORDS:
-                out[key] = value
-            elif key == "description" and isinstance(value, str):
-                # json-schema-to-typescript pastes descriptions into /** */ comments as they are
-                extension = node.get(EXTENSION)
-                note = f"\n\nchatschema extension: {extension}" if isinstance(extension, str) else ""
-                out[key] = ts_comment(value + note)
-            elif key in ("properties", "$defs", "patternProperties") and isinstance(value, dict):
-                out[key] = {name: _ts_schema(sub) for name, sub in value.items()}
-            else:
-                out[key] = _ts_schema(value)
-        return out
-    if isinstance(node, list):
-        return [_ts_schema(item) for item in node]
-    return node
+    return walk.transform(schema, _ts_node)
+
+
+def _ts_node(original: Mapping[str, Any], node: dict[str, Any]) -> dict[str, Any]:
+    out: dict[str, Any] = {}
+    if not _SHAPING_KEYWORDS.intersection(original):
+        out["tsType"] = "unknown"
+    if _free_form_object(original):
+        # A free-form object is `{[k: string]: unknown}` in every family; in a closed family
+        # json-schema-to-typescript would make it `{}`, which also admits strings and numbers.
+        out["additionalProperties"] = True
+    for key, value in node.items():
+        if key == "$ref" and isinstance(value, str):
+            out["tsType"] = _type_name(value)
+        elif key == "description" and isinstance(value, str):
+            # json-schema-to-typescript pastes descriptions into /** */ comments as they are
+            extension = original.get(EXTENSION)
+            note = f"\n\nchatschema extension: {extension}" if isinstance(extension, str) else ""
+            out[key] = ts_comment(value + note)
+        else:
+            out[key] = value
+    return out
 
 
 def schema_map_name(family: str) -> str:
@@ -167,26 +159,25 @@ def schema_map_name(family: str) -> str:
     return family.capitalize() + "Schemas"
 
 
-def _flattened(family: Family, name: str, schema: dict[str, Any]) -> dict[str, Any]:
+def _flattened(family: FamilyModel, name: str, schema: Mapping[str, Any]) -> Mapping[str, Any]:
     """A type that extends others with `allOf` `$ref`s, as one object with every property restated.
 
     json-schema-to-typescript would emit `Base & ToolCallMessage1`, an intersection with a numbered
     helper interface; one interface is what a TypeScript user expects, and means the same.
     """
     parts = schema.get("allOf")
-    if not isinstance(parts, list) or not all(isinstance(p, dict) and set(p) == {"$ref"} for p in parts):
+    if not isinstance(parts, tuple) or not all(isinstance(p, Mapping) and set(p) == {"$ref"} for p in parts):
         return schema
-    required = family.required(name)
-    properties = family.properties(name)
+    properties = family.types[name].properties
     flat = {k: v for k, v in schema.items() if k != "allOf"}
-    flat["properties"] = properties
-    flat["required"] = [p for p in properties if p in required]
+    flat["properties"] = {p.name: p.schema for p in properties}
+    flat["required"] = [p.name for p in properties if p.required]
     return flat
 
 
-def ts_input(family: Family) -> dict[str, Any]:
+def ts_input(family: FamilyModel) -> dict[str, Any]:
     """The schema handed to json-schema-to-typescript for one family."""
-    defs = {name: _flattened(family, name, schema) for name, schema in bundle(family)["$defs"].items()}
+    defs = {name: _flattened(family, name, schema) for name, schema in family.bundle["$defs"].items()}
     return {
         "title": schema_map_name(family.name),
         "description": f"Every named type of the {family.name!r} family, by name.",
@@ -198,51 +189,34 @@ def ts_input(family: Family) -> dict[str, Any]:
     }
 
 
-def _validation_only(node: Any) -> Any:
-    if isinstance(node, dict):
-        out: dict[str, Any] = {}
-        for key, value in node.items():
-            if key in _ANNOTATIONS:
-                continue
-            if key in ("const", "enum"):
-                out[key] = value
-            elif key in _NAME_MAPS and isinstance(value, dict):
-                out[key] = {name: _validation_only(sub) for name, sub in value.items()}
-            else:
-                out[key] = _validation_only(value)
-        return out
-    if isinstance(node, list):
-        return [_validation_only(item) for item in node]
-    return node
+def _validation_only(schema: Any) -> Any:
+    """`schema` without the keywords that only annotate: ajv's standalone code embeds the schema objects
+    it reports in errors, descriptions and all, and validates the same without them."""
+    return walk.transform(schema, lambda _, node: {k: v for k, v in node.items() if k not in walk.ANNOTATIONS})
 
 
-def validator_input(family: Family) -> dict[str, Any]:
+def validator_input(family: FamilyModel) -> dict[str, Any]:
     """What codegen/node/standalone.cjs compiles for one family: its bundle without annotations, and
     the `$id` of each named type (the precompiled module exports one function per type, by name)."""
-    schema = bundle(family)
+    schema = family.bundle
     return {
         "schema": _validation_only(schema),
         "refs": {name: f"{schema['$id']}#/$defs/{name}" for name in sorted(schema["$defs"])},
     }
 
 
-def tag_table(family: Family) -> dict[str, dict[str, Any]]:
+def tag_table(family: FamilyModel) -> dict[str, dict[str, Any]]:
     """Each named type's `const` properties (`{"ToolCallMessage": {"message_type": "tool_call_message"}}`):
     the runtime names a union's expected tags from it (core.js tagValues)."""
     table: dict[str, dict[str, Any]] = {}
-    for name, schema in sorted(bundle(family)["$defs"].items()):
-        props = schema.get("properties")
-        consts = {
-            prop: sub["const"]
-            for prop, sub in (props.items() if isinstance(props, dict) else [])
-            if isinstance(sub, dict) and "const" in sub
-        }
+    for name, t in sorted(family.types.items()):
+        consts = {p.name: p.const for p in t.own() if p.has_const}
         if consts:
             table[name] = consts
     return table
 
 
-def family_modules(name: str, fam: Family) -> dict[str, str]:
+def family_modules(name: str, fam: FamilyModel) -> dict[str, str]:
     """A family's rendered ES modules (its entry point and tag table); its validators come from Node."""
     return {
         f"{name}.js": render(
@@ -260,7 +234,7 @@ def family_modules(name: str, fam: Family) -> dict[str, str]:
     }
 
 
-def shared_modules(families: dict[str, Family]) -> dict[str, str]:
+def shared_modules(families: dict[str, FamilyModel]) -> dict[str, str]:
     """The generated ES modules shared by the families: the root entry and the schema index."""
     modules: dict[str, str] = {}
     modules["schema-index.js"] = (
@@ -308,7 +282,7 @@ class NodeJob:
         return json.loads(out)
 
 
-def js_build(families: dict[str, Family], shared: dict[str, str] | None) -> NodeJob:
+def js_build(families: dict[str, FamilyModel], shared: dict[str, str] | None) -> NodeJob:
     """Start precompiling the validators of `families` and building the CommonJS files of their
     modules and of `shared` (shared_modules, or None when cached) with codegen/node/standalone.cjs."""
     modules = dict(shared or {})
@@ -320,7 +294,7 @@ def js_build(families: dict[str, Family], shared: dict[str, str] | None) -> Node
     )
 
 
-def js_files(families: dict[str, Family], built: dict[str, Any]) -> dict[str, str]:
+def js_files(families: dict[str, FamilyModel], built: dict[str, Any]) -> dict[str, str]:
     """The package's generated JavaScript, relative to npm/: each ES module under esm/ and its
     CommonJS build at the root. `built` is codegen/node/standalone.cjs's output for every family."""
     modules = shared_modules(families)
@@ -353,7 +327,7 @@ def js_files(families: dict[str, Family], built: dict[str, Any]) -> dict[str, st
 class TypeCompilation:
     """json-schema-to-typescript running in Node for some families, while the caller does other work."""
 
-    def __init__(self, families: dict[str, Family]) -> None:
+    def __init__(self, families: dict[str, FamilyModel]) -> None:
         self._job: NodeJob | None = None
         if not families:
             return
@@ -455,7 +429,7 @@ def type_declarations(family: str, text: str) -> str:
     ) + _COMMENT.sub(lambda m: _doc_comment(m.group(0)), text)
 
 
-def _sdk_shapes(family: Family) -> dict[str, dict[str, str]]:
+def _sdk_shapes(family: FamilyModel) -> dict[str, dict[str, str]]:
     """Each named type's string tags (`const` properties), for the SDK helper's parameter types."""
     shapes = {
         name: {prop: value for prop, value in consts.items() if isinstance(value, str)}
@@ -464,7 +438,7 @@ def _sdk_shapes(family: Family) -> dict[str, dict[str, str]]:
     return {name: consts for name, consts in shapes.items() if consts}
 
 
-def _declarations(families: dict[str, Family], types_dir: str) -> dict[str, str]:
+def _declarations(families: dict[str, FamilyModel], types_dir: str) -> dict[str, str]:
     """The generated `.d.ts` files of one build; `types_dir` is where types/ is seen from it."""
     files: dict[str, str] = {}
     names = {fam_name: sorted(fam.types) for fam_name, fam in sorted(families.items())}
@@ -483,7 +457,7 @@ def _declarations(families: dict[str, Family], types_dir: str) -> dict[str, str]
 
 
 def package_files(
-    families: dict[str, Family], version: str, types: dict[str, str], built: dict[str, Any]
+    families: dict[str, FamilyModel], version: str, types: dict[str, str], built: dict[str, Any]
 ) -> dict[str, str]:
     """Every generated file of the npm package, relative to npm/; `types` maps each family to
     its `types/<family>.d.ts` text, `built` is codegen/node/standalone.cjs's output (js_build)."""
@@ -504,6 +478,6 @@ def package_files(
     for name, fam in sorted(families.items()):
         for f in fam.files:
             files[f"schemas/{name}/{f.name}"] = shipped_schema(name, f.name, f.contents)
-        files[bundle_path(name)] = dump(bundle(fam))
+        files[bundle_path(name)] = dump(fam.bundle_json())
     files["schemas/index.json"] = dump(index(families))
     return dict(sorted(files.items()))

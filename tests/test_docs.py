@@ -9,12 +9,12 @@ from pathlib import Path
 import pytest
 
 from chatschema import schemas
-from codegen.inventory import build_inventory
 from codegen.load import load_schemas
+from codegen.model import build_models
 
 ROOT = Path(__file__).parent.parent
 DOCS = ROOT / "generated" / "docs"
-FAMILIES = build_inventory(load_schemas(ROOT)[0])
+FAMILIES = build_models(load_schemas(ROOT)[0])
 
 
 def section(family: str, type_name: str) -> str:

@@ -10,16 +10,17 @@ are equal; the converse is not assumed: a structural difference is only a place 
 from __future__ import annotations
 
 import json
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from codegen.inventory import ref_target_name
+from codegen import walk
 from codegen.load import SchemaFile
+from codegen.model import FamilyModel, build_family
+from codegen.names import ref_target_name
 
-ANNOTATIONS = frozenset(
-    {"title", "description", "examples", "$comment", "default", "deprecated", "readOnly", "writeOnly", "discriminator"}
-)
-_NAMED_SUBSCHEMAS = ("properties", "patternProperties", "dependentSchemas", "$defs")
+# The annotations (x- extensions are dropped by their prefix) and the discriminator, a hint: neither decides validity.
+ANNOTATIONS = frozenset(k for k in walk.ANNOTATIONS if not k.startswith("x-")) | {"discriminator"}
 
 
 def _key(value: Any) -> str:
@@ -28,48 +29,32 @@ def _key(value: Any) -> str:
 
 def canonical(node: Any) -> Any:
     """`node` without annotations, with `$ref`s as type names and set-like keywords sorted."""
-    if isinstance(node, list):
-        return [canonical(v) for v in node]
-    if not isinstance(node, dict):
-        return node
+    return walk.transform(node, _canonical_node)
+
+
+def _canonical_node(_: Mapping[str, Any], node: dict[str, Any]) -> dict[str, Any]:
     out: dict[str, Any] = {}
     for key, value in node.items():
         if key in ANNOTATIONS or key.startswith("x-"):
             continue
         if key == "$ref" and isinstance(value, str):
             out[key] = ref_target_name(value)
-        elif key == "const":
-            out[key] = value
         elif key == "enum" and isinstance(value, list):
             out[key] = sorted(value, key=_key)
         elif key in ("required", "type") and isinstance(value, list):
             out[key] = sorted(set(value), key=_key)
-        elif key in _NAMED_SUBSCHEMAS and isinstance(value, dict):
-            out[key] = {name: canonical(sub) for name, sub in value.items()}
         else:
-            out[key] = canonical(value)
+            out[key] = value
     return out
-
-
-def refs(node: Any) -> set[str]:
-    """Names of the types a (canonical) schema refers to directly."""
-    if isinstance(node, list):
-        return {r for v in node for r in refs(v)}
-    if not isinstance(node, dict):
-        return set()
-    found = {node["$ref"]} if isinstance(node.get("$ref"), str) else set()
-    for key, value in node.items():
-        if key not in ("const", "enum"):
-            found |= refs(value)
-    return found
 
 
 @dataclass
 class FamilyTypes:
-    """The named types of one family in one version."""
+    """The named types of one family in one version (its resolved model), with their canonical bodies."""
 
     family: str
     files: list[SchemaFile]
+    model: FamilyModel
     raw: dict[str, dict[str, Any]] = field(default_factory=dict)  # name -> $defs entry as written
     file_of: dict[str, SchemaFile] = field(default_factory=dict)
     body: dict[str, str] = field(default_factory=dict)  # name -> canonical JSON text
@@ -79,29 +64,20 @@ class FamilyTypes:
     @classmethod
     def of(cls, family: str, files: list[SchemaFile]) -> FamilyTypes:
         """Index every `$defs` entry of the family's files."""
-        ft = cls(family, files)
-        for f in files:
-            for name, schema in f.contents.get("$defs", {}).items():
-                if not isinstance(schema, dict | bool):
-                    continue
-                ft.raw[name] = schema if isinstance(schema, dict) else {"not": {}} if schema is False else {}
-                ft.file_of[name] = f
-                body = canonical(ft.raw[name])
-                ft.body[name] = _key(body)
-                ft.doc[name] = _key(ft.raw[name])
-                ft.edges[name] = refs(body)
+        ft = cls(family, files, build_family(family, files))
+        by_name = {f.name: f for f in files}
+        for name, t in ft.model.types.items():
+            ft.raw[name] = walk.thaw(t.definition)
+            ft.file_of[name] = by_name[t.file]
+            ft.body[name] = _key(canonical(ft.raw[name]))
+            ft.doc[name] = _key(ft.raw[name])
+            ft.edges[name] = set(t.refs)
         return ft
 
     def reach(self, name: str) -> list[str]:
         """`name` and every type it reaches through `$ref`s, in breadth-first order."""
-        seen = [name]
-        i = 0
-        while i < len(seen):
-            for nxt in sorted(self.edges.get(seen[i], ())):
-                if nxt not in seen:
-                    seen.append(nxt)
-            i += 1
-        return seen
+        t = self.model.types.get(name)
+        return list(t.closure) if t is not None else [name]
 
     def path_to(self, start: str, targets: set[str]) -> list[str]:
         """The shortest `$ref` chain from `start` to one of `targets` (both ends included)."""

@@ -8,6 +8,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from codegen import walk
 from codegen.errors import CodegenError
 from codegen.render import shipped_schema
 from codegen.versions import at_least, declared_bump, version_path
@@ -64,20 +65,32 @@ class FamilyReport:
         return needed in ("none", "patch") or at_least(self.declared, needed)
 
 
-def _annotation_edits(a: Any, b: Any, path: str = "") -> list[str]:
-    if not (isinstance(a, dict) and isinstance(b, dict)):
-        if isinstance(a, list) and isinstance(b, list) and len(a) == len(b):
-            return [
-                e for i, (x, y) in enumerate(zip(a, b, strict=True)) for e in _annotation_edits(x, y, f"{path}/{i}")
+def _annotation_edits(a: Any, b: Any) -> list[str]:
+    """The annotations edited between two versions of a type, at each schema object both versions have
+    at the same place (reached through lists of the same length only), in path order."""
+    edits: list[tuple[walk.Path, str]] = []
+    for path, node in walk.subschemas(a):
+        other = _counterpart(a, b, path)
+        if isinstance(other, dict):
+            shown = "".join(f"/{p}" for p in path) or "/"
+            edits += [
+                (path, f"{k} changed at {shown}")
+                for k in sorted(ANNOTATIONS)
+                if node.get(k) != other.get(k) and k != "discriminator"
             ]
-        return []
-    out = [
-        f"{k} changed at {path or '/'}" for k in sorted(ANNOTATIONS) if a.get(k) != b.get(k) and k != "discriminator"
-    ]
-    for key in sorted(a.keys() & b.keys()):
-        if key not in ANNOTATIONS and key not in ("const", "enum"):
-            out.extend(_annotation_edits(a[key], b[key], f"{path}/{key}"))
-    return out
+    return [text for _, text in sorted(edits, key=lambda edit: edit[0])]
+
+
+def _counterpart(a: Any, b: Any, path: walk.Path) -> Any:
+    """What stands in `b` at `path` of `a`, if both lead there alike (lists of the same length)."""
+    for step in path:
+        if isinstance(step, int):
+            if not (isinstance(a, list) and isinstance(b, list) and len(a) == len(b)):
+                return None
+        elif not (isinstance(a, dict) and isinstance(b, dict) and step in b):
+            return None
+        a, b = a[step], b[step]
+    return b
 
 
 def compare_types(old: FamilyTypes, new: FamilyTypes, budget: Budget) -> list[TypeReport]:

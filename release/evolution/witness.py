@@ -12,7 +12,7 @@ from __future__ import annotations
 import importlib
 import json
 import warnings
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass
 from functools import cached_property, partial
 from typing import Any
@@ -24,15 +24,15 @@ from hypothesis_jsonschema import from_schema
 from jsonschema import Draft202012Validator
 from jsonschema.exceptions import ValidationError
 
-from codegen.inventory import DRAFT, ref_target_name
-from codegen.lint import build_registry
+from codegen import walk
+from codegen.lint_context import build_registry
+from codegen.names import DRAFT, ref_target_name
 
 from .canonical import FamilyTypes
 from .instances import RFC3339, for_generation, rfc3339
 from .mutations import Walker, mutations, path_text, replaced, without
 from .rules import NARROWED, SAMPLES, WIDENED, Change
 
-_DATA = ("const", "enum", "default", "examples")
 UNROLL = 2  # how many times a type may recur on one path of the generation schema
 
 
@@ -122,31 +122,21 @@ class Side:
         return {**schema, "$schema": DRAFT} if isinstance(schema, dict) else schema
 
     def _inline(self, node: Any, stack: list[str], focus: frozenset[str]) -> tuple[Any, bool]:
-        if isinstance(node, list):
-            parts = [self._inline(v, stack, focus) for v in node]
-            return [p for p, _ in parts], any(r for _, r in parts)
         if not isinstance(node, dict):
             return node, False
-        out: dict[str, Any] = {}
-        reaches = False
-        leads: list[str] = []
-        for key, value in node.items():
-            if key in _DATA or key == "$ref":
-                out[key] = value
-            elif key in ("properties", "patternProperties", "dependentSchemas") and isinstance(value, dict):
-                out[key] = {}
-                for k, v in value.items():
-                    out[key][k], r = self._inline(v, stack, focus)
-                    if r and key == "properties":
-                        leads.append(k)
-                    reaches |= r
-            else:
-                out[key], r = self._inline(value, stack, focus)
-                reaches |= r
-                if r and key == "items" and isinstance(out[key], dict):
-                    out["minItems"] = max(out.get("minItems", 0), 1)
+        reached: dict[walk.Path, bool] = {}
+
+        def inline(at: walk.Path, sub: Any) -> Any:
+            out, reached[at] = self._inline(sub, stack, focus)
+            return out
+
+        out = walk.map_children(node, inline)
+        reaches = any(reached.values())
+        if reached.get(("items",)) and isinstance(out["items"], dict):
+            out = _at_least_one_item(out)
+        leads = [at[1] for at, r in reached.items() if r and len(at) == 2 and at[0] == "properties"]
         if leads:
-            out["required"] = sorted(set(out.get("required", [])) | set(leads))
+            out["required"] = sorted(set(out.get("required", [])) | {str(n) for n in leads})
         ref = out.pop("$ref", None)
         if not isinstance(ref, str):
             return out, reaches
@@ -178,11 +168,30 @@ class Side:
     def _one_branch(self, name: str, focus: frozenset[str]) -> str:
         """A nested tagged union stands for one branch (one leading to `focus` if any): still a subset
         of what the union accepts, and far cheaper to generate; the union's own search tries them all."""
-        schema = self.types.raw.get(name, {})
-        branches = [ref_target_name(b["$ref"]) for b in schema.get("oneOf", []) if isinstance(b, dict) and "$ref" in b]
-        if name in focus or "discriminator" not in schema or not branches or len(branches) != len(schema["oneOf"]):
+        branches = _union_branches(self.types, name)
+        if name in focus or not branches:
             return name
         return next((b for b in branches if focus & frozenset(self.types.reach(b))), branches[0])
+
+
+def _union_branches(types: FamilyTypes, name: str) -> list[str]:
+    """The branch types of a tagged union whose every branch is a `$ref` (none for anything else)."""
+    t = types.model.types.get(name)
+    if t is None or t.union is None or not all(b.ref for b in t.union.branches):
+        return []
+    return [b.type_name for b in t.union.branches]
+
+
+def _at_least_one_item(schema: dict[str, Any]) -> dict[str, Any]:
+    """`schema` with `minItems` at least 1 (placed right after `items` when it had none)."""
+    if "minItems" in schema:
+        return {**schema, "minItems": max(schema["minItems"], 1)}
+    out: dict[str, Any] = {}
+    for key, value in schema.items():
+        out[key] = value
+        if key == "items":
+            out["minItems"] = 1
+    return out
 
 
 def changed_properties(changes: list[Change]) -> dict[str, bool]:
@@ -195,14 +204,14 @@ def changed_properties(changes: list[Change]) -> dict[str, bool]:
     return out
 
 
-def _localize(node: Any) -> Any:
-    if isinstance(node, dict):
-        out = {k: (v if k in _DATA else _localize(v)) for k, v in node.items()}
-        if isinstance(out.get("$ref"), str) and "#/$defs/" in out["$ref"]:
-            out["$ref"] = "#/$defs/" + ref_target_name(out["$ref"])
-        return out
-    if isinstance(node, list):
-        return [_localize(v) for v in node]
+def _localize(schema: Any) -> Any:
+    """`$ref`s made local (`#/$defs/Name`)."""
+    return walk.transform(schema, _local_ref)
+
+
+def _local_ref(_: Mapping[str, Any], node: dict[str, Any]) -> dict[str, Any]:
+    if isinstance(node.get("$ref"), str) and "#/$defs/" in node["$ref"]:
+        node["$ref"] = "#/$defs/" + ref_target_name(node["$ref"])
     return node
 
 
@@ -242,9 +251,8 @@ def generated(side: Side, name: str, count: int, focus: frozenset[str] = frozens
     key = (name, focus, count)
     if key in side.pools:
         return side.pools[key]
-    schema = side.types.raw[name]
-    branches = [ref_target_name(b["$ref"]) for b in schema.get("oneOf", []) if isinstance(b, dict) and "$ref" in b]
-    if "discriminator" in schema and branches and len(branches) == len(schema["oneOf"]):
+    branches = _union_branches(side.types, name)
+    if branches:
         leading = [b for b in branches if focus & frozenset(side.types.reach(b))] or branches
         pool = [v for b in leading for v in generated(side, b, max(count // len(leading), 2), focus)]
     else:
