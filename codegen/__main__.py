@@ -21,7 +21,9 @@ def _parser() -> argparse.ArgumentParser:
     parser.add_argument("--root", type=Path, default=Path.cwd(), help="repository root (default: .)")
     sub = parser.add_subparsers(dest="command", required=True)
     gen = sub.add_parser("generate", help="regenerate every generated file from schemas/")
-    gen.add_argument("--check", action="store_true", help="write nothing; exit 1 with a diff if a generated file is stale")
+    gen.add_argument(
+        "--check", action="store_true", help="write nothing; exit 1 with a diff if a generated file is stale"
+    )
     gen.add_argument(
         "--no-cache", action="store_true", help=f"rebuild every family (ignore and do not update {CACHE_DIR}/)"
     )
