@@ -60,11 +60,17 @@ def main(argv: list[str] | None = None) -> int:
         schema = repo / "schemas" / "swarm" / "agent.json"
         cache = repo / ".codegen-cache"
 
+        # The plain call reads the schema files alone (schemas/<family>/ also holds examples).
+        plain_input = Path(tmp_name) / "plain-input"
+        for source in (repo / "schemas").glob("*/*.json"):
+            (plain_input / source.parent.name).mkdir(parents=True, exist_ok=True)
+            shutil.copy(source, plain_input / source.parent.name / source.name)
+
         def plain() -> float:
             out = Path(tmp_name) / "plain"
             shutil.rmtree(out, ignore_errors=True)
             return _timed(
-                [py, "-m", "datamodel_code_generator", "--input", str(repo / "schemas"), "--input-file-type",
+                [py, "-m", "datamodel_code_generator", "--input", str(plain_input), "--input-file-type",
                  "jsonschema", "--output-model-type", "pydantic_v2.BaseModel", "--output", str(out)],
                 repo,
             )  # fmt: skip

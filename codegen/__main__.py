@@ -11,7 +11,7 @@ from pathlib import Path
 
 from .cache import CACHE_DIR, Cache
 from .errors import CodegenError
-from .generate import build, diff, read_tree, verification_key, verify, write_tree
+from .generate import build, diff, read_tree, verification_keys, verify, write_tree
 from .load import load_schemas
 from .typescript import node_modules, setup_node
 
@@ -99,19 +99,21 @@ def _generate(root: Path, cache: Cache | None) -> int:
         return 1
     current = read_tree(root)
     changed = {p for p in current.keys() | tree.keys() if current.get(p) != tree.get(p)}
-    # The examples are checked against the tree even when no file changes (an edited example):
-    # a tree, examples and runtime that passed together once are not checked again.
-    proof = verification_key(root, tree)
-    if not changed and cache is not None and cache.get("verified", proof) is not None:
+    # Each family's examples are checked against the tree even when no file changes (an edited
+    # example); a family whose files, examples and runtime passed together once is not checked again.
+    keys = verification_keys(root, tree)
+    todo = {f for f, key in keys.items() if cache is None or cache.get(f"verified-{f}", key) is None}
+    if not changed and not todo:
         print("codegen: generated files already up to date")
         return 0
     try:
-        write_tree(root, tree, verify=lambda staging: verify(root, staging, changed))
+        write_tree(root, tree, verify=lambda staging: verify(root, staging, changed, todo), current=current)
     except RuntimeError as exc:
         print(f"codegen: {exc}\ncodegen: generated files left unchanged", file=sys.stderr)
         return 1
     if cache is not None:
-        cache.put("verified", proof, {})
+        for family in sorted(todo):
+            cache.put(f"verified-{family}", keys[family], {})
     if changed:
         print(f"codegen: wrote {len(changed)} of {len(tree)} generated files")
     else:

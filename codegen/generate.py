@@ -34,7 +34,6 @@ from .layout import (
     ROOTS,
     copy_runtime,
     generated_files,
-    is_generated,
     runtime_files,
 )
 from .load import load_schemas
@@ -279,16 +278,38 @@ def build(root: Path, cache: Cache | None = None) -> Tree:
     return dict(sorted(tree.items()))
 
 
-def verification_key(root: Path, tree: Tree) -> str:
-    """What a verification of `tree` depends on: the tree, the examples it is checked against, and
-    the hand-written runtime it runs with."""
-    examples = sorted(p for p in (root / "schemas").glob("*/examples/**/*") if p.is_file())
-    runtime = sorted(runtime_files(_families_of(tree)).items())
-    return digest(
-        *(part for rel, data in sorted(tree.items()) for part in (rel, data)),
-        files_digest(examples, root),
-        *(part for rel, path in runtime for part in (rel, path.read_bytes())),
+def _family_of(rel: str, families: set[str]) -> str | None:
+    """The family a generated file belongs to, or None for a file all families share (an index, an
+    entry point)."""
+    parts = rel.split("/")
+    candidates = [
+        parts[1] if len(parts) > 2 else "",  # chatschema/<family>/..., npm/schemas/<family>/...
+        parts[2] if len(parts) > 3 else "",  # chatschema/schemas/<family>/..., generated/schemas/<family>/...
+        parts[-1].split(".", 1)[0],  # npm/<family>.js, npm/types/<family>.d.ts, generated/docs/<family>.md
+        parts[-1].split("_", 1)[0] if parts[:2] == [PACKAGE, "samples"] else "",  # samples/<family>_<name>.jsonl
+    ]
+    return next((c for c in candidates if c in families), None)
+
+
+def verification_keys(root: Path, tree: Tree) -> dict[str, str]:
+    """Per family, what a verification of its part of `tree` depends on: its generated files, the
+    files every family shares, its examples (by name, size and modification time), and the
+    hand-written runtime. A family whose key passed once need not be verified again."""
+    families = _families_of(tree)
+    own: dict[str | None, list[str]] = {}
+    for rel in sorted(tree):
+        own.setdefault(_family_of(rel, families), []).append(rel)
+    runtime = digest(
+        *(part for rel, path in sorted(runtime_files(families).items()) for part in (rel, path.read_bytes()))
     )
+    shared = digest(runtime, *(part for rel in own.get(None, []) for part in (rel, tree[rel])))
+    keys = {}
+    for family in sorted(families):
+        folder = root / "schemas" / family / "examples"
+        examples = sorted(p for p in folder.rglob("*") if p.is_file()) if folder.is_dir() else []
+        stats = [f"{p.relative_to(folder).as_posix()} {p.stat().st_size} {p.stat().st_mtime_ns}" for p in examples]
+        keys[family] = digest(shared, *(part for rel in own.get(family, []) for part in (rel, tree[rel])), *stats)
+    return keys
 
 
 def read_tree(root: Path) -> Tree:
@@ -318,11 +339,12 @@ def diff(current: Tree, wanted: Tree) -> list[str]:
 _EXTRA_PACKAGES = ("dask",)
 
 
-def verify(root: Path, staging: Path, changed: set[str] | None = None) -> None:
+def verify(root: Path, staging: Path, changed: set[str] | None = None, families: set[str] | None = None) -> None:
     """Import and exercise the packages in `staging` (a root holding chatschema/ and npm/), each in
     a process of its own: Python (codegen/verify_tree.py) and Node (codegen/verify_tree.cjs), side
     by side. `changed` (paths relative to the root) lets an optional extra's unchanged subpackage go
-    unimported. RuntimeError with one line per problem if either does not work."""
+    unimported; `families` limits the validators built and the examples checked to those families
+    (default: all). RuntimeError with one line per problem if either does not work."""
     skip = [
         f"{PACKAGE}.{extra}"
         for extra in _EXTRA_PACKAGES
@@ -334,6 +356,7 @@ def verify(root: Path, staging: Path, changed: set[str] | None = None) -> None:
         "PYTHONNOUSERSITE": "1",
         "PYTHONDONTWRITEBYTECODE": "1",
         "CHATSCHEMA_VERIFY_SKIP": ",".join(skip),
+        "CHATSCHEMA_VERIFY_FAMILIES": ",".join(sorted(families)) if families is not None else "",
     }
     here = Path(__file__).parent
     python = subprocess.Popen(
@@ -346,7 +369,13 @@ def verify(root: Path, staging: Path, changed: set[str] | None = None) -> None:
     setup_node()
     link_node_modules(staging / NPM_PACKAGE)
     node = subprocess.Popen(
-        [node_executable(), str(here / "verify_tree.cjs"), str(staging / NPM_PACKAGE), str(root / "schemas")],
+        [
+            node_executable(),
+            str(here / "verify_tree.cjs"),
+            str(staging / NPM_PACKAGE),
+            str(root / "schemas"),
+            ",".join(sorted(families)) if families is not None else "",
+        ],
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
         text=True,
@@ -369,23 +398,27 @@ def _families_of(tree: Tree) -> set[str]:
     return {rel.split("/")[2] for rel in tree if rel.startswith(prefix) and rel.count("/") >= 3}
 
 
-def _check_writable(root: Path, rel: str) -> None:
-    """RuntimeError unless `rel` is inside one of the generator's places and not a hand-written file."""
+def _check_writable(root: Path, rel: str, current: Tree) -> None:
+    """RuntimeError unless `rel` is inside one of the generator's places and not a hand-written file
+    (`current`: the generated files on disk; any other file there is hand-written)."""
     if rel.startswith("/") or ".." in rel.split("/") or rel.split("/", 1)[0] not in ROOTS:
         raise RuntimeError(f"refusing to write {rel!r}: outside chatschema/, npm/ and generated/")
-    dest = root / rel
-    if dest.is_file() and not is_generated(rel, dest.read_bytes()):
+    if rel not in current and (root / rel).exists():
         raise RuntimeError(f"refusing to overwrite {rel}: a hand-written file")
 
 
-def write_tree(root: Path, tree: Tree, verify: Callable[[Path], None] | None = None) -> None:
+def write_tree(
+    root: Path, tree: Tree, verify: Callable[[Path], None] | None = None, current: Tree | None = None
+) -> None:
     """Make the generated files under `root` exactly `tree`; hand-written files stay as they are.
 
     `verify(staging)` first runs on a complete scratch copy (this checkout's hand-written runtime
-    plus `tree`); if it raises, nothing under `root` is touched.
+    plus `tree`); if it raises, nothing under `root` is touched. `current` is `read_tree(root)`,
+    when the caller has it already.
     """
+    current = read_tree(root) if current is None else current
     for rel in tree:
-        _check_writable(root, rel)
+        _check_writable(root, rel, current)
     with tempfile.TemporaryDirectory(prefix="chatschema-staging-") as staging_name:
         staging = Path(staging_name)
         copy_runtime(_families_of(tree), staging)
@@ -395,7 +428,6 @@ def write_tree(root: Path, tree: Tree, verify: Callable[[Path], None] | None = N
             dest.write_bytes(data)
         if verify is not None:
             verify(staging)
-    current = read_tree(root)
     for rel, data in tree.items():
         if current.get(rel) != data:
             dest = root / rel

@@ -9,6 +9,7 @@ Hand-written files are never written, compared or removed by it.
 
 from __future__ import annotations
 
+import functools
 import shutil
 from pathlib import Path
 
@@ -82,6 +83,11 @@ def generated_files(root: Path) -> dict[str, bytes]:
 def runtime_files(families: set[str] | frozenset[str]) -> dict[str, Path]:
     """The hand-written files of both packages that a build for `families` ships, by path relative
     to the repository root: everything in them that is not generated, less other families' own."""
+    return dict(_runtime_files(frozenset(families)))
+
+
+@functools.cache
+def _runtime_files(families: frozenset[str]) -> tuple[tuple[str, Path], ...]:
     absent = FAMILY_RUNTIMES - families
     absent_ts = {f"{NPM_PACKAGE}/esm/{module}." for fam, module in FAMILY_TS_MODULES.items() if fam not in families}
     files: dict[str, Path] = {}
@@ -91,10 +97,15 @@ def runtime_files(families: set[str] | frozenset[str]) -> dict[str, Path]:
             parts = rel.split("/")
             if top == PYTHON_PACKAGE and len(parts) > 2 and parts[1] in absent:
                 continue
-            if rel.startswith(tuple(absent_ts)) or is_generated(rel, path.read_bytes()):
+            if rel.startswith(tuple(absent_ts)) or _in_generated_folder(rel) or is_generated(rel, _head(path)):
                 continue
             files[rel] = path
-    return files
+    return tuple(files.items())
+
+
+def _head(path: Path) -> bytes:
+    with path.open("rb") as f:
+        return f.read(512)
 
 
 def copy_runtime(families: set[str] | frozenset[str], dest: Path) -> None:

@@ -1,5 +1,5 @@
 // Prove that a freshly generated npm package works before its files are written (codegen/generate.py).
-// argv: <package dir> <schemas dir>. Loads the package as a client would (CommonJS and ES module
+// argv: <package dir> <schemas dir> [families, comma-separated: those to check; default all]. Loads the package as a client would (CommonJS and ES module
 // builds), finds a precompiled validator for every schema name, compiles every per-file schema and
 // bundle at run time with createAjv (strict mode: an unknown keyword or a bad pattern throws here,
 // not in a user's process), and reassembles every Letta stream example
@@ -8,6 +8,8 @@
 const path = require("path");
 
 const pkg = path.resolve(process.argv[2]);
+const only = new Set((process.argv[4] || "").split(",").filter(Boolean));
+const checked = (family) => only.size === 0 || only.has(family);
 const problems = [];
 let api;
 try {
@@ -16,7 +18,7 @@ try {
   problems.push(`npm/index.js: cannot be loaded: ${err && err.message}`);
 }
 if (api) {
-  for (const name of api.schemaNames) {
+  for (const name of api.schemaNames.filter((n) => checked(n.split("/")[0]))) {
     try {
       if (typeof api.validator(name) !== "function") problems.push(`npm: ${name}: no precompiled validator`);
     } catch (err) {
@@ -24,14 +26,16 @@ if (api) {
     }
   }
   // The shipped schema files, for users who compile at run time: per file, and each family's bundle.
+  const families = Object.entries(api.index.families).filter(([name]) => checked(name)).map(([, f]) => f);
+  const entries = Object.entries(api.index.schemas).filter(([name]) => checked(name.split("/")[0])).map(([, e]) => e);
   for (const [label, files] of [
-    ["files", Object.values(api.index.families).flatMap((f) => f.files)],
-    ["bundle", Object.values(api.index.families).map((f) => f.bundle)],
+    ["files", families.flatMap((f) => f.files)],
+    ["bundle", families.map((f) => f.bundle)],
   ]) {
     try {
       const ajv = require(path.join(pkg, "ajv.js")).createAjv();
       for (const file of files) ajv.addSchema(JSON.parse(require("fs").readFileSync(path.join(pkg, file), "utf8")));
-      for (const entry of Object.values(api.index.schemas)) ajv.getSchema(label === "files" ? entry.$id : entry.bundle_id);
+      for (const entry of entries) ajv.getSchema(label === "files" ? entry.$id : entry.bundle_id);
     } catch (err) {
       problems.push(`npm: schemas (${label}): ajv cannot compile them: ${String(err && err.message).split("\n")[0]}`);
     }
@@ -64,7 +68,7 @@ if (fs.existsSync(path.join(pkg, "stream.js"))) {
     problems.push(`npm/stream.js: cannot be loaded: ${err && err.message}`);
   }
   const folder = path.join(path.resolve(process.argv[3]), "letta", "examples", "streams");
-  for (const name of stream && fs.existsSync(folder) ? fs.readdirSync(folder).sort() : []) {
+  for (const name of stream && checked("letta") && fs.existsSync(folder) ? fs.readdirSync(folder).sort() : []) {
     if (!name.endsWith(".json")) continue;
     const shown = `schemas/letta/examples/streams/${name}`;
     try {

@@ -230,7 +230,7 @@ def test_a_schema_edit_rebuilds_only_its_family(repo: Path) -> None:
     assert run_codegen(repo, "generate").returncode == 0
     after = {p.name for p in (repo / CACHE_DIR).glob("*.json")}
     changed = sorted(name.rsplit("-", 1)[0] for name in after - before)
-    assert changed == ["lint", "meta-docent-tool", "py-docent", "ts-docent", "verified"]
+    assert changed == ["lint", "meta-docent-tool", "py-docent", "ts-docent", "verified-docent"]
 
 
 def test_generate_and_lint_need_only_the_codegen_requirements() -> None:
@@ -244,3 +244,32 @@ def test_generate_and_lint_need_only_the_codegen_requirements() -> None:
     )
     proc = subprocess.run([sys.executable, "-c", probe], cwd=ROOT, capture_output=True, text=True, check=False)
     assert proc.returncode == 0, proc.stderr
+
+
+def test_generate_checks_every_kind_of_example_and_names_the_file(repo: Path) -> None:
+    """A stream example, a sample and a type example that no longer hold stop `generate`, even when
+    no generated file changes and an earlier run had verified everything."""
+    assert run_codegen(repo, "generate").returncode == 0  # verified once, remembered
+    examples = repo / "schemas"
+    stream = examples / "letta" / "examples" / "streams" / "cancelled_event.json"
+    doc = json.loads(stream.read_text(encoding="utf-8"))
+    doc["expected"]["done"] = not doc["expected"]["done"]
+    stream.write_text(json.dumps(doc), encoding="utf-8")
+    invalid = sorted((examples / "docent" / "examples" / "UserMessage" / "invalid").glob("*.json"))[0]
+    invalid.write_text('{"role": "user", "content": "now valid"}', encoding="utf-8")
+    sample = examples / "swarm" / "examples" / "ISwarmMessage" / "history.jsonl"
+    sample.write_text(sample.read_text(encoding="utf-8").replace('"mode": "agent"', '"mode": "tool"'), encoding="utf-8")
+    proc = run_codegen(repo, "generate")
+    assert proc.returncode == 1
+    lines = proc.stderr.splitlines()
+    assert (
+        f"  schemas/docent/examples/UserMessage/invalid/{invalid.name}: docent/UserMessage: this invalid example is valid under the new schema"
+        in lines
+    )
+    assert "  schemas/letta/examples/streams/cancelled_event.json: the reassembly differs from `expected`" in lines
+    assert "  schemas/letta/examples/streams/cancelled_event.json: npm: the reassembly differs from `expected`" in lines
+    assert any(
+        line.startswith("  schemas/swarm/examples/ISwarmMessage/history.jsonl: swarm/ISwarmMessage: a sample")
+        for line in lines
+    )
+    assert lines[-1] == "codegen: generated files left unchanged"
