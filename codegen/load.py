@@ -12,6 +12,7 @@ from pathlib import Path
 from typing import Any
 
 from .errors import SchemaProblem
+from .examples import EXAMPLES
 from .layout import FAMILY_RUNTIMES, PYTHON_PACKAGE, runtime_files
 
 FAMILY_PATTERN = "[a-z][a-z0-9_]*"
@@ -58,9 +59,8 @@ def _runtime_names() -> tuple[frozenset[str], frozenset[str]]:
     return frozenset(python), frozenset(typescript)
 
 
-# Files a family folder may hold besides its schemas, and the folder of its examples (codegen/examples.py).
+# Files a family folder may hold besides its schemas (and its examples folder, codegen/examples.py).
 FAMILY_FILES_NOT_SCHEMAS = frozenset({"VERSION"})
-EXAMPLES_FOLDER = "examples"
 
 
 def family_name_problem(family: str) -> str:
@@ -144,7 +144,7 @@ def load_schemas(root: Path) -> tuple[list[SchemaFile], list[SchemaProblem]]:
             continue
         if path.name in FAMILY_FILES_NOT_SCHEMAS and path.is_file() and not path.is_symlink():
             continue
-        if path.name == EXAMPLES_FOLDER and path.is_dir() and not path.is_symlink():
+        if path.name == EXAMPLES and path.is_dir() and not path.is_symlink():
             continue
         if path.suffix != ".json" or path.is_symlink() or not path.is_file():
             # nothing else may sit in a family folder: the generator reads the folder, lint reads *.json
