@@ -17,7 +17,7 @@ from typing import BinaryIO, TextIO
 from chatschema import schemas
 from chatschema.jsontext import DEPTH_LIMIT, MAX_DEPTH
 from chatschema.listing import list_samples, list_schemas, version
-from chatschema.validate.backends import AUTO, BACKENDS, fast_available, message_unions
+from chatschema.validate.backends import AUTO, BACKENDS, fast_available, message_types
 from chatschema.validate.reader import BLOCK, JSON_SPACE, Chunk, read_array, read_document, read_lines
 from chatschema.validate.report import Reporter, printable_name
 from chatschema.validate.run import Options, run
@@ -31,10 +31,13 @@ input: with --each, every input ('-' for stdin included) is a top-level array of
 element by element; without it, a .json file is one message and any other file, and '-', is JSONL:
 one message per line, blank lines skipped.
 
---schema auto: each message is checked against the tagged union whose tag it carries
-(docent/ChatMessage and docent/DocentChatMessage by 'role', letta/LettaMessage and letta/LettaStreamingResponse by
-'message_type', bridgic/ContentBlock by 'block_type'); when several unions know the tag value, a
-message valid under any of them is valid. --family limits the unions to some families.
+--schema auto: each message is checked against the message types it names: a tagged union by the
+tag value it carries (docent/ChatMessage and docent/DocentChatMessage by 'role', letta/LettaMessage
+and letta/LettaStreamingResponse by 'message_type', bridgic/ContentBlock by 'block_type'), and a
+family's untagged message type (bridgic/Message, swarm/ISwarmMessage: the type of its sample file)
+by a key no other type declares (bridgic's 'blocks', swarm's 'agentName'), which then names that
+type alone. A message valid under any type it names is valid; an invalid one is explained by the
+first. --family limits the types to some families.
 
 output: one line per invalid or malformed message, 'file:line: $.path: reason' ('file[index]'
 for array elements), or JSONL records with --format json; a summary on stderr.
@@ -57,7 +60,7 @@ def _parser() -> argparse.ArgumentParser:
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     parser.add_argument("--version", action="version", version=f"chatschema {version()}")
-    sub = parser.add_subparsers(dest="command", required=True)
+    sub = parser.add_subparsers(dest="command")
     v = sub.add_parser(
         "validate",
         help="validate JSON / JSONL files or stdin",
@@ -153,7 +156,7 @@ def _unreadable(path: str) -> str | None:
     if path == "-":
         return None
     if os.path.isdir(path):
-        return f"{printable_name(path)} is a directory (give the files: e.g. {printable_name(path)}/*.jsonl)"
+        return f"{printable_name(path)} is a directory (give the files: e.g. {printable_name(os.path.join(path, '*.jsonl'))})"
     if not os.path.exists(path):
         return f"no such file: {printable_name(path)}"
     return None  # a regular file, a FIFO, a device or /dev/fd/N (`<(cmd)`) is streamed
@@ -204,8 +207,8 @@ def validate(args: argparse.Namespace, stdin: BinaryIO, out: TextIO, err: TextIO
         unknown = [f for f in families if f not in schemas.families()]
         if unknown:
             return _usage(err, f"unknown family {', '.join(unknown)}; known: {', '.join(schemas.families())}")
-        if not message_unions(families):
-            return _usage(err, f"--schema auto: no tagged union to pick from in {', '.join(families)}")
+        if not message_types(families):
+            return _usage(err, f"--schema auto: no message type to pick from in {', '.join(families)}")
     else:
         if families:
             return _usage(err, "--family goes with --schema auto")
@@ -271,8 +274,12 @@ def validate(args: argparse.Namespace, stdin: BinaryIO, out: TextIO, err: TextIO
 
 def main(argv: list[str] | None = None) -> int:
     """Entry point of the `chatschema` console script and of `python -m chatschema`."""
-    args = _parser().parse_args(argv)
+    parser = _parser()
+    args = parser.parse_args(argv)
     try:
+        if args.command is None:  # bare `chatschema`: what it can do
+            parser.print_help(sys.stdout)
+            return 0
         if args.command == "schemas":
             return list_schemas(args, sys.stdout, sys.stderr)
         if args.command == "samples":

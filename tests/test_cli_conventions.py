@@ -124,3 +124,27 @@ def test_deprecation_message_without_a_replacement_quotes_the_description() -> N
     assert deprecation_message("M", "old", "Old: use `a` or `b`.") == "M.old is deprecated; use `a` or `b` instead"
     assert deprecation_message("M", "old", "Kept for old clients.") == "M.old is deprecated: Kept for old clients."
     assert deprecation_message("M", "old", None) == "M.old is deprecated"
+
+
+def test_auto_finds_each_sample_s_deliberate_bad_line_under_its_family_s_type() -> None:
+    for schema, path in samples():
+        named = chatschema("validate", "--schema", schema, str(path))
+        auto = chatschema("validate", "--schema", "auto", str(path))
+        alone = chatschema("validate", "--schema", "auto", "--family", schema.split("/")[0], str(path))
+        assert named.returncode == auto.returncode == alone.returncode == 1, (path, auto.stderr)
+        assert len(auto.stdout.splitlines()) == 1 and auto.stdout == alone.stdout
+        where, reason = auto.stdout.rsplit(" [", 1)
+        assert named.stdout.strip() == where  # the same line, the same reasons
+        assert reason.split("/")[0] == schema.split("/")[0], auto.stdout  # a type of the sample's family
+
+
+def test_bare_chatschema_prints_its_help() -> None:
+    proc = chatschema()
+    assert proc.returncode == 0 and proc.stderr == ""
+    assert proc.stdout.startswith("usage: chatschema") and "validate" in proc.stdout
+
+
+def test_a_directory_is_refused_with_a_glob_that_works(tmp_path: Path) -> None:
+    proc = chatschema("validate", "--schema", "auto", f"{tmp_path}/")
+    assert proc.returncode == 2
+    assert f"is a directory (give the files: e.g. {tmp_path}/*.jsonl)" in proc.stderr

@@ -90,3 +90,22 @@ def test_schema_by_argument(tmp_path: Path) -> None:
     assert result.returncode == 1, result.stdout + result.stderr
     assert "chat.jsonl:2: $.blocks: 3 is not of type 'array'" in result.stdout
     assert "chat.jsonl:1" not in result.stdout
+
+
+def test_every_shipped_sample_through_the_hook_reports_only_its_deliberate_bad_line(tmp_path: Path) -> None:
+    """The hook's default, --schema auto, picks each family's message type: the bridgic and swarm
+    samples (no Docent tag of their own) are judged as bridgic and swarm messages."""
+    from chatschema.samples import samples
+
+    files = {path.name: path.read_text(encoding="utf-8").splitlines() for _, path in samples()}
+    repo = throwaway(tmp_path / "repo", files)
+    proc = pre_commit("try-repo", str(ROOT), "chatschema-validate", "--all-files", cwd=repo, home=tmp_path / "home")
+    assert proc.returncode == 1, proc.stdout + proc.stderr
+    reported = sorted(line for line in proc.stdout.splitlines() if ".jsonl:" in line)
+    assert [line.split(":", 2)[:2] for line in reported] == [
+        ["bridgic_conversation.jsonl", "5"],
+        ["docent_transcript.jsonl", "5"],
+        ["letta_stream.jsonl", "4"],
+        ["swarm_history.jsonl", "4"],
+    ]
+    assert reported[0].endswith("[bridgic/Message]") and reported[3].endswith("[swarm/ISwarmMessage]")

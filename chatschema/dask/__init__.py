@@ -6,7 +6,7 @@
         report.total, report.files, report.errors
         report.problems().to_parquet("s3://bucket/problems/")
 
-Needs the `dask` extra (`pip install 'chatschema[dask]'`). `chatschema.dask.blocks` needs only
+Needs the `dask` extra (in a checkout: `pip install '.[dask]'`; from a wheel: `pip install 'chatschema-<version>-py3-none-any.whl[dask]'`). `chatschema.dask.blocks` needs only
 fsspec-like file systems: its `check_block` is the per-partition function for other engines
 (Spark), so Dask itself is imported only when one of the names below is used.
 """
@@ -28,5 +28,7 @@ def __getattr__(name: str) -> Any:
     try:
         run = importlib.import_module("chatschema.dask.run")
     except ImportError as exc:
-        raise ImportError(f"chatschema.dask needs the 'dask' extra (pip install 'chatschema[dask]'): {exc}") from exc
+        raise ImportError(
+            f"chatschema.dask needs the 'dask' extra (in a checkout: pip install '.[dask]'; from a wheel: pip install 'chatschema-<version>-py3-none-any.whl[dask]'): {exc}"
+        ) from exc
     return getattr(run, name)

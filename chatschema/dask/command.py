@@ -20,7 +20,9 @@ def run_on_dask(args: argparse.Namespace, options: Options, reporter: Reporter, 
 
         from chatschema.dask.run import DEFAULT_BLOCK_SIZE, cluster, validate
     except ImportError:
-        err.write("chatschema validate: --dask needs the 'dask' extra (pip install 'chatschema[dask]')\n")
+        err.write(
+            "chatschema validate: --dask needs the 'dask' extra (in a checkout: pip install '.[dask]'; from a wheel: pip install 'chatschema-<version>-py3-none-any.whl[dask]')\n"
+        )
         return USAGE_ERROR
     try:
         block_size = parse_bytes(args.block_size) if args.block_size else DEFAULT_BLOCK_SIZE

@@ -427,8 +427,7 @@ def _finish_stream(state: _State, *, complete: bool, strict: bool, sse: bool) ->
     if complete and state.truncated:
         raise StreamError("stream truncated: the body ends inside its last event (no blank line after it)")
     if complete and not finished:
-        ends = "`data: [DONE]`, an error or a cancellation" if sse else "a stop_reason, an error or a cancellation"
-        raise StreamError(f"stream truncated: it ends without {ends}")
+        raise StreamError(f"stream truncated: {_missing_end(result, sse)}")
     messages = _group(state, frames)
     cut_short = state.ended or state.truncated or not finished
     for message in messages:
@@ -495,6 +494,17 @@ def _in_seq_order(state: _State, frames: list[_Frame]) -> list[_Frame]:
     order = sorted(by_seq)
     state.repeats = repeats
     return [by_seq[s] for s in order]
+
+
+def _missing_end(result: LettaStream, sse: bool) -> str:
+    """What a complete stream lacks at its end, in words: its stop_reason, its `data: [DONE]`, or both."""
+    if result.stop_reason is None and not (sse and result.done):
+        what = "a stop_reason and `data: [DONE]`" if sse else "a stop_reason"
+    elif result.stop_reason is None:
+        what = "a stop_reason before its `data: [DONE]`"
+    else:
+        what = "`data: [DONE]` after its stop_reason"
+    return f"it ends without {what} (or an error or a cancellation)"
 
 
 def _check_gaps(state: _State, last_message_seq: int) -> None:

@@ -14,6 +14,7 @@ invalid if the reference rejects it too.
 from __future__ import annotations
 
 from collections.abc import Callable
+from dataclasses import dataclass, replace
 from functools import cache
 from typing import Any
 from urllib.parse import urljoin
@@ -146,6 +147,69 @@ def message_unions(families: tuple[str, ...] = ()) -> list[schemas.Union]:
     return [u for u in unions if schemas.schema_id(u.name) not in inner]
 
 
+@dataclass(frozen=True)
+class MessageType:
+    """A schema `--schema auto` can pick for a message: a tagged union, matched by the tag value the
+    message carries, or a family's untagged message type (its sample file's type, e.g.
+    bridgic/Message), matched by a key that no other candidate declares."""
+
+    name: str
+    tag: str | None  # None: untagged
+    values: tuple[str, ...]  # the union's tag values, in branch order
+    keys: frozenset[str]  # every property it declares (of every branch, for a union)
+    signature: frozenset[str] = frozenset()  # untagged: the keys only it declares
+
+    def matches(self, message: dict[str, Any]) -> bool:
+        """Whether `message` names this type by its tag, or carries one of its own keys."""
+        if self.tag is not None:
+            value = message.get(self.tag)
+            return isinstance(value, str) and value in self.values  # tag values are strings
+        return not self.signature.isdisjoint(message)
+
+
+def _declared_keys(name: str) -> frozenset[str]:
+    """The property names a named type declares: its own, its `allOf` bases', a union's branches'."""
+    resolver = schemas.registry().resolver()
+    keys: set[str] = set()
+    todo, seen = [schemas.schema_id(name)], set()
+    while todo:
+        uri = todo.pop()
+        if uri in seen:
+            continue
+        seen.add(uri)
+        node = resolver.lookup(uri).contents
+        if not isinstance(node, dict):
+            continue
+        keys |= set(node.get("properties") or {})
+        for ref in [node.get("$ref"), *(part.get("$ref") for part in node.get("allOf", []) + node.get("oneOf", []))]:
+            if isinstance(ref, str):
+                todo.append(urljoin(uri, ref))
+    return frozenset(keys)
+
+
+@cache
+def message_types(families: tuple[str, ...] = ()) -> list[MessageType]:
+    """What `--schema auto` picks from: the message unions and each family's untagged message type
+    (the type of its sample file)."""
+    from chatschema.samples import SAMPLES
+
+    union_names = set(schemas.unions())
+    untagged = sorted(
+        {n for n in SAMPLES.values() if n not in union_names and (not families or n.split("/")[0] in families)}
+    )
+    found = [MessageType(u.name, u.tag, tuple(u.branches), _declared_keys(u.name)) for u in message_unions(families)]
+    found += [MessageType(n, None, (), _declared_keys(n)) for n in untagged]
+    return [t if t.tag is not None else replace(t, signature=_signature(t, found)) for t in found]
+
+
+def _signature(own: MessageType, every: list[MessageType]) -> frozenset[str]:
+    others: set[str] = set()
+    for other in every:
+        if other.name != own.name:
+            others |= other.keys
+    return (own.keys - others) or own.keys
+
+
 _MISSING = object()
 
 
@@ -174,24 +238,24 @@ class Checker:
         self._by_tag: dict[tuple[str, bool, str], tuple[list[schemas.Violation], int]] = {}
         build = fast_is_valid if backend == "fast" else reference_is_valid
         if schema == AUTO:
-            self.unions = message_unions(families)
-            if not self.unions:
-                raise ValueError(f"no tagged union to pick from in {', '.join(families) or 'any family'}")
-            self.tests = {u.name: build(u.name) for u in self.unions}
+            self.types = message_types(families)
+            if not self.types:
+                raise ValueError(f"no message type to pick from in {', '.join(families) or 'any family'}")
+            self.tests = {t.name: build(t.name) for t in self.types}
             self.is_valid: Callable[[Any], bool] = self._auto_is_valid
         else:
             schemas.schema_id(schema)  # raises UnknownSchemaError
             self.is_valid = build(schema)
 
     def candidates(self, message: Any) -> list[str]:
-        """The unions whose tag, as the message carries it, names one of their branches."""
+        """The message types the message names. A key only an untagged type declares names that
+        type alone (a swarm message is also a valid Docent message); otherwise the unions whose
+        tag value it carries."""
         if not isinstance(message, dict):
             return []
-        return [
-            u.name
-            for u in self.unions
-            if isinstance(message.get(u.tag), str) and message[u.tag] in u.branches  # tag values are strings
-        ]
+        named = [t for t in self.types if t.matches(message)]
+        untagged = [t.name for t in named if t.tag is None]
+        return untagged or [t.name for t in named]
 
     def _auto_is_valid(self, message: Any) -> bool:
         return any(self.tests[name](message) for name in self.candidates(message))
@@ -208,13 +272,10 @@ class Checker:
         names = self.candidates(message)
         if not names:
             return self._no_candidate(message)
-        first: tuple[list[schemas.Violation], int] = ([], 0)
         for name in names:
-            found = self._violations(message, name)
-            if not found[0]:
+            if self.tests[name](message):
                 return name, [], 0
-            first = first if first[0] else found
-        return (names[0], *first)
+        return (names[0], *self._violations(message, names[0]))  # invalid under all: the first explains
 
     def _violations(self, message: Any, name: str) -> tuple[list[schemas.Violation], int]:
         """`schemas.violations_counted`, but a union message with a missing or unknown tag (which
@@ -236,15 +297,16 @@ class Checker:
         if not isinstance(message, dict):
             kind = schemas.Violation("$", f"{schemas.short_repr(message)} is not of type 'object'", "type")
             return AUTO, [kind], 0
-        for union in self.unions:
+        unions = [t for t in self.types if t.tag is not None]
+        for union in unions:
             if union.tag in message:
-                same_tag = [u for u in self.unions if u.tag == union.tag]
-                values = list(dict.fromkeys(v for u in same_tag for v in u.branches))
+                same_tag = [u for u in unions if u.tag == union.tag]
+                values = list(dict.fromkeys(v for u in same_tag for v in u.values))
                 reason = (
                     f"unknown {union.tag} {schemas.short_repr(message[union.tag])}, "
                     f"expected one of {', '.join(map(repr, values))}"
                 )
                 return union.name, [schemas.Violation("$", reason, "discriminator")], 0
-        tags = list(dict.fromkeys(u.tag for u in self.unions))
+        tags = list(dict.fromkeys(u.tag for u in unions))
         reason = f"missing discriminator: no {' or '.join(map(repr, tags))} to pick a schema by"
         return AUTO, [schemas.Violation("$", reason, "discriminator")], 0

@@ -368,6 +368,15 @@ function inSeqOrder(state, frames) {
   return [...bySeq.keys()].sort((a, b) => a - b).map((s) => bySeq.get(s));
 }
 
+/** What a complete stream lacks at its end, in words (the same as Python's `_missing_end`). */
+function missingEnd(result, sse) {
+  let what;
+  if (result.stopReason === null && !(sse && result.done)) what = sse ? "a stop_reason and `data: [DONE]`" : "a stop_reason";
+  else if (result.stopReason === null) what = "a stop_reason before its `data: [DONE]`";
+  else what = "`data: [DONE]` after its stop_reason";
+  return `it ends without ${what} (or an error or a cancellation)`;
+}
+
 function checkGaps(state, lastMessageSeq) {
   const seen = [...new Set(state.seqs)].sort((a, b) => a - b);
   let tail = 0;
@@ -558,10 +567,7 @@ function finishStream(state, options, sse) {
   let finished = result.stopReason !== null || state.ended;
   if (sse && !(result.done || state.ended)) finished = false;
   if (complete && state.truncated) throw new StreamError("stream truncated: the body ends inside its last event (no blank line after it)");
-  if (complete && !finished) {
-    const ends = sse ? "`data: [DONE]`, an error or a cancellation" : "a stop_reason, an error or a cancellation";
-    throw new StreamError(`stream truncated: it ends without ${ends}`);
-  }
+  if (complete && !finished) throw new StreamError(`stream truncated: ${missingEnd(result, sse)}`);
   const messages = group(state, frames);
   const cutShort = state.ended || state.truncated || !finished;
   for (const message of messages) {

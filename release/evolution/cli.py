@@ -48,10 +48,22 @@ def parser() -> argparse.ArgumentParser:
     return p
 
 
+# Exit statuses: nothing breaking, a breaking change (or a version not bumped enough), and a usage
+# error, a schema that does not load or a failure of the diff itself: never taken for a verdict.
+OK, BREAKING, ERROR = 0, 1, 2
+
+
 def main(argv: list[str] | None = None) -> int:
     """Run the command line; returns the exit status."""
     args = parser().parse_args(argv)
-    return run_diff(args, args.root.resolve())
+    try:
+        return run_diff(args, args.root.resolve())
+    except Exception as exc:  # a crash must not read as "breaking" (exit 1) to a CI gate
+        name = type(exc).__name__
+        print(
+            f"diff: internal error, no verdict: {name}: {str(exc).splitlines()[0] if str(exc) else ''}", file=sys.stderr
+        )
+        return ERROR
 
 
 def run_diff(args: argparse.Namespace, root: Path) -> int:
@@ -72,14 +84,14 @@ def run_diff(args: argparse.Namespace, root: Path) -> int:
     except DiffError as exc:
         for line in exc.lines:
             print(line, file=sys.stderr)
-        return 2
+        return ERROR
     sys.stdout.write(dumps(reports) if args.format == "json" else render_text(reports))
-    status = 0
+    status = OK
     # With --check-version, a breaking change that the declared version bump covers is allowed.
     broken = [b for r in reports if not (args.check_version and r.version_ok) for b in breaking(r, args.fail_on)]
     if broken:
         print(f"diff: {len(broken)} breaking change(s) under --fail-on {args.fail_on}", file=sys.stderr)
-        status = 1
+        status = BREAKING
     if args.check_version:
         for r in reports:
             if not r.version_ok:
@@ -88,5 +100,5 @@ def run_diff(args: argparse.Namespace, root: Path) -> int:
                     f"the changes need {r.needed}",
                     file=sys.stderr,
                 )
-                status = 1
+                status = BREAKING
     return status

@@ -7,6 +7,8 @@ import json
 import subprocess
 from pathlib import Path
 
+import pytest
+
 from codegen.versions import declared_bump, parse_version
 from tests.codegen_cli import run_evolution
 
@@ -107,3 +109,16 @@ def test_the_same_report_on_every_run(tmp_path: Path) -> None:
     second = run_evolution(root, "--format", "json")
     assert first.returncode == second.returncode == 1
     assert first.stdout == second.stdout and '"witnesses": [' in first.stdout
+
+
+def test_a_crash_of_the_diff_is_exit_2_never_the_breaking_code(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from release.evolution import cli
+
+    def crash(*_: object) -> int:
+        raise KeyError("boom")
+
+    monkeypatch.setattr(cli, "run_diff", crash)
+    assert cli.main(["HEAD"]) == 2
+    assert capsys.readouterr().err == "diff: internal error, no verdict: KeyError: 'boom'\n"
