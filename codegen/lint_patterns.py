@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import json
 import re
-import shutil
 import subprocess
 import warnings
 from collections.abc import Iterator
@@ -37,53 +36,71 @@ def portable_patterns(context: Context) -> Iterator[SchemaProblem]:
 
 
 def compiled_patterns(context: Context, memo: Memo | None) -> Iterator[SchemaProblem]:
-    """pattern-invalid: a pattern Python's `re` or ECMAScript refuses (remembered in `memo` when all pass)."""
+    """pattern-invalid: a pattern Python's `re` or ECMAScript refuses; pattern-redos: one whose
+    matching time can grow faster than linearly (both remembered in `memo` when all pass)."""
     found = _pattern_sites(context)
     patterns = [pattern for _, pattern in found]
     known = memo is not None and memo.known("patterns", json.dumps(patterns))
-    verdicts = [""] * len(patterns) if known else invalid_patterns(patterns)
-    if memo is not None and not any(verdicts):
+    verdicts = [("", "")] * len(patterns) if known else judged_patterns(patterns)
+    if memo is not None and not any(a or b for a, b in verdicts):
         memo.remember("patterns", json.dumps(patterns))
-    for (site, _), why in zip(found, verdicts, strict=True):
-        if why:
-            yield site.problem((*site.path, "pattern"), why, "pattern-invalid")
+    for (site, _), (invalid, redos) in zip(found, verdicts, strict=True):
+        if invalid:
+            yield site.problem((*site.path, "pattern"), invalid, "pattern-invalid")
+        elif redos:
+            yield site.problem((*site.path, "pattern"), redos, "pattern-redos")
 
 
-_ECMASCRIPT_CHECK = """
-const patterns = JSON.parse(require("fs").readFileSync(0, "utf8"));
-process.stdout.write(JSON.stringify(patterns.map((p) => {
-  try { new RegExp(p, "u"); return ""; } catch (e) { return String(e.message); }
-})));
-"""
+def _python_verdict(pattern: str) -> str:
+    try:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore", FutureWarning)  # `--` in a class: reported by pattern_problems
+            re.compile(pattern)
+    except re.error as exc:
+        return f"pattern {pattern!r} is not a valid regular expression for Python's re: {exc}"
+    return ""
 
 
-def invalid_patterns(patterns: list[str]) -> list[str]:
-    """For each pattern, why Python's `re` or ECMAScript's `RegExp` (with the `u` flag, as ajv
-    compiles it) refuses it, or ""."""
-    out: list[str] = []
-    for pattern in patterns:
-        try:
-            with warnings.catch_warnings():
-                warnings.simplefilter("ignore", FutureWarning)  # `--` in a class: reported by pattern_problems
-                re.compile(pattern)
-            out.append("")
-        except re.error as exc:
-            out.append(f"pattern {pattern!r} is not a valid regular expression for Python's re: {exc}")
+def judged_patterns(patterns: list[str]) -> list[tuple[str, str]]:
+    """For each pattern: why Python's `re` or ECMAScript's `RegExp` (with the `u` flag, as ajv
+    compiles it) refuses it, and why it may backtrack catastrophically (codegen/node/patterns.cjs,
+    with recheck), each "" if not."""
+    python = [_python_verdict(p) for p in patterns]
     if not patterns:
-        return out
-    node = shutil.which("node")
-    if node is None:
-        return [why or "cannot check the pattern under ECMAScript: node not found (install Node.js 20)" for why in out]
+        return []
+    from .typescript import NODE_DIR, node_executable, setup_node  # Node only when there are patterns
+
+    setup_node()
     proc = subprocess.run(
-        [node, "-e", _ECMASCRIPT_CHECK], input=json.dumps(patterns), capture_output=True, text=True, check=False
+        [node_executable(), str(NODE_DIR / "patterns.cjs")],
+        input=json.dumps(patterns),
+        capture_output=True,
+        text=True,
+        check=False,
+        cwd=NODE_DIR,
     )
     if proc.returncode != 0:
         raise RuntimeError(f"the ECMAScript pattern check failed: {proc.stderr.strip()}")
-    verdicts: list[str] = json.loads(proc.stdout)
+    node: list[dict[str, str]] = json.loads(proc.stdout)
     return [
-        why or (f"pattern {pattern!r} is not a valid ECMAScript regular expression (u flag): {js}" if js else "")
-        for pattern, why, js in zip(patterns, out, verdicts, strict=True)
+        (
+            why
+            or (
+                f"pattern {p!r} is not a valid ECMAScript regular expression (u flag): {js['syntax']}"
+                if js["syntax"]
+                else ""
+            ),
+            f"pattern {p!r}: {js['redos']}: rewrite it without nested or overlapping repetition"
+            if js["redos"] and not why
+            else "",
+        )
+        for p, why, js in zip(patterns, python, node, strict=True)
     ]
+
+
+def invalid_patterns(patterns: list[str]) -> list[str]:
+    """For each pattern, why Python's `re` or ECMAScript refuses it, or "" (see `judged_patterns`)."""
+    return [invalid for invalid, _ in judged_patterns(patterns)]
 
 
 # Escapes whose meaning differs between Python's `re` (Unicode-aware by default) and ECMAScript

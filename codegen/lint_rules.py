@@ -53,6 +53,9 @@ def printable(text: str) -> bool:
 
 def reserved_property(name: str) -> str:
     """Why a property name cannot be used as it stands in generated code, or ""."""
+    if name == "":
+        # datamodel-codegen names it `field_`, and the model then accepts `{"": null}`, which the schema refuses
+        return "an empty property name cannot name a field of the generated models"
     if name == "MISSING":
         return "property name 'MISSING' would shadow pydantic's MISSING sentinel in the generated models"
     if name in JS_PROTOTYPE_NAMES:

@@ -322,6 +322,7 @@ def _x(**kw: Any) -> Any:
 
 REFUSED: dict[str, tuple[Any, str, str]] = {
     "property-MISSING": (_prop("MISSING"), "/$defs/Thing/properties/MISSING", "reserved-property"),
+    "property-empty": (_prop(""), "/$defs/Thing/properties/", "reserved-property"),
     "property-constructor": (_prop("constructor"), "/$defs/Thing/properties/constructor", "reserved-property"),
     "property-__proto__": (_prop("__proto__"), "/$defs/Thing/properties/__proto__", "reserved-property"),
     "property-toString": (_prop("toString"), "/$defs/Thing/properties/toString", "reserved-property"),
@@ -350,6 +351,9 @@ REFUSED: dict[str, tuple[Any, str, str]] = {
     "pattern-not-python": (_x(pattern="\\p{L}"), "/$defs/Thing/properties/x/pattern", "pattern-invalid"),
     "pattern-not-ecmascript": (_x(pattern="(?i)^abc"), "/$defs/Thing/properties/x/pattern", "pattern-invalid"),
     "pattern-broken": (_x(pattern="^(abc"), "/$defs/Thing/properties/x/pattern", "pattern-invalid"),
+    # catastrophic backtracking: 28 a's and a '!' took 22 s in python-jsonschema, doubling per character
+    "pattern-redos-nested": (_x(pattern="^(a+)+b"), "/$defs/Thing/properties/x/pattern", "pattern-redos"),
+    "pattern-redos-overlap": (_x(pattern="^(a|a)*b"), "/$defs/Thing/properties/x/pattern", "pattern-redos"),
     "type-name-Field": (
         lambda d: d["$defs"].update({"Field": {"title": "Field", "description": "f", "type": "string"}}),
         "/$defs/Field",
