@@ -283,3 +283,13 @@ def test_the_npm_stream_types_compile(tmp_path: Path) -> None:
     )
     proc = tsc("--strict", "--noEmit", "--target", "es2022", "--module", "commonjs", "use.ts", cwd=tmp_path)
     assert proc.returncode == 0, proc.stdout + proc.stderr
+
+
+def test_node_reassembles_a_stream_of_150_000_numbered_frames() -> None:
+    """The npm reader once overflowed its stack at about 130,000 frames (Math.max over every seq_id)."""
+    from tests.node import HERE, run_node
+
+    assert run_node(HERE / "many_frames.cjs", {"package": str(PACKAGE), "frames": 150_000}) == {
+        "messages": 150_000,
+        "last_seq_id": 150_000,
+    }

@@ -368,6 +368,19 @@ function inSeqOrder(state, frames) {
   return [...bySeq.keys()].sort((a, b) => a - b).map((s) => bySeq.get(s));
 }
 
+// Math.max(...xs) passes every element as an argument: past about 130,000 frames the stack overflows.
+function largest(values) {
+  let found = values[0];
+  for (const value of values) if (value > found) found = value;
+  return found;
+}
+
+function smallest(values) {
+  let found = values[0];
+  for (const value of values) if (value < found) found = value;
+  return found;
+}
+
 /** What a complete stream lacks at its end, in words (the same as Python's `_missing_end`). */
 function missingEnd(result, sse) {
   let what;
@@ -561,9 +574,9 @@ function finishStream(state, options, sse) {
   frames = inSeqOrder(state, frames);
   if (state.seqs.length) {
     const numbered = frames.filter((f) => f.seq !== null).map((f) => f.seq);
-    checkGaps(state, numbered.length ? Math.max(...numbered) : Math.min(...state.seqs) - 1);
+    checkGaps(state, numbered.length ? largest(numbered) : smallest(state.seqs) - 1);
   }
-  result.lastSeqId = state.seqs.length ? Math.max(...state.seqs) : null;
+  result.lastSeqId = state.seqs.length ? largest(state.seqs) : null;
   let finished = result.stopReason !== null || state.ended;
   if (sse && !(result.done || state.ended)) finished = false;
   if (complete && state.truncated) throw new StreamError("stream truncated: the body ends inside its last event (no blank line after it)");
