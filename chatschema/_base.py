@@ -6,10 +6,11 @@ import json
 import re
 import sys
 import warnings
+from datetime import datetime
 from typing import Any
 
 from pydantic import BaseModel, ConfigDict
-from pydantic_core import PydanticSerializationError
+from pydantic_core import PydanticSerializationError, to_jsonable_python
 
 TYPEDDICT_CONFIG = ConfigDict(strict=True, extra="allow")
 """Config of every generated TypedDict: strict like the models, and unknown keys kept (the schemas
@@ -49,18 +50,20 @@ class SchemaModel(BaseModel):
                 raise
         indent = kwargs.pop("indent", None)
         ensure_ascii = kwargs.pop("ensure_ascii", False)
-        return _deep_dumps(self.model_dump(mode="python", **kwargs), indent, ensure_ascii)
+        return _deep_dumps(_jsonable(super().model_dump(mode="python", **kwargs)), indent, ensure_ascii)
 
     def model_dump(self, **kwargs: Any) -> dict[str, Any]:
         """Pydantic's `model_dump`; `mode="json"` on a payload deeper than pydantic-core serializes
-        (255 levels) gives the Python-mode dump, which is the same: the models hold JSON types only."""
+        (255 levels) gives the Python-mode dump with each value that is not JSON (a date-time) in
+        the form Pydantic's JSON mode gives it."""
         try:
             return super().model_dump(**kwargs)
         except ValueError as exc:
             if kwargs.get("mode") != "json" or "depth" not in str(exc):
                 raise
         kwargs.pop("mode")
-        return super().model_dump(mode="python", **kwargs)  # the models hold JSON types only
+        dumped: dict[str, Any] = _jsonable(super().model_dump(mode="python", **kwargs))
+        return dumped
 
     def __init_subclass__(cls, **kwargs: Any) -> None:
         # A union branch defaults its tag (`TextBlock(text="hi")`), but the tag is part of the data:
@@ -115,6 +118,35 @@ class _DeprecatedField:
 
 def _count_tag_as_set(self: BaseModel, context: Any, /) -> None:
     self.model_fields_set.add(type(self).__chatschema_tag__)  # type: ignore[attr-defined]
+
+
+_JSON_LEAVES = (str, int, float, bool, type(None))
+
+
+def _jsonable(data: Any) -> Any:
+    """`data` (a Python-mode dump, nested to any depth) with every leaf that is not a JSON value (a
+    date-time field's `datetime`) in the form the model's JSON mode gives it; without recursion."""
+    root: list[Any] = [None]
+    todo: list[tuple[Any, Any, Any]] = [(data, root, 0)]  # (value, container to put it in, key)
+    while todo:
+        value, into, key = todo.pop()
+        if isinstance(value, dict):
+            copy: dict[Any, Any] = dict.fromkeys(value)  # keys in order now, values filled below
+            into[key] = copy
+            todo.extend((item, copy, name) for name, item in value.items())
+        elif isinstance(value, list | tuple):
+            items: list[Any] = [None] * len(value)
+            into[key] = items
+            todo.extend((item, items, i) for i, item in enumerate(value))
+        else:
+            into[key] = value if isinstance(value, _JSON_LEAVES) else _json_leaf(value)
+    return root[0]
+
+
+def _json_leaf(value: Any) -> Any:
+    # A datetime is what `chatschema._types.DateTime`, the one non-JSON type a model holds, dumps as
+    # ISO 8601 text in JSON mode; anything else as Pydantic's JSON mode gives it.
+    return value.isoformat() if isinstance(value, datetime) else to_jsonable_python(value)
 
 
 def _deep_dumps(data: Any, indent: int | None, ensure_ascii: bool) -> str:

@@ -86,6 +86,23 @@ def test_deep_payload_round_trips(levels: int) -> None:
     assert isinstance(message.model_dump(mode="json"), dict)
 
 
+@pytest.mark.parametrize("levels", [255, 256, 600, MAX_DEPTH - 2])
+def test_deep_extra_beside_a_date_time_dumps_as_a_shallow_one_does(levels: int) -> None:
+    """A Letta message holds a datetime: the deep dump once fell back to a Python-mode dump that the
+    standard library's encoder could not take (TypeError)."""
+    from chatschema.letta import parse_letta_message_json
+
+    head = '{"id":"message-1","date":"2025-10-01T12:30:45Z","message_type":"assistant_message","content":"x",'
+    message = parse_letta_message_json(head + '"extra":' + nested(levels, "1") + ',"z":1}')
+    shallow = parse_letta_message_json(head + '"extra":1,"z":1}')
+    dumped = message.model_dump_json()
+    assert dumped.replace(nested(levels, "1"), "1") == shallow.model_dump_json()
+    assert parse_letta_message_json(dumped).model_dump_json() == dumped
+    as_json = message.model_dump(mode="json")
+    assert as_json["date"] == shallow.model_dump(mode="json")["date"] == "2025-10-01T12:30:45+00:00"
+    assert list(as_json) == list(shallow.model_dump(mode="json"))
+
+
 @pytest.mark.parametrize("parse_with", PARSERS)
 @pytest.mark.parametrize("limit", [20, MAX_DEPTH])
 def test_objects_nested_to_the_limit_are_read_one_more_is_malformed(
