@@ -11,7 +11,7 @@ from collections.abc import Callable, Iterator, Mapping
 
 from jsonschema import Draft202012Validator
 
-from . import lint_refs, lint_rules
+from . import lint_limits, lint_refs, lint_rules
 from .errors import SchemaProblem, pointer
 from .lint_context import Context, build_registry
 from .lint_patterns import Memo, compiled_patterns, pattern_problems, portable_patterns
@@ -39,6 +39,7 @@ RULES: tuple[Rule, ...] = (
     lint_refs.resolved_refs,
     lint_refs.unions,
     lint_refs.ref_cycles,
+    lint_limits.limits,
 )
 
 

@@ -611,3 +611,73 @@ def test_an_npm_package_that_does_not_load_is_not_written(tmp_path: Path) -> Non
         write_tree(tmp_path, broken, verify=lambda staging: verify(ROOT, staging))
     assert "npm/index.js: cannot be loaded: boom" in str(info.value)
     assert read_tree(tmp_path) == before
+
+
+# --- the largest schema the generator takes --------------------------------------------------------
+
+
+def _sized_family(properties: int, ring: int, branches: int) -> dict[str, Any]:
+    """One type of `properties` properties, a ring of `ring` types, a union of `branches` branches."""
+    defs: dict[str, Any] = {
+        "Wide": {
+            "title": "Wide",
+            "description": "Many properties.",
+            "type": "object",
+            "properties": {f"p{i}": {"description": "A property.", "type": "string"} for i in range(properties)},
+        }
+    }
+    for i in range(ring):
+        defs[f"Ring{i}"] = {
+            "title": f"Ring{i}",
+            "description": "One type of a ring.",
+            "type": "object",
+            "properties": {"next": {"description": "The next.", "$ref": f"#/$defs/Ring{(i + 1) % ring}"}},
+        }
+    for i in range(branches):
+        defs[f"Branch{i}"] = {
+            "title": f"Branch{i}",
+            "description": "A branch.",
+            "type": "object",
+            "properties": {"kind": {"description": "The tag.", "const": f"k{i}"}},
+            "required": ["kind"],
+        }
+    defs["Many"] = {
+        "title": "Many",
+        "description": "A union of many branches.",
+        "type": "object",
+        "discriminator": {"propertyName": "kind"},
+        "oneOf": [{"$ref": f"#/$defs/Branch{i}"} for i in range(branches)],
+    }
+    return {"$schema": DRAFT, "$id": "https://chatschema.dev/schemas/evil/things.json", "$defs": defs}
+
+
+@pytest.mark.parametrize(
+    ("sizes", "expected"),
+    [
+        (
+            (1001, 2, 2),
+            "schemas/evil/things.json: /$defs/Wide: 1001 properties; the generator takes at most 1000 [limits]",
+        ),
+        (
+            (1, 101, 2),
+            "schemas/evil/things.json: /$defs/Ring0: its $refs lead 101 named types deep; the generator follows at most 100 [limits]",
+        ),
+        (
+            (1, 2, 257),
+            "schemas/evil/things.json: /$defs/Many: a union of 257 branches; the generator takes at most 256 [limits]",
+        ),
+    ],
+)
+def test_beyond_the_generator_s_limits_is_one_line(tmp_path: Path, sizes: tuple[int, int, int], expected: str) -> None:
+    _write_family(tmp_path, "evil", {"things.json": _sized_family(*sizes)})
+    files, problems = load_schemas(tmp_path)
+    assert [str(p) for p in problems + lint(files)] == [expected]
+
+
+def test_a_family_at_every_limit_generates(tmp_path: Path) -> None:
+    """Inside the limits nothing overflows a stack, in Python or in Node (5,000 properties or a ring of
+    300 types once ended in a RangeError of ajv's standalone step, naming no schema)."""
+    shutil.copy(ROOT / "pyproject.toml", tmp_path / "pyproject.toml")
+    _write_family(tmp_path, "evil", {"things.json": _sized_family(1000, 100, 256)})
+    proc = _codegen(tmp_path, "generate", "--no-cache")
+    assert proc.returncode == 0, proc.stderr[-3000:]
