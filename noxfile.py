@@ -53,7 +53,7 @@ def docs_slow(session: nox.Session) -> None:
     """The doc blocks marked `<!-- doc-test: session docs_slow -->` (tests/doc_commands.py), which the
     normal suite reports as deferred: they download from PyPI and npm, run nox sessions, Spark or
     Chromium, or take minutes. Builds dist/ first (the install blocks install from it)."""
-    session.install("-r", "requirements/test.txt", "pyspark==4.3.0")
+    session.install("-r", "requirements/test.txt", "pyspark==4.3.0", "nox==2026.10.20")  # blocks run `python3 -m nox`
     session.install("--no-deps", *REAL_SYSTEMS)
     session.install("--no-deps", "-e", ".")
     session.run("python", "-m", "codegen", "setup-node")

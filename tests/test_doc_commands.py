@@ -85,8 +85,9 @@ def check_block(block: Block) -> None:
 def test_block(block: Block) -> None:
     session = os.environ.get(SESSION_VARIABLE, "")
     if block.session != session:
-        where = f"nox -s {block.session}" if block.session else "the normal suite"
-        pytest.skip(f"{block.id}: deferred to {where}")
+        pytest.skip(
+            f"{block.id}: deferred to nox -s {block.session}" if block.session else f"{block.id}: in the normal suite"
+        )
     check_block(block)
 
 
