@@ -49,6 +49,26 @@ def tests(session: nox.Session) -> None:
 
 
 @nox.session
+def docs_slow(session: nox.Session) -> None:
+    """The doc blocks marked `<!-- doc-test: session docs_slow -->` (tests/doc_commands.py), which the
+    normal suite reports as deferred: they download from PyPI and npm, run nox sessions, Spark or
+    Chromium, or take minutes. Builds dist/ first (the install blocks install from it)."""
+    session.install("-r", "requirements/test.txt", "pyspark==4.3.0", "nox==2026.10.20")  # blocks run `python3 -m nox`
+    session.install("--no-deps", *REAL_SYSTEMS)
+    session.install("--no-deps", "-e", ".")
+    session.run("python", "-m", "codegen", "setup-node")
+    session.run("python", "-m", "release.build", "--outdir", "dist")
+    session.run(
+        "pytest",
+        "-q",
+        "-rs",
+        "tests/test_doc_commands.py",
+        *session.posargs,
+        env={"CHATSCHEMA_DOC_SESSION": "docs_slow"},
+    )
+
+
+@nox.session
 def build(session: nox.Session) -> None:
     """The packages as users receive them, in dist/: wheel + sdist (`twine check`ed) and the npm tarball
     (`npm pack`), all with pyproject.toml's version (release/build.py)."""
