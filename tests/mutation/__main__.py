@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import datetime
+import functools
 import random
 import subprocess
 import sys
@@ -50,11 +51,17 @@ def _git(*args: str) -> str:
     return proc.stdout.strip()
 
 
+@functools.cache
+def _mutants(module: str) -> list[Mutant]:
+    """Every mutant of `module` as it is now (computed once per run)."""
+    return mutants(module, (ROOT / module).read_text(encoding="utf-8"))
+
+
 def _chosen(args: argparse.Namespace) -> dict[str, list[Mutant]]:
     rng = random.Random(args.seed)
     chosen: dict[str, list[Mutant]] = {}
     for module in args.module or runtime_modules():
-        listed = mutants(module, (ROOT / module).read_text(encoding="utf-8"))
+        listed = list(_mutants(module))
         if args.max and len(listed) > args.max:
             listed = sorted(rng.sample(listed, args.max), key=lambda m: m.line)
         chosen[module] = listed
@@ -168,7 +175,7 @@ def _line(outcome: Outcome) -> str:
 def _report(chosen: dict[str, list[Mutant]], outcomes: dict[str, Outcome], meta: dict[str, object]) -> list[Score]:
     """Print the survivors, the equivalent entries gone stale, and the scores; return the scores."""
     entries = equivalent.listed(EQUIVALENT)
-    every = {m: mutants(m, (ROOT / m).read_text(encoding="utf-8")) for m in chosen}
+    every = {m: _mutants(m) for m in chosen}
     judged = equivalent.keys(entries, [m for listed in every.values() for m in listed])
     digests = {m.key: m.digest for listed in chosen.values() for m in listed}
     print(f"\n## survivors (commit {meta['commit']}, {meta['date']}); `digest` for {EQUIVALENT.name}")

@@ -62,6 +62,7 @@ class CoverageMap:
         return sorted(tests, key=lambda nodeid: (self.durations.get(nodeid, 0.0), nodeid))
 
     def to_json(self) -> dict[str, object]:
+        """The map as JSON data."""
         return {
             "lines": {m: {str(n): sorted(t) for n, t in sorted(by.items())} for m, by in sorted(self.lines.items())},
             "durations": self.durations,
@@ -69,6 +70,7 @@ class CoverageMap:
 
     @classmethod
     def from_json(cls, data: dict[str, object]) -> CoverageMap:
+        """The map from `to_json`'s data."""
         lines = data["lines"]
         durations = data["durations"]
         assert isinstance(lines, dict) and isinstance(durations, dict)

@@ -41,6 +41,8 @@ PYTEST = [
 
 @dataclass(frozen=True)
 class Run:
+    """What one run of the tests against a mutant gave."""
+
     status: str  # "killed", "timeout", "survived" or "error"
     seconds: float
     killer: str = ""  # the first failing test that passed on the baseline, or what went wrong

@@ -79,11 +79,13 @@ def pytest_collection_modifyitems(session: pytest.Session, config: pytest.Config
 
 
 def pytest_runtest_logstart(nodeid: str, location: tuple[str, int | None, str]) -> None:
+    """Coverage run: the test's id becomes the context."""
     if os.environ.get("MUTATION_CONTEXTS"):
         _switch(nodeid)
 
 
 def pytest_runtest_logfinish(nodeid: str, location: tuple[str, int | None, str]) -> None:
+    """Coverage run: no test's context between tests."""
     if os.environ.get("MUTATION_CONTEXTS"):
         _switch("")
 
@@ -99,6 +101,7 @@ def _record(report: pytest.TestReport) -> None:
 
 
 def pytest_runtest_logreport(report: pytest.TestReport) -> None:
+    """Record the outcome; a failure of a test that passed on the baseline is the killer and stops the run."""
     _record(report)
     if not report.failed:
         return
@@ -118,6 +121,7 @@ def pytest_runtest_logreport(report: pytest.TestReport) -> None:
 
 
 def pytest_sessionfinish(session: pytest.Session, exitstatus: int) -> None:
+    """Baseline run: write each test's outcome and duration."""
     target = os.environ.get("MUTATION_REPORT")
     if target:
         data = {"durations": _durations, "outcomes": _outcomes}
