@@ -143,10 +143,11 @@ def fuzz(session: nox.Session) -> None:
 
 @nox.session
 def mutation(session: nox.Session) -> None:
-    """Mutation testing of the hand-written runtime and the Node entry point; prints the score per module.
+    """Mutation testing of the hand-written runtime (both packages); prints the score by behaviour per module.
 
-    CPU-heavy: each mutant is a test run. `nox -s mutation -- --max 0` runs every mutant;
-    `-- --module chatschema/letta/stream.py --tests tests/test_letta_stream.py` another module.
+    CPU-heavy: a baseline run of the tests, then a test run per mutant. `nox -s mutation -- --max 0`
+    is the full run (every mutant of every runtime module); `-- --module chatschema/letta/stream.py
+    --tests tests/test_letta_stream.py` one module with some tests (docs/testing.md).
     """
     session.install("-r", "requirements/test.txt")
     session.install("--no-deps", "-e", ".")

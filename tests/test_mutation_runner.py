@@ -1,16 +1,24 @@
-"""The mutation runner's own pieces (tests/mutation): the mutants, the choice of tests, the scores."""
+"""The mutation runner's own pieces (tests/mutation): the mutants, the choice of tests, the baseline,
+the scores, the equivalent mutants and what a default run covers."""
 
 from __future__ import annotations
 
+import ast
+import dataclasses
 import os
+import re
 import textwrap
 from pathlib import Path
 
+import pytest
+
+from codegen.layout import is_generated
 from tests.mutation import equivalent
 from tests.mutation.coverage_map import CoverageMap, collect, from_contexts
 from tests.mutation.execute import run_pytest
 from tests.mutation.mutants import Mutant, js_mutants, mutants, python_mutants
-from tests.mutation.results import Outcome, group, load, save, scores, survivors, to_rerun
+from tests.mutation.results import Outcome, group, load, not_run, save, scores, survivors, to_rerun
+from tests.mutation.suite import LEFT_OUT, NOT_RUNTIME, runtime_modules, runtime_tests, suite_files
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -168,41 +176,53 @@ def test_coverage_map_from_contexts_and_the_tests_chosen() -> None:
     assert CoverageMap.from_json(cmap.to_json()) == cmap
 
 
-def _outcome(key: str, status: str, module: str = "chatschema/validate/a.py") -> Outcome:
-    return Outcome(key, module, 1, "Lt -> LtE", status, 1, 0.1)
+def _outcome(key: str, status: str, module: str = "chatschema/validate/a.py", digest: str = "") -> Outcome:
+    return Outcome(key, module, 1, "Lt -> LtE", status, 1, 0.1, digest=digest)
 
 
 def test_scores_per_module_and_package_and_the_survivors(tmp_path: Path) -> None:
     a, b, c = "chatschema/validate/a.py", "chatschema/validate/b.py", "chatschema/jsontext.py"
     listed = {
-        a: [_mutant(1, key="a1", module=a), _mutant(2, key="a2", module=a), _mutant(3, key="a3", module=a)],
+        a: [_mutant(n, key=f"a{n}", module=a) for n in (1, 2, 3, 4)],
         b: [_mutant(1, key="b1", module=b)],
         c: [_mutant(1, key="c1", module=c), _mutant(2, key="c2", module=c)],
     }
     outcomes = {
         "a1": _outcome("a1", "killed", a),
-        "a2": _outcome("a2", "timeout", a),  # hung: caught
+        "a2": _outcome("a2", "timeout", a),  # hung: apart, not a kill
         "a3": _outcome("a3", "not covered", a),
+        "a4": _outcome("a4", "survived", a),
         "b1": _outcome("b1", "survived", b),
         "c1": _outcome("c1", "killed", c),
     }
     found = {
-        s.name: (s.killed, s.total, s.missing, s.share, s.share_of_others) for s in scores(listed, outcomes, {"b1"})
+        s.name: (s.mutants, s.killed, s.timeouts, s.equivalent, s.survived, s.missing, s.by_behaviour)
+        for s in scores(listed, outcomes, {"b1", "a2"})
     }
     assert found == {
-        a: (2, 3, 0, "66.7%", "66.7%"),
-        b: (0, 1, 0, "0.0%", "-"),  # b1 judged equivalent
-        c: (1, 1, 1, "100.0%", "100.0%"),  # c2 not run (sampled out)
-        "validate/": (2, 4, 0, "50.0%", "66.7%"),
+        a: (4, 1, 1, 0, 2, 0, "33.3%"),  # a2 listed as equivalent but timed out: a time-out
+        b: (1, 0, 0, 1, 0, 0, "-"),  # b1 judged equivalent
+        c: (1, 1, 0, 0, 0, 1, "100.0%"),  # c2 not run (sampled out)
+        "validate/": (5, 1, 1, 1, 2, 0, "33.3%"),
     }
-    assert [o.key for o in survivors(listed, outcomes)] == ["a3", "b1"]
+    assert [o.key for o in survivors(listed, outcomes)] == ["a2", "a3", "a4", "b1"]
     assert group("chatschema/schemas/__init__.py") == "schemas/"
     assert group("npm/esm/index.js") == "npm/esm/index.js"
     path = tmp_path / "results.json"
     save(path, outcomes, {"commit": "abc"})
     assert load(path) == outcomes
     again = [m.key for m in to_rerun([m for ms in listed.values() for m in ms], load(path))]
-    assert again == ["a3", "b1", "c2"]  # survivors, not covered, never run
+    assert again == ["a2", "a3", "a4", "b1", "c2"]  # time-outs, survivors, not covered, never run
+
+
+def test_a_timeout_is_not_a_kill() -> None:
+    assert not _outcome("t", "timeout").killed and _outcome("k", "killed").killed
+    m = "chatschema/x.py"
+    listed = {m: [_mutant(1, key="t", module=m), _mutant(2, key="k", module=m), _mutant(3, key="s", module=m)]}
+    outcomes = {"t": _outcome("t", "timeout", m), "k": _outcome("k", "killed", m), "s": _outcome("s", "survived", m)}
+    (score,) = scores(listed, outcomes, set())
+    assert (score.killed, score.timeouts, score.survived, score.by_behaviour) == (1, 1, 1, "50.0%")
+    assert score.to_json()["by_behaviour"] == "50.0%"
 
 
 TOY = """\
@@ -251,7 +271,8 @@ def test_coverage_per_test_including_subprocesses_and_selected_runs(tmp_path: Pa
     tests = tmp_path / "test_toy.py"
     tests.write_text(TOY_TESTS)
     passing = [f"{tests}::test_in_process", f"{tests}::test_in_a_subprocess"]
-    cmap = collect(package, {"toy.py": (str(package / "toy.py"), 0)}, passing, [], ROOT)
+    cmap, baseline = collect(package, {"toy.py": (str(package / "toy.py"), 0)}, passing, [], ROOT)
+    assert {t.rsplit("::", 1)[1] for t in baseline.passed} == {"test_in_process", "test_in_a_subprocess"}
     node = "test_toy.py::"
     assert {n: {t.rsplit("::", 1)[1] for t in ts} for n, ts in cmap.lines["toy.py"].items()} == {
         2: {"test_in_process"},  # (imported in this process at collection: no test's line)
@@ -269,27 +290,143 @@ def test_coverage_per_test_including_subprocesses_and_selected_runs(tmp_path: Pa
     run = run_pytest(tmp_path, env, first[::-1], True, [], 30)
     assert (run.status, run.killer) == ("killed", f"{node}test_fast_failure")
     assert run_pytest(tmp_path, env, [f"{node}test_in_process"], True, [], 30).status == "survived"
-    assert run_pytest(tmp_path, env, [f"{node}test_hangs"], True, [], 2).status == "timeout"
+    hung = run_pytest(tmp_path, env, [f"{node}test_hangs"], True, [], 2)
+    assert (hung.status, hung.killer) == ("timeout", "no result after 2s")  # not "killed"
     # A selected test that is gone (its parameter changed): every test of its file runs.
     run = run_pytest(tmp_path, env, [f"{node}test_in_process", f"{node}test_gone"], True, [], 30)
     assert (run.status, run.killer) == ("killed", f"{node}test_slow_failure")
 
 
-def test_equivalent_entries_are_parsed(tmp_path: Path) -> None:
-    doc = tmp_path / "doc.md"
-    doc.write_text("Text.\n\n- `jsontext.py:57` `Lt -> LtE`: within 64 bits\n- not an entry\n")
-    (entry,) = equivalent.listed(doc)
-    assert entry == equivalent.Equivalent("chatschema/jsontext.py", 57, "Lt -> LtE", "within 64 bits")
-    named = [_mutant(57, key="x", module="chatschema/jsontext.py"), _mutant(58, key="y")]
-    assert equivalent.keys([entry], named) == {"x"}
+def _toy_tests(tmp_path: Path) -> tuple[Path, dict[str, str], str]:
+    package = tmp_path / "package"
+    package.mkdir()
+    (package / "toy.py").write_text(TOY)
+    (tmp_path / "test_toy.py").write_text(TOY_TESTS)
+    return package, {"PYTHONPATH": os.pathsep.join([str(package), str(ROOT)])}, "test_toy.py::"
+
+
+def test_a_test_failing_on_the_baseline_too_kills_nothing(tmp_path: Path) -> None:
+    _, env, node = _toy_tests(tmp_path)
+    fails, passes = f"{node}test_fast_failure", f"{node}test_in_process"
+    # The baseline: test_fast_failure fails without any mutant, so its failure is no kill.
+    run = run_pytest(tmp_path, env, [fails, passes], True, [], 30, baseline={passes})
+    assert run.status == "survived" and fails in run.killer, run
+    # Had it passed on the baseline, it would be the killer.
+    run = run_pytest(tmp_path, env, [fails, passes], True, [], 30, baseline={passes, fails})
+    assert (run.status, run.killer) == ("killed", fails)
+
+
+def test_a_failing_baseline_stops_the_run_naming_its_tests(tmp_path: Path) -> None:
+    package, _, _ = _toy_tests(tmp_path)
+    tests = [f"{tmp_path / 'test_toy.py'}::test_in_process", f"{tmp_path / 'test_toy.py'}::test_fast_failure"]
+    with pytest.raises(SystemExit, match=r"1 tests fail without any mutant \(baseline\):\n  .*test_fast_failure$"):
+        collect(package, {"toy.py": (str(package / "toy.py"), 0)}, tests, [], ROOT)
+
+
+def _entry(mutant: Mutant, reason: str = "no input tells them apart") -> str:
+    return f"- `{mutant.module}:{mutant.line}` `{mutant.description}` `{mutant.digest}`: {reason}"
+
+
+def test_equivalent_entries_are_parsed_and_need_a_digest_and_a_reason() -> None:
+    text = "Text.\n\n- `jsontext.py:57` `Lt -> LtE` `0123abcd`: within 64 bits\n- not an entry\n"
+    (entry,) = equivalent.parse(text)
+    assert entry == equivalent.Equivalent("chatschema/jsontext.py", 57, "Lt -> LtE", "0123abcd", "within 64 bits")
+    for bad in (
+        "- `jsontext.py:57` `Lt -> LtE`: no digest",
+        "- `jsontext.py:57` `Lt -> LtE` `0123abcd`:",
+        "- `a.py:1` `x`",
+    ):
+        with pytest.raises(ValueError, match="needs `module:line` `change` `digest`: reason"):
+            equivalent.parse(bad)
+
+
+def test_an_equivalent_survives_a_shift_above_it_and_goes_stale_when_its_code_changes() -> None:
+    found = mutants("chatschema/m.py", SOURCE)
+    judged = _by(found, "Lt -> LtE")
+    entries = equivalent.parse(_entry(judged))
+    assert equivalent.keys(entries, found) == {judged.key}
+    shifted = mutants("chatschema/m.py", SOURCE.replace("import re\n", "import re\nimport os\n\n\n"))
+    assert _by(shifted, "Lt -> LtE").line == judged.line + 3
+    assert equivalent.keys(entries, shifted) == {_by(shifted, "Lt -> LtE").key}
+    assert equivalent.stale(entries, shifted, ["chatschema/m.py"]) == []
+    edited = mutants("chatschema/m.py", SOURCE.replace("not x == cap", "not x == cap + 1"))
+    assert equivalent.keys(entries, edited) == set()
+    assert equivalent.stale(entries, edited, ["chatschema/m.py"]) == entries  # named with its module and old line
+    # Another mutant's code edited (a class below): the entry still holds.
+    other = mutants("chatschema/m.py", SOURCE.replace("n >= self.size", "n >= self.size * 1"))
+    assert equivalent.keys(entries, other) == {_by(other, "Lt -> LtE").key}
+
+
+def test_digests_are_unique_per_module_even_for_identical_lines() -> None:
+    source = "if (a < 1) { x = 1; }\nfoo();\nif (a < 1) { x = 1; }\nfoo();\nif (a < 1) { x = 1; }\n"
+    found = mutants("npm/esm/x.js", source)
+    assert len({m.digest for m in found}) == len(found)
+    assert all(re.fullmatch(r"[0-9a-f]{8}", m.digest) for m in found)
+
+
+def test_only_survivors_reruns_a_killed_mutant_whose_code_changed() -> None:
+    source = SOURCE
+    before = mutants("chatschema/m.py", source)
+    killed = {m.key: dataclasses.replace(_outcome(m.key, "killed"), digest=m.digest) for m in before}
+    assert to_rerun(before, killed) == [] and not_run(before, killed) == []
+    edited = source.replace("return n >= self.size", "return n >= self.size + 0")
+    after = mutants("chatschema/m.py", edited)
+    assert {m.description for m in to_rerun(after, killed)} == {"GtE -> Gt", "0 -> 1"}
+    # A kill recorded under the same key for other code (another digest) is not inherited either.
+    (moved,) = [m for m in before if m.description == "Lt -> LtE"]
+    older = {**killed, moved.key: dataclasses.replace(killed[moved.key], digest="0000beef")}
+    assert to_rerun(before, older) == [moved] and not_run(before, older) == [moved]
 
 
 def test_every_equivalent_listed_in_the_docs_names_a_mutant_of_the_current_code() -> None:
-    """An edit that moves or removes a listed mutant makes the list stale: it must be updated with the code."""
+    """An edit of a listed mutant's code makes its entry stale: it must be judged again (and its digest updated)."""
     entries = equivalent.listed(ROOT / "docs" / "testing.md")
     assert entries
-    for module in sorted({e.module for e in entries}):
-        found = mutants(module, (ROOT / module).read_text(encoding="utf-8"))  # Python or JavaScript
-        named = {(m.line, m.description) for m in found}
-        for entry in (e for e in entries if e.module == module):
-            assert (entry.line, entry.change) in named, f"docs/testing.md: {entry} names no mutant of {module}"
+    modules = sorted({e.module for e in entries})
+    found = [m for module in modules for m in mutants(module, (ROOT / module).read_text(encoding="utf-8"))]
+    stale = equivalent.stale(entries, found, modules)
+    assert not stale, "docs/testing.md: stale equivalent entries (their code changed): " + "; ".join(map(str, stale))
+    assert len({(e.module, e.digest) for e in entries}) == len(entries), "an entry listed twice"
+
+
+def _imports_runtime(text: str) -> bool:
+    for node in ast.walk(ast.parse(text)):
+        if isinstance(node, ast.Import) and any(a.name.split(".")[0] == "chatschema" for a in node.names):
+            return True
+        if isinstance(node, ast.ImportFrom) and (node.module or "").split(".")[0] == "chatschema":
+            return True
+    runs = r"import_module\(\s*[\"']chatschema|-m chatschema|\"-m\", \"chatschema\"|^from tests(\.node|\.ts_project) import"
+    return re.search(runs, text, re.MULTILINE) is not None
+
+
+def test_a_default_run_covers_every_runtime_module_and_every_test_file_using_it() -> None:
+    """A new hand-written module, or a new test file using the runtime, is in the default run (or fails here)."""
+    modules = set(runtime_modules())
+    for path in sorted((ROOT / "chatschema").rglob("*.py")):
+        rel = path.relative_to(ROOT).as_posix()
+        if "__pycache__" not in rel and not is_generated(rel, path.read_bytes()):
+            assert rel in modules, f"{rel}: a hand-written module the mutation runner does not mutate"
+    assert {"npm/esm/core.js", "npm/esm/stream.js"} <= modules
+    tests = set(runtime_tests(ROOT))
+    assert "tests/test_dask.py" in tests
+    for rel in suite_files(ROOT):
+        if rel not in tests:
+            assert rel in NOT_RUNTIME or rel in LEFT_OUT, f"{rel}: neither run by the mutation runner nor excluded"
+    for rel, reason in [*NOT_RUNTIME.items(), *LEFT_OUT.items()]:
+        assert (ROOT / rel).is_file() and reason, f"tests/mutation/suite.py: {rel} excluded but gone"
+    # Every test file that starts Node on the npm package runs the ES modules' mutants.
+    node = set(runtime_tests(ROOT, node_only=True))
+    for rel in tests:
+        text = (ROOT / rel).read_text(encoding="utf-8")
+        if re.search(r"^from tests(\.node|\.ts_project) import", text, re.MULTILINE):
+            assert rel in node, rel
+
+
+def test_excluded_test_files_run_no_runtime_code_but_the_generators() -> None:
+    """A file excluded as generator-only that starts using the runtime fails here (move it, or give the reason)."""
+    # These read the package's files, import generated modules to compare, lint the package, or name the helpers.
+    reads = {"tests/test_codegen.py", "tests/test_layout.py", "tests/test_docs.py", "tests/test_static.py"}
+    reads.add("tests/test_mutation_runner.py")
+    for rel in NOT_RUNTIME:
+        if rel not in reads:
+            assert not _imports_runtime((ROOT / rel).read_text(encoding="utf-8")), rel

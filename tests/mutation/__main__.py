@@ -4,73 +4,39 @@ from __future__ import annotations
 
 import argparse
 import datetime
+import functools
 import random
 import subprocess
 import sys
-import time
 from pathlib import Path
 
 from . import __doc__ as USAGE
 from . import equivalent
+from .baseline import Baseline, run_plain
 from .coverage_map import CoverageMap, collect
 from .execute import Workspace
 from .mutants import Mutant, mutants
-from .results import NOT_COVERED, Outcome, load, save, scores, survivors, to_rerun
+from .results import NOT_COVERED, Outcome, Score, load, not_run, save, scores, survivors, to_rerun
+from .suite import runtime_modules, runtime_tests
 
 ROOT = Path(__file__).resolve().parent.parent.parent
 EQUIVALENT = ROOT / "docs" / "testing.md"  # the survivors judged equivalent, with the reason for each
-DEFAULT_MODULES = [
-    "chatschema/jsontext.py",
-    "chatschema/schemas/__init__.py",
-    "chatschema/validate/backends.py",
-    "chatschema/validate/reader.py",
-    "chatschema/validate/report.py",
-    "chatschema/validate/run.py",
-    "chatschema/letta/sse.py",
-    "chatschema/letta/stream.py",
-    "chatschema/cli.py",
-    "npm/esm/core.js",
-]
-# Every test file that uses the runtime; with the coverage map each mutant runs only those reaching it.
-PYTHON_TESTS = [
-    "tests/hostile",
-    "tests/test_api.py",
-    "tests/test_bridgic_api.py",
-    "tests/test_bridgic_real.py",
-    "tests/test_cli.py",
-    "tests/test_cli_conventions.py",
-    "tests/test_dispatch.py",
-    "tests/test_docent_real.py",
-    "tests/test_formats.py",
-    "tests/test_letta_real.py",
-    "tests/test_letta_stream.py",
-    "tests/test_letta_stream_api.py",
-    "tests/test_node_errors.py",
-    "tests/test_sse_reader.py",
-    "tests/test_swarm_api.py",
-    "tests/test_validate_api.py",
-    "tests/test_vectors.py",
-]
-NODE_TESTS = [
-    "tests/hostile/test_node.py",
-    "tests/test_node_errors.py",
-    "tests/test_typescript.py",
-    "tests/test_letta_stream.py",
-]
 
 
 def _parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="python -m tests.mutation", description=USAGE, formatter_class=argparse.RawDescriptionHelpFormatter
     )
-    parser.add_argument("--module", action="append", help="a hand-written module (repeat); default: the runtime's")
+    parser.add_argument("--module", action="append", help="a hand-written module (repeat); default: the whole runtime")
     parser.add_argument("--max", type=int, default=30, help="mutants sampled per module, seeded (0: all)")
     parser.add_argument("--seed", type=int, default=1)
-    parser.add_argument("--timeout", type=float, help="seconds per mutant (default: 60 + 3x its tests' measured time)")
+    parser.add_argument("--timeout", type=float, help="seconds per mutant (default: 60 + 3x its tests' baseline time)")
     parser.add_argument("--tests", nargs="*", help="test paths (default: every test file using the runtime)")
     parser.add_argument("--results", type=Path, default=ROOT / ".mutation" / "results.json", help="results file")
     parser.add_argument(
-        "--only-survivors", action="store_true", help="run only the mutants the results file does not record as killed"
+        "--only-survivors",
+        action="store_true",
+        help="run only the mutants the results file does not record as killed for their current code",
     )
     parser.add_argument(
         "--resume", action="store_true", help="run only the mutants the results file has no outcome for"
@@ -85,95 +51,152 @@ def _git(*args: str) -> str:
     return proc.stdout.strip()
 
 
+@functools.cache
+def _mutants(module: str) -> list[Mutant]:
+    """Every mutant of `module` as it is now (computed once per run)."""
+    return mutants(module, (ROOT / module).read_text(encoding="utf-8"))
+
+
 def _chosen(args: argparse.Namespace) -> dict[str, list[Mutant]]:
     rng = random.Random(args.seed)
     chosen: dict[str, list[Mutant]] = {}
-    for module in args.module or DEFAULT_MODULES:
-        listed = mutants(module, (ROOT / module).read_text(encoding="utf-8"))
+    for module in args.module or runtime_modules():
+        listed = list(_mutants(module))
         if args.max and len(listed) > args.max:
             listed = sorted(rng.sample(listed, args.max), key=lambda m: m.line)
         chosen[module] = listed
     return chosen
 
 
-def _timeout(args: argparse.Namespace, cmap: CoverageMap | None, tests: list[str]) -> float:
-    if args.timeout:
-        return float(args.timeout)
-    if cmap is None:
-        return 1800.0
-    return 60.0 + 3 * sum(cmap.durations.get(t, 0.0) for t in tests)
+def _todo(
+    args: argparse.Namespace, chosen: dict[str, list[Mutant]], outcomes: dict[str, Outcome]
+) -> dict[str, list[Mutant]]:
+    """The mutants to run: all, or (--only-survivors) those not killed for their current code, or
+    (--resume) those with no outcome for their current code."""
+    todo = {m: to_rerun(listed, outcomes) if args.only_survivors else listed for m, listed in chosen.items()}
+    if args.resume:
+        todo = {m: not_run(listed, outcomes) for m, listed in todo.items()}
+    return todo
+
+
+def _paths(args: argparse.Namespace, module: str) -> list[str]:
+    tests: list[str] = args.tests or runtime_tests(ROOT, node_only=module.endswith(".js"))
+    return tests
+
+
+class _Plan:
+    """The baselines of a run (one per list of test paths) and the Python modules' coverage map."""
+
+    def __init__(self, args: argparse.Namespace, space: Workspace) -> None:
+        self.args = args
+        self.space = space
+        self.cmap: CoverageMap | None = None
+        self.baselines: dict[tuple[str, ...], Baseline] = {}
+        self.coverage_paths: tuple[str, ...] = ()
+
+    def prepare(self, todo: dict[str, list[Mutant]]) -> None:
+        """Run the baselines the mutants to do need: the coverage run first, then plain runs."""
+        python = [m for m, listed in todo.items() if listed and not m.endswith(".js")]
+        if python and not self.args.all_tests:
+            paths = _paths(self.args, python[0])
+            offsets = {m: (str(self.space.target(m)), self.space.header_lines(m)) for m in python}
+            print(f"## baseline under coverage: {' '.join(paths)}", flush=True)
+            self.cmap, baseline = collect(self.space.path, offsets, paths, self.args.pytest_args, self.space.path)
+            self.coverage_paths = tuple(paths)
+            self.baselines[self.coverage_paths] = baseline
+            print(f"   {baseline.summary()}", flush=True)
+        for module, listed in todo.items():
+            key = tuple(_paths(self.args, module))
+            if listed and key not in self.baselines:
+                print(f"## baseline: {' '.join(key)}", flush=True)
+                self.baselines[key] = run_plain(self.space.path, self.space.env(), list(key), self.args.pytest_args)
+                print(f"   {self.baselines[key].summary()}", flush=True)
+
+    def outcome(self, mutant: Mutant) -> Outcome:
+        """Run `mutant` against the tests that can kill it (that passed on the baseline) and say what came of it."""
+        paths = tuple(_paths(self.args, mutant.module))
+        baseline = self.baselines[paths]
+        if self.cmap is not None and not mutant.module.endswith(".js") and paths == self.coverage_paths:
+            tests = [t for t in self.cmap.select(mutant) if t in baseline.passed]
+        else:
+            tests = baseline.fastest_first()
+        base = (mutant.key, mutant.module, mutant.line, mutant.description)
+        if not tests:
+            return Outcome(*base, NOT_COVERED, 0, 0.0, digest=mutant.digest)
+        timeout = self.args.timeout or 60.0 + 3 * sum(baseline.durations.get(t, 0.0) for t in tests)
+        run = self.space.run(mutant, tests, baseline.passed, self.args.pytest_args, timeout)
+        return Outcome(*base, run.status, len(tests), run.seconds, run.killer, mutant.digest)
+
+    def summary(self) -> dict[str, object]:
+        """The baselines, for the results file."""
+        return {
+            " ".join(paths): {"passed": len(b.passed), "failed": len(b.failed), "seconds": round(b.seconds, 1)}
+            for paths, b in self.baselines.items()
+        }
 
 
 def main(argv: list[str] | None = None) -> int:
-    """Run the mutants, print each outcome and the scores, and record them in the results file."""
+    """Run the baselines and the mutants, print each outcome and the scores, and record them in the results file."""
     args = _parser().parse_args(argv)
     chosen = _chosen(args)
     outcomes = load(args.results)
-    todo = {m: to_rerun(listed, outcomes) if args.only_survivors else listed for m, listed in chosen.items()}
-    if args.resume:  # an interrupted run goes on where it stopped
-        todo = {m: [mutant for mutant in listed if mutant.key not in outcomes] for m, listed in todo.items()}
+    todo = _todo(args, chosen, outcomes)
     for module, listed in chosen.items():  # outcomes of mutants that no longer exist are dropped
         keys = {m.key for m in listed}
         outcomes = {k: o for k, o in outcomes.items() if o.module != module or k in keys or args.max}
-    meta = {"commit": _git("rev-parse", "--short", "HEAD") + ("+changes" if _git("status", "--porcelain") else "")}
-    python = [m for m, listed in todo.items() if listed and not m.endswith(".js")]
+    meta: dict[str, object] = {
+        "commit": _git("rev-parse", "--short", "HEAD") + ("+changes" if _git("status", "--porcelain") else "")
+    }
     with Workspace(ROOT) as space:
-        cmap = None
-        if python and not args.all_tests:
-            offsets = {m: (str(space.target(m)), space.header_lines(m)) for m in python}
-            start = time.perf_counter()
-            print(f"## coverage of {' '.join(args.tests or PYTHON_TESTS)}", flush=True)
-            cmap = collect(space.path, offsets, args.tests or PYTHON_TESTS, args.pytest_args, space.path)
-            print(f"   {len(cmap.durations)} tests, {time.perf_counter() - start:.0f}s", flush=True)
+        plan = _Plan(args, space)
+        plan.prepare(todo)
+        meta["baselines"] = plan.summary()
         for module, listed in todo.items():
-            is_js = module.endswith(".js")
-            paths = args.tests or (NODE_TESTS if is_js else PYTHON_TESTS)
             print(f"## {module}: {len(listed)} of {len(chosen[module])} mutants", flush=True)
             for mutant in listed:
-                select = cmap is not None and not is_js
-                tests = cmap.select(mutant) if cmap is not None and select else paths
-                if not tests:
-                    outcome = Outcome(mutant.key, module, mutant.line, mutant.description, NOT_COVERED, 0, 0.0)
-                else:
-                    run = space.run(
-                        mutant, tests, select, args.pytest_args, _timeout(args, cmap if select else None, tests)
-                    )
-                    count = len(tests) if select else 0
-                    outcome = Outcome(
-                        mutant.key, module, mutant.line, mutant.description, run.status, count, run.seconds, run.killer
-                    )
-                outcomes[mutant.key] = outcome
+                outcome = outcomes[mutant.key] = plan.outcome(mutant)
                 save(args.results, outcomes, meta)
                 print(f"  {_line(outcome)}", flush=True)
     meta["date"] = datetime.datetime.now(datetime.UTC).strftime("%Y-%m-%d %H:%M UTC")
+    meta["scores"] = [score.to_json() for score in _report(chosen, outcomes, meta)]
     save(args.results, outcomes, meta)
-    _report(chosen, outcomes, meta)
     return 0
 
 
 def _line(outcome: Outcome) -> str:
-    tests = f"{outcome.tests} tests" if outcome.tests else "all tests"
     detail = f": {outcome.detail}" if outcome.detail else ""
     where = f"{outcome.module.rsplit('/', 1)[-1]}:{outcome.line}"
     if outcome.status == NOT_COVERED:
         return f"{'SURVIVED':8} {where}: {outcome.description} (not covered)"
     verdict = outcome.status if outcome.killed else outcome.status.upper()
-    return f"{verdict:8} {where}: {outcome.description} ({tests}, {outcome.seconds:.1f}s){detail}"
+    return f"{verdict:8} {where}: {outcome.description} ({outcome.tests} tests, {outcome.seconds:.1f}s){detail}"
 
 
-def _report(chosen: dict[str, list[Mutant]], outcomes: dict[str, Outcome], meta: dict[str, str]) -> None:
-    judged = equivalent.keys(equivalent.listed(EQUIVALENT), [m for listed in chosen.values() for m in listed])
-    print(f"\n## survivors (commit {meta['commit']}, {meta['date']})")
+def _report(chosen: dict[str, list[Mutant]], outcomes: dict[str, Outcome], meta: dict[str, object]) -> list[Score]:
+    """Print the survivors, the equivalent entries gone stale, and the scores; return the scores."""
+    entries = equivalent.listed(EQUIVALENT)
+    every = {m: _mutants(m) for m in chosen}
+    judged = equivalent.keys(entries, [m for listed in every.values() for m in listed])
+    digests = {m.key: m.digest for listed in chosen.values() for m in listed}
+    print(f"\n## survivors (commit {meta['commit']}, {meta['date']}); `digest` for {EQUIVALENT.name}")
     for outcome in survivors(chosen, outcomes):
         note = ", judged equivalent" if outcome.key in judged else ""
-        print(f"  {outcome.module}:{outcome.line}: {outcome.description} ({outcome.status}{note})")
-    print(f"\n## score: killed / mutants run; equivalent survivors ({EQUIVALENT.name}); killed / the others")
-    for score in scores(chosen, outcomes, judged):
-        note = f"  ({score.missing} not run)" if score.missing else ""
+        where = f"{outcome.module}:{outcome.line}"
+        print(f"  {where} `{outcome.description}` `{digests[outcome.key]}` ({outcome.status}{note})")
+    for entry in equivalent.stale(entries, [m for listed in every.values() for m in listed], every):
+        print(f"  stale entry in {EQUIVALENT.name} (its code changed; judge again): {entry}")
+    for outcome in (o for o in outcomes.values() if o.killed and o.key in judged and o.digest == digests.get(o.key)):
+        print(f"  listed as equivalent but killed by {outcome.detail}: {outcome.module}:{outcome.line}")
+    found = scores(chosen, outcomes, judged)
+    print("\n## score by behaviour: killed / (mutants - equivalent - timeouts)")
+    print(f"{'module':34} {'mutants':>7} {'killed':>6} {'timeout':>7} {'equiv.':>6} {'survived':>8} {'score':>7}")
+    for s in found:
+        note = f"  ({s.missing} not run)" if s.missing else ""
         print(
-            f"{score.name:42} {score.killed:4} / {score.total:<4} {score.share:>6}"
-            f"  {score.equivalent:3} eq.  {score.share_of_others:>6}{note}"
+            f"{s.name:34} {s.mutants:7} {s.killed:6} {s.timeouts:7} {s.equivalent:6} {s.survived:8}"
+            f" {s.by_behaviour:>7}{note}"
         )
+    return found
 
 
 if __name__ == "__main__":

@@ -1,7 +1,7 @@
 """Which tests run which lines: collected once per run, then used to pick each mutant's tests.
 
 The tests run once against an unmutated copy of the package under coverage.py, with the test's
-node id as coverage's context (plugin.py); Python processes the tests start are measured too
+node id as coverage's context (plugin.py); this run is the baseline too (baseline.py). Python processes the tests start are measured too
 (coverage's .pth hook reads COVERAGE_PROCESS_START, and the config gives them the test's id as
 their static context), and so are `multiprocessing` workers. The map keeps, per module, the tests
 that ran each line, and each test's duration, so a mutant runs only the tests that reach it,
@@ -10,10 +10,10 @@ fastest first.
 
 from __future__ import annotations
 
-import json
 import os
 import subprocess
 import tempfile
+import time
 import warnings
 from collections.abc import Iterable
 from dataclasses import dataclass, field
@@ -22,6 +22,7 @@ from pathlib import Path
 import coverage
 from coverage.exceptions import CoverageWarning
 
+from .baseline import Baseline, read_report, require_passing
 from .execute import PYTEST
 from .mutants import Mutant
 
@@ -61,6 +62,7 @@ class CoverageMap:
         return sorted(tests, key=lambda nodeid: (self.durations.get(nodeid, 0.0), nodeid))
 
     def to_json(self) -> dict[str, object]:
+        """The map as JSON data."""
         return {
             "lines": {m: {str(n): sorted(t) for n, t in sorted(by.items())} for m, by in sorted(self.lines.items())},
             "durations": self.durations,
@@ -68,6 +70,7 @@ class CoverageMap:
 
     @classmethod
     def from_json(cls, data: dict[str, object]) -> CoverageMap:
+        """The map from `to_json`'s data."""
         lines = data["lines"]
         durations = data["durations"]
         assert isinstance(lines, dict) and isinstance(durations, dict)
@@ -98,32 +101,40 @@ def from_contexts(
 
 def collect(
     package: Path, modules: dict[str, tuple[str, int]], tests: list[str], pytest_args: list[str], root: Path
-) -> CoverageMap:
-    """Run `tests` once in `package` (the unmutated copy of the repository) and map their coverage."""
+) -> tuple[CoverageMap, Baseline]:
+    """Run `tests` once in `package` (the unmutated copy of the repository): their coverage map, and
+    the baseline (each test's outcome). Stops the run (SystemExit) if a test fails."""
     with tempfile.TemporaryDirectory(prefix="chatschema-mutation-coverage-") as tmp:
         config = Path(tmp) / "coveragerc"
         config.write_text(_CONFIG.format(data=Path(tmp) / "data", package=package), encoding="utf-8")
-        durations_file = Path(tmp) / "durations.json"
+        report = Path(tmp) / "report.json"
         env = {
             **os.environ,
             "PYTHONPATH": str(package),
+            "CHATSCHEMA_TS_PACKAGE": str(package / "npm"),
             "COVERAGE_PROCESS_START": str(config),
-            "MUTATION_DURATIONS": str(durations_file),
+            "MUTATION_REPORT": str(report),
+            "MUTATION_CONTEXTS": "1",
             "MUTATION_CONTEXT": "",
         }
+        start = time.perf_counter()
         proc = subprocess.run([*PYTEST, *pytest_args, *tests], cwd=root, env=env, capture_output=True, text=True)
-        if proc.returncode != 0:
-            tail = "\n".join((proc.stdout + proc.stderr).splitlines()[-30:])
-            raise SystemExit(f"mutation: the tests fail without any mutant (exit {proc.returncode}):\n{tail}")
-        durations: dict[str, float] = json.loads(durations_file.read_text(encoding="utf-8"))
-        combined = coverage.Coverage(config_file=str(config))
-        with warnings.catch_warnings():
-            # A process a test kills on purpose (Ctrl-C, time-outs) leaves a data file half written.
-            warnings.simplefilter("ignore", CoverageWarning)
-            combined.combine(keep=False)
-        data = combined.get_data()
-        contexts = {
-            path: {line: list(names) for line, names in data.contexts_by_lineno(path).items()}
-            for path, _ in modules.values()
-        }
-    return from_contexts(contexts, modules, durations)
+        baseline = read_report(report, time.perf_counter() - start) if report.exists() else None
+        require_passing(baseline, proc.returncode, proc.stdout + proc.stderr)
+        assert baseline is not None
+        contexts = _contexts(config, modules)
+    return from_contexts(contexts, modules, baseline.durations), baseline
+
+
+def _contexts(config: Path, modules: dict[str, tuple[str, int]]) -> dict[str, dict[int, list[str]]]:
+    """Every process's coverage data combined: per measured file, line -> the contexts that ran it."""
+    combined = coverage.Coverage(config_file=str(config))
+    with warnings.catch_warnings():
+        # A process a test kills on purpose (Ctrl-C, time-outs) leaves a data file half written.
+        warnings.simplefilter("ignore", CoverageWarning)
+        combined.combine(keep=False)
+    data = combined.get_data()
+    return {
+        path: {line: list(names) for line, names in data.contexts_by_lineno(path).items()}
+        for path, _ in modules.values()
+    }

@@ -10,6 +10,7 @@ JavaScript: `===`/`!==`, `<`/`<=`, `&&`/`||` and numbers, line by line.
 from __future__ import annotations
 
 import ast
+import dataclasses
 import hashlib
 import re
 from collections.abc import Iterator
@@ -27,6 +28,10 @@ class Mutant:
     description: str
     key: str
     source: str  # the whole mutated module
+    # The mutated region's text (8 hex digits): the function around the mutant (else its statement)
+    # in Python, the line and two either side in JavaScript, with the change applied. It stays while
+    # the rest of the file moves, and changes with any edit of that region.
+    digest: str = ""
 
 
 _SWAP_CMP: dict[type[ast.cmpop], type[ast.cmpop]] = {
@@ -225,6 +230,24 @@ def _digest(text: str) -> str:
     return hashlib.sha256(text.encode()).hexdigest()[:12]
 
 
+def region_digest(region: list[str], offset: int, column: int, description: str) -> str:
+    """The digest of a mutated region: its lines (change applied), where in them the change is, and what it is."""
+    text = "\n".join([description, f"{offset}:{column}", *region])
+    return hashlib.sha256(text.encode()).hexdigest()[:8]
+
+
+def _region(scope: ast.AST) -> tuple[int, int]:
+    """First and last line of the code a Python mutant's digest covers: its function (decorators
+    included) or statement; of a class, its header (a mutant in the class body has its own statement)."""
+    first = getattr(scope, "lineno", 1)
+    last = getattr(scope, "end_lineno", None) or first
+    if isinstance(scope, _DEFS):
+        first = min([first, *(d.lineno for d in scope.decorator_list)])
+        if isinstance(scope, ast.ClassDef):
+            last = max(scope.lineno, scope.body[0].lineno - 1)
+    return first, last
+
+
 def python_mutants(module: str, source: str) -> Iterator[Mutant]:
     """Every mutant of the Python module `module` whose text is `source`, in source order."""
     tree = ast.parse(source)
@@ -237,6 +260,9 @@ def python_mutants(module: str, source: str) -> Iterator[Mutant]:
         scope_key = f"{site.qualname}@{_digest(ast.get_source_segment(source, site.scope) or '')}"
         # The n-th change of this kind inside its scope: stable while that scope's text is unchanged.
         count = ordinal[(scope_key, description)] = ordinal.get((scope_key, description), -1) + 1
+        first, last = _region(site.scope)
+        region = text.split("\n")[first - 1 : last]
+        digest = region_digest(region, site.node.lineno - first, site.node.col_offset, description)
         yield Mutant(
             module=module,
             line=site.node.lineno,
@@ -245,6 +271,7 @@ def python_mutants(module: str, source: str) -> Iterator[Mutant]:
             description=description,
             key=f"{module}:{scope_key}:{count}:{description}",
             source=text,
+            digest=digest,
         )
 
 
@@ -281,6 +308,9 @@ def js_mutants(module: str, source: str) -> Iterator[Mutant]:
                 description = f"{match.group()!r} -> {new!r}"
                 stem = f"{module}:{_digest(text)}:{index}:{match.start()}:{description}"
                 count = ordinal[stem] = ordinal.get(stem, -1) + 1  # identical lines elsewhere
+                start = max(number - 3, 0)
+                region = [*lines[start : number - 1], mutated, *lines[number : number + 2]]
+                digest = region_digest(region, number - 1 - start, match.start(), description)
                 yield Mutant(
                     module=module,
                     line=number,
@@ -289,9 +319,18 @@ def js_mutants(module: str, source: str) -> Iterator[Mutant]:
                     description=description,
                     key=f"{stem}:{count}",
                     source="\n".join([*lines[: number - 1], mutated, *lines[number:]]),
+                    digest=digest,
                 )
 
 
 def mutants(module: str, source: str) -> list[Mutant]:
-    """The mutants of `module` (Python or JavaScript, by its suffix)."""
-    return list(js_mutants(module, source) if module.endswith(".js") else python_mutants(module, source))
+    """The mutants of `module` (Python or JavaScript, by its suffix), each with a digest of its own."""
+    found = list(js_mutants(module, source) if module.endswith(".js") else python_mutants(module, source))
+    seen: dict[str, int] = {}
+    for index, mutant in enumerate(found):
+        # The same region twice in a file (identical lines): the later ones numbered in file order.
+        count = seen[mutant.digest] = seen.get(mutant.digest, -1) + 1
+        if count:
+            digest = hashlib.sha256(f"{mutant.digest}:{count}".encode()).hexdigest()[:8]
+            found[index] = dataclasses.replace(mutant, digest=digest)
+    return found

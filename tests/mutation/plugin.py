@@ -1,13 +1,17 @@
 """The pytest side of the mutation runner (`-p tests.mutation.plugin`), driven by environment variables.
 
-- MUTATION_DURATIONS=FILE (coverage run): each test's name becomes coverage's context, in this
-  process (coverage started by its .pth hook, COVERAGE_PROCESS_START) and, through
-  MUTATION_CONTEXT and the coverage config, in every Python process the test starts; each test's
-  duration is written to FILE.
+- MUTATION_CONTEXTS=1 (coverage run): each test's name becomes coverage's context, in this process
+  (coverage started by its .pth hook, COVERAGE_PROCESS_START) and, through MUTATION_CONTEXT and the
+  coverage config, in every Python process the test starts.
+- MUTATION_REPORT=FILE (baseline run): each test's outcome ("passed", "failed" or "skipped", xfail
+  included) and duration are written to FILE as JSON.
 - MUTATION_SELECT=FILE (mutant run): only the tests named in FILE (one node id a line) run, in that
   order. If some are not collected (the mutant changed a constant the tests are parametrized
   with), every test of their files runs after them.
-- MUTATION_FAILED=FILE: the first failing test's node id is written there (the mutant's killer).
+- MUTATION_BASELINE=FILE (mutant run): the node ids that passed on the baseline. The first of them
+  to fail is the mutant's killer: written to MUTATION_FAILED, and the session stops there. A test
+  not in FILE that fails is written to MUTATION_OTHERS and does not stop it (not a kill). Without
+  MUTATION_BASELINE, any failure is the killer.
 Hypothesis keeps its example database in a throw-away directory, so a mutant's failing examples
 are not replayed into later runs.
 """
@@ -24,7 +28,10 @@ import pytest
 CONTEXT = "MUTATION_CONTEXT"
 
 _durations: dict[str, float] = {}
+_outcomes: dict[str, str] = {}
 _failed: list[str] = []
+_baseline: set[str] | None = None
+_session: list[pytest.Session] = []
 
 
 def _switch(context: str) -> None:
@@ -45,6 +52,15 @@ def pytest_configure(config: pytest.Config) -> None:
     configuration.set_hypothesis_home_dir(tempfile.mkdtemp(prefix="mutation-hypothesis-"))
 
 
+def pytest_sessionstart(session: pytest.Session) -> None:
+    """Read the baseline's passing tests, if given."""
+    global _baseline
+    _session.append(session)
+    baseline = os.environ.get("MUTATION_BASELINE")
+    if baseline:
+        _baseline = set(Path(baseline).read_text(encoding="utf-8").splitlines())
+
+
 def pytest_collection_modifyitems(session: pytest.Session, config: pytest.Config, items: list[pytest.Item]) -> None:
     """Keep only the selected tests, in the selected order."""
     select = os.environ.get("MUTATION_SELECT")
@@ -63,25 +79,50 @@ def pytest_collection_modifyitems(session: pytest.Session, config: pytest.Config
 
 
 def pytest_runtest_logstart(nodeid: str, location: tuple[str, int | None, str]) -> None:
-    if os.environ.get("MUTATION_DURATIONS"):
+    """Coverage run: the test's id becomes the context."""
+    if os.environ.get("MUTATION_CONTEXTS"):
         _switch(nodeid)
 
 
 def pytest_runtest_logfinish(nodeid: str, location: tuple[str, int | None, str]) -> None:
-    if os.environ.get("MUTATION_DURATIONS"):
+    """Coverage run: no test's context between tests."""
+    if os.environ.get("MUTATION_CONTEXTS"):
         _switch("")
 
 
-def pytest_runtest_logreport(report: pytest.TestReport) -> None:
+def _record(report: pytest.TestReport) -> None:
     _durations[report.nodeid] = _durations.get(report.nodeid, 0.0) + report.duration
-    if report.failed and not _failed:
+    if report.failed:
+        _outcomes[report.nodeid] = "failed"
+    elif report.skipped and _outcomes.get(report.nodeid) != "failed":
+        _outcomes[report.nodeid] = "skipped"  # xfail too: it does not pass
+    elif report.when == "call":
+        _outcomes.setdefault(report.nodeid, "passed")
+
+
+def pytest_runtest_logreport(report: pytest.TestReport) -> None:
+    """Record the outcome; a failure of a test that passed on the baseline is the killer and stops the run."""
+    _record(report)
+    if not report.failed:
+        return
+    if _baseline is not None and report.nodeid not in _baseline:
+        others = os.environ.get("MUTATION_OTHERS")
+        if others:
+            with Path(others).open("a", encoding="utf-8") as sink:
+                sink.write(report.nodeid + "\n")
+        return
+    if not _failed:
         _failed.append(report.nodeid)
         target = os.environ.get("MUTATION_FAILED")
-        if target:
+        if target:  # a mutant's run: stop at its killer, as -x would
             Path(target).write_text(report.nodeid, encoding="utf-8")
+            if _session:
+                _session[0].shouldfail = f"mutation: {report.nodeid} failed"
 
 
 def pytest_sessionfinish(session: pytest.Session, exitstatus: int) -> None:
-    target = os.environ.get("MUTATION_DURATIONS")
+    """Baseline run: write each test's outcome and duration."""
+    target = os.environ.get("MUTATION_REPORT")
     if target:
-        Path(target).write_text(json.dumps(_durations, indent=0), encoding="utf-8")
+        data = {"durations": _durations, "outcomes": _outcomes}
+        Path(target).write_text(json.dumps(data, indent=0), encoding="utf-8")

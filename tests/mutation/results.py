@@ -1,20 +1,27 @@
-"""Outcomes of mutants, kept in a results file between runs, and the score they make per module."""
+"""Outcomes of mutants, kept in a results file between runs, and the score they make per module.
+
+An outcome is reused (by `--only-survivors`, `--resume` and the scores) only while the mutant's
+digest is the one recorded with it: a mutant whose code changed since has no outcome.
+"""
 
 from __future__ import annotations
 
 import json
 from collections.abc import Iterable
-from dataclasses import asdict, dataclass
+from dataclasses import asdict, dataclass, fields
 from pathlib import Path
 
 from .mutants import Mutant
 
-KILLED = ("killed", "timeout")  # a mutant that makes the tests hang is caught: they never pass
+KILLED = "killed"  # a test that passed on the baseline failed
+TIMEOUT = "timeout"  # the tests did not finish in time: not a kill, counted apart
 NOT_COVERED = "not covered"
 
 
 @dataclass(frozen=True)
 class Outcome:
+    """What one mutant's run gave, with the digest of the code it was run on."""
+
     key: str
     module: str
     line: int
@@ -23,10 +30,12 @@ class Outcome:
     tests: int  # how many tests were selected for it
     seconds: float
     detail: str = ""  # the killing test, or why it was not run
+    digest: str = ""  # Mutant.digest when it ran ("" in results files older than digests: never reused)
 
     @property
     def killed(self) -> bool:
-        return self.status in KILLED
+        """Whether a test that passed on the baseline failed with the mutant."""
+        return self.status == KILLED
 
 
 def load(path: Path) -> dict[str, Outcome]:
@@ -34,53 +43,77 @@ def load(path: Path) -> dict[str, Outcome]:
     if not path.exists():
         return {}
     data = json.loads(path.read_text(encoding="utf-8"))
-    return {item["key"]: Outcome(**item) for item in data["mutants"]}
+    names = {f.name for f in fields(Outcome)}
+    return {item["key"]: Outcome(**{k: v for k, v in item.items() if k in names}) for item in data["mutants"]}
 
 
-def save(path: Path, outcomes: dict[str, Outcome], meta: dict[str, str]) -> None:
-    """Write every outcome to `path`, in module and line order."""
+def save(path: Path, outcomes: dict[str, Outcome], meta: dict[str, object]) -> None:
+    """Write `meta` and every outcome to `path`, in module and line order."""
     ordered = sorted(outcomes.values(), key=lambda o: (o.module, o.line, o.key))
     path.parent.mkdir(parents=True, exist_ok=True)
     text = json.dumps({**meta, "mutants": [asdict(o) for o in ordered]}, indent=1, ensure_ascii=False)
     path.write_text(text + "\n", encoding="utf-8")
 
 
+def recorded(outcomes: dict[str, Outcome], mutant: Mutant) -> Outcome | None:
+    """The outcome recorded for `mutant`, if it was recorded for the same code (same digest)."""
+    outcome = outcomes.get(mutant.key)
+    return outcome if outcome is not None and outcome.digest == mutant.digest else None
+
+
 def to_rerun(mutants: Iterable[Mutant], previous: dict[str, Outcome]) -> list[Mutant]:
-    """The mutants not already killed in `previous`: its survivors, and mutants of code changed since."""
-    return [m for m in mutants if m.key not in previous or not previous[m.key].killed]
+    """The mutants `previous` does not record as killed for their current code: survivors, time-outs,
+    mutants never run, and mutants whose code changed since (a kill is never inherited across an edit)."""
+    return [m for m in mutants if (o := recorded(previous, m)) is None or not o.killed]
+
+
+def not_run(mutants: Iterable[Mutant], previous: dict[str, Outcome]) -> list[Mutant]:
+    """The mutants `previous` has no outcome for, for their current code (`--resume`)."""
+    return [m for m in mutants if recorded(previous, m) is None]
 
 
 @dataclass(frozen=True)
 class Score:
+    """One module's (or package's) counts. Every mutant with an outcome is in exactly one of
+    killed, timeouts, equivalent and survived."""
+
     name: str
+    mutants: int  # mutants with an outcome for their current code
     killed: int
-    total: int  # mutants with an outcome
-    missing: int  # mutants of the module with no outcome (not run: --max sampling)
+    timeouts: int
     equivalent: int  # survivors judged equivalent (docs/testing.md)
+    survived: int  # the others: survived, not covered, or the run failed ("error")
+    missing: int = 0  # mutants of the module with no outcome (not run: --max sampling)
 
     @property
-    def share(self) -> str:
-        return f"{self.killed / self.total:.1%}" if self.total else "-"
+    def by_behaviour(self) -> str:
+        """killed / (mutants - equivalent - timeouts): of the mutants that change behaviour and end, how many a test catches."""
+        judged = self.mutants - self.equivalent - self.timeouts
+        return f"{self.killed / judged:.1%}" if judged else "-"
 
-    @property
-    def share_of_others(self) -> str:
-        """Killed among the mutants not judged equivalent."""
-        others = self.total - self.equivalent
-        return f"{self.killed / others:.1%}" if others else "-"
+    def to_json(self) -> dict[str, object]:
+        """The counts and the score, for the results file."""
+        return {**asdict(self), "by_behaviour": self.by_behaviour}
+
+
+def _module_score(module: str, listed: list[Mutant], outcomes: dict[str, Outcome], equivalent: set[str]) -> Score:
+    known = [o for m in listed if (o := recorded(outcomes, m)) is not None]
+    killed = sum(o.killed for o in known)
+    timeouts = sum(o.status == TIMEOUT for o in known)
+    judged = sum(not o.killed and o.status != TIMEOUT and o.key in equivalent for o in known)
+    survived = len(known) - killed - timeouts - judged
+    return Score(module, len(known), killed, timeouts, judged, survived, len(listed) - len(known))
 
 
 def scores(mutants: dict[str, list[Mutant]], outcomes: dict[str, Outcome], equivalent: set[str]) -> list[Score]:
-    """Per module and then per group (a package directory of several modules): killed / mutants with an outcome."""
-    per_module: list[Score] = []
-    for module, listed in mutants.items():
-        known = [outcomes[m.key] for m in listed if m.key in outcomes]
-        judged = sum(not o.killed and o.key in equivalent for o in known)
-        per_module.append(Score(module, sum(o.killed for o in known), len(known), len(listed) - len(known), judged))
+    """Per module and then per group (a package directory of several modules)."""
+    per_module = [_module_score(module, listed, outcomes, equivalent) for module, listed in mutants.items()]
     groups: dict[str, list[Score]] = {}
     for score in per_module:
         groups.setdefault(group(score.name), []).append(score)
+    counts = ("mutants", "killed", "timeouts", "equivalent", "survived", "missing")
     per_group = [
-        Score(name, *(sum(getattr(s, f) for s in members) for f in ("killed", "total", "missing", "equivalent")))
+        Score(name, *(sum(getattr(s, f) for s in members) for f in counts))
         for name, members in groups.items()
         if len(members) > 1
     ]
@@ -96,6 +129,6 @@ def group(module: str) -> str:
 
 
 def survivors(mutants: dict[str, list[Mutant]], outcomes: dict[str, Outcome]) -> list[Outcome]:
-    """Outcomes of the listed mutants that are not killed, in module and line order."""
-    found = [outcomes[m.key] for listed in mutants.values() for m in listed if m.key in outcomes]
+    """Outcomes (for the current code) of the listed mutants that are not killed, in module and line order."""
+    found = [o for listed in mutants.values() for m in listed if (o := recorded(outcomes, m)) is not None]
     return [o for o in found if not o.killed]
