@@ -10,13 +10,16 @@ import json
 from functools import cache
 
 import pytest
+from hypothesis.internal.conjecture import providers
+from hypothesis.internal.constants_ast import Constants
 from jsonschema import Draft202012Validator
 
 from chatschema import schemas
 from release.evolution.mutations import Walker, mutations
 from tests.allowlist import ALLOWLIST
 from tests.conformance.bundle import bundle, family_defs
-from tests.conformance.report import SIDES, SMALL, Result, format_report, run
+from tests.conformance.report import SIDES, SMALL, Result, draw, format_report, run
+from tests.conformance.strategies import schema_strategy
 from tests.node import HERE, PACKAGE, run_node
 from tests.vectors import all_vectors
 
@@ -59,6 +62,17 @@ def test_bundle_agrees_with_the_shipped_schema(name: str) -> None:
     bundled = Draft202012Validator(bundle(name), format_checker=Draft202012Validator.FORMAT_CHECKER)
     for vector in (v for v in all_vectors() if v.schema_name == name):
         assert bundled.is_valid(vector.load()) is vector.valid, vector.id
+
+
+def test_a_seed_pins_the_draws_whatever_code_is_loaded(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Hypothesis mixes the literals of the loaded local modules into its draws; the harness draws without
+    them, so an edit to the code, or a module imported earlier or later, does not change a seed's cases."""
+    strategy = schema_strategy("swarm/ISwarmMessage")
+    plain = draw(strategy, 40, 7)
+    literals = Constants(strings={f"x_literal_{i}" for i in range(50)} | {"user", "tool"}, integers=set(range(-9, 9)))
+    monkeypatch.setattr(providers, "_get_local_constants", lambda: literals)
+    providers.CONSTANTS_CACHE.cache.clear()
+    assert draw(strategy, 40, 7) == plain
 
 
 def test_mutations_of_a_valid_vector_are_named_and_deterministic() -> None:

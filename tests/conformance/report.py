@@ -44,7 +44,7 @@ from release.evolution.mutations import Coverage, Walker, json_key, mutations
 from tests.allowlist import ALLOWLIST, KnownDisagreement
 from tests.conformance.bundle import bundle, families, family_defs, real_view, type_names
 from tests.conformance.real import REAL_SIDE, real_dump, real_parse
-from tests.conformance.strategies import code_strategy, generated_type, schema_strategy
+from tests.conformance.strategies import code_strategy, generated_type, schema_strategy, seed_pins_draws
 from tests.roundtrip import beyond_microsecond, lost
 from tests.vectors import all_vectors, model_adapter, typeddict_adapter
 
@@ -198,7 +198,8 @@ def draw(strategy: Any, count: int, seed: int) -> list[Any]:
     def collect(value: Any) -> None:
         found.append(value)
 
-    collect()
+    with seed_pins_draws():
+        collect()
     return found
 
 
