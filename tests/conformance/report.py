@@ -47,11 +47,11 @@ from release.evolution.mutations import Coverage, Walker, json_key, mutations
 from tests.allowlist import ALLOWLIST, KnownDisagreement
 from tests.conformance.bundle import bundle, families, family_defs, real_view, type_names
 from tests.conformance.real import REAL_SIDE, real_dump, real_parse
+from tests.conformance.seeds import DEFAULT_SEED
 from tests.conformance.strategies import code_strategy, generated_type, schema_strategy, seed_pins_draws
 from tests.roundtrip import beyond_microsecond, lost
 from tests.vectors import all_vectors, model_adapter, typeddict_adapter
 
-DEFAULT_SEED = 20261123
 # the validators this run asks; allowlist entries of other sides (e.g. ajv) are checked elsewhere
 SIDES = {
     "dispatch",
@@ -491,12 +491,27 @@ def format_report(result: Result) -> str:
     problems = result.problems
     lines.append("")
     if problems:
-        lines.append(
-            f"FAILED: {len(problems)} problem(s). Replay: nox -s conformance -- --seed {result.seed} --only <family/Type>"
-        )
+        lines.append(f"FAILED: {len(problems)} problem(s). Replay: {replay(result)} --only <family/Type>")
     else:
         lines.append("OK: zero unexplained disagreements; every allowlist entry hit; everything covered.")
     return "\n".join(lines)
+
+
+def replay(result: Result) -> str:
+    """The command that draws this run's cases again."""
+    small = " --small" if result.budget == SMALL else ""
+    return f"nox -s conformance --{small} --seed {result.seed}"
+
+
+def summary_line(result: Result) -> str:
+    """One line per run: the seed, the cases, the disagreements and the verdict."""
+    problems = result.problems
+    verdict = f"FAILED ({len(problems)} problem(s))" if problems else "OK"
+    return (
+        f"seed {result.seed}: {sum(s.cases for s in result.stats.values()):,} cases, "
+        f"{len(result.disagreements) - len(result.unexplained):,} disagreements explained, "
+        f"{len(result.unexplained)} unexplained, {result.seconds:.0f}s: {verdict}"
+    )
 
 
 def _family_total(result: Result, names: list[str]) -> TypeStats:
