@@ -124,7 +124,7 @@ def conformance(session: nox.Session) -> None:
     """Generated instances, mutations and the agreement report, full budget (~1,000+ cases per family).
 
     `nox -s conformance -- --only letta/ToolCallMessage` replays one type's cases (seeds are fixed);
-    `-- --small` runs the test suite's budget; `-- --seed N` draws other cases.
+    `-- --small` runs the test suite's budget; `-- --seed N` draws other cases; `-- --seeds N` runs N seeds.
     """
     session.install("-r", "requirements/test.txt")
     session.install("--no-deps", *REAL_SYSTEMS)

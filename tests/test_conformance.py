@@ -10,27 +10,35 @@ import json
 from functools import cache
 
 import pytest
+from hypothesis.internal.conjecture import providers
+from hypothesis.internal.constants_ast import Constants
 from jsonschema import Draft202012Validator
 
 from chatschema import schemas
 from release.evolution.mutations import Walker, mutations
 from tests.allowlist import ALLOWLIST
 from tests.conformance.bundle import bundle, family_defs
-from tests.conformance.report import SIDES, SMALL, Result, format_report, run
+from tests.conformance.report import SIDES, SMALL, Result, draw, format_report, replay, run
+from tests.conformance.seeds import DEFAULT_SEED, commit_seed, derived_seeds
+from tests.conformance.strategies import schema_strategy
 from tests.node import HERE, PACKAGE, run_node
 from tests.vectors import all_vectors
 
+# the default seed, and one of this commit (a failure prints how to replay it: report.replay)
+SEEDS = [DEFAULT_SEED, commit_seed()]
+
 
 @cache
-def small_run() -> Result:
-    return run(SMALL)
+def small_run(seed: int = DEFAULT_SEED) -> Result:
+    return run(SMALL, seed)
 
 
-def test_conformance_small_budget() -> None:
-    result = small_run()
+@pytest.mark.parametrize("seed", SEEDS, ids=[f"default-seed-{SEEDS[0]}", f"commit-seed-{SEEDS[1]}"])
+def test_conformance_small_budget(seed: int) -> None:
+    result = small_run(seed)
     report = format_report(result)
     print(report)
-    assert not result.problems, report
+    assert not result.problems, f"replay: {replay(result)}\n{report}"
 
 
 def test_every_family_and_type_is_tried() -> None:
@@ -59,6 +67,25 @@ def test_bundle_agrees_with_the_shipped_schema(name: str) -> None:
     bundled = Draft202012Validator(bundle(name), format_checker=Draft202012Validator.FORMAT_CHECKER)
     for vector in (v for v in all_vectors() if v.schema_name == name):
         assert bundled.is_valid(vector.load()) is vector.valid, vector.id
+
+
+def test_a_seed_pins_the_draws_whatever_code_is_loaded(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Hypothesis mixes the literals of the loaded local modules into its draws; the harness draws without
+    them, so an edit to the code, or a module imported earlier or later, does not change a seed's cases."""
+    strategy = schema_strategy("swarm/ISwarmMessage")
+    plain = draw(strategy, 40, 7)
+    literals = Constants(strings={f"x_literal_{i}" for i in range(50)} | {"user", "tool"}, integers=set(range(-9, 9)))
+    monkeypatch.setattr(providers, "_get_local_constants", lambda: literals)
+    providers.CONSTANTS_CACHE.cache.clear()
+    assert draw(strategy, 40, 7) == plain
+
+
+def test_seeds_are_derived_the_same_every_time() -> None:
+    assert derived_seeds(7, 4) == derived_seeds(7, 4)
+    assert derived_seeds(7, 4)[0] == 7
+    assert len(set(derived_seeds(7, 4))) == 4
+    assert derived_seeds(7, 2) == derived_seeds(7, 4)[:2]
+    assert commit_seed() == commit_seed()
 
 
 def test_mutations_of_a_valid_vector_are_named_and_deterministic() -> None:

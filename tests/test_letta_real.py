@@ -226,6 +226,16 @@ SDK_LAXITIES: list[Laxity] = [
         ),
     ),
     Laxity(
+        id="stop-frame-cursor",
+        normalizes=False,
+        reason=(
+            "letta-client's LettaStopReason has no `run_id` or `seq_id` field: it keeps any value there as an "
+            "unknown key, null included. Letta's stop reason has neither field; a background stream's stop "
+            "frame carries a run id and a cursor, and the server only ever replaces a null with them."
+        ),
+        vectors=frozenset({"letta/LettaStreamingResponse/invalid/stop_reason_run_id_null.json"}),
+    ),
+    Laxity(
         id="naive-date",
         normalizes=False,
         reason=(

@@ -1,24 +1,37 @@
-"""`python -m tests.conformance [--small] [--seed N] [--only family/Type ...]`: run and print the report."""
+"""`python -m tests.conformance [--small] [--seed N] [--seeds N] [--only family/Type ...]`: run and print the report."""
 
 from __future__ import annotations
 
 import argparse
 import sys
 
-from tests.conformance.report import DEFAULT_SEED, FULL, SMALL, format_report, run
+from tests.conformance.report import FULL, SMALL, Result, format_report, run, summary_line
+from tests.conformance.seeds import DEFAULT_SEED, derived_seeds
 
 
 def main(argv: list[str] | None = None) -> int:
+    """Run the budget at each seed, print each report and, for several seeds, one line per seed."""
     parser = argparse.ArgumentParser(prog="python -m tests.conformance", description=__doc__)
     parser.add_argument("--small", action="store_true", help="the test suite's small budget")
     parser.add_argument("--seed", type=int, default=DEFAULT_SEED)
+    parser.add_argument(
+        "--seeds", type=int, default=1, metavar="N", help="run N seeds: --seed and N-1 derived from it (fixed)"
+    )
     parser.add_argument("--only", nargs="*", help="families or family/Type names (replays the same cases)")
     args = parser.parse_args(argv)
-    result = run(
-        SMALL if args.small else FULL, args.seed, args.only, log=lambda m: print(m, file=sys.stderr, flush=True)
-    )
-    print(format_report(result))
-    return 1 if result.problems else 0
+    if args.seeds < 1:
+        parser.error("--seeds needs at least 1")
+    results: list[Result] = []
+    for seed in derived_seeds(args.seed, args.seeds):
+        result = run(
+            SMALL if args.small else FULL, seed, args.only, log=lambda m: print(m, file=sys.stderr, flush=True)
+        )
+        print(format_report(result), flush=True)
+        results.append(result)
+    if len(results) > 1:
+        print(f"\n== {len(results)} seeds")
+        print("\n".join(f"  {summary_line(r)}" for r in results))
+    return 1 if any(r.problems for r in results) else 0
 
 
 if __name__ == "__main__":

@@ -12,7 +12,10 @@ Cases of one type, in a fixed order from fixed seeds:
 - `schema#i`: instances hypothesis-jsonschema generates from the bundled schema;
 - `code#i` (and `code#i/exclude_unset`): dumps of models built from the generated code;
 - `<origin>~<rule>@<path>`: mutations of every valid vector and generated instance. Every
-  (rule, schema location) is applied at least once; a few more are drawn at random per instance.
+  (rule, schema location) is applied at least once, a location of a union's branch being its own
+  (`$.run_id` of a stop frame is not `$.run_id` of a message); a few more are drawn at random per instance.
+- after `|`, features of the payload: `message_type=stop_reason`, the branch of a union it is;
+  `sub-microsecond`, a date-time with digits beyond the microsecond.
 
 A disagreement is a side whose verdict differs from jsonschema's (or, for round trips, a valid
 case that does not survive). Each must be explained by a tests/allowlist.py entry for that side
@@ -44,11 +47,11 @@ from release.evolution.mutations import Coverage, Walker, json_key, mutations
 from tests.allowlist import ALLOWLIST, KnownDisagreement
 from tests.conformance.bundle import bundle, families, family_defs, real_view, type_names
 from tests.conformance.real import REAL_SIDE, real_dump, real_parse
-from tests.conformance.strategies import code_strategy, generated_type, schema_strategy
+from tests.conformance.seeds import DEFAULT_SEED
+from tests.conformance.strategies import code_strategy, generated_type, schema_strategy, seed_pins_draws
 from tests.roundtrip import beyond_microsecond, lost
 from tests.vectors import all_vectors, model_adapter, typeddict_adapter
 
-DEFAULT_SEED = 20261123
 # the validators this run asks; allowlist entries of other sides (e.g. ajv) are checked elsewhere
 SIDES = {
     "dispatch",
@@ -88,7 +91,7 @@ class Case:
 
     @property
     def id(self) -> str:
-        found = features(self.instance)
+        found = features(self.name, self.instance)
         return self.origin + ("|" + ",".join(found) if found else "")
 
 
@@ -103,9 +106,30 @@ def _strings(value: Any) -> Iterator[str]:
             yield from _strings(v)
 
 
-def features(instance: Any) -> list[str]:
+@cache
+def root_tag(name: str) -> str | None:
+    """The tag property of `<family>/<Type>` if it is a tagged union (`message_type` of LettaStreamingResponse)."""
+    family, type_name = name.split("/")
+    discriminator = family_defs(family)[type_name].get("discriminator")
+    return str(discriminator["propertyName"]) if discriminator else None
+
+
+def branch_of(name: str, instance: Any) -> str | None:
+    """`<tag>=<value>` for an instance of a tagged union whose tag is a string, e.g. `message_type=stop_reason`.
+
+    Generated cases of a union (`schema#3`, `code#8`) do not say in their origin which branch they are,
+    and a branch may disagree where its siblings do not (letta-client knows no `run_id` on a stop
+    frame): the feature lets an allowlist entry name the branch and the path together."""
+    tag = root_tag(name)
+    if tag is None or not isinstance(instance, dict) or not isinstance(instance.get(tag), str):
+        return None
+    return f"{tag}={instance[tag]}"
+
+
+def features(name: str, instance: Any) -> list[str]:
     """Features of a payload that explain known disagreements (see tests/allowlist.py)."""
-    found = []
+    branch = branch_of(name, instance)
+    found = [branch] if branch else []
     for text in _strings(instance):
         if beyond_microsecond(text):
             found.append("sub-microsecond")
@@ -198,7 +222,8 @@ def draw(strategy: Any, count: int, seed: int) -> list[Any]:
     def collect(value: Any) -> None:
         found.append(value)
 
-    collect()
+    with seed_pins_draws():
+        collect()
     return found
 
 
@@ -394,19 +419,28 @@ def _run_type(result: Result, name: str, vectors: list[Any], cov: Coverage) -> N
             if schemas.validator(name).is_valid(dump):
                 pool.append(case)
 
-    seen: set[tuple[str, str]] = set()
-    for origin in pool:
-        nodes = walker.walk(origin.instance, cov)
-        candidates = list(mutations(origin.instance, nodes))
-        chosen = [m for m in candidates if (m.rule, m.location) not in seen]
-        rest = [m for m in candidates if (m.rule, m.location) in seen]
-        chosen += rng.sample(rest, min(len(rest), result.budget.extra_mutations))
-        for m in chosen:
-            seen.add((m.rule, m.location))
-            evaluated.append(Case(f"{origin.origin}~{m.rule}@{m.where}", name, m.build()))
-
+    evaluated += _mutants(pool, walker, cov, rng, result.budget.extra_mutations)
     for case in evaluated:
         _judge(result, stats, case)
+
+
+def _mutants(pool: list[Case], walker: Walker, cov: Coverage, rng: random.Random, extra: int) -> list[Case]:
+    """Mutations of every valid case of the pool: the first of each (rule, location), `extra` more at random."""
+    # a (rule, location) of one branch of a union is not that of another: `$.run_id` of a stop frame
+    # and of a message are different schema locations, each mutated at least once
+    seen: set[tuple[str, str | None, str]] = set()
+    out: list[Case] = []
+    for origin in pool:
+        nodes = walker.walk(origin.instance, cov)
+        branch = branch_of(origin.name, origin.instance)
+        candidates = list(mutations(origin.instance, nodes))
+        chosen = [m for m in candidates if (m.rule, branch, m.location) not in seen]
+        rest = [m for m in candidates if (m.rule, branch, m.location) in seen]
+        chosen += rng.sample(rest, min(len(rest), extra))
+        for m in chosen:
+            seen.add((m.rule, branch, m.location))
+            out.append(Case(f"{origin.origin}~{m.rule}@{m.where}", origin.name, m.build()))
+    return out
 
 
 def _judge(result: Result, stats: TypeStats, case: Case) -> None:
@@ -457,12 +491,27 @@ def format_report(result: Result) -> str:
     problems = result.problems
     lines.append("")
     if problems:
-        lines.append(
-            f"FAILED: {len(problems)} problem(s). Replay: nox -s conformance -- --seed {result.seed} --only <family/Type>"
-        )
+        lines.append(f"FAILED: {len(problems)} problem(s). Replay: {replay(result)} --only <family/Type>")
     else:
         lines.append("OK: zero unexplained disagreements; every allowlist entry hit; everything covered.")
     return "\n".join(lines)
+
+
+def replay(result: Result) -> str:
+    """The command that draws this run's cases again."""
+    small = " --small" if result.budget == SMALL else ""
+    return f"nox -s conformance --{small} --seed {result.seed}"
+
+
+def summary_line(result: Result) -> str:
+    """One line per run: the seed, the cases, the disagreements and the verdict."""
+    problems = result.problems
+    verdict = f"FAILED ({len(problems)} problem(s))" if problems else "OK"
+    return (
+        f"seed {result.seed}: {sum(s.cases for s in result.stats.values()):,} cases, "
+        f"{len(result.disagreements) - len(result.unexplained):,} disagreements explained, "
+        f"{len(result.unexplained)} unexplained, {result.seconds:.0f}s: {verdict}"
+    )
 
 
 def _family_total(result: Result, names: list[str]) -> TypeStats:

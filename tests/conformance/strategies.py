@@ -17,11 +17,16 @@ import importlib
 import json
 import types
 import typing
+from collections.abc import Iterator
+from contextlib import contextmanager
 from datetime import UTC, datetime, timedelta, timezone
 from functools import cache
 from typing import Any
+from unittest.mock import patch
 
 from hypothesis import strategies as st
+from hypothesis.internal.conjecture import providers
+from hypothesis.internal.constants_ast import Constants
 from hypothesis_jsonschema import from_schema
 from pydantic import BaseModel
 from pydantic.fields import FieldInfo
@@ -38,6 +43,29 @@ json_values = st.recursive(
     max_leaves=8,
 )
 json_objects = st.dictionaries(_keys, json_values, max_size=4)
+
+
+def _no_constants() -> Constants:
+    return Constants()
+
+
+@contextmanager
+def seed_pins_draws() -> Iterator[None]:
+    """Draw with nothing but the seed deciding what comes out.
+
+    Hypothesis (6.131) mixes into its draws the literals it finds in the source of every local module
+    then in `sys.modules` (`providers._get_local_constants`: chatschema/, codegen/, release/, ...). So
+    the same seed drew other cases after any edit to those files, after a change in which of them were
+    imported (a lazy import, `--only` against the full run), and after other hypothesis tests of the
+    same process had filled its constant cache. The pool is empty while the harness draws; hypothesis'
+    own built-in constants stay. hypothesis is pinned (requirements/), so the private name is stable.
+    """
+    with patch.object(providers, "_get_local_constants", _no_constants):
+        providers.CONSTANTS_CACHE.cache.clear()  # filled from local constants by earlier draws
+        try:
+            yield
+        finally:
+            providers.CONSTANTS_CACHE.cache.clear()
 
 
 @cache
