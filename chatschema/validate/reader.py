@@ -155,7 +155,7 @@ def read_lines(
     With `path` (the regular file `stream` reads, from its start), chunks carry the span of their
     lines in it rather than the bytes: for worker processes, which read it themselves."""
     first = 1
-    tail = b""  # the start of a line that goes on in the next block
+    tail = bytearray()  # the start of a line that goes on: appended in place (+= on bytes copied it each block)
     skipping = 0  # >0: inside a too-large line, bytes seen so far
     owed = 0  # bytes read that no chunk has counted yet (each byte is counted once, for progress)
     identity = _identity(stream) if path is not None else (0, 0, 0)
@@ -178,7 +178,7 @@ def read_lines(
         else:
             size, owed = owed, 0
             if path is None:
-                yield Chunk(source, False, first, [], size, data, max_bytes, tail)
+                yield Chunk(source, False, first, [], size, data, max_bytes, bytes(tail))
             else:
                 # isspace() stops at the first other byte; strip() copies, so only for a blank block
                 blank = data.isspace() and not data.strip(JSON_SPACE) and not tail.strip(JSON_SPACE)
@@ -190,18 +190,18 @@ def read_lines(
                     size,
                     b"",
                     max_bytes,
-                    tail,
+                    bytes(tail),
                     span=Span(path, start, cut + 1, identity),
                     blank=blank,
                 )
             first = CONTINUE
-            tail = data[cut + 1 :]
+            tail = bytearray(data[cut + 1 :])
         if len(tail) > max_bytes:
-            skipping, tail = len(tail), b""
+            skipping, tail = len(tail), bytearray()
     if skipping:
         yield Chunk(source, False, first, [TooLarge(skipping, max_bytes)], owed)
     elif tail:
-        yield Chunk(source, False, first, [tail], owed)
+        yield Chunk(source, False, first, [bytes(tail)], owed)
 
 
 def read_document(stream: BinaryIO, source: str, max_bytes: int) -> Iterator[Chunk]:
