@@ -293,3 +293,15 @@ def test_node_reassembles_a_stream_of_150_000_numbered_frames() -> None:
         "messages": 150_000,
         "last_seq_id": 150_000,
     }
+
+
+def test_fragments_with_a_deep_unknown_key_reassemble() -> None:
+    """Two fragments of one message, each with an unknown key nested 1,000 levels (under the 1,024
+    limit): comparing their skeletons once raised RecursionError."""
+    deep = "[" * 1000 + "1" + "]" * 1000
+    head = f'"id":"message-1","date":"{DATE}","message_type":"assistant_message","otid":"m-0","extra":{deep}'
+    body = "".join(f'data: {{{head},"content":"{piece}"}}\n\n' for piece in ("Hel", "lo")) + (
+        'data: {"message_type":"stop_reason","stop_reason":"end_turn"}\n\ndata: [DONE]\n\n'
+    )
+    result = reassemble_sse(body)
+    assert [m.content for m in result.messages] == ["Hello"]  # type: ignore[union-attr]
