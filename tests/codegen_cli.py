@@ -11,29 +11,29 @@ from pathlib import Path
 ROOT = Path(__file__).parent.parent
 
 
-def run_codegen(
-    root: Path, *args: str, env: dict[str, str] | None = None, cwd: Path = ROOT
+def _run_module(
+    module: str, root: Path, args: tuple[str, ...], env: dict[str, str] | None, cwd: Path
 ) -> subprocess.CompletedProcess[str]:
-    """`python -m codegen --root ROOT ARGS...` with this checkout's codegen, output captured."""
+    """`python -m MODULE --root ROOT ARGS...` with this checkout's code, output captured."""
     return subprocess.run(
-        [sys.executable, "-m", "codegen", "--root", str(root), *args],
+        [sys.executable, "-m", module, "--root", str(root), *args],
         cwd=cwd,
         env={**os.environ, "PYTHONPATH": str(ROOT), **(env or {})},
         capture_output=True,
         text=True,
         check=False,
     )
+
+
+def run_codegen(
+    root: Path, *args: str, env: dict[str, str] | None = None, cwd: Path = ROOT
+) -> subprocess.CompletedProcess[str]:
+    """`python -m codegen --root ROOT ARGS...` with this checkout's codegen, output captured."""
+    return _run_module("codegen", root, args, env, cwd)
 
 
 def run_evolution(
     root: Path, *args: str, env: dict[str, str] | None = None, cwd: Path = ROOT
 ) -> subprocess.CompletedProcess[str]:
     """`python -m release.evolution --root ROOT ARGS...` with this checkout's code, output captured."""
-    return subprocess.run(
-        [sys.executable, "-m", "release.evolution", "--root", str(root), *args],
-        cwd=cwd,
-        env={**os.environ, "PYTHONPATH": str(ROOT), **(env or {})},
-        capture_output=True,
-        text=True,
-        check=False,
-    )
+    return _run_module("release.evolution", root, args, env, cwd)
