@@ -86,6 +86,7 @@ def bench(session: nox.Session) -> None:
     session.install("--no-deps", "-e", ".")
     session.run("python", "bench/run.py", *session.posargs)
     session.run("python", "bench/streams.py")
+    session.run("python", "bench/long_lines.py")
     session.run("python", "-m", "codegen", "setup-node")
     session.run("python", "bench/diff.py")
 
