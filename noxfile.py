@@ -93,8 +93,8 @@ def bench(session: nox.Session) -> None:
 
 @nox.session
 def bench_codegen(session: nox.Session) -> None:
-    """Schema-edit loop benchmark: generate (clean, warm, after a schema or runtime edit) against one
-    plain datamodel-codegen call, as ratios from one run. `nox -s bench_codegen -- --repeat 9`."""
+    """Schema-edit loop benchmark: generate (clean, warm, after a schema edit) against one plain
+    datamodel-codegen call, as ratios from one run. `nox -s bench_codegen -- --repeat 9`."""
     session.install("-r", "requirements/codegen.txt")
     session.run("python", "-m", "codegen", "setup-node")
     session.run("python", "bench/codegen.py", *session.posargs)
