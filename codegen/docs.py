@@ -15,7 +15,7 @@ from typing import Any
 
 from . import walk
 from .escape import Escaped, md_code
-from .examples import first_valid
+from .examples import first_valid, read_example
 from .model import FamilyModel, NamedType, Property
 from .names import ref_target_name
 from .render import render
@@ -115,7 +115,7 @@ def _example(root: Path, family: str, name: str) -> tuple[str | None, str | None
     path = first_valid(root, family, name)
     if path is None:
         return None, None
-    payload = json.loads(path.read_text(encoding="utf-8"))
+    payload = json.loads(read_example(root, path))
     return json.dumps(payload, indent=2, ensure_ascii=False), path.relative_to(root).as_posix()
 
 

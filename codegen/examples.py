@@ -13,7 +13,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from pathlib import Path
 
-from .errors import SchemaProblem
+from .errors import CodegenError, SchemaProblem
 
 EXAMPLES = "examples"
 STREAMS = "streams"
@@ -37,6 +37,23 @@ class Sample:
     def shipped_name(self) -> str:
         """The file name in the package, e.g. `docent_transcript.jsonl`."""
         return f"{self.family}_{self.source.name}"
+
+
+def read_example(root: Path, path: Path) -> str:
+    """An example's text; CodegenError naming the file if it cannot be read as UTF-8 or is not JSON."""
+    from .load import parse_strict  # load imports this module
+
+    rel = path.relative_to(root).as_posix()
+    try:
+        text = path.read_text(encoding="utf-8")
+        if path.suffix == ".jsonl":  # one message a line, blank lines skipped, as the command reads them
+            for line in (line for line in text.splitlines() if line.strip()):
+                parse_strict(line)
+        else:
+            parse_strict(text)
+    except (OSError, UnicodeDecodeError, ValueError) as exc:
+        raise CodegenError([SchemaProblem(rel, "", f"not a readable JSON example: {exc}", "examples")]) from None
+    return text
 
 
 def examples_folder(root: Path, family: str) -> Path:

@@ -25,7 +25,7 @@ from .bundle import bundle_path, dump, index, standalone_files
 from .cache import Cache, LintMemo, digest, files_digest, tool_versions
 from .docs import docs_files
 from .errors import CodegenError
-from .examples import layout_problems, samples
+from .examples import layout_problems, read_example, samples
 from .layout import (
     IGNORED,
     NPM_PACKAGE,
@@ -120,7 +120,7 @@ def _sample_files(root: Path, families: dict[str, FamilyModel]) -> dict[str, str
     """The sample files shipped in the package (copies of schemas/<family>/examples/<Type>/*.jsonl)
     and their index: which schema each is meant for."""
     found = samples(root, {name: set(fam.types) for name, fam in families.items()})
-    files = {f"{PACKAGE}/samples/{s.shipped_name}": (root / s.source).read_text(encoding="utf-8") for s in found}
+    files = {f"{PACKAGE}/samples/{s.shipped_name}": read_example(root, root / s.source) for s in found}
     index = {s.shipped_name: {"schema": s.schema_name, "source": s.source.as_posix()} for s in found}
     files[f"{PACKAGE}/samples/index.json"] = json.dumps(index, indent=2, sort_keys=True) + "\n"
     return files

@@ -273,3 +273,21 @@ def test_generate_checks_every_kind_of_example_and_names_the_file(repo: Path) ->
         for line in lines
     )
     assert lines[-1] == "codegen: generated files left unchanged"
+
+
+@pytest.mark.parametrize(
+    ("example", "data", "reason"),
+    [
+        ("swarm/examples/ITool/valid/a1_search_with_enum.json", b"\xff\xfe{", "'utf-8' codec can't decode byte 0xff"),
+        ("swarm/examples/ITool/valid/a1_search_with_enum.json", b"", "Expecting value"),
+        ("swarm/examples/ISwarmMessage/history.jsonl", b'{"role": "user"}\n{"role":\n', "Expecting value"),
+        ("swarm/examples/ISwarmMessage/history.jsonl", b'{"a": NaN}\n', "NaN is not JSON"),
+    ],
+)
+def test_an_unreadable_example_is_one_line_naming_it(repo: Path, example: str, data: bytes, reason: str) -> None:
+    (repo / "schemas" / example).write_bytes(data)
+    proc = run_codegen(repo, "generate")
+    assert proc.returncode == 1 and "Traceback" not in proc.stderr, proc.stderr
+    first = proc.stderr.splitlines()[0]
+    assert first.startswith(f"schemas/{example}: /: not a readable JSON example: ") and reason in first, first
+    assert first.endswith("[examples]")
