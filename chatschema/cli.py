@@ -12,7 +12,7 @@ import stat
 import sys
 from collections.abc import Iterator
 from contextlib import suppress
-from typing import BinaryIO, TextIO
+from typing import BinaryIO, TextIO, cast
 
 from chatschema import schemas
 from chatschema.jsontext import DEPTH_LIMIT, MAX_DEPTH
@@ -21,6 +21,8 @@ from chatschema.validate.backends import AUTO, BACKENDS, fast_available, message
 from chatschema.validate.reader import BLOCK, JSON_SPACE, Chunk, read_array, read_document, read_lines
 from chatschema.validate.report import Reporter, printable_name
 from chatschema.validate.run import Options, run
+from chatschema.validate.snapshot import FileChanged, Snapshot
+from chatschema.validate.stop import exit_status, sigterm_raises
 
 MAX_BYTES = 16 * 1024 * 1024
 MAX_BYTES_LIMIT = 2**31 - 1  # a message is held whole in memory: 2 GiB is past any chat message
@@ -102,7 +104,13 @@ def _parser() -> argparse.ArgumentParser:
 
 
 def _open(path: str, stdin: BinaryIO) -> BinaryIO:
-    return stdin if path == "-" else open(path, "rb")
+    """The input to read: stdin, a regular file as it is now (`Snapshot`), or any other file as it comes."""
+    if path == "-":
+        return stdin
+    stream = open(path, "rb")
+    if stat.S_ISREG(os.fstat(stream.fileno()).st_mode):
+        return cast(BinaryIO, Snapshot(stream, path))  # the reads the readers make: read, tell, fileno
+    return stream
 
 
 def _chunks(
@@ -124,16 +132,20 @@ def _chunks(
             elif path.endswith(".json"):
                 chunks = read_document(stream, name, max_bytes)
             else:
-                regular = spans and stream is not stdin and stat.S_ISREG(os.fstat(stream.fileno()).st_mode)
+                regular = spans and isinstance(stream, Snapshot)
                 chunks = read_lines(stream, name, max_bytes, path=path if regular else None)
             empty = True
             for chunk in chunks:
                 empty = empty and _blank(chunk)
                 yield chunk
+            if isinstance(stream, Snapshot):
+                stream.check_still_there()
             if empty and each:
                 err.write(f"chatschema validate: {printable_name(name)}: no message read (empty input or array)\n")
             elif empty and not path.endswith(".json"):
                 err.write(f"chatschema validate: {printable_name(name)}: empty input, no message read\n")
+        except FileChanged:
+            raise  # the run stops (as when a worker finds it): see chatschema.validate.snapshot
         except OSError as exc:
             err.write(f"chatschema validate: error reading {printable_name(path)}: {exc.strerror or exc}\n")
             failed.append(path)
@@ -254,12 +266,12 @@ def validate(args: argparse.Namespace, stdin: BinaryIO, out: TextIO, err: TextIO
     try:
         for result in run(chunks, options, jobs):
             reporter.add(result)
-    except KeyboardInterrupt:
+    except KeyboardInterrupt as stop:  # Ctrl-C or SIGTERM
         reporter.finish()
-        return 130
+        return exit_status(stop)
     except BrokenPipeError:
         raise
-    except OSError as exc:  # a worker could not read its chunk's lines again (the file changed or went away)
+    except OSError as exc:  # FileChanged, here or in a worker (chatschema.validate.snapshot)
         reporter.finish()
         err.write(f"chatschema validate: {exc}\n")
         return USAGE_ERROR
@@ -272,19 +284,24 @@ def validate(args: argparse.Namespace, stdin: BinaryIO, out: TextIO, err: TextIO
     return 0 if reporter.total.invalid == 0 and reporter.total.malformed == 0 else 1
 
 
+def _dispatch(parser: argparse.ArgumentParser, args: argparse.Namespace) -> int:
+    if args.command is None:  # bare `chatschema`: what it can do
+        parser.print_help(sys.stdout)
+        return 0
+    if args.command == "schemas":
+        return list_schemas(args, sys.stdout, sys.stderr)
+    if args.command == "samples":
+        return list_samples(args, sys.stdin.buffer, sys.stdout, sys.stderr)
+    return validate(args, sys.stdin.buffer, sys.stdout, sys.stderr)
+
+
 def main(argv: list[str] | None = None) -> int:
     """Entry point of the `chatschema` console script and of `python -m chatschema`."""
     parser = _parser()
     args = parser.parse_args(argv)
     try:
-        if args.command is None:  # bare `chatschema`: what it can do
-            parser.print_help(sys.stdout)
-            return 0
-        if args.command == "schemas":
-            return list_schemas(args, sys.stdout, sys.stderr)
-        if args.command == "samples":
-            return list_samples(args, sys.stdin.buffer, sys.stdout, sys.stderr)
-        return validate(args, sys.stdin.buffer, sys.stdout, sys.stderr)
+        with sigterm_raises():
+            return _dispatch(parser, args)
     except BrokenPipeError:  # e.g. piped into `head`
         with suppress(OSError):
             sys.stdout.close()

@@ -1,7 +1,8 @@
 """The `chatschema` console script and `python -m chatschema`: `chatschema.cli.main`, imported here so
-that Ctrl-C at any moment, while the validators load included, exits 130 without a traceback."""
+that Ctrl-C at any moment, while the validators load included, exits 130 without a traceback.
 
-from __future__ import annotations
+Nothing is imported at the top, not even `__future__`: a Ctrl-C that arrives while this module loads
+would end in a traceback before `main` could catch it."""
 
 INTERRUPTED = 130  # 128 + SIGINT, as shells report it
 
@@ -12,5 +13,5 @@ def main(argv: list[str] | None = None) -> int:
         from chatschema.cli import main as run
 
         return run(argv)
-    except KeyboardInterrupt:
-        return INTERRUPTED
+    except KeyboardInterrupt as stop:  # SIGTERM's Terminated carries its own status (143)
+        return int(getattr(stop, "exit_status", INTERRUPTED))

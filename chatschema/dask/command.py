@@ -8,6 +8,7 @@ from typing import TextIO
 
 from chatschema.validate.report import Reporter, printable_name
 from chatschema.validate.run import Options
+from chatschema.validate.stop import exit_status
 
 USAGE_ERROR = 2
 
@@ -68,9 +69,9 @@ def run_on_dask(args: argparse.Namespace, options: Options, reporter: Reporter, 
         except (OSError, KilledWorker) as exc:  # the scheduler went away, or a block killed worker after worker
             err.write(f"chatschema validate: --dask {args.dask}: {exc}\n")
             return USAGE_ERROR
-        except KeyboardInterrupt:
+        except KeyboardInterrupt as stop:  # Ctrl-C or SIGTERM
             reporter.finish()
-            return 130
+            return exit_status(stop)
     if args.quiet:
         reporter.out.flush()
     else:

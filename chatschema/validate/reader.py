@@ -15,6 +15,8 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from typing import BinaryIO
 
+from .snapshot import changed, identity
+
 BLOCK = 1 << 20  # bytes read at a time
 BOM = b"\xef\xbb\xbf"
 
@@ -83,29 +85,28 @@ class Chunk:
 
 @dataclass(frozen=True)
 class Span:
-    """Where a chunk's lines are in a regular file, and which file it was (device, inode, mtime)."""
+    """Where a chunk's lines are in a regular file, and which file it was (device, inode)."""
 
     path: str
     offset: int
     length: int
-    identity: tuple[int, int, int]
+    identity: tuple[int, int]
 
     def read(self) -> bytes:
-        """The lines; OSError if the file was replaced or modified since the span was taken."""
-        with open(self.path, "rb") as stream:
-            data = b""
-            if _identity(stream) == self.identity:
-                stream.seek(self.offset)
-                data = stream.read(self.length)
+        """The lines; FileChanged if the file was deleted, replaced or cut short since the span was taken
+        (the rule for files that change: chatschema.validate.snapshot)."""
+        try:
+            stream = open(self.path, "rb")
+        except FileNotFoundError:
+            raise changed(self.path, "deleted") from None
+        with stream:
+            if identity(stream) != self.identity:
+                raise changed(self.path, "replaced by another file")
+            stream.seek(self.offset)
+            data = stream.read(self.length)
         if len(data) != self.length or not data.endswith(b"\n"):
-            end = self.offset + self.length
-            raise OSError(f"{self.path}: changed while it was being validated (bytes {self.offset:,} to {end:,})")
+            raise changed(self.path, f"bytes {self.offset:,} to {self.offset + self.length:,} are not as read")
         return data
-
-
-def _identity(stream: BinaryIO) -> tuple[int, int, int]:
-    status = os.fstat(stream.fileno())
-    return status.st_dev, status.st_ino, status.st_mtime_ns
 
 
 def _blocks(stream: BinaryIO, block: int) -> Iterator[bytes]:
@@ -158,7 +159,7 @@ def read_lines(
     tail = bytearray()  # the start of a line that goes on: appended in place (+= on bytes copied it each block)
     skipping = 0  # >0: inside a too-large line, bytes seen so far
     owed = 0  # bytes read that no chunk has counted yet (each byte is counted once, for progress)
-    identity = _identity(stream) if path is not None else (0, 0, 0)
+    file = identity(stream) if path is not None else (0, 0)
     for data in _blocks(stream, block):
         owed += len(data)
         start = stream.tell() - len(data) if path is not None else 0  # where `data` starts in the file
@@ -191,7 +192,7 @@ def read_lines(
                     b"",
                     max_bytes,
                     bytes(tail),
-                    span=Span(path, start, cut + 1, identity),
+                    span=Span(path, start, cut + 1, file),
                     blank=blank,
                 )
             first = CONTINUE

@@ -4,8 +4,11 @@ from __future__ import annotations
 
 import gc
 import multiprocessing
+import multiprocessing.pool
+import queue
 import signal
-from collections import deque
+import threading
+import time
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field, replace
 from itertools import compress
@@ -203,11 +206,26 @@ def _jsonl_hint(data: bytes, loads: Callable[[bytes], Any]) -> str:
 
 
 _worker: Engine | None = None
+_LOCK_WAIT = 2.0  # seconds `terminate` waits for the task queue's lock before it goes on without it
+
+
+class _Pool(multiprocessing.pool.Pool):
+    """The standard pool, except that `terminate` cannot hang on a worker killed while it waited for a
+    task (a SIGTERM to the whole process group, as systemd or a container runtime sends): that worker
+    holds the task queue's lock for ever, and the standard pool waits for the lock without end."""
+
+    @staticmethod
+    def _help_stuff_finish(inqueue: Any, task_handler: Any, size: int) -> None:
+        inqueue._rlock.acquire(timeout=_LOCK_WAIT)  # as the standard pool does, but not for ever
+        while task_handler.is_alive() and inqueue._reader.poll():  # unblock the task handler
+            inqueue._reader.recv()
+            time.sleep(0)
 
 
 def _init(options: Options) -> None:
     global _worker
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C: the parent stops the pool and reports, quietly
+    signal.signal(signal.SIGTERM, signal.SIG_DFL)  # not the parent's handler: the parent ends the pool with it
     signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT})  # blocked by the parent while forking
     _worker = Engine(options)
 
@@ -242,16 +260,38 @@ def _results(chunks: Iterable[Chunk], options: Options, jobs: int) -> Iterator[t
     # is held during the forks and delivered after, so only this process handles it.
     blocked = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
     try:
-        pool = context.Pool(jobs, initializer=_init, initargs=(options,))
+        pool = _Pool(jobs, initializer=_init, initargs=(options,), context=context)
     finally:
         signal.pthread_sigmask(signal.SIG_SETMASK, blocked)
     with pool:
-        pending: deque[tuple[int, Any]] = deque()
-        for chunk in chunks:
-            pending.append((chunk.first, pool.apply_async(_check, (chunk,))))
-            if len(pending) >= 2 * jobs + 2:
-                first, waiting = pending.popleft()
-                yield first, waiting.get()
-        while pending:
-            first, waiting = pending.popleft()
+        yield from _in_order(pool, chunks, 2 * jobs)
+
+
+def _in_order(pool: Any, chunks: Iterable[Chunk], window: int) -> Iterator[tuple[int, Result]]:
+    """The pool's results in input order, each as soon as it and those before it are known.
+
+    A thread reads and hands out the chunks, so waiting for input (a pipe that is quiet for a while)
+    never holds back a result that is ready; at most about `window` chunks are in flight."""
+    handed: queue.Queue[tuple[int, Any] | BaseException | None] = queue.Queue(maxsize=window)
+    stop = threading.Event()
+
+    def feed() -> None:
+        try:
+            for chunk in chunks:
+                if stop.is_set():
+                    return
+                handed.put((chunk.first, pool.apply_async(_check, (chunk,))))
+        except BaseException as exc:  # a read error goes to the caller, as it would without the thread
+            handed.put(exc)
+            return
+        handed.put(None)
+
+    threading.Thread(target=feed, name="chatschema-reader", daemon=True).start()
+    try:
+        while (item := handed.get()) is not None:
+            if isinstance(item, BaseException):
+                raise item
+            first, waiting = item
             yield first, waiting.get()
+    finally:
+        stop.set()

@@ -69,7 +69,9 @@ def test_the_command_s_memory_does_not_grow_with_the_number_of_violations(tmp_pa
             tracemalloc.stop()
 
     small, large = peak(500), peak(5000)
-    assert large < small * 2 + 500_000, (small, large)
+    # What grows is the message itself (its line and its parsed value: about 400 bytes a part), not
+    # its violations past the first 20: errors left to the cycle collector took about 9,300 a part.
+    assert (large - small) / 4500 < 1_000, (small, large)
 
 
 def test_a_verdict_stops_at_the_first_violation(monkeypatch: pytest.MonkeyPatch) -> None:

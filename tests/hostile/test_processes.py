@@ -45,10 +45,13 @@ def _children(pid: int) -> list[str]:
 
 
 def _reading_stdin(pid: int) -> bool:
-    """Whether the process's main thread waits in read(0, ...) (x86-64 and arm64 syscall numbers)."""
-    fields = Path(f"/proc/{pid}/syscall").read_text().split()
+    """Whether a thread of the process waits in read(0, ...) (x86-64 and arm64 syscall numbers)."""
     read = {"0": "x86_64", "63": "aarch64"}
-    return len(fields) > 1 and fields[0] in read and int(fields[1], 16) == 0
+    for task in Path(f"/proc/{pid}/task").iterdir():
+        fields = (task / "syscall").read_text().split()
+        if len(fields) > 1 and fields[0] in read and int(fields[1], 16) == 0:
+            return True
+    return False
 
 
 def _as_from_a_terminal() -> None:
@@ -75,6 +78,7 @@ def test_ctrl_c_with_workers_is_quiet_and_exits_130() -> None:
         deadline = time.monotonic() + 60
         while not _reading_stdin(proc.pid) and time.monotonic() < deadline:  # the pool is up, input awaited
             time.sleep(0.05)
+        assert _reading_stdin(proc.pid)
         assert len(_children(proc.pid)) == 2
         time.sleep(0.2)
         os.killpg(proc.pid, signal.SIGINT)  # as a terminal does: the whole process group

@@ -12,6 +12,7 @@ import pytest
 
 from chatschema.validate import reader
 from chatschema.validate.reader import BOM, read_lines
+from chatschema.validate.snapshot import Snapshot
 
 from .common import USER, counts, no_traceback, run
 
@@ -82,20 +83,53 @@ def test_jobs_2_reads_spans_and_agrees_with_one_process(tmp_path: Path) -> None:
     assert counts(one[2]) == counts(two[2]) == (2500, 2474, 13, 13)
 
 
-def test_jobs_2_on_a_file_that_changes_says_so_in_one_line(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+def _change(path: Path, how: str) -> None:
+    if how == "appended":
+        with path.open("ab") as stream:
+            stream.write(b'{"role":"bot","content":"appended"}\n' * 5000)
+    elif how == "touched":
+        os.utime(path, ns=(0, path.stat().st_mtime_ns + 10**9))
+    elif how == "truncated":
+        os.truncate(path, path.stat().st_size // 2)
+    elif how == "deleted":
+        path.unlink()
+    else:  # replaced: the same bytes in another file under the same name
+        copy = path.with_suffix(".new")
+        copy.write_bytes(path.read_bytes())
+        copy.replace(path)
+
+
+@pytest.mark.parametrize("jobs", ["1", "2"])
+@pytest.mark.parametrize("how", ["appended", "touched", "truncated", "deleted", "replaced"])
+def test_a_file_that_changes_during_the_run_follows_one_rule_under_any_jobs(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, jobs: str, how: str
+) -> None:
+    """F12: the file as it was when opened is validated; appending or touching it changes nothing; a
+    file that shrinks, goes or is replaced stops the run with exit 2, after the summary, in one line."""
     path = _big(tmp_path)
+    expected = run(["-s", "docent/ChatMessage", "--jobs", jobs, str(path)])
+    read = Snapshot.read
+    done: list[bool] = []
 
-    read = reader.Span.read
+    def read_then_change(snapshot: Snapshot, size: int = -1) -> bytes:
+        data = read(snapshot, size)
+        if not done:  # once the first block is read (--jobs 2: the workers read theirs later)
+            done.append(True)
+            _change(path, how)
+        return data
 
-    def changed(span: reader.Span) -> bytes:
-        os.utime(span.path, ns=(0, span.identity[2] + 1))  # as a write would
-        return read(span)
-
-    monkeypatch.setattr(reader.Span, "read", changed)  # the workers are forked after this
-    code, _, err = run(["-s", "docent/ChatMessage", "--jobs", "2", str(path)])
-    assert code == 2
+    monkeypatch.setattr(Snapshot, "read", read_then_change)  # the workers are forked after this
+    code, out, err = run(["-s", "docent/ChatMessage", "--jobs", jobs, str(path)])
     no_traceback(err)
-    assert f"chatschema validate: {path}: changed while it was being validated (bytes 3 to " in err
+    if how in ("appended", "touched"):
+        assert (code, out, counts(err)) == (expected[0], expected[1], counts(expected[2]))
+        return
+    assert code == 2, err
+    last = err.splitlines()[-1]
+    assert last.startswith(f"chatschema validate: {path}: changed while it was being validated ("), err
+    if how != "truncated":
+        assert last.endswith("(deleted)" if how == "deleted" else "(replaced by another file)"), err
+    assert "read," in err  # the summary of what was checked before
 
 
 def test_jobs_2_on_blank_lines_only_says_empty_input(tmp_path: Path) -> None:

@@ -82,6 +82,9 @@ class Workspace:
             if source.is_file():
                 (self.path / rel).parent.mkdir(parents=True, exist_ok=True)
                 shutil.copy2(source, self.path / rel)
+        # The history, for the tests that read it (the documented `release.evolution release` runs).
+        if (root / ".git").is_dir():
+            shutil.copytree(root / ".git", self.path / ".git", symlinks=True)
         # the pinned Node tooling, where codegen and the npm package find it
         for rel in ("codegen/node/node_modules", "npm/node_modules"):
             if (root / rel).exists():

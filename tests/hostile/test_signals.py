@@ -1,0 +1,154 @@
+"""Issue 32 (F1, F8, F9): verdicts stream out under any --jobs, and SIGINT or SIGTERM at any moment
+reports what was checked, with the summary, exits 130 or 143, and leaves no traceback and no worker.
+
+Timing is never asserted: each test waits for an event (a verdict printed, the command waiting for
+input) before it sends the signal, so a slow machine only makes it slower."""
+
+from __future__ import annotations
+
+import os
+import random
+import select
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+from .common import SUMMARY
+
+BAD = b'{"role":"bot","content":"x"}\n'  # invalid: one output line each
+COMMAND = [sys.executable, "-m", "chatschema", "validate", "-s", "docent/ChatMessage"]
+
+
+def _as_from_a_terminal() -> None:
+    """SIGINT as a terminal leaves it (a background job of a non-interactive shell inherits it ignored)."""
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
+    signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT})
+
+
+def _start(jobs: int) -> subprocess.Popen[bytes]:
+    return subprocess.Popen(
+        [*COMMAND, "--jobs", str(jobs), "-"],
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        start_new_session=True,
+        preexec_fn=_as_from_a_terminal,
+    )
+
+
+def _line(proc: subprocess.Popen[bytes], deadline: float) -> bytes:
+    """The next line of the command's stdout, waiting for it (at most until `deadline`)."""
+    assert proc.stdout is not None
+    fd = proc.stdout.fileno()
+    got = b""
+    while not got.endswith(b"\n"):
+        ready, _, _ = select.select([fd], [], [], max(deadline - time.monotonic(), 0))
+        assert ready, f"no verdict printed; so far {got!r}"
+        piece = os.read(fd, 1)
+        assert piece, f"stdout closed; so far {got!r}"
+        got += piece
+    return got
+
+
+def _children(pid: int) -> set[int]:
+    found: set[int] = set()
+    for task in Path(f"/proc/{pid}/task").iterdir():
+        found |= {int(p) for p in (task / "children").read_text().split()}
+    return found
+
+
+def _gone(pids: set[int]) -> bool:
+    return not any(Path(f"/proc/{p}").exists() and "Z" not in _state(p) for p in pids)
+
+
+def _state(pid: int) -> str:
+    try:
+        return Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0]
+    except OSError:
+        return "gone"
+
+
+@pytest.mark.parametrize("jobs", [1, 2])
+@pytest.mark.parametrize("how", ["SIGINT to the group", "SIGTERM", "SIGTERM to the group"])
+def test_each_verdict_comes_as_its_line_does_and_a_signal_reports_them_all(jobs: int, how: str) -> None:
+    # F1: with --jobs 2, verdicts waited until 2N+2 blocks were pending, and the signal lost them.
+    proc = _start(jobs)
+    assert proc.stdin is not None
+    deadline = time.monotonic() + 120
+    try:
+        for number in range(1, 4):  # a line, then its verdict, while the input stays open
+            proc.stdin.write(BAD)
+            proc.stdin.flush()
+            assert _line(proc, deadline).startswith(f"<stdin>:{number}: ".encode())
+        workers = _children(proc.pid)
+        assert len(workers) == (2 if jobs == 2 else 0)
+        sig = signal.SIGINT if "SIGINT" in how else signal.SIGTERM
+        if "group" in how:
+            os.killpg(proc.pid, sig)
+        else:
+            os.kill(proc.pid, sig)
+        rest, err = proc.communicate(timeout=60)
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+    text = err.decode()
+    assert proc.returncode == (130 if sig == signal.SIGINT else 143), text
+    assert rest == b"" and "Traceback" not in text and "Error" not in text, text
+    assert [line.split(":")[0] for line in text.splitlines()] == ["chatschema validate"], text
+    match = SUMMARY.search(text)
+    assert match is not None and match.groups() == ("3", "0", "3", "0"), text
+    deadline = time.monotonic() + 30
+    while not _gone(workers) and time.monotonic() < deadline:  # no orphan worker left
+        time.sleep(0.05)
+    assert _gone(workers)
+
+
+def test_sigterm_in_the_middle_of_a_file_reports_what_was_checked(tmp_path: Path) -> None:
+    # F8: SIGTERM during --jobs 2 printed the workers' BrokenPipeError tracebacks and no summary.
+    path = tmp_path / "big.jsonl"
+    path.write_bytes(BAD * 1_000_000)
+    proc = subprocess.Popen(
+        [*COMMAND, "--jobs", "2", "--count-only", str(path)], stdout=subprocess.PIPE, stderr=subprocess.PIPE
+    )
+    try:
+        deadline = time.monotonic() + 120
+        while len(_children(proc.pid)) < 2 and time.monotonic() < deadline:  # the pool is working
+            time.sleep(0.02)
+        proc.send_signal(signal.SIGTERM)
+        _, err = proc.communicate(timeout=60)
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+    text = err.decode()
+    assert proc.returncode in (143, 1), text  # 1: it finished before the signal came
+    assert "Traceback" not in text and "Error" not in text, text
+    assert SUMMARY.search(text) is not None, text
+
+
+def test_ctrl_c_at_any_moment_never_shows_a_traceback_of_the_command() -> None:
+    # F9: a SIGINT in the first milliseconds printed a traceback through chatschema's own imports.
+    # Before the command's first line runs, the interpreter is starting (site, the launcher's own
+    # `import re`): a traceback there is Python's, and names none of chatschema's files.
+    launcher = Path(sys.executable).parent / "chatschema"  # the console script, as installed
+    command = [str(launcher), "validate", "-s", "docent/ChatMessage", "-"] if launcher.exists() else [*COMMAND, "-"]
+    package = str(Path(__file__).resolve().parents[2] / "chatschema")
+    rng = random.Random(32)
+    for _ in range(30):
+        proc = subprocess.Popen(
+            command,
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            preexec_fn=_as_from_a_terminal,
+        )
+        time.sleep(rng.uniform(0, 0.4))
+        proc.send_signal(signal.SIGINT)
+        _, err = proc.communicate(b"", timeout=60)
+        text = err.decode()
+        assert package not in text and "site-packages/chatschema" not in text, text
+        if "Traceback" not in text:
+            assert proc.returncode in (130, -signal.SIGINT, 1), text  # 1: the input was empty, it had finished
