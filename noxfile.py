@@ -135,11 +135,19 @@ def conformance(session: nox.Session) -> None:
 
 @nox.session
 def fuzz(session: nox.Session) -> None:
-    """The hostile-input fuzz test with many more examples than the suite runs (tests/hostile/test_fuzz.py)."""
+    """The hostile-input fuzz test with many more examples than the suite runs (tests/hostile/test_fuzz.py),
+    and the two Letta stream readers compared on 25 cuts of every example variant, not 2."""
     session.install("-r", "requirements/test.txt")
     session.install("--no-deps", "-e", ".")
     session.run("python", "-m", "codegen", "setup-node")
-    session.run("pytest", "-q", "tests/hostile/test_fuzz.py", *session.posargs, env={"HYPOTHESIS_PROFILE": "fuzz"})
+    session.run(
+        "pytest",
+        "-q",
+        "tests/hostile/test_fuzz.py",
+        "tests/test_stream_differential.py",
+        *session.posargs,
+        env={"HYPOTHESIS_PROFILE": "fuzz", "CHATSCHEMA_STREAM_CUTS": "25"},
+    )
 
 
 @nox.session

@@ -129,6 +129,9 @@ def _stream(rng: random.Random) -> list[dict[str, Any]]:
 
 def _first_invalid(frames: list[dict[str, Any]]) -> int | None:
     for index, data in enumerate(frames):
+        seq = data.get("seq_id")
+        if type(seq) is float and seq.is_integer():  # `1.0` is the seq_id 1 in a stream (as in JSON Schema)
+            data = {**data, "seq_id": int(seq)}
         try:
             parse_letta_streaming_response(data)
         except ValidationError:

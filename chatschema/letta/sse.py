@@ -60,7 +60,9 @@ class SseParser:
     def feed(self, chunk: str | bytes) -> list[SseEvent]:
         """Parse one more chunk; return the events it completed."""
         text = self._decoder.decode(chunk) if isinstance(chunk, bytes) else chunk
-        if not self._started and text:
+        if not text:  # an empty chunk (or the start of a UTF-8 character): a CR before it still pairs with an LF after
+            return []
+        if not self._started:
             self._started = True
             text = text.removeprefix("\ufeff")
         if self._cr and text.startswith("\n"):

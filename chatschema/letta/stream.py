@@ -249,7 +249,7 @@ def _take_event(state: _State, index: int, event: SseEvent) -> None:
         _take(state, index, line, _json_object(event.data, index, line))
     elif event.type == "error":
         where = _where(index, line)
-        data = _json_object(event.data, index, line)
+        data = _integral_seq(_json_object(event.data, index, line))
         if "message_type" in data:
             model = _validate(data, where)
             if not isinstance(model, LettaErrorMessage):
@@ -362,8 +362,18 @@ def _typed_keys(skeleton: dict[str, Any]) -> list[tuple[str, type]]:
     return [(k, type(v)) for k, v in skeleton.items() if v is not None and type(v) is not str]
 
 
+def _integral_seq(data: dict[str, Any]) -> dict[str, Any]:
+    """`seq_id` written `1.0` or `1e0` is the integer 1, as JSON Schema says and as JavaScript, where
+    JSON.parse cannot tell them apart, reads it; the strict models would refuse the float."""
+    seq = data.get("seq_id")
+    if type(seq) is float and seq.is_integer():
+        data["seq_id"] = int(seq)
+    return data
+
+
 def _take(state: _State, index: int, line: int | None, data: dict[str, Any]) -> None:
     """Classify one frame (a JSON object with a `message_type`)."""
+    _integral_seq(data)
     # Fragments of one message repeat every other key: once a frame with the same skeleton was
     # valid, a fragment whose changing keys are plain strings is valid too (and pydantic is skipped,
     # which is most of the cost of a long stream).

@@ -54,8 +54,9 @@ export interface LettaStream {
   errors: Array<letta.LettaErrorMessage | letta.LettaSseError>;
   cancelled: letta.LettaSseCancelled | null;
   done: boolean;
-  /** The highest seq_id seen: the cursor to resume a background stream after. */
-  lastSeqId: number | null;
+  /** The highest seq_id seen: the cursor to resume a background stream after. A `bigint` beyond
+   * `Number.MAX_SAFE_INTEGER`, where a number would not be exact. */
+  lastSeqId: number | bigint | null;
   frames: FrameAccount[];
   dropped: FrameAccount[];
 }

@@ -43,7 +43,8 @@ class SseParser {
 
   feed(chunk) {
     let text = typeof chunk === "string" ? chunk : this.decoder.decode(chunk, { stream: true });
-    if (!this.started && text) {
+    if (!text) return []; // an empty chunk (or the start of a UTF-8 character): a CR before it still pairs with an LF after
+    if (!this.started) {
       this.started = true;
       if (text.charCodeAt(0) === 0xfeff) text = text.slice(1);
     }
@@ -179,6 +180,7 @@ function jsonObject(text, where) {
     throw new StreamError(`${where}: event data is not JSON: ${err.message}`);
   }
   if (value === null || typeof value !== "object" || Array.isArray(value)) throw new StreamError(`${where}: event data is JSON but not an object`);
+  exactSeqs(value, text);
   return value;
 }
 
@@ -202,9 +204,53 @@ function frameKey(data) {
   return data.otid !== undefined && data.otid !== null ? `otid ${data.otid}` : `id ${data.id} (${data.message_type})`;
 }
 
+// seq_ids are kept as BigInts, exact as Python's ints: past 2**53 a Number would merge neighbours
+// (a false gap, or two fragments taken for one replayed). JSON.parse rounds such a number, so for a
+// frame read from text its exact digits are taken from the text (`EXACT_SEQ`).
+const EXACT_SEQ = new WeakMap();
+
 function seqOf(data) {
+  const exact = EXACT_SEQ.get(data);
+  if (exact !== undefined) return exact;
   const seq = data.seq_id;
-  return typeof seq === "number" && Number.isInteger(seq) ? seq : null;
+  return typeof seq === "number" && Number.isInteger(seq) ? BigInt(seq) : null;
+}
+
+/** The digits of the top-level `seq_id` of a JSON object's text (the last one, as JSON.parse keeps), or null. */
+function seqDigits(text) {
+  let depth = 0;
+  let found = null;
+  for (let i = 0; i < text.length; i++) {
+    const c = text[i];
+    if (c === "{" || c === "[") depth++;
+    else if (c === "}" || c === "]") depth--;
+    else if (c === '"') {
+      const start = i;
+      for (i++; text[i] !== '"'; i++) if (text[i] === "\\") i++;
+      if (depth !== 1) continue;
+      const after = /^\s*:\s*(-?[0-9]+)([.eE]?)/.exec(text.slice(i + 1, i + 64));
+      if (after !== null && JSON.parse(text.slice(start, i + 1)) === "seq_id") found = after[2] === "" ? after[1] : null;
+    }
+  }
+  return found;
+}
+
+function exactSeqs(data, text) {
+  const seq = data.seq_id;
+  if (typeof seq !== "number" || !Number.isInteger(seq) || Number.isSafeInteger(seq)) return;
+  const digits = seqDigits(text);
+  if (digits === null || Number(digits) !== seq) return;
+  const exact = BigInt(digits);
+  if (exact >= -(2n ** 63n) && exact < 2n ** 64n) EXACT_SEQ.set(data, exact); // what Python reads exactly too
+}
+
+/** A BigInt seq_id as the API gives it: a Number while that is exact, else the BigInt. */
+function seqOut(seq) {
+  return seq >= BigInt(Number.MIN_SAFE_INTEGER) && seq <= BigInt(Number.MAX_SAFE_INTEGER) ? Number(seq) : seq;
+}
+
+function bySize(a, b) {
+  return a < b ? -1 : a > b ? 1 : 0;
 }
 
 class State {
@@ -365,7 +411,7 @@ function inSeqOrder(state, frames) {
     else repeats.push([seen, f]);
   }
   state.repeats = repeats;
-  return [...bySeq.keys()].sort((a, b) => a - b).map((s) => bySeq.get(s));
+  return [...bySeq.keys()].sort(bySize).map((s) => bySeq.get(s));
 }
 
 // Math.max(...xs) passes every element as an argument: past about 130,000 frames the stack overflows.
@@ -391,18 +437,18 @@ function missingEnd(result, sse) {
 }
 
 function checkGaps(state, lastMessageSeq) {
-  const seen = [...new Set(state.seqs)].sort((a, b) => a - b);
-  let tail = 0;
+  const seen = [...new Set(state.seqs)].sort(bySize);
+  let tail = 0n;
   for (let i = 0; i + 1 < seen.length; i++) {
     const before = seen[i];
     const after = seen[i + 1];
-    if (after === before + 1) continue;
-    const missing = after - before - 1;
+    if (after === before + 1n) continue;
+    const missing = after - before - 1n;
     if (before >= lastMessageSeq) {
       tail += missing;
-      if (tail <= state.hidden) continue;
+      if (tail <= BigInt(state.hidden)) continue;
     }
-    const gap = missing === 1 ? `${before + 1}` : `${before + 1}..${after - 1}`;
+    const gap = missing === 1n ? `${before + 1n}` : `${before + 1n}..${after - 1n}`;
     throw new StreamError(`gap in seq_id: ${before} is followed by ${after} (missing ${gap})`);
   }
 }
@@ -574,9 +620,9 @@ function finishStream(state, options, sse) {
   frames = inSeqOrder(state, frames);
   if (state.seqs.length) {
     const numbered = frames.filter((f) => f.seq !== null).map((f) => f.seq);
-    checkGaps(state, numbered.length ? largest(numbered) : smallest(state.seqs) - 1);
+    checkGaps(state, numbered.length ? largest(numbered) : smallest(state.seqs) - 1n);
   }
-  result.lastSeqId = state.seqs.length ? largest(state.seqs) : null;
+  result.lastSeqId = state.seqs.length ? seqOut(largest(state.seqs)) : null;
   let finished = result.stopReason !== null || state.ended;
   if (sse && !(result.done || state.ended)) finished = false;
   if (complete && state.truncated) throw new StreamError("stream truncated: the body ends inside its last event (no blank line after it)");

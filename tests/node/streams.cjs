@@ -4,7 +4,7 @@
 // stdout: {"<name>": <summary in the vectors' terms> | "StreamError: <message>"}
 "use strict";
 
-const { reassembleVector } = require("../../codegen/stream_summary.cjs");
+const { reassembleVector, toJson } = require("../../codegen/stream_summary.cjs");
 
 async function main() {
   const chunks = [];
@@ -13,7 +13,7 @@ async function main() {
   const stream = require(`${input.package}/stream.js`);
   const out = {};
   for (const v of input.vectors) out[v.name] = reassembleVector(stream, v);
-  process.stdout.write(JSON.stringify(out));
+  process.stdout.write(toJson(out));
 }
 
 main().catch((err) => {
