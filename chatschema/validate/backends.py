@@ -98,6 +98,7 @@ def fast_is_valid(name: str) -> Callable[[Any], bool]:
         validate_formats=True,
         ignore_unknown_formats=False,
         formats=_format_functions(),
+        pattern_options=jsonschema_rs.RegexOptions(),  # linear time on any input (lint refuses what it lacks)
     )
     is_valid: Callable[[Any], bool] = validator.is_valid
     return is_valid

@@ -11,7 +11,7 @@ from .source import DiffError, revision, work_tree
 
 RELEASE = "release"
 # The search's default bounds (witness.Budget's defaults, restated: witness.py needs hypothesis).
-EXAMPLES, CANDIDATES = 8, 1500
+EXAMPLES, CANDIDATES, SECONDS = 8, 1500, 60.0
 
 
 def parser() -> argparse.ArgumentParser:
@@ -45,6 +45,12 @@ def parser() -> argparse.ArgumentParser:
     )
     p.add_argument("--examples", type=int, default=EXAMPLES, help="instances generated per version and type")
     p.add_argument("--candidates", type=int, default=CANDIDATES, help="payloads judged per type, at most")
+    p.add_argument(
+        "--seconds",
+        type=float,
+        default=SECONDS,
+        help=f"time of one type's witness search, at most (default {SECONDS:g}); past it the verdict is 'unknown'",
+    )
     return p
 
 
@@ -74,7 +80,7 @@ def run_diff(args: argparse.Namespace, root: Path) -> int:
     from .report import breaking, render_text
     from .witness import Budget
 
-    budget = Budget(max(args.examples, 0), max(args.candidates, 1))
+    budget = Budget(max(args.examples, 0), max(args.candidates, 1), args.seconds)
     try:
         new = work_tree(root)
         if args.base == RELEASE:

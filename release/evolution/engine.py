@@ -20,7 +20,16 @@ from .source import WORK_TREE, DiffError, Snapshot, git, revision
 from .witness import Budget, Side, Witness, changed_properties, search
 
 ADDED, REMOVED, BOTH, UNPROVEN, UNCHANGED = "added", "removed", "both", "unproven", "unchanged"
-BUMP_OF = {REMOVED: MAJOR, NARROWED: MAJOR, BOTH: MAJOR, WIDENED: MINOR, ADDED: MINOR, UNPROVEN: "patch"}
+UNKNOWN = "unknown"  # the witness search ran out of time before it could decide: taken as breaking
+BUMP_OF = {
+    REMOVED: MAJOR,
+    NARROWED: MAJOR,
+    BOTH: MAJOR,
+    UNKNOWN: MAJOR,
+    WIDENED: MINOR,
+    ADDED: MINOR,
+    UNPROVEN: "patch",
+}
 UNPROVEN_TEXT = "no payload found that tells the versions apart"
 
 
@@ -29,7 +38,7 @@ class TypeReport:
     """What happened to one named type."""
 
     name: str
-    verdict: str  # added | removed | narrowed | widened | both | unproven | unchanged
+    verdict: str  # added | removed | narrowed | widened | both | unproven | unknown | unchanged
     changes: list[Change] = field(default_factory=list)
     witnesses: list[Witness] = field(default_factory=list)
     notes: list[str] = field(default_factory=list)  # annotation edits, moves, the $ref chain
@@ -143,9 +152,12 @@ def compare_types(old: FamilyTypes, new: FamilyTypes, budget: Budget) -> list[Ty
             verdicts[name] = UNPROVEN
             continue
         focus = frozenset(changed_deep | ({name} if name in own else set()))
-        witnesses = search(old_side, new_side, name, changes, budget, focus)
+        witnesses, out_of_time = search(old_side, new_side, name, changes, budget, focus)
         directions = {w.direction for w in witnesses}
         verdict = BOTH if len(directions) == 2 else directions.pop() if directions else UNPROVEN
+        if out_of_time and verdict != BOTH:
+            notes.append(f"the witness search ran out of its {budget.seconds:g} s before it could decide")
+            verdict = verdict if directions else UNKNOWN
         reports.append(TypeReport(name, verdict, changes, witnesses, notes))
         verdicts[name] = verdict
     return sorted(reports, key=lambda r: r.name)
@@ -345,4 +357,4 @@ def dumps(reports: list[FamilyReport]) -> str:
     return json.dumps(as_json(reports), indent=2, ensure_ascii=False, sort_keys=False) + "\n"
 
 
-__all__ = ["EITHER", "NARROWED", "UNPROVEN_TEXT", "WIDENED", "FamilyReport", "TypeReport", "compare_release"]
+__all__ = ["EITHER", "NARROWED", "UNKNOWN", "UNPROVEN_TEXT", "WIDENED", "FamilyReport", "TypeReport", "compare_release"]

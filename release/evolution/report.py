@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from .engine import ADDED, BOTH, REMOVED, UNCHANGED, UNPROVEN, UNPROVEN_TEXT, FamilyReport
+from .engine import ADDED, BOTH, REMOVED, UNCHANGED, UNKNOWN, UNPROVEN, UNPROVEN_TEXT, FamilyReport
 from .rules import NARROWED, WIDENED, short
 
 WHO = {
@@ -12,6 +12,7 @@ WHO = {
     REMOVED: "removed: every payload of this type loses its schema",
     ADDED: "added",
     UNPROVEN: f"changed in the schema text, but {UNPROVEN_TEXT}",
+    UNKNOWN: "unknown: the witness search ran out of time before it could decide (taken as breaking)",
     UNCHANGED: "unchanged",
 }
 WITNESS = {NARROWED: "valid before, invalid now", WIDENED: "invalid before, valid now"}
@@ -20,9 +21,9 @@ WITNESS = {NARROWED: "valid before, invalid now", WIDENED: "invalid before, vali
 def breaking(report: FamilyReport, fail_on: str) -> list[str]:
     """The verdicts and API changes that count as breaking under `--fail-on` (API majors always do)."""
     kinds = {
-        "narrowed": {NARROWED, BOTH, REMOVED},
-        "widened": {WIDENED, BOTH},
-        "any": {NARROWED, WIDENED, BOTH, REMOVED},
+        "narrowed": {NARROWED, BOTH, REMOVED, UNKNOWN},
+        "widened": {WIDENED, BOTH, UNKNOWN},
+        "any": {NARROWED, WIDENED, BOTH, REMOVED, UNKNOWN},
     }
     found = [f"{report.family}/{t.name} {t.verdict}" for t in report.types if t.verdict in kinds[fail_on]]
     return found + [f"{report.family} API: {c.what} {c.change}" for c in report.api if c.bump == "major"]

@@ -11,10 +11,14 @@ from __future__ import annotations
 
 import importlib
 import json
+import signal
+import threading
 import warnings
 from collections.abc import Callable, Iterable, Iterator, Mapping
+from contextlib import contextmanager
 from dataclasses import dataclass
 from functools import cached_property, partial
+from types import FrameType
 from typing import Any
 
 from hypothesis import HealthCheck, Phase, given, settings
@@ -42,6 +46,32 @@ class Budget:
 
     examples: int = 8  # instances generated from each version, reaching the changed types (cli.EXAMPLES)
     candidates: int = 1500  # payloads judged under both versions, at most (cli.CANDIDATES)
+    seconds: float = 60.0  # the search's time, at most (cli.SECONDS): a pattern that backtracks cannot hang it
+
+
+class OutOfTime(BaseException):
+    """A type's witness search ran past `Budget.seconds` (a BaseException: no `except Exception` on
+    the way, in jsonschema or hypothesis, may take it for a failed candidate)."""
+
+
+@contextmanager
+def time_limit(seconds: float) -> Iterator[None]:
+    """Raise OutOfTime in the block after `seconds` (a timer signal: it stops Python's regular
+    expression engine too). No limit off the main thread or where there is no such timer."""
+    if seconds <= 0 or threading.current_thread() is not threading.main_thread() or not hasattr(signal, "setitimer"):
+        yield
+        return
+
+    def expire(signum: int, frame: FrameType | None) -> None:
+        raise OutOfTime
+
+    previous = signal.signal(signal.SIGALRM, expire)
+    signal.setitimer(signal.ITIMER_REAL, seconds)
+    try:
+        yield
+    finally:
+        signal.setitimer(signal.ITIMER_REAL, 0)
+        signal.signal(signal.SIGALRM, previous)
 
 
 @dataclass(frozen=True)
@@ -390,15 +420,34 @@ def search(
     changes: list[Change],
     budget: Budget | None = None,
     focus: frozenset[str] = frozenset(),
-) -> list[Witness]:
-    """At most one witness per direction for a type present in both versions, the first found.
+) -> tuple[list[Witness], bool]:
+    """At most one witness per direction for a type present in both versions, the first found, and
+    whether the search ran out of time (`Budget.seconds`) before it ended.
 
     `focus`: the types whose own definition changed, which generated instances are made to reach.
     """
     budget = budget or Budget()
+    found: dict[str, Witness] = {}
+    try:
+        with time_limit(budget.seconds):
+            _search(old, new, name, changes, budget, focus, found)
+    except OutOfTime:
+        return [found[d] for d in (NARROWED, WIDENED) if d in found], True
+    return [found[d] for d in (NARROWED, WIDENED) if d in found], False
+
+
+def _search(
+    old: Side,
+    new: Side,
+    name: str,
+    changes: list[Change],
+    budget: Budget,
+    focus: frozenset[str],
+    found: dict[str, Witness],
+) -> None:
+    """The search of `search`, the witnesses put in `found` as they are found."""
     va, vb = old.validator(name), new.validator(name)
     sa, sb = old.screen(name), new.screen(name)
-    found: dict[str, Witness] = {}
     seen: set[str] = set()
     for value, how in _candidates(old, new, name, changes, budget, focus):
         key = json.dumps(value, sort_keys=True, default=str)
@@ -422,4 +471,3 @@ def search(
         found[direction] = Witness(direction, value, how, reason[:200])
         if len(found) == 2:
             break
-    return [found[d] for d in (NARROWED, WIDENED) if d in found]

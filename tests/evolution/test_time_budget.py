@@ -1,0 +1,51 @@
+"""Issue 32 (F10): the witness search of a type has a time budget; past it, the verdict is `unknown`,
+taken as breaking, instead of a diff that runs for hours inside a backtracking pattern."""
+
+from __future__ import annotations
+
+import re
+import time
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from release.evolution import witness
+from release.evolution.engine import UNKNOWN, FamilyReport, TypeReport
+from release.evolution.report import breaking, render_text
+from release.evolution.witness import Budget, OutOfTime, time_limit
+
+from .schemasets import diff_types
+
+STR = {"type": "string"}
+
+
+def _type(pattern: str) -> dict[str, Any]:
+    """A file `t.json` defining `T`, an object with a string `s` under `pattern`."""
+    return {"t.json": {"T": {"type": "object", "properties": {"s": {**STR, "pattern": pattern}}, "required": ["s"]}}}
+
+
+def test_the_limit_stops_a_backtracking_regular_expression() -> None:
+    started = time.monotonic()
+    with pytest.raises(OutOfTime), time_limit(0.2):
+        re.search(r"^(a+)+$", "a" * 60 + "!")  # 2**60 steps: it would never end
+    assert time.monotonic() - started < 30
+
+
+def test_a_search_past_its_budget_says_unknown_and_breaks_the_gate(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    def endless(*args: Any) -> None:
+        re.search(r"^(a+)+$", "a" * 60 + "!")  # as a witness candidate under a backtracking pattern
+
+    monkeypatch.setattr(witness, "_search", endless)
+    report = diff_types(tmp_path, _type("^a+$"), _type("^(a+)+$"), Budget(seconds=0.3))["T"]
+    assert report.verdict == UNKNOWN and report.witnesses == []
+    assert report.notes == ["the witness search ran out of its 0.3 s before it could decide"]
+
+
+def test_unknown_is_breaking_under_every_fail_on() -> None:
+    family = FamilyReport("evo", "BASE", "1.0.0", "1.0.0", "none", [TypeReport("T", UNKNOWN)], [])
+    for fail_on in ("narrowed", "widened", "any"):
+        assert breaking(family, fail_on) == ["evo/T unknown"]
+    assert "unknown: the witness search ran out of time" in render_text([family])
