@@ -1,13 +1,14 @@
 """The Python and the JavaScript Letta stream readers, fed the same bytes in the same pieces.
 
 Every stream example is varied (CRLF or CR line ends, frames over two `data:` lines, seq_ids past 2**53 and 2**63, seq_ids written
-`1.0` and `1e0`, an extra key nested 1,000 levels in every frame) and cut at random places, inside
+`1.0` and `1e0`, an extra key nested 1,000 levels in every frame, dates in lower case) and cut at random places, inside
 UTF-8 characters and between a CR and its LF, with empty pieces between; one more stream has 200,000
 numbered frames. Each side's outcome is its summary in the examples' terms or its StreamError's
 message; they must be equal, and equal to the outcome of the whole body read at once (which finds
 a flaw both readers share). Two representations differ and are compared as such: a number past
-2**53 inside a message is a double in JavaScript (its `lastSeqId` is exact, a BigInt), and the JSON
-parsers word their reasons in their own ways.
+2**53 inside a message is a double in JavaScript (its `lastSeqId` is exact, a BigInt), a message's
+`date` is a datetime in Python (dumped as `2025-10-01T12:30:45Z` whatever case it came in) and the
+JSON text in JavaScript, and the JSON parsers word their reasons in their own ways.
 """
 
 from __future__ import annotations
@@ -18,6 +19,7 @@ import json
 import random
 import re
 import sys
+from datetime import datetime
 from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
@@ -61,6 +63,7 @@ VARIANTS = {
     "seq as 1.0": lambda b: SEQ.sub(lambda m: f"{m[1]}{m[2]}.0", b),
     "seq as 1e0": lambda b: SEQ.sub(lambda m: f"{m[1]}{m[2]}e0", b),
     "deep extra": _deep_extra,
+    "lower-case date": lambda b: re.sub(r'("date":\s*"[0-9-]+)T([0-9:.]+)(Z|\+00:00)?"', r'\1t\2z"', b),
 }
 
 
@@ -129,7 +132,7 @@ def node_outcomes(found: list[Case]) -> list[Any]:
 def _as_javascript_holds_it(value: Any) -> Any:
     """A message's numbers as JavaScript holds them: an integer past 2**53 as the nearest double."""
     if isinstance(value, dict):
-        return {k: _as_javascript_holds_it(v) for k, v in value.items()}
+        return {k: _instant(v) if k == "date" else _as_javascript_holds_it(v) for k, v in value.items()}
     if isinstance(value, list):
         return [_as_javascript_holds_it(v) for v in value]
     if type(value) is int and abs(value) > EXACT:
@@ -141,6 +144,15 @@ def _as_javascript_holds_it(value: Any) -> Any:
 
 # Where the two JSON parsers word their reasons, and Python's repr quotes with ' where JSON uses ".
 PARSER_WORDING = re.compile(r"(event data is not JSON|are not complete JSON after reassembly).*", re.DOTALL)
+
+
+def _instant(value: Any) -> Any:
+    """A message's `date` as the instant it names: Python's models hold a datetime, which dumps in its
+    own form (`T`, `+00:00`), where JavaScript keeps the JSON text it read (`t`, `z`)."""
+    try:
+        return datetime.fromisoformat(value.upper().replace("Z", "+00:00")) if isinstance(value, str) else value
+    except ValueError:
+        return value
 
 
 def comparable(outcome: Any) -> Any:
