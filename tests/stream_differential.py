@@ -19,10 +19,10 @@ import json
 import random
 import re
 import sys
-from datetime import datetime
 from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
+from datetime import datetime
 from typing import Any
 
 from codegen.verify_tree import stream_summary
