@@ -19,7 +19,7 @@ import json
 import random
 import re
 import sys
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from datetime import datetime
@@ -53,7 +53,7 @@ def _two_data_lines(body: str) -> str:
     return re.sub(r'^(data: \{[^\n]*?),"', r'\1,\ndata: "', body, flags=re.MULTILINE)
 
 
-VARIANTS = {
+VARIANTS: dict[str, Callable[[str], str]] = {
     "as is": lambda b: b,
     "crlf": lambda b: b.replace("\n", "\r\n"),
     "cr": lambda b: b.replace("\n", "\r"),
