@@ -7,6 +7,7 @@ Exit status: 0 if every message is valid, 1 if any is invalid or malformed, 2 fo
 from __future__ import annotations
 
 import argparse
+import io
 import os
 import stat
 import sys
@@ -284,6 +285,16 @@ def validate(args: argparse.Namespace, stdin: BinaryIO, out: TextIO, err: TextIO
     return 0 if reporter.total.invalid == 0 and reporter.total.malformed == 0 else 1
 
 
+def _stdin() -> BinaryIO:
+    """Standard input, unbuffered. Under --jobs a thread reads it, and may be waiting for input when
+    the command ends (Ctrl-C, SIGTERM): if that wait held a buffered reader's lock, the interpreter
+    would abort at exit ("could not acquire lock for <stdin>")."""
+    try:
+        return open(0, "rb", buffering=0, closefd=False)
+    except OSError:  # no standard input at all (file descriptor 0 closed)
+        return io.BytesIO()
+
+
 def _dispatch(parser: argparse.ArgumentParser, args: argparse.Namespace) -> int:
     if args.command is None:  # bare `chatschema`: what it can do
         parser.print_help(sys.stdout)
@@ -291,8 +302,8 @@ def _dispatch(parser: argparse.ArgumentParser, args: argparse.Namespace) -> int:
     if args.command == "schemas":
         return list_schemas(args, sys.stdout, sys.stderr)
     if args.command == "samples":
-        return list_samples(args, sys.stdin.buffer, sys.stdout, sys.stderr)
-    return validate(args, sys.stdin.buffer, sys.stdout, sys.stderr)
+        return list_samples(args, _stdin(), sys.stdout, sys.stderr)
+    return validate(args, _stdin(), sys.stdout, sys.stderr)
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -206,6 +206,7 @@ def _jsonl_hint(data: bytes, loads: Callable[[bytes], Any]) -> str:
 
 
 _worker: Engine | None = None
+_STOPS = {signal.SIGINT, signal.SIGTERM}
 _LOCK_WAIT = 2.0  # seconds `terminate` waits for the task queue's lock before it goes on without it
 
 
@@ -226,7 +227,7 @@ def _init(options: Options) -> None:
     global _worker
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C: the parent stops the pool and reports, quietly
     signal.signal(signal.SIGTERM, signal.SIG_DFL)  # not the parent's handler: the parent ends the pool with it
-    signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT})  # blocked by the parent while forking
+    signal.pthread_sigmask(signal.SIG_UNBLOCK, _STOPS)  # blocked by the parent while forking
     _worker = Engine(options)
 
 
@@ -256,14 +257,17 @@ def _results(chunks: Iterable[Chunk], options: Options, jobs: int) -> Iterator[t
     Engine(options)  # fail here, not in the workers, on a bad schema or a missing backend
     methods = multiprocessing.get_all_start_methods()
     context = multiprocessing.get_context("fork" if "fork" in methods else "spawn")
-    # Workers start with Ctrl-C blocked (so it cannot reach them before `_init` ignores it); here it
-    # is held during the forks and delivered after, so only this process handles it.
-    blocked = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
+    # Workers start with SIGINT and SIGTERM blocked, so neither reaches them before `_init` sets what
+    # they do. Here both are held during the forks and delivered inside `with pool`, whose exit ends
+    # every worker forked so far: a signal at any moment of the start leaves none behind.
+    blocked = signal.pthread_sigmask(signal.SIG_BLOCK, _STOPS)
     try:
         pool = _Pool(jobs, initializer=_init, initargs=(options,), context=context)
-    finally:
+    except BaseException:
         signal.pthread_sigmask(signal.SIG_SETMASK, blocked)
+        raise
     with pool:
+        signal.pthread_sigmask(signal.SIG_SETMASK, blocked)
         yield from _in_order(pool, chunks, 2 * jobs)
 
 

@@ -216,7 +216,16 @@ function seqOf(data) {
   return typeof seq === "number" && Number.isInteger(seq) ? BigInt(seq) : null;
 }
 
-/** The digits of the top-level `seq_id` of a JSON object's text (the last one, as JSON.parse keeps), or null. */
+const JSON_SPACE = " \t\n\r";
+const NUMBER = /-?(?:0|[1-9][0-9]*)(\.[0-9]+)?([eE][+-]?[0-9]+)?/y;
+
+function skipSpace(text, at) {
+  while (at < text.length && JSON_SPACE.includes(text[at])) at++;
+  return at;
+}
+
+/** The digits of the top-level `seq_id` of a JSON object's text (of the last one, which JSON.parse
+ * keeps), or null if it is not written as an integer. */
 function seqDigits(text) {
   let depth = 0;
   let found = null;
@@ -228,8 +237,11 @@ function seqDigits(text) {
       const start = i;
       for (i++; text[i] !== '"'; i++) if (text[i] === "\\") i++;
       if (depth !== 1) continue;
-      const after = /^\s*:\s*(-?[0-9]+)([.eE]?)/.exec(text.slice(i + 1, i + 64));
-      if (after !== null && JSON.parse(text.slice(start, i + 1)) === "seq_id") found = after[2] === "" ? after[1] : null;
+      const colon = skipSpace(text, i + 1);
+      if (text[colon] !== ":" || JSON.parse(text.slice(start, i + 1)) !== "seq_id") continue; // a value, or another key
+      NUMBER.lastIndex = skipSpace(text, colon + 1);
+      const number = NUMBER.exec(text);
+      found = number !== null && number[1] === undefined && number[2] === undefined ? number[0] : null;
     }
   }
   return found;

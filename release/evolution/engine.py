@@ -153,9 +153,10 @@ def compare_types(old: FamilyTypes, new: FamilyTypes, budget: Budget) -> list[Ty
             continue
         focus = frozenset(changed_deep | ({name} if name in own else set()))
         witnesses, out_of_time = search(old_side, new_side, name, changes, budget, focus)
-        directions = {w.direction for w in witnesses}
-        verdict = BOTH if len(directions) == 2 else directions.pop() if directions else UNPROVEN
+        directions = sorted({w.direction for w in witnesses})
+        verdict = BOTH if len(directions) == 2 else directions[0] if directions else UNPROVEN
         if out_of_time and verdict != BOTH:
+            # a witness found stands; without one, nothing is known
             notes.append(f"the witness search ran out of its {budget.seconds:g} s before it could decide")
             verdict = verdict if directions else UNKNOWN
         reports.append(TypeReport(name, verdict, changes, witnesses, notes))

@@ -13,7 +13,8 @@ import pytest
 from release.evolution import witness
 from release.evolution.engine import UNKNOWN, FamilyReport, TypeReport
 from release.evolution.report import breaking, render_text
-from release.evolution.witness import Budget, OutOfTime, time_limit
+from release.evolution.rules import WIDENED
+from release.evolution.witness import Budget, OutOfTime, Witness, time_limit
 
 from .schemasets import diff_types
 
@@ -41,6 +42,18 @@ def test_a_search_past_its_budget_says_unknown_and_breaks_the_gate(
     monkeypatch.setattr(witness, "_search", endless)
     report = diff_types(tmp_path, _type("^a+$"), _type("^(a+)+$"), Budget(seconds=0.3))["T"]
     assert report.verdict == UNKNOWN and report.witnesses == []
+    assert report.notes == ["the witness search ran out of its 0.3 s before it could decide"]
+
+
+def test_a_witness_found_before_the_time_ran_out_stands(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    def one_then_endless(*args: Any) -> None:
+        found = args[-1]
+        found[WIDENED] = Witness(WIDENED, {"s": "b"}, "a test", "")
+        re.search(r"^(a+)+$", "a" * 60 + "!")
+
+    monkeypatch.setattr(witness, "_search", one_then_endless)
+    report = diff_types(tmp_path, _type("^a+$"), _type("^(a|b)+$"), Budget(seconds=0.3))["T"]
+    assert report.verdict == WIDENED and [w.direction for w in report.witnesses] == [WIDENED]
     assert report.notes == ["the witness search ran out of its 0.3 s before it could decide"]
 
 

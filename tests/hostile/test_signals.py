@@ -29,15 +29,20 @@ def _as_from_a_terminal() -> None:
     signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT})
 
 
-def _start(jobs: int) -> subprocess.Popen[bytes]:
-    return subprocess.Popen(
+def _start(jobs: int) -> tuple[subprocess.Popen[bytes], int]:
+    """The command reading a pipe, and the pipe's write end: it stays open, as a producer's that is
+    quiet for a while, until the test closes it (after the command has ended)."""
+    read, write = os.pipe()
+    proc = subprocess.Popen(
         [*COMMAND, "--jobs", str(jobs), "-"],
-        stdin=subprocess.PIPE,
+        stdin=read,
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
         start_new_session=True,
         preexec_fn=_as_from_a_terminal,
     )
+    os.close(read)
+    return proc, write
 
 
 def _line(proc: subprocess.Popen[bytes], deadline: float) -> bytes:
@@ -55,9 +60,31 @@ def _line(proc: subprocess.Popen[bytes], deadline: float) -> bytes:
 
 
 def _children(pid: int) -> set[int]:
+    """The processes `pid` has forked (none once it has ended); a thread that ends meanwhile is skipped."""
     found: set[int] = set()
-    for task in Path(f"/proc/{pid}/task").iterdir():
-        found |= {int(p) for p in (task / "children").read_text().split()}
+    try:
+        tasks = list(Path(f"/proc/{pid}/task").iterdir())
+    except OSError:
+        return found
+    for task in tasks:
+        try:
+            found |= {int(p) for p in (task / "children").read_text().split()}
+        except OSError:
+            continue
+    return found
+
+
+def _group(pgid: int) -> set[int]:
+    """The live processes of a process group (a worker left behind is still in its parent's)."""
+    found = set()
+    for entry in Path("/proc").iterdir():
+        if entry.name.isdigit():
+            try:
+                fields = (entry / "stat").read_text().rsplit(")", 1)[1].split()
+            except OSError:
+                continue
+            if int(fields[2]) == pgid and fields[0] != "Z":
+                found.add(int(entry.name))
     return found
 
 
@@ -76,13 +103,11 @@ def _state(pid: int) -> str:
 @pytest.mark.parametrize("how", ["SIGINT to the group", "SIGTERM", "SIGTERM to the group"])
 def test_each_verdict_comes_as_its_line_does_and_a_signal_reports_them_all(jobs: int, how: str) -> None:
     # F1: with --jobs 2, verdicts waited until 2N+2 blocks were pending, and the signal lost them.
-    proc = _start(jobs)
-    assert proc.stdin is not None
+    proc, stdin = _start(jobs)
     deadline = time.monotonic() + 120
     try:
         for number in range(1, 4):  # a line, then its verdict, while the input stays open
-            proc.stdin.write(BAD)
-            proc.stdin.flush()
+            os.write(stdin, BAD)
             assert _line(proc, deadline).startswith(f"<stdin>:{number}: ".encode())
         workers = _children(proc.pid)
         assert len(workers) == (2 if jobs == 2 else 0)
@@ -91,10 +116,11 @@ def test_each_verdict_comes_as_its_line_does_and_a_signal_reports_them_all(jobs:
             os.killpg(proc.pid, sig)
         else:
             os.kill(proc.pid, sig)
-        rest, err = proc.communicate(timeout=60)
+        rest, err = proc.communicate(timeout=60)  # the input still open: the command must not wait for it
     finally:
         if proc.poll() is None:
             proc.kill()
+        os.close(stdin)
     text = err.decode()
     assert proc.returncode == (130 if sig == signal.SIGINT else 143), text
     assert rest == b"" and "Traceback" not in text and "Error" not in text, text
@@ -152,3 +178,53 @@ def test_ctrl_c_at_any_moment_never_shows_a_traceback_of_the_command() -> None:
         assert package not in text and "site-packages/chatschema" not in text, text
         if "Traceback" not in text:
             assert proc.returncode in (130, -signal.SIGINT, 1), text  # 1: the input was empty, it had finished
+
+
+# The command with each worker slow to start: the moment between a worker's fork and its own signal
+# handlers, a few microseconds, made half a second wide.
+_SLOW_START = """
+import importlib, sys, time
+run = importlib.import_module("chatschema.validate.run")
+ready = run._init
+def slow(options):
+    time.sleep(0.5)
+    ready(options)
+run._init = slow
+from chatschema.command import main
+sys.exit(main(["validate", "-s", "docent/ChatMessage", "--jobs", "2", "-"]))
+"""
+
+
+@pytest.mark.parametrize("to_group", [False, True])
+def test_a_signal_while_the_workers_start_leaves_none_behind(to_group: bool) -> None:
+    # A worker forked before it had set its own handlers ran the parent's SIGTERM handler (a
+    # traceback), and one forked as the parent was stopping could be left running, holding the pipes.
+    read, stdin = os.pipe()
+    proc = subprocess.Popen(
+        [sys.executable, "-c", _SLOW_START],
+        stdin=read,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        start_new_session=True,
+        preexec_fn=_as_from_a_terminal,
+    )
+    os.close(read)
+    try:
+        deadline = time.monotonic() + 60
+        while len(_children(proc.pid)) < 2 and time.monotonic() < deadline:  # both are starting
+            time.sleep(0.01)
+        (os.killpg if to_group else os.kill)(proc.pid, signal.SIGTERM)
+        _, err = proc.communicate(timeout=60)
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+        os.close(stdin)
+    text = err.decode()
+    assert proc.returncode == 143 and "Traceback" not in text and "Exception" not in text, text
+    deadline = time.monotonic() + 30
+    while _group(proc.pid) and time.monotonic() < deadline:  # every worker ends, seen or not
+        time.sleep(0.05)
+    left = _group(proc.pid)
+    for pid in left:
+        os.kill(pid, signal.SIGKILL)
+    assert not left
