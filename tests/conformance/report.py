@@ -321,7 +321,7 @@ def explain(case: Case, side: str, verdict: bool) -> KnownDisagreement | None:
 # --- the run -------------------------------------------------------------------------------------
 
 
-def _universe(family: str) -> dict[str, set[Any]]:
+def universe(family: str) -> dict[str, set[Any]]:
     defs = family_defs(family)
     branches = {(u, b["$ref"].rsplit("/", 1)[-1]) for u, d in defs.items() if "discriminator" in d for b in d["oneOf"]}
     enums: set[tuple[str, str]] = set()
@@ -348,12 +348,12 @@ def run(budget: Budget = FULL, seed: int = DEFAULT_SEED, only: list[str] | None 
                 _run_type(result, name, [v for v in vectors if v.schema_name == name], cov)
             if log:
                 log(f"  {name}: {result.stats[name].cases} cases, {time.monotonic() - t0:.1f}s")
-        universe = _universe(family)
+        every = universe(family)
         if not only:
             result.missing[family] = sorted(
-                [f"type {t}" for t in universe["types"] - cov.types]
-                + [f"branch {u}->{b}" for u, b in universe["branches"] - cov.branches]
-                + [f"enum {o}={v}" for o, v in universe["enums"] - cov.enums]
+                [f"type {t}" for t in every["types"] - cov.types]
+                + [f"branch {u}->{b}" for u, b in every["branches"] - cov.branches]
+                + [f"enum {o}={v}" for o, v in every["enums"] - cov.enums]
             )
     result.seconds = time.monotonic() - started
     return result
@@ -562,11 +562,11 @@ def _coverage_lines(result: Result, family: str) -> list[str]:
     cov = result.coverage.get(family)
     if cov is None or family not in result.missing:
         return []
-    universe = _universe(family)
+    every = universe(family)
     return [
-        f"  coverage: {len(cov.types & universe['types'])}/{len(universe['types'])} $defs types, "
-        f"{len(cov.branches & universe['branches'])}/{len(universe['branches'])} union branches, "
-        f"{len(cov.enums & universe['enums'])}/{len(universe['enums'])} enum values"
+        f"  coverage: {len(cov.types & every['types'])}/{len(every['types'])} $defs types, "
+        f"{len(cov.branches & every['branches'])}/{len(every['branches'])} union branches, "
+        f"{len(cov.enums & every['enums'])}/{len(every['enums'])} enum values"
         + ("" if not result.missing[family] else "; MISSING: " + ", ".join(result.missing[family]))
     ]
 
