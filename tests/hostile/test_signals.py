@@ -29,12 +29,12 @@ def _as_from_a_terminal() -> None:
     signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT})
 
 
-def _start(jobs: int) -> tuple[subprocess.Popen[bytes], int]:
+def _start(command: list[str]) -> tuple[subprocess.Popen[bytes], int]:
     """The command reading a pipe, and the pipe's write end: it stays open, as a producer's that is
     quiet for a while, until the test closes it (after the command has ended)."""
     read, write = os.pipe()
     proc = subprocess.Popen(
-        [*COMMAND, "--jobs", str(jobs), "-"],
+        command,
         stdin=read,
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
@@ -103,7 +103,7 @@ def _state(pid: int) -> str:
 @pytest.mark.parametrize("how", ["SIGINT to the group", "SIGTERM", "SIGTERM to the group"])
 def test_each_verdict_comes_as_its_line_does_and_a_signal_reports_them_all(jobs: int, how: str) -> None:
     # F1: with --jobs 2, verdicts waited until 2N+2 blocks were pending, and the signal lost them.
-    proc, stdin = _start(jobs)
+    proc, stdin = _start([*COMMAND, "--jobs", str(jobs), "-"])
     deadline = time.monotonic() + 120
     try:
         for number in range(1, 4):  # a line, then its verdict, while the input stays open
@@ -199,16 +199,7 @@ sys.exit(main(["validate", "-s", "docent/ChatMessage", "--jobs", "2", "-"]))
 def test_a_signal_while_the_workers_start_leaves_none_behind(to_group: bool) -> None:
     # A worker forked before it had set its own handlers ran the parent's SIGTERM handler (a
     # traceback), and one forked as the parent was stopping could be left running, holding the pipes.
-    read, stdin = os.pipe()
-    proc = subprocess.Popen(
-        [sys.executable, "-c", _SLOW_START],
-        stdin=read,
-        stdout=subprocess.PIPE,
-        stderr=subprocess.PIPE,
-        start_new_session=True,
-        preexec_fn=_as_from_a_terminal,
-    )
-    os.close(read)
+    proc, stdin = _start([sys.executable, "-c", _SLOW_START])
     try:
         deadline = time.monotonic() + 60
         while len(_children(proc.pid)) < 2 and time.monotonic() < deadline:  # both are starting
