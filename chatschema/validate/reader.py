@@ -7,6 +7,7 @@ reported as too large and skipped without being held in memory.
 
 from __future__ import annotations
 
+import io
 import os
 import re
 import select
@@ -130,7 +131,8 @@ def _arrived(stream: BinaryIO, block: int) -> Callable[[], bytes]:
         regular = stat.S_ISREG(os.fstat(fd).st_mode)
     except (AttributeError, OSError, ValueError):  # no file under it (in memory, a Dask block's window)
         regular = True
-    read1 = getattr(stream, "read1", None)
+    # one read of what is there: a buffered stream's read1, an unbuffered (raw) stream's read
+    read1 = getattr(stream, "read1", None) or (stream.read if isinstance(stream, io.RawIOBase) else None)
     if regular or read1 is None:
         return lambda: stream.read(block)
 
