@@ -9,6 +9,8 @@ import sys
 import time
 from pathlib import Path
 
+import pytest
+
 from .common import USER, counts, run
 
 
@@ -94,7 +96,16 @@ def test_ctrl_c_with_workers_is_quiet_and_exits_130() -> None:
     assert "read," in text
 
 
-def test_ctrl_c_while_the_command_loads_is_quiet() -> None:
+@pytest.mark.parametrize(
+    "interrupt",
+    [
+        "KeyboardInterrupt",
+        # Python 3.11 wraps an interrupt raised while a class is created (`__set_name__`, as when
+        # `ipaddress` loads under `importlib.resources`) in a RuntimeError: a traceback, before
+        "RuntimeError('Error calling __set_name__') from KeyboardInterrupt()",
+    ],
+)
+def test_ctrl_c_while_the_command_loads_is_quiet(interrupt: str) -> None:
     # A SIGINT during the imports (jsonschema, the validators: about 0.3 s) used to print a
     # KeyboardInterrupt traceback; here it arrives, deterministically, as chatschema.schemas loads.
     hook = (
@@ -102,7 +113,7 @@ def test_ctrl_c_while_the_command_loads_is_quiet() -> None:
         "class Interrupt:\n"
         "    def find_spec(self, name, path=None, target=None):\n"
         "        if name == 'chatschema.schemas':\n"
-        "            raise KeyboardInterrupt\n"
+        f"            raise {interrupt}\n"
         "sys.meta_path.insert(0, Interrupt())\n"
         "from chatschema.command import main\n"
         "sys.exit(main(['validate', '-s', 'docent/ChatMessage', '-']))\n"
