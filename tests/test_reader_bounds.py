@@ -12,6 +12,7 @@ from pathlib import Path
 import pytest
 
 from chatschema.validate.reader import BOM, Chunk, TooLarge, read_array, read_document, read_lines
+from tests.hostile.common import counts, run
 
 FITS = b'{"a":"xxxx"}'  # 12 bytes
 OVER = b'{"a":"xxxxx"}'  # 13 bytes
@@ -105,3 +106,15 @@ def test_a_long_message_is_read_in_linear_time(reader: str) -> None:
         [sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True, timeout=120, check=False
     )
     assert proc.returncode == 0, proc.stderr
+
+
+def test_the_default_largest_message_is_16_mib(tmp_path: Path) -> None:
+    """docs/validate.md: `--max-bytes` is 16 MiB by default: a line of exactly that is read, one byte
+    more is too large."""
+    head, tail = b'{"role":"user","content":"', b'"}'
+    for size, malformed in ((16 << 20, 0), ((16 << 20) + 1, 1)):
+        path = tmp_path / f"{size}.jsonl"
+        path.write_bytes(head + b"x" * (size - len(head) - len(tail)) + tail + b"\n")
+        code, out, err = run(["-s", "docent/ChatMessage", str(path)])
+        assert counts(err) == (1, 1 - malformed, 0, malformed), err
+        assert ("too large" in out) == bool(malformed), out
