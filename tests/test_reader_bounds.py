@@ -116,5 +116,5 @@ def test_the_default_largest_message_is_16_mib(tmp_path: Path) -> None:
         path = tmp_path / f"{size}.jsonl"
         path.write_bytes(head + b"x" * (size - len(head) - len(tail)) + tail + b"\n")
         code, out, err = run(["-s", "docent/ChatMessage", str(path)])
-        assert counts(err) == (1, 1 - malformed, 0, malformed), err
+        assert (code, counts(err)) == (malformed, (1, 1 - malformed, 0, malformed)), err
         assert ("too large" in out) == bool(malformed), out
