@@ -115,7 +115,7 @@ def _open(path: str, stdin: BinaryIO) -> BinaryIO:
 
 
 def _chunks(
-    paths: list[str], each: bool, max_bytes: int, stdin: BinaryIO, err: TextIO, failed: list[str], spans: bool = False
+    paths: list[str], each: bool, max_bytes: int, stdin: BinaryIO, err: TextIO, failed: list[str], spans: bool
 ) -> Iterator[Chunk]:
     """The chunks of every input; with `spans` (worker processes check them), JSONL chunks of a
     regular file name their lines' place in it instead of holding them."""
@@ -197,7 +197,7 @@ def _cap_jobs(requested: int, paths: list[str], err: TextIO) -> int:
 def _usable_cpus() -> int:
     """The CPUs this process may run on: fewer than `os.cpu_count()` under `taskset` or a container's cpuset."""
     try:
-        return len(os.sched_getaffinity(0)) or 1
+        return len(os.sched_getaffinity(0))  # never empty: this process runs somewhere
     except AttributeError:  # not on this platform (macOS, Windows)
         return os.cpu_count() or 1
 

@@ -148,3 +148,32 @@ def test_a_directory_is_refused_with_a_glob_that_works(tmp_path: Path) -> None:
     proc = chatschema("validate", "--schema", "auto", f"{tmp_path}/")
     assert proc.returncode == 2
     assert f"is a directory (give the files: e.g. {tmp_path}/*.jsonl)" in proc.stderr
+
+
+def test_schema_is_required_and_max_depth_1_is_allowed(tmp_path: Path) -> None:
+    path = tmp_path / "flat.jsonl"
+    path.write_text('{"role":"user","content":"hi"}\n')
+    missing = chatschema("validate", str(path))
+    assert missing.returncode == 2 and "the following arguments are required: --schema/-s" in missing.stderr
+    flat = chatschema("validate", "-s", "docent/ChatMessage", "--max-depth", "1", str(path))
+    assert flat.returncode == 0 and "1 read, 1 valid" in flat.stderr, flat.stderr
+    zero = chatschema("validate", "-s", "docent/ChatMessage", "--max-depth", "0", str(path))
+    assert zero.returncode == 2 and "--max-depth must be between 1 and 1024" in zero.stderr
+
+
+def test_every_input_file_is_closed(tmp_path: Path) -> None:
+    """Each file is closed once read (not left to the garbage collector: a ResourceWarning then)."""
+    paths = [tmp_path / f"{i}.jsonl" for i in range(3)]
+    for path in paths:
+        path.write_text('{"role":"user","content":"hi"}\n')
+    proc = subprocess.run(
+        [sys.executable, "-W", "always::ResourceWarning", "-m", "chatschema", "validate", "-s", "docent/ChatMessage"]
+        + [str(p) for p in paths],
+        capture_output=True,
+        text=True,
+        check=False,
+        cwd=ROOT,
+    )
+    assert proc.returncode == 0 and "3 read, 3 valid" in proc.stderr and "ResourceWarning" not in proc.stderr, (
+        proc.stderr
+    )

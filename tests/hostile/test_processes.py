@@ -19,7 +19,16 @@ def test_jobs_capped_by_input_size_and_cpus(tmp_path: Path) -> None:
     path.write_text(f"{USER}\n" * 100)
     code, _, err = run(["-s", "docent/ChatMessage", "--jobs", "1000", str(path)])
     assert code == 0 and counts(err) == (100, 100, 0, 0)
-    assert "--jobs 1000 capped to 1 (" in err
+    cpus = len(os.sched_getaffinity(0))
+    assert (
+        f"--jobs 1000 capped to 1 ({cpus} CPU{'s' if cpus > 1 else ''}, {path.stat().st_size:,} bytes of input)" in err
+    )
+    fifo = tmp_path / "fifo"
+    os.mkfifo(fifo)
+    writer = subprocess.Popen(["sh", "-c", f"printf '%s\\n' '{USER}' > {fifo}"])
+    _, _, err = run(["-s", "docent/ChatMessage", "--jobs", "1000", str(path), str(fifo)])
+    writer.wait(timeout=60)
+    assert f"capped to {cpus} (" in err and "streamed input)" in err  # a FIFO among files: no size to go by
     code, _, err = run(["-s", "docent/ChatMessage", "--jobs", "1000", "-"], stdin=f"{USER}\n".encode())
     assert f"--jobs 1000 capped to {len(os.sched_getaffinity(0))} (" in err and "streamed input" in err
     _, _, err = run(["-s", "docent/ChatMessage", "--jobs", "1", str(path)])
@@ -128,3 +137,13 @@ def test_ctrl_c_while_the_command_loads_is_quiet(interrupt: str) -> None:
         check=False,
     )
     assert proc.returncode == 0 and b"1 valid" in proc.stderr
+
+
+def test_the_cpus_counted_where_there_is_no_affinity(monkeypatch: pytest.MonkeyPatch) -> None:
+    from chatschema import cli
+
+    monkeypatch.delattr(os, "sched_getaffinity")  # macOS, Windows
+    monkeypatch.setattr(os, "cpu_count", lambda: 3)
+    assert cli._usable_cpus() == 3
+    monkeypatch.setattr(os, "cpu_count", lambda: None)  # "cannot be determined"
+    assert cli._usable_cpus() == 1
