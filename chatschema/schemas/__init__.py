@@ -170,7 +170,7 @@ def names() -> list[str]:
 
 def families() -> list[str]:
     """The schema families shipped, sorted."""
-    return sorted({name.split("/", 1)[0] for name in _index()})
+    return sorted({name.partition("/")[0] for name in _index()})
 
 
 def schema_id(name: str) -> str:
