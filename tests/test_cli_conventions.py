@@ -150,7 +150,7 @@ def test_a_directory_is_refused_with_a_glob_that_works(tmp_path: Path) -> None:
     assert f"is a directory (give the files: e.g. {tmp_path}/*.jsonl)" in proc.stderr
 
 
-def test_schema_is_required_and_max_depth_1_is_allowed(tmp_path: Path) -> None:
+def test_schema_is_required_and_the_limits_bounds_are_allowed(tmp_path: Path) -> None:
     path = tmp_path / "flat.jsonl"
     path.write_text('{"role":"user","content":"hi"}\n')
     missing = chatschema("validate", str(path))
@@ -159,6 +159,12 @@ def test_schema_is_required_and_max_depth_1_is_allowed(tmp_path: Path) -> None:
     assert flat.returncode == 0 and "1 read, 1 valid" in flat.stderr, flat.stderr
     zero = chatschema("validate", "-s", "docent/ChatMessage", "--max-depth", "0", str(path))
     assert zero.returncode == 2 and "--max-depth must be between 1 and 1024" in zero.stderr
+    one_byte = chatschema("validate", "-s", "docent/ChatMessage", "--max-bytes", "1", str(path))
+    assert one_byte.returncode == 1 and "1 read, 0 valid, 0 invalid, 1 malformed" in one_byte.stderr  # too large
+    most = chatschema("validate", "-s", "docent/ChatMessage", "--max-bytes", str(2**31 - 1), str(path))
+    assert most.returncode == 0, most.stderr
+    past = chatschema("validate", "-s", "docent/ChatMessage", "--max-bytes", str(2**31), str(path))
+    assert past.returncode == 2 and "--max-bytes must be between 1 and 2,147,483,647" in past.stderr
 
 
 def test_every_input_file_is_closed(tmp_path: Path) -> None:
