@@ -378,7 +378,7 @@ def _take(state: _State, index: int, line: int | None, data: dict[str, Any]) -> 
     # valid, a fragment whose changing keys are plain strings is valid too (and pydantic is skipped,
     # which is most of the cost of a long stream).
     skeleton = _skeleton(data)
-    if skeleton is not None and state.skeleton is not None and _equal_json(skeleton, state.skeleton):
+    if skeleton is not None and state.skeleton is not None and _same(skeleton, state.skeleton):
         for key, kind in state.typed_keys:
             if type(skeleton[key]) is not kind:
                 break
@@ -724,22 +724,3 @@ def _merge_calls(frames: list[_Frame]) -> list[dict[str, Any]]:
     if not out:
         raise _Incomplete(f"{frames[0].label}: no tool call in its frames")
     return out
-
-
-def _equal_json(a: Any, b: Any) -> bool:
-    """`a == b` for JSON values, without recursion: a frame may nest an unknown key's value up to
-    the reader's 1,024 levels, past Python's own recursion limit for `==`."""
-    todo = [(a, b)]
-    while todo:
-        x, y = todo.pop()
-        if isinstance(x, dict):
-            if not isinstance(y, dict) or x.keys() != y.keys():
-                return False
-            todo.extend((value, y[key]) for key, value in x.items())
-        elif isinstance(x, list):
-            if not isinstance(y, list) or len(x) != len(y):
-                return False
-            todo.extend(zip(x, y, strict=True))
-        elif isinstance(y, dict | list) or x != y:
-            return False
-    return True
