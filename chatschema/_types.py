@@ -5,7 +5,7 @@ from __future__ import annotations
 from datetime import datetime
 from typing import Annotated, Any
 
-from pydantic import AfterValidator, PlainSerializer, PlainValidator
+from pydantic import AfterValidator, BeforeValidator, PlainSerializer, PlainValidator
 
 from chatschema.schemas import is_date_time
 
@@ -43,3 +43,14 @@ def _check_date_time_str(value: str) -> str:
 
 DateTimeStr = Annotated[str, AfterValidator(_check_date_time_str)]
 """A `format: date-time` string in a TypedDict: checked as the schema checks it, kept as written."""
+
+
+def _integral(value: Any) -> Any:
+    # JSON Schema's number model: 1.0 is the integer 1 (Pydantic's strict int refuses it)
+    if type(value) is float and value.is_integer():
+        return int(value)
+    return value
+
+
+Integer = Annotated[int, BeforeValidator(_integral)]
+"""A JSON Schema integer: an int, or a float with no fractional part (`1.0`), read as an int."""

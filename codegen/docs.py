@@ -14,6 +14,7 @@ from pathlib import Path
 from typing import Any
 
 from . import walk
+from .constraints import constraint_note
 from .escape import Escaped, md_code
 from .examples import first_valid, read_example
 from .model import FamilyModel, NamedType, Property
@@ -33,6 +34,7 @@ class PropertyDoc:
     deprecated: bool
     description: str
     extension: str  # why the project adds this property, if the real system lacks it
+    constraints: str  # its validation keywords as a sentence ("" if none)
 
 
 @dataclass(frozen=True)
@@ -48,6 +50,7 @@ class TypeDoc:
     example_file: str | None
     extra_keys: Escaped
     extension: str
+    constraints: str  # the type's own validation keywords as a sentence ("" if none)
 
     @property
     def anchor(self) -> str:
@@ -135,6 +138,7 @@ def type_doc(root: Path, t: NamedType) -> TypeDoc:
         example_file=example_file,
         extra_keys=Escaped(_extra_keys(schema.get("additionalProperties", True))),
         extension=t.extension,
+        constraints=constraint_note(schema),
     )
 
 
@@ -148,6 +152,7 @@ def _property_doc(p: Property) -> PropertyDoc:
         deprecated=p.deprecated,
         description=p.description,
         extension=p.extension,
+        constraints=constraint_note(p.schema),
     )
 
 

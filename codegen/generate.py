@@ -26,6 +26,7 @@ from .cache import Cache, LintMemo, digest, files_digest, tool_versions
 from .docs import docs_files
 from .errors import CodegenError
 from .examples import layout_problems, read_example, samples
+from .integers import rewrite_tree
 from .layout import (
     IGNORED,
     NPM_PACKAGE,
@@ -197,6 +198,8 @@ def _python_sources(families: dict[str, FamilyModel], todo: list[str], inputs: P
         for f in family.files:
             scratch[f"{PACKAGE}/schemas/{name}/{f.name}"] = shipped_schema(name, f.name, f.contents)
     run_all(runs)  # first: the generator writes a typeddicts/__init__.py of its own, replaced below
+    for name in todo:
+        rewrite_tree(tmp / PACKAGE / name)
     return scratch
 
 

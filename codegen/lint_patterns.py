@@ -24,31 +24,40 @@ class Memo(Protocol):
     def remember(self, unit: str, text: str) -> None: ...
 
 
-def _pattern_sites(context: Context) -> list[tuple[Site, str]]:
-    return [(site, site.node["pattern"]) for site in context.type_sites if isinstance(site.node.get("pattern"), str)]
+def _pattern_sites(context: Context) -> list[tuple[Site, tuple[str, ...], str]]:
+    """Every regular expression in the schemas: each `pattern`, and each key of `patternProperties`,
+    with its site and its place there."""
+    found: list[tuple[Site, tuple[str, ...], str]] = []
+    for site in context.type_sites:
+        if isinstance(site.node.get("pattern"), str):
+            found.append((site, ("pattern",), site.node["pattern"]))
+        if isinstance(site.node.get("patternProperties"), dict):
+            found += [(site, ("patternProperties", key), key) for key in site.node["patternProperties"]]
+    return found
 
 
 def portable_patterns(context: Context) -> Iterator[SchemaProblem]:
     """pattern-portable: a pattern whose verdicts could differ between Python, ECMAScript and Rust."""
-    for site, pattern in _pattern_sites(context):
-        for message in pattern_problems(pattern, site.node.get("not") == NO_NEWLINE):
-            yield site.problem((*site.path, "pattern"), message, "pattern-portable")
+    for site, place, pattern in _pattern_sites(context):
+        guarded = place == ("pattern",) and site.node.get("not") == NO_NEWLINE
+        for message in pattern_problems(pattern, guarded):
+            yield site.problem((*site.path, *place), message, "pattern-portable")
 
 
 def compiled_patterns(context: Context, memo: Memo | None) -> Iterator[SchemaProblem]:
     """pattern-invalid: a pattern Python's `re` or ECMAScript refuses; pattern-redos: one whose
     matching time can grow faster than linearly (both remembered in `memo` when all pass)."""
     found = _pattern_sites(context)
-    patterns = [pattern for _, pattern in found]
+    patterns = [pattern for _, _, pattern in found]
     known = memo is not None and memo.known("patterns", json.dumps(patterns))
     verdicts = [("", "")] * len(patterns) if known else judged_patterns(patterns)
     if memo is not None and not any(a or b for a, b in verdicts):
         memo.remember("patterns", json.dumps(patterns))
-    for (site, _), (invalid, redos) in zip(found, verdicts, strict=True):
+    for (site, place, _), (invalid, redos) in zip(found, verdicts, strict=True):
         if invalid:
-            yield site.problem((*site.path, "pattern"), invalid, "pattern-invalid")
+            yield site.problem((*site.path, *place), invalid, "pattern-invalid")
         elif redos:
-            yield site.problem((*site.path, "pattern"), redos, "pattern-redos")
+            yield site.problem((*site.path, *place), redos, "pattern-redos")
 
 
 def _python_verdict(pattern: str) -> str:

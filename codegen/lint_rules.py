@@ -10,9 +10,7 @@ from collections.abc import Iterator, Mapping
 from typing import Any
 
 from .errors import SchemaProblem
-from .families import BASE_CLASSES
-from .lint_context import Context, Site, problem
-from .lint_patterns import NO_NEWLINE
+from .lint_context import Context, problem
 from .names import DRAFT, EXTENSION, expected_id
 from .walk import SUPPORTED_KEYWORDS
 
@@ -35,7 +33,7 @@ JS_PROTOTYPE_NAMES = frozenset(
 # TypeScript's global types (a type of that name would shadow them in its family's .d.ts).
 RESERVED_TYPE_NAMES = frozenset(
     {
-        "MISSING", "Any", "Annotated", "BaseModel", "ConfigDict", "DateTime", "DateTimeStr", "Discriminator",
+        "MISSING", "Any", "Annotated", "Integer", "BaseModel", "ConfigDict", "DateTime", "DateTimeStr", "Discriminator",
         "Field", "Literal", "Mapping", "NotRequired", "Required", "SchemaModel", "StringConstraints",
         "TypeAdapter", "TypeAlias", "TypedDict", "TYPEDDICT_CONFIG", "Optional", "Union",
         "Array", "Boolean", "Date", "Error", "Function", "JSON", "Map", "Math", "Number", "Object", "Omit",
@@ -170,31 +168,10 @@ def unsupported(key: str) -> str:
 
 
 def supported_keywords(context: Context) -> Iterator[SchemaProblem]:
-    """unsupported: only the keywords codegen/walk.py supports, and `not` in its two supported forms."""
+    """unsupported: only the keywords codegen/walk.py supports."""
     for site in context.type_sites:
         for key in site.node.keys() - SUPPORTED_KEYWORDS:
             yield site.problem((*site.path, key), unsupported(key), "unsupported")
-        if "not" in site.node and site.node["not"] != NO_NEWLINE and not _checked_by_hand(site):
-            yield site.problem(
-                (*site.path, "not"),
-                '"not" is supported as the newline guard {"pattern": "\\n"} beside a pattern, or as '
-                '{"properties": {<key>: false, ...}} (at least one key) on a type whose hand-written base '
-                "class checks it (codegen/families.py)",
-                "unsupported",
-            )
-
-
-def _checked_by_hand(site: Site) -> bool:
-    """A type-level "at least one of these keys" rule that the type's hand-written base class enforces."""
-    refused = site.node["not"]
-    props = refused.get("properties") if isinstance(refused, dict) else None
-    return (
-        site.path == site.type_root
-        and site.type_name in BASE_CLASSES.get(site.file.family, {})
-        and set(refused) == {"properties"}
-        and isinstance(props, dict)
-        and all(v is False for v in props.values())
-    )
 
 
 def named_inline(context: Context) -> Iterator[SchemaProblem]:
@@ -214,18 +191,13 @@ def named_inline(context: Context) -> Iterator[SchemaProblem]:
             )
 
 
-def const_types(context: Context) -> Iterator[SchemaProblem]:
-    """const-type: a const is a string, enum values strings or null."""
+def whole_steps(context: Context) -> Iterator[SchemaProblem]:
+    """step-form: a whole `multipleOf` is written as an integer: Python reads `2.0` as a float step,
+    judged by another rule than `2` (and JavaScript cannot tell the two apart)."""
     for site in context.type_sites:
-        node = site.node
-        if "const" in node and not isinstance(node["const"], str):
-            yield site.problem(
-                (*site.path, "const"),
-                "a const is a string (a number or boolean const types differently in each generator)",
-                "const-type",
-            )
-        if isinstance(node.get("enum"), list) and not all(isinstance(v, str | None) for v in node["enum"]):
-            yield site.problem((*site.path, "enum"), "enum values are strings or null", "const-type")
+        step = site.node.get("multipleOf")
+        if isinstance(step, float) and step.is_integer():
+            yield site.problem((*site.path, "multipleOf"), f"write the whole step {step!r} as {int(step)}", "step-form")
 
 
 def ref_form(context: Context) -> Iterator[SchemaProblem]:

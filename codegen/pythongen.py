@@ -12,12 +12,17 @@ import io
 import json
 import multiprocessing
 import os
+from collections.abc import Mapping
 from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
+from typing import Any
 
+from . import walk
+from .constraints import with_constraints
 from .escape import py_literal
 from .families import BASE_CLASSES, DEFAULT_BASE
 from .model import FamilyModel, NamedType
+from .native import View, view
 
 DATE_TIME_TYPE = "chatschema._types.DateTime"
 DATE_TIME_STR_TYPE = "chatschema._types.DateTimeStr"
@@ -62,6 +67,7 @@ def pydantic_args(family: FamilyModel, source: Path, out: Path) -> list[str]:
             # pre-rendered as Python literals: the stock template filters (tojson) would write a
             # non-BMP character as a surrogate pair, and a raw paste could close the string
             "branch_tag": py_literal(branch_tags[t.name]) if t.name in branch_tags else "",
+            "schema_check": py_literal(t.qualified) if python_view(family, t, native=True).checked else "",
         }
         if any(data.values()):
             extra[f"{t.file}#/$defs/{t.name}"] = data
@@ -80,7 +86,7 @@ def pydantic_args(family: FamilyModel, source: Path, out: Path) -> list[str]:
         "--base-class-map", json.dumps(BASE_CLASSES.get(family.name, {}), sort_keys=True),
         "--custom-template-dir", str(TEMPLATES),
         "--extra-template-data", json.dumps(extra, sort_keys=True),
-        "--additional-imports", "pydantic.MISSING",
+        "--additional-imports", "pydantic.MISSING,pydantic.model_validator,typing.Any,chatschema._rules.conform",
         *(["--type-overrides", json.dumps(overrides, sort_keys=True)] if overrides else []),
     ]  # fmt: skip
 
@@ -115,6 +121,8 @@ def typeddict_args(family: FamilyModel, source: Path, out: Path) -> list[str]:
             data["discriminator"] = py_literal(t.tag)
         if found := {p.name: p.pattern for p in t.own() if p.pattern is not None}:
             data["patterns"] = {prop: py_literal(pattern) for prop, pattern in found.items()}
+        if python_view(family, t, native=False).checked:
+            data["schema_check"] = py_literal(t.qualified)
         if data:
             extra[f"{t.file}#/$defs/{t.name}"] = data
     return [
@@ -128,7 +136,8 @@ def typeddict_args(family: FamilyModel, source: Path, out: Path) -> list[str]:
         "--custom-template-dir", str(TEMPLATES),
         "--extra-template-data", json.dumps(extra, sort_keys=True),
         "--additional-imports",
-        "typing.Annotated,pydantic.Discriminator,pydantic.StringConstraints,pydantic.with_config,chatschema._base.TYPEDDICT_CONFIG",
+        "typing.Annotated,pydantic.Discriminator,pydantic.StringConstraints,pydantic.with_config,"
+        "chatschema._base.TYPEDDICT_CONFIG,chatschema._rules.conforms_to",
         "--class-decorators", "@with_config(TYPEDDICT_CONFIG)",
         # a date-time string is checked as `format: date-time` checks it (and kept as written)
         *(["--type-overrides", json.dumps(overrides, sort_keys=True)] if overrides else []),
@@ -151,15 +160,43 @@ def run_generator(args: list[str]) -> str | None:
     return detail[-1] if detail else f"exit {int(status)}"
 
 
+def python_view(family: FamilyModel, t: NamedType, *, native: bool) -> View:
+    """What a Python generator reads for `t` (codegen/native.py): Pydantic models keep the native
+    constraints (`native`), TypedDicts none; each description also states its constraints."""
+    described = walk.transform(t.definition, _described)
+    return view(described, native=native, hand_checked_not=t.name in BASE_CLASSES.get(family.name, {}))
+
+
+def _described(original: Mapping[str, Any], node: dict[str, Any]) -> dict[str, Any]:
+    if isinstance(node.get("description"), str):
+        node["description"] = with_constraints(node["description"], original)
+    return node
+
+
 def family_runs(family: FamilyModel, inputs: Path, out: Path) -> list[list[str]]:
-    """The generator runs that write `out/models/` and `out/typeddicts/` for one family, reading its
-    schema files from a folder of their own under `inputs` (the family folder also holds examples,
-    which the generator would read as schemas)."""
-    source = inputs / family.name
-    source.mkdir(parents=True)
-    for f in family.files:
-        (source / f.name).write_text(f.text, encoding="utf-8")
-    return [pydantic_args(family, source, out / "models"), typeddict_args(family, source, out / "typeddicts")]
+    """The generator runs that write `out/models/` and `out/typeddicts/` for one family, each
+    reading the family's schema files, as its view of them, from a folder of their own under
+    `inputs` (the family folder also holds examples, which the generator would read as schemas)."""
+    runs = []
+    for kind, native, args in (("models", True, pydantic_args), ("typeddicts", False, typeddict_args)):
+        source = inputs / kind / family.name
+        source.mkdir(parents=True)
+        for f in family.files:
+            (source / f.name).write_text(_viewed_file(family, f.name, f.text, native), encoding="utf-8")
+        runs.append(args(family, source, out / kind))
+    return runs
+
+
+def _viewed_file(family: FamilyModel, file: str, text: str, native: bool) -> str:
+    """A schema file with each named type replaced by its view; the text as written if no view
+    differs (so that the generator reads exactly the bytes it always read)."""
+    types = [t for t in family.types.values() if t.file == file]
+    views = {t.name: python_view(family, t, native=native) for t in types}
+    if all(views[t.name].definition == walk.thaw(t.definition) for t in types):
+        return text
+    contents = json.loads(text)
+    contents["$defs"] = {**contents["$defs"], **{name: v.definition for name, v in views.items()}}
+    return json.dumps(contents, ensure_ascii=False, indent=2)
 
 
 def run_all(runs: list[list[str]]) -> None:

@@ -23,6 +23,7 @@ from typing import Any
 
 from . import walk
 from .bundle import bundle_path, dump, index
+from .constraints import with_constraints
 from .escape import ts_comment
 from .families import CLOSED_TS_FAMILIES
 from .layout import FAMILY_TS_MODULES, NPM_PACKAGE, REPO
@@ -37,7 +38,7 @@ PACKAGE_NAME = "chatschema"
 # The runtime dependencies of the generated package: the same pins as codegen/node/package.json.
 RUNTIME_DEPENDENCIES = ("ajv", "ajv-formats")
 # The hand-written ES modules every build ships, and their declarations.
-RUNTIME_MODULES = ("ajv.js", "core.js", "formats.js")
+RUNTIME_MODULES = ("ajv.js", "core.js", "formats.js", "keywords.js")
 DECLARATIONS = ("ajv.d.ts", "core.d.ts")
 # Modules that ship only with their family (the Letta stream reassembly uses letta's validators).
 FAMILY_MODULES = FAMILY_TS_MODULES
@@ -148,10 +149,22 @@ def _ts_node(original: Mapping[str, Any], node: dict[str, Any]) -> dict[str, Any
             # json-schema-to-typescript pastes descriptions into /** */ comments as they are
             extension = original.get(EXTENSION)
             note = f"\n\nchatschema extension: {extension}" if isinstance(extension, str) else ""
-            out[key] = ts_comment(value + note)
+            out[key] = ts_comment(with_constraints(value + note, original))
         else:
             out[key] = value
-    return out
+    return _ts_shapes(out)
+
+
+def _ts_shapes(node: dict[str, Any]) -> dict[str, Any]:
+    """What json-schema-to-typescript can type of the newer array and object keywords: a
+    `prefixItems` tuple in its older spelling (`items` as a list, `additionalItems` the rest), and
+    `patternProperties` as an open index signature (a key that no pattern admits may hold anything)."""
+    if "prefixItems" in node:
+        node["additionalItems"] = node.pop("items", True)
+        node["items"] = node.pop("prefixItems")
+    if node.pop("patternProperties", None) is not None and node.get("additionalProperties") is not True:
+        node["additionalProperties"] = True
+    return node
 
 
 def schema_map_name(family: str) -> str:
@@ -206,11 +219,11 @@ def validator_input(family: FamilyModel) -> dict[str, Any]:
 
 
 def tag_table(family: FamilyModel) -> dict[str, dict[str, Any]]:
-    """Each named type's `const` properties (`{"ToolCallMessage": {"message_type": "tool_call_message"}}`):
+    """Each named type's string `const` properties (`{"ToolCallMessage": {"message_type": "tool_call_message"}}`):
     the runtime names a union's expected tags from it (core.js tagValues)."""
     table: dict[str, dict[str, Any]] = {}
     for name, t in sorted(family.types.items()):
-        consts = {p.name: p.const for p in t.own() if p.has_const}
+        consts = {p.name: p.const for p in t.own() if p.has_const and isinstance(p.const, str)}
         if consts:
             table[name] = consts
     return table

@@ -76,13 +76,32 @@ KEYWORDS: Mapping[str, Keyword] = MappingProxyType(
         "oneOf": Keyword(_L, in_place=True),
         "not": Keyword(_S, in_place=True),
         "discriminator": Keyword(_D),  # a hint: {"propertyName": ...}
+        # the validation vocabulary: Pydantic constraints where they say exactly the same, and
+        # otherwise the generated models check the type against its schema (codegen/native.py)
+        "minLength": Keyword(_V),
+        "maxLength": Keyword(_V),
+        "minimum": Keyword(_V),
+        "maximum": Keyword(_V),
+        "exclusiveMinimum": Keyword(_V),
+        "exclusiveMaximum": Keyword(_V),
+        "multipleOf": Keyword(_V),
+        "minItems": Keyword(_V),
+        "maxItems": Keyword(_V),
+        "uniqueItems": Keyword(_V),
+        "prefixItems": Keyword(_L),
+        "contains": Keyword(_S),
+        "minContains": Keyword(_V),
+        "maxContains": Keyword(_V),
+        "minProperties": Keyword(_V),
+        "maxProperties": Keyword(_V),
+        "patternProperties": Keyword(_M),
+        "propertyNames": Keyword(_S),
+        "dependentRequired": Keyword(_D),  # names -> lists of names, never subschemas
+        "dependentSchemas": Keyword(_M, in_place=True),
+        "if": Keyword(_S, in_place=True),
+        "then": Keyword(_S, in_place=True),
+        "else": Keyword(_S, in_place=True),
         # known, walked, and refused by lint (some generator ignores or misreads each)
-        "patternProperties": Keyword(_M, _NO),
-        "dependentSchemas": Keyword(_M, _NO),
-        "prefixItems": Keyword(_L, _NO),
-        "if": Keyword(_S, _NO, in_place=True),
-        "then": Keyword(_S, _NO, in_place=True),
-        "else": Keyword(_S, _NO, in_place=True),
         "readOnly": Keyword(_V, _NO, annotation=True),
         "writeOnly": Keyword(_V, _NO, annotation=True),
     }

@@ -72,35 +72,6 @@ ALLOWLIST: list[KnownDisagreement] = [
         accepts=True,
     ),
     KnownDisagreement(
-        id="integral-float",
-        side="pydantic",
-        reason=(
-            "JSON Schema counts 3.0 as an integer; Pydantic's strict int rejects any float. Lax ints "
-            'would accept 3.0 but also "3" and true, which the schema rejects: the rarer case loses.'
-        ),
-        vectors=frozenset(
-            {
-                "docent/TranscriptBlockContentItem/valid/block_idx_integral_float.json",
-                "bridgic/TokenUsage/valid/prompt_tokens_integral_float.json",
-            }
-        ),
-        rules=frozenset({"*~wrong-type/integral-float@*"}),
-        accepts=False,
-    ),
-    KnownDisagreement(
-        id="integral-float-typeddict",
-        side="typeddict",
-        reason="As integral-float: the TypedDicts validate with the same strict int.",
-        vectors=frozenset(
-            {
-                "docent/TranscriptBlockContentItem/valid/block_idx_integral_float.json",
-                "bridgic/TokenUsage/valid/prompt_tokens_integral_float.json",
-            }
-        ),
-        rules=frozenset({"*~wrong-type/integral-float@*"}),
-        accepts=False,
-    ),
-    KnownDisagreement(
         id="letta-tool-call-delta-not-empty",
         side="typeddict",
         reason=(

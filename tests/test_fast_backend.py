@@ -29,7 +29,7 @@ def test_formats_with_a_pattern_become_that_pattern_outside_data_keywords() -> N
         "examples": [{"format": "date-time"}],
         "const": {"format": "date-time"},
     }
-    assert backends._without_formats(node) == {
+    assert backends.for_fast_backend(node) == {
         "properties": {"at": {"type": "string", "allOf": [{"minLength": 1}, {"pattern": backends.DATE_TIME_PATTERN}]}},
         "items": [{"allOf": [{"pattern": backends.DATE_TIME_PATTERN}]}, {"format": "email"}],
         "examples": [{"format": "date-time"}],
@@ -53,7 +53,7 @@ def even_format(monkeypatch: pytest.MonkeyPatch) -> dict[str, Any]:
     monkeypatch.setattr(schemas, "FORMAT_CHECKER", checker)
     monkeypatch.setattr(schemas, "formats_used", lambda: frozenset({"even", "date-time"}))
     monkeypatch.setattr(schemas, "schema", lambda name: {"$ref": f"{_DOC}#/$defs/{name}"})
-    registry = jsonschema_rs.Registry([(_DOC, backends._without_formats(document))])
+    registry = jsonschema_rs.Registry([(_DOC, backends.for_fast_backend(document))])
     monkeypatch.setattr(backends, "_rs_registry", lambda: registry)
     return document
 

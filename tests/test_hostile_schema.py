@@ -366,9 +366,13 @@ REFUSED: dict[str, tuple[Any, str, str]] = {
     ),
     "keyword-x-python-type": (_x(**{"x-python-type": "Any"}), "/$defs/Thing/properties/x/x-python-type", "unsupported"),
     "keyword-customTypePath": (_x(customTypePath="this.s"), "/$defs/Thing/properties/x/customTypePath", "unsupported"),
-    "keyword-minLength": (_x(minLength=2), "/$defs/Thing/properties/x/minLength", "unsupported"),
+    "keyword-unevaluatedProperties": (
+        _x(unevaluatedProperties=False),
+        "/$defs/Thing/properties/x/unevaluatedProperties",
+        "unsupported",
+    ),
+    "keyword-dynamicRef": (_x(**{"$dynamicRef": "#a"}), "/$defs/Thing/properties/x/$dynamicRef", "unsupported"),
     "keyword-anchor": (_x(**{"$anchor": "a"}), "/$defs/Thing/properties/x/$anchor", "unsupported"),
-    "not-anything": (_x(**{"not": {}}), "/$defs/Thing/properties/x/not", "unsupported"),
     "inline-object": (
         _x(type="object", properties={"q": {"description": "q", "type": "string"}}),
         "/$defs/Thing/properties/x/properties",
@@ -380,8 +384,12 @@ REFUSED: dict[str, tuple[Any, str, str]] = {
         "/$defs/Thing/properties/x/$id",
         "inline",
     ),
-    "const-number": (_x(const=1), "/$defs/Thing/properties/x/const", "const-type"),
-    "enum-float": (_x(enum=["a", 1.5]), "/$defs/Thing/properties/x/enum", "const-type"),
+    "whole-float-step": (_x(multipleOf=2.0), "/$defs/Thing/properties/x/multipleOf", "step-form"),
+    "pattern-property-dot": (
+        _x(patternProperties={"^a.b": {}}),
+        "/$defs/Thing/properties/x/patternProperties/^a.b",
+        "pattern-portable",
+    ),
     "ref-percent-encoded": (
         lambda d: d["$defs"]["Thing"]["properties"].update({"y": {"description": "y", "$ref": "#/$defs/%54hing"}}),
         "/$defs/Thing/properties/y/$ref",

@@ -16,6 +16,7 @@ import threading
 from collections.abc import Callable, Iterable, Iterator
 from contextvars import ContextVar
 from dataclasses import dataclass
+from fractions import Fraction
 from functools import cache
 from importlib.resources import files
 from itertools import islice
@@ -477,14 +478,32 @@ def _cached_ref(validator: Any, ref: str, instance: Any, schema: dict[str, Any])
     yield from validator.descend(instance, hit[1], resolver=hit[2])
 
 
+def is_multiple(value: float, step: float) -> bool:
+    """JSON Schema's `multipleOf` as python-jsonschema decides it: an int step by the remainder, a
+    float one by the quotient's being whole or, where the quotient overflows, exactly so."""
+    if not isinstance(step, float):
+        return not value % step
+    try:
+        quotient = value / step
+        return int(quotient) == quotient
+    except OverflowError:  # also an int too large for a float (10**400), where jsonschema raises
+        return (Fraction(value) / Fraction(step)).denominator == 1
+
+
+def _multiple_of(validator: Any, step: Any, instance: Any, schema: dict[str, Any]) -> Iterator[ValidationError]:
+    if validator.is_type(instance, "number") and not is_multiple(instance, step):
+        yield ValidationError(f"{instance!r} is not a multiple of {step!r}")
+
+
 _DispatchValidator: type[_Validator] = validators.extend(  # type: ignore[no-untyped-call]
-    Draft202012Validator, {"oneOf": _dispatching_one_of, "anyOf": _capped_any_of, "$ref": _cached_ref}
+    Draft202012Validator,
+    {"oneOf": _dispatching_one_of, "anyOf": _capped_any_of, "$ref": _cached_ref, "multipleOf": _multiple_of},
 )
 # `violations(..., dispatch=False)`: every branch of a union explains the payload, as the plain
 # validator's do, but each keeps only its first errors (the plain `oneOf` keeps them all: 292 MB for
 # one message of 5,000 bad parts).
 _CappedValidator: type[_Validator] = validators.extend(  # type: ignore[no-untyped-call]
-    Draft202012Validator, {"oneOf": _capped_one_of, "anyOf": _capped_any_of}
+    Draft202012Validator, {"oneOf": _capped_one_of, "anyOf": _capped_any_of, "multipleOf": _multiple_of}
 )
 
 
@@ -525,7 +544,8 @@ def _verdict_one_of(
 
 
 _VerdictValidator: type[_Validator] = validators.extend(  # type: ignore[no-untyped-call]
-    Draft202012Validator, {"oneOf": _verdict_one_of, "anyOf": _verdict_any_of, "$ref": _cached_ref}
+    Draft202012Validator,
+    {"oneOf": _verdict_one_of, "anyOf": _verdict_any_of, "$ref": _cached_ref, "multipleOf": _multiple_of},
 )
 
 

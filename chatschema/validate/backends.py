@@ -51,18 +51,46 @@ DATE_TIME_PATTERN = f"^{_DATE}[Tt]{_TIME}$"
 FORMAT_PATTERNS = {"date-time": DATE_TIME_PATTERN}
 
 
-def _without_formats(node: Any) -> Any:
-    """A schema with each `format` that has an equivalent pattern replaced by that pattern."""
+# jsonschema-rs judges a fractional `multipleOf` by its own rule (0.3 is a multiple of 0.1 there, not
+# in python-jsonschema, the reference): such a step is renamed to this keyword, checked as the
+# reference checks it.
+FRACTIONAL_STEP = "x-chatschema-fractional-step"
+_DATA = ("const", "default", "enum", "examples")
+
+
+class _FractionalStep:
+    """The reference's `multipleOf` for a fractional step, as a jsonschema-rs keyword."""
+
+    def __init__(self, parent_schema: dict[str, Any], value: float, schema_path: list[str | int]) -> None:
+        self.step = value
+
+    def validate(self, instance: Any) -> None:
+        if (
+            isinstance(instance, int | float)
+            and not isinstance(instance, bool)
+            and not schemas.is_multiple(instance, self.step)
+        ):
+            raise ValueError(f"{instance!r} is not a multiple of {self.step!r}")
+
+
+FAST_KEYWORDS: dict[str, Any] = {FRACTIONAL_STEP: _FractionalStep}
+"""The keywords `for_fast_backend` introduces, for jsonschema-rs's `keywords=`."""
+
+
+def for_fast_backend(node: Any) -> Any:
+    """A schema with each `format` that has an equivalent pattern replaced by that pattern, and
+    each fractional `multipleOf` by the reference's rule (FRACTIONAL_STEP)."""
     if isinstance(node, dict):
-        data = ("const", "default", "enum", "examples")
-        out = {k: v if k in data else _without_formats(v) for k, v in node.items()}
+        out = {k: v if k in _DATA else for_fast_backend(v) for k, v in node.items()}
         fmt = node.get("format")
         if isinstance(fmt, str) and fmt in FORMAT_PATTERNS:
             del out["format"]
             out["allOf"] = [*out.get("allOf", []), {"pattern": FORMAT_PATTERNS[fmt]}]
+        if isinstance(node.get("multipleOf"), float):
+            out[FRACTIONAL_STEP] = out.pop("multipleOf")
         return out
     if isinstance(node, list):
-        return [_without_formats(item) for item in node]
+        return [for_fast_backend(item) for item in node]
     return node
 
 
@@ -70,7 +98,7 @@ def _without_formats(node: Any) -> Any:
 def _rs_registry() -> Any:
     import jsonschema_rs
 
-    return jsonschema_rs.Registry([(uri, _without_formats(contents)) for uri, contents in schemas.resources()])
+    return jsonschema_rs.Registry([(uri, for_fast_backend(contents)) for uri, contents in schemas.resources()])
 
 
 def _format_functions() -> dict[str, Callable[[str], bool]]:
@@ -99,6 +127,7 @@ def fast_is_valid(name: str) -> Callable[[Any], bool]:
         ignore_unknown_formats=False,
         formats=_format_functions(),
         pattern_options=jsonschema_rs.RegexOptions(),  # linear time on any input (lint refuses what it lacks)
+        keywords=FAST_KEYWORDS,
     )
     is_valid: Callable[[Any], bool] = validator.is_valid
     return is_valid
@@ -182,7 +211,8 @@ def _declared_keys(name: str) -> frozenset[str]:
         if not isinstance(node, dict):
             continue
         keys |= set(node.get("properties") or {})
-        for ref in [node.get("$ref"), *(part.get("$ref") for part in node.get("allOf", []) + node.get("oneOf", []))]:
+        parts = [part for part in node.get("allOf", []) + node.get("oneOf", []) if isinstance(part, dict)]
+        for ref in [node.get("$ref"), *(part.get("$ref") for part in parts)]:
             if isinstance(ref, str):
                 todo.append(urljoin(uri, ref))
     return frozenset(keys)

@@ -7,11 +7,14 @@
 "use strict";
 const Ajv2020 = require("ajv/dist/2020").default;
 const standaloneCode = require("ajv/dist/standalone").default;
-const { _ } = require("ajv/dist/compile/codegen");
+const { _, str } = require("ajv/dist/compile/codegen");
 const esbuild = require("esbuild");
 
-// the formats module, by a name no schema-derived identifier can take; replaced by an import below
+// the formats and keyword-helper modules, by names no schema-derived identifier can take
 const FORMATS = "__chatschemaFormats";
+const KEYWORDS = "__chatschemaKeywords";
+// ajv's runtime helpers, which its standalone code `require`s: the package's own instead (keywords.js)
+const HELPERS = /require\("ajv\/dist\/runtime\/(ucs2length|equal)"\)\.default/g;
 const CONCAT = /vErrors\.concat\(([\w$.]+)\)/g;
 
 // The same as the package's ajv.js appendInPlace: errors appended in place, in linear time.
@@ -19,9 +22,29 @@ function appendInPlace(source) {
   return source.replace(CONCAT, "(function (a, b) { for (let i = 0; i < b.length; i++) a.push(b[i]); return a; })(vErrors, $1)");
 }
 
+// JSON Schema's multipleOf with Python jsonschema's verdicts (keywords.js): ajv's own divides and
+// compares with parseInt, so 1e21 is no multiple of 1 there.
+const MULTIPLE_OF = {
+  keyword: "multipleOf",
+  type: "number",
+  schemaType: "number",
+  error: {
+    message: ({ schemaCode }) => str`must be multiple of ${schemaCode}`,
+    params: ({ schemaCode }) => _`{multipleOf: ${schemaCode}}`,
+  },
+  code(cxt) {
+    cxt.fail(_`!__chatschemaKeywords.multipleOf(${cxt.data}, ${cxt.schemaCode})`);
+  },
+};
+
 function compile(family, schema, refs, allErrors) {
   const ajv = new Ajv2020({
     strict: true,
+    // A keyword that applies to one type may stand where `type` is absent or a list (it applies
+    // to values of its type only), and `required` may name keys its object does not describe.
+    strictTypes: false,
+    strictRequired: false,
+    strictTuples: false,
     allowUnionTypes: true,
     discriminator: true,
     allErrors,
@@ -33,8 +56,10 @@ function compile(family, schema, refs, allErrors) {
   // Only the name matters here: the code calls formats.js's validate at run time.
   ajv.addFormat("date-time", { type: "string", validate: () => true });
   ajv.addKeyword({ keyword: "x-chatschema-extension", schemaType: "string" });
+  ajv.removeKeyword("multipleOf");
+  ajv.addKeyword(MULTIPLE_OF);
   ajv.addSchema(schema);
-  let code = standaloneCode(ajv, refs);
+  let code = standaloneCode(ajv, refs).replace(HELPERS, (_match, name) => `${KEYWORDS}.${name}`);
   // ajv's standalone code loads its runtime helpers (ucs2length, equal, ...) with `require("...")`;
   // inside a string literal the quote would be escaped (`require(\"`), so schema text cannot match.
   const required = code.match(/require\("[^"]*"\)/);
@@ -42,7 +67,8 @@ function compile(family, schema, refs, allErrors) {
   // `code.process` above rewrites the code ajv compiles, not what standaloneCode prints from it
   code = appendInPlace(code.replace(/^"use strict";/, ""));
   if (code.includes("vErrors.concat(")) throw new Error(`${family}: errors still appended by concat (quadratic)`);
-  return `import { formats as ${FORMATS} } from "../formats.js";\n${code}\n`;
+  const helpers = code.includes(KEYWORDS) ? `import * as ${KEYWORDS} from "../keywords.js";\n` : "";
+  return `import { formats as ${FORMATS} } from "../formats.js";\n${helpers}${code}\n`;
 }
 
 async function main() {

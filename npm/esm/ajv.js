@@ -4,6 +4,7 @@
 import Ajv2020 from "ajv/dist/2020.js";
 import addFormats from "ajv-formats";
 import { isDateTime } from "./formats.js";
+import { multipleOf } from "./keywords.js";
 
 const CONCAT = /vErrors\.concat\(([\w$.]+)\)/g;
 
@@ -22,8 +23,12 @@ export function createAjv(allErrors = true) {
   const add = addFormats.default || addFormats;
   const ajv = new Ajv({
     strict: true,
-    // `"type": ["string", "null"]` is how the schemas say nullable; strictTypes would refuse it
-    // without this. It only allows union types, it loosens no validation.
+    // A keyword that applies to one type may stand where `type` is absent or a list (it applies
+    // to values of its type only), and `required` may name keys its object does not describe.
+    // These loosen no validation, as `allowUnionTypes` does not (`"type": ["string", "null"]`).
+    strictTypes: false,
+    strictRequired: false,
+    strictTuples: false,
     allowUnionTypes: true,
     discriminator: true,
     allErrors,
@@ -36,5 +41,14 @@ export function createAjv(allErrors = true) {
   ajv.addFormat("date-time", { type: "string", validate: isDateTime });
   // The marker of the project's own additions to a family: an annotation, it validates nothing.
   ajv.addKeyword({ keyword: "x-chatschema-extension", schemaType: "string" });
+  // multipleOf with Python jsonschema's verdicts (keywords.js), as in the precompiled validators
+  ajv.removeKeyword("multipleOf");
+  ajv.addKeyword({ keyword: "multipleOf", type: "number", schemaType: "number", errors: true, validate: checkMultipleOf });
   return ajv;
+}
+
+function checkMultipleOf(step, value) {
+  const ok = multipleOf(value, step);
+  checkMultipleOf.errors = ok ? null : [{ keyword: "multipleOf", message: `must be multiple of ${step}`, params: { multipleOf: step } }];
+  return ok;
 }

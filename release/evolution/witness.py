@@ -124,8 +124,10 @@ class Side:
                 import jsonschema_rs
 
                 backends = importlib.import_module("chatschema.validate.backends")
-                doc = backends._without_formats({**self.local_defs[name], "$defs": self.local_defs})
-                check = jsonschema_rs.Draft202012Validator(doc, validate_formats=False).is_valid
+                doc = backends.for_fast_backend({**self.local_defs[name], "$defs": self.local_defs})
+                check = jsonschema_rs.Draft202012Validator(
+                    doc, validate_formats=False, keywords=backends.FAST_KEYWORDS
+                ).is_valid
             except (ImportError, ValueError):  # not installed, or a schema it refuses: the reference
                 pass
             self._screens[name] = check

@@ -12,6 +12,7 @@ from pydantic import MISSING, Field
 from typing_extensions import TypeAliasType
 
 from chatschema._base import SchemaModel
+from chatschema._types import Integer
 from chatschema.bridgic._base import BridgicMessage
 
 from . import content_block
@@ -59,9 +60,9 @@ class TokenUsage(SchemaModel):
     """
 
     model: str = Field(..., description="Model identifier used for the call.")
-    prompt_tokens: int = Field(0, description="Tokens in the prompt.")
-    completion_tokens: int = Field(0, description="Tokens generated in the completion.")
-    total_tokens: int = Field(0, description="Total tokens used (bridgic does not check that it is the sum).")
+    prompt_tokens: Integer = Field(0, description="Tokens in the prompt.")
+    completion_tokens: Integer = Field(0, description="Tokens generated in the completion.")
+    total_tokens: Integer = Field(0, description="Total tokens used (bridgic does not check that it is the sum).")
     timestamp: str | MISSING = Field(
         MISSING,
         description="When the call happened, as bridgic writes a datetime: ISO 8601 with `T`, optional fraction (up to microseconds) and optional offset. The pattern admits only real dates and times Python can hold (years 0001-9999, month lengths and leap years, hours 00-23, offsets under 24 hours), since bridgic parses the string into a datetime and rejects the rest. bridgic's default (the current time) is naive local time, written with no offset, so this is not an RFC 3339 `date-time`. Stricter than bridgic's input parsing, which also takes unix timestamps, dates and a space separator; bridgic fills in the current time when the key is absent. The `not` keeps a final newline out for validators whose `$` matches before one (Python's `re`); JSON Schema's `$` and the generated models already reject it.",

@@ -12,6 +12,7 @@ from pydantic import Field
 from typing_extensions import TypeAliasType
 
 from chatschema._base import SchemaModel
+from chatschema._types import Integer
 
 
 class CitationTargetTextRange(SchemaModel):
@@ -19,8 +20,8 @@ class CitationTargetTextRange(SchemaModel):
     A sub-range inside the cited item, given by offsets, by anchoring text patterns, or both.
     """
 
-    target_start_idx: int | None = Field(None, description="Start offset inside the target.")
-    target_end_idx: int | None = Field(None, description="End offset inside the target.")
+    target_start_idx: Integer | None = Field(None, description="Start offset inside the target.")
+    target_end_idx: Integer | None = Field(None, description="End offset inside the target.")
     start_pattern: str | None = Field(None, description="Text that anchors the start of the range.")
     end_pattern: str | None = Field(None, description="Text that anchors the end of the range.")
 
@@ -64,7 +65,7 @@ class TranscriptBlockMetadataItem(SchemaModel):
     agent_run_id: str = Field(..., description="Id of the agent run.")
     collection_id: str = Field(..., description="Id of the collection holding the run.")
     transcript_id: str = Field(..., description="Id of the transcript.")
-    block_idx: int = Field(..., description="Index of the block (message) in the transcript.")
+    block_idx: Integer = Field(..., description="Index of the block (message) in the transcript.")
     metadata_key: str = Field(..., description="Key of the cited metadata value.")
 
 
@@ -78,8 +79,8 @@ class TranscriptBlockContentItem(SchemaModel):
     agent_run_id: str = Field(..., description="Id of the agent run.")
     collection_id: str = Field(..., description="Id of the collection holding the run.")
     transcript_id: str = Field(..., description="Id of the transcript.")
-    block_idx: int = Field(..., description="Index of the block (message) in the transcript.")
-    content_idx: int | None = Field(
+    block_idx: Integer = Field(..., description="Index of the block (message) in the transcript.")
+    content_idx: Integer | None = Field(
         None,
         description="Index of the content part inside the block, when one part is cited.",
     )
@@ -128,9 +129,9 @@ class InlineCitation(SchemaModel):
     A citation attached to a span of an assistant message's text.
     """
 
-    start_idx: int = Field(
+    start_idx: Integer = Field(
         ...,
         description="Start of the cited span in the message text, in UTF-16 code units.",
     )
-    end_idx: int = Field(..., description="End of the cited span (exclusive), in UTF-16 code units.")
+    end_idx: Integer = Field(..., description="End of the cited span (exclusive), in UTF-16 code units.")
     target: CitationTarget = Field(..., description="What the span cites.")

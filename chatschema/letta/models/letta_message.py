@@ -12,7 +12,7 @@ from pydantic import Field
 from typing_extensions import TypeAliasType
 
 from chatschema._base import SchemaModel
-from chatschema._types import DateTime
+from chatschema._types import DateTime, Integer
 
 from . import parts, tools
 
@@ -41,7 +41,7 @@ class LettaMessageBase(SchemaModel):
         None,
         description="Debug flag set on messages produced by an error. Letta writes null rather than false.",
     )
-    seq_id: int | None = Field(
+    seq_id: Integer | None = Field(
         None,
         description="Sequence number of the frame in a background stream, used to resume the stream after a cursor; null in ordinary responses.",
     )
@@ -113,17 +113,17 @@ class CompactionStats(SchemaModel):
         ...,
         description="What triggered the compaction, for example context_window_exceeded.",
     )
-    context_tokens_before: int | None = Field(
+    context_tokens_before: Integer | None = Field(
         None,
         description="Tokens in the context before compaction, from the model's usage report.",
     )
-    context_tokens_after: int | None = Field(
+    context_tokens_after: Integer | None = Field(
         None,
         description="Message tokens after compaction (tool definitions not counted).",
     )
-    context_window: int = Field(..., description="The model's context window size.")
-    messages_count_before: int = Field(..., description="Number of messages before compaction.")
-    messages_count_after: int = Field(..., description="Number of messages after compaction.")
+    context_window: Integer = Field(..., description="The model's context window size.")
+    messages_count_before: Integer = Field(..., description="Number of messages before compaction.")
+    messages_count_after: Integer = Field(..., description="Number of messages after compaction.")
 
 
 class UserMessage(LettaMessageBase):

@@ -1,0 +1,54 @@
+"""The schema check of generated types whose Python types cannot say all their schema says.
+
+codegen gives such a type (a `uniqueItems` array, an `if`/`then`, an `enum` of numbers, ...) a
+check: a Pydantic model runs `conform` in a `mode="before"` model validator, a TypedDict is
+decorated with `conforms_to`. The check validates the value, as JSON, against the type's shipped
+schema, so the generated type accepts exactly what the schema accepts (copied into chatschema by
+codegen).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any, TypeVar
+
+from pydantic import BaseModel, GetCoreSchemaHandler
+from pydantic_core import CoreSchema, core_schema, to_jsonable_python
+
+from chatschema import schemas
+
+T = TypeVar("T")
+
+
+def conform(data: Any, name: str) -> Any:
+    """`data` unchanged if it is valid under the named schema; else ValueError naming the first
+    violation (its JSONPath and reason), which Pydantic reports as a validation error."""
+    payload = to_jsonable_python(data, by_alias=True) if _holds_models(data) else data
+    if not schemas.is_valid(payload, name):
+        found = schemas.violations(payload, name)
+        raise ValueError(f"not a valid {name}: {found[0] if found else 'nesting too deep'}")
+    return data
+
+
+def _holds_models(data: Any) -> bool:
+    """Whether Python code built `data` from models (a JSON payload holds none)."""
+    if isinstance(data, BaseModel):
+        return True
+    if isinstance(data, dict):
+        return any(_holds_models(v) for v in data.values())
+    if isinstance(data, list | tuple):
+        return any(_holds_models(v) for v in data)
+    return False
+
+
+def conforms_to(name: str) -> Callable[[type[T]], type[T]]:
+    """Class decorator of a generated TypedDict: its Pydantic validation also runs `conform`."""
+
+    def get_schema(cls: type[Any], source: Any, handler: GetCoreSchemaHandler) -> CoreSchema:
+        return core_schema.no_info_before_validator_function(lambda data: conform(data, name), handler(source))
+
+    def decorate(cls: type[T]) -> type[T]:
+        setattr(cls, "__get_pydantic_core_schema__", classmethod(get_schema))  # noqa: B010 (a TypedDict class)
+        return cls
+
+    return decorate
