@@ -34,6 +34,10 @@ class _StripDocs(ast.NodeTransformer):
         self.generic_visit(node)
         return node
 
+    def visit_Name(self, node: ast.Name) -> ast.AST:
+        # chatschema._types.Integer is an int to a type checker (it only also reads 1.0 as 1)
+        return ast.Name("int", node.ctx) if node.id == "Integer" else node
+
 
 def _text(node: ast.AST | None) -> str:
     if node is None:
