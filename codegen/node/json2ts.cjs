@@ -27,6 +27,7 @@ async function main() {
 }
 
 main().catch((err) => {
-  process.stderr.write(`json2ts: ${err && err.stack ? err.stack : err}\n`);
+  // one line, no stack: a schema the tool refuses is bad input to report, not a crash to debug
+  process.stderr.write(`json2ts: ${String(err && err.message ? err.message : err).split("\n")[0]}\n`);
   process.exit(1);
 });
