@@ -88,7 +88,9 @@ def test_parse_json_gives_the_same_verdict_with_either_parser(value: str) -> Non
             except ValidationError as exc:
                 outcomes.append(exc.errors()[0]["type"])
     assert outcomes[0] == outcomes[1]
-    assert (outcomes[0] == "valid") == (value == "5")
+    # an integer, read exactly or as the nearest (integral) double, as JSON Schema counts it; only
+    # one beyond a double's range is refused
+    assert (outcomes[0] == "valid") == (len(value) < 400)
 
 
 @pytest.mark.parametrize(("data", "byte"), [(b"\xff", 1), (b'{"a":"\xc3"}', 7), (b'{"a":"ok"}\xe2\x82', 11)])
