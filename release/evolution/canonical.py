@@ -2,7 +2,8 @@
 
 Annotations (titles, descriptions, examples, defaults, `deprecated`, the discriminator hint,
 `x-` extensions) are dropped, `$ref`s become the bare type name (so moving a type to another
-file changes nothing), and sets (`required`, `enum`, `type` lists) are sorted. Two versions of a
+file changes nothing), sets (`required`, `enum`, `type` lists, `dependentRequired`'s lists) are
+sorted, and numbers are JSON's (`1.0` is written `1`). Two versions of a
 type accept the same payloads when the canonical bodies of the type and of every type it reaches
 are equal; the converse is not assumed: a structural difference is only a place to look.
 """
@@ -19,6 +20,8 @@ from codegen.load import SchemaFile
 from codegen.model import FamilyModel, build_family
 from codegen.names import ref_target_name
 
+from .values import normal
+
 # The annotations (x- extensions are dropped by their prefix) and the discriminator, a hint: neither decides validity.
 ANNOTATIONS = frozenset(k for k in walk.ANNOTATIONS if not k.startswith("x-")) | {"discriminator"}
 
@@ -32,7 +35,7 @@ def canonical(node: Any) -> Any:
     return walk.transform(node, _canonical_node)
 
 
-def _canonical_node(_: Mapping[str, Any], node: dict[str, Any]) -> dict[str, Any]:
+def _canonical_node(original: Mapping[str, Any], node: dict[str, Any]) -> dict[str, Any]:
     out: dict[str, Any] = {}
     for key, value in node.items():
         if key in ANNOTATIONS or key.startswith("x-"):
@@ -40,12 +43,24 @@ def _canonical_node(_: Mapping[str, Any], node: dict[str, Any]) -> dict[str, Any
         if key == "$ref" and isinstance(value, str):
             out[key] = ref_target_name(value)
         elif key == "enum" and isinstance(value, list):
-            out[key] = sorted(value, key=_key)
-        elif key in ("required", "type") and isinstance(value, list):
+            out[key] = sorted(normal(value), key=_key)
+        elif key in ("required", "type") and isinstance(value, list) and all(isinstance(v, str) for v in value):
             out[key] = sorted(set(value), key=_key)
+        elif key == "dependentRequired":  # names -> lists of names: data, even where a name is a keyword's
+            out[key] = _dependencies(walk.thaw(original[key]))
+        elif key == "const" or isinstance(value, float):
+            out[key] = normal(value)  # one JSON number: 1.0 is 1
         else:
             out[key] = value
     return out
+
+
+def _dependencies(value: Any) -> Any:
+    """dependentRequired with each list of names sorted and without repeats."""
+    if not isinstance(value, dict):
+        return value
+    names = {k: v for k, v in value.items() if isinstance(v, list) and all(isinstance(n, str) for n in v)}
+    return {k: sorted(set(names[k])) if k in names else v for k, v in value.items()}
 
 
 @dataclass

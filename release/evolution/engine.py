@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import json
 import tempfile
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
@@ -133,13 +133,9 @@ def compare_types(old: FamilyTypes, new: FamilyTypes, budget: Budget) -> list[Ty
             chain = new.path_to(name, changed_deep) if name in new.edges else old.path_to(name, changed_deep)
             target = chain[-1]
             for c in own.get(target, []):
-                changes.append(
-                    Change(c.where, f"via {' -> '.join(chain)}: {c.rule}", c.hint, c.probes, c.names, c.patterns)
-                )
+                changes.append(replace(c, rule=f"via {' -> '.join(chain)}: {c.rule}"))
             for other in sorted(changed_deep - {target}):
-                changes.extend(
-                    Change(c.where, f"via {other}: {c.rule}", c.hint, c.probes, c.names, c.patterns) for c in own[other]
-                )
+                changes.extend(replace(c, rule=f"via {other}: {c.rule}") for c in own[other])
         reach_changed = set(old.reach(name)) != set(new.reach(name))
         if not changes and not reach_changed:
             reports.append(TypeReport(name, UNCHANGED, notes=notes))

@@ -1,5 +1,6 @@
 """Instances for the witness search: RFC 3339 date-times in every spelling, and schemas prepared
-for hypothesis-jsonschema, which would otherwise draw only the date-times Python prints."""
+for hypothesis-jsonschema, which would otherwise draw only the date-times Python prints and skip
+the 2020-12 spellings of tuples and dependencies."""
 
 from __future__ import annotations
 
@@ -30,13 +31,41 @@ def rfc3339(draw: st.DrawFn) -> str:
     return text + offset
 
 
+# The draft hypothesis-jsonschema implements: a generation schema is written in it (see for_generation).
+GENERATION_DRAFT = "http://json-schema.org/draft-07/schema#"
+_DATA = frozenset({"const", "enum", "default", "examples"})
+
+
 def for_generation(node: Any) -> Any:
-    """`node` with each `"format": "date-time"` drawn by `rfc3339` instead."""
+    """`node` as hypothesis-jsonschema reads it: each `"format": "date-time"` drawn by `rfc3339`
+    instead, and the 2020-12 keywords it would skip in their draft-07 spelling (`prefixItems` and
+    `items` as a list of `items` and `additionalItems`, `dependentRequired` and `dependentSchemas`
+    as `dependencies`). Values (`const`, `enum`, ...) are left as they are."""
     if isinstance(node, dict):
-        out = {k: for_generation(v) for k, v in node.items()}
+        out = {k: v if k in _DATA else for_generation(v) for k, v in node.items()}
         if out.get("format") == "date-time":
             out["format"] = RFC3339
-        return out
+        return _draft7(out)
     if isinstance(node, list):
         return [for_generation(v) for v in node]
+    return node
+
+
+def _draft7(node: dict[str, Any]) -> dict[str, Any]:
+    prefix = node.get("prefixItems")
+    if isinstance(prefix, list):
+        rest = node.pop("items", None)
+        node["items"] = node.pop("prefixItems")
+        if rest is not None:
+            node["additionalItems"] = rest
+    required, schemas = node.get("dependentRequired"), node.get("dependentSchemas")
+    if isinstance(required, dict) or isinstance(schemas, dict):
+        node.pop("dependentRequired", None)
+        node.pop("dependentSchemas", None)
+        merged: dict[str, Any] = {}
+        for name in sorted(set(required or {}) | set(schemas or {})):
+            parts = [{"required": list((required or {}).get(name, []))}] if name in (required or {}) else []
+            parts += [(schemas or {})[name]] if name in (schemas or {}) else []
+            merged[name] = parts[0] if len(parts) == 1 else {"allOf": parts}
+        node["dependencies"] = merged
     return node

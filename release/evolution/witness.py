@@ -1,10 +1,13 @@
 """Witness payloads: valid under one version of a type and invalid under the other.
 
-Candidates, in a fixed order and a bounded number: instances generated from each version's
-schema (hypothesis-jsonschema, derandomized), the same instances with the values the rules point
-at placed at every spot (`probes`), then the conformance harness's mutations of them
-(tests/conformance/mutations.py). Each candidate is judged by plain jsonschema against each
-version's own files through a `referencing` registry (offline), never by the generator.
+Candidates, in a fixed order and a bounded number: the values the rules point at (`probes`)
+themselves, each version's first valid instance with the probes placed at every spot (so that a
+witness at the bound a rule names comes before any other), instances generated from each
+version's schema (hypothesis-jsonschema, derandomized), the probes placed in every valid instance,
+then the conformance harness's mutations of them (tests/conformance/mutations.py). Each candidate
+is judged by plain jsonschema against each version's own files through a `referencing` registry
+(offline), never by the generator; a candidate jsonschema cannot judge (a schema of an old
+revision with a keyword of the wrong kind) is no witness.
 """
 
 from __future__ import annotations
@@ -18,6 +21,7 @@ from collections.abc import Callable, Iterable, Iterator, Mapping
 from contextlib import contextmanager
 from dataclasses import dataclass
 from functools import cached_property, partial
+from itertools import islice
 from types import FrameType
 from typing import Any
 
@@ -26,16 +30,17 @@ from hypothesis import strategies as st
 from hypothesis.errors import HypothesisException
 from hypothesis_jsonschema import from_schema
 from jsonschema import Draft202012Validator
-from jsonschema.exceptions import ValidationError
+from jsonschema.exceptions import SchemaError, ValidationError
 
 from codegen import walk
 from codegen.lint_context import build_registry
-from codegen.names import DRAFT, ref_target_name
+from codegen.names import ref_target_name
 
 from .canonical import FamilyTypes
-from .instances import RFC3339, for_generation, rfc3339
+from .instances import GENERATION_DRAFT, RFC3339, for_generation, rfc3339
 from .mutations import Walker, mutations, path_text, replaced, without
 from .rules import NARROWED, SAMPLES, WIDENED, Change
+from .values import sample
 
 UNROLL = 2  # how many times a type may recur on one path of the generation schema
 
@@ -97,6 +102,7 @@ class Side:
         self._registry = build_registry(types.files)
         self._validators: dict[str, Draft202012Validator] = {}
         self._screens: dict[str, Callable[[Any], bool]] = {}
+        self._walkers: dict[str, Walker] = {}
         self.pools: dict[tuple[str, frozenset[str], int], list[Any]] = {}  # generated instances, reused
         # type -> property -> whether its items changed: what generation makes present (changed_properties)
         self.forced: dict[str, dict[str, bool]] = {}
@@ -139,9 +145,11 @@ class Side:
         return {name: _localize(schema) for name, schema in self.types.raw.items()}
 
     def walker(self, name: str) -> Walker:
-        """The conformance harness's walker over this version of the type."""
-        doc = {**self.local_defs[name], "$defs": self.local_defs}
-        return Walker(doc, name, self.local_defs)
+        """The conformance harness's walker over this version of the type (one per type, reused)."""
+        if name not in self._walkers:
+            doc = {**self.local_defs[name], "$defs": self.local_defs}
+            self._walkers[name] = Walker(doc, name, self.local_defs)
+        return self._walkers[name]
 
     def generation_schema(self, name: str, focus: frozenset[str] = frozenset()) -> Any:
         """The type with every `$ref` inlined (a cycle unrolled UNROLL times), for hypothesis-jsonschema.
@@ -151,7 +159,7 @@ class Side:
         """
         schema, _ = self._inline(self.types.raw[name], [name], focus)
         schema = for_generation(self._force(schema, name, focus))
-        return {**schema, "$schema": DRAFT} if isinstance(schema, dict) else schema
+        return {**schema, "$schema": GENERATION_DRAFT} if isinstance(schema, dict) else schema
 
     def _inline(self, node: Any, stack: list[str], focus: frozenset[str]) -> tuple[Any, bool]:
         if not isinstance(node, dict):
@@ -173,8 +181,10 @@ class Side:
         if not isinstance(ref, str):
             return out, reaches
         target = self._one_branch(ref_target_name(ref), focus)
-        if stack.count(target) > UNROLL:
-            resolved: Any = False
+        if target not in self.types.raw:  # not a named type of the family: anything, as far as generation goes
+            resolved: Any = True
+        elif stack.count(target) > UNROLL:
+            resolved = False
         else:
             inner = focus if stack.count(target) == 0 else frozenset()
             resolved, r = self._inline(self.types.raw[target], [*stack, target], inner)
@@ -227,23 +237,37 @@ def _at_least_one_item(schema: dict[str, Any]) -> dict[str, Any]:
 
 
 def changed_properties(changes: list[Change]) -> dict[str, bool]:
-    """Top-level properties a type's own changes are in, each with whether the change is in its items."""
+    """Top-level properties a type's own changes are in, each with whether the change is in its items
+    (`items`, `prefixItems`, `contains`)."""
     out: dict[str, bool] = {}
     for c in changes:
         parts = [p.replace("~1", "/").replace("~0", "~") for p in c.where.split("/")[1:]]
         if len(parts) >= 2 and parts[0] == "properties":
-            out[parts[1]] = out.get(parts[1], False) or (len(parts) > 2 and parts[2] == "items")
+            in_items = len(parts) > 2 and parts[2] in ("items", "prefixItems", "contains")
+            out[parts[1]] = out.get(parts[1], False) or in_items
     return out
 
 
 def _localize(schema: Any) -> Any:
-    """`$ref`s made local (`#/$defs/Name`)."""
-    return walk.transform(schema, _local_ref)
+    """`$ref`s made local (`#/$defs/Name`), and boolean schemas in maps and lists of subschemas (and
+    the type itself) as the objects they equal, which the walker can read: `true` as `{}`, `false`
+    as `{"not": {}}` (`additionalProperties: false` and a boolean `items` stay: the walker reads them)."""
+    return _object(walk.transform(schema, _local_ref))
+
+
+def _object(schema: Any) -> Any:
+    return {} if schema is True else {"not": {}} if schema is False else schema
 
 
 def _local_ref(_: Mapping[str, Any], node: dict[str, Any]) -> dict[str, Any]:
     if isinstance(node.get("$ref"), str) and "#/$defs/" in node["$ref"]:
         node["$ref"] = "#/$defs/" + ref_target_name(node["$ref"])
+    for key, value in node.items():
+        how = walk.keyword(key).walk
+        if how is walk.Walk.SUBSCHEMA_MAP and isinstance(value, dict):
+            node[key] = {k: _object(v) for k, v in value.items()}
+        elif how in (walk.Walk.SUBSCHEMA, walk.Walk.SUBSCHEMAS) and isinstance(value, list):
+            node[key] = [_object(v) for v in value]
     return node
 
 
@@ -267,8 +291,8 @@ def draw(strategy: st.SearchStrategy[Any], count: int) -> list[Any]:
         with warnings.catch_warnings():
             warnings.simplefilter("ignore")
             collect()
-    except (HypothesisException, ValueError, TypeError, RecursionError):
-        pass  # a schema hypothesis-jsonschema cannot generate from: the other candidates remain
+    except (HypothesisException, SchemaError, ValueError, TypeError, RecursionError):
+        pass  # a schema hypothesis-jsonschema cannot generate from (or that is not one): the other candidates remain
     return found
 
 
@@ -291,7 +315,7 @@ def generated(side: Side, name: str, count: int, focus: frozenset[str] = frozens
         try:
             strategy = from_schema(side.generation_schema(name, focus), custom_formats={RFC3339: rfc3339()})
             pool = draw(strategy, count)
-        except (HypothesisException, ValueError, TypeError, RecursionError):
+        except (HypothesisException, SchemaError, ValueError, TypeError, RecursionError):
             pool = []
     side.pools[key] = pool
     return pool
@@ -302,10 +326,7 @@ def _probe_values(changes: list[Change]) -> list[Any]:
     for c in changes:
         values.extend(c.probes)
         for pattern in c.patterns:
-            try:
-                values.extend(draw(st.from_regex(pattern, fullmatch=True), 8))
-            except Exception:  # a pattern Python's re cannot generate from: no probes
-                continue
+            values.extend(_matches(pattern, 8, fullmatch=True))
     out: list[Any] = []
     seen: set[str] = set()
     for v in [*values, *SAMPLES.values()]:
@@ -316,44 +337,90 @@ def _probe_values(changes: list[Change]) -> list[Any]:
     return out
 
 
+def _shown(value: Any) -> str:
+    """A probe as the start of its JSON text, for `found_by`."""
+    return json.dumps(value, ensure_ascii=False)[:30]
+
+
+def _matches(pattern: str, count: int, fullmatch: bool) -> list[str]:
+    """Up to `count` strings matching `pattern` (none for a pattern Python's re cannot generate from)."""
+    try:
+        return [str(v) for v in draw(st.from_regex(pattern, fullmatch=fullmatch), count)]
+    except Exception:
+        return []
+
+
+def _probe_names(changes: list[Change]) -> list[str]:
+    """Property names worth adding or removing: the rules' own, then some matching their name patterns
+    (a `patternProperties` or `propertyNames` pattern matches anywhere in a name)."""
+    names = sorted({n for c in changes for n in c.names})
+    for pattern in sorted({p for c in changes for p in c.name_patterns}):
+        names += [n for n in _matches(pattern, 4, fullmatch=False) if n not in names]
+    return names
+
+
+def _placed(
+    side: Side, label: str, name: str, value: Any, probes: list[Any], names: list[str]
+) -> Iterator[tuple[Any, str]]:
+    """`value` with each probe at each place the walker reaches (an object probe also merged into an
+    object there), and each of `names` removed from or set to each probe in each object."""
+    try:
+        nodes = side.walker(name).walk(value)
+    except Exception:  # a schema the walker cannot follow (see _judged): no placements
+        return
+    for node in nodes:
+        for probe in probes:
+            yield (
+                replaced(value, node.keys, probe),
+                f"{label} instance, {_shown(probe)} at {path_text(node.keys)}",
+            )
+            if isinstance(probe, dict) and probe and isinstance(node.value, dict):
+                merged = {**node.value, **probe}
+                yield (
+                    replaced(value, node.keys, merged),
+                    f"{label} instance, {_shown(probe)} merged at {path_text(node.keys)}",
+                )
+        if isinstance(node.value, dict):
+            for n in names:
+                if n in node.value:
+                    yield without(value, node.keys, [n]), f"{label} instance without {path_text((*node.keys, n))}"
+                for probe in probes:
+                    at = (*node.keys, n)
+                    yield replaced(value, at, probe), f"{label} instance, {_shown(probe)} at {path_text(at)}"
+
+
 def _candidates(
     old: Side, new: Side, name: str, changes: list[Change], budget: Budget, focus: frozenset[str]
 ) -> Iterator[tuple[Any, str]]:
+    """Candidates in order: the rules' probes as the whole payload, each version's first valid
+    instance with the probes placed (a witness at the rules' bound before any other; a third of the
+    budget at most), each version's generated instances, the probes placed in every valid instance,
+    then their mutations."""
     sides = [(s, label) for s, label in ((old, "BASE"), (new, "work tree")) if s.has(name)]
     probes = _probe_values(changes)
-    names = sorted({n for c in changes for n in c.names})
-    pools: list[tuple[Side, str, list[Any]]] = []
+    names = _probe_names(changes)
+    for probe in probes:
+        yield probe, f"the rules' probe {_shown(probe)}"
+    valid: list[tuple[Side, str, list[Any]]] = []
     for s, label in sides:  # generated lazily: the search often ends before the second side is needed
         pool = generated(s, name, budget.examples, focus)
-        pools.append((s, label, pool))
+        guess = sample(s.types.raw[name])  # a valid instance when generation gives none (a schema it misreads)
+        valid.append((s, label, [v for v in [*pool, guess] if _judged(s.validator(name).is_valid, v)]))
+        for value in valid[-1][2][:1]:  # a third of the budget at most: generated instances follow
+            yield from islice(_placed(s, label, name, value, probes, names), budget.candidates // 3)
         for value in pool:
             yield value, f"generated from the {label} schema"
-    valid = [(s, label, [v for v in pool if s.validator(name).is_valid(v)]) for s, label, pool in pools]
+    for s, label, pool in valid:
+        for value in pool:
+            yield from _placed(s, label, name, value, probes, names)
     for s, label, pool in valid:
         walker = s.walker(name)
         for value in pool:
-            for node in walker.walk(value):
-                for probe in probes:
-                    yield (
-                        replaced(value, node.keys, probe),
-                        f"{label} instance, {json.dumps(probe)[:30]} at {path_text(node.keys)}",
-                    )
-                if isinstance(node.value, dict):
-                    for n in names:
-                        if n in node.value:
-                            yield (
-                                without(value, node.keys, [n]),
-                                f"{label} instance without {path_text((*node.keys, n))}",
-                            )
-                        for probe in probes:
-                            yield (
-                                replaced(value, (*node.keys, n), probe),
-                                f"{label} instance, {json.dumps(probe)[:30]} at {path_text((*node.keys, n))}",
-                            )
-    for s, label, pool in valid:
-        walker = s.walker(name)
-        for value in pool:
-            for m in mutations(value, walker.walk(value)):
+            try:
+                nodes = walker.walk(value)
+            except Exception:  # as in _placed
+                continue
+            for m in mutations(value, nodes):
                 yield m.build(), f"{label} instance, mutation {m.rule} at {m.where}"
 
 
@@ -411,8 +478,18 @@ def _reason(errors: Iterable[ValidationError]) -> ValidationError | None:
     )
 
 
+def _judged(check: Callable[[Any], bool], value: Any) -> bool | None:
+    """`check(value)`, or None where the check cannot apply its schema: a keyword of the wrong kind in
+    a revision lint never saw (`"minLength": "2"`) makes jsonschema raise, and no candidate is a
+    witness under it."""
+    try:
+        return check(value)
+    except Exception:
+        return None
+
+
 def _same_verdict(a: Callable[[Any], bool], b: Callable[[Any], bool], want: tuple[bool, bool], value: Any) -> bool:
-    return (a(value), b(value)) == want
+    return (_judged(a, value), _judged(b, value)) == want
 
 
 def search(
@@ -458,17 +535,20 @@ def _search(
         seen.add(key)
         if len(seen) > budget.candidates:
             break
-        before, after = sa(value), sb(value)
-        direction = NARROWED if before and not after else WIDENED if after and not before else None
+        before, after = _judged(sa, value), _judged(sb, value)
+        direction = NARROWED if before and after is False else WIDENED if after and before is False else None
         if direction is None or direction in found:
             continue
         want = (direction == NARROWED, direction == WIDENED)
-        if (va.is_valid(value), vb.is_valid(value)) != want:
+        if (_judged(va.is_valid, value), _judged(vb.is_valid, value)) != want:
             continue  # the screen and the reference disagree: only the reference counts
         small = shrink(value, partial(_same_verdict, sa, sb, want))
-        if small is not value and (va.is_valid(small), vb.is_valid(small)) == want:
+        if small is not value and (_judged(va.is_valid, small), _judged(vb.is_valid, small)) == want:
             value = small
-        error = _reason((vb if direction == NARROWED else va).iter_errors(value))
+        try:
+            error = _reason((vb if direction == NARROWED else va).iter_errors(value))
+        except Exception:  # as in _judged
+            error = None
         reason = f"{path_text(tuple(error.absolute_path))}: {error.message}" if error else ""
         found[direction] = Witness(direction, value, how, reason[:200])
         if len(found) == 2:

@@ -2,9 +2,14 @@
 
 from __future__ import annotations
 
+import importlib
 import json
 from pathlib import Path
 from typing import Any
+
+from jsonschema import Draft202012Validator
+from referencing import Registry, Resource
+from referencing.jsonschema import DRAFT202012
 
 from codegen.load import load_schemas
 from release.evolution.canonical import FamilyTypes
@@ -42,3 +47,15 @@ def diff_types(tmp: Path, old: Files, new: Files, budget: Budget | None = None) 
     a = family_types(write(tmp / "old", old))
     b = family_types(write(tmp / "new", new))
     return {r.name: r for r in compare_types(a, b, budget or Budget())}
+
+
+def validator(root: Path, name: str) -> Draft202012Validator:
+    """An independent validator of `evo/<name>` from the files under `root` (plain jsonschema, a
+    `referencing` registry of those files, the project's date-time rule)."""
+    files = family_types(root).files
+    registry: Registry[Any] = Registry().with_resources(
+        (f.contents["$id"], Resource.from_contents(f.contents, default_specification=DRAFT202012)) for f in files
+    )
+    file_id = next(f.contents["$id"] for f in files if name in f.contents["$defs"])
+    checker = importlib.import_module("chatschema.schemas").FORMAT_CHECKER
+    return Draft202012Validator({"$ref": f"{file_id}#/$defs/{name}"}, registry=registry, format_checker=checker)

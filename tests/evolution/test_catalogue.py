@@ -4,19 +4,15 @@ the edit, and a witness re-checked here with plain jsonschema against each versi
 from __future__ import annotations
 
 import copy
-import importlib
 from pathlib import Path
 from typing import Any
 
 import pytest
-from jsonschema import Draft202012Validator
-from referencing import Registry, Resource
-from referencing.jsonschema import DRAFT202012
 
 from release.evolution.engine import ADDED, BOTH, REMOVED, UNCHANGED, UNPROVEN
 from release.evolution.rules import NARROWED, WIDENED
 
-from .schemasets import Files, diff_types, family_types
+from .schemasets import Files, diff_types, validator
 
 STR = {"type": "string", "description": "A string."}
 INT = {"type": "integer", "description": "An integer."}
@@ -356,17 +352,6 @@ CASES: list[tuple[str, Files, Files, str, str, str]] = [
 ]
 
 
-def _validator(root: Path, name: str) -> Draft202012Validator:
-    """An independent validator of `evo/<name>` from the files under `root`."""
-    files = family_types(root).files
-    registry = Registry().with_resources(
-        (f.contents["$id"], Resource.from_contents(f.contents, default_specification=DRAFT202012)) for f in files
-    )
-    file_id = next(f.contents["$id"] for f in files if name in f.contents["$defs"])
-    checker = importlib.import_module("chatschema.schemas").FORMAT_CHECKER  # the project's date-time rule
-    return Draft202012Validator({"$ref": f"{file_id}#/$defs/{name}"}, registry=registry, format_checker=checker)
-
-
 def test_catalogue_covers_at_least_thirty_edit_kinds() -> None:
     assert len({case[0] for case in CASES}) == len(CASES) >= 30
 
@@ -380,7 +365,7 @@ def test_edit(tmp_path: Path, case: str, old: Files, new: Files, name: str, verd
     if verdict in (NARROWED, WIDENED, BOTH):
         directions = {NARROWED, WIDENED} if verdict == BOTH else {verdict}
         assert {w.direction for w in report.witnesses} == directions
-        before, after = _validator(tmp_path / "old", name), _validator(tmp_path / "new", name)
+        before, after = validator(tmp_path / "old", name), validator(tmp_path / "new", name)
         for w in report.witnesses:
             assert (before.is_valid(w.payload), after.is_valid(w.payload)) == (
                 w.direction == NARROWED,
