@@ -124,13 +124,18 @@ def diff(session: nox.Session) -> None:
 def conformance(session: nox.Session) -> None:
     """Generated instances, mutations and the agreement report, full budget (~1,000+ cases per family).
 
-    `nox -s conformance -- --only letta/ToolCallMessage` replays one type's cases (seeds are fixed);
-    `-- --small` runs the test suite's budget; `-- --seed N` draws other cases; `-- --seeds N` runs N seeds.
+    Then the same on the test family `vocab` (tests/conformance/fixtures/vocab/), which uses every keyword
+    of the validation vocabulary: in a scratch copy of the repository with the family generated
+    (tests/conformance/vocab.py). `nox -s conformance -- --only letta/ToolCallMessage` replays one
+    type's cases (seeds are fixed; `--only vocab` the test family's); `-- --small` runs the test suite's
+    budget; `-- --seed N` draws other cases; `-- --seeds N` runs N seeds.
     """
     session.install("-r", "requirements/test.txt")
     session.install("--no-deps", *REAL_SYSTEMS)
     session.install("--no-deps", "-e", ".")
+    session.run("python", "-m", "codegen", "setup-node")  # the test family's scratch copy is generated
     session.run("python", "-m", "tests.conformance", *session.posargs)
+    session.run("python", "-m", "tests.conformance.vocab", *session.posargs)
 
 
 @nox.session

@@ -2,7 +2,7 @@
 
 codegen gives such a type (a `uniqueItems` array, an `if`/`then`, an `enum` of numbers, ...) a
 check: a Pydantic model runs `conform` in a `mode="before"` model validator, a TypedDict is
-decorated with `conforms_to`. The check validates the value, as JSON, against the type's shipped
+decorated with `conforms_to`, a type alias carries `conformance` in its `Annotated` metadata. The check validates the value, as JSON, against the type's shipped
 schema, so the generated type accepts exactly what the schema accepts (copied into chatschema by
 codegen).
 """
@@ -10,9 +10,10 @@ codegen).
 from __future__ import annotations
 
 from collections.abc import Callable
+from functools import partial
 from typing import Any, TypeVar
 
-from pydantic import BaseModel, GetCoreSchemaHandler
+from pydantic import BaseModel, BeforeValidator, GetCoreSchemaHandler
 from pydantic_core import CoreSchema, core_schema, to_jsonable_python
 
 from chatschema import schemas
@@ -52,3 +53,8 @@ def conforms_to(name: str) -> Callable[[type[T]], type[T]]:
         return cls
 
     return decorate
+
+
+def conformance(name: str) -> BeforeValidator:
+    """Annotated metadata of a generated type alias: validation runs `conform` first."""
+    return BeforeValidator(partial(conform, name=name))

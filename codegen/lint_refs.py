@@ -52,10 +52,14 @@ def resolved_refs(context: Context) -> Iterator[SchemaProblem]:
         try:
             resolved = context.registry.resolver(base_uri=base).lookup(ref)
         except Unresolvable:
-            yield site.problem((*site.path, "$ref"), f"dangling $ref {ref!r}: no such schema among the local files")
+            yield site.problem(
+                (*site.path, "$ref"), f"dangling $ref {ref!r}: no such schema among the local files", "ref-resolve"
+            )
             continue
         if not urljoin(base, ref).startswith(expected_id(site.file.family, "")) or resolved is None:
-            yield site.problem((*site.path, "$ref"), f"$ref {ref!r} leaves the {site.file.family!r} family")
+            yield site.problem(
+                (*site.path, "$ref"), f"$ref {ref!r} leaves the {site.file.family!r} family", "ref-resolve"
+            )
 
 
 def unions(context: Context) -> Iterator[SchemaProblem]:
@@ -66,7 +70,7 @@ def unions(context: Context) -> Iterator[SchemaProblem]:
 
 
 def _union_problems(union: Union) -> Iterator[SchemaProblem]:
-    def at(*sub: str | int, message: str, rule: str = "") -> SchemaProblem:
+    def at(*sub: str | int, message: str, rule: str = "union") -> SchemaProblem:
         return SchemaProblem(union.file, pointer(*union.path, *sub), message, rule)
 
     if not union.has_branches:

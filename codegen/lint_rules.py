@@ -9,6 +9,7 @@ import re
 from collections.abc import Iterator, Mapping
 from typing import Any
 
+from . import walk
 from .errors import SchemaProblem
 from .lint_context import Context, problem
 from .names import DRAFT, EXTENSION, expected_id
@@ -115,9 +116,9 @@ def type_annotations(context: Context) -> Iterator[SchemaProblem]:
         if not isinstance(schema, dict):
             continue
         if schema.get("title") != name:
-            yield problem(f, ("$defs", name, "title"), f"must equal the type name {name!r}")
+            yield problem(f, ("$defs", name, "title"), f"must equal the type name {name!r}", "annotations")
         if not _text(schema.get("description")):
-            yield problem(f, ("$defs", name, "description"), "every type needs a description")
+            yield problem(f, ("$defs", name, "description"), "every type needs a description", "annotations")
 
 
 # --- every schema object under a type ----------------------------------------------------------------
@@ -129,7 +130,7 @@ def property_names(context: Context) -> Iterator[SchemaProblem]:
         for prop, prop_schema in (site.node.get("properties") or {}).items():
             at = (*site.path, "properties", prop)
             if isinstance(prop_schema, dict) and not _text(prop_schema.get("description")):
-                yield site.problem((*at, "description"), "every property needs a description")
+                yield site.problem((*at, "description"), "every property needs a description", "annotations")
             if why := reserved_property(prop):
                 yield site.problem(at, why, "reserved-property")
             elif not printable(prop):
@@ -174,10 +175,28 @@ def supported_keywords(context: Context) -> Iterator[SchemaProblem]:
             yield site.problem((*site.path, key), unsupported(key), "unsupported")
 
 
+# Subschemas that only constrain (no generator makes a type of them): an object with `properties`
+# may stand there unnamed, as in `"if": {"properties": {"role": {"const": "tool"}}}`.
+_UNTYPED_PLACES = frozenset({"not", "if", "then", "else", "contains", "dependentSchemas", "propertyNames"})
+
+
+def _keywords(path: tuple[str | int, ...]) -> list[str | int]:
+    """The keywords along a path below a type (not the property names or indexes between them)."""
+    found: list[str | int] = []
+    i = 0
+    while i < len(path):
+        step = path[i]
+        found.append(step)
+        how = walk.keyword(step).walk if isinstance(step, str) else None
+        i += 2 if how in (walk.Walk.SUBSCHEMA_MAP, walk.Walk.SUBSCHEMAS) else 1
+    return found
+
+
 def named_inline(context: Context) -> Iterator[SchemaProblem]:
-    """inline: `$id`, `title` and `properties` belong on named types (a `not` aside)."""
+    """inline: `$id`, `title` and `properties` belong on named types (but in a subschema that only
+    constrains: `_UNTYPED_PLACES`)."""
     for site in context.type_sites:
-        if site.path == site.type_root or site.path[-1] == "not":
+        if site.path == site.type_root or _UNTYPED_PLACES.intersection(_keywords(site.path[len(site.type_root) :])):
             continue
         for key in ("$id", "title"):
             if key in site.node:
@@ -212,13 +231,47 @@ def ref_form(context: Context) -> Iterator[SchemaProblem]:
 
 
 def formats(context: Context) -> Iterator[SchemaProblem]:
-    """Only `"format": "date-time"`, on a string property."""
+    """format: only `"format": "date-time"`, on a string property."""
     for site in context.type_sites:
         if "format" in site.node and not _supported_format(site.node, site.path):
             yield site.problem(
                 (*site.path, "format"),
                 'only "format": "date-time" on a property of "type": "string" is supported '
                 "(generated code must check every format jsonschema checks)",
+                "format",
+            )
+
+
+def object_types(context: Context) -> Iterator[SchemaProblem]:
+    """object-type: a named type with `properties` says `"type": "object"`: it becomes a class, whose
+    instances are objects, where the schema alone would also accept any other JSON value."""
+    for f, name, schema in context.types():
+        if isinstance(schema, dict) and "properties" in schema and schema.get("type") != "object":
+            yield problem(f, ("$defs", name), 'a type with properties declares "type": "object"', "object-type")
+
+
+def required_names(context: Context) -> Iterator[SchemaProblem]:
+    """reserved-property: a `required` or `dependentRequired` name ajv would find on every object
+    (`constructor`, `__proto__`, ...: Object.prototype's), so that the key counts as present in
+    Node when it is absent."""
+    for site in context.type_sites:
+        names = site.node.get("required")
+        dependent = site.node.get("dependentRequired")
+        found = list(names) if isinstance(names, list) else []
+        if isinstance(dependent, dict):
+            found += [*dependent, *(n for listed in dependent.values() if isinstance(listed, list) for n in listed)]
+        for name in sorted({n for n in found if isinstance(n, str) and n in JS_PROTOTYPE_NAMES}):
+            yield site.problem(
+                site.path, f"{name!r} is on every object in JavaScript (Object.prototype)", "reserved-property"
+            )
+
+
+def empty_enums(context: Context) -> Iterator[SchemaProblem]:
+    """empty-enum: an `enum` with no value (ajv refuses to compile it; `false` says the same)."""
+    for site in context.type_sites:
+        if isinstance(site.node.get("enum"), list | tuple) and not site.node["enum"]:
+            yield site.problem(
+                (*site.path, "enum"), 'an empty enum admits nothing: write false or "not": {}', "empty-enum"
             )
 
 

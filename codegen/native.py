@@ -41,6 +41,17 @@ NATIVE: Mapping[str, frozenset[str]] = {
     "integer": frozenset({"minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum", "multipleOf"}),
     "array": frozenset({"minItems", "maxItems"}),
 }
+# Keywords that apply to objects, or to arrays, only: datamodel-codegen reads them as making the
+# value an object (an array), which refuses every other value a schema without `type` accepts.
+OBJECT_KEYWORDS = frozenset(
+    {
+        "properties", "required", "additionalProperties", "patternProperties", "propertyNames",
+        "minProperties", "maxProperties", "dependentRequired", "dependentSchemas",
+    }
+)  # fmt: skip
+ARRAY_KEYWORDS = frozenset(
+    {"items", "prefixItems", "contains", "minItems", "maxItems", "uniqueItems", "minContains", "maxContains"}
+)
 # `not` forms the generated code already enforces without a check: the newline guard beside a
 # pattern (compiled into the pattern) and a hand-written base class's "at least one key" rule.
 NO_NEWLINE = {"pattern": "\\n"}
@@ -63,19 +74,19 @@ def view(definition: Mapping[str, Any] | bool, *, native: bool, hand_checked_not
     plain = walk.thaw(definition)
     if isinstance(plain, bool):
         return View(plain, not plain)
+    # a `not` the base class enforces is kept as written, and nothing inside it is a Python type's
+    hand_checked = plain.pop("not") if hand_checked_not and "not" in plain else None
     lost: list[str] = []
-
-    def rebuild(original: Mapping[str, Any], copy: dict[str, Any]) -> dict[str, Any]:
-        root = original is plain and hand_checked_not
-        return _strip(copy, native, root, lost)
-
-    out = walk.transform(plain, rebuild)
-    rest = {k: v for k, v in out.items() if k != "not"} if hand_checked_not else out
-    return View(out, bool(lost) or refusals(rest))
+    out = walk.transform(plain, lambda original, copy: _strip(copy, native, original is plain, lost))
+    checked = bool(lost) or refusals(out)
+    if hand_checked is not None:
+        out["not"] = hand_checked
+    return View(out, checked)
 
 
 def _strip(node: dict[str, Any], native: bool, root: bool, lost: list[str]) -> dict[str, Any]:
     """One schema object without what its generator cannot say; each removal noted in `lost`."""
+    _untyped_shapes(node, root, lost)
     keep = _native_here(node) if native else frozenset()
     removed = [k for k in node if k in VOCABULARY and not (k in keep and _integer(node[k]))]
     for key in removed:
@@ -85,17 +96,64 @@ def _strip(node: dict[str, Any], native: bool, root: bool, lost: list[str]) -> d
         del node["items"]
     if "patternProperties" in removed and "additionalProperties" in node:  # it then skips pattern keys
         del node["additionalProperties"]
+    _values(node, lost)
+    if "not" in node and node["not"] != NO_NEWLINE:
+        lost.append("not")
+        del node["not"]
+    _booleans(node, lost)
+    _loose(node, root, lost)
+    return node
+
+
+def _untyped_shapes(node: dict[str, Any], root: bool, lost: list[str]) -> None:
+    """Object and array keywords on a value that may be of another type: left to the check (a
+    named type's own `properties` stay: lint asks it to say `"type": "object"`)."""
+    types = node.get("type")
+    if isinstance(types, str) or (isinstance(types, list) and len({t for t in types if t != "null"}) == 1):
+        return
+    for key in [k for k in node if k in OBJECT_KEYWORDS | ARRAY_KEYWORDS and not (root and k == "properties")]:
+        lost.append(key)
+        del node[key]
+
+
+def _values(node: dict[str, Any], lost: list[str]) -> None:
+    """A `const` or `enum` of other values than strings (and null) is left to the check: Python
+    Literals would refuse `1.0` for `1` and accept `True` for `1`."""
     if "const" in node and not isinstance(node["const"], str):
         lost.append("const")
         del node["const"]
     if "enum" in node and not all(isinstance(v, str) or v is None for v in node["enum"]):
         lost.append("enum")
         del node["enum"]
-    if "not" in node and node["not"] != NO_NEWLINE and not root:
-        lost.append("not")
-        del node["not"]
-    lost.extend(f"{key}: false" for key, value in node.items() if value is False and _refuses(key))
-    return node
+
+
+def _booleans(node: dict[str, Any], lost: list[str]) -> None:
+    """A boolean subschema in a list (`allOf`, `anyOf`, `oneOf`) as `{}` (the check says the rest),
+    and a `false` where it refuses what the Python type would accept."""
+    for key, value in node.items():
+        if isinstance(value, list) and walk.keyword(key).walk is walk.Walk.SUBSCHEMAS:
+            if any(isinstance(sub, bool) for sub in value):
+                lost.append(f"{key}: a boolean")
+                node[key] = [{} if isinstance(sub, bool) else sub for sub in value]
+        elif value is False and _refuses(key):
+            lost.append(f"{key}: false")
+
+
+def _loose(node: dict[str, Any], root: bool, lost: list[str]) -> None:
+    """What the Python type says more loosely than the schema, kept for its typing: `required` keys
+    that no sibling `properties` declares (without `allOf`, whose bases declare them),
+    `additionalProperties` given as a schema beside declared keys (a plain map is a `dict`, exactly;
+    beside `allOf` it also applies to the keys the parts declare), and any `allOf` but a named
+    type's list of bases (elsewhere datamodel-codegen may merge its parts into a union)."""
+    required = node.get("required")
+    declared = node.get("properties") or {}
+    if isinstance(required, list) and "allOf" not in node and not set(required) <= set(declared):
+        lost.append("required")
+    if isinstance(node.get("additionalProperties"), dict) and ("properties" in node or "allOf" in node):
+        lost.append("additionalProperties")
+    parts = node.get("allOf")
+    if isinstance(parts, list) and not (root and all(isinstance(p, dict) and set(p) == {"$ref"} for p in parts)):
+        lost.append("allOf")
 
 
 def _native_here(node: Mapping[str, Any]) -> frozenset[str]:

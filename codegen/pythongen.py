@@ -86,19 +86,23 @@ def pydantic_args(family: FamilyModel, source: Path, out: Path) -> list[str]:
         "--base-class-map", json.dumps(BASE_CLASSES.get(family.name, {}), sort_keys=True),
         "--custom-template-dir", str(TEMPLATES),
         "--extra-template-data", json.dumps(extra, sort_keys=True),
-        "--additional-imports", "pydantic.MISSING,pydantic.model_validator,typing.Any,chatschema._rules.conform",
+        "--additional-imports", "pydantic.MISSING,pydantic.model_validator,typing.Any,typing.Annotated,chatschema._rules.conform,chatschema._rules.conformance",
         *(["--type-overrides", json.dumps(overrides, sort_keys=True)] if overrides else []),
     ]  # fmt: skip
 
 
 def _pinned_consts(family: FamilyModel, t: NamedType) -> list[str]:
-    """Own required `const` properties that are not the tag of a union the type is a branch of.
+    """Own required `const` (or one-value `enum`) properties that are not the tag of a union the type
+    is a branch of.
 
     A branch tag gets a default in Pydantic (so `ContentText(text=...)` works, as in the real
     systems); any other required const must be given, as the schema says.
     """
     tags = {u.tag for u in family.unions if any(b.type_name == t.name for b in u.branches)}
-    return [p.name for p in t.own() if p.required_by_owner and p.has_const and p.name not in tags]
+    one_value = [p.name for p in t.own() if p.enum is not None and len(p.enum) == 1]  # a default, as a const
+    return [
+        p.name for p in t.own() if p.required_by_owner and (p.has_const or p.name in one_value) and p.name not in tags
+    ]
 
 
 def _date_time_overrides(family: FamilyModel, type_path: str) -> dict[str, str]:
@@ -137,7 +141,7 @@ def typeddict_args(family: FamilyModel, source: Path, out: Path) -> list[str]:
         "--extra-template-data", json.dumps(extra, sort_keys=True),
         "--additional-imports",
         "typing.Annotated,pydantic.Discriminator,pydantic.StringConstraints,pydantic.with_config,"
-        "chatschema._base.TYPEDDICT_CONFIG,chatschema._rules.conforms_to",
+        "chatschema._base.TYPEDDICT_CONFIG,chatschema._rules.conforms_to,chatschema._rules.conformance",
         "--class-decorators", "@with_config(TYPEDDICT_CONFIG)",
         # a date-time string is checked as `format: date-time` checks it (and kept as written)
         *(["--type-overrides", json.dumps(overrides, sort_keys=True)] if overrides else []),

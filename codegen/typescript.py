@@ -143,6 +143,11 @@ def _ts_node(original: Mapping[str, Any], node: dict[str, Any]) -> dict[str, Any
         # json-schema-to-typescript would make it `{}`, which also admits strings and numbers.
         out["additionalProperties"] = True
     for key, value in node.items():
+        if walk.keyword(key).walk is walk.Walk.DATA and _holds_ref(value):
+            # json-schema-to-typescript would resolve a "$ref" key even inside a value: leave it out
+            if key in ("const", "enum"):
+                out["tsType"] = "unknown"
+            continue
         if key == "$ref" and isinstance(value, str):
             out["tsType"] = _type_name(value)
         elif key == "description" and isinstance(value, str):
@@ -153,6 +158,15 @@ def _ts_node(original: Mapping[str, Any], node: dict[str, Any]) -> dict[str, Any
         else:
             out[key] = value
     return _ts_shapes(out)
+
+
+def _holds_ref(value: Any) -> bool:
+    """Whether a JSON value holds an object with a "$ref" key, at any depth."""
+    if isinstance(value, Mapping):
+        return "$ref" in value or any(_holds_ref(v) for v in value.values())
+    if isinstance(value, list | tuple):
+        return any(_holds_ref(v) for v in value)
+    return False
 
 
 def _ts_shapes(node: dict[str, Any]) -> dict[str, Any]:

@@ -385,6 +385,23 @@ REFUSED: dict[str, tuple[Any, str, str]] = {
         "inline",
     ),
     "whole-float-step": (_x(multipleOf=2.0), "/$defs/Thing/properties/x/multipleOf", "step-form"),
+    "empty-enum": (_x(enum=[]), "/$defs/Thing/properties/x/enum", "empty-enum"),
+    "required-prototype-name": (
+        _x(type="object", required=["constructor"]),
+        "/$defs/Thing/properties/x",
+        "reserved-property",
+    ),
+    "dependent-prototype-name": (
+        _x(type="object", dependentRequired={"a": ["toString"]}),
+        "/$defs/Thing/properties/x",
+        "reserved-property",
+    ),
+    "object-type": (
+        lambda d: d["$defs"].update({"Loose": {"title": "Loose", "description": "l", "properties": {}}}),
+        "/$defs/Loose",
+        "object-type",
+    ),
+    "format-email": (_x(type="string", format="email"), "/$defs/Thing/properties/x/format", "format"),
     "pattern-property-dot": (
         _x(patternProperties={"^a.b": {}}),
         "/$defs/Thing/properties/x/patternProperties/^a.b",

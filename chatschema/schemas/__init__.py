@@ -810,8 +810,12 @@ def _violation(error: ValidationError) -> Violation:
 
 def _branches(error: ValidationError) -> dict[int, list[ValidationError]]:
     grouped: dict[int, list[ValidationError]] = {}
+    # jsonschema gives a `false` branch's error no path at all: those are the `false` branches, in order
+    branches = error.validator_value if isinstance(error.validator_value, list) else []
+    falses = iter([i for i, branch in enumerate(branches) if branch is False])
     for sub in error.context or []:
-        grouped.setdefault(int(sub.relative_schema_path[0]), []).append(sub)
+        where = int(sub.relative_schema_path[0]) if sub.relative_schema_path else next(falses, len(branches))
+        grouped.setdefault(where, []).append(sub)
     return grouped
 
 

@@ -45,6 +45,9 @@ function compile(family, schema, refs, allErrors) {
     strictTypes: false,
     strictRequired: false,
     strictTuples: false,
+    // and `then` without `if`, or `minContains` without `contains`, are valid and simply ignored
+    // (lint refuses unknown keywords, which is what strictSchema is for)
+    strictSchema: false,
     allowUnionTypes: true,
     discriminator: true,
     allErrors,

@@ -19,10 +19,11 @@ DRAFT = "https://json-schema.org/draft/2020-12/schema"
 
 
 @cache
-def family_defs(family: str) -> dict[str, dict[str, Any]]:
-    """Every `$defs` entry of a family, by name, with refs made local to the bundle."""
+def family_defs(family: str, root: Path = SCHEMAS) -> dict[str, dict[str, Any]]:
+    """Every `$defs` entry of a family, by name, with refs made local to the bundle (`root`: the
+    folder of the family folders, another than schemas/ for a test family)."""
     defs: dict[str, dict[str, Any]] = {}
-    for path in sorted((SCHEMAS / family).glob("*.json")):
+    for path in sorted((root / family).glob("*.json")):
         for name, schema in json.loads(path.read_text(encoding="utf-8")).get("$defs", {}).items():
             if name in defs:
                 raise ValueError(f"{family}/{name} is defined twice")
@@ -42,18 +43,19 @@ def _localize(node: Any) -> Any:
     return node
 
 
-def families() -> list[str]:
-    return sorted(p.name for p in SCHEMAS.iterdir() if p.is_dir())
+def families(root: Path = SCHEMAS) -> list[str]:
+    return sorted(p.name for p in root.iterdir() if p.is_dir())
 
 
-def type_names(family: str) -> list[str]:
-    return sorted(family_defs(family))
+def type_names(family: str, root: Path = SCHEMAS) -> list[str]:
+    return sorted(family_defs(family, root))
 
 
-def bundle(name: str) -> dict[str, Any]:
-    """A self-contained document for `<family>/<Type>`: the type itself plus the `$defs` it can reach."""
+def bundle(name: str, root: Path = SCHEMAS) -> dict[str, Any]:
+    """A self-contained document for `<family>/<Type>`: the type itself plus the `$defs` it can reach
+    (a type that refers to itself does so as `#`)."""
     family, type_name = name.split("/")
-    defs = family_defs(family)
+    defs = family_defs(family, root)
     reach: set[str] = set()
     todo = [type_name]
     while todo:
@@ -97,7 +99,7 @@ def real_view(name: str) -> dict[str, Any]:
 
 
 def _self_refs(doc: dict[str, Any], type_name: str) -> dict[str, Any]:
-    # The root is the type itself; a ref to it (none today: no schema is recursive) would need `#`.
+    # The root is the type itself: a ref to it (a recursive type's) is `#`.
     text = json.dumps(doc).replace(f'"#/$defs/{type_name}"', '"#"')
     result: dict[str, Any] = json.loads(text)
     return result

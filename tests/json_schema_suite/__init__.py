@@ -1,0 +1,1 @@
+"""The JSON-Schema-Test-Suite run through every artefact (README.md)."""
