@@ -21,6 +21,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from . import walk
+from .lint_patterns import NO_NEWLINE  # the newline guard beside a pattern, compiled into it
 
 # The validation vocabulary: each keyword is either native (below) or checked.
 VOCABULARY = frozenset(
@@ -52,9 +53,6 @@ OBJECT_KEYWORDS = frozenset(
 ARRAY_KEYWORDS = frozenset(
     {"items", "prefixItems", "contains", "minItems", "maxItems", "uniqueItems", "minContains", "maxContains"}
 )
-# `not` forms the generated code already enforces without a check: the newline guard beside a
-# pattern (compiled into the pattern) and a hand-written base class's "at least one key" rule.
-NO_NEWLINE = {"pattern": "\\n"}
 
 
 @dataclass(frozen=True)
@@ -172,17 +170,12 @@ def _refuses(key: str) -> bool:
 
 
 def refusals(definition: Any) -> bool:
-    """Whether any properties map holds a `false` subschema (a key that must not be present)."""
+    """Whether a map of subschemas (`properties`, ...) holds a `false`: a key that must be absent,
+    which the Python type (`Any`) would take. (A `false` in a list is made `{}` by `_booleans`.)"""
     return any(
         value is False
         for _, node in walk.subschemas(definition)
-        for key in ("properties", "patternProperties", "dependentSchemas", "$defs")
-        if isinstance(node.get(key), Mapping)
+        for key, how in ((k, walk.keyword(k).walk) for k in node)
+        if how is walk.Walk.SUBSCHEMA_MAP and isinstance(node[key], Mapping)
         for value in node[key].values()
-    ) or any(
-        value is False
-        for _, node in walk.subschemas(definition)
-        for key in ("prefixItems", "allOf", "anyOf", "oneOf")
-        if isinstance(node.get(key), list)
-        for value in node[key]
     )
