@@ -24,6 +24,7 @@ from codegen.errors import SchemaProblem
 from codegen.lint import lint
 from codegen.load import load_schemas
 from codegen.names import DRAFT, expected_id
+from codegen.native import OBJECT_KEYWORDS  # vacuous on any other value than an object
 from tests.json_schema_suite.fetch import suite_folder
 
 HERE = Path(__file__).parent
@@ -229,15 +230,6 @@ def family_defs(group: Group) -> dict[str, Any]:
         "required": ["value"],
     }
     return {stem: wrapper, **defs}
-
-
-# Keywords that apply to objects only: vacuous on any other value.
-OBJECT_KEYWORDS = frozenset(
-    {
-        "properties", "required", "additionalProperties", "patternProperties", "propertyNames",
-        "minProperties", "maxProperties", "dependentRequired", "dependentSchemas",
-    }
-)  # fmt: skip
 
 
 def _named(name: str, text: str, schema: Any) -> dict[str, Any]:
