@@ -18,7 +18,7 @@ from typing import Annotated, Any
 import pytest
 from jsonschema import Draft202012Validator
 from jsonschema._utils import equal as reference_equal
-from pydantic import ConfigDict, TypeAdapter, ValidationError, with_config
+from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, ValidationError, with_config
 from typing_extensions import TypedDict
 
 import chatschema.letta as letta
@@ -74,7 +74,11 @@ def test_the_npm_helpers_agree_with_python() -> None:
     rng = random.Random(7)
     values = _values(rng)
     steps = [[v, s] for v in values for s in STEPS]
+    # quotients that overflow toward a subnormal step: the exact rule reads the double's bits
+    steps += [[1e300, 5e-324], [1e300, 1.5e-323], [3e300, 1.5e-323], [1e308, 2.2250738585072014e-308]]
     strings = ["", "a", "😀", "😀a", "e\u0301", "\ud800", "\udc00\ud800", "👨\u200d👩\u200d👧", "🇯🇵"]
+    # the surrogate ranges' ends (U+10000, U+10FFFF), a low surrogate after a letter, a high one last
+    strings += ["\U00010000", "\U0010ffff", "a\udc00", "\udbff", "\udbffa", "\udc00\udc00"]
     pairs: list[list[Any]] = [
         [1, 1.0],
         [[1], [1.0]],
@@ -84,6 +88,7 @@ def test_the_npm_helpers_agree_with_python() -> None:
         [None, {}],
     ]
     pairs += [[{"a": 1}, {"a": 1, "b": None}], [[1, 2], [2, 1]], ["1", 1], [{"x": {"y": []}}, {"x": {"y": []}}]]
+    pairs += [[1, {}], [{}, 1], ["", []], [[], {}], [None, None], [{}, None]]
     out = run_node(HERE / "keywords.cjs", {"package": str(NPM), "steps": steps, "strings": strings, "pairs": pairs})
     assert out["multipleOf"] == [schemas.is_multiple(v, s) for v, s in steps]
     assert out["lengths"] == [len(s) for s in strings]
@@ -108,6 +113,14 @@ def test_conform_reads_models_built_in_python_as_their_json() -> None:
     broken = letta.ToolCallDelta.model_construct(name=5)  # type: ignore[arg-type]  # unvalidated: invalid JSON
     with pytest.raises(ValueError, match=r"\$\.tool_call\.name: 5 is not of type"):
         conform({**message, "tool_call": broken}, "letta/ToolCallMessage")
+
+
+def test_conform_reads_a_python_model_by_its_json_keys() -> None:
+    class Delta(BaseModel):  # a field whose Python name is not its JSON key
+        name_: str = Field(alias="name")
+
+    message = {**_user(), "message_type": "tool_call_message", "tool_call": Delta(name="search")}
+    assert conform(message, "letta/ToolCallMessage") is message  # as {"name": "search"}, not {"name_": ...}
 
 
 def test_a_typeddict_and_an_alias_carry_the_check() -> None:
