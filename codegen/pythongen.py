@@ -55,8 +55,9 @@ def _header(family: FamilyModel) -> str:
     )
 
 
-def pydantic_args(family: FamilyModel, source: Path, out: Path) -> list[str]:
-    """datamodel-codegen arguments for the family's Pydantic v2 models."""
+def pydantic_args(family: FamilyModel, source: Path, out: Path, checked: frozenset[str]) -> list[str]:
+    """datamodel-codegen arguments for the family's Pydantic v2 models (`checked`: the types that
+    validate against their schema first, codegen/native.py)."""
     extra: dict[str, dict[str, list[str] | str]] = {}
     branch_tags = {b.type_name: u.tag for u in family.unions for b in u.branches if u.tag}
     for t in family.types.values():
@@ -67,7 +68,7 @@ def pydantic_args(family: FamilyModel, source: Path, out: Path) -> list[str]:
             # pre-rendered as Python literals: the stock template filters (tojson) would write a
             # non-BMP character as a surrogate pair, and a raw paste could close the string
             "branch_tag": py_literal(branch_tags[t.name]) if t.name in branch_tags else "",
-            "schema_check": py_literal(t.qualified) if python_view(family, t, native=True).checked else "",
+            "schema_check": py_literal(t.qualified) if t.name in checked else "",
         }
         if any(data.values()):
             extra[f"{t.file}#/$defs/{t.name}"] = data
@@ -115,8 +116,9 @@ def _date_time_overrides(family: FamilyModel, type_path: str) -> dict[str, str]:
     }
 
 
-def typeddict_args(family: FamilyModel, source: Path, out: Path) -> list[str]:
-    """datamodel-codegen arguments for the family's TypedDicts (strict, discriminated unions)."""
+def typeddict_args(family: FamilyModel, source: Path, out: Path, checked: frozenset[str]) -> list[str]:
+    """datamodel-codegen arguments for the family's TypedDicts (strict, discriminated unions;
+    `checked` as for `pydantic_args`)."""
     overrides = _date_time_overrides(family, DATE_TIME_STR_TYPE)
     extra: dict[str, dict[str, object]] = {}
     for t in family.types.values():
@@ -125,7 +127,7 @@ def typeddict_args(family: FamilyModel, source: Path, out: Path) -> list[str]:
             data["discriminator"] = py_literal(t.tag)
         if found := {p.name: p.pattern for p in t.own() if p.pattern is not None}:
             data["patterns"] = {prop: py_literal(pattern) for prop, pattern in found.items()}
-        if python_view(family, t, native=False).checked:
+        if t.name in checked:
             data["schema_check"] = py_literal(t.qualified)
         if data:
             extra[f"{t.file}#/$defs/{t.name}"] = data
@@ -183,23 +185,23 @@ def family_runs(family: FamilyModel, inputs: Path, out: Path) -> list[list[str]]
     `inputs` (the family folder also holds examples, which the generator would read as schemas)."""
     runs = []
     for kind, native, args in (("models", True, pydantic_args), ("typeddicts", False, typeddict_args)):
+        views = {name: python_view(family, t, native=native) for name, t in family.types.items()}
         source = inputs / kind / family.name
         source.mkdir(parents=True)
         for f in family.files:
-            (source / f.name).write_text(_viewed_file(family, f.name, f.text, native), encoding="utf-8")
-        runs.append(args(family, source, out / kind))
+            (source / f.name).write_text(_viewed_file(family, f.name, f.text, views), encoding="utf-8")
+        runs.append(args(family, source, out / kind, frozenset(name for name, v in views.items() if v.checked)))
     return runs
 
 
-def _viewed_file(family: FamilyModel, file: str, text: str, native: bool) -> str:
+def _viewed_file(family: FamilyModel, file: str, text: str, views: dict[str, View]) -> str:
     """A schema file with each named type replaced by its view; the text as written if no view
     differs (so that the generator reads exactly the bytes it always read)."""
     types = [t for t in family.types.values() if t.file == file]
-    views = {t.name: python_view(family, t, native=native) for t in types}
     if all(views[t.name].definition == walk.thaw(t.definition) for t in types):
         return text
     contents = json.loads(text)
-    contents["$defs"] = {**contents["$defs"], **{name: v.definition for name, v in views.items()}}
+    contents["$defs"] = {**contents["$defs"], **{t.name: views[t.name].definition for t in types}}
     return json.dumps(contents, ensure_ascii=False, indent=2)
 
 
