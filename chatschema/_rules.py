@@ -2,9 +2,9 @@
 
 codegen gives such a type (a `uniqueItems` array, an `if`/`then`, an `enum` of numbers, ...) a
 check: a Pydantic model runs `conform` in a `mode="before"` model validator, a TypedDict is
-decorated with `conforms_to`, a type alias carries `conformance` in its `Annotated` metadata. The check validates the value, as JSON, against the type's shipped
-schema, so the generated type accepts exactly what the schema accepts (copied into chatschema by
-codegen).
+decorated with `conforms_to`, a type alias carries `conformance` in its `Annotated` metadata. The
+check validates the value, as JSON, against the type's shipped schema, so the generated type
+accepts exactly what the schema accepts (copied into chatschema by codegen).
 """
 
 from __future__ import annotations
@@ -32,13 +32,17 @@ def conform(data: Any, name: str) -> Any:
 
 
 def _holds_models(data: Any) -> bool:
-    """Whether Python code built `data` from models (a JSON payload holds none)."""
-    if isinstance(data, BaseModel):
-        return True
-    if isinstance(data, dict):
-        return any(_holds_models(v) for v in data.values())
-    if isinstance(data, list | tuple):
-        return any(_holds_models(v) for v in data)
+    """Whether Python code built `data` from models (a JSON payload holds none); iterative, as a
+    payload may be nested deeper than Python's recursion limit."""
+    todo = [data]
+    while todo:
+        item = todo.pop()
+        if isinstance(item, BaseModel):
+            return True
+        if isinstance(item, dict):
+            todo.extend(item.values())
+        elif isinstance(item, list | tuple):
+            todo.extend(item)
     return False
 
 

@@ -150,3 +150,11 @@ def test_integer_takes_every_json_integer(value: Any, expected: int) -> None:
 def test_integer_refuses_what_is_no_integer(value: Any) -> None:
     with pytest.raises(ValidationError):
         TypeAdapter(Integer, config=STRICT).validate_python(value)
+
+
+def test_conform_takes_a_payload_deeper_than_the_recursion_limit() -> None:
+    deep: Any = "x"
+    for _ in range(5000):
+        deep = [deep]
+    with pytest.raises(ValueError, match="not a valid letta/UserMessage"):
+        conform(_user(content=deep), "letta/UserMessage")
