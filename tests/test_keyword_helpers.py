@@ -158,3 +158,19 @@ def test_conform_takes_a_payload_deeper_than_the_recursion_limit() -> None:
         deep = [deep]
     with pytest.raises(ValueError, match="not a valid letta/UserMessage"):
         conform(_user(content=deep), "letta/UserMessage")
+
+
+@pytest.mark.parametrize("validator", ["_DispatchValidator", "_VerdictValidator", "_CappedValidator"])
+def test_the_projects_validators_judge_multiple_of_by_that_rule(validator: str) -> None:
+    cls = getattr(schemas, validator)
+    for step, value, valid in [
+        (0.5, 10**400, True),
+        (0.5, 0.25, False),
+        (0.1, 0.3, False),
+        (2, 4, True),
+        (2, 5, False),
+    ]:
+        assert cls({"multipleOf": step}).is_valid(value) is valid, (step, value)
+    assert cls({"multipleOf": 0.5}).is_valid("not a number")  # multipleOf applies to numbers only
+    errors = list(cls({"multipleOf": 0.5}).iter_errors(0.25))
+    assert [e.message for e in errors] == ["0.25 is not a multiple of 0.5"]
