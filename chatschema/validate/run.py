@@ -3,12 +3,8 @@
 from __future__ import annotations
 
 import gc
-import multiprocessing
-import multiprocessing.pool
 import queue
-import signal
 import threading
-import time
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field, replace
 from itertools import compress
@@ -18,6 +14,7 @@ from typing import Any, cast
 from chatschema.jsontext import MAX_DEPTH, Malformed, loader, needs_depth_check, parse, too_deep
 
 from .backends import Checker
+from .pool import Workers, workers
 from .reader import CONTINUE, JSON_SPACE, Broken, Chunk, Item, TooLarge
 
 _BATCH = 256  # messages parsed before they are checked, in `Engine._fast`
@@ -205,35 +202,9 @@ def _jsonl_hint(data: bytes, loads: Callable[[bytes], Any]) -> str:
     return " (a .json file is one JSON document; this looks like JSONL, one message per line: name it .jsonl)"
 
 
-_worker: Engine | None = None
-_STOPS = {signal.SIGINT, signal.SIGTERM}
-_LOCK_WAIT = 2.0  # seconds `terminate` waits for the task queue's lock before it goes on without it
-
-
-class _Pool(multiprocessing.pool.Pool):
-    """The standard pool, except that `terminate` cannot hang on a worker killed while it waited for a
-    task (a SIGTERM to the whole process group, as systemd or a container runtime sends): that worker
-    holds the task queue's lock for ever, and the standard pool waits for the lock without end."""
-
-    @staticmethod
-    def _help_stuff_finish(inqueue: Any, task_handler: Any, size: int) -> None:
-        inqueue._rlock.acquire(timeout=_LOCK_WAIT)  # as the standard pool does, but not for ever
-        while task_handler.is_alive() and inqueue._reader.poll():  # unblock the task handler
-            inqueue._reader.recv()
-            time.sleep(0)
-
-
-def _init(options: Options) -> None:
-    global _worker
-    signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C: the parent stops the pool and reports, quietly
-    signal.signal(signal.SIGTERM, signal.SIG_DFL)  # not the parent's handler: the parent ends the pool with it
-    signal.pthread_sigmask(signal.SIG_UNBLOCK, _STOPS)  # blocked by the parent while forking
-    _worker = Engine(options)
-
-
-def _check(chunk: Chunk) -> Result:
-    assert _worker is not None
-    return _worker.check(chunk)
+def _checker(options: Options) -> Callable[[Chunk], Result]:
+    """In a worker process: what checks each chunk sent to it."""
+    return Engine(options).check
 
 
 def run(chunks: Iterable[Chunk], options: Options, jobs: int = 1) -> Iterator[Result]:
@@ -255,38 +226,30 @@ def _results(chunks: Iterable[Chunk], options: Options, jobs: int) -> Iterator[t
             yield chunk.first, engine.check(chunk)
         return
     Engine(options)  # fail here, not in the workers, on a bad schema or a missing backend
-    methods = multiprocessing.get_all_start_methods()
-    context = multiprocessing.get_context("fork" if "fork" in methods else "spawn")
-    # Workers start with SIGINT and SIGTERM blocked, so neither reaches them before `_init` sets what
-    # they do. Here both are held during the forks and delivered inside `with pool`, whose exit ends
-    # every worker forked so far: a signal at any moment of the start leaves none behind.
-    blocked = signal.pthread_sigmask(signal.SIG_BLOCK, _STOPS)
-    try:
-        pool = _Pool(jobs, initializer=_init, initargs=(options,), context=context)
-    except BaseException:
-        signal.pthread_sigmask(signal.SIG_SETMASK, blocked)
-        raise
-    with pool:
-        signal.pthread_sigmask(signal.SIG_SETMASK, blocked)
+    with workers(jobs, _checker, options) as pool:
         yield from _in_order(pool, chunks, 2 * jobs)
 
 
-def _in_order(pool: Any, chunks: Iterable[Chunk], window: int) -> Iterator[tuple[int, Result]]:
-    """The pool's results in input order, each as soon as it and those before it are known.
+def _in_order(pool: Workers, chunks: Iterable[Chunk], window: int) -> Iterator[tuple[int, Result]]:
+    """The workers' results in input order, each as soon as it and those before it are known.
 
-    A thread reads and hands out the chunks, so waiting for input (a pipe that is quiet for a while)
-    never holds back a result that is ready; at most about `window` chunks are in flight."""
-    handed: queue.Queue[tuple[int, Any] | BaseException | None] = queue.Queue(maxsize=window)
+    Chunks go to the workers in turn, so each worker's replies come in input order too. A thread
+    reads and hands out the chunks, so waiting for input (a pipe that is quiet for a while) never
+    holds back a result that is ready; at most about `window` chunks are in flight."""
+    handed: queue.Queue[tuple[int, int] | BaseException | None] = queue.Queue(maxsize=window)
     stop = threading.Event()
+    count = len(pool.links)
 
     def feed() -> None:
         try:
-            for chunk in chunks:
+            for number, chunk in enumerate(chunks):
                 if stop.is_set():
                     return
-                handed.put((chunk.first, pool.apply_async(_check, (chunk,))))
+                pool.send(number % count, chunk)
+                handed.put((chunk.first, number % count))
         except BaseException as exc:  # a read error goes to the caller, as it would without the thread
-            handed.put(exc)
+            if not stop.is_set():
+                handed.put(exc)
             return
         handed.put(None)
 
@@ -295,7 +258,7 @@ def _in_order(pool: Any, chunks: Iterable[Chunk], window: int) -> Iterator[tuple
         while (item := handed.get()) is not None:
             if isinstance(item, BaseException):
                 raise item
-            first, waiting = item
-            yield first, waiting.get()
+            first, worker = item
+            yield first, pool.receive(worker)
     finally:
         stop.set()

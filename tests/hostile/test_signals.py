@@ -45,8 +45,9 @@ def _start(command: list[str]) -> tuple[subprocess.Popen[bytes], int]:
     return proc, write
 
 
-def _line(proc: subprocess.Popen[bytes], deadline: float) -> bytes:
-    """The next line of the command's stdout, waiting for it (at most until `deadline`)."""
+def _line(proc: subprocess.Popen[bytes], deadline: float, or_end: bool = False) -> bytes:
+    """The next line of the command's stdout, waiting for it (at most until `deadline`); with
+    `or_end`, b"" if stdout closes first."""
     assert proc.stdout is not None
     fd = proc.stdout.fileno()
     got = b""
@@ -54,6 +55,8 @@ def _line(proc: subprocess.Popen[bytes], deadline: float) -> bytes:
         ready, _, _ = select.select([fd], [], [], max(deadline - time.monotonic(), 0))
         assert ready, f"no verdict printed; so far {got!r}"
         piece = os.read(fd, 1)
+        if not piece and or_end:
+            return b""
         assert piece, f"stdout closed; so far {got!r}"
         got += piece
     return got
@@ -183,13 +186,13 @@ def test_ctrl_c_at_any_moment_never_shows_a_traceback_of_the_command() -> None:
 # The command with each worker slow to start: the moment between a worker's fork and its own signal
 # handlers, a few microseconds, made half a second wide.
 _SLOW_START = """
-import importlib, sys, time
-run = importlib.import_module("chatschema.validate.run")
-ready = run._init
-def slow(options):
+import sys, time
+from chatschema.validate import pool
+ready = pool._own_signals
+def slow():
     time.sleep(0.5)
-    ready(options)
-run._init = slow
+    ready()
+pool._own_signals = slow
 from chatschema.command import main
 sys.exit(main(["validate", "-s", "docent/ChatMessage", "--jobs", "2", "-"]))
 """
@@ -219,3 +222,74 @@ def test_a_signal_while_the_workers_start_leaves_none_behind(to_group: bool) -> 
     for pid in left:
         os.kill(pid, signal.SIGKILL)
     assert not left
+
+
+# The command with each worker slow to finish handing back a result: the moment between the last
+# byte of a reply and the end of the call that sends it made a second wide. A SIGTERM to the group
+# then kills a worker inside it; with workers that shared a lock for their replies, the parent
+# waited for that lock for ever as it stopped.
+_SLOW_HAND_BACK = """
+import sys, time
+from multiprocessing.connection import Connection
+from chatschema.validate import pool
+ready = pool._own_signals
+def ready_and_slow():
+    ready()
+    send = Connection._send_bytes
+    def slow(self, buf):
+        send(self, buf)
+        time.sleep(1)
+    Connection._send_bytes = slow
+pool._own_signals = ready_and_slow
+from chatschema.command import main
+sys.exit(main(["validate", "-s", "docent/ChatMessage", "--jobs", "2", "-"]))
+"""
+
+
+def test_sigterm_to_the_group_as_a_worker_hands_back_a_result_stops_the_command() -> None:
+    proc, stdin = _start([sys.executable, "-c", _SLOW_HAND_BACK])
+    deadline = time.monotonic() + 120
+    try:
+        for number in range(1, 4):
+            os.write(stdin, BAD)
+            assert _line(proc, deadline).startswith(f"<stdin>:{number}: ".encode())
+        os.killpg(proc.pid, signal.SIGTERM)  # the worker of line 3 is still in its send
+        _, err = proc.communicate(timeout=60)
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+        os.close(stdin)
+    text = err.decode()
+    assert proc.returncode == 143 and "Traceback" not in text, text
+    match = SUMMARY.search(text)
+    assert match is not None and match.groups() == ("3", "0", "3", "0"), text
+
+
+def test_a_worker_that_dies_is_reported_and_the_command_ends() -> None:
+    # A worker killed on its own (the kernel's out-of-memory killer): the standard pool waited for
+    # its lost result for ever. The command says which worker ended and how, and exits 2.
+    proc, stdin = _start([*COMMAND, "--jobs", "2", "-"])
+    deadline = time.monotonic() + 120
+    try:
+        os.write(stdin, BAD)
+        assert _line(proc, deadline).startswith(b"<stdin>:1: ")
+        victim = min(_children(proc.pid))
+        os.kill(victim, signal.SIGKILL)
+        for number in (2, 3):  # chunks go to the workers in turn: one of these to the dead one
+            os.write(stdin, BAD)
+            verdict = _line(proc, deadline, or_end=True)
+            if not verdict:
+                break
+            assert verdict.startswith(f"<stdin>:{number}: ".encode())
+        _, err = proc.communicate(timeout=60)  # the input still open
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+        os.close(stdin)
+    text = err.decode()
+    assert proc.returncode == 2 and "Traceback" not in text, text
+    assert (
+        f"chatschema validate: a worker process (pid {victim}) ended before its work was done (killed by SIGKILL)"
+        in text
+    )
+    assert SUMMARY.search(text) is not None, text
