@@ -79,8 +79,10 @@ def _todo(
     return todo
 
 
-def _paths(args: argparse.Namespace, module: str) -> list[str]:
-    tests: list[str] = args.tests or runtime_tests(ROOT, node_only=module.endswith(".js"))
+def _paths(args: argparse.Namespace, module: str, tree: Path) -> list[str]:
+    """The test files for `module`'s mutants, as they are in `tree` (the scratch copy the tests run in:
+    a test file added to the checkout during a run is not there)."""
+    tests: list[str] = args.tests or runtime_tests(tree, node_only=module.endswith(".js"))
     return tests
 
 
@@ -98,7 +100,7 @@ class _Plan:
         """Run the baselines the mutants to do need: the coverage run first, then plain runs."""
         python = [m for m, listed in todo.items() if listed and not m.endswith(".js")]
         if python and not self.args.all_tests:
-            paths = _paths(self.args, python[0])
+            paths = _paths(self.args, python[0], self.space.path)
             offsets = {m: (str(self.space.target(m)), self.space.header_lines(m)) for m in python}
             print(f"## baseline under coverage: {' '.join(paths)}", flush=True)
             self.cmap, baseline = collect(self.space.path, offsets, paths, self.args.pytest_args, self.space.path)
@@ -106,7 +108,7 @@ class _Plan:
             self.baselines[self.coverage_paths] = baseline
             print(f"   {baseline.summary()}", flush=True)
         for module, listed in todo.items():
-            key = tuple(_paths(self.args, module))
+            key = tuple(_paths(self.args, module, self.space.path))
             if listed and key not in self.baselines:
                 print(f"## baseline: {' '.join(key)}", flush=True)
                 self.baselines[key] = run_plain(self.space.path, self.space.env(), list(key), self.args.pytest_args)
@@ -114,7 +116,7 @@ class _Plan:
 
     def outcome(self, mutant: Mutant) -> Outcome:
         """Run `mutant` against the tests that can kill it (that passed on the baseline) and say what came of it."""
-        paths = tuple(_paths(self.args, mutant.module))
+        paths = tuple(_paths(self.args, mutant.module, self.space.path))
         baseline = self.baselines[paths]
         if self.cmap is not None and not mutant.module.endswith(".js") and paths == self.coverage_paths:
             tests = [t for t in self.cmap.select(mutant) if t in baseline.passed]
