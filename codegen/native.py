@@ -11,7 +11,8 @@ that validates it against its own schema (chatschema._rules), so the model says 
 schema says: native constraints where Pydantic has them, the schema's verdict for the rest.
 
 TypedDicts carry no constraints (the stock template drops them; `pattern` on a property is written
-as `StringConstraints` by the project's template), so their view keeps none of the vocabulary.
+as `StringConstraints` by the project's template), so their view keeps none of the vocabulary, nor
+the `pattern` of a named string type (an alias, which the generator writes as a bare `str`).
 """
 
 from __future__ import annotations
@@ -87,6 +88,10 @@ def _strip(node: dict[str, Any], native: bool, root: bool, lost: list[str]) -> d
     _untyped_shapes(node, root, lost)
     keep = _native_here(node) if native else frozenset()
     removed = [k for k in node if k in VOCABULARY and not (k in keep and _integer(node[k]))]
+    if root and not native and "pattern" in node:
+        removed.append("pattern")
+        if node.get("not") == NO_NEWLINE:  # its guard goes with it: the check enforces both
+            removed.append("not")
     for key in removed:
         del node[key]
     lost.extend(removed)

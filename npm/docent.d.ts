@@ -7,7 +7,7 @@ export type * from "./types/docent.js";
 export { MAX_VIOLATIONS, PayloadError, UnknownSchemaError } from "./core.js";
 export type { Valid, ValidateFunction, Violation } from "./core.js";
 
-/** A schema name of the docent family, such as "docent/AgentRunMetadataItem". */
+/** A schema name of the docent family, such as "docent/AgentRun". */
 export type SchemaName = `docent/${keyof DocentSchemas}`;
 
 /** The TypeScript type of a docent schema name. */
@@ -40,6 +40,8 @@ export declare function parse<N extends SchemaName>(name: N, payload: unknown): 
 /** The precompiled validate function of a named type (every error in `.errors` after a failure). */
 export declare function validator(name: SchemaName): ValidateFunction;
 
+/** Whether `value` is a valid docent/AgentRun; when false, `value` keeps its type. */
+export declare function isAgentRun<T>(value: T): value is Valid<T, DocentSchemas["AgentRun"]>;
 /** Whether `value` is a valid docent/AgentRunMetadataItem; when false, `value` keeps its type. */
 export declare function isAgentRunMetadataItem<T>(value: T): value is Valid<T, DocentSchemas["AgentRunMetadataItem"]>;
 /** Whether `value` is a valid docent/AssistantMessage; when false, `value` keeps its type. */
@@ -70,6 +72,8 @@ export declare function isMessageContent<T>(value: T): value is Valid<T, DocentS
 export declare function isReadingResultItem<T>(value: T): value is Valid<T, DocentSchemas["ReadingResultItem"]>;
 /** Whether `value` is a valid docent/SystemMessage; when false, `value` keeps its type. */
 export declare function isSystemMessage<T>(value: T): value is Valid<T, DocentSchemas["SystemMessage"]>;
+/** Whether `value` is a valid docent/Timestamp; when false, `value` keeps its type. */
+export declare function isTimestamp<T>(value: T): value is Valid<T, DocentSchemas["Timestamp"]>;
 /** Whether `value` is a valid docent/ToolCall; when false, `value` keeps its type. */
 export declare function isToolCall<T>(value: T): value is Valid<T, DocentSchemas["ToolCall"]>;
 /** Whether `value` is a valid docent/ToolCallContent; when false, `value` keeps its type. */
@@ -82,10 +86,14 @@ export declare function isToolMessage<T>(value: T): value is Valid<T, DocentSche
 export declare function isToolParam<T>(value: T): value is Valid<T, DocentSchemas["ToolParam"]>;
 /** Whether `value` is a valid docent/ToolParams; when false, `value` keeps its type. */
 export declare function isToolParams<T>(value: T): value is Valid<T, DocentSchemas["ToolParams"]>;
+/** Whether `value` is a valid docent/Transcript; when false, `value` keeps its type. */
+export declare function isTranscript<T>(value: T): value is Valid<T, DocentSchemas["Transcript"]>;
 /** Whether `value` is a valid docent/TranscriptBlockContentItem; when false, `value` keeps its type. */
 export declare function isTranscriptBlockContentItem<T>(value: T): value is Valid<T, DocentSchemas["TranscriptBlockContentItem"]>;
 /** Whether `value` is a valid docent/TranscriptBlockMetadataItem; when false, `value` keeps its type. */
 export declare function isTranscriptBlockMetadataItem<T>(value: T): value is Valid<T, DocentSchemas["TranscriptBlockMetadataItem"]>;
+/** Whether `value` is a valid docent/TranscriptGroup; when false, `value` keeps its type. */
+export declare function isTranscriptGroup<T>(value: T): value is Valid<T, DocentSchemas["TranscriptGroup"]>;
 /** Whether `value` is a valid docent/TranscriptMetadataItem; when false, `value` keeps its type. */
 export declare function isTranscriptMetadataItem<T>(value: T): value is Valid<T, DocentSchemas["TranscriptMetadataItem"]>;
 /** Whether `value` is a valid docent/UserMessage; when false, `value` keeps its type. */

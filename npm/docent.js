@@ -32,6 +32,7 @@ __export(docent_exports, {
   MAX_VIOLATIONS: () => import_core2.MAX_VIOLATIONS,
   PayloadError: () => import_core2.PayloadError,
   UnknownSchemaError: () => import_core2.UnknownSchemaError,
+  isAgentRun: () => isAgentRun,
   isAgentRunMetadataItem: () => isAgentRunMetadataItem,
   isAssistantMessage: () => isAssistantMessage,
   isChatMessage: () => isChatMessage,
@@ -47,14 +48,17 @@ __export(docent_exports, {
   isMessageContent: () => isMessageContent,
   isReadingResultItem: () => isReadingResultItem,
   isSystemMessage: () => isSystemMessage,
+  isTimestamp: () => isTimestamp,
   isToolCall: () => isToolCall,
   isToolCallContent: () => isToolCallContent,
   isToolInfo: () => isToolInfo,
   isToolMessage: () => isToolMessage,
   isToolParam: () => isToolParam,
   isToolParams: () => isToolParams,
+  isTranscript: () => isTranscript,
   isTranscriptBlockContentItem: () => isTranscriptBlockContentItem,
   isTranscriptBlockMetadataItem: () => isTranscriptBlockMetadataItem,
+  isTranscriptGroup: () => isTranscriptGroup,
   isTranscriptMetadataItem: () => isTranscriptMetadataItem,
   isUserMessage: () => isUserMessage,
   isValid: () => isValid,
@@ -72,13 +76,16 @@ var import_docent_meta = require("./validators/docent.meta.js");
 var import_core = require("./core.js");
 var import_core2 = require("./core.js");
 const api = (0, import_core.makeApi)([{ name: "docent", all, first, tags: import_docent_meta.tags }]);
-const version = "1.0.0";
+const version = "1.1.0";
 const schemaNames = api.schemaNames;
 const validator = api.validator;
 const isValid = api.isValid;
 const violations = api.violations;
 const validate = api.validate;
 const parse = api.parse;
+function isAgentRun(value) {
+  return !(0, import_core.nestedTooDeep)(value) && first.AgentRun(value) === true;
+}
 function isAgentRunMetadataItem(value) {
   return !(0, import_core.nestedTooDeep)(value) && first.AgentRunMetadataItem(value) === true;
 }
@@ -124,6 +131,9 @@ function isReadingResultItem(value) {
 function isSystemMessage(value) {
   return !(0, import_core.nestedTooDeep)(value) && first.SystemMessage(value) === true;
 }
+function isTimestamp(value) {
+  return !(0, import_core.nestedTooDeep)(value) && first.Timestamp(value) === true;
+}
 function isToolCall(value) {
   return !(0, import_core.nestedTooDeep)(value) && first.ToolCall(value) === true;
 }
@@ -142,11 +152,17 @@ function isToolParam(value) {
 function isToolParams(value) {
   return !(0, import_core.nestedTooDeep)(value) && first.ToolParams(value) === true;
 }
+function isTranscript(value) {
+  return !(0, import_core.nestedTooDeep)(value) && first.Transcript(value) === true;
+}
 function isTranscriptBlockContentItem(value) {
   return !(0, import_core.nestedTooDeep)(value) && first.TranscriptBlockContentItem(value) === true;
 }
 function isTranscriptBlockMetadataItem(value) {
   return !(0, import_core.nestedTooDeep)(value) && first.TranscriptBlockMetadataItem(value) === true;
+}
+function isTranscriptGroup(value) {
+  return !(0, import_core.nestedTooDeep)(value) && first.TranscriptGroup(value) === true;
 }
 function isTranscriptMetadataItem(value) {
   return !(0, import_core.nestedTooDeep)(value) && first.TranscriptMetadataItem(value) === true;
@@ -159,6 +175,7 @@ function isUserMessage(value) {
   MAX_VIOLATIONS,
   PayloadError,
   UnknownSchemaError,
+  isAgentRun,
   isAgentRunMetadataItem,
   isAssistantMessage,
   isChatMessage,
@@ -174,14 +191,17 @@ function isUserMessage(value) {
   isMessageContent,
   isReadingResultItem,
   isSystemMessage,
+  isTimestamp,
   isToolCall,
   isToolCallContent,
   isToolInfo,
   isToolMessage,
   isToolParam,
   isToolParams,
+  isTranscript,
   isTranscriptBlockContentItem,
   isTranscriptBlockMetadataItem,
+  isTranscriptGroup,
   isTranscriptMetadataItem,
   isUserMessage,
   isValid,

@@ -25,6 +25,7 @@ export interface SchemaTypes {
   "bridgic/ToolCallBlock": bridgic.ToolCallBlock;
   "bridgic/ToolCallDict": bridgic.ToolCallDict;
   "bridgic/ToolResultBlock": bridgic.ToolResultBlock;
+  "docent/AgentRun": docent.AgentRun;
   "docent/AgentRunMetadataItem": docent.AgentRunMetadataItem;
   "docent/AssistantMessage": docent.AssistantMessage;
   "docent/ChatMessage": docent.ChatMessage;
@@ -40,14 +41,17 @@ export interface SchemaTypes {
   "docent/MessageContent": docent.MessageContent;
   "docent/ReadingResultItem": docent.ReadingResultItem;
   "docent/SystemMessage": docent.SystemMessage;
+  "docent/Timestamp": docent.Timestamp;
   "docent/ToolCall": docent.ToolCall;
   "docent/ToolCallContent": docent.ToolCallContent;
   "docent/ToolInfo": docent.ToolInfo;
   "docent/ToolMessage": docent.ToolMessage;
   "docent/ToolParam": docent.ToolParam;
   "docent/ToolParams": docent.ToolParams;
+  "docent/Transcript": docent.Transcript;
   "docent/TranscriptBlockContentItem": docent.TranscriptBlockContentItem;
   "docent/TranscriptBlockMetadataItem": docent.TranscriptBlockMetadataItem;
+  "docent/TranscriptGroup": docent.TranscriptGroup;
   "docent/TranscriptMetadataItem": docent.TranscriptMetadataItem;
   "docent/UserMessage": docent.UserMessage;
   "letta/Approval": letta.Approval;

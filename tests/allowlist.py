@@ -135,6 +135,39 @@ ALLOWLIST: list[KnownDisagreement] = [
         accepts=True,
     ),
     KnownDisagreement(
+        id="docent-lax-datetime",
+        side="docent",
+        reason=(
+            "Docent's `created_at` is a pydantic datetime, which also takes unix numbers. The schema takes the JSON "
+            "Docent writes (the ISO string of a datetime); what Docent makes of a number is valid (the vectors "
+            "docent/Transcript/invalid/created_at_unix_number.json and docent/Timestamp/invalid/a_number.json)."
+        ),
+        rules=frozenset(
+            {
+                f"docent/{where}~wrong-type/{kind}@{at}"
+                for kind in ("integer", "integral-float", "float")
+                for where, at in (("*", "*.created_at"), ("Timestamp/*", "$"))
+            }
+        ),
+        accepts=True,
+    ),
+    KnownDisagreement(
+        id="docent-deprecated-dict-form",
+        side="docent",
+        reason=(
+            "Docent still reads an agent run's `transcripts` and `transcript_groups` as objects keyed by id (a "
+            "deprecated form it warns about) and turns them into lists; the schema takes the lists Docent writes "
+            "(the vector docent/AgentRun/invalid/transcript_groups_keyed_by_id.json)."
+        ),
+        rules=frozenset(
+            {
+                "docent/AgentRun/*~wrong-type/object@$.transcripts",
+                "docent/AgentRun/*~wrong-type/object@$.transcript_groups",
+            }
+        ),
+        accepts=True,
+    ),
+    KnownDisagreement(
         id="bridgic-branch-tag-default",
         side="bridgic-core",
         reason=(

@@ -6,17 +6,20 @@ Installed with `pip install --no-deps docent==0.1.88` (it imports with only pyda
 from __future__ import annotations
 
 import random
+from datetime import UTC, datetime, timedelta, timezone
 from typing import Any
 
 import pytest
+from docent.data_models import agent_run as drun
 from docent.data_models import citation as dc
+from docent.data_models import transcript as dt
 from docent.data_models.chat import content as dcontent
 from docent.data_models.chat import message as dm
 from docent.data_models.chat import tool as dtool
 from pydantic import BaseModel, TypeAdapter, ValidationError
 
 from chatschema import schemas
-from chatschema.docent import parse_chat_message, parse_docent_chat_message
+from chatschema.docent import AgentRun, parse_chat_message, parse_docent_chat_message
 from tests.vectors import Vector, all_vectors
 
 # Our type name -> how Docent parses that shape.
@@ -44,6 +47,10 @@ DOCENT_TYPES: dict[str, Any] = {
     "AssistantMessage": dm.AssistantMessage,
     "DocentAssistantMessage": dm.DocentAssistantMessage,
     "ToolMessage": dm.ToolMessage,
+    "Timestamp": datetime,
+    "Transcript": dt.Transcript,
+    "TranscriptGroup": dt.TranscriptGroup,
+    "AgentRun": drun.AgentRun,
 }
 PARSERS = {"ChatMessage": dm.parse_chat_message, "DocentChatMessage": dm.parse_docent_chat_message}
 
@@ -189,6 +196,47 @@ def test_docent_dumps_validate_and_parse_identically() -> None:
         ours = (parse_docent_chat_message if docent_union else parse_chat_message)(dumped)
         assert ours.model_dump(mode="json") == dumped
         assert ours.text == message.text
+
+
+def _created_at(rng: random.Random) -> datetime | None:
+    """A creation time as Docent users make them: none, naive (`datetime.now()`), UTC, or another offset."""
+    moment = datetime(2025, 10, 1, 12, 30, 45, rng.choice([0, 500_000, 123_456]))
+    return rng.choice([None, moment, moment.replace(tzinfo=UTC), moment.replace(tzinfo=timezone(timedelta(hours=-5)))])
+
+
+def docent_runs(count: int, seed: int = 20261127) -> list[drun.AgentRun]:
+    """Agent runs built with Docent's own classes: transcripts of Docent messages in nested groups."""
+    rng = random.Random(seed)
+    messages = [m for m in docent_messages(200, seed) if not isinstance(m, dm.DocentAssistantMessage)]
+    runs = []
+    for i in range(count):
+        groups = [dt.TranscriptGroup(name=f"group {g}", created_at=_created_at(rng)) for g in range(rng.randint(0, 2))]
+        for child, parent in zip(groups[1:], groups, strict=False):
+            child.parent_transcript_group_id = parent.id
+        transcripts = [
+            dt.Transcript(
+                name=_opt(rng, f"attempt {t}"),
+                transcript_group_id=rng.choice(groups).id if groups else None,
+                created_at=_created_at(rng),
+                messages=rng.sample(messages, rng.randint(0, 6)),
+                metadata=rng.choice([{}, {"score": t / 2, "tags": ["a", None]}]),
+            )
+            for t in range(rng.randint(1, 3))
+        ]
+        runs.append(
+            drun.AgentRun(
+                name=_opt(rng, f"run {i}"), transcripts=transcripts, transcript_groups=groups, metadata={"i": i}
+            )
+        )
+    return runs
+
+
+def test_docent_agent_run_dumps_validate_and_parse_identically() -> None:
+    for run in docent_runs(60):
+        dumped = run.model_dump(mode="json")
+        schemas.validate(dumped, "docent/AgentRun")
+        assert AgentRun.model_validate(dumped).model_dump(mode="json") == dumped
+        assert drun.AgentRun.model_validate(dumped).model_dump(mode="json") == dumped  # and back into Docent
 
 
 def test_docent_tool_info_dumps_validate() -> None:

@@ -45,6 +45,12 @@ from .models.parts import (
     ContentReasoning,
     ContentText,
 )
+from .models.run import (
+    AgentRun,
+    Timestamp,
+    Transcript,
+    TranscriptGroup,
+)
 from .models.tool import (
     ToolCall,
     ToolCallContent,
@@ -54,6 +60,7 @@ from .models.tool import (
 )
 
 __all__ = [
+    "AgentRun",
     "AgentRunMetadataItem",
     "AssistantMessage",
     "ChatMessage",
@@ -69,14 +76,17 @@ __all__ = [
     "MessageContent",
     "ReadingResultItem",
     "SystemMessage",
+    "Timestamp",
     "ToolCall",
     "ToolCallContent",
     "ToolInfo",
     "ToolMessage",
     "ToolParam",
     "ToolParams",
+    "Transcript",
     "TranscriptBlockContentItem",
     "TranscriptBlockMetadataItem",
+    "TranscriptGroup",
     "TranscriptMetadataItem",
     "UserMessage",
     "parse_chat_message",
@@ -90,7 +100,7 @@ __all__ = [
 ]
 
 # The family's semantic version (schemas/docent/VERSION): `python -m codegen diff` says which bump an edit needs.
-VERSION = "1.0.0"
+VERSION = "1.1.0"
 
 
 @cache

@@ -11,7 +11,7 @@ export { MAX_VIOLATIONS, PayloadError, UnknownSchemaError } from "./core.js";
 const api = makeApi([{ name: "docent", all, first, tags }]);
 
 /** The family's semantic version (schemas/docent/VERSION). */
-export const version = "1.0.0";
+export const version = "1.1.0";
 export const schemaNames = api.schemaNames;
 export const validator = api.validator;
 export const isValid = api.isValid;
@@ -19,6 +19,9 @@ export const violations = api.violations;
 export const validate = api.validate;
 export const parse = api.parse;
 
+export function isAgentRun(value) {
+  return !nestedTooDeep(value) && first.AgentRun(value) === true;
+}
 export function isAgentRunMetadataItem(value) {
   return !nestedTooDeep(value) && first.AgentRunMetadataItem(value) === true;
 }
@@ -64,6 +67,9 @@ export function isReadingResultItem(value) {
 export function isSystemMessage(value) {
   return !nestedTooDeep(value) && first.SystemMessage(value) === true;
 }
+export function isTimestamp(value) {
+  return !nestedTooDeep(value) && first.Timestamp(value) === true;
+}
 export function isToolCall(value) {
   return !nestedTooDeep(value) && first.ToolCall(value) === true;
 }
@@ -82,11 +88,17 @@ export function isToolParam(value) {
 export function isToolParams(value) {
   return !nestedTooDeep(value) && first.ToolParams(value) === true;
 }
+export function isTranscript(value) {
+  return !nestedTooDeep(value) && first.Transcript(value) === true;
+}
 export function isTranscriptBlockContentItem(value) {
   return !nestedTooDeep(value) && first.TranscriptBlockContentItem(value) === true;
 }
 export function isTranscriptBlockMetadataItem(value) {
   return !nestedTooDeep(value) && first.TranscriptBlockMetadataItem(value) === true;
+}
+export function isTranscriptGroup(value) {
+  return !nestedTooDeep(value) && first.TranscriptGroup(value) === true;
 }
 export function isTranscriptMetadataItem(value) {
   return !nestedTooDeep(value) && first.TranscriptMetadataItem(value) === true;

@@ -13,13 +13,14 @@ export default {
       ]
     },
     "docent": {
-      "version": "1.0.0",
+      "version": "1.1.0",
       "bundle": "schemas/docent.bundle.json",
       "bundle_id": "https://chatschema.dev/schemas/docent.bundle.json",
       "files": [
         "schemas/docent/citation.json",
         "schemas/docent/message.json",
         "schemas/docent/parts.json",
+        "schemas/docent/run.json",
         "schemas/docent/tool.json"
       ]
     },
@@ -130,6 +131,13 @@ export default {
       "bundle_id": "https://chatschema.dev/schemas/bridgic.bundle.json#/$defs/ToolResultBlock",
       "kind": "object"
     },
+    "docent/AgentRun": {
+      "$id": "https://chatschema.dev/schemas/docent/run.json#/$defs/AgentRun",
+      "file": "schemas/docent/run.json",
+      "bundle": "schemas/docent.bundle.json#/$defs/AgentRun",
+      "bundle_id": "https://chatschema.dev/schemas/docent.bundle.json#/$defs/AgentRun",
+      "kind": "object"
+    },
     "docent/AgentRunMetadataItem": {
       "$id": "https://chatschema.dev/schemas/docent/citation.json#/$defs/AgentRunMetadataItem",
       "file": "schemas/docent/citation.json",
@@ -235,6 +243,13 @@ export default {
       "bundle_id": "https://chatschema.dev/schemas/docent.bundle.json#/$defs/SystemMessage",
       "kind": "object"
     },
+    "docent/Timestamp": {
+      "$id": "https://chatschema.dev/schemas/docent/run.json#/$defs/Timestamp",
+      "file": "schemas/docent/run.json",
+      "bundle": "schemas/docent.bundle.json#/$defs/Timestamp",
+      "bundle_id": "https://chatschema.dev/schemas/docent.bundle.json#/$defs/Timestamp",
+      "kind": "alias"
+    },
     "docent/ToolCall": {
       "$id": "https://chatschema.dev/schemas/docent/tool.json#/$defs/ToolCall",
       "file": "schemas/docent/tool.json",
@@ -277,6 +292,13 @@ export default {
       "bundle_id": "https://chatschema.dev/schemas/docent.bundle.json#/$defs/ToolParams",
       "kind": "object"
     },
+    "docent/Transcript": {
+      "$id": "https://chatschema.dev/schemas/docent/run.json#/$defs/Transcript",
+      "file": "schemas/docent/run.json",
+      "bundle": "schemas/docent.bundle.json#/$defs/Transcript",
+      "bundle_id": "https://chatschema.dev/schemas/docent.bundle.json#/$defs/Transcript",
+      "kind": "object"
+    },
     "docent/TranscriptBlockContentItem": {
       "$id": "https://chatschema.dev/schemas/docent/citation.json#/$defs/TranscriptBlockContentItem",
       "file": "schemas/docent/citation.json",
@@ -289,6 +311,13 @@ export default {
       "file": "schemas/docent/citation.json",
       "bundle": "schemas/docent.bundle.json#/$defs/TranscriptBlockMetadataItem",
       "bundle_id": "https://chatschema.dev/schemas/docent.bundle.json#/$defs/TranscriptBlockMetadataItem",
+      "kind": "object"
+    },
+    "docent/TranscriptGroup": {
+      "$id": "https://chatschema.dev/schemas/docent/run.json#/$defs/TranscriptGroup",
+      "file": "schemas/docent/run.json",
+      "bundle": "schemas/docent.bundle.json#/$defs/TranscriptGroup",
+      "bundle_id": "https://chatschema.dev/schemas/docent.bundle.json#/$defs/TranscriptGroup",
       "kind": "object"
     },
     "docent/TranscriptMetadataItem": {

@@ -26,6 +26,10 @@ export type DocentChatMessage = SystemMessage | UserMessage | DocentAssistantMes
  * One content part, told apart by `type`. Docent's base enum also names image, audio and video, but its union accepts only text and reasoning, and so does this one.
  */
 export type Content = ContentText | ContentReasoning;
+/**
+ * A date and time as Pydantic writes a Python datetime: ISO 8601 with a `T`, optional fraction (up to microseconds), and the offset (`Z` or `+hh:mm`) only when the datetime has one (a naive datetime, as `datetime.now()` gives, has none), so this is not an RFC 3339 `date-time`. The pattern admits only real dates and times Python can hold (years 0001-9999, month lengths and leap years, hours 00-23, offsets under 24 hours), since Docent parses the string into a datetime and rejects the rest. Stricter than Docent's input parsing, which also takes unix timestamps, dates and a space separator. The `not` keeps a final newline out for validators whose `$` matches before one (Python's `re`).
+ */
+export type Timestamp = string;
 
 /**
  * Every named type of the 'docent' family, by name.
@@ -51,6 +55,10 @@ export interface DocentSchemas {
   ContentText: ContentText;
   ContentReasoning: ContentReasoning;
   Content: Content;
+  Timestamp: Timestamp;
+  Transcript: Transcript;
+  TranscriptGroup: TranscriptGroup;
+  AgentRun: AgentRun;
   ToolCallContent: ToolCallContent;
   ToolCall: ToolCall;
   ToolParam: ToolParam;
@@ -441,6 +449,114 @@ export interface ContentReasoning {
    * True when the provider redacted the reasoning. Not nullable.
    */
   redacted?: boolean;
+  [k: string]: unknown | undefined;
+}
+/**
+ * One conversation of an agent run: its messages in order, with metadata.
+ */
+export interface Transcript {
+  /**
+   * Unique id. Docent assigns a UUID when it is absent and always writes it.
+   */
+  id?: string;
+  /**
+   * Human-readable name.
+   */
+  name?: string | null;
+  /**
+   * What the transcript holds.
+   */
+  description?: string | null;
+  /**
+   * Id of the transcript group it belongs to, if any.
+   */
+  transcript_group_id?: string | null;
+  /**
+   * When the transcript was created.
+   */
+  created_at?: Timestamp | null;
+  /**
+   * The messages, in order. Citations on assistant messages are not kept here (Docent's transcript holds ChatMessage, not DocentChatMessage).
+   */
+  messages: ChatMessage[];
+  /**
+   * Any JSON object: scores, task, model, timings.
+   */
+  metadata?: {
+    [k: string]: unknown | undefined;
+  };
+  [k: string]: unknown | undefined;
+}
+/**
+ * A named group of transcripts of one agent run (an experiment, a task, a session); groups nest through `parent_transcript_group_id`.
+ */
+export interface TranscriptGroup {
+  /**
+   * Unique id. Docent assigns a UUID when it is absent and always writes it.
+   */
+  id?: string;
+  /**
+   * Human-readable name.
+   */
+  name?: string | null;
+  /**
+   * What the group holds.
+   */
+  description?: string | null;
+  /**
+   * Id of the agent run it belongs to; Docent fills it in from the enclosing run at ingestion.
+   */
+  agent_run_id?: string | null;
+  /**
+   * Id of the group it nests in, if any.
+   */
+  parent_transcript_group_id?: string | null;
+  /**
+   * When the group was created.
+   */
+  created_at?: Timestamp | null;
+  /**
+   * Any JSON object.
+   */
+  metadata?: {
+    [k: string]: unknown | undefined;
+  };
+  [k: string]: unknown | undefined;
+}
+/**
+ * One run of an agent as Docent ingests it: at least one transcript, their groups, and the run's metadata.
+ */
+export interface AgentRun {
+  /**
+   * Unique id. Docent assigns a UUID when it is absent and always writes it.
+   */
+  id?: string;
+  /**
+   * Human-readable name.
+   */
+  name?: string | null;
+  /**
+   * What the run did.
+   */
+  description?: string | null;
+  /**
+   * The run's transcripts; Docent refuses a run without one.
+   *
+   * Constraints: minItems 1.
+   *
+   * @minItems 1
+   */
+  transcripts: [Transcript, ...Transcript[]];
+  /**
+   * The groups its transcripts belong to.
+   */
+  transcript_groups?: TranscriptGroup[];
+  /**
+   * Any JSON object: the task, the scores, the agent's configuration.
+   */
+  metadata?: {
+    [k: string]: unknown | undefined;
+  };
   [k: string]: unknown | undefined;
 }
 /**

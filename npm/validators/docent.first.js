@@ -19,6 +19,7 @@ var __copyProps = (to, from, except, desc) => {
 var __toCommonJS = (mod) => __copyProps(__defProp({}, "__esModule", { value: true }), mod);
 var docent_first_exports = {};
 __export(docent_first_exports, {
+  AgentRun: () => AgentRun,
   AgentRunMetadataItem: () => AgentRunMetadataItem,
   AssistantMessage: () => AssistantMessage,
   ChatMessage: () => ChatMessage,
@@ -34,104 +35,38 @@ __export(docent_first_exports, {
   MessageContent: () => MessageContent,
   ReadingResultItem: () => ReadingResultItem,
   SystemMessage: () => SystemMessage,
+  Timestamp: () => Timestamp,
   ToolCall: () => ToolCall,
   ToolCallContent: () => ToolCallContent,
   ToolInfo: () => ToolInfo,
   ToolMessage: () => ToolMessage,
   ToolParam: () => ToolParam,
   ToolParams: () => ToolParams,
+  Transcript: () => Transcript,
   TranscriptBlockContentItem: () => TranscriptBlockContentItem,
   TranscriptBlockMetadataItem: () => TranscriptBlockMetadataItem,
+  TranscriptGroup: () => TranscriptGroup,
   TranscriptMetadataItem: () => TranscriptMetadataItem,
   UserMessage: () => UserMessage
 });
 module.exports = __toCommonJS(docent_first_exports);
 var import_formats = require("../formats.js");
-const AgentRunMetadataItem = validate21;
-const schema32 = { "type": "object", "properties": { "item_type": { "const": "agent_run_metadata" }, "agent_run_id": { "type": "string" }, "collection_id": { "type": "string" }, "metadata_key": { "type": "string" } }, "required": ["item_type", "agent_run_id", "collection_id", "metadata_key"] };
-function validate21(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+const AgentRun = validate21;
+const schema32 = { "type": "object", "properties": { "id": { "type": "string" }, "name": { "type": ["string", "null"] }, "description": { "type": ["string", "null"] }, "transcripts": { "type": "array", "items": { "$ref": "#/$defs/Transcript" }, "minItems": 1 }, "transcript_groups": { "type": "array", "items": { "$ref": "#/$defs/TranscriptGroup" } }, "metadata": { "type": "object" } }, "required": ["transcripts"] };
+const schema33 = { "type": "object", "properties": { "id": { "type": "string" }, "name": { "type": ["string", "null"] }, "description": { "type": ["string", "null"] }, "transcript_group_id": { "type": ["string", "null"] }, "created_at": { "anyOf": [{ "$ref": "#/$defs/Timestamp" }, { "type": "null" }] }, "messages": { "type": "array", "items": { "$ref": "#/$defs/ChatMessage" } }, "metadata": { "type": "object" } }, "required": ["messages"] };
+const schema34 = { "type": "string", "pattern": "^(([0-9]{3}[1-9]|[0-9]{2}[1-9][0-9]|[0-9][1-9][0-9]{2}|[1-9][0-9]{3})-(0[13578]|1[02])-(0[1-9]|[12][0-9]|3[01])|([0-9]{3}[1-9]|[0-9]{2}[1-9][0-9]|[0-9][1-9][0-9]{2}|[1-9][0-9]{3})-(0[469]|11)-(0[1-9]|[12][0-9]|30)|([0-9]{3}[1-9]|[0-9]{2}[1-9][0-9]|[0-9][1-9][0-9]{2}|[1-9][0-9]{3})-02-(0[1-9]|1[0-9]|2[0-8])|([0-9]{2}(0[48]|[2468][048]|[13579][26])|(0[48]|[2468][048]|[13579][26])00)-02-29)T([01][0-9]|2[0-3]):[0-5][0-9]:[0-5][0-9](\\.[0-9]{1,6})?(Z|[+-]([01][0-9]|2[0-3]):[0-5][0-9])?$", "not": { "pattern": "\\n" } };
+const pattern4 = new RegExp("\\n", "u");
+const pattern5 = new RegExp("^(([0-9]{3}[1-9]|[0-9]{2}[1-9][0-9]|[0-9][1-9][0-9]{2}|[1-9][0-9]{3})-(0[13578]|1[02])-(0[1-9]|[12][0-9]|3[01])|([0-9]{3}[1-9]|[0-9]{2}[1-9][0-9]|[0-9][1-9][0-9]{2}|[1-9][0-9]{3})-(0[469]|11)-(0[1-9]|[12][0-9]|30)|([0-9]{3}[1-9]|[0-9]{2}[1-9][0-9]|[0-9][1-9][0-9]{2}|[1-9][0-9]{3})-02-(0[1-9]|1[0-9]|2[0-8])|([0-9]{2}(0[48]|[2468][048]|[13579][26])|(0[48]|[2468][048]|[13579][26])00)-02-29)T([01][0-9]|2[0-3]):[0-5][0-9]:[0-5][0-9](\\.[0-9]{1,6})?(Z|[+-]([01][0-9]|2[0-3]):[0-5][0-9])?$", "u");
+const schema35 = { "type": "object", "oneOf": [{ "$ref": "#/$defs/SystemMessage" }, { "$ref": "#/$defs/UserMessage" }, { "$ref": "#/$defs/AssistantMessage" }, { "$ref": "#/$defs/ToolMessage" }], "discriminator": { "propertyName": "role" } };
+const schema36 = { "type": "object", "properties": { "id": { "type": ["string", "null"] }, "content": { "$ref": "#/$defs/MessageContent" }, "role": { "const": "system" }, "metadata": { "type": ["object", "null"] } }, "required": ["content", "role"] };
+const schema37 = { "anyOf": [{ "type": "string" }, { "type": "array", "items": { "$ref": "#/$defs/Content" } }] };
+const schema38 = { "type": "object", "oneOf": [{ "$ref": "#/$defs/ContentText" }, { "$ref": "#/$defs/ContentReasoning" }], "discriminator": { "propertyName": "type" } };
+const schema39 = { "type": "object", "properties": { "type": { "const": "text" }, "text": { "type": "string" }, "refusal": { "type": ["boolean", "null"] } }, "required": ["type", "text"] };
+const schema40 = { "type": "object", "properties": { "type": { "const": "reasoning" }, "reasoning": { "type": "string" }, "summary": { "type": ["string", "null"] }, "signature": { "type": ["string", "null"] }, "redacted": { "type": "boolean" } }, "required": ["type", "reasoning"] };
+function validate26(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate21.evaluated;
-  if (evaluated0.dynamicProps) {
-    evaluated0.props = void 0;
-  }
-  if (evaluated0.dynamicItems) {
-    evaluated0.items = void 0;
-  }
-  if (errors === 0) {
-    if (data && typeof data == "object" && !Array.isArray(data)) {
-      let missing0;
-      if (data.item_type === void 0 && (missing0 = "item_type") || data.agent_run_id === void 0 && (missing0 = "agent_run_id") || data.collection_id === void 0 && (missing0 = "collection_id") || data.metadata_key === void 0 && (missing0 = "metadata_key")) {
-        validate21.errors = [{ instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: missing0 }, message: "must have required property '" + missing0 + "'" }];
-        return false;
-      } else {
-        if (data.item_type !== void 0) {
-          const _errs1 = errors;
-          if ("agent_run_metadata" !== data.item_type) {
-            validate21.errors = [{ instancePath: instancePath + "/item_type", schemaPath: "#/properties/item_type/const", keyword: "const", params: { allowedValue: "agent_run_metadata" }, message: "must be equal to constant" }];
-            return false;
-          }
-          var valid0 = _errs1 === errors;
-        } else {
-          var valid0 = true;
-        }
-        if (valid0) {
-          if (data.agent_run_id !== void 0) {
-            const _errs2 = errors;
-            if (typeof data.agent_run_id !== "string") {
-              validate21.errors = [{ instancePath: instancePath + "/agent_run_id", schemaPath: "#/properties/agent_run_id/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
-              return false;
-            }
-            var valid0 = _errs2 === errors;
-          } else {
-            var valid0 = true;
-          }
-          if (valid0) {
-            if (data.collection_id !== void 0) {
-              const _errs4 = errors;
-              if (typeof data.collection_id !== "string") {
-                validate21.errors = [{ instancePath: instancePath + "/collection_id", schemaPath: "#/properties/collection_id/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
-                return false;
-              }
-              var valid0 = _errs4 === errors;
-            } else {
-              var valid0 = true;
-            }
-            if (valid0) {
-              if (data.metadata_key !== void 0) {
-                const _errs6 = errors;
-                if (typeof data.metadata_key !== "string") {
-                  validate21.errors = [{ instancePath: instancePath + "/metadata_key", schemaPath: "#/properties/metadata_key/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
-                  return false;
-                }
-                var valid0 = _errs6 === errors;
-              } else {
-                var valid0 = true;
-              }
-            }
-          }
-        }
-      }
-    } else {
-      validate21.errors = [{ instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" }];
-      return false;
-    }
-  }
-  validate21.errors = vErrors;
-  return errors === 0;
-}
-validate21.evaluated = { "props": { "item_type": true, "agent_run_id": true, "collection_id": true, "metadata_key": true }, "dynamicProps": false, "dynamicItems": false };
-const AssistantMessage = validate22;
-const schema33 = { "type": "object", "properties": { "id": { "type": ["string", "null"] }, "content": { "$ref": "#/$defs/MessageContent" }, "role": { "const": "assistant" }, "metadata": { "type": ["object", "null"] }, "model": { "type": ["string", "null"] }, "tool_calls": { "type": ["array", "null"], "items": { "$ref": "#/$defs/ToolCall" } } }, "required": ["content", "role"] };
-const schema34 = { "anyOf": [{ "type": "string" }, { "type": "array", "items": { "$ref": "#/$defs/Content" } }] };
-const schema35 = { "type": "object", "oneOf": [{ "$ref": "#/$defs/ContentText" }, { "$ref": "#/$defs/ContentReasoning" }], "discriminator": { "propertyName": "type" } };
-const schema36 = { "type": "object", "properties": { "type": { "const": "text" }, "text": { "type": "string" }, "refusal": { "type": ["boolean", "null"] } }, "required": ["type", "text"] };
-const schema37 = { "type": "object", "properties": { "type": { "const": "reasoning" }, "reasoning": { "type": "string" }, "summary": { "type": ["string", "null"] }, "signature": { "type": ["string", "null"] }, "redacted": { "type": "boolean" } }, "required": ["type", "reasoning"] };
-function validate24(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
-  let vErrors = null;
-  let errors = 0;
-  const evaluated0 = validate24.evaluated;
+  const evaluated0 = validate26.evaluated;
   if (evaluated0.dynamicProps) {
     evaluated0.props = void 0;
   }
@@ -148,13 +83,13 @@ function validate24(data, { instancePath = "", parentData, parentDataProperty, r
             if (data && typeof data == "object" && !Array.isArray(data)) {
               let missing0;
               if (data.type === void 0 && (missing0 = "type") || data.text === void 0 && (missing0 = "text")) {
-                validate24.errors = [{ instancePath, schemaPath: "#/$defs/ContentText/required", keyword: "required", params: { missingProperty: missing0 }, message: "must have required property '" + missing0 + "'" }];
+                validate26.errors = [{ instancePath, schemaPath: "#/$defs/ContentText/required", keyword: "required", params: { missingProperty: missing0 }, message: "must have required property '" + missing0 + "'" }];
                 return false;
               } else {
                 if (data.type !== void 0) {
                   const _errs5 = errors;
                   if ("text" !== data.type) {
-                    validate24.errors = [{ instancePath: instancePath + "/type", schemaPath: "#/$defs/ContentText/properties/type/const", keyword: "const", params: { allowedValue: "text" }, message: "must be equal to constant" }];
+                    validate26.errors = [{ instancePath: instancePath + "/type", schemaPath: "#/$defs/ContentText/properties/type/const", keyword: "const", params: { allowedValue: "text" }, message: "must be equal to constant" }];
                     return false;
                   }
                   var valid3 = _errs5 === errors;
@@ -165,7 +100,7 @@ function validate24(data, { instancePath = "", parentData, parentDataProperty, r
                   if (data.text !== void 0) {
                     const _errs6 = errors;
                     if (typeof data.text !== "string") {
-                      validate24.errors = [{ instancePath: instancePath + "/text", schemaPath: "#/$defs/ContentText/properties/text/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
+                      validate26.errors = [{ instancePath: instancePath + "/text", schemaPath: "#/$defs/ContentText/properties/text/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
                       return false;
                     }
                     var valid3 = _errs6 === errors;
@@ -177,7 +112,7 @@ function validate24(data, { instancePath = "", parentData, parentDataProperty, r
                       let data2 = data.refusal;
                       const _errs8 = errors;
                       if (typeof data2 !== "boolean" && data2 !== null) {
-                        validate24.errors = [{ instancePath: instancePath + "/refusal", schemaPath: "#/$defs/ContentText/properties/refusal/type", keyword: "type", params: { type: schema36.properties.refusal.type }, message: "must be boolean,null" }];
+                        validate26.errors = [{ instancePath: instancePath + "/refusal", schemaPath: "#/$defs/ContentText/properties/refusal/type", keyword: "type", params: { type: schema39.properties.refusal.type }, message: "must be boolean,null" }];
                         return false;
                       }
                       var valid3 = _errs8 === errors;
@@ -188,7 +123,7 @@ function validate24(data, { instancePath = "", parentData, parentDataProperty, r
                 }
               }
             } else {
-              validate24.errors = [{ instancePath, schemaPath: "#/$defs/ContentText/type", keyword: "type", params: { type: "object" }, message: "must be object" }];
+              validate26.errors = [{ instancePath, schemaPath: "#/$defs/ContentText/type", keyword: "type", params: { type: "object" }, message: "must be object" }];
               return false;
             }
           }
@@ -202,13 +137,13 @@ function validate24(data, { instancePath = "", parentData, parentDataProperty, r
             if (data && typeof data == "object" && !Array.isArray(data)) {
               let missing1;
               if (data.type === void 0 && (missing1 = "type") || data.reasoning === void 0 && (missing1 = "reasoning")) {
-                validate24.errors = [{ instancePath, schemaPath: "#/$defs/ContentReasoning/required", keyword: "required", params: { missingProperty: missing1 }, message: "must have required property '" + missing1 + "'" }];
+                validate26.errors = [{ instancePath, schemaPath: "#/$defs/ContentReasoning/required", keyword: "required", params: { missingProperty: missing1 }, message: "must have required property '" + missing1 + "'" }];
                 return false;
               } else {
                 if (data.type !== void 0) {
                   const _errs13 = errors;
                   if ("reasoning" !== data.type) {
-                    validate24.errors = [{ instancePath: instancePath + "/type", schemaPath: "#/$defs/ContentReasoning/properties/type/const", keyword: "const", params: { allowedValue: "reasoning" }, message: "must be equal to constant" }];
+                    validate26.errors = [{ instancePath: instancePath + "/type", schemaPath: "#/$defs/ContentReasoning/properties/type/const", keyword: "const", params: { allowedValue: "reasoning" }, message: "must be equal to constant" }];
                     return false;
                   }
                   var valid6 = _errs13 === errors;
@@ -219,7 +154,7 @@ function validate24(data, { instancePath = "", parentData, parentDataProperty, r
                   if (data.reasoning !== void 0) {
                     const _errs14 = errors;
                     if (typeof data.reasoning !== "string") {
-                      validate24.errors = [{ instancePath: instancePath + "/reasoning", schemaPath: "#/$defs/ContentReasoning/properties/reasoning/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
+                      validate26.errors = [{ instancePath: instancePath + "/reasoning", schemaPath: "#/$defs/ContentReasoning/properties/reasoning/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
                       return false;
                     }
                     var valid6 = _errs14 === errors;
@@ -231,7 +166,7 @@ function validate24(data, { instancePath = "", parentData, parentDataProperty, r
                       let data5 = data.summary;
                       const _errs16 = errors;
                       if (typeof data5 !== "string" && data5 !== null) {
-                        validate24.errors = [{ instancePath: instancePath + "/summary", schemaPath: "#/$defs/ContentReasoning/properties/summary/type", keyword: "type", params: { type: schema37.properties.summary.type }, message: "must be string,null" }];
+                        validate26.errors = [{ instancePath: instancePath + "/summary", schemaPath: "#/$defs/ContentReasoning/properties/summary/type", keyword: "type", params: { type: schema40.properties.summary.type }, message: "must be string,null" }];
                         return false;
                       }
                       var valid6 = _errs16 === errors;
@@ -243,7 +178,7 @@ function validate24(data, { instancePath = "", parentData, parentDataProperty, r
                         let data6 = data.signature;
                         const _errs18 = errors;
                         if (typeof data6 !== "string" && data6 !== null) {
-                          validate24.errors = [{ instancePath: instancePath + "/signature", schemaPath: "#/$defs/ContentReasoning/properties/signature/type", keyword: "type", params: { type: schema37.properties.signature.type }, message: "must be string,null" }];
+                          validate26.errors = [{ instancePath: instancePath + "/signature", schemaPath: "#/$defs/ContentReasoning/properties/signature/type", keyword: "type", params: { type: schema40.properties.signature.type }, message: "must be string,null" }];
                           return false;
                         }
                         var valid6 = _errs18 === errors;
@@ -254,7 +189,7 @@ function validate24(data, { instancePath = "", parentData, parentDataProperty, r
                         if (data.redacted !== void 0) {
                           const _errs20 = errors;
                           if (typeof data.redacted !== "boolean") {
-                            validate24.errors = [{ instancePath: instancePath + "/redacted", schemaPath: "#/$defs/ContentReasoning/properties/redacted/type", keyword: "type", params: { type: "boolean" }, message: "must be boolean" }];
+                            validate26.errors = [{ instancePath: instancePath + "/redacted", schemaPath: "#/$defs/ContentReasoning/properties/redacted/type", keyword: "type", params: { type: "boolean" }, message: "must be boolean" }];
                             return false;
                           }
                           var valid6 = _errs20 === errors;
@@ -267,7 +202,7 @@ function validate24(data, { instancePath = "", parentData, parentDataProperty, r
                 }
               }
             } else {
-              validate24.errors = [{ instancePath, schemaPath: "#/$defs/ContentReasoning/type", keyword: "type", params: { type: "object" }, message: "must be object" }];
+              validate26.errors = [{ instancePath, schemaPath: "#/$defs/ContentReasoning/type", keyword: "type", params: { type: "object" }, message: "must be object" }];
               return false;
             }
           }
@@ -280,27 +215,27 @@ function validate24(data, { instancePath = "", parentData, parentDataProperty, r
             props0.redacted = true;
           }
         } else {
-          validate24.errors = [{ instancePath, schemaPath: "#/discriminator", keyword: "discriminator", params: { error: "mapping", tag: "type", tagValue: tag0 }, message: 'value of tag "type" must be in oneOf' }];
+          validate26.errors = [{ instancePath, schemaPath: "#/discriminator", keyword: "discriminator", params: { error: "mapping", tag: "type", tagValue: tag0 }, message: 'value of tag "type" must be in oneOf' }];
           return false;
         }
       } else {
-        validate24.errors = [{ instancePath, schemaPath: "#/discriminator", keyword: "discriminator", params: { error: "tag", tag: "type", tagValue: tag0 }, message: 'tag "type" must be string' }];
+        validate26.errors = [{ instancePath, schemaPath: "#/discriminator", keyword: "discriminator", params: { error: "tag", tag: "type", tagValue: tag0 }, message: 'tag "type" must be string' }];
         return false;
       }
     } else {
-      validate24.errors = [{ instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" }];
+      validate26.errors = [{ instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" }];
       return false;
     }
   }
-  validate24.errors = vErrors;
+  validate26.errors = vErrors;
   evaluated0.props = props0;
   return errors === 0;
 }
-validate24.evaluated = { "dynamicProps": true, "dynamicItems": false };
-function validate23(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+validate26.evaluated = { "dynamicProps": true, "dynamicItems": false };
+function validate25(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate23.evaluated;
+  const evaluated0 = validate25.evaluated;
   if (evaluated0.dynamicProps) {
     evaluated0.props = void 0;
   }
@@ -328,11 +263,11 @@ function validate23(data, { instancePath = "", parentData, parentDataProperty, r
       const len0 = data.length;
       for (let i0 = 0; i0 < len0; i0++) {
         const _errs5 = errors;
-        if (!validate24(data[i0], { instancePath: instancePath + "/" + i0, parentData: data, parentDataProperty: i0, rootData, dynamicAnchors })) {
-          vErrors = vErrors === null ? validate24.errors : (function(a, b) {
+        if (!validate26(data[i0], { instancePath: instancePath + "/" + i0, parentData: data, parentDataProperty: i0, rootData, dynamicAnchors })) {
+          vErrors = vErrors === null ? validate26.errors : (function(a, b) {
             for (let i = 0; i < b.length; i++) a.push(b[i]);
             return a;
-          })(vErrors, validate24.errors);
+          })(vErrors, validate26.errors);
           errors = vErrors.length;
         }
         var valid1 = _errs5 === errors;
@@ -363,7 +298,7 @@ function validate23(data, { instancePath = "", parentData, parentDataProperty, r
       vErrors.push(err2);
     }
     errors++;
-    validate23.errors = vErrors;
+    validate25.errors = vErrors;
     return false;
   } else {
     errors = _errs0;
@@ -375,17 +310,205 @@ function validate23(data, { instancePath = "", parentData, parentDataProperty, r
       }
     }
   }
-  validate23.errors = vErrors;
+  validate25.errors = vErrors;
   evaluated0.items = items0;
   return errors === 0;
 }
-validate23.evaluated = { "dynamicProps": false, "dynamicItems": true };
-const schema38 = { "type": "object", "properties": { "id": { "type": "string" }, "function": { "type": "string" }, "arguments": { "type": "object" }, "type": { "enum": ["function", null] }, "parse_error": { "type": ["string", "null"] }, "view": { "anyOf": [{ "$ref": "#/$defs/ToolCallContent" }, { "type": "null" }] }, "google_thought_signature": { "type": ["string", "null"] } }, "required": ["id", "function", "arguments"] };
-const schema39 = { "type": "object", "properties": { "title": { "type": ["string", "null"] }, "format": { "enum": ["text", "markdown"] }, "content": { "type": "string" } }, "required": ["format", "content"] };
-function validate27(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+validate25.evaluated = { "dynamicProps": false, "dynamicItems": true };
+function validate24(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate27.evaluated;
+  const evaluated0 = validate24.evaluated;
+  if (evaluated0.dynamicProps) {
+    evaluated0.props = void 0;
+  }
+  if (evaluated0.dynamicItems) {
+    evaluated0.items = void 0;
+  }
+  if (errors === 0) {
+    if (data && typeof data == "object" && !Array.isArray(data)) {
+      let missing0;
+      if (data.content === void 0 && (missing0 = "content") || data.role === void 0 && (missing0 = "role")) {
+        validate24.errors = [{ instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: missing0 }, message: "must have required property '" + missing0 + "'" }];
+        return false;
+      } else {
+        if (data.id !== void 0) {
+          let data0 = data.id;
+          const _errs1 = errors;
+          if (typeof data0 !== "string" && data0 !== null) {
+            validate24.errors = [{ instancePath: instancePath + "/id", schemaPath: "#/properties/id/type", keyword: "type", params: { type: schema36.properties.id.type }, message: "must be string,null" }];
+            return false;
+          }
+          var valid0 = _errs1 === errors;
+        } else {
+          var valid0 = true;
+        }
+        if (valid0) {
+          if (data.content !== void 0) {
+            const _errs3 = errors;
+            if (!validate25(data.content, { instancePath: instancePath + "/content", parentData: data, parentDataProperty: "content", rootData, dynamicAnchors })) {
+              vErrors = vErrors === null ? validate25.errors : (function(a, b) {
+                for (let i = 0; i < b.length; i++) a.push(b[i]);
+                return a;
+              })(vErrors, validate25.errors);
+              errors = vErrors.length;
+            }
+            var valid0 = _errs3 === errors;
+          } else {
+            var valid0 = true;
+          }
+          if (valid0) {
+            if (data.role !== void 0) {
+              const _errs4 = errors;
+              if ("system" !== data.role) {
+                validate24.errors = [{ instancePath: instancePath + "/role", schemaPath: "#/properties/role/const", keyword: "const", params: { allowedValue: "system" }, message: "must be equal to constant" }];
+                return false;
+              }
+              var valid0 = _errs4 === errors;
+            } else {
+              var valid0 = true;
+            }
+            if (valid0) {
+              if (data.metadata !== void 0) {
+                let data3 = data.metadata;
+                const _errs5 = errors;
+                if (!(data3 && typeof data3 == "object" && !Array.isArray(data3)) && data3 !== null) {
+                  validate24.errors = [{ instancePath: instancePath + "/metadata", schemaPath: "#/properties/metadata/type", keyword: "type", params: { type: schema36.properties.metadata.type }, message: "must be object,null" }];
+                  return false;
+                }
+                var valid0 = _errs5 === errors;
+              } else {
+                var valid0 = true;
+              }
+            }
+          }
+        }
+      }
+    } else {
+      validate24.errors = [{ instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" }];
+      return false;
+    }
+  }
+  validate24.errors = vErrors;
+  return errors === 0;
+}
+validate24.evaluated = { "props": { "id": true, "content": true, "role": true, "metadata": true }, "dynamicProps": false, "dynamicItems": false };
+const schema41 = { "type": "object", "properties": { "id": { "type": ["string", "null"] }, "content": { "$ref": "#/$defs/MessageContent" }, "role": { "const": "user" }, "metadata": { "type": ["object", "null"] }, "tool_call_id": { "type": ["array", "null"], "items": { "type": "string" } } }, "required": ["content", "role"] };
+function validate29(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+  let vErrors = null;
+  let errors = 0;
+  const evaluated0 = validate29.evaluated;
+  if (evaluated0.dynamicProps) {
+    evaluated0.props = void 0;
+  }
+  if (evaluated0.dynamicItems) {
+    evaluated0.items = void 0;
+  }
+  if (errors === 0) {
+    if (data && typeof data == "object" && !Array.isArray(data)) {
+      let missing0;
+      if (data.content === void 0 && (missing0 = "content") || data.role === void 0 && (missing0 = "role")) {
+        validate29.errors = [{ instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: missing0 }, message: "must have required property '" + missing0 + "'" }];
+        return false;
+      } else {
+        if (data.id !== void 0) {
+          let data0 = data.id;
+          const _errs1 = errors;
+          if (typeof data0 !== "string" && data0 !== null) {
+            validate29.errors = [{ instancePath: instancePath + "/id", schemaPath: "#/properties/id/type", keyword: "type", params: { type: schema41.properties.id.type }, message: "must be string,null" }];
+            return false;
+          }
+          var valid0 = _errs1 === errors;
+        } else {
+          var valid0 = true;
+        }
+        if (valid0) {
+          if (data.content !== void 0) {
+            const _errs3 = errors;
+            if (!validate25(data.content, { instancePath: instancePath + "/content", parentData: data, parentDataProperty: "content", rootData, dynamicAnchors })) {
+              vErrors = vErrors === null ? validate25.errors : (function(a, b) {
+                for (let i = 0; i < b.length; i++) a.push(b[i]);
+                return a;
+              })(vErrors, validate25.errors);
+              errors = vErrors.length;
+            }
+            var valid0 = _errs3 === errors;
+          } else {
+            var valid0 = true;
+          }
+          if (valid0) {
+            if (data.role !== void 0) {
+              const _errs4 = errors;
+              if ("user" !== data.role) {
+                validate29.errors = [{ instancePath: instancePath + "/role", schemaPath: "#/properties/role/const", keyword: "const", params: { allowedValue: "user" }, message: "must be equal to constant" }];
+                return false;
+              }
+              var valid0 = _errs4 === errors;
+            } else {
+              var valid0 = true;
+            }
+            if (valid0) {
+              if (data.metadata !== void 0) {
+                let data3 = data.metadata;
+                const _errs5 = errors;
+                if (!(data3 && typeof data3 == "object" && !Array.isArray(data3)) && data3 !== null) {
+                  validate29.errors = [{ instancePath: instancePath + "/metadata", schemaPath: "#/properties/metadata/type", keyword: "type", params: { type: schema41.properties.metadata.type }, message: "must be object,null" }];
+                  return false;
+                }
+                var valid0 = _errs5 === errors;
+              } else {
+                var valid0 = true;
+              }
+              if (valid0) {
+                if (data.tool_call_id !== void 0) {
+                  let data4 = data.tool_call_id;
+                  const _errs7 = errors;
+                  if (!Array.isArray(data4) && data4 !== null) {
+                    validate29.errors = [{ instancePath: instancePath + "/tool_call_id", schemaPath: "#/properties/tool_call_id/type", keyword: "type", params: { type: schema41.properties.tool_call_id.type }, message: "must be array,null" }];
+                    return false;
+                  }
+                  if (errors === _errs7) {
+                    if (Array.isArray(data4)) {
+                      var valid1 = true;
+                      const len0 = data4.length;
+                      for (let i0 = 0; i0 < len0; i0++) {
+                        const _errs9 = errors;
+                        if (typeof data4[i0] !== "string") {
+                          validate29.errors = [{ instancePath: instancePath + "/tool_call_id/" + i0, schemaPath: "#/properties/tool_call_id/items/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
+                          return false;
+                        }
+                        var valid1 = _errs9 === errors;
+                        if (!valid1) {
+                          break;
+                        }
+                      }
+                    }
+                  }
+                  var valid0 = _errs7 === errors;
+                } else {
+                  var valid0 = true;
+                }
+              }
+            }
+          }
+        }
+      }
+    } else {
+      validate29.errors = [{ instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" }];
+      return false;
+    }
+  }
+  validate29.errors = vErrors;
+  return errors === 0;
+}
+validate29.evaluated = { "props": { "id": true, "content": true, "role": true, "metadata": true, "tool_call_id": true }, "dynamicProps": false, "dynamicItems": false };
+const schema42 = { "type": "object", "properties": { "id": { "type": ["string", "null"] }, "content": { "$ref": "#/$defs/MessageContent" }, "role": { "const": "assistant" }, "metadata": { "type": ["object", "null"] }, "model": { "type": ["string", "null"] }, "tool_calls": { "type": ["array", "null"], "items": { "$ref": "#/$defs/ToolCall" } } }, "required": ["content", "role"] };
+const schema43 = { "type": "object", "properties": { "id": { "type": "string" }, "function": { "type": "string" }, "arguments": { "type": "object" }, "type": { "enum": ["function", null] }, "parse_error": { "type": ["string", "null"] }, "view": { "anyOf": [{ "$ref": "#/$defs/ToolCallContent" }, { "type": "null" }] }, "google_thought_signature": { "type": ["string", "null"] } }, "required": ["id", "function", "arguments"] };
+const schema44 = { "type": "object", "properties": { "title": { "type": ["string", "null"] }, "format": { "enum": ["text", "markdown"] }, "content": { "type": "string" } }, "required": ["format", "content"] };
+function validate33(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+  let vErrors = null;
+  let errors = 0;
+  const evaluated0 = validate33.evaluated;
   if (evaluated0.dynamicProps) {
     evaluated0.props = void 0;
   }
@@ -396,13 +519,13 @@ function validate27(data, { instancePath = "", parentData, parentDataProperty, r
     if (data && typeof data == "object" && !Array.isArray(data)) {
       let missing0;
       if (data.id === void 0 && (missing0 = "id") || data.function === void 0 && (missing0 = "function") || data.arguments === void 0 && (missing0 = "arguments")) {
-        validate27.errors = [{ instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: missing0 }, message: "must have required property '" + missing0 + "'" }];
+        validate33.errors = [{ instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: missing0 }, message: "must have required property '" + missing0 + "'" }];
         return false;
       } else {
         if (data.id !== void 0) {
           const _errs1 = errors;
           if (typeof data.id !== "string") {
-            validate27.errors = [{ instancePath: instancePath + "/id", schemaPath: "#/properties/id/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
+            validate33.errors = [{ instancePath: instancePath + "/id", schemaPath: "#/properties/id/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
             return false;
           }
           var valid0 = _errs1 === errors;
@@ -413,7 +536,7 @@ function validate27(data, { instancePath = "", parentData, parentDataProperty, r
           if (data.function !== void 0) {
             const _errs3 = errors;
             if (typeof data.function !== "string") {
-              validate27.errors = [{ instancePath: instancePath + "/function", schemaPath: "#/properties/function/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
+              validate33.errors = [{ instancePath: instancePath + "/function", schemaPath: "#/properties/function/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
               return false;
             }
             var valid0 = _errs3 === errors;
@@ -425,7 +548,7 @@ function validate27(data, { instancePath = "", parentData, parentDataProperty, r
               let data2 = data.arguments;
               const _errs5 = errors;
               if (!(data2 && typeof data2 == "object" && !Array.isArray(data2))) {
-                validate27.errors = [{ instancePath: instancePath + "/arguments", schemaPath: "#/properties/arguments/type", keyword: "type", params: { type: "object" }, message: "must be object" }];
+                validate33.errors = [{ instancePath: instancePath + "/arguments", schemaPath: "#/properties/arguments/type", keyword: "type", params: { type: "object" }, message: "must be object" }];
                 return false;
               }
               var valid0 = _errs5 === errors;
@@ -437,7 +560,7 @@ function validate27(data, { instancePath = "", parentData, parentDataProperty, r
                 let data3 = data.type;
                 const _errs7 = errors;
                 if (!(data3 === "function" || data3 === null)) {
-                  validate27.errors = [{ instancePath: instancePath + "/type", schemaPath: "#/properties/type/enum", keyword: "enum", params: { allowedValues: schema38.properties.type.enum }, message: "must be equal to one of the allowed values" }];
+                  validate33.errors = [{ instancePath: instancePath + "/type", schemaPath: "#/properties/type/enum", keyword: "enum", params: { allowedValues: schema43.properties.type.enum }, message: "must be equal to one of the allowed values" }];
                   return false;
                 }
                 var valid0 = _errs7 === errors;
@@ -449,7 +572,7 @@ function validate27(data, { instancePath = "", parentData, parentDataProperty, r
                   let data4 = data.parse_error;
                   const _errs8 = errors;
                   if (typeof data4 !== "string" && data4 !== null) {
-                    validate27.errors = [{ instancePath: instancePath + "/parse_error", schemaPath: "#/properties/parse_error/type", keyword: "type", params: { type: schema38.properties.parse_error.type }, message: "must be string,null" }];
+                    validate33.errors = [{ instancePath: instancePath + "/parse_error", schemaPath: "#/properties/parse_error/type", keyword: "type", params: { type: schema43.properties.parse_error.type }, message: "must be string,null" }];
                     return false;
                   }
                   var valid0 = _errs8 === errors;
@@ -480,7 +603,7 @@ function validate27(data, { instancePath = "", parentData, parentDataProperty, r
                             let data6 = data5.title;
                             const _errs15 = errors;
                             if (typeof data6 !== "string" && data6 !== null) {
-                              const err1 = { instancePath: instancePath + "/view/title", schemaPath: "#/$defs/ToolCallContent/properties/title/type", keyword: "type", params: { type: schema39.properties.title.type }, message: "must be string,null" };
+                              const err1 = { instancePath: instancePath + "/view/title", schemaPath: "#/$defs/ToolCallContent/properties/title/type", keyword: "type", params: { type: schema44.properties.title.type }, message: "must be string,null" };
                               if (vErrors === null) {
                                 vErrors = [err1];
                               } else {
@@ -497,7 +620,7 @@ function validate27(data, { instancePath = "", parentData, parentDataProperty, r
                               let data7 = data5.format;
                               const _errs17 = errors;
                               if (!(data7 === "text" || data7 === "markdown")) {
-                                const err2 = { instancePath: instancePath + "/view/format", schemaPath: "#/$defs/ToolCallContent/properties/format/enum", keyword: "enum", params: { allowedValues: schema39.properties.format.enum }, message: "must be equal to one of the allowed values" };
+                                const err2 = { instancePath: instancePath + "/view/format", schemaPath: "#/$defs/ToolCallContent/properties/format/enum", keyword: "enum", params: { allowedValues: schema44.properties.format.enum }, message: "must be equal to one of the allowed values" };
                                 if (vErrors === null) {
                                   vErrors = [err2];
                                 } else {
@@ -566,7 +689,7 @@ function validate27(data, { instancePath = "", parentData, parentDataProperty, r
                         vErrors.push(err6);
                       }
                       errors++;
-                      validate27.errors = vErrors;
+                      validate33.errors = vErrors;
                       return false;
                     } else {
                       errors = _errs11;
@@ -587,7 +710,7 @@ function validate27(data, { instancePath = "", parentData, parentDataProperty, r
                       let data9 = data.google_thought_signature;
                       const _errs22 = errors;
                       if (typeof data9 !== "string" && data9 !== null) {
-                        validate27.errors = [{ instancePath: instancePath + "/google_thought_signature", schemaPath: "#/properties/google_thought_signature/type", keyword: "type", params: { type: schema38.properties.google_thought_signature.type }, message: "must be string,null" }];
+                        validate33.errors = [{ instancePath: instancePath + "/google_thought_signature", schemaPath: "#/properties/google_thought_signature/type", keyword: "type", params: { type: schema43.properties.google_thought_signature.type }, message: "must be string,null" }];
                         return false;
                       }
                       var valid0 = _errs22 === errors;
@@ -602,18 +725,18 @@ function validate27(data, { instancePath = "", parentData, parentDataProperty, r
         }
       }
     } else {
-      validate27.errors = [{ instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" }];
+      validate33.errors = [{ instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" }];
       return false;
     }
   }
-  validate27.errors = vErrors;
+  validate33.errors = vErrors;
   return errors === 0;
 }
-validate27.evaluated = { "props": { "id": true, "function": true, "arguments": true, "type": true, "parse_error": true, "view": true, "google_thought_signature": true }, "dynamicProps": false, "dynamicItems": false };
-function validate22(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+validate33.evaluated = { "props": { "id": true, "function": true, "arguments": true, "type": true, "parse_error": true, "view": true, "google_thought_signature": true }, "dynamicProps": false, "dynamicItems": false };
+function validate31(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate22.evaluated;
+  const evaluated0 = validate31.evaluated;
   if (evaluated0.dynamicProps) {
     evaluated0.props = void 0;
   }
@@ -624,14 +747,14 @@ function validate22(data, { instancePath = "", parentData, parentDataProperty, r
     if (data && typeof data == "object" && !Array.isArray(data)) {
       let missing0;
       if (data.content === void 0 && (missing0 = "content") || data.role === void 0 && (missing0 = "role")) {
-        validate22.errors = [{ instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: missing0 }, message: "must have required property '" + missing0 + "'" }];
+        validate31.errors = [{ instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: missing0 }, message: "must have required property '" + missing0 + "'" }];
         return false;
       } else {
         if (data.id !== void 0) {
           let data0 = data.id;
           const _errs1 = errors;
           if (typeof data0 !== "string" && data0 !== null) {
-            validate22.errors = [{ instancePath: instancePath + "/id", schemaPath: "#/properties/id/type", keyword: "type", params: { type: schema33.properties.id.type }, message: "must be string,null" }];
+            validate31.errors = [{ instancePath: instancePath + "/id", schemaPath: "#/properties/id/type", keyword: "type", params: { type: schema42.properties.id.type }, message: "must be string,null" }];
             return false;
           }
           var valid0 = _errs1 === errors;
@@ -641,11 +764,11 @@ function validate22(data, { instancePath = "", parentData, parentDataProperty, r
         if (valid0) {
           if (data.content !== void 0) {
             const _errs3 = errors;
-            if (!validate23(data.content, { instancePath: instancePath + "/content", parentData: data, parentDataProperty: "content", rootData, dynamicAnchors })) {
-              vErrors = vErrors === null ? validate23.errors : (function(a, b) {
+            if (!validate25(data.content, { instancePath: instancePath + "/content", parentData: data, parentDataProperty: "content", rootData, dynamicAnchors })) {
+              vErrors = vErrors === null ? validate25.errors : (function(a, b) {
                 for (let i = 0; i < b.length; i++) a.push(b[i]);
                 return a;
-              })(vErrors, validate23.errors);
+              })(vErrors, validate25.errors);
               errors = vErrors.length;
             }
             var valid0 = _errs3 === errors;
@@ -656,7 +779,7 @@ function validate22(data, { instancePath = "", parentData, parentDataProperty, r
             if (data.role !== void 0) {
               const _errs4 = errors;
               if ("assistant" !== data.role) {
-                validate22.errors = [{ instancePath: instancePath + "/role", schemaPath: "#/properties/role/const", keyword: "const", params: { allowedValue: "assistant" }, message: "must be equal to constant" }];
+                validate31.errors = [{ instancePath: instancePath + "/role", schemaPath: "#/properties/role/const", keyword: "const", params: { allowedValue: "assistant" }, message: "must be equal to constant" }];
                 return false;
               }
               var valid0 = _errs4 === errors;
@@ -668,7 +791,7 @@ function validate22(data, { instancePath = "", parentData, parentDataProperty, r
                 let data3 = data.metadata;
                 const _errs5 = errors;
                 if (!(data3 && typeof data3 == "object" && !Array.isArray(data3)) && data3 !== null) {
-                  validate22.errors = [{ instancePath: instancePath + "/metadata", schemaPath: "#/properties/metadata/type", keyword: "type", params: { type: schema33.properties.metadata.type }, message: "must be object,null" }];
+                  validate31.errors = [{ instancePath: instancePath + "/metadata", schemaPath: "#/properties/metadata/type", keyword: "type", params: { type: schema42.properties.metadata.type }, message: "must be object,null" }];
                   return false;
                 }
                 var valid0 = _errs5 === errors;
@@ -680,7 +803,7 @@ function validate22(data, { instancePath = "", parentData, parentDataProperty, r
                   let data4 = data.model;
                   const _errs7 = errors;
                   if (typeof data4 !== "string" && data4 !== null) {
-                    validate22.errors = [{ instancePath: instancePath + "/model", schemaPath: "#/properties/model/type", keyword: "type", params: { type: schema33.properties.model.type }, message: "must be string,null" }];
+                    validate31.errors = [{ instancePath: instancePath + "/model", schemaPath: "#/properties/model/type", keyword: "type", params: { type: schema42.properties.model.type }, message: "must be string,null" }];
                     return false;
                   }
                   var valid0 = _errs7 === errors;
@@ -692,7 +815,7 @@ function validate22(data, { instancePath = "", parentData, parentDataProperty, r
                     let data5 = data.tool_calls;
                     const _errs9 = errors;
                     if (!Array.isArray(data5) && data5 !== null) {
-                      validate22.errors = [{ instancePath: instancePath + "/tool_calls", schemaPath: "#/properties/tool_calls/type", keyword: "type", params: { type: schema33.properties.tool_calls.type }, message: "must be array,null" }];
+                      validate31.errors = [{ instancePath: instancePath + "/tool_calls", schemaPath: "#/properties/tool_calls/type", keyword: "type", params: { type: schema42.properties.tool_calls.type }, message: "must be array,null" }];
                       return false;
                     }
                     if (errors === _errs9) {
@@ -701,11 +824,11 @@ function validate22(data, { instancePath = "", parentData, parentDataProperty, r
                         const len0 = data5.length;
                         for (let i0 = 0; i0 < len0; i0++) {
                           const _errs11 = errors;
-                          if (!validate27(data5[i0], { instancePath: instancePath + "/tool_calls/" + i0, parentData: data5, parentDataProperty: i0, rootData, dynamicAnchors })) {
-                            vErrors = vErrors === null ? validate27.errors : (function(a, b) {
+                          if (!validate33(data5[i0], { instancePath: instancePath + "/tool_calls/" + i0, parentData: data5, parentDataProperty: i0, rootData, dynamicAnchors })) {
+                            vErrors = vErrors === null ? validate33.errors : (function(a, b) {
                               for (let i = 0; i < b.length; i++) a.push(b[i]);
                               return a;
-                            })(vErrors, validate27.errors);
+                            })(vErrors, validate33.errors);
                             errors = vErrors.length;
                           }
                           var valid1 = _errs11 === errors;
@@ -726,21 +849,19 @@ function validate22(data, { instancePath = "", parentData, parentDataProperty, r
         }
       }
     } else {
-      validate22.errors = [{ instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" }];
+      validate31.errors = [{ instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" }];
       return false;
     }
   }
-  validate22.errors = vErrors;
+  validate31.errors = vErrors;
   return errors === 0;
 }
-validate22.evaluated = { "props": { "id": true, "content": true, "role": true, "metadata": true, "model": true, "tool_calls": true }, "dynamicProps": false, "dynamicItems": false };
-const ChatMessage = validate29;
-const schema40 = { "type": "object", "oneOf": [{ "$ref": "#/$defs/SystemMessage" }, { "$ref": "#/$defs/UserMessage" }, { "$ref": "#/$defs/AssistantMessage" }, { "$ref": "#/$defs/ToolMessage" }], "discriminator": { "propertyName": "role" } };
-const schema41 = { "type": "object", "properties": { "id": { "type": ["string", "null"] }, "content": { "$ref": "#/$defs/MessageContent" }, "role": { "const": "system" }, "metadata": { "type": ["object", "null"] } }, "required": ["content", "role"] };
-function validate30(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+validate31.evaluated = { "props": { "id": true, "content": true, "role": true, "metadata": true, "model": true, "tool_calls": true }, "dynamicProps": false, "dynamicItems": false };
+const schema45 = { "type": "object", "properties": { "id": { "type": ["string", "null"] }, "content": { "$ref": "#/$defs/MessageContent" }, "role": { "const": "tool" }, "metadata": { "type": ["object", "null"] }, "tool_call_id": { "type": ["string", "null"] }, "function": { "type": ["string", "null"] }, "error": { "type": ["object", "null"] } }, "required": ["content", "role"] };
+function validate35(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate30.evaluated;
+  const evaluated0 = validate35.evaluated;
   if (evaluated0.dynamicProps) {
     evaluated0.props = void 0;
   }
@@ -751,14 +872,14 @@ function validate30(data, { instancePath = "", parentData, parentDataProperty, r
     if (data && typeof data == "object" && !Array.isArray(data)) {
       let missing0;
       if (data.content === void 0 && (missing0 = "content") || data.role === void 0 && (missing0 = "role")) {
-        validate30.errors = [{ instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: missing0 }, message: "must have required property '" + missing0 + "'" }];
+        validate35.errors = [{ instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: missing0 }, message: "must have required property '" + missing0 + "'" }];
         return false;
       } else {
         if (data.id !== void 0) {
           let data0 = data.id;
           const _errs1 = errors;
           if (typeof data0 !== "string" && data0 !== null) {
-            validate30.errors = [{ instancePath: instancePath + "/id", schemaPath: "#/properties/id/type", keyword: "type", params: { type: schema41.properties.id.type }, message: "must be string,null" }];
+            validate35.errors = [{ instancePath: instancePath + "/id", schemaPath: "#/properties/id/type", keyword: "type", params: { type: schema45.properties.id.type }, message: "must be string,null" }];
             return false;
           }
           var valid0 = _errs1 === errors;
@@ -768,199 +889,11 @@ function validate30(data, { instancePath = "", parentData, parentDataProperty, r
         if (valid0) {
           if (data.content !== void 0) {
             const _errs3 = errors;
-            if (!validate23(data.content, { instancePath: instancePath + "/content", parentData: data, parentDataProperty: "content", rootData, dynamicAnchors })) {
-              vErrors = vErrors === null ? validate23.errors : (function(a, b) {
+            if (!validate25(data.content, { instancePath: instancePath + "/content", parentData: data, parentDataProperty: "content", rootData, dynamicAnchors })) {
+              vErrors = vErrors === null ? validate25.errors : (function(a, b) {
                 for (let i = 0; i < b.length; i++) a.push(b[i]);
                 return a;
-              })(vErrors, validate23.errors);
-              errors = vErrors.length;
-            }
-            var valid0 = _errs3 === errors;
-          } else {
-            var valid0 = true;
-          }
-          if (valid0) {
-            if (data.role !== void 0) {
-              const _errs4 = errors;
-              if ("system" !== data.role) {
-                validate30.errors = [{ instancePath: instancePath + "/role", schemaPath: "#/properties/role/const", keyword: "const", params: { allowedValue: "system" }, message: "must be equal to constant" }];
-                return false;
-              }
-              var valid0 = _errs4 === errors;
-            } else {
-              var valid0 = true;
-            }
-            if (valid0) {
-              if (data.metadata !== void 0) {
-                let data3 = data.metadata;
-                const _errs5 = errors;
-                if (!(data3 && typeof data3 == "object" && !Array.isArray(data3)) && data3 !== null) {
-                  validate30.errors = [{ instancePath: instancePath + "/metadata", schemaPath: "#/properties/metadata/type", keyword: "type", params: { type: schema41.properties.metadata.type }, message: "must be object,null" }];
-                  return false;
-                }
-                var valid0 = _errs5 === errors;
-              } else {
-                var valid0 = true;
-              }
-            }
-          }
-        }
-      }
-    } else {
-      validate30.errors = [{ instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" }];
-      return false;
-    }
-  }
-  validate30.errors = vErrors;
-  return errors === 0;
-}
-validate30.evaluated = { "props": { "id": true, "content": true, "role": true, "metadata": true }, "dynamicProps": false, "dynamicItems": false };
-const schema42 = { "type": "object", "properties": { "id": { "type": ["string", "null"] }, "content": { "$ref": "#/$defs/MessageContent" }, "role": { "const": "user" }, "metadata": { "type": ["object", "null"] }, "tool_call_id": { "type": ["array", "null"], "items": { "type": "string" } } }, "required": ["content", "role"] };
-function validate32(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
-  let vErrors = null;
-  let errors = 0;
-  const evaluated0 = validate32.evaluated;
-  if (evaluated0.dynamicProps) {
-    evaluated0.props = void 0;
-  }
-  if (evaluated0.dynamicItems) {
-    evaluated0.items = void 0;
-  }
-  if (errors === 0) {
-    if (data && typeof data == "object" && !Array.isArray(data)) {
-      let missing0;
-      if (data.content === void 0 && (missing0 = "content") || data.role === void 0 && (missing0 = "role")) {
-        validate32.errors = [{ instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: missing0 }, message: "must have required property '" + missing0 + "'" }];
-        return false;
-      } else {
-        if (data.id !== void 0) {
-          let data0 = data.id;
-          const _errs1 = errors;
-          if (typeof data0 !== "string" && data0 !== null) {
-            validate32.errors = [{ instancePath: instancePath + "/id", schemaPath: "#/properties/id/type", keyword: "type", params: { type: schema42.properties.id.type }, message: "must be string,null" }];
-            return false;
-          }
-          var valid0 = _errs1 === errors;
-        } else {
-          var valid0 = true;
-        }
-        if (valid0) {
-          if (data.content !== void 0) {
-            const _errs3 = errors;
-            if (!validate23(data.content, { instancePath: instancePath + "/content", parentData: data, parentDataProperty: "content", rootData, dynamicAnchors })) {
-              vErrors = vErrors === null ? validate23.errors : (function(a, b) {
-                for (let i = 0; i < b.length; i++) a.push(b[i]);
-                return a;
-              })(vErrors, validate23.errors);
-              errors = vErrors.length;
-            }
-            var valid0 = _errs3 === errors;
-          } else {
-            var valid0 = true;
-          }
-          if (valid0) {
-            if (data.role !== void 0) {
-              const _errs4 = errors;
-              if ("user" !== data.role) {
-                validate32.errors = [{ instancePath: instancePath + "/role", schemaPath: "#/properties/role/const", keyword: "const", params: { allowedValue: "user" }, message: "must be equal to constant" }];
-                return false;
-              }
-              var valid0 = _errs4 === errors;
-            } else {
-              var valid0 = true;
-            }
-            if (valid0) {
-              if (data.metadata !== void 0) {
-                let data3 = data.metadata;
-                const _errs5 = errors;
-                if (!(data3 && typeof data3 == "object" && !Array.isArray(data3)) && data3 !== null) {
-                  validate32.errors = [{ instancePath: instancePath + "/metadata", schemaPath: "#/properties/metadata/type", keyword: "type", params: { type: schema42.properties.metadata.type }, message: "must be object,null" }];
-                  return false;
-                }
-                var valid0 = _errs5 === errors;
-              } else {
-                var valid0 = true;
-              }
-              if (valid0) {
-                if (data.tool_call_id !== void 0) {
-                  let data4 = data.tool_call_id;
-                  const _errs7 = errors;
-                  if (!Array.isArray(data4) && data4 !== null) {
-                    validate32.errors = [{ instancePath: instancePath + "/tool_call_id", schemaPath: "#/properties/tool_call_id/type", keyword: "type", params: { type: schema42.properties.tool_call_id.type }, message: "must be array,null" }];
-                    return false;
-                  }
-                  if (errors === _errs7) {
-                    if (Array.isArray(data4)) {
-                      var valid1 = true;
-                      const len0 = data4.length;
-                      for (let i0 = 0; i0 < len0; i0++) {
-                        const _errs9 = errors;
-                        if (typeof data4[i0] !== "string") {
-                          validate32.errors = [{ instancePath: instancePath + "/tool_call_id/" + i0, schemaPath: "#/properties/tool_call_id/items/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
-                          return false;
-                        }
-                        var valid1 = _errs9 === errors;
-                        if (!valid1) {
-                          break;
-                        }
-                      }
-                    }
-                  }
-                  var valid0 = _errs7 === errors;
-                } else {
-                  var valid0 = true;
-                }
-              }
-            }
-          }
-        }
-      }
-    } else {
-      validate32.errors = [{ instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" }];
-      return false;
-    }
-  }
-  validate32.errors = vErrors;
-  return errors === 0;
-}
-validate32.evaluated = { "props": { "id": true, "content": true, "role": true, "metadata": true, "tool_call_id": true }, "dynamicProps": false, "dynamicItems": false };
-const schema43 = { "type": "object", "properties": { "id": { "type": ["string", "null"] }, "content": { "$ref": "#/$defs/MessageContent" }, "role": { "const": "tool" }, "metadata": { "type": ["object", "null"] }, "tool_call_id": { "type": ["string", "null"] }, "function": { "type": ["string", "null"] }, "error": { "type": ["object", "null"] } }, "required": ["content", "role"] };
-function validate34(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
-  let vErrors = null;
-  let errors = 0;
-  const evaluated0 = validate34.evaluated;
-  if (evaluated0.dynamicProps) {
-    evaluated0.props = void 0;
-  }
-  if (evaluated0.dynamicItems) {
-    evaluated0.items = void 0;
-  }
-  if (errors === 0) {
-    if (data && typeof data == "object" && !Array.isArray(data)) {
-      let missing0;
-      if (data.content === void 0 && (missing0 = "content") || data.role === void 0 && (missing0 = "role")) {
-        validate34.errors = [{ instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: missing0 }, message: "must have required property '" + missing0 + "'" }];
-        return false;
-      } else {
-        if (data.id !== void 0) {
-          let data0 = data.id;
-          const _errs1 = errors;
-          if (typeof data0 !== "string" && data0 !== null) {
-            validate34.errors = [{ instancePath: instancePath + "/id", schemaPath: "#/properties/id/type", keyword: "type", params: { type: schema43.properties.id.type }, message: "must be string,null" }];
-            return false;
-          }
-          var valid0 = _errs1 === errors;
-        } else {
-          var valid0 = true;
-        }
-        if (valid0) {
-          if (data.content !== void 0) {
-            const _errs3 = errors;
-            if (!validate23(data.content, { instancePath: instancePath + "/content", parentData: data, parentDataProperty: "content", rootData, dynamicAnchors })) {
-              vErrors = vErrors === null ? validate23.errors : (function(a, b) {
-                for (let i = 0; i < b.length; i++) a.push(b[i]);
-                return a;
-              })(vErrors, validate23.errors);
+              })(vErrors, validate25.errors);
               errors = vErrors.length;
             }
             var valid0 = _errs3 === errors;
@@ -971,7 +904,7 @@ function validate34(data, { instancePath = "", parentData, parentDataProperty, r
             if (data.role !== void 0) {
               const _errs4 = errors;
               if ("tool" !== data.role) {
-                validate34.errors = [{ instancePath: instancePath + "/role", schemaPath: "#/properties/role/const", keyword: "const", params: { allowedValue: "tool" }, message: "must be equal to constant" }];
+                validate35.errors = [{ instancePath: instancePath + "/role", schemaPath: "#/properties/role/const", keyword: "const", params: { allowedValue: "tool" }, message: "must be equal to constant" }];
                 return false;
               }
               var valid0 = _errs4 === errors;
@@ -983,7 +916,7 @@ function validate34(data, { instancePath = "", parentData, parentDataProperty, r
                 let data3 = data.metadata;
                 const _errs5 = errors;
                 if (!(data3 && typeof data3 == "object" && !Array.isArray(data3)) && data3 !== null) {
-                  validate34.errors = [{ instancePath: instancePath + "/metadata", schemaPath: "#/properties/metadata/type", keyword: "type", params: { type: schema43.properties.metadata.type }, message: "must be object,null" }];
+                  validate35.errors = [{ instancePath: instancePath + "/metadata", schemaPath: "#/properties/metadata/type", keyword: "type", params: { type: schema45.properties.metadata.type }, message: "must be object,null" }];
                   return false;
                 }
                 var valid0 = _errs5 === errors;
@@ -995,7 +928,7 @@ function validate34(data, { instancePath = "", parentData, parentDataProperty, r
                   let data4 = data.tool_call_id;
                   const _errs7 = errors;
                   if (typeof data4 !== "string" && data4 !== null) {
-                    validate34.errors = [{ instancePath: instancePath + "/tool_call_id", schemaPath: "#/properties/tool_call_id/type", keyword: "type", params: { type: schema43.properties.tool_call_id.type }, message: "must be string,null" }];
+                    validate35.errors = [{ instancePath: instancePath + "/tool_call_id", schemaPath: "#/properties/tool_call_id/type", keyword: "type", params: { type: schema45.properties.tool_call_id.type }, message: "must be string,null" }];
                     return false;
                   }
                   var valid0 = _errs7 === errors;
@@ -1007,7 +940,7 @@ function validate34(data, { instancePath = "", parentData, parentDataProperty, r
                     let data5 = data.function;
                     const _errs9 = errors;
                     if (typeof data5 !== "string" && data5 !== null) {
-                      validate34.errors = [{ instancePath: instancePath + "/function", schemaPath: "#/properties/function/type", keyword: "type", params: { type: schema43.properties.function.type }, message: "must be string,null" }];
+                      validate35.errors = [{ instancePath: instancePath + "/function", schemaPath: "#/properties/function/type", keyword: "type", params: { type: schema45.properties.function.type }, message: "must be string,null" }];
                       return false;
                     }
                     var valid0 = _errs9 === errors;
@@ -1019,7 +952,7 @@ function validate34(data, { instancePath = "", parentData, parentDataProperty, r
                       let data6 = data.error;
                       const _errs11 = errors;
                       if (!(data6 && typeof data6 == "object" && !Array.isArray(data6)) && data6 !== null) {
-                        validate34.errors = [{ instancePath: instancePath + "/error", schemaPath: "#/properties/error/type", keyword: "type", params: { type: schema43.properties.error.type }, message: "must be object,null" }];
+                        validate35.errors = [{ instancePath: instancePath + "/error", schemaPath: "#/properties/error/type", keyword: "type", params: { type: schema45.properties.error.type }, message: "must be object,null" }];
                         return false;
                       }
                       var valid0 = _errs11 === errors;
@@ -1034,18 +967,18 @@ function validate34(data, { instancePath = "", parentData, parentDataProperty, r
         }
       }
     } else {
-      validate34.errors = [{ instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" }];
+      validate35.errors = [{ instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" }];
       return false;
     }
   }
-  validate34.errors = vErrors;
+  validate35.errors = vErrors;
   return errors === 0;
 }
-validate34.evaluated = { "props": { "id": true, "content": true, "role": true, "metadata": true, "tool_call_id": true, "function": true, "error": true }, "dynamicProps": false, "dynamicItems": false };
-function validate29(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+validate35.evaluated = { "props": { "id": true, "content": true, "role": true, "metadata": true, "tool_call_id": true, "function": true, "error": true }, "dynamicProps": false, "dynamicItems": false };
+function validate23(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate29.evaluated;
+  const evaluated0 = validate23.evaluated;
   if (evaluated0.dynamicProps) {
     evaluated0.props = void 0;
   }
@@ -1057,11 +990,11 @@ function validate29(data, { instancePath = "", parentData, parentDataProperty, r
       const tag0 = data.role;
       if (typeof tag0 == "string") {
         if (tag0 === "system") {
-          if (!validate30(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
-            vErrors = vErrors === null ? validate30.errors : (function(a, b) {
+          if (!validate24(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
+            vErrors = vErrors === null ? validate24.errors : (function(a, b) {
               for (let i = 0; i < b.length; i++) a.push(b[i]);
               return a;
-            })(vErrors, validate30.errors);
+            })(vErrors, validate24.errors);
             errors = vErrors.length;
           }
           var props0 = {};
@@ -1070,11 +1003,11 @@ function validate29(data, { instancePath = "", parentData, parentDataProperty, r
           props0.role = true;
           props0.metadata = true;
         } else if (tag0 === "user") {
-          if (!validate32(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
-            vErrors = vErrors === null ? validate32.errors : (function(a, b) {
+          if (!validate29(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
+            vErrors = vErrors === null ? validate29.errors : (function(a, b) {
               for (let i = 0; i < b.length; i++) a.push(b[i]);
               return a;
-            })(vErrors, validate32.errors);
+            })(vErrors, validate29.errors);
             errors = vErrors.length;
           }
           if (props0 !== true) {
@@ -1086,11 +1019,11 @@ function validate29(data, { instancePath = "", parentData, parentDataProperty, r
             props0.tool_call_id = true;
           }
         } else if (tag0 === "assistant") {
-          if (!validate22(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
-            vErrors = vErrors === null ? validate22.errors : (function(a, b) {
+          if (!validate31(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
+            vErrors = vErrors === null ? validate31.errors : (function(a, b) {
               for (let i = 0; i < b.length; i++) a.push(b[i]);
               return a;
-            })(vErrors, validate22.errors);
+            })(vErrors, validate31.errors);
             errors = vErrors.length;
           }
           if (props0 !== true) {
@@ -1103,11 +1036,11 @@ function validate29(data, { instancePath = "", parentData, parentDataProperty, r
             props0.tool_calls = true;
           }
         } else if (tag0 === "tool") {
-          if (!validate34(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
-            vErrors = vErrors === null ? validate34.errors : (function(a, b) {
+          if (!validate35(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
+            vErrors = vErrors === null ? validate35.errors : (function(a, b) {
               for (let i = 0; i < b.length; i++) a.push(b[i]);
               return a;
-            })(vErrors, validate34.errors);
+            })(vErrors, validate35.errors);
             errors = vErrors.length;
           }
           if (props0 !== true) {
@@ -1121,33 +1054,893 @@ function validate29(data, { instancePath = "", parentData, parentDataProperty, r
             props0.error = true;
           }
         } else {
-          validate29.errors = [{ instancePath, schemaPath: "#/discriminator", keyword: "discriminator", params: { error: "mapping", tag: "role", tagValue: tag0 }, message: 'value of tag "role" must be in oneOf' }];
+          validate23.errors = [{ instancePath, schemaPath: "#/discriminator", keyword: "discriminator", params: { error: "mapping", tag: "role", tagValue: tag0 }, message: 'value of tag "role" must be in oneOf' }];
           return false;
         }
       } else {
-        validate29.errors = [{ instancePath, schemaPath: "#/discriminator", keyword: "discriminator", params: { error: "tag", tag: "role", tagValue: tag0 }, message: 'tag "role" must be string' }];
+        validate23.errors = [{ instancePath, schemaPath: "#/discriminator", keyword: "discriminator", params: { error: "tag", tag: "role", tagValue: tag0 }, message: 'tag "role" must be string' }];
         return false;
       }
     } else {
-      validate29.errors = [{ instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" }];
+      validate23.errors = [{ instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" }];
       return false;
     }
   }
-  validate29.errors = vErrors;
+  validate23.errors = vErrors;
   evaluated0.props = props0;
   return errors === 0;
 }
-validate29.evaluated = { "dynamicProps": true, "dynamicItems": false };
-const CitationItem = validate40;
-const schema44 = { "type": "object", "oneOf": [{ "$ref": "#/$defs/AgentRunMetadataItem" }, { "$ref": "#/$defs/TranscriptMetadataItem" }, { "$ref": "#/$defs/TranscriptBlockMetadataItem" }, { "$ref": "#/$defs/TranscriptBlockContentItem" }, { "$ref": "#/$defs/ReadingResultItem" }], "discriminator": { "propertyName": "item_type" } };
-const schema46 = { "type": "object", "properties": { "item_type": { "const": "transcript_metadata" }, "agent_run_id": { "type": "string" }, "collection_id": { "type": "string" }, "transcript_id": { "type": "string" }, "metadata_key": { "type": "string" } }, "required": ["item_type", "agent_run_id", "collection_id", "transcript_id", "metadata_key"] };
-const schema47 = { "type": "object", "properties": { "item_type": { "const": "block_metadata" }, "agent_run_id": { "type": "string" }, "collection_id": { "type": "string" }, "transcript_id": { "type": "string" }, "block_idx": { "type": "integer" }, "metadata_key": { "type": "string" } }, "required": ["item_type", "agent_run_id", "collection_id", "transcript_id", "block_idx", "metadata_key"] };
-const schema48 = { "type": "object", "properties": { "item_type": { "const": "block_content" }, "agent_run_id": { "type": "string" }, "collection_id": { "type": "string" }, "transcript_id": { "type": "string" }, "block_idx": { "type": "integer" }, "content_idx": { "type": ["integer", "null"] } }, "required": ["item_type", "agent_run_id", "collection_id", "transcript_id", "block_idx"] };
-const schema49 = { "type": "object", "properties": { "item_type": { "const": "reading_result" }, "reading_result_id": { "type": "string" }, "collection_id": { "type": "string" } }, "required": ["item_type", "reading_result_id", "collection_id"] };
-function validate40(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+validate23.evaluated = { "dynamicProps": true, "dynamicItems": false };
+function validate22(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate40.evaluated;
+  const evaluated0 = validate22.evaluated;
+  if (evaluated0.dynamicProps) {
+    evaluated0.props = void 0;
+  }
+  if (evaluated0.dynamicItems) {
+    evaluated0.items = void 0;
+  }
+  if (errors === 0) {
+    if (data && typeof data == "object" && !Array.isArray(data)) {
+      let missing0;
+      if (data.messages === void 0 && (missing0 = "messages")) {
+        validate22.errors = [{ instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: missing0 }, message: "must have required property '" + missing0 + "'" }];
+        return false;
+      } else {
+        if (data.id !== void 0) {
+          const _errs1 = errors;
+          if (typeof data.id !== "string") {
+            validate22.errors = [{ instancePath: instancePath + "/id", schemaPath: "#/properties/id/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
+            return false;
+          }
+          var valid0 = _errs1 === errors;
+        } else {
+          var valid0 = true;
+        }
+        if (valid0) {
+          if (data.name !== void 0) {
+            let data1 = data.name;
+            const _errs3 = errors;
+            if (typeof data1 !== "string" && data1 !== null) {
+              validate22.errors = [{ instancePath: instancePath + "/name", schemaPath: "#/properties/name/type", keyword: "type", params: { type: schema33.properties.name.type }, message: "must be string,null" }];
+              return false;
+            }
+            var valid0 = _errs3 === errors;
+          } else {
+            var valid0 = true;
+          }
+          if (valid0) {
+            if (data.description !== void 0) {
+              let data2 = data.description;
+              const _errs5 = errors;
+              if (typeof data2 !== "string" && data2 !== null) {
+                validate22.errors = [{ instancePath: instancePath + "/description", schemaPath: "#/properties/description/type", keyword: "type", params: { type: schema33.properties.description.type }, message: "must be string,null" }];
+                return false;
+              }
+              var valid0 = _errs5 === errors;
+            } else {
+              var valid0 = true;
+            }
+            if (valid0) {
+              if (data.transcript_group_id !== void 0) {
+                let data3 = data.transcript_group_id;
+                const _errs7 = errors;
+                if (typeof data3 !== "string" && data3 !== null) {
+                  validate22.errors = [{ instancePath: instancePath + "/transcript_group_id", schemaPath: "#/properties/transcript_group_id/type", keyword: "type", params: { type: schema33.properties.transcript_group_id.type }, message: "must be string,null" }];
+                  return false;
+                }
+                var valid0 = _errs7 === errors;
+              } else {
+                var valid0 = true;
+              }
+              if (valid0) {
+                if (data.created_at !== void 0) {
+                  let data4 = data.created_at;
+                  const _errs9 = errors;
+                  const _errs10 = errors;
+                  let valid1 = false;
+                  const _errs11 = errors;
+                  const _errs12 = errors;
+                  const _errs14 = errors;
+                  const _errs15 = errors;
+                  if (typeof data4 === "string") {
+                    if (!pattern4.test(data4)) {
+                      const err0 = {};
+                      if (vErrors === null) {
+                        vErrors = [err0];
+                      } else {
+                        vErrors.push(err0);
+                      }
+                      errors++;
+                    }
+                  }
+                  var valid3 = _errs15 === errors;
+                  if (valid3) {
+                    const err1 = { instancePath: instancePath + "/created_at", schemaPath: "#/$defs/Timestamp/not", keyword: "not", params: {}, message: "must NOT be valid" };
+                    if (vErrors === null) {
+                      vErrors = [err1];
+                    } else {
+                      vErrors.push(err1);
+                    }
+                    errors++;
+                  } else {
+                    errors = _errs14;
+                    if (vErrors !== null) {
+                      if (_errs14) {
+                        vErrors.length = _errs14;
+                      } else {
+                        vErrors = null;
+                      }
+                    }
+                  }
+                  if (errors === _errs12) {
+                    if (typeof data4 === "string") {
+                      if (!pattern5.test(data4)) {
+                        const err2 = { instancePath: instancePath + "/created_at", schemaPath: "#/$defs/Timestamp/pattern", keyword: "pattern", params: { pattern: "^(([0-9]{3}[1-9]|[0-9]{2}[1-9][0-9]|[0-9][1-9][0-9]{2}|[1-9][0-9]{3})-(0[13578]|1[02])-(0[1-9]|[12][0-9]|3[01])|([0-9]{3}[1-9]|[0-9]{2}[1-9][0-9]|[0-9][1-9][0-9]{2}|[1-9][0-9]{3})-(0[469]|11)-(0[1-9]|[12][0-9]|30)|([0-9]{3}[1-9]|[0-9]{2}[1-9][0-9]|[0-9][1-9][0-9]{2}|[1-9][0-9]{3})-02-(0[1-9]|1[0-9]|2[0-8])|([0-9]{2}(0[48]|[2468][048]|[13579][26])|(0[48]|[2468][048]|[13579][26])00)-02-29)T([01][0-9]|2[0-3]):[0-5][0-9]:[0-5][0-9](\\.[0-9]{1,6})?(Z|[+-]([01][0-9]|2[0-3]):[0-5][0-9])?$" }, message: 'must match pattern "^(([0-9]{3}[1-9]|[0-9]{2}[1-9][0-9]|[0-9][1-9][0-9]{2}|[1-9][0-9]{3})-(0[13578]|1[02])-(0[1-9]|[12][0-9]|3[01])|([0-9]{3}[1-9]|[0-9]{2}[1-9][0-9]|[0-9][1-9][0-9]{2}|[1-9][0-9]{3})-(0[469]|11)-(0[1-9]|[12][0-9]|30)|([0-9]{3}[1-9]|[0-9]{2}[1-9][0-9]|[0-9][1-9][0-9]{2}|[1-9][0-9]{3})-02-(0[1-9]|1[0-9]|2[0-8])|([0-9]{2}(0[48]|[2468][048]|[13579][26])|(0[48]|[2468][048]|[13579][26])00)-02-29)T([01][0-9]|2[0-3]):[0-5][0-9]:[0-5][0-9](\\.[0-9]{1,6})?(Z|[+-]([01][0-9]|2[0-3]):[0-5][0-9])?$"' };
+                        if (vErrors === null) {
+                          vErrors = [err2];
+                        } else {
+                          vErrors.push(err2);
+                        }
+                        errors++;
+                      }
+                    } else {
+                      const err3 = { instancePath: instancePath + "/created_at", schemaPath: "#/$defs/Timestamp/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+                      if (vErrors === null) {
+                        vErrors = [err3];
+                      } else {
+                        vErrors.push(err3);
+                      }
+                      errors++;
+                    }
+                  }
+                  var _valid0 = _errs11 === errors;
+                  valid1 = valid1 || _valid0;
+                  const _errs16 = errors;
+                  if (data4 !== null) {
+                    const err4 = { instancePath: instancePath + "/created_at", schemaPath: "#/properties/created_at/anyOf/1/type", keyword: "type", params: { type: "null" }, message: "must be null" };
+                    if (vErrors === null) {
+                      vErrors = [err4];
+                    } else {
+                      vErrors.push(err4);
+                    }
+                    errors++;
+                  }
+                  var _valid0 = _errs16 === errors;
+                  valid1 = valid1 || _valid0;
+                  if (!valid1) {
+                    const err5 = { instancePath: instancePath + "/created_at", schemaPath: "#/properties/created_at/anyOf", keyword: "anyOf", params: {}, message: "must match a schema in anyOf" };
+                    if (vErrors === null) {
+                      vErrors = [err5];
+                    } else {
+                      vErrors.push(err5);
+                    }
+                    errors++;
+                    validate22.errors = vErrors;
+                    return false;
+                  } else {
+                    errors = _errs10;
+                    if (vErrors !== null) {
+                      if (_errs10) {
+                        vErrors.length = _errs10;
+                      } else {
+                        vErrors = null;
+                      }
+                    }
+                  }
+                  var valid0 = _errs9 === errors;
+                } else {
+                  var valid0 = true;
+                }
+                if (valid0) {
+                  if (data.messages !== void 0) {
+                    let data5 = data.messages;
+                    const _errs18 = errors;
+                    if (errors === _errs18) {
+                      if (Array.isArray(data5)) {
+                        var valid4 = true;
+                        const len0 = data5.length;
+                        for (let i0 = 0; i0 < len0; i0++) {
+                          const _errs20 = errors;
+                          if (!validate23(data5[i0], { instancePath: instancePath + "/messages/" + i0, parentData: data5, parentDataProperty: i0, rootData, dynamicAnchors })) {
+                            vErrors = vErrors === null ? validate23.errors : (function(a, b) {
+                              for (let i = 0; i < b.length; i++) a.push(b[i]);
+                              return a;
+                            })(vErrors, validate23.errors);
+                            errors = vErrors.length;
+                          }
+                          var valid4 = _errs20 === errors;
+                          if (!valid4) {
+                            break;
+                          }
+                        }
+                      } else {
+                        validate22.errors = [{ instancePath: instancePath + "/messages", schemaPath: "#/properties/messages/type", keyword: "type", params: { type: "array" }, message: "must be array" }];
+                        return false;
+                      }
+                    }
+                    var valid0 = _errs18 === errors;
+                  } else {
+                    var valid0 = true;
+                  }
+                  if (valid0) {
+                    if (data.metadata !== void 0) {
+                      let data7 = data.metadata;
+                      const _errs21 = errors;
+                      if (!(data7 && typeof data7 == "object" && !Array.isArray(data7))) {
+                        validate22.errors = [{ instancePath: instancePath + "/metadata", schemaPath: "#/properties/metadata/type", keyword: "type", params: { type: "object" }, message: "must be object" }];
+                        return false;
+                      }
+                      var valid0 = _errs21 === errors;
+                    } else {
+                      var valid0 = true;
+                    }
+                  }
+                }
+              }
+            }
+          }
+        }
+      }
+    } else {
+      validate22.errors = [{ instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" }];
+      return false;
+    }
+  }
+  validate22.errors = vErrors;
+  return errors === 0;
+}
+validate22.evaluated = { "props": { "id": true, "name": true, "description": true, "transcript_group_id": true, "created_at": true, "messages": true, "metadata": true }, "dynamicProps": false, "dynamicItems": false };
+const schema46 = { "type": "object", "properties": { "id": { "type": "string" }, "name": { "type": ["string", "null"] }, "description": { "type": ["string", "null"] }, "agent_run_id": { "type": ["string", "null"] }, "parent_transcript_group_id": { "type": ["string", "null"] }, "created_at": { "anyOf": [{ "$ref": "#/$defs/Timestamp" }, { "type": "null" }] }, "metadata": { "type": "object" } } };
+function validate43(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+  let vErrors = null;
+  let errors = 0;
+  const evaluated0 = validate43.evaluated;
+  if (evaluated0.dynamicProps) {
+    evaluated0.props = void 0;
+  }
+  if (evaluated0.dynamicItems) {
+    evaluated0.items = void 0;
+  }
+  if (errors === 0) {
+    if (data && typeof data == "object" && !Array.isArray(data)) {
+      if (data.id !== void 0) {
+        const _errs1 = errors;
+        if (typeof data.id !== "string") {
+          validate43.errors = [{ instancePath: instancePath + "/id", schemaPath: "#/properties/id/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
+          return false;
+        }
+        var valid0 = _errs1 === errors;
+      } else {
+        var valid0 = true;
+      }
+      if (valid0) {
+        if (data.name !== void 0) {
+          let data1 = data.name;
+          const _errs3 = errors;
+          if (typeof data1 !== "string" && data1 !== null) {
+            validate43.errors = [{ instancePath: instancePath + "/name", schemaPath: "#/properties/name/type", keyword: "type", params: { type: schema46.properties.name.type }, message: "must be string,null" }];
+            return false;
+          }
+          var valid0 = _errs3 === errors;
+        } else {
+          var valid0 = true;
+        }
+        if (valid0) {
+          if (data.description !== void 0) {
+            let data2 = data.description;
+            const _errs5 = errors;
+            if (typeof data2 !== "string" && data2 !== null) {
+              validate43.errors = [{ instancePath: instancePath + "/description", schemaPath: "#/properties/description/type", keyword: "type", params: { type: schema46.properties.description.type }, message: "must be string,null" }];
+              return false;
+            }
+            var valid0 = _errs5 === errors;
+          } else {
+            var valid0 = true;
+          }
+          if (valid0) {
+            if (data.agent_run_id !== void 0) {
+              let data3 = data.agent_run_id;
+              const _errs7 = errors;
+              if (typeof data3 !== "string" && data3 !== null) {
+                validate43.errors = [{ instancePath: instancePath + "/agent_run_id", schemaPath: "#/properties/agent_run_id/type", keyword: "type", params: { type: schema46.properties.agent_run_id.type }, message: "must be string,null" }];
+                return false;
+              }
+              var valid0 = _errs7 === errors;
+            } else {
+              var valid0 = true;
+            }
+            if (valid0) {
+              if (data.parent_transcript_group_id !== void 0) {
+                let data4 = data.parent_transcript_group_id;
+                const _errs9 = errors;
+                if (typeof data4 !== "string" && data4 !== null) {
+                  validate43.errors = [{ instancePath: instancePath + "/parent_transcript_group_id", schemaPath: "#/properties/parent_transcript_group_id/type", keyword: "type", params: { type: schema46.properties.parent_transcript_group_id.type }, message: "must be string,null" }];
+                  return false;
+                }
+                var valid0 = _errs9 === errors;
+              } else {
+                var valid0 = true;
+              }
+              if (valid0) {
+                if (data.created_at !== void 0) {
+                  let data5 = data.created_at;
+                  const _errs11 = errors;
+                  const _errs12 = errors;
+                  let valid1 = false;
+                  const _errs13 = errors;
+                  const _errs14 = errors;
+                  const _errs16 = errors;
+                  const _errs17 = errors;
+                  if (typeof data5 === "string") {
+                    if (!pattern4.test(data5)) {
+                      const err0 = {};
+                      if (vErrors === null) {
+                        vErrors = [err0];
+                      } else {
+                        vErrors.push(err0);
+                      }
+                      errors++;
+                    }
+                  }
+                  var valid3 = _errs17 === errors;
+                  if (valid3) {
+                    const err1 = { instancePath: instancePath + "/created_at", schemaPath: "#/$defs/Timestamp/not", keyword: "not", params: {}, message: "must NOT be valid" };
+                    if (vErrors === null) {
+                      vErrors = [err1];
+                    } else {
+                      vErrors.push(err1);
+                    }
+                    errors++;
+                  } else {
+                    errors = _errs16;
+                    if (vErrors !== null) {
+                      if (_errs16) {
+                        vErrors.length = _errs16;
+                      } else {
+                        vErrors = null;
+                      }
+                    }
+                  }
+                  if (errors === _errs14) {
+                    if (typeof data5 === "string") {
+                      if (!pattern5.test(data5)) {
+                        const err2 = { instancePath: instancePath + "/created_at", schemaPath: "#/$defs/Timestamp/pattern", keyword: "pattern", params: { pattern: "^(([0-9]{3}[1-9]|[0-9]{2}[1-9][0-9]|[0-9][1-9][0-9]{2}|[1-9][0-9]{3})-(0[13578]|1[02])-(0[1-9]|[12][0-9]|3[01])|([0-9]{3}[1-9]|[0-9]{2}[1-9][0-9]|[0-9][1-9][0-9]{2}|[1-9][0-9]{3})-(0[469]|11)-(0[1-9]|[12][0-9]|30)|([0-9]{3}[1-9]|[0-9]{2}[1-9][0-9]|[0-9][1-9][0-9]{2}|[1-9][0-9]{3})-02-(0[1-9]|1[0-9]|2[0-8])|([0-9]{2}(0[48]|[2468][048]|[13579][26])|(0[48]|[2468][048]|[13579][26])00)-02-29)T([01][0-9]|2[0-3]):[0-5][0-9]:[0-5][0-9](\\.[0-9]{1,6})?(Z|[+-]([01][0-9]|2[0-3]):[0-5][0-9])?$" }, message: 'must match pattern "^(([0-9]{3}[1-9]|[0-9]{2}[1-9][0-9]|[0-9][1-9][0-9]{2}|[1-9][0-9]{3})-(0[13578]|1[02])-(0[1-9]|[12][0-9]|3[01])|([0-9]{3}[1-9]|[0-9]{2}[1-9][0-9]|[0-9][1-9][0-9]{2}|[1-9][0-9]{3})-(0[469]|11)-(0[1-9]|[12][0-9]|30)|([0-9]{3}[1-9]|[0-9]{2}[1-9][0-9]|[0-9][1-9][0-9]{2}|[1-9][0-9]{3})-02-(0[1-9]|1[0-9]|2[0-8])|([0-9]{2}(0[48]|[2468][048]|[13579][26])|(0[48]|[2468][048]|[13579][26])00)-02-29)T([01][0-9]|2[0-3]):[0-5][0-9]:[0-5][0-9](\\.[0-9]{1,6})?(Z|[+-]([01][0-9]|2[0-3]):[0-5][0-9])?$"' };
+                        if (vErrors === null) {
+                          vErrors = [err2];
+                        } else {
+                          vErrors.push(err2);
+                        }
+                        errors++;
+                      }
+                    } else {
+                      const err3 = { instancePath: instancePath + "/created_at", schemaPath: "#/$defs/Timestamp/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+                      if (vErrors === null) {
+                        vErrors = [err3];
+                      } else {
+                        vErrors.push(err3);
+                      }
+                      errors++;
+                    }
+                  }
+                  var _valid0 = _errs13 === errors;
+                  valid1 = valid1 || _valid0;
+                  const _errs18 = errors;
+                  if (data5 !== null) {
+                    const err4 = { instancePath: instancePath + "/created_at", schemaPath: "#/properties/created_at/anyOf/1/type", keyword: "type", params: { type: "null" }, message: "must be null" };
+                    if (vErrors === null) {
+                      vErrors = [err4];
+                    } else {
+                      vErrors.push(err4);
+                    }
+                    errors++;
+                  }
+                  var _valid0 = _errs18 === errors;
+                  valid1 = valid1 || _valid0;
+                  if (!valid1) {
+                    const err5 = { instancePath: instancePath + "/created_at", schemaPath: "#/properties/created_at/anyOf", keyword: "anyOf", params: {}, message: "must match a schema in anyOf" };
+                    if (vErrors === null) {
+                      vErrors = [err5];
+                    } else {
+                      vErrors.push(err5);
+                    }
+                    errors++;
+                    validate43.errors = vErrors;
+                    return false;
+                  } else {
+                    errors = _errs12;
+                    if (vErrors !== null) {
+                      if (_errs12) {
+                        vErrors.length = _errs12;
+                      } else {
+                        vErrors = null;
+                      }
+                    }
+                  }
+                  var valid0 = _errs11 === errors;
+                } else {
+                  var valid0 = true;
+                }
+                if (valid0) {
+                  if (data.metadata !== void 0) {
+                    let data6 = data.metadata;
+                    const _errs20 = errors;
+                    if (!(data6 && typeof data6 == "object" && !Array.isArray(data6))) {
+                      validate43.errors = [{ instancePath: instancePath + "/metadata", schemaPath: "#/properties/metadata/type", keyword: "type", params: { type: "object" }, message: "must be object" }];
+                      return false;
+                    }
+                    var valid0 = _errs20 === errors;
+                  } else {
+                    var valid0 = true;
+                  }
+                }
+              }
+            }
+          }
+        }
+      }
+    } else {
+      validate43.errors = [{ instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" }];
+      return false;
+    }
+  }
+  validate43.errors = vErrors;
+  return errors === 0;
+}
+validate43.evaluated = { "props": { "id": true, "name": true, "description": true, "agent_run_id": true, "parent_transcript_group_id": true, "created_at": true, "metadata": true }, "dynamicProps": false, "dynamicItems": false };
+function validate21(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+  let vErrors = null;
+  let errors = 0;
+  const evaluated0 = validate21.evaluated;
+  if (evaluated0.dynamicProps) {
+    evaluated0.props = void 0;
+  }
+  if (evaluated0.dynamicItems) {
+    evaluated0.items = void 0;
+  }
+  if (errors === 0) {
+    if (data && typeof data == "object" && !Array.isArray(data)) {
+      let missing0;
+      if (data.transcripts === void 0 && (missing0 = "transcripts")) {
+        validate21.errors = [{ instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: missing0 }, message: "must have required property '" + missing0 + "'" }];
+        return false;
+      } else {
+        if (data.id !== void 0) {
+          const _errs1 = errors;
+          if (typeof data.id !== "string") {
+            validate21.errors = [{ instancePath: instancePath + "/id", schemaPath: "#/properties/id/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
+            return false;
+          }
+          var valid0 = _errs1 === errors;
+        } else {
+          var valid0 = true;
+        }
+        if (valid0) {
+          if (data.name !== void 0) {
+            let data1 = data.name;
+            const _errs3 = errors;
+            if (typeof data1 !== "string" && data1 !== null) {
+              validate21.errors = [{ instancePath: instancePath + "/name", schemaPath: "#/properties/name/type", keyword: "type", params: { type: schema32.properties.name.type }, message: "must be string,null" }];
+              return false;
+            }
+            var valid0 = _errs3 === errors;
+          } else {
+            var valid0 = true;
+          }
+          if (valid0) {
+            if (data.description !== void 0) {
+              let data2 = data.description;
+              const _errs5 = errors;
+              if (typeof data2 !== "string" && data2 !== null) {
+                validate21.errors = [{ instancePath: instancePath + "/description", schemaPath: "#/properties/description/type", keyword: "type", params: { type: schema32.properties.description.type }, message: "must be string,null" }];
+                return false;
+              }
+              var valid0 = _errs5 === errors;
+            } else {
+              var valid0 = true;
+            }
+            if (valid0) {
+              if (data.transcripts !== void 0) {
+                let data3 = data.transcripts;
+                const _errs7 = errors;
+                if (errors === _errs7) {
+                  if (Array.isArray(data3)) {
+                    if (data3.length < 1) {
+                      validate21.errors = [{ instancePath: instancePath + "/transcripts", schemaPath: "#/properties/transcripts/minItems", keyword: "minItems", params: { limit: 1 }, message: "must NOT have fewer than 1 items" }];
+                      return false;
+                    } else {
+                      var valid1 = true;
+                      const len0 = data3.length;
+                      for (let i0 = 0; i0 < len0; i0++) {
+                        const _errs9 = errors;
+                        if (!validate22(data3[i0], { instancePath: instancePath + "/transcripts/" + i0, parentData: data3, parentDataProperty: i0, rootData, dynamicAnchors })) {
+                          vErrors = vErrors === null ? validate22.errors : (function(a, b) {
+                            for (let i = 0; i < b.length; i++) a.push(b[i]);
+                            return a;
+                          })(vErrors, validate22.errors);
+                          errors = vErrors.length;
+                        }
+                        var valid1 = _errs9 === errors;
+                        if (!valid1) {
+                          break;
+                        }
+                      }
+                    }
+                  } else {
+                    validate21.errors = [{ instancePath: instancePath + "/transcripts", schemaPath: "#/properties/transcripts/type", keyword: "type", params: { type: "array" }, message: "must be array" }];
+                    return false;
+                  }
+                }
+                var valid0 = _errs7 === errors;
+              } else {
+                var valid0 = true;
+              }
+              if (valid0) {
+                if (data.transcript_groups !== void 0) {
+                  let data5 = data.transcript_groups;
+                  const _errs10 = errors;
+                  if (errors === _errs10) {
+                    if (Array.isArray(data5)) {
+                      var valid2 = true;
+                      const len1 = data5.length;
+                      for (let i1 = 0; i1 < len1; i1++) {
+                        const _errs12 = errors;
+                        if (!validate43(data5[i1], { instancePath: instancePath + "/transcript_groups/" + i1, parentData: data5, parentDataProperty: i1, rootData, dynamicAnchors })) {
+                          vErrors = vErrors === null ? validate43.errors : (function(a, b) {
+                            for (let i = 0; i < b.length; i++) a.push(b[i]);
+                            return a;
+                          })(vErrors, validate43.errors);
+                          errors = vErrors.length;
+                        }
+                        var valid2 = _errs12 === errors;
+                        if (!valid2) {
+                          break;
+                        }
+                      }
+                    } else {
+                      validate21.errors = [{ instancePath: instancePath + "/transcript_groups", schemaPath: "#/properties/transcript_groups/type", keyword: "type", params: { type: "array" }, message: "must be array" }];
+                      return false;
+                    }
+                  }
+                  var valid0 = _errs10 === errors;
+                } else {
+                  var valid0 = true;
+                }
+                if (valid0) {
+                  if (data.metadata !== void 0) {
+                    let data7 = data.metadata;
+                    const _errs13 = errors;
+                    if (!(data7 && typeof data7 == "object" && !Array.isArray(data7))) {
+                      validate21.errors = [{ instancePath: instancePath + "/metadata", schemaPath: "#/properties/metadata/type", keyword: "type", params: { type: "object" }, message: "must be object" }];
+                      return false;
+                    }
+                    var valid0 = _errs13 === errors;
+                  } else {
+                    var valid0 = true;
+                  }
+                }
+              }
+            }
+          }
+        }
+      }
+    } else {
+      validate21.errors = [{ instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" }];
+      return false;
+    }
+  }
+  validate21.errors = vErrors;
+  return errors === 0;
+}
+validate21.evaluated = { "props": { "id": true, "name": true, "description": true, "transcripts": true, "transcript_groups": true, "metadata": true }, "dynamicProps": false, "dynamicItems": false };
+const AgentRunMetadataItem = validate45;
+const schema48 = { "type": "object", "properties": { "item_type": { "const": "agent_run_metadata" }, "agent_run_id": { "type": "string" }, "collection_id": { "type": "string" }, "metadata_key": { "type": "string" } }, "required": ["item_type", "agent_run_id", "collection_id", "metadata_key"] };
+function validate45(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+  let vErrors = null;
+  let errors = 0;
+  const evaluated0 = validate45.evaluated;
+  if (evaluated0.dynamicProps) {
+    evaluated0.props = void 0;
+  }
+  if (evaluated0.dynamicItems) {
+    evaluated0.items = void 0;
+  }
+  if (errors === 0) {
+    if (data && typeof data == "object" && !Array.isArray(data)) {
+      let missing0;
+      if (data.item_type === void 0 && (missing0 = "item_type") || data.agent_run_id === void 0 && (missing0 = "agent_run_id") || data.collection_id === void 0 && (missing0 = "collection_id") || data.metadata_key === void 0 && (missing0 = "metadata_key")) {
+        validate45.errors = [{ instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: missing0 }, message: "must have required property '" + missing0 + "'" }];
+        return false;
+      } else {
+        if (data.item_type !== void 0) {
+          const _errs1 = errors;
+          if ("agent_run_metadata" !== data.item_type) {
+            validate45.errors = [{ instancePath: instancePath + "/item_type", schemaPath: "#/properties/item_type/const", keyword: "const", params: { allowedValue: "agent_run_metadata" }, message: "must be equal to constant" }];
+            return false;
+          }
+          var valid0 = _errs1 === errors;
+        } else {
+          var valid0 = true;
+        }
+        if (valid0) {
+          if (data.agent_run_id !== void 0) {
+            const _errs2 = errors;
+            if (typeof data.agent_run_id !== "string") {
+              validate45.errors = [{ instancePath: instancePath + "/agent_run_id", schemaPath: "#/properties/agent_run_id/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
+              return false;
+            }
+            var valid0 = _errs2 === errors;
+          } else {
+            var valid0 = true;
+          }
+          if (valid0) {
+            if (data.collection_id !== void 0) {
+              const _errs4 = errors;
+              if (typeof data.collection_id !== "string") {
+                validate45.errors = [{ instancePath: instancePath + "/collection_id", schemaPath: "#/properties/collection_id/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
+                return false;
+              }
+              var valid0 = _errs4 === errors;
+            } else {
+              var valid0 = true;
+            }
+            if (valid0) {
+              if (data.metadata_key !== void 0) {
+                const _errs6 = errors;
+                if (typeof data.metadata_key !== "string") {
+                  validate45.errors = [{ instancePath: instancePath + "/metadata_key", schemaPath: "#/properties/metadata_key/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
+                  return false;
+                }
+                var valid0 = _errs6 === errors;
+              } else {
+                var valid0 = true;
+              }
+            }
+          }
+        }
+      }
+    } else {
+      validate45.errors = [{ instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" }];
+      return false;
+    }
+  }
+  validate45.errors = vErrors;
+  return errors === 0;
+}
+validate45.evaluated = { "props": { "item_type": true, "agent_run_id": true, "collection_id": true, "metadata_key": true }, "dynamicProps": false, "dynamicItems": false };
+const AssistantMessage = validate46;
+function validate46(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+  let vErrors = null;
+  let errors = 0;
+  const evaluated0 = validate46.evaluated;
+  if (evaluated0.dynamicProps) {
+    evaluated0.props = void 0;
+  }
+  if (evaluated0.dynamicItems) {
+    evaluated0.items = void 0;
+  }
+  if (errors === 0) {
+    if (data && typeof data == "object" && !Array.isArray(data)) {
+      let missing0;
+      if (data.content === void 0 && (missing0 = "content") || data.role === void 0 && (missing0 = "role")) {
+        validate46.errors = [{ instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: missing0 }, message: "must have required property '" + missing0 + "'" }];
+        return false;
+      } else {
+        if (data.id !== void 0) {
+          let data0 = data.id;
+          const _errs1 = errors;
+          if (typeof data0 !== "string" && data0 !== null) {
+            validate46.errors = [{ instancePath: instancePath + "/id", schemaPath: "#/properties/id/type", keyword: "type", params: { type: schema42.properties.id.type }, message: "must be string,null" }];
+            return false;
+          }
+          var valid0 = _errs1 === errors;
+        } else {
+          var valid0 = true;
+        }
+        if (valid0) {
+          if (data.content !== void 0) {
+            const _errs3 = errors;
+            if (!validate25(data.content, { instancePath: instancePath + "/content", parentData: data, parentDataProperty: "content", rootData, dynamicAnchors })) {
+              vErrors = vErrors === null ? validate25.errors : (function(a, b) {
+                for (let i = 0; i < b.length; i++) a.push(b[i]);
+                return a;
+              })(vErrors, validate25.errors);
+              errors = vErrors.length;
+            }
+            var valid0 = _errs3 === errors;
+          } else {
+            var valid0 = true;
+          }
+          if (valid0) {
+            if (data.role !== void 0) {
+              const _errs4 = errors;
+              if ("assistant" !== data.role) {
+                validate46.errors = [{ instancePath: instancePath + "/role", schemaPath: "#/properties/role/const", keyword: "const", params: { allowedValue: "assistant" }, message: "must be equal to constant" }];
+                return false;
+              }
+              var valid0 = _errs4 === errors;
+            } else {
+              var valid0 = true;
+            }
+            if (valid0) {
+              if (data.metadata !== void 0) {
+                let data3 = data.metadata;
+                const _errs5 = errors;
+                if (!(data3 && typeof data3 == "object" && !Array.isArray(data3)) && data3 !== null) {
+                  validate46.errors = [{ instancePath: instancePath + "/metadata", schemaPath: "#/properties/metadata/type", keyword: "type", params: { type: schema42.properties.metadata.type }, message: "must be object,null" }];
+                  return false;
+                }
+                var valid0 = _errs5 === errors;
+              } else {
+                var valid0 = true;
+              }
+              if (valid0) {
+                if (data.model !== void 0) {
+                  let data4 = data.model;
+                  const _errs7 = errors;
+                  if (typeof data4 !== "string" && data4 !== null) {
+                    validate46.errors = [{ instancePath: instancePath + "/model", schemaPath: "#/properties/model/type", keyword: "type", params: { type: schema42.properties.model.type }, message: "must be string,null" }];
+                    return false;
+                  }
+                  var valid0 = _errs7 === errors;
+                } else {
+                  var valid0 = true;
+                }
+                if (valid0) {
+                  if (data.tool_calls !== void 0) {
+                    let data5 = data.tool_calls;
+                    const _errs9 = errors;
+                    if (!Array.isArray(data5) && data5 !== null) {
+                      validate46.errors = [{ instancePath: instancePath + "/tool_calls", schemaPath: "#/properties/tool_calls/type", keyword: "type", params: { type: schema42.properties.tool_calls.type }, message: "must be array,null" }];
+                      return false;
+                    }
+                    if (errors === _errs9) {
+                      if (Array.isArray(data5)) {
+                        var valid1 = true;
+                        const len0 = data5.length;
+                        for (let i0 = 0; i0 < len0; i0++) {
+                          const _errs11 = errors;
+                          if (!validate33(data5[i0], { instancePath: instancePath + "/tool_calls/" + i0, parentData: data5, parentDataProperty: i0, rootData, dynamicAnchors })) {
+                            vErrors = vErrors === null ? validate33.errors : (function(a, b) {
+                              for (let i = 0; i < b.length; i++) a.push(b[i]);
+                              return a;
+                            })(vErrors, validate33.errors);
+                            errors = vErrors.length;
+                          }
+                          var valid1 = _errs11 === errors;
+                          if (!valid1) {
+                            break;
+                          }
+                        }
+                      }
+                    }
+                    var valid0 = _errs9 === errors;
+                  } else {
+                    var valid0 = true;
+                  }
+                }
+              }
+            }
+          }
+        }
+      }
+    } else {
+      validate46.errors = [{ instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" }];
+      return false;
+    }
+  }
+  validate46.errors = vErrors;
+  return errors === 0;
+}
+validate46.evaluated = { "props": { "id": true, "content": true, "role": true, "metadata": true, "model": true, "tool_calls": true }, "dynamicProps": false, "dynamicItems": false };
+const ChatMessage = validate49;
+function validate49(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+  let vErrors = null;
+  let errors = 0;
+  const evaluated0 = validate49.evaluated;
+  if (evaluated0.dynamicProps) {
+    evaluated0.props = void 0;
+  }
+  if (evaluated0.dynamicItems) {
+    evaluated0.items = void 0;
+  }
+  if (errors === 0) {
+    if (data && typeof data == "object" && !Array.isArray(data)) {
+      const tag0 = data.role;
+      if (typeof tag0 == "string") {
+        if (tag0 === "system") {
+          if (!validate24(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
+            vErrors = vErrors === null ? validate24.errors : (function(a, b) {
+              for (let i = 0; i < b.length; i++) a.push(b[i]);
+              return a;
+            })(vErrors, validate24.errors);
+            errors = vErrors.length;
+          }
+          var props0 = {};
+          props0.id = true;
+          props0.content = true;
+          props0.role = true;
+          props0.metadata = true;
+        } else if (tag0 === "user") {
+          if (!validate29(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
+            vErrors = vErrors === null ? validate29.errors : (function(a, b) {
+              for (let i = 0; i < b.length; i++) a.push(b[i]);
+              return a;
+            })(vErrors, validate29.errors);
+            errors = vErrors.length;
+          }
+          if (props0 !== true) {
+            props0 = props0 || {};
+            props0.id = true;
+            props0.content = true;
+            props0.role = true;
+            props0.metadata = true;
+            props0.tool_call_id = true;
+          }
+        } else if (tag0 === "assistant") {
+          if (!validate31(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
+            vErrors = vErrors === null ? validate31.errors : (function(a, b) {
+              for (let i = 0; i < b.length; i++) a.push(b[i]);
+              return a;
+            })(vErrors, validate31.errors);
+            errors = vErrors.length;
+          }
+          if (props0 !== true) {
+            props0 = props0 || {};
+            props0.id = true;
+            props0.content = true;
+            props0.role = true;
+            props0.metadata = true;
+            props0.model = true;
+            props0.tool_calls = true;
+          }
+        } else if (tag0 === "tool") {
+          if (!validate35(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
+            vErrors = vErrors === null ? validate35.errors : (function(a, b) {
+              for (let i = 0; i < b.length; i++) a.push(b[i]);
+              return a;
+            })(vErrors, validate35.errors);
+            errors = vErrors.length;
+          }
+          if (props0 !== true) {
+            props0 = props0 || {};
+            props0.id = true;
+            props0.content = true;
+            props0.role = true;
+            props0.metadata = true;
+            props0.tool_call_id = true;
+            props0.function = true;
+            props0.error = true;
+          }
+        } else {
+          validate49.errors = [{ instancePath, schemaPath: "#/discriminator", keyword: "discriminator", params: { error: "mapping", tag: "role", tagValue: tag0 }, message: 'value of tag "role" must be in oneOf' }];
+          return false;
+        }
+      } else {
+        validate49.errors = [{ instancePath, schemaPath: "#/discriminator", keyword: "discriminator", params: { error: "tag", tag: "role", tagValue: tag0 }, message: 'tag "role" must be string' }];
+        return false;
+      }
+    } else {
+      validate49.errors = [{ instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" }];
+      return false;
+    }
+  }
+  validate49.errors = vErrors;
+  evaluated0.props = props0;
+  return errors === 0;
+}
+validate49.evaluated = { "dynamicProps": true, "dynamicItems": false };
+const CitationItem = validate54;
+const schema51 = { "type": "object", "oneOf": [{ "$ref": "#/$defs/AgentRunMetadataItem" }, { "$ref": "#/$defs/TranscriptMetadataItem" }, { "$ref": "#/$defs/TranscriptBlockMetadataItem" }, { "$ref": "#/$defs/TranscriptBlockContentItem" }, { "$ref": "#/$defs/ReadingResultItem" }], "discriminator": { "propertyName": "item_type" } };
+const schema53 = { "type": "object", "properties": { "item_type": { "const": "transcript_metadata" }, "agent_run_id": { "type": "string" }, "collection_id": { "type": "string" }, "transcript_id": { "type": "string" }, "metadata_key": { "type": "string" } }, "required": ["item_type", "agent_run_id", "collection_id", "transcript_id", "metadata_key"] };
+const schema54 = { "type": "object", "properties": { "item_type": { "const": "block_metadata" }, "agent_run_id": { "type": "string" }, "collection_id": { "type": "string" }, "transcript_id": { "type": "string" }, "block_idx": { "type": "integer" }, "metadata_key": { "type": "string" } }, "required": ["item_type", "agent_run_id", "collection_id", "transcript_id", "block_idx", "metadata_key"] };
+const schema55 = { "type": "object", "properties": { "item_type": { "const": "block_content" }, "agent_run_id": { "type": "string" }, "collection_id": { "type": "string" }, "transcript_id": { "type": "string" }, "block_idx": { "type": "integer" }, "content_idx": { "type": ["integer", "null"] } }, "required": ["item_type", "agent_run_id", "collection_id", "transcript_id", "block_idx"] };
+const schema56 = { "type": "object", "properties": { "item_type": { "const": "reading_result" }, "reading_result_id": { "type": "string" }, "collection_id": { "type": "string" } }, "required": ["item_type", "reading_result_id", "collection_id"] };
+function validate54(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+  let vErrors = null;
+  let errors = 0;
+  const evaluated0 = validate54.evaluated;
   if (evaluated0.dynamicProps) {
     evaluated0.props = void 0;
   }
@@ -1164,13 +1957,13 @@ function validate40(data, { instancePath = "", parentData, parentDataProperty, r
             if (data && typeof data == "object" && !Array.isArray(data)) {
               let missing0;
               if (data.item_type === void 0 && (missing0 = "item_type") || data.agent_run_id === void 0 && (missing0 = "agent_run_id") || data.collection_id === void 0 && (missing0 = "collection_id") || data.metadata_key === void 0 && (missing0 = "metadata_key")) {
-                validate40.errors = [{ instancePath, schemaPath: "#/$defs/AgentRunMetadataItem/required", keyword: "required", params: { missingProperty: missing0 }, message: "must have required property '" + missing0 + "'" }];
+                validate54.errors = [{ instancePath, schemaPath: "#/$defs/AgentRunMetadataItem/required", keyword: "required", params: { missingProperty: missing0 }, message: "must have required property '" + missing0 + "'" }];
                 return false;
               } else {
                 if (data.item_type !== void 0) {
                   const _errs5 = errors;
                   if ("agent_run_metadata" !== data.item_type) {
-                    validate40.errors = [{ instancePath: instancePath + "/item_type", schemaPath: "#/$defs/AgentRunMetadataItem/properties/item_type/const", keyword: "const", params: { allowedValue: "agent_run_metadata" }, message: "must be equal to constant" }];
+                    validate54.errors = [{ instancePath: instancePath + "/item_type", schemaPath: "#/$defs/AgentRunMetadataItem/properties/item_type/const", keyword: "const", params: { allowedValue: "agent_run_metadata" }, message: "must be equal to constant" }];
                     return false;
                   }
                   var valid3 = _errs5 === errors;
@@ -1181,7 +1974,7 @@ function validate40(data, { instancePath = "", parentData, parentDataProperty, r
                   if (data.agent_run_id !== void 0) {
                     const _errs6 = errors;
                     if (typeof data.agent_run_id !== "string") {
-                      validate40.errors = [{ instancePath: instancePath + "/agent_run_id", schemaPath: "#/$defs/AgentRunMetadataItem/properties/agent_run_id/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
+                      validate54.errors = [{ instancePath: instancePath + "/agent_run_id", schemaPath: "#/$defs/AgentRunMetadataItem/properties/agent_run_id/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
                       return false;
                     }
                     var valid3 = _errs6 === errors;
@@ -1192,7 +1985,7 @@ function validate40(data, { instancePath = "", parentData, parentDataProperty, r
                     if (data.collection_id !== void 0) {
                       const _errs8 = errors;
                       if (typeof data.collection_id !== "string") {
-                        validate40.errors = [{ instancePath: instancePath + "/collection_id", schemaPath: "#/$defs/AgentRunMetadataItem/properties/collection_id/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
+                        validate54.errors = [{ instancePath: instancePath + "/collection_id", schemaPath: "#/$defs/AgentRunMetadataItem/properties/collection_id/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
                         return false;
                       }
                       var valid3 = _errs8 === errors;
@@ -1203,7 +1996,7 @@ function validate40(data, { instancePath = "", parentData, parentDataProperty, r
                       if (data.metadata_key !== void 0) {
                         const _errs10 = errors;
                         if (typeof data.metadata_key !== "string") {
-                          validate40.errors = [{ instancePath: instancePath + "/metadata_key", schemaPath: "#/$defs/AgentRunMetadataItem/properties/metadata_key/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
+                          validate54.errors = [{ instancePath: instancePath + "/metadata_key", schemaPath: "#/$defs/AgentRunMetadataItem/properties/metadata_key/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
                           return false;
                         }
                         var valid3 = _errs10 === errors;
@@ -1215,7 +2008,7 @@ function validate40(data, { instancePath = "", parentData, parentDataProperty, r
                 }
               }
             } else {
-              validate40.errors = [{ instancePath, schemaPath: "#/$defs/AgentRunMetadataItem/type", keyword: "type", params: { type: "object" }, message: "must be object" }];
+              validate54.errors = [{ instancePath, schemaPath: "#/$defs/AgentRunMetadataItem/type", keyword: "type", params: { type: "object" }, message: "must be object" }];
               return false;
             }
           }
@@ -1230,13 +2023,13 @@ function validate40(data, { instancePath = "", parentData, parentDataProperty, r
             if (data && typeof data == "object" && !Array.isArray(data)) {
               let missing1;
               if (data.item_type === void 0 && (missing1 = "item_type") || data.agent_run_id === void 0 && (missing1 = "agent_run_id") || data.collection_id === void 0 && (missing1 = "collection_id") || data.transcript_id === void 0 && (missing1 = "transcript_id") || data.metadata_key === void 0 && (missing1 = "metadata_key")) {
-                validate40.errors = [{ instancePath, schemaPath: "#/$defs/TranscriptMetadataItem/required", keyword: "required", params: { missingProperty: missing1 }, message: "must have required property '" + missing1 + "'" }];
+                validate54.errors = [{ instancePath, schemaPath: "#/$defs/TranscriptMetadataItem/required", keyword: "required", params: { missingProperty: missing1 }, message: "must have required property '" + missing1 + "'" }];
                 return false;
               } else {
                 if (data.item_type !== void 0) {
                   const _errs15 = errors;
                   if ("transcript_metadata" !== data.item_type) {
-                    validate40.errors = [{ instancePath: instancePath + "/item_type", schemaPath: "#/$defs/TranscriptMetadataItem/properties/item_type/const", keyword: "const", params: { allowedValue: "transcript_metadata" }, message: "must be equal to constant" }];
+                    validate54.errors = [{ instancePath: instancePath + "/item_type", schemaPath: "#/$defs/TranscriptMetadataItem/properties/item_type/const", keyword: "const", params: { allowedValue: "transcript_metadata" }, message: "must be equal to constant" }];
                     return false;
                   }
                   var valid6 = _errs15 === errors;
@@ -1247,7 +2040,7 @@ function validate40(data, { instancePath = "", parentData, parentDataProperty, r
                   if (data.agent_run_id !== void 0) {
                     const _errs16 = errors;
                     if (typeof data.agent_run_id !== "string") {
-                      validate40.errors = [{ instancePath: instancePath + "/agent_run_id", schemaPath: "#/$defs/TranscriptMetadataItem/properties/agent_run_id/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
+                      validate54.errors = [{ instancePath: instancePath + "/agent_run_id", schemaPath: "#/$defs/TranscriptMetadataItem/properties/agent_run_id/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
                       return false;
                     }
                     var valid6 = _errs16 === errors;
@@ -1258,7 +2051,7 @@ function validate40(data, { instancePath = "", parentData, parentDataProperty, r
                     if (data.collection_id !== void 0) {
                       const _errs18 = errors;
                       if (typeof data.collection_id !== "string") {
-                        validate40.errors = [{ instancePath: instancePath + "/collection_id", schemaPath: "#/$defs/TranscriptMetadataItem/properties/collection_id/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
+                        validate54.errors = [{ instancePath: instancePath + "/collection_id", schemaPath: "#/$defs/TranscriptMetadataItem/properties/collection_id/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
                         return false;
                       }
                       var valid6 = _errs18 === errors;
@@ -1269,7 +2062,7 @@ function validate40(data, { instancePath = "", parentData, parentDataProperty, r
                       if (data.transcript_id !== void 0) {
                         const _errs20 = errors;
                         if (typeof data.transcript_id !== "string") {
-                          validate40.errors = [{ instancePath: instancePath + "/transcript_id", schemaPath: "#/$defs/TranscriptMetadataItem/properties/transcript_id/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
+                          validate54.errors = [{ instancePath: instancePath + "/transcript_id", schemaPath: "#/$defs/TranscriptMetadataItem/properties/transcript_id/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
                           return false;
                         }
                         var valid6 = _errs20 === errors;
@@ -1280,7 +2073,7 @@ function validate40(data, { instancePath = "", parentData, parentDataProperty, r
                         if (data.metadata_key !== void 0) {
                           const _errs22 = errors;
                           if (typeof data.metadata_key !== "string") {
-                            validate40.errors = [{ instancePath: instancePath + "/metadata_key", schemaPath: "#/$defs/TranscriptMetadataItem/properties/metadata_key/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
+                            validate54.errors = [{ instancePath: instancePath + "/metadata_key", schemaPath: "#/$defs/TranscriptMetadataItem/properties/metadata_key/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
                             return false;
                           }
                           var valid6 = _errs22 === errors;
@@ -1293,7 +2086,7 @@ function validate40(data, { instancePath = "", parentData, parentDataProperty, r
                 }
               }
             } else {
-              validate40.errors = [{ instancePath, schemaPath: "#/$defs/TranscriptMetadataItem/type", keyword: "type", params: { type: "object" }, message: "must be object" }];
+              validate54.errors = [{ instancePath, schemaPath: "#/$defs/TranscriptMetadataItem/type", keyword: "type", params: { type: "object" }, message: "must be object" }];
               return false;
             }
           }
@@ -1311,13 +2104,13 @@ function validate40(data, { instancePath = "", parentData, parentDataProperty, r
             if (data && typeof data == "object" && !Array.isArray(data)) {
               let missing2;
               if (data.item_type === void 0 && (missing2 = "item_type") || data.agent_run_id === void 0 && (missing2 = "agent_run_id") || data.collection_id === void 0 && (missing2 = "collection_id") || data.transcript_id === void 0 && (missing2 = "transcript_id") || data.block_idx === void 0 && (missing2 = "block_idx") || data.metadata_key === void 0 && (missing2 = "metadata_key")) {
-                validate40.errors = [{ instancePath, schemaPath: "#/$defs/TranscriptBlockMetadataItem/required", keyword: "required", params: { missingProperty: missing2 }, message: "must have required property '" + missing2 + "'" }];
+                validate54.errors = [{ instancePath, schemaPath: "#/$defs/TranscriptBlockMetadataItem/required", keyword: "required", params: { missingProperty: missing2 }, message: "must have required property '" + missing2 + "'" }];
                 return false;
               } else {
                 if (data.item_type !== void 0) {
                   const _errs27 = errors;
                   if ("block_metadata" !== data.item_type) {
-                    validate40.errors = [{ instancePath: instancePath + "/item_type", schemaPath: "#/$defs/TranscriptBlockMetadataItem/properties/item_type/const", keyword: "const", params: { allowedValue: "block_metadata" }, message: "must be equal to constant" }];
+                    validate54.errors = [{ instancePath: instancePath + "/item_type", schemaPath: "#/$defs/TranscriptBlockMetadataItem/properties/item_type/const", keyword: "const", params: { allowedValue: "block_metadata" }, message: "must be equal to constant" }];
                     return false;
                   }
                   var valid9 = _errs27 === errors;
@@ -1328,7 +2121,7 @@ function validate40(data, { instancePath = "", parentData, parentDataProperty, r
                   if (data.agent_run_id !== void 0) {
                     const _errs28 = errors;
                     if (typeof data.agent_run_id !== "string") {
-                      validate40.errors = [{ instancePath: instancePath + "/agent_run_id", schemaPath: "#/$defs/TranscriptBlockMetadataItem/properties/agent_run_id/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
+                      validate54.errors = [{ instancePath: instancePath + "/agent_run_id", schemaPath: "#/$defs/TranscriptBlockMetadataItem/properties/agent_run_id/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
                       return false;
                     }
                     var valid9 = _errs28 === errors;
@@ -1339,7 +2132,7 @@ function validate40(data, { instancePath = "", parentData, parentDataProperty, r
                     if (data.collection_id !== void 0) {
                       const _errs30 = errors;
                       if (typeof data.collection_id !== "string") {
-                        validate40.errors = [{ instancePath: instancePath + "/collection_id", schemaPath: "#/$defs/TranscriptBlockMetadataItem/properties/collection_id/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
+                        validate54.errors = [{ instancePath: instancePath + "/collection_id", schemaPath: "#/$defs/TranscriptBlockMetadataItem/properties/collection_id/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
                         return false;
                       }
                       var valid9 = _errs30 === errors;
@@ -1350,7 +2143,7 @@ function validate40(data, { instancePath = "", parentData, parentDataProperty, r
                       if (data.transcript_id !== void 0) {
                         const _errs32 = errors;
                         if (typeof data.transcript_id !== "string") {
-                          validate40.errors = [{ instancePath: instancePath + "/transcript_id", schemaPath: "#/$defs/TranscriptBlockMetadataItem/properties/transcript_id/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
+                          validate54.errors = [{ instancePath: instancePath + "/transcript_id", schemaPath: "#/$defs/TranscriptBlockMetadataItem/properties/transcript_id/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
                           return false;
                         }
                         var valid9 = _errs32 === errors;
@@ -1362,7 +2155,7 @@ function validate40(data, { instancePath = "", parentData, parentDataProperty, r
                           let data13 = data.block_idx;
                           const _errs34 = errors;
                           if (!(typeof data13 == "number" && (!(data13 % 1) && !isNaN(data13)) && isFinite(data13))) {
-                            validate40.errors = [{ instancePath: instancePath + "/block_idx", schemaPath: "#/$defs/TranscriptBlockMetadataItem/properties/block_idx/type", keyword: "type", params: { type: "integer" }, message: "must be integer" }];
+                            validate54.errors = [{ instancePath: instancePath + "/block_idx", schemaPath: "#/$defs/TranscriptBlockMetadataItem/properties/block_idx/type", keyword: "type", params: { type: "integer" }, message: "must be integer" }];
                             return false;
                           }
                           var valid9 = _errs34 === errors;
@@ -1373,7 +2166,7 @@ function validate40(data, { instancePath = "", parentData, parentDataProperty, r
                           if (data.metadata_key !== void 0) {
                             const _errs36 = errors;
                             if (typeof data.metadata_key !== "string") {
-                              validate40.errors = [{ instancePath: instancePath + "/metadata_key", schemaPath: "#/$defs/TranscriptBlockMetadataItem/properties/metadata_key/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
+                              validate54.errors = [{ instancePath: instancePath + "/metadata_key", schemaPath: "#/$defs/TranscriptBlockMetadataItem/properties/metadata_key/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
                               return false;
                             }
                             var valid9 = _errs36 === errors;
@@ -1387,7 +2180,7 @@ function validate40(data, { instancePath = "", parentData, parentDataProperty, r
                 }
               }
             } else {
-              validate40.errors = [{ instancePath, schemaPath: "#/$defs/TranscriptBlockMetadataItem/type", keyword: "type", params: { type: "object" }, message: "must be object" }];
+              validate54.errors = [{ instancePath, schemaPath: "#/$defs/TranscriptBlockMetadataItem/type", keyword: "type", params: { type: "object" }, message: "must be object" }];
               return false;
             }
           }
@@ -1406,13 +2199,13 @@ function validate40(data, { instancePath = "", parentData, parentDataProperty, r
             if (data && typeof data == "object" && !Array.isArray(data)) {
               let missing3;
               if (data.item_type === void 0 && (missing3 = "item_type") || data.agent_run_id === void 0 && (missing3 = "agent_run_id") || data.collection_id === void 0 && (missing3 = "collection_id") || data.transcript_id === void 0 && (missing3 = "transcript_id") || data.block_idx === void 0 && (missing3 = "block_idx")) {
-                validate40.errors = [{ instancePath, schemaPath: "#/$defs/TranscriptBlockContentItem/required", keyword: "required", params: { missingProperty: missing3 }, message: "must have required property '" + missing3 + "'" }];
+                validate54.errors = [{ instancePath, schemaPath: "#/$defs/TranscriptBlockContentItem/required", keyword: "required", params: { missingProperty: missing3 }, message: "must have required property '" + missing3 + "'" }];
                 return false;
               } else {
                 if (data.item_type !== void 0) {
                   const _errs41 = errors;
                   if ("block_content" !== data.item_type) {
-                    validate40.errors = [{ instancePath: instancePath + "/item_type", schemaPath: "#/$defs/TranscriptBlockContentItem/properties/item_type/const", keyword: "const", params: { allowedValue: "block_content" }, message: "must be equal to constant" }];
+                    validate54.errors = [{ instancePath: instancePath + "/item_type", schemaPath: "#/$defs/TranscriptBlockContentItem/properties/item_type/const", keyword: "const", params: { allowedValue: "block_content" }, message: "must be equal to constant" }];
                     return false;
                   }
                   var valid12 = _errs41 === errors;
@@ -1423,7 +2216,7 @@ function validate40(data, { instancePath = "", parentData, parentDataProperty, r
                   if (data.agent_run_id !== void 0) {
                     const _errs42 = errors;
                     if (typeof data.agent_run_id !== "string") {
-                      validate40.errors = [{ instancePath: instancePath + "/agent_run_id", schemaPath: "#/$defs/TranscriptBlockContentItem/properties/agent_run_id/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
+                      validate54.errors = [{ instancePath: instancePath + "/agent_run_id", schemaPath: "#/$defs/TranscriptBlockContentItem/properties/agent_run_id/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
                       return false;
                     }
                     var valid12 = _errs42 === errors;
@@ -1434,7 +2227,7 @@ function validate40(data, { instancePath = "", parentData, parentDataProperty, r
                     if (data.collection_id !== void 0) {
                       const _errs44 = errors;
                       if (typeof data.collection_id !== "string") {
-                        validate40.errors = [{ instancePath: instancePath + "/collection_id", schemaPath: "#/$defs/TranscriptBlockContentItem/properties/collection_id/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
+                        validate54.errors = [{ instancePath: instancePath + "/collection_id", schemaPath: "#/$defs/TranscriptBlockContentItem/properties/collection_id/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
                         return false;
                       }
                       var valid12 = _errs44 === errors;
@@ -1445,7 +2238,7 @@ function validate40(data, { instancePath = "", parentData, parentDataProperty, r
                       if (data.transcript_id !== void 0) {
                         const _errs46 = errors;
                         if (typeof data.transcript_id !== "string") {
-                          validate40.errors = [{ instancePath: instancePath + "/transcript_id", schemaPath: "#/$defs/TranscriptBlockContentItem/properties/transcript_id/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
+                          validate54.errors = [{ instancePath: instancePath + "/transcript_id", schemaPath: "#/$defs/TranscriptBlockContentItem/properties/transcript_id/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
                           return false;
                         }
                         var valid12 = _errs46 === errors;
@@ -1457,7 +2250,7 @@ function validate40(data, { instancePath = "", parentData, parentDataProperty, r
                           let data19 = data.block_idx;
                           const _errs48 = errors;
                           if (!(typeof data19 == "number" && (!(data19 % 1) && !isNaN(data19)) && isFinite(data19))) {
-                            validate40.errors = [{ instancePath: instancePath + "/block_idx", schemaPath: "#/$defs/TranscriptBlockContentItem/properties/block_idx/type", keyword: "type", params: { type: "integer" }, message: "must be integer" }];
+                            validate54.errors = [{ instancePath: instancePath + "/block_idx", schemaPath: "#/$defs/TranscriptBlockContentItem/properties/block_idx/type", keyword: "type", params: { type: "integer" }, message: "must be integer" }];
                             return false;
                           }
                           var valid12 = _errs48 === errors;
@@ -1469,7 +2262,7 @@ function validate40(data, { instancePath = "", parentData, parentDataProperty, r
                             let data20 = data.content_idx;
                             const _errs50 = errors;
                             if (!(typeof data20 == "number" && (!(data20 % 1) && !isNaN(data20)) && isFinite(data20)) && data20 !== null) {
-                              validate40.errors = [{ instancePath: instancePath + "/content_idx", schemaPath: "#/$defs/TranscriptBlockContentItem/properties/content_idx/type", keyword: "type", params: { type: schema48.properties.content_idx.type }, message: "must be integer,null" }];
+                              validate54.errors = [{ instancePath: instancePath + "/content_idx", schemaPath: "#/$defs/TranscriptBlockContentItem/properties/content_idx/type", keyword: "type", params: { type: schema55.properties.content_idx.type }, message: "must be integer,null" }];
                               return false;
                             }
                             var valid12 = _errs50 === errors;
@@ -1483,7 +2276,7 @@ function validate40(data, { instancePath = "", parentData, parentDataProperty, r
                 }
               }
             } else {
-              validate40.errors = [{ instancePath, schemaPath: "#/$defs/TranscriptBlockContentItem/type", keyword: "type", params: { type: "object" }, message: "must be object" }];
+              validate54.errors = [{ instancePath, schemaPath: "#/$defs/TranscriptBlockContentItem/type", keyword: "type", params: { type: "object" }, message: "must be object" }];
               return false;
             }
           }
@@ -1502,13 +2295,13 @@ function validate40(data, { instancePath = "", parentData, parentDataProperty, r
             if (data && typeof data == "object" && !Array.isArray(data)) {
               let missing4;
               if (data.item_type === void 0 && (missing4 = "item_type") || data.reading_result_id === void 0 && (missing4 = "reading_result_id") || data.collection_id === void 0 && (missing4 = "collection_id")) {
-                validate40.errors = [{ instancePath, schemaPath: "#/$defs/ReadingResultItem/required", keyword: "required", params: { missingProperty: missing4 }, message: "must have required property '" + missing4 + "'" }];
+                validate54.errors = [{ instancePath, schemaPath: "#/$defs/ReadingResultItem/required", keyword: "required", params: { missingProperty: missing4 }, message: "must have required property '" + missing4 + "'" }];
                 return false;
               } else {
                 if (data.item_type !== void 0) {
                   const _errs55 = errors;
                   if ("reading_result" !== data.item_type) {
-                    validate40.errors = [{ instancePath: instancePath + "/item_type", schemaPath: "#/$defs/ReadingResultItem/properties/item_type/const", keyword: "const", params: { allowedValue: "reading_result" }, message: "must be equal to constant" }];
+                    validate54.errors = [{ instancePath: instancePath + "/item_type", schemaPath: "#/$defs/ReadingResultItem/properties/item_type/const", keyword: "const", params: { allowedValue: "reading_result" }, message: "must be equal to constant" }];
                     return false;
                   }
                   var valid15 = _errs55 === errors;
@@ -1519,7 +2312,7 @@ function validate40(data, { instancePath = "", parentData, parentDataProperty, r
                   if (data.reading_result_id !== void 0) {
                     const _errs56 = errors;
                     if (typeof data.reading_result_id !== "string") {
-                      validate40.errors = [{ instancePath: instancePath + "/reading_result_id", schemaPath: "#/$defs/ReadingResultItem/properties/reading_result_id/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
+                      validate54.errors = [{ instancePath: instancePath + "/reading_result_id", schemaPath: "#/$defs/ReadingResultItem/properties/reading_result_id/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
                       return false;
                     }
                     var valid15 = _errs56 === errors;
@@ -1530,7 +2323,7 @@ function validate40(data, { instancePath = "", parentData, parentDataProperty, r
                     if (data.collection_id !== void 0) {
                       const _errs58 = errors;
                       if (typeof data.collection_id !== "string") {
-                        validate40.errors = [{ instancePath: instancePath + "/collection_id", schemaPath: "#/$defs/ReadingResultItem/properties/collection_id/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
+                        validate54.errors = [{ instancePath: instancePath + "/collection_id", schemaPath: "#/$defs/ReadingResultItem/properties/collection_id/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
                         return false;
                       }
                       var valid15 = _errs58 === errors;
@@ -1541,7 +2334,7 @@ function validate40(data, { instancePath = "", parentData, parentDataProperty, r
                 }
               }
             } else {
-              validate40.errors = [{ instancePath, schemaPath: "#/$defs/ReadingResultItem/type", keyword: "type", params: { type: "object" }, message: "must be object" }];
+              validate54.errors = [{ instancePath, schemaPath: "#/$defs/ReadingResultItem/type", keyword: "type", params: { type: "object" }, message: "must be object" }];
               return false;
             }
           }
@@ -1552,30 +2345,30 @@ function validate40(data, { instancePath = "", parentData, parentDataProperty, r
             props0.collection_id = true;
           }
         } else {
-          validate40.errors = [{ instancePath, schemaPath: "#/discriminator", keyword: "discriminator", params: { error: "mapping", tag: "item_type", tagValue: tag0 }, message: 'value of tag "item_type" must be in oneOf' }];
+          validate54.errors = [{ instancePath, schemaPath: "#/discriminator", keyword: "discriminator", params: { error: "mapping", tag: "item_type", tagValue: tag0 }, message: 'value of tag "item_type" must be in oneOf' }];
           return false;
         }
       } else {
-        validate40.errors = [{ instancePath, schemaPath: "#/discriminator", keyword: "discriminator", params: { error: "tag", tag: "item_type", tagValue: tag0 }, message: 'tag "item_type" must be string' }];
+        validate54.errors = [{ instancePath, schemaPath: "#/discriminator", keyword: "discriminator", params: { error: "tag", tag: "item_type", tagValue: tag0 }, message: 'tag "item_type" must be string' }];
         return false;
       }
     } else {
-      validate40.errors = [{ instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" }];
+      validate54.errors = [{ instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" }];
       return false;
     }
   }
-  validate40.errors = vErrors;
+  validate54.errors = vErrors;
   evaluated0.props = props0;
   return errors === 0;
 }
-validate40.evaluated = { "dynamicProps": true, "dynamicItems": false };
-const CitationTarget = validate41;
-const schema50 = { "type": "object", "properties": { "item": { "$ref": "#/$defs/CitationItem" }, "text_range": { "anyOf": [{ "$ref": "#/$defs/CitationTargetTextRange" }, { "type": "null" }] } }, "required": ["item"] };
-const schema51 = { "type": "object", "properties": { "target_start_idx": { "type": ["integer", "null"] }, "target_end_idx": { "type": ["integer", "null"] }, "start_pattern": { "type": ["string", "null"] }, "end_pattern": { "type": ["string", "null"] } } };
-function validate41(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+validate54.evaluated = { "dynamicProps": true, "dynamicItems": false };
+const CitationTarget = validate55;
+const schema57 = { "type": "object", "properties": { "item": { "$ref": "#/$defs/CitationItem" }, "text_range": { "anyOf": [{ "$ref": "#/$defs/CitationTargetTextRange" }, { "type": "null" }] } }, "required": ["item"] };
+const schema58 = { "type": "object", "properties": { "target_start_idx": { "type": ["integer", "null"] }, "target_end_idx": { "type": ["integer", "null"] }, "start_pattern": { "type": ["string", "null"] }, "end_pattern": { "type": ["string", "null"] } } };
+function validate55(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate41.evaluated;
+  const evaluated0 = validate55.evaluated;
   if (evaluated0.dynamicProps) {
     evaluated0.props = void 0;
   }
@@ -1586,16 +2379,16 @@ function validate41(data, { instancePath = "", parentData, parentDataProperty, r
     if (data && typeof data == "object" && !Array.isArray(data)) {
       let missing0;
       if (data.item === void 0 && (missing0 = "item")) {
-        validate41.errors = [{ instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: missing0 }, message: "must have required property '" + missing0 + "'" }];
+        validate55.errors = [{ instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: missing0 }, message: "must have required property '" + missing0 + "'" }];
         return false;
       } else {
         if (data.item !== void 0) {
           const _errs1 = errors;
-          if (!validate40(data.item, { instancePath: instancePath + "/item", parentData: data, parentDataProperty: "item", rootData, dynamicAnchors })) {
-            vErrors = vErrors === null ? validate40.errors : (function(a, b) {
+          if (!validate54(data.item, { instancePath: instancePath + "/item", parentData: data, parentDataProperty: "item", rootData, dynamicAnchors })) {
+            vErrors = vErrors === null ? validate54.errors : (function(a, b) {
               for (let i = 0; i < b.length; i++) a.push(b[i]);
               return a;
-            })(vErrors, validate40.errors);
+            })(vErrors, validate54.errors);
             errors = vErrors.length;
           }
           var valid0 = _errs1 === errors;
@@ -1616,7 +2409,7 @@ function validate41(data, { instancePath = "", parentData, parentDataProperty, r
                   let data2 = data1.target_start_idx;
                   const _errs7 = errors;
                   if (!(typeof data2 == "number" && (!(data2 % 1) && !isNaN(data2)) && isFinite(data2)) && data2 !== null) {
-                    const err0 = { instancePath: instancePath + "/text_range/target_start_idx", schemaPath: "#/$defs/CitationTargetTextRange/properties/target_start_idx/type", keyword: "type", params: { type: schema51.properties.target_start_idx.type }, message: "must be integer,null" };
+                    const err0 = { instancePath: instancePath + "/text_range/target_start_idx", schemaPath: "#/$defs/CitationTargetTextRange/properties/target_start_idx/type", keyword: "type", params: { type: schema58.properties.target_start_idx.type }, message: "must be integer,null" };
                     if (vErrors === null) {
                       vErrors = [err0];
                     } else {
@@ -1633,7 +2426,7 @@ function validate41(data, { instancePath = "", parentData, parentDataProperty, r
                     let data3 = data1.target_end_idx;
                     const _errs9 = errors;
                     if (!(typeof data3 == "number" && (!(data3 % 1) && !isNaN(data3)) && isFinite(data3)) && data3 !== null) {
-                      const err1 = { instancePath: instancePath + "/text_range/target_end_idx", schemaPath: "#/$defs/CitationTargetTextRange/properties/target_end_idx/type", keyword: "type", params: { type: schema51.properties.target_end_idx.type }, message: "must be integer,null" };
+                      const err1 = { instancePath: instancePath + "/text_range/target_end_idx", schemaPath: "#/$defs/CitationTargetTextRange/properties/target_end_idx/type", keyword: "type", params: { type: schema58.properties.target_end_idx.type }, message: "must be integer,null" };
                       if (vErrors === null) {
                         vErrors = [err1];
                       } else {
@@ -1650,7 +2443,7 @@ function validate41(data, { instancePath = "", parentData, parentDataProperty, r
                       let data4 = data1.start_pattern;
                       const _errs11 = errors;
                       if (typeof data4 !== "string" && data4 !== null) {
-                        const err2 = { instancePath: instancePath + "/text_range/start_pattern", schemaPath: "#/$defs/CitationTargetTextRange/properties/start_pattern/type", keyword: "type", params: { type: schema51.properties.start_pattern.type }, message: "must be string,null" };
+                        const err2 = { instancePath: instancePath + "/text_range/start_pattern", schemaPath: "#/$defs/CitationTargetTextRange/properties/start_pattern/type", keyword: "type", params: { type: schema58.properties.start_pattern.type }, message: "must be string,null" };
                         if (vErrors === null) {
                           vErrors = [err2];
                         } else {
@@ -1667,7 +2460,7 @@ function validate41(data, { instancePath = "", parentData, parentDataProperty, r
                         let data5 = data1.end_pattern;
                         const _errs13 = errors;
                         if (typeof data5 !== "string" && data5 !== null) {
-                          const err3 = { instancePath: instancePath + "/text_range/end_pattern", schemaPath: "#/$defs/CitationTargetTextRange/properties/end_pattern/type", keyword: "type", params: { type: schema51.properties.end_pattern.type }, message: "must be string,null" };
+                          const err3 = { instancePath: instancePath + "/text_range/end_pattern", schemaPath: "#/$defs/CitationTargetTextRange/properties/end_pattern/type", keyword: "type", params: { type: schema58.properties.end_pattern.type }, message: "must be string,null" };
                           if (vErrors === null) {
                             vErrors = [err3];
                           } else {
@@ -1721,7 +2514,7 @@ function validate41(data, { instancePath = "", parentData, parentDataProperty, r
                 vErrors.push(err6);
               }
               errors++;
-              validate41.errors = vErrors;
+              validate55.errors = vErrors;
               return false;
             } else {
               errors = _errs3;
@@ -1740,19 +2533,19 @@ function validate41(data, { instancePath = "", parentData, parentDataProperty, r
         }
       }
     } else {
-      validate41.errors = [{ instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" }];
+      validate55.errors = [{ instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" }];
       return false;
     }
   }
-  validate41.errors = vErrors;
+  validate55.errors = vErrors;
   return errors === 0;
 }
-validate41.evaluated = { "props": { "item": true, "text_range": true }, "dynamicProps": false, "dynamicItems": false };
-const CitationTargetTextRange = validate43;
-function validate43(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+validate55.evaluated = { "props": { "item": true, "text_range": true }, "dynamicProps": false, "dynamicItems": false };
+const CitationTargetTextRange = validate57;
+function validate57(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate43.evaluated;
+  const evaluated0 = validate57.evaluated;
   if (evaluated0.dynamicProps) {
     evaluated0.props = void 0;
   }
@@ -1765,7 +2558,7 @@ function validate43(data, { instancePath = "", parentData, parentDataProperty, r
         let data0 = data.target_start_idx;
         const _errs1 = errors;
         if (!(typeof data0 == "number" && (!(data0 % 1) && !isNaN(data0)) && isFinite(data0)) && data0 !== null) {
-          validate43.errors = [{ instancePath: instancePath + "/target_start_idx", schemaPath: "#/properties/target_start_idx/type", keyword: "type", params: { type: schema51.properties.target_start_idx.type }, message: "must be integer,null" }];
+          validate57.errors = [{ instancePath: instancePath + "/target_start_idx", schemaPath: "#/properties/target_start_idx/type", keyword: "type", params: { type: schema58.properties.target_start_idx.type }, message: "must be integer,null" }];
           return false;
         }
         var valid0 = _errs1 === errors;
@@ -1777,7 +2570,7 @@ function validate43(data, { instancePath = "", parentData, parentDataProperty, r
           let data1 = data.target_end_idx;
           const _errs3 = errors;
           if (!(typeof data1 == "number" && (!(data1 % 1) && !isNaN(data1)) && isFinite(data1)) && data1 !== null) {
-            validate43.errors = [{ instancePath: instancePath + "/target_end_idx", schemaPath: "#/properties/target_end_idx/type", keyword: "type", params: { type: schema51.properties.target_end_idx.type }, message: "must be integer,null" }];
+            validate57.errors = [{ instancePath: instancePath + "/target_end_idx", schemaPath: "#/properties/target_end_idx/type", keyword: "type", params: { type: schema58.properties.target_end_idx.type }, message: "must be integer,null" }];
             return false;
           }
           var valid0 = _errs3 === errors;
@@ -1789,7 +2582,7 @@ function validate43(data, { instancePath = "", parentData, parentDataProperty, r
             let data2 = data.start_pattern;
             const _errs5 = errors;
             if (typeof data2 !== "string" && data2 !== null) {
-              validate43.errors = [{ instancePath: instancePath + "/start_pattern", schemaPath: "#/properties/start_pattern/type", keyword: "type", params: { type: schema51.properties.start_pattern.type }, message: "must be string,null" }];
+              validate57.errors = [{ instancePath: instancePath + "/start_pattern", schemaPath: "#/properties/start_pattern/type", keyword: "type", params: { type: schema58.properties.start_pattern.type }, message: "must be string,null" }];
               return false;
             }
             var valid0 = _errs5 === errors;
@@ -1801,7 +2594,7 @@ function validate43(data, { instancePath = "", parentData, parentDataProperty, r
               let data3 = data.end_pattern;
               const _errs7 = errors;
               if (typeof data3 !== "string" && data3 !== null) {
-                validate43.errors = [{ instancePath: instancePath + "/end_pattern", schemaPath: "#/properties/end_pattern/type", keyword: "type", params: { type: schema51.properties.end_pattern.type }, message: "must be string,null" }];
+                validate57.errors = [{ instancePath: instancePath + "/end_pattern", schemaPath: "#/properties/end_pattern/type", keyword: "type", params: { type: schema58.properties.end_pattern.type }, message: "must be string,null" }];
                 return false;
               }
               var valid0 = _errs7 === errors;
@@ -1812,19 +2605,19 @@ function validate43(data, { instancePath = "", parentData, parentDataProperty, r
         }
       }
     } else {
-      validate43.errors = [{ instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" }];
+      validate57.errors = [{ instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" }];
       return false;
     }
   }
-  validate43.errors = vErrors;
+  validate57.errors = vErrors;
   return errors === 0;
 }
-validate43.evaluated = { "props": { "target_start_idx": true, "target_end_idx": true, "start_pattern": true, "end_pattern": true }, "dynamicProps": false, "dynamicItems": false };
-const Content = validate44;
-function validate44(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+validate57.evaluated = { "props": { "target_start_idx": true, "target_end_idx": true, "start_pattern": true, "end_pattern": true }, "dynamicProps": false, "dynamicItems": false };
+const Content = validate58;
+function validate58(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate44.evaluated;
+  const evaluated0 = validate58.evaluated;
   if (evaluated0.dynamicProps) {
     evaluated0.props = void 0;
   }
@@ -1841,13 +2634,13 @@ function validate44(data, { instancePath = "", parentData, parentDataProperty, r
             if (data && typeof data == "object" && !Array.isArray(data)) {
               let missing0;
               if (data.type === void 0 && (missing0 = "type") || data.text === void 0 && (missing0 = "text")) {
-                validate44.errors = [{ instancePath, schemaPath: "#/$defs/ContentText/required", keyword: "required", params: { missingProperty: missing0 }, message: "must have required property '" + missing0 + "'" }];
+                validate58.errors = [{ instancePath, schemaPath: "#/$defs/ContentText/required", keyword: "required", params: { missingProperty: missing0 }, message: "must have required property '" + missing0 + "'" }];
                 return false;
               } else {
                 if (data.type !== void 0) {
                   const _errs5 = errors;
                   if ("text" !== data.type) {
-                    validate44.errors = [{ instancePath: instancePath + "/type", schemaPath: "#/$defs/ContentText/properties/type/const", keyword: "const", params: { allowedValue: "text" }, message: "must be equal to constant" }];
+                    validate58.errors = [{ instancePath: instancePath + "/type", schemaPath: "#/$defs/ContentText/properties/type/const", keyword: "const", params: { allowedValue: "text" }, message: "must be equal to constant" }];
                     return false;
                   }
                   var valid3 = _errs5 === errors;
@@ -1858,7 +2651,7 @@ function validate44(data, { instancePath = "", parentData, parentDataProperty, r
                   if (data.text !== void 0) {
                     const _errs6 = errors;
                     if (typeof data.text !== "string") {
-                      validate44.errors = [{ instancePath: instancePath + "/text", schemaPath: "#/$defs/ContentText/properties/text/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
+                      validate58.errors = [{ instancePath: instancePath + "/text", schemaPath: "#/$defs/ContentText/properties/text/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
                       return false;
                     }
                     var valid3 = _errs6 === errors;
@@ -1870,7 +2663,7 @@ function validate44(data, { instancePath = "", parentData, parentDataProperty, r
                       let data2 = data.refusal;
                       const _errs8 = errors;
                       if (typeof data2 !== "boolean" && data2 !== null) {
-                        validate44.errors = [{ instancePath: instancePath + "/refusal", schemaPath: "#/$defs/ContentText/properties/refusal/type", keyword: "type", params: { type: schema36.properties.refusal.type }, message: "must be boolean,null" }];
+                        validate58.errors = [{ instancePath: instancePath + "/refusal", schemaPath: "#/$defs/ContentText/properties/refusal/type", keyword: "type", params: { type: schema39.properties.refusal.type }, message: "must be boolean,null" }];
                         return false;
                       }
                       var valid3 = _errs8 === errors;
@@ -1881,7 +2674,7 @@ function validate44(data, { instancePath = "", parentData, parentDataProperty, r
                 }
               }
             } else {
-              validate44.errors = [{ instancePath, schemaPath: "#/$defs/ContentText/type", keyword: "type", params: { type: "object" }, message: "must be object" }];
+              validate58.errors = [{ instancePath, schemaPath: "#/$defs/ContentText/type", keyword: "type", params: { type: "object" }, message: "must be object" }];
               return false;
             }
           }
@@ -1895,13 +2688,13 @@ function validate44(data, { instancePath = "", parentData, parentDataProperty, r
             if (data && typeof data == "object" && !Array.isArray(data)) {
               let missing1;
               if (data.type === void 0 && (missing1 = "type") || data.reasoning === void 0 && (missing1 = "reasoning")) {
-                validate44.errors = [{ instancePath, schemaPath: "#/$defs/ContentReasoning/required", keyword: "required", params: { missingProperty: missing1 }, message: "must have required property '" + missing1 + "'" }];
+                validate58.errors = [{ instancePath, schemaPath: "#/$defs/ContentReasoning/required", keyword: "required", params: { missingProperty: missing1 }, message: "must have required property '" + missing1 + "'" }];
                 return false;
               } else {
                 if (data.type !== void 0) {
                   const _errs13 = errors;
                   if ("reasoning" !== data.type) {
-                    validate44.errors = [{ instancePath: instancePath + "/type", schemaPath: "#/$defs/ContentReasoning/properties/type/const", keyword: "const", params: { allowedValue: "reasoning" }, message: "must be equal to constant" }];
+                    validate58.errors = [{ instancePath: instancePath + "/type", schemaPath: "#/$defs/ContentReasoning/properties/type/const", keyword: "const", params: { allowedValue: "reasoning" }, message: "must be equal to constant" }];
                     return false;
                   }
                   var valid6 = _errs13 === errors;
@@ -1912,7 +2705,7 @@ function validate44(data, { instancePath = "", parentData, parentDataProperty, r
                   if (data.reasoning !== void 0) {
                     const _errs14 = errors;
                     if (typeof data.reasoning !== "string") {
-                      validate44.errors = [{ instancePath: instancePath + "/reasoning", schemaPath: "#/$defs/ContentReasoning/properties/reasoning/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
+                      validate58.errors = [{ instancePath: instancePath + "/reasoning", schemaPath: "#/$defs/ContentReasoning/properties/reasoning/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
                       return false;
                     }
                     var valid6 = _errs14 === errors;
@@ -1924,7 +2717,7 @@ function validate44(data, { instancePath = "", parentData, parentDataProperty, r
                       let data5 = data.summary;
                       const _errs16 = errors;
                       if (typeof data5 !== "string" && data5 !== null) {
-                        validate44.errors = [{ instancePath: instancePath + "/summary", schemaPath: "#/$defs/ContentReasoning/properties/summary/type", keyword: "type", params: { type: schema37.properties.summary.type }, message: "must be string,null" }];
+                        validate58.errors = [{ instancePath: instancePath + "/summary", schemaPath: "#/$defs/ContentReasoning/properties/summary/type", keyword: "type", params: { type: schema40.properties.summary.type }, message: "must be string,null" }];
                         return false;
                       }
                       var valid6 = _errs16 === errors;
@@ -1936,7 +2729,7 @@ function validate44(data, { instancePath = "", parentData, parentDataProperty, r
                         let data6 = data.signature;
                         const _errs18 = errors;
                         if (typeof data6 !== "string" && data6 !== null) {
-                          validate44.errors = [{ instancePath: instancePath + "/signature", schemaPath: "#/$defs/ContentReasoning/properties/signature/type", keyword: "type", params: { type: schema37.properties.signature.type }, message: "must be string,null" }];
+                          validate58.errors = [{ instancePath: instancePath + "/signature", schemaPath: "#/$defs/ContentReasoning/properties/signature/type", keyword: "type", params: { type: schema40.properties.signature.type }, message: "must be string,null" }];
                           return false;
                         }
                         var valid6 = _errs18 === errors;
@@ -1947,7 +2740,7 @@ function validate44(data, { instancePath = "", parentData, parentDataProperty, r
                         if (data.redacted !== void 0) {
                           const _errs20 = errors;
                           if (typeof data.redacted !== "boolean") {
-                            validate44.errors = [{ instancePath: instancePath + "/redacted", schemaPath: "#/$defs/ContentReasoning/properties/redacted/type", keyword: "type", params: { type: "boolean" }, message: "must be boolean" }];
+                            validate58.errors = [{ instancePath: instancePath + "/redacted", schemaPath: "#/$defs/ContentReasoning/properties/redacted/type", keyword: "type", params: { type: "boolean" }, message: "must be boolean" }];
                             return false;
                           }
                           var valid6 = _errs20 === errors;
@@ -1960,7 +2753,7 @@ function validate44(data, { instancePath = "", parentData, parentDataProperty, r
                 }
               }
             } else {
-              validate44.errors = [{ instancePath, schemaPath: "#/$defs/ContentReasoning/type", keyword: "type", params: { type: "object" }, message: "must be object" }];
+              validate58.errors = [{ instancePath, schemaPath: "#/$defs/ContentReasoning/type", keyword: "type", params: { type: "object" }, message: "must be object" }];
               return false;
             }
           }
@@ -1973,28 +2766,28 @@ function validate44(data, { instancePath = "", parentData, parentDataProperty, r
             props0.redacted = true;
           }
         } else {
-          validate44.errors = [{ instancePath, schemaPath: "#/discriminator", keyword: "discriminator", params: { error: "mapping", tag: "type", tagValue: tag0 }, message: 'value of tag "type" must be in oneOf' }];
+          validate58.errors = [{ instancePath, schemaPath: "#/discriminator", keyword: "discriminator", params: { error: "mapping", tag: "type", tagValue: tag0 }, message: 'value of tag "type" must be in oneOf' }];
           return false;
         }
       } else {
-        validate44.errors = [{ instancePath, schemaPath: "#/discriminator", keyword: "discriminator", params: { error: "tag", tag: "type", tagValue: tag0 }, message: 'tag "type" must be string' }];
+        validate58.errors = [{ instancePath, schemaPath: "#/discriminator", keyword: "discriminator", params: { error: "tag", tag: "type", tagValue: tag0 }, message: 'tag "type" must be string' }];
         return false;
       }
     } else {
-      validate44.errors = [{ instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" }];
+      validate58.errors = [{ instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" }];
       return false;
     }
   }
-  validate44.errors = vErrors;
+  validate58.errors = vErrors;
   evaluated0.props = props0;
   return errors === 0;
 }
-validate44.evaluated = { "dynamicProps": true, "dynamicItems": false };
-const ContentReasoning = validate45;
-function validate45(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+validate58.evaluated = { "dynamicProps": true, "dynamicItems": false };
+const ContentReasoning = validate59;
+function validate59(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate45.evaluated;
+  const evaluated0 = validate59.evaluated;
   if (evaluated0.dynamicProps) {
     evaluated0.props = void 0;
   }
@@ -2005,13 +2798,13 @@ function validate45(data, { instancePath = "", parentData, parentDataProperty, r
     if (data && typeof data == "object" && !Array.isArray(data)) {
       let missing0;
       if (data.type === void 0 && (missing0 = "type") || data.reasoning === void 0 && (missing0 = "reasoning")) {
-        validate45.errors = [{ instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: missing0 }, message: "must have required property '" + missing0 + "'" }];
+        validate59.errors = [{ instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: missing0 }, message: "must have required property '" + missing0 + "'" }];
         return false;
       } else {
         if (data.type !== void 0) {
           const _errs1 = errors;
           if ("reasoning" !== data.type) {
-            validate45.errors = [{ instancePath: instancePath + "/type", schemaPath: "#/properties/type/const", keyword: "const", params: { allowedValue: "reasoning" }, message: "must be equal to constant" }];
+            validate59.errors = [{ instancePath: instancePath + "/type", schemaPath: "#/properties/type/const", keyword: "const", params: { allowedValue: "reasoning" }, message: "must be equal to constant" }];
             return false;
           }
           var valid0 = _errs1 === errors;
@@ -2022,7 +2815,7 @@ function validate45(data, { instancePath = "", parentData, parentDataProperty, r
           if (data.reasoning !== void 0) {
             const _errs2 = errors;
             if (typeof data.reasoning !== "string") {
-              validate45.errors = [{ instancePath: instancePath + "/reasoning", schemaPath: "#/properties/reasoning/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
+              validate59.errors = [{ instancePath: instancePath + "/reasoning", schemaPath: "#/properties/reasoning/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
               return false;
             }
             var valid0 = _errs2 === errors;
@@ -2034,7 +2827,7 @@ function validate45(data, { instancePath = "", parentData, parentDataProperty, r
               let data2 = data.summary;
               const _errs4 = errors;
               if (typeof data2 !== "string" && data2 !== null) {
-                validate45.errors = [{ instancePath: instancePath + "/summary", schemaPath: "#/properties/summary/type", keyword: "type", params: { type: schema37.properties.summary.type }, message: "must be string,null" }];
+                validate59.errors = [{ instancePath: instancePath + "/summary", schemaPath: "#/properties/summary/type", keyword: "type", params: { type: schema40.properties.summary.type }, message: "must be string,null" }];
                 return false;
               }
               var valid0 = _errs4 === errors;
@@ -2046,7 +2839,7 @@ function validate45(data, { instancePath = "", parentData, parentDataProperty, r
                 let data3 = data.signature;
                 const _errs6 = errors;
                 if (typeof data3 !== "string" && data3 !== null) {
-                  validate45.errors = [{ instancePath: instancePath + "/signature", schemaPath: "#/properties/signature/type", keyword: "type", params: { type: schema37.properties.signature.type }, message: "must be string,null" }];
+                  validate59.errors = [{ instancePath: instancePath + "/signature", schemaPath: "#/properties/signature/type", keyword: "type", params: { type: schema40.properties.signature.type }, message: "must be string,null" }];
                   return false;
                 }
                 var valid0 = _errs6 === errors;
@@ -2057,7 +2850,7 @@ function validate45(data, { instancePath = "", parentData, parentDataProperty, r
                 if (data.redacted !== void 0) {
                   const _errs8 = errors;
                   if (typeof data.redacted !== "boolean") {
-                    validate45.errors = [{ instancePath: instancePath + "/redacted", schemaPath: "#/properties/redacted/type", keyword: "type", params: { type: "boolean" }, message: "must be boolean" }];
+                    validate59.errors = [{ instancePath: instancePath + "/redacted", schemaPath: "#/properties/redacted/type", keyword: "type", params: { type: "boolean" }, message: "must be boolean" }];
                     return false;
                   }
                   var valid0 = _errs8 === errors;
@@ -2070,19 +2863,19 @@ function validate45(data, { instancePath = "", parentData, parentDataProperty, r
         }
       }
     } else {
-      validate45.errors = [{ instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" }];
+      validate59.errors = [{ instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" }];
       return false;
     }
   }
-  validate45.errors = vErrors;
+  validate59.errors = vErrors;
   return errors === 0;
 }
-validate45.evaluated = { "props": { "type": true, "reasoning": true, "summary": true, "signature": true, "redacted": true }, "dynamicProps": false, "dynamicItems": false };
-const ContentText = validate46;
-function validate46(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+validate59.evaluated = { "props": { "type": true, "reasoning": true, "summary": true, "signature": true, "redacted": true }, "dynamicProps": false, "dynamicItems": false };
+const ContentText = validate60;
+function validate60(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate46.evaluated;
+  const evaluated0 = validate60.evaluated;
   if (evaluated0.dynamicProps) {
     evaluated0.props = void 0;
   }
@@ -2093,13 +2886,13 @@ function validate46(data, { instancePath = "", parentData, parentDataProperty, r
     if (data && typeof data == "object" && !Array.isArray(data)) {
       let missing0;
       if (data.type === void 0 && (missing0 = "type") || data.text === void 0 && (missing0 = "text")) {
-        validate46.errors = [{ instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: missing0 }, message: "must have required property '" + missing0 + "'" }];
+        validate60.errors = [{ instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: missing0 }, message: "must have required property '" + missing0 + "'" }];
         return false;
       } else {
         if (data.type !== void 0) {
           const _errs1 = errors;
           if ("text" !== data.type) {
-            validate46.errors = [{ instancePath: instancePath + "/type", schemaPath: "#/properties/type/const", keyword: "const", params: { allowedValue: "text" }, message: "must be equal to constant" }];
+            validate60.errors = [{ instancePath: instancePath + "/type", schemaPath: "#/properties/type/const", keyword: "const", params: { allowedValue: "text" }, message: "must be equal to constant" }];
             return false;
           }
           var valid0 = _errs1 === errors;
@@ -2110,7 +2903,7 @@ function validate46(data, { instancePath = "", parentData, parentDataProperty, r
           if (data.text !== void 0) {
             const _errs2 = errors;
             if (typeof data.text !== "string") {
-              validate46.errors = [{ instancePath: instancePath + "/text", schemaPath: "#/properties/text/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
+              validate60.errors = [{ instancePath: instancePath + "/text", schemaPath: "#/properties/text/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
               return false;
             }
             var valid0 = _errs2 === errors;
@@ -2122,7 +2915,7 @@ function validate46(data, { instancePath = "", parentData, parentDataProperty, r
               let data2 = data.refusal;
               const _errs4 = errors;
               if (typeof data2 !== "boolean" && data2 !== null) {
-                validate46.errors = [{ instancePath: instancePath + "/refusal", schemaPath: "#/properties/refusal/type", keyword: "type", params: { type: schema36.properties.refusal.type }, message: "must be boolean,null" }];
+                validate60.errors = [{ instancePath: instancePath + "/refusal", schemaPath: "#/properties/refusal/type", keyword: "type", params: { type: schema39.properties.refusal.type }, message: "must be boolean,null" }];
                 return false;
               }
               var valid0 = _errs4 === errors;
@@ -2133,21 +2926,21 @@ function validate46(data, { instancePath = "", parentData, parentDataProperty, r
         }
       }
     } else {
-      validate46.errors = [{ instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" }];
+      validate60.errors = [{ instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" }];
       return false;
     }
   }
-  validate46.errors = vErrors;
+  validate60.errors = vErrors;
   return errors === 0;
 }
-validate46.evaluated = { "props": { "type": true, "text": true, "refusal": true }, "dynamicProps": false, "dynamicItems": false };
-const DocentAssistantMessage = validate47;
-const schema58 = { "type": "object", "allOf": [{ "$ref": "#/$defs/AssistantMessage" }], "properties": { "role": { "const": "assistant" }, "citations": { "type": ["array", "null"], "items": { "$ref": "#/$defs/InlineCitation" } }, "suggested_messages": { "type": ["array", "null"], "items": { "type": "string" } } }, "required": ["role"] };
-const schema59 = { "type": "object", "properties": { "start_idx": { "type": "integer" }, "end_idx": { "type": "integer" }, "target": { "$ref": "#/$defs/CitationTarget" } }, "required": ["start_idx", "end_idx", "target"] };
-function validate49(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+validate60.evaluated = { "props": { "type": true, "text": true, "refusal": true }, "dynamicProps": false, "dynamicItems": false };
+const DocentAssistantMessage = validate61;
+const schema65 = { "type": "object", "allOf": [{ "$ref": "#/$defs/AssistantMessage" }], "properties": { "role": { "const": "assistant" }, "citations": { "type": ["array", "null"], "items": { "$ref": "#/$defs/InlineCitation" } }, "suggested_messages": { "type": ["array", "null"], "items": { "type": "string" } } }, "required": ["role"] };
+const schema66 = { "type": "object", "properties": { "start_idx": { "type": "integer" }, "end_idx": { "type": "integer" }, "target": { "$ref": "#/$defs/CitationTarget" } }, "required": ["start_idx", "end_idx", "target"] };
+function validate63(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate49.evaluated;
+  const evaluated0 = validate63.evaluated;
   if (evaluated0.dynamicProps) {
     evaluated0.props = void 0;
   }
@@ -2158,14 +2951,14 @@ function validate49(data, { instancePath = "", parentData, parentDataProperty, r
     if (data && typeof data == "object" && !Array.isArray(data)) {
       let missing0;
       if (data.start_idx === void 0 && (missing0 = "start_idx") || data.end_idx === void 0 && (missing0 = "end_idx") || data.target === void 0 && (missing0 = "target")) {
-        validate49.errors = [{ instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: missing0 }, message: "must have required property '" + missing0 + "'" }];
+        validate63.errors = [{ instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: missing0 }, message: "must have required property '" + missing0 + "'" }];
         return false;
       } else {
         if (data.start_idx !== void 0) {
           let data0 = data.start_idx;
           const _errs1 = errors;
           if (!(typeof data0 == "number" && (!(data0 % 1) && !isNaN(data0)) && isFinite(data0))) {
-            validate49.errors = [{ instancePath: instancePath + "/start_idx", schemaPath: "#/properties/start_idx/type", keyword: "type", params: { type: "integer" }, message: "must be integer" }];
+            validate63.errors = [{ instancePath: instancePath + "/start_idx", schemaPath: "#/properties/start_idx/type", keyword: "type", params: { type: "integer" }, message: "must be integer" }];
             return false;
           }
           var valid0 = _errs1 === errors;
@@ -2177,7 +2970,7 @@ function validate49(data, { instancePath = "", parentData, parentDataProperty, r
             let data1 = data.end_idx;
             const _errs3 = errors;
             if (!(typeof data1 == "number" && (!(data1 % 1) && !isNaN(data1)) && isFinite(data1))) {
-              validate49.errors = [{ instancePath: instancePath + "/end_idx", schemaPath: "#/properties/end_idx/type", keyword: "type", params: { type: "integer" }, message: "must be integer" }];
+              validate63.errors = [{ instancePath: instancePath + "/end_idx", schemaPath: "#/properties/end_idx/type", keyword: "type", params: { type: "integer" }, message: "must be integer" }];
               return false;
             }
             var valid0 = _errs3 === errors;
@@ -2187,11 +2980,11 @@ function validate49(data, { instancePath = "", parentData, parentDataProperty, r
           if (valid0) {
             if (data.target !== void 0) {
               const _errs5 = errors;
-              if (!validate41(data.target, { instancePath: instancePath + "/target", parentData: data, parentDataProperty: "target", rootData, dynamicAnchors })) {
-                vErrors = vErrors === null ? validate41.errors : (function(a, b) {
+              if (!validate55(data.target, { instancePath: instancePath + "/target", parentData: data, parentDataProperty: "target", rootData, dynamicAnchors })) {
+                vErrors = vErrors === null ? validate55.errors : (function(a, b) {
                   for (let i = 0; i < b.length; i++) a.push(b[i]);
                   return a;
-                })(vErrors, validate41.errors);
+                })(vErrors, validate55.errors);
                 errors = vErrors.length;
               }
               var valid0 = _errs5 === errors;
@@ -2202,42 +2995,42 @@ function validate49(data, { instancePath = "", parentData, parentDataProperty, r
         }
       }
     } else {
-      validate49.errors = [{ instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" }];
+      validate63.errors = [{ instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" }];
       return false;
     }
   }
-  validate49.errors = vErrors;
+  validate63.errors = vErrors;
   return errors === 0;
 }
-validate49.evaluated = { "props": { "start_idx": true, "end_idx": true, "target": true }, "dynamicProps": false, "dynamicItems": false };
-function validate47(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+validate63.evaluated = { "props": { "start_idx": true, "end_idx": true, "target": true }, "dynamicProps": false, "dynamicItems": false };
+function validate61(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate47.evaluated;
+  const evaluated0 = validate61.evaluated;
   if (evaluated0.dynamicProps) {
     evaluated0.props = void 0;
   }
   if (evaluated0.dynamicItems) {
     evaluated0.items = void 0;
   }
-  if (!validate22(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
-    vErrors = vErrors === null ? validate22.errors : (function(a, b) {
+  if (!validate31(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
+    vErrors = vErrors === null ? validate31.errors : (function(a, b) {
       for (let i = 0; i < b.length; i++) a.push(b[i]);
       return a;
-    })(vErrors, validate22.errors);
+    })(vErrors, validate31.errors);
     errors = vErrors.length;
   }
   if (errors === 0) {
     if (data && typeof data == "object" && !Array.isArray(data)) {
       let missing0;
       if (data.role === void 0 && (missing0 = "role")) {
-        validate47.errors = [{ instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: missing0 }, message: "must have required property '" + missing0 + "'" }];
+        validate61.errors = [{ instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: missing0 }, message: "must have required property '" + missing0 + "'" }];
         return false;
       } else {
         if (data.role !== void 0) {
           const _errs2 = errors;
           if ("assistant" !== data.role) {
-            validate47.errors = [{ instancePath: instancePath + "/role", schemaPath: "#/properties/role/const", keyword: "const", params: { allowedValue: "assistant" }, message: "must be equal to constant" }];
+            validate61.errors = [{ instancePath: instancePath + "/role", schemaPath: "#/properties/role/const", keyword: "const", params: { allowedValue: "assistant" }, message: "must be equal to constant" }];
             return false;
           }
           var valid1 = _errs2 === errors;
@@ -2249,7 +3042,7 @@ function validate47(data, { instancePath = "", parentData, parentDataProperty, r
             let data1 = data.citations;
             const _errs3 = errors;
             if (!Array.isArray(data1) && data1 !== null) {
-              validate47.errors = [{ instancePath: instancePath + "/citations", schemaPath: "#/properties/citations/type", keyword: "type", params: { type: schema58.properties.citations.type }, message: "must be array,null" }];
+              validate61.errors = [{ instancePath: instancePath + "/citations", schemaPath: "#/properties/citations/type", keyword: "type", params: { type: schema65.properties.citations.type }, message: "must be array,null" }];
               return false;
             }
             if (errors === _errs3) {
@@ -2258,11 +3051,11 @@ function validate47(data, { instancePath = "", parentData, parentDataProperty, r
                 const len0 = data1.length;
                 for (let i0 = 0; i0 < len0; i0++) {
                   const _errs5 = errors;
-                  if (!validate49(data1[i0], { instancePath: instancePath + "/citations/" + i0, parentData: data1, parentDataProperty: i0, rootData, dynamicAnchors })) {
-                    vErrors = vErrors === null ? validate49.errors : (function(a, b) {
+                  if (!validate63(data1[i0], { instancePath: instancePath + "/citations/" + i0, parentData: data1, parentDataProperty: i0, rootData, dynamicAnchors })) {
+                    vErrors = vErrors === null ? validate63.errors : (function(a, b) {
                       for (let i = 0; i < b.length; i++) a.push(b[i]);
                       return a;
-                    })(vErrors, validate49.errors);
+                    })(vErrors, validate63.errors);
                     errors = vErrors.length;
                   }
                   var valid2 = _errs5 === errors;
@@ -2281,7 +3074,7 @@ function validate47(data, { instancePath = "", parentData, parentDataProperty, r
               let data3 = data.suggested_messages;
               const _errs6 = errors;
               if (!Array.isArray(data3) && data3 !== null) {
-                validate47.errors = [{ instancePath: instancePath + "/suggested_messages", schemaPath: "#/properties/suggested_messages/type", keyword: "type", params: { type: schema58.properties.suggested_messages.type }, message: "must be array,null" }];
+                validate61.errors = [{ instancePath: instancePath + "/suggested_messages", schemaPath: "#/properties/suggested_messages/type", keyword: "type", params: { type: schema65.properties.suggested_messages.type }, message: "must be array,null" }];
                 return false;
               }
               if (errors === _errs6) {
@@ -2291,7 +3084,7 @@ function validate47(data, { instancePath = "", parentData, parentDataProperty, r
                   for (let i1 = 0; i1 < len1; i1++) {
                     const _errs8 = errors;
                     if (typeof data3[i1] !== "string") {
-                      validate47.errors = [{ instancePath: instancePath + "/suggested_messages/" + i1, schemaPath: "#/properties/suggested_messages/items/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
+                      validate61.errors = [{ instancePath: instancePath + "/suggested_messages/" + i1, schemaPath: "#/properties/suggested_messages/items/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
                       return false;
                     }
                     var valid3 = _errs8 === errors;
@@ -2309,20 +3102,20 @@ function validate47(data, { instancePath = "", parentData, parentDataProperty, r
         }
       }
     } else {
-      validate47.errors = [{ instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" }];
+      validate61.errors = [{ instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" }];
       return false;
     }
   }
-  validate47.errors = vErrors;
+  validate61.errors = vErrors;
   return errors === 0;
 }
-validate47.evaluated = { "props": { "role": true, "citations": true, "suggested_messages": true, "id": true, "content": true, "metadata": true, "model": true, "tool_calls": true }, "dynamicProps": false, "dynamicItems": false };
-const DocentChatMessage = validate52;
-const schema60 = { "type": "object", "oneOf": [{ "$ref": "#/$defs/SystemMessage" }, { "$ref": "#/$defs/UserMessage" }, { "$ref": "#/$defs/DocentAssistantMessage" }, { "$ref": "#/$defs/ToolMessage" }], "discriminator": { "propertyName": "role" } };
-function validate52(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+validate61.evaluated = { "props": { "role": true, "citations": true, "suggested_messages": true, "id": true, "content": true, "metadata": true, "model": true, "tool_calls": true }, "dynamicProps": false, "dynamicItems": false };
+const DocentChatMessage = validate66;
+const schema67 = { "type": "object", "oneOf": [{ "$ref": "#/$defs/SystemMessage" }, { "$ref": "#/$defs/UserMessage" }, { "$ref": "#/$defs/DocentAssistantMessage" }, { "$ref": "#/$defs/ToolMessage" }], "discriminator": { "propertyName": "role" } };
+function validate66(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate52.evaluated;
+  const evaluated0 = validate66.evaluated;
   if (evaluated0.dynamicProps) {
     evaluated0.props = void 0;
   }
@@ -2334,11 +3127,11 @@ function validate52(data, { instancePath = "", parentData, parentDataProperty, r
       const tag0 = data.role;
       if (typeof tag0 == "string") {
         if (tag0 === "system") {
-          if (!validate30(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
-            vErrors = vErrors === null ? validate30.errors : (function(a, b) {
+          if (!validate24(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
+            vErrors = vErrors === null ? validate24.errors : (function(a, b) {
               for (let i = 0; i < b.length; i++) a.push(b[i]);
               return a;
-            })(vErrors, validate30.errors);
+            })(vErrors, validate24.errors);
             errors = vErrors.length;
           }
           var props0 = {};
@@ -2347,11 +3140,11 @@ function validate52(data, { instancePath = "", parentData, parentDataProperty, r
           props0.role = true;
           props0.metadata = true;
         } else if (tag0 === "user") {
-          if (!validate32(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
-            vErrors = vErrors === null ? validate32.errors : (function(a, b) {
+          if (!validate29(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
+            vErrors = vErrors === null ? validate29.errors : (function(a, b) {
               for (let i = 0; i < b.length; i++) a.push(b[i]);
               return a;
-            })(vErrors, validate32.errors);
+            })(vErrors, validate29.errors);
             errors = vErrors.length;
           }
           if (props0 !== true) {
@@ -2363,11 +3156,11 @@ function validate52(data, { instancePath = "", parentData, parentDataProperty, r
             props0.tool_call_id = true;
           }
         } else if (tag0 === "assistant") {
-          if (!validate47(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
-            vErrors = vErrors === null ? validate47.errors : (function(a, b) {
+          if (!validate61(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
+            vErrors = vErrors === null ? validate61.errors : (function(a, b) {
               for (let i = 0; i < b.length; i++) a.push(b[i]);
               return a;
-            })(vErrors, validate47.errors);
+            })(vErrors, validate61.errors);
             errors = vErrors.length;
           }
           if (props0 !== true) {
@@ -2382,11 +3175,11 @@ function validate52(data, { instancePath = "", parentData, parentDataProperty, r
             props0.tool_calls = true;
           }
         } else if (tag0 === "tool") {
-          if (!validate34(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
-            vErrors = vErrors === null ? validate34.errors : (function(a, b) {
+          if (!validate35(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
+            vErrors = vErrors === null ? validate35.errors : (function(a, b) {
               for (let i = 0; i < b.length; i++) a.push(b[i]);
               return a;
-            })(vErrors, validate34.errors);
+            })(vErrors, validate35.errors);
             errors = vErrors.length;
           }
           if (props0 !== true) {
@@ -2400,28 +3193,28 @@ function validate52(data, { instancePath = "", parentData, parentDataProperty, r
             props0.error = true;
           }
         } else {
-          validate52.errors = [{ instancePath, schemaPath: "#/discriminator", keyword: "discriminator", params: { error: "mapping", tag: "role", tagValue: tag0 }, message: 'value of tag "role" must be in oneOf' }];
+          validate66.errors = [{ instancePath, schemaPath: "#/discriminator", keyword: "discriminator", params: { error: "mapping", tag: "role", tagValue: tag0 }, message: 'value of tag "role" must be in oneOf' }];
           return false;
         }
       } else {
-        validate52.errors = [{ instancePath, schemaPath: "#/discriminator", keyword: "discriminator", params: { error: "tag", tag: "role", tagValue: tag0 }, message: 'tag "role" must be string' }];
+        validate66.errors = [{ instancePath, schemaPath: "#/discriminator", keyword: "discriminator", params: { error: "tag", tag: "role", tagValue: tag0 }, message: 'tag "role" must be string' }];
         return false;
       }
     } else {
-      validate52.errors = [{ instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" }];
+      validate66.errors = [{ instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" }];
       return false;
     }
   }
-  validate52.errors = vErrors;
+  validate66.errors = vErrors;
   evaluated0.props = props0;
   return errors === 0;
 }
-validate52.evaluated = { "dynamicProps": true, "dynamicItems": false };
-const InlineCitation = validate57;
-function validate57(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+validate66.evaluated = { "dynamicProps": true, "dynamicItems": false };
+const InlineCitation = validate71;
+function validate71(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate57.evaluated;
+  const evaluated0 = validate71.evaluated;
   if (evaluated0.dynamicProps) {
     evaluated0.props = void 0;
   }
@@ -2432,14 +3225,14 @@ function validate57(data, { instancePath = "", parentData, parentDataProperty, r
     if (data && typeof data == "object" && !Array.isArray(data)) {
       let missing0;
       if (data.start_idx === void 0 && (missing0 = "start_idx") || data.end_idx === void 0 && (missing0 = "end_idx") || data.target === void 0 && (missing0 = "target")) {
-        validate57.errors = [{ instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: missing0 }, message: "must have required property '" + missing0 + "'" }];
+        validate71.errors = [{ instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: missing0 }, message: "must have required property '" + missing0 + "'" }];
         return false;
       } else {
         if (data.start_idx !== void 0) {
           let data0 = data.start_idx;
           const _errs1 = errors;
           if (!(typeof data0 == "number" && (!(data0 % 1) && !isNaN(data0)) && isFinite(data0))) {
-            validate57.errors = [{ instancePath: instancePath + "/start_idx", schemaPath: "#/properties/start_idx/type", keyword: "type", params: { type: "integer" }, message: "must be integer" }];
+            validate71.errors = [{ instancePath: instancePath + "/start_idx", schemaPath: "#/properties/start_idx/type", keyword: "type", params: { type: "integer" }, message: "must be integer" }];
             return false;
           }
           var valid0 = _errs1 === errors;
@@ -2451,7 +3244,7 @@ function validate57(data, { instancePath = "", parentData, parentDataProperty, r
             let data1 = data.end_idx;
             const _errs3 = errors;
             if (!(typeof data1 == "number" && (!(data1 % 1) && !isNaN(data1)) && isFinite(data1))) {
-              validate57.errors = [{ instancePath: instancePath + "/end_idx", schemaPath: "#/properties/end_idx/type", keyword: "type", params: { type: "integer" }, message: "must be integer" }];
+              validate71.errors = [{ instancePath: instancePath + "/end_idx", schemaPath: "#/properties/end_idx/type", keyword: "type", params: { type: "integer" }, message: "must be integer" }];
               return false;
             }
             var valid0 = _errs3 === errors;
@@ -2461,11 +3254,11 @@ function validate57(data, { instancePath = "", parentData, parentDataProperty, r
           if (valid0) {
             if (data.target !== void 0) {
               const _errs5 = errors;
-              if (!validate41(data.target, { instancePath: instancePath + "/target", parentData: data, parentDataProperty: "target", rootData, dynamicAnchors })) {
-                vErrors = vErrors === null ? validate41.errors : (function(a, b) {
+              if (!validate55(data.target, { instancePath: instancePath + "/target", parentData: data, parentDataProperty: "target", rootData, dynamicAnchors })) {
+                vErrors = vErrors === null ? validate55.errors : (function(a, b) {
                   for (let i = 0; i < b.length; i++) a.push(b[i]);
                   return a;
-                })(vErrors, validate41.errors);
+                })(vErrors, validate55.errors);
                 errors = vErrors.length;
               }
               var valid0 = _errs5 === errors;
@@ -2476,19 +3269,19 @@ function validate57(data, { instancePath = "", parentData, parentDataProperty, r
         }
       }
     } else {
-      validate57.errors = [{ instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" }];
+      validate71.errors = [{ instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" }];
       return false;
     }
   }
-  validate57.errors = vErrors;
+  validate71.errors = vErrors;
   return errors === 0;
 }
-validate57.evaluated = { "props": { "start_idx": true, "end_idx": true, "target": true }, "dynamicProps": false, "dynamicItems": false };
-const MessageContent = validate59;
-function validate59(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+validate71.evaluated = { "props": { "start_idx": true, "end_idx": true, "target": true }, "dynamicProps": false, "dynamicItems": false };
+const MessageContent = validate73;
+function validate73(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate59.evaluated;
+  const evaluated0 = validate73.evaluated;
   if (evaluated0.dynamicProps) {
     evaluated0.props = void 0;
   }
@@ -2516,11 +3309,11 @@ function validate59(data, { instancePath = "", parentData, parentDataProperty, r
       const len0 = data.length;
       for (let i0 = 0; i0 < len0; i0++) {
         const _errs5 = errors;
-        if (!validate24(data[i0], { instancePath: instancePath + "/" + i0, parentData: data, parentDataProperty: i0, rootData, dynamicAnchors })) {
-          vErrors = vErrors === null ? validate24.errors : (function(a, b) {
+        if (!validate26(data[i0], { instancePath: instancePath + "/" + i0, parentData: data, parentDataProperty: i0, rootData, dynamicAnchors })) {
+          vErrors = vErrors === null ? validate26.errors : (function(a, b) {
             for (let i = 0; i < b.length; i++) a.push(b[i]);
             return a;
-          })(vErrors, validate24.errors);
+          })(vErrors, validate26.errors);
           errors = vErrors.length;
         }
         var valid1 = _errs5 === errors;
@@ -2551,7 +3344,7 @@ function validate59(data, { instancePath = "", parentData, parentDataProperty, r
       vErrors.push(err2);
     }
     errors++;
-    validate59.errors = vErrors;
+    validate73.errors = vErrors;
     return false;
   } else {
     errors = _errs0;
@@ -2563,16 +3356,16 @@ function validate59(data, { instancePath = "", parentData, parentDataProperty, r
       }
     }
   }
-  validate59.errors = vErrors;
+  validate73.errors = vErrors;
   evaluated0.items = items0;
   return errors === 0;
 }
-validate59.evaluated = { "dynamicProps": false, "dynamicItems": true };
-const ReadingResultItem = validate61;
-function validate61(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+validate73.evaluated = { "dynamicProps": false, "dynamicItems": true };
+const ReadingResultItem = validate75;
+function validate75(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate61.evaluated;
+  const evaluated0 = validate75.evaluated;
   if (evaluated0.dynamicProps) {
     evaluated0.props = void 0;
   }
@@ -2583,13 +3376,13 @@ function validate61(data, { instancePath = "", parentData, parentDataProperty, r
     if (data && typeof data == "object" && !Array.isArray(data)) {
       let missing0;
       if (data.item_type === void 0 && (missing0 = "item_type") || data.reading_result_id === void 0 && (missing0 = "reading_result_id") || data.collection_id === void 0 && (missing0 = "collection_id")) {
-        validate61.errors = [{ instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: missing0 }, message: "must have required property '" + missing0 + "'" }];
+        validate75.errors = [{ instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: missing0 }, message: "must have required property '" + missing0 + "'" }];
         return false;
       } else {
         if (data.item_type !== void 0) {
           const _errs1 = errors;
           if ("reading_result" !== data.item_type) {
-            validate61.errors = [{ instancePath: instancePath + "/item_type", schemaPath: "#/properties/item_type/const", keyword: "const", params: { allowedValue: "reading_result" }, message: "must be equal to constant" }];
+            validate75.errors = [{ instancePath: instancePath + "/item_type", schemaPath: "#/properties/item_type/const", keyword: "const", params: { allowedValue: "reading_result" }, message: "must be equal to constant" }];
             return false;
           }
           var valid0 = _errs1 === errors;
@@ -2600,7 +3393,7 @@ function validate61(data, { instancePath = "", parentData, parentDataProperty, r
           if (data.reading_result_id !== void 0) {
             const _errs2 = errors;
             if (typeof data.reading_result_id !== "string") {
-              validate61.errors = [{ instancePath: instancePath + "/reading_result_id", schemaPath: "#/properties/reading_result_id/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
+              validate75.errors = [{ instancePath: instancePath + "/reading_result_id", schemaPath: "#/properties/reading_result_id/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
               return false;
             }
             var valid0 = _errs2 === errors;
@@ -2611,7 +3404,7 @@ function validate61(data, { instancePath = "", parentData, parentDataProperty, r
             if (data.collection_id !== void 0) {
               const _errs4 = errors;
               if (typeof data.collection_id !== "string") {
-                validate61.errors = [{ instancePath: instancePath + "/collection_id", schemaPath: "#/properties/collection_id/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
+                validate75.errors = [{ instancePath: instancePath + "/collection_id", schemaPath: "#/properties/collection_id/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
                 return false;
               }
               var valid0 = _errs4 === errors;
@@ -2622,19 +3415,19 @@ function validate61(data, { instancePath = "", parentData, parentDataProperty, r
         }
       }
     } else {
-      validate61.errors = [{ instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" }];
+      validate75.errors = [{ instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" }];
       return false;
     }
   }
-  validate61.errors = vErrors;
+  validate75.errors = vErrors;
   return errors === 0;
 }
-validate61.evaluated = { "props": { "item_type": true, "reading_result_id": true, "collection_id": true }, "dynamicProps": false, "dynamicItems": false };
-const SystemMessage = validate62;
-function validate62(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+validate75.evaluated = { "props": { "item_type": true, "reading_result_id": true, "collection_id": true }, "dynamicProps": false, "dynamicItems": false };
+const SystemMessage = validate76;
+function validate76(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate62.evaluated;
+  const evaluated0 = validate76.evaluated;
   if (evaluated0.dynamicProps) {
     evaluated0.props = void 0;
   }
@@ -2645,14 +3438,14 @@ function validate62(data, { instancePath = "", parentData, parentDataProperty, r
     if (data && typeof data == "object" && !Array.isArray(data)) {
       let missing0;
       if (data.content === void 0 && (missing0 = "content") || data.role === void 0 && (missing0 = "role")) {
-        validate62.errors = [{ instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: missing0 }, message: "must have required property '" + missing0 + "'" }];
+        validate76.errors = [{ instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: missing0 }, message: "must have required property '" + missing0 + "'" }];
         return false;
       } else {
         if (data.id !== void 0) {
           let data0 = data.id;
           const _errs1 = errors;
           if (typeof data0 !== "string" && data0 !== null) {
-            validate62.errors = [{ instancePath: instancePath + "/id", schemaPath: "#/properties/id/type", keyword: "type", params: { type: schema41.properties.id.type }, message: "must be string,null" }];
+            validate76.errors = [{ instancePath: instancePath + "/id", schemaPath: "#/properties/id/type", keyword: "type", params: { type: schema36.properties.id.type }, message: "must be string,null" }];
             return false;
           }
           var valid0 = _errs1 === errors;
@@ -2662,11 +3455,11 @@ function validate62(data, { instancePath = "", parentData, parentDataProperty, r
         if (valid0) {
           if (data.content !== void 0) {
             const _errs3 = errors;
-            if (!validate23(data.content, { instancePath: instancePath + "/content", parentData: data, parentDataProperty: "content", rootData, dynamicAnchors })) {
-              vErrors = vErrors === null ? validate23.errors : (function(a, b) {
+            if (!validate25(data.content, { instancePath: instancePath + "/content", parentData: data, parentDataProperty: "content", rootData, dynamicAnchors })) {
+              vErrors = vErrors === null ? validate25.errors : (function(a, b) {
                 for (let i = 0; i < b.length; i++) a.push(b[i]);
                 return a;
-              })(vErrors, validate23.errors);
+              })(vErrors, validate25.errors);
               errors = vErrors.length;
             }
             var valid0 = _errs3 === errors;
@@ -2677,7 +3470,7 @@ function validate62(data, { instancePath = "", parentData, parentDataProperty, r
             if (data.role !== void 0) {
               const _errs4 = errors;
               if ("system" !== data.role) {
-                validate62.errors = [{ instancePath: instancePath + "/role", schemaPath: "#/properties/role/const", keyword: "const", params: { allowedValue: "system" }, message: "must be equal to constant" }];
+                validate76.errors = [{ instancePath: instancePath + "/role", schemaPath: "#/properties/role/const", keyword: "const", params: { allowedValue: "system" }, message: "must be equal to constant" }];
                 return false;
               }
               var valid0 = _errs4 === errors;
@@ -2689,7 +3482,7 @@ function validate62(data, { instancePath = "", parentData, parentDataProperty, r
                 let data3 = data.metadata;
                 const _errs5 = errors;
                 if (!(data3 && typeof data3 == "object" && !Array.isArray(data3)) && data3 !== null) {
-                  validate62.errors = [{ instancePath: instancePath + "/metadata", schemaPath: "#/properties/metadata/type", keyword: "type", params: { type: schema41.properties.metadata.type }, message: "must be object,null" }];
+                  validate76.errors = [{ instancePath: instancePath + "/metadata", schemaPath: "#/properties/metadata/type", keyword: "type", params: { type: schema36.properties.metadata.type }, message: "must be object,null" }];
                   return false;
                 }
                 var valid0 = _errs5 === errors;
@@ -2701,19 +3494,72 @@ function validate62(data, { instancePath = "", parentData, parentDataProperty, r
         }
       }
     } else {
-      validate62.errors = [{ instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" }];
+      validate76.errors = [{ instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" }];
       return false;
     }
   }
-  validate62.errors = vErrors;
+  validate76.errors = vErrors;
   return errors === 0;
 }
-validate62.evaluated = { "props": { "id": true, "content": true, "role": true, "metadata": true }, "dynamicProps": false, "dynamicItems": false };
-const ToolCall = validate64;
-function validate64(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+validate76.evaluated = { "props": { "id": true, "content": true, "role": true, "metadata": true }, "dynamicProps": false, "dynamicItems": false };
+const Timestamp = validate78;
+function validate78(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate64.evaluated;
+  const evaluated0 = validate78.evaluated;
+  if (evaluated0.dynamicProps) {
+    evaluated0.props = void 0;
+  }
+  if (evaluated0.dynamicItems) {
+    evaluated0.items = void 0;
+  }
+  const _errs1 = errors;
+  const _errs2 = errors;
+  if (typeof data === "string") {
+    if (!pattern4.test(data)) {
+      const err0 = {};
+      if (vErrors === null) {
+        vErrors = [err0];
+      } else {
+        vErrors.push(err0);
+      }
+      errors++;
+    }
+  }
+  var valid0 = _errs2 === errors;
+  if (valid0) {
+    validate78.errors = [{ instancePath, schemaPath: "#/not", keyword: "not", params: {}, message: "must NOT be valid" }];
+    return false;
+  } else {
+    errors = _errs1;
+    if (vErrors !== null) {
+      if (_errs1) {
+        vErrors.length = _errs1;
+      } else {
+        vErrors = null;
+      }
+    }
+  }
+  if (errors === 0) {
+    if (typeof data === "string") {
+      if (!pattern5.test(data)) {
+        validate78.errors = [{ instancePath, schemaPath: "#/pattern", keyword: "pattern", params: { pattern: "^(([0-9]{3}[1-9]|[0-9]{2}[1-9][0-9]|[0-9][1-9][0-9]{2}|[1-9][0-9]{3})-(0[13578]|1[02])-(0[1-9]|[12][0-9]|3[01])|([0-9]{3}[1-9]|[0-9]{2}[1-9][0-9]|[0-9][1-9][0-9]{2}|[1-9][0-9]{3})-(0[469]|11)-(0[1-9]|[12][0-9]|30)|([0-9]{3}[1-9]|[0-9]{2}[1-9][0-9]|[0-9][1-9][0-9]{2}|[1-9][0-9]{3})-02-(0[1-9]|1[0-9]|2[0-8])|([0-9]{2}(0[48]|[2468][048]|[13579][26])|(0[48]|[2468][048]|[13579][26])00)-02-29)T([01][0-9]|2[0-3]):[0-5][0-9]:[0-5][0-9](\\.[0-9]{1,6})?(Z|[+-]([01][0-9]|2[0-3]):[0-5][0-9])?$" }, message: 'must match pattern "^(([0-9]{3}[1-9]|[0-9]{2}[1-9][0-9]|[0-9][1-9][0-9]{2}|[1-9][0-9]{3})-(0[13578]|1[02])-(0[1-9]|[12][0-9]|3[01])|([0-9]{3}[1-9]|[0-9]{2}[1-9][0-9]|[0-9][1-9][0-9]{2}|[1-9][0-9]{3})-(0[469]|11)-(0[1-9]|[12][0-9]|30)|([0-9]{3}[1-9]|[0-9]{2}[1-9][0-9]|[0-9][1-9][0-9]{2}|[1-9][0-9]{3})-02-(0[1-9]|1[0-9]|2[0-8])|([0-9]{2}(0[48]|[2468][048]|[13579][26])|(0[48]|[2468][048]|[13579][26])00)-02-29)T([01][0-9]|2[0-3]):[0-5][0-9]:[0-5][0-9](\\.[0-9]{1,6})?(Z|[+-]([01][0-9]|2[0-3]):[0-5][0-9])?$"' }];
+        return false;
+      }
+    } else {
+      validate78.errors = [{ instancePath, schemaPath: "#/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
+      return false;
+    }
+  }
+  validate78.errors = vErrors;
+  return errors === 0;
+}
+validate78.evaluated = { "dynamicProps": false, "dynamicItems": false };
+const ToolCall = validate79;
+function validate79(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+  let vErrors = null;
+  let errors = 0;
+  const evaluated0 = validate79.evaluated;
   if (evaluated0.dynamicProps) {
     evaluated0.props = void 0;
   }
@@ -2724,13 +3570,13 @@ function validate64(data, { instancePath = "", parentData, parentDataProperty, r
     if (data && typeof data == "object" && !Array.isArray(data)) {
       let missing0;
       if (data.id === void 0 && (missing0 = "id") || data.function === void 0 && (missing0 = "function") || data.arguments === void 0 && (missing0 = "arguments")) {
-        validate64.errors = [{ instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: missing0 }, message: "must have required property '" + missing0 + "'" }];
+        validate79.errors = [{ instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: missing0 }, message: "must have required property '" + missing0 + "'" }];
         return false;
       } else {
         if (data.id !== void 0) {
           const _errs1 = errors;
           if (typeof data.id !== "string") {
-            validate64.errors = [{ instancePath: instancePath + "/id", schemaPath: "#/properties/id/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
+            validate79.errors = [{ instancePath: instancePath + "/id", schemaPath: "#/properties/id/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
             return false;
           }
           var valid0 = _errs1 === errors;
@@ -2741,7 +3587,7 @@ function validate64(data, { instancePath = "", parentData, parentDataProperty, r
           if (data.function !== void 0) {
             const _errs3 = errors;
             if (typeof data.function !== "string") {
-              validate64.errors = [{ instancePath: instancePath + "/function", schemaPath: "#/properties/function/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
+              validate79.errors = [{ instancePath: instancePath + "/function", schemaPath: "#/properties/function/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
               return false;
             }
             var valid0 = _errs3 === errors;
@@ -2753,7 +3599,7 @@ function validate64(data, { instancePath = "", parentData, parentDataProperty, r
               let data2 = data.arguments;
               const _errs5 = errors;
               if (!(data2 && typeof data2 == "object" && !Array.isArray(data2))) {
-                validate64.errors = [{ instancePath: instancePath + "/arguments", schemaPath: "#/properties/arguments/type", keyword: "type", params: { type: "object" }, message: "must be object" }];
+                validate79.errors = [{ instancePath: instancePath + "/arguments", schemaPath: "#/properties/arguments/type", keyword: "type", params: { type: "object" }, message: "must be object" }];
                 return false;
               }
               var valid0 = _errs5 === errors;
@@ -2765,7 +3611,7 @@ function validate64(data, { instancePath = "", parentData, parentDataProperty, r
                 let data3 = data.type;
                 const _errs7 = errors;
                 if (!(data3 === "function" || data3 === null)) {
-                  validate64.errors = [{ instancePath: instancePath + "/type", schemaPath: "#/properties/type/enum", keyword: "enum", params: { allowedValues: schema38.properties.type.enum }, message: "must be equal to one of the allowed values" }];
+                  validate79.errors = [{ instancePath: instancePath + "/type", schemaPath: "#/properties/type/enum", keyword: "enum", params: { allowedValues: schema43.properties.type.enum }, message: "must be equal to one of the allowed values" }];
                   return false;
                 }
                 var valid0 = _errs7 === errors;
@@ -2777,7 +3623,7 @@ function validate64(data, { instancePath = "", parentData, parentDataProperty, r
                   let data4 = data.parse_error;
                   const _errs8 = errors;
                   if (typeof data4 !== "string" && data4 !== null) {
-                    validate64.errors = [{ instancePath: instancePath + "/parse_error", schemaPath: "#/properties/parse_error/type", keyword: "type", params: { type: schema38.properties.parse_error.type }, message: "must be string,null" }];
+                    validate79.errors = [{ instancePath: instancePath + "/parse_error", schemaPath: "#/properties/parse_error/type", keyword: "type", params: { type: schema43.properties.parse_error.type }, message: "must be string,null" }];
                     return false;
                   }
                   var valid0 = _errs8 === errors;
@@ -2808,7 +3654,7 @@ function validate64(data, { instancePath = "", parentData, parentDataProperty, r
                             let data6 = data5.title;
                             const _errs15 = errors;
                             if (typeof data6 !== "string" && data6 !== null) {
-                              const err1 = { instancePath: instancePath + "/view/title", schemaPath: "#/$defs/ToolCallContent/properties/title/type", keyword: "type", params: { type: schema39.properties.title.type }, message: "must be string,null" };
+                              const err1 = { instancePath: instancePath + "/view/title", schemaPath: "#/$defs/ToolCallContent/properties/title/type", keyword: "type", params: { type: schema44.properties.title.type }, message: "must be string,null" };
                               if (vErrors === null) {
                                 vErrors = [err1];
                               } else {
@@ -2825,7 +3671,7 @@ function validate64(data, { instancePath = "", parentData, parentDataProperty, r
                               let data7 = data5.format;
                               const _errs17 = errors;
                               if (!(data7 === "text" || data7 === "markdown")) {
-                                const err2 = { instancePath: instancePath + "/view/format", schemaPath: "#/$defs/ToolCallContent/properties/format/enum", keyword: "enum", params: { allowedValues: schema39.properties.format.enum }, message: "must be equal to one of the allowed values" };
+                                const err2 = { instancePath: instancePath + "/view/format", schemaPath: "#/$defs/ToolCallContent/properties/format/enum", keyword: "enum", params: { allowedValues: schema44.properties.format.enum }, message: "must be equal to one of the allowed values" };
                                 if (vErrors === null) {
                                   vErrors = [err2];
                                 } else {
@@ -2894,7 +3740,7 @@ function validate64(data, { instancePath = "", parentData, parentDataProperty, r
                         vErrors.push(err6);
                       }
                       errors++;
-                      validate64.errors = vErrors;
+                      validate79.errors = vErrors;
                       return false;
                     } else {
                       errors = _errs11;
@@ -2915,7 +3761,7 @@ function validate64(data, { instancePath = "", parentData, parentDataProperty, r
                       let data9 = data.google_thought_signature;
                       const _errs22 = errors;
                       if (typeof data9 !== "string" && data9 !== null) {
-                        validate64.errors = [{ instancePath: instancePath + "/google_thought_signature", schemaPath: "#/properties/google_thought_signature/type", keyword: "type", params: { type: schema38.properties.google_thought_signature.type }, message: "must be string,null" }];
+                        validate79.errors = [{ instancePath: instancePath + "/google_thought_signature", schemaPath: "#/properties/google_thought_signature/type", keyword: "type", params: { type: schema43.properties.google_thought_signature.type }, message: "must be string,null" }];
                         return false;
                       }
                       var valid0 = _errs22 === errors;
@@ -2930,19 +3776,19 @@ function validate64(data, { instancePath = "", parentData, parentDataProperty, r
         }
       }
     } else {
-      validate64.errors = [{ instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" }];
+      validate79.errors = [{ instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" }];
       return false;
     }
   }
-  validate64.errors = vErrors;
+  validate79.errors = vErrors;
   return errors === 0;
 }
-validate64.evaluated = { "props": { "id": true, "function": true, "arguments": true, "type": true, "parse_error": true, "view": true, "google_thought_signature": true }, "dynamicProps": false, "dynamicItems": false };
-const ToolCallContent = validate65;
-function validate65(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+validate79.evaluated = { "props": { "id": true, "function": true, "arguments": true, "type": true, "parse_error": true, "view": true, "google_thought_signature": true }, "dynamicProps": false, "dynamicItems": false };
+const ToolCallContent = validate80;
+function validate80(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate65.evaluated;
+  const evaluated0 = validate80.evaluated;
   if (evaluated0.dynamicProps) {
     evaluated0.props = void 0;
   }
@@ -2953,14 +3799,14 @@ function validate65(data, { instancePath = "", parentData, parentDataProperty, r
     if (data && typeof data == "object" && !Array.isArray(data)) {
       let missing0;
       if (data.format === void 0 && (missing0 = "format") || data.content === void 0 && (missing0 = "content")) {
-        validate65.errors = [{ instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: missing0 }, message: "must have required property '" + missing0 + "'" }];
+        validate80.errors = [{ instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: missing0 }, message: "must have required property '" + missing0 + "'" }];
         return false;
       } else {
         if (data.title !== void 0) {
           let data0 = data.title;
           const _errs1 = errors;
           if (typeof data0 !== "string" && data0 !== null) {
-            validate65.errors = [{ instancePath: instancePath + "/title", schemaPath: "#/properties/title/type", keyword: "type", params: { type: schema39.properties.title.type }, message: "must be string,null" }];
+            validate80.errors = [{ instancePath: instancePath + "/title", schemaPath: "#/properties/title/type", keyword: "type", params: { type: schema44.properties.title.type }, message: "must be string,null" }];
             return false;
           }
           var valid0 = _errs1 === errors;
@@ -2972,7 +3818,7 @@ function validate65(data, { instancePath = "", parentData, parentDataProperty, r
             let data1 = data.format;
             const _errs3 = errors;
             if (!(data1 === "text" || data1 === "markdown")) {
-              validate65.errors = [{ instancePath: instancePath + "/format", schemaPath: "#/properties/format/enum", keyword: "enum", params: { allowedValues: schema39.properties.format.enum }, message: "must be equal to one of the allowed values" }];
+              validate80.errors = [{ instancePath: instancePath + "/format", schemaPath: "#/properties/format/enum", keyword: "enum", params: { allowedValues: schema44.properties.format.enum }, message: "must be equal to one of the allowed values" }];
               return false;
             }
             var valid0 = _errs3 === errors;
@@ -2983,7 +3829,7 @@ function validate65(data, { instancePath = "", parentData, parentDataProperty, r
             if (data.content !== void 0) {
               const _errs4 = errors;
               if (typeof data.content !== "string") {
-                validate65.errors = [{ instancePath: instancePath + "/content", schemaPath: "#/properties/content/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
+                validate80.errors = [{ instancePath: instancePath + "/content", schemaPath: "#/properties/content/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
                 return false;
               }
               var valid0 = _errs4 === errors;
@@ -2994,22 +3840,22 @@ function validate65(data, { instancePath = "", parentData, parentDataProperty, r
         }
       }
     } else {
-      validate65.errors = [{ instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" }];
+      validate80.errors = [{ instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" }];
       return false;
     }
   }
-  validate65.errors = vErrors;
+  validate80.errors = vErrors;
   return errors === 0;
 }
-validate65.evaluated = { "props": { "title": true, "format": true, "content": true }, "dynamicProps": false, "dynamicItems": false };
-const ToolInfo = validate66;
-const schema68 = { "type": "object", "properties": { "name": { "type": "string" }, "description": { "type": "string" }, "parameters": { "$ref": "#/$defs/ToolParams" } }, "required": ["name", "description"] };
-const schema69 = { "type": "object", "properties": { "type": { "const": "object" }, "properties": { "type": "object", "additionalProperties": { "$ref": "#/$defs/ToolParam" } }, "required": { "type": "array", "items": { "type": "string" } }, "additionalProperties": { "type": "boolean" } } };
-const schema70 = { "type": "object", "properties": { "name": { "type": "string" }, "description": { "type": "string" }, "input_schema": { "type": "object" } }, "required": ["name", "description", "input_schema"] };
-function validate67(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+validate80.evaluated = { "props": { "title": true, "format": true, "content": true }, "dynamicProps": false, "dynamicItems": false };
+const ToolInfo = validate81;
+const schema76 = { "type": "object", "properties": { "name": { "type": "string" }, "description": { "type": "string" }, "parameters": { "$ref": "#/$defs/ToolParams" } }, "required": ["name", "description"] };
+const schema77 = { "type": "object", "properties": { "type": { "const": "object" }, "properties": { "type": "object", "additionalProperties": { "$ref": "#/$defs/ToolParam" } }, "required": { "type": "array", "items": { "type": "string" } }, "additionalProperties": { "type": "boolean" } } };
+const schema78 = { "type": "object", "properties": { "name": { "type": "string" }, "description": { "type": "string" }, "input_schema": { "type": "object" } }, "required": ["name", "description", "input_schema"] };
+function validate82(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate67.evaluated;
+  const evaluated0 = validate82.evaluated;
   if (evaluated0.dynamicProps) {
     evaluated0.props = void 0;
   }
@@ -3021,7 +3867,7 @@ function validate67(data, { instancePath = "", parentData, parentDataProperty, r
       if (data.type !== void 0) {
         const _errs1 = errors;
         if ("object" !== data.type) {
-          validate67.errors = [{ instancePath: instancePath + "/type", schemaPath: "#/properties/type/const", keyword: "const", params: { allowedValue: "object" }, message: "must be equal to constant" }];
+          validate82.errors = [{ instancePath: instancePath + "/type", schemaPath: "#/properties/type/const", keyword: "const", params: { allowedValue: "object" }, message: "must be equal to constant" }];
           return false;
         }
         var valid0 = _errs1 === errors;
@@ -3042,13 +3888,13 @@ function validate67(data, { instancePath = "", parentData, parentDataProperty, r
                   if (data2 && typeof data2 == "object" && !Array.isArray(data2)) {
                     let missing0;
                     if (data2.name === void 0 && (missing0 = "name") || data2.description === void 0 && (missing0 = "description") || data2.input_schema === void 0 && (missing0 = "input_schema")) {
-                      validate67.errors = [{ instancePath: instancePath + "/properties/" + key0.replace(/~/g, "~0").replace(/\//g, "~1"), schemaPath: "#/$defs/ToolParam/required", keyword: "required", params: { missingProperty: missing0 }, message: "must have required property '" + missing0 + "'" }];
+                      validate82.errors = [{ instancePath: instancePath + "/properties/" + key0.replace(/~/g, "~0").replace(/\//g, "~1"), schemaPath: "#/$defs/ToolParam/required", keyword: "required", params: { missingProperty: missing0 }, message: "must have required property '" + missing0 + "'" }];
                       return false;
                     } else {
                       if (data2.name !== void 0) {
                         const _errs8 = errors;
                         if (typeof data2.name !== "string") {
-                          validate67.errors = [{ instancePath: instancePath + "/properties/" + key0.replace(/~/g, "~0").replace(/\//g, "~1") + "/name", schemaPath: "#/$defs/ToolParam/properties/name/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
+                          validate82.errors = [{ instancePath: instancePath + "/properties/" + key0.replace(/~/g, "~0").replace(/\//g, "~1") + "/name", schemaPath: "#/$defs/ToolParam/properties/name/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
                           return false;
                         }
                         var valid3 = _errs8 === errors;
@@ -3059,7 +3905,7 @@ function validate67(data, { instancePath = "", parentData, parentDataProperty, r
                         if (data2.description !== void 0) {
                           const _errs10 = errors;
                           if (typeof data2.description !== "string") {
-                            validate67.errors = [{ instancePath: instancePath + "/properties/" + key0.replace(/~/g, "~0").replace(/\//g, "~1") + "/description", schemaPath: "#/$defs/ToolParam/properties/description/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
+                            validate82.errors = [{ instancePath: instancePath + "/properties/" + key0.replace(/~/g, "~0").replace(/\//g, "~1") + "/description", schemaPath: "#/$defs/ToolParam/properties/description/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
                             return false;
                           }
                           var valid3 = _errs10 === errors;
@@ -3071,7 +3917,7 @@ function validate67(data, { instancePath = "", parentData, parentDataProperty, r
                             let data5 = data2.input_schema;
                             const _errs12 = errors;
                             if (!(data5 && typeof data5 == "object" && !Array.isArray(data5))) {
-                              validate67.errors = [{ instancePath: instancePath + "/properties/" + key0.replace(/~/g, "~0").replace(/\//g, "~1") + "/input_schema", schemaPath: "#/$defs/ToolParam/properties/input_schema/type", keyword: "type", params: { type: "object" }, message: "must be object" }];
+                              validate82.errors = [{ instancePath: instancePath + "/properties/" + key0.replace(/~/g, "~0").replace(/\//g, "~1") + "/input_schema", schemaPath: "#/$defs/ToolParam/properties/input_schema/type", keyword: "type", params: { type: "object" }, message: "must be object" }];
                               return false;
                             }
                             var valid3 = _errs12 === errors;
@@ -3082,7 +3928,7 @@ function validate67(data, { instancePath = "", parentData, parentDataProperty, r
                       }
                     }
                   } else {
-                    validate67.errors = [{ instancePath: instancePath + "/properties/" + key0.replace(/~/g, "~0").replace(/\//g, "~1"), schemaPath: "#/$defs/ToolParam/type", keyword: "type", params: { type: "object" }, message: "must be object" }];
+                    validate82.errors = [{ instancePath: instancePath + "/properties/" + key0.replace(/~/g, "~0").replace(/\//g, "~1"), schemaPath: "#/$defs/ToolParam/type", keyword: "type", params: { type: "object" }, message: "must be object" }];
                     return false;
                   }
                 }
@@ -3092,7 +3938,7 @@ function validate67(data, { instancePath = "", parentData, parentDataProperty, r
                 }
               }
             } else {
-              validate67.errors = [{ instancePath: instancePath + "/properties", schemaPath: "#/properties/properties/type", keyword: "type", params: { type: "object" }, message: "must be object" }];
+              validate82.errors = [{ instancePath: instancePath + "/properties", schemaPath: "#/properties/properties/type", keyword: "type", params: { type: "object" }, message: "must be object" }];
               return false;
             }
           }
@@ -3111,7 +3957,7 @@ function validate67(data, { instancePath = "", parentData, parentDataProperty, r
                 for (let i0 = 0; i0 < len0; i0++) {
                   const _errs16 = errors;
                   if (typeof data6[i0] !== "string") {
-                    validate67.errors = [{ instancePath: instancePath + "/required/" + i0, schemaPath: "#/properties/required/items/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
+                    validate82.errors = [{ instancePath: instancePath + "/required/" + i0, schemaPath: "#/properties/required/items/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
                     return false;
                   }
                   var valid4 = _errs16 === errors;
@@ -3120,7 +3966,7 @@ function validate67(data, { instancePath = "", parentData, parentDataProperty, r
                   }
                 }
               } else {
-                validate67.errors = [{ instancePath: instancePath + "/required", schemaPath: "#/properties/required/type", keyword: "type", params: { type: "array" }, message: "must be array" }];
+                validate82.errors = [{ instancePath: instancePath + "/required", schemaPath: "#/properties/required/type", keyword: "type", params: { type: "array" }, message: "must be array" }];
                 return false;
               }
             }
@@ -3132,7 +3978,7 @@ function validate67(data, { instancePath = "", parentData, parentDataProperty, r
             if (data.additionalProperties !== void 0) {
               const _errs18 = errors;
               if (typeof data.additionalProperties !== "boolean") {
-                validate67.errors = [{ instancePath: instancePath + "/additionalProperties", schemaPath: "#/properties/additionalProperties/type", keyword: "type", params: { type: "boolean" }, message: "must be boolean" }];
+                validate82.errors = [{ instancePath: instancePath + "/additionalProperties", schemaPath: "#/properties/additionalProperties/type", keyword: "type", params: { type: "boolean" }, message: "must be boolean" }];
                 return false;
               }
               var valid0 = _errs18 === errors;
@@ -3143,18 +3989,18 @@ function validate67(data, { instancePath = "", parentData, parentDataProperty, r
         }
       }
     } else {
-      validate67.errors = [{ instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" }];
+      validate82.errors = [{ instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" }];
       return false;
     }
   }
-  validate67.errors = vErrors;
+  validate82.errors = vErrors;
   return errors === 0;
 }
-validate67.evaluated = { "props": { "type": true, "properties": true, "required": true, "additionalProperties": true }, "dynamicProps": false, "dynamicItems": false };
-function validate66(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+validate82.evaluated = { "props": { "type": true, "properties": true, "required": true, "additionalProperties": true }, "dynamicProps": false, "dynamicItems": false };
+function validate81(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate66.evaluated;
+  const evaluated0 = validate81.evaluated;
   if (evaluated0.dynamicProps) {
     evaluated0.props = void 0;
   }
@@ -3165,13 +4011,13 @@ function validate66(data, { instancePath = "", parentData, parentDataProperty, r
     if (data && typeof data == "object" && !Array.isArray(data)) {
       let missing0;
       if (data.name === void 0 && (missing0 = "name") || data.description === void 0 && (missing0 = "description")) {
-        validate66.errors = [{ instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: missing0 }, message: "must have required property '" + missing0 + "'" }];
+        validate81.errors = [{ instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: missing0 }, message: "must have required property '" + missing0 + "'" }];
         return false;
       } else {
         if (data.name !== void 0) {
           const _errs1 = errors;
           if (typeof data.name !== "string") {
-            validate66.errors = [{ instancePath: instancePath + "/name", schemaPath: "#/properties/name/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
+            validate81.errors = [{ instancePath: instancePath + "/name", schemaPath: "#/properties/name/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
             return false;
           }
           var valid0 = _errs1 === errors;
@@ -3182,7 +4028,7 @@ function validate66(data, { instancePath = "", parentData, parentDataProperty, r
           if (data.description !== void 0) {
             const _errs3 = errors;
             if (typeof data.description !== "string") {
-              validate66.errors = [{ instancePath: instancePath + "/description", schemaPath: "#/properties/description/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
+              validate81.errors = [{ instancePath: instancePath + "/description", schemaPath: "#/properties/description/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
               return false;
             }
             var valid0 = _errs3 === errors;
@@ -3192,11 +4038,11 @@ function validate66(data, { instancePath = "", parentData, parentDataProperty, r
           if (valid0) {
             if (data.parameters !== void 0) {
               const _errs5 = errors;
-              if (!validate67(data.parameters, { instancePath: instancePath + "/parameters", parentData: data, parentDataProperty: "parameters", rootData, dynamicAnchors })) {
-                vErrors = vErrors === null ? validate67.errors : (function(a, b) {
+              if (!validate82(data.parameters, { instancePath: instancePath + "/parameters", parentData: data, parentDataProperty: "parameters", rootData, dynamicAnchors })) {
+                vErrors = vErrors === null ? validate82.errors : (function(a, b) {
                   for (let i = 0; i < b.length; i++) a.push(b[i]);
                   return a;
-                })(vErrors, validate67.errors);
+                })(vErrors, validate82.errors);
                 errors = vErrors.length;
               }
               var valid0 = _errs5 === errors;
@@ -3207,19 +4053,19 @@ function validate66(data, { instancePath = "", parentData, parentDataProperty, r
         }
       }
     } else {
-      validate66.errors = [{ instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" }];
+      validate81.errors = [{ instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" }];
       return false;
     }
   }
-  validate66.errors = vErrors;
+  validate81.errors = vErrors;
   return errors === 0;
 }
-validate66.evaluated = { "props": { "name": true, "description": true, "parameters": true }, "dynamicProps": false, "dynamicItems": false };
-const ToolMessage = validate69;
-function validate69(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+validate81.evaluated = { "props": { "name": true, "description": true, "parameters": true }, "dynamicProps": false, "dynamicItems": false };
+const ToolMessage = validate84;
+function validate84(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate69.evaluated;
+  const evaluated0 = validate84.evaluated;
   if (evaluated0.dynamicProps) {
     evaluated0.props = void 0;
   }
@@ -3230,14 +4076,14 @@ function validate69(data, { instancePath = "", parentData, parentDataProperty, r
     if (data && typeof data == "object" && !Array.isArray(data)) {
       let missing0;
       if (data.content === void 0 && (missing0 = "content") || data.role === void 0 && (missing0 = "role")) {
-        validate69.errors = [{ instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: missing0 }, message: "must have required property '" + missing0 + "'" }];
+        validate84.errors = [{ instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: missing0 }, message: "must have required property '" + missing0 + "'" }];
         return false;
       } else {
         if (data.id !== void 0) {
           let data0 = data.id;
           const _errs1 = errors;
           if (typeof data0 !== "string" && data0 !== null) {
-            validate69.errors = [{ instancePath: instancePath + "/id", schemaPath: "#/properties/id/type", keyword: "type", params: { type: schema43.properties.id.type }, message: "must be string,null" }];
+            validate84.errors = [{ instancePath: instancePath + "/id", schemaPath: "#/properties/id/type", keyword: "type", params: { type: schema45.properties.id.type }, message: "must be string,null" }];
             return false;
           }
           var valid0 = _errs1 === errors;
@@ -3247,11 +4093,11 @@ function validate69(data, { instancePath = "", parentData, parentDataProperty, r
         if (valid0) {
           if (data.content !== void 0) {
             const _errs3 = errors;
-            if (!validate23(data.content, { instancePath: instancePath + "/content", parentData: data, parentDataProperty: "content", rootData, dynamicAnchors })) {
-              vErrors = vErrors === null ? validate23.errors : (function(a, b) {
+            if (!validate25(data.content, { instancePath: instancePath + "/content", parentData: data, parentDataProperty: "content", rootData, dynamicAnchors })) {
+              vErrors = vErrors === null ? validate25.errors : (function(a, b) {
                 for (let i = 0; i < b.length; i++) a.push(b[i]);
                 return a;
-              })(vErrors, validate23.errors);
+              })(vErrors, validate25.errors);
               errors = vErrors.length;
             }
             var valid0 = _errs3 === errors;
@@ -3262,7 +4108,7 @@ function validate69(data, { instancePath = "", parentData, parentDataProperty, r
             if (data.role !== void 0) {
               const _errs4 = errors;
               if ("tool" !== data.role) {
-                validate69.errors = [{ instancePath: instancePath + "/role", schemaPath: "#/properties/role/const", keyword: "const", params: { allowedValue: "tool" }, message: "must be equal to constant" }];
+                validate84.errors = [{ instancePath: instancePath + "/role", schemaPath: "#/properties/role/const", keyword: "const", params: { allowedValue: "tool" }, message: "must be equal to constant" }];
                 return false;
               }
               var valid0 = _errs4 === errors;
@@ -3274,7 +4120,7 @@ function validate69(data, { instancePath = "", parentData, parentDataProperty, r
                 let data3 = data.metadata;
                 const _errs5 = errors;
                 if (!(data3 && typeof data3 == "object" && !Array.isArray(data3)) && data3 !== null) {
-                  validate69.errors = [{ instancePath: instancePath + "/metadata", schemaPath: "#/properties/metadata/type", keyword: "type", params: { type: schema43.properties.metadata.type }, message: "must be object,null" }];
+                  validate84.errors = [{ instancePath: instancePath + "/metadata", schemaPath: "#/properties/metadata/type", keyword: "type", params: { type: schema45.properties.metadata.type }, message: "must be object,null" }];
                   return false;
                 }
                 var valid0 = _errs5 === errors;
@@ -3286,7 +4132,7 @@ function validate69(data, { instancePath = "", parentData, parentDataProperty, r
                   let data4 = data.tool_call_id;
                   const _errs7 = errors;
                   if (typeof data4 !== "string" && data4 !== null) {
-                    validate69.errors = [{ instancePath: instancePath + "/tool_call_id", schemaPath: "#/properties/tool_call_id/type", keyword: "type", params: { type: schema43.properties.tool_call_id.type }, message: "must be string,null" }];
+                    validate84.errors = [{ instancePath: instancePath + "/tool_call_id", schemaPath: "#/properties/tool_call_id/type", keyword: "type", params: { type: schema45.properties.tool_call_id.type }, message: "must be string,null" }];
                     return false;
                   }
                   var valid0 = _errs7 === errors;
@@ -3298,7 +4144,7 @@ function validate69(data, { instancePath = "", parentData, parentDataProperty, r
                     let data5 = data.function;
                     const _errs9 = errors;
                     if (typeof data5 !== "string" && data5 !== null) {
-                      validate69.errors = [{ instancePath: instancePath + "/function", schemaPath: "#/properties/function/type", keyword: "type", params: { type: schema43.properties.function.type }, message: "must be string,null" }];
+                      validate84.errors = [{ instancePath: instancePath + "/function", schemaPath: "#/properties/function/type", keyword: "type", params: { type: schema45.properties.function.type }, message: "must be string,null" }];
                       return false;
                     }
                     var valid0 = _errs9 === errors;
@@ -3310,7 +4156,7 @@ function validate69(data, { instancePath = "", parentData, parentDataProperty, r
                       let data6 = data.error;
                       const _errs11 = errors;
                       if (!(data6 && typeof data6 == "object" && !Array.isArray(data6)) && data6 !== null) {
-                        validate69.errors = [{ instancePath: instancePath + "/error", schemaPath: "#/properties/error/type", keyword: "type", params: { type: schema43.properties.error.type }, message: "must be object,null" }];
+                        validate84.errors = [{ instancePath: instancePath + "/error", schemaPath: "#/properties/error/type", keyword: "type", params: { type: schema45.properties.error.type }, message: "must be object,null" }];
                         return false;
                       }
                       var valid0 = _errs11 === errors;
@@ -3325,19 +4171,19 @@ function validate69(data, { instancePath = "", parentData, parentDataProperty, r
         }
       }
     } else {
-      validate69.errors = [{ instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" }];
+      validate84.errors = [{ instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" }];
       return false;
     }
   }
-  validate69.errors = vErrors;
+  validate84.errors = vErrors;
   return errors === 0;
 }
-validate69.evaluated = { "props": { "id": true, "content": true, "role": true, "metadata": true, "tool_call_id": true, "function": true, "error": true }, "dynamicProps": false, "dynamicItems": false };
-const ToolParam = validate71;
-function validate71(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+validate84.evaluated = { "props": { "id": true, "content": true, "role": true, "metadata": true, "tool_call_id": true, "function": true, "error": true }, "dynamicProps": false, "dynamicItems": false };
+const ToolParam = validate86;
+function validate86(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate71.evaluated;
+  const evaluated0 = validate86.evaluated;
   if (evaluated0.dynamicProps) {
     evaluated0.props = void 0;
   }
@@ -3348,13 +4194,13 @@ function validate71(data, { instancePath = "", parentData, parentDataProperty, r
     if (data && typeof data == "object" && !Array.isArray(data)) {
       let missing0;
       if (data.name === void 0 && (missing0 = "name") || data.description === void 0 && (missing0 = "description") || data.input_schema === void 0 && (missing0 = "input_schema")) {
-        validate71.errors = [{ instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: missing0 }, message: "must have required property '" + missing0 + "'" }];
+        validate86.errors = [{ instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: missing0 }, message: "must have required property '" + missing0 + "'" }];
         return false;
       } else {
         if (data.name !== void 0) {
           const _errs1 = errors;
           if (typeof data.name !== "string") {
-            validate71.errors = [{ instancePath: instancePath + "/name", schemaPath: "#/properties/name/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
+            validate86.errors = [{ instancePath: instancePath + "/name", schemaPath: "#/properties/name/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
             return false;
           }
           var valid0 = _errs1 === errors;
@@ -3365,7 +4211,7 @@ function validate71(data, { instancePath = "", parentData, parentDataProperty, r
           if (data.description !== void 0) {
             const _errs3 = errors;
             if (typeof data.description !== "string") {
-              validate71.errors = [{ instancePath: instancePath + "/description", schemaPath: "#/properties/description/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
+              validate86.errors = [{ instancePath: instancePath + "/description", schemaPath: "#/properties/description/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
               return false;
             }
             var valid0 = _errs3 === errors;
@@ -3377,7 +4223,7 @@ function validate71(data, { instancePath = "", parentData, parentDataProperty, r
               let data2 = data.input_schema;
               const _errs5 = errors;
               if (!(data2 && typeof data2 == "object" && !Array.isArray(data2))) {
-                validate71.errors = [{ instancePath: instancePath + "/input_schema", schemaPath: "#/properties/input_schema/type", keyword: "type", params: { type: "object" }, message: "must be object" }];
+                validate86.errors = [{ instancePath: instancePath + "/input_schema", schemaPath: "#/properties/input_schema/type", keyword: "type", params: { type: "object" }, message: "must be object" }];
                 return false;
               }
               var valid0 = _errs5 === errors;
@@ -3388,19 +4234,19 @@ function validate71(data, { instancePath = "", parentData, parentDataProperty, r
         }
       }
     } else {
-      validate71.errors = [{ instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" }];
+      validate86.errors = [{ instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" }];
       return false;
     }
   }
-  validate71.errors = vErrors;
+  validate86.errors = vErrors;
   return errors === 0;
 }
-validate71.evaluated = { "props": { "name": true, "description": true, "input_schema": true }, "dynamicProps": false, "dynamicItems": false };
-const ToolParams = validate72;
-function validate72(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+validate86.evaluated = { "props": { "name": true, "description": true, "input_schema": true }, "dynamicProps": false, "dynamicItems": false };
+const ToolParams = validate87;
+function validate87(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate72.evaluated;
+  const evaluated0 = validate87.evaluated;
   if (evaluated0.dynamicProps) {
     evaluated0.props = void 0;
   }
@@ -3412,7 +4258,7 @@ function validate72(data, { instancePath = "", parentData, parentDataProperty, r
       if (data.type !== void 0) {
         const _errs1 = errors;
         if ("object" !== data.type) {
-          validate72.errors = [{ instancePath: instancePath + "/type", schemaPath: "#/properties/type/const", keyword: "const", params: { allowedValue: "object" }, message: "must be equal to constant" }];
+          validate87.errors = [{ instancePath: instancePath + "/type", schemaPath: "#/properties/type/const", keyword: "const", params: { allowedValue: "object" }, message: "must be equal to constant" }];
           return false;
         }
         var valid0 = _errs1 === errors;
@@ -3433,13 +4279,13 @@ function validate72(data, { instancePath = "", parentData, parentDataProperty, r
                   if (data2 && typeof data2 == "object" && !Array.isArray(data2)) {
                     let missing0;
                     if (data2.name === void 0 && (missing0 = "name") || data2.description === void 0 && (missing0 = "description") || data2.input_schema === void 0 && (missing0 = "input_schema")) {
-                      validate72.errors = [{ instancePath: instancePath + "/properties/" + key0.replace(/~/g, "~0").replace(/\//g, "~1"), schemaPath: "#/$defs/ToolParam/required", keyword: "required", params: { missingProperty: missing0 }, message: "must have required property '" + missing0 + "'" }];
+                      validate87.errors = [{ instancePath: instancePath + "/properties/" + key0.replace(/~/g, "~0").replace(/\//g, "~1"), schemaPath: "#/$defs/ToolParam/required", keyword: "required", params: { missingProperty: missing0 }, message: "must have required property '" + missing0 + "'" }];
                       return false;
                     } else {
                       if (data2.name !== void 0) {
                         const _errs8 = errors;
                         if (typeof data2.name !== "string") {
-                          validate72.errors = [{ instancePath: instancePath + "/properties/" + key0.replace(/~/g, "~0").replace(/\//g, "~1") + "/name", schemaPath: "#/$defs/ToolParam/properties/name/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
+                          validate87.errors = [{ instancePath: instancePath + "/properties/" + key0.replace(/~/g, "~0").replace(/\//g, "~1") + "/name", schemaPath: "#/$defs/ToolParam/properties/name/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
                           return false;
                         }
                         var valid3 = _errs8 === errors;
@@ -3450,7 +4296,7 @@ function validate72(data, { instancePath = "", parentData, parentDataProperty, r
                         if (data2.description !== void 0) {
                           const _errs10 = errors;
                           if (typeof data2.description !== "string") {
-                            validate72.errors = [{ instancePath: instancePath + "/properties/" + key0.replace(/~/g, "~0").replace(/\//g, "~1") + "/description", schemaPath: "#/$defs/ToolParam/properties/description/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
+                            validate87.errors = [{ instancePath: instancePath + "/properties/" + key0.replace(/~/g, "~0").replace(/\//g, "~1") + "/description", schemaPath: "#/$defs/ToolParam/properties/description/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
                             return false;
                           }
                           var valid3 = _errs10 === errors;
@@ -3462,7 +4308,7 @@ function validate72(data, { instancePath = "", parentData, parentDataProperty, r
                             let data5 = data2.input_schema;
                             const _errs12 = errors;
                             if (!(data5 && typeof data5 == "object" && !Array.isArray(data5))) {
-                              validate72.errors = [{ instancePath: instancePath + "/properties/" + key0.replace(/~/g, "~0").replace(/\//g, "~1") + "/input_schema", schemaPath: "#/$defs/ToolParam/properties/input_schema/type", keyword: "type", params: { type: "object" }, message: "must be object" }];
+                              validate87.errors = [{ instancePath: instancePath + "/properties/" + key0.replace(/~/g, "~0").replace(/\//g, "~1") + "/input_schema", schemaPath: "#/$defs/ToolParam/properties/input_schema/type", keyword: "type", params: { type: "object" }, message: "must be object" }];
                               return false;
                             }
                             var valid3 = _errs12 === errors;
@@ -3473,7 +4319,7 @@ function validate72(data, { instancePath = "", parentData, parentDataProperty, r
                       }
                     }
                   } else {
-                    validate72.errors = [{ instancePath: instancePath + "/properties/" + key0.replace(/~/g, "~0").replace(/\//g, "~1"), schemaPath: "#/$defs/ToolParam/type", keyword: "type", params: { type: "object" }, message: "must be object" }];
+                    validate87.errors = [{ instancePath: instancePath + "/properties/" + key0.replace(/~/g, "~0").replace(/\//g, "~1"), schemaPath: "#/$defs/ToolParam/type", keyword: "type", params: { type: "object" }, message: "must be object" }];
                     return false;
                   }
                 }
@@ -3483,7 +4329,7 @@ function validate72(data, { instancePath = "", parentData, parentDataProperty, r
                 }
               }
             } else {
-              validate72.errors = [{ instancePath: instancePath + "/properties", schemaPath: "#/properties/properties/type", keyword: "type", params: { type: "object" }, message: "must be object" }];
+              validate87.errors = [{ instancePath: instancePath + "/properties", schemaPath: "#/properties/properties/type", keyword: "type", params: { type: "object" }, message: "must be object" }];
               return false;
             }
           }
@@ -3502,7 +4348,7 @@ function validate72(data, { instancePath = "", parentData, parentDataProperty, r
                 for (let i0 = 0; i0 < len0; i0++) {
                   const _errs16 = errors;
                   if (typeof data6[i0] !== "string") {
-                    validate72.errors = [{ instancePath: instancePath + "/required/" + i0, schemaPath: "#/properties/required/items/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
+                    validate87.errors = [{ instancePath: instancePath + "/required/" + i0, schemaPath: "#/properties/required/items/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
                     return false;
                   }
                   var valid4 = _errs16 === errors;
@@ -3511,7 +4357,7 @@ function validate72(data, { instancePath = "", parentData, parentDataProperty, r
                   }
                 }
               } else {
-                validate72.errors = [{ instancePath: instancePath + "/required", schemaPath: "#/properties/required/type", keyword: "type", params: { type: "array" }, message: "must be array" }];
+                validate87.errors = [{ instancePath: instancePath + "/required", schemaPath: "#/properties/required/type", keyword: "type", params: { type: "array" }, message: "must be array" }];
                 return false;
               }
             }
@@ -3523,7 +4369,7 @@ function validate72(data, { instancePath = "", parentData, parentDataProperty, r
             if (data.additionalProperties !== void 0) {
               const _errs18 = errors;
               if (typeof data.additionalProperties !== "boolean") {
-                validate72.errors = [{ instancePath: instancePath + "/additionalProperties", schemaPath: "#/properties/additionalProperties/type", keyword: "type", params: { type: "boolean" }, message: "must be boolean" }];
+                validate87.errors = [{ instancePath: instancePath + "/additionalProperties", schemaPath: "#/properties/additionalProperties/type", keyword: "type", params: { type: "boolean" }, message: "must be boolean" }];
                 return false;
               }
               var valid0 = _errs18 === errors;
@@ -3534,19 +4380,241 @@ function validate72(data, { instancePath = "", parentData, parentDataProperty, r
         }
       }
     } else {
-      validate72.errors = [{ instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" }];
+      validate87.errors = [{ instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" }];
       return false;
     }
   }
-  validate72.errors = vErrors;
+  validate87.errors = vErrors;
   return errors === 0;
 }
-validate72.evaluated = { "props": { "type": true, "properties": true, "required": true, "additionalProperties": true }, "dynamicProps": false, "dynamicItems": false };
-const TranscriptBlockContentItem = validate73;
-function validate73(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+validate87.evaluated = { "props": { "type": true, "properties": true, "required": true, "additionalProperties": true }, "dynamicProps": false, "dynamicItems": false };
+const Transcript = validate88;
+function validate88(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate73.evaluated;
+  const evaluated0 = validate88.evaluated;
+  if (evaluated0.dynamicProps) {
+    evaluated0.props = void 0;
+  }
+  if (evaluated0.dynamicItems) {
+    evaluated0.items = void 0;
+  }
+  if (errors === 0) {
+    if (data && typeof data == "object" && !Array.isArray(data)) {
+      let missing0;
+      if (data.messages === void 0 && (missing0 = "messages")) {
+        validate88.errors = [{ instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: missing0 }, message: "must have required property '" + missing0 + "'" }];
+        return false;
+      } else {
+        if (data.id !== void 0) {
+          const _errs1 = errors;
+          if (typeof data.id !== "string") {
+            validate88.errors = [{ instancePath: instancePath + "/id", schemaPath: "#/properties/id/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
+            return false;
+          }
+          var valid0 = _errs1 === errors;
+        } else {
+          var valid0 = true;
+        }
+        if (valid0) {
+          if (data.name !== void 0) {
+            let data1 = data.name;
+            const _errs3 = errors;
+            if (typeof data1 !== "string" && data1 !== null) {
+              validate88.errors = [{ instancePath: instancePath + "/name", schemaPath: "#/properties/name/type", keyword: "type", params: { type: schema33.properties.name.type }, message: "must be string,null" }];
+              return false;
+            }
+            var valid0 = _errs3 === errors;
+          } else {
+            var valid0 = true;
+          }
+          if (valid0) {
+            if (data.description !== void 0) {
+              let data2 = data.description;
+              const _errs5 = errors;
+              if (typeof data2 !== "string" && data2 !== null) {
+                validate88.errors = [{ instancePath: instancePath + "/description", schemaPath: "#/properties/description/type", keyword: "type", params: { type: schema33.properties.description.type }, message: "must be string,null" }];
+                return false;
+              }
+              var valid0 = _errs5 === errors;
+            } else {
+              var valid0 = true;
+            }
+            if (valid0) {
+              if (data.transcript_group_id !== void 0) {
+                let data3 = data.transcript_group_id;
+                const _errs7 = errors;
+                if (typeof data3 !== "string" && data3 !== null) {
+                  validate88.errors = [{ instancePath: instancePath + "/transcript_group_id", schemaPath: "#/properties/transcript_group_id/type", keyword: "type", params: { type: schema33.properties.transcript_group_id.type }, message: "must be string,null" }];
+                  return false;
+                }
+                var valid0 = _errs7 === errors;
+              } else {
+                var valid0 = true;
+              }
+              if (valid0) {
+                if (data.created_at !== void 0) {
+                  let data4 = data.created_at;
+                  const _errs9 = errors;
+                  const _errs10 = errors;
+                  let valid1 = false;
+                  const _errs11 = errors;
+                  const _errs12 = errors;
+                  const _errs14 = errors;
+                  const _errs15 = errors;
+                  if (typeof data4 === "string") {
+                    if (!pattern4.test(data4)) {
+                      const err0 = {};
+                      if (vErrors === null) {
+                        vErrors = [err0];
+                      } else {
+                        vErrors.push(err0);
+                      }
+                      errors++;
+                    }
+                  }
+                  var valid3 = _errs15 === errors;
+                  if (valid3) {
+                    const err1 = { instancePath: instancePath + "/created_at", schemaPath: "#/$defs/Timestamp/not", keyword: "not", params: {}, message: "must NOT be valid" };
+                    if (vErrors === null) {
+                      vErrors = [err1];
+                    } else {
+                      vErrors.push(err1);
+                    }
+                    errors++;
+                  } else {
+                    errors = _errs14;
+                    if (vErrors !== null) {
+                      if (_errs14) {
+                        vErrors.length = _errs14;
+                      } else {
+                        vErrors = null;
+                      }
+                    }
+                  }
+                  if (errors === _errs12) {
+                    if (typeof data4 === "string") {
+                      if (!pattern5.test(data4)) {
+                        const err2 = { instancePath: instancePath + "/created_at", schemaPath: "#/$defs/Timestamp/pattern", keyword: "pattern", params: { pattern: "^(([0-9]{3}[1-9]|[0-9]{2}[1-9][0-9]|[0-9][1-9][0-9]{2}|[1-9][0-9]{3})-(0[13578]|1[02])-(0[1-9]|[12][0-9]|3[01])|([0-9]{3}[1-9]|[0-9]{2}[1-9][0-9]|[0-9][1-9][0-9]{2}|[1-9][0-9]{3})-(0[469]|11)-(0[1-9]|[12][0-9]|30)|([0-9]{3}[1-9]|[0-9]{2}[1-9][0-9]|[0-9][1-9][0-9]{2}|[1-9][0-9]{3})-02-(0[1-9]|1[0-9]|2[0-8])|([0-9]{2}(0[48]|[2468][048]|[13579][26])|(0[48]|[2468][048]|[13579][26])00)-02-29)T([01][0-9]|2[0-3]):[0-5][0-9]:[0-5][0-9](\\.[0-9]{1,6})?(Z|[+-]([01][0-9]|2[0-3]):[0-5][0-9])?$" }, message: 'must match pattern "^(([0-9]{3}[1-9]|[0-9]{2}[1-9][0-9]|[0-9][1-9][0-9]{2}|[1-9][0-9]{3})-(0[13578]|1[02])-(0[1-9]|[12][0-9]|3[01])|([0-9]{3}[1-9]|[0-9]{2}[1-9][0-9]|[0-9][1-9][0-9]{2}|[1-9][0-9]{3})-(0[469]|11)-(0[1-9]|[12][0-9]|30)|([0-9]{3}[1-9]|[0-9]{2}[1-9][0-9]|[0-9][1-9][0-9]{2}|[1-9][0-9]{3})-02-(0[1-9]|1[0-9]|2[0-8])|([0-9]{2}(0[48]|[2468][048]|[13579][26])|(0[48]|[2468][048]|[13579][26])00)-02-29)T([01][0-9]|2[0-3]):[0-5][0-9]:[0-5][0-9](\\.[0-9]{1,6})?(Z|[+-]([01][0-9]|2[0-3]):[0-5][0-9])?$"' };
+                        if (vErrors === null) {
+                          vErrors = [err2];
+                        } else {
+                          vErrors.push(err2);
+                        }
+                        errors++;
+                      }
+                    } else {
+                      const err3 = { instancePath: instancePath + "/created_at", schemaPath: "#/$defs/Timestamp/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+                      if (vErrors === null) {
+                        vErrors = [err3];
+                      } else {
+                        vErrors.push(err3);
+                      }
+                      errors++;
+                    }
+                  }
+                  var _valid0 = _errs11 === errors;
+                  valid1 = valid1 || _valid0;
+                  const _errs16 = errors;
+                  if (data4 !== null) {
+                    const err4 = { instancePath: instancePath + "/created_at", schemaPath: "#/properties/created_at/anyOf/1/type", keyword: "type", params: { type: "null" }, message: "must be null" };
+                    if (vErrors === null) {
+                      vErrors = [err4];
+                    } else {
+                      vErrors.push(err4);
+                    }
+                    errors++;
+                  }
+                  var _valid0 = _errs16 === errors;
+                  valid1 = valid1 || _valid0;
+                  if (!valid1) {
+                    const err5 = { instancePath: instancePath + "/created_at", schemaPath: "#/properties/created_at/anyOf", keyword: "anyOf", params: {}, message: "must match a schema in anyOf" };
+                    if (vErrors === null) {
+                      vErrors = [err5];
+                    } else {
+                      vErrors.push(err5);
+                    }
+                    errors++;
+                    validate88.errors = vErrors;
+                    return false;
+                  } else {
+                    errors = _errs10;
+                    if (vErrors !== null) {
+                      if (_errs10) {
+                        vErrors.length = _errs10;
+                      } else {
+                        vErrors = null;
+                      }
+                    }
+                  }
+                  var valid0 = _errs9 === errors;
+                } else {
+                  var valid0 = true;
+                }
+                if (valid0) {
+                  if (data.messages !== void 0) {
+                    let data5 = data.messages;
+                    const _errs18 = errors;
+                    if (errors === _errs18) {
+                      if (Array.isArray(data5)) {
+                        var valid4 = true;
+                        const len0 = data5.length;
+                        for (let i0 = 0; i0 < len0; i0++) {
+                          const _errs20 = errors;
+                          if (!validate23(data5[i0], { instancePath: instancePath + "/messages/" + i0, parentData: data5, parentDataProperty: i0, rootData, dynamicAnchors })) {
+                            vErrors = vErrors === null ? validate23.errors : (function(a, b) {
+                              for (let i = 0; i < b.length; i++) a.push(b[i]);
+                              return a;
+                            })(vErrors, validate23.errors);
+                            errors = vErrors.length;
+                          }
+                          var valid4 = _errs20 === errors;
+                          if (!valid4) {
+                            break;
+                          }
+                        }
+                      } else {
+                        validate88.errors = [{ instancePath: instancePath + "/messages", schemaPath: "#/properties/messages/type", keyword: "type", params: { type: "array" }, message: "must be array" }];
+                        return false;
+                      }
+                    }
+                    var valid0 = _errs18 === errors;
+                  } else {
+                    var valid0 = true;
+                  }
+                  if (valid0) {
+                    if (data.metadata !== void 0) {
+                      let data7 = data.metadata;
+                      const _errs21 = errors;
+                      if (!(data7 && typeof data7 == "object" && !Array.isArray(data7))) {
+                        validate88.errors = [{ instancePath: instancePath + "/metadata", schemaPath: "#/properties/metadata/type", keyword: "type", params: { type: "object" }, message: "must be object" }];
+                        return false;
+                      }
+                      var valid0 = _errs21 === errors;
+                    } else {
+                      var valid0 = true;
+                    }
+                  }
+                }
+              }
+            }
+          }
+        }
+      }
+    } else {
+      validate88.errors = [{ instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" }];
+      return false;
+    }
+  }
+  validate88.errors = vErrors;
+  return errors === 0;
+}
+validate88.evaluated = { "props": { "id": true, "name": true, "description": true, "transcript_group_id": true, "created_at": true, "messages": true, "metadata": true }, "dynamicProps": false, "dynamicItems": false };
+const TranscriptBlockContentItem = validate90;
+function validate90(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+  let vErrors = null;
+  let errors = 0;
+  const evaluated0 = validate90.evaluated;
   if (evaluated0.dynamicProps) {
     evaluated0.props = void 0;
   }
@@ -3557,13 +4625,13 @@ function validate73(data, { instancePath = "", parentData, parentDataProperty, r
     if (data && typeof data == "object" && !Array.isArray(data)) {
       let missing0;
       if (data.item_type === void 0 && (missing0 = "item_type") || data.agent_run_id === void 0 && (missing0 = "agent_run_id") || data.collection_id === void 0 && (missing0 = "collection_id") || data.transcript_id === void 0 && (missing0 = "transcript_id") || data.block_idx === void 0 && (missing0 = "block_idx")) {
-        validate73.errors = [{ instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: missing0 }, message: "must have required property '" + missing0 + "'" }];
+        validate90.errors = [{ instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: missing0 }, message: "must have required property '" + missing0 + "'" }];
         return false;
       } else {
         if (data.item_type !== void 0) {
           const _errs1 = errors;
           if ("block_content" !== data.item_type) {
-            validate73.errors = [{ instancePath: instancePath + "/item_type", schemaPath: "#/properties/item_type/const", keyword: "const", params: { allowedValue: "block_content" }, message: "must be equal to constant" }];
+            validate90.errors = [{ instancePath: instancePath + "/item_type", schemaPath: "#/properties/item_type/const", keyword: "const", params: { allowedValue: "block_content" }, message: "must be equal to constant" }];
             return false;
           }
           var valid0 = _errs1 === errors;
@@ -3574,7 +4642,7 @@ function validate73(data, { instancePath = "", parentData, parentDataProperty, r
           if (data.agent_run_id !== void 0) {
             const _errs2 = errors;
             if (typeof data.agent_run_id !== "string") {
-              validate73.errors = [{ instancePath: instancePath + "/agent_run_id", schemaPath: "#/properties/agent_run_id/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
+              validate90.errors = [{ instancePath: instancePath + "/agent_run_id", schemaPath: "#/properties/agent_run_id/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
               return false;
             }
             var valid0 = _errs2 === errors;
@@ -3585,7 +4653,7 @@ function validate73(data, { instancePath = "", parentData, parentDataProperty, r
             if (data.collection_id !== void 0) {
               const _errs4 = errors;
               if (typeof data.collection_id !== "string") {
-                validate73.errors = [{ instancePath: instancePath + "/collection_id", schemaPath: "#/properties/collection_id/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
+                validate90.errors = [{ instancePath: instancePath + "/collection_id", schemaPath: "#/properties/collection_id/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
                 return false;
               }
               var valid0 = _errs4 === errors;
@@ -3596,7 +4664,7 @@ function validate73(data, { instancePath = "", parentData, parentDataProperty, r
               if (data.transcript_id !== void 0) {
                 const _errs6 = errors;
                 if (typeof data.transcript_id !== "string") {
-                  validate73.errors = [{ instancePath: instancePath + "/transcript_id", schemaPath: "#/properties/transcript_id/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
+                  validate90.errors = [{ instancePath: instancePath + "/transcript_id", schemaPath: "#/properties/transcript_id/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
                   return false;
                 }
                 var valid0 = _errs6 === errors;
@@ -3608,7 +4676,7 @@ function validate73(data, { instancePath = "", parentData, parentDataProperty, r
                   let data4 = data.block_idx;
                   const _errs8 = errors;
                   if (!(typeof data4 == "number" && (!(data4 % 1) && !isNaN(data4)) && isFinite(data4))) {
-                    validate73.errors = [{ instancePath: instancePath + "/block_idx", schemaPath: "#/properties/block_idx/type", keyword: "type", params: { type: "integer" }, message: "must be integer" }];
+                    validate90.errors = [{ instancePath: instancePath + "/block_idx", schemaPath: "#/properties/block_idx/type", keyword: "type", params: { type: "integer" }, message: "must be integer" }];
                     return false;
                   }
                   var valid0 = _errs8 === errors;
@@ -3620,7 +4688,7 @@ function validate73(data, { instancePath = "", parentData, parentDataProperty, r
                     let data5 = data.content_idx;
                     const _errs10 = errors;
                     if (!(typeof data5 == "number" && (!(data5 % 1) && !isNaN(data5)) && isFinite(data5)) && data5 !== null) {
-                      validate73.errors = [{ instancePath: instancePath + "/content_idx", schemaPath: "#/properties/content_idx/type", keyword: "type", params: { type: schema48.properties.content_idx.type }, message: "must be integer,null" }];
+                      validate90.errors = [{ instancePath: instancePath + "/content_idx", schemaPath: "#/properties/content_idx/type", keyword: "type", params: { type: schema55.properties.content_idx.type }, message: "must be integer,null" }];
                       return false;
                     }
                     var valid0 = _errs10 === errors;
@@ -3634,19 +4702,19 @@ function validate73(data, { instancePath = "", parentData, parentDataProperty, r
         }
       }
     } else {
-      validate73.errors = [{ instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" }];
+      validate90.errors = [{ instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" }];
       return false;
     }
   }
-  validate73.errors = vErrors;
+  validate90.errors = vErrors;
   return errors === 0;
 }
-validate73.evaluated = { "props": { "item_type": true, "agent_run_id": true, "collection_id": true, "transcript_id": true, "block_idx": true, "content_idx": true }, "dynamicProps": false, "dynamicItems": false };
-const TranscriptBlockMetadataItem = validate74;
-function validate74(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+validate90.evaluated = { "props": { "item_type": true, "agent_run_id": true, "collection_id": true, "transcript_id": true, "block_idx": true, "content_idx": true }, "dynamicProps": false, "dynamicItems": false };
+const TranscriptBlockMetadataItem = validate91;
+function validate91(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate74.evaluated;
+  const evaluated0 = validate91.evaluated;
   if (evaluated0.dynamicProps) {
     evaluated0.props = void 0;
   }
@@ -3657,13 +4725,13 @@ function validate74(data, { instancePath = "", parentData, parentDataProperty, r
     if (data && typeof data == "object" && !Array.isArray(data)) {
       let missing0;
       if (data.item_type === void 0 && (missing0 = "item_type") || data.agent_run_id === void 0 && (missing0 = "agent_run_id") || data.collection_id === void 0 && (missing0 = "collection_id") || data.transcript_id === void 0 && (missing0 = "transcript_id") || data.block_idx === void 0 && (missing0 = "block_idx") || data.metadata_key === void 0 && (missing0 = "metadata_key")) {
-        validate74.errors = [{ instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: missing0 }, message: "must have required property '" + missing0 + "'" }];
+        validate91.errors = [{ instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: missing0 }, message: "must have required property '" + missing0 + "'" }];
         return false;
       } else {
         if (data.item_type !== void 0) {
           const _errs1 = errors;
           if ("block_metadata" !== data.item_type) {
-            validate74.errors = [{ instancePath: instancePath + "/item_type", schemaPath: "#/properties/item_type/const", keyword: "const", params: { allowedValue: "block_metadata" }, message: "must be equal to constant" }];
+            validate91.errors = [{ instancePath: instancePath + "/item_type", schemaPath: "#/properties/item_type/const", keyword: "const", params: { allowedValue: "block_metadata" }, message: "must be equal to constant" }];
             return false;
           }
           var valid0 = _errs1 === errors;
@@ -3674,7 +4742,7 @@ function validate74(data, { instancePath = "", parentData, parentDataProperty, r
           if (data.agent_run_id !== void 0) {
             const _errs2 = errors;
             if (typeof data.agent_run_id !== "string") {
-              validate74.errors = [{ instancePath: instancePath + "/agent_run_id", schemaPath: "#/properties/agent_run_id/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
+              validate91.errors = [{ instancePath: instancePath + "/agent_run_id", schemaPath: "#/properties/agent_run_id/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
               return false;
             }
             var valid0 = _errs2 === errors;
@@ -3685,7 +4753,7 @@ function validate74(data, { instancePath = "", parentData, parentDataProperty, r
             if (data.collection_id !== void 0) {
               const _errs4 = errors;
               if (typeof data.collection_id !== "string") {
-                validate74.errors = [{ instancePath: instancePath + "/collection_id", schemaPath: "#/properties/collection_id/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
+                validate91.errors = [{ instancePath: instancePath + "/collection_id", schemaPath: "#/properties/collection_id/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
                 return false;
               }
               var valid0 = _errs4 === errors;
@@ -3696,7 +4764,7 @@ function validate74(data, { instancePath = "", parentData, parentDataProperty, r
               if (data.transcript_id !== void 0) {
                 const _errs6 = errors;
                 if (typeof data.transcript_id !== "string") {
-                  validate74.errors = [{ instancePath: instancePath + "/transcript_id", schemaPath: "#/properties/transcript_id/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
+                  validate91.errors = [{ instancePath: instancePath + "/transcript_id", schemaPath: "#/properties/transcript_id/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
                   return false;
                 }
                 var valid0 = _errs6 === errors;
@@ -3708,7 +4776,7 @@ function validate74(data, { instancePath = "", parentData, parentDataProperty, r
                   let data4 = data.block_idx;
                   const _errs8 = errors;
                   if (!(typeof data4 == "number" && (!(data4 % 1) && !isNaN(data4)) && isFinite(data4))) {
-                    validate74.errors = [{ instancePath: instancePath + "/block_idx", schemaPath: "#/properties/block_idx/type", keyword: "type", params: { type: "integer" }, message: "must be integer" }];
+                    validate91.errors = [{ instancePath: instancePath + "/block_idx", schemaPath: "#/properties/block_idx/type", keyword: "type", params: { type: "integer" }, message: "must be integer" }];
                     return false;
                   }
                   var valid0 = _errs8 === errors;
@@ -3719,7 +4787,7 @@ function validate74(data, { instancePath = "", parentData, parentDataProperty, r
                   if (data.metadata_key !== void 0) {
                     const _errs10 = errors;
                     if (typeof data.metadata_key !== "string") {
-                      validate74.errors = [{ instancePath: instancePath + "/metadata_key", schemaPath: "#/properties/metadata_key/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
+                      validate91.errors = [{ instancePath: instancePath + "/metadata_key", schemaPath: "#/properties/metadata_key/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
                       return false;
                     }
                     var valid0 = _errs10 === errors;
@@ -3733,19 +4801,216 @@ function validate74(data, { instancePath = "", parentData, parentDataProperty, r
         }
       }
     } else {
-      validate74.errors = [{ instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" }];
+      validate91.errors = [{ instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" }];
       return false;
     }
   }
-  validate74.errors = vErrors;
+  validate91.errors = vErrors;
   return errors === 0;
 }
-validate74.evaluated = { "props": { "item_type": true, "agent_run_id": true, "collection_id": true, "transcript_id": true, "block_idx": true, "metadata_key": true }, "dynamicProps": false, "dynamicItems": false };
-const TranscriptMetadataItem = validate75;
-function validate75(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+validate91.evaluated = { "props": { "item_type": true, "agent_run_id": true, "collection_id": true, "transcript_id": true, "block_idx": true, "metadata_key": true }, "dynamicProps": false, "dynamicItems": false };
+const TranscriptGroup = validate92;
+function validate92(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate75.evaluated;
+  const evaluated0 = validate92.evaluated;
+  if (evaluated0.dynamicProps) {
+    evaluated0.props = void 0;
+  }
+  if (evaluated0.dynamicItems) {
+    evaluated0.items = void 0;
+  }
+  if (errors === 0) {
+    if (data && typeof data == "object" && !Array.isArray(data)) {
+      if (data.id !== void 0) {
+        const _errs1 = errors;
+        if (typeof data.id !== "string") {
+          validate92.errors = [{ instancePath: instancePath + "/id", schemaPath: "#/properties/id/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
+          return false;
+        }
+        var valid0 = _errs1 === errors;
+      } else {
+        var valid0 = true;
+      }
+      if (valid0) {
+        if (data.name !== void 0) {
+          let data1 = data.name;
+          const _errs3 = errors;
+          if (typeof data1 !== "string" && data1 !== null) {
+            validate92.errors = [{ instancePath: instancePath + "/name", schemaPath: "#/properties/name/type", keyword: "type", params: { type: schema46.properties.name.type }, message: "must be string,null" }];
+            return false;
+          }
+          var valid0 = _errs3 === errors;
+        } else {
+          var valid0 = true;
+        }
+        if (valid0) {
+          if (data.description !== void 0) {
+            let data2 = data.description;
+            const _errs5 = errors;
+            if (typeof data2 !== "string" && data2 !== null) {
+              validate92.errors = [{ instancePath: instancePath + "/description", schemaPath: "#/properties/description/type", keyword: "type", params: { type: schema46.properties.description.type }, message: "must be string,null" }];
+              return false;
+            }
+            var valid0 = _errs5 === errors;
+          } else {
+            var valid0 = true;
+          }
+          if (valid0) {
+            if (data.agent_run_id !== void 0) {
+              let data3 = data.agent_run_id;
+              const _errs7 = errors;
+              if (typeof data3 !== "string" && data3 !== null) {
+                validate92.errors = [{ instancePath: instancePath + "/agent_run_id", schemaPath: "#/properties/agent_run_id/type", keyword: "type", params: { type: schema46.properties.agent_run_id.type }, message: "must be string,null" }];
+                return false;
+              }
+              var valid0 = _errs7 === errors;
+            } else {
+              var valid0 = true;
+            }
+            if (valid0) {
+              if (data.parent_transcript_group_id !== void 0) {
+                let data4 = data.parent_transcript_group_id;
+                const _errs9 = errors;
+                if (typeof data4 !== "string" && data4 !== null) {
+                  validate92.errors = [{ instancePath: instancePath + "/parent_transcript_group_id", schemaPath: "#/properties/parent_transcript_group_id/type", keyword: "type", params: { type: schema46.properties.parent_transcript_group_id.type }, message: "must be string,null" }];
+                  return false;
+                }
+                var valid0 = _errs9 === errors;
+              } else {
+                var valid0 = true;
+              }
+              if (valid0) {
+                if (data.created_at !== void 0) {
+                  let data5 = data.created_at;
+                  const _errs11 = errors;
+                  const _errs12 = errors;
+                  let valid1 = false;
+                  const _errs13 = errors;
+                  const _errs14 = errors;
+                  const _errs16 = errors;
+                  const _errs17 = errors;
+                  if (typeof data5 === "string") {
+                    if (!pattern4.test(data5)) {
+                      const err0 = {};
+                      if (vErrors === null) {
+                        vErrors = [err0];
+                      } else {
+                        vErrors.push(err0);
+                      }
+                      errors++;
+                    }
+                  }
+                  var valid3 = _errs17 === errors;
+                  if (valid3) {
+                    const err1 = { instancePath: instancePath + "/created_at", schemaPath: "#/$defs/Timestamp/not", keyword: "not", params: {}, message: "must NOT be valid" };
+                    if (vErrors === null) {
+                      vErrors = [err1];
+                    } else {
+                      vErrors.push(err1);
+                    }
+                    errors++;
+                  } else {
+                    errors = _errs16;
+                    if (vErrors !== null) {
+                      if (_errs16) {
+                        vErrors.length = _errs16;
+                      } else {
+                        vErrors = null;
+                      }
+                    }
+                  }
+                  if (errors === _errs14) {
+                    if (typeof data5 === "string") {
+                      if (!pattern5.test(data5)) {
+                        const err2 = { instancePath: instancePath + "/created_at", schemaPath: "#/$defs/Timestamp/pattern", keyword: "pattern", params: { pattern: "^(([0-9]{3}[1-9]|[0-9]{2}[1-9][0-9]|[0-9][1-9][0-9]{2}|[1-9][0-9]{3})-(0[13578]|1[02])-(0[1-9]|[12][0-9]|3[01])|([0-9]{3}[1-9]|[0-9]{2}[1-9][0-9]|[0-9][1-9][0-9]{2}|[1-9][0-9]{3})-(0[469]|11)-(0[1-9]|[12][0-9]|30)|([0-9]{3}[1-9]|[0-9]{2}[1-9][0-9]|[0-9][1-9][0-9]{2}|[1-9][0-9]{3})-02-(0[1-9]|1[0-9]|2[0-8])|([0-9]{2}(0[48]|[2468][048]|[13579][26])|(0[48]|[2468][048]|[13579][26])00)-02-29)T([01][0-9]|2[0-3]):[0-5][0-9]:[0-5][0-9](\\.[0-9]{1,6})?(Z|[+-]([01][0-9]|2[0-3]):[0-5][0-9])?$" }, message: 'must match pattern "^(([0-9]{3}[1-9]|[0-9]{2}[1-9][0-9]|[0-9][1-9][0-9]{2}|[1-9][0-9]{3})-(0[13578]|1[02])-(0[1-9]|[12][0-9]|3[01])|([0-9]{3}[1-9]|[0-9]{2}[1-9][0-9]|[0-9][1-9][0-9]{2}|[1-9][0-9]{3})-(0[469]|11)-(0[1-9]|[12][0-9]|30)|([0-9]{3}[1-9]|[0-9]{2}[1-9][0-9]|[0-9][1-9][0-9]{2}|[1-9][0-9]{3})-02-(0[1-9]|1[0-9]|2[0-8])|([0-9]{2}(0[48]|[2468][048]|[13579][26])|(0[48]|[2468][048]|[13579][26])00)-02-29)T([01][0-9]|2[0-3]):[0-5][0-9]:[0-5][0-9](\\.[0-9]{1,6})?(Z|[+-]([01][0-9]|2[0-3]):[0-5][0-9])?$"' };
+                        if (vErrors === null) {
+                          vErrors = [err2];
+                        } else {
+                          vErrors.push(err2);
+                        }
+                        errors++;
+                      }
+                    } else {
+                      const err3 = { instancePath: instancePath + "/created_at", schemaPath: "#/$defs/Timestamp/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+                      if (vErrors === null) {
+                        vErrors = [err3];
+                      } else {
+                        vErrors.push(err3);
+                      }
+                      errors++;
+                    }
+                  }
+                  var _valid0 = _errs13 === errors;
+                  valid1 = valid1 || _valid0;
+                  const _errs18 = errors;
+                  if (data5 !== null) {
+                    const err4 = { instancePath: instancePath + "/created_at", schemaPath: "#/properties/created_at/anyOf/1/type", keyword: "type", params: { type: "null" }, message: "must be null" };
+                    if (vErrors === null) {
+                      vErrors = [err4];
+                    } else {
+                      vErrors.push(err4);
+                    }
+                    errors++;
+                  }
+                  var _valid0 = _errs18 === errors;
+                  valid1 = valid1 || _valid0;
+                  if (!valid1) {
+                    const err5 = { instancePath: instancePath + "/created_at", schemaPath: "#/properties/created_at/anyOf", keyword: "anyOf", params: {}, message: "must match a schema in anyOf" };
+                    if (vErrors === null) {
+                      vErrors = [err5];
+                    } else {
+                      vErrors.push(err5);
+                    }
+                    errors++;
+                    validate92.errors = vErrors;
+                    return false;
+                  } else {
+                    errors = _errs12;
+                    if (vErrors !== null) {
+                      if (_errs12) {
+                        vErrors.length = _errs12;
+                      } else {
+                        vErrors = null;
+                      }
+                    }
+                  }
+                  var valid0 = _errs11 === errors;
+                } else {
+                  var valid0 = true;
+                }
+                if (valid0) {
+                  if (data.metadata !== void 0) {
+                    let data6 = data.metadata;
+                    const _errs20 = errors;
+                    if (!(data6 && typeof data6 == "object" && !Array.isArray(data6))) {
+                      validate92.errors = [{ instancePath: instancePath + "/metadata", schemaPath: "#/properties/metadata/type", keyword: "type", params: { type: "object" }, message: "must be object" }];
+                      return false;
+                    }
+                    var valid0 = _errs20 === errors;
+                  } else {
+                    var valid0 = true;
+                  }
+                }
+              }
+            }
+          }
+        }
+      }
+    } else {
+      validate92.errors = [{ instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" }];
+      return false;
+    }
+  }
+  validate92.errors = vErrors;
+  return errors === 0;
+}
+validate92.evaluated = { "props": { "id": true, "name": true, "description": true, "agent_run_id": true, "parent_transcript_group_id": true, "created_at": true, "metadata": true }, "dynamicProps": false, "dynamicItems": false };
+const TranscriptMetadataItem = validate93;
+function validate93(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+  let vErrors = null;
+  let errors = 0;
+  const evaluated0 = validate93.evaluated;
   if (evaluated0.dynamicProps) {
     evaluated0.props = void 0;
   }
@@ -3756,13 +5021,13 @@ function validate75(data, { instancePath = "", parentData, parentDataProperty, r
     if (data && typeof data == "object" && !Array.isArray(data)) {
       let missing0;
       if (data.item_type === void 0 && (missing0 = "item_type") || data.agent_run_id === void 0 && (missing0 = "agent_run_id") || data.collection_id === void 0 && (missing0 = "collection_id") || data.transcript_id === void 0 && (missing0 = "transcript_id") || data.metadata_key === void 0 && (missing0 = "metadata_key")) {
-        validate75.errors = [{ instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: missing0 }, message: "must have required property '" + missing0 + "'" }];
+        validate93.errors = [{ instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: missing0 }, message: "must have required property '" + missing0 + "'" }];
         return false;
       } else {
         if (data.item_type !== void 0) {
           const _errs1 = errors;
           if ("transcript_metadata" !== data.item_type) {
-            validate75.errors = [{ instancePath: instancePath + "/item_type", schemaPath: "#/properties/item_type/const", keyword: "const", params: { allowedValue: "transcript_metadata" }, message: "must be equal to constant" }];
+            validate93.errors = [{ instancePath: instancePath + "/item_type", schemaPath: "#/properties/item_type/const", keyword: "const", params: { allowedValue: "transcript_metadata" }, message: "must be equal to constant" }];
             return false;
           }
           var valid0 = _errs1 === errors;
@@ -3773,7 +5038,7 @@ function validate75(data, { instancePath = "", parentData, parentDataProperty, r
           if (data.agent_run_id !== void 0) {
             const _errs2 = errors;
             if (typeof data.agent_run_id !== "string") {
-              validate75.errors = [{ instancePath: instancePath + "/agent_run_id", schemaPath: "#/properties/agent_run_id/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
+              validate93.errors = [{ instancePath: instancePath + "/agent_run_id", schemaPath: "#/properties/agent_run_id/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
               return false;
             }
             var valid0 = _errs2 === errors;
@@ -3784,7 +5049,7 @@ function validate75(data, { instancePath = "", parentData, parentDataProperty, r
             if (data.collection_id !== void 0) {
               const _errs4 = errors;
               if (typeof data.collection_id !== "string") {
-                validate75.errors = [{ instancePath: instancePath + "/collection_id", schemaPath: "#/properties/collection_id/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
+                validate93.errors = [{ instancePath: instancePath + "/collection_id", schemaPath: "#/properties/collection_id/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
                 return false;
               }
               var valid0 = _errs4 === errors;
@@ -3795,7 +5060,7 @@ function validate75(data, { instancePath = "", parentData, parentDataProperty, r
               if (data.transcript_id !== void 0) {
                 const _errs6 = errors;
                 if (typeof data.transcript_id !== "string") {
-                  validate75.errors = [{ instancePath: instancePath + "/transcript_id", schemaPath: "#/properties/transcript_id/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
+                  validate93.errors = [{ instancePath: instancePath + "/transcript_id", schemaPath: "#/properties/transcript_id/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
                   return false;
                 }
                 var valid0 = _errs6 === errors;
@@ -3806,7 +5071,7 @@ function validate75(data, { instancePath = "", parentData, parentDataProperty, r
                 if (data.metadata_key !== void 0) {
                   const _errs8 = errors;
                   if (typeof data.metadata_key !== "string") {
-                    validate75.errors = [{ instancePath: instancePath + "/metadata_key", schemaPath: "#/properties/metadata_key/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
+                    validate93.errors = [{ instancePath: instancePath + "/metadata_key", schemaPath: "#/properties/metadata_key/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
                     return false;
                   }
                   var valid0 = _errs8 === errors;
@@ -3819,19 +5084,19 @@ function validate75(data, { instancePath = "", parentData, parentDataProperty, r
         }
       }
     } else {
-      validate75.errors = [{ instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" }];
+      validate93.errors = [{ instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" }];
       return false;
     }
   }
-  validate75.errors = vErrors;
+  validate93.errors = vErrors;
   return errors === 0;
 }
-validate75.evaluated = { "props": { "item_type": true, "agent_run_id": true, "collection_id": true, "transcript_id": true, "metadata_key": true }, "dynamicProps": false, "dynamicItems": false };
-const UserMessage = validate76;
-function validate76(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+validate93.evaluated = { "props": { "item_type": true, "agent_run_id": true, "collection_id": true, "transcript_id": true, "metadata_key": true }, "dynamicProps": false, "dynamicItems": false };
+const UserMessage = validate94;
+function validate94(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate76.evaluated;
+  const evaluated0 = validate94.evaluated;
   if (evaluated0.dynamicProps) {
     evaluated0.props = void 0;
   }
@@ -3842,14 +5107,14 @@ function validate76(data, { instancePath = "", parentData, parentDataProperty, r
     if (data && typeof data == "object" && !Array.isArray(data)) {
       let missing0;
       if (data.content === void 0 && (missing0 = "content") || data.role === void 0 && (missing0 = "role")) {
-        validate76.errors = [{ instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: missing0 }, message: "must have required property '" + missing0 + "'" }];
+        validate94.errors = [{ instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: missing0 }, message: "must have required property '" + missing0 + "'" }];
         return false;
       } else {
         if (data.id !== void 0) {
           let data0 = data.id;
           const _errs1 = errors;
           if (typeof data0 !== "string" && data0 !== null) {
-            validate76.errors = [{ instancePath: instancePath + "/id", schemaPath: "#/properties/id/type", keyword: "type", params: { type: schema42.properties.id.type }, message: "must be string,null" }];
+            validate94.errors = [{ instancePath: instancePath + "/id", schemaPath: "#/properties/id/type", keyword: "type", params: { type: schema41.properties.id.type }, message: "must be string,null" }];
             return false;
           }
           var valid0 = _errs1 === errors;
@@ -3859,11 +5124,11 @@ function validate76(data, { instancePath = "", parentData, parentDataProperty, r
         if (valid0) {
           if (data.content !== void 0) {
             const _errs3 = errors;
-            if (!validate23(data.content, { instancePath: instancePath + "/content", parentData: data, parentDataProperty: "content", rootData, dynamicAnchors })) {
-              vErrors = vErrors === null ? validate23.errors : (function(a, b) {
+            if (!validate25(data.content, { instancePath: instancePath + "/content", parentData: data, parentDataProperty: "content", rootData, dynamicAnchors })) {
+              vErrors = vErrors === null ? validate25.errors : (function(a, b) {
                 for (let i = 0; i < b.length; i++) a.push(b[i]);
                 return a;
-              })(vErrors, validate23.errors);
+              })(vErrors, validate25.errors);
               errors = vErrors.length;
             }
             var valid0 = _errs3 === errors;
@@ -3874,7 +5139,7 @@ function validate76(data, { instancePath = "", parentData, parentDataProperty, r
             if (data.role !== void 0) {
               const _errs4 = errors;
               if ("user" !== data.role) {
-                validate76.errors = [{ instancePath: instancePath + "/role", schemaPath: "#/properties/role/const", keyword: "const", params: { allowedValue: "user" }, message: "must be equal to constant" }];
+                validate94.errors = [{ instancePath: instancePath + "/role", schemaPath: "#/properties/role/const", keyword: "const", params: { allowedValue: "user" }, message: "must be equal to constant" }];
                 return false;
               }
               var valid0 = _errs4 === errors;
@@ -3886,7 +5151,7 @@ function validate76(data, { instancePath = "", parentData, parentDataProperty, r
                 let data3 = data.metadata;
                 const _errs5 = errors;
                 if (!(data3 && typeof data3 == "object" && !Array.isArray(data3)) && data3 !== null) {
-                  validate76.errors = [{ instancePath: instancePath + "/metadata", schemaPath: "#/properties/metadata/type", keyword: "type", params: { type: schema42.properties.metadata.type }, message: "must be object,null" }];
+                  validate94.errors = [{ instancePath: instancePath + "/metadata", schemaPath: "#/properties/metadata/type", keyword: "type", params: { type: schema41.properties.metadata.type }, message: "must be object,null" }];
                   return false;
                 }
                 var valid0 = _errs5 === errors;
@@ -3898,7 +5163,7 @@ function validate76(data, { instancePath = "", parentData, parentDataProperty, r
                   let data4 = data.tool_call_id;
                   const _errs7 = errors;
                   if (!Array.isArray(data4) && data4 !== null) {
-                    validate76.errors = [{ instancePath: instancePath + "/tool_call_id", schemaPath: "#/properties/tool_call_id/type", keyword: "type", params: { type: schema42.properties.tool_call_id.type }, message: "must be array,null" }];
+                    validate94.errors = [{ instancePath: instancePath + "/tool_call_id", schemaPath: "#/properties/tool_call_id/type", keyword: "type", params: { type: schema41.properties.tool_call_id.type }, message: "must be array,null" }];
                     return false;
                   }
                   if (errors === _errs7) {
@@ -3908,7 +5173,7 @@ function validate76(data, { instancePath = "", parentData, parentDataProperty, r
                       for (let i0 = 0; i0 < len0; i0++) {
                         const _errs9 = errors;
                         if (typeof data4[i0] !== "string") {
-                          validate76.errors = [{ instancePath: instancePath + "/tool_call_id/" + i0, schemaPath: "#/properties/tool_call_id/items/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
+                          validate94.errors = [{ instancePath: instancePath + "/tool_call_id/" + i0, schemaPath: "#/properties/tool_call_id/items/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
                           return false;
                         }
                         var valid1 = _errs9 === errors;
@@ -3928,16 +5193,17 @@ function validate76(data, { instancePath = "", parentData, parentDataProperty, r
         }
       }
     } else {
-      validate76.errors = [{ instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" }];
+      validate94.errors = [{ instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" }];
       return false;
     }
   }
-  validate76.errors = vErrors;
+  validate94.errors = vErrors;
   return errors === 0;
 }
-validate76.evaluated = { "props": { "id": true, "content": true, "role": true, "metadata": true, "tool_call_id": true }, "dynamicProps": false, "dynamicItems": false };
+validate94.evaluated = { "props": { "id": true, "content": true, "role": true, "metadata": true, "tool_call_id": true }, "dynamicProps": false, "dynamicItems": false };
 // Annotate the CommonJS export names for ESM import in node:
 0 && (module.exports = {
+  AgentRun,
   AgentRunMetadataItem,
   AssistantMessage,
   ChatMessage,
@@ -3953,14 +5219,17 @@ validate76.evaluated = { "props": { "id": true, "content": true, "role": true, "
   MessageContent,
   ReadingResultItem,
   SystemMessage,
+  Timestamp,
   ToolCall,
   ToolCallContent,
   ToolInfo,
   ToolMessage,
   ToolParam,
   ToolParams,
+  Transcript,
   TranscriptBlockContentItem,
   TranscriptBlockMetadataItem,
+  TranscriptGroup,
   TranscriptMetadataItem,
   UserMessage
 });

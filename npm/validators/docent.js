@@ -19,6 +19,7 @@ var __copyProps = (to, from, except, desc) => {
 var __toCommonJS = (mod) => __copyProps(__defProp({}, "__esModule", { value: true }), mod);
 var docent_exports = {};
 __export(docent_exports, {
+  AgentRun: () => AgentRun,
   AgentRunMetadataItem: () => AgentRunMetadataItem,
   AssistantMessage: () => AssistantMessage,
   ChatMessage: () => ChatMessage,
@@ -34,139 +35,38 @@ __export(docent_exports, {
   MessageContent: () => MessageContent,
   ReadingResultItem: () => ReadingResultItem,
   SystemMessage: () => SystemMessage,
+  Timestamp: () => Timestamp,
   ToolCall: () => ToolCall,
   ToolCallContent: () => ToolCallContent,
   ToolInfo: () => ToolInfo,
   ToolMessage: () => ToolMessage,
   ToolParam: () => ToolParam,
   ToolParams: () => ToolParams,
+  Transcript: () => Transcript,
   TranscriptBlockContentItem: () => TranscriptBlockContentItem,
   TranscriptBlockMetadataItem: () => TranscriptBlockMetadataItem,
+  TranscriptGroup: () => TranscriptGroup,
   TranscriptMetadataItem: () => TranscriptMetadataItem,
   UserMessage: () => UserMessage
 });
 module.exports = __toCommonJS(docent_exports);
 var import_formats = require("../formats.js");
-const AgentRunMetadataItem = validate21;
-const schema32 = { "type": "object", "properties": { "item_type": { "const": "agent_run_metadata" }, "agent_run_id": { "type": "string" }, "collection_id": { "type": "string" }, "metadata_key": { "type": "string" } }, "required": ["item_type", "agent_run_id", "collection_id", "metadata_key"] };
-function validate21(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+const AgentRun = validate21;
+const schema32 = { "type": "object", "properties": { "id": { "type": "string" }, "name": { "type": ["string", "null"] }, "description": { "type": ["string", "null"] }, "transcripts": { "type": "array", "items": { "$ref": "#/$defs/Transcript" }, "minItems": 1 }, "transcript_groups": { "type": "array", "items": { "$ref": "#/$defs/TranscriptGroup" } }, "metadata": { "type": "object" } }, "required": ["transcripts"] };
+const schema33 = { "type": "object", "properties": { "id": { "type": "string" }, "name": { "type": ["string", "null"] }, "description": { "type": ["string", "null"] }, "transcript_group_id": { "type": ["string", "null"] }, "created_at": { "anyOf": [{ "$ref": "#/$defs/Timestamp" }, { "type": "null" }] }, "messages": { "type": "array", "items": { "$ref": "#/$defs/ChatMessage" } }, "metadata": { "type": "object" } }, "required": ["messages"] };
+const schema34 = { "type": "string", "pattern": "^(([0-9]{3}[1-9]|[0-9]{2}[1-9][0-9]|[0-9][1-9][0-9]{2}|[1-9][0-9]{3})-(0[13578]|1[02])-(0[1-9]|[12][0-9]|3[01])|([0-9]{3}[1-9]|[0-9]{2}[1-9][0-9]|[0-9][1-9][0-9]{2}|[1-9][0-9]{3})-(0[469]|11)-(0[1-9]|[12][0-9]|30)|([0-9]{3}[1-9]|[0-9]{2}[1-9][0-9]|[0-9][1-9][0-9]{2}|[1-9][0-9]{3})-02-(0[1-9]|1[0-9]|2[0-8])|([0-9]{2}(0[48]|[2468][048]|[13579][26])|(0[48]|[2468][048]|[13579][26])00)-02-29)T([01][0-9]|2[0-3]):[0-5][0-9]:[0-5][0-9](\\.[0-9]{1,6})?(Z|[+-]([01][0-9]|2[0-3]):[0-5][0-9])?$", "not": { "pattern": "\\n" } };
+const pattern4 = new RegExp("\\n", "u");
+const pattern5 = new RegExp("^(([0-9]{3}[1-9]|[0-9]{2}[1-9][0-9]|[0-9][1-9][0-9]{2}|[1-9][0-9]{3})-(0[13578]|1[02])-(0[1-9]|[12][0-9]|3[01])|([0-9]{3}[1-9]|[0-9]{2}[1-9][0-9]|[0-9][1-9][0-9]{2}|[1-9][0-9]{3})-(0[469]|11)-(0[1-9]|[12][0-9]|30)|([0-9]{3}[1-9]|[0-9]{2}[1-9][0-9]|[0-9][1-9][0-9]{2}|[1-9][0-9]{3})-02-(0[1-9]|1[0-9]|2[0-8])|([0-9]{2}(0[48]|[2468][048]|[13579][26])|(0[48]|[2468][048]|[13579][26])00)-02-29)T([01][0-9]|2[0-3]):[0-5][0-9]:[0-5][0-9](\\.[0-9]{1,6})?(Z|[+-]([01][0-9]|2[0-3]):[0-5][0-9])?$", "u");
+const schema35 = { "type": "object", "oneOf": [{ "$ref": "#/$defs/SystemMessage" }, { "$ref": "#/$defs/UserMessage" }, { "$ref": "#/$defs/AssistantMessage" }, { "$ref": "#/$defs/ToolMessage" }], "discriminator": { "propertyName": "role" } };
+const schema36 = { "type": "object", "properties": { "id": { "type": ["string", "null"] }, "content": { "$ref": "#/$defs/MessageContent" }, "role": { "const": "system" }, "metadata": { "type": ["object", "null"] } }, "required": ["content", "role"] };
+const schema37 = { "anyOf": [{ "type": "string" }, { "type": "array", "items": { "$ref": "#/$defs/Content" } }] };
+const schema38 = { "type": "object", "oneOf": [{ "$ref": "#/$defs/ContentText" }, { "$ref": "#/$defs/ContentReasoning" }], "discriminator": { "propertyName": "type" } };
+const schema39 = { "type": "object", "properties": { "type": { "const": "text" }, "text": { "type": "string" }, "refusal": { "type": ["boolean", "null"] } }, "required": ["type", "text"] };
+const schema40 = { "type": "object", "properties": { "type": { "const": "reasoning" }, "reasoning": { "type": "string" }, "summary": { "type": ["string", "null"] }, "signature": { "type": ["string", "null"] }, "redacted": { "type": "boolean" } }, "required": ["type", "reasoning"] };
+function validate26(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate21.evaluated;
-  if (evaluated0.dynamicProps) {
-    evaluated0.props = void 0;
-  }
-  if (evaluated0.dynamicItems) {
-    evaluated0.items = void 0;
-  }
-  if (data && typeof data == "object" && !Array.isArray(data)) {
-    if (data.item_type === void 0) {
-      const err0 = { instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: "item_type" }, message: "must have required property 'item_type'", schema: schema32.required, parentSchema: schema32, data };
-      if (vErrors === null) {
-        vErrors = [err0];
-      } else {
-        vErrors.push(err0);
-      }
-      errors++;
-    }
-    if (data.agent_run_id === void 0) {
-      const err1 = { instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: "agent_run_id" }, message: "must have required property 'agent_run_id'", schema: schema32.required, parentSchema: schema32, data };
-      if (vErrors === null) {
-        vErrors = [err1];
-      } else {
-        vErrors.push(err1);
-      }
-      errors++;
-    }
-    if (data.collection_id === void 0) {
-      const err2 = { instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: "collection_id" }, message: "must have required property 'collection_id'", schema: schema32.required, parentSchema: schema32, data };
-      if (vErrors === null) {
-        vErrors = [err2];
-      } else {
-        vErrors.push(err2);
-      }
-      errors++;
-    }
-    if (data.metadata_key === void 0) {
-      const err3 = { instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: "metadata_key" }, message: "must have required property 'metadata_key'", schema: schema32.required, parentSchema: schema32, data };
-      if (vErrors === null) {
-        vErrors = [err3];
-      } else {
-        vErrors.push(err3);
-      }
-      errors++;
-    }
-    if (data.item_type !== void 0) {
-      let data0 = data.item_type;
-      if ("agent_run_metadata" !== data0) {
-        const err4 = { instancePath: instancePath + "/item_type", schemaPath: "#/properties/item_type/const", keyword: "const", params: { allowedValue: "agent_run_metadata" }, message: "must be equal to constant", schema: "agent_run_metadata", parentSchema: schema32.properties.item_type, data: data0 };
-        if (vErrors === null) {
-          vErrors = [err4];
-        } else {
-          vErrors.push(err4);
-        }
-        errors++;
-      }
-    }
-    if (data.agent_run_id !== void 0) {
-      let data1 = data.agent_run_id;
-      if (typeof data1 !== "string") {
-        const err5 = { instancePath: instancePath + "/agent_run_id", schemaPath: "#/properties/agent_run_id/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema32.properties.agent_run_id.type, parentSchema: schema32.properties.agent_run_id, data: data1 };
-        if (vErrors === null) {
-          vErrors = [err5];
-        } else {
-          vErrors.push(err5);
-        }
-        errors++;
-      }
-    }
-    if (data.collection_id !== void 0) {
-      let data2 = data.collection_id;
-      if (typeof data2 !== "string") {
-        const err6 = { instancePath: instancePath + "/collection_id", schemaPath: "#/properties/collection_id/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema32.properties.collection_id.type, parentSchema: schema32.properties.collection_id, data: data2 };
-        if (vErrors === null) {
-          vErrors = [err6];
-        } else {
-          vErrors.push(err6);
-        }
-        errors++;
-      }
-    }
-    if (data.metadata_key !== void 0) {
-      let data3 = data.metadata_key;
-      if (typeof data3 !== "string") {
-        const err7 = { instancePath: instancePath + "/metadata_key", schemaPath: "#/properties/metadata_key/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema32.properties.metadata_key.type, parentSchema: schema32.properties.metadata_key, data: data3 };
-        if (vErrors === null) {
-          vErrors = [err7];
-        } else {
-          vErrors.push(err7);
-        }
-        errors++;
-      }
-    }
-  } else {
-    const err8 = { instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object", schema: schema32.type, parentSchema: schema32, data };
-    if (vErrors === null) {
-      vErrors = [err8];
-    } else {
-      vErrors.push(err8);
-    }
-    errors++;
-  }
-  validate21.errors = vErrors;
-  return errors === 0;
-}
-validate21.evaluated = { "props": { "item_type": true, "agent_run_id": true, "collection_id": true, "metadata_key": true }, "dynamicProps": false, "dynamicItems": false };
-const AssistantMessage = validate22;
-const schema33 = { "type": "object", "properties": { "id": { "type": ["string", "null"] }, "content": { "$ref": "#/$defs/MessageContent" }, "role": { "const": "assistant" }, "metadata": { "type": ["object", "null"] }, "model": { "type": ["string", "null"] }, "tool_calls": { "type": ["array", "null"], "items": { "$ref": "#/$defs/ToolCall" } } }, "required": ["content", "role"] };
-const schema34 = { "anyOf": [{ "type": "string" }, { "type": "array", "items": { "$ref": "#/$defs/Content" } }] };
-const schema35 = { "type": "object", "oneOf": [{ "$ref": "#/$defs/ContentText" }, { "$ref": "#/$defs/ContentReasoning" }], "discriminator": { "propertyName": "type" } };
-const schema36 = { "type": "object", "properties": { "type": { "const": "text" }, "text": { "type": "string" }, "refusal": { "type": ["boolean", "null"] } }, "required": ["type", "text"] };
-const schema37 = { "type": "object", "properties": { "type": { "const": "reasoning" }, "reasoning": { "type": "string" }, "summary": { "type": ["string", "null"] }, "signature": { "type": ["string", "null"] }, "redacted": { "type": "boolean" } }, "required": ["type", "reasoning"] };
-function validate24(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
-  let vErrors = null;
-  let errors = 0;
-  const evaluated0 = validate24.evaluated;
+  const evaluated0 = validate26.evaluated;
   if (evaluated0.dynamicProps) {
     evaluated0.props = void 0;
   }
@@ -179,7 +79,7 @@ function validate24(data, { instancePath = "", parentData, parentDataProperty, r
       if (tag0 === "text") {
         if (data && typeof data == "object" && !Array.isArray(data)) {
           if (data.type === void 0) {
-            const err0 = { instancePath, schemaPath: "#/$defs/ContentText/required", keyword: "required", params: { missingProperty: "type" }, message: "must have required property 'type'", schema: schema36.required, parentSchema: schema36, data };
+            const err0 = { instancePath, schemaPath: "#/$defs/ContentText/required", keyword: "required", params: { missingProperty: "type" }, message: "must have required property 'type'", schema: schema39.required, parentSchema: schema39, data };
             if (vErrors === null) {
               vErrors = [err0];
             } else {
@@ -188,7 +88,7 @@ function validate24(data, { instancePath = "", parentData, parentDataProperty, r
             errors++;
           }
           if (data.text === void 0) {
-            const err1 = { instancePath, schemaPath: "#/$defs/ContentText/required", keyword: "required", params: { missingProperty: "text" }, message: "must have required property 'text'", schema: schema36.required, parentSchema: schema36, data };
+            const err1 = { instancePath, schemaPath: "#/$defs/ContentText/required", keyword: "required", params: { missingProperty: "text" }, message: "must have required property 'text'", schema: schema39.required, parentSchema: schema39, data };
             if (vErrors === null) {
               vErrors = [err1];
             } else {
@@ -199,7 +99,7 @@ function validate24(data, { instancePath = "", parentData, parentDataProperty, r
           if (data.type !== void 0) {
             let data0 = data.type;
             if ("text" !== data0) {
-              const err2 = { instancePath: instancePath + "/type", schemaPath: "#/$defs/ContentText/properties/type/const", keyword: "const", params: { allowedValue: "text" }, message: "must be equal to constant", schema: "text", parentSchema: schema36.properties.type, data: data0 };
+              const err2 = { instancePath: instancePath + "/type", schemaPath: "#/$defs/ContentText/properties/type/const", keyword: "const", params: { allowedValue: "text" }, message: "must be equal to constant", schema: "text", parentSchema: schema39.properties.type, data: data0 };
               if (vErrors === null) {
                 vErrors = [err2];
               } else {
@@ -211,7 +111,7 @@ function validate24(data, { instancePath = "", parentData, parentDataProperty, r
           if (data.text !== void 0) {
             let data1 = data.text;
             if (typeof data1 !== "string") {
-              const err3 = { instancePath: instancePath + "/text", schemaPath: "#/$defs/ContentText/properties/text/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema36.properties.text.type, parentSchema: schema36.properties.text, data: data1 };
+              const err3 = { instancePath: instancePath + "/text", schemaPath: "#/$defs/ContentText/properties/text/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema39.properties.text.type, parentSchema: schema39.properties.text, data: data1 };
               if (vErrors === null) {
                 vErrors = [err3];
               } else {
@@ -223,7 +123,7 @@ function validate24(data, { instancePath = "", parentData, parentDataProperty, r
           if (data.refusal !== void 0) {
             let data2 = data.refusal;
             if (typeof data2 !== "boolean" && data2 !== null) {
-              const err4 = { instancePath: instancePath + "/refusal", schemaPath: "#/$defs/ContentText/properties/refusal/type", keyword: "type", params: { type: schema36.properties.refusal.type }, message: "must be boolean,null", schema: schema36.properties.refusal.type, parentSchema: schema36.properties.refusal, data: data2 };
+              const err4 = { instancePath: instancePath + "/refusal", schemaPath: "#/$defs/ContentText/properties/refusal/type", keyword: "type", params: { type: schema39.properties.refusal.type }, message: "must be boolean,null", schema: schema39.properties.refusal.type, parentSchema: schema39.properties.refusal, data: data2 };
               if (vErrors === null) {
                 vErrors = [err4];
               } else {
@@ -233,7 +133,7 @@ function validate24(data, { instancePath = "", parentData, parentDataProperty, r
             }
           }
         } else {
-          const err5 = { instancePath, schemaPath: "#/$defs/ContentText/type", keyword: "type", params: { type: "object" }, message: "must be object", schema: schema36.type, parentSchema: schema36, data };
+          const err5 = { instancePath, schemaPath: "#/$defs/ContentText/type", keyword: "type", params: { type: "object" }, message: "must be object", schema: schema39.type, parentSchema: schema39, data };
           if (vErrors === null) {
             vErrors = [err5];
           } else {
@@ -248,7 +148,7 @@ function validate24(data, { instancePath = "", parentData, parentDataProperty, r
       } else if (tag0 === "reasoning") {
         if (data && typeof data == "object" && !Array.isArray(data)) {
           if (data.type === void 0) {
-            const err6 = { instancePath, schemaPath: "#/$defs/ContentReasoning/required", keyword: "required", params: { missingProperty: "type" }, message: "must have required property 'type'", schema: schema37.required, parentSchema: schema37, data };
+            const err6 = { instancePath, schemaPath: "#/$defs/ContentReasoning/required", keyword: "required", params: { missingProperty: "type" }, message: "must have required property 'type'", schema: schema40.required, parentSchema: schema40, data };
             if (vErrors === null) {
               vErrors = [err6];
             } else {
@@ -257,7 +157,7 @@ function validate24(data, { instancePath = "", parentData, parentDataProperty, r
             errors++;
           }
           if (data.reasoning === void 0) {
-            const err7 = { instancePath, schemaPath: "#/$defs/ContentReasoning/required", keyword: "required", params: { missingProperty: "reasoning" }, message: "must have required property 'reasoning'", schema: schema37.required, parentSchema: schema37, data };
+            const err7 = { instancePath, schemaPath: "#/$defs/ContentReasoning/required", keyword: "required", params: { missingProperty: "reasoning" }, message: "must have required property 'reasoning'", schema: schema40.required, parentSchema: schema40, data };
             if (vErrors === null) {
               vErrors = [err7];
             } else {
@@ -268,7 +168,7 @@ function validate24(data, { instancePath = "", parentData, parentDataProperty, r
           if (data.type !== void 0) {
             let data3 = data.type;
             if ("reasoning" !== data3) {
-              const err8 = { instancePath: instancePath + "/type", schemaPath: "#/$defs/ContentReasoning/properties/type/const", keyword: "const", params: { allowedValue: "reasoning" }, message: "must be equal to constant", schema: "reasoning", parentSchema: schema37.properties.type, data: data3 };
+              const err8 = { instancePath: instancePath + "/type", schemaPath: "#/$defs/ContentReasoning/properties/type/const", keyword: "const", params: { allowedValue: "reasoning" }, message: "must be equal to constant", schema: "reasoning", parentSchema: schema40.properties.type, data: data3 };
               if (vErrors === null) {
                 vErrors = [err8];
               } else {
@@ -280,7 +180,7 @@ function validate24(data, { instancePath = "", parentData, parentDataProperty, r
           if (data.reasoning !== void 0) {
             let data4 = data.reasoning;
             if (typeof data4 !== "string") {
-              const err9 = { instancePath: instancePath + "/reasoning", schemaPath: "#/$defs/ContentReasoning/properties/reasoning/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema37.properties.reasoning.type, parentSchema: schema37.properties.reasoning, data: data4 };
+              const err9 = { instancePath: instancePath + "/reasoning", schemaPath: "#/$defs/ContentReasoning/properties/reasoning/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema40.properties.reasoning.type, parentSchema: schema40.properties.reasoning, data: data4 };
               if (vErrors === null) {
                 vErrors = [err9];
               } else {
@@ -292,7 +192,7 @@ function validate24(data, { instancePath = "", parentData, parentDataProperty, r
           if (data.summary !== void 0) {
             let data5 = data.summary;
             if (typeof data5 !== "string" && data5 !== null) {
-              const err10 = { instancePath: instancePath + "/summary", schemaPath: "#/$defs/ContentReasoning/properties/summary/type", keyword: "type", params: { type: schema37.properties.summary.type }, message: "must be string,null", schema: schema37.properties.summary.type, parentSchema: schema37.properties.summary, data: data5 };
+              const err10 = { instancePath: instancePath + "/summary", schemaPath: "#/$defs/ContentReasoning/properties/summary/type", keyword: "type", params: { type: schema40.properties.summary.type }, message: "must be string,null", schema: schema40.properties.summary.type, parentSchema: schema40.properties.summary, data: data5 };
               if (vErrors === null) {
                 vErrors = [err10];
               } else {
@@ -304,7 +204,7 @@ function validate24(data, { instancePath = "", parentData, parentDataProperty, r
           if (data.signature !== void 0) {
             let data6 = data.signature;
             if (typeof data6 !== "string" && data6 !== null) {
-              const err11 = { instancePath: instancePath + "/signature", schemaPath: "#/$defs/ContentReasoning/properties/signature/type", keyword: "type", params: { type: schema37.properties.signature.type }, message: "must be string,null", schema: schema37.properties.signature.type, parentSchema: schema37.properties.signature, data: data6 };
+              const err11 = { instancePath: instancePath + "/signature", schemaPath: "#/$defs/ContentReasoning/properties/signature/type", keyword: "type", params: { type: schema40.properties.signature.type }, message: "must be string,null", schema: schema40.properties.signature.type, parentSchema: schema40.properties.signature, data: data6 };
               if (vErrors === null) {
                 vErrors = [err11];
               } else {
@@ -316,7 +216,7 @@ function validate24(data, { instancePath = "", parentData, parentDataProperty, r
           if (data.redacted !== void 0) {
             let data7 = data.redacted;
             if (typeof data7 !== "boolean") {
-              const err12 = { instancePath: instancePath + "/redacted", schemaPath: "#/$defs/ContentReasoning/properties/redacted/type", keyword: "type", params: { type: "boolean" }, message: "must be boolean", schema: schema37.properties.redacted.type, parentSchema: schema37.properties.redacted, data: data7 };
+              const err12 = { instancePath: instancePath + "/redacted", schemaPath: "#/$defs/ContentReasoning/properties/redacted/type", keyword: "type", params: { type: "boolean" }, message: "must be boolean", schema: schema40.properties.redacted.type, parentSchema: schema40.properties.redacted, data: data7 };
               if (vErrors === null) {
                 vErrors = [err12];
               } else {
@@ -326,7 +226,7 @@ function validate24(data, { instancePath = "", parentData, parentDataProperty, r
             }
           }
         } else {
-          const err13 = { instancePath, schemaPath: "#/$defs/ContentReasoning/type", keyword: "type", params: { type: "object" }, message: "must be object", schema: schema37.type, parentSchema: schema37, data };
+          const err13 = { instancePath, schemaPath: "#/$defs/ContentReasoning/type", keyword: "type", params: { type: "object" }, message: "must be object", schema: schema40.type, parentSchema: schema40, data };
           if (vErrors === null) {
             vErrors = [err13];
           } else {
@@ -343,7 +243,7 @@ function validate24(data, { instancePath = "", parentData, parentDataProperty, r
           props0.redacted = true;
         }
       } else {
-        const err14 = { instancePath, schemaPath: "#/discriminator", keyword: "discriminator", params: { error: "mapping", tag: "type", tagValue: tag0 }, message: 'value of tag "type" must be in oneOf', schema: schema35.discriminator, parentSchema: schema35, data };
+        const err14 = { instancePath, schemaPath: "#/discriminator", keyword: "discriminator", params: { error: "mapping", tag: "type", tagValue: tag0 }, message: 'value of tag "type" must be in oneOf', schema: schema38.discriminator, parentSchema: schema38, data };
         if (vErrors === null) {
           vErrors = [err14];
         } else {
@@ -352,7 +252,7 @@ function validate24(data, { instancePath = "", parentData, parentDataProperty, r
         errors++;
       }
     } else {
-      const err15 = { instancePath, schemaPath: "#/discriminator", keyword: "discriminator", params: { error: "tag", tag: "type", tagValue: tag0 }, message: 'tag "type" must be string', schema: schema35.discriminator, parentSchema: schema35, data };
+      const err15 = { instancePath, schemaPath: "#/discriminator", keyword: "discriminator", params: { error: "tag", tag: "type", tagValue: tag0 }, message: 'tag "type" must be string', schema: schema38.discriminator, parentSchema: schema38, data };
       if (vErrors === null) {
         vErrors = [err15];
       } else {
@@ -361,7 +261,7 @@ function validate24(data, { instancePath = "", parentData, parentDataProperty, r
       errors++;
     }
   } else {
-    const err16 = { instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object", schema: schema35.type, parentSchema: schema35, data };
+    const err16 = { instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object", schema: schema38.type, parentSchema: schema38, data };
     if (vErrors === null) {
       vErrors = [err16];
     } else {
@@ -369,15 +269,15 @@ function validate24(data, { instancePath = "", parentData, parentDataProperty, r
     }
     errors++;
   }
-  validate24.errors = vErrors;
+  validate26.errors = vErrors;
   evaluated0.props = props0;
   return errors === 0;
 }
-validate24.evaluated = { "dynamicProps": true, "dynamicItems": false };
-function validate23(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+validate26.evaluated = { "dynamicProps": true, "dynamicItems": false };
+function validate25(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate23.evaluated;
+  const evaluated0 = validate25.evaluated;
   if (evaluated0.dynamicProps) {
     evaluated0.props = void 0;
   }
@@ -388,7 +288,7 @@ function validate23(data, { instancePath = "", parentData, parentDataProperty, r
   let valid0 = false;
   const _errs1 = errors;
   if (typeof data !== "string") {
-    const err0 = { instancePath, schemaPath: "#/anyOf/0/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema34.anyOf[0].type, parentSchema: schema34.anyOf[0], data };
+    const err0 = { instancePath, schemaPath: "#/anyOf/0/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema37.anyOf[0].type, parentSchema: schema37.anyOf[0], data };
     if (vErrors === null) {
       vErrors = [err0];
     } else {
@@ -402,16 +302,16 @@ function validate23(data, { instancePath = "", parentData, parentDataProperty, r
   if (Array.isArray(data)) {
     const len0 = data.length;
     for (let i0 = 0; i0 < len0; i0++) {
-      if (!validate24(data[i0], { instancePath: instancePath + "/" + i0, parentData: data, parentDataProperty: i0, rootData, dynamicAnchors })) {
-        vErrors = vErrors === null ? validate24.errors : (function(a, b) {
+      if (!validate26(data[i0], { instancePath: instancePath + "/" + i0, parentData: data, parentDataProperty: i0, rootData, dynamicAnchors })) {
+        vErrors = vErrors === null ? validate26.errors : (function(a, b) {
           for (let i = 0; i < b.length; i++) a.push(b[i]);
           return a;
-        })(vErrors, validate24.errors);
+        })(vErrors, validate26.errors);
         errors = vErrors.length;
       }
     }
   } else {
-    const err1 = { instancePath, schemaPath: "#/anyOf/1/type", keyword: "type", params: { type: "array" }, message: "must be array", schema: schema34.anyOf[1].type, parentSchema: schema34.anyOf[1], data };
+    const err1 = { instancePath, schemaPath: "#/anyOf/1/type", keyword: "type", params: { type: "array" }, message: "must be array", schema: schema37.anyOf[1].type, parentSchema: schema37.anyOf[1], data };
     if (vErrors === null) {
       vErrors = [err1];
     } else {
@@ -425,7 +325,7 @@ function validate23(data, { instancePath = "", parentData, parentDataProperty, r
     var items0 = true;
   }
   if (!valid0) {
-    const err2 = { instancePath, schemaPath: "#/anyOf", keyword: "anyOf", params: {}, message: "must match a schema in anyOf", schema: schema34.anyOf, parentSchema: schema34, data };
+    const err2 = { instancePath, schemaPath: "#/anyOf", keyword: "anyOf", params: {}, message: "must match a schema in anyOf", schema: schema37.anyOf, parentSchema: schema37, data };
     if (vErrors === null) {
       vErrors = [err2];
     } else {
@@ -442,248 +342,15 @@ function validate23(data, { instancePath = "", parentData, parentDataProperty, r
       }
     }
   }
-  validate23.errors = vErrors;
+  validate25.errors = vErrors;
   evaluated0.items = items0;
   return errors === 0;
 }
-validate23.evaluated = { "dynamicProps": false, "dynamicItems": true };
-const schema38 = { "type": "object", "properties": { "id": { "type": "string" }, "function": { "type": "string" }, "arguments": { "type": "object" }, "type": { "enum": ["function", null] }, "parse_error": { "type": ["string", "null"] }, "view": { "anyOf": [{ "$ref": "#/$defs/ToolCallContent" }, { "type": "null" }] }, "google_thought_signature": { "type": ["string", "null"] } }, "required": ["id", "function", "arguments"] };
-const schema39 = { "type": "object", "properties": { "title": { "type": ["string", "null"] }, "format": { "enum": ["text", "markdown"] }, "content": { "type": "string" } }, "required": ["format", "content"] };
-function validate27(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+validate25.evaluated = { "dynamicProps": false, "dynamicItems": true };
+function validate24(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate27.evaluated;
-  if (evaluated0.dynamicProps) {
-    evaluated0.props = void 0;
-  }
-  if (evaluated0.dynamicItems) {
-    evaluated0.items = void 0;
-  }
-  if (data && typeof data == "object" && !Array.isArray(data)) {
-    if (data.id === void 0) {
-      const err0 = { instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: "id" }, message: "must have required property 'id'", schema: schema38.required, parentSchema: schema38, data };
-      if (vErrors === null) {
-        vErrors = [err0];
-      } else {
-        vErrors.push(err0);
-      }
-      errors++;
-    }
-    if (data.function === void 0) {
-      const err1 = { instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: "function" }, message: "must have required property 'function'", schema: schema38.required, parentSchema: schema38, data };
-      if (vErrors === null) {
-        vErrors = [err1];
-      } else {
-        vErrors.push(err1);
-      }
-      errors++;
-    }
-    if (data.arguments === void 0) {
-      const err2 = { instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: "arguments" }, message: "must have required property 'arguments'", schema: schema38.required, parentSchema: schema38, data };
-      if (vErrors === null) {
-        vErrors = [err2];
-      } else {
-        vErrors.push(err2);
-      }
-      errors++;
-    }
-    if (data.id !== void 0) {
-      let data0 = data.id;
-      if (typeof data0 !== "string") {
-        const err3 = { instancePath: instancePath + "/id", schemaPath: "#/properties/id/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema38.properties.id.type, parentSchema: schema38.properties.id, data: data0 };
-        if (vErrors === null) {
-          vErrors = [err3];
-        } else {
-          vErrors.push(err3);
-        }
-        errors++;
-      }
-    }
-    if (data.function !== void 0) {
-      let data1 = data.function;
-      if (typeof data1 !== "string") {
-        const err4 = { instancePath: instancePath + "/function", schemaPath: "#/properties/function/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema38.properties.function.type, parentSchema: schema38.properties.function, data: data1 };
-        if (vErrors === null) {
-          vErrors = [err4];
-        } else {
-          vErrors.push(err4);
-        }
-        errors++;
-      }
-    }
-    if (data.arguments !== void 0) {
-      let data2 = data.arguments;
-      if (!(data2 && typeof data2 == "object" && !Array.isArray(data2))) {
-        const err5 = { instancePath: instancePath + "/arguments", schemaPath: "#/properties/arguments/type", keyword: "type", params: { type: "object" }, message: "must be object", schema: schema38.properties.arguments.type, parentSchema: schema38.properties.arguments, data: data2 };
-        if (vErrors === null) {
-          vErrors = [err5];
-        } else {
-          vErrors.push(err5);
-        }
-        errors++;
-      }
-    }
-    if (data.type !== void 0) {
-      let data3 = data.type;
-      if (!(data3 === "function" || data3 === null)) {
-        const err6 = { instancePath: instancePath + "/type", schemaPath: "#/properties/type/enum", keyword: "enum", params: { allowedValues: schema38.properties.type.enum }, message: "must be equal to one of the allowed values", schema: schema38.properties.type.enum, parentSchema: schema38.properties.type, data: data3 };
-        if (vErrors === null) {
-          vErrors = [err6];
-        } else {
-          vErrors.push(err6);
-        }
-        errors++;
-      }
-    }
-    if (data.parse_error !== void 0) {
-      let data4 = data.parse_error;
-      if (typeof data4 !== "string" && data4 !== null) {
-        const err7 = { instancePath: instancePath + "/parse_error", schemaPath: "#/properties/parse_error/type", keyword: "type", params: { type: schema38.properties.parse_error.type }, message: "must be string,null", schema: schema38.properties.parse_error.type, parentSchema: schema38.properties.parse_error, data: data4 };
-        if (vErrors === null) {
-          vErrors = [err7];
-        } else {
-          vErrors.push(err7);
-        }
-        errors++;
-      }
-    }
-    if (data.view !== void 0) {
-      let data5 = data.view;
-      const _errs11 = errors;
-      let valid1 = false;
-      const _errs12 = errors;
-      if (data5 && typeof data5 == "object" && !Array.isArray(data5)) {
-        if (data5.format === void 0) {
-          const err8 = { instancePath: instancePath + "/view", schemaPath: "#/$defs/ToolCallContent/required", keyword: "required", params: { missingProperty: "format" }, message: "must have required property 'format'", schema: schema39.required, parentSchema: schema39, data: data5 };
-          if (vErrors === null) {
-            vErrors = [err8];
-          } else {
-            vErrors.push(err8);
-          }
-          errors++;
-        }
-        if (data5.content === void 0) {
-          const err9 = { instancePath: instancePath + "/view", schemaPath: "#/$defs/ToolCallContent/required", keyword: "required", params: { missingProperty: "content" }, message: "must have required property 'content'", schema: schema39.required, parentSchema: schema39, data: data5 };
-          if (vErrors === null) {
-            vErrors = [err9];
-          } else {
-            vErrors.push(err9);
-          }
-          errors++;
-        }
-        if (data5.title !== void 0) {
-          let data6 = data5.title;
-          if (typeof data6 !== "string" && data6 !== null) {
-            const err10 = { instancePath: instancePath + "/view/title", schemaPath: "#/$defs/ToolCallContent/properties/title/type", keyword: "type", params: { type: schema39.properties.title.type }, message: "must be string,null", schema: schema39.properties.title.type, parentSchema: schema39.properties.title, data: data6 };
-            if (vErrors === null) {
-              vErrors = [err10];
-            } else {
-              vErrors.push(err10);
-            }
-            errors++;
-          }
-        }
-        if (data5.format !== void 0) {
-          let data7 = data5.format;
-          if (!(data7 === "text" || data7 === "markdown")) {
-            const err11 = { instancePath: instancePath + "/view/format", schemaPath: "#/$defs/ToolCallContent/properties/format/enum", keyword: "enum", params: { allowedValues: schema39.properties.format.enum }, message: "must be equal to one of the allowed values", schema: schema39.properties.format.enum, parentSchema: schema39.properties.format, data: data7 };
-            if (vErrors === null) {
-              vErrors = [err11];
-            } else {
-              vErrors.push(err11);
-            }
-            errors++;
-          }
-        }
-        if (data5.content !== void 0) {
-          let data8 = data5.content;
-          if (typeof data8 !== "string") {
-            const err12 = { instancePath: instancePath + "/view/content", schemaPath: "#/$defs/ToolCallContent/properties/content/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema39.properties.content.type, parentSchema: schema39.properties.content, data: data8 };
-            if (vErrors === null) {
-              vErrors = [err12];
-            } else {
-              vErrors.push(err12);
-            }
-            errors++;
-          }
-        }
-      } else {
-        const err13 = { instancePath: instancePath + "/view", schemaPath: "#/$defs/ToolCallContent/type", keyword: "type", params: { type: "object" }, message: "must be object", schema: schema39.type, parentSchema: schema39, data: data5 };
-        if (vErrors === null) {
-          vErrors = [err13];
-        } else {
-          vErrors.push(err13);
-        }
-        errors++;
-      }
-      var _valid0 = _errs12 === errors;
-      valid1 = valid1 || _valid0;
-      if (_valid0) {
-        var props0 = {};
-        props0.title = true;
-        props0.format = true;
-        props0.content = true;
-      }
-      const _errs20 = errors;
-      if (data5 !== null) {
-        const err14 = { instancePath: instancePath + "/view", schemaPath: "#/properties/view/anyOf/1/type", keyword: "type", params: { type: "null" }, message: "must be null", schema: schema38.properties.view.anyOf[1].type, parentSchema: schema38.properties.view.anyOf[1], data: data5 };
-        if (vErrors === null) {
-          vErrors = [err14];
-        } else {
-          vErrors.push(err14);
-        }
-        errors++;
-      }
-      var _valid0 = _errs20 === errors;
-      valid1 = valid1 || _valid0;
-      if (!valid1) {
-        const err15 = { instancePath: instancePath + "/view", schemaPath: "#/properties/view/anyOf", keyword: "anyOf", params: {}, message: "must match a schema in anyOf", schema: schema38.properties.view.anyOf, parentSchema: schema38.properties.view, data: data5 };
-        if (vErrors === null) {
-          vErrors = [err15];
-        } else {
-          vErrors.push(err15);
-        }
-        errors++;
-      } else {
-        errors = _errs11;
-        if (vErrors !== null) {
-          if (_errs11) {
-            vErrors.length = _errs11;
-          } else {
-            vErrors = null;
-          }
-        }
-      }
-    }
-    if (data.google_thought_signature !== void 0) {
-      let data9 = data.google_thought_signature;
-      if (typeof data9 !== "string" && data9 !== null) {
-        const err16 = { instancePath: instancePath + "/google_thought_signature", schemaPath: "#/properties/google_thought_signature/type", keyword: "type", params: { type: schema38.properties.google_thought_signature.type }, message: "must be string,null", schema: schema38.properties.google_thought_signature.type, parentSchema: schema38.properties.google_thought_signature, data: data9 };
-        if (vErrors === null) {
-          vErrors = [err16];
-        } else {
-          vErrors.push(err16);
-        }
-        errors++;
-      }
-    }
-  } else {
-    const err17 = { instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object", schema: schema38.type, parentSchema: schema38, data };
-    if (vErrors === null) {
-      vErrors = [err17];
-    } else {
-      vErrors.push(err17);
-    }
-    errors++;
-  }
-  validate27.errors = vErrors;
-  return errors === 0;
-}
-validate27.evaluated = { "props": { "id": true, "function": true, "arguments": true, "type": true, "parse_error": true, "view": true, "google_thought_signature": true }, "dynamicProps": false, "dynamicItems": false };
-function validate22(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
-  let vErrors = null;
-  let errors = 0;
-  const evaluated0 = validate22.evaluated;
+  const evaluated0 = validate24.evaluated;
   if (evaluated0.dynamicProps) {
     evaluated0.props = void 0;
   }
@@ -692,7 +359,7 @@ function validate22(data, { instancePath = "", parentData, parentDataProperty, r
   }
   if (data && typeof data == "object" && !Array.isArray(data)) {
     if (data.content === void 0) {
-      const err0 = { instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: "content" }, message: "must have required property 'content'", schema: schema33.required, parentSchema: schema33, data };
+      const err0 = { instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: "content" }, message: "must have required property 'content'", schema: schema36.required, parentSchema: schema36, data };
       if (vErrors === null) {
         vErrors = [err0];
       } else {
@@ -701,7 +368,7 @@ function validate22(data, { instancePath = "", parentData, parentDataProperty, r
       errors++;
     }
     if (data.role === void 0) {
-      const err1 = { instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: "role" }, message: "must have required property 'role'", schema: schema33.required, parentSchema: schema33, data };
+      const err1 = { instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: "role" }, message: "must have required property 'role'", schema: schema36.required, parentSchema: schema36, data };
       if (vErrors === null) {
         vErrors = [err1];
       } else {
@@ -712,7 +379,7 @@ function validate22(data, { instancePath = "", parentData, parentDataProperty, r
     if (data.id !== void 0) {
       let data0 = data.id;
       if (typeof data0 !== "string" && data0 !== null) {
-        const err2 = { instancePath: instancePath + "/id", schemaPath: "#/properties/id/type", keyword: "type", params: { type: schema33.properties.id.type }, message: "must be string,null", schema: schema33.properties.id.type, parentSchema: schema33.properties.id, data: data0 };
+        const err2 = { instancePath: instancePath + "/id", schemaPath: "#/properties/id/type", keyword: "type", params: { type: schema36.properties.id.type }, message: "must be string,null", schema: schema36.properties.id.type, parentSchema: schema36.properties.id, data: data0 };
         if (vErrors === null) {
           vErrors = [err2];
         } else {
@@ -722,18 +389,18 @@ function validate22(data, { instancePath = "", parentData, parentDataProperty, r
       }
     }
     if (data.content !== void 0) {
-      if (!validate23(data.content, { instancePath: instancePath + "/content", parentData: data, parentDataProperty: "content", rootData, dynamicAnchors })) {
-        vErrors = vErrors === null ? validate23.errors : (function(a, b) {
+      if (!validate25(data.content, { instancePath: instancePath + "/content", parentData: data, parentDataProperty: "content", rootData, dynamicAnchors })) {
+        vErrors = vErrors === null ? validate25.errors : (function(a, b) {
           for (let i = 0; i < b.length; i++) a.push(b[i]);
           return a;
-        })(vErrors, validate23.errors);
+        })(vErrors, validate25.errors);
         errors = vErrors.length;
       }
     }
     if (data.role !== void 0) {
       let data2 = data.role;
-      if ("assistant" !== data2) {
-        const err3 = { instancePath: instancePath + "/role", schemaPath: "#/properties/role/const", keyword: "const", params: { allowedValue: "assistant" }, message: "must be equal to constant", schema: "assistant", parentSchema: schema33.properties.role, data: data2 };
+      if ("system" !== data2) {
+        const err3 = { instancePath: instancePath + "/role", schemaPath: "#/properties/role/const", keyword: "const", params: { allowedValue: "system" }, message: "must be equal to constant", schema: "system", parentSchema: schema36.properties.role, data: data2 };
         if (vErrors === null) {
           vErrors = [err3];
         } else {
@@ -745,7 +412,7 @@ function validate22(data, { instancePath = "", parentData, parentDataProperty, r
     if (data.metadata !== void 0) {
       let data3 = data.metadata;
       if (!(data3 && typeof data3 == "object" && !Array.isArray(data3)) && data3 !== null) {
-        const err4 = { instancePath: instancePath + "/metadata", schemaPath: "#/properties/metadata/type", keyword: "type", params: { type: schema33.properties.metadata.type }, message: "must be object,null", schema: schema33.properties.metadata.type, parentSchema: schema33.properties.metadata, data: data3 };
+        const err4 = { instancePath: instancePath + "/metadata", schemaPath: "#/properties/metadata/type", keyword: "type", params: { type: schema36.properties.metadata.type }, message: "must be object,null", schema: schema36.properties.metadata.type, parentSchema: schema36.properties.metadata, data: data3 };
         if (vErrors === null) {
           vErrors = [err4];
         } else {
@@ -754,62 +421,24 @@ function validate22(data, { instancePath = "", parentData, parentDataProperty, r
         errors++;
       }
     }
-    if (data.model !== void 0) {
-      let data4 = data.model;
-      if (typeof data4 !== "string" && data4 !== null) {
-        const err5 = { instancePath: instancePath + "/model", schemaPath: "#/properties/model/type", keyword: "type", params: { type: schema33.properties.model.type }, message: "must be string,null", schema: schema33.properties.model.type, parentSchema: schema33.properties.model, data: data4 };
-        if (vErrors === null) {
-          vErrors = [err5];
-        } else {
-          vErrors.push(err5);
-        }
-        errors++;
-      }
-    }
-    if (data.tool_calls !== void 0) {
-      let data5 = data.tool_calls;
-      if (!Array.isArray(data5) && data5 !== null) {
-        const err6 = { instancePath: instancePath + "/tool_calls", schemaPath: "#/properties/tool_calls/type", keyword: "type", params: { type: schema33.properties.tool_calls.type }, message: "must be array,null", schema: schema33.properties.tool_calls.type, parentSchema: schema33.properties.tool_calls, data: data5 };
-        if (vErrors === null) {
-          vErrors = [err6];
-        } else {
-          vErrors.push(err6);
-        }
-        errors++;
-      }
-      if (Array.isArray(data5)) {
-        const len0 = data5.length;
-        for (let i0 = 0; i0 < len0; i0++) {
-          if (!validate27(data5[i0], { instancePath: instancePath + "/tool_calls/" + i0, parentData: data5, parentDataProperty: i0, rootData, dynamicAnchors })) {
-            vErrors = vErrors === null ? validate27.errors : (function(a, b) {
-              for (let i = 0; i < b.length; i++) a.push(b[i]);
-              return a;
-            })(vErrors, validate27.errors);
-            errors = vErrors.length;
-          }
-        }
-      }
-    }
   } else {
-    const err7 = { instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object", schema: schema33.type, parentSchema: schema33, data };
+    const err5 = { instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object", schema: schema36.type, parentSchema: schema36, data };
     if (vErrors === null) {
-      vErrors = [err7];
+      vErrors = [err5];
     } else {
-      vErrors.push(err7);
+      vErrors.push(err5);
     }
     errors++;
   }
-  validate22.errors = vErrors;
+  validate24.errors = vErrors;
   return errors === 0;
 }
-validate22.evaluated = { "props": { "id": true, "content": true, "role": true, "metadata": true, "model": true, "tool_calls": true }, "dynamicProps": false, "dynamicItems": false };
-const ChatMessage = validate29;
-const schema40 = { "type": "object", "oneOf": [{ "$ref": "#/$defs/SystemMessage" }, { "$ref": "#/$defs/UserMessage" }, { "$ref": "#/$defs/AssistantMessage" }, { "$ref": "#/$defs/ToolMessage" }], "discriminator": { "propertyName": "role" } };
-const schema41 = { "type": "object", "properties": { "id": { "type": ["string", "null"] }, "content": { "$ref": "#/$defs/MessageContent" }, "role": { "const": "system" }, "metadata": { "type": ["object", "null"] } }, "required": ["content", "role"] };
-function validate30(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+validate24.evaluated = { "props": { "id": true, "content": true, "role": true, "metadata": true }, "dynamicProps": false, "dynamicItems": false };
+const schema41 = { "type": "object", "properties": { "id": { "type": ["string", "null"] }, "content": { "$ref": "#/$defs/MessageContent" }, "role": { "const": "user" }, "metadata": { "type": ["object", "null"] }, "tool_call_id": { "type": ["array", "null"], "items": { "type": "string" } } }, "required": ["content", "role"] };
+function validate29(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate30.evaluated;
+  const evaluated0 = validate29.evaluated;
   if (evaluated0.dynamicProps) {
     evaluated0.props = void 0;
   }
@@ -848,18 +477,18 @@ function validate30(data, { instancePath = "", parentData, parentDataProperty, r
       }
     }
     if (data.content !== void 0) {
-      if (!validate23(data.content, { instancePath: instancePath + "/content", parentData: data, parentDataProperty: "content", rootData, dynamicAnchors })) {
-        vErrors = vErrors === null ? validate23.errors : (function(a, b) {
+      if (!validate25(data.content, { instancePath: instancePath + "/content", parentData: data, parentDataProperty: "content", rootData, dynamicAnchors })) {
+        vErrors = vErrors === null ? validate25.errors : (function(a, b) {
           for (let i = 0; i < b.length; i++) a.push(b[i]);
           return a;
-        })(vErrors, validate23.errors);
+        })(vErrors, validate25.errors);
         errors = vErrors.length;
       }
     }
     if (data.role !== void 0) {
       let data2 = data.role;
-      if ("system" !== data2) {
-        const err3 = { instancePath: instancePath + "/role", schemaPath: "#/properties/role/const", keyword: "const", params: { allowedValue: "system" }, message: "must be equal to constant", schema: "system", parentSchema: schema41.properties.role, data: data2 };
+      if ("user" !== data2) {
+        const err3 = { instancePath: instancePath + "/role", schemaPath: "#/properties/role/const", keyword: "const", params: { allowedValue: "user" }, message: "must be equal to constant", schema: "user", parentSchema: schema41.properties.role, data: data2 };
         if (vErrors === null) {
           vErrors = [err3];
         } else {
@@ -880,24 +509,284 @@ function validate30(data, { instancePath = "", parentData, parentDataProperty, r
         errors++;
       }
     }
+    if (data.tool_call_id !== void 0) {
+      let data4 = data.tool_call_id;
+      if (!Array.isArray(data4) && data4 !== null) {
+        const err5 = { instancePath: instancePath + "/tool_call_id", schemaPath: "#/properties/tool_call_id/type", keyword: "type", params: { type: schema41.properties.tool_call_id.type }, message: "must be array,null", schema: schema41.properties.tool_call_id.type, parentSchema: schema41.properties.tool_call_id, data: data4 };
+        if (vErrors === null) {
+          vErrors = [err5];
+        } else {
+          vErrors.push(err5);
+        }
+        errors++;
+      }
+      if (Array.isArray(data4)) {
+        const len0 = data4.length;
+        for (let i0 = 0; i0 < len0; i0++) {
+          let data5 = data4[i0];
+          if (typeof data5 !== "string") {
+            const err6 = { instancePath: instancePath + "/tool_call_id/" + i0, schemaPath: "#/properties/tool_call_id/items/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema41.properties.tool_call_id.items.type, parentSchema: schema41.properties.tool_call_id.items, data: data5 };
+            if (vErrors === null) {
+              vErrors = [err6];
+            } else {
+              vErrors.push(err6);
+            }
+            errors++;
+          }
+        }
+      }
+    }
   } else {
-    const err5 = { instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object", schema: schema41.type, parentSchema: schema41, data };
+    const err7 = { instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object", schema: schema41.type, parentSchema: schema41, data };
     if (vErrors === null) {
-      vErrors = [err5];
+      vErrors = [err7];
     } else {
-      vErrors.push(err5);
+      vErrors.push(err7);
     }
     errors++;
   }
-  validate30.errors = vErrors;
+  validate29.errors = vErrors;
   return errors === 0;
 }
-validate30.evaluated = { "props": { "id": true, "content": true, "role": true, "metadata": true }, "dynamicProps": false, "dynamicItems": false };
-const schema42 = { "type": "object", "properties": { "id": { "type": ["string", "null"] }, "content": { "$ref": "#/$defs/MessageContent" }, "role": { "const": "user" }, "metadata": { "type": ["object", "null"] }, "tool_call_id": { "type": ["array", "null"], "items": { "type": "string" } } }, "required": ["content", "role"] };
-function validate32(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+validate29.evaluated = { "props": { "id": true, "content": true, "role": true, "metadata": true, "tool_call_id": true }, "dynamicProps": false, "dynamicItems": false };
+const schema42 = { "type": "object", "properties": { "id": { "type": ["string", "null"] }, "content": { "$ref": "#/$defs/MessageContent" }, "role": { "const": "assistant" }, "metadata": { "type": ["object", "null"] }, "model": { "type": ["string", "null"] }, "tool_calls": { "type": ["array", "null"], "items": { "$ref": "#/$defs/ToolCall" } } }, "required": ["content", "role"] };
+const schema43 = { "type": "object", "properties": { "id": { "type": "string" }, "function": { "type": "string" }, "arguments": { "type": "object" }, "type": { "enum": ["function", null] }, "parse_error": { "type": ["string", "null"] }, "view": { "anyOf": [{ "$ref": "#/$defs/ToolCallContent" }, { "type": "null" }] }, "google_thought_signature": { "type": ["string", "null"] } }, "required": ["id", "function", "arguments"] };
+const schema44 = { "type": "object", "properties": { "title": { "type": ["string", "null"] }, "format": { "enum": ["text", "markdown"] }, "content": { "type": "string" } }, "required": ["format", "content"] };
+function validate33(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate32.evaluated;
+  const evaluated0 = validate33.evaluated;
+  if (evaluated0.dynamicProps) {
+    evaluated0.props = void 0;
+  }
+  if (evaluated0.dynamicItems) {
+    evaluated0.items = void 0;
+  }
+  if (data && typeof data == "object" && !Array.isArray(data)) {
+    if (data.id === void 0) {
+      const err0 = { instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: "id" }, message: "must have required property 'id'", schema: schema43.required, parentSchema: schema43, data };
+      if (vErrors === null) {
+        vErrors = [err0];
+      } else {
+        vErrors.push(err0);
+      }
+      errors++;
+    }
+    if (data.function === void 0) {
+      const err1 = { instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: "function" }, message: "must have required property 'function'", schema: schema43.required, parentSchema: schema43, data };
+      if (vErrors === null) {
+        vErrors = [err1];
+      } else {
+        vErrors.push(err1);
+      }
+      errors++;
+    }
+    if (data.arguments === void 0) {
+      const err2 = { instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: "arguments" }, message: "must have required property 'arguments'", schema: schema43.required, parentSchema: schema43, data };
+      if (vErrors === null) {
+        vErrors = [err2];
+      } else {
+        vErrors.push(err2);
+      }
+      errors++;
+    }
+    if (data.id !== void 0) {
+      let data0 = data.id;
+      if (typeof data0 !== "string") {
+        const err3 = { instancePath: instancePath + "/id", schemaPath: "#/properties/id/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema43.properties.id.type, parentSchema: schema43.properties.id, data: data0 };
+        if (vErrors === null) {
+          vErrors = [err3];
+        } else {
+          vErrors.push(err3);
+        }
+        errors++;
+      }
+    }
+    if (data.function !== void 0) {
+      let data1 = data.function;
+      if (typeof data1 !== "string") {
+        const err4 = { instancePath: instancePath + "/function", schemaPath: "#/properties/function/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema43.properties.function.type, parentSchema: schema43.properties.function, data: data1 };
+        if (vErrors === null) {
+          vErrors = [err4];
+        } else {
+          vErrors.push(err4);
+        }
+        errors++;
+      }
+    }
+    if (data.arguments !== void 0) {
+      let data2 = data.arguments;
+      if (!(data2 && typeof data2 == "object" && !Array.isArray(data2))) {
+        const err5 = { instancePath: instancePath + "/arguments", schemaPath: "#/properties/arguments/type", keyword: "type", params: { type: "object" }, message: "must be object", schema: schema43.properties.arguments.type, parentSchema: schema43.properties.arguments, data: data2 };
+        if (vErrors === null) {
+          vErrors = [err5];
+        } else {
+          vErrors.push(err5);
+        }
+        errors++;
+      }
+    }
+    if (data.type !== void 0) {
+      let data3 = data.type;
+      if (!(data3 === "function" || data3 === null)) {
+        const err6 = { instancePath: instancePath + "/type", schemaPath: "#/properties/type/enum", keyword: "enum", params: { allowedValues: schema43.properties.type.enum }, message: "must be equal to one of the allowed values", schema: schema43.properties.type.enum, parentSchema: schema43.properties.type, data: data3 };
+        if (vErrors === null) {
+          vErrors = [err6];
+        } else {
+          vErrors.push(err6);
+        }
+        errors++;
+      }
+    }
+    if (data.parse_error !== void 0) {
+      let data4 = data.parse_error;
+      if (typeof data4 !== "string" && data4 !== null) {
+        const err7 = { instancePath: instancePath + "/parse_error", schemaPath: "#/properties/parse_error/type", keyword: "type", params: { type: schema43.properties.parse_error.type }, message: "must be string,null", schema: schema43.properties.parse_error.type, parentSchema: schema43.properties.parse_error, data: data4 };
+        if (vErrors === null) {
+          vErrors = [err7];
+        } else {
+          vErrors.push(err7);
+        }
+        errors++;
+      }
+    }
+    if (data.view !== void 0) {
+      let data5 = data.view;
+      const _errs11 = errors;
+      let valid1 = false;
+      const _errs12 = errors;
+      if (data5 && typeof data5 == "object" && !Array.isArray(data5)) {
+        if (data5.format === void 0) {
+          const err8 = { instancePath: instancePath + "/view", schemaPath: "#/$defs/ToolCallContent/required", keyword: "required", params: { missingProperty: "format" }, message: "must have required property 'format'", schema: schema44.required, parentSchema: schema44, data: data5 };
+          if (vErrors === null) {
+            vErrors = [err8];
+          } else {
+            vErrors.push(err8);
+          }
+          errors++;
+        }
+        if (data5.content === void 0) {
+          const err9 = { instancePath: instancePath + "/view", schemaPath: "#/$defs/ToolCallContent/required", keyword: "required", params: { missingProperty: "content" }, message: "must have required property 'content'", schema: schema44.required, parentSchema: schema44, data: data5 };
+          if (vErrors === null) {
+            vErrors = [err9];
+          } else {
+            vErrors.push(err9);
+          }
+          errors++;
+        }
+        if (data5.title !== void 0) {
+          let data6 = data5.title;
+          if (typeof data6 !== "string" && data6 !== null) {
+            const err10 = { instancePath: instancePath + "/view/title", schemaPath: "#/$defs/ToolCallContent/properties/title/type", keyword: "type", params: { type: schema44.properties.title.type }, message: "must be string,null", schema: schema44.properties.title.type, parentSchema: schema44.properties.title, data: data6 };
+            if (vErrors === null) {
+              vErrors = [err10];
+            } else {
+              vErrors.push(err10);
+            }
+            errors++;
+          }
+        }
+        if (data5.format !== void 0) {
+          let data7 = data5.format;
+          if (!(data7 === "text" || data7 === "markdown")) {
+            const err11 = { instancePath: instancePath + "/view/format", schemaPath: "#/$defs/ToolCallContent/properties/format/enum", keyword: "enum", params: { allowedValues: schema44.properties.format.enum }, message: "must be equal to one of the allowed values", schema: schema44.properties.format.enum, parentSchema: schema44.properties.format, data: data7 };
+            if (vErrors === null) {
+              vErrors = [err11];
+            } else {
+              vErrors.push(err11);
+            }
+            errors++;
+          }
+        }
+        if (data5.content !== void 0) {
+          let data8 = data5.content;
+          if (typeof data8 !== "string") {
+            const err12 = { instancePath: instancePath + "/view/content", schemaPath: "#/$defs/ToolCallContent/properties/content/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema44.properties.content.type, parentSchema: schema44.properties.content, data: data8 };
+            if (vErrors === null) {
+              vErrors = [err12];
+            } else {
+              vErrors.push(err12);
+            }
+            errors++;
+          }
+        }
+      } else {
+        const err13 = { instancePath: instancePath + "/view", schemaPath: "#/$defs/ToolCallContent/type", keyword: "type", params: { type: "object" }, message: "must be object", schema: schema44.type, parentSchema: schema44, data: data5 };
+        if (vErrors === null) {
+          vErrors = [err13];
+        } else {
+          vErrors.push(err13);
+        }
+        errors++;
+      }
+      var _valid0 = _errs12 === errors;
+      valid1 = valid1 || _valid0;
+      if (_valid0) {
+        var props0 = {};
+        props0.title = true;
+        props0.format = true;
+        props0.content = true;
+      }
+      const _errs20 = errors;
+      if (data5 !== null) {
+        const err14 = { instancePath: instancePath + "/view", schemaPath: "#/properties/view/anyOf/1/type", keyword: "type", params: { type: "null" }, message: "must be null", schema: schema43.properties.view.anyOf[1].type, parentSchema: schema43.properties.view.anyOf[1], data: data5 };
+        if (vErrors === null) {
+          vErrors = [err14];
+        } else {
+          vErrors.push(err14);
+        }
+        errors++;
+      }
+      var _valid0 = _errs20 === errors;
+      valid1 = valid1 || _valid0;
+      if (!valid1) {
+        const err15 = { instancePath: instancePath + "/view", schemaPath: "#/properties/view/anyOf", keyword: "anyOf", params: {}, message: "must match a schema in anyOf", schema: schema43.properties.view.anyOf, parentSchema: schema43.properties.view, data: data5 };
+        if (vErrors === null) {
+          vErrors = [err15];
+        } else {
+          vErrors.push(err15);
+        }
+        errors++;
+      } else {
+        errors = _errs11;
+        if (vErrors !== null) {
+          if (_errs11) {
+            vErrors.length = _errs11;
+          } else {
+            vErrors = null;
+          }
+        }
+      }
+    }
+    if (data.google_thought_signature !== void 0) {
+      let data9 = data.google_thought_signature;
+      if (typeof data9 !== "string" && data9 !== null) {
+        const err16 = { instancePath: instancePath + "/google_thought_signature", schemaPath: "#/properties/google_thought_signature/type", keyword: "type", params: { type: schema43.properties.google_thought_signature.type }, message: "must be string,null", schema: schema43.properties.google_thought_signature.type, parentSchema: schema43.properties.google_thought_signature, data: data9 };
+        if (vErrors === null) {
+          vErrors = [err16];
+        } else {
+          vErrors.push(err16);
+        }
+        errors++;
+      }
+    }
+  } else {
+    const err17 = { instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object", schema: schema43.type, parentSchema: schema43, data };
+    if (vErrors === null) {
+      vErrors = [err17];
+    } else {
+      vErrors.push(err17);
+    }
+    errors++;
+  }
+  validate33.errors = vErrors;
+  return errors === 0;
+}
+validate33.evaluated = { "props": { "id": true, "function": true, "arguments": true, "type": true, "parse_error": true, "view": true, "google_thought_signature": true }, "dynamicProps": false, "dynamicItems": false };
+function validate31(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+  let vErrors = null;
+  let errors = 0;
+  const evaluated0 = validate31.evaluated;
   if (evaluated0.dynamicProps) {
     evaluated0.props = void 0;
   }
@@ -936,18 +825,18 @@ function validate32(data, { instancePath = "", parentData, parentDataProperty, r
       }
     }
     if (data.content !== void 0) {
-      if (!validate23(data.content, { instancePath: instancePath + "/content", parentData: data, parentDataProperty: "content", rootData, dynamicAnchors })) {
-        vErrors = vErrors === null ? validate23.errors : (function(a, b) {
+      if (!validate25(data.content, { instancePath: instancePath + "/content", parentData: data, parentDataProperty: "content", rootData, dynamicAnchors })) {
+        vErrors = vErrors === null ? validate25.errors : (function(a, b) {
           for (let i = 0; i < b.length; i++) a.push(b[i]);
           return a;
-        })(vErrors, validate23.errors);
+        })(vErrors, validate25.errors);
         errors = vErrors.length;
       }
     }
     if (data.role !== void 0) {
       let data2 = data.role;
-      if ("user" !== data2) {
-        const err3 = { instancePath: instancePath + "/role", schemaPath: "#/properties/role/const", keyword: "const", params: { allowedValue: "user" }, message: "must be equal to constant", schema: "user", parentSchema: schema42.properties.role, data: data2 };
+      if ("assistant" !== data2) {
+        const err3 = { instancePath: instancePath + "/role", schemaPath: "#/properties/role/const", keyword: "const", params: { allowedValue: "assistant" }, message: "must be equal to constant", schema: "assistant", parentSchema: schema42.properties.role, data: data2 };
         if (vErrors === null) {
           vErrors = [err3];
         } else {
@@ -968,10 +857,10 @@ function validate32(data, { instancePath = "", parentData, parentDataProperty, r
         errors++;
       }
     }
-    if (data.tool_call_id !== void 0) {
-      let data4 = data.tool_call_id;
-      if (!Array.isArray(data4) && data4 !== null) {
-        const err5 = { instancePath: instancePath + "/tool_call_id", schemaPath: "#/properties/tool_call_id/type", keyword: "type", params: { type: schema42.properties.tool_call_id.type }, message: "must be array,null", schema: schema42.properties.tool_call_id.type, parentSchema: schema42.properties.tool_call_id, data: data4 };
+    if (data.model !== void 0) {
+      let data4 = data.model;
+      if (typeof data4 !== "string" && data4 !== null) {
+        const err5 = { instancePath: instancePath + "/model", schemaPath: "#/properties/model/type", keyword: "type", params: { type: schema42.properties.model.type }, message: "must be string,null", schema: schema42.properties.model.type, parentSchema: schema42.properties.model, data: data4 };
         if (vErrors === null) {
           vErrors = [err5];
         } else {
@@ -979,18 +868,27 @@ function validate32(data, { instancePath = "", parentData, parentDataProperty, r
         }
         errors++;
       }
-      if (Array.isArray(data4)) {
-        const len0 = data4.length;
+    }
+    if (data.tool_calls !== void 0) {
+      let data5 = data.tool_calls;
+      if (!Array.isArray(data5) && data5 !== null) {
+        const err6 = { instancePath: instancePath + "/tool_calls", schemaPath: "#/properties/tool_calls/type", keyword: "type", params: { type: schema42.properties.tool_calls.type }, message: "must be array,null", schema: schema42.properties.tool_calls.type, parentSchema: schema42.properties.tool_calls, data: data5 };
+        if (vErrors === null) {
+          vErrors = [err6];
+        } else {
+          vErrors.push(err6);
+        }
+        errors++;
+      }
+      if (Array.isArray(data5)) {
+        const len0 = data5.length;
         for (let i0 = 0; i0 < len0; i0++) {
-          let data5 = data4[i0];
-          if (typeof data5 !== "string") {
-            const err6 = { instancePath: instancePath + "/tool_call_id/" + i0, schemaPath: "#/properties/tool_call_id/items/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema42.properties.tool_call_id.items.type, parentSchema: schema42.properties.tool_call_id.items, data: data5 };
-            if (vErrors === null) {
-              vErrors = [err6];
-            } else {
-              vErrors.push(err6);
-            }
-            errors++;
+          if (!validate33(data5[i0], { instancePath: instancePath + "/tool_calls/" + i0, parentData: data5, parentDataProperty: i0, rootData, dynamicAnchors })) {
+            vErrors = vErrors === null ? validate33.errors : (function(a, b) {
+              for (let i = 0; i < b.length; i++) a.push(b[i]);
+              return a;
+            })(vErrors, validate33.errors);
+            errors = vErrors.length;
           }
         }
       }
@@ -1004,15 +902,15 @@ function validate32(data, { instancePath = "", parentData, parentDataProperty, r
     }
     errors++;
   }
-  validate32.errors = vErrors;
+  validate31.errors = vErrors;
   return errors === 0;
 }
-validate32.evaluated = { "props": { "id": true, "content": true, "role": true, "metadata": true, "tool_call_id": true }, "dynamicProps": false, "dynamicItems": false };
-const schema43 = { "type": "object", "properties": { "id": { "type": ["string", "null"] }, "content": { "$ref": "#/$defs/MessageContent" }, "role": { "const": "tool" }, "metadata": { "type": ["object", "null"] }, "tool_call_id": { "type": ["string", "null"] }, "function": { "type": ["string", "null"] }, "error": { "type": ["object", "null"] } }, "required": ["content", "role"] };
-function validate34(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+validate31.evaluated = { "props": { "id": true, "content": true, "role": true, "metadata": true, "model": true, "tool_calls": true }, "dynamicProps": false, "dynamicItems": false };
+const schema45 = { "type": "object", "properties": { "id": { "type": ["string", "null"] }, "content": { "$ref": "#/$defs/MessageContent" }, "role": { "const": "tool" }, "metadata": { "type": ["object", "null"] }, "tool_call_id": { "type": ["string", "null"] }, "function": { "type": ["string", "null"] }, "error": { "type": ["object", "null"] } }, "required": ["content", "role"] };
+function validate35(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate34.evaluated;
+  const evaluated0 = validate35.evaluated;
   if (evaluated0.dynamicProps) {
     evaluated0.props = void 0;
   }
@@ -1021,7 +919,7 @@ function validate34(data, { instancePath = "", parentData, parentDataProperty, r
   }
   if (data && typeof data == "object" && !Array.isArray(data)) {
     if (data.content === void 0) {
-      const err0 = { instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: "content" }, message: "must have required property 'content'", schema: schema43.required, parentSchema: schema43, data };
+      const err0 = { instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: "content" }, message: "must have required property 'content'", schema: schema45.required, parentSchema: schema45, data };
       if (vErrors === null) {
         vErrors = [err0];
       } else {
@@ -1030,7 +928,7 @@ function validate34(data, { instancePath = "", parentData, parentDataProperty, r
       errors++;
     }
     if (data.role === void 0) {
-      const err1 = { instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: "role" }, message: "must have required property 'role'", schema: schema43.required, parentSchema: schema43, data };
+      const err1 = { instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: "role" }, message: "must have required property 'role'", schema: schema45.required, parentSchema: schema45, data };
       if (vErrors === null) {
         vErrors = [err1];
       } else {
@@ -1041,7 +939,7 @@ function validate34(data, { instancePath = "", parentData, parentDataProperty, r
     if (data.id !== void 0) {
       let data0 = data.id;
       if (typeof data0 !== "string" && data0 !== null) {
-        const err2 = { instancePath: instancePath + "/id", schemaPath: "#/properties/id/type", keyword: "type", params: { type: schema43.properties.id.type }, message: "must be string,null", schema: schema43.properties.id.type, parentSchema: schema43.properties.id, data: data0 };
+        const err2 = { instancePath: instancePath + "/id", schemaPath: "#/properties/id/type", keyword: "type", params: { type: schema45.properties.id.type }, message: "must be string,null", schema: schema45.properties.id.type, parentSchema: schema45.properties.id, data: data0 };
         if (vErrors === null) {
           vErrors = [err2];
         } else {
@@ -1051,18 +949,18 @@ function validate34(data, { instancePath = "", parentData, parentDataProperty, r
       }
     }
     if (data.content !== void 0) {
-      if (!validate23(data.content, { instancePath: instancePath + "/content", parentData: data, parentDataProperty: "content", rootData, dynamicAnchors })) {
-        vErrors = vErrors === null ? validate23.errors : (function(a, b) {
+      if (!validate25(data.content, { instancePath: instancePath + "/content", parentData: data, parentDataProperty: "content", rootData, dynamicAnchors })) {
+        vErrors = vErrors === null ? validate25.errors : (function(a, b) {
           for (let i = 0; i < b.length; i++) a.push(b[i]);
           return a;
-        })(vErrors, validate23.errors);
+        })(vErrors, validate25.errors);
         errors = vErrors.length;
       }
     }
     if (data.role !== void 0) {
       let data2 = data.role;
       if ("tool" !== data2) {
-        const err3 = { instancePath: instancePath + "/role", schemaPath: "#/properties/role/const", keyword: "const", params: { allowedValue: "tool" }, message: "must be equal to constant", schema: "tool", parentSchema: schema43.properties.role, data: data2 };
+        const err3 = { instancePath: instancePath + "/role", schemaPath: "#/properties/role/const", keyword: "const", params: { allowedValue: "tool" }, message: "must be equal to constant", schema: "tool", parentSchema: schema45.properties.role, data: data2 };
         if (vErrors === null) {
           vErrors = [err3];
         } else {
@@ -1074,7 +972,7 @@ function validate34(data, { instancePath = "", parentData, parentDataProperty, r
     if (data.metadata !== void 0) {
       let data3 = data.metadata;
       if (!(data3 && typeof data3 == "object" && !Array.isArray(data3)) && data3 !== null) {
-        const err4 = { instancePath: instancePath + "/metadata", schemaPath: "#/properties/metadata/type", keyword: "type", params: { type: schema43.properties.metadata.type }, message: "must be object,null", schema: schema43.properties.metadata.type, parentSchema: schema43.properties.metadata, data: data3 };
+        const err4 = { instancePath: instancePath + "/metadata", schemaPath: "#/properties/metadata/type", keyword: "type", params: { type: schema45.properties.metadata.type }, message: "must be object,null", schema: schema45.properties.metadata.type, parentSchema: schema45.properties.metadata, data: data3 };
         if (vErrors === null) {
           vErrors = [err4];
         } else {
@@ -1086,7 +984,7 @@ function validate34(data, { instancePath = "", parentData, parentDataProperty, r
     if (data.tool_call_id !== void 0) {
       let data4 = data.tool_call_id;
       if (typeof data4 !== "string" && data4 !== null) {
-        const err5 = { instancePath: instancePath + "/tool_call_id", schemaPath: "#/properties/tool_call_id/type", keyword: "type", params: { type: schema43.properties.tool_call_id.type }, message: "must be string,null", schema: schema43.properties.tool_call_id.type, parentSchema: schema43.properties.tool_call_id, data: data4 };
+        const err5 = { instancePath: instancePath + "/tool_call_id", schemaPath: "#/properties/tool_call_id/type", keyword: "type", params: { type: schema45.properties.tool_call_id.type }, message: "must be string,null", schema: schema45.properties.tool_call_id.type, parentSchema: schema45.properties.tool_call_id, data: data4 };
         if (vErrors === null) {
           vErrors = [err5];
         } else {
@@ -1098,7 +996,7 @@ function validate34(data, { instancePath = "", parentData, parentDataProperty, r
     if (data.function !== void 0) {
       let data5 = data.function;
       if (typeof data5 !== "string" && data5 !== null) {
-        const err6 = { instancePath: instancePath + "/function", schemaPath: "#/properties/function/type", keyword: "type", params: { type: schema43.properties.function.type }, message: "must be string,null", schema: schema43.properties.function.type, parentSchema: schema43.properties.function, data: data5 };
+        const err6 = { instancePath: instancePath + "/function", schemaPath: "#/properties/function/type", keyword: "type", params: { type: schema45.properties.function.type }, message: "must be string,null", schema: schema45.properties.function.type, parentSchema: schema45.properties.function, data: data5 };
         if (vErrors === null) {
           vErrors = [err6];
         } else {
@@ -1110,7 +1008,7 @@ function validate34(data, { instancePath = "", parentData, parentDataProperty, r
     if (data.error !== void 0) {
       let data6 = data.error;
       if (!(data6 && typeof data6 == "object" && !Array.isArray(data6)) && data6 !== null) {
-        const err7 = { instancePath: instancePath + "/error", schemaPath: "#/properties/error/type", keyword: "type", params: { type: schema43.properties.error.type }, message: "must be object,null", schema: schema43.properties.error.type, parentSchema: schema43.properties.error, data: data6 };
+        const err7 = { instancePath: instancePath + "/error", schemaPath: "#/properties/error/type", keyword: "type", params: { type: schema45.properties.error.type }, message: "must be object,null", schema: schema45.properties.error.type, parentSchema: schema45.properties.error, data: data6 };
         if (vErrors === null) {
           vErrors = [err7];
         } else {
@@ -1120,7 +1018,7 @@ function validate34(data, { instancePath = "", parentData, parentDataProperty, r
       }
     }
   } else {
-    const err8 = { instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object", schema: schema43.type, parentSchema: schema43, data };
+    const err8 = { instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object", schema: schema45.type, parentSchema: schema45, data };
     if (vErrors === null) {
       vErrors = [err8];
     } else {
@@ -1128,14 +1026,14 @@ function validate34(data, { instancePath = "", parentData, parentDataProperty, r
     }
     errors++;
   }
-  validate34.errors = vErrors;
+  validate35.errors = vErrors;
   return errors === 0;
 }
-validate34.evaluated = { "props": { "id": true, "content": true, "role": true, "metadata": true, "tool_call_id": true, "function": true, "error": true }, "dynamicProps": false, "dynamicItems": false };
-function validate29(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+validate35.evaluated = { "props": { "id": true, "content": true, "role": true, "metadata": true, "tool_call_id": true, "function": true, "error": true }, "dynamicProps": false, "dynamicItems": false };
+function validate23(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate29.evaluated;
+  const evaluated0 = validate23.evaluated;
   if (evaluated0.dynamicProps) {
     evaluated0.props = void 0;
   }
@@ -1146,11 +1044,11 @@ function validate29(data, { instancePath = "", parentData, parentDataProperty, r
     const tag0 = data.role;
     if (typeof tag0 == "string") {
       if (tag0 === "system") {
-        if (!validate30(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
-          vErrors = vErrors === null ? validate30.errors : (function(a, b) {
+        if (!validate24(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
+          vErrors = vErrors === null ? validate24.errors : (function(a, b) {
             for (let i = 0; i < b.length; i++) a.push(b[i]);
             return a;
-          })(vErrors, validate30.errors);
+          })(vErrors, validate24.errors);
           errors = vErrors.length;
         }
         var props0 = {};
@@ -1159,11 +1057,11 @@ function validate29(data, { instancePath = "", parentData, parentDataProperty, r
         props0.role = true;
         props0.metadata = true;
       } else if (tag0 === "user") {
-        if (!validate32(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
-          vErrors = vErrors === null ? validate32.errors : (function(a, b) {
+        if (!validate29(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
+          vErrors = vErrors === null ? validate29.errors : (function(a, b) {
             for (let i = 0; i < b.length; i++) a.push(b[i]);
             return a;
-          })(vErrors, validate32.errors);
+          })(vErrors, validate29.errors);
           errors = vErrors.length;
         }
         if (props0 !== true) {
@@ -1175,11 +1073,11 @@ function validate29(data, { instancePath = "", parentData, parentDataProperty, r
           props0.tool_call_id = true;
         }
       } else if (tag0 === "assistant") {
-        if (!validate22(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
-          vErrors = vErrors === null ? validate22.errors : (function(a, b) {
+        if (!validate31(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
+          vErrors = vErrors === null ? validate31.errors : (function(a, b) {
             for (let i = 0; i < b.length; i++) a.push(b[i]);
             return a;
-          })(vErrors, validate22.errors);
+          })(vErrors, validate31.errors);
           errors = vErrors.length;
         }
         if (props0 !== true) {
@@ -1192,11 +1090,11 @@ function validate29(data, { instancePath = "", parentData, parentDataProperty, r
           props0.tool_calls = true;
         }
       } else if (tag0 === "tool") {
-        if (!validate34(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
-          vErrors = vErrors === null ? validate34.errors : (function(a, b) {
+        if (!validate35(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
+          vErrors = vErrors === null ? validate35.errors : (function(a, b) {
             for (let i = 0; i < b.length; i++) a.push(b[i]);
             return a;
-          })(vErrors, validate34.errors);
+          })(vErrors, validate35.errors);
           errors = vErrors.length;
         }
         if (props0 !== true) {
@@ -1210,7 +1108,7 @@ function validate29(data, { instancePath = "", parentData, parentDataProperty, r
           props0.error = true;
         }
       } else {
-        const err0 = { instancePath, schemaPath: "#/discriminator", keyword: "discriminator", params: { error: "mapping", tag: "role", tagValue: tag0 }, message: 'value of tag "role" must be in oneOf', schema: schema40.discriminator, parentSchema: schema40, data };
+        const err0 = { instancePath, schemaPath: "#/discriminator", keyword: "discriminator", params: { error: "mapping", tag: "role", tagValue: tag0 }, message: 'value of tag "role" must be in oneOf', schema: schema35.discriminator, parentSchema: schema35, data };
         if (vErrors === null) {
           vErrors = [err0];
         } else {
@@ -1219,7 +1117,7 @@ function validate29(data, { instancePath = "", parentData, parentDataProperty, r
         errors++;
       }
     } else {
-      const err1 = { instancePath, schemaPath: "#/discriminator", keyword: "discriminator", params: { error: "tag", tag: "role", tagValue: tag0 }, message: 'tag "role" must be string', schema: schema40.discriminator, parentSchema: schema40, data };
+      const err1 = { instancePath, schemaPath: "#/discriminator", keyword: "discriminator", params: { error: "tag", tag: "role", tagValue: tag0 }, message: 'tag "role" must be string', schema: schema35.discriminator, parentSchema: schema35, data };
       if (vErrors === null) {
         vErrors = [err1];
       } else {
@@ -1228,7 +1126,7 @@ function validate29(data, { instancePath = "", parentData, parentDataProperty, r
       errors++;
     }
   } else {
-    const err2 = { instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object", schema: schema40.type, parentSchema: schema40, data };
+    const err2 = { instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object", schema: schema35.type, parentSchema: schema35, data };
     if (vErrors === null) {
       vErrors = [err2];
     } else {
@@ -1236,21 +1134,15 @@ function validate29(data, { instancePath = "", parentData, parentDataProperty, r
     }
     errors++;
   }
-  validate29.errors = vErrors;
+  validate23.errors = vErrors;
   evaluated0.props = props0;
   return errors === 0;
 }
-validate29.evaluated = { "dynamicProps": true, "dynamicItems": false };
-const CitationItem = validate40;
-const schema44 = { "type": "object", "oneOf": [{ "$ref": "#/$defs/AgentRunMetadataItem" }, { "$ref": "#/$defs/TranscriptMetadataItem" }, { "$ref": "#/$defs/TranscriptBlockMetadataItem" }, { "$ref": "#/$defs/TranscriptBlockContentItem" }, { "$ref": "#/$defs/ReadingResultItem" }], "discriminator": { "propertyName": "item_type" } };
-const schema46 = { "type": "object", "properties": { "item_type": { "const": "transcript_metadata" }, "agent_run_id": { "type": "string" }, "collection_id": { "type": "string" }, "transcript_id": { "type": "string" }, "metadata_key": { "type": "string" } }, "required": ["item_type", "agent_run_id", "collection_id", "transcript_id", "metadata_key"] };
-const schema47 = { "type": "object", "properties": { "item_type": { "const": "block_metadata" }, "agent_run_id": { "type": "string" }, "collection_id": { "type": "string" }, "transcript_id": { "type": "string" }, "block_idx": { "type": "integer" }, "metadata_key": { "type": "string" } }, "required": ["item_type", "agent_run_id", "collection_id", "transcript_id", "block_idx", "metadata_key"] };
-const schema48 = { "type": "object", "properties": { "item_type": { "const": "block_content" }, "agent_run_id": { "type": "string" }, "collection_id": { "type": "string" }, "transcript_id": { "type": "string" }, "block_idx": { "type": "integer" }, "content_idx": { "type": ["integer", "null"] } }, "required": ["item_type", "agent_run_id", "collection_id", "transcript_id", "block_idx"] };
-const schema49 = { "type": "object", "properties": { "item_type": { "const": "reading_result" }, "reading_result_id": { "type": "string" }, "collection_id": { "type": "string" } }, "required": ["item_type", "reading_result_id", "collection_id"] };
-function validate40(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+validate23.evaluated = { "dynamicProps": true, "dynamicItems": false };
+function validate22(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate40.evaluated;
+  const evaluated0 = validate22.evaluated;
   if (evaluated0.dynamicProps) {
     evaluated0.props = void 0;
   }
@@ -1258,643 +1150,8 @@ function validate40(data, { instancePath = "", parentData, parentDataProperty, r
     evaluated0.items = void 0;
   }
   if (data && typeof data == "object" && !Array.isArray(data)) {
-    const tag0 = data.item_type;
-    if (typeof tag0 == "string") {
-      if (tag0 === "agent_run_metadata") {
-        if (data && typeof data == "object" && !Array.isArray(data)) {
-          if (data.item_type === void 0) {
-            const err0 = { instancePath, schemaPath: "#/$defs/AgentRunMetadataItem/required", keyword: "required", params: { missingProperty: "item_type" }, message: "must have required property 'item_type'", schema: schema32.required, parentSchema: schema32, data };
-            if (vErrors === null) {
-              vErrors = [err0];
-            } else {
-              vErrors.push(err0);
-            }
-            errors++;
-          }
-          if (data.agent_run_id === void 0) {
-            const err1 = { instancePath, schemaPath: "#/$defs/AgentRunMetadataItem/required", keyword: "required", params: { missingProperty: "agent_run_id" }, message: "must have required property 'agent_run_id'", schema: schema32.required, parentSchema: schema32, data };
-            if (vErrors === null) {
-              vErrors = [err1];
-            } else {
-              vErrors.push(err1);
-            }
-            errors++;
-          }
-          if (data.collection_id === void 0) {
-            const err2 = { instancePath, schemaPath: "#/$defs/AgentRunMetadataItem/required", keyword: "required", params: { missingProperty: "collection_id" }, message: "must have required property 'collection_id'", schema: schema32.required, parentSchema: schema32, data };
-            if (vErrors === null) {
-              vErrors = [err2];
-            } else {
-              vErrors.push(err2);
-            }
-            errors++;
-          }
-          if (data.metadata_key === void 0) {
-            const err3 = { instancePath, schemaPath: "#/$defs/AgentRunMetadataItem/required", keyword: "required", params: { missingProperty: "metadata_key" }, message: "must have required property 'metadata_key'", schema: schema32.required, parentSchema: schema32, data };
-            if (vErrors === null) {
-              vErrors = [err3];
-            } else {
-              vErrors.push(err3);
-            }
-            errors++;
-          }
-          if (data.item_type !== void 0) {
-            let data0 = data.item_type;
-            if ("agent_run_metadata" !== data0) {
-              const err4 = { instancePath: instancePath + "/item_type", schemaPath: "#/$defs/AgentRunMetadataItem/properties/item_type/const", keyword: "const", params: { allowedValue: "agent_run_metadata" }, message: "must be equal to constant", schema: "agent_run_metadata", parentSchema: schema32.properties.item_type, data: data0 };
-              if (vErrors === null) {
-                vErrors = [err4];
-              } else {
-                vErrors.push(err4);
-              }
-              errors++;
-            }
-          }
-          if (data.agent_run_id !== void 0) {
-            let data1 = data.agent_run_id;
-            if (typeof data1 !== "string") {
-              const err5 = { instancePath: instancePath + "/agent_run_id", schemaPath: "#/$defs/AgentRunMetadataItem/properties/agent_run_id/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema32.properties.agent_run_id.type, parentSchema: schema32.properties.agent_run_id, data: data1 };
-              if (vErrors === null) {
-                vErrors = [err5];
-              } else {
-                vErrors.push(err5);
-              }
-              errors++;
-            }
-          }
-          if (data.collection_id !== void 0) {
-            let data2 = data.collection_id;
-            if (typeof data2 !== "string") {
-              const err6 = { instancePath: instancePath + "/collection_id", schemaPath: "#/$defs/AgentRunMetadataItem/properties/collection_id/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema32.properties.collection_id.type, parentSchema: schema32.properties.collection_id, data: data2 };
-              if (vErrors === null) {
-                vErrors = [err6];
-              } else {
-                vErrors.push(err6);
-              }
-              errors++;
-            }
-          }
-          if (data.metadata_key !== void 0) {
-            let data3 = data.metadata_key;
-            if (typeof data3 !== "string") {
-              const err7 = { instancePath: instancePath + "/metadata_key", schemaPath: "#/$defs/AgentRunMetadataItem/properties/metadata_key/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema32.properties.metadata_key.type, parentSchema: schema32.properties.metadata_key, data: data3 };
-              if (vErrors === null) {
-                vErrors = [err7];
-              } else {
-                vErrors.push(err7);
-              }
-              errors++;
-            }
-          }
-        } else {
-          const err8 = { instancePath, schemaPath: "#/$defs/AgentRunMetadataItem/type", keyword: "type", params: { type: "object" }, message: "must be object", schema: schema32.type, parentSchema: schema32, data };
-          if (vErrors === null) {
-            vErrors = [err8];
-          } else {
-            vErrors.push(err8);
-          }
-          errors++;
-        }
-        var props0 = {};
-        props0.item_type = true;
-        props0.agent_run_id = true;
-        props0.collection_id = true;
-        props0.metadata_key = true;
-      } else if (tag0 === "transcript_metadata") {
-        if (data && typeof data == "object" && !Array.isArray(data)) {
-          if (data.item_type === void 0) {
-            const err9 = { instancePath, schemaPath: "#/$defs/TranscriptMetadataItem/required", keyword: "required", params: { missingProperty: "item_type" }, message: "must have required property 'item_type'", schema: schema46.required, parentSchema: schema46, data };
-            if (vErrors === null) {
-              vErrors = [err9];
-            } else {
-              vErrors.push(err9);
-            }
-            errors++;
-          }
-          if (data.agent_run_id === void 0) {
-            const err10 = { instancePath, schemaPath: "#/$defs/TranscriptMetadataItem/required", keyword: "required", params: { missingProperty: "agent_run_id" }, message: "must have required property 'agent_run_id'", schema: schema46.required, parentSchema: schema46, data };
-            if (vErrors === null) {
-              vErrors = [err10];
-            } else {
-              vErrors.push(err10);
-            }
-            errors++;
-          }
-          if (data.collection_id === void 0) {
-            const err11 = { instancePath, schemaPath: "#/$defs/TranscriptMetadataItem/required", keyword: "required", params: { missingProperty: "collection_id" }, message: "must have required property 'collection_id'", schema: schema46.required, parentSchema: schema46, data };
-            if (vErrors === null) {
-              vErrors = [err11];
-            } else {
-              vErrors.push(err11);
-            }
-            errors++;
-          }
-          if (data.transcript_id === void 0) {
-            const err12 = { instancePath, schemaPath: "#/$defs/TranscriptMetadataItem/required", keyword: "required", params: { missingProperty: "transcript_id" }, message: "must have required property 'transcript_id'", schema: schema46.required, parentSchema: schema46, data };
-            if (vErrors === null) {
-              vErrors = [err12];
-            } else {
-              vErrors.push(err12);
-            }
-            errors++;
-          }
-          if (data.metadata_key === void 0) {
-            const err13 = { instancePath, schemaPath: "#/$defs/TranscriptMetadataItem/required", keyword: "required", params: { missingProperty: "metadata_key" }, message: "must have required property 'metadata_key'", schema: schema46.required, parentSchema: schema46, data };
-            if (vErrors === null) {
-              vErrors = [err13];
-            } else {
-              vErrors.push(err13);
-            }
-            errors++;
-          }
-          if (data.item_type !== void 0) {
-            let data4 = data.item_type;
-            if ("transcript_metadata" !== data4) {
-              const err14 = { instancePath: instancePath + "/item_type", schemaPath: "#/$defs/TranscriptMetadataItem/properties/item_type/const", keyword: "const", params: { allowedValue: "transcript_metadata" }, message: "must be equal to constant", schema: "transcript_metadata", parentSchema: schema46.properties.item_type, data: data4 };
-              if (vErrors === null) {
-                vErrors = [err14];
-              } else {
-                vErrors.push(err14);
-              }
-              errors++;
-            }
-          }
-          if (data.agent_run_id !== void 0) {
-            let data5 = data.agent_run_id;
-            if (typeof data5 !== "string") {
-              const err15 = { instancePath: instancePath + "/agent_run_id", schemaPath: "#/$defs/TranscriptMetadataItem/properties/agent_run_id/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema46.properties.agent_run_id.type, parentSchema: schema46.properties.agent_run_id, data: data5 };
-              if (vErrors === null) {
-                vErrors = [err15];
-              } else {
-                vErrors.push(err15);
-              }
-              errors++;
-            }
-          }
-          if (data.collection_id !== void 0) {
-            let data6 = data.collection_id;
-            if (typeof data6 !== "string") {
-              const err16 = { instancePath: instancePath + "/collection_id", schemaPath: "#/$defs/TranscriptMetadataItem/properties/collection_id/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema46.properties.collection_id.type, parentSchema: schema46.properties.collection_id, data: data6 };
-              if (vErrors === null) {
-                vErrors = [err16];
-              } else {
-                vErrors.push(err16);
-              }
-              errors++;
-            }
-          }
-          if (data.transcript_id !== void 0) {
-            let data7 = data.transcript_id;
-            if (typeof data7 !== "string") {
-              const err17 = { instancePath: instancePath + "/transcript_id", schemaPath: "#/$defs/TranscriptMetadataItem/properties/transcript_id/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema46.properties.transcript_id.type, parentSchema: schema46.properties.transcript_id, data: data7 };
-              if (vErrors === null) {
-                vErrors = [err17];
-              } else {
-                vErrors.push(err17);
-              }
-              errors++;
-            }
-          }
-          if (data.metadata_key !== void 0) {
-            let data8 = data.metadata_key;
-            if (typeof data8 !== "string") {
-              const err18 = { instancePath: instancePath + "/metadata_key", schemaPath: "#/$defs/TranscriptMetadataItem/properties/metadata_key/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema46.properties.metadata_key.type, parentSchema: schema46.properties.metadata_key, data: data8 };
-              if (vErrors === null) {
-                vErrors = [err18];
-              } else {
-                vErrors.push(err18);
-              }
-              errors++;
-            }
-          }
-        } else {
-          const err19 = { instancePath, schemaPath: "#/$defs/TranscriptMetadataItem/type", keyword: "type", params: { type: "object" }, message: "must be object", schema: schema46.type, parentSchema: schema46, data };
-          if (vErrors === null) {
-            vErrors = [err19];
-          } else {
-            vErrors.push(err19);
-          }
-          errors++;
-        }
-        if (props0 !== true) {
-          props0 = props0 || {};
-          props0.item_type = true;
-          props0.agent_run_id = true;
-          props0.collection_id = true;
-          props0.transcript_id = true;
-          props0.metadata_key = true;
-        }
-      } else if (tag0 === "block_metadata") {
-        if (data && typeof data == "object" && !Array.isArray(data)) {
-          if (data.item_type === void 0) {
-            const err20 = { instancePath, schemaPath: "#/$defs/TranscriptBlockMetadataItem/required", keyword: "required", params: { missingProperty: "item_type" }, message: "must have required property 'item_type'", schema: schema47.required, parentSchema: schema47, data };
-            if (vErrors === null) {
-              vErrors = [err20];
-            } else {
-              vErrors.push(err20);
-            }
-            errors++;
-          }
-          if (data.agent_run_id === void 0) {
-            const err21 = { instancePath, schemaPath: "#/$defs/TranscriptBlockMetadataItem/required", keyword: "required", params: { missingProperty: "agent_run_id" }, message: "must have required property 'agent_run_id'", schema: schema47.required, parentSchema: schema47, data };
-            if (vErrors === null) {
-              vErrors = [err21];
-            } else {
-              vErrors.push(err21);
-            }
-            errors++;
-          }
-          if (data.collection_id === void 0) {
-            const err22 = { instancePath, schemaPath: "#/$defs/TranscriptBlockMetadataItem/required", keyword: "required", params: { missingProperty: "collection_id" }, message: "must have required property 'collection_id'", schema: schema47.required, parentSchema: schema47, data };
-            if (vErrors === null) {
-              vErrors = [err22];
-            } else {
-              vErrors.push(err22);
-            }
-            errors++;
-          }
-          if (data.transcript_id === void 0) {
-            const err23 = { instancePath, schemaPath: "#/$defs/TranscriptBlockMetadataItem/required", keyword: "required", params: { missingProperty: "transcript_id" }, message: "must have required property 'transcript_id'", schema: schema47.required, parentSchema: schema47, data };
-            if (vErrors === null) {
-              vErrors = [err23];
-            } else {
-              vErrors.push(err23);
-            }
-            errors++;
-          }
-          if (data.block_idx === void 0) {
-            const err24 = { instancePath, schemaPath: "#/$defs/TranscriptBlockMetadataItem/required", keyword: "required", params: { missingProperty: "block_idx" }, message: "must have required property 'block_idx'", schema: schema47.required, parentSchema: schema47, data };
-            if (vErrors === null) {
-              vErrors = [err24];
-            } else {
-              vErrors.push(err24);
-            }
-            errors++;
-          }
-          if (data.metadata_key === void 0) {
-            const err25 = { instancePath, schemaPath: "#/$defs/TranscriptBlockMetadataItem/required", keyword: "required", params: { missingProperty: "metadata_key" }, message: "must have required property 'metadata_key'", schema: schema47.required, parentSchema: schema47, data };
-            if (vErrors === null) {
-              vErrors = [err25];
-            } else {
-              vErrors.push(err25);
-            }
-            errors++;
-          }
-          if (data.item_type !== void 0) {
-            let data9 = data.item_type;
-            if ("block_metadata" !== data9) {
-              const err26 = { instancePath: instancePath + "/item_type", schemaPath: "#/$defs/TranscriptBlockMetadataItem/properties/item_type/const", keyword: "const", params: { allowedValue: "block_metadata" }, message: "must be equal to constant", schema: "block_metadata", parentSchema: schema47.properties.item_type, data: data9 };
-              if (vErrors === null) {
-                vErrors = [err26];
-              } else {
-                vErrors.push(err26);
-              }
-              errors++;
-            }
-          }
-          if (data.agent_run_id !== void 0) {
-            let data10 = data.agent_run_id;
-            if (typeof data10 !== "string") {
-              const err27 = { instancePath: instancePath + "/agent_run_id", schemaPath: "#/$defs/TranscriptBlockMetadataItem/properties/agent_run_id/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema47.properties.agent_run_id.type, parentSchema: schema47.properties.agent_run_id, data: data10 };
-              if (vErrors === null) {
-                vErrors = [err27];
-              } else {
-                vErrors.push(err27);
-              }
-              errors++;
-            }
-          }
-          if (data.collection_id !== void 0) {
-            let data11 = data.collection_id;
-            if (typeof data11 !== "string") {
-              const err28 = { instancePath: instancePath + "/collection_id", schemaPath: "#/$defs/TranscriptBlockMetadataItem/properties/collection_id/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema47.properties.collection_id.type, parentSchema: schema47.properties.collection_id, data: data11 };
-              if (vErrors === null) {
-                vErrors = [err28];
-              } else {
-                vErrors.push(err28);
-              }
-              errors++;
-            }
-          }
-          if (data.transcript_id !== void 0) {
-            let data12 = data.transcript_id;
-            if (typeof data12 !== "string") {
-              const err29 = { instancePath: instancePath + "/transcript_id", schemaPath: "#/$defs/TranscriptBlockMetadataItem/properties/transcript_id/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema47.properties.transcript_id.type, parentSchema: schema47.properties.transcript_id, data: data12 };
-              if (vErrors === null) {
-                vErrors = [err29];
-              } else {
-                vErrors.push(err29);
-              }
-              errors++;
-            }
-          }
-          if (data.block_idx !== void 0) {
-            let data13 = data.block_idx;
-            if (!(typeof data13 == "number" && (!(data13 % 1) && !isNaN(data13)) && isFinite(data13))) {
-              const err30 = { instancePath: instancePath + "/block_idx", schemaPath: "#/$defs/TranscriptBlockMetadataItem/properties/block_idx/type", keyword: "type", params: { type: "integer" }, message: "must be integer", schema: schema47.properties.block_idx.type, parentSchema: schema47.properties.block_idx, data: data13 };
-              if (vErrors === null) {
-                vErrors = [err30];
-              } else {
-                vErrors.push(err30);
-              }
-              errors++;
-            }
-          }
-          if (data.metadata_key !== void 0) {
-            let data14 = data.metadata_key;
-            if (typeof data14 !== "string") {
-              const err31 = { instancePath: instancePath + "/metadata_key", schemaPath: "#/$defs/TranscriptBlockMetadataItem/properties/metadata_key/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema47.properties.metadata_key.type, parentSchema: schema47.properties.metadata_key, data: data14 };
-              if (vErrors === null) {
-                vErrors = [err31];
-              } else {
-                vErrors.push(err31);
-              }
-              errors++;
-            }
-          }
-        } else {
-          const err32 = { instancePath, schemaPath: "#/$defs/TranscriptBlockMetadataItem/type", keyword: "type", params: { type: "object" }, message: "must be object", schema: schema47.type, parentSchema: schema47, data };
-          if (vErrors === null) {
-            vErrors = [err32];
-          } else {
-            vErrors.push(err32);
-          }
-          errors++;
-        }
-        if (props0 !== true) {
-          props0 = props0 || {};
-          props0.item_type = true;
-          props0.agent_run_id = true;
-          props0.collection_id = true;
-          props0.transcript_id = true;
-          props0.block_idx = true;
-          props0.metadata_key = true;
-        }
-      } else if (tag0 === "block_content") {
-        if (data && typeof data == "object" && !Array.isArray(data)) {
-          if (data.item_type === void 0) {
-            const err33 = { instancePath, schemaPath: "#/$defs/TranscriptBlockContentItem/required", keyword: "required", params: { missingProperty: "item_type" }, message: "must have required property 'item_type'", schema: schema48.required, parentSchema: schema48, data };
-            if (vErrors === null) {
-              vErrors = [err33];
-            } else {
-              vErrors.push(err33);
-            }
-            errors++;
-          }
-          if (data.agent_run_id === void 0) {
-            const err34 = { instancePath, schemaPath: "#/$defs/TranscriptBlockContentItem/required", keyword: "required", params: { missingProperty: "agent_run_id" }, message: "must have required property 'agent_run_id'", schema: schema48.required, parentSchema: schema48, data };
-            if (vErrors === null) {
-              vErrors = [err34];
-            } else {
-              vErrors.push(err34);
-            }
-            errors++;
-          }
-          if (data.collection_id === void 0) {
-            const err35 = { instancePath, schemaPath: "#/$defs/TranscriptBlockContentItem/required", keyword: "required", params: { missingProperty: "collection_id" }, message: "must have required property 'collection_id'", schema: schema48.required, parentSchema: schema48, data };
-            if (vErrors === null) {
-              vErrors = [err35];
-            } else {
-              vErrors.push(err35);
-            }
-            errors++;
-          }
-          if (data.transcript_id === void 0) {
-            const err36 = { instancePath, schemaPath: "#/$defs/TranscriptBlockContentItem/required", keyword: "required", params: { missingProperty: "transcript_id" }, message: "must have required property 'transcript_id'", schema: schema48.required, parentSchema: schema48, data };
-            if (vErrors === null) {
-              vErrors = [err36];
-            } else {
-              vErrors.push(err36);
-            }
-            errors++;
-          }
-          if (data.block_idx === void 0) {
-            const err37 = { instancePath, schemaPath: "#/$defs/TranscriptBlockContentItem/required", keyword: "required", params: { missingProperty: "block_idx" }, message: "must have required property 'block_idx'", schema: schema48.required, parentSchema: schema48, data };
-            if (vErrors === null) {
-              vErrors = [err37];
-            } else {
-              vErrors.push(err37);
-            }
-            errors++;
-          }
-          if (data.item_type !== void 0) {
-            let data15 = data.item_type;
-            if ("block_content" !== data15) {
-              const err38 = { instancePath: instancePath + "/item_type", schemaPath: "#/$defs/TranscriptBlockContentItem/properties/item_type/const", keyword: "const", params: { allowedValue: "block_content" }, message: "must be equal to constant", schema: "block_content", parentSchema: schema48.properties.item_type, data: data15 };
-              if (vErrors === null) {
-                vErrors = [err38];
-              } else {
-                vErrors.push(err38);
-              }
-              errors++;
-            }
-          }
-          if (data.agent_run_id !== void 0) {
-            let data16 = data.agent_run_id;
-            if (typeof data16 !== "string") {
-              const err39 = { instancePath: instancePath + "/agent_run_id", schemaPath: "#/$defs/TranscriptBlockContentItem/properties/agent_run_id/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema48.properties.agent_run_id.type, parentSchema: schema48.properties.agent_run_id, data: data16 };
-              if (vErrors === null) {
-                vErrors = [err39];
-              } else {
-                vErrors.push(err39);
-              }
-              errors++;
-            }
-          }
-          if (data.collection_id !== void 0) {
-            let data17 = data.collection_id;
-            if (typeof data17 !== "string") {
-              const err40 = { instancePath: instancePath + "/collection_id", schemaPath: "#/$defs/TranscriptBlockContentItem/properties/collection_id/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema48.properties.collection_id.type, parentSchema: schema48.properties.collection_id, data: data17 };
-              if (vErrors === null) {
-                vErrors = [err40];
-              } else {
-                vErrors.push(err40);
-              }
-              errors++;
-            }
-          }
-          if (data.transcript_id !== void 0) {
-            let data18 = data.transcript_id;
-            if (typeof data18 !== "string") {
-              const err41 = { instancePath: instancePath + "/transcript_id", schemaPath: "#/$defs/TranscriptBlockContentItem/properties/transcript_id/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema48.properties.transcript_id.type, parentSchema: schema48.properties.transcript_id, data: data18 };
-              if (vErrors === null) {
-                vErrors = [err41];
-              } else {
-                vErrors.push(err41);
-              }
-              errors++;
-            }
-          }
-          if (data.block_idx !== void 0) {
-            let data19 = data.block_idx;
-            if (!(typeof data19 == "number" && (!(data19 % 1) && !isNaN(data19)) && isFinite(data19))) {
-              const err42 = { instancePath: instancePath + "/block_idx", schemaPath: "#/$defs/TranscriptBlockContentItem/properties/block_idx/type", keyword: "type", params: { type: "integer" }, message: "must be integer", schema: schema48.properties.block_idx.type, parentSchema: schema48.properties.block_idx, data: data19 };
-              if (vErrors === null) {
-                vErrors = [err42];
-              } else {
-                vErrors.push(err42);
-              }
-              errors++;
-            }
-          }
-          if (data.content_idx !== void 0) {
-            let data20 = data.content_idx;
-            if (!(typeof data20 == "number" && (!(data20 % 1) && !isNaN(data20)) && isFinite(data20)) && data20 !== null) {
-              const err43 = { instancePath: instancePath + "/content_idx", schemaPath: "#/$defs/TranscriptBlockContentItem/properties/content_idx/type", keyword: "type", params: { type: schema48.properties.content_idx.type }, message: "must be integer,null", schema: schema48.properties.content_idx.type, parentSchema: schema48.properties.content_idx, data: data20 };
-              if (vErrors === null) {
-                vErrors = [err43];
-              } else {
-                vErrors.push(err43);
-              }
-              errors++;
-            }
-          }
-        } else {
-          const err44 = { instancePath, schemaPath: "#/$defs/TranscriptBlockContentItem/type", keyword: "type", params: { type: "object" }, message: "must be object", schema: schema48.type, parentSchema: schema48, data };
-          if (vErrors === null) {
-            vErrors = [err44];
-          } else {
-            vErrors.push(err44);
-          }
-          errors++;
-        }
-        if (props0 !== true) {
-          props0 = props0 || {};
-          props0.item_type = true;
-          props0.agent_run_id = true;
-          props0.collection_id = true;
-          props0.transcript_id = true;
-          props0.block_idx = true;
-          props0.content_idx = true;
-        }
-      } else if (tag0 === "reading_result") {
-        if (data && typeof data == "object" && !Array.isArray(data)) {
-          if (data.item_type === void 0) {
-            const err45 = { instancePath, schemaPath: "#/$defs/ReadingResultItem/required", keyword: "required", params: { missingProperty: "item_type" }, message: "must have required property 'item_type'", schema: schema49.required, parentSchema: schema49, data };
-            if (vErrors === null) {
-              vErrors = [err45];
-            } else {
-              vErrors.push(err45);
-            }
-            errors++;
-          }
-          if (data.reading_result_id === void 0) {
-            const err46 = { instancePath, schemaPath: "#/$defs/ReadingResultItem/required", keyword: "required", params: { missingProperty: "reading_result_id" }, message: "must have required property 'reading_result_id'", schema: schema49.required, parentSchema: schema49, data };
-            if (vErrors === null) {
-              vErrors = [err46];
-            } else {
-              vErrors.push(err46);
-            }
-            errors++;
-          }
-          if (data.collection_id === void 0) {
-            const err47 = { instancePath, schemaPath: "#/$defs/ReadingResultItem/required", keyword: "required", params: { missingProperty: "collection_id" }, message: "must have required property 'collection_id'", schema: schema49.required, parentSchema: schema49, data };
-            if (vErrors === null) {
-              vErrors = [err47];
-            } else {
-              vErrors.push(err47);
-            }
-            errors++;
-          }
-          if (data.item_type !== void 0) {
-            let data21 = data.item_type;
-            if ("reading_result" !== data21) {
-              const err48 = { instancePath: instancePath + "/item_type", schemaPath: "#/$defs/ReadingResultItem/properties/item_type/const", keyword: "const", params: { allowedValue: "reading_result" }, message: "must be equal to constant", schema: "reading_result", parentSchema: schema49.properties.item_type, data: data21 };
-              if (vErrors === null) {
-                vErrors = [err48];
-              } else {
-                vErrors.push(err48);
-              }
-              errors++;
-            }
-          }
-          if (data.reading_result_id !== void 0) {
-            let data22 = data.reading_result_id;
-            if (typeof data22 !== "string") {
-              const err49 = { instancePath: instancePath + "/reading_result_id", schemaPath: "#/$defs/ReadingResultItem/properties/reading_result_id/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema49.properties.reading_result_id.type, parentSchema: schema49.properties.reading_result_id, data: data22 };
-              if (vErrors === null) {
-                vErrors = [err49];
-              } else {
-                vErrors.push(err49);
-              }
-              errors++;
-            }
-          }
-          if (data.collection_id !== void 0) {
-            let data23 = data.collection_id;
-            if (typeof data23 !== "string") {
-              const err50 = { instancePath: instancePath + "/collection_id", schemaPath: "#/$defs/ReadingResultItem/properties/collection_id/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema49.properties.collection_id.type, parentSchema: schema49.properties.collection_id, data: data23 };
-              if (vErrors === null) {
-                vErrors = [err50];
-              } else {
-                vErrors.push(err50);
-              }
-              errors++;
-            }
-          }
-        } else {
-          const err51 = { instancePath, schemaPath: "#/$defs/ReadingResultItem/type", keyword: "type", params: { type: "object" }, message: "must be object", schema: schema49.type, parentSchema: schema49, data };
-          if (vErrors === null) {
-            vErrors = [err51];
-          } else {
-            vErrors.push(err51);
-          }
-          errors++;
-        }
-        if (props0 !== true) {
-          props0 = props0 || {};
-          props0.item_type = true;
-          props0.reading_result_id = true;
-          props0.collection_id = true;
-        }
-      } else {
-        const err52 = { instancePath, schemaPath: "#/discriminator", keyword: "discriminator", params: { error: "mapping", tag: "item_type", tagValue: tag0 }, message: 'value of tag "item_type" must be in oneOf', schema: schema44.discriminator, parentSchema: schema44, data };
-        if (vErrors === null) {
-          vErrors = [err52];
-        } else {
-          vErrors.push(err52);
-        }
-        errors++;
-      }
-    } else {
-      const err53 = { instancePath, schemaPath: "#/discriminator", keyword: "discriminator", params: { error: "tag", tag: "item_type", tagValue: tag0 }, message: 'tag "item_type" must be string', schema: schema44.discriminator, parentSchema: schema44, data };
-      if (vErrors === null) {
-        vErrors = [err53];
-      } else {
-        vErrors.push(err53);
-      }
-      errors++;
-    }
-  } else {
-    const err54 = { instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object", schema: schema44.type, parentSchema: schema44, data };
-    if (vErrors === null) {
-      vErrors = [err54];
-    } else {
-      vErrors.push(err54);
-    }
-    errors++;
-  }
-  validate40.errors = vErrors;
-  evaluated0.props = props0;
-  return errors === 0;
-}
-validate40.evaluated = { "dynamicProps": true, "dynamicItems": false };
-const CitationTarget = validate41;
-const schema50 = { "type": "object", "properties": { "item": { "$ref": "#/$defs/CitationItem" }, "text_range": { "anyOf": [{ "$ref": "#/$defs/CitationTargetTextRange" }, { "type": "null" }] } }, "required": ["item"] };
-const schema51 = { "type": "object", "properties": { "target_start_idx": { "type": ["integer", "null"] }, "target_end_idx": { "type": ["integer", "null"] }, "start_pattern": { "type": ["string", "null"] }, "end_pattern": { "type": ["string", "null"] } } };
-function validate41(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
-  let vErrors = null;
-  let errors = 0;
-  const evaluated0 = validate41.evaluated;
-  if (evaluated0.dynamicProps) {
-    evaluated0.props = void 0;
-  }
-  if (evaluated0.dynamicItems) {
-    evaluated0.items = void 0;
-  }
-  if (data && typeof data == "object" && !Array.isArray(data)) {
-    if (data.item === void 0) {
-      const err0 = { instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: "item" }, message: "must have required property 'item'", schema: schema50.required, parentSchema: schema50, data };
+    if (data.messages === void 0) {
+      const err0 = { instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: "messages" }, message: "must have required property 'messages'", schema: schema33.required, parentSchema: schema33, data };
       if (vErrors === null) {
         vErrors = [err0];
       } else {
@@ -1902,132 +1159,192 @@ function validate41(data, { instancePath = "", parentData, parentDataProperty, r
       }
       errors++;
     }
-    if (data.item !== void 0) {
-      if (!validate40(data.item, { instancePath: instancePath + "/item", parentData: data, parentDataProperty: "item", rootData, dynamicAnchors })) {
-        vErrors = vErrors === null ? validate40.errors : (function(a, b) {
-          for (let i = 0; i < b.length; i++) a.push(b[i]);
-          return a;
-        })(vErrors, validate40.errors);
-        errors = vErrors.length;
-      }
-    }
-    if (data.text_range !== void 0) {
-      let data1 = data.text_range;
-      const _errs3 = errors;
-      let valid1 = false;
-      const _errs4 = errors;
-      if (data1 && typeof data1 == "object" && !Array.isArray(data1)) {
-        if (data1.target_start_idx !== void 0) {
-          let data2 = data1.target_start_idx;
-          if (!(typeof data2 == "number" && (!(data2 % 1) && !isNaN(data2)) && isFinite(data2)) && data2 !== null) {
-            const err1 = { instancePath: instancePath + "/text_range/target_start_idx", schemaPath: "#/$defs/CitationTargetTextRange/properties/target_start_idx/type", keyword: "type", params: { type: schema51.properties.target_start_idx.type }, message: "must be integer,null", schema: schema51.properties.target_start_idx.type, parentSchema: schema51.properties.target_start_idx, data: data2 };
-            if (vErrors === null) {
-              vErrors = [err1];
-            } else {
-              vErrors.push(err1);
-            }
-            errors++;
-          }
-        }
-        if (data1.target_end_idx !== void 0) {
-          let data3 = data1.target_end_idx;
-          if (!(typeof data3 == "number" && (!(data3 % 1) && !isNaN(data3)) && isFinite(data3)) && data3 !== null) {
-            const err2 = { instancePath: instancePath + "/text_range/target_end_idx", schemaPath: "#/$defs/CitationTargetTextRange/properties/target_end_idx/type", keyword: "type", params: { type: schema51.properties.target_end_idx.type }, message: "must be integer,null", schema: schema51.properties.target_end_idx.type, parentSchema: schema51.properties.target_end_idx, data: data3 };
-            if (vErrors === null) {
-              vErrors = [err2];
-            } else {
-              vErrors.push(err2);
-            }
-            errors++;
-          }
-        }
-        if (data1.start_pattern !== void 0) {
-          let data4 = data1.start_pattern;
-          if (typeof data4 !== "string" && data4 !== null) {
-            const err3 = { instancePath: instancePath + "/text_range/start_pattern", schemaPath: "#/$defs/CitationTargetTextRange/properties/start_pattern/type", keyword: "type", params: { type: schema51.properties.start_pattern.type }, message: "must be string,null", schema: schema51.properties.start_pattern.type, parentSchema: schema51.properties.start_pattern, data: data4 };
-            if (vErrors === null) {
-              vErrors = [err3];
-            } else {
-              vErrors.push(err3);
-            }
-            errors++;
-          }
-        }
-        if (data1.end_pattern !== void 0) {
-          let data5 = data1.end_pattern;
-          if (typeof data5 !== "string" && data5 !== null) {
-            const err4 = { instancePath: instancePath + "/text_range/end_pattern", schemaPath: "#/$defs/CitationTargetTextRange/properties/end_pattern/type", keyword: "type", params: { type: schema51.properties.end_pattern.type }, message: "must be string,null", schema: schema51.properties.end_pattern.type, parentSchema: schema51.properties.end_pattern, data: data5 };
-            if (vErrors === null) {
-              vErrors = [err4];
-            } else {
-              vErrors.push(err4);
-            }
-            errors++;
-          }
-        }
-      } else {
-        const err5 = { instancePath: instancePath + "/text_range", schemaPath: "#/$defs/CitationTargetTextRange/type", keyword: "type", params: { type: "object" }, message: "must be object", schema: schema51.type, parentSchema: schema51, data: data1 };
+    if (data.id !== void 0) {
+      let data0 = data.id;
+      if (typeof data0 !== "string") {
+        const err1 = { instancePath: instancePath + "/id", schemaPath: "#/properties/id/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema33.properties.id.type, parentSchema: schema33.properties.id, data: data0 };
         if (vErrors === null) {
-          vErrors = [err5];
+          vErrors = [err1];
         } else {
-          vErrors.push(err5);
+          vErrors.push(err1);
         }
         errors++;
       }
-      var _valid0 = _errs4 === errors;
-      valid1 = valid1 || _valid0;
-      if (_valid0) {
-        var props1 = {};
-        props1.target_start_idx = true;
-        props1.target_end_idx = true;
-        props1.start_pattern = true;
-        props1.end_pattern = true;
+    }
+    if (data.name !== void 0) {
+      let data1 = data.name;
+      if (typeof data1 !== "string" && data1 !== null) {
+        const err2 = { instancePath: instancePath + "/name", schemaPath: "#/properties/name/type", keyword: "type", params: { type: schema33.properties.name.type }, message: "must be string,null", schema: schema33.properties.name.type, parentSchema: schema33.properties.name, data: data1 };
+        if (vErrors === null) {
+          vErrors = [err2];
+        } else {
+          vErrors.push(err2);
+        }
+        errors++;
       }
+    }
+    if (data.description !== void 0) {
+      let data2 = data.description;
+      if (typeof data2 !== "string" && data2 !== null) {
+        const err3 = { instancePath: instancePath + "/description", schemaPath: "#/properties/description/type", keyword: "type", params: { type: schema33.properties.description.type }, message: "must be string,null", schema: schema33.properties.description.type, parentSchema: schema33.properties.description, data: data2 };
+        if (vErrors === null) {
+          vErrors = [err3];
+        } else {
+          vErrors.push(err3);
+        }
+        errors++;
+      }
+    }
+    if (data.transcript_group_id !== void 0) {
+      let data3 = data.transcript_group_id;
+      if (typeof data3 !== "string" && data3 !== null) {
+        const err4 = { instancePath: instancePath + "/transcript_group_id", schemaPath: "#/properties/transcript_group_id/type", keyword: "type", params: { type: schema33.properties.transcript_group_id.type }, message: "must be string,null", schema: schema33.properties.transcript_group_id.type, parentSchema: schema33.properties.transcript_group_id, data: data3 };
+        if (vErrors === null) {
+          vErrors = [err4];
+        } else {
+          vErrors.push(err4);
+        }
+        errors++;
+      }
+    }
+    if (data.created_at !== void 0) {
+      let data4 = data.created_at;
+      const _errs10 = errors;
+      let valid1 = false;
+      const _errs11 = errors;
+      const _errs14 = errors;
       const _errs15 = errors;
-      if (data1 !== null) {
-        const err6 = { instancePath: instancePath + "/text_range", schemaPath: "#/properties/text_range/anyOf/1/type", keyword: "type", params: { type: "null" }, message: "must be null", schema: schema50.properties.text_range.anyOf[1].type, parentSchema: schema50.properties.text_range.anyOf[1], data: data1 };
+      if (typeof data4 === "string") {
+        if (!pattern4.test(data4)) {
+          const err5 = {};
+          if (vErrors === null) {
+            vErrors = [err5];
+          } else {
+            vErrors.push(err5);
+          }
+          errors++;
+        }
+      }
+      var valid3 = _errs15 === errors;
+      if (valid3) {
+        const err6 = { instancePath: instancePath + "/created_at", schemaPath: "#/$defs/Timestamp/not", keyword: "not", params: {}, message: "must NOT be valid", schema: schema34.not, parentSchema: schema34, data: data4 };
         if (vErrors === null) {
           vErrors = [err6];
         } else {
           vErrors.push(err6);
         }
         errors++;
+      } else {
+        errors = _errs14;
+        if (vErrors !== null) {
+          if (_errs14) {
+            vErrors.length = _errs14;
+          } else {
+            vErrors = null;
+          }
+        }
       }
-      var _valid0 = _errs15 === errors;
+      if (typeof data4 === "string") {
+        if (!pattern5.test(data4)) {
+          const err7 = { instancePath: instancePath + "/created_at", schemaPath: "#/$defs/Timestamp/pattern", keyword: "pattern", params: { pattern: "^(([0-9]{3}[1-9]|[0-9]{2}[1-9][0-9]|[0-9][1-9][0-9]{2}|[1-9][0-9]{3})-(0[13578]|1[02])-(0[1-9]|[12][0-9]|3[01])|([0-9]{3}[1-9]|[0-9]{2}[1-9][0-9]|[0-9][1-9][0-9]{2}|[1-9][0-9]{3})-(0[469]|11)-(0[1-9]|[12][0-9]|30)|([0-9]{3}[1-9]|[0-9]{2}[1-9][0-9]|[0-9][1-9][0-9]{2}|[1-9][0-9]{3})-02-(0[1-9]|1[0-9]|2[0-8])|([0-9]{2}(0[48]|[2468][048]|[13579][26])|(0[48]|[2468][048]|[13579][26])00)-02-29)T([01][0-9]|2[0-3]):[0-5][0-9]:[0-5][0-9](\\.[0-9]{1,6})?(Z|[+-]([01][0-9]|2[0-3]):[0-5][0-9])?$" }, message: 'must match pattern "^(([0-9]{3}[1-9]|[0-9]{2}[1-9][0-9]|[0-9][1-9][0-9]{2}|[1-9][0-9]{3})-(0[13578]|1[02])-(0[1-9]|[12][0-9]|3[01])|([0-9]{3}[1-9]|[0-9]{2}[1-9][0-9]|[0-9][1-9][0-9]{2}|[1-9][0-9]{3})-(0[469]|11)-(0[1-9]|[12][0-9]|30)|([0-9]{3}[1-9]|[0-9]{2}[1-9][0-9]|[0-9][1-9][0-9]{2}|[1-9][0-9]{3})-02-(0[1-9]|1[0-9]|2[0-8])|([0-9]{2}(0[48]|[2468][048]|[13579][26])|(0[48]|[2468][048]|[13579][26])00)-02-29)T([01][0-9]|2[0-3]):[0-5][0-9]:[0-5][0-9](\\.[0-9]{1,6})?(Z|[+-]([01][0-9]|2[0-3]):[0-5][0-9])?$"', schema: "^(([0-9]{3}[1-9]|[0-9]{2}[1-9][0-9]|[0-9][1-9][0-9]{2}|[1-9][0-9]{3})-(0[13578]|1[02])-(0[1-9]|[12][0-9]|3[01])|([0-9]{3}[1-9]|[0-9]{2}[1-9][0-9]|[0-9][1-9][0-9]{2}|[1-9][0-9]{3})-(0[469]|11)-(0[1-9]|[12][0-9]|30)|([0-9]{3}[1-9]|[0-9]{2}[1-9][0-9]|[0-9][1-9][0-9]{2}|[1-9][0-9]{3})-02-(0[1-9]|1[0-9]|2[0-8])|([0-9]{2}(0[48]|[2468][048]|[13579][26])|(0[48]|[2468][048]|[13579][26])00)-02-29)T([01][0-9]|2[0-3]):[0-5][0-9]:[0-5][0-9](\\.[0-9]{1,6})?(Z|[+-]([01][0-9]|2[0-3]):[0-5][0-9])?$", parentSchema: schema34, data: data4 };
+          if (vErrors === null) {
+            vErrors = [err7];
+          } else {
+            vErrors.push(err7);
+          }
+          errors++;
+        }
+      } else {
+        const err8 = { instancePath: instancePath + "/created_at", schemaPath: "#/$defs/Timestamp/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema34.type, parentSchema: schema34, data: data4 };
+        if (vErrors === null) {
+          vErrors = [err8];
+        } else {
+          vErrors.push(err8);
+        }
+        errors++;
+      }
+      var _valid0 = _errs11 === errors;
+      valid1 = valid1 || _valid0;
+      const _errs16 = errors;
+      if (data4 !== null) {
+        const err9 = { instancePath: instancePath + "/created_at", schemaPath: "#/properties/created_at/anyOf/1/type", keyword: "type", params: { type: "null" }, message: "must be null", schema: schema33.properties.created_at.anyOf[1].type, parentSchema: schema33.properties.created_at.anyOf[1], data: data4 };
+        if (vErrors === null) {
+          vErrors = [err9];
+        } else {
+          vErrors.push(err9);
+        }
+        errors++;
+      }
+      var _valid0 = _errs16 === errors;
       valid1 = valid1 || _valid0;
       if (!valid1) {
-        const err7 = { instancePath: instancePath + "/text_range", schemaPath: "#/properties/text_range/anyOf", keyword: "anyOf", params: {}, message: "must match a schema in anyOf", schema: schema50.properties.text_range.anyOf, parentSchema: schema50.properties.text_range, data: data1 };
+        const err10 = { instancePath: instancePath + "/created_at", schemaPath: "#/properties/created_at/anyOf", keyword: "anyOf", params: {}, message: "must match a schema in anyOf", schema: schema33.properties.created_at.anyOf, parentSchema: schema33.properties.created_at, data: data4 };
         if (vErrors === null) {
-          vErrors = [err7];
+          vErrors = [err10];
         } else {
-          vErrors.push(err7);
+          vErrors.push(err10);
         }
         errors++;
       } else {
-        errors = _errs3;
+        errors = _errs10;
         if (vErrors !== null) {
-          if (_errs3) {
-            vErrors.length = _errs3;
+          if (_errs10) {
+            vErrors.length = _errs10;
           } else {
             vErrors = null;
           }
         }
       }
     }
+    if (data.messages !== void 0) {
+      let data5 = data.messages;
+      if (Array.isArray(data5)) {
+        const len0 = data5.length;
+        for (let i0 = 0; i0 < len0; i0++) {
+          if (!validate23(data5[i0], { instancePath: instancePath + "/messages/" + i0, parentData: data5, parentDataProperty: i0, rootData, dynamicAnchors })) {
+            vErrors = vErrors === null ? validate23.errors : (function(a, b) {
+              for (let i = 0; i < b.length; i++) a.push(b[i]);
+              return a;
+            })(vErrors, validate23.errors);
+            errors = vErrors.length;
+          }
+        }
+      } else {
+        const err11 = { instancePath: instancePath + "/messages", schemaPath: "#/properties/messages/type", keyword: "type", params: { type: "array" }, message: "must be array", schema: schema33.properties.messages.type, parentSchema: schema33.properties.messages, data: data5 };
+        if (vErrors === null) {
+          vErrors = [err11];
+        } else {
+          vErrors.push(err11);
+        }
+        errors++;
+      }
+    }
+    if (data.metadata !== void 0) {
+      let data7 = data.metadata;
+      if (!(data7 && typeof data7 == "object" && !Array.isArray(data7))) {
+        const err12 = { instancePath: instancePath + "/metadata", schemaPath: "#/properties/metadata/type", keyword: "type", params: { type: "object" }, message: "must be object", schema: schema33.properties.metadata.type, parentSchema: schema33.properties.metadata, data: data7 };
+        if (vErrors === null) {
+          vErrors = [err12];
+        } else {
+          vErrors.push(err12);
+        }
+        errors++;
+      }
+    }
   } else {
-    const err8 = { instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object", schema: schema50.type, parentSchema: schema50, data };
+    const err13 = { instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object", schema: schema33.type, parentSchema: schema33, data };
     if (vErrors === null) {
-      vErrors = [err8];
+      vErrors = [err13];
     } else {
-      vErrors.push(err8);
+      vErrors.push(err13);
     }
     errors++;
   }
-  validate41.errors = vErrors;
+  validate22.errors = vErrors;
   return errors === 0;
 }
-validate41.evaluated = { "props": { "item": true, "text_range": true }, "dynamicProps": false, "dynamicItems": false };
-const CitationTargetTextRange = validate43;
+validate22.evaluated = { "props": { "id": true, "name": true, "description": true, "transcript_group_id": true, "created_at": true, "messages": true, "metadata": true }, "dynamicProps": false, "dynamicItems": false };
+const schema46 = { "type": "object", "properties": { "id": { "type": "string" }, "name": { "type": ["string", "null"] }, "description": { "type": ["string", "null"] }, "agent_run_id": { "type": ["string", "null"] }, "parent_transcript_group_id": { "type": ["string", "null"] }, "created_at": { "anyOf": [{ "$ref": "#/$defs/Timestamp" }, { "type": "null" }] }, "metadata": { "type": "object" } } };
 function validate43(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   let vErrors = null;
   let errors = 0;
@@ -2039,10 +1356,10 @@ function validate43(data, { instancePath = "", parentData, parentDataProperty, r
     evaluated0.items = void 0;
   }
   if (data && typeof data == "object" && !Array.isArray(data)) {
-    if (data.target_start_idx !== void 0) {
-      let data0 = data.target_start_idx;
-      if (!(typeof data0 == "number" && (!(data0 % 1) && !isNaN(data0)) && isFinite(data0)) && data0 !== null) {
-        const err0 = { instancePath: instancePath + "/target_start_idx", schemaPath: "#/properties/target_start_idx/type", keyword: "type", params: { type: schema51.properties.target_start_idx.type }, message: "must be integer,null", schema: schema51.properties.target_start_idx.type, parentSchema: schema51.properties.target_start_idx, data: data0 };
+    if (data.id !== void 0) {
+      let data0 = data.id;
+      if (typeof data0 !== "string") {
+        const err0 = { instancePath: instancePath + "/id", schemaPath: "#/properties/id/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema46.properties.id.type, parentSchema: schema46.properties.id, data: data0 };
         if (vErrors === null) {
           vErrors = [err0];
         } else {
@@ -2051,10 +1368,10 @@ function validate43(data, { instancePath = "", parentData, parentDataProperty, r
         errors++;
       }
     }
-    if (data.target_end_idx !== void 0) {
-      let data1 = data.target_end_idx;
-      if (!(typeof data1 == "number" && (!(data1 % 1) && !isNaN(data1)) && isFinite(data1)) && data1 !== null) {
-        const err1 = { instancePath: instancePath + "/target_end_idx", schemaPath: "#/properties/target_end_idx/type", keyword: "type", params: { type: schema51.properties.target_end_idx.type }, message: "must be integer,null", schema: schema51.properties.target_end_idx.type, parentSchema: schema51.properties.target_end_idx, data: data1 };
+    if (data.name !== void 0) {
+      let data1 = data.name;
+      if (typeof data1 !== "string" && data1 !== null) {
+        const err1 = { instancePath: instancePath + "/name", schemaPath: "#/properties/name/type", keyword: "type", params: { type: schema46.properties.name.type }, message: "must be string,null", schema: schema46.properties.name.type, parentSchema: schema46.properties.name, data: data1 };
         if (vErrors === null) {
           vErrors = [err1];
         } else {
@@ -2063,10 +1380,10 @@ function validate43(data, { instancePath = "", parentData, parentDataProperty, r
         errors++;
       }
     }
-    if (data.start_pattern !== void 0) {
-      let data2 = data.start_pattern;
+    if (data.description !== void 0) {
+      let data2 = data.description;
       if (typeof data2 !== "string" && data2 !== null) {
-        const err2 = { instancePath: instancePath + "/start_pattern", schemaPath: "#/properties/start_pattern/type", keyword: "type", params: { type: schema51.properties.start_pattern.type }, message: "must be string,null", schema: schema51.properties.start_pattern.type, parentSchema: schema51.properties.start_pattern, data: data2 };
+        const err2 = { instancePath: instancePath + "/description", schemaPath: "#/properties/description/type", keyword: "type", params: { type: schema46.properties.description.type }, message: "must be string,null", schema: schema46.properties.description.type, parentSchema: schema46.properties.description, data: data2 };
         if (vErrors === null) {
           vErrors = [err2];
         } else {
@@ -2075,10 +1392,10 @@ function validate43(data, { instancePath = "", parentData, parentDataProperty, r
         errors++;
       }
     }
-    if (data.end_pattern !== void 0) {
-      let data3 = data.end_pattern;
+    if (data.agent_run_id !== void 0) {
+      let data3 = data.agent_run_id;
       if (typeof data3 !== "string" && data3 !== null) {
-        const err3 = { instancePath: instancePath + "/end_pattern", schemaPath: "#/properties/end_pattern/type", keyword: "type", params: { type: schema51.properties.end_pattern.type }, message: "must be string,null", schema: schema51.properties.end_pattern.type, parentSchema: schema51.properties.end_pattern, data: data3 };
+        const err3 = { instancePath: instancePath + "/agent_run_id", schemaPath: "#/properties/agent_run_id/type", keyword: "type", params: { type: schema46.properties.agent_run_id.type }, message: "must be string,null", schema: schema46.properties.agent_run_id.type, parentSchema: schema46.properties.agent_run_id, data: data3 };
         if (vErrors === null) {
           vErrors = [err3];
         } else {
@@ -2087,91 +1404,28 @@ function validate43(data, { instancePath = "", parentData, parentDataProperty, r
         errors++;
       }
     }
-  } else {
-    const err4 = { instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object", schema: schema51.type, parentSchema: schema51, data };
-    if (vErrors === null) {
-      vErrors = [err4];
-    } else {
-      vErrors.push(err4);
-    }
-    errors++;
-  }
-  validate43.errors = vErrors;
-  return errors === 0;
-}
-validate43.evaluated = { "props": { "target_start_idx": true, "target_end_idx": true, "start_pattern": true, "end_pattern": true }, "dynamicProps": false, "dynamicItems": false };
-const Content = validate44;
-function validate44(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
-  let vErrors = null;
-  let errors = 0;
-  const evaluated0 = validate44.evaluated;
-  if (evaluated0.dynamicProps) {
-    evaluated0.props = void 0;
-  }
-  if (evaluated0.dynamicItems) {
-    evaluated0.items = void 0;
-  }
-  if (data && typeof data == "object" && !Array.isArray(data)) {
-    const tag0 = data.type;
-    if (typeof tag0 == "string") {
-      if (tag0 === "text") {
-        if (data && typeof data == "object" && !Array.isArray(data)) {
-          if (data.type === void 0) {
-            const err0 = { instancePath, schemaPath: "#/$defs/ContentText/required", keyword: "required", params: { missingProperty: "type" }, message: "must have required property 'type'", schema: schema36.required, parentSchema: schema36, data };
-            if (vErrors === null) {
-              vErrors = [err0];
-            } else {
-              vErrors.push(err0);
-            }
-            errors++;
-          }
-          if (data.text === void 0) {
-            const err1 = { instancePath, schemaPath: "#/$defs/ContentText/required", keyword: "required", params: { missingProperty: "text" }, message: "must have required property 'text'", schema: schema36.required, parentSchema: schema36, data };
-            if (vErrors === null) {
-              vErrors = [err1];
-            } else {
-              vErrors.push(err1);
-            }
-            errors++;
-          }
-          if (data.type !== void 0) {
-            let data0 = data.type;
-            if ("text" !== data0) {
-              const err2 = { instancePath: instancePath + "/type", schemaPath: "#/$defs/ContentText/properties/type/const", keyword: "const", params: { allowedValue: "text" }, message: "must be equal to constant", schema: "text", parentSchema: schema36.properties.type, data: data0 };
-              if (vErrors === null) {
-                vErrors = [err2];
-              } else {
-                vErrors.push(err2);
-              }
-              errors++;
-            }
-          }
-          if (data.text !== void 0) {
-            let data1 = data.text;
-            if (typeof data1 !== "string") {
-              const err3 = { instancePath: instancePath + "/text", schemaPath: "#/$defs/ContentText/properties/text/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema36.properties.text.type, parentSchema: schema36.properties.text, data: data1 };
-              if (vErrors === null) {
-                vErrors = [err3];
-              } else {
-                vErrors.push(err3);
-              }
-              errors++;
-            }
-          }
-          if (data.refusal !== void 0) {
-            let data2 = data.refusal;
-            if (typeof data2 !== "boolean" && data2 !== null) {
-              const err4 = { instancePath: instancePath + "/refusal", schemaPath: "#/$defs/ContentText/properties/refusal/type", keyword: "type", params: { type: schema36.properties.refusal.type }, message: "must be boolean,null", schema: schema36.properties.refusal.type, parentSchema: schema36.properties.refusal, data: data2 };
-              if (vErrors === null) {
-                vErrors = [err4];
-              } else {
-                vErrors.push(err4);
-              }
-              errors++;
-            }
-          }
+    if (data.parent_transcript_group_id !== void 0) {
+      let data4 = data.parent_transcript_group_id;
+      if (typeof data4 !== "string" && data4 !== null) {
+        const err4 = { instancePath: instancePath + "/parent_transcript_group_id", schemaPath: "#/properties/parent_transcript_group_id/type", keyword: "type", params: { type: schema46.properties.parent_transcript_group_id.type }, message: "must be string,null", schema: schema46.properties.parent_transcript_group_id.type, parentSchema: schema46.properties.parent_transcript_group_id, data: data4 };
+        if (vErrors === null) {
+          vErrors = [err4];
         } else {
-          const err5 = { instancePath, schemaPath: "#/$defs/ContentText/type", keyword: "type", params: { type: "object" }, message: "must be object", schema: schema36.type, parentSchema: schema36, data };
+          vErrors.push(err4);
+        }
+        errors++;
+      }
+    }
+    if (data.created_at !== void 0) {
+      let data5 = data.created_at;
+      const _errs12 = errors;
+      let valid1 = false;
+      const _errs13 = errors;
+      const _errs16 = errors;
+      const _errs17 = errors;
+      if (typeof data5 === "string") {
+        if (!pattern4.test(data5)) {
+          const err5 = {};
           if (vErrors === null) {
             vErrors = [err5];
           } else {
@@ -2179,247 +1433,107 @@ function validate44(data, { instancePath = "", parentData, parentDataProperty, r
           }
           errors++;
         }
-        var props0 = {};
-        props0.type = true;
-        props0.text = true;
-        props0.refusal = true;
-      } else if (tag0 === "reasoning") {
-        if (data && typeof data == "object" && !Array.isArray(data)) {
-          if (data.type === void 0) {
-            const err6 = { instancePath, schemaPath: "#/$defs/ContentReasoning/required", keyword: "required", params: { missingProperty: "type" }, message: "must have required property 'type'", schema: schema37.required, parentSchema: schema37, data };
-            if (vErrors === null) {
-              vErrors = [err6];
-            } else {
-              vErrors.push(err6);
-            }
-            errors++;
-          }
-          if (data.reasoning === void 0) {
-            const err7 = { instancePath, schemaPath: "#/$defs/ContentReasoning/required", keyword: "required", params: { missingProperty: "reasoning" }, message: "must have required property 'reasoning'", schema: schema37.required, parentSchema: schema37, data };
-            if (vErrors === null) {
-              vErrors = [err7];
-            } else {
-              vErrors.push(err7);
-            }
-            errors++;
-          }
-          if (data.type !== void 0) {
-            let data3 = data.type;
-            if ("reasoning" !== data3) {
-              const err8 = { instancePath: instancePath + "/type", schemaPath: "#/$defs/ContentReasoning/properties/type/const", keyword: "const", params: { allowedValue: "reasoning" }, message: "must be equal to constant", schema: "reasoning", parentSchema: schema37.properties.type, data: data3 };
-              if (vErrors === null) {
-                vErrors = [err8];
-              } else {
-                vErrors.push(err8);
-              }
-              errors++;
-            }
-          }
-          if (data.reasoning !== void 0) {
-            let data4 = data.reasoning;
-            if (typeof data4 !== "string") {
-              const err9 = { instancePath: instancePath + "/reasoning", schemaPath: "#/$defs/ContentReasoning/properties/reasoning/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema37.properties.reasoning.type, parentSchema: schema37.properties.reasoning, data: data4 };
-              if (vErrors === null) {
-                vErrors = [err9];
-              } else {
-                vErrors.push(err9);
-              }
-              errors++;
-            }
-          }
-          if (data.summary !== void 0) {
-            let data5 = data.summary;
-            if (typeof data5 !== "string" && data5 !== null) {
-              const err10 = { instancePath: instancePath + "/summary", schemaPath: "#/$defs/ContentReasoning/properties/summary/type", keyword: "type", params: { type: schema37.properties.summary.type }, message: "must be string,null", schema: schema37.properties.summary.type, parentSchema: schema37.properties.summary, data: data5 };
-              if (vErrors === null) {
-                vErrors = [err10];
-              } else {
-                vErrors.push(err10);
-              }
-              errors++;
-            }
-          }
-          if (data.signature !== void 0) {
-            let data6 = data.signature;
-            if (typeof data6 !== "string" && data6 !== null) {
-              const err11 = { instancePath: instancePath + "/signature", schemaPath: "#/$defs/ContentReasoning/properties/signature/type", keyword: "type", params: { type: schema37.properties.signature.type }, message: "must be string,null", schema: schema37.properties.signature.type, parentSchema: schema37.properties.signature, data: data6 };
-              if (vErrors === null) {
-                vErrors = [err11];
-              } else {
-                vErrors.push(err11);
-              }
-              errors++;
-            }
-          }
-          if (data.redacted !== void 0) {
-            let data7 = data.redacted;
-            if (typeof data7 !== "boolean") {
-              const err12 = { instancePath: instancePath + "/redacted", schemaPath: "#/$defs/ContentReasoning/properties/redacted/type", keyword: "type", params: { type: "boolean" }, message: "must be boolean", schema: schema37.properties.redacted.type, parentSchema: schema37.properties.redacted, data: data7 };
-              if (vErrors === null) {
-                vErrors = [err12];
-              } else {
-                vErrors.push(err12);
-              }
-              errors++;
-            }
-          }
-        } else {
-          const err13 = { instancePath, schemaPath: "#/$defs/ContentReasoning/type", keyword: "type", params: { type: "object" }, message: "must be object", schema: schema37.type, parentSchema: schema37, data };
-          if (vErrors === null) {
-            vErrors = [err13];
-          } else {
-            vErrors.push(err13);
-          }
-          errors++;
-        }
-        if (props0 !== true) {
-          props0 = props0 || {};
-          props0.type = true;
-          props0.reasoning = true;
-          props0.summary = true;
-          props0.signature = true;
-          props0.redacted = true;
-        }
-      } else {
-        const err14 = { instancePath, schemaPath: "#/discriminator", keyword: "discriminator", params: { error: "mapping", tag: "type", tagValue: tag0 }, message: 'value of tag "type" must be in oneOf', schema: schema35.discriminator, parentSchema: schema35, data };
-        if (vErrors === null) {
-          vErrors = [err14];
-        } else {
-          vErrors.push(err14);
-        }
-        errors++;
       }
-    } else {
-      const err15 = { instancePath, schemaPath: "#/discriminator", keyword: "discriminator", params: { error: "tag", tag: "type", tagValue: tag0 }, message: 'tag "type" must be string', schema: schema35.discriminator, parentSchema: schema35, data };
-      if (vErrors === null) {
-        vErrors = [err15];
-      } else {
-        vErrors.push(err15);
-      }
-      errors++;
-    }
-  } else {
-    const err16 = { instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object", schema: schema35.type, parentSchema: schema35, data };
-    if (vErrors === null) {
-      vErrors = [err16];
-    } else {
-      vErrors.push(err16);
-    }
-    errors++;
-  }
-  validate44.errors = vErrors;
-  evaluated0.props = props0;
-  return errors === 0;
-}
-validate44.evaluated = { "dynamicProps": true, "dynamicItems": false };
-const ContentReasoning = validate45;
-function validate45(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
-  let vErrors = null;
-  let errors = 0;
-  const evaluated0 = validate45.evaluated;
-  if (evaluated0.dynamicProps) {
-    evaluated0.props = void 0;
-  }
-  if (evaluated0.dynamicItems) {
-    evaluated0.items = void 0;
-  }
-  if (data && typeof data == "object" && !Array.isArray(data)) {
-    if (data.type === void 0) {
-      const err0 = { instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: "type" }, message: "must have required property 'type'", schema: schema37.required, parentSchema: schema37, data };
-      if (vErrors === null) {
-        vErrors = [err0];
-      } else {
-        vErrors.push(err0);
-      }
-      errors++;
-    }
-    if (data.reasoning === void 0) {
-      const err1 = { instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: "reasoning" }, message: "must have required property 'reasoning'", schema: schema37.required, parentSchema: schema37, data };
-      if (vErrors === null) {
-        vErrors = [err1];
-      } else {
-        vErrors.push(err1);
-      }
-      errors++;
-    }
-    if (data.type !== void 0) {
-      let data0 = data.type;
-      if ("reasoning" !== data0) {
-        const err2 = { instancePath: instancePath + "/type", schemaPath: "#/properties/type/const", keyword: "const", params: { allowedValue: "reasoning" }, message: "must be equal to constant", schema: "reasoning", parentSchema: schema37.properties.type, data: data0 };
-        if (vErrors === null) {
-          vErrors = [err2];
-        } else {
-          vErrors.push(err2);
-        }
-        errors++;
-      }
-    }
-    if (data.reasoning !== void 0) {
-      let data1 = data.reasoning;
-      if (typeof data1 !== "string") {
-        const err3 = { instancePath: instancePath + "/reasoning", schemaPath: "#/properties/reasoning/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema37.properties.reasoning.type, parentSchema: schema37.properties.reasoning, data: data1 };
-        if (vErrors === null) {
-          vErrors = [err3];
-        } else {
-          vErrors.push(err3);
-        }
-        errors++;
-      }
-    }
-    if (data.summary !== void 0) {
-      let data2 = data.summary;
-      if (typeof data2 !== "string" && data2 !== null) {
-        const err4 = { instancePath: instancePath + "/summary", schemaPath: "#/properties/summary/type", keyword: "type", params: { type: schema37.properties.summary.type }, message: "must be string,null", schema: schema37.properties.summary.type, parentSchema: schema37.properties.summary, data: data2 };
-        if (vErrors === null) {
-          vErrors = [err4];
-        } else {
-          vErrors.push(err4);
-        }
-        errors++;
-      }
-    }
-    if (data.signature !== void 0) {
-      let data3 = data.signature;
-      if (typeof data3 !== "string" && data3 !== null) {
-        const err5 = { instancePath: instancePath + "/signature", schemaPath: "#/properties/signature/type", keyword: "type", params: { type: schema37.properties.signature.type }, message: "must be string,null", schema: schema37.properties.signature.type, parentSchema: schema37.properties.signature, data: data3 };
-        if (vErrors === null) {
-          vErrors = [err5];
-        } else {
-          vErrors.push(err5);
-        }
-        errors++;
-      }
-    }
-    if (data.redacted !== void 0) {
-      let data4 = data.redacted;
-      if (typeof data4 !== "boolean") {
-        const err6 = { instancePath: instancePath + "/redacted", schemaPath: "#/properties/redacted/type", keyword: "type", params: { type: "boolean" }, message: "must be boolean", schema: schema37.properties.redacted.type, parentSchema: schema37.properties.redacted, data: data4 };
+      var valid3 = _errs17 === errors;
+      if (valid3) {
+        const err6 = { instancePath: instancePath + "/created_at", schemaPath: "#/$defs/Timestamp/not", keyword: "not", params: {}, message: "must NOT be valid", schema: schema34.not, parentSchema: schema34, data: data5 };
         if (vErrors === null) {
           vErrors = [err6];
         } else {
           vErrors.push(err6);
         }
         errors++;
+      } else {
+        errors = _errs16;
+        if (vErrors !== null) {
+          if (_errs16) {
+            vErrors.length = _errs16;
+          } else {
+            vErrors = null;
+          }
+        }
+      }
+      if (typeof data5 === "string") {
+        if (!pattern5.test(data5)) {
+          const err7 = { instancePath: instancePath + "/created_at", schemaPath: "#/$defs/Timestamp/pattern", keyword: "pattern", params: { pattern: "^(([0-9]{3}[1-9]|[0-9]{2}[1-9][0-9]|[0-9][1-9][0-9]{2}|[1-9][0-9]{3})-(0[13578]|1[02])-(0[1-9]|[12][0-9]|3[01])|([0-9]{3}[1-9]|[0-9]{2}[1-9][0-9]|[0-9][1-9][0-9]{2}|[1-9][0-9]{3})-(0[469]|11)-(0[1-9]|[12][0-9]|30)|([0-9]{3}[1-9]|[0-9]{2}[1-9][0-9]|[0-9][1-9][0-9]{2}|[1-9][0-9]{3})-02-(0[1-9]|1[0-9]|2[0-8])|([0-9]{2}(0[48]|[2468][048]|[13579][26])|(0[48]|[2468][048]|[13579][26])00)-02-29)T([01][0-9]|2[0-3]):[0-5][0-9]:[0-5][0-9](\\.[0-9]{1,6})?(Z|[+-]([01][0-9]|2[0-3]):[0-5][0-9])?$" }, message: 'must match pattern "^(([0-9]{3}[1-9]|[0-9]{2}[1-9][0-9]|[0-9][1-9][0-9]{2}|[1-9][0-9]{3})-(0[13578]|1[02])-(0[1-9]|[12][0-9]|3[01])|([0-9]{3}[1-9]|[0-9]{2}[1-9][0-9]|[0-9][1-9][0-9]{2}|[1-9][0-9]{3})-(0[469]|11)-(0[1-9]|[12][0-9]|30)|([0-9]{3}[1-9]|[0-9]{2}[1-9][0-9]|[0-9][1-9][0-9]{2}|[1-9][0-9]{3})-02-(0[1-9]|1[0-9]|2[0-8])|([0-9]{2}(0[48]|[2468][048]|[13579][26])|(0[48]|[2468][048]|[13579][26])00)-02-29)T([01][0-9]|2[0-3]):[0-5][0-9]:[0-5][0-9](\\.[0-9]{1,6})?(Z|[+-]([01][0-9]|2[0-3]):[0-5][0-9])?$"', schema: "^(([0-9]{3}[1-9]|[0-9]{2}[1-9][0-9]|[0-9][1-9][0-9]{2}|[1-9][0-9]{3})-(0[13578]|1[02])-(0[1-9]|[12][0-9]|3[01])|([0-9]{3}[1-9]|[0-9]{2}[1-9][0-9]|[0-9][1-9][0-9]{2}|[1-9][0-9]{3})-(0[469]|11)-(0[1-9]|[12][0-9]|30)|([0-9]{3}[1-9]|[0-9]{2}[1-9][0-9]|[0-9][1-9][0-9]{2}|[1-9][0-9]{3})-02-(0[1-9]|1[0-9]|2[0-8])|([0-9]{2}(0[48]|[2468][048]|[13579][26])|(0[48]|[2468][048]|[13579][26])00)-02-29)T([01][0-9]|2[0-3]):[0-5][0-9]:[0-5][0-9](\\.[0-9]{1,6})?(Z|[+-]([01][0-9]|2[0-3]):[0-5][0-9])?$", parentSchema: schema34, data: data5 };
+          if (vErrors === null) {
+            vErrors = [err7];
+          } else {
+            vErrors.push(err7);
+          }
+          errors++;
+        }
+      } else {
+        const err8 = { instancePath: instancePath + "/created_at", schemaPath: "#/$defs/Timestamp/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema34.type, parentSchema: schema34, data: data5 };
+        if (vErrors === null) {
+          vErrors = [err8];
+        } else {
+          vErrors.push(err8);
+        }
+        errors++;
+      }
+      var _valid0 = _errs13 === errors;
+      valid1 = valid1 || _valid0;
+      const _errs18 = errors;
+      if (data5 !== null) {
+        const err9 = { instancePath: instancePath + "/created_at", schemaPath: "#/properties/created_at/anyOf/1/type", keyword: "type", params: { type: "null" }, message: "must be null", schema: schema46.properties.created_at.anyOf[1].type, parentSchema: schema46.properties.created_at.anyOf[1], data: data5 };
+        if (vErrors === null) {
+          vErrors = [err9];
+        } else {
+          vErrors.push(err9);
+        }
+        errors++;
+      }
+      var _valid0 = _errs18 === errors;
+      valid1 = valid1 || _valid0;
+      if (!valid1) {
+        const err10 = { instancePath: instancePath + "/created_at", schemaPath: "#/properties/created_at/anyOf", keyword: "anyOf", params: {}, message: "must match a schema in anyOf", schema: schema46.properties.created_at.anyOf, parentSchema: schema46.properties.created_at, data: data5 };
+        if (vErrors === null) {
+          vErrors = [err10];
+        } else {
+          vErrors.push(err10);
+        }
+        errors++;
+      } else {
+        errors = _errs12;
+        if (vErrors !== null) {
+          if (_errs12) {
+            vErrors.length = _errs12;
+          } else {
+            vErrors = null;
+          }
+        }
+      }
+    }
+    if (data.metadata !== void 0) {
+      let data6 = data.metadata;
+      if (!(data6 && typeof data6 == "object" && !Array.isArray(data6))) {
+        const err11 = { instancePath: instancePath + "/metadata", schemaPath: "#/properties/metadata/type", keyword: "type", params: { type: "object" }, message: "must be object", schema: schema46.properties.metadata.type, parentSchema: schema46.properties.metadata, data: data6 };
+        if (vErrors === null) {
+          vErrors = [err11];
+        } else {
+          vErrors.push(err11);
+        }
+        errors++;
       }
     }
   } else {
-    const err7 = { instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object", schema: schema37.type, parentSchema: schema37, data };
+    const err12 = { instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object", schema: schema46.type, parentSchema: schema46, data };
     if (vErrors === null) {
-      vErrors = [err7];
+      vErrors = [err12];
     } else {
-      vErrors.push(err7);
+      vErrors.push(err12);
     }
     errors++;
   }
-  validate45.errors = vErrors;
+  validate43.errors = vErrors;
   return errors === 0;
 }
-validate45.evaluated = { "props": { "type": true, "reasoning": true, "summary": true, "signature": true, "redacted": true }, "dynamicProps": false, "dynamicItems": false };
-const ContentText = validate46;
-function validate46(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+validate43.evaluated = { "props": { "id": true, "name": true, "description": true, "agent_run_id": true, "parent_transcript_group_id": true, "created_at": true, "metadata": true }, "dynamicProps": false, "dynamicItems": false };
+function validate21(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate46.evaluated;
+  const evaluated0 = validate21.evaluated;
   if (evaluated0.dynamicProps) {
     evaluated0.props = void 0;
   }
@@ -2427,8 +1541,8 @@ function validate46(data, { instancePath = "", parentData, parentDataProperty, r
     evaluated0.items = void 0;
   }
   if (data && typeof data == "object" && !Array.isArray(data)) {
-    if (data.type === void 0) {
-      const err0 = { instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: "type" }, message: "must have required property 'type'", schema: schema36.required, parentSchema: schema36, data };
+    if (data.transcripts === void 0) {
+      const err0 = { instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: "transcripts" }, message: "must have required property 'transcripts'", schema: schema32.required, parentSchema: schema32, data };
       if (vErrors === null) {
         vErrors = [err0];
       } else {
@@ -2436,182 +1550,10 @@ function validate46(data, { instancePath = "", parentData, parentDataProperty, r
       }
       errors++;
     }
-    if (data.text === void 0) {
-      const err1 = { instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: "text" }, message: "must have required property 'text'", schema: schema36.required, parentSchema: schema36, data };
-      if (vErrors === null) {
-        vErrors = [err1];
-      } else {
-        vErrors.push(err1);
-      }
-      errors++;
-    }
-    if (data.type !== void 0) {
-      let data0 = data.type;
-      if ("text" !== data0) {
-        const err2 = { instancePath: instancePath + "/type", schemaPath: "#/properties/type/const", keyword: "const", params: { allowedValue: "text" }, message: "must be equal to constant", schema: "text", parentSchema: schema36.properties.type, data: data0 };
-        if (vErrors === null) {
-          vErrors = [err2];
-        } else {
-          vErrors.push(err2);
-        }
-        errors++;
-      }
-    }
-    if (data.text !== void 0) {
-      let data1 = data.text;
-      if (typeof data1 !== "string") {
-        const err3 = { instancePath: instancePath + "/text", schemaPath: "#/properties/text/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema36.properties.text.type, parentSchema: schema36.properties.text, data: data1 };
-        if (vErrors === null) {
-          vErrors = [err3];
-        } else {
-          vErrors.push(err3);
-        }
-        errors++;
-      }
-    }
-    if (data.refusal !== void 0) {
-      let data2 = data.refusal;
-      if (typeof data2 !== "boolean" && data2 !== null) {
-        const err4 = { instancePath: instancePath + "/refusal", schemaPath: "#/properties/refusal/type", keyword: "type", params: { type: schema36.properties.refusal.type }, message: "must be boolean,null", schema: schema36.properties.refusal.type, parentSchema: schema36.properties.refusal, data: data2 };
-        if (vErrors === null) {
-          vErrors = [err4];
-        } else {
-          vErrors.push(err4);
-        }
-        errors++;
-      }
-    }
-  } else {
-    const err5 = { instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object", schema: schema36.type, parentSchema: schema36, data };
-    if (vErrors === null) {
-      vErrors = [err5];
-    } else {
-      vErrors.push(err5);
-    }
-    errors++;
-  }
-  validate46.errors = vErrors;
-  return errors === 0;
-}
-validate46.evaluated = { "props": { "type": true, "text": true, "refusal": true }, "dynamicProps": false, "dynamicItems": false };
-const DocentAssistantMessage = validate47;
-const schema58 = { "type": "object", "allOf": [{ "$ref": "#/$defs/AssistantMessage" }], "properties": { "role": { "const": "assistant" }, "citations": { "type": ["array", "null"], "items": { "$ref": "#/$defs/InlineCitation" } }, "suggested_messages": { "type": ["array", "null"], "items": { "type": "string" } } }, "required": ["role"] };
-const schema59 = { "type": "object", "properties": { "start_idx": { "type": "integer" }, "end_idx": { "type": "integer" }, "target": { "$ref": "#/$defs/CitationTarget" } }, "required": ["start_idx", "end_idx", "target"] };
-function validate49(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
-  let vErrors = null;
-  let errors = 0;
-  const evaluated0 = validate49.evaluated;
-  if (evaluated0.dynamicProps) {
-    evaluated0.props = void 0;
-  }
-  if (evaluated0.dynamicItems) {
-    evaluated0.items = void 0;
-  }
-  if (data && typeof data == "object" && !Array.isArray(data)) {
-    if (data.start_idx === void 0) {
-      const err0 = { instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: "start_idx" }, message: "must have required property 'start_idx'", schema: schema59.required, parentSchema: schema59, data };
-      if (vErrors === null) {
-        vErrors = [err0];
-      } else {
-        vErrors.push(err0);
-      }
-      errors++;
-    }
-    if (data.end_idx === void 0) {
-      const err1 = { instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: "end_idx" }, message: "must have required property 'end_idx'", schema: schema59.required, parentSchema: schema59, data };
-      if (vErrors === null) {
-        vErrors = [err1];
-      } else {
-        vErrors.push(err1);
-      }
-      errors++;
-    }
-    if (data.target === void 0) {
-      const err2 = { instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: "target" }, message: "must have required property 'target'", schema: schema59.required, parentSchema: schema59, data };
-      if (vErrors === null) {
-        vErrors = [err2];
-      } else {
-        vErrors.push(err2);
-      }
-      errors++;
-    }
-    if (data.start_idx !== void 0) {
-      let data0 = data.start_idx;
-      if (!(typeof data0 == "number" && (!(data0 % 1) && !isNaN(data0)) && isFinite(data0))) {
-        const err3 = { instancePath: instancePath + "/start_idx", schemaPath: "#/properties/start_idx/type", keyword: "type", params: { type: "integer" }, message: "must be integer", schema: schema59.properties.start_idx.type, parentSchema: schema59.properties.start_idx, data: data0 };
-        if (vErrors === null) {
-          vErrors = [err3];
-        } else {
-          vErrors.push(err3);
-        }
-        errors++;
-      }
-    }
-    if (data.end_idx !== void 0) {
-      let data1 = data.end_idx;
-      if (!(typeof data1 == "number" && (!(data1 % 1) && !isNaN(data1)) && isFinite(data1))) {
-        const err4 = { instancePath: instancePath + "/end_idx", schemaPath: "#/properties/end_idx/type", keyword: "type", params: { type: "integer" }, message: "must be integer", schema: schema59.properties.end_idx.type, parentSchema: schema59.properties.end_idx, data: data1 };
-        if (vErrors === null) {
-          vErrors = [err4];
-        } else {
-          vErrors.push(err4);
-        }
-        errors++;
-      }
-    }
-    if (data.target !== void 0) {
-      if (!validate41(data.target, { instancePath: instancePath + "/target", parentData: data, parentDataProperty: "target", rootData, dynamicAnchors })) {
-        vErrors = vErrors === null ? validate41.errors : (function(a, b) {
-          for (let i = 0; i < b.length; i++) a.push(b[i]);
-          return a;
-        })(vErrors, validate41.errors);
-        errors = vErrors.length;
-      }
-    }
-  } else {
-    const err5 = { instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object", schema: schema59.type, parentSchema: schema59, data };
-    if (vErrors === null) {
-      vErrors = [err5];
-    } else {
-      vErrors.push(err5);
-    }
-    errors++;
-  }
-  validate49.errors = vErrors;
-  return errors === 0;
-}
-validate49.evaluated = { "props": { "start_idx": true, "end_idx": true, "target": true }, "dynamicProps": false, "dynamicItems": false };
-function validate47(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
-  let vErrors = null;
-  let errors = 0;
-  const evaluated0 = validate47.evaluated;
-  if (evaluated0.dynamicProps) {
-    evaluated0.props = void 0;
-  }
-  if (evaluated0.dynamicItems) {
-    evaluated0.items = void 0;
-  }
-  if (!validate22(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
-    vErrors = vErrors === null ? validate22.errors : (function(a, b) {
-      for (let i = 0; i < b.length; i++) a.push(b[i]);
-      return a;
-    })(vErrors, validate22.errors);
-    errors = vErrors.length;
-  }
-  if (data && typeof data == "object" && !Array.isArray(data)) {
-    if (data.role === void 0) {
-      const err0 = { instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: "role" }, message: "must have required property 'role'", schema: schema58.required, parentSchema: schema58, data };
-      if (vErrors === null) {
-        vErrors = [err0];
-      } else {
-        vErrors.push(err0);
-      }
-      errors++;
-    }
-    if (data.role !== void 0) {
-      let data0 = data.role;
-      if ("assistant" !== data0) {
-        const err1 = { instancePath: instancePath + "/role", schemaPath: "#/properties/role/const", keyword: "const", params: { allowedValue: "assistant" }, message: "must be equal to constant", schema: "assistant", parentSchema: schema58.properties.role, data: data0 };
+    if (data.id !== void 0) {
+      let data0 = data.id;
+      if (typeof data0 !== "string") {
+        const err1 = { instancePath: instancePath + "/id", schemaPath: "#/properties/id/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema32.properties.id.type, parentSchema: schema32.properties.id, data: data0 };
         if (vErrors === null) {
           vErrors = [err1];
         } else {
@@ -2620,1029 +1562,10 @@ function validate47(data, { instancePath = "", parentData, parentDataProperty, r
         errors++;
       }
     }
-    if (data.citations !== void 0) {
-      let data1 = data.citations;
-      if (!Array.isArray(data1) && data1 !== null) {
-        const err2 = { instancePath: instancePath + "/citations", schemaPath: "#/properties/citations/type", keyword: "type", params: { type: schema58.properties.citations.type }, message: "must be array,null", schema: schema58.properties.citations.type, parentSchema: schema58.properties.citations, data: data1 };
-        if (vErrors === null) {
-          vErrors = [err2];
-        } else {
-          vErrors.push(err2);
-        }
-        errors++;
-      }
-      if (Array.isArray(data1)) {
-        const len0 = data1.length;
-        for (let i0 = 0; i0 < len0; i0++) {
-          if (!validate49(data1[i0], { instancePath: instancePath + "/citations/" + i0, parentData: data1, parentDataProperty: i0, rootData, dynamicAnchors })) {
-            vErrors = vErrors === null ? validate49.errors : (function(a, b) {
-              for (let i = 0; i < b.length; i++) a.push(b[i]);
-              return a;
-            })(vErrors, validate49.errors);
-            errors = vErrors.length;
-          }
-        }
-      }
-    }
-    if (data.suggested_messages !== void 0) {
-      let data3 = data.suggested_messages;
-      if (!Array.isArray(data3) && data3 !== null) {
-        const err3 = { instancePath: instancePath + "/suggested_messages", schemaPath: "#/properties/suggested_messages/type", keyword: "type", params: { type: schema58.properties.suggested_messages.type }, message: "must be array,null", schema: schema58.properties.suggested_messages.type, parentSchema: schema58.properties.suggested_messages, data: data3 };
-        if (vErrors === null) {
-          vErrors = [err3];
-        } else {
-          vErrors.push(err3);
-        }
-        errors++;
-      }
-      if (Array.isArray(data3)) {
-        const len1 = data3.length;
-        for (let i1 = 0; i1 < len1; i1++) {
-          let data4 = data3[i1];
-          if (typeof data4 !== "string") {
-            const err4 = { instancePath: instancePath + "/suggested_messages/" + i1, schemaPath: "#/properties/suggested_messages/items/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema58.properties.suggested_messages.items.type, parentSchema: schema58.properties.suggested_messages.items, data: data4 };
-            if (vErrors === null) {
-              vErrors = [err4];
-            } else {
-              vErrors.push(err4);
-            }
-            errors++;
-          }
-        }
-      }
-    }
-  } else {
-    const err5 = { instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object", schema: schema58.type, parentSchema: schema58, data };
-    if (vErrors === null) {
-      vErrors = [err5];
-    } else {
-      vErrors.push(err5);
-    }
-    errors++;
-  }
-  validate47.errors = vErrors;
-  return errors === 0;
-}
-validate47.evaluated = { "props": { "role": true, "citations": true, "suggested_messages": true, "id": true, "content": true, "metadata": true, "model": true, "tool_calls": true }, "dynamicProps": false, "dynamicItems": false };
-const DocentChatMessage = validate52;
-const schema60 = { "type": "object", "oneOf": [{ "$ref": "#/$defs/SystemMessage" }, { "$ref": "#/$defs/UserMessage" }, { "$ref": "#/$defs/DocentAssistantMessage" }, { "$ref": "#/$defs/ToolMessage" }], "discriminator": { "propertyName": "role" } };
-function validate52(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
-  let vErrors = null;
-  let errors = 0;
-  const evaluated0 = validate52.evaluated;
-  if (evaluated0.dynamicProps) {
-    evaluated0.props = void 0;
-  }
-  if (evaluated0.dynamicItems) {
-    evaluated0.items = void 0;
-  }
-  if (data && typeof data == "object" && !Array.isArray(data)) {
-    const tag0 = data.role;
-    if (typeof tag0 == "string") {
-      if (tag0 === "system") {
-        if (!validate30(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
-          vErrors = vErrors === null ? validate30.errors : (function(a, b) {
-            for (let i = 0; i < b.length; i++) a.push(b[i]);
-            return a;
-          })(vErrors, validate30.errors);
-          errors = vErrors.length;
-        }
-        var props0 = {};
-        props0.id = true;
-        props0.content = true;
-        props0.role = true;
-        props0.metadata = true;
-      } else if (tag0 === "user") {
-        if (!validate32(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
-          vErrors = vErrors === null ? validate32.errors : (function(a, b) {
-            for (let i = 0; i < b.length; i++) a.push(b[i]);
-            return a;
-          })(vErrors, validate32.errors);
-          errors = vErrors.length;
-        }
-        if (props0 !== true) {
-          props0 = props0 || {};
-          props0.id = true;
-          props0.content = true;
-          props0.role = true;
-          props0.metadata = true;
-          props0.tool_call_id = true;
-        }
-      } else if (tag0 === "assistant") {
-        if (!validate47(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
-          vErrors = vErrors === null ? validate47.errors : (function(a, b) {
-            for (let i = 0; i < b.length; i++) a.push(b[i]);
-            return a;
-          })(vErrors, validate47.errors);
-          errors = vErrors.length;
-        }
-        if (props0 !== true) {
-          props0 = props0 || {};
-          props0.role = true;
-          props0.citations = true;
-          props0.suggested_messages = true;
-          props0.id = true;
-          props0.content = true;
-          props0.metadata = true;
-          props0.model = true;
-          props0.tool_calls = true;
-        }
-      } else if (tag0 === "tool") {
-        if (!validate34(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
-          vErrors = vErrors === null ? validate34.errors : (function(a, b) {
-            for (let i = 0; i < b.length; i++) a.push(b[i]);
-            return a;
-          })(vErrors, validate34.errors);
-          errors = vErrors.length;
-        }
-        if (props0 !== true) {
-          props0 = props0 || {};
-          props0.id = true;
-          props0.content = true;
-          props0.role = true;
-          props0.metadata = true;
-          props0.tool_call_id = true;
-          props0.function = true;
-          props0.error = true;
-        }
-      } else {
-        const err0 = { instancePath, schemaPath: "#/discriminator", keyword: "discriminator", params: { error: "mapping", tag: "role", tagValue: tag0 }, message: 'value of tag "role" must be in oneOf', schema: schema60.discriminator, parentSchema: schema60, data };
-        if (vErrors === null) {
-          vErrors = [err0];
-        } else {
-          vErrors.push(err0);
-        }
-        errors++;
-      }
-    } else {
-      const err1 = { instancePath, schemaPath: "#/discriminator", keyword: "discriminator", params: { error: "tag", tag: "role", tagValue: tag0 }, message: 'tag "role" must be string', schema: schema60.discriminator, parentSchema: schema60, data };
-      if (vErrors === null) {
-        vErrors = [err1];
-      } else {
-        vErrors.push(err1);
-      }
-      errors++;
-    }
-  } else {
-    const err2 = { instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object", schema: schema60.type, parentSchema: schema60, data };
-    if (vErrors === null) {
-      vErrors = [err2];
-    } else {
-      vErrors.push(err2);
-    }
-    errors++;
-  }
-  validate52.errors = vErrors;
-  evaluated0.props = props0;
-  return errors === 0;
-}
-validate52.evaluated = { "dynamicProps": true, "dynamicItems": false };
-const InlineCitation = validate57;
-function validate57(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
-  let vErrors = null;
-  let errors = 0;
-  const evaluated0 = validate57.evaluated;
-  if (evaluated0.dynamicProps) {
-    evaluated0.props = void 0;
-  }
-  if (evaluated0.dynamicItems) {
-    evaluated0.items = void 0;
-  }
-  if (data && typeof data == "object" && !Array.isArray(data)) {
-    if (data.start_idx === void 0) {
-      const err0 = { instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: "start_idx" }, message: "must have required property 'start_idx'", schema: schema59.required, parentSchema: schema59, data };
-      if (vErrors === null) {
-        vErrors = [err0];
-      } else {
-        vErrors.push(err0);
-      }
-      errors++;
-    }
-    if (data.end_idx === void 0) {
-      const err1 = { instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: "end_idx" }, message: "must have required property 'end_idx'", schema: schema59.required, parentSchema: schema59, data };
-      if (vErrors === null) {
-        vErrors = [err1];
-      } else {
-        vErrors.push(err1);
-      }
-      errors++;
-    }
-    if (data.target === void 0) {
-      const err2 = { instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: "target" }, message: "must have required property 'target'", schema: schema59.required, parentSchema: schema59, data };
-      if (vErrors === null) {
-        vErrors = [err2];
-      } else {
-        vErrors.push(err2);
-      }
-      errors++;
-    }
-    if (data.start_idx !== void 0) {
-      let data0 = data.start_idx;
-      if (!(typeof data0 == "number" && (!(data0 % 1) && !isNaN(data0)) && isFinite(data0))) {
-        const err3 = { instancePath: instancePath + "/start_idx", schemaPath: "#/properties/start_idx/type", keyword: "type", params: { type: "integer" }, message: "must be integer", schema: schema59.properties.start_idx.type, parentSchema: schema59.properties.start_idx, data: data0 };
-        if (vErrors === null) {
-          vErrors = [err3];
-        } else {
-          vErrors.push(err3);
-        }
-        errors++;
-      }
-    }
-    if (data.end_idx !== void 0) {
-      let data1 = data.end_idx;
-      if (!(typeof data1 == "number" && (!(data1 % 1) && !isNaN(data1)) && isFinite(data1))) {
-        const err4 = { instancePath: instancePath + "/end_idx", schemaPath: "#/properties/end_idx/type", keyword: "type", params: { type: "integer" }, message: "must be integer", schema: schema59.properties.end_idx.type, parentSchema: schema59.properties.end_idx, data: data1 };
-        if (vErrors === null) {
-          vErrors = [err4];
-        } else {
-          vErrors.push(err4);
-        }
-        errors++;
-      }
-    }
-    if (data.target !== void 0) {
-      if (!validate41(data.target, { instancePath: instancePath + "/target", parentData: data, parentDataProperty: "target", rootData, dynamicAnchors })) {
-        vErrors = vErrors === null ? validate41.errors : (function(a, b) {
-          for (let i = 0; i < b.length; i++) a.push(b[i]);
-          return a;
-        })(vErrors, validate41.errors);
-        errors = vErrors.length;
-      }
-    }
-  } else {
-    const err5 = { instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object", schema: schema59.type, parentSchema: schema59, data };
-    if (vErrors === null) {
-      vErrors = [err5];
-    } else {
-      vErrors.push(err5);
-    }
-    errors++;
-  }
-  validate57.errors = vErrors;
-  return errors === 0;
-}
-validate57.evaluated = { "props": { "start_idx": true, "end_idx": true, "target": true }, "dynamicProps": false, "dynamicItems": false };
-const MessageContent = validate59;
-function validate59(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
-  let vErrors = null;
-  let errors = 0;
-  const evaluated0 = validate59.evaluated;
-  if (evaluated0.dynamicProps) {
-    evaluated0.props = void 0;
-  }
-  if (evaluated0.dynamicItems) {
-    evaluated0.items = void 0;
-  }
-  const _errs0 = errors;
-  let valid0 = false;
-  const _errs1 = errors;
-  if (typeof data !== "string") {
-    const err0 = { instancePath, schemaPath: "#/anyOf/0/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema34.anyOf[0].type, parentSchema: schema34.anyOf[0], data };
-    if (vErrors === null) {
-      vErrors = [err0];
-    } else {
-      vErrors.push(err0);
-    }
-    errors++;
-  }
-  var _valid0 = _errs1 === errors;
-  valid0 = valid0 || _valid0;
-  const _errs3 = errors;
-  if (Array.isArray(data)) {
-    const len0 = data.length;
-    for (let i0 = 0; i0 < len0; i0++) {
-      if (!validate24(data[i0], { instancePath: instancePath + "/" + i0, parentData: data, parentDataProperty: i0, rootData, dynamicAnchors })) {
-        vErrors = vErrors === null ? validate24.errors : (function(a, b) {
-          for (let i = 0; i < b.length; i++) a.push(b[i]);
-          return a;
-        })(vErrors, validate24.errors);
-        errors = vErrors.length;
-      }
-    }
-  } else {
-    const err1 = { instancePath, schemaPath: "#/anyOf/1/type", keyword: "type", params: { type: "array" }, message: "must be array", schema: schema34.anyOf[1].type, parentSchema: schema34.anyOf[1], data };
-    if (vErrors === null) {
-      vErrors = [err1];
-    } else {
-      vErrors.push(err1);
-    }
-    errors++;
-  }
-  var _valid0 = _errs3 === errors;
-  valid0 = valid0 || _valid0;
-  if (_valid0) {
-    var items0 = true;
-  }
-  if (!valid0) {
-    const err2 = { instancePath, schemaPath: "#/anyOf", keyword: "anyOf", params: {}, message: "must match a schema in anyOf", schema: schema34.anyOf, parentSchema: schema34, data };
-    if (vErrors === null) {
-      vErrors = [err2];
-    } else {
-      vErrors.push(err2);
-    }
-    errors++;
-  } else {
-    errors = _errs0;
-    if (vErrors !== null) {
-      if (_errs0) {
-        vErrors.length = _errs0;
-      } else {
-        vErrors = null;
-      }
-    }
-  }
-  validate59.errors = vErrors;
-  evaluated0.items = items0;
-  return errors === 0;
-}
-validate59.evaluated = { "dynamicProps": false, "dynamicItems": true };
-const ReadingResultItem = validate61;
-function validate61(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
-  let vErrors = null;
-  let errors = 0;
-  const evaluated0 = validate61.evaluated;
-  if (evaluated0.dynamicProps) {
-    evaluated0.props = void 0;
-  }
-  if (evaluated0.dynamicItems) {
-    evaluated0.items = void 0;
-  }
-  if (data && typeof data == "object" && !Array.isArray(data)) {
-    if (data.item_type === void 0) {
-      const err0 = { instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: "item_type" }, message: "must have required property 'item_type'", schema: schema49.required, parentSchema: schema49, data };
-      if (vErrors === null) {
-        vErrors = [err0];
-      } else {
-        vErrors.push(err0);
-      }
-      errors++;
-    }
-    if (data.reading_result_id === void 0) {
-      const err1 = { instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: "reading_result_id" }, message: "must have required property 'reading_result_id'", schema: schema49.required, parentSchema: schema49, data };
-      if (vErrors === null) {
-        vErrors = [err1];
-      } else {
-        vErrors.push(err1);
-      }
-      errors++;
-    }
-    if (data.collection_id === void 0) {
-      const err2 = { instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: "collection_id" }, message: "must have required property 'collection_id'", schema: schema49.required, parentSchema: schema49, data };
-      if (vErrors === null) {
-        vErrors = [err2];
-      } else {
-        vErrors.push(err2);
-      }
-      errors++;
-    }
-    if (data.item_type !== void 0) {
-      let data0 = data.item_type;
-      if ("reading_result" !== data0) {
-        const err3 = { instancePath: instancePath + "/item_type", schemaPath: "#/properties/item_type/const", keyword: "const", params: { allowedValue: "reading_result" }, message: "must be equal to constant", schema: "reading_result", parentSchema: schema49.properties.item_type, data: data0 };
-        if (vErrors === null) {
-          vErrors = [err3];
-        } else {
-          vErrors.push(err3);
-        }
-        errors++;
-      }
-    }
-    if (data.reading_result_id !== void 0) {
-      let data1 = data.reading_result_id;
-      if (typeof data1 !== "string") {
-        const err4 = { instancePath: instancePath + "/reading_result_id", schemaPath: "#/properties/reading_result_id/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema49.properties.reading_result_id.type, parentSchema: schema49.properties.reading_result_id, data: data1 };
-        if (vErrors === null) {
-          vErrors = [err4];
-        } else {
-          vErrors.push(err4);
-        }
-        errors++;
-      }
-    }
-    if (data.collection_id !== void 0) {
-      let data2 = data.collection_id;
-      if (typeof data2 !== "string") {
-        const err5 = { instancePath: instancePath + "/collection_id", schemaPath: "#/properties/collection_id/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema49.properties.collection_id.type, parentSchema: schema49.properties.collection_id, data: data2 };
-        if (vErrors === null) {
-          vErrors = [err5];
-        } else {
-          vErrors.push(err5);
-        }
-        errors++;
-      }
-    }
-  } else {
-    const err6 = { instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object", schema: schema49.type, parentSchema: schema49, data };
-    if (vErrors === null) {
-      vErrors = [err6];
-    } else {
-      vErrors.push(err6);
-    }
-    errors++;
-  }
-  validate61.errors = vErrors;
-  return errors === 0;
-}
-validate61.evaluated = { "props": { "item_type": true, "reading_result_id": true, "collection_id": true }, "dynamicProps": false, "dynamicItems": false };
-const SystemMessage = validate62;
-function validate62(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
-  let vErrors = null;
-  let errors = 0;
-  const evaluated0 = validate62.evaluated;
-  if (evaluated0.dynamicProps) {
-    evaluated0.props = void 0;
-  }
-  if (evaluated0.dynamicItems) {
-    evaluated0.items = void 0;
-  }
-  if (data && typeof data == "object" && !Array.isArray(data)) {
-    if (data.content === void 0) {
-      const err0 = { instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: "content" }, message: "must have required property 'content'", schema: schema41.required, parentSchema: schema41, data };
-      if (vErrors === null) {
-        vErrors = [err0];
-      } else {
-        vErrors.push(err0);
-      }
-      errors++;
-    }
-    if (data.role === void 0) {
-      const err1 = { instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: "role" }, message: "must have required property 'role'", schema: schema41.required, parentSchema: schema41, data };
-      if (vErrors === null) {
-        vErrors = [err1];
-      } else {
-        vErrors.push(err1);
-      }
-      errors++;
-    }
-    if (data.id !== void 0) {
-      let data0 = data.id;
-      if (typeof data0 !== "string" && data0 !== null) {
-        const err2 = { instancePath: instancePath + "/id", schemaPath: "#/properties/id/type", keyword: "type", params: { type: schema41.properties.id.type }, message: "must be string,null", schema: schema41.properties.id.type, parentSchema: schema41.properties.id, data: data0 };
-        if (vErrors === null) {
-          vErrors = [err2];
-        } else {
-          vErrors.push(err2);
-        }
-        errors++;
-      }
-    }
-    if (data.content !== void 0) {
-      if (!validate23(data.content, { instancePath: instancePath + "/content", parentData: data, parentDataProperty: "content", rootData, dynamicAnchors })) {
-        vErrors = vErrors === null ? validate23.errors : (function(a, b) {
-          for (let i = 0; i < b.length; i++) a.push(b[i]);
-          return a;
-        })(vErrors, validate23.errors);
-        errors = vErrors.length;
-      }
-    }
-    if (data.role !== void 0) {
-      let data2 = data.role;
-      if ("system" !== data2) {
-        const err3 = { instancePath: instancePath + "/role", schemaPath: "#/properties/role/const", keyword: "const", params: { allowedValue: "system" }, message: "must be equal to constant", schema: "system", parentSchema: schema41.properties.role, data: data2 };
-        if (vErrors === null) {
-          vErrors = [err3];
-        } else {
-          vErrors.push(err3);
-        }
-        errors++;
-      }
-    }
-    if (data.metadata !== void 0) {
-      let data3 = data.metadata;
-      if (!(data3 && typeof data3 == "object" && !Array.isArray(data3)) && data3 !== null) {
-        const err4 = { instancePath: instancePath + "/metadata", schemaPath: "#/properties/metadata/type", keyword: "type", params: { type: schema41.properties.metadata.type }, message: "must be object,null", schema: schema41.properties.metadata.type, parentSchema: schema41.properties.metadata, data: data3 };
-        if (vErrors === null) {
-          vErrors = [err4];
-        } else {
-          vErrors.push(err4);
-        }
-        errors++;
-      }
-    }
-  } else {
-    const err5 = { instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object", schema: schema41.type, parentSchema: schema41, data };
-    if (vErrors === null) {
-      vErrors = [err5];
-    } else {
-      vErrors.push(err5);
-    }
-    errors++;
-  }
-  validate62.errors = vErrors;
-  return errors === 0;
-}
-validate62.evaluated = { "props": { "id": true, "content": true, "role": true, "metadata": true }, "dynamicProps": false, "dynamicItems": false };
-const ToolCall = validate64;
-function validate64(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
-  let vErrors = null;
-  let errors = 0;
-  const evaluated0 = validate64.evaluated;
-  if (evaluated0.dynamicProps) {
-    evaluated0.props = void 0;
-  }
-  if (evaluated0.dynamicItems) {
-    evaluated0.items = void 0;
-  }
-  if (data && typeof data == "object" && !Array.isArray(data)) {
-    if (data.id === void 0) {
-      const err0 = { instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: "id" }, message: "must have required property 'id'", schema: schema38.required, parentSchema: schema38, data };
-      if (vErrors === null) {
-        vErrors = [err0];
-      } else {
-        vErrors.push(err0);
-      }
-      errors++;
-    }
-    if (data.function === void 0) {
-      const err1 = { instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: "function" }, message: "must have required property 'function'", schema: schema38.required, parentSchema: schema38, data };
-      if (vErrors === null) {
-        vErrors = [err1];
-      } else {
-        vErrors.push(err1);
-      }
-      errors++;
-    }
-    if (data.arguments === void 0) {
-      const err2 = { instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: "arguments" }, message: "must have required property 'arguments'", schema: schema38.required, parentSchema: schema38, data };
-      if (vErrors === null) {
-        vErrors = [err2];
-      } else {
-        vErrors.push(err2);
-      }
-      errors++;
-    }
-    if (data.id !== void 0) {
-      let data0 = data.id;
-      if (typeof data0 !== "string") {
-        const err3 = { instancePath: instancePath + "/id", schemaPath: "#/properties/id/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema38.properties.id.type, parentSchema: schema38.properties.id, data: data0 };
-        if (vErrors === null) {
-          vErrors = [err3];
-        } else {
-          vErrors.push(err3);
-        }
-        errors++;
-      }
-    }
-    if (data.function !== void 0) {
-      let data1 = data.function;
-      if (typeof data1 !== "string") {
-        const err4 = { instancePath: instancePath + "/function", schemaPath: "#/properties/function/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema38.properties.function.type, parentSchema: schema38.properties.function, data: data1 };
-        if (vErrors === null) {
-          vErrors = [err4];
-        } else {
-          vErrors.push(err4);
-        }
-        errors++;
-      }
-    }
-    if (data.arguments !== void 0) {
-      let data2 = data.arguments;
-      if (!(data2 && typeof data2 == "object" && !Array.isArray(data2))) {
-        const err5 = { instancePath: instancePath + "/arguments", schemaPath: "#/properties/arguments/type", keyword: "type", params: { type: "object" }, message: "must be object", schema: schema38.properties.arguments.type, parentSchema: schema38.properties.arguments, data: data2 };
-        if (vErrors === null) {
-          vErrors = [err5];
-        } else {
-          vErrors.push(err5);
-        }
-        errors++;
-      }
-    }
-    if (data.type !== void 0) {
-      let data3 = data.type;
-      if (!(data3 === "function" || data3 === null)) {
-        const err6 = { instancePath: instancePath + "/type", schemaPath: "#/properties/type/enum", keyword: "enum", params: { allowedValues: schema38.properties.type.enum }, message: "must be equal to one of the allowed values", schema: schema38.properties.type.enum, parentSchema: schema38.properties.type, data: data3 };
-        if (vErrors === null) {
-          vErrors = [err6];
-        } else {
-          vErrors.push(err6);
-        }
-        errors++;
-      }
-    }
-    if (data.parse_error !== void 0) {
-      let data4 = data.parse_error;
-      if (typeof data4 !== "string" && data4 !== null) {
-        const err7 = { instancePath: instancePath + "/parse_error", schemaPath: "#/properties/parse_error/type", keyword: "type", params: { type: schema38.properties.parse_error.type }, message: "must be string,null", schema: schema38.properties.parse_error.type, parentSchema: schema38.properties.parse_error, data: data4 };
-        if (vErrors === null) {
-          vErrors = [err7];
-        } else {
-          vErrors.push(err7);
-        }
-        errors++;
-      }
-    }
-    if (data.view !== void 0) {
-      let data5 = data.view;
-      const _errs11 = errors;
-      let valid1 = false;
-      const _errs12 = errors;
-      if (data5 && typeof data5 == "object" && !Array.isArray(data5)) {
-        if (data5.format === void 0) {
-          const err8 = { instancePath: instancePath + "/view", schemaPath: "#/$defs/ToolCallContent/required", keyword: "required", params: { missingProperty: "format" }, message: "must have required property 'format'", schema: schema39.required, parentSchema: schema39, data: data5 };
-          if (vErrors === null) {
-            vErrors = [err8];
-          } else {
-            vErrors.push(err8);
-          }
-          errors++;
-        }
-        if (data5.content === void 0) {
-          const err9 = { instancePath: instancePath + "/view", schemaPath: "#/$defs/ToolCallContent/required", keyword: "required", params: { missingProperty: "content" }, message: "must have required property 'content'", schema: schema39.required, parentSchema: schema39, data: data5 };
-          if (vErrors === null) {
-            vErrors = [err9];
-          } else {
-            vErrors.push(err9);
-          }
-          errors++;
-        }
-        if (data5.title !== void 0) {
-          let data6 = data5.title;
-          if (typeof data6 !== "string" && data6 !== null) {
-            const err10 = { instancePath: instancePath + "/view/title", schemaPath: "#/$defs/ToolCallContent/properties/title/type", keyword: "type", params: { type: schema39.properties.title.type }, message: "must be string,null", schema: schema39.properties.title.type, parentSchema: schema39.properties.title, data: data6 };
-            if (vErrors === null) {
-              vErrors = [err10];
-            } else {
-              vErrors.push(err10);
-            }
-            errors++;
-          }
-        }
-        if (data5.format !== void 0) {
-          let data7 = data5.format;
-          if (!(data7 === "text" || data7 === "markdown")) {
-            const err11 = { instancePath: instancePath + "/view/format", schemaPath: "#/$defs/ToolCallContent/properties/format/enum", keyword: "enum", params: { allowedValues: schema39.properties.format.enum }, message: "must be equal to one of the allowed values", schema: schema39.properties.format.enum, parentSchema: schema39.properties.format, data: data7 };
-            if (vErrors === null) {
-              vErrors = [err11];
-            } else {
-              vErrors.push(err11);
-            }
-            errors++;
-          }
-        }
-        if (data5.content !== void 0) {
-          let data8 = data5.content;
-          if (typeof data8 !== "string") {
-            const err12 = { instancePath: instancePath + "/view/content", schemaPath: "#/$defs/ToolCallContent/properties/content/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema39.properties.content.type, parentSchema: schema39.properties.content, data: data8 };
-            if (vErrors === null) {
-              vErrors = [err12];
-            } else {
-              vErrors.push(err12);
-            }
-            errors++;
-          }
-        }
-      } else {
-        const err13 = { instancePath: instancePath + "/view", schemaPath: "#/$defs/ToolCallContent/type", keyword: "type", params: { type: "object" }, message: "must be object", schema: schema39.type, parentSchema: schema39, data: data5 };
-        if (vErrors === null) {
-          vErrors = [err13];
-        } else {
-          vErrors.push(err13);
-        }
-        errors++;
-      }
-      var _valid0 = _errs12 === errors;
-      valid1 = valid1 || _valid0;
-      if (_valid0) {
-        var props0 = {};
-        props0.title = true;
-        props0.format = true;
-        props0.content = true;
-      }
-      const _errs20 = errors;
-      if (data5 !== null) {
-        const err14 = { instancePath: instancePath + "/view", schemaPath: "#/properties/view/anyOf/1/type", keyword: "type", params: { type: "null" }, message: "must be null", schema: schema38.properties.view.anyOf[1].type, parentSchema: schema38.properties.view.anyOf[1], data: data5 };
-        if (vErrors === null) {
-          vErrors = [err14];
-        } else {
-          vErrors.push(err14);
-        }
-        errors++;
-      }
-      var _valid0 = _errs20 === errors;
-      valid1 = valid1 || _valid0;
-      if (!valid1) {
-        const err15 = { instancePath: instancePath + "/view", schemaPath: "#/properties/view/anyOf", keyword: "anyOf", params: {}, message: "must match a schema in anyOf", schema: schema38.properties.view.anyOf, parentSchema: schema38.properties.view, data: data5 };
-        if (vErrors === null) {
-          vErrors = [err15];
-        } else {
-          vErrors.push(err15);
-        }
-        errors++;
-      } else {
-        errors = _errs11;
-        if (vErrors !== null) {
-          if (_errs11) {
-            vErrors.length = _errs11;
-          } else {
-            vErrors = null;
-          }
-        }
-      }
-    }
-    if (data.google_thought_signature !== void 0) {
-      let data9 = data.google_thought_signature;
-      if (typeof data9 !== "string" && data9 !== null) {
-        const err16 = { instancePath: instancePath + "/google_thought_signature", schemaPath: "#/properties/google_thought_signature/type", keyword: "type", params: { type: schema38.properties.google_thought_signature.type }, message: "must be string,null", schema: schema38.properties.google_thought_signature.type, parentSchema: schema38.properties.google_thought_signature, data: data9 };
-        if (vErrors === null) {
-          vErrors = [err16];
-        } else {
-          vErrors.push(err16);
-        }
-        errors++;
-      }
-    }
-  } else {
-    const err17 = { instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object", schema: schema38.type, parentSchema: schema38, data };
-    if (vErrors === null) {
-      vErrors = [err17];
-    } else {
-      vErrors.push(err17);
-    }
-    errors++;
-  }
-  validate64.errors = vErrors;
-  return errors === 0;
-}
-validate64.evaluated = { "props": { "id": true, "function": true, "arguments": true, "type": true, "parse_error": true, "view": true, "google_thought_signature": true }, "dynamicProps": false, "dynamicItems": false };
-const ToolCallContent = validate65;
-function validate65(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
-  let vErrors = null;
-  let errors = 0;
-  const evaluated0 = validate65.evaluated;
-  if (evaluated0.dynamicProps) {
-    evaluated0.props = void 0;
-  }
-  if (evaluated0.dynamicItems) {
-    evaluated0.items = void 0;
-  }
-  if (data && typeof data == "object" && !Array.isArray(data)) {
-    if (data.format === void 0) {
-      const err0 = { instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: "format" }, message: "must have required property 'format'", schema: schema39.required, parentSchema: schema39, data };
-      if (vErrors === null) {
-        vErrors = [err0];
-      } else {
-        vErrors.push(err0);
-      }
-      errors++;
-    }
-    if (data.content === void 0) {
-      const err1 = { instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: "content" }, message: "must have required property 'content'", schema: schema39.required, parentSchema: schema39, data };
-      if (vErrors === null) {
-        vErrors = [err1];
-      } else {
-        vErrors.push(err1);
-      }
-      errors++;
-    }
-    if (data.title !== void 0) {
-      let data0 = data.title;
-      if (typeof data0 !== "string" && data0 !== null) {
-        const err2 = { instancePath: instancePath + "/title", schemaPath: "#/properties/title/type", keyword: "type", params: { type: schema39.properties.title.type }, message: "must be string,null", schema: schema39.properties.title.type, parentSchema: schema39.properties.title, data: data0 };
-        if (vErrors === null) {
-          vErrors = [err2];
-        } else {
-          vErrors.push(err2);
-        }
-        errors++;
-      }
-    }
-    if (data.format !== void 0) {
-      let data1 = data.format;
-      if (!(data1 === "text" || data1 === "markdown")) {
-        const err3 = { instancePath: instancePath + "/format", schemaPath: "#/properties/format/enum", keyword: "enum", params: { allowedValues: schema39.properties.format.enum }, message: "must be equal to one of the allowed values", schema: schema39.properties.format.enum, parentSchema: schema39.properties.format, data: data1 };
-        if (vErrors === null) {
-          vErrors = [err3];
-        } else {
-          vErrors.push(err3);
-        }
-        errors++;
-      }
-    }
-    if (data.content !== void 0) {
-      let data2 = data.content;
-      if (typeof data2 !== "string") {
-        const err4 = { instancePath: instancePath + "/content", schemaPath: "#/properties/content/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema39.properties.content.type, parentSchema: schema39.properties.content, data: data2 };
-        if (vErrors === null) {
-          vErrors = [err4];
-        } else {
-          vErrors.push(err4);
-        }
-        errors++;
-      }
-    }
-  } else {
-    const err5 = { instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object", schema: schema39.type, parentSchema: schema39, data };
-    if (vErrors === null) {
-      vErrors = [err5];
-    } else {
-      vErrors.push(err5);
-    }
-    errors++;
-  }
-  validate65.errors = vErrors;
-  return errors === 0;
-}
-validate65.evaluated = { "props": { "title": true, "format": true, "content": true }, "dynamicProps": false, "dynamicItems": false };
-const ToolInfo = validate66;
-const schema68 = { "type": "object", "properties": { "name": { "type": "string" }, "description": { "type": "string" }, "parameters": { "$ref": "#/$defs/ToolParams" } }, "required": ["name", "description"] };
-const schema69 = { "type": "object", "properties": { "type": { "const": "object" }, "properties": { "type": "object", "additionalProperties": { "$ref": "#/$defs/ToolParam" } }, "required": { "type": "array", "items": { "type": "string" } }, "additionalProperties": { "type": "boolean" } } };
-const schema70 = { "type": "object", "properties": { "name": { "type": "string" }, "description": { "type": "string" }, "input_schema": { "type": "object" } }, "required": ["name", "description", "input_schema"] };
-function validate67(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
-  let vErrors = null;
-  let errors = 0;
-  const evaluated0 = validate67.evaluated;
-  if (evaluated0.dynamicProps) {
-    evaluated0.props = void 0;
-  }
-  if (evaluated0.dynamicItems) {
-    evaluated0.items = void 0;
-  }
-  if (data && typeof data == "object" && !Array.isArray(data)) {
-    if (data.type !== void 0) {
-      let data0 = data.type;
-      if ("object" !== data0) {
-        const err0 = { instancePath: instancePath + "/type", schemaPath: "#/properties/type/const", keyword: "const", params: { allowedValue: "object" }, message: "must be equal to constant", schema: "object", parentSchema: schema69.properties.type, data: data0 };
-        if (vErrors === null) {
-          vErrors = [err0];
-        } else {
-          vErrors.push(err0);
-        }
-        errors++;
-      }
-    }
-    if (data.properties !== void 0) {
-      let data1 = data.properties;
-      if (data1 && typeof data1 == "object" && !Array.isArray(data1)) {
-        for (const key0 in data1) {
-          let data2 = data1[key0];
-          if (data2 && typeof data2 == "object" && !Array.isArray(data2)) {
-            if (data2.name === void 0) {
-              const err1 = { instancePath: instancePath + "/properties/" + key0.replace(/~/g, "~0").replace(/\//g, "~1"), schemaPath: "#/$defs/ToolParam/required", keyword: "required", params: { missingProperty: "name" }, message: "must have required property 'name'", schema: schema70.required, parentSchema: schema70, data: data2 };
-              if (vErrors === null) {
-                vErrors = [err1];
-              } else {
-                vErrors.push(err1);
-              }
-              errors++;
-            }
-            if (data2.description === void 0) {
-              const err2 = { instancePath: instancePath + "/properties/" + key0.replace(/~/g, "~0").replace(/\//g, "~1"), schemaPath: "#/$defs/ToolParam/required", keyword: "required", params: { missingProperty: "description" }, message: "must have required property 'description'", schema: schema70.required, parentSchema: schema70, data: data2 };
-              if (vErrors === null) {
-                vErrors = [err2];
-              } else {
-                vErrors.push(err2);
-              }
-              errors++;
-            }
-            if (data2.input_schema === void 0) {
-              const err3 = { instancePath: instancePath + "/properties/" + key0.replace(/~/g, "~0").replace(/\//g, "~1"), schemaPath: "#/$defs/ToolParam/required", keyword: "required", params: { missingProperty: "input_schema" }, message: "must have required property 'input_schema'", schema: schema70.required, parentSchema: schema70, data: data2 };
-              if (vErrors === null) {
-                vErrors = [err3];
-              } else {
-                vErrors.push(err3);
-              }
-              errors++;
-            }
-            if (data2.name !== void 0) {
-              let data3 = data2.name;
-              if (typeof data3 !== "string") {
-                const err4 = { instancePath: instancePath + "/properties/" + key0.replace(/~/g, "~0").replace(/\//g, "~1") + "/name", schemaPath: "#/$defs/ToolParam/properties/name/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema70.properties.name.type, parentSchema: schema70.properties.name, data: data3 };
-                if (vErrors === null) {
-                  vErrors = [err4];
-                } else {
-                  vErrors.push(err4);
-                }
-                errors++;
-              }
-            }
-            if (data2.description !== void 0) {
-              let data4 = data2.description;
-              if (typeof data4 !== "string") {
-                const err5 = { instancePath: instancePath + "/properties/" + key0.replace(/~/g, "~0").replace(/\//g, "~1") + "/description", schemaPath: "#/$defs/ToolParam/properties/description/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema70.properties.description.type, parentSchema: schema70.properties.description, data: data4 };
-                if (vErrors === null) {
-                  vErrors = [err5];
-                } else {
-                  vErrors.push(err5);
-                }
-                errors++;
-              }
-            }
-            if (data2.input_schema !== void 0) {
-              let data5 = data2.input_schema;
-              if (!(data5 && typeof data5 == "object" && !Array.isArray(data5))) {
-                const err6 = { instancePath: instancePath + "/properties/" + key0.replace(/~/g, "~0").replace(/\//g, "~1") + "/input_schema", schemaPath: "#/$defs/ToolParam/properties/input_schema/type", keyword: "type", params: { type: "object" }, message: "must be object", schema: schema70.properties.input_schema.type, parentSchema: schema70.properties.input_schema, data: data5 };
-                if (vErrors === null) {
-                  vErrors = [err6];
-                } else {
-                  vErrors.push(err6);
-                }
-                errors++;
-              }
-            }
-          } else {
-            const err7 = { instancePath: instancePath + "/properties/" + key0.replace(/~/g, "~0").replace(/\//g, "~1"), schemaPath: "#/$defs/ToolParam/type", keyword: "type", params: { type: "object" }, message: "must be object", schema: schema70.type, parentSchema: schema70, data: data2 };
-            if (vErrors === null) {
-              vErrors = [err7];
-            } else {
-              vErrors.push(err7);
-            }
-            errors++;
-          }
-        }
-      } else {
-        const err8 = { instancePath: instancePath + "/properties", schemaPath: "#/properties/properties/type", keyword: "type", params: { type: "object" }, message: "must be object", schema: schema69.properties.properties.type, parentSchema: schema69.properties.properties, data: data1 };
-        if (vErrors === null) {
-          vErrors = [err8];
-        } else {
-          vErrors.push(err8);
-        }
-        errors++;
-      }
-    }
-    if (data.required !== void 0) {
-      let data6 = data.required;
-      if (Array.isArray(data6)) {
-        const len0 = data6.length;
-        for (let i0 = 0; i0 < len0; i0++) {
-          let data7 = data6[i0];
-          if (typeof data7 !== "string") {
-            const err9 = { instancePath: instancePath + "/required/" + i0, schemaPath: "#/properties/required/items/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema69.properties.required.items.type, parentSchema: schema69.properties.required.items, data: data7 };
-            if (vErrors === null) {
-              vErrors = [err9];
-            } else {
-              vErrors.push(err9);
-            }
-            errors++;
-          }
-        }
-      } else {
-        const err10 = { instancePath: instancePath + "/required", schemaPath: "#/properties/required/type", keyword: "type", params: { type: "array" }, message: "must be array", schema: schema69.properties.required.type, parentSchema: schema69.properties.required, data: data6 };
-        if (vErrors === null) {
-          vErrors = [err10];
-        } else {
-          vErrors.push(err10);
-        }
-        errors++;
-      }
-    }
-    if (data.additionalProperties !== void 0) {
-      let data8 = data.additionalProperties;
-      if (typeof data8 !== "boolean") {
-        const err11 = { instancePath: instancePath + "/additionalProperties", schemaPath: "#/properties/additionalProperties/type", keyword: "type", params: { type: "boolean" }, message: "must be boolean", schema: schema69.properties.additionalProperties.type, parentSchema: schema69.properties.additionalProperties, data: data8 };
-        if (vErrors === null) {
-          vErrors = [err11];
-        } else {
-          vErrors.push(err11);
-        }
-        errors++;
-      }
-    }
-  } else {
-    const err12 = { instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object", schema: schema69.type, parentSchema: schema69, data };
-    if (vErrors === null) {
-      vErrors = [err12];
-    } else {
-      vErrors.push(err12);
-    }
-    errors++;
-  }
-  validate67.errors = vErrors;
-  return errors === 0;
-}
-validate67.evaluated = { "props": { "type": true, "properties": true, "required": true, "additionalProperties": true }, "dynamicProps": false, "dynamicItems": false };
-function validate66(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
-  let vErrors = null;
-  let errors = 0;
-  const evaluated0 = validate66.evaluated;
-  if (evaluated0.dynamicProps) {
-    evaluated0.props = void 0;
-  }
-  if (evaluated0.dynamicItems) {
-    evaluated0.items = void 0;
-  }
-  if (data && typeof data == "object" && !Array.isArray(data)) {
-    if (data.name === void 0) {
-      const err0 = { instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: "name" }, message: "must have required property 'name'", schema: schema68.required, parentSchema: schema68, data };
-      if (vErrors === null) {
-        vErrors = [err0];
-      } else {
-        vErrors.push(err0);
-      }
-      errors++;
-    }
-    if (data.description === void 0) {
-      const err1 = { instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: "description" }, message: "must have required property 'description'", schema: schema68.required, parentSchema: schema68, data };
-      if (vErrors === null) {
-        vErrors = [err1];
-      } else {
-        vErrors.push(err1);
-      }
-      errors++;
-    }
     if (data.name !== void 0) {
-      let data0 = data.name;
-      if (typeof data0 !== "string") {
-        const err2 = { instancePath: instancePath + "/name", schemaPath: "#/properties/name/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema68.properties.name.type, parentSchema: schema68.properties.name, data: data0 };
+      let data1 = data.name;
+      if (typeof data1 !== "string" && data1 !== null) {
+        const err2 = { instancePath: instancePath + "/name", schemaPath: "#/properties/name/type", keyword: "type", params: { type: schema32.properties.name.type }, message: "must be string,null", schema: schema32.properties.name.type, parentSchema: schema32.properties.name, data: data1 };
         if (vErrors === null) {
           vErrors = [err2];
         } else {
@@ -3652,9 +1575,9 @@ function validate66(data, { instancePath = "", parentData, parentDataProperty, r
       }
     }
     if (data.description !== void 0) {
-      let data1 = data.description;
-      if (typeof data1 !== "string") {
-        const err3 = { instancePath: instancePath + "/description", schemaPath: "#/properties/description/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema68.properties.description.type, parentSchema: schema68.properties.description, data: data1 };
+      let data2 = data.description;
+      if (typeof data2 !== "string" && data2 !== null) {
+        const err3 = { instancePath: instancePath + "/description", schemaPath: "#/properties/description/type", keyword: "type", params: { type: schema32.properties.description.type }, message: "must be string,null", schema: schema32.properties.description.type, parentSchema: schema32.properties.description, data: data2 };
         if (vErrors === null) {
           vErrors = [err3];
         } else {
@@ -3663,107 +1586,30 @@ function validate66(data, { instancePath = "", parentData, parentDataProperty, r
         errors++;
       }
     }
-    if (data.parameters !== void 0) {
-      if (!validate67(data.parameters, { instancePath: instancePath + "/parameters", parentData: data, parentDataProperty: "parameters", rootData, dynamicAnchors })) {
-        vErrors = vErrors === null ? validate67.errors : (function(a, b) {
-          for (let i = 0; i < b.length; i++) a.push(b[i]);
-          return a;
-        })(vErrors, validate67.errors);
-        errors = vErrors.length;
-      }
-    }
-  } else {
-    const err4 = { instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object", schema: schema68.type, parentSchema: schema68, data };
-    if (vErrors === null) {
-      vErrors = [err4];
-    } else {
-      vErrors.push(err4);
-    }
-    errors++;
-  }
-  validate66.errors = vErrors;
-  return errors === 0;
-}
-validate66.evaluated = { "props": { "name": true, "description": true, "parameters": true }, "dynamicProps": false, "dynamicItems": false };
-const ToolMessage = validate69;
-function validate69(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
-  let vErrors = null;
-  let errors = 0;
-  const evaluated0 = validate69.evaluated;
-  if (evaluated0.dynamicProps) {
-    evaluated0.props = void 0;
-  }
-  if (evaluated0.dynamicItems) {
-    evaluated0.items = void 0;
-  }
-  if (data && typeof data == "object" && !Array.isArray(data)) {
-    if (data.content === void 0) {
-      const err0 = { instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: "content" }, message: "must have required property 'content'", schema: schema43.required, parentSchema: schema43, data };
-      if (vErrors === null) {
-        vErrors = [err0];
+    if (data.transcripts !== void 0) {
+      let data3 = data.transcripts;
+      if (Array.isArray(data3)) {
+        if (data3.length < 1) {
+          const err4 = { instancePath: instancePath + "/transcripts", schemaPath: "#/properties/transcripts/minItems", keyword: "minItems", params: { limit: 1 }, message: "must NOT have fewer than 1 items", schema: 1, parentSchema: schema32.properties.transcripts, data: data3 };
+          if (vErrors === null) {
+            vErrors = [err4];
+          } else {
+            vErrors.push(err4);
+          }
+          errors++;
+        }
+        const len0 = data3.length;
+        for (let i0 = 0; i0 < len0; i0++) {
+          if (!validate22(data3[i0], { instancePath: instancePath + "/transcripts/" + i0, parentData: data3, parentDataProperty: i0, rootData, dynamicAnchors })) {
+            vErrors = vErrors === null ? validate22.errors : (function(a, b) {
+              for (let i = 0; i < b.length; i++) a.push(b[i]);
+              return a;
+            })(vErrors, validate22.errors);
+            errors = vErrors.length;
+          }
+        }
       } else {
-        vErrors.push(err0);
-      }
-      errors++;
-    }
-    if (data.role === void 0) {
-      const err1 = { instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: "role" }, message: "must have required property 'role'", schema: schema43.required, parentSchema: schema43, data };
-      if (vErrors === null) {
-        vErrors = [err1];
-      } else {
-        vErrors.push(err1);
-      }
-      errors++;
-    }
-    if (data.id !== void 0) {
-      let data0 = data.id;
-      if (typeof data0 !== "string" && data0 !== null) {
-        const err2 = { instancePath: instancePath + "/id", schemaPath: "#/properties/id/type", keyword: "type", params: { type: schema43.properties.id.type }, message: "must be string,null", schema: schema43.properties.id.type, parentSchema: schema43.properties.id, data: data0 };
-        if (vErrors === null) {
-          vErrors = [err2];
-        } else {
-          vErrors.push(err2);
-        }
-        errors++;
-      }
-    }
-    if (data.content !== void 0) {
-      if (!validate23(data.content, { instancePath: instancePath + "/content", parentData: data, parentDataProperty: "content", rootData, dynamicAnchors })) {
-        vErrors = vErrors === null ? validate23.errors : (function(a, b) {
-          for (let i = 0; i < b.length; i++) a.push(b[i]);
-          return a;
-        })(vErrors, validate23.errors);
-        errors = vErrors.length;
-      }
-    }
-    if (data.role !== void 0) {
-      let data2 = data.role;
-      if ("tool" !== data2) {
-        const err3 = { instancePath: instancePath + "/role", schemaPath: "#/properties/role/const", keyword: "const", params: { allowedValue: "tool" }, message: "must be equal to constant", schema: "tool", parentSchema: schema43.properties.role, data: data2 };
-        if (vErrors === null) {
-          vErrors = [err3];
-        } else {
-          vErrors.push(err3);
-        }
-        errors++;
-      }
-    }
-    if (data.metadata !== void 0) {
-      let data3 = data.metadata;
-      if (!(data3 && typeof data3 == "object" && !Array.isArray(data3)) && data3 !== null) {
-        const err4 = { instancePath: instancePath + "/metadata", schemaPath: "#/properties/metadata/type", keyword: "type", params: { type: schema43.properties.metadata.type }, message: "must be object,null", schema: schema43.properties.metadata.type, parentSchema: schema43.properties.metadata, data: data3 };
-        if (vErrors === null) {
-          vErrors = [err4];
-        } else {
-          vErrors.push(err4);
-        }
-        errors++;
-      }
-    }
-    if (data.tool_call_id !== void 0) {
-      let data4 = data.tool_call_id;
-      if (typeof data4 !== "string" && data4 !== null) {
-        const err5 = { instancePath: instancePath + "/tool_call_id", schemaPath: "#/properties/tool_call_id/type", keyword: "type", params: { type: schema43.properties.tool_call_id.type }, message: "must be string,null", schema: schema43.properties.tool_call_id.type, parentSchema: schema43.properties.tool_call_id, data: data4 };
+        const err5 = { instancePath: instancePath + "/transcripts", schemaPath: "#/properties/transcripts/type", keyword: "type", params: { type: "array" }, message: "must be array", schema: schema32.properties.transcripts.type, parentSchema: schema32.properties.transcripts, data: data3 };
         if (vErrors === null) {
           vErrors = [err5];
         } else {
@@ -3772,10 +1618,21 @@ function validate69(data, { instancePath = "", parentData, parentDataProperty, r
         errors++;
       }
     }
-    if (data.function !== void 0) {
-      let data5 = data.function;
-      if (typeof data5 !== "string" && data5 !== null) {
-        const err6 = { instancePath: instancePath + "/function", schemaPath: "#/properties/function/type", keyword: "type", params: { type: schema43.properties.function.type }, message: "must be string,null", schema: schema43.properties.function.type, parentSchema: schema43.properties.function, data: data5 };
+    if (data.transcript_groups !== void 0) {
+      let data5 = data.transcript_groups;
+      if (Array.isArray(data5)) {
+        const len1 = data5.length;
+        for (let i1 = 0; i1 < len1; i1++) {
+          if (!validate43(data5[i1], { instancePath: instancePath + "/transcript_groups/" + i1, parentData: data5, parentDataProperty: i1, rootData, dynamicAnchors })) {
+            vErrors = vErrors === null ? validate43.errors : (function(a, b) {
+              for (let i = 0; i < b.length; i++) a.push(b[i]);
+              return a;
+            })(vErrors, validate43.errors);
+            errors = vErrors.length;
+          }
+        }
+      } else {
+        const err6 = { instancePath: instancePath + "/transcript_groups", schemaPath: "#/properties/transcript_groups/type", keyword: "type", params: { type: "array" }, message: "must be array", schema: schema32.properties.transcript_groups.type, parentSchema: schema32.properties.transcript_groups, data: data5 };
         if (vErrors === null) {
           vErrors = [err6];
         } else {
@@ -3784,10 +1641,10 @@ function validate69(data, { instancePath = "", parentData, parentDataProperty, r
         errors++;
       }
     }
-    if (data.error !== void 0) {
-      let data6 = data.error;
-      if (!(data6 && typeof data6 == "object" && !Array.isArray(data6)) && data6 !== null) {
-        const err7 = { instancePath: instancePath + "/error", schemaPath: "#/properties/error/type", keyword: "type", params: { type: schema43.properties.error.type }, message: "must be object,null", schema: schema43.properties.error.type, parentSchema: schema43.properties.error, data: data6 };
+    if (data.metadata !== void 0) {
+      let data7 = data.metadata;
+      if (!(data7 && typeof data7 == "object" && !Array.isArray(data7))) {
+        const err7 = { instancePath: instancePath + "/metadata", schemaPath: "#/properties/metadata/type", keyword: "type", params: { type: "object" }, message: "must be object", schema: schema32.properties.metadata.type, parentSchema: schema32.properties.metadata, data: data7 };
         if (vErrors === null) {
           vErrors = [err7];
         } else {
@@ -3797,7 +1654,7 @@ function validate69(data, { instancePath = "", parentData, parentDataProperty, r
       }
     }
   } else {
-    const err8 = { instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object", schema: schema43.type, parentSchema: schema43, data };
+    const err8 = { instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object", schema: schema32.type, parentSchema: schema32, data };
     if (vErrors === null) {
       vErrors = [err8];
     } else {
@@ -3805,267 +1662,16 @@ function validate69(data, { instancePath = "", parentData, parentDataProperty, r
     }
     errors++;
   }
-  validate69.errors = vErrors;
+  validate21.errors = vErrors;
   return errors === 0;
 }
-validate69.evaluated = { "props": { "id": true, "content": true, "role": true, "metadata": true, "tool_call_id": true, "function": true, "error": true }, "dynamicProps": false, "dynamicItems": false };
-const ToolParam = validate71;
-function validate71(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+validate21.evaluated = { "props": { "id": true, "name": true, "description": true, "transcripts": true, "transcript_groups": true, "metadata": true }, "dynamicProps": false, "dynamicItems": false };
+const AgentRunMetadataItem = validate45;
+const schema48 = { "type": "object", "properties": { "item_type": { "const": "agent_run_metadata" }, "agent_run_id": { "type": "string" }, "collection_id": { "type": "string" }, "metadata_key": { "type": "string" } }, "required": ["item_type", "agent_run_id", "collection_id", "metadata_key"] };
+function validate45(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate71.evaluated;
-  if (evaluated0.dynamicProps) {
-    evaluated0.props = void 0;
-  }
-  if (evaluated0.dynamicItems) {
-    evaluated0.items = void 0;
-  }
-  if (data && typeof data == "object" && !Array.isArray(data)) {
-    if (data.name === void 0) {
-      const err0 = { instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: "name" }, message: "must have required property 'name'", schema: schema70.required, parentSchema: schema70, data };
-      if (vErrors === null) {
-        vErrors = [err0];
-      } else {
-        vErrors.push(err0);
-      }
-      errors++;
-    }
-    if (data.description === void 0) {
-      const err1 = { instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: "description" }, message: "must have required property 'description'", schema: schema70.required, parentSchema: schema70, data };
-      if (vErrors === null) {
-        vErrors = [err1];
-      } else {
-        vErrors.push(err1);
-      }
-      errors++;
-    }
-    if (data.input_schema === void 0) {
-      const err2 = { instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: "input_schema" }, message: "must have required property 'input_schema'", schema: schema70.required, parentSchema: schema70, data };
-      if (vErrors === null) {
-        vErrors = [err2];
-      } else {
-        vErrors.push(err2);
-      }
-      errors++;
-    }
-    if (data.name !== void 0) {
-      let data0 = data.name;
-      if (typeof data0 !== "string") {
-        const err3 = { instancePath: instancePath + "/name", schemaPath: "#/properties/name/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema70.properties.name.type, parentSchema: schema70.properties.name, data: data0 };
-        if (vErrors === null) {
-          vErrors = [err3];
-        } else {
-          vErrors.push(err3);
-        }
-        errors++;
-      }
-    }
-    if (data.description !== void 0) {
-      let data1 = data.description;
-      if (typeof data1 !== "string") {
-        const err4 = { instancePath: instancePath + "/description", schemaPath: "#/properties/description/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema70.properties.description.type, parentSchema: schema70.properties.description, data: data1 };
-        if (vErrors === null) {
-          vErrors = [err4];
-        } else {
-          vErrors.push(err4);
-        }
-        errors++;
-      }
-    }
-    if (data.input_schema !== void 0) {
-      let data2 = data.input_schema;
-      if (!(data2 && typeof data2 == "object" && !Array.isArray(data2))) {
-        const err5 = { instancePath: instancePath + "/input_schema", schemaPath: "#/properties/input_schema/type", keyword: "type", params: { type: "object" }, message: "must be object", schema: schema70.properties.input_schema.type, parentSchema: schema70.properties.input_schema, data: data2 };
-        if (vErrors === null) {
-          vErrors = [err5];
-        } else {
-          vErrors.push(err5);
-        }
-        errors++;
-      }
-    }
-  } else {
-    const err6 = { instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object", schema: schema70.type, parentSchema: schema70, data };
-    if (vErrors === null) {
-      vErrors = [err6];
-    } else {
-      vErrors.push(err6);
-    }
-    errors++;
-  }
-  validate71.errors = vErrors;
-  return errors === 0;
-}
-validate71.evaluated = { "props": { "name": true, "description": true, "input_schema": true }, "dynamicProps": false, "dynamicItems": false };
-const ToolParams = validate72;
-function validate72(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
-  let vErrors = null;
-  let errors = 0;
-  const evaluated0 = validate72.evaluated;
-  if (evaluated0.dynamicProps) {
-    evaluated0.props = void 0;
-  }
-  if (evaluated0.dynamicItems) {
-    evaluated0.items = void 0;
-  }
-  if (data && typeof data == "object" && !Array.isArray(data)) {
-    if (data.type !== void 0) {
-      let data0 = data.type;
-      if ("object" !== data0) {
-        const err0 = { instancePath: instancePath + "/type", schemaPath: "#/properties/type/const", keyword: "const", params: { allowedValue: "object" }, message: "must be equal to constant", schema: "object", parentSchema: schema69.properties.type, data: data0 };
-        if (vErrors === null) {
-          vErrors = [err0];
-        } else {
-          vErrors.push(err0);
-        }
-        errors++;
-      }
-    }
-    if (data.properties !== void 0) {
-      let data1 = data.properties;
-      if (data1 && typeof data1 == "object" && !Array.isArray(data1)) {
-        for (const key0 in data1) {
-          let data2 = data1[key0];
-          if (data2 && typeof data2 == "object" && !Array.isArray(data2)) {
-            if (data2.name === void 0) {
-              const err1 = { instancePath: instancePath + "/properties/" + key0.replace(/~/g, "~0").replace(/\//g, "~1"), schemaPath: "#/$defs/ToolParam/required", keyword: "required", params: { missingProperty: "name" }, message: "must have required property 'name'", schema: schema70.required, parentSchema: schema70, data: data2 };
-              if (vErrors === null) {
-                vErrors = [err1];
-              } else {
-                vErrors.push(err1);
-              }
-              errors++;
-            }
-            if (data2.description === void 0) {
-              const err2 = { instancePath: instancePath + "/properties/" + key0.replace(/~/g, "~0").replace(/\//g, "~1"), schemaPath: "#/$defs/ToolParam/required", keyword: "required", params: { missingProperty: "description" }, message: "must have required property 'description'", schema: schema70.required, parentSchema: schema70, data: data2 };
-              if (vErrors === null) {
-                vErrors = [err2];
-              } else {
-                vErrors.push(err2);
-              }
-              errors++;
-            }
-            if (data2.input_schema === void 0) {
-              const err3 = { instancePath: instancePath + "/properties/" + key0.replace(/~/g, "~0").replace(/\//g, "~1"), schemaPath: "#/$defs/ToolParam/required", keyword: "required", params: { missingProperty: "input_schema" }, message: "must have required property 'input_schema'", schema: schema70.required, parentSchema: schema70, data: data2 };
-              if (vErrors === null) {
-                vErrors = [err3];
-              } else {
-                vErrors.push(err3);
-              }
-              errors++;
-            }
-            if (data2.name !== void 0) {
-              let data3 = data2.name;
-              if (typeof data3 !== "string") {
-                const err4 = { instancePath: instancePath + "/properties/" + key0.replace(/~/g, "~0").replace(/\//g, "~1") + "/name", schemaPath: "#/$defs/ToolParam/properties/name/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema70.properties.name.type, parentSchema: schema70.properties.name, data: data3 };
-                if (vErrors === null) {
-                  vErrors = [err4];
-                } else {
-                  vErrors.push(err4);
-                }
-                errors++;
-              }
-            }
-            if (data2.description !== void 0) {
-              let data4 = data2.description;
-              if (typeof data4 !== "string") {
-                const err5 = { instancePath: instancePath + "/properties/" + key0.replace(/~/g, "~0").replace(/\//g, "~1") + "/description", schemaPath: "#/$defs/ToolParam/properties/description/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema70.properties.description.type, parentSchema: schema70.properties.description, data: data4 };
-                if (vErrors === null) {
-                  vErrors = [err5];
-                } else {
-                  vErrors.push(err5);
-                }
-                errors++;
-              }
-            }
-            if (data2.input_schema !== void 0) {
-              let data5 = data2.input_schema;
-              if (!(data5 && typeof data5 == "object" && !Array.isArray(data5))) {
-                const err6 = { instancePath: instancePath + "/properties/" + key0.replace(/~/g, "~0").replace(/\//g, "~1") + "/input_schema", schemaPath: "#/$defs/ToolParam/properties/input_schema/type", keyword: "type", params: { type: "object" }, message: "must be object", schema: schema70.properties.input_schema.type, parentSchema: schema70.properties.input_schema, data: data5 };
-                if (vErrors === null) {
-                  vErrors = [err6];
-                } else {
-                  vErrors.push(err6);
-                }
-                errors++;
-              }
-            }
-          } else {
-            const err7 = { instancePath: instancePath + "/properties/" + key0.replace(/~/g, "~0").replace(/\//g, "~1"), schemaPath: "#/$defs/ToolParam/type", keyword: "type", params: { type: "object" }, message: "must be object", schema: schema70.type, parentSchema: schema70, data: data2 };
-            if (vErrors === null) {
-              vErrors = [err7];
-            } else {
-              vErrors.push(err7);
-            }
-            errors++;
-          }
-        }
-      } else {
-        const err8 = { instancePath: instancePath + "/properties", schemaPath: "#/properties/properties/type", keyword: "type", params: { type: "object" }, message: "must be object", schema: schema69.properties.properties.type, parentSchema: schema69.properties.properties, data: data1 };
-        if (vErrors === null) {
-          vErrors = [err8];
-        } else {
-          vErrors.push(err8);
-        }
-        errors++;
-      }
-    }
-    if (data.required !== void 0) {
-      let data6 = data.required;
-      if (Array.isArray(data6)) {
-        const len0 = data6.length;
-        for (let i0 = 0; i0 < len0; i0++) {
-          let data7 = data6[i0];
-          if (typeof data7 !== "string") {
-            const err9 = { instancePath: instancePath + "/required/" + i0, schemaPath: "#/properties/required/items/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema69.properties.required.items.type, parentSchema: schema69.properties.required.items, data: data7 };
-            if (vErrors === null) {
-              vErrors = [err9];
-            } else {
-              vErrors.push(err9);
-            }
-            errors++;
-          }
-        }
-      } else {
-        const err10 = { instancePath: instancePath + "/required", schemaPath: "#/properties/required/type", keyword: "type", params: { type: "array" }, message: "must be array", schema: schema69.properties.required.type, parentSchema: schema69.properties.required, data: data6 };
-        if (vErrors === null) {
-          vErrors = [err10];
-        } else {
-          vErrors.push(err10);
-        }
-        errors++;
-      }
-    }
-    if (data.additionalProperties !== void 0) {
-      let data8 = data.additionalProperties;
-      if (typeof data8 !== "boolean") {
-        const err11 = { instancePath: instancePath + "/additionalProperties", schemaPath: "#/properties/additionalProperties/type", keyword: "type", params: { type: "boolean" }, message: "must be boolean", schema: schema69.properties.additionalProperties.type, parentSchema: schema69.properties.additionalProperties, data: data8 };
-        if (vErrors === null) {
-          vErrors = [err11];
-        } else {
-          vErrors.push(err11);
-        }
-        errors++;
-      }
-    }
-  } else {
-    const err12 = { instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object", schema: schema69.type, parentSchema: schema69, data };
-    if (vErrors === null) {
-      vErrors = [err12];
-    } else {
-      vErrors.push(err12);
-    }
-    errors++;
-  }
-  validate72.errors = vErrors;
-  return errors === 0;
-}
-validate72.evaluated = { "props": { "type": true, "properties": true, "required": true, "additionalProperties": true }, "dynamicProps": false, "dynamicItems": false };
-const TranscriptBlockContentItem = validate73;
-function validate73(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
-  let vErrors = null;
-  let errors = 0;
-  const evaluated0 = validate73.evaluated;
+  const evaluated0 = validate45.evaluated;
   if (evaluated0.dynamicProps) {
     evaluated0.props = void 0;
   }
@@ -4100,8 +1706,8 @@ function validate73(data, { instancePath = "", parentData, parentDataProperty, r
       }
       errors++;
     }
-    if (data.transcript_id === void 0) {
-      const err3 = { instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: "transcript_id" }, message: "must have required property 'transcript_id'", schema: schema48.required, parentSchema: schema48, data };
+    if (data.metadata_key === void 0) {
+      const err3 = { instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: "metadata_key" }, message: "must have required property 'metadata_key'", schema: schema48.required, parentSchema: schema48, data };
       if (vErrors === null) {
         vErrors = [err3];
       } else {
@@ -4109,19 +1715,22 @@ function validate73(data, { instancePath = "", parentData, parentDataProperty, r
       }
       errors++;
     }
-    if (data.block_idx === void 0) {
-      const err4 = { instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: "block_idx" }, message: "must have required property 'block_idx'", schema: schema48.required, parentSchema: schema48, data };
-      if (vErrors === null) {
-        vErrors = [err4];
-      } else {
-        vErrors.push(err4);
-      }
-      errors++;
-    }
     if (data.item_type !== void 0) {
       let data0 = data.item_type;
-      if ("block_content" !== data0) {
-        const err5 = { instancePath: instancePath + "/item_type", schemaPath: "#/properties/item_type/const", keyword: "const", params: { allowedValue: "block_content" }, message: "must be equal to constant", schema: "block_content", parentSchema: schema48.properties.item_type, data: data0 };
+      if ("agent_run_metadata" !== data0) {
+        const err4 = { instancePath: instancePath + "/item_type", schemaPath: "#/properties/item_type/const", keyword: "const", params: { allowedValue: "agent_run_metadata" }, message: "must be equal to constant", schema: "agent_run_metadata", parentSchema: schema48.properties.item_type, data: data0 };
+        if (vErrors === null) {
+          vErrors = [err4];
+        } else {
+          vErrors.push(err4);
+        }
+        errors++;
+      }
+    }
+    if (data.agent_run_id !== void 0) {
+      let data1 = data.agent_run_id;
+      if (typeof data1 !== "string") {
+        const err5 = { instancePath: instancePath + "/agent_run_id", schemaPath: "#/properties/agent_run_id/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema48.properties.agent_run_id.type, parentSchema: schema48.properties.agent_run_id, data: data1 };
         if (vErrors === null) {
           vErrors = [err5];
         } else {
@@ -4130,315 +1739,22 @@ function validate73(data, { instancePath = "", parentData, parentDataProperty, r
         errors++;
       }
     }
-    if (data.agent_run_id !== void 0) {
-      let data1 = data.agent_run_id;
-      if (typeof data1 !== "string") {
-        const err6 = { instancePath: instancePath + "/agent_run_id", schemaPath: "#/properties/agent_run_id/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema48.properties.agent_run_id.type, parentSchema: schema48.properties.agent_run_id, data: data1 };
+    if (data.collection_id !== void 0) {
+      let data2 = data.collection_id;
+      if (typeof data2 !== "string") {
+        const err6 = { instancePath: instancePath + "/collection_id", schemaPath: "#/properties/collection_id/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema48.properties.collection_id.type, parentSchema: schema48.properties.collection_id, data: data2 };
         if (vErrors === null) {
           vErrors = [err6];
         } else {
           vErrors.push(err6);
-        }
-        errors++;
-      }
-    }
-    if (data.collection_id !== void 0) {
-      let data2 = data.collection_id;
-      if (typeof data2 !== "string") {
-        const err7 = { instancePath: instancePath + "/collection_id", schemaPath: "#/properties/collection_id/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema48.properties.collection_id.type, parentSchema: schema48.properties.collection_id, data: data2 };
-        if (vErrors === null) {
-          vErrors = [err7];
-        } else {
-          vErrors.push(err7);
-        }
-        errors++;
-      }
-    }
-    if (data.transcript_id !== void 0) {
-      let data3 = data.transcript_id;
-      if (typeof data3 !== "string") {
-        const err8 = { instancePath: instancePath + "/transcript_id", schemaPath: "#/properties/transcript_id/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema48.properties.transcript_id.type, parentSchema: schema48.properties.transcript_id, data: data3 };
-        if (vErrors === null) {
-          vErrors = [err8];
-        } else {
-          vErrors.push(err8);
-        }
-        errors++;
-      }
-    }
-    if (data.block_idx !== void 0) {
-      let data4 = data.block_idx;
-      if (!(typeof data4 == "number" && (!(data4 % 1) && !isNaN(data4)) && isFinite(data4))) {
-        const err9 = { instancePath: instancePath + "/block_idx", schemaPath: "#/properties/block_idx/type", keyword: "type", params: { type: "integer" }, message: "must be integer", schema: schema48.properties.block_idx.type, parentSchema: schema48.properties.block_idx, data: data4 };
-        if (vErrors === null) {
-          vErrors = [err9];
-        } else {
-          vErrors.push(err9);
-        }
-        errors++;
-      }
-    }
-    if (data.content_idx !== void 0) {
-      let data5 = data.content_idx;
-      if (!(typeof data5 == "number" && (!(data5 % 1) && !isNaN(data5)) && isFinite(data5)) && data5 !== null) {
-        const err10 = { instancePath: instancePath + "/content_idx", schemaPath: "#/properties/content_idx/type", keyword: "type", params: { type: schema48.properties.content_idx.type }, message: "must be integer,null", schema: schema48.properties.content_idx.type, parentSchema: schema48.properties.content_idx, data: data5 };
-        if (vErrors === null) {
-          vErrors = [err10];
-        } else {
-          vErrors.push(err10);
-        }
-        errors++;
-      }
-    }
-  } else {
-    const err11 = { instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object", schema: schema48.type, parentSchema: schema48, data };
-    if (vErrors === null) {
-      vErrors = [err11];
-    } else {
-      vErrors.push(err11);
-    }
-    errors++;
-  }
-  validate73.errors = vErrors;
-  return errors === 0;
-}
-validate73.evaluated = { "props": { "item_type": true, "agent_run_id": true, "collection_id": true, "transcript_id": true, "block_idx": true, "content_idx": true }, "dynamicProps": false, "dynamicItems": false };
-const TranscriptBlockMetadataItem = validate74;
-function validate74(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
-  let vErrors = null;
-  let errors = 0;
-  const evaluated0 = validate74.evaluated;
-  if (evaluated0.dynamicProps) {
-    evaluated0.props = void 0;
-  }
-  if (evaluated0.dynamicItems) {
-    evaluated0.items = void 0;
-  }
-  if (data && typeof data == "object" && !Array.isArray(data)) {
-    if (data.item_type === void 0) {
-      const err0 = { instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: "item_type" }, message: "must have required property 'item_type'", schema: schema47.required, parentSchema: schema47, data };
-      if (vErrors === null) {
-        vErrors = [err0];
-      } else {
-        vErrors.push(err0);
-      }
-      errors++;
-    }
-    if (data.agent_run_id === void 0) {
-      const err1 = { instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: "agent_run_id" }, message: "must have required property 'agent_run_id'", schema: schema47.required, parentSchema: schema47, data };
-      if (vErrors === null) {
-        vErrors = [err1];
-      } else {
-        vErrors.push(err1);
-      }
-      errors++;
-    }
-    if (data.collection_id === void 0) {
-      const err2 = { instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: "collection_id" }, message: "must have required property 'collection_id'", schema: schema47.required, parentSchema: schema47, data };
-      if (vErrors === null) {
-        vErrors = [err2];
-      } else {
-        vErrors.push(err2);
-      }
-      errors++;
-    }
-    if (data.transcript_id === void 0) {
-      const err3 = { instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: "transcript_id" }, message: "must have required property 'transcript_id'", schema: schema47.required, parentSchema: schema47, data };
-      if (vErrors === null) {
-        vErrors = [err3];
-      } else {
-        vErrors.push(err3);
-      }
-      errors++;
-    }
-    if (data.block_idx === void 0) {
-      const err4 = { instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: "block_idx" }, message: "must have required property 'block_idx'", schema: schema47.required, parentSchema: schema47, data };
-      if (vErrors === null) {
-        vErrors = [err4];
-      } else {
-        vErrors.push(err4);
-      }
-      errors++;
-    }
-    if (data.metadata_key === void 0) {
-      const err5 = { instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: "metadata_key" }, message: "must have required property 'metadata_key'", schema: schema47.required, parentSchema: schema47, data };
-      if (vErrors === null) {
-        vErrors = [err5];
-      } else {
-        vErrors.push(err5);
-      }
-      errors++;
-    }
-    if (data.item_type !== void 0) {
-      let data0 = data.item_type;
-      if ("block_metadata" !== data0) {
-        const err6 = { instancePath: instancePath + "/item_type", schemaPath: "#/properties/item_type/const", keyword: "const", params: { allowedValue: "block_metadata" }, message: "must be equal to constant", schema: "block_metadata", parentSchema: schema47.properties.item_type, data: data0 };
-        if (vErrors === null) {
-          vErrors = [err6];
-        } else {
-          vErrors.push(err6);
-        }
-        errors++;
-      }
-    }
-    if (data.agent_run_id !== void 0) {
-      let data1 = data.agent_run_id;
-      if (typeof data1 !== "string") {
-        const err7 = { instancePath: instancePath + "/agent_run_id", schemaPath: "#/properties/agent_run_id/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema47.properties.agent_run_id.type, parentSchema: schema47.properties.agent_run_id, data: data1 };
-        if (vErrors === null) {
-          vErrors = [err7];
-        } else {
-          vErrors.push(err7);
-        }
-        errors++;
-      }
-    }
-    if (data.collection_id !== void 0) {
-      let data2 = data.collection_id;
-      if (typeof data2 !== "string") {
-        const err8 = { instancePath: instancePath + "/collection_id", schemaPath: "#/properties/collection_id/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema47.properties.collection_id.type, parentSchema: schema47.properties.collection_id, data: data2 };
-        if (vErrors === null) {
-          vErrors = [err8];
-        } else {
-          vErrors.push(err8);
-        }
-        errors++;
-      }
-    }
-    if (data.transcript_id !== void 0) {
-      let data3 = data.transcript_id;
-      if (typeof data3 !== "string") {
-        const err9 = { instancePath: instancePath + "/transcript_id", schemaPath: "#/properties/transcript_id/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema47.properties.transcript_id.type, parentSchema: schema47.properties.transcript_id, data: data3 };
-        if (vErrors === null) {
-          vErrors = [err9];
-        } else {
-          vErrors.push(err9);
-        }
-        errors++;
-      }
-    }
-    if (data.block_idx !== void 0) {
-      let data4 = data.block_idx;
-      if (!(typeof data4 == "number" && (!(data4 % 1) && !isNaN(data4)) && isFinite(data4))) {
-        const err10 = { instancePath: instancePath + "/block_idx", schemaPath: "#/properties/block_idx/type", keyword: "type", params: { type: "integer" }, message: "must be integer", schema: schema47.properties.block_idx.type, parentSchema: schema47.properties.block_idx, data: data4 };
-        if (vErrors === null) {
-          vErrors = [err10];
-        } else {
-          vErrors.push(err10);
         }
         errors++;
       }
     }
     if (data.metadata_key !== void 0) {
-      let data5 = data.metadata_key;
-      if (typeof data5 !== "string") {
-        const err11 = { instancePath: instancePath + "/metadata_key", schemaPath: "#/properties/metadata_key/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema47.properties.metadata_key.type, parentSchema: schema47.properties.metadata_key, data: data5 };
-        if (vErrors === null) {
-          vErrors = [err11];
-        } else {
-          vErrors.push(err11);
-        }
-        errors++;
-      }
-    }
-  } else {
-    const err12 = { instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object", schema: schema47.type, parentSchema: schema47, data };
-    if (vErrors === null) {
-      vErrors = [err12];
-    } else {
-      vErrors.push(err12);
-    }
-    errors++;
-  }
-  validate74.errors = vErrors;
-  return errors === 0;
-}
-validate74.evaluated = { "props": { "item_type": true, "agent_run_id": true, "collection_id": true, "transcript_id": true, "block_idx": true, "metadata_key": true }, "dynamicProps": false, "dynamicItems": false };
-const TranscriptMetadataItem = validate75;
-function validate75(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
-  let vErrors = null;
-  let errors = 0;
-  const evaluated0 = validate75.evaluated;
-  if (evaluated0.dynamicProps) {
-    evaluated0.props = void 0;
-  }
-  if (evaluated0.dynamicItems) {
-    evaluated0.items = void 0;
-  }
-  if (data && typeof data == "object" && !Array.isArray(data)) {
-    if (data.item_type === void 0) {
-      const err0 = { instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: "item_type" }, message: "must have required property 'item_type'", schema: schema46.required, parentSchema: schema46, data };
-      if (vErrors === null) {
-        vErrors = [err0];
-      } else {
-        vErrors.push(err0);
-      }
-      errors++;
-    }
-    if (data.agent_run_id === void 0) {
-      const err1 = { instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: "agent_run_id" }, message: "must have required property 'agent_run_id'", schema: schema46.required, parentSchema: schema46, data };
-      if (vErrors === null) {
-        vErrors = [err1];
-      } else {
-        vErrors.push(err1);
-      }
-      errors++;
-    }
-    if (data.collection_id === void 0) {
-      const err2 = { instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: "collection_id" }, message: "must have required property 'collection_id'", schema: schema46.required, parentSchema: schema46, data };
-      if (vErrors === null) {
-        vErrors = [err2];
-      } else {
-        vErrors.push(err2);
-      }
-      errors++;
-    }
-    if (data.transcript_id === void 0) {
-      const err3 = { instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: "transcript_id" }, message: "must have required property 'transcript_id'", schema: schema46.required, parentSchema: schema46, data };
-      if (vErrors === null) {
-        vErrors = [err3];
-      } else {
-        vErrors.push(err3);
-      }
-      errors++;
-    }
-    if (data.metadata_key === void 0) {
-      const err4 = { instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: "metadata_key" }, message: "must have required property 'metadata_key'", schema: schema46.required, parentSchema: schema46, data };
-      if (vErrors === null) {
-        vErrors = [err4];
-      } else {
-        vErrors.push(err4);
-      }
-      errors++;
-    }
-    if (data.item_type !== void 0) {
-      let data0 = data.item_type;
-      if ("transcript_metadata" !== data0) {
-        const err5 = { instancePath: instancePath + "/item_type", schemaPath: "#/properties/item_type/const", keyword: "const", params: { allowedValue: "transcript_metadata" }, message: "must be equal to constant", schema: "transcript_metadata", parentSchema: schema46.properties.item_type, data: data0 };
-        if (vErrors === null) {
-          vErrors = [err5];
-        } else {
-          vErrors.push(err5);
-        }
-        errors++;
-      }
-    }
-    if (data.agent_run_id !== void 0) {
-      let data1 = data.agent_run_id;
-      if (typeof data1 !== "string") {
-        const err6 = { instancePath: instancePath + "/agent_run_id", schemaPath: "#/properties/agent_run_id/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema46.properties.agent_run_id.type, parentSchema: schema46.properties.agent_run_id, data: data1 };
-        if (vErrors === null) {
-          vErrors = [err6];
-        } else {
-          vErrors.push(err6);
-        }
-        errors++;
-      }
-    }
-    if (data.collection_id !== void 0) {
-      let data2 = data.collection_id;
-      if (typeof data2 !== "string") {
-        const err7 = { instancePath: instancePath + "/collection_id", schemaPath: "#/properties/collection_id/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema46.properties.collection_id.type, parentSchema: schema46.properties.collection_id, data: data2 };
+      let data3 = data.metadata_key;
+      if (typeof data3 !== "string") {
+        const err7 = { instancePath: instancePath + "/metadata_key", schemaPath: "#/properties/metadata_key/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema48.properties.metadata_key.type, parentSchema: schema48.properties.metadata_key, data: data3 };
         if (vErrors === null) {
           vErrors = [err7];
         } else {
@@ -4447,48 +1763,24 @@ function validate75(data, { instancePath = "", parentData, parentDataProperty, r
         errors++;
       }
     }
-    if (data.transcript_id !== void 0) {
-      let data3 = data.transcript_id;
-      if (typeof data3 !== "string") {
-        const err8 = { instancePath: instancePath + "/transcript_id", schemaPath: "#/properties/transcript_id/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema46.properties.transcript_id.type, parentSchema: schema46.properties.transcript_id, data: data3 };
-        if (vErrors === null) {
-          vErrors = [err8];
-        } else {
-          vErrors.push(err8);
-        }
-        errors++;
-      }
-    }
-    if (data.metadata_key !== void 0) {
-      let data4 = data.metadata_key;
-      if (typeof data4 !== "string") {
-        const err9 = { instancePath: instancePath + "/metadata_key", schemaPath: "#/properties/metadata_key/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema46.properties.metadata_key.type, parentSchema: schema46.properties.metadata_key, data: data4 };
-        if (vErrors === null) {
-          vErrors = [err9];
-        } else {
-          vErrors.push(err9);
-        }
-        errors++;
-      }
-    }
   } else {
-    const err10 = { instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object", schema: schema46.type, parentSchema: schema46, data };
+    const err8 = { instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object", schema: schema48.type, parentSchema: schema48, data };
     if (vErrors === null) {
-      vErrors = [err10];
+      vErrors = [err8];
     } else {
-      vErrors.push(err10);
+      vErrors.push(err8);
     }
     errors++;
   }
-  validate75.errors = vErrors;
+  validate45.errors = vErrors;
   return errors === 0;
 }
-validate75.evaluated = { "props": { "item_type": true, "agent_run_id": true, "collection_id": true, "transcript_id": true, "metadata_key": true }, "dynamicProps": false, "dynamicItems": false };
-const UserMessage = validate76;
-function validate76(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+validate45.evaluated = { "props": { "item_type": true, "agent_run_id": true, "collection_id": true, "metadata_key": true }, "dynamicProps": false, "dynamicItems": false };
+const AssistantMessage = validate46;
+function validate46(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate76.evaluated;
+  const evaluated0 = validate46.evaluated;
   if (evaluated0.dynamicProps) {
     evaluated0.props = void 0;
   }
@@ -4527,18 +1819,18 @@ function validate76(data, { instancePath = "", parentData, parentDataProperty, r
       }
     }
     if (data.content !== void 0) {
-      if (!validate23(data.content, { instancePath: instancePath + "/content", parentData: data, parentDataProperty: "content", rootData, dynamicAnchors })) {
-        vErrors = vErrors === null ? validate23.errors : (function(a, b) {
+      if (!validate25(data.content, { instancePath: instancePath + "/content", parentData: data, parentDataProperty: "content", rootData, dynamicAnchors })) {
+        vErrors = vErrors === null ? validate25.errors : (function(a, b) {
           for (let i = 0; i < b.length; i++) a.push(b[i]);
           return a;
-        })(vErrors, validate23.errors);
+        })(vErrors, validate25.errors);
         errors = vErrors.length;
       }
     }
     if (data.role !== void 0) {
       let data2 = data.role;
-      if ("user" !== data2) {
-        const err3 = { instancePath: instancePath + "/role", schemaPath: "#/properties/role/const", keyword: "const", params: { allowedValue: "user" }, message: "must be equal to constant", schema: "user", parentSchema: schema42.properties.role, data: data2 };
+      if ("assistant" !== data2) {
+        const err3 = { instancePath: instancePath + "/role", schemaPath: "#/properties/role/const", keyword: "const", params: { allowedValue: "assistant" }, message: "must be equal to constant", schema: "assistant", parentSchema: schema42.properties.role, data: data2 };
         if (vErrors === null) {
           vErrors = [err3];
         } else {
@@ -4559,10 +1851,10 @@ function validate76(data, { instancePath = "", parentData, parentDataProperty, r
         errors++;
       }
     }
-    if (data.tool_call_id !== void 0) {
-      let data4 = data.tool_call_id;
-      if (!Array.isArray(data4) && data4 !== null) {
-        const err5 = { instancePath: instancePath + "/tool_call_id", schemaPath: "#/properties/tool_call_id/type", keyword: "type", params: { type: schema42.properties.tool_call_id.type }, message: "must be array,null", schema: schema42.properties.tool_call_id.type, parentSchema: schema42.properties.tool_call_id, data: data4 };
+    if (data.model !== void 0) {
+      let data4 = data.model;
+      if (typeof data4 !== "string" && data4 !== null) {
+        const err5 = { instancePath: instancePath + "/model", schemaPath: "#/properties/model/type", keyword: "type", params: { type: schema42.properties.model.type }, message: "must be string,null", schema: schema42.properties.model.type, parentSchema: schema42.properties.model, data: data4 };
         if (vErrors === null) {
           vErrors = [err5];
         } else {
@@ -4570,18 +1862,27 @@ function validate76(data, { instancePath = "", parentData, parentDataProperty, r
         }
         errors++;
       }
-      if (Array.isArray(data4)) {
-        const len0 = data4.length;
+    }
+    if (data.tool_calls !== void 0) {
+      let data5 = data.tool_calls;
+      if (!Array.isArray(data5) && data5 !== null) {
+        const err6 = { instancePath: instancePath + "/tool_calls", schemaPath: "#/properties/tool_calls/type", keyword: "type", params: { type: schema42.properties.tool_calls.type }, message: "must be array,null", schema: schema42.properties.tool_calls.type, parentSchema: schema42.properties.tool_calls, data: data5 };
+        if (vErrors === null) {
+          vErrors = [err6];
+        } else {
+          vErrors.push(err6);
+        }
+        errors++;
+      }
+      if (Array.isArray(data5)) {
+        const len0 = data5.length;
         for (let i0 = 0; i0 < len0; i0++) {
-          let data5 = data4[i0];
-          if (typeof data5 !== "string") {
-            const err6 = { instancePath: instancePath + "/tool_call_id/" + i0, schemaPath: "#/properties/tool_call_id/items/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema42.properties.tool_call_id.items.type, parentSchema: schema42.properties.tool_call_id.items, data: data5 };
-            if (vErrors === null) {
-              vErrors = [err6];
-            } else {
-              vErrors.push(err6);
-            }
-            errors++;
+          if (!validate33(data5[i0], { instancePath: instancePath + "/tool_calls/" + i0, parentData: data5, parentDataProperty: i0, rootData, dynamicAnchors })) {
+            vErrors = vErrors === null ? validate33.errors : (function(a, b) {
+              for (let i = 0; i < b.length; i++) a.push(b[i]);
+              return a;
+            })(vErrors, validate33.errors);
+            errors = vErrors.length;
           }
         }
       }
@@ -4595,12 +1896,3939 @@ function validate76(data, { instancePath = "", parentData, parentDataProperty, r
     }
     errors++;
   }
+  validate46.errors = vErrors;
+  return errors === 0;
+}
+validate46.evaluated = { "props": { "id": true, "content": true, "role": true, "metadata": true, "model": true, "tool_calls": true }, "dynamicProps": false, "dynamicItems": false };
+const ChatMessage = validate49;
+function validate49(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+  let vErrors = null;
+  let errors = 0;
+  const evaluated0 = validate49.evaluated;
+  if (evaluated0.dynamicProps) {
+    evaluated0.props = void 0;
+  }
+  if (evaluated0.dynamicItems) {
+    evaluated0.items = void 0;
+  }
+  if (data && typeof data == "object" && !Array.isArray(data)) {
+    const tag0 = data.role;
+    if (typeof tag0 == "string") {
+      if (tag0 === "system") {
+        if (!validate24(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
+          vErrors = vErrors === null ? validate24.errors : (function(a, b) {
+            for (let i = 0; i < b.length; i++) a.push(b[i]);
+            return a;
+          })(vErrors, validate24.errors);
+          errors = vErrors.length;
+        }
+        var props0 = {};
+        props0.id = true;
+        props0.content = true;
+        props0.role = true;
+        props0.metadata = true;
+      } else if (tag0 === "user") {
+        if (!validate29(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
+          vErrors = vErrors === null ? validate29.errors : (function(a, b) {
+            for (let i = 0; i < b.length; i++) a.push(b[i]);
+            return a;
+          })(vErrors, validate29.errors);
+          errors = vErrors.length;
+        }
+        if (props0 !== true) {
+          props0 = props0 || {};
+          props0.id = true;
+          props0.content = true;
+          props0.role = true;
+          props0.metadata = true;
+          props0.tool_call_id = true;
+        }
+      } else if (tag0 === "assistant") {
+        if (!validate31(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
+          vErrors = vErrors === null ? validate31.errors : (function(a, b) {
+            for (let i = 0; i < b.length; i++) a.push(b[i]);
+            return a;
+          })(vErrors, validate31.errors);
+          errors = vErrors.length;
+        }
+        if (props0 !== true) {
+          props0 = props0 || {};
+          props0.id = true;
+          props0.content = true;
+          props0.role = true;
+          props0.metadata = true;
+          props0.model = true;
+          props0.tool_calls = true;
+        }
+      } else if (tag0 === "tool") {
+        if (!validate35(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
+          vErrors = vErrors === null ? validate35.errors : (function(a, b) {
+            for (let i = 0; i < b.length; i++) a.push(b[i]);
+            return a;
+          })(vErrors, validate35.errors);
+          errors = vErrors.length;
+        }
+        if (props0 !== true) {
+          props0 = props0 || {};
+          props0.id = true;
+          props0.content = true;
+          props0.role = true;
+          props0.metadata = true;
+          props0.tool_call_id = true;
+          props0.function = true;
+          props0.error = true;
+        }
+      } else {
+        const err0 = { instancePath, schemaPath: "#/discriminator", keyword: "discriminator", params: { error: "mapping", tag: "role", tagValue: tag0 }, message: 'value of tag "role" must be in oneOf', schema: schema35.discriminator, parentSchema: schema35, data };
+        if (vErrors === null) {
+          vErrors = [err0];
+        } else {
+          vErrors.push(err0);
+        }
+        errors++;
+      }
+    } else {
+      const err1 = { instancePath, schemaPath: "#/discriminator", keyword: "discriminator", params: { error: "tag", tag: "role", tagValue: tag0 }, message: 'tag "role" must be string', schema: schema35.discriminator, parentSchema: schema35, data };
+      if (vErrors === null) {
+        vErrors = [err1];
+      } else {
+        vErrors.push(err1);
+      }
+      errors++;
+    }
+  } else {
+    const err2 = { instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object", schema: schema35.type, parentSchema: schema35, data };
+    if (vErrors === null) {
+      vErrors = [err2];
+    } else {
+      vErrors.push(err2);
+    }
+    errors++;
+  }
+  validate49.errors = vErrors;
+  evaluated0.props = props0;
+  return errors === 0;
+}
+validate49.evaluated = { "dynamicProps": true, "dynamicItems": false };
+const CitationItem = validate54;
+const schema51 = { "type": "object", "oneOf": [{ "$ref": "#/$defs/AgentRunMetadataItem" }, { "$ref": "#/$defs/TranscriptMetadataItem" }, { "$ref": "#/$defs/TranscriptBlockMetadataItem" }, { "$ref": "#/$defs/TranscriptBlockContentItem" }, { "$ref": "#/$defs/ReadingResultItem" }], "discriminator": { "propertyName": "item_type" } };
+const schema53 = { "type": "object", "properties": { "item_type": { "const": "transcript_metadata" }, "agent_run_id": { "type": "string" }, "collection_id": { "type": "string" }, "transcript_id": { "type": "string" }, "metadata_key": { "type": "string" } }, "required": ["item_type", "agent_run_id", "collection_id", "transcript_id", "metadata_key"] };
+const schema54 = { "type": "object", "properties": { "item_type": { "const": "block_metadata" }, "agent_run_id": { "type": "string" }, "collection_id": { "type": "string" }, "transcript_id": { "type": "string" }, "block_idx": { "type": "integer" }, "metadata_key": { "type": "string" } }, "required": ["item_type", "agent_run_id", "collection_id", "transcript_id", "block_idx", "metadata_key"] };
+const schema55 = { "type": "object", "properties": { "item_type": { "const": "block_content" }, "agent_run_id": { "type": "string" }, "collection_id": { "type": "string" }, "transcript_id": { "type": "string" }, "block_idx": { "type": "integer" }, "content_idx": { "type": ["integer", "null"] } }, "required": ["item_type", "agent_run_id", "collection_id", "transcript_id", "block_idx"] };
+const schema56 = { "type": "object", "properties": { "item_type": { "const": "reading_result" }, "reading_result_id": { "type": "string" }, "collection_id": { "type": "string" } }, "required": ["item_type", "reading_result_id", "collection_id"] };
+function validate54(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+  let vErrors = null;
+  let errors = 0;
+  const evaluated0 = validate54.evaluated;
+  if (evaluated0.dynamicProps) {
+    evaluated0.props = void 0;
+  }
+  if (evaluated0.dynamicItems) {
+    evaluated0.items = void 0;
+  }
+  if (data && typeof data == "object" && !Array.isArray(data)) {
+    const tag0 = data.item_type;
+    if (typeof tag0 == "string") {
+      if (tag0 === "agent_run_metadata") {
+        if (data && typeof data == "object" && !Array.isArray(data)) {
+          if (data.item_type === void 0) {
+            const err0 = { instancePath, schemaPath: "#/$defs/AgentRunMetadataItem/required", keyword: "required", params: { missingProperty: "item_type" }, message: "must have required property 'item_type'", schema: schema48.required, parentSchema: schema48, data };
+            if (vErrors === null) {
+              vErrors = [err0];
+            } else {
+              vErrors.push(err0);
+            }
+            errors++;
+          }
+          if (data.agent_run_id === void 0) {
+            const err1 = { instancePath, schemaPath: "#/$defs/AgentRunMetadataItem/required", keyword: "required", params: { missingProperty: "agent_run_id" }, message: "must have required property 'agent_run_id'", schema: schema48.required, parentSchema: schema48, data };
+            if (vErrors === null) {
+              vErrors = [err1];
+            } else {
+              vErrors.push(err1);
+            }
+            errors++;
+          }
+          if (data.collection_id === void 0) {
+            const err2 = { instancePath, schemaPath: "#/$defs/AgentRunMetadataItem/required", keyword: "required", params: { missingProperty: "collection_id" }, message: "must have required property 'collection_id'", schema: schema48.required, parentSchema: schema48, data };
+            if (vErrors === null) {
+              vErrors = [err2];
+            } else {
+              vErrors.push(err2);
+            }
+            errors++;
+          }
+          if (data.metadata_key === void 0) {
+            const err3 = { instancePath, schemaPath: "#/$defs/AgentRunMetadataItem/required", keyword: "required", params: { missingProperty: "metadata_key" }, message: "must have required property 'metadata_key'", schema: schema48.required, parentSchema: schema48, data };
+            if (vErrors === null) {
+              vErrors = [err3];
+            } else {
+              vErrors.push(err3);
+            }
+            errors++;
+          }
+          if (data.item_type !== void 0) {
+            let data0 = data.item_type;
+            if ("agent_run_metadata" !== data0) {
+              const err4 = { instancePath: instancePath + "/item_type", schemaPath: "#/$defs/AgentRunMetadataItem/properties/item_type/const", keyword: "const", params: { allowedValue: "agent_run_metadata" }, message: "must be equal to constant", schema: "agent_run_metadata", parentSchema: schema48.properties.item_type, data: data0 };
+              if (vErrors === null) {
+                vErrors = [err4];
+              } else {
+                vErrors.push(err4);
+              }
+              errors++;
+            }
+          }
+          if (data.agent_run_id !== void 0) {
+            let data1 = data.agent_run_id;
+            if (typeof data1 !== "string") {
+              const err5 = { instancePath: instancePath + "/agent_run_id", schemaPath: "#/$defs/AgentRunMetadataItem/properties/agent_run_id/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema48.properties.agent_run_id.type, parentSchema: schema48.properties.agent_run_id, data: data1 };
+              if (vErrors === null) {
+                vErrors = [err5];
+              } else {
+                vErrors.push(err5);
+              }
+              errors++;
+            }
+          }
+          if (data.collection_id !== void 0) {
+            let data2 = data.collection_id;
+            if (typeof data2 !== "string") {
+              const err6 = { instancePath: instancePath + "/collection_id", schemaPath: "#/$defs/AgentRunMetadataItem/properties/collection_id/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema48.properties.collection_id.type, parentSchema: schema48.properties.collection_id, data: data2 };
+              if (vErrors === null) {
+                vErrors = [err6];
+              } else {
+                vErrors.push(err6);
+              }
+              errors++;
+            }
+          }
+          if (data.metadata_key !== void 0) {
+            let data3 = data.metadata_key;
+            if (typeof data3 !== "string") {
+              const err7 = { instancePath: instancePath + "/metadata_key", schemaPath: "#/$defs/AgentRunMetadataItem/properties/metadata_key/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema48.properties.metadata_key.type, parentSchema: schema48.properties.metadata_key, data: data3 };
+              if (vErrors === null) {
+                vErrors = [err7];
+              } else {
+                vErrors.push(err7);
+              }
+              errors++;
+            }
+          }
+        } else {
+          const err8 = { instancePath, schemaPath: "#/$defs/AgentRunMetadataItem/type", keyword: "type", params: { type: "object" }, message: "must be object", schema: schema48.type, parentSchema: schema48, data };
+          if (vErrors === null) {
+            vErrors = [err8];
+          } else {
+            vErrors.push(err8);
+          }
+          errors++;
+        }
+        var props0 = {};
+        props0.item_type = true;
+        props0.agent_run_id = true;
+        props0.collection_id = true;
+        props0.metadata_key = true;
+      } else if (tag0 === "transcript_metadata") {
+        if (data && typeof data == "object" && !Array.isArray(data)) {
+          if (data.item_type === void 0) {
+            const err9 = { instancePath, schemaPath: "#/$defs/TranscriptMetadataItem/required", keyword: "required", params: { missingProperty: "item_type" }, message: "must have required property 'item_type'", schema: schema53.required, parentSchema: schema53, data };
+            if (vErrors === null) {
+              vErrors = [err9];
+            } else {
+              vErrors.push(err9);
+            }
+            errors++;
+          }
+          if (data.agent_run_id === void 0) {
+            const err10 = { instancePath, schemaPath: "#/$defs/TranscriptMetadataItem/required", keyword: "required", params: { missingProperty: "agent_run_id" }, message: "must have required property 'agent_run_id'", schema: schema53.required, parentSchema: schema53, data };
+            if (vErrors === null) {
+              vErrors = [err10];
+            } else {
+              vErrors.push(err10);
+            }
+            errors++;
+          }
+          if (data.collection_id === void 0) {
+            const err11 = { instancePath, schemaPath: "#/$defs/TranscriptMetadataItem/required", keyword: "required", params: { missingProperty: "collection_id" }, message: "must have required property 'collection_id'", schema: schema53.required, parentSchema: schema53, data };
+            if (vErrors === null) {
+              vErrors = [err11];
+            } else {
+              vErrors.push(err11);
+            }
+            errors++;
+          }
+          if (data.transcript_id === void 0) {
+            const err12 = { instancePath, schemaPath: "#/$defs/TranscriptMetadataItem/required", keyword: "required", params: { missingProperty: "transcript_id" }, message: "must have required property 'transcript_id'", schema: schema53.required, parentSchema: schema53, data };
+            if (vErrors === null) {
+              vErrors = [err12];
+            } else {
+              vErrors.push(err12);
+            }
+            errors++;
+          }
+          if (data.metadata_key === void 0) {
+            const err13 = { instancePath, schemaPath: "#/$defs/TranscriptMetadataItem/required", keyword: "required", params: { missingProperty: "metadata_key" }, message: "must have required property 'metadata_key'", schema: schema53.required, parentSchema: schema53, data };
+            if (vErrors === null) {
+              vErrors = [err13];
+            } else {
+              vErrors.push(err13);
+            }
+            errors++;
+          }
+          if (data.item_type !== void 0) {
+            let data4 = data.item_type;
+            if ("transcript_metadata" !== data4) {
+              const err14 = { instancePath: instancePath + "/item_type", schemaPath: "#/$defs/TranscriptMetadataItem/properties/item_type/const", keyword: "const", params: { allowedValue: "transcript_metadata" }, message: "must be equal to constant", schema: "transcript_metadata", parentSchema: schema53.properties.item_type, data: data4 };
+              if (vErrors === null) {
+                vErrors = [err14];
+              } else {
+                vErrors.push(err14);
+              }
+              errors++;
+            }
+          }
+          if (data.agent_run_id !== void 0) {
+            let data5 = data.agent_run_id;
+            if (typeof data5 !== "string") {
+              const err15 = { instancePath: instancePath + "/agent_run_id", schemaPath: "#/$defs/TranscriptMetadataItem/properties/agent_run_id/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema53.properties.agent_run_id.type, parentSchema: schema53.properties.agent_run_id, data: data5 };
+              if (vErrors === null) {
+                vErrors = [err15];
+              } else {
+                vErrors.push(err15);
+              }
+              errors++;
+            }
+          }
+          if (data.collection_id !== void 0) {
+            let data6 = data.collection_id;
+            if (typeof data6 !== "string") {
+              const err16 = { instancePath: instancePath + "/collection_id", schemaPath: "#/$defs/TranscriptMetadataItem/properties/collection_id/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema53.properties.collection_id.type, parentSchema: schema53.properties.collection_id, data: data6 };
+              if (vErrors === null) {
+                vErrors = [err16];
+              } else {
+                vErrors.push(err16);
+              }
+              errors++;
+            }
+          }
+          if (data.transcript_id !== void 0) {
+            let data7 = data.transcript_id;
+            if (typeof data7 !== "string") {
+              const err17 = { instancePath: instancePath + "/transcript_id", schemaPath: "#/$defs/TranscriptMetadataItem/properties/transcript_id/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema53.properties.transcript_id.type, parentSchema: schema53.properties.transcript_id, data: data7 };
+              if (vErrors === null) {
+                vErrors = [err17];
+              } else {
+                vErrors.push(err17);
+              }
+              errors++;
+            }
+          }
+          if (data.metadata_key !== void 0) {
+            let data8 = data.metadata_key;
+            if (typeof data8 !== "string") {
+              const err18 = { instancePath: instancePath + "/metadata_key", schemaPath: "#/$defs/TranscriptMetadataItem/properties/metadata_key/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema53.properties.metadata_key.type, parentSchema: schema53.properties.metadata_key, data: data8 };
+              if (vErrors === null) {
+                vErrors = [err18];
+              } else {
+                vErrors.push(err18);
+              }
+              errors++;
+            }
+          }
+        } else {
+          const err19 = { instancePath, schemaPath: "#/$defs/TranscriptMetadataItem/type", keyword: "type", params: { type: "object" }, message: "must be object", schema: schema53.type, parentSchema: schema53, data };
+          if (vErrors === null) {
+            vErrors = [err19];
+          } else {
+            vErrors.push(err19);
+          }
+          errors++;
+        }
+        if (props0 !== true) {
+          props0 = props0 || {};
+          props0.item_type = true;
+          props0.agent_run_id = true;
+          props0.collection_id = true;
+          props0.transcript_id = true;
+          props0.metadata_key = true;
+        }
+      } else if (tag0 === "block_metadata") {
+        if (data && typeof data == "object" && !Array.isArray(data)) {
+          if (data.item_type === void 0) {
+            const err20 = { instancePath, schemaPath: "#/$defs/TranscriptBlockMetadataItem/required", keyword: "required", params: { missingProperty: "item_type" }, message: "must have required property 'item_type'", schema: schema54.required, parentSchema: schema54, data };
+            if (vErrors === null) {
+              vErrors = [err20];
+            } else {
+              vErrors.push(err20);
+            }
+            errors++;
+          }
+          if (data.agent_run_id === void 0) {
+            const err21 = { instancePath, schemaPath: "#/$defs/TranscriptBlockMetadataItem/required", keyword: "required", params: { missingProperty: "agent_run_id" }, message: "must have required property 'agent_run_id'", schema: schema54.required, parentSchema: schema54, data };
+            if (vErrors === null) {
+              vErrors = [err21];
+            } else {
+              vErrors.push(err21);
+            }
+            errors++;
+          }
+          if (data.collection_id === void 0) {
+            const err22 = { instancePath, schemaPath: "#/$defs/TranscriptBlockMetadataItem/required", keyword: "required", params: { missingProperty: "collection_id" }, message: "must have required property 'collection_id'", schema: schema54.required, parentSchema: schema54, data };
+            if (vErrors === null) {
+              vErrors = [err22];
+            } else {
+              vErrors.push(err22);
+            }
+            errors++;
+          }
+          if (data.transcript_id === void 0) {
+            const err23 = { instancePath, schemaPath: "#/$defs/TranscriptBlockMetadataItem/required", keyword: "required", params: { missingProperty: "transcript_id" }, message: "must have required property 'transcript_id'", schema: schema54.required, parentSchema: schema54, data };
+            if (vErrors === null) {
+              vErrors = [err23];
+            } else {
+              vErrors.push(err23);
+            }
+            errors++;
+          }
+          if (data.block_idx === void 0) {
+            const err24 = { instancePath, schemaPath: "#/$defs/TranscriptBlockMetadataItem/required", keyword: "required", params: { missingProperty: "block_idx" }, message: "must have required property 'block_idx'", schema: schema54.required, parentSchema: schema54, data };
+            if (vErrors === null) {
+              vErrors = [err24];
+            } else {
+              vErrors.push(err24);
+            }
+            errors++;
+          }
+          if (data.metadata_key === void 0) {
+            const err25 = { instancePath, schemaPath: "#/$defs/TranscriptBlockMetadataItem/required", keyword: "required", params: { missingProperty: "metadata_key" }, message: "must have required property 'metadata_key'", schema: schema54.required, parentSchema: schema54, data };
+            if (vErrors === null) {
+              vErrors = [err25];
+            } else {
+              vErrors.push(err25);
+            }
+            errors++;
+          }
+          if (data.item_type !== void 0) {
+            let data9 = data.item_type;
+            if ("block_metadata" !== data9) {
+              const err26 = { instancePath: instancePath + "/item_type", schemaPath: "#/$defs/TranscriptBlockMetadataItem/properties/item_type/const", keyword: "const", params: { allowedValue: "block_metadata" }, message: "must be equal to constant", schema: "block_metadata", parentSchema: schema54.properties.item_type, data: data9 };
+              if (vErrors === null) {
+                vErrors = [err26];
+              } else {
+                vErrors.push(err26);
+              }
+              errors++;
+            }
+          }
+          if (data.agent_run_id !== void 0) {
+            let data10 = data.agent_run_id;
+            if (typeof data10 !== "string") {
+              const err27 = { instancePath: instancePath + "/agent_run_id", schemaPath: "#/$defs/TranscriptBlockMetadataItem/properties/agent_run_id/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema54.properties.agent_run_id.type, parentSchema: schema54.properties.agent_run_id, data: data10 };
+              if (vErrors === null) {
+                vErrors = [err27];
+              } else {
+                vErrors.push(err27);
+              }
+              errors++;
+            }
+          }
+          if (data.collection_id !== void 0) {
+            let data11 = data.collection_id;
+            if (typeof data11 !== "string") {
+              const err28 = { instancePath: instancePath + "/collection_id", schemaPath: "#/$defs/TranscriptBlockMetadataItem/properties/collection_id/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema54.properties.collection_id.type, parentSchema: schema54.properties.collection_id, data: data11 };
+              if (vErrors === null) {
+                vErrors = [err28];
+              } else {
+                vErrors.push(err28);
+              }
+              errors++;
+            }
+          }
+          if (data.transcript_id !== void 0) {
+            let data12 = data.transcript_id;
+            if (typeof data12 !== "string") {
+              const err29 = { instancePath: instancePath + "/transcript_id", schemaPath: "#/$defs/TranscriptBlockMetadataItem/properties/transcript_id/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema54.properties.transcript_id.type, parentSchema: schema54.properties.transcript_id, data: data12 };
+              if (vErrors === null) {
+                vErrors = [err29];
+              } else {
+                vErrors.push(err29);
+              }
+              errors++;
+            }
+          }
+          if (data.block_idx !== void 0) {
+            let data13 = data.block_idx;
+            if (!(typeof data13 == "number" && (!(data13 % 1) && !isNaN(data13)) && isFinite(data13))) {
+              const err30 = { instancePath: instancePath + "/block_idx", schemaPath: "#/$defs/TranscriptBlockMetadataItem/properties/block_idx/type", keyword: "type", params: { type: "integer" }, message: "must be integer", schema: schema54.properties.block_idx.type, parentSchema: schema54.properties.block_idx, data: data13 };
+              if (vErrors === null) {
+                vErrors = [err30];
+              } else {
+                vErrors.push(err30);
+              }
+              errors++;
+            }
+          }
+          if (data.metadata_key !== void 0) {
+            let data14 = data.metadata_key;
+            if (typeof data14 !== "string") {
+              const err31 = { instancePath: instancePath + "/metadata_key", schemaPath: "#/$defs/TranscriptBlockMetadataItem/properties/metadata_key/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema54.properties.metadata_key.type, parentSchema: schema54.properties.metadata_key, data: data14 };
+              if (vErrors === null) {
+                vErrors = [err31];
+              } else {
+                vErrors.push(err31);
+              }
+              errors++;
+            }
+          }
+        } else {
+          const err32 = { instancePath, schemaPath: "#/$defs/TranscriptBlockMetadataItem/type", keyword: "type", params: { type: "object" }, message: "must be object", schema: schema54.type, parentSchema: schema54, data };
+          if (vErrors === null) {
+            vErrors = [err32];
+          } else {
+            vErrors.push(err32);
+          }
+          errors++;
+        }
+        if (props0 !== true) {
+          props0 = props0 || {};
+          props0.item_type = true;
+          props0.agent_run_id = true;
+          props0.collection_id = true;
+          props0.transcript_id = true;
+          props0.block_idx = true;
+          props0.metadata_key = true;
+        }
+      } else if (tag0 === "block_content") {
+        if (data && typeof data == "object" && !Array.isArray(data)) {
+          if (data.item_type === void 0) {
+            const err33 = { instancePath, schemaPath: "#/$defs/TranscriptBlockContentItem/required", keyword: "required", params: { missingProperty: "item_type" }, message: "must have required property 'item_type'", schema: schema55.required, parentSchema: schema55, data };
+            if (vErrors === null) {
+              vErrors = [err33];
+            } else {
+              vErrors.push(err33);
+            }
+            errors++;
+          }
+          if (data.agent_run_id === void 0) {
+            const err34 = { instancePath, schemaPath: "#/$defs/TranscriptBlockContentItem/required", keyword: "required", params: { missingProperty: "agent_run_id" }, message: "must have required property 'agent_run_id'", schema: schema55.required, parentSchema: schema55, data };
+            if (vErrors === null) {
+              vErrors = [err34];
+            } else {
+              vErrors.push(err34);
+            }
+            errors++;
+          }
+          if (data.collection_id === void 0) {
+            const err35 = { instancePath, schemaPath: "#/$defs/TranscriptBlockContentItem/required", keyword: "required", params: { missingProperty: "collection_id" }, message: "must have required property 'collection_id'", schema: schema55.required, parentSchema: schema55, data };
+            if (vErrors === null) {
+              vErrors = [err35];
+            } else {
+              vErrors.push(err35);
+            }
+            errors++;
+          }
+          if (data.transcript_id === void 0) {
+            const err36 = { instancePath, schemaPath: "#/$defs/TranscriptBlockContentItem/required", keyword: "required", params: { missingProperty: "transcript_id" }, message: "must have required property 'transcript_id'", schema: schema55.required, parentSchema: schema55, data };
+            if (vErrors === null) {
+              vErrors = [err36];
+            } else {
+              vErrors.push(err36);
+            }
+            errors++;
+          }
+          if (data.block_idx === void 0) {
+            const err37 = { instancePath, schemaPath: "#/$defs/TranscriptBlockContentItem/required", keyword: "required", params: { missingProperty: "block_idx" }, message: "must have required property 'block_idx'", schema: schema55.required, parentSchema: schema55, data };
+            if (vErrors === null) {
+              vErrors = [err37];
+            } else {
+              vErrors.push(err37);
+            }
+            errors++;
+          }
+          if (data.item_type !== void 0) {
+            let data15 = data.item_type;
+            if ("block_content" !== data15) {
+              const err38 = { instancePath: instancePath + "/item_type", schemaPath: "#/$defs/TranscriptBlockContentItem/properties/item_type/const", keyword: "const", params: { allowedValue: "block_content" }, message: "must be equal to constant", schema: "block_content", parentSchema: schema55.properties.item_type, data: data15 };
+              if (vErrors === null) {
+                vErrors = [err38];
+              } else {
+                vErrors.push(err38);
+              }
+              errors++;
+            }
+          }
+          if (data.agent_run_id !== void 0) {
+            let data16 = data.agent_run_id;
+            if (typeof data16 !== "string") {
+              const err39 = { instancePath: instancePath + "/agent_run_id", schemaPath: "#/$defs/TranscriptBlockContentItem/properties/agent_run_id/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema55.properties.agent_run_id.type, parentSchema: schema55.properties.agent_run_id, data: data16 };
+              if (vErrors === null) {
+                vErrors = [err39];
+              } else {
+                vErrors.push(err39);
+              }
+              errors++;
+            }
+          }
+          if (data.collection_id !== void 0) {
+            let data17 = data.collection_id;
+            if (typeof data17 !== "string") {
+              const err40 = { instancePath: instancePath + "/collection_id", schemaPath: "#/$defs/TranscriptBlockContentItem/properties/collection_id/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema55.properties.collection_id.type, parentSchema: schema55.properties.collection_id, data: data17 };
+              if (vErrors === null) {
+                vErrors = [err40];
+              } else {
+                vErrors.push(err40);
+              }
+              errors++;
+            }
+          }
+          if (data.transcript_id !== void 0) {
+            let data18 = data.transcript_id;
+            if (typeof data18 !== "string") {
+              const err41 = { instancePath: instancePath + "/transcript_id", schemaPath: "#/$defs/TranscriptBlockContentItem/properties/transcript_id/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema55.properties.transcript_id.type, parentSchema: schema55.properties.transcript_id, data: data18 };
+              if (vErrors === null) {
+                vErrors = [err41];
+              } else {
+                vErrors.push(err41);
+              }
+              errors++;
+            }
+          }
+          if (data.block_idx !== void 0) {
+            let data19 = data.block_idx;
+            if (!(typeof data19 == "number" && (!(data19 % 1) && !isNaN(data19)) && isFinite(data19))) {
+              const err42 = { instancePath: instancePath + "/block_idx", schemaPath: "#/$defs/TranscriptBlockContentItem/properties/block_idx/type", keyword: "type", params: { type: "integer" }, message: "must be integer", schema: schema55.properties.block_idx.type, parentSchema: schema55.properties.block_idx, data: data19 };
+              if (vErrors === null) {
+                vErrors = [err42];
+              } else {
+                vErrors.push(err42);
+              }
+              errors++;
+            }
+          }
+          if (data.content_idx !== void 0) {
+            let data20 = data.content_idx;
+            if (!(typeof data20 == "number" && (!(data20 % 1) && !isNaN(data20)) && isFinite(data20)) && data20 !== null) {
+              const err43 = { instancePath: instancePath + "/content_idx", schemaPath: "#/$defs/TranscriptBlockContentItem/properties/content_idx/type", keyword: "type", params: { type: schema55.properties.content_idx.type }, message: "must be integer,null", schema: schema55.properties.content_idx.type, parentSchema: schema55.properties.content_idx, data: data20 };
+              if (vErrors === null) {
+                vErrors = [err43];
+              } else {
+                vErrors.push(err43);
+              }
+              errors++;
+            }
+          }
+        } else {
+          const err44 = { instancePath, schemaPath: "#/$defs/TranscriptBlockContentItem/type", keyword: "type", params: { type: "object" }, message: "must be object", schema: schema55.type, parentSchema: schema55, data };
+          if (vErrors === null) {
+            vErrors = [err44];
+          } else {
+            vErrors.push(err44);
+          }
+          errors++;
+        }
+        if (props0 !== true) {
+          props0 = props0 || {};
+          props0.item_type = true;
+          props0.agent_run_id = true;
+          props0.collection_id = true;
+          props0.transcript_id = true;
+          props0.block_idx = true;
+          props0.content_idx = true;
+        }
+      } else if (tag0 === "reading_result") {
+        if (data && typeof data == "object" && !Array.isArray(data)) {
+          if (data.item_type === void 0) {
+            const err45 = { instancePath, schemaPath: "#/$defs/ReadingResultItem/required", keyword: "required", params: { missingProperty: "item_type" }, message: "must have required property 'item_type'", schema: schema56.required, parentSchema: schema56, data };
+            if (vErrors === null) {
+              vErrors = [err45];
+            } else {
+              vErrors.push(err45);
+            }
+            errors++;
+          }
+          if (data.reading_result_id === void 0) {
+            const err46 = { instancePath, schemaPath: "#/$defs/ReadingResultItem/required", keyword: "required", params: { missingProperty: "reading_result_id" }, message: "must have required property 'reading_result_id'", schema: schema56.required, parentSchema: schema56, data };
+            if (vErrors === null) {
+              vErrors = [err46];
+            } else {
+              vErrors.push(err46);
+            }
+            errors++;
+          }
+          if (data.collection_id === void 0) {
+            const err47 = { instancePath, schemaPath: "#/$defs/ReadingResultItem/required", keyword: "required", params: { missingProperty: "collection_id" }, message: "must have required property 'collection_id'", schema: schema56.required, parentSchema: schema56, data };
+            if (vErrors === null) {
+              vErrors = [err47];
+            } else {
+              vErrors.push(err47);
+            }
+            errors++;
+          }
+          if (data.item_type !== void 0) {
+            let data21 = data.item_type;
+            if ("reading_result" !== data21) {
+              const err48 = { instancePath: instancePath + "/item_type", schemaPath: "#/$defs/ReadingResultItem/properties/item_type/const", keyword: "const", params: { allowedValue: "reading_result" }, message: "must be equal to constant", schema: "reading_result", parentSchema: schema56.properties.item_type, data: data21 };
+              if (vErrors === null) {
+                vErrors = [err48];
+              } else {
+                vErrors.push(err48);
+              }
+              errors++;
+            }
+          }
+          if (data.reading_result_id !== void 0) {
+            let data22 = data.reading_result_id;
+            if (typeof data22 !== "string") {
+              const err49 = { instancePath: instancePath + "/reading_result_id", schemaPath: "#/$defs/ReadingResultItem/properties/reading_result_id/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema56.properties.reading_result_id.type, parentSchema: schema56.properties.reading_result_id, data: data22 };
+              if (vErrors === null) {
+                vErrors = [err49];
+              } else {
+                vErrors.push(err49);
+              }
+              errors++;
+            }
+          }
+          if (data.collection_id !== void 0) {
+            let data23 = data.collection_id;
+            if (typeof data23 !== "string") {
+              const err50 = { instancePath: instancePath + "/collection_id", schemaPath: "#/$defs/ReadingResultItem/properties/collection_id/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema56.properties.collection_id.type, parentSchema: schema56.properties.collection_id, data: data23 };
+              if (vErrors === null) {
+                vErrors = [err50];
+              } else {
+                vErrors.push(err50);
+              }
+              errors++;
+            }
+          }
+        } else {
+          const err51 = { instancePath, schemaPath: "#/$defs/ReadingResultItem/type", keyword: "type", params: { type: "object" }, message: "must be object", schema: schema56.type, parentSchema: schema56, data };
+          if (vErrors === null) {
+            vErrors = [err51];
+          } else {
+            vErrors.push(err51);
+          }
+          errors++;
+        }
+        if (props0 !== true) {
+          props0 = props0 || {};
+          props0.item_type = true;
+          props0.reading_result_id = true;
+          props0.collection_id = true;
+        }
+      } else {
+        const err52 = { instancePath, schemaPath: "#/discriminator", keyword: "discriminator", params: { error: "mapping", tag: "item_type", tagValue: tag0 }, message: 'value of tag "item_type" must be in oneOf', schema: schema51.discriminator, parentSchema: schema51, data };
+        if (vErrors === null) {
+          vErrors = [err52];
+        } else {
+          vErrors.push(err52);
+        }
+        errors++;
+      }
+    } else {
+      const err53 = { instancePath, schemaPath: "#/discriminator", keyword: "discriminator", params: { error: "tag", tag: "item_type", tagValue: tag0 }, message: 'tag "item_type" must be string', schema: schema51.discriminator, parentSchema: schema51, data };
+      if (vErrors === null) {
+        vErrors = [err53];
+      } else {
+        vErrors.push(err53);
+      }
+      errors++;
+    }
+  } else {
+    const err54 = { instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object", schema: schema51.type, parentSchema: schema51, data };
+    if (vErrors === null) {
+      vErrors = [err54];
+    } else {
+      vErrors.push(err54);
+    }
+    errors++;
+  }
+  validate54.errors = vErrors;
+  evaluated0.props = props0;
+  return errors === 0;
+}
+validate54.evaluated = { "dynamicProps": true, "dynamicItems": false };
+const CitationTarget = validate55;
+const schema57 = { "type": "object", "properties": { "item": { "$ref": "#/$defs/CitationItem" }, "text_range": { "anyOf": [{ "$ref": "#/$defs/CitationTargetTextRange" }, { "type": "null" }] } }, "required": ["item"] };
+const schema58 = { "type": "object", "properties": { "target_start_idx": { "type": ["integer", "null"] }, "target_end_idx": { "type": ["integer", "null"] }, "start_pattern": { "type": ["string", "null"] }, "end_pattern": { "type": ["string", "null"] } } };
+function validate55(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+  let vErrors = null;
+  let errors = 0;
+  const evaluated0 = validate55.evaluated;
+  if (evaluated0.dynamicProps) {
+    evaluated0.props = void 0;
+  }
+  if (evaluated0.dynamicItems) {
+    evaluated0.items = void 0;
+  }
+  if (data && typeof data == "object" && !Array.isArray(data)) {
+    if (data.item === void 0) {
+      const err0 = { instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: "item" }, message: "must have required property 'item'", schema: schema57.required, parentSchema: schema57, data };
+      if (vErrors === null) {
+        vErrors = [err0];
+      } else {
+        vErrors.push(err0);
+      }
+      errors++;
+    }
+    if (data.item !== void 0) {
+      if (!validate54(data.item, { instancePath: instancePath + "/item", parentData: data, parentDataProperty: "item", rootData, dynamicAnchors })) {
+        vErrors = vErrors === null ? validate54.errors : (function(a, b) {
+          for (let i = 0; i < b.length; i++) a.push(b[i]);
+          return a;
+        })(vErrors, validate54.errors);
+        errors = vErrors.length;
+      }
+    }
+    if (data.text_range !== void 0) {
+      let data1 = data.text_range;
+      const _errs3 = errors;
+      let valid1 = false;
+      const _errs4 = errors;
+      if (data1 && typeof data1 == "object" && !Array.isArray(data1)) {
+        if (data1.target_start_idx !== void 0) {
+          let data2 = data1.target_start_idx;
+          if (!(typeof data2 == "number" && (!(data2 % 1) && !isNaN(data2)) && isFinite(data2)) && data2 !== null) {
+            const err1 = { instancePath: instancePath + "/text_range/target_start_idx", schemaPath: "#/$defs/CitationTargetTextRange/properties/target_start_idx/type", keyword: "type", params: { type: schema58.properties.target_start_idx.type }, message: "must be integer,null", schema: schema58.properties.target_start_idx.type, parentSchema: schema58.properties.target_start_idx, data: data2 };
+            if (vErrors === null) {
+              vErrors = [err1];
+            } else {
+              vErrors.push(err1);
+            }
+            errors++;
+          }
+        }
+        if (data1.target_end_idx !== void 0) {
+          let data3 = data1.target_end_idx;
+          if (!(typeof data3 == "number" && (!(data3 % 1) && !isNaN(data3)) && isFinite(data3)) && data3 !== null) {
+            const err2 = { instancePath: instancePath + "/text_range/target_end_idx", schemaPath: "#/$defs/CitationTargetTextRange/properties/target_end_idx/type", keyword: "type", params: { type: schema58.properties.target_end_idx.type }, message: "must be integer,null", schema: schema58.properties.target_end_idx.type, parentSchema: schema58.properties.target_end_idx, data: data3 };
+            if (vErrors === null) {
+              vErrors = [err2];
+            } else {
+              vErrors.push(err2);
+            }
+            errors++;
+          }
+        }
+        if (data1.start_pattern !== void 0) {
+          let data4 = data1.start_pattern;
+          if (typeof data4 !== "string" && data4 !== null) {
+            const err3 = { instancePath: instancePath + "/text_range/start_pattern", schemaPath: "#/$defs/CitationTargetTextRange/properties/start_pattern/type", keyword: "type", params: { type: schema58.properties.start_pattern.type }, message: "must be string,null", schema: schema58.properties.start_pattern.type, parentSchema: schema58.properties.start_pattern, data: data4 };
+            if (vErrors === null) {
+              vErrors = [err3];
+            } else {
+              vErrors.push(err3);
+            }
+            errors++;
+          }
+        }
+        if (data1.end_pattern !== void 0) {
+          let data5 = data1.end_pattern;
+          if (typeof data5 !== "string" && data5 !== null) {
+            const err4 = { instancePath: instancePath + "/text_range/end_pattern", schemaPath: "#/$defs/CitationTargetTextRange/properties/end_pattern/type", keyword: "type", params: { type: schema58.properties.end_pattern.type }, message: "must be string,null", schema: schema58.properties.end_pattern.type, parentSchema: schema58.properties.end_pattern, data: data5 };
+            if (vErrors === null) {
+              vErrors = [err4];
+            } else {
+              vErrors.push(err4);
+            }
+            errors++;
+          }
+        }
+      } else {
+        const err5 = { instancePath: instancePath + "/text_range", schemaPath: "#/$defs/CitationTargetTextRange/type", keyword: "type", params: { type: "object" }, message: "must be object", schema: schema58.type, parentSchema: schema58, data: data1 };
+        if (vErrors === null) {
+          vErrors = [err5];
+        } else {
+          vErrors.push(err5);
+        }
+        errors++;
+      }
+      var _valid0 = _errs4 === errors;
+      valid1 = valid1 || _valid0;
+      if (_valid0) {
+        var props1 = {};
+        props1.target_start_idx = true;
+        props1.target_end_idx = true;
+        props1.start_pattern = true;
+        props1.end_pattern = true;
+      }
+      const _errs15 = errors;
+      if (data1 !== null) {
+        const err6 = { instancePath: instancePath + "/text_range", schemaPath: "#/properties/text_range/anyOf/1/type", keyword: "type", params: { type: "null" }, message: "must be null", schema: schema57.properties.text_range.anyOf[1].type, parentSchema: schema57.properties.text_range.anyOf[1], data: data1 };
+        if (vErrors === null) {
+          vErrors = [err6];
+        } else {
+          vErrors.push(err6);
+        }
+        errors++;
+      }
+      var _valid0 = _errs15 === errors;
+      valid1 = valid1 || _valid0;
+      if (!valid1) {
+        const err7 = { instancePath: instancePath + "/text_range", schemaPath: "#/properties/text_range/anyOf", keyword: "anyOf", params: {}, message: "must match a schema in anyOf", schema: schema57.properties.text_range.anyOf, parentSchema: schema57.properties.text_range, data: data1 };
+        if (vErrors === null) {
+          vErrors = [err7];
+        } else {
+          vErrors.push(err7);
+        }
+        errors++;
+      } else {
+        errors = _errs3;
+        if (vErrors !== null) {
+          if (_errs3) {
+            vErrors.length = _errs3;
+          } else {
+            vErrors = null;
+          }
+        }
+      }
+    }
+  } else {
+    const err8 = { instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object", schema: schema57.type, parentSchema: schema57, data };
+    if (vErrors === null) {
+      vErrors = [err8];
+    } else {
+      vErrors.push(err8);
+    }
+    errors++;
+  }
+  validate55.errors = vErrors;
+  return errors === 0;
+}
+validate55.evaluated = { "props": { "item": true, "text_range": true }, "dynamicProps": false, "dynamicItems": false };
+const CitationTargetTextRange = validate57;
+function validate57(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+  let vErrors = null;
+  let errors = 0;
+  const evaluated0 = validate57.evaluated;
+  if (evaluated0.dynamicProps) {
+    evaluated0.props = void 0;
+  }
+  if (evaluated0.dynamicItems) {
+    evaluated0.items = void 0;
+  }
+  if (data && typeof data == "object" && !Array.isArray(data)) {
+    if (data.target_start_idx !== void 0) {
+      let data0 = data.target_start_idx;
+      if (!(typeof data0 == "number" && (!(data0 % 1) && !isNaN(data0)) && isFinite(data0)) && data0 !== null) {
+        const err0 = { instancePath: instancePath + "/target_start_idx", schemaPath: "#/properties/target_start_idx/type", keyword: "type", params: { type: schema58.properties.target_start_idx.type }, message: "must be integer,null", schema: schema58.properties.target_start_idx.type, parentSchema: schema58.properties.target_start_idx, data: data0 };
+        if (vErrors === null) {
+          vErrors = [err0];
+        } else {
+          vErrors.push(err0);
+        }
+        errors++;
+      }
+    }
+    if (data.target_end_idx !== void 0) {
+      let data1 = data.target_end_idx;
+      if (!(typeof data1 == "number" && (!(data1 % 1) && !isNaN(data1)) && isFinite(data1)) && data1 !== null) {
+        const err1 = { instancePath: instancePath + "/target_end_idx", schemaPath: "#/properties/target_end_idx/type", keyword: "type", params: { type: schema58.properties.target_end_idx.type }, message: "must be integer,null", schema: schema58.properties.target_end_idx.type, parentSchema: schema58.properties.target_end_idx, data: data1 };
+        if (vErrors === null) {
+          vErrors = [err1];
+        } else {
+          vErrors.push(err1);
+        }
+        errors++;
+      }
+    }
+    if (data.start_pattern !== void 0) {
+      let data2 = data.start_pattern;
+      if (typeof data2 !== "string" && data2 !== null) {
+        const err2 = { instancePath: instancePath + "/start_pattern", schemaPath: "#/properties/start_pattern/type", keyword: "type", params: { type: schema58.properties.start_pattern.type }, message: "must be string,null", schema: schema58.properties.start_pattern.type, parentSchema: schema58.properties.start_pattern, data: data2 };
+        if (vErrors === null) {
+          vErrors = [err2];
+        } else {
+          vErrors.push(err2);
+        }
+        errors++;
+      }
+    }
+    if (data.end_pattern !== void 0) {
+      let data3 = data.end_pattern;
+      if (typeof data3 !== "string" && data3 !== null) {
+        const err3 = { instancePath: instancePath + "/end_pattern", schemaPath: "#/properties/end_pattern/type", keyword: "type", params: { type: schema58.properties.end_pattern.type }, message: "must be string,null", schema: schema58.properties.end_pattern.type, parentSchema: schema58.properties.end_pattern, data: data3 };
+        if (vErrors === null) {
+          vErrors = [err3];
+        } else {
+          vErrors.push(err3);
+        }
+        errors++;
+      }
+    }
+  } else {
+    const err4 = { instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object", schema: schema58.type, parentSchema: schema58, data };
+    if (vErrors === null) {
+      vErrors = [err4];
+    } else {
+      vErrors.push(err4);
+    }
+    errors++;
+  }
+  validate57.errors = vErrors;
+  return errors === 0;
+}
+validate57.evaluated = { "props": { "target_start_idx": true, "target_end_idx": true, "start_pattern": true, "end_pattern": true }, "dynamicProps": false, "dynamicItems": false };
+const Content = validate58;
+function validate58(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+  let vErrors = null;
+  let errors = 0;
+  const evaluated0 = validate58.evaluated;
+  if (evaluated0.dynamicProps) {
+    evaluated0.props = void 0;
+  }
+  if (evaluated0.dynamicItems) {
+    evaluated0.items = void 0;
+  }
+  if (data && typeof data == "object" && !Array.isArray(data)) {
+    const tag0 = data.type;
+    if (typeof tag0 == "string") {
+      if (tag0 === "text") {
+        if (data && typeof data == "object" && !Array.isArray(data)) {
+          if (data.type === void 0) {
+            const err0 = { instancePath, schemaPath: "#/$defs/ContentText/required", keyword: "required", params: { missingProperty: "type" }, message: "must have required property 'type'", schema: schema39.required, parentSchema: schema39, data };
+            if (vErrors === null) {
+              vErrors = [err0];
+            } else {
+              vErrors.push(err0);
+            }
+            errors++;
+          }
+          if (data.text === void 0) {
+            const err1 = { instancePath, schemaPath: "#/$defs/ContentText/required", keyword: "required", params: { missingProperty: "text" }, message: "must have required property 'text'", schema: schema39.required, parentSchema: schema39, data };
+            if (vErrors === null) {
+              vErrors = [err1];
+            } else {
+              vErrors.push(err1);
+            }
+            errors++;
+          }
+          if (data.type !== void 0) {
+            let data0 = data.type;
+            if ("text" !== data0) {
+              const err2 = { instancePath: instancePath + "/type", schemaPath: "#/$defs/ContentText/properties/type/const", keyword: "const", params: { allowedValue: "text" }, message: "must be equal to constant", schema: "text", parentSchema: schema39.properties.type, data: data0 };
+              if (vErrors === null) {
+                vErrors = [err2];
+              } else {
+                vErrors.push(err2);
+              }
+              errors++;
+            }
+          }
+          if (data.text !== void 0) {
+            let data1 = data.text;
+            if (typeof data1 !== "string") {
+              const err3 = { instancePath: instancePath + "/text", schemaPath: "#/$defs/ContentText/properties/text/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema39.properties.text.type, parentSchema: schema39.properties.text, data: data1 };
+              if (vErrors === null) {
+                vErrors = [err3];
+              } else {
+                vErrors.push(err3);
+              }
+              errors++;
+            }
+          }
+          if (data.refusal !== void 0) {
+            let data2 = data.refusal;
+            if (typeof data2 !== "boolean" && data2 !== null) {
+              const err4 = { instancePath: instancePath + "/refusal", schemaPath: "#/$defs/ContentText/properties/refusal/type", keyword: "type", params: { type: schema39.properties.refusal.type }, message: "must be boolean,null", schema: schema39.properties.refusal.type, parentSchema: schema39.properties.refusal, data: data2 };
+              if (vErrors === null) {
+                vErrors = [err4];
+              } else {
+                vErrors.push(err4);
+              }
+              errors++;
+            }
+          }
+        } else {
+          const err5 = { instancePath, schemaPath: "#/$defs/ContentText/type", keyword: "type", params: { type: "object" }, message: "must be object", schema: schema39.type, parentSchema: schema39, data };
+          if (vErrors === null) {
+            vErrors = [err5];
+          } else {
+            vErrors.push(err5);
+          }
+          errors++;
+        }
+        var props0 = {};
+        props0.type = true;
+        props0.text = true;
+        props0.refusal = true;
+      } else if (tag0 === "reasoning") {
+        if (data && typeof data == "object" && !Array.isArray(data)) {
+          if (data.type === void 0) {
+            const err6 = { instancePath, schemaPath: "#/$defs/ContentReasoning/required", keyword: "required", params: { missingProperty: "type" }, message: "must have required property 'type'", schema: schema40.required, parentSchema: schema40, data };
+            if (vErrors === null) {
+              vErrors = [err6];
+            } else {
+              vErrors.push(err6);
+            }
+            errors++;
+          }
+          if (data.reasoning === void 0) {
+            const err7 = { instancePath, schemaPath: "#/$defs/ContentReasoning/required", keyword: "required", params: { missingProperty: "reasoning" }, message: "must have required property 'reasoning'", schema: schema40.required, parentSchema: schema40, data };
+            if (vErrors === null) {
+              vErrors = [err7];
+            } else {
+              vErrors.push(err7);
+            }
+            errors++;
+          }
+          if (data.type !== void 0) {
+            let data3 = data.type;
+            if ("reasoning" !== data3) {
+              const err8 = { instancePath: instancePath + "/type", schemaPath: "#/$defs/ContentReasoning/properties/type/const", keyword: "const", params: { allowedValue: "reasoning" }, message: "must be equal to constant", schema: "reasoning", parentSchema: schema40.properties.type, data: data3 };
+              if (vErrors === null) {
+                vErrors = [err8];
+              } else {
+                vErrors.push(err8);
+              }
+              errors++;
+            }
+          }
+          if (data.reasoning !== void 0) {
+            let data4 = data.reasoning;
+            if (typeof data4 !== "string") {
+              const err9 = { instancePath: instancePath + "/reasoning", schemaPath: "#/$defs/ContentReasoning/properties/reasoning/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema40.properties.reasoning.type, parentSchema: schema40.properties.reasoning, data: data4 };
+              if (vErrors === null) {
+                vErrors = [err9];
+              } else {
+                vErrors.push(err9);
+              }
+              errors++;
+            }
+          }
+          if (data.summary !== void 0) {
+            let data5 = data.summary;
+            if (typeof data5 !== "string" && data5 !== null) {
+              const err10 = { instancePath: instancePath + "/summary", schemaPath: "#/$defs/ContentReasoning/properties/summary/type", keyword: "type", params: { type: schema40.properties.summary.type }, message: "must be string,null", schema: schema40.properties.summary.type, parentSchema: schema40.properties.summary, data: data5 };
+              if (vErrors === null) {
+                vErrors = [err10];
+              } else {
+                vErrors.push(err10);
+              }
+              errors++;
+            }
+          }
+          if (data.signature !== void 0) {
+            let data6 = data.signature;
+            if (typeof data6 !== "string" && data6 !== null) {
+              const err11 = { instancePath: instancePath + "/signature", schemaPath: "#/$defs/ContentReasoning/properties/signature/type", keyword: "type", params: { type: schema40.properties.signature.type }, message: "must be string,null", schema: schema40.properties.signature.type, parentSchema: schema40.properties.signature, data: data6 };
+              if (vErrors === null) {
+                vErrors = [err11];
+              } else {
+                vErrors.push(err11);
+              }
+              errors++;
+            }
+          }
+          if (data.redacted !== void 0) {
+            let data7 = data.redacted;
+            if (typeof data7 !== "boolean") {
+              const err12 = { instancePath: instancePath + "/redacted", schemaPath: "#/$defs/ContentReasoning/properties/redacted/type", keyword: "type", params: { type: "boolean" }, message: "must be boolean", schema: schema40.properties.redacted.type, parentSchema: schema40.properties.redacted, data: data7 };
+              if (vErrors === null) {
+                vErrors = [err12];
+              } else {
+                vErrors.push(err12);
+              }
+              errors++;
+            }
+          }
+        } else {
+          const err13 = { instancePath, schemaPath: "#/$defs/ContentReasoning/type", keyword: "type", params: { type: "object" }, message: "must be object", schema: schema40.type, parentSchema: schema40, data };
+          if (vErrors === null) {
+            vErrors = [err13];
+          } else {
+            vErrors.push(err13);
+          }
+          errors++;
+        }
+        if (props0 !== true) {
+          props0 = props0 || {};
+          props0.type = true;
+          props0.reasoning = true;
+          props0.summary = true;
+          props0.signature = true;
+          props0.redacted = true;
+        }
+      } else {
+        const err14 = { instancePath, schemaPath: "#/discriminator", keyword: "discriminator", params: { error: "mapping", tag: "type", tagValue: tag0 }, message: 'value of tag "type" must be in oneOf', schema: schema38.discriminator, parentSchema: schema38, data };
+        if (vErrors === null) {
+          vErrors = [err14];
+        } else {
+          vErrors.push(err14);
+        }
+        errors++;
+      }
+    } else {
+      const err15 = { instancePath, schemaPath: "#/discriminator", keyword: "discriminator", params: { error: "tag", tag: "type", tagValue: tag0 }, message: 'tag "type" must be string', schema: schema38.discriminator, parentSchema: schema38, data };
+      if (vErrors === null) {
+        vErrors = [err15];
+      } else {
+        vErrors.push(err15);
+      }
+      errors++;
+    }
+  } else {
+    const err16 = { instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object", schema: schema38.type, parentSchema: schema38, data };
+    if (vErrors === null) {
+      vErrors = [err16];
+    } else {
+      vErrors.push(err16);
+    }
+    errors++;
+  }
+  validate58.errors = vErrors;
+  evaluated0.props = props0;
+  return errors === 0;
+}
+validate58.evaluated = { "dynamicProps": true, "dynamicItems": false };
+const ContentReasoning = validate59;
+function validate59(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+  let vErrors = null;
+  let errors = 0;
+  const evaluated0 = validate59.evaluated;
+  if (evaluated0.dynamicProps) {
+    evaluated0.props = void 0;
+  }
+  if (evaluated0.dynamicItems) {
+    evaluated0.items = void 0;
+  }
+  if (data && typeof data == "object" && !Array.isArray(data)) {
+    if (data.type === void 0) {
+      const err0 = { instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: "type" }, message: "must have required property 'type'", schema: schema40.required, parentSchema: schema40, data };
+      if (vErrors === null) {
+        vErrors = [err0];
+      } else {
+        vErrors.push(err0);
+      }
+      errors++;
+    }
+    if (data.reasoning === void 0) {
+      const err1 = { instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: "reasoning" }, message: "must have required property 'reasoning'", schema: schema40.required, parentSchema: schema40, data };
+      if (vErrors === null) {
+        vErrors = [err1];
+      } else {
+        vErrors.push(err1);
+      }
+      errors++;
+    }
+    if (data.type !== void 0) {
+      let data0 = data.type;
+      if ("reasoning" !== data0) {
+        const err2 = { instancePath: instancePath + "/type", schemaPath: "#/properties/type/const", keyword: "const", params: { allowedValue: "reasoning" }, message: "must be equal to constant", schema: "reasoning", parentSchema: schema40.properties.type, data: data0 };
+        if (vErrors === null) {
+          vErrors = [err2];
+        } else {
+          vErrors.push(err2);
+        }
+        errors++;
+      }
+    }
+    if (data.reasoning !== void 0) {
+      let data1 = data.reasoning;
+      if (typeof data1 !== "string") {
+        const err3 = { instancePath: instancePath + "/reasoning", schemaPath: "#/properties/reasoning/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema40.properties.reasoning.type, parentSchema: schema40.properties.reasoning, data: data1 };
+        if (vErrors === null) {
+          vErrors = [err3];
+        } else {
+          vErrors.push(err3);
+        }
+        errors++;
+      }
+    }
+    if (data.summary !== void 0) {
+      let data2 = data.summary;
+      if (typeof data2 !== "string" && data2 !== null) {
+        const err4 = { instancePath: instancePath + "/summary", schemaPath: "#/properties/summary/type", keyword: "type", params: { type: schema40.properties.summary.type }, message: "must be string,null", schema: schema40.properties.summary.type, parentSchema: schema40.properties.summary, data: data2 };
+        if (vErrors === null) {
+          vErrors = [err4];
+        } else {
+          vErrors.push(err4);
+        }
+        errors++;
+      }
+    }
+    if (data.signature !== void 0) {
+      let data3 = data.signature;
+      if (typeof data3 !== "string" && data3 !== null) {
+        const err5 = { instancePath: instancePath + "/signature", schemaPath: "#/properties/signature/type", keyword: "type", params: { type: schema40.properties.signature.type }, message: "must be string,null", schema: schema40.properties.signature.type, parentSchema: schema40.properties.signature, data: data3 };
+        if (vErrors === null) {
+          vErrors = [err5];
+        } else {
+          vErrors.push(err5);
+        }
+        errors++;
+      }
+    }
+    if (data.redacted !== void 0) {
+      let data4 = data.redacted;
+      if (typeof data4 !== "boolean") {
+        const err6 = { instancePath: instancePath + "/redacted", schemaPath: "#/properties/redacted/type", keyword: "type", params: { type: "boolean" }, message: "must be boolean", schema: schema40.properties.redacted.type, parentSchema: schema40.properties.redacted, data: data4 };
+        if (vErrors === null) {
+          vErrors = [err6];
+        } else {
+          vErrors.push(err6);
+        }
+        errors++;
+      }
+    }
+  } else {
+    const err7 = { instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object", schema: schema40.type, parentSchema: schema40, data };
+    if (vErrors === null) {
+      vErrors = [err7];
+    } else {
+      vErrors.push(err7);
+    }
+    errors++;
+  }
+  validate59.errors = vErrors;
+  return errors === 0;
+}
+validate59.evaluated = { "props": { "type": true, "reasoning": true, "summary": true, "signature": true, "redacted": true }, "dynamicProps": false, "dynamicItems": false };
+const ContentText = validate60;
+function validate60(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+  let vErrors = null;
+  let errors = 0;
+  const evaluated0 = validate60.evaluated;
+  if (evaluated0.dynamicProps) {
+    evaluated0.props = void 0;
+  }
+  if (evaluated0.dynamicItems) {
+    evaluated0.items = void 0;
+  }
+  if (data && typeof data == "object" && !Array.isArray(data)) {
+    if (data.type === void 0) {
+      const err0 = { instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: "type" }, message: "must have required property 'type'", schema: schema39.required, parentSchema: schema39, data };
+      if (vErrors === null) {
+        vErrors = [err0];
+      } else {
+        vErrors.push(err0);
+      }
+      errors++;
+    }
+    if (data.text === void 0) {
+      const err1 = { instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: "text" }, message: "must have required property 'text'", schema: schema39.required, parentSchema: schema39, data };
+      if (vErrors === null) {
+        vErrors = [err1];
+      } else {
+        vErrors.push(err1);
+      }
+      errors++;
+    }
+    if (data.type !== void 0) {
+      let data0 = data.type;
+      if ("text" !== data0) {
+        const err2 = { instancePath: instancePath + "/type", schemaPath: "#/properties/type/const", keyword: "const", params: { allowedValue: "text" }, message: "must be equal to constant", schema: "text", parentSchema: schema39.properties.type, data: data0 };
+        if (vErrors === null) {
+          vErrors = [err2];
+        } else {
+          vErrors.push(err2);
+        }
+        errors++;
+      }
+    }
+    if (data.text !== void 0) {
+      let data1 = data.text;
+      if (typeof data1 !== "string") {
+        const err3 = { instancePath: instancePath + "/text", schemaPath: "#/properties/text/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema39.properties.text.type, parentSchema: schema39.properties.text, data: data1 };
+        if (vErrors === null) {
+          vErrors = [err3];
+        } else {
+          vErrors.push(err3);
+        }
+        errors++;
+      }
+    }
+    if (data.refusal !== void 0) {
+      let data2 = data.refusal;
+      if (typeof data2 !== "boolean" && data2 !== null) {
+        const err4 = { instancePath: instancePath + "/refusal", schemaPath: "#/properties/refusal/type", keyword: "type", params: { type: schema39.properties.refusal.type }, message: "must be boolean,null", schema: schema39.properties.refusal.type, parentSchema: schema39.properties.refusal, data: data2 };
+        if (vErrors === null) {
+          vErrors = [err4];
+        } else {
+          vErrors.push(err4);
+        }
+        errors++;
+      }
+    }
+  } else {
+    const err5 = { instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object", schema: schema39.type, parentSchema: schema39, data };
+    if (vErrors === null) {
+      vErrors = [err5];
+    } else {
+      vErrors.push(err5);
+    }
+    errors++;
+  }
+  validate60.errors = vErrors;
+  return errors === 0;
+}
+validate60.evaluated = { "props": { "type": true, "text": true, "refusal": true }, "dynamicProps": false, "dynamicItems": false };
+const DocentAssistantMessage = validate61;
+const schema65 = { "type": "object", "allOf": [{ "$ref": "#/$defs/AssistantMessage" }], "properties": { "role": { "const": "assistant" }, "citations": { "type": ["array", "null"], "items": { "$ref": "#/$defs/InlineCitation" } }, "suggested_messages": { "type": ["array", "null"], "items": { "type": "string" } } }, "required": ["role"] };
+const schema66 = { "type": "object", "properties": { "start_idx": { "type": "integer" }, "end_idx": { "type": "integer" }, "target": { "$ref": "#/$defs/CitationTarget" } }, "required": ["start_idx", "end_idx", "target"] };
+function validate63(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+  let vErrors = null;
+  let errors = 0;
+  const evaluated0 = validate63.evaluated;
+  if (evaluated0.dynamicProps) {
+    evaluated0.props = void 0;
+  }
+  if (evaluated0.dynamicItems) {
+    evaluated0.items = void 0;
+  }
+  if (data && typeof data == "object" && !Array.isArray(data)) {
+    if (data.start_idx === void 0) {
+      const err0 = { instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: "start_idx" }, message: "must have required property 'start_idx'", schema: schema66.required, parentSchema: schema66, data };
+      if (vErrors === null) {
+        vErrors = [err0];
+      } else {
+        vErrors.push(err0);
+      }
+      errors++;
+    }
+    if (data.end_idx === void 0) {
+      const err1 = { instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: "end_idx" }, message: "must have required property 'end_idx'", schema: schema66.required, parentSchema: schema66, data };
+      if (vErrors === null) {
+        vErrors = [err1];
+      } else {
+        vErrors.push(err1);
+      }
+      errors++;
+    }
+    if (data.target === void 0) {
+      const err2 = { instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: "target" }, message: "must have required property 'target'", schema: schema66.required, parentSchema: schema66, data };
+      if (vErrors === null) {
+        vErrors = [err2];
+      } else {
+        vErrors.push(err2);
+      }
+      errors++;
+    }
+    if (data.start_idx !== void 0) {
+      let data0 = data.start_idx;
+      if (!(typeof data0 == "number" && (!(data0 % 1) && !isNaN(data0)) && isFinite(data0))) {
+        const err3 = { instancePath: instancePath + "/start_idx", schemaPath: "#/properties/start_idx/type", keyword: "type", params: { type: "integer" }, message: "must be integer", schema: schema66.properties.start_idx.type, parentSchema: schema66.properties.start_idx, data: data0 };
+        if (vErrors === null) {
+          vErrors = [err3];
+        } else {
+          vErrors.push(err3);
+        }
+        errors++;
+      }
+    }
+    if (data.end_idx !== void 0) {
+      let data1 = data.end_idx;
+      if (!(typeof data1 == "number" && (!(data1 % 1) && !isNaN(data1)) && isFinite(data1))) {
+        const err4 = { instancePath: instancePath + "/end_idx", schemaPath: "#/properties/end_idx/type", keyword: "type", params: { type: "integer" }, message: "must be integer", schema: schema66.properties.end_idx.type, parentSchema: schema66.properties.end_idx, data: data1 };
+        if (vErrors === null) {
+          vErrors = [err4];
+        } else {
+          vErrors.push(err4);
+        }
+        errors++;
+      }
+    }
+    if (data.target !== void 0) {
+      if (!validate55(data.target, { instancePath: instancePath + "/target", parentData: data, parentDataProperty: "target", rootData, dynamicAnchors })) {
+        vErrors = vErrors === null ? validate55.errors : (function(a, b) {
+          for (let i = 0; i < b.length; i++) a.push(b[i]);
+          return a;
+        })(vErrors, validate55.errors);
+        errors = vErrors.length;
+      }
+    }
+  } else {
+    const err5 = { instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object", schema: schema66.type, parentSchema: schema66, data };
+    if (vErrors === null) {
+      vErrors = [err5];
+    } else {
+      vErrors.push(err5);
+    }
+    errors++;
+  }
+  validate63.errors = vErrors;
+  return errors === 0;
+}
+validate63.evaluated = { "props": { "start_idx": true, "end_idx": true, "target": true }, "dynamicProps": false, "dynamicItems": false };
+function validate61(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+  let vErrors = null;
+  let errors = 0;
+  const evaluated0 = validate61.evaluated;
+  if (evaluated0.dynamicProps) {
+    evaluated0.props = void 0;
+  }
+  if (evaluated0.dynamicItems) {
+    evaluated0.items = void 0;
+  }
+  if (!validate31(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
+    vErrors = vErrors === null ? validate31.errors : (function(a, b) {
+      for (let i = 0; i < b.length; i++) a.push(b[i]);
+      return a;
+    })(vErrors, validate31.errors);
+    errors = vErrors.length;
+  }
+  if (data && typeof data == "object" && !Array.isArray(data)) {
+    if (data.role === void 0) {
+      const err0 = { instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: "role" }, message: "must have required property 'role'", schema: schema65.required, parentSchema: schema65, data };
+      if (vErrors === null) {
+        vErrors = [err0];
+      } else {
+        vErrors.push(err0);
+      }
+      errors++;
+    }
+    if (data.role !== void 0) {
+      let data0 = data.role;
+      if ("assistant" !== data0) {
+        const err1 = { instancePath: instancePath + "/role", schemaPath: "#/properties/role/const", keyword: "const", params: { allowedValue: "assistant" }, message: "must be equal to constant", schema: "assistant", parentSchema: schema65.properties.role, data: data0 };
+        if (vErrors === null) {
+          vErrors = [err1];
+        } else {
+          vErrors.push(err1);
+        }
+        errors++;
+      }
+    }
+    if (data.citations !== void 0) {
+      let data1 = data.citations;
+      if (!Array.isArray(data1) && data1 !== null) {
+        const err2 = { instancePath: instancePath + "/citations", schemaPath: "#/properties/citations/type", keyword: "type", params: { type: schema65.properties.citations.type }, message: "must be array,null", schema: schema65.properties.citations.type, parentSchema: schema65.properties.citations, data: data1 };
+        if (vErrors === null) {
+          vErrors = [err2];
+        } else {
+          vErrors.push(err2);
+        }
+        errors++;
+      }
+      if (Array.isArray(data1)) {
+        const len0 = data1.length;
+        for (let i0 = 0; i0 < len0; i0++) {
+          if (!validate63(data1[i0], { instancePath: instancePath + "/citations/" + i0, parentData: data1, parentDataProperty: i0, rootData, dynamicAnchors })) {
+            vErrors = vErrors === null ? validate63.errors : (function(a, b) {
+              for (let i = 0; i < b.length; i++) a.push(b[i]);
+              return a;
+            })(vErrors, validate63.errors);
+            errors = vErrors.length;
+          }
+        }
+      }
+    }
+    if (data.suggested_messages !== void 0) {
+      let data3 = data.suggested_messages;
+      if (!Array.isArray(data3) && data3 !== null) {
+        const err3 = { instancePath: instancePath + "/suggested_messages", schemaPath: "#/properties/suggested_messages/type", keyword: "type", params: { type: schema65.properties.suggested_messages.type }, message: "must be array,null", schema: schema65.properties.suggested_messages.type, parentSchema: schema65.properties.suggested_messages, data: data3 };
+        if (vErrors === null) {
+          vErrors = [err3];
+        } else {
+          vErrors.push(err3);
+        }
+        errors++;
+      }
+      if (Array.isArray(data3)) {
+        const len1 = data3.length;
+        for (let i1 = 0; i1 < len1; i1++) {
+          let data4 = data3[i1];
+          if (typeof data4 !== "string") {
+            const err4 = { instancePath: instancePath + "/suggested_messages/" + i1, schemaPath: "#/properties/suggested_messages/items/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema65.properties.suggested_messages.items.type, parentSchema: schema65.properties.suggested_messages.items, data: data4 };
+            if (vErrors === null) {
+              vErrors = [err4];
+            } else {
+              vErrors.push(err4);
+            }
+            errors++;
+          }
+        }
+      }
+    }
+  } else {
+    const err5 = { instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object", schema: schema65.type, parentSchema: schema65, data };
+    if (vErrors === null) {
+      vErrors = [err5];
+    } else {
+      vErrors.push(err5);
+    }
+    errors++;
+  }
+  validate61.errors = vErrors;
+  return errors === 0;
+}
+validate61.evaluated = { "props": { "role": true, "citations": true, "suggested_messages": true, "id": true, "content": true, "metadata": true, "model": true, "tool_calls": true }, "dynamicProps": false, "dynamicItems": false };
+const DocentChatMessage = validate66;
+const schema67 = { "type": "object", "oneOf": [{ "$ref": "#/$defs/SystemMessage" }, { "$ref": "#/$defs/UserMessage" }, { "$ref": "#/$defs/DocentAssistantMessage" }, { "$ref": "#/$defs/ToolMessage" }], "discriminator": { "propertyName": "role" } };
+function validate66(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+  let vErrors = null;
+  let errors = 0;
+  const evaluated0 = validate66.evaluated;
+  if (evaluated0.dynamicProps) {
+    evaluated0.props = void 0;
+  }
+  if (evaluated0.dynamicItems) {
+    evaluated0.items = void 0;
+  }
+  if (data && typeof data == "object" && !Array.isArray(data)) {
+    const tag0 = data.role;
+    if (typeof tag0 == "string") {
+      if (tag0 === "system") {
+        if (!validate24(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
+          vErrors = vErrors === null ? validate24.errors : (function(a, b) {
+            for (let i = 0; i < b.length; i++) a.push(b[i]);
+            return a;
+          })(vErrors, validate24.errors);
+          errors = vErrors.length;
+        }
+        var props0 = {};
+        props0.id = true;
+        props0.content = true;
+        props0.role = true;
+        props0.metadata = true;
+      } else if (tag0 === "user") {
+        if (!validate29(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
+          vErrors = vErrors === null ? validate29.errors : (function(a, b) {
+            for (let i = 0; i < b.length; i++) a.push(b[i]);
+            return a;
+          })(vErrors, validate29.errors);
+          errors = vErrors.length;
+        }
+        if (props0 !== true) {
+          props0 = props0 || {};
+          props0.id = true;
+          props0.content = true;
+          props0.role = true;
+          props0.metadata = true;
+          props0.tool_call_id = true;
+        }
+      } else if (tag0 === "assistant") {
+        if (!validate61(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
+          vErrors = vErrors === null ? validate61.errors : (function(a, b) {
+            for (let i = 0; i < b.length; i++) a.push(b[i]);
+            return a;
+          })(vErrors, validate61.errors);
+          errors = vErrors.length;
+        }
+        if (props0 !== true) {
+          props0 = props0 || {};
+          props0.role = true;
+          props0.citations = true;
+          props0.suggested_messages = true;
+          props0.id = true;
+          props0.content = true;
+          props0.metadata = true;
+          props0.model = true;
+          props0.tool_calls = true;
+        }
+      } else if (tag0 === "tool") {
+        if (!validate35(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
+          vErrors = vErrors === null ? validate35.errors : (function(a, b) {
+            for (let i = 0; i < b.length; i++) a.push(b[i]);
+            return a;
+          })(vErrors, validate35.errors);
+          errors = vErrors.length;
+        }
+        if (props0 !== true) {
+          props0 = props0 || {};
+          props0.id = true;
+          props0.content = true;
+          props0.role = true;
+          props0.metadata = true;
+          props0.tool_call_id = true;
+          props0.function = true;
+          props0.error = true;
+        }
+      } else {
+        const err0 = { instancePath, schemaPath: "#/discriminator", keyword: "discriminator", params: { error: "mapping", tag: "role", tagValue: tag0 }, message: 'value of tag "role" must be in oneOf', schema: schema67.discriminator, parentSchema: schema67, data };
+        if (vErrors === null) {
+          vErrors = [err0];
+        } else {
+          vErrors.push(err0);
+        }
+        errors++;
+      }
+    } else {
+      const err1 = { instancePath, schemaPath: "#/discriminator", keyword: "discriminator", params: { error: "tag", tag: "role", tagValue: tag0 }, message: 'tag "role" must be string', schema: schema67.discriminator, parentSchema: schema67, data };
+      if (vErrors === null) {
+        vErrors = [err1];
+      } else {
+        vErrors.push(err1);
+      }
+      errors++;
+    }
+  } else {
+    const err2 = { instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object", schema: schema67.type, parentSchema: schema67, data };
+    if (vErrors === null) {
+      vErrors = [err2];
+    } else {
+      vErrors.push(err2);
+    }
+    errors++;
+  }
+  validate66.errors = vErrors;
+  evaluated0.props = props0;
+  return errors === 0;
+}
+validate66.evaluated = { "dynamicProps": true, "dynamicItems": false };
+const InlineCitation = validate71;
+function validate71(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+  let vErrors = null;
+  let errors = 0;
+  const evaluated0 = validate71.evaluated;
+  if (evaluated0.dynamicProps) {
+    evaluated0.props = void 0;
+  }
+  if (evaluated0.dynamicItems) {
+    evaluated0.items = void 0;
+  }
+  if (data && typeof data == "object" && !Array.isArray(data)) {
+    if (data.start_idx === void 0) {
+      const err0 = { instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: "start_idx" }, message: "must have required property 'start_idx'", schema: schema66.required, parentSchema: schema66, data };
+      if (vErrors === null) {
+        vErrors = [err0];
+      } else {
+        vErrors.push(err0);
+      }
+      errors++;
+    }
+    if (data.end_idx === void 0) {
+      const err1 = { instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: "end_idx" }, message: "must have required property 'end_idx'", schema: schema66.required, parentSchema: schema66, data };
+      if (vErrors === null) {
+        vErrors = [err1];
+      } else {
+        vErrors.push(err1);
+      }
+      errors++;
+    }
+    if (data.target === void 0) {
+      const err2 = { instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: "target" }, message: "must have required property 'target'", schema: schema66.required, parentSchema: schema66, data };
+      if (vErrors === null) {
+        vErrors = [err2];
+      } else {
+        vErrors.push(err2);
+      }
+      errors++;
+    }
+    if (data.start_idx !== void 0) {
+      let data0 = data.start_idx;
+      if (!(typeof data0 == "number" && (!(data0 % 1) && !isNaN(data0)) && isFinite(data0))) {
+        const err3 = { instancePath: instancePath + "/start_idx", schemaPath: "#/properties/start_idx/type", keyword: "type", params: { type: "integer" }, message: "must be integer", schema: schema66.properties.start_idx.type, parentSchema: schema66.properties.start_idx, data: data0 };
+        if (vErrors === null) {
+          vErrors = [err3];
+        } else {
+          vErrors.push(err3);
+        }
+        errors++;
+      }
+    }
+    if (data.end_idx !== void 0) {
+      let data1 = data.end_idx;
+      if (!(typeof data1 == "number" && (!(data1 % 1) && !isNaN(data1)) && isFinite(data1))) {
+        const err4 = { instancePath: instancePath + "/end_idx", schemaPath: "#/properties/end_idx/type", keyword: "type", params: { type: "integer" }, message: "must be integer", schema: schema66.properties.end_idx.type, parentSchema: schema66.properties.end_idx, data: data1 };
+        if (vErrors === null) {
+          vErrors = [err4];
+        } else {
+          vErrors.push(err4);
+        }
+        errors++;
+      }
+    }
+    if (data.target !== void 0) {
+      if (!validate55(data.target, { instancePath: instancePath + "/target", parentData: data, parentDataProperty: "target", rootData, dynamicAnchors })) {
+        vErrors = vErrors === null ? validate55.errors : (function(a, b) {
+          for (let i = 0; i < b.length; i++) a.push(b[i]);
+          return a;
+        })(vErrors, validate55.errors);
+        errors = vErrors.length;
+      }
+    }
+  } else {
+    const err5 = { instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object", schema: schema66.type, parentSchema: schema66, data };
+    if (vErrors === null) {
+      vErrors = [err5];
+    } else {
+      vErrors.push(err5);
+    }
+    errors++;
+  }
+  validate71.errors = vErrors;
+  return errors === 0;
+}
+validate71.evaluated = { "props": { "start_idx": true, "end_idx": true, "target": true }, "dynamicProps": false, "dynamicItems": false };
+const MessageContent = validate73;
+function validate73(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+  let vErrors = null;
+  let errors = 0;
+  const evaluated0 = validate73.evaluated;
+  if (evaluated0.dynamicProps) {
+    evaluated0.props = void 0;
+  }
+  if (evaluated0.dynamicItems) {
+    evaluated0.items = void 0;
+  }
+  const _errs0 = errors;
+  let valid0 = false;
+  const _errs1 = errors;
+  if (typeof data !== "string") {
+    const err0 = { instancePath, schemaPath: "#/anyOf/0/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema37.anyOf[0].type, parentSchema: schema37.anyOf[0], data };
+    if (vErrors === null) {
+      vErrors = [err0];
+    } else {
+      vErrors.push(err0);
+    }
+    errors++;
+  }
+  var _valid0 = _errs1 === errors;
+  valid0 = valid0 || _valid0;
+  const _errs3 = errors;
+  if (Array.isArray(data)) {
+    const len0 = data.length;
+    for (let i0 = 0; i0 < len0; i0++) {
+      if (!validate26(data[i0], { instancePath: instancePath + "/" + i0, parentData: data, parentDataProperty: i0, rootData, dynamicAnchors })) {
+        vErrors = vErrors === null ? validate26.errors : (function(a, b) {
+          for (let i = 0; i < b.length; i++) a.push(b[i]);
+          return a;
+        })(vErrors, validate26.errors);
+        errors = vErrors.length;
+      }
+    }
+  } else {
+    const err1 = { instancePath, schemaPath: "#/anyOf/1/type", keyword: "type", params: { type: "array" }, message: "must be array", schema: schema37.anyOf[1].type, parentSchema: schema37.anyOf[1], data };
+    if (vErrors === null) {
+      vErrors = [err1];
+    } else {
+      vErrors.push(err1);
+    }
+    errors++;
+  }
+  var _valid0 = _errs3 === errors;
+  valid0 = valid0 || _valid0;
+  if (_valid0) {
+    var items0 = true;
+  }
+  if (!valid0) {
+    const err2 = { instancePath, schemaPath: "#/anyOf", keyword: "anyOf", params: {}, message: "must match a schema in anyOf", schema: schema37.anyOf, parentSchema: schema37, data };
+    if (vErrors === null) {
+      vErrors = [err2];
+    } else {
+      vErrors.push(err2);
+    }
+    errors++;
+  } else {
+    errors = _errs0;
+    if (vErrors !== null) {
+      if (_errs0) {
+        vErrors.length = _errs0;
+      } else {
+        vErrors = null;
+      }
+    }
+  }
+  validate73.errors = vErrors;
+  evaluated0.items = items0;
+  return errors === 0;
+}
+validate73.evaluated = { "dynamicProps": false, "dynamicItems": true };
+const ReadingResultItem = validate75;
+function validate75(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+  let vErrors = null;
+  let errors = 0;
+  const evaluated0 = validate75.evaluated;
+  if (evaluated0.dynamicProps) {
+    evaluated0.props = void 0;
+  }
+  if (evaluated0.dynamicItems) {
+    evaluated0.items = void 0;
+  }
+  if (data && typeof data == "object" && !Array.isArray(data)) {
+    if (data.item_type === void 0) {
+      const err0 = { instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: "item_type" }, message: "must have required property 'item_type'", schema: schema56.required, parentSchema: schema56, data };
+      if (vErrors === null) {
+        vErrors = [err0];
+      } else {
+        vErrors.push(err0);
+      }
+      errors++;
+    }
+    if (data.reading_result_id === void 0) {
+      const err1 = { instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: "reading_result_id" }, message: "must have required property 'reading_result_id'", schema: schema56.required, parentSchema: schema56, data };
+      if (vErrors === null) {
+        vErrors = [err1];
+      } else {
+        vErrors.push(err1);
+      }
+      errors++;
+    }
+    if (data.collection_id === void 0) {
+      const err2 = { instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: "collection_id" }, message: "must have required property 'collection_id'", schema: schema56.required, parentSchema: schema56, data };
+      if (vErrors === null) {
+        vErrors = [err2];
+      } else {
+        vErrors.push(err2);
+      }
+      errors++;
+    }
+    if (data.item_type !== void 0) {
+      let data0 = data.item_type;
+      if ("reading_result" !== data0) {
+        const err3 = { instancePath: instancePath + "/item_type", schemaPath: "#/properties/item_type/const", keyword: "const", params: { allowedValue: "reading_result" }, message: "must be equal to constant", schema: "reading_result", parentSchema: schema56.properties.item_type, data: data0 };
+        if (vErrors === null) {
+          vErrors = [err3];
+        } else {
+          vErrors.push(err3);
+        }
+        errors++;
+      }
+    }
+    if (data.reading_result_id !== void 0) {
+      let data1 = data.reading_result_id;
+      if (typeof data1 !== "string") {
+        const err4 = { instancePath: instancePath + "/reading_result_id", schemaPath: "#/properties/reading_result_id/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema56.properties.reading_result_id.type, parentSchema: schema56.properties.reading_result_id, data: data1 };
+        if (vErrors === null) {
+          vErrors = [err4];
+        } else {
+          vErrors.push(err4);
+        }
+        errors++;
+      }
+    }
+    if (data.collection_id !== void 0) {
+      let data2 = data.collection_id;
+      if (typeof data2 !== "string") {
+        const err5 = { instancePath: instancePath + "/collection_id", schemaPath: "#/properties/collection_id/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema56.properties.collection_id.type, parentSchema: schema56.properties.collection_id, data: data2 };
+        if (vErrors === null) {
+          vErrors = [err5];
+        } else {
+          vErrors.push(err5);
+        }
+        errors++;
+      }
+    }
+  } else {
+    const err6 = { instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object", schema: schema56.type, parentSchema: schema56, data };
+    if (vErrors === null) {
+      vErrors = [err6];
+    } else {
+      vErrors.push(err6);
+    }
+    errors++;
+  }
+  validate75.errors = vErrors;
+  return errors === 0;
+}
+validate75.evaluated = { "props": { "item_type": true, "reading_result_id": true, "collection_id": true }, "dynamicProps": false, "dynamicItems": false };
+const SystemMessage = validate76;
+function validate76(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+  let vErrors = null;
+  let errors = 0;
+  const evaluated0 = validate76.evaluated;
+  if (evaluated0.dynamicProps) {
+    evaluated0.props = void 0;
+  }
+  if (evaluated0.dynamicItems) {
+    evaluated0.items = void 0;
+  }
+  if (data && typeof data == "object" && !Array.isArray(data)) {
+    if (data.content === void 0) {
+      const err0 = { instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: "content" }, message: "must have required property 'content'", schema: schema36.required, parentSchema: schema36, data };
+      if (vErrors === null) {
+        vErrors = [err0];
+      } else {
+        vErrors.push(err0);
+      }
+      errors++;
+    }
+    if (data.role === void 0) {
+      const err1 = { instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: "role" }, message: "must have required property 'role'", schema: schema36.required, parentSchema: schema36, data };
+      if (vErrors === null) {
+        vErrors = [err1];
+      } else {
+        vErrors.push(err1);
+      }
+      errors++;
+    }
+    if (data.id !== void 0) {
+      let data0 = data.id;
+      if (typeof data0 !== "string" && data0 !== null) {
+        const err2 = { instancePath: instancePath + "/id", schemaPath: "#/properties/id/type", keyword: "type", params: { type: schema36.properties.id.type }, message: "must be string,null", schema: schema36.properties.id.type, parentSchema: schema36.properties.id, data: data0 };
+        if (vErrors === null) {
+          vErrors = [err2];
+        } else {
+          vErrors.push(err2);
+        }
+        errors++;
+      }
+    }
+    if (data.content !== void 0) {
+      if (!validate25(data.content, { instancePath: instancePath + "/content", parentData: data, parentDataProperty: "content", rootData, dynamicAnchors })) {
+        vErrors = vErrors === null ? validate25.errors : (function(a, b) {
+          for (let i = 0; i < b.length; i++) a.push(b[i]);
+          return a;
+        })(vErrors, validate25.errors);
+        errors = vErrors.length;
+      }
+    }
+    if (data.role !== void 0) {
+      let data2 = data.role;
+      if ("system" !== data2) {
+        const err3 = { instancePath: instancePath + "/role", schemaPath: "#/properties/role/const", keyword: "const", params: { allowedValue: "system" }, message: "must be equal to constant", schema: "system", parentSchema: schema36.properties.role, data: data2 };
+        if (vErrors === null) {
+          vErrors = [err3];
+        } else {
+          vErrors.push(err3);
+        }
+        errors++;
+      }
+    }
+    if (data.metadata !== void 0) {
+      let data3 = data.metadata;
+      if (!(data3 && typeof data3 == "object" && !Array.isArray(data3)) && data3 !== null) {
+        const err4 = { instancePath: instancePath + "/metadata", schemaPath: "#/properties/metadata/type", keyword: "type", params: { type: schema36.properties.metadata.type }, message: "must be object,null", schema: schema36.properties.metadata.type, parentSchema: schema36.properties.metadata, data: data3 };
+        if (vErrors === null) {
+          vErrors = [err4];
+        } else {
+          vErrors.push(err4);
+        }
+        errors++;
+      }
+    }
+  } else {
+    const err5 = { instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object", schema: schema36.type, parentSchema: schema36, data };
+    if (vErrors === null) {
+      vErrors = [err5];
+    } else {
+      vErrors.push(err5);
+    }
+    errors++;
+  }
   validate76.errors = vErrors;
   return errors === 0;
 }
-validate76.evaluated = { "props": { "id": true, "content": true, "role": true, "metadata": true, "tool_call_id": true }, "dynamicProps": false, "dynamicItems": false };
+validate76.evaluated = { "props": { "id": true, "content": true, "role": true, "metadata": true }, "dynamicProps": false, "dynamicItems": false };
+const Timestamp = validate78;
+function validate78(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+  let vErrors = null;
+  let errors = 0;
+  const evaluated0 = validate78.evaluated;
+  if (evaluated0.dynamicProps) {
+    evaluated0.props = void 0;
+  }
+  if (evaluated0.dynamicItems) {
+    evaluated0.items = void 0;
+  }
+  const _errs1 = errors;
+  const _errs2 = errors;
+  if (typeof data === "string") {
+    if (!pattern4.test(data)) {
+      const err0 = {};
+      if (vErrors === null) {
+        vErrors = [err0];
+      } else {
+        vErrors.push(err0);
+      }
+      errors++;
+    }
+  }
+  var valid0 = _errs2 === errors;
+  if (valid0) {
+    const err1 = { instancePath, schemaPath: "#/not", keyword: "not", params: {}, message: "must NOT be valid", schema: schema34.not, parentSchema: schema34, data };
+    if (vErrors === null) {
+      vErrors = [err1];
+    } else {
+      vErrors.push(err1);
+    }
+    errors++;
+  } else {
+    errors = _errs1;
+    if (vErrors !== null) {
+      if (_errs1) {
+        vErrors.length = _errs1;
+      } else {
+        vErrors = null;
+      }
+    }
+  }
+  if (typeof data === "string") {
+    if (!pattern5.test(data)) {
+      const err2 = { instancePath, schemaPath: "#/pattern", keyword: "pattern", params: { pattern: "^(([0-9]{3}[1-9]|[0-9]{2}[1-9][0-9]|[0-9][1-9][0-9]{2}|[1-9][0-9]{3})-(0[13578]|1[02])-(0[1-9]|[12][0-9]|3[01])|([0-9]{3}[1-9]|[0-9]{2}[1-9][0-9]|[0-9][1-9][0-9]{2}|[1-9][0-9]{3})-(0[469]|11)-(0[1-9]|[12][0-9]|30)|([0-9]{3}[1-9]|[0-9]{2}[1-9][0-9]|[0-9][1-9][0-9]{2}|[1-9][0-9]{3})-02-(0[1-9]|1[0-9]|2[0-8])|([0-9]{2}(0[48]|[2468][048]|[13579][26])|(0[48]|[2468][048]|[13579][26])00)-02-29)T([01][0-9]|2[0-3]):[0-5][0-9]:[0-5][0-9](\\.[0-9]{1,6})?(Z|[+-]([01][0-9]|2[0-3]):[0-5][0-9])?$" }, message: 'must match pattern "^(([0-9]{3}[1-9]|[0-9]{2}[1-9][0-9]|[0-9][1-9][0-9]{2}|[1-9][0-9]{3})-(0[13578]|1[02])-(0[1-9]|[12][0-9]|3[01])|([0-9]{3}[1-9]|[0-9]{2}[1-9][0-9]|[0-9][1-9][0-9]{2}|[1-9][0-9]{3})-(0[469]|11)-(0[1-9]|[12][0-9]|30)|([0-9]{3}[1-9]|[0-9]{2}[1-9][0-9]|[0-9][1-9][0-9]{2}|[1-9][0-9]{3})-02-(0[1-9]|1[0-9]|2[0-8])|([0-9]{2}(0[48]|[2468][048]|[13579][26])|(0[48]|[2468][048]|[13579][26])00)-02-29)T([01][0-9]|2[0-3]):[0-5][0-9]:[0-5][0-9](\\.[0-9]{1,6})?(Z|[+-]([01][0-9]|2[0-3]):[0-5][0-9])?$"', schema: "^(([0-9]{3}[1-9]|[0-9]{2}[1-9][0-9]|[0-9][1-9][0-9]{2}|[1-9][0-9]{3})-(0[13578]|1[02])-(0[1-9]|[12][0-9]|3[01])|([0-9]{3}[1-9]|[0-9]{2}[1-9][0-9]|[0-9][1-9][0-9]{2}|[1-9][0-9]{3})-(0[469]|11)-(0[1-9]|[12][0-9]|30)|([0-9]{3}[1-9]|[0-9]{2}[1-9][0-9]|[0-9][1-9][0-9]{2}|[1-9][0-9]{3})-02-(0[1-9]|1[0-9]|2[0-8])|([0-9]{2}(0[48]|[2468][048]|[13579][26])|(0[48]|[2468][048]|[13579][26])00)-02-29)T([01][0-9]|2[0-3]):[0-5][0-9]:[0-5][0-9](\\.[0-9]{1,6})?(Z|[+-]([01][0-9]|2[0-3]):[0-5][0-9])?$", parentSchema: schema34, data };
+      if (vErrors === null) {
+        vErrors = [err2];
+      } else {
+        vErrors.push(err2);
+      }
+      errors++;
+    }
+  } else {
+    const err3 = { instancePath, schemaPath: "#/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema34.type, parentSchema: schema34, data };
+    if (vErrors === null) {
+      vErrors = [err3];
+    } else {
+      vErrors.push(err3);
+    }
+    errors++;
+  }
+  validate78.errors = vErrors;
+  return errors === 0;
+}
+validate78.evaluated = { "dynamicProps": false, "dynamicItems": false };
+const ToolCall = validate79;
+function validate79(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+  let vErrors = null;
+  let errors = 0;
+  const evaluated0 = validate79.evaluated;
+  if (evaluated0.dynamicProps) {
+    evaluated0.props = void 0;
+  }
+  if (evaluated0.dynamicItems) {
+    evaluated0.items = void 0;
+  }
+  if (data && typeof data == "object" && !Array.isArray(data)) {
+    if (data.id === void 0) {
+      const err0 = { instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: "id" }, message: "must have required property 'id'", schema: schema43.required, parentSchema: schema43, data };
+      if (vErrors === null) {
+        vErrors = [err0];
+      } else {
+        vErrors.push(err0);
+      }
+      errors++;
+    }
+    if (data.function === void 0) {
+      const err1 = { instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: "function" }, message: "must have required property 'function'", schema: schema43.required, parentSchema: schema43, data };
+      if (vErrors === null) {
+        vErrors = [err1];
+      } else {
+        vErrors.push(err1);
+      }
+      errors++;
+    }
+    if (data.arguments === void 0) {
+      const err2 = { instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: "arguments" }, message: "must have required property 'arguments'", schema: schema43.required, parentSchema: schema43, data };
+      if (vErrors === null) {
+        vErrors = [err2];
+      } else {
+        vErrors.push(err2);
+      }
+      errors++;
+    }
+    if (data.id !== void 0) {
+      let data0 = data.id;
+      if (typeof data0 !== "string") {
+        const err3 = { instancePath: instancePath + "/id", schemaPath: "#/properties/id/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema43.properties.id.type, parentSchema: schema43.properties.id, data: data0 };
+        if (vErrors === null) {
+          vErrors = [err3];
+        } else {
+          vErrors.push(err3);
+        }
+        errors++;
+      }
+    }
+    if (data.function !== void 0) {
+      let data1 = data.function;
+      if (typeof data1 !== "string") {
+        const err4 = { instancePath: instancePath + "/function", schemaPath: "#/properties/function/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema43.properties.function.type, parentSchema: schema43.properties.function, data: data1 };
+        if (vErrors === null) {
+          vErrors = [err4];
+        } else {
+          vErrors.push(err4);
+        }
+        errors++;
+      }
+    }
+    if (data.arguments !== void 0) {
+      let data2 = data.arguments;
+      if (!(data2 && typeof data2 == "object" && !Array.isArray(data2))) {
+        const err5 = { instancePath: instancePath + "/arguments", schemaPath: "#/properties/arguments/type", keyword: "type", params: { type: "object" }, message: "must be object", schema: schema43.properties.arguments.type, parentSchema: schema43.properties.arguments, data: data2 };
+        if (vErrors === null) {
+          vErrors = [err5];
+        } else {
+          vErrors.push(err5);
+        }
+        errors++;
+      }
+    }
+    if (data.type !== void 0) {
+      let data3 = data.type;
+      if (!(data3 === "function" || data3 === null)) {
+        const err6 = { instancePath: instancePath + "/type", schemaPath: "#/properties/type/enum", keyword: "enum", params: { allowedValues: schema43.properties.type.enum }, message: "must be equal to one of the allowed values", schema: schema43.properties.type.enum, parentSchema: schema43.properties.type, data: data3 };
+        if (vErrors === null) {
+          vErrors = [err6];
+        } else {
+          vErrors.push(err6);
+        }
+        errors++;
+      }
+    }
+    if (data.parse_error !== void 0) {
+      let data4 = data.parse_error;
+      if (typeof data4 !== "string" && data4 !== null) {
+        const err7 = { instancePath: instancePath + "/parse_error", schemaPath: "#/properties/parse_error/type", keyword: "type", params: { type: schema43.properties.parse_error.type }, message: "must be string,null", schema: schema43.properties.parse_error.type, parentSchema: schema43.properties.parse_error, data: data4 };
+        if (vErrors === null) {
+          vErrors = [err7];
+        } else {
+          vErrors.push(err7);
+        }
+        errors++;
+      }
+    }
+    if (data.view !== void 0) {
+      let data5 = data.view;
+      const _errs11 = errors;
+      let valid1 = false;
+      const _errs12 = errors;
+      if (data5 && typeof data5 == "object" && !Array.isArray(data5)) {
+        if (data5.format === void 0) {
+          const err8 = { instancePath: instancePath + "/view", schemaPath: "#/$defs/ToolCallContent/required", keyword: "required", params: { missingProperty: "format" }, message: "must have required property 'format'", schema: schema44.required, parentSchema: schema44, data: data5 };
+          if (vErrors === null) {
+            vErrors = [err8];
+          } else {
+            vErrors.push(err8);
+          }
+          errors++;
+        }
+        if (data5.content === void 0) {
+          const err9 = { instancePath: instancePath + "/view", schemaPath: "#/$defs/ToolCallContent/required", keyword: "required", params: { missingProperty: "content" }, message: "must have required property 'content'", schema: schema44.required, parentSchema: schema44, data: data5 };
+          if (vErrors === null) {
+            vErrors = [err9];
+          } else {
+            vErrors.push(err9);
+          }
+          errors++;
+        }
+        if (data5.title !== void 0) {
+          let data6 = data5.title;
+          if (typeof data6 !== "string" && data6 !== null) {
+            const err10 = { instancePath: instancePath + "/view/title", schemaPath: "#/$defs/ToolCallContent/properties/title/type", keyword: "type", params: { type: schema44.properties.title.type }, message: "must be string,null", schema: schema44.properties.title.type, parentSchema: schema44.properties.title, data: data6 };
+            if (vErrors === null) {
+              vErrors = [err10];
+            } else {
+              vErrors.push(err10);
+            }
+            errors++;
+          }
+        }
+        if (data5.format !== void 0) {
+          let data7 = data5.format;
+          if (!(data7 === "text" || data7 === "markdown")) {
+            const err11 = { instancePath: instancePath + "/view/format", schemaPath: "#/$defs/ToolCallContent/properties/format/enum", keyword: "enum", params: { allowedValues: schema44.properties.format.enum }, message: "must be equal to one of the allowed values", schema: schema44.properties.format.enum, parentSchema: schema44.properties.format, data: data7 };
+            if (vErrors === null) {
+              vErrors = [err11];
+            } else {
+              vErrors.push(err11);
+            }
+            errors++;
+          }
+        }
+        if (data5.content !== void 0) {
+          let data8 = data5.content;
+          if (typeof data8 !== "string") {
+            const err12 = { instancePath: instancePath + "/view/content", schemaPath: "#/$defs/ToolCallContent/properties/content/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema44.properties.content.type, parentSchema: schema44.properties.content, data: data8 };
+            if (vErrors === null) {
+              vErrors = [err12];
+            } else {
+              vErrors.push(err12);
+            }
+            errors++;
+          }
+        }
+      } else {
+        const err13 = { instancePath: instancePath + "/view", schemaPath: "#/$defs/ToolCallContent/type", keyword: "type", params: { type: "object" }, message: "must be object", schema: schema44.type, parentSchema: schema44, data: data5 };
+        if (vErrors === null) {
+          vErrors = [err13];
+        } else {
+          vErrors.push(err13);
+        }
+        errors++;
+      }
+      var _valid0 = _errs12 === errors;
+      valid1 = valid1 || _valid0;
+      if (_valid0) {
+        var props0 = {};
+        props0.title = true;
+        props0.format = true;
+        props0.content = true;
+      }
+      const _errs20 = errors;
+      if (data5 !== null) {
+        const err14 = { instancePath: instancePath + "/view", schemaPath: "#/properties/view/anyOf/1/type", keyword: "type", params: { type: "null" }, message: "must be null", schema: schema43.properties.view.anyOf[1].type, parentSchema: schema43.properties.view.anyOf[1], data: data5 };
+        if (vErrors === null) {
+          vErrors = [err14];
+        } else {
+          vErrors.push(err14);
+        }
+        errors++;
+      }
+      var _valid0 = _errs20 === errors;
+      valid1 = valid1 || _valid0;
+      if (!valid1) {
+        const err15 = { instancePath: instancePath + "/view", schemaPath: "#/properties/view/anyOf", keyword: "anyOf", params: {}, message: "must match a schema in anyOf", schema: schema43.properties.view.anyOf, parentSchema: schema43.properties.view, data: data5 };
+        if (vErrors === null) {
+          vErrors = [err15];
+        } else {
+          vErrors.push(err15);
+        }
+        errors++;
+      } else {
+        errors = _errs11;
+        if (vErrors !== null) {
+          if (_errs11) {
+            vErrors.length = _errs11;
+          } else {
+            vErrors = null;
+          }
+        }
+      }
+    }
+    if (data.google_thought_signature !== void 0) {
+      let data9 = data.google_thought_signature;
+      if (typeof data9 !== "string" && data9 !== null) {
+        const err16 = { instancePath: instancePath + "/google_thought_signature", schemaPath: "#/properties/google_thought_signature/type", keyword: "type", params: { type: schema43.properties.google_thought_signature.type }, message: "must be string,null", schema: schema43.properties.google_thought_signature.type, parentSchema: schema43.properties.google_thought_signature, data: data9 };
+        if (vErrors === null) {
+          vErrors = [err16];
+        } else {
+          vErrors.push(err16);
+        }
+        errors++;
+      }
+    }
+  } else {
+    const err17 = { instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object", schema: schema43.type, parentSchema: schema43, data };
+    if (vErrors === null) {
+      vErrors = [err17];
+    } else {
+      vErrors.push(err17);
+    }
+    errors++;
+  }
+  validate79.errors = vErrors;
+  return errors === 0;
+}
+validate79.evaluated = { "props": { "id": true, "function": true, "arguments": true, "type": true, "parse_error": true, "view": true, "google_thought_signature": true }, "dynamicProps": false, "dynamicItems": false };
+const ToolCallContent = validate80;
+function validate80(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+  let vErrors = null;
+  let errors = 0;
+  const evaluated0 = validate80.evaluated;
+  if (evaluated0.dynamicProps) {
+    evaluated0.props = void 0;
+  }
+  if (evaluated0.dynamicItems) {
+    evaluated0.items = void 0;
+  }
+  if (data && typeof data == "object" && !Array.isArray(data)) {
+    if (data.format === void 0) {
+      const err0 = { instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: "format" }, message: "must have required property 'format'", schema: schema44.required, parentSchema: schema44, data };
+      if (vErrors === null) {
+        vErrors = [err0];
+      } else {
+        vErrors.push(err0);
+      }
+      errors++;
+    }
+    if (data.content === void 0) {
+      const err1 = { instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: "content" }, message: "must have required property 'content'", schema: schema44.required, parentSchema: schema44, data };
+      if (vErrors === null) {
+        vErrors = [err1];
+      } else {
+        vErrors.push(err1);
+      }
+      errors++;
+    }
+    if (data.title !== void 0) {
+      let data0 = data.title;
+      if (typeof data0 !== "string" && data0 !== null) {
+        const err2 = { instancePath: instancePath + "/title", schemaPath: "#/properties/title/type", keyword: "type", params: { type: schema44.properties.title.type }, message: "must be string,null", schema: schema44.properties.title.type, parentSchema: schema44.properties.title, data: data0 };
+        if (vErrors === null) {
+          vErrors = [err2];
+        } else {
+          vErrors.push(err2);
+        }
+        errors++;
+      }
+    }
+    if (data.format !== void 0) {
+      let data1 = data.format;
+      if (!(data1 === "text" || data1 === "markdown")) {
+        const err3 = { instancePath: instancePath + "/format", schemaPath: "#/properties/format/enum", keyword: "enum", params: { allowedValues: schema44.properties.format.enum }, message: "must be equal to one of the allowed values", schema: schema44.properties.format.enum, parentSchema: schema44.properties.format, data: data1 };
+        if (vErrors === null) {
+          vErrors = [err3];
+        } else {
+          vErrors.push(err3);
+        }
+        errors++;
+      }
+    }
+    if (data.content !== void 0) {
+      let data2 = data.content;
+      if (typeof data2 !== "string") {
+        const err4 = { instancePath: instancePath + "/content", schemaPath: "#/properties/content/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema44.properties.content.type, parentSchema: schema44.properties.content, data: data2 };
+        if (vErrors === null) {
+          vErrors = [err4];
+        } else {
+          vErrors.push(err4);
+        }
+        errors++;
+      }
+    }
+  } else {
+    const err5 = { instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object", schema: schema44.type, parentSchema: schema44, data };
+    if (vErrors === null) {
+      vErrors = [err5];
+    } else {
+      vErrors.push(err5);
+    }
+    errors++;
+  }
+  validate80.errors = vErrors;
+  return errors === 0;
+}
+validate80.evaluated = { "props": { "title": true, "format": true, "content": true }, "dynamicProps": false, "dynamicItems": false };
+const ToolInfo = validate81;
+const schema76 = { "type": "object", "properties": { "name": { "type": "string" }, "description": { "type": "string" }, "parameters": { "$ref": "#/$defs/ToolParams" } }, "required": ["name", "description"] };
+const schema77 = { "type": "object", "properties": { "type": { "const": "object" }, "properties": { "type": "object", "additionalProperties": { "$ref": "#/$defs/ToolParam" } }, "required": { "type": "array", "items": { "type": "string" } }, "additionalProperties": { "type": "boolean" } } };
+const schema78 = { "type": "object", "properties": { "name": { "type": "string" }, "description": { "type": "string" }, "input_schema": { "type": "object" } }, "required": ["name", "description", "input_schema"] };
+function validate82(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+  let vErrors = null;
+  let errors = 0;
+  const evaluated0 = validate82.evaluated;
+  if (evaluated0.dynamicProps) {
+    evaluated0.props = void 0;
+  }
+  if (evaluated0.dynamicItems) {
+    evaluated0.items = void 0;
+  }
+  if (data && typeof data == "object" && !Array.isArray(data)) {
+    if (data.type !== void 0) {
+      let data0 = data.type;
+      if ("object" !== data0) {
+        const err0 = { instancePath: instancePath + "/type", schemaPath: "#/properties/type/const", keyword: "const", params: { allowedValue: "object" }, message: "must be equal to constant", schema: "object", parentSchema: schema77.properties.type, data: data0 };
+        if (vErrors === null) {
+          vErrors = [err0];
+        } else {
+          vErrors.push(err0);
+        }
+        errors++;
+      }
+    }
+    if (data.properties !== void 0) {
+      let data1 = data.properties;
+      if (data1 && typeof data1 == "object" && !Array.isArray(data1)) {
+        for (const key0 in data1) {
+          let data2 = data1[key0];
+          if (data2 && typeof data2 == "object" && !Array.isArray(data2)) {
+            if (data2.name === void 0) {
+              const err1 = { instancePath: instancePath + "/properties/" + key0.replace(/~/g, "~0").replace(/\//g, "~1"), schemaPath: "#/$defs/ToolParam/required", keyword: "required", params: { missingProperty: "name" }, message: "must have required property 'name'", schema: schema78.required, parentSchema: schema78, data: data2 };
+              if (vErrors === null) {
+                vErrors = [err1];
+              } else {
+                vErrors.push(err1);
+              }
+              errors++;
+            }
+            if (data2.description === void 0) {
+              const err2 = { instancePath: instancePath + "/properties/" + key0.replace(/~/g, "~0").replace(/\//g, "~1"), schemaPath: "#/$defs/ToolParam/required", keyword: "required", params: { missingProperty: "description" }, message: "must have required property 'description'", schema: schema78.required, parentSchema: schema78, data: data2 };
+              if (vErrors === null) {
+                vErrors = [err2];
+              } else {
+                vErrors.push(err2);
+              }
+              errors++;
+            }
+            if (data2.input_schema === void 0) {
+              const err3 = { instancePath: instancePath + "/properties/" + key0.replace(/~/g, "~0").replace(/\//g, "~1"), schemaPath: "#/$defs/ToolParam/required", keyword: "required", params: { missingProperty: "input_schema" }, message: "must have required property 'input_schema'", schema: schema78.required, parentSchema: schema78, data: data2 };
+              if (vErrors === null) {
+                vErrors = [err3];
+              } else {
+                vErrors.push(err3);
+              }
+              errors++;
+            }
+            if (data2.name !== void 0) {
+              let data3 = data2.name;
+              if (typeof data3 !== "string") {
+                const err4 = { instancePath: instancePath + "/properties/" + key0.replace(/~/g, "~0").replace(/\//g, "~1") + "/name", schemaPath: "#/$defs/ToolParam/properties/name/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema78.properties.name.type, parentSchema: schema78.properties.name, data: data3 };
+                if (vErrors === null) {
+                  vErrors = [err4];
+                } else {
+                  vErrors.push(err4);
+                }
+                errors++;
+              }
+            }
+            if (data2.description !== void 0) {
+              let data4 = data2.description;
+              if (typeof data4 !== "string") {
+                const err5 = { instancePath: instancePath + "/properties/" + key0.replace(/~/g, "~0").replace(/\//g, "~1") + "/description", schemaPath: "#/$defs/ToolParam/properties/description/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema78.properties.description.type, parentSchema: schema78.properties.description, data: data4 };
+                if (vErrors === null) {
+                  vErrors = [err5];
+                } else {
+                  vErrors.push(err5);
+                }
+                errors++;
+              }
+            }
+            if (data2.input_schema !== void 0) {
+              let data5 = data2.input_schema;
+              if (!(data5 && typeof data5 == "object" && !Array.isArray(data5))) {
+                const err6 = { instancePath: instancePath + "/properties/" + key0.replace(/~/g, "~0").replace(/\//g, "~1") + "/input_schema", schemaPath: "#/$defs/ToolParam/properties/input_schema/type", keyword: "type", params: { type: "object" }, message: "must be object", schema: schema78.properties.input_schema.type, parentSchema: schema78.properties.input_schema, data: data5 };
+                if (vErrors === null) {
+                  vErrors = [err6];
+                } else {
+                  vErrors.push(err6);
+                }
+                errors++;
+              }
+            }
+          } else {
+            const err7 = { instancePath: instancePath + "/properties/" + key0.replace(/~/g, "~0").replace(/\//g, "~1"), schemaPath: "#/$defs/ToolParam/type", keyword: "type", params: { type: "object" }, message: "must be object", schema: schema78.type, parentSchema: schema78, data: data2 };
+            if (vErrors === null) {
+              vErrors = [err7];
+            } else {
+              vErrors.push(err7);
+            }
+            errors++;
+          }
+        }
+      } else {
+        const err8 = { instancePath: instancePath + "/properties", schemaPath: "#/properties/properties/type", keyword: "type", params: { type: "object" }, message: "must be object", schema: schema77.properties.properties.type, parentSchema: schema77.properties.properties, data: data1 };
+        if (vErrors === null) {
+          vErrors = [err8];
+        } else {
+          vErrors.push(err8);
+        }
+        errors++;
+      }
+    }
+    if (data.required !== void 0) {
+      let data6 = data.required;
+      if (Array.isArray(data6)) {
+        const len0 = data6.length;
+        for (let i0 = 0; i0 < len0; i0++) {
+          let data7 = data6[i0];
+          if (typeof data7 !== "string") {
+            const err9 = { instancePath: instancePath + "/required/" + i0, schemaPath: "#/properties/required/items/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema77.properties.required.items.type, parentSchema: schema77.properties.required.items, data: data7 };
+            if (vErrors === null) {
+              vErrors = [err9];
+            } else {
+              vErrors.push(err9);
+            }
+            errors++;
+          }
+        }
+      } else {
+        const err10 = { instancePath: instancePath + "/required", schemaPath: "#/properties/required/type", keyword: "type", params: { type: "array" }, message: "must be array", schema: schema77.properties.required.type, parentSchema: schema77.properties.required, data: data6 };
+        if (vErrors === null) {
+          vErrors = [err10];
+        } else {
+          vErrors.push(err10);
+        }
+        errors++;
+      }
+    }
+    if (data.additionalProperties !== void 0) {
+      let data8 = data.additionalProperties;
+      if (typeof data8 !== "boolean") {
+        const err11 = { instancePath: instancePath + "/additionalProperties", schemaPath: "#/properties/additionalProperties/type", keyword: "type", params: { type: "boolean" }, message: "must be boolean", schema: schema77.properties.additionalProperties.type, parentSchema: schema77.properties.additionalProperties, data: data8 };
+        if (vErrors === null) {
+          vErrors = [err11];
+        } else {
+          vErrors.push(err11);
+        }
+        errors++;
+      }
+    }
+  } else {
+    const err12 = { instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object", schema: schema77.type, parentSchema: schema77, data };
+    if (vErrors === null) {
+      vErrors = [err12];
+    } else {
+      vErrors.push(err12);
+    }
+    errors++;
+  }
+  validate82.errors = vErrors;
+  return errors === 0;
+}
+validate82.evaluated = { "props": { "type": true, "properties": true, "required": true, "additionalProperties": true }, "dynamicProps": false, "dynamicItems": false };
+function validate81(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+  let vErrors = null;
+  let errors = 0;
+  const evaluated0 = validate81.evaluated;
+  if (evaluated0.dynamicProps) {
+    evaluated0.props = void 0;
+  }
+  if (evaluated0.dynamicItems) {
+    evaluated0.items = void 0;
+  }
+  if (data && typeof data == "object" && !Array.isArray(data)) {
+    if (data.name === void 0) {
+      const err0 = { instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: "name" }, message: "must have required property 'name'", schema: schema76.required, parentSchema: schema76, data };
+      if (vErrors === null) {
+        vErrors = [err0];
+      } else {
+        vErrors.push(err0);
+      }
+      errors++;
+    }
+    if (data.description === void 0) {
+      const err1 = { instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: "description" }, message: "must have required property 'description'", schema: schema76.required, parentSchema: schema76, data };
+      if (vErrors === null) {
+        vErrors = [err1];
+      } else {
+        vErrors.push(err1);
+      }
+      errors++;
+    }
+    if (data.name !== void 0) {
+      let data0 = data.name;
+      if (typeof data0 !== "string") {
+        const err2 = { instancePath: instancePath + "/name", schemaPath: "#/properties/name/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema76.properties.name.type, parentSchema: schema76.properties.name, data: data0 };
+        if (vErrors === null) {
+          vErrors = [err2];
+        } else {
+          vErrors.push(err2);
+        }
+        errors++;
+      }
+    }
+    if (data.description !== void 0) {
+      let data1 = data.description;
+      if (typeof data1 !== "string") {
+        const err3 = { instancePath: instancePath + "/description", schemaPath: "#/properties/description/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema76.properties.description.type, parentSchema: schema76.properties.description, data: data1 };
+        if (vErrors === null) {
+          vErrors = [err3];
+        } else {
+          vErrors.push(err3);
+        }
+        errors++;
+      }
+    }
+    if (data.parameters !== void 0) {
+      if (!validate82(data.parameters, { instancePath: instancePath + "/parameters", parentData: data, parentDataProperty: "parameters", rootData, dynamicAnchors })) {
+        vErrors = vErrors === null ? validate82.errors : (function(a, b) {
+          for (let i = 0; i < b.length; i++) a.push(b[i]);
+          return a;
+        })(vErrors, validate82.errors);
+        errors = vErrors.length;
+      }
+    }
+  } else {
+    const err4 = { instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object", schema: schema76.type, parentSchema: schema76, data };
+    if (vErrors === null) {
+      vErrors = [err4];
+    } else {
+      vErrors.push(err4);
+    }
+    errors++;
+  }
+  validate81.errors = vErrors;
+  return errors === 0;
+}
+validate81.evaluated = { "props": { "name": true, "description": true, "parameters": true }, "dynamicProps": false, "dynamicItems": false };
+const ToolMessage = validate84;
+function validate84(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+  let vErrors = null;
+  let errors = 0;
+  const evaluated0 = validate84.evaluated;
+  if (evaluated0.dynamicProps) {
+    evaluated0.props = void 0;
+  }
+  if (evaluated0.dynamicItems) {
+    evaluated0.items = void 0;
+  }
+  if (data && typeof data == "object" && !Array.isArray(data)) {
+    if (data.content === void 0) {
+      const err0 = { instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: "content" }, message: "must have required property 'content'", schema: schema45.required, parentSchema: schema45, data };
+      if (vErrors === null) {
+        vErrors = [err0];
+      } else {
+        vErrors.push(err0);
+      }
+      errors++;
+    }
+    if (data.role === void 0) {
+      const err1 = { instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: "role" }, message: "must have required property 'role'", schema: schema45.required, parentSchema: schema45, data };
+      if (vErrors === null) {
+        vErrors = [err1];
+      } else {
+        vErrors.push(err1);
+      }
+      errors++;
+    }
+    if (data.id !== void 0) {
+      let data0 = data.id;
+      if (typeof data0 !== "string" && data0 !== null) {
+        const err2 = { instancePath: instancePath + "/id", schemaPath: "#/properties/id/type", keyword: "type", params: { type: schema45.properties.id.type }, message: "must be string,null", schema: schema45.properties.id.type, parentSchema: schema45.properties.id, data: data0 };
+        if (vErrors === null) {
+          vErrors = [err2];
+        } else {
+          vErrors.push(err2);
+        }
+        errors++;
+      }
+    }
+    if (data.content !== void 0) {
+      if (!validate25(data.content, { instancePath: instancePath + "/content", parentData: data, parentDataProperty: "content", rootData, dynamicAnchors })) {
+        vErrors = vErrors === null ? validate25.errors : (function(a, b) {
+          for (let i = 0; i < b.length; i++) a.push(b[i]);
+          return a;
+        })(vErrors, validate25.errors);
+        errors = vErrors.length;
+      }
+    }
+    if (data.role !== void 0) {
+      let data2 = data.role;
+      if ("tool" !== data2) {
+        const err3 = { instancePath: instancePath + "/role", schemaPath: "#/properties/role/const", keyword: "const", params: { allowedValue: "tool" }, message: "must be equal to constant", schema: "tool", parentSchema: schema45.properties.role, data: data2 };
+        if (vErrors === null) {
+          vErrors = [err3];
+        } else {
+          vErrors.push(err3);
+        }
+        errors++;
+      }
+    }
+    if (data.metadata !== void 0) {
+      let data3 = data.metadata;
+      if (!(data3 && typeof data3 == "object" && !Array.isArray(data3)) && data3 !== null) {
+        const err4 = { instancePath: instancePath + "/metadata", schemaPath: "#/properties/metadata/type", keyword: "type", params: { type: schema45.properties.metadata.type }, message: "must be object,null", schema: schema45.properties.metadata.type, parentSchema: schema45.properties.metadata, data: data3 };
+        if (vErrors === null) {
+          vErrors = [err4];
+        } else {
+          vErrors.push(err4);
+        }
+        errors++;
+      }
+    }
+    if (data.tool_call_id !== void 0) {
+      let data4 = data.tool_call_id;
+      if (typeof data4 !== "string" && data4 !== null) {
+        const err5 = { instancePath: instancePath + "/tool_call_id", schemaPath: "#/properties/tool_call_id/type", keyword: "type", params: { type: schema45.properties.tool_call_id.type }, message: "must be string,null", schema: schema45.properties.tool_call_id.type, parentSchema: schema45.properties.tool_call_id, data: data4 };
+        if (vErrors === null) {
+          vErrors = [err5];
+        } else {
+          vErrors.push(err5);
+        }
+        errors++;
+      }
+    }
+    if (data.function !== void 0) {
+      let data5 = data.function;
+      if (typeof data5 !== "string" && data5 !== null) {
+        const err6 = { instancePath: instancePath + "/function", schemaPath: "#/properties/function/type", keyword: "type", params: { type: schema45.properties.function.type }, message: "must be string,null", schema: schema45.properties.function.type, parentSchema: schema45.properties.function, data: data5 };
+        if (vErrors === null) {
+          vErrors = [err6];
+        } else {
+          vErrors.push(err6);
+        }
+        errors++;
+      }
+    }
+    if (data.error !== void 0) {
+      let data6 = data.error;
+      if (!(data6 && typeof data6 == "object" && !Array.isArray(data6)) && data6 !== null) {
+        const err7 = { instancePath: instancePath + "/error", schemaPath: "#/properties/error/type", keyword: "type", params: { type: schema45.properties.error.type }, message: "must be object,null", schema: schema45.properties.error.type, parentSchema: schema45.properties.error, data: data6 };
+        if (vErrors === null) {
+          vErrors = [err7];
+        } else {
+          vErrors.push(err7);
+        }
+        errors++;
+      }
+    }
+  } else {
+    const err8 = { instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object", schema: schema45.type, parentSchema: schema45, data };
+    if (vErrors === null) {
+      vErrors = [err8];
+    } else {
+      vErrors.push(err8);
+    }
+    errors++;
+  }
+  validate84.errors = vErrors;
+  return errors === 0;
+}
+validate84.evaluated = { "props": { "id": true, "content": true, "role": true, "metadata": true, "tool_call_id": true, "function": true, "error": true }, "dynamicProps": false, "dynamicItems": false };
+const ToolParam = validate86;
+function validate86(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+  let vErrors = null;
+  let errors = 0;
+  const evaluated0 = validate86.evaluated;
+  if (evaluated0.dynamicProps) {
+    evaluated0.props = void 0;
+  }
+  if (evaluated0.dynamicItems) {
+    evaluated0.items = void 0;
+  }
+  if (data && typeof data == "object" && !Array.isArray(data)) {
+    if (data.name === void 0) {
+      const err0 = { instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: "name" }, message: "must have required property 'name'", schema: schema78.required, parentSchema: schema78, data };
+      if (vErrors === null) {
+        vErrors = [err0];
+      } else {
+        vErrors.push(err0);
+      }
+      errors++;
+    }
+    if (data.description === void 0) {
+      const err1 = { instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: "description" }, message: "must have required property 'description'", schema: schema78.required, parentSchema: schema78, data };
+      if (vErrors === null) {
+        vErrors = [err1];
+      } else {
+        vErrors.push(err1);
+      }
+      errors++;
+    }
+    if (data.input_schema === void 0) {
+      const err2 = { instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: "input_schema" }, message: "must have required property 'input_schema'", schema: schema78.required, parentSchema: schema78, data };
+      if (vErrors === null) {
+        vErrors = [err2];
+      } else {
+        vErrors.push(err2);
+      }
+      errors++;
+    }
+    if (data.name !== void 0) {
+      let data0 = data.name;
+      if (typeof data0 !== "string") {
+        const err3 = { instancePath: instancePath + "/name", schemaPath: "#/properties/name/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema78.properties.name.type, parentSchema: schema78.properties.name, data: data0 };
+        if (vErrors === null) {
+          vErrors = [err3];
+        } else {
+          vErrors.push(err3);
+        }
+        errors++;
+      }
+    }
+    if (data.description !== void 0) {
+      let data1 = data.description;
+      if (typeof data1 !== "string") {
+        const err4 = { instancePath: instancePath + "/description", schemaPath: "#/properties/description/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema78.properties.description.type, parentSchema: schema78.properties.description, data: data1 };
+        if (vErrors === null) {
+          vErrors = [err4];
+        } else {
+          vErrors.push(err4);
+        }
+        errors++;
+      }
+    }
+    if (data.input_schema !== void 0) {
+      let data2 = data.input_schema;
+      if (!(data2 && typeof data2 == "object" && !Array.isArray(data2))) {
+        const err5 = { instancePath: instancePath + "/input_schema", schemaPath: "#/properties/input_schema/type", keyword: "type", params: { type: "object" }, message: "must be object", schema: schema78.properties.input_schema.type, parentSchema: schema78.properties.input_schema, data: data2 };
+        if (vErrors === null) {
+          vErrors = [err5];
+        } else {
+          vErrors.push(err5);
+        }
+        errors++;
+      }
+    }
+  } else {
+    const err6 = { instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object", schema: schema78.type, parentSchema: schema78, data };
+    if (vErrors === null) {
+      vErrors = [err6];
+    } else {
+      vErrors.push(err6);
+    }
+    errors++;
+  }
+  validate86.errors = vErrors;
+  return errors === 0;
+}
+validate86.evaluated = { "props": { "name": true, "description": true, "input_schema": true }, "dynamicProps": false, "dynamicItems": false };
+const ToolParams = validate87;
+function validate87(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+  let vErrors = null;
+  let errors = 0;
+  const evaluated0 = validate87.evaluated;
+  if (evaluated0.dynamicProps) {
+    evaluated0.props = void 0;
+  }
+  if (evaluated0.dynamicItems) {
+    evaluated0.items = void 0;
+  }
+  if (data && typeof data == "object" && !Array.isArray(data)) {
+    if (data.type !== void 0) {
+      let data0 = data.type;
+      if ("object" !== data0) {
+        const err0 = { instancePath: instancePath + "/type", schemaPath: "#/properties/type/const", keyword: "const", params: { allowedValue: "object" }, message: "must be equal to constant", schema: "object", parentSchema: schema77.properties.type, data: data0 };
+        if (vErrors === null) {
+          vErrors = [err0];
+        } else {
+          vErrors.push(err0);
+        }
+        errors++;
+      }
+    }
+    if (data.properties !== void 0) {
+      let data1 = data.properties;
+      if (data1 && typeof data1 == "object" && !Array.isArray(data1)) {
+        for (const key0 in data1) {
+          let data2 = data1[key0];
+          if (data2 && typeof data2 == "object" && !Array.isArray(data2)) {
+            if (data2.name === void 0) {
+              const err1 = { instancePath: instancePath + "/properties/" + key0.replace(/~/g, "~0").replace(/\//g, "~1"), schemaPath: "#/$defs/ToolParam/required", keyword: "required", params: { missingProperty: "name" }, message: "must have required property 'name'", schema: schema78.required, parentSchema: schema78, data: data2 };
+              if (vErrors === null) {
+                vErrors = [err1];
+              } else {
+                vErrors.push(err1);
+              }
+              errors++;
+            }
+            if (data2.description === void 0) {
+              const err2 = { instancePath: instancePath + "/properties/" + key0.replace(/~/g, "~0").replace(/\//g, "~1"), schemaPath: "#/$defs/ToolParam/required", keyword: "required", params: { missingProperty: "description" }, message: "must have required property 'description'", schema: schema78.required, parentSchema: schema78, data: data2 };
+              if (vErrors === null) {
+                vErrors = [err2];
+              } else {
+                vErrors.push(err2);
+              }
+              errors++;
+            }
+            if (data2.input_schema === void 0) {
+              const err3 = { instancePath: instancePath + "/properties/" + key0.replace(/~/g, "~0").replace(/\//g, "~1"), schemaPath: "#/$defs/ToolParam/required", keyword: "required", params: { missingProperty: "input_schema" }, message: "must have required property 'input_schema'", schema: schema78.required, parentSchema: schema78, data: data2 };
+              if (vErrors === null) {
+                vErrors = [err3];
+              } else {
+                vErrors.push(err3);
+              }
+              errors++;
+            }
+            if (data2.name !== void 0) {
+              let data3 = data2.name;
+              if (typeof data3 !== "string") {
+                const err4 = { instancePath: instancePath + "/properties/" + key0.replace(/~/g, "~0").replace(/\//g, "~1") + "/name", schemaPath: "#/$defs/ToolParam/properties/name/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema78.properties.name.type, parentSchema: schema78.properties.name, data: data3 };
+                if (vErrors === null) {
+                  vErrors = [err4];
+                } else {
+                  vErrors.push(err4);
+                }
+                errors++;
+              }
+            }
+            if (data2.description !== void 0) {
+              let data4 = data2.description;
+              if (typeof data4 !== "string") {
+                const err5 = { instancePath: instancePath + "/properties/" + key0.replace(/~/g, "~0").replace(/\//g, "~1") + "/description", schemaPath: "#/$defs/ToolParam/properties/description/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema78.properties.description.type, parentSchema: schema78.properties.description, data: data4 };
+                if (vErrors === null) {
+                  vErrors = [err5];
+                } else {
+                  vErrors.push(err5);
+                }
+                errors++;
+              }
+            }
+            if (data2.input_schema !== void 0) {
+              let data5 = data2.input_schema;
+              if (!(data5 && typeof data5 == "object" && !Array.isArray(data5))) {
+                const err6 = { instancePath: instancePath + "/properties/" + key0.replace(/~/g, "~0").replace(/\//g, "~1") + "/input_schema", schemaPath: "#/$defs/ToolParam/properties/input_schema/type", keyword: "type", params: { type: "object" }, message: "must be object", schema: schema78.properties.input_schema.type, parentSchema: schema78.properties.input_schema, data: data5 };
+                if (vErrors === null) {
+                  vErrors = [err6];
+                } else {
+                  vErrors.push(err6);
+                }
+                errors++;
+              }
+            }
+          } else {
+            const err7 = { instancePath: instancePath + "/properties/" + key0.replace(/~/g, "~0").replace(/\//g, "~1"), schemaPath: "#/$defs/ToolParam/type", keyword: "type", params: { type: "object" }, message: "must be object", schema: schema78.type, parentSchema: schema78, data: data2 };
+            if (vErrors === null) {
+              vErrors = [err7];
+            } else {
+              vErrors.push(err7);
+            }
+            errors++;
+          }
+        }
+      } else {
+        const err8 = { instancePath: instancePath + "/properties", schemaPath: "#/properties/properties/type", keyword: "type", params: { type: "object" }, message: "must be object", schema: schema77.properties.properties.type, parentSchema: schema77.properties.properties, data: data1 };
+        if (vErrors === null) {
+          vErrors = [err8];
+        } else {
+          vErrors.push(err8);
+        }
+        errors++;
+      }
+    }
+    if (data.required !== void 0) {
+      let data6 = data.required;
+      if (Array.isArray(data6)) {
+        const len0 = data6.length;
+        for (let i0 = 0; i0 < len0; i0++) {
+          let data7 = data6[i0];
+          if (typeof data7 !== "string") {
+            const err9 = { instancePath: instancePath + "/required/" + i0, schemaPath: "#/properties/required/items/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema77.properties.required.items.type, parentSchema: schema77.properties.required.items, data: data7 };
+            if (vErrors === null) {
+              vErrors = [err9];
+            } else {
+              vErrors.push(err9);
+            }
+            errors++;
+          }
+        }
+      } else {
+        const err10 = { instancePath: instancePath + "/required", schemaPath: "#/properties/required/type", keyword: "type", params: { type: "array" }, message: "must be array", schema: schema77.properties.required.type, parentSchema: schema77.properties.required, data: data6 };
+        if (vErrors === null) {
+          vErrors = [err10];
+        } else {
+          vErrors.push(err10);
+        }
+        errors++;
+      }
+    }
+    if (data.additionalProperties !== void 0) {
+      let data8 = data.additionalProperties;
+      if (typeof data8 !== "boolean") {
+        const err11 = { instancePath: instancePath + "/additionalProperties", schemaPath: "#/properties/additionalProperties/type", keyword: "type", params: { type: "boolean" }, message: "must be boolean", schema: schema77.properties.additionalProperties.type, parentSchema: schema77.properties.additionalProperties, data: data8 };
+        if (vErrors === null) {
+          vErrors = [err11];
+        } else {
+          vErrors.push(err11);
+        }
+        errors++;
+      }
+    }
+  } else {
+    const err12 = { instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object", schema: schema77.type, parentSchema: schema77, data };
+    if (vErrors === null) {
+      vErrors = [err12];
+    } else {
+      vErrors.push(err12);
+    }
+    errors++;
+  }
+  validate87.errors = vErrors;
+  return errors === 0;
+}
+validate87.evaluated = { "props": { "type": true, "properties": true, "required": true, "additionalProperties": true }, "dynamicProps": false, "dynamicItems": false };
+const Transcript = validate88;
+function validate88(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+  let vErrors = null;
+  let errors = 0;
+  const evaluated0 = validate88.evaluated;
+  if (evaluated0.dynamicProps) {
+    evaluated0.props = void 0;
+  }
+  if (evaluated0.dynamicItems) {
+    evaluated0.items = void 0;
+  }
+  if (data && typeof data == "object" && !Array.isArray(data)) {
+    if (data.messages === void 0) {
+      const err0 = { instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: "messages" }, message: "must have required property 'messages'", schema: schema33.required, parentSchema: schema33, data };
+      if (vErrors === null) {
+        vErrors = [err0];
+      } else {
+        vErrors.push(err0);
+      }
+      errors++;
+    }
+    if (data.id !== void 0) {
+      let data0 = data.id;
+      if (typeof data0 !== "string") {
+        const err1 = { instancePath: instancePath + "/id", schemaPath: "#/properties/id/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema33.properties.id.type, parentSchema: schema33.properties.id, data: data0 };
+        if (vErrors === null) {
+          vErrors = [err1];
+        } else {
+          vErrors.push(err1);
+        }
+        errors++;
+      }
+    }
+    if (data.name !== void 0) {
+      let data1 = data.name;
+      if (typeof data1 !== "string" && data1 !== null) {
+        const err2 = { instancePath: instancePath + "/name", schemaPath: "#/properties/name/type", keyword: "type", params: { type: schema33.properties.name.type }, message: "must be string,null", schema: schema33.properties.name.type, parentSchema: schema33.properties.name, data: data1 };
+        if (vErrors === null) {
+          vErrors = [err2];
+        } else {
+          vErrors.push(err2);
+        }
+        errors++;
+      }
+    }
+    if (data.description !== void 0) {
+      let data2 = data.description;
+      if (typeof data2 !== "string" && data2 !== null) {
+        const err3 = { instancePath: instancePath + "/description", schemaPath: "#/properties/description/type", keyword: "type", params: { type: schema33.properties.description.type }, message: "must be string,null", schema: schema33.properties.description.type, parentSchema: schema33.properties.description, data: data2 };
+        if (vErrors === null) {
+          vErrors = [err3];
+        } else {
+          vErrors.push(err3);
+        }
+        errors++;
+      }
+    }
+    if (data.transcript_group_id !== void 0) {
+      let data3 = data.transcript_group_id;
+      if (typeof data3 !== "string" && data3 !== null) {
+        const err4 = { instancePath: instancePath + "/transcript_group_id", schemaPath: "#/properties/transcript_group_id/type", keyword: "type", params: { type: schema33.properties.transcript_group_id.type }, message: "must be string,null", schema: schema33.properties.transcript_group_id.type, parentSchema: schema33.properties.transcript_group_id, data: data3 };
+        if (vErrors === null) {
+          vErrors = [err4];
+        } else {
+          vErrors.push(err4);
+        }
+        errors++;
+      }
+    }
+    if (data.created_at !== void 0) {
+      let data4 = data.created_at;
+      const _errs10 = errors;
+      let valid1 = false;
+      const _errs11 = errors;
+      const _errs14 = errors;
+      const _errs15 = errors;
+      if (typeof data4 === "string") {
+        if (!pattern4.test(data4)) {
+          const err5 = {};
+          if (vErrors === null) {
+            vErrors = [err5];
+          } else {
+            vErrors.push(err5);
+          }
+          errors++;
+        }
+      }
+      var valid3 = _errs15 === errors;
+      if (valid3) {
+        const err6 = { instancePath: instancePath + "/created_at", schemaPath: "#/$defs/Timestamp/not", keyword: "not", params: {}, message: "must NOT be valid", schema: schema34.not, parentSchema: schema34, data: data4 };
+        if (vErrors === null) {
+          vErrors = [err6];
+        } else {
+          vErrors.push(err6);
+        }
+        errors++;
+      } else {
+        errors = _errs14;
+        if (vErrors !== null) {
+          if (_errs14) {
+            vErrors.length = _errs14;
+          } else {
+            vErrors = null;
+          }
+        }
+      }
+      if (typeof data4 === "string") {
+        if (!pattern5.test(data4)) {
+          const err7 = { instancePath: instancePath + "/created_at", schemaPath: "#/$defs/Timestamp/pattern", keyword: "pattern", params: { pattern: "^(([0-9]{3}[1-9]|[0-9]{2}[1-9][0-9]|[0-9][1-9][0-9]{2}|[1-9][0-9]{3})-(0[13578]|1[02])-(0[1-9]|[12][0-9]|3[01])|([0-9]{3}[1-9]|[0-9]{2}[1-9][0-9]|[0-9][1-9][0-9]{2}|[1-9][0-9]{3})-(0[469]|11)-(0[1-9]|[12][0-9]|30)|([0-9]{3}[1-9]|[0-9]{2}[1-9][0-9]|[0-9][1-9][0-9]{2}|[1-9][0-9]{3})-02-(0[1-9]|1[0-9]|2[0-8])|([0-9]{2}(0[48]|[2468][048]|[13579][26])|(0[48]|[2468][048]|[13579][26])00)-02-29)T([01][0-9]|2[0-3]):[0-5][0-9]:[0-5][0-9](\\.[0-9]{1,6})?(Z|[+-]([01][0-9]|2[0-3]):[0-5][0-9])?$" }, message: 'must match pattern "^(([0-9]{3}[1-9]|[0-9]{2}[1-9][0-9]|[0-9][1-9][0-9]{2}|[1-9][0-9]{3})-(0[13578]|1[02])-(0[1-9]|[12][0-9]|3[01])|([0-9]{3}[1-9]|[0-9]{2}[1-9][0-9]|[0-9][1-9][0-9]{2}|[1-9][0-9]{3})-(0[469]|11)-(0[1-9]|[12][0-9]|30)|([0-9]{3}[1-9]|[0-9]{2}[1-9][0-9]|[0-9][1-9][0-9]{2}|[1-9][0-9]{3})-02-(0[1-9]|1[0-9]|2[0-8])|([0-9]{2}(0[48]|[2468][048]|[13579][26])|(0[48]|[2468][048]|[13579][26])00)-02-29)T([01][0-9]|2[0-3]):[0-5][0-9]:[0-5][0-9](\\.[0-9]{1,6})?(Z|[+-]([01][0-9]|2[0-3]):[0-5][0-9])?$"', schema: "^(([0-9]{3}[1-9]|[0-9]{2}[1-9][0-9]|[0-9][1-9][0-9]{2}|[1-9][0-9]{3})-(0[13578]|1[02])-(0[1-9]|[12][0-9]|3[01])|([0-9]{3}[1-9]|[0-9]{2}[1-9][0-9]|[0-9][1-9][0-9]{2}|[1-9][0-9]{3})-(0[469]|11)-(0[1-9]|[12][0-9]|30)|([0-9]{3}[1-9]|[0-9]{2}[1-9][0-9]|[0-9][1-9][0-9]{2}|[1-9][0-9]{3})-02-(0[1-9]|1[0-9]|2[0-8])|([0-9]{2}(0[48]|[2468][048]|[13579][26])|(0[48]|[2468][048]|[13579][26])00)-02-29)T([01][0-9]|2[0-3]):[0-5][0-9]:[0-5][0-9](\\.[0-9]{1,6})?(Z|[+-]([01][0-9]|2[0-3]):[0-5][0-9])?$", parentSchema: schema34, data: data4 };
+          if (vErrors === null) {
+            vErrors = [err7];
+          } else {
+            vErrors.push(err7);
+          }
+          errors++;
+        }
+      } else {
+        const err8 = { instancePath: instancePath + "/created_at", schemaPath: "#/$defs/Timestamp/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema34.type, parentSchema: schema34, data: data4 };
+        if (vErrors === null) {
+          vErrors = [err8];
+        } else {
+          vErrors.push(err8);
+        }
+        errors++;
+      }
+      var _valid0 = _errs11 === errors;
+      valid1 = valid1 || _valid0;
+      const _errs16 = errors;
+      if (data4 !== null) {
+        const err9 = { instancePath: instancePath + "/created_at", schemaPath: "#/properties/created_at/anyOf/1/type", keyword: "type", params: { type: "null" }, message: "must be null", schema: schema33.properties.created_at.anyOf[1].type, parentSchema: schema33.properties.created_at.anyOf[1], data: data4 };
+        if (vErrors === null) {
+          vErrors = [err9];
+        } else {
+          vErrors.push(err9);
+        }
+        errors++;
+      }
+      var _valid0 = _errs16 === errors;
+      valid1 = valid1 || _valid0;
+      if (!valid1) {
+        const err10 = { instancePath: instancePath + "/created_at", schemaPath: "#/properties/created_at/anyOf", keyword: "anyOf", params: {}, message: "must match a schema in anyOf", schema: schema33.properties.created_at.anyOf, parentSchema: schema33.properties.created_at, data: data4 };
+        if (vErrors === null) {
+          vErrors = [err10];
+        } else {
+          vErrors.push(err10);
+        }
+        errors++;
+      } else {
+        errors = _errs10;
+        if (vErrors !== null) {
+          if (_errs10) {
+            vErrors.length = _errs10;
+          } else {
+            vErrors = null;
+          }
+        }
+      }
+    }
+    if (data.messages !== void 0) {
+      let data5 = data.messages;
+      if (Array.isArray(data5)) {
+        const len0 = data5.length;
+        for (let i0 = 0; i0 < len0; i0++) {
+          if (!validate23(data5[i0], { instancePath: instancePath + "/messages/" + i0, parentData: data5, parentDataProperty: i0, rootData, dynamicAnchors })) {
+            vErrors = vErrors === null ? validate23.errors : (function(a, b) {
+              for (let i = 0; i < b.length; i++) a.push(b[i]);
+              return a;
+            })(vErrors, validate23.errors);
+            errors = vErrors.length;
+          }
+        }
+      } else {
+        const err11 = { instancePath: instancePath + "/messages", schemaPath: "#/properties/messages/type", keyword: "type", params: { type: "array" }, message: "must be array", schema: schema33.properties.messages.type, parentSchema: schema33.properties.messages, data: data5 };
+        if (vErrors === null) {
+          vErrors = [err11];
+        } else {
+          vErrors.push(err11);
+        }
+        errors++;
+      }
+    }
+    if (data.metadata !== void 0) {
+      let data7 = data.metadata;
+      if (!(data7 && typeof data7 == "object" && !Array.isArray(data7))) {
+        const err12 = { instancePath: instancePath + "/metadata", schemaPath: "#/properties/metadata/type", keyword: "type", params: { type: "object" }, message: "must be object", schema: schema33.properties.metadata.type, parentSchema: schema33.properties.metadata, data: data7 };
+        if (vErrors === null) {
+          vErrors = [err12];
+        } else {
+          vErrors.push(err12);
+        }
+        errors++;
+      }
+    }
+  } else {
+    const err13 = { instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object", schema: schema33.type, parentSchema: schema33, data };
+    if (vErrors === null) {
+      vErrors = [err13];
+    } else {
+      vErrors.push(err13);
+    }
+    errors++;
+  }
+  validate88.errors = vErrors;
+  return errors === 0;
+}
+validate88.evaluated = { "props": { "id": true, "name": true, "description": true, "transcript_group_id": true, "created_at": true, "messages": true, "metadata": true }, "dynamicProps": false, "dynamicItems": false };
+const TranscriptBlockContentItem = validate90;
+function validate90(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+  let vErrors = null;
+  let errors = 0;
+  const evaluated0 = validate90.evaluated;
+  if (evaluated0.dynamicProps) {
+    evaluated0.props = void 0;
+  }
+  if (evaluated0.dynamicItems) {
+    evaluated0.items = void 0;
+  }
+  if (data && typeof data == "object" && !Array.isArray(data)) {
+    if (data.item_type === void 0) {
+      const err0 = { instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: "item_type" }, message: "must have required property 'item_type'", schema: schema55.required, parentSchema: schema55, data };
+      if (vErrors === null) {
+        vErrors = [err0];
+      } else {
+        vErrors.push(err0);
+      }
+      errors++;
+    }
+    if (data.agent_run_id === void 0) {
+      const err1 = { instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: "agent_run_id" }, message: "must have required property 'agent_run_id'", schema: schema55.required, parentSchema: schema55, data };
+      if (vErrors === null) {
+        vErrors = [err1];
+      } else {
+        vErrors.push(err1);
+      }
+      errors++;
+    }
+    if (data.collection_id === void 0) {
+      const err2 = { instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: "collection_id" }, message: "must have required property 'collection_id'", schema: schema55.required, parentSchema: schema55, data };
+      if (vErrors === null) {
+        vErrors = [err2];
+      } else {
+        vErrors.push(err2);
+      }
+      errors++;
+    }
+    if (data.transcript_id === void 0) {
+      const err3 = { instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: "transcript_id" }, message: "must have required property 'transcript_id'", schema: schema55.required, parentSchema: schema55, data };
+      if (vErrors === null) {
+        vErrors = [err3];
+      } else {
+        vErrors.push(err3);
+      }
+      errors++;
+    }
+    if (data.block_idx === void 0) {
+      const err4 = { instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: "block_idx" }, message: "must have required property 'block_idx'", schema: schema55.required, parentSchema: schema55, data };
+      if (vErrors === null) {
+        vErrors = [err4];
+      } else {
+        vErrors.push(err4);
+      }
+      errors++;
+    }
+    if (data.item_type !== void 0) {
+      let data0 = data.item_type;
+      if ("block_content" !== data0) {
+        const err5 = { instancePath: instancePath + "/item_type", schemaPath: "#/properties/item_type/const", keyword: "const", params: { allowedValue: "block_content" }, message: "must be equal to constant", schema: "block_content", parentSchema: schema55.properties.item_type, data: data0 };
+        if (vErrors === null) {
+          vErrors = [err5];
+        } else {
+          vErrors.push(err5);
+        }
+        errors++;
+      }
+    }
+    if (data.agent_run_id !== void 0) {
+      let data1 = data.agent_run_id;
+      if (typeof data1 !== "string") {
+        const err6 = { instancePath: instancePath + "/agent_run_id", schemaPath: "#/properties/agent_run_id/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema55.properties.agent_run_id.type, parentSchema: schema55.properties.agent_run_id, data: data1 };
+        if (vErrors === null) {
+          vErrors = [err6];
+        } else {
+          vErrors.push(err6);
+        }
+        errors++;
+      }
+    }
+    if (data.collection_id !== void 0) {
+      let data2 = data.collection_id;
+      if (typeof data2 !== "string") {
+        const err7 = { instancePath: instancePath + "/collection_id", schemaPath: "#/properties/collection_id/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema55.properties.collection_id.type, parentSchema: schema55.properties.collection_id, data: data2 };
+        if (vErrors === null) {
+          vErrors = [err7];
+        } else {
+          vErrors.push(err7);
+        }
+        errors++;
+      }
+    }
+    if (data.transcript_id !== void 0) {
+      let data3 = data.transcript_id;
+      if (typeof data3 !== "string") {
+        const err8 = { instancePath: instancePath + "/transcript_id", schemaPath: "#/properties/transcript_id/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema55.properties.transcript_id.type, parentSchema: schema55.properties.transcript_id, data: data3 };
+        if (vErrors === null) {
+          vErrors = [err8];
+        } else {
+          vErrors.push(err8);
+        }
+        errors++;
+      }
+    }
+    if (data.block_idx !== void 0) {
+      let data4 = data.block_idx;
+      if (!(typeof data4 == "number" && (!(data4 % 1) && !isNaN(data4)) && isFinite(data4))) {
+        const err9 = { instancePath: instancePath + "/block_idx", schemaPath: "#/properties/block_idx/type", keyword: "type", params: { type: "integer" }, message: "must be integer", schema: schema55.properties.block_idx.type, parentSchema: schema55.properties.block_idx, data: data4 };
+        if (vErrors === null) {
+          vErrors = [err9];
+        } else {
+          vErrors.push(err9);
+        }
+        errors++;
+      }
+    }
+    if (data.content_idx !== void 0) {
+      let data5 = data.content_idx;
+      if (!(typeof data5 == "number" && (!(data5 % 1) && !isNaN(data5)) && isFinite(data5)) && data5 !== null) {
+        const err10 = { instancePath: instancePath + "/content_idx", schemaPath: "#/properties/content_idx/type", keyword: "type", params: { type: schema55.properties.content_idx.type }, message: "must be integer,null", schema: schema55.properties.content_idx.type, parentSchema: schema55.properties.content_idx, data: data5 };
+        if (vErrors === null) {
+          vErrors = [err10];
+        } else {
+          vErrors.push(err10);
+        }
+        errors++;
+      }
+    }
+  } else {
+    const err11 = { instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object", schema: schema55.type, parentSchema: schema55, data };
+    if (vErrors === null) {
+      vErrors = [err11];
+    } else {
+      vErrors.push(err11);
+    }
+    errors++;
+  }
+  validate90.errors = vErrors;
+  return errors === 0;
+}
+validate90.evaluated = { "props": { "item_type": true, "agent_run_id": true, "collection_id": true, "transcript_id": true, "block_idx": true, "content_idx": true }, "dynamicProps": false, "dynamicItems": false };
+const TranscriptBlockMetadataItem = validate91;
+function validate91(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+  let vErrors = null;
+  let errors = 0;
+  const evaluated0 = validate91.evaluated;
+  if (evaluated0.dynamicProps) {
+    evaluated0.props = void 0;
+  }
+  if (evaluated0.dynamicItems) {
+    evaluated0.items = void 0;
+  }
+  if (data && typeof data == "object" && !Array.isArray(data)) {
+    if (data.item_type === void 0) {
+      const err0 = { instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: "item_type" }, message: "must have required property 'item_type'", schema: schema54.required, parentSchema: schema54, data };
+      if (vErrors === null) {
+        vErrors = [err0];
+      } else {
+        vErrors.push(err0);
+      }
+      errors++;
+    }
+    if (data.agent_run_id === void 0) {
+      const err1 = { instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: "agent_run_id" }, message: "must have required property 'agent_run_id'", schema: schema54.required, parentSchema: schema54, data };
+      if (vErrors === null) {
+        vErrors = [err1];
+      } else {
+        vErrors.push(err1);
+      }
+      errors++;
+    }
+    if (data.collection_id === void 0) {
+      const err2 = { instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: "collection_id" }, message: "must have required property 'collection_id'", schema: schema54.required, parentSchema: schema54, data };
+      if (vErrors === null) {
+        vErrors = [err2];
+      } else {
+        vErrors.push(err2);
+      }
+      errors++;
+    }
+    if (data.transcript_id === void 0) {
+      const err3 = { instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: "transcript_id" }, message: "must have required property 'transcript_id'", schema: schema54.required, parentSchema: schema54, data };
+      if (vErrors === null) {
+        vErrors = [err3];
+      } else {
+        vErrors.push(err3);
+      }
+      errors++;
+    }
+    if (data.block_idx === void 0) {
+      const err4 = { instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: "block_idx" }, message: "must have required property 'block_idx'", schema: schema54.required, parentSchema: schema54, data };
+      if (vErrors === null) {
+        vErrors = [err4];
+      } else {
+        vErrors.push(err4);
+      }
+      errors++;
+    }
+    if (data.metadata_key === void 0) {
+      const err5 = { instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: "metadata_key" }, message: "must have required property 'metadata_key'", schema: schema54.required, parentSchema: schema54, data };
+      if (vErrors === null) {
+        vErrors = [err5];
+      } else {
+        vErrors.push(err5);
+      }
+      errors++;
+    }
+    if (data.item_type !== void 0) {
+      let data0 = data.item_type;
+      if ("block_metadata" !== data0) {
+        const err6 = { instancePath: instancePath + "/item_type", schemaPath: "#/properties/item_type/const", keyword: "const", params: { allowedValue: "block_metadata" }, message: "must be equal to constant", schema: "block_metadata", parentSchema: schema54.properties.item_type, data: data0 };
+        if (vErrors === null) {
+          vErrors = [err6];
+        } else {
+          vErrors.push(err6);
+        }
+        errors++;
+      }
+    }
+    if (data.agent_run_id !== void 0) {
+      let data1 = data.agent_run_id;
+      if (typeof data1 !== "string") {
+        const err7 = { instancePath: instancePath + "/agent_run_id", schemaPath: "#/properties/agent_run_id/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema54.properties.agent_run_id.type, parentSchema: schema54.properties.agent_run_id, data: data1 };
+        if (vErrors === null) {
+          vErrors = [err7];
+        } else {
+          vErrors.push(err7);
+        }
+        errors++;
+      }
+    }
+    if (data.collection_id !== void 0) {
+      let data2 = data.collection_id;
+      if (typeof data2 !== "string") {
+        const err8 = { instancePath: instancePath + "/collection_id", schemaPath: "#/properties/collection_id/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema54.properties.collection_id.type, parentSchema: schema54.properties.collection_id, data: data2 };
+        if (vErrors === null) {
+          vErrors = [err8];
+        } else {
+          vErrors.push(err8);
+        }
+        errors++;
+      }
+    }
+    if (data.transcript_id !== void 0) {
+      let data3 = data.transcript_id;
+      if (typeof data3 !== "string") {
+        const err9 = { instancePath: instancePath + "/transcript_id", schemaPath: "#/properties/transcript_id/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema54.properties.transcript_id.type, parentSchema: schema54.properties.transcript_id, data: data3 };
+        if (vErrors === null) {
+          vErrors = [err9];
+        } else {
+          vErrors.push(err9);
+        }
+        errors++;
+      }
+    }
+    if (data.block_idx !== void 0) {
+      let data4 = data.block_idx;
+      if (!(typeof data4 == "number" && (!(data4 % 1) && !isNaN(data4)) && isFinite(data4))) {
+        const err10 = { instancePath: instancePath + "/block_idx", schemaPath: "#/properties/block_idx/type", keyword: "type", params: { type: "integer" }, message: "must be integer", schema: schema54.properties.block_idx.type, parentSchema: schema54.properties.block_idx, data: data4 };
+        if (vErrors === null) {
+          vErrors = [err10];
+        } else {
+          vErrors.push(err10);
+        }
+        errors++;
+      }
+    }
+    if (data.metadata_key !== void 0) {
+      let data5 = data.metadata_key;
+      if (typeof data5 !== "string") {
+        const err11 = { instancePath: instancePath + "/metadata_key", schemaPath: "#/properties/metadata_key/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema54.properties.metadata_key.type, parentSchema: schema54.properties.metadata_key, data: data5 };
+        if (vErrors === null) {
+          vErrors = [err11];
+        } else {
+          vErrors.push(err11);
+        }
+        errors++;
+      }
+    }
+  } else {
+    const err12 = { instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object", schema: schema54.type, parentSchema: schema54, data };
+    if (vErrors === null) {
+      vErrors = [err12];
+    } else {
+      vErrors.push(err12);
+    }
+    errors++;
+  }
+  validate91.errors = vErrors;
+  return errors === 0;
+}
+validate91.evaluated = { "props": { "item_type": true, "agent_run_id": true, "collection_id": true, "transcript_id": true, "block_idx": true, "metadata_key": true }, "dynamicProps": false, "dynamicItems": false };
+const TranscriptGroup = validate92;
+function validate92(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+  let vErrors = null;
+  let errors = 0;
+  const evaluated0 = validate92.evaluated;
+  if (evaluated0.dynamicProps) {
+    evaluated0.props = void 0;
+  }
+  if (evaluated0.dynamicItems) {
+    evaluated0.items = void 0;
+  }
+  if (data && typeof data == "object" && !Array.isArray(data)) {
+    if (data.id !== void 0) {
+      let data0 = data.id;
+      if (typeof data0 !== "string") {
+        const err0 = { instancePath: instancePath + "/id", schemaPath: "#/properties/id/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema46.properties.id.type, parentSchema: schema46.properties.id, data: data0 };
+        if (vErrors === null) {
+          vErrors = [err0];
+        } else {
+          vErrors.push(err0);
+        }
+        errors++;
+      }
+    }
+    if (data.name !== void 0) {
+      let data1 = data.name;
+      if (typeof data1 !== "string" && data1 !== null) {
+        const err1 = { instancePath: instancePath + "/name", schemaPath: "#/properties/name/type", keyword: "type", params: { type: schema46.properties.name.type }, message: "must be string,null", schema: schema46.properties.name.type, parentSchema: schema46.properties.name, data: data1 };
+        if (vErrors === null) {
+          vErrors = [err1];
+        } else {
+          vErrors.push(err1);
+        }
+        errors++;
+      }
+    }
+    if (data.description !== void 0) {
+      let data2 = data.description;
+      if (typeof data2 !== "string" && data2 !== null) {
+        const err2 = { instancePath: instancePath + "/description", schemaPath: "#/properties/description/type", keyword: "type", params: { type: schema46.properties.description.type }, message: "must be string,null", schema: schema46.properties.description.type, parentSchema: schema46.properties.description, data: data2 };
+        if (vErrors === null) {
+          vErrors = [err2];
+        } else {
+          vErrors.push(err2);
+        }
+        errors++;
+      }
+    }
+    if (data.agent_run_id !== void 0) {
+      let data3 = data.agent_run_id;
+      if (typeof data3 !== "string" && data3 !== null) {
+        const err3 = { instancePath: instancePath + "/agent_run_id", schemaPath: "#/properties/agent_run_id/type", keyword: "type", params: { type: schema46.properties.agent_run_id.type }, message: "must be string,null", schema: schema46.properties.agent_run_id.type, parentSchema: schema46.properties.agent_run_id, data: data3 };
+        if (vErrors === null) {
+          vErrors = [err3];
+        } else {
+          vErrors.push(err3);
+        }
+        errors++;
+      }
+    }
+    if (data.parent_transcript_group_id !== void 0) {
+      let data4 = data.parent_transcript_group_id;
+      if (typeof data4 !== "string" && data4 !== null) {
+        const err4 = { instancePath: instancePath + "/parent_transcript_group_id", schemaPath: "#/properties/parent_transcript_group_id/type", keyword: "type", params: { type: schema46.properties.parent_transcript_group_id.type }, message: "must be string,null", schema: schema46.properties.parent_transcript_group_id.type, parentSchema: schema46.properties.parent_transcript_group_id, data: data4 };
+        if (vErrors === null) {
+          vErrors = [err4];
+        } else {
+          vErrors.push(err4);
+        }
+        errors++;
+      }
+    }
+    if (data.created_at !== void 0) {
+      let data5 = data.created_at;
+      const _errs12 = errors;
+      let valid1 = false;
+      const _errs13 = errors;
+      const _errs16 = errors;
+      const _errs17 = errors;
+      if (typeof data5 === "string") {
+        if (!pattern4.test(data5)) {
+          const err5 = {};
+          if (vErrors === null) {
+            vErrors = [err5];
+          } else {
+            vErrors.push(err5);
+          }
+          errors++;
+        }
+      }
+      var valid3 = _errs17 === errors;
+      if (valid3) {
+        const err6 = { instancePath: instancePath + "/created_at", schemaPath: "#/$defs/Timestamp/not", keyword: "not", params: {}, message: "must NOT be valid", schema: schema34.not, parentSchema: schema34, data: data5 };
+        if (vErrors === null) {
+          vErrors = [err6];
+        } else {
+          vErrors.push(err6);
+        }
+        errors++;
+      } else {
+        errors = _errs16;
+        if (vErrors !== null) {
+          if (_errs16) {
+            vErrors.length = _errs16;
+          } else {
+            vErrors = null;
+          }
+        }
+      }
+      if (typeof data5 === "string") {
+        if (!pattern5.test(data5)) {
+          const err7 = { instancePath: instancePath + "/created_at", schemaPath: "#/$defs/Timestamp/pattern", keyword: "pattern", params: { pattern: "^(([0-9]{3}[1-9]|[0-9]{2}[1-9][0-9]|[0-9][1-9][0-9]{2}|[1-9][0-9]{3})-(0[13578]|1[02])-(0[1-9]|[12][0-9]|3[01])|([0-9]{3}[1-9]|[0-9]{2}[1-9][0-9]|[0-9][1-9][0-9]{2}|[1-9][0-9]{3})-(0[469]|11)-(0[1-9]|[12][0-9]|30)|([0-9]{3}[1-9]|[0-9]{2}[1-9][0-9]|[0-9][1-9][0-9]{2}|[1-9][0-9]{3})-02-(0[1-9]|1[0-9]|2[0-8])|([0-9]{2}(0[48]|[2468][048]|[13579][26])|(0[48]|[2468][048]|[13579][26])00)-02-29)T([01][0-9]|2[0-3]):[0-5][0-9]:[0-5][0-9](\\.[0-9]{1,6})?(Z|[+-]([01][0-9]|2[0-3]):[0-5][0-9])?$" }, message: 'must match pattern "^(([0-9]{3}[1-9]|[0-9]{2}[1-9][0-9]|[0-9][1-9][0-9]{2}|[1-9][0-9]{3})-(0[13578]|1[02])-(0[1-9]|[12][0-9]|3[01])|([0-9]{3}[1-9]|[0-9]{2}[1-9][0-9]|[0-9][1-9][0-9]{2}|[1-9][0-9]{3})-(0[469]|11)-(0[1-9]|[12][0-9]|30)|([0-9]{3}[1-9]|[0-9]{2}[1-9][0-9]|[0-9][1-9][0-9]{2}|[1-9][0-9]{3})-02-(0[1-9]|1[0-9]|2[0-8])|([0-9]{2}(0[48]|[2468][048]|[13579][26])|(0[48]|[2468][048]|[13579][26])00)-02-29)T([01][0-9]|2[0-3]):[0-5][0-9]:[0-5][0-9](\\.[0-9]{1,6})?(Z|[+-]([01][0-9]|2[0-3]):[0-5][0-9])?$"', schema: "^(([0-9]{3}[1-9]|[0-9]{2}[1-9][0-9]|[0-9][1-9][0-9]{2}|[1-9][0-9]{3})-(0[13578]|1[02])-(0[1-9]|[12][0-9]|3[01])|([0-9]{3}[1-9]|[0-9]{2}[1-9][0-9]|[0-9][1-9][0-9]{2}|[1-9][0-9]{3})-(0[469]|11)-(0[1-9]|[12][0-9]|30)|([0-9]{3}[1-9]|[0-9]{2}[1-9][0-9]|[0-9][1-9][0-9]{2}|[1-9][0-9]{3})-02-(0[1-9]|1[0-9]|2[0-8])|([0-9]{2}(0[48]|[2468][048]|[13579][26])|(0[48]|[2468][048]|[13579][26])00)-02-29)T([01][0-9]|2[0-3]):[0-5][0-9]:[0-5][0-9](\\.[0-9]{1,6})?(Z|[+-]([01][0-9]|2[0-3]):[0-5][0-9])?$", parentSchema: schema34, data: data5 };
+          if (vErrors === null) {
+            vErrors = [err7];
+          } else {
+            vErrors.push(err7);
+          }
+          errors++;
+        }
+      } else {
+        const err8 = { instancePath: instancePath + "/created_at", schemaPath: "#/$defs/Timestamp/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema34.type, parentSchema: schema34, data: data5 };
+        if (vErrors === null) {
+          vErrors = [err8];
+        } else {
+          vErrors.push(err8);
+        }
+        errors++;
+      }
+      var _valid0 = _errs13 === errors;
+      valid1 = valid1 || _valid0;
+      const _errs18 = errors;
+      if (data5 !== null) {
+        const err9 = { instancePath: instancePath + "/created_at", schemaPath: "#/properties/created_at/anyOf/1/type", keyword: "type", params: { type: "null" }, message: "must be null", schema: schema46.properties.created_at.anyOf[1].type, parentSchema: schema46.properties.created_at.anyOf[1], data: data5 };
+        if (vErrors === null) {
+          vErrors = [err9];
+        } else {
+          vErrors.push(err9);
+        }
+        errors++;
+      }
+      var _valid0 = _errs18 === errors;
+      valid1 = valid1 || _valid0;
+      if (!valid1) {
+        const err10 = { instancePath: instancePath + "/created_at", schemaPath: "#/properties/created_at/anyOf", keyword: "anyOf", params: {}, message: "must match a schema in anyOf", schema: schema46.properties.created_at.anyOf, parentSchema: schema46.properties.created_at, data: data5 };
+        if (vErrors === null) {
+          vErrors = [err10];
+        } else {
+          vErrors.push(err10);
+        }
+        errors++;
+      } else {
+        errors = _errs12;
+        if (vErrors !== null) {
+          if (_errs12) {
+            vErrors.length = _errs12;
+          } else {
+            vErrors = null;
+          }
+        }
+      }
+    }
+    if (data.metadata !== void 0) {
+      let data6 = data.metadata;
+      if (!(data6 && typeof data6 == "object" && !Array.isArray(data6))) {
+        const err11 = { instancePath: instancePath + "/metadata", schemaPath: "#/properties/metadata/type", keyword: "type", params: { type: "object" }, message: "must be object", schema: schema46.properties.metadata.type, parentSchema: schema46.properties.metadata, data: data6 };
+        if (vErrors === null) {
+          vErrors = [err11];
+        } else {
+          vErrors.push(err11);
+        }
+        errors++;
+      }
+    }
+  } else {
+    const err12 = { instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object", schema: schema46.type, parentSchema: schema46, data };
+    if (vErrors === null) {
+      vErrors = [err12];
+    } else {
+      vErrors.push(err12);
+    }
+    errors++;
+  }
+  validate92.errors = vErrors;
+  return errors === 0;
+}
+validate92.evaluated = { "props": { "id": true, "name": true, "description": true, "agent_run_id": true, "parent_transcript_group_id": true, "created_at": true, "metadata": true }, "dynamicProps": false, "dynamicItems": false };
+const TranscriptMetadataItem = validate93;
+function validate93(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+  let vErrors = null;
+  let errors = 0;
+  const evaluated0 = validate93.evaluated;
+  if (evaluated0.dynamicProps) {
+    evaluated0.props = void 0;
+  }
+  if (evaluated0.dynamicItems) {
+    evaluated0.items = void 0;
+  }
+  if (data && typeof data == "object" && !Array.isArray(data)) {
+    if (data.item_type === void 0) {
+      const err0 = { instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: "item_type" }, message: "must have required property 'item_type'", schema: schema53.required, parentSchema: schema53, data };
+      if (vErrors === null) {
+        vErrors = [err0];
+      } else {
+        vErrors.push(err0);
+      }
+      errors++;
+    }
+    if (data.agent_run_id === void 0) {
+      const err1 = { instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: "agent_run_id" }, message: "must have required property 'agent_run_id'", schema: schema53.required, parentSchema: schema53, data };
+      if (vErrors === null) {
+        vErrors = [err1];
+      } else {
+        vErrors.push(err1);
+      }
+      errors++;
+    }
+    if (data.collection_id === void 0) {
+      const err2 = { instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: "collection_id" }, message: "must have required property 'collection_id'", schema: schema53.required, parentSchema: schema53, data };
+      if (vErrors === null) {
+        vErrors = [err2];
+      } else {
+        vErrors.push(err2);
+      }
+      errors++;
+    }
+    if (data.transcript_id === void 0) {
+      const err3 = { instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: "transcript_id" }, message: "must have required property 'transcript_id'", schema: schema53.required, parentSchema: schema53, data };
+      if (vErrors === null) {
+        vErrors = [err3];
+      } else {
+        vErrors.push(err3);
+      }
+      errors++;
+    }
+    if (data.metadata_key === void 0) {
+      const err4 = { instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: "metadata_key" }, message: "must have required property 'metadata_key'", schema: schema53.required, parentSchema: schema53, data };
+      if (vErrors === null) {
+        vErrors = [err4];
+      } else {
+        vErrors.push(err4);
+      }
+      errors++;
+    }
+    if (data.item_type !== void 0) {
+      let data0 = data.item_type;
+      if ("transcript_metadata" !== data0) {
+        const err5 = { instancePath: instancePath + "/item_type", schemaPath: "#/properties/item_type/const", keyword: "const", params: { allowedValue: "transcript_metadata" }, message: "must be equal to constant", schema: "transcript_metadata", parentSchema: schema53.properties.item_type, data: data0 };
+        if (vErrors === null) {
+          vErrors = [err5];
+        } else {
+          vErrors.push(err5);
+        }
+        errors++;
+      }
+    }
+    if (data.agent_run_id !== void 0) {
+      let data1 = data.agent_run_id;
+      if (typeof data1 !== "string") {
+        const err6 = { instancePath: instancePath + "/agent_run_id", schemaPath: "#/properties/agent_run_id/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema53.properties.agent_run_id.type, parentSchema: schema53.properties.agent_run_id, data: data1 };
+        if (vErrors === null) {
+          vErrors = [err6];
+        } else {
+          vErrors.push(err6);
+        }
+        errors++;
+      }
+    }
+    if (data.collection_id !== void 0) {
+      let data2 = data.collection_id;
+      if (typeof data2 !== "string") {
+        const err7 = { instancePath: instancePath + "/collection_id", schemaPath: "#/properties/collection_id/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema53.properties.collection_id.type, parentSchema: schema53.properties.collection_id, data: data2 };
+        if (vErrors === null) {
+          vErrors = [err7];
+        } else {
+          vErrors.push(err7);
+        }
+        errors++;
+      }
+    }
+    if (data.transcript_id !== void 0) {
+      let data3 = data.transcript_id;
+      if (typeof data3 !== "string") {
+        const err8 = { instancePath: instancePath + "/transcript_id", schemaPath: "#/properties/transcript_id/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema53.properties.transcript_id.type, parentSchema: schema53.properties.transcript_id, data: data3 };
+        if (vErrors === null) {
+          vErrors = [err8];
+        } else {
+          vErrors.push(err8);
+        }
+        errors++;
+      }
+    }
+    if (data.metadata_key !== void 0) {
+      let data4 = data.metadata_key;
+      if (typeof data4 !== "string") {
+        const err9 = { instancePath: instancePath + "/metadata_key", schemaPath: "#/properties/metadata_key/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema53.properties.metadata_key.type, parentSchema: schema53.properties.metadata_key, data: data4 };
+        if (vErrors === null) {
+          vErrors = [err9];
+        } else {
+          vErrors.push(err9);
+        }
+        errors++;
+      }
+    }
+  } else {
+    const err10 = { instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object", schema: schema53.type, parentSchema: schema53, data };
+    if (vErrors === null) {
+      vErrors = [err10];
+    } else {
+      vErrors.push(err10);
+    }
+    errors++;
+  }
+  validate93.errors = vErrors;
+  return errors === 0;
+}
+validate93.evaluated = { "props": { "item_type": true, "agent_run_id": true, "collection_id": true, "transcript_id": true, "metadata_key": true }, "dynamicProps": false, "dynamicItems": false };
+const UserMessage = validate94;
+function validate94(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
+  let vErrors = null;
+  let errors = 0;
+  const evaluated0 = validate94.evaluated;
+  if (evaluated0.dynamicProps) {
+    evaluated0.props = void 0;
+  }
+  if (evaluated0.dynamicItems) {
+    evaluated0.items = void 0;
+  }
+  if (data && typeof data == "object" && !Array.isArray(data)) {
+    if (data.content === void 0) {
+      const err0 = { instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: "content" }, message: "must have required property 'content'", schema: schema41.required, parentSchema: schema41, data };
+      if (vErrors === null) {
+        vErrors = [err0];
+      } else {
+        vErrors.push(err0);
+      }
+      errors++;
+    }
+    if (data.role === void 0) {
+      const err1 = { instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: "role" }, message: "must have required property 'role'", schema: schema41.required, parentSchema: schema41, data };
+      if (vErrors === null) {
+        vErrors = [err1];
+      } else {
+        vErrors.push(err1);
+      }
+      errors++;
+    }
+    if (data.id !== void 0) {
+      let data0 = data.id;
+      if (typeof data0 !== "string" && data0 !== null) {
+        const err2 = { instancePath: instancePath + "/id", schemaPath: "#/properties/id/type", keyword: "type", params: { type: schema41.properties.id.type }, message: "must be string,null", schema: schema41.properties.id.type, parentSchema: schema41.properties.id, data: data0 };
+        if (vErrors === null) {
+          vErrors = [err2];
+        } else {
+          vErrors.push(err2);
+        }
+        errors++;
+      }
+    }
+    if (data.content !== void 0) {
+      if (!validate25(data.content, { instancePath: instancePath + "/content", parentData: data, parentDataProperty: "content", rootData, dynamicAnchors })) {
+        vErrors = vErrors === null ? validate25.errors : (function(a, b) {
+          for (let i = 0; i < b.length; i++) a.push(b[i]);
+          return a;
+        })(vErrors, validate25.errors);
+        errors = vErrors.length;
+      }
+    }
+    if (data.role !== void 0) {
+      let data2 = data.role;
+      if ("user" !== data2) {
+        const err3 = { instancePath: instancePath + "/role", schemaPath: "#/properties/role/const", keyword: "const", params: { allowedValue: "user" }, message: "must be equal to constant", schema: "user", parentSchema: schema41.properties.role, data: data2 };
+        if (vErrors === null) {
+          vErrors = [err3];
+        } else {
+          vErrors.push(err3);
+        }
+        errors++;
+      }
+    }
+    if (data.metadata !== void 0) {
+      let data3 = data.metadata;
+      if (!(data3 && typeof data3 == "object" && !Array.isArray(data3)) && data3 !== null) {
+        const err4 = { instancePath: instancePath + "/metadata", schemaPath: "#/properties/metadata/type", keyword: "type", params: { type: schema41.properties.metadata.type }, message: "must be object,null", schema: schema41.properties.metadata.type, parentSchema: schema41.properties.metadata, data: data3 };
+        if (vErrors === null) {
+          vErrors = [err4];
+        } else {
+          vErrors.push(err4);
+        }
+        errors++;
+      }
+    }
+    if (data.tool_call_id !== void 0) {
+      let data4 = data.tool_call_id;
+      if (!Array.isArray(data4) && data4 !== null) {
+        const err5 = { instancePath: instancePath + "/tool_call_id", schemaPath: "#/properties/tool_call_id/type", keyword: "type", params: { type: schema41.properties.tool_call_id.type }, message: "must be array,null", schema: schema41.properties.tool_call_id.type, parentSchema: schema41.properties.tool_call_id, data: data4 };
+        if (vErrors === null) {
+          vErrors = [err5];
+        } else {
+          vErrors.push(err5);
+        }
+        errors++;
+      }
+      if (Array.isArray(data4)) {
+        const len0 = data4.length;
+        for (let i0 = 0; i0 < len0; i0++) {
+          let data5 = data4[i0];
+          if (typeof data5 !== "string") {
+            const err6 = { instancePath: instancePath + "/tool_call_id/" + i0, schemaPath: "#/properties/tool_call_id/items/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema41.properties.tool_call_id.items.type, parentSchema: schema41.properties.tool_call_id.items, data: data5 };
+            if (vErrors === null) {
+              vErrors = [err6];
+            } else {
+              vErrors.push(err6);
+            }
+            errors++;
+          }
+        }
+      }
+    }
+  } else {
+    const err7 = { instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object", schema: schema41.type, parentSchema: schema41, data };
+    if (vErrors === null) {
+      vErrors = [err7];
+    } else {
+      vErrors.push(err7);
+    }
+    errors++;
+  }
+  validate94.errors = vErrors;
+  return errors === 0;
+}
+validate94.evaluated = { "props": { "id": true, "content": true, "role": true, "metadata": true, "tool_call_id": true }, "dynamicProps": false, "dynamicItems": false };
 // Annotate the CommonJS export names for ESM import in node:
 0 && (module.exports = {
+  AgentRun,
   AgentRunMetadataItem,
   AssistantMessage,
   ChatMessage,
@@ -4616,14 +5844,17 @@ validate76.evaluated = { "props": { "id": true, "content": true, "role": true, "
   MessageContent,
   ReadingResultItem,
   SystemMessage,
+  Timestamp,
   ToolCall,
   ToolCallContent,
   ToolInfo,
   ToolMessage,
   ToolParam,
   ToolParams,
+  Transcript,
   TranscriptBlockContentItem,
   TranscriptBlockMetadataItem,
+  TranscriptGroup,
   TranscriptMetadataItem,
   UserMessage
 });

@@ -33,6 +33,12 @@ from .parts import (
     ContentReasoning,
     ContentText,
 )
+from .run import (
+    AgentRun,
+    Timestamp,
+    Transcript,
+    TranscriptGroup,
+)
 from .tool import (
     ToolCall,
     ToolCallContent,
@@ -42,6 +48,7 @@ from .tool import (
 )
 
 __all__ = [
+    "AgentRun",
     "AgentRunMetadataItem",
     "AssistantMessage",
     "ChatMessage",
@@ -57,14 +64,17 @@ __all__ = [
     "MessageContent",
     "ReadingResultItem",
     "SystemMessage",
+    "Timestamp",
     "ToolCall",
     "ToolCallContent",
     "ToolInfo",
     "ToolMessage",
     "ToolParam",
     "ToolParams",
+    "Transcript",
     "TranscriptBlockContentItem",
     "TranscriptBlockMetadataItem",
+    "TranscriptGroup",
     "TranscriptMetadataItem",
     "UserMessage",
 ]
