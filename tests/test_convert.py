@@ -1,0 +1,269 @@
+"""Letta to Docent (chatschema.convert): both ends checked, nothing lost, every set-aside value named.
+
+The output of every conversion is valid under `docent/AgentRun` and accepted by docent 0.1.88's
+own `AgentRun`; every field of every Letta message is either carried by a Docent field or kept in
+the Docent message's `metadata["letta"]`.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import pytest
+from docent.data_models import agent_run as docent_run
+
+from chatschema import schemas
+from chatschema.convert import ConversionError, letta_to_docent
+from chatschema.convert.letta import CARRIED
+from chatschema.docent import AgentRun
+from chatschema.letta.stream import reassemble_sse
+
+EXAMPLES = Path(__file__).parent.parent / "schemas" / "letta" / "examples"
+BASE = {"date": "2025-10-01T12:30:45+00:00", "name": None, "sender_id": None, "is_err": None, "step_id": "step-1"}
+
+
+def _message(kind: str, id_: str, **fields: Any) -> dict[str, Any]:
+    return {
+        "id": id_,
+        "message_type": kind,
+        "otid": f"{id_}-{kind}",
+        "seq_id": None,
+        "run_id": "run-1",
+        **BASE,
+        **fields,
+    }
+
+
+def _call(call_id: str, name: str, arguments: str) -> dict[str, Any]:
+    return {"tool_call_id": call_id, "name": name, "arguments": arguments}
+
+
+def _calls(id_: str, *calls: dict[str, Any]) -> dict[str, Any]:
+    return _message("tool_call_message", id_, tool_call=calls[0], tool_calls=list(calls))
+
+
+def _result(id_: str, call_id: str, text: str, status: str = "success") -> dict[str, Any]:
+    return _message(
+        "tool_return_message", id_, tool_return=text, status=status, tool_call_id=call_id, stdout=None, stderr=None
+    )
+
+
+CONVERSATION = [
+    _message("system_message", "m-0", content="You are terse."),
+    _message("user_message", "m-1", content="Weather in Paris and Tokyo?"),
+    _message("reasoning_message", "m-2", reasoning="Two cities: two calls.", source="reasoner_model", signature="sig"),
+    _calls("m-2", _call("c-1", "weather", '{"city": "Paris"}'), _call("c-2", "weather", '{"city": "Tokyo"}')),
+    _result("m-3", "c-2", "31C"),
+    _result("m-4", "c-1", "timeout", status="error"),
+    _message("hidden_reasoning_message", "m-5", state="redacted", hidden_reasoning="blob"),
+    _message("assistant_message", "m-5", content="Tokyo is 31C; Paris did not answer."),
+]
+
+
+def _checked(run: AgentRun) -> dict[str, Any]:
+    """The run as JSON, after both checks of the Docent end: our schema and Docent's own model."""
+    dumped = run.model_dump(mode="json")
+    schemas.validate(dumped, "docent/AgentRun")
+    docent_run.AgentRun.model_validate(dumped)
+    return dumped
+
+
+def _entries(dumped: dict[str, Any]) -> list[dict[str, Any]]:
+    return [e for m in dumped["transcripts"][0]["messages"] for e in (m["metadata"] or {}).get("letta", [])]
+
+
+def _assert_nothing_lost(messages: list[dict[str, Any]], dumped: dict[str, Any]) -> None:
+    """Each Letta message's fields are in one metadata entry, but for those Docent's own fields carry."""
+    entries = _entries(dumped)
+    for message in messages:
+        kind = message["message_type"]
+        if kind == "event_message":
+            assert {"index": messages.index(message), **message} in dumped["transcripts"][0]["metadata"]["letta"][
+                "events"
+            ]
+            continue
+        same = ("id", "message_type", "otid")
+        found = [e for e in entries if all(e.get(k) == message.get(k) for k in same)]
+        assert len(found) == 1, (message, entries)
+        entry = found[0]
+        assert all(message[k] == v for k, v in entry.items() if k in message), (message, entry)
+        carried = CARRIED[kind] | (
+            {"tool_return", "tool_call_id", "tool_returns"} if kind == "tool_return_message" else set()
+        )
+        assert set(message) - set(entry) <= carried, (kind, set(message) - set(entry))
+
+
+def test_a_turn_becomes_one_assistant_message_and_results_pair_with_their_calls() -> None:
+    dumped = _checked(letta_to_docent(CONVERSATION, name="weather"))
+    messages = dumped["transcripts"][0]["messages"]
+    assert [m["role"] for m in messages] == ["system", "user", "assistant", "tool", "tool", "assistant"]
+    turn = messages[2]
+    assert turn["id"] == "m-2" and turn["content"] == [
+        {
+            "type": "reasoning",
+            "reasoning": "Two cities: two calls.",
+            "summary": None,
+            "signature": "sig",
+            "redacted": False,
+        }
+    ]
+    assert [(c["id"], c["function"], c["arguments"]) for c in turn["tool_calls"]] == [
+        ("c-1", "weather", {"city": "Paris"}),
+        ("c-2", "weather", {"city": "Tokyo"}),
+    ]
+    tokyo, paris = messages[3], messages[4]
+    assert (tokyo["tool_call_id"], tokyo["function"], tokyo["content"], tokyo["error"]) == (
+        "c-2",
+        "weather",
+        "31C",
+        None,
+    )
+    assert paris["error"] == {"type": "unknown", "message": "timeout"}
+    reply = messages[5]
+    assert reply["content"] == [
+        {"type": "reasoning", "reasoning": "", "summary": None, "signature": "blob", "redacted": True},
+        {"type": "text", "text": "Tokyo is 31C; Paris did not answer.", "refusal": None},
+    ]
+    assert dumped["name"] == "weather"
+    _assert_nothing_lost(CONVERSATION, dumped)
+
+
+def test_arguments_that_are_not_a_json_object_are_kept_as_docent_keeps_them() -> None:
+    messages = [_calls("m-1", _call("c-1", "run", '{"cmd": "ls'), _call("c-2", "run", "[1]"))]
+    calls = _checked(letta_to_docent(messages))["transcripts"][0]["messages"][0]["tool_calls"]
+    assert [c["arguments"] for c in calls] == [
+        {"__parse_error_raw_args": '{"cmd": "ls'},
+        {"__parse_error_raw_args": "[1]"},
+    ]
+    assert all(c["parse_error"] == "the arguments are not a JSON object" for c in calls)
+
+
+def test_parallel_returns_become_one_tool_message_each() -> None:
+    result = _result("m-2", "c-1", "a") | {
+        "tool_returns": [
+            {
+                "type": "tool",
+                "tool_return": "a",
+                "status": "success",
+                "tool_call_id": "c-1",
+                "stdout": ["x"],
+                "stderr": None,
+            },
+            {
+                "type": "tool",
+                "tool_return": "b",
+                "status": "error",
+                "tool_call_id": "c-2",
+                "stdout": None,
+                "stderr": ["y"],
+            },
+        ]
+    }
+    messages = [_calls("m-1", _call("c-1", "f", "{}"), _call("c-2", "g", "{}")), result]
+    dumped = _checked(letta_to_docent(messages))
+    tools = dumped["transcripts"][0]["messages"][1:]
+    assert [(t["tool_call_id"], t["function"], t["content"], t["error"]) for t in tools] == [
+        ("c-1", "f", "a", None),
+        ("c-2", "g", "b", {"type": "unknown", "message": "b"}),
+    ]
+    items = [t["metadata"]["letta"][0]["tool_returns_item"] for t in tools]
+    assert items == [
+        {"index": 0, "type": "tool", "status": "success", "stdout": ["x"], "stderr": None},
+        {"index": 1, "type": "tool", "status": "error", "stdout": None, "stderr": ["y"]},
+    ]
+    _assert_nothing_lost(messages, dumped)
+
+
+def test_approvals_answer_their_calls() -> None:
+    request = _message(
+        "approval_request_message", "m-1", tool_call=_call("c-1", "rm", '{"path": "/tmp/x"}'), tool_calls=None
+    )
+    decision = {"type": "approval", "tool_call_id": "c-1", "approve": False, "reason": "not that file"}
+    client_ran = {
+        "type": "tool",
+        "tool_return": "done",
+        "status": "success",
+        "tool_call_id": "c-1",
+        "stdout": None,
+        "stderr": None,
+    }
+    response = _message("approval_response_message", "m-2", approvals=[decision, client_ran])
+    dumped = _checked(letta_to_docent([request, response]))
+    asked, answered, ran = dumped["transcripts"][0]["messages"]
+    assert asked["tool_calls"][0]["function"] == "rm"
+    assert asked["metadata"]["letta"][0]["message_type"] == "approval_request_message"
+    assert (answered["role"], answered["tool_call_id"], answered["content"]) == ("user", ["c-1"], "")
+    assert answered["metadata"]["letta"] == [response]
+    assert (ran["role"], ran["tool_call_id"], ran["content"]) == ("tool", "c-1", "done")
+
+
+def test_every_valid_letta_message_example_converts_and_loses_nothing() -> None:
+    paths = sorted((EXAMPLES / "LettaMessage" / "valid").glob("*.json"))
+    assert paths
+    for path in paths:
+        message = json.loads(path.read_text())
+        dumped = _checked(letta_to_docent([message], strict=False))  # a lone result answers no call
+        _assert_nothing_lost([message], dumped)
+
+
+LONE_RESULTS = {"tool_returns_without_type"}  # a stream whose tool result answers a call made before it began
+STREAMS = [p for p in sorted((EXAMPLES / "streams").glob("*.json")) if "expected" in json.loads(p.read_text())]
+
+
+@pytest.mark.parametrize("path", STREAMS, ids=lambda p: p.stem)
+def test_every_stream_example_converts_after_reassembly(path: Path) -> None:
+    example = json.loads(path.read_text())
+    stream = reassemble_sse("".join(example["sse"]), **example["options"])
+    dumped = _checked(letta_to_docent(stream, strict=path.stem not in LONE_RESULTS))
+    _assert_nothing_lost([m.model_dump(mode="json", by_alias=True) for m in stream.messages], dumped)
+    if stream.stop_reason is not None:
+        assert dumped["metadata"]["letta"]["stop_reason"] == stream.stop_reason.model_dump(mode="json")
+
+
+def test_a_letta_response_keeps_its_stop_reason_and_usage() -> None:
+    response = json.loads((EXAMPLES / "LettaResponse" / "valid" / "full_response.json").read_text())
+    dumped = _checked(letta_to_docent(response))
+    assert dumped["metadata"]["letta"] == {"stop_reason": response["stop_reason"], "usage": response["usage"]}
+
+
+def test_an_event_is_kept_in_the_transcripts_metadata_at_its_place() -> None:
+    event = _message("event_message", "m-2", event_type="compaction", event_data={"before": 10, "after": 2})
+    messages = [_message("user_message", "m-1", content="hi"), event]
+    dumped = _checked(letta_to_docent(messages))
+    assert dumped["transcripts"][0]["metadata"]["letta"]["events"] == [{"index": 1, **event}]
+    assert len(dumped["transcripts"][0]["messages"]) == 1
+
+
+IMAGE = {"type": "image", "source": {"type": "url", "url": "https://example.com/cat.png"}}
+HOSTILE = [
+    (
+        [_message("user_message", "m-1", content=[{"type": "text", "text": "see"}, IMAGE])],
+        "message 0: user_message.content[1]: a Docent message holds no image part",
+    ),
+    ([_result("m-1", "c-9", "x")], "message 0: tool_return_message.tool_call_id: 'c-9' answers no tool call before it"),
+    (
+        [_message("tool_call_message", "m-1", tool_call={"arguments": '{"a'}, tool_calls={"arguments": '{"a'})],
+        "message 0: tool_call_message.tool_calls[0]: a stream fragment, not a whole call: reassemble the stream first",
+    ),
+]
+
+
+@pytest.mark.parametrize(("messages", "error"), HOSTILE, ids=["image", "unanswered-result", "fragment"])
+def test_strict_names_the_message_the_field_and_why_and_lenient_sets_it_aside(
+    messages: list[dict[str, Any]], error: str
+) -> None:
+    with pytest.raises(ConversionError) as raised:
+        letta_to_docent(messages)
+    assert str(raised.value) == error
+    dumped = _checked(letta_to_docent(messages, strict=False))
+    (aside,) = dumped["metadata"]["chatschema"]["set_aside"]
+    assert f"message {aside['index']}: {aside['field']}: {aside['reason']}" == error
+
+
+def test_input_that_is_not_letta_is_refused_with_its_place() -> None:
+    with pytest.raises(ConversionError, match=r"^message 1: \$: not a Letta message: "):
+        letta_to_docent([_message("user_message", "m-1", content="hi"), {"message_type": "bot_message"}])
+    with pytest.raises(ConversionError, match="expected a list of Letta messages"):
+        letta_to_docent({"stop_reason": {"message_type": "stop_reason", "stop_reason": "end_turn"}})
