@@ -16,6 +16,8 @@ from contextlib import suppress
 from typing import BinaryIO, TextIO, cast
 
 from chatschema import schemas
+from chatschema.convert.command import add_parser as add_convert_parser
+from chatschema.convert.command import convert
 from chatschema.jsontext import DEPTH_LIMIT, MAX_DEPTH
 from chatschema.listing import list_samples, list_schemas, version
 from chatschema.validate.backends import AUTO, BACKENDS, fast_available, message_types
@@ -101,6 +103,7 @@ def _parser() -> argparse.ArgumentParser:
     )
     shipped.add_argument("--family", action="append", default=[], help="only this family (repeatable)")
     shipped.add_argument("--validate", action="store_true", help="validate each sample against its schema")
+    add_convert_parser(sub)
     return parser
 
 
@@ -303,6 +306,8 @@ def _dispatch(parser: argparse.ArgumentParser, args: argparse.Namespace) -> int:
         return list_schemas(args, sys.stdout, sys.stderr)
     if args.command == "samples":
         return list_samples(args, _stdin(), sys.stdout, sys.stderr)
+    if args.command == "convert":
+        return convert(args, _stdin(), sys.stdout, sys.stderr)
     return validate(args, _stdin(), sys.stdout, sys.stderr)
 
 

@@ -15,7 +15,8 @@ import pytest
 from docent.data_models import agent_run as docent_run
 
 from chatschema import schemas
-from chatschema.convert import ConversionError, letta_to_docent
+from chatschema.bridgic import Message as BridgicMessage
+from chatschema.convert import ConversionError, bridgic_to_docent, letta_to_docent, swarm_to_docent
 from chatschema.convert.letta import CARRIED
 from chatschema.docent import AgentRun
 from chatschema.letta.stream import reassemble_sse
@@ -267,3 +268,122 @@ def test_input_that_is_not_letta_is_refused_with_its_place() -> None:
         letta_to_docent([_message("user_message", "m-1", content="hi"), {"message_type": "bot_message"}])
     with pytest.raises(ConversionError, match="expected a list of Letta messages"):
         letta_to_docent({"stop_reason": {"message_type": "stop_reason", "stop_reason": "end_turn"}})
+
+
+# bridgic and agent-swarm-kit
+
+
+def _valid_examples(family: str, type_name: str) -> list[dict[str, Any]]:
+    folder = EXAMPLES.parent.parent / family / "examples" / type_name / "valid"
+    return [json.loads(p.read_text()) for p in sorted(folder.glob("*.json"))]
+
+
+def test_every_valid_bridgic_and_swarm_example_converts() -> None:
+    bridgic = _valid_examples("bridgic", "Message")
+    swarm = _valid_examples("swarm", "ISwarmMessage")
+    assert bridgic and swarm
+    for message in bridgic:
+        _checked(bridgic_to_docent([message], strict=False))  # a lone result answers no call
+    for message in swarm:
+        _checked(swarm_to_docent([message], strict=False))
+
+
+def test_a_bridgic_conversation_pairs_results_with_calls_and_keeps_extras() -> None:
+    call = BridgicMessage.from_tool_call(
+        [{"id": "call_1", "name": "get_weather", "arguments": {"city": "Tokyo"}}, {"id": "call_2", "name": "get_news", "arguments": {}}],
+        text="Looking it up.",
+    )
+    messages = [
+        BridgicMessage.from_text("Weather and news?", role="user").model_dump(mode="json")
+        | {"extras": {"name": "ann"}},
+        call,
+        BridgicMessage.from_tool_result("call_2", "no news"),
+        BridgicMessage.from_tool_result("call_1", "22C"),
+    ]
+    dumped = _checked(bridgic_to_docent(messages))
+    user, turn, news, weather = dumped["transcripts"][0]["messages"]
+    assert user["metadata"] == {"bridgic": {"extras": {"name": "ann"}}}
+    assert turn["content"] == [{"type": "text", "text": "Looking it up.", "refusal": None}]
+    assert [(c["id"], c["function"], c["arguments"]) for c in turn["tool_calls"]] == [
+        ("call_1", "get_weather", {"city": "Tokyo"}),
+        ("call_2", "get_news", {}),
+    ]
+    assert [(m["role"], m["tool_call_id"], m["function"], m["content"]) for m in (news, weather)] == [
+        ("tool", "call_2", "get_news", "no news"),
+        ("tool", "call_1", "get_weather", "22C"),
+    ]
+
+
+def test_a_swarm_history_keeps_agents_modes_and_its_control_records() -> None:
+    def entry(role: str, content: str, **fields: Any) -> dict[str, Any]:
+        return {"role": role, "content": content, "agentName": fields.pop("agent", "triage"), "mode": "user", **fields}
+
+    call = {"id": "call_1", "type": "function", "function": {"name": "search", "arguments": {"q": "shoes"}}}
+    history = [
+        entry("developer", "Be brief."),
+        entry("user", "red shoes", payload={"session": 7}),
+        entry("assistant", "", tool_calls=[call], agent="sales"),
+        entry("tool", "3 found", tool_call_id="call_1", agent="sales"),
+        entry("flush", ""),
+        entry("resque", "recovered", agent="sales"),
+    ]
+    dumped = _checked(swarm_to_docent(history))
+    developer, user, turn, result = dumped["transcripts"][0]["messages"]
+    assert developer["role"] == "system" and developer["metadata"]["swarm"] == {
+        "agentName": "triage",
+        "mode": "user",
+        "role": "developer",
+    }
+    assert user["metadata"]["swarm"] == {"agentName": "triage", "mode": "user", "payload": {"session": 7}}
+    assert turn["tool_calls"][0]["arguments"] == {"q": "shoes"}
+    assert (result["tool_call_id"], result["function"]) == ("call_1", "search")
+    assert dumped["transcripts"][0]["metadata"]["swarm"]["events"] == [
+        {"index": 4, **history[4]},
+        {"index": 5, **history[5]},
+    ]
+    assert dumped["metadata"]["swarm"] == {"agents": ["triage", "sales"]}
+
+
+MORE_HOSTILE = [
+    (
+        bridgic_to_docent,
+        [{"role": "user", "blocks": [{"block_type": "tool_call", "id": "c", "name": "f", "arguments": {}}]}],
+        "message 0: blocks[0]: a tool call in a user message: Docent's only assistant messages call tools",
+    ),
+    (
+        bridgic_to_docent,
+        [{"role": "tool", "blocks": [{"block_type": "tool_result", "id": "c-9", "content": "x"}]}],
+        "message 0: blocks[0].id: 'c-9' answers no tool call before it",
+    ),
+    (
+        swarm_to_docent,
+        [{"role": "user", "content": "look", "agentName": "a", "mode": "user", "images": ["aGk="]}],
+        "message 0: images[0]: a Docent message holds no image",
+    ),
+    (
+        swarm_to_docent,
+        [{"role": "tool", "content": "x", "agentName": "a", "mode": "tool", "tool_call_id": "c-9"}],
+        "message 0: tool_call_id: 'c-9' answers no tool call before it",
+    ),
+]
+
+
+@pytest.mark.parametrize(
+    ("convert", "messages", "error"), MORE_HOSTILE, ids=["call-by-user", "lone-result", "image", "swarm-lone-result"]
+)
+def test_bridgic_and_swarm_name_what_they_cannot_map(convert: Any, messages: list[dict[str, Any]], error: str) -> None:
+    with pytest.raises(ConversionError) as raised:
+        convert(messages)
+    assert str(raised.value) == error
+    dumped = _checked(convert(messages, strict=False))
+    (aside,) = dumped["metadata"]["chatschema"]["set_aside"]
+    assert f"message {aside['index']}: {aside['field']}: {aside['reason']}" == error
+
+
+def test_input_of_another_family_is_refused_with_its_place() -> None:
+    with pytest.raises(ConversionError, match=r"^message 0: \$\.blocks: not a bridgic message: "):
+        bridgic_to_docent([{"role": "user", "blocks": "hi"}])
+    with pytest.raises(ConversionError, match=r"^message 0: \$: not a swarm message: 'agentName' is a required"):
+        swarm_to_docent([{"role": "user", "content": "hi", "mode": "user"}])
+    with pytest.raises(ConversionError, match=r"^\$: expected a list of swarm messages$"):
+        swarm_to_docent({"role": "user"})

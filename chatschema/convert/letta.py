@@ -9,16 +9,14 @@ that nothing is lost.
 
 from __future__ import annotations
 
-import json
-from dataclasses import dataclass, field
 from typing import Any
 
 from pydantic_core import to_jsonable_python
 
-from chatschema import schemas
 from chatschema.docent import AgentRun
 
 from .errors import ConversionError
+from .run import Conversion, checked, json_arguments
 
 ASSISTANT_SIDE = frozenset(
     {
@@ -43,24 +41,6 @@ CARRIED: dict[str, frozenset[str]] = {
     "summary_message": frozenset({"summary"}),
     "event_message": frozenset(),
 }
-RAW_ARGUMENTS = "__parse_error_raw_args"  # Docent's key for tool-call arguments that are not a JSON object
-
-
-@dataclass
-class _Conversion:
-    """What is built while the messages are read."""
-
-    strict: bool
-    messages: list[dict[str, Any]] = field(default_factory=list)
-    events: list[dict[str, Any]] = field(default_factory=list)
-    set_aside: list[dict[str, Any]] = field(default_factory=list)
-    functions: dict[str, str] = field(default_factory=dict)  # tool_call_id -> the function called
-
-    def cannot(self, index: int, where: str, reason: str, value: Any) -> None:
-        """An input with no counterpart: an error when strict, else kept in the run's metadata."""
-        if self.strict:
-            raise ConversionError(index, where, reason)
-        self.set_aside.append({"index": index, "field": where, "reason": reason, "value": value})
 
 
 def letta_to_docent(source: Any, *, strict: bool = True, name: str | None = None) -> AgentRun:
@@ -74,41 +54,23 @@ def letta_to_docent(source: Any, *, strict: bool = True, name: str | None = None
     `metadata["chatschema"]["set_aside"]` instead.
     """
     messages, outcome = _unpack(source)
-    conversion = _Conversion(strict)
+    conversion = Conversion(strict)
     index = 0
     while index < len(messages):
         index = _convert_at(conversion, messages, index)
-    transcript: dict[str, Any] = {"messages": conversion.messages, "metadata": {}}
-    if conversion.events:
-        transcript["metadata"]["letta"] = {"events": conversion.events}
-    run: dict[str, Any] = {"transcripts": [transcript], "metadata": {"letta": outcome} if outcome else {}}
-    if conversion.set_aside:
-        run["metadata"]["chatschema"] = {"set_aside": conversion.set_aside}
-    if name is not None:
-        run["name"] = name
-    for violation in schemas.violations(run, "docent/AgentRun"):  # the converter's own guarantee
-        raise ConversionError(None, violation.path, f"the Docent run is invalid: {violation.message}")
-    return AgentRun.model_validate(run)
+    return conversion.finish("letta", outcome, name)
 
 
 def _unpack(source: Any) -> tuple[list[dict[str, Any]], dict[str, Any]]:
     """The messages, as checked JSON, and the stop reason and usage when the source has them."""
     if isinstance(source, list | tuple):
-        raw: Any = list(source)
-        outcome: dict[str, Any] = {}
-    else:
-        raw = _field(source, "messages")
-        if raw is None:
-            raise ConversionError(
-                None, "$", "expected a list of Letta messages, a LettaResponse or a reassembled stream"
-            )
-        parts = {k: _field(source, k) for k in ("stop_reason", "usage")}
-        outcome = {k: to_jsonable_python(v, by_alias=True) for k, v in parts.items() if v is not None}
-    messages = [to_jsonable_python(m, by_alias=True) for m in raw]
-    for index, message in enumerate(messages):
-        for violation in schemas.violations(message, "letta/LettaMessage"):
-            raise ConversionError(index, violation.path, f"not a Letta message: {violation.message}")
-    return messages, outcome
+        return checked(source, "letta/LettaMessage", "Letta message"), {}
+    raw = _field(source, "messages")
+    if raw is None:
+        raise ConversionError(None, "$", "expected a list of Letta messages, a LettaResponse or a reassembled stream")
+    parts = {k: _field(source, k) for k in ("stop_reason", "usage")}
+    outcome = {k: to_jsonable_python(v, by_alias=True) for k, v in parts.items() if v is not None}
+    return checked(raw, "letta/LettaMessage", "Letta message"), outcome
 
 
 def _field(source: Any, name: str) -> Any:
@@ -116,7 +78,7 @@ def _field(source: Any, name: str) -> Any:
     return source.get(name) if isinstance(source, dict) else getattr(source, name, None)
 
 
-def _convert_at(conversion: _Conversion, messages: list[dict[str, Any]], index: int) -> int:
+def _convert_at(conversion: Conversion, messages: list[dict[str, Any]], index: int) -> int:
     """Convert the message at `index` (with the assistant-side messages of the same turn after it);
     returns the index of the next message to convert."""
     message = messages[index]
@@ -146,7 +108,7 @@ def _entry(message: dict[str, Any]) -> dict[str, Any]:
     return {k: v for k, v in message.items() if k not in carried}
 
 
-def _plain(conversion: _Conversion, message: dict[str, Any], index: int) -> dict[str, Any]:
+def _plain(conversion: Conversion, message: dict[str, Any], index: int) -> dict[str, Any]:
     kind = message["message_type"]
     role = {"system_message": "system", "user_message": "user", "summary_message": "system"}[kind]
     text = message["summary"] if kind == "summary_message" else message["content"]
@@ -154,7 +116,7 @@ def _plain(conversion: _Conversion, message: dict[str, Any], index: int) -> dict
     return {"role": role, "id": message["id"], "content": content, "metadata": {"letta": [_entry(message)]}}
 
 
-def _parts(conversion: _Conversion, content: Any, index: int, where: str) -> Any:
+def _parts(conversion: Conversion, content: Any, index: int, where: str) -> Any:
     """A Letta content value as Docent content: a string as it is, text parts as text parts; an image
     has no counterpart."""
     if isinstance(content, str):
@@ -168,7 +130,7 @@ def _parts(conversion: _Conversion, content: Any, index: int, where: str) -> Any
     return parts
 
 
-def _assistant(conversion: _Conversion, messages: list[dict[str, Any]], start: int, end: int) -> dict[str, Any]:
+def _assistant(conversion: Conversion, messages: list[dict[str, Any]], start: int, end: int) -> dict[str, Any]:
     """One Docent assistant message from the Letta messages of one turn, `messages[start:end]`."""
     content: list[dict[str, Any]] = []
     calls: list[dict[str, Any]] = []
@@ -201,7 +163,7 @@ def _assistant(conversion: _Conversion, messages: list[dict[str, Any]], start: i
     return converted
 
 
-def _calls(conversion: _Conversion, message: dict[str, Any], index: int) -> list[dict[str, Any]]:
+def _calls(conversion: Conversion, message: dict[str, Any], index: int) -> list[dict[str, Any]]:
     """The Docent tool calls of a tool call or approval request message (every parallel call)."""
     calls = message.get("tool_calls")
     if not isinstance(calls, list):  # absent, or a streaming fragment: the single deprecated call
@@ -212,26 +174,17 @@ def _calls(conversion: _Conversion, message: dict[str, Any], index: int) -> list
             where = f"{message['message_type']}.tool_calls[{position}]"
             conversion.cannot(index, where, "a stream fragment, not a whole call: reassemble the stream first", call)
             continue
-        conversion.functions[call["tool_call_id"]] = call["name"]
-        out.append(_call(call))
+        out.append(_call(conversion, call))
     return out
 
 
-def _call(call: dict[str, Any]) -> dict[str, Any]:
-    """A Letta ToolCall (arguments as JSON text) as a Docent ToolCall (arguments as an object); text
-    that is not a JSON object is kept as Docent keeps it, with a parse error."""
-    converted = {"id": call["tool_call_id"], "function": call["name"], "type": "function"}
-    try:
-        arguments = json.loads(call["arguments"])
-    except ValueError:
-        arguments = None
-    if isinstance(arguments, dict):
-        return {**converted, "arguments": arguments}
-    error = "the arguments are not a JSON object"
-    return {**converted, "arguments": {RAW_ARGUMENTS: call["arguments"]}, "parse_error": error}
+def _call(conversion: Conversion, call: dict[str, Any]) -> dict[str, Any]:
+    """A Letta ToolCall (arguments as JSON text) as a Docent ToolCall (arguments as an object)."""
+    arguments, error = json_arguments(call["arguments"])
+    return conversion.tool_call(call["tool_call_id"], call["name"], arguments, error)
 
 
-def _tool_results(conversion: _Conversion, message: dict[str, Any], index: int) -> list[dict[str, Any]]:
+def _tool_results(conversion: Conversion, message: dict[str, Any], index: int) -> list[dict[str, Any]]:
     """One Docent tool message per result: each of `tool_returns` (the first tool message keeps the
     rest of the Letta message, each keeps its item's other fields), or the message's own result."""
     returns = message.get("tool_returns")
@@ -249,12 +202,10 @@ def _tool_results(conversion: _Conversion, message: dict[str, Any], index: int) 
 
 
 def _tool_result(
-    conversion: _Conversion, result: dict[str, Any], index: int, where: str, entry: dict[str, Any]
+    conversion: Conversion, result: dict[str, Any], index: int, where: str, entry: dict[str, Any]
 ) -> dict[str, Any]:
     call_id = result["tool_call_id"]
-    function = conversion.functions.get(call_id)
-    if function is None:
-        conversion.cannot(index, f"{where}.tool_call_id", f"{call_id!r} answers no tool call before it", call_id)
+    function = conversion.answered(call_id, index, f"{where}.tool_call_id")
     content = _parts(conversion, result["tool_return"], index, f"{where}.tool_return")
     converted = {"role": "tool", "content": content, "tool_call_id": call_id, "function": function}
     if result.get("status") == "error":
@@ -263,7 +214,7 @@ def _tool_result(
     return {**converted, "metadata": {"letta": [entry]}}
 
 
-def _approval_response(conversion: _Conversion, message: dict[str, Any], index: int) -> list[dict[str, Any]]:
+def _approval_response(conversion: Conversion, message: dict[str, Any], index: int) -> list[dict[str, Any]]:
     """The user's decisions, as a user message answering the calls decided on (its metadata holds
     each decision); a result of a tool the client ran, as a tool message after it."""
     approvals = message.get("approvals") or []

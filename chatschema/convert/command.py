@@ -1,0 +1,162 @@
+"""`chatschema convert`: conversations of one family, read from files or stdin, written as Docent
+agent runs, one JSON line per input, as each input is converted."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any, BinaryIO, TextIO
+
+from chatschema.jsontext import MAX_DEPTH, Malformed, loader, parse
+
+from .errors import ConversionError
+
+SOURCES = ("bridgic", "letta", "swarm")
+MAX_INPUT = 64 << 20  # bytes of one input (one conversation), by default
+FORMATS = ("auto", "json", "jsonl", "sse")
+EPILOG = """\
+input: each PATH is one conversation. JSON: an array of messages (for Letta, also a LettaResponse
+object). JSONL: one message per line. SSE (Letta only): a recorded text/event-stream body,
+reassembled first. With --input auto, a .json, .jsonl or .sse name says which; otherwise the text
+does: '[' is JSON, '{' is JSONL (or JSON when it is a single object with "messages"), anything else
+SSE.
+
+output: one Docent agent run per PATH, as one JSON line each, in order, to --output (default
+stdout). Named after the file unless --name is given.
+exit status: 0 every input converted; 1 an input could not be (one line on stderr naming the file,
+the line or message, the field and why; the other inputs are still converted); 2 usage error.
+"""
+
+
+def add_parser(sub: Any) -> None:
+    """The `convert` subcommand's arguments."""
+    c = sub.add_parser(
+        "convert",
+        help="convert conversations into Docent agent runs (JSONL out)",
+        epilog=EPILOG,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    c.add_argument("paths", nargs="+", metavar="PATH", help="conversations to read; '-' for stdin")
+    c.add_argument("--from", dest="source", required=True, choices=SOURCES, help="the family of the input")
+    c.add_argument("--to", dest="target", default="docent", choices=("docent",), help="the output (default docent)")
+    c.add_argument("--output", "-o", default="-", help="where the runs go (default '-': stdout)")
+    c.add_argument("--input", choices=FORMATS, default="auto", help="how the input is written (default auto)")
+    c.add_argument("--lenient", action="store_true", help="set aside what has no counterpart, in the run's metadata")
+    c.add_argument("--name", help="the run's name (default: the file's name without its extension)")
+    c.add_argument("--max-bytes", type=int, default=MAX_INPUT, help=f"largest input read (default {MAX_INPUT:,})")
+
+
+def convert(args: argparse.Namespace, stdin: BinaryIO, out: TextIO, err: TextIO) -> int:
+    """Run `chatschema convert`; returns the exit status."""
+    if args.input == "sse" and args.source != "letta":
+        return _usage(err, "--input sse reads Letta streams only (--from letta)")
+    if args.paths.count("-") > 1:
+        return _usage(err, "'-' (stdin) can be read only once")
+    for path in args.paths:
+        if path != "-" and not os.path.isfile(path):
+            return _usage(err, f"{path}: no such file")
+    target = out if args.output == "-" else open(args.output, "w", encoding="utf-8")
+    failed = 0
+    try:
+        for path in args.paths:
+            line = _converted(args, path, stdin, err)
+            if line is None:
+                failed += 1
+            else:
+                target.write(line + "\n")
+                target.flush()
+    finally:
+        if target is not out:
+            target.close()
+    return 1 if failed else 0
+
+
+def _usage(err: TextIO, message: str) -> int:
+    err.write(f"chatschema convert: {message}\n")
+    return 2
+
+
+def _converted(args: argparse.Namespace, path: str, stdin: BinaryIO, err: TextIO) -> str | None:
+    """The run of one input as a JSON line, or None after one line on `err` saying why there is none."""
+    name = "<stdin>" if path == "-" else path
+    try:
+        data = _read(stdin if path == "-" else None, path, args.max_bytes)
+        source, lines = _source(data, _format(args.input, path, data), args.source == "letta")
+        run_name = args.name if args.name is not None else (None if path == "-" else Path(path).stem)
+        run = _converter(args.source)(source, strict=not args.lenient, name=run_name)
+    except _InputError as exc:
+        err.write(f"chatschema convert: {name}{exc}\n")
+        return None
+    except ConversionError as exc:
+        where = f":{lines[exc.index]}" if lines and exc.index is not None else ""
+        err.write(f"chatschema convert: {name}{where}: {exc}\n")
+        return None
+    return json.dumps(run.model_dump(mode="json"), ensure_ascii=False, separators=(",", ":"))
+
+
+def _converter(source: str) -> Callable[..., Any]:
+    """The conversion from `source`, imported only when a conversion runs (it builds the Docent
+    models, which the other commands do not need)."""
+    from . import bridgic_to_docent, letta_to_docent, swarm_to_docent
+
+    return {"bridgic": bridgic_to_docent, "letta": letta_to_docent, "swarm": swarm_to_docent}[source]
+
+
+class _InputError(Exception):
+    """An input that cannot be read as a conversation; the text starts with ':LINE: ' or ': '."""
+
+
+def _read(stdin: BinaryIO | None, path: str, limit: int) -> bytes:
+    if stdin is not None:
+        data = stdin.read(limit + 1)
+    else:
+        with open(path, "rb") as file:
+            data = file.read(limit + 1)
+    if len(data) > limit:
+        raise _InputError(f": larger than --max-bytes ({limit:,} bytes)")
+    return data
+
+
+def _format(chosen: str, path: str, data: bytes) -> str:
+    if chosen != "auto":
+        return chosen
+    suffix = Path(path).suffix
+    if suffix in (".json", ".jsonl", ".sse"):
+        return suffix[1:]
+    first = data.lstrip()[:1]
+    if first == b"[":
+        return "json"
+    if first == b"{":
+        return "json" if len(data.strip().splitlines()) == 1 and b'"messages"' in data else "jsonl"
+    return "sse"
+
+
+def _source(data: bytes, form: str, letta: bool) -> tuple[Any, list[int]]:
+    """What the converter takes, and for JSONL the line number of each message."""
+    loads = loader()
+    if form == "sse":
+        if not letta:
+            raise _InputError(": an SSE stream is a Letta recording: use --from letta, or JSON / JSONL input")
+        from chatschema.letta.stream import StreamError, reassemble_sse
+
+        try:
+            return reassemble_sse(data), []
+        except StreamError as exc:
+            raise _InputError(f": {exc}") from None
+    if form == "json":
+        try:
+            return parse(data, loads, MAX_DEPTH), []
+        except Malformed as exc:
+            raise _InputError(f": not JSON: {exc}") from None
+    messages, lines = [], []
+    for number, line in enumerate(data.splitlines(), 1):
+        if line.strip():
+            try:
+                messages.append(parse(line, loads, MAX_DEPTH))
+            except Malformed as exc:
+                raise _InputError(f":{number}: not JSON: {exc}") from None
+            lines.append(number)
+    return messages, lines

@@ -1,0 +1,87 @@
+"""What every conversion into a Docent agent run shares: the checked input, the state built while
+the messages are read, the tool calls, and the finished run, checked against its schema."""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass, field
+from typing import Any
+
+from pydantic_core import to_jsonable_python
+
+from chatschema import schemas
+from chatschema.docent import AgentRun
+
+from .errors import ConversionError
+
+RAW_ARGUMENTS = "__parse_error_raw_args"  # Docent's key for tool-call arguments that are not a JSON object
+
+
+@dataclass
+class Conversion:
+    """What is built while the messages are read."""
+
+    strict: bool
+    messages: list[dict[str, Any]] = field(default_factory=list)
+    events: list[dict[str, Any]] = field(default_factory=list)  # records that are not messages, with their index
+    set_aside: list[dict[str, Any]] = field(default_factory=list)
+    functions: dict[str, str] = field(default_factory=dict)  # tool_call_id -> the function called
+
+    def cannot(self, index: int, where: str, reason: str, value: Any) -> None:
+        """An input with no counterpart: an error when strict, else kept in the run's metadata."""
+        if self.strict:
+            raise ConversionError(index, where, reason)
+        self.set_aside.append({"index": index, "field": where, "reason": reason, "value": value})
+
+    def tool_call(
+        self, call_id: str, function: str, arguments: dict[str, Any], error: str | None = None
+    ) -> dict[str, Any]:
+        """A Docent ToolCall (with its `parse_error`, if any), remembered so that its result can name
+        the function."""
+        self.functions[call_id] = function
+        call = {"id": call_id, "function": function, "type": "function", "arguments": arguments}
+        return call if error is None else {**call, "parse_error": error}
+
+    def answered(self, call_id: str, index: int, where: str) -> str | None:
+        """The function of the call a tool result answers; a result that answers none cannot be mapped."""
+        function = self.functions.get(call_id)
+        if function is None:
+            self.cannot(index, where, f"{call_id!r} answers no tool call before it", call_id)
+        return function
+
+    def finish(self, family: str, run_metadata: dict[str, Any], name: str | None) -> AgentRun:
+        """The agent run of one transcript holding the messages, checked against `docent/AgentRun`."""
+        transcript: dict[str, Any] = {"messages": self.messages, "metadata": {}}
+        if self.events:
+            transcript["metadata"][family] = {"events": self.events}
+        run: dict[str, Any] = {"transcripts": [transcript], "metadata": {family: run_metadata} if run_metadata else {}}
+        if self.set_aside:
+            run["metadata"]["chatschema"] = {"set_aside": self.set_aside}
+        if name is not None:
+            run["name"] = name
+        for violation in schemas.violations(run, "docent/AgentRun"):  # the converter's own guarantee
+            raise ConversionError(None, violation.path, f"the Docent run is invalid: {violation.message}")
+        return AgentRun.model_validate(run)
+
+
+def checked(raw: Any, schema: str, kind: str) -> list[dict[str, Any]]:
+    """The messages as JSON (models dumped as they serialize), each valid under `schema`."""
+    if not isinstance(raw, list | tuple):
+        raise ConversionError(None, "$", f"expected a list of {kind}s")
+    messages = [to_jsonable_python(m, by_alias=True) for m in raw]
+    for index, message in enumerate(messages):
+        for violation in schemas.violations(message, schema):
+            raise ConversionError(index, violation.path, f"not a {kind}: {violation.message}")
+    return messages
+
+
+def json_arguments(text: str) -> tuple[dict[str, Any], str | None]:
+    """Tool-call arguments given as JSON text, as Docent holds them: the object; or, when the text
+    is not a JSON object, the text under Docent's raw-arguments key, with a parse error."""
+    try:
+        arguments = json.loads(text)
+    except ValueError:
+        arguments = None
+    if isinstance(arguments, dict):
+        return arguments, None
+    return {RAW_ARGUMENTS: text}, "the arguments are not a JSON object"

@@ -1,0 +1,122 @@
+"""`chatschema convert` as a user runs it: every input form, one run per input, errors as one line."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+from typing import Any
+
+import pytest
+from docent.data_models.agent_run import AgentRun as DocentAgentRun
+
+from chatschema import schemas
+
+ROOT = Path(__file__).parent.parent
+EXAMPLES = ROOT / "schemas" / "letta" / "examples"
+RESPONSE = json.loads((EXAMPLES / "LettaResponse" / "valid" / "full_response.json").read_text())
+
+
+def _run(*args: str, stdin: bytes = b"", cwd: Path = ROOT) -> subprocess.CompletedProcess[bytes]:
+    return subprocess.run(
+        [sys.executable, "-m", "chatschema", "convert", *args], input=stdin, capture_output=True, cwd=cwd, timeout=120
+    )
+
+
+def _runs(stdout: bytes) -> list[dict[str, Any]]:
+    runs = [json.loads(line) for line in stdout.decode().splitlines()]
+    for run in runs:
+        schemas.validate(run, "docent/AgentRun")
+        DocentAgentRun.model_validate(run)
+    return runs
+
+
+@pytest.fixture
+def inputs(tmp_path: Path) -> Path:
+    stream = json.loads((EXAMPLES / "streams" / "background_parallel_calls.json").read_text())
+    (tmp_path / "stream.sse").write_text("".join(stream["sse"]))
+    (tmp_path / "response.json").write_text(json.dumps(RESPONSE))
+    (tmp_path / "messages.jsonl").write_text("".join(json.dumps(m) + "\n\n" for m in RESPONSE["messages"]))
+    return tmp_path
+
+
+def test_each_input_form_is_one_run_named_after_its_file(inputs: Path) -> None:
+    done = _run("--from", "letta", "stream.sse", "response.json", "messages.jsonl", cwd=inputs)
+    assert done.returncode == 0 and done.stderr == b"", done.stderr
+    runs = _runs(done.stdout)
+    assert [r["name"] for r in runs] == ["stream", "response", "messages"]
+    assert runs[1]["metadata"]["letta"]["stop_reason"] == RESPONSE["stop_reason"]
+    assert runs[1]["transcripts"] == runs[2]["transcripts"]  # the same messages, as JSON or as JSONL
+
+
+def test_stdin_and_output_file_and_a_forced_input_form(inputs: Path) -> None:
+    body = (inputs / "stream.sse").read_bytes()
+    done = _run("--from", "letta", "--name", "live", "-o", "out.jsonl", "-", stdin=body, cwd=inputs)
+    assert done.returncode == 0 and done.stdout == b"", done.stderr
+    (run,) = _runs((inputs / "out.jsonl").read_bytes())
+    assert run["name"] == "live"
+    (inputs / "messages.txt").write_bytes((inputs / "messages.jsonl").read_bytes())
+    forced = _run("--from", "letta", "--input", "jsonl", "messages.txt", cwd=inputs)
+    assert forced.returncode == 0 and len(_runs(forced.stdout)) == 1
+
+
+def test_an_input_that_cannot_be_converted_is_one_line_and_the_others_still_are(inputs: Path) -> None:
+    image = {"type": "image", "source": {"type": "url", "url": "https://example.com/a.png"}}
+    user = {"id": "m-9", "message_type": "user_message", "date": "2025-10-01T12:30:40Z", "content": [image]}
+    (inputs / "image.jsonl").write_text("\n" + json.dumps(user) + "\n")
+    done = _run("--from", "letta", "image.jsonl", "response.json", cwd=inputs)
+    assert done.returncode == 1
+    assert done.stderr.decode() == (
+        "chatschema convert: image.jsonl:2: message 0: user_message.content[0]: a Docent message holds no image part\n"
+    )
+    assert [r["name"] for r in _runs(done.stdout)] == ["response"]
+    lenient = _run("--from", "letta", "--lenient", "image.jsonl", cwd=inputs)
+    assert lenient.returncode == 0 and len(_runs(lenient.stdout)) == 1
+
+
+@pytest.mark.parametrize(
+    ("name", "content", "error"),
+    [
+        ("deep.jsonl", "[" * 5000 + "]" * 5000, "deep.jsonl:1: not JSON: nesting too deep: more than 1024 levels"),
+        ("cut.json", '[{"id": "m', "cut.json: not JSON: "),
+        ("bot.json", '[{"message_type": "bot_message"}]', "bot.json: message 0: $: not a Letta message: "),
+        (
+            "truncated.sse",
+            'data: {"message_type": "stop_reason", "stop_reason": "end_turn"}\n',
+            "truncated.sse: stream truncated",
+        ),
+        ("object.json", '{"messages": "no"}', "object.json: $: expected a list of Letta messages"),
+    ],
+)
+def test_hostile_input_is_one_line_naming_the_file(inputs: Path, name: str, content: str, error: str) -> None:
+    (inputs / name).write_text(content)
+    done = _run("--from", "letta", name, cwd=inputs)
+    text = done.stderr.decode()
+    assert done.returncode == 1 and done.stdout == b"", text
+    assert text.startswith(f"chatschema convert: {error}") and text.count("\n") == 1 and "Traceback" not in text, text
+
+
+def test_too_large_an_input_is_refused_before_it_is_read_whole(inputs: Path) -> None:
+    done = _run("--from", "letta", "--max-bytes", "100", "response.json", cwd=inputs)
+    assert done.returncode == 1
+    assert done.stderr.decode() == "chatschema convert: response.json: larger than --max-bytes (100 bytes)\n"
+
+
+@pytest.mark.parametrize(
+    ("args", "error"),
+    [
+        (["--from", "swarm", "--input", "sse", "x.sse"], "--input sse reads Letta streams only (--from letta)"),
+        (["--from", "letta", "missing.json"], "missing.json: no such file"),
+        (["--from", "letta", "-", "-"], "'-' (stdin) can be read only once"),
+    ],
+)
+def test_usage_errors_exit_2(inputs: Path, args: list[str], error: str) -> None:
+    done = _run(*args, cwd=inputs)
+    assert (done.returncode, done.stderr.decode()) == (2, f"chatschema convert: {error}\n")
+
+
+def test_a_stream_cannot_be_converted_from_another_family(inputs: Path) -> None:
+    done = _run("--from", "bridgic", "stream.sse", cwd=inputs)
+    assert done.returncode == 1
+    assert "an SSE stream is a Letta recording" in done.stderr.decode()
