@@ -290,7 +290,10 @@ def test_every_valid_bridgic_and_swarm_example_converts() -> None:
 
 def test_a_bridgic_conversation_pairs_results_with_calls_and_keeps_extras() -> None:
     call = BridgicMessage.from_tool_call(
-        [{"id": "call_1", "name": "get_weather", "arguments": {"city": "Tokyo"}}, {"id": "call_2", "name": "get_news", "arguments": {}}],
+        [
+            {"id": "call_1", "name": "get_weather", "arguments": {"city": "Tokyo"}},
+            {"id": "call_2", "name": "get_news", "arguments": {}},
+        ],
         text="Looking it up.",
     )
     messages = [
