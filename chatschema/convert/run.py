@@ -7,6 +7,7 @@ import json
 from dataclasses import dataclass, field
 from typing import Any
 
+from pydantic import ValidationError
 from pydantic_core import to_jsonable_python
 
 from chatschema import schemas
@@ -59,9 +60,14 @@ class Conversion:
             run["metadata"]["chatschema"] = {"set_aside": self.set_aside}
         if name is not None:
             run["name"] = name
-        for violation in schemas.violations(run, "docent/AgentRun"):  # the converter's own guarantee
-            raise ConversionError(None, violation.path, f"the Docent run is invalid: {violation.message}")
-        return AgentRun.model_validate(run)
+        # The converter's own guarantee. The generated model says exactly what `docent/AgentRun` says
+        # (the conformance suite holds them to it), at a fraction of the schema validator's time.
+        try:
+            return AgentRun.model_validate(run)
+        except ValidationError as exc:
+            error = exc.errors()[0]
+            where = "$" + "".join(f"[{p}]" if isinstance(p, int) else f".{p}" for p in error["loc"])
+            raise ConversionError(None, where, f"the Docent run is invalid: {error['msg']}") from None
 
 
 def checked(raw: Any, schema: str, kind: str) -> list[dict[str, Any]]:
@@ -70,6 +76,8 @@ def checked(raw: Any, schema: str, kind: str) -> list[dict[str, Any]]:
         raise ConversionError(None, "$", f"expected a list of {kind}s")
     messages = [to_jsonable_python(m, by_alias=True) for m in raw]
     for index, message in enumerate(messages):
+        if schemas.is_valid(message, schema):  # the common case, without collecting errors
+            continue
         for violation in schemas.violations(message, schema):
             raise ConversionError(index, violation.path, f"not a {kind}: {violation.message}")
     return messages
