@@ -78,7 +78,8 @@ def build(session: nox.Session) -> None:
 
 @nox.session
 def bench(session: nox.Session) -> None:
-    """Validation benchmark: messages/s of every validator, `chatschema validate` on 1,000,000 messages, and Dask.
+    """Validation benchmark: messages/s of every validator, `chatschema validate` on 1,000,000 messages, Dask,
+    stream reassembly and `chatschema convert` against `validate`.
 
     Arguments go to bench/run.py, e.g. `nox -s bench -- --count 5000 --e2e-count 200000`.
     """
@@ -86,6 +87,7 @@ def bench(session: nox.Session) -> None:
     session.install("--no-deps", "-e", ".")
     session.run("python", "bench/run.py", *session.posargs)
     session.run("python", "bench/streams.py")
+    session.run("python", "bench/convert.py")
     session.run("python", "bench/long_lines.py")
     session.run("python", "-m", "codegen", "setup-node")
     session.run("python", "bench/diff.py")
