@@ -59,8 +59,9 @@ def _runtime_names() -> tuple[frozenset[str], frozenset[str]]:
     return frozenset(python), frozenset(typescript)
 
 
-# Files a family folder may hold besides its schemas (and its examples folder, codegen/examples.py).
-FAMILY_FILES_NOT_SCHEMAS = frozenset({"VERSION"})
+# Files a family folder may hold besides its schemas (and its examples folder, codegen/examples.py):
+# its version, and the evolution gate's settings (release/evolution/gate.py), read by nothing else.
+FAMILY_FILES_NOT_SCHEMAS = frozenset({"VERSION", "compatibility.json"})
 
 
 def family_name_problem(family: str) -> str:

@@ -6,5 +6,9 @@
 - `witness`: finds payloads valid under one version and invalid under the other (`instances` draws
   them, `mutations` varies them);
 - `api`: code-level changes of the generated Python and TypeScript API;
-- `engine`: puts them together per family and type; `report`: text and JSON.
+- `engine`: puts them together per family and type (`releases`: against every earlier release);
+- `gate`: what fails, per family (`--fail-on`, `--mode`, compatibility.json); `accept`: the accept
+  list; `findings`: each finding with its rule id (`ids`), severity and line (`locate`);
+- `run`: one run of all of these into an `outcome`; `report` and `formats`: text, json, github,
+  junit, sarif; `cli`: the command line.
 """

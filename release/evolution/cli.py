@@ -7,7 +7,7 @@ import argparse
 import sys
 from pathlib import Path
 
-from .source import DiffError, revision, work_tree
+from .source import DiffError
 
 RELEASE = "release"
 # The search's default bounds (witness.Budget's defaults, restated: witness.py needs hypothesis).
@@ -31,12 +31,36 @@ def parser() -> argparse.ArgumentParser:
         "schemas/<family>/VERSION",
     )
     p.add_argument("--family", action="append", help="only this family (repeatable)")
-    p.add_argument("--format", choices=("text", "json"), default="text")
+    p.add_argument(
+        "--format",
+        choices=("text", "json", "github", "junit", "sarif"),
+        default="text",
+        help="text (default), json (versioned), github (workflow annotations), junit (XML) or sarif (2.1.0)",
+    )
     p.add_argument(
         "--fail-on",
-        choices=("narrowed", "widened", "any"),
-        default="narrowed",
-        help="which verdicts make the exit status 1 (default narrowed); API removals always do",
+        action="append",
+        metavar="SET",
+        help="what fails the gate (exit 1): narrowed, widened, api, unknown or any, comma-separated or "
+        "repeated (default narrowed,api,unknown; api,unknown with a mode); overrides compatibility.json",
+    )
+    p.add_argument(
+        "--mode",
+        choices=("backward", "forward", "full"),
+        help="fail on narrowed (backward), widened (forward) or both (full), besides --fail-on; overrides "
+        "schemas/<family>/compatibility.json",
+    )
+    p.add_argument(
+        "--transitive",
+        action=argparse.BooleanOptionalAction,
+        default=None,
+        help="judge against every earlier release of the family too (each commit where its VERSION changed)",
+    )
+    p.add_argument(
+        "--accept",
+        metavar="FILE",
+        default=None,
+        help="the accept list of known breaks, from the repository root (default release/accepted.json)",
     )
     p.add_argument(
         "--check-version",
@@ -73,38 +97,26 @@ def main(argv: list[str] | None = None) -> int:
 
 
 def run_diff(args: argparse.Namespace, root: Path) -> int:
-    """Run the comparison and print the report; returns the exit status."""
+    """Run the comparison, print the report in the chosen format; returns the exit status."""
     # The engine needs hypothesis and the conformance harness (requirements/test.txt): loaded here,
     # so that `generate` and `lint` run with requirements/codegen.txt alone.
-    from .engine import compare_release, compare_snapshots, dumps
-    from .report import breaking, render_text
-    from .witness import Budget
+    from .gate import GateError
+    from .run import judge
 
-    budget = Budget(max(args.examples, 0), max(args.candidates, 1), args.seconds)
     try:
-        new = work_tree(root)
-        if args.base == RELEASE:
-            reports = compare_release(root, new, args.family, budget)
-        else:
-            reports = compare_snapshots(root, revision(root, args.base), new, args.family, budget)
+        outcome, text = judge(args, root)
     except DiffError as exc:
         for line in exc.lines:
             print(line, file=sys.stderr)
         return ERROR
-    sys.stdout.write(dumps(reports) if args.format == "json" else render_text(reports))
-    status = OK
-    # With --check-version, a breaking change that the declared version bump covers is allowed.
-    broken = [b for r in reports if not (args.check_version and r.version_ok) for b in breaking(r, args.fail_on)]
-    if broken:
-        print(f"diff: {len(broken)} breaking change(s) under --fail-on {args.fail_on}", file=sys.stderr)
-        status = BREAKING
-    if args.check_version:
-        for r in reports:
-            if not r.version_ok:
-                print(
-                    f"diff: schemas/{r.family}/VERSION: {r.version} is a {r.declared} bump from {r.base_version}, "
-                    f"the changes need {r.needed}",
-                    file=sys.stderr,
-                )
-                status = BREAKING
-    return status
+    except GateError as exc:
+        print(str(exc), file=sys.stderr)
+        return ERROR
+    sys.stdout.write(text)
+    if any(f.fails for f in outcome.findings):
+        from .findings import failure_line
+
+        print(failure_line(outcome.findings), file=sys.stderr)
+    for problem in outcome.problems:
+        print(problem.message, file=sys.stderr)
+    return BREAKING if outcome.failed else OK

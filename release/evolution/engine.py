@@ -10,6 +10,7 @@ from typing import Any
 
 from codegen import walk
 from codegen.errors import CodegenError
+from codegen.load import SchemaFile
 from codegen.render import shipped_schema
 from codegen.versions import at_least, declared_bump, version_path
 
@@ -56,6 +57,12 @@ class FamilyReport:
     types: list[TypeReport]
     api: list[ApiChange]
     api_note: str = ""
+    # Where each type is defined in each version (for the line of a finding), and whether this
+    # comparison is one of `--transitive`'s extra ones against an older release.
+    old_files: dict[str, SchemaFile] = field(default_factory=dict)
+    new_files: dict[str, SchemaFile] = field(default_factory=dict)
+    transitive: bool = False
+    base_commit: str | None = None
 
     @property
     def needed(self) -> str:
@@ -132,10 +139,11 @@ def compare_types(old: FamilyTypes, new: FamilyTypes, budget: Budget) -> list[Ty
         if changed_deep:
             chain = new.path_to(name, changed_deep) if name in new.edges else old.path_to(name, changed_deep)
             target = chain[-1]
+            # `owner`: the type whose definition the change's pointer is in, to locate it in its file
             for c in own.get(target, []):
-                changes.append(replace(c, rule=f"via {' -> '.join(chain)}: {c.rule}"))
+                changes.append(replace(c, rule=f"via {' -> '.join(chain)}: {c.rule}", owner=target))
             for other in sorted(changed_deep - {target}):
-                changes.extend(replace(c, rule=f"via {other}: {c.rule}") for c in own[other])
+                changes.extend(replace(c, rule=f"via {other}: {c.rule}", owner=other) for c in own[other])
         reach_changed = set(old.reach(name)) != set(new.reach(name))
         if not changes and not reach_changed:
             reports.append(TypeReport(name, UNCHANGED, notes=notes))
@@ -283,7 +291,10 @@ def compare_snapshots(
         note = "" if before is not None and after is not None else "no generated API to compare in one version"
         note = new_api.note or note
         bv, v = old.versions.get(family), new.versions.get(family)
-        reports.append(FamilyReport(family, old.label, bv, v, declared_bump(bv, v or ""), types, api, note))
+        report = FamilyReport(family, old.label, bv, v, declared_bump(bv, v or ""), types, api, note)
+        report.old_files, report.new_files = old_types.file_of, new_types.file_of
+        report.base_commit = old.commit
+        reports.append(report)
     return reports
 
 

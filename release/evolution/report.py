@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from .engine import ADDED, BOTH, REMOVED, UNCHANGED, UNKNOWN, UNPROVEN, UNPROVEN_TEXT, FamilyReport
+from .ids import API, change_rule
 from .rules import NARROWED, WIDENED, short
 
 WHO = {
@@ -12,21 +13,10 @@ WHO = {
     REMOVED: "removed: every payload of this type loses its schema",
     ADDED: "added",
     UNPROVEN: f"changed in the schema text, but {UNPROVEN_TEXT}",
-    UNKNOWN: "unknown: the witness search ran out of time before it could decide (taken as breaking)",
+    UNKNOWN: "unknown: the witness search ran out of time before it could decide",
     UNCHANGED: "unchanged",
 }
 WITNESS = {NARROWED: "valid before, invalid now", WIDENED: "invalid before, valid now"}
-
-
-def breaking(report: FamilyReport, fail_on: str) -> list[str]:
-    """The verdicts and API changes that count as breaking under `--fail-on` (API majors always do)."""
-    kinds = {
-        "narrowed": {NARROWED, BOTH, REMOVED, UNKNOWN},
-        "widened": {WIDENED, BOTH, UNKNOWN},
-        "any": {NARROWED, WIDENED, BOTH, REMOVED, UNKNOWN},
-    }
-    found = [f"{report.family}/{t.name} {t.verdict}" for t in report.types if t.verdict in kinds[fail_on]]
-    return found + [f"{report.family} API: {c.what} {c.change}" for c in report.api if c.bump == "major"]
 
 
 def render_text(reports: list[FamilyReport], width: int = 100) -> str:
@@ -44,7 +34,8 @@ def render_text(reports: list[FamilyReport], width: int = 100) -> str:
         for t in shown:
             lines.append(f"  {r.family}/{t.name}: {WHO[t.verdict]}")
             for c in t.changes[:12]:
-                lines.append(f"    - {c.rule} (at {c.where or '/'}; usually {c.hint})")
+                where = f"{c.owner}: {c.where or '/'}" if c.owner else c.where or "/"
+                lines.append(f"    - [{change_rule(c.kind).id}] {c.rule} (at {where}; usually {c.hint})")
             if len(t.changes) > 12:
                 lines.append(f"    - ... {len(t.changes) - 12} more")
             for w in t.witnesses:
@@ -53,7 +44,7 @@ def render_text(reports: list[FamilyReport], width: int = 100) -> str:
             for note in t.notes[:6]:
                 lines.append(f"    note: {note}")
         for a in r.api:
-            lines.append(f"  API {a.change} ({a.bump}): {a.what}: {a.detail[:width]}")
+            lines.append(f"  API {a.change} ({a.bump}) [{API[a.change].id}]: {a.what}: {a.detail}")
         if r.api_note:
             lines.append(f"  API: {r.api_note}")
     return "\n".join(lines) + "\n"

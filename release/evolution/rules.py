@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Callable, Iterable
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from fractions import Fraction
 from typing import Any
 
@@ -57,6 +57,8 @@ class Change:
     names: tuple[str, ...] = ()  # property names worth adding or removing
     patterns: tuple[str, ...] = ()  # regular expressions whose matches are worth trying
     name_patterns: tuple[str, ...] = ()  # regular expressions whose matches are worth trying as property names
+    kind: str = field(kw_only=True)  # what kind of edit (ids.CHANGES names each): the finding's rule id
+    owner: str = ""  # the named type whose definition `where` points into, when not the reporting type
 
 
 Changes = list[Change] | None  # None: the keyword's values are not of the kind its rule reads
@@ -116,7 +118,11 @@ def compare(a: Any, b: Any, path: Path = ()) -> list[Change]:
         hint = NARROWED if b is False or a is True else WIDENED if a is False or b is True else EITHER
         probes = _cap([sample(a), sample(a, 1), sample(b), sample(b, 1), *SAMPLES.values()])
         shown = [short(True if x == {} else x) for x in (a, b)]  # {} is true
-        return [Change(pointer(*path), f"schema changed from {shown[0]} to {shown[1]}", hint, probes)]
+        return [
+            Change(
+                pointer(*path), f"schema changed from {shown[0]} to {shown[1]}", hint, probes, kind="schema-replaced"
+            )
+        ]
     out: list[Change] = []
     for k in sorted(set(a) | set(b), key=str):
         va, vb = a.get(k), b.get(k)
@@ -172,12 +178,22 @@ def _type(key: str, a: dict[str, Any], b: dict[str, Any], va: Any, vb: Any, path
     ta, tb = _types(a), _types(b)
     if ta is None or tb is None:
         return None
-    out = [Change(where, f"type '{t}' removed", NARROWED, (SAMPLES.get(t),)) for t in sorted(ta - tb) if tb]
-    out += [Change(where, f"type '{t}' added", WIDENED, (SAMPLES.get(t),)) for t in sorted(tb - ta) if ta]
+    out = [
+        Change(where, f"type '{t}' removed", NARROWED, (SAMPLES.get(t),), kind="json-type-removed")
+        for t in sorted(ta - tb)
+        if tb
+    ]
+    out += [
+        Change(where, f"type '{t}' added", WIDENED, (SAMPLES.get(t),), kind="json-type-added")
+        for t in sorted(tb - ta)
+        if ta
+    ]
     if not ta or not tb:
         hint = NARROWED if not ta else WIDENED
         rule = f"type {'set to' if not ta else 'no longer'} {sorted(ta or tb)}"
-        out.append(Change(where, rule, hint, tuple(SAMPLES.values())))
+        out.append(
+            Change(where, rule, hint, tuple(SAMPLES.values()), kind="json-type-set" if not ta else "json-type-unset")
+        )
     return out
 
 
@@ -191,8 +207,14 @@ def _enum(key: str, a: dict[str, Any], b: dict[str, Any], va: Any, vb: Any, path
     if not (isinstance(va, list) and isinstance(vb, list)):
         return None
     ka, kb = {_key_text(v): v for v in va}, {_key_text(v): v for v in vb}
-    out = [Change(where, f"enum value {k} removed", NARROWED, (ka[k],)) for k in sorted(ka.keys() - kb.keys())]
-    return out + [Change(where, f"enum value {k} added", WIDENED, (kb[k],)) for k in sorted(kb.keys() - ka.keys())]
+    out = [
+        Change(where, f"enum value {k} removed", NARROWED, (ka[k],), kind="enum-value-removed")
+        for k in sorted(ka.keys() - kb.keys())
+    ]
+    return out + [
+        Change(where, f"enum value {k} added", WIDENED, (kb[k],), kind="enum-value-added")
+        for k in sorted(kb.keys() - ka.keys())
+    ]
 
 
 def _key_text(value: Any) -> str:
@@ -203,10 +225,13 @@ def _key_text(value: Any) -> str:
 def _const(key: str, a: dict[str, Any], b: dict[str, Any], va: Any, vb: Any, path: Path) -> Changes:
     where = pointer(*path)
     if "const" in a and "const" in b:
-        return [Change(where, f"const changed from {short(va)} to {short(vb)}", EITHER, (va, vb))]
+        return [Change(where, f"const changed from {short(va)} to {short(vb)}", EITHER, (va, vb), kind="const-changed")]
     added = "const" in b
     rule = f"const {short(vb if added else va)} {'added' if added else 'removed'}"
-    return [Change(where, rule, NARROWED if added else WIDENED, (va if "const" in a else vb, "x_not_the_const"))]
+    probes = (va if "const" in a else vb, "x_not_the_const")
+    return [
+        Change(where, rule, NARROWED if added else WIDENED, probes, kind="const-added" if added else "const-removed")
+    ]
 
 
 def _names(value: Any) -> set[str] | None:
@@ -221,8 +246,14 @@ def _required(key: str, a: dict[str, Any], b: dict[str, Any], va: Any, vb: Any, 
     if ra is None or rb is None:
         return None
     base = pointer(*path[:-1]) + "/properties/"
-    out = [Change(base + n, f"property '{n}' became required", NARROWED, names=(n,)) for n in sorted(rb - ra)]
-    return out + [Change(base + n, f"property '{n}' became optional", WIDENED, names=(n,)) for n in sorted(ra - rb)]
+    out = [
+        Change(base + n, f"property '{n}' became required", NARROWED, names=(n,), kind="property-became-required")
+        for n in sorted(rb - ra)
+    ]
+    return out + [
+        Change(base + n, f"property '{n}' became optional", WIDENED, names=(n,), kind="property-became-optional")
+        for n in sorted(ra - rb)
+    ]
 
 
 def _properties(key: str, a: dict[str, Any], b: dict[str, Any], va: Any, vb: Any, path: Path) -> Changes:
@@ -231,6 +262,7 @@ def _properties(key: str, a: dict[str, Any], b: dict[str, Any], va: Any, vb: Any
     pa, pb = va or {}, vb or {}
     pattern = key == "patternProperties"
     label = "pattern property" if pattern else "property"
+    kind = "pattern-property" if pattern else "property"
 
     def at(name: str) -> tuple[tuple[str, ...], tuple[str, ...]]:
         """(names, name patterns) for a property or pattern property."""
@@ -240,11 +272,15 @@ def _properties(key: str, a: dict[str, Any], b: dict[str, Any], va: Any, vb: Any
     for name in sorted(pa.keys() - pb.keys()):
         hint = WIDENED if _open(b) else NARROWED
         rule, (names, patterns) = f"{label} '{name}' removed", at(name)
-        out.append(Change(pointer(*path, name), rule, hint, edges(pa[name]), names, name_patterns=patterns))
+        found = edges(pa[name])
+        out.append(
+            Change(pointer(*path, name), rule, hint, found, names, name_patterns=patterns, kind=f"{kind}-removed")
+        )
     for name in sorted(pb.keys() - pa.keys()):
         hint = NARROWED if _open(a) else WIDENED
         rule, (names, patterns) = f"{label} '{name}' added", at(name)
-        out.append(Change(pointer(*path, name), rule, hint, edges(pb[name]), names, name_patterns=patterns))
+        found = edges(pb[name])
+        out.append(Change(pointer(*path, name), rule, hint, found, names, name_patterns=patterns, kind=f"{kind}-added"))
     for name in sorted(pa.keys() & pb.keys()):
         names, patterns = at(name)
         out.extend(_lift(compare(pa[name], pb[name], (*path, name)), names=names, name_patterns=patterns))
@@ -261,7 +297,8 @@ def _additional(key: str, a: dict[str, Any], b: dict[str, Any], va: Any, vb: Any
         closed = xb is False
         rule = "additionalProperties " + ("closed (false)" if closed else "opened")
         accepted = edges(xa if closed else xb)
-        return [Change(pointer(*path), rule, NARROWED if closed else WIDENED, accepted, names=(extra,))]
+        kind = "additional-properties-" + ("closed" if closed else "opened")
+        return [Change(pointer(*path), rule, NARROWED if closed else WIDENED, accepted, names=(extra,), kind=kind)]
     return _lift(compare(xa, xb, path), prefix="additionalProperties: ", names=(extra,))
 
 
@@ -280,9 +317,21 @@ def _all_of(key: str, a: dict[str, Any], b: dict[str, Any], va: Any, vb: Any, pa
     gone, new = sorted(ka.keys() - kb.keys()), sorted(kb.keys() - ka.keys())
     if len(gone) == len(new) == 1 and not (_is_ref(ka[gone[0]][1]) and _is_ref(kb[new[0]][1])):
         return compare(ka[gone[0]][1], kb[new[0]][1], (*path, kb[new[0]][0]))  # one part edited in place
-    out = [Change(where, f"allOf part {k.removeprefix('branch ')} removed", WIDENED, edges(ka[k][1])) for k in gone]
+    out = [
+        Change(
+            where,
+            f"allOf part {k.removeprefix('branch ')} removed",
+            WIDENED,
+            edges(ka[k][1]),
+            kind="allof-part-removed",
+        )
+        for k in gone
+    ]
     return out + [
-        Change(where, f"allOf part {k.removeprefix('branch ')} added", NARROWED, edges(kb[k][1])) for k in new
+        Change(
+            where, f"allOf part {k.removeprefix('branch ')} added", NARROWED, edges(kb[k][1]), kind="allof-part-added"
+        )
+        for k in new
     ]
 
 
@@ -304,7 +353,9 @@ def _string_rule(key: str, a: dict[str, Any], b: dict[str, Any], va: Any, vb: An
     pats = tuple(p for p in (va, vb) if isinstance(p, str)) if key == "pattern" else ()
     if va is None or vb is None:
         return [_added_or_removed(where, key, va, vb, patterns=pats)]
-    return [Change(where, f"{key} changed from {short(va)} to {short(vb)}", EITHER, patterns=pats)]
+    return [
+        Change(where, f"{key} changed from {short(va)} to {short(vb)}", EITHER, patterns=pats, kind=f"{key}-changed")
+    ]
 
 
 def _bounded(key: str, va: Any, vb: Any, path: Path, probes: Iterable[Any]) -> list[Change]:
@@ -315,7 +366,7 @@ def _bounded(key: str, va: Any, vb: Any, path: Path, probes: Iterable[Any]) -> l
         return [_added_or_removed(where, key, va, vb, probes=found)]
     grew = vb > va
     hint = (NARROWED if grew else WIDENED) if key in _LOWER else (WIDENED if grew else NARROWED)
-    return [Change(where, f"{key} changed from {short(va)} to {short(vb)}", hint, found)]
+    return [Change(where, f"{key} changed from {short(va)} to {short(vb)}", hint, found, kind="bound-changed")]
 
 
 def _near(*bounds: Any, limit: int = MAX_SIZE) -> list[int]:
@@ -374,7 +425,9 @@ def _multiple_of(key: str, a: dict[str, Any], b: dict[str, Any], va: Any, vb: An
         return [_added_or_removed(where, key, va, vb, probes=probes)]
     ratio = exact(vb) / exact(va)
     hint = NARROWED if ratio.denominator == 1 else WIDENED if ratio.numerator == 1 else EITHER
-    return [Change(where, f"multipleOf changed from {short(va)} to {short(vb)}", hint, probes)]
+    return [
+        Change(where, f"multipleOf changed from {short(va)} to {short(vb)}", hint, probes, kind="multiple-of-changed")
+    ]
 
 
 def _unique(key: str, a: dict[str, Any], b: dict[str, Any], va: Any, vb: Any, path: Path) -> Changes:
@@ -386,7 +439,11 @@ def _unique(key: str, a: dict[str, Any], b: dict[str, Any], va: Any, vb: Any, pa
     twins = [[x, x] for node in (a, b) for x in (sample(node.get("items", True)), sample(node.get("items", True), 1))]
     probes = _cap([[1, 1.0], [{"k": 1}, {"k": 1.0}], *twins, ["x", "x"], [{}, {}], [[], []]])
     hint = NARROWED if vb else WIDENED
-    return [Change(pointer(*path), f"uniqueItems became {'true' if vb else 'false'}", hint, probes)]
+    return [
+        Change(
+            pointer(*path), f"uniqueItems became {'true' if vb else 'false'}", hint, probes, kind="unique-items-changed"
+        )
+    ]
 
 
 def _prefix(node: dict[str, Any]) -> list[Any] | None:
@@ -410,11 +467,15 @@ def _prefix_items(key: str, a: dict[str, Any], b: dict[str, Any], va: Any, vb: A
     for i in range(len(la), len(lb)):  # added: the item was under the old `items` (open unless false)
         hint = NARROWED if a.get("items", True) is not False else WIDENED
         probes = [[*items(a, i), e] for e in edges(lb[i])] + [items(a, i + 1), items(b, i + 1)]
-        out.append(Change(pointer(*path, i), f"prefixItems item {i} added", hint, _cap(probes)))
+        out.append(
+            Change(pointer(*path, i), f"prefixItems item {i} added", hint, _cap(probes), kind="prefix-item-added")
+        )
     for i in range(len(lb), len(la)):
         hint = WIDENED if b.get("items", True) is not False else NARROWED
         probes = [[*items(b, i), e] for e in edges(la[i])] + [items(a, i + 1), items(b, i + 1)]
-        out.append(Change(pointer(*path, i), f"prefixItems item {i} removed", hint, _cap(probes)))
+        out.append(
+            Change(pointer(*path, i), f"prefixItems item {i} removed", hint, _cap(probes), kind="prefix-item-removed")
+        )
     return out
 
 
@@ -475,10 +536,16 @@ def _dependent_required(key: str, a: dict[str, Any], b: dict[str, Any], va: Any,
         probes = _cap({n: sample(_property(node, n), i) for n in [trigger, *kept]} for node in (a, b) for i in (0, 1))
         for dep in sorted(after - before):
             rule = f"dependentRequired '{trigger}' -> '{dep}' added ('{dep}' required when '{trigger}' is present)"
-            out.append(Change(pointer(*path, trigger), rule, NARROWED, probes, (trigger, dep)))
+            out.append(
+                Change(pointer(*path, trigger), rule, NARROWED, probes, (trigger, dep), kind="dependent-required-added")
+            )
         for dep in sorted(before - after):
             rule = f"dependentRequired '{trigger}' -> '{dep}' removed"
-            out.append(Change(pointer(*path, trigger), rule, WIDENED, probes, (trigger, dep)))
+            out.append(
+                Change(
+                    pointer(*path, trigger), rule, WIDENED, probes, (trigger, dep), kind="dependent-required-removed"
+                )
+            )
     return out
 
 
@@ -533,7 +600,9 @@ def _conditional(key: str, a: dict[str, Any], b: dict[str, Any], va: Any, vb: An
         return None
     if key != "if":
         if ia is None and ib is None:
-            return [Change(pointer(*path), f"{key} changed (no effect without if)", EITHER)]
+            return [
+                Change(pointer(*path), f"{key} changed (no effect without if)", EITHER, kind="conditional-without-if")
+            ]
         if ia is None or ib is None or not same(ia, ib):
             return []  # told with the if
         return _under(compare(_or_true(va), _or_true(vb), path), contexts(ia), f"{key}: ")
@@ -542,7 +611,8 @@ def _conditional(key: str, a: dict[str, Any], b: dict[str, Any], va: Any, vb: An
     if ia is None or ib is None:
         added = ia is None
         rule = f"if/then/else {'added' if added else 'removed'}: if {short(ib if added else ia)}"
-        return [Change(where, rule, NARROWED if added else WIDENED, probes)]
+        kind = "conditional-added" if added else "conditional-removed"
+        return [Change(where, rule, NARROWED if added else WIDENED, probes, kind=kind)]
     out = _lift(compare(ia, ib, path), prefix="if: ")
     out = [replace(c, hint=EITHER, probes=_cap([*c.probes, *probes])) for c in out]
     for part in ("then", "else"):
@@ -571,8 +641,14 @@ def _local_defs(key: str, a: dict[str, Any], b: dict[str, Any], va: Any, vb: Any
     da, db = va or {}, vb or {}
     if not (isinstance(da, dict) and isinstance(db, dict)):
         return None
-    out = [Change(pointer(*path, n), f"local definition '{n}' removed", EITHER) for n in sorted(da.keys() - db.keys())]
-    out += [Change(pointer(*path, n), f"local definition '{n}' added", EITHER) for n in sorted(db.keys() - da.keys())]
+    out = [
+        Change(pointer(*path, n), f"local definition '{n}' removed", EITHER, kind="local-definition-removed")
+        for n in sorted(da.keys() - db.keys())
+    ]
+    out += [
+        Change(pointer(*path, n), f"local definition '{n}' added", EITHER, kind="local-definition-added")
+        for n in sorted(db.keys() - da.keys())
+    ]
     for name in sorted(da.keys() & db.keys()):
         out += _lift(compare(da[name], db[name], (*path, name)), prefix=f"local definition '{name}': ")
     return out
@@ -582,8 +658,15 @@ def _ref(key: str, a: dict[str, Any], b: dict[str, Any], va: Any, vb: Any, path:
     where = pointer(*path)
     if va is None or vb is None:
         hint = NARROWED if va is None else WIDENED
-        return [Change(where, f"reference to {vb or va} {'added' if va is None else 'removed'}", hint)]
-    return [Change(where, f"reference changed from {va} to {vb}", EITHER)]
+        return [
+            Change(
+                where,
+                f"reference to {vb or va} {'added' if va is None else 'removed'}",
+                hint,
+                kind=f"reference-{'added' if va is None else 'removed'}",
+            )
+        ]
+    return [Change(where, f"reference changed from {va} to {vb}", EITHER, kind="reference-changed")]
 
 
 def _other(key: str, va: Any, vb: Any, path: Path) -> list[Change]:
@@ -593,18 +676,29 @@ def _other(key: str, va: Any, vb: Any, path: Path) -> list[Change]:
     walked = how not in (Walk.DATA, Walk.VALUE)
     if how is Walk.SUBSCHEMA_MAP and isinstance(va, dict) and isinstance(vb, dict):
         gone = [
-            Change(pointer(*path, n), f"'{key}' entry '{n}' removed", EITHER) for n in sorted(va.keys() - vb.keys())
+            Change(pointer(*path, n), f"'{key}' entry '{n}' removed", EITHER, kind="map-entry-removed")
+            for n in sorted(va.keys() - vb.keys())
         ]
-        new = [Change(pointer(*path, n), f"'{key}' entry '{n}' added", EITHER) for n in sorted(vb.keys() - va.keys())]
+        new = [
+            Change(pointer(*path, n), f"'{key}' entry '{n}' added", EITHER, kind="map-entry-added")
+            for n in sorted(vb.keys() - va.keys())
+        ]
         return gone + new + [c for n in sorted(va.keys() & vb.keys()) for c in compare(va[n], vb[n], (*path, n))]
     if walked and isinstance(va, dict) and isinstance(vb, dict):
         return compare(va, vb, path)
     if va is None or vb is None:
         hint = NARROWED if va is None else WIDENED
-        return [Change(where, f"keyword '{key}' {'added' if va is None else 'removed'}", hint)]
+        return [
+            Change(
+                where,
+                f"keyword '{key}' {'added' if va is None else 'removed'}",
+                hint,
+                kind=f"keyword-{'added' if va is None else 'removed'}",
+            )
+        ]
     if walked and isinstance(va, list) and isinstance(vb, list) and len(va) == len(vb):
         return [c for i, (x, y) in enumerate(zip(va, vb, strict=True)) for c in compare(x, y, (*path, i))]
-    return [Change(where, f"'{key}' changed from {short(va)} to {short(vb)}", EITHER)]
+    return [Change(where, f"'{key}' changed from {short(va)} to {short(vb)}", EITHER, kind="keyword-changed")]
 
 
 _HANDLERS: dict[str, Callable[..., Changes]] = {
@@ -660,6 +754,7 @@ def _added_or_removed(
         NARROWED if added else WIDENED,
         probes,
         patterns=patterns,
+        kind="constraint-added" if added else "constraint-removed",
     )
 
 
@@ -673,5 +768,5 @@ def _unions(key: str, va: list[Any], vb: list[Any], path: Path) -> list[Change]:
         if not (_is_ref(x) and _is_ref(y)):
             return compare(x, y, (*path, j))
     label = "union" if key == "oneOf" else "anyOf"
-    out = [Change(where, f"{label} {k} removed", NARROWED, edges(ka[k][1])) for k in gone]
-    return out + [Change(where, f"{label} {k} added", WIDENED, edges(kb[k][1])) for k in new]
+    out = [Change(where, f"{label} {k} removed", NARROWED, edges(ka[k][1]), kind="union-branch-removed") for k in gone]
+    return out + [Change(where, f"{label} {k} added", WIDENED, edges(kb[k][1]), kind="union-branch-added") for k in new]

@@ -12,7 +12,7 @@ import pytest
 
 from release.evolution import witness
 from release.evolution.engine import UNKNOWN, FamilyReport, TypeReport
-from release.evolution.report import breaking, render_text
+from release.evolution.report import render_text
 from release.evolution.rules import WIDENED
 from release.evolution.witness import Budget, OutOfTime, Witness, time_limit
 
@@ -57,8 +57,18 @@ def test_a_witness_found_before_the_time_ran_out_stands(tmp_path: Path, monkeypa
     assert report.notes == ["the witness search ran out of its 0.3 s before it could decide"]
 
 
-def test_unknown_is_breaking_under_every_fail_on() -> None:
+def test_unknown_fails_the_gate_unless_left_out_of_it() -> None:
+    import datetime
+
+    from release.evolution.findings import collect
+    from release.evolution.gate import parse_fail_on, resolve
+
     family = FamilyReport("evo", "BASE", "1.0.0", "1.0.0", "none", [TypeReport("T", UNKNOWN)], [])
-    for fail_on in ("narrowed", "widened", "any"):
-        assert breaking(family, fail_on) == ["evo/T unknown"]
+    for fail_on in (None, "unknown", "any", "narrowed,unknown", "widened,unknown"):
+        chosen = parse_fail_on([fail_on], "x") if fail_on else None
+        [finding] = collect([family], {"evo": resolve(None, chosen, None, None)}, False, [], datetime.date.today())
+        assert finding.fails and finding.rule.id == "CS107" and finding.severity == "error"
+    for fail_on in ("narrowed", "widened", "api"):
+        settings = {"evo": resolve(None, parse_fail_on([fail_on], "x"), None, None)}
+        assert not collect([family], settings, False, [], datetime.date.today())[0].fails
     assert "unknown: the witness search ran out of time" in render_text([family])
