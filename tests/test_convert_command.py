@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -15,6 +16,7 @@ from chatschema import schemas
 
 ROOT = Path(__file__).parent.parent
 EXAMPLES = ROOT / "schemas" / "letta" / "examples"
+SUMMARY = r"chatschema convert: %d read, %d converted, %d failed; %d messages?, %d set aside, in [0-9.]+s\n"
 RESPONSE = json.loads((EXAMPLES / "LettaResponse" / "valid" / "full_response.json").read_text())
 
 
@@ -43,7 +45,8 @@ def inputs(tmp_path: Path) -> Path:
 
 def test_each_input_form_is_one_run_named_after_its_file(inputs: Path) -> None:
     done = _run("--from", "letta", "stream.sse", "response.json", "messages.jsonl", cwd=inputs)
-    assert done.returncode == 0 and done.stderr == b"", done.stderr
+    assert done.returncode == 0, done.stderr
+    assert re.fullmatch(SUMMARY % (3, 3, 0, 9, 0), done.stderr.decode()), done.stderr
     runs = _runs(done.stdout)
     assert [r["name"] for r in runs] == ["stream", "response", "messages"]
     assert runs[1]["metadata"]["letta"]["stop_reason"] == RESPONSE["stop_reason"]
@@ -52,8 +55,8 @@ def test_each_input_form_is_one_run_named_after_its_file(inputs: Path) -> None:
 
 def test_stdin_and_output_file_and_a_forced_input_form(inputs: Path) -> None:
     body = (inputs / "stream.sse").read_bytes()
-    done = _run("--from", "letta", "--name", "live", "-o", "out.jsonl", "-", stdin=body, cwd=inputs)
-    assert done.returncode == 0 and done.stdout == b"", done.stderr
+    done = _run("--from", "letta", "--name", "live", "-o", "out.jsonl", "-q", "-", stdin=body, cwd=inputs)
+    assert done.returncode == 0 and done.stdout == b"" and done.stderr == b"", done.stderr
     (run,) = _runs((inputs / "out.jsonl").read_bytes())
     assert run["name"] == "live"
     (inputs / "messages.txt").write_bytes((inputs / "messages.jsonl").read_bytes())
@@ -67,12 +70,15 @@ def test_an_input_that_cannot_be_converted_is_one_line_and_the_others_still_are(
     (inputs / "image.jsonl").write_text("\n" + json.dumps(user) + "\n")
     done = _run("--from", "letta", "image.jsonl", "response.json", cwd=inputs)
     assert done.returncode == 1
-    assert done.stderr.decode() == (
+    error, summary = done.stderr.decode().splitlines(keepends=True)
+    assert error == (
         "chatschema convert: image.jsonl:2: message 0: user_message.content[0]: a Docent message holds no image part\n"
     )
+    assert re.fullmatch(SUMMARY % (2, 1, 1, 3, 0), summary), summary
     assert [r["name"] for r in _runs(done.stdout)] == ["response"]
     lenient = _run("--from", "letta", "--lenient", "image.jsonl", cwd=inputs)
     assert lenient.returncode == 0 and len(_runs(lenient.stdout)) == 1
+    assert re.fullmatch(SUMMARY % (1, 1, 0, 1, 1), lenient.stderr.decode()), lenient.stderr
 
 
 @pytest.mark.parametrize(
@@ -91,14 +97,14 @@ def test_an_input_that_cannot_be_converted_is_one_line_and_the_others_still_are(
 )
 def test_hostile_input_is_one_line_naming_the_file(inputs: Path, name: str, content: str, error: str) -> None:
     (inputs / name).write_text(content)
-    done = _run("--from", "letta", name, cwd=inputs)
+    done = _run("--from", "letta", "-q", name, cwd=inputs)
     text = done.stderr.decode()
     assert done.returncode == 1 and done.stdout == b"", text
     assert text.startswith(f"chatschema convert: {error}") and text.count("\n") == 1 and "Traceback" not in text, text
 
 
 def test_too_large_an_input_is_refused_before_it_is_read_whole(inputs: Path) -> None:
-    done = _run("--from", "letta", "--max-bytes", "100", "response.json", cwd=inputs)
+    done = _run("--from", "letta", "--max-bytes", "100", "-q", "response.json", cwd=inputs)
     assert done.returncode == 1
     assert done.stderr.decode() == "chatschema convert: response.json: larger than --max-bytes (100 bytes)\n"
 
@@ -107,6 +113,7 @@ def test_too_large_an_input_is_refused_before_it_is_read_whole(inputs: Path) -> 
     ("args", "error"),
     [
         (["--from", "swarm", "--input", "sse", "x.sse"], "--input sse reads Letta streams only (--from letta)"),
+        (["--from", "bridgic", "--input", "frames", "x"], "--input frames reads Letta streams only (--from letta)"),
         (["--from", "letta", "missing.json"], "missing.json: no such file"),
         (["--from", "letta", "-", "-"], "'-' (stdin) can be read only once"),
     ],
@@ -120,3 +127,38 @@ def test_a_stream_cannot_be_converted_from_another_family(inputs: Path) -> None:
     done = _run("--from", "bridgic", "stream.sse", cwd=inputs)
     assert done.returncode == 1
     assert "an SSE stream is a Letta recording" in done.stderr.decode()
+
+
+def test_lenient_sets_aside_an_invalid_message_and_converts_the_rest(inputs: Path) -> None:
+    lines = (inputs / "messages.jsonl").read_text().split("\n\n")
+    (inputs / "one_bad.jsonl").write_text("\n".join([lines[0], '{"message_type": "bot_message"}', *lines[1:]]))
+    strict = _run("--from", "letta", "-q", "one_bad.jsonl", cwd=inputs)
+    assert strict.returncode == 1 and b"one_bad.jsonl:2: message 1: $: not a Letta message" in strict.stderr
+    done = _run("--from", "letta", "--lenient", "-q", "one_bad.jsonl", cwd=inputs)
+    (run,) = _runs(done.stdout)
+    (aside,) = run["metadata"]["chatschema"]["set_aside"]
+    assert (aside["index"], aside["value"]) == (1, {"message_type": "bot_message"})
+    (without,) = _runs(_run("--from", "letta", "-q", "messages.jsonl", cwd=inputs).stdout)
+    assert run["transcripts"] == without["transcripts"]  # the rest converted as if it were not there
+
+
+def test_an_output_that_cannot_be_written_is_a_usage_error(inputs: Path) -> None:
+    done = _run("--from", "letta", "-o", "missing/out.jsonl", "response.json", cwd=inputs)
+    assert (done.returncode, done.stderr.decode()) == (
+        2,
+        "chatschema convert: cannot write missing/out.jsonl: No such file or directory\n",
+    )
+
+
+def test_a_stream_recorded_as_jsonl_frames_is_reassembled(inputs: Path) -> None:
+    sample = (ROOT / "chatschema" / "samples" / "letta_stream.jsonl").read_text().splitlines()
+    fixed = [line.replace('"status": "done"', '"status": "success"') for line in sample]  # its bad frame, mended
+    (inputs / "frames.jsonl").write_text("\n".join(fixed))
+    done = _run("--from", "letta", "-q", "frames.jsonl", cwd=inputs)
+    assert done.returncode == 0, done.stderr
+    (run,) = _runs(done.stdout)
+    roles = [(m["role"], [c["function"] for c in m.get("tool_calls") or []]) for m in run["transcripts"][0]["messages"]]
+    assert roles == [("assistant", []), ("assistant", ["web_search"]), ("tool", []), ("assistant", [])]
+    assert run["metadata"]["letta"]["stop_reason"]["stop_reason"] == "end_turn"
+    whole = _run("--from", "letta", "-q", str(ROOT / "chatschema" / "samples" / "letta_stream.jsonl"), cwd=inputs)
+    assert whole.returncode == 1 and b"frame 3: not a valid letta/LettaStreamingResponse" in whole.stderr

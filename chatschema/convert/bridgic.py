@@ -12,7 +12,7 @@ from typing import Any
 
 from chatschema.docent import AgentRun
 
-from .run import Conversion, checked
+from .run import Conversion
 
 KNOWN = frozenset({"role", "blocks"})  # the keys Docent's own fields carry
 
@@ -27,8 +27,9 @@ def bridgic_to_docent(messages: Any, *, strict: bool = True, name: str | None = 
     `metadata["chatschema"]["set_aside"]` instead.
     """
     conversion = Conversion(strict)
-    for index, message in enumerate(checked(messages, "bridgic/Message", "bridgic message")):
-        _convert(conversion, message, index)
+    for index, message in enumerate(conversion.checked(messages, "bridgic/Message", "bridgic message")):
+        if message is not None:
+            _convert(conversion, message, index)
     return conversion.finish("bridgic", {}, name)
 
 

@@ -6,7 +6,9 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import time
 from collections.abc import Callable
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, BinaryIO, TextIO
 
@@ -16,16 +18,17 @@ from .errors import ConversionError
 
 SOURCES = ("bridgic", "letta", "swarm")
 MAX_INPUT = 64 << 20  # bytes of one input (one conversation), by default
-FORMATS = ("auto", "json", "jsonl", "sse")
+FORMATS = ("auto", "json", "jsonl", "frames", "sse")
 EPILOG = """\
 input: each PATH is one conversation. JSON: an array of messages (for Letta, also a LettaResponse
-object). JSONL: one message per line. SSE (Letta only): a recorded text/event-stream body,
-reassembled first. With --input auto, a .json, .jsonl or .sse name says which; otherwise the text
+object). JSONL: one message per line. Letta only: frames, a stream recorded as JSONL, one frame per
+line (taken for JSONL holding a stop_reason, usage, ping or error frame, or a tool call fragment);
+SSE, a recorded text/event-stream body. Both are reassembled first. With --input auto, a .json, .jsonl or .sse name says which; otherwise the text
 does: '[' is JSON, '{' is JSONL (or JSON when it is a single object with "messages"), anything else
 SSE.
 
 output: one Docent agent run per PATH, as one JSON line each, in order, to --output (default
-stdout). Named after the file unless --name is given.
+stdout). Named after the file unless --name is given. A summary on stderr.
 exit status: 0 every input converted; 1 an input could not be (one line on stderr naming the file,
 the line or message, the field and why; the other inputs are still converted); 2 usage error.
 """
@@ -47,31 +50,69 @@ def add_parser(sub: Any) -> None:
     c.add_argument("--lenient", action="store_true", help="set aside what has no counterpart, in the run's metadata")
     c.add_argument("--name", help="the run's name (default: the file's name without its extension)")
     c.add_argument("--max-bytes", type=int, default=MAX_INPUT, help=f"largest input read (default {MAX_INPUT:,})")
+    c.add_argument("--progress", action=argparse.BooleanOptionalAction, default=None, help="inputs done, on stderr")
+    c.add_argument("--quiet", "-q", action="store_true", help="no summary line")
+
+
+@dataclass
+class _Tally:
+    read: int = 0
+    converted: int = 0
+    messages: int = 0
+    set_aside: int = 0
+    started: float = field(default_factory=time.perf_counter)
+
+    def summary(self) -> str:
+        seconds = time.perf_counter() - self.started
+        return (
+            f"chatschema convert: {self.read} read, {self.converted} converted, {self.read - self.converted} failed; "
+            f"{self.messages} message{'' if self.messages == 1 else 's'}, {self.set_aside} set aside, in {seconds:.2f}s\n"
+        )
 
 
 def convert(args: argparse.Namespace, stdin: BinaryIO, out: TextIO, err: TextIO) -> int:
     """Run `chatschema convert`; returns the exit status."""
-    if args.input == "sse" and args.source != "letta":
-        return _usage(err, "--input sse reads Letta streams only (--from letta)")
-    if args.paths.count("-") > 1:
-        return _usage(err, "'-' (stdin) can be read only once")
-    for path in args.paths:
-        if path != "-" and not os.path.isfile(path):
-            return _usage(err, f"{path}: no such file")
-    target = out if args.output == "-" else open(args.output, "w", encoding="utf-8")
-    failed = 0
+    problem = _usage_problem(args)
+    if problem is not None:
+        return _usage(err, problem)
+    try:
+        target = out if args.output == "-" else open(args.output, "w", encoding="utf-8")
+    except OSError as exc:
+        return _usage(err, f"cannot write {args.output}: {exc.strerror}")
+    tally = _Tally()
+    progress = args.progress if args.progress is not None else err.isatty()
     try:
         for path in args.paths:
-            line = _converted(args, path, stdin, err)
-            if line is None:
-                failed += 1
-            else:
-                target.write(line + "\n")
+            tally.read += 1
+            run = _converted(args, path, stdin, err)
+            if run is not None:
+                tally.converted += 1
+                tally.messages += sum(len(t.messages) for t in run.transcripts)
+                tally.set_aside += len(run.metadata.get("chatschema", {}).get("set_aside", []))
+                target.write(json.dumps(run.model_dump(mode="json"), ensure_ascii=False, separators=(",", ":")) + "\n")
                 target.flush()
+            if progress:
+                err.write(f"\rchatschema convert: {tally.read} of {len(args.paths)} inputs")
+                err.flush()
     finally:
         if target is not out:
             target.close()
-    return 1 if failed else 0
+    if progress:
+        err.write("\r")
+    if not args.quiet:
+        err.write(tally.summary())
+    return 0 if tally.converted == tally.read else 1
+
+
+def _usage_problem(args: argparse.Namespace) -> str | None:
+    if args.input in ("sse", "frames") and args.source != "letta":
+        return f"--input {args.input} reads Letta streams only (--from letta)"
+    if args.paths.count("-") > 1:
+        return "'-' (stdin) can be read only once"
+    if args.max_bytes < 1:
+        return "--max-bytes must be 1 or more"
+    missing = [p for p in args.paths if p != "-" and not os.path.isfile(p)]
+    return f"{missing[0]}: no such file" if missing else None
 
 
 def _usage(err: TextIO, message: str) -> int:
@@ -79,8 +120,8 @@ def _usage(err: TextIO, message: str) -> int:
     return 2
 
 
-def _converted(args: argparse.Namespace, path: str, stdin: BinaryIO, err: TextIO) -> str | None:
-    """The run of one input as a JSON line, or None after one line on `err` saying why there is none."""
+def _converted(args: argparse.Namespace, path: str, stdin: BinaryIO, err: TextIO) -> Any:
+    """The run of one input, or None after one line on `err` saying why there is none."""
     name = "<stdin>" if path == "-" else path
     try:
         data = _read(stdin if path == "-" else None, path, args.max_bytes)
@@ -94,7 +135,7 @@ def _converted(args: argparse.Namespace, path: str, stdin: BinaryIO, err: TextIO
         where = f":{lines[exc.index]}" if lines and exc.index is not None else ""
         err.write(f"chatschema convert: {name}{where}: {exc}\n")
         return None
-    return json.dumps(run.model_dump(mode="json"), ensure_ascii=False, separators=(",", ":"))
+    return run
 
 
 def _converter(source: str) -> Callable[..., Any]:
@@ -159,4 +200,30 @@ def _source(data: bytes, form: str, letta: bool) -> tuple[Any, list[int]]:
             except Malformed as exc:
                 raise _InputError(f":{number}: not JSON: {exc}") from None
             lines.append(number)
+    if letta and (form == "frames" or (form == "jsonl" and any(_stream_only(m) for m in messages))):
+        return _reassembled(messages), []
     return messages, lines
+
+
+# Frames a Letta stream sends besides messages: a JSONL file holding one is a recorded stream.
+_STREAM_FRAMES = frozenset({"stop_reason", "usage_statistics", "ping", "error_message"})
+
+
+def _stream_only(frame: Any) -> bool:
+    """Whether a line is a stream frame rather than a message: a frame that is not a message, or
+    a tool call fragment (`tool_calls` a single delta, not a list)."""
+    if not isinstance(frame, dict):
+        return False
+    fragment = frame.get("message_type") in ("tool_call_message", "approval_request_message") and isinstance(
+        frame.get("tool_calls"), dict
+    )
+    return fragment or frame.get("message_type") in _STREAM_FRAMES
+
+
+def _reassembled(frames: list[Any]) -> Any:
+    from chatschema.letta.stream import StreamError, reassemble
+
+    try:
+        return reassemble(frames)
+    except StreamError as exc:
+        raise _InputError(f": {exc}") from None

@@ -16,7 +16,7 @@ from pydantic_core import to_jsonable_python
 from chatschema.docent import AgentRun
 
 from .errors import ConversionError
-from .run import Conversion, checked, json_arguments
+from .run import Conversion, json_arguments
 
 ASSISTANT_SIDE = frozenset(
     {
@@ -53,24 +53,24 @@ def letta_to_docent(source: Any, *, strict: bool = True, name: str | None = None
     message index, the field and why. `strict=False` keeps each such value in the run's
     `metadata["chatschema"]["set_aside"]` instead.
     """
-    messages, outcome = _unpack(source)
     conversion = Conversion(strict)
+    messages, outcome = _unpack(source, conversion)
     index = 0
     while index < len(messages):
         index = _convert_at(conversion, messages, index)
     return conversion.finish("letta", outcome, name)
 
 
-def _unpack(source: Any) -> tuple[list[dict[str, Any]], dict[str, Any]]:
+def _unpack(source: Any, conversion: Conversion) -> tuple[list[dict[str, Any] | None], dict[str, Any]]:
     """The messages, as checked JSON, and the stop reason and usage when the source has them."""
     if isinstance(source, list | tuple):
-        return checked(source, "letta/LettaMessage", "Letta message"), {}
+        return conversion.checked(source, "letta/LettaMessage", "Letta message"), {}
     raw = _field(source, "messages")
     if raw is None:
         raise ConversionError(None, "$", "expected a list of Letta messages, a LettaResponse or a reassembled stream")
     parts = {k: _field(source, k) for k in ("stop_reason", "usage")}
     outcome = {k: to_jsonable_python(v, by_alias=True) for k, v in parts.items() if v is not None}
-    return checked(raw, "letta/LettaMessage", "Letta message"), outcome
+    return conversion.checked(raw, "letta/LettaMessage", "Letta message"), outcome
 
 
 def _field(source: Any, name: str) -> Any:
@@ -78,18 +78,19 @@ def _field(source: Any, name: str) -> Any:
     return source.get(name) if isinstance(source, dict) else getattr(source, name, None)
 
 
-def _convert_at(conversion: Conversion, messages: list[dict[str, Any]], index: int) -> int:
+def _convert_at(conversion: Conversion, messages: list[dict[str, Any] | None], index: int) -> int:
     """Convert the message at `index` (with the assistant-side messages of the same turn after it);
-    returns the index of the next message to convert."""
+    returns the index of the next message to convert. A message set aside (None) is skipped."""
     message = messages[index]
+    if message is None:
+        return index + 1
     kind = message["message_type"]
     if kind in ASSISTANT_SIDE:
         end = index + 1
-        while end < len(messages) and messages[end]["message_type"] in ASSISTANT_SIDE:
-            if messages[end].get("id") != message.get("id"):
-                break
+        while end < len(messages) and _same_turn(message, messages[end]):
             end += 1
-        conversion.messages.append(_assistant(conversion, messages, index, end))
+        turn = [(i, m) for i, m in enumerate(messages[index:end], index) if m is not None]
+        conversion.messages.append(_assistant(conversion, turn))
         return end
     if kind == "tool_return_message":
         conversion.messages.extend(_tool_results(conversion, message, index))
@@ -130,12 +131,17 @@ def _parts(conversion: Conversion, content: Any, index: int, where: str) -> Any:
     return parts
 
 
-def _assistant(conversion: Conversion, messages: list[dict[str, Any]], start: int, end: int) -> dict[str, Any]:
-    """One Docent assistant message from the Letta messages of one turn, `messages[start:end]`."""
+def _same_turn(first: dict[str, Any], other: dict[str, Any] | None) -> bool:
+    """Whether `other` is an assistant-side message of the turn `first` began (the same `id`); a
+    message set aside (None) does not end the turn."""
+    return other is None or (other["message_type"] in ASSISTANT_SIDE and other.get("id") == first.get("id"))
+
+
+def _assistant(conversion: Conversion, turn: list[tuple[int, dict[str, Any]]]) -> dict[str, Any]:
+    """One Docent assistant message from the Letta messages of one turn, each with its index."""
     content: list[dict[str, Any]] = []
     calls: list[dict[str, Any]] = []
-    for index in range(start, end):
-        message = messages[index]
+    for index, message in turn:
         kind = message["message_type"]
         if kind == "reasoning_message":
             content.append(
@@ -148,15 +154,17 @@ def _assistant(conversion: Conversion, messages: list[dict[str, Any]], start: in
         elif kind == "assistant_message":
             text = message["content"]
             content.extend(
-                [{"type": "text", "text": text}] if isinstance(text, str) else _parts(conversion, text, index, "")
+                [{"type": "text", "text": text}]
+                if isinstance(text, str)
+                else _parts(conversion, text, index, "assistant_message.content")
             )
         else:
             calls.extend(_calls(conversion, message, index))
     converted: dict[str, Any] = {
         "role": "assistant",
-        "id": messages[start].get("id"),
+        "id": turn[0][1].get("id"),
         "content": content,
-        "metadata": {"letta": [_entry(m) for m in messages[start:end]]},
+        "metadata": {"letta": [_entry(m) for _, m in turn]},
     }
     if calls:
         converted["tool_calls"] = calls

@@ -34,6 +34,20 @@ class Conversion:
             raise ConversionError(index, where, reason)
         self.set_aside.append({"index": index, "field": where, "reason": reason, "value": value})
 
+    def checked(self, raw: Any, schema: str, kind: str) -> list[dict[str, Any] | None]:
+        """The messages as JSON (models dumped as they serialize), each valid under `schema`; an
+        invalid one is an error when strict, else set aside (None in its place, so that indexes stay)."""
+        if not isinstance(raw, list | tuple):
+            raise ConversionError(None, "$", f"expected a list of {kind}s")
+        messages: list[dict[str, Any] | None] = [to_jsonable_python(m, by_alias=True) for m in raw]
+        for index, message in enumerate(messages):
+            if schemas.is_valid(message, schema):  # the common case, without collecting errors
+                continue
+            first = schemas.violations(message, schema)[0]
+            self.cannot(index, first.path, f"not a {kind}: {first.message}", message)
+            messages[index] = None
+        return messages
+
     def tool_call(
         self, call_id: str, function: str, arguments: dict[str, Any], error: str | None = None
     ) -> dict[str, Any]:
@@ -68,19 +82,6 @@ class Conversion:
             error = exc.errors()[0]
             where = "$" + "".join(f"[{p}]" if isinstance(p, int) else f".{p}" for p in error["loc"])
             raise ConversionError(None, where, f"the Docent run is invalid: {error['msg']}") from None
-
-
-def checked(raw: Any, schema: str, kind: str) -> list[dict[str, Any]]:
-    """The messages as JSON (models dumped as they serialize), each valid under `schema`."""
-    if not isinstance(raw, list | tuple):
-        raise ConversionError(None, "$", f"expected a list of {kind}s")
-    messages = [to_jsonable_python(m, by_alias=True) for m in raw]
-    for index, message in enumerate(messages):
-        if schemas.is_valid(message, schema):  # the common case, without collecting errors
-            continue
-        for violation in schemas.violations(message, schema):
-            raise ConversionError(index, violation.path, f"not a {kind}: {violation.message}")
-    return messages
 
 
 def json_arguments(text: str) -> tuple[dict[str, Any], str | None]:

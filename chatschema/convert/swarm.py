@@ -12,7 +12,7 @@ from typing import Any
 
 from chatschema.docent import AgentRun
 
-from .run import Conversion, checked
+from .run import Conversion
 
 ROLES = {"system": "system", "developer": "system", "user": "user", "assistant": "assistant", "tool": "tool"}
 EVENTS = frozenset({"flush", "resque"})
@@ -31,7 +31,9 @@ def swarm_to_docent(messages: Any, *, strict: bool = True, name: str | None = No
     """
     conversion = Conversion(strict)
     agents: list[str] = []
-    for index, message in enumerate(checked(messages, "swarm/ISwarmMessage", "swarm message")):
+    for index, message in enumerate(conversion.checked(messages, "swarm/ISwarmMessage", "swarm message")):
+        if message is None:
+            continue
         if message["agentName"] not in agents:
             agents.append(message["agentName"])
         if message["role"] in EVENTS:
