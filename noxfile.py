@@ -130,7 +130,8 @@ def conformance(session: nox.Session) -> None:
     of the validation vocabulary: in a scratch copy of the repository with the family generated
     (tests/conformance/vocab.py). `nox -s conformance -- --only letta/ToolCallMessage` replays one
     type's cases (seeds are fixed; `--only vocab` the test family's); `-- --small` runs the test suite's
-    budget; `-- --seed N` draws other cases; `-- --seeds N` runs N seeds.
+    budget; `-- --seed N` draws other cases; `-- --seeds N` runs N seeds. Last, 3,000 generated messages
+    per family converted into Docent agent runs (tests/conformance/convert.py).
     """
     session.install("-r", "requirements/test.txt")
     session.install("--no-deps", *REAL_SYSTEMS)
@@ -138,6 +139,7 @@ def conformance(session: nox.Session) -> None:
     session.run("python", "-m", "codegen", "setup-node")  # the test family's scratch copy is generated
     session.run("python", "-m", "tests.conformance", *session.posargs)
     session.run("python", "-m", "tests.conformance.vocab", *session.posargs)
+    session.run("python", "-m", "tests.conformance.convert")  # generated conversations into Docent runs
 
 
 @nox.session

@@ -390,3 +390,18 @@ def test_input_of_another_family_is_refused_with_its_place() -> None:
         swarm_to_docent([{"role": "user", "content": "hi", "mode": "user"}])
     with pytest.raises(ConversionError, match=r"^\$: expected a list of swarm messages$"):
         swarm_to_docent({"role": "user"})
+
+
+def test_a_content_list_is_kept_whole_in_metadata_with_what_docent_parts_cannot_hold() -> None:
+    parts = [{"type": "text", "text": "Hi", "signature": "sig-1"}, {"type": "text", "text": "there", "signature": None}]
+    messages = [
+        _message("assistant_message", "m-1", content=parts),
+        _message("user_message", "m-2", content=[{"type": "text", "text": "ok"}]),
+        _message("assistant_message", "m-3", content="plain"),
+    ]
+    dumped = _checked(letta_to_docent(messages))
+    reply, user, plain = dumped["transcripts"][0]["messages"]
+    assert [p["text"] for p in reply["content"]] == ["Hi", "there"]
+    assert reply["metadata"]["letta"][0]["content"] == parts  # the signature, and that it was a list
+    assert user["metadata"]["letta"][0]["content"] == [{"type": "text", "text": "ok"}]
+    assert "content" not in plain["metadata"]["letta"][0]  # a string: Docent's content says it all

@@ -104,9 +104,19 @@ def _convert_at(conversion: Conversion, messages: list[dict[str, Any] | None], i
 
 
 def _entry(message: dict[str, Any]) -> dict[str, Any]:
-    """What of a Letta message no Docent field carries: its metadata entry."""
+    """What of a Letta message no Docent field carries: its metadata entry. A content list Docent
+    cannot hold as it is (a part's signature, an image) stays in the entry whole."""
     carried = CARRIED[message["message_type"]]
+    if not _plain_text(message.get("content")):
+        carried = carried - {"content"}
     return {k: v for k, v in message.items() if k not in carried}
+
+
+def _plain_text(content: Any) -> bool:
+    """Whether Docent's content holds all of `content`: a string it does. A list of parts can carry
+    what Docent's parts cannot (a signature, an image) and, merged into a turn, could not be told
+    from a string: it stays in the metadata entry whole, beside its text in Docent's content."""
+    return content is None or isinstance(content, str)
 
 
 def _plain(conversion: Conversion, message: dict[str, Any], index: int) -> dict[str, Any]:
@@ -197,12 +207,14 @@ def _tool_results(conversion: Conversion, message: dict[str, Any], index: int) -
     rest of the Letta message, each keeps its item's other fields), or the message's own result."""
     returns = message.get("tool_returns")
     if not returns:
-        entry = {k: v for k, v in message.items() if k not in ("tool_return", "tool_call_id")}
+        kept = ("tool_return", "tool_call_id") if _plain_text(message["tool_return"]) else ("tool_call_id",)
+        entry = {k: v for k, v in message.items() if k not in kept}
         return [{"id": message["id"], **_tool_result(conversion, message, index, "tool_return_message", entry)}]
     rest = {k: v for k, v in message.items() if k != "tool_returns"}
     out = []
     for position, result in enumerate(returns):
-        item = {"index": position, **{k: v for k, v in result.items() if k not in ("tool_return", "tool_call_id")}}
+        moved = ("tool_return", "tool_call_id") if _plain_text(result["tool_return"]) else ("tool_call_id",)
+        item = {"index": position, **{k: v for k, v in result.items() if k not in moved}}
         entry = rest if position == 0 else {"id": message["id"], "message_type": "tool_return_message"}
         where = f"tool_return_message.tool_returns[{position}]"
         out.append(_tool_result(conversion, result, index, where, {**entry, "tool_returns_item": item}))
