@@ -16,7 +16,7 @@ from docent.data_models import agent_run as docent_run
 
 from chatschema import schemas
 from chatschema.bridgic import Message as BridgicMessage
-from chatschema.convert import ConversionError, bridgic_to_docent, letta_to_docent, swarm_to_docent
+from chatschema.convert import ConversionError, bridgic_to_docent, docent_to_letta, letta_to_docent, swarm_to_docent
 from chatschema.convert.letta import CARRIED
 from chatschema.docent import AgentRun
 from chatschema.letta.stream import reassemble_sse
@@ -405,3 +405,80 @@ def test_a_content_list_is_kept_whole_in_metadata_with_what_docent_parts_cannot_
     assert reply["metadata"]["letta"][0]["content"] == parts  # the signature, and that it was a list
     assert user["metadata"]["letta"][0]["content"] == [{"type": "text", "text": "ok"}]
     assert "content" not in plain["metadata"]["letta"][0]  # a string: Docent's content says it all
+
+
+# The way back: Docent to Letta
+
+
+def _there_and_back(messages: list[dict[str, Any]], strict: bool = True) -> list[dict[str, Any]]:
+    """Letta -> Docent -> (through docent's own model, as Docent would store it) -> Letta."""
+    run = letta_to_docent(messages, strict=strict)
+    stored = docent_run.AgentRun.model_validate(run.model_dump(mode="json")).model_dump(mode="json")
+    assert docent_to_letta(run) == docent_to_letta(stored)
+    return docent_to_letta(stored)
+
+
+def test_a_strict_conversion_comes_back_exactly() -> None:
+    event = _message("event_message", "m-9", event_type="compaction", event_data={"before": 10})
+    conversation = [*CONVERSATION[:4], event, *CONVERSATION[4:]]
+    assert _there_and_back(conversation) == conversation
+    parts = [{"type": "text", "text": "a", "signature": "s"}, {"type": "text", "text": "b", "signature": None}]
+    listed = [_message("assistant_message", "m-1", content=parts), _message("user_message", "m-2", content="hi")]
+    assert _there_and_back(listed) == listed
+
+
+def test_parallel_results_and_approvals_come_back_exactly() -> None:
+    returns = [
+        {
+            "type": "tool",
+            "tool_return": "a",
+            "status": "success",
+            "tool_call_id": "c-1",
+            "stdout": ["x"],
+            "stderr": None,
+        },
+        {"type": "tool", "tool_return": "b", "status": "error", "tool_call_id": "c-2", "stdout": None, "stderr": ["y"]},
+    ]
+    calls = _calls("m-1", _call("c-1", "f", '{"a":1}'), _call("c-2", "g", "{ }"))  # the JSON text, spacing and all
+    request = _message("approval_request_message", "m-3", tool_call=_call("c-3", "rm", "{}"), tool_calls=None)
+    decision = {"type": "approval", "tool_call_id": "c-3", "approve": True, "reason": None}
+    ran = {
+        "type": "tool",
+        "tool_return": "ok",
+        "status": "success",
+        "tool_call_id": "c-3",
+        "stdout": None,
+        "stderr": None,
+    }
+    conversation = [
+        calls,
+        _result("m-2", "c-1", "a") | {"tool_returns": returns},
+        request,
+        _message("approval_response_message", "m-4", approvals=[decision, ran]),
+    ]
+    assert _there_and_back(conversation) == conversation
+
+
+def test_every_example_and_stream_comes_back_exactly() -> None:
+    for path in sorted((EXAMPLES / "LettaMessage" / "valid").glob("*.json")):
+        message = json.loads(path.read_text())
+        assert _there_and_back([message], strict=False) == [message], path.name
+    for path in STREAMS:
+        example = json.loads(path.read_text())
+        stream = reassemble_sse("".join(example["sse"]), **example["options"])
+        messages = [m.model_dump(mode="json", by_alias=True) for m in stream.messages]
+        assert _there_and_back(messages, strict=path.stem not in LONE_RESULTS) == messages, path.stem
+
+
+def test_what_lenient_set_aside_comes_back_at_its_place() -> None:
+    bad = {"message_type": "bot_message", "id": "m-x"}
+    conversation = [CONVERSATION[1], bad, CONVERSATION[0]]
+    assert _there_and_back(conversation, strict=False) == conversation
+
+
+def test_a_run_not_made_from_letta_is_refused() -> None:
+    run = swarm_to_docent([{"role": "user", "content": "hi", "agentName": "a", "mode": "user"}])
+    with pytest.raises(
+        ConversionError, match=r"^message 0: metadata.letta: this Docent message was not made from Letta$"
+    ):
+        docent_to_letta(run)

@@ -34,8 +34,9 @@ CARRIED: dict[str, frozenset[str]] = {
     "assistant_message": frozenset({"content"}),
     "reasoning_message": frozenset({"reasoning", "signature"}),
     "hidden_reasoning_message": frozenset({"hidden_reasoning"}),
-    "tool_call_message": frozenset({"tool_call", "tool_calls"}),
-    "approval_request_message": frozenset({"tool_call", "tool_calls"}),
+    # kept whole: Docent holds the calls' arguments parsed, not as the JSON text Letta sent
+    "tool_call_message": frozenset(),
+    "approval_request_message": frozenset(),
     "tool_return_message": frozenset(),  # which depends on `tool_returns`: see _tool_results
     "approval_response_message": frozenset(),
     "summary_message": frozenset({"summary"}),
