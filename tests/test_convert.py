@@ -251,18 +251,6 @@ HOSTILE = [
 ]
 
 
-@pytest.mark.parametrize(("messages", "error"), HOSTILE, ids=["image", "unanswered-result", "fragment"])
-def test_strict_names_the_message_the_field_and_why_and_lenient_sets_it_aside(
-    messages: list[dict[str, Any]], error: str
-) -> None:
-    with pytest.raises(ConversionError) as raised:
-        letta_to_docent(messages)
-    assert str(raised.value) == error
-    dumped = _checked(letta_to_docent(messages, strict=False))
-    (aside,) = dumped["metadata"]["chatschema"]["set_aside"]
-    assert f"message {aside['index']}: {aside['field']}: {aside['reason']}" == error
-
-
 def test_input_that_is_not_letta_is_refused_with_its_place() -> None:
     with pytest.raises(ConversionError, match=r"^message 1: \$: not a Letta message: "):
         letta_to_docent([_message("user_message", "m-1", content="hi"), {"message_type": "bot_message"}])
@@ -347,7 +335,7 @@ def test_a_swarm_history_keeps_agents_modes_and_its_control_records() -> None:
     assert dumped["metadata"]["swarm"] == {"agents": ["triage", "sales"]}
 
 
-MORE_HOSTILE = [
+MORE_HOSTILE: list[tuple[Any, list[dict[str, Any]], str]] = [
     (
         bridgic_to_docent,
         [{"role": "user", "blocks": [{"block_type": "tool_call", "id": "c", "name": "f", "arguments": {}}]}],
@@ -372,9 +360,13 @@ MORE_HOSTILE = [
 
 
 @pytest.mark.parametrize(
-    ("convert", "messages", "error"), MORE_HOSTILE, ids=["call-by-user", "lone-result", "image", "swarm-lone-result"]
+    ("convert", "messages", "error"),
+    [*((letta_to_docent, messages, error) for messages, error in HOSTILE), *MORE_HOSTILE],
+    ids=["image", "unanswered-result", "fragment", "call-by-user", "lone-result", "swarm-image", "swarm-lone-result"],
 )
-def test_bridgic_and_swarm_name_what_they_cannot_map(convert: Any, messages: list[dict[str, Any]], error: str) -> None:
+def test_strict_names_the_message_the_field_and_why_and_lenient_sets_it_aside(
+    convert: Any, messages: list[dict[str, Any]], error: str
+) -> None:
     with pytest.raises(ConversionError) as raised:
         convert(messages)
     assert str(raised.value) == error
