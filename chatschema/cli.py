@@ -7,17 +7,17 @@ Exit status: 0 if every message is valid, 1 if any is invalid or malformed, 2 fo
 from __future__ import annotations
 
 import argparse
+import importlib
+import importlib.util
 import io
 import os
 import stat
 import sys
 from collections.abc import Iterator
 from contextlib import suppress
-from typing import BinaryIO, TextIO, cast
+from typing import Any, BinaryIO, TextIO, cast
 
 from chatschema import schemas
-from chatschema.convert.command import add_parser as add_convert_parser
-from chatschema.convert.command import convert
 from chatschema.jsontext import DEPTH_LIMIT, MAX_DEPTH
 from chatschema.listing import list_samples, list_schemas, version
 from chatschema.validate.backends import AUTO, BACKENDS, fast_available, message_types
@@ -103,8 +103,17 @@ def _parser() -> argparse.ArgumentParser:
     )
     shipped.add_argument("--family", action="append", default=[], help="only this family (repeatable)")
     shipped.add_argument("--validate", action="store_true", help="validate each sample against its schema")
-    add_convert_parser(sub)
+    converters = _converters()
+    if converters is not None:
+        converters.add_parser(sub)
     return parser
+
+
+def _converters() -> Any:
+    """`chatschema convert`'s module; None in a build without the docent family, which ships no converters."""
+    if importlib.util.find_spec("chatschema.convert") is None:
+        return None
+    return importlib.import_module("chatschema.convert.command")
 
 
 def _open(path: str, stdin: BinaryIO) -> BinaryIO:
@@ -307,7 +316,7 @@ def _dispatch(parser: argparse.ArgumentParser, args: argparse.Namespace) -> int:
     if args.command == "samples":
         return list_samples(args, _stdin(), sys.stdout, sys.stderr)
     if args.command == "convert":
-        return convert(args, _stdin(), sys.stdout, sys.stderr)
+        return int(_converters().convert(args, _stdin(), sys.stdout, sys.stderr))
     return validate(args, _stdin(), sys.stdout, sys.stderr)
 
 

@@ -40,6 +40,9 @@ IGNORED = frozenset({"__pycache__", ".ruff_cache", "node_modules", ".mypy_cache"
 FAMILY_RUNTIMES: frozenset[str] = frozenset({"docent", "letta", "bridgic", "swarm"})
 # The hand-written ES modules of the npm package that belong to one family.
 FAMILY_TS_MODULES = {"letta": "stream"}
+# Hand-written subpackages of the Python package that need families of their own: the converters
+# build Docent agent runs, so they ship only with the docent family.
+NEEDS_FAMILIES: dict[str, frozenset[str]] = {"convert": frozenset({"docent"})}
 
 
 # Folders of the Python package whose data files are generated (copies of schemas, of samples) while
@@ -88,7 +91,7 @@ def runtime_files(families: set[str] | frozenset[str]) -> dict[str, Path]:
 
 @functools.cache
 def _runtime_files(families: frozenset[str]) -> tuple[tuple[str, Path], ...]:
-    absent = FAMILY_RUNTIMES - families
+    absent = (FAMILY_RUNTIMES - families) | {sub for sub, needed in NEEDS_FAMILIES.items() if not needed <= families}
     absent_ts = {f"{NPM_PACKAGE}/esm/{module}." for fam, module in FAMILY_TS_MODULES.items() if fam not in families}
     files: dict[str, Path] = {}
     for top in (PYTHON_PACKAGE, NPM_PACKAGE):

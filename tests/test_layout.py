@@ -103,3 +103,13 @@ def test_data_flows_one_way() -> None:
     for rel in runtime_files(frozenset({"docent", "letta", "bridgic", "swarm"})):
         if rel.endswith(".py"):
             assert not _imports(ROOT / rel) & {"codegen", "tests", "release"}, rel
+
+
+def test_a_hand_written_subpackage_ships_only_with_the_families_it_needs() -> None:
+    # The converters build Docent runs: a build without the docent family (a scratch family, a user's
+    # own schemas) ships none, and its `chatschema` command has no `convert`.
+    with_docent = set(runtime_files(frozenset({"docent", "letta"})))
+    without = set(runtime_files(frozenset({"letta", "bridgic", "swarm"})))
+    assert "chatschema/convert/letta.py" in with_docent
+    assert not {rel for rel in without if rel.startswith("chatschema/convert/")}
+    assert "chatschema/cli.py" in without and "chatschema/letta/stream.py" in without
