@@ -41,7 +41,10 @@ class Workers:
             context = multiprocessing.get_context("spawn")
         for _ in range(count):
             here, there = context.Pipe()
-            process = context.Process(target=_serve, args=(there, start, argument), daemon=True)
+            # A forked worker holds copies of the parent's ends of its own pipe and of those made before
+            # it: it closes them, or a worker would not see the end of its pipe when the parent closes it.
+            inherited = [*self.links, here] if context.get_start_method() == "fork" else []
+            process = context.Process(target=_serve, args=(there, inherited, start, argument), daemon=True)
             self.links.append(here)
             self.processes.append(process)
             process.start()
@@ -64,16 +67,18 @@ class Workers:
             raise value
         return value
 
-    def close(self) -> None:
-        """End every worker, busy or not, and wait until each has."""
+    def close(self, at_once: bool) -> None:
+        """End every worker and wait until each has: when the work is done, by closing its pipe (it
+        leaves as a process should, its exit handlers run); when stopped (`at_once`), busy or not,
+        by SIGTERM. One that does not end within a few seconds is killed."""
         for link in self.links:
             link.close()
-        for process in self.processes:
-            if process.exitcode is None and process.pid is not None:
-                process.terminate()
-        for process in self.processes:
-            if process.pid is None:
-                continue
+        started = [p for p in self.processes if p.pid is not None]
+        if at_once:
+            for process in started:
+                if process.exitcode is None:
+                    process.terminate()
+        for process in started:
             process.join(_GRACE)
             if process.exitcode is None:
                 process.kill()
@@ -89,14 +94,16 @@ def workers(count: int, start: Start, argument: Any) -> Iterator[Workers]:
     every worker forked so far is ended, so a signal at any moment leaves none behind."""
     held = signal.pthread_sigmask(signal.SIG_BLOCK, STOPS)
     pool = Workers()
+    done = False
     try:
         pool.start(count, start, argument)
         signal.pthread_sigmask(signal.SIG_SETMASK, held)
         yield pool
+        done = True
     finally:
         signal.pthread_sigmask(signal.SIG_BLOCK, STOPS)
         try:
-            pool.close()
+            pool.close(at_once=not done)
         finally:
             signal.pthread_sigmask(signal.SIG_SETMASK, held)
 
@@ -119,8 +126,10 @@ def _own_signals() -> None:
     signal.pthread_sigmask(signal.SIG_UNBLOCK, STOPS)
 
 
-def _serve(link: Connection, start: Start, argument: Any) -> None:
+def _serve(link: Connection, inherited: list[Connection], start: Start, argument: Any) -> None:
     _own_signals()
+    for other in inherited:
+        other.close()
     try:
         handle = start(argument)
     except Exception as exc:  # every task gets the reason, raised in the parent

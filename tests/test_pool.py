@@ -1,0 +1,79 @@
+"""The worker processes of `--jobs` (chatschema/validate/pool.py), directly: replies in the order
+sent, a worker's exception raised where its reply is read, and a worker that ends said as it ended."""
+
+from __future__ import annotations
+
+import multiprocessing
+import os
+import time
+from typing import Any
+
+import pytest
+
+from chatschema.validate import pool
+
+
+def _square_or_fail(offset: int) -> Any:
+    def handle(task: int) -> int:
+        if task < 0:
+            raise ValueError(f"negative: {task}")
+        if task == 99:
+            os._exit(3)  # a worker that ends on its own, with a status
+        return task * task + offset
+
+    return handle
+
+
+def test_replies_come_in_the_order_sent_and_an_exception_is_raised_at_its_reply() -> None:
+    with pool.workers(2, _square_or_fail, 1) as workers:
+        for task in range(6):
+            workers.send(task % 2, task)
+        assert [workers.receive(task % 2) for task in range(6)] == [1, 2, 5, 10, 17, 26]
+        workers.send(0, -4)
+        with pytest.raises(ValueError, match="negative: -4"):
+            workers.receive(0)
+        workers.send(0, 3)  # the worker goes on after a task that failed
+        assert workers.receive(0) == 10
+    assert all(p.exitcode == 0 for p in workers.processes)  # ended by their pipe closing, not a signal
+
+
+def test_a_worker_that_exits_is_said_to_have_with_its_status() -> None:
+    with pool.workers(1, _square_or_fail, 0) as workers:
+        workers.send(0, 99)
+        with pytest.raises(ChildProcessError, match=r"\(pid \d+\) ended before its work was done \(exit status 3\)$"):
+            workers.receive(0)
+        workers.send(0, 2)  # sending to a worker that has gone is not an error: receiving says it
+        with pytest.raises(ChildProcessError, match="exit status 3"):
+            workers.receive(0)
+
+
+def test_a_worker_that_neither_answers_nor_ends_is_said_to(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(pool, "_GRACE", 0.1)
+    process = multiprocessing.get_context("fork").Process(target=time.sleep, args=(30,), daemon=True)
+    process.start()
+    try:
+        assert pool._death(process).endswith("(it no longer answers)")
+    finally:
+        process.kill()
+        process.join()
+
+
+def test_a_worker_whose_start_fails_gives_the_reason_for_every_task() -> None:
+    def broken(argument: Any) -> Any:
+        raise RuntimeError(f"cannot start with {argument}")
+
+    with pool.workers(1, broken, "x") as workers:
+        for _ in range(2):
+            workers.send(0, 1)
+            with pytest.raises(RuntimeError, match="cannot start with x"):
+                workers.receive(0)
+
+
+def test_stopping_ends_busy_workers_at_once() -> None:
+    started = time.monotonic()
+    with pytest.raises(KeyboardInterrupt), pool.workers(2, lambda _: time.sleep, None) as workers:
+        workers.send(0, 30)
+        workers.send(1, 30)
+        raise KeyboardInterrupt
+    assert all(p.exitcode is not None and p.exitcode < 0 for p in workers.processes)  # by SIGTERM
+    assert time.monotonic() - started < 25  # not after their 30 s of work
