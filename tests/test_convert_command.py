@@ -13,6 +13,7 @@ import pytest
 from docent.data_models.agent_run import AgentRun as DocentAgentRun
 
 from chatschema import schemas
+from chatschema.convert import command
 
 ROOT = Path(__file__).parent.parent
 EXAMPLES = ROOT / "schemas" / "letta" / "examples"
@@ -162,3 +163,66 @@ def test_a_stream_recorded_as_jsonl_frames_is_reassembled(inputs: Path) -> None:
     assert run["metadata"]["letta"]["stop_reason"]["stop_reason"] == "end_turn"
     whole = _run("--from", "letta", "-q", str(ROOT / "chatschema" / "samples" / "letta_stream.jsonl"), cwd=inputs)
     assert whole.returncode == 1 and b"frame 3: not a valid letta/LettaStreamingResponse" in whole.stderr
+
+
+def test_the_family_is_required_and_the_bound_is_at_least_one_byte(inputs: Path) -> None:
+    missing = _run("response.json", cwd=inputs)
+    assert missing.returncode == 2 and b"the following arguments are required: --from" in missing.stderr
+    zero = _run("--from", "letta", "--max-bytes", "0", "response.json", cwd=inputs)
+    assert (zero.returncode, zero.stderr.decode()) == (2, "chatschema convert: --max-bytes must be 1 or more\n")
+    one = _run("--from", "letta", "--max-bytes", "1", "-q", "response.json", cwd=inputs)
+    assert (one.returncode, one.stderr.decode()) == (
+        1,
+        "chatschema convert: response.json: larger than --max-bytes (1 bytes)\n",
+    )
+
+
+def test_progress_when_asked_and_text_written_as_it_is(inputs: Path) -> None:
+    swarm = {"role": "user", "agentName": "a", "mode": "user", "content": "22°C, 東京"}
+    (inputs / "history.jsonl").write_text(json.dumps(swarm) + "\n", encoding="utf-8")
+    done = _run("--from", "swarm", "--progress", "history.jsonl", "history.jsonl", cwd=inputs)
+    assert done.returncode == 0
+    assert done.stderr.decode().startswith("\rchatschema convert: 1 of 2 inputs\rchatschema convert: 2 of 2 inputs\r")
+    assert "22°C, 東京".encode() in done.stdout  # not \u-escaped
+    quiet = _run("--from", "swarm", "history.jsonl", cwd=inputs)
+    assert "\r" not in quiet.stderr.decode()  # not a terminal: no progress unless asked
+
+
+def test_an_input_of_exactly_the_bound_is_read(inputs: Path) -> None:
+    size = (inputs / "response.json").stat().st_size
+    done = _run("--from", "letta", "--max-bytes", str(size), "-q", "response.json", cwd=inputs)
+    assert done.returncode == 0, done.stderr
+
+
+@pytest.mark.parametrize(
+    ("chosen", "path", "data", "form"),
+    [
+        ("auto", "a.json", b"{}", "json"),
+        ("auto", "a.jsonl", b"[]", "jsonl"),
+        ("auto", "a.sse", b"[]", "sse"),
+        ("auto", "-", b"  [1]", "json"),
+        ("auto", "-", b'{"messages": []}\n', "json"),
+        ("auto", "-", b'{"a": 1}', "jsonl"),  # one message on one line
+        ("auto", "-", b'{"messages": []}\n{"b": 2}', "jsonl"),
+        ("auto", "a.txt", b"data: {}\n\n", "sse"),
+        ("frames", "a.json", b"[]", "frames"),
+    ],
+)
+def test_the_input_form_from_the_name_then_the_text(chosen: str, path: str, data: bytes, form: str) -> None:
+    assert command._format(chosen, path, data) == form
+
+
+@pytest.mark.parametrize(
+    ("frame", "stream_only"),
+    [
+        ({"message_type": "stop_reason", "stop_reason": "end_turn"}, True),
+        ({"message_type": "usage_statistics"}, True),
+        ({"message_type": "tool_call_message", "tool_calls": {"arguments": "{"}}, True),
+        ({"message_type": "approval_request_message", "tool_calls": {"name": "rm"}}, True),
+        ({"message_type": "tool_call_message", "tool_calls": [{"name": "f"}]}, False),
+        ({"message_type": "user_message", "tool_calls": {"name": "f"}}, False),
+        ([{"message_type": "stop_reason"}], False),
+    ],
+)
+def test_a_line_is_a_stream_frame_when_no_message_list_holds_one(frame: Any, stream_only: bool) -> None:
+    assert command._stream_only(frame) is stream_only
