@@ -18,6 +18,7 @@ from chatschema import schemas
 from chatschema.bridgic import Message as BridgicMessage
 from chatschema.convert import ConversionError, bridgic_to_docent, docent_to_letta, letta_to_docent, swarm_to_docent
 from chatschema.convert.letta import CARRIED
+from chatschema.convert.run import Conversion
 from chatschema.docent import AgentRun
 from chatschema.letta.stream import reassemble_sse
 
@@ -178,15 +179,14 @@ def test_parallel_returns_become_one_tool_message_each() -> None:
 
 
 def test_approvals_answer_their_calls() -> None:
-    request = _message(
-        "approval_request_message", "m-1", tool_call=_call("c-1", "rm", '{"path": "/tmp/x"}'), tool_calls=None
-    )
+    calls = [_call("c-1", "rm", '{"path": "/tmp/x"}'), _call("c-2", "ls", "{}")]
+    request = _message("approval_request_message", "m-1", tool_call=calls[0], tool_calls=calls)
     decision = {"type": "approval", "tool_call_id": "c-1", "approve": False, "reason": "not that file"}
     client_ran = {
         "type": "tool",
         "tool_return": "done",
         "status": "success",
-        "tool_call_id": "c-1",
+        "tool_call_id": "c-2",
         "stdout": None,
         "stderr": None,
     }
@@ -197,7 +197,15 @@ def test_approvals_answer_their_calls() -> None:
     assert asked["metadata"]["letta"][0]["message_type"] == "approval_request_message"
     assert (answered["role"], answered["tool_call_id"], answered["content"]) == ("user", ["c-1"], "")
     assert answered["metadata"]["letta"] == [response]
-    assert (ran["role"], ran["tool_call_id"], ran["content"]) == ("tool", "c-1", "done")
+    assert (ran["role"], ran["tool_call_id"], ran["function"], ran["content"]) == ("tool", "c-2", "ls", "done")
+
+
+def test_the_deprecated_single_decision_answers_its_call() -> None:
+    request = _message("approval_request_message", "m-1", tool_call=_call("c-1", "rm", "{}"), tool_calls=None)
+    single = _message("approval_response_message", "m-2", approve=True, approval_request_id="c-1", approvals=None)
+    dumped = _checked(letta_to_docent([request, single]))
+    assert dumped["transcripts"][0]["messages"][1]["tool_call_id"] == ["c-1"]
+    assert docent_to_letta(letta_to_docent([request, single])) == [request, single]
 
 
 def test_every_valid_letta_message_example_converts_and_loses_nothing() -> None:
@@ -474,3 +482,20 @@ def test_a_run_not_made_from_letta_is_refused() -> None:
         ConversionError, match=r"^message 0: metadata.letta: this Docent message was not made from Letta$"
     ):
         docent_to_letta(run)
+
+
+def test_a_run_the_converter_got_wrong_is_its_error_not_an_invalid_run() -> None:
+    conversion = Conversion(strict=True)
+    conversion.messages.append({"role": "bot", "content": "x"})  # as a converter bug would write it
+    with pytest.raises(ConversionError, match=r"^\$\.transcripts\[0\]\.messages\[0\]: the Docent run is invalid: "):
+        conversion.finish("letta", {}, None)
+
+
+def test_a_swarm_tool_call_id_answers_a_call_only_on_a_tool_message() -> None:
+    history = [
+        {"role": "user", "content": "again", "agentName": "a", "mode": "user", "tool_call_id": "call_1"},
+        {"role": "tool", "content": "no call named", "agentName": "a", "mode": "tool"},
+    ]
+    user, tool = _checked(swarm_to_docent(history))["transcripts"][0]["messages"]
+    assert user["tool_call_id"] is None and user["metadata"]["swarm"]["tool_call_id"] == "call_1"
+    assert (tool["role"], tool["tool_call_id"], tool["function"]) == ("tool", None, None)
