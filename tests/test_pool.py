@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import multiprocessing
 import os
+import signal
 import time
 from typing import Any
 
@@ -14,11 +15,13 @@ from chatschema.validate import pool
 
 
 def _square_or_fail(offset: int) -> Any:
-    def handle(task: int) -> int:
+    def handle(task: int) -> Any:
         if task < 0:
             raise ValueError(f"negative: {task}")
-        if task == 99:
-            os._exit(3)  # a worker that ends on its own, with a status
+        if task in (98, 99):
+            os._exit(task - 98)  # a worker that ends on its own, with a status (0 or 1)
+        if task == 7:
+            return lambda: None  # a reply that cannot be pickled
         return task * task + offset
 
     return handle
@@ -40,11 +43,24 @@ def test_replies_come_in_the_order_sent_and_an_exception_is_raised_at_its_reply(
 def test_a_worker_that_exits_is_said_to_have_with_its_status() -> None:
     with pool.workers(1, _square_or_fail, 0) as workers:
         workers.send(0, 99)
-        with pytest.raises(ChildProcessError, match=r"\(pid \d+\) ended before its work was done \(exit status 3\)$"):
+        with pytest.raises(ChildProcessError, match=r"\(pid \d+\) ended before its work was done \(exit status 1\)$"):
             workers.receive(0)
         workers.send(0, 2)  # sending to a worker that has gone is not an error: receiving says it
-        with pytest.raises(ChildProcessError, match="exit status 3"):
+        with pytest.raises(ChildProcessError, match="exit status 1"):
             workers.receive(0)
+    with pool.workers(1, _square_or_fail, 0) as workers:
+        workers.send(0, 98)
+        with pytest.raises(ChildProcessError, match=r"\(exit status 0\)$"):
+            workers.receive(0)
+
+
+def test_a_reply_that_cannot_be_sent_is_an_error_where_it_is_read() -> None:
+    with pool.workers(1, _square_or_fail, 0) as workers:
+        workers.send(0, 7)
+        with pytest.raises(RuntimeError, match="a worker's reply could not be sent"):
+            workers.receive(0)
+        workers.send(0, 2)
+        assert workers.receive(0) == 4
 
 
 def test_a_worker_that_neither_answers_nor_ends_is_said_to(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -75,5 +91,19 @@ def test_stopping_ends_busy_workers_at_once() -> None:
         workers.send(0, 30)
         workers.send(1, 30)
         raise KeyboardInterrupt
-    assert all(p.exitcode is not None and p.exitcode < 0 for p in workers.processes)  # by SIGTERM
+    assert [p.exitcode for p in workers.processes] == [-signal.SIGTERM] * 2  # at once, not killed after a wait
     assert time.monotonic() - started < 25  # not after their 30 s of work
+
+
+def _deaf(argument: Any) -> Any:
+    signal.signal(signal.SIGTERM, signal.SIG_IGN)  # a worker that does not hear SIGTERM
+    return time.sleep
+
+
+def test_a_worker_that_does_not_end_is_killed(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(pool, "_GRACE", 0.5)
+    with pytest.raises(KeyboardInterrupt), pool.workers(1, _deaf, None) as workers:
+        workers.send(0, 30)
+        time.sleep(0.3)  # the worker has taken its task (and ignores SIGTERM from now on)
+        raise KeyboardInterrupt
+    assert [p.exitcode for p in workers.processes] == [-signal.SIGKILL]
