@@ -226,3 +226,9 @@ def test_the_input_form_from_the_name_then_the_text(chosen: str, path: str, data
 )
 def test_a_line_is_a_stream_frame_when_no_message_list_holds_one(frame: Any, stream_only: bool) -> None:
     assert command._stream_only(frame) is stream_only
+
+
+def test_a_file_that_cannot_be_read_is_one_line(inputs: Path) -> None:
+    done = _run("--from", "letta", "-q", "/proc/self/mem", "response.json", cwd=inputs)  # reading offset 0 fails
+    assert done.returncode == 1 and len(_runs(done.stdout)) == 1
+    assert done.stderr.decode() == "chatschema convert: /proc/self/mem: cannot read: Input/output error\n"

@@ -131,6 +131,9 @@ def _converted(args: argparse.Namespace, path: str, stdin: BinaryIO, err: TextIO
     except _InputError as exc:
         err.write(f"chatschema convert: {name}{exc}\n")
         return None
+    except OSError as exc:  # a file that cannot be read (a device, a failing disk)
+        err.write(f"chatschema convert: {name}: cannot read: {exc.strerror}\n")
+        return None
     except ConversionError as exc:
         where = f":{lines[exc.index]}" if lines and exc.index is not None else ""
         err.write(f"chatschema convert: {name}{where}: {exc}\n")
