@@ -499,3 +499,14 @@ def test_a_swarm_tool_call_id_answers_a_call_only_on_a_tool_message() -> None:
     user, tool = _checked(swarm_to_docent(history))["transcripts"][0]["messages"]
     assert user["tool_call_id"] is None and user["metadata"]["swarm"]["tool_call_id"] == "call_1"
     assert (tool["role"], tool["tool_call_id"], tool["function"]) == ("tool", None, None)
+
+
+def test_a_message_nested_too_deep_for_any_reader_is_refused_with_its_place() -> None:
+    deep: dict[str, Any] = {}
+    node = deep
+    for _ in range(100_000):
+        node["a"] = {}
+        node = node["a"]
+    message = _message("user_message", "m-1", content="hi", extra=deep)
+    with pytest.raises(ConversionError, match=r"^message 0: \$: not a Letta message: "):
+        letta_to_docent([message])

@@ -94,6 +94,9 @@ def test_an_input_that_cannot_be_converted_is_one_line_and_the_others_still_are(
             "truncated.sse: stream truncated",
         ),
         ("object.json", '{"messages": "no"}', "object.json: $: expected a list of Letta messages"),
+        ("empty.jsonl", "", "empty.jsonl: empty input: no messages"),
+        ("blank.jsonl", "\n  \n", "blank.jsonl: empty input: no messages"),
+        ("empty.json", "[]", "empty.json: empty input: no messages"),
     ],
 )
 def test_hostile_input_is_one_line_naming_the_file(inputs: Path, name: str, content: str, error: str) -> None:
@@ -232,3 +235,13 @@ def test_a_file_that_cannot_be_read_is_one_line(inputs: Path) -> None:
     done = _run("--from", "letta", "-q", "/proc/self/mem", "response.json", cwd=inputs)  # reading offset 0 fails
     assert done.returncode == 1 and len(_runs(done.stdout)) == 1
     assert done.stderr.decode() == "chatschema convert: /proc/self/mem: cannot read: Input/output error\n"
+
+
+@pytest.mark.parametrize("name", ["latin1.json", "latin1.jsonl", "latin1.sse"])
+def test_bytes_that_are_not_utf8_are_one_line(inputs: Path, name: str) -> None:
+    body = b'data: {"content": "caf\xe9"}\n\n' if name.endswith(".sse") else b'[{"content": "caf\xe9"}]'
+    (inputs / name).write_bytes(body)
+    done = _run("--from", "letta", "-q", name, cwd=inputs)
+    text = done.stderr.decode()
+    assert done.returncode == 1 and done.stdout == b"" and "Traceback" not in text, text
+    assert text.startswith(f"chatschema convert: {name}") and "UTF-8" in text and text.count("\n") == 1, text

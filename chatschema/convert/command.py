@@ -23,7 +23,8 @@ EPILOG = """\
 input: each PATH is one conversation. JSON: an array of messages (for Letta, also a LettaResponse
 object). JSONL: one message per line. Letta only: frames, a stream recorded as JSONL, one frame per
 line (taken for JSONL holding a stop_reason, usage, ping or error frame, or a tool call fragment);
-SSE, a recorded text/event-stream body. Both are reassembled first. With --input auto, a .json, .jsonl or .sse name says which; otherwise the text
+SSE, a recorded text/event-stream body. Both are reassembled first. An input with no message in it
+(an empty file, `[]`) is an error, not an empty run. With --input auto, a .json, .jsonl or .sse name says which; otherwise the text
 does: '[' is JSON, '{' is JSONL (or JSON when it is a single object with "messages"), anything else
 SSE.
 
@@ -192,9 +193,12 @@ def _source(data: bytes, form: str, letta: bool) -> tuple[Any, list[int]]:
             raise _InputError(f": {exc}") from None
     if form == "json":
         try:
-            return parse(data, loads, MAX_DEPTH), []
+            document = parse(data, loads, MAX_DEPTH)
         except Malformed as exc:
             raise _InputError(f": not JSON: {exc}") from None
+        if document == []:
+            raise _InputError(": empty input: no messages")
+        return document, []
     messages, lines = [], []
     for number, line in enumerate(data.splitlines(), 1):
         if line.strip():
@@ -203,6 +207,8 @@ def _source(data: bytes, form: str, letta: bool) -> tuple[Any, list[int]]:
             except Malformed as exc:
                 raise _InputError(f":{number}: not JSON: {exc}") from None
             lines.append(number)
+    if not messages:
+        raise _InputError(": empty input: no messages")
     if letta and (form == "frames" or (form == "jsonl" and any(_stream_only(m) for m in messages))):
         return _reassembled(messages), []
     return messages, lines

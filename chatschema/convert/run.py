@@ -39,7 +39,12 @@ class Conversion:
         invalid one is an error when strict, else set aside (None in its place, so that indexes stay)."""
         if not isinstance(raw, list | tuple):
             raise ConversionError(None, "$", f"expected a list of {kind}s")
-        messages: list[dict[str, Any] | None] = [to_jsonable_python(m, by_alias=True) for m in raw]
+        messages: list[dict[str, Any] | None] = []
+        for index, given in enumerate(raw):
+            try:
+                messages.append(to_jsonable_python(given, by_alias=True))
+            except ValueError as exc:  # nested deeper than pydantic-core serializes
+                raise ConversionError(index, "$", f"not a {kind}: {exc}") from None
         for index, message in enumerate(messages):
             if schemas.is_valid(message, schema):  # the common case, without collecting errors
                 continue
