@@ -26,6 +26,7 @@ from .cache import Cache, LintMemo, digest, files_digest, tool_versions
 from .docs import docs_files
 from .errors import CodegenError
 from .examples import layout_problems, read_example, samples
+from .grammars import shipped_grammar, with_grammars
 from .integers import rewrite_tree
 from .layout import (
     IGNORED,
@@ -37,7 +38,7 @@ from .layout import (
     generated_files,
     runtime_files,
 )
-from .load import load_schemas
+from .load import GRAMMARS, load_schemas
 from .model import FamilyModel, build_models
 from .pythongen import family_runs, run_all
 from .render import family_view, render, shipped_schema
@@ -81,7 +82,9 @@ def _generator_stamp(root: Path) -> str:
 
 
 def _family_key(stamp: str, family: FamilyModel) -> str:
-    return digest(stamp, family.version, *(part for f in family.files for part in (f.name, f.text)))
+    schemas = (part for f in family.files for part in (f.name, f.text))
+    grammars = (part for g in family.grammars for part in (g.rel, g.text))
+    return digest(stamp, family.version, *schemas, *grammars)
 
 
 def _family_prefixes(name: str) -> tuple[str, ...]:
@@ -101,7 +104,9 @@ def checked_schemas(root: Path, cache: Cache | None = None) -> dict[str, FamilyM
     problems += version_problems
     if problems:
         raise CodegenError(problems)
-    families = build_models(files, versions)  # once: lint's rules and every emitter read it
+    families, problems = with_grammars(root, build_models(files, versions))  # once: lint and every emitter read it
+    if problems:
+        raise CodegenError(problems)
     key = digest(_generator_stamp(root), *(part for f in files for part in (str(f.path), f.text)))
     if cache is None or cache.get("lint", key) is None:
         from .lint import lint  # jsonschema and its meta-schemas: loaded only when lint runs
@@ -197,6 +202,8 @@ def _python_sources(families: dict[str, FamilyModel], todo: list[str], inputs: P
         scratch[f"{PACKAGE}/{name}/typeddicts/__init__.py"] = render("typeddicts_init.py.jinja2", family=view)
         for f in family.files:
             scratch[f"{PACKAGE}/schemas/{name}/{f.name}"] = shipped_schema(name, f.name, f.contents)
+        for g in family.grammars:
+            scratch[f"{PACKAGE}/schemas/{name}/{GRAMMARS}/{g.name}.json"] = shipped_grammar(g)
     run_all(runs)  # first: the generator writes a typeddicts/__init__.py of its own, replaced below
     for name in todo:
         rewrite_tree(tmp / PACKAGE / name)

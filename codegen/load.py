@@ -59,9 +59,11 @@ def _runtime_names() -> tuple[frozenset[str], frozenset[str]]:
     return frozenset(python), frozenset(typescript)
 
 
-# Files a family folder may hold besides its schemas (and its examples folder, codegen/examples.py):
+# Files a family folder may hold besides its schemas (and its examples and grammars folders):
 # its version, and the evolution gate's settings (release/evolution/gate.py), read by nothing else.
 FAMILY_FILES_NOT_SCHEMAS = frozenset({"VERSION", "compatibility.json"})
+# The folder of a family's stream grammars (codegen/grammars.py), checked when the schemas are.
+GRAMMARS = "grammars"
 
 
 def family_name_problem(family: str) -> str:
@@ -145,7 +147,7 @@ def load_schemas(root: Path) -> tuple[list[SchemaFile], list[SchemaProblem]]:
             continue
         if path.name in FAMILY_FILES_NOT_SCHEMAS and path.is_file() and not path.is_symlink():
             continue
-        if path.name == EXAMPLES and path.is_dir() and not path.is_symlink():
+        if path.name in (EXAMPLES, GRAMMARS) and path.is_dir() and not path.is_symlink():
             continue
         if path.suffix != ".json" or path.is_symlink() or not path.is_file():
             # nothing else may sit in a family folder: the generator reads the folder, lint reads *.json

@@ -18,11 +18,14 @@ import functools
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
 from types import MappingProxyType
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from . import walk
 from .load import SchemaFile
 from .names import DRAFT, EXTENSION, ID_BASE, ref_target_file, ref_target_name
+
+if TYPE_CHECKING:
+    from .grammars import GrammarFile
 
 _NOTHING: Mapping[str, Any] = MappingProxyType({})
 # Keywords a Property has a field for; everything else is in its `validation`.
@@ -153,6 +156,7 @@ class FamilyModel:
     files: tuple[SchemaFile, ...]
     types: Mapping[str, NamedType]  # in file and definition order
     union_sites: tuple[Union, ...]  # every `oneOf` or discriminator hint, named type or not
+    grammars: tuple[GrammarFile, ...] = ()  # its stream grammars (codegen/grammars.py), once checked
 
     @property
     def file_descriptions(self) -> Mapping[str, str]:

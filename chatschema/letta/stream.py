@@ -1,4 +1,4 @@
-"""Reassemble Letta streams into complete messages, accounting for every frame (copied into chatschema by codegen).
+"""Reassemble Letta streams into complete messages, accounting for every frame.
 
 A Letta stream sends each message in frames: a tool call as a first ToolCallDelta with the name,
 then fragments of the JSON-encoded arguments; assistant text and reasoning as pieces of text.
@@ -18,6 +18,12 @@ frame, in arrival order:
   other than message, error and cancelled), `replay_conflict`, `unterminated_event` (the body ends
   inside an event), `incomplete_message` (frames of a message a failed, cancelled or cut-off stream
   left unfinished).
+
+The order of the frames is the stream's grammar (`schemas/letta/grammars/LettaStreamingResponse.json`,
+read by `chatschema.letta.grammar`): each frame type's role (message, ping, error, stop, usage), and
+which roles may come in which state; a frame whose role may not come where it came is dropped with
+the reason the grammar names, and a complete stream ends in one of its final states (or in an error
+or a cancellation). Messages are closed by the frame that leaves them no state (the stop reason).
 
 Rules: frames are put in `seq_id` order where they have one; a gap in the numbers is an error,
 except after the last message frame, where Letta's stop and usage frames take numbers without
@@ -55,6 +61,7 @@ from chatschema.letta import (
     parse_letta_message,
     parse_letta_streaming_response,
 )
+from chatschema.letta.grammar import Grammar, letta_stream
 from chatschema.letta.sse import SseEvent, iter_sse_events
 
 __all__ = ["FrameAccount", "LettaStream", "StreamError", "iter_sse_events", "reassemble", "reassemble_sse"]
@@ -154,12 +161,17 @@ class _State:
     candidates: list[_Frame] = field(default_factory=list)  # message frames, arrival order
     seqs: list[int] = field(default_factory=list)  # every seq_id seen (pings, errors, stop frames too)
     hidden: int = 0  # stop and usage frames without a seq_id (Letta numbers them without saying so)
-    stop: _Frame | None = None
+    grammar: Grammar = field(default_factory=letta_stream)
+    order: str = ""  # the grammar's state: where the frames so far have brought the stream
+    closing: _Frame | None = None  # the frame after which the grammar allows no message (the stop reason)
     skeleton: dict[str, Any] | None = None  # of the last fragment frame validated in full
     typed_keys: list[tuple[str, type]] = field(default_factory=list)  # of that skeleton, see _typed_keys
     repeats: list[tuple[_Frame, _Frame]] = field(default_factory=list)  # (first arrival, repeat) by seq_id
     ended: bool = False  # an error or cancellation ended the stream early: unfinished messages are expected
     truncated: bool = False
+
+    def __post_init__(self) -> None:
+        self.order = self.order or self.grammar.start
 
     def account(self, frame_index: int, outcome: Outcome, reason: str | None = None, detail: str | None = None) -> None:
         self.accounts[frame_index] = FrameAccount(frame_index, outcome, None, reason, detail)
@@ -397,30 +409,51 @@ def _take(state: _State, index: int, line: int | None, data: dict[str, Any]) -> 
     state.typed_keys = _typed_keys(skeleton) if skeleton is not None else []
     kind = data["message_type"]
     seq = _record_seq(state, data)
-    if isinstance(model, LettaStopReason):
-        if state.stop is not None:
-            first = state.result.stop_reason.stop_reason if state.result.stop_reason else None
-            state.account(index, "dropped", "duplicate_stop_reason", f"{where}: a second stop_reason ({first!r} kept)")
-            return
-        state.stop = _Frame(index, line, data, seq)
-        state.result.stop_reason = model
+    role = state.grammar.role(kind)
+    if role is None:
+        raise StreamError(f"{where}: a {kind} frame has no role in the stream's grammar")
+    if role == "message":
+        state.candidates.append(_Frame(index, line, data, seq))
+        return
+    after = state.grammar.step(state.order, role)
+    if after is None:
+        state.account(index, "dropped", state.grammar.reason(role), _out_of_order(state, where, kind, role))
+        return
+    state.order = after
+    if state.closing is None and not state.grammar.allows_messages(after):
+        state.closing = _Frame(index, line, data, seq)
+    _play(state, index, role, model, seq)
+
+
+def _out_of_order(state: _State, where: str, kind: str, role: str) -> str:
+    """One line on a frame whose role may not come where it came."""
+    if role == "stop" and state.result.stop_reason is not None:
+        return f"{where}: a second stop_reason ({state.result.stop_reason.stop_reason!r} kept)"
+    if role == "usage" and state.result.usage is not None:
+        return f"{where}: a second usage_statistics (the first kept)"
+    return f"{where}: a {kind} where the stream's grammar allows no {role} frame (state {state.order!r})"
+
+
+def _play(state: _State, index: int, role: str, model: SchemaModel, seq: int | None) -> None:
+    """What a frame that is not a message does to the stream, by its role."""
+    if role == "stop" and isinstance(model, LettaStopReason):
+        if state.result.stop_reason is None:
+            state.result.stop_reason = model
         state.hidden += seq is None
         state.account(index, "stop_reason")
-    elif isinstance(model, LettaUsageStatistics):
-        if state.result.usage is not None:
-            state.account(index, "dropped", "duplicate_usage", f"{where}: a second usage_statistics (the first kept)")
-            return
-        state.result.usage = model
+    elif role == "usage" and isinstance(model, LettaUsageStatistics):
+        if state.result.usage is None:
+            state.result.usage = model
         state.hidden += seq is None
         state.account(index, "usage")
-    elif isinstance(model, LettaErrorMessage):
+    elif role == "error" and isinstance(model, LettaErrorMessage):
         state.result.errors.append(model)
         state.ended = True
         state.account(index, "error")
-    elif kind == "ping":
+    elif role == "ping":
         state.account(index, "ping")
     else:
-        state.candidates.append(_Frame(index, line, data, seq))
+        raise StreamError(f"frame {index}: a {type(model).__name__} cannot play the role {role!r}")
 
 
 def _finish_stream(state: _State, *, complete: bool, strict: bool, sse: bool) -> LettaStream:
@@ -431,7 +464,7 @@ def _finish_stream(state: _State, *, complete: bool, strict: bool, sse: bool) ->
         numbered = [f.seq for f in frames if f.seq is not None]
         _check_gaps(state, max(numbered) if numbered else min(state.seqs) - 1)
     result.last_seq_id = max(state.seqs) if state.seqs else None
-    finished = result.stop_reason is not None or state.ended
+    finished = state.order in state.grammar.final or state.ended
     if sse and not (result.done or state.ended):
         finished = False
     if complete and state.truncated:
@@ -471,17 +504,17 @@ def _raise_if_anything_happened(result: LettaStream) -> None:
 
 
 def _after_stop_dropped(state: _State, frames: list[_Frame]) -> list[_Frame]:
-    """Message frames after the stop reason are dropped: by seq_id if the stop has one, else by arrival."""
-    stop = state.stop
+    """Message frames after the frame that closed the stream to messages (the stop reason) are
+    dropped: by seq_id if both have one, else by arrival."""
+    stop = state.closing
     if stop is None:
         return frames
     kept: list[_Frame] = []
+    reason, closer = state.grammar.reason("message"), stop.data["message_type"]
     for f in frames:
         later = f.seq > stop.seq if (stop.seq is not None and f.seq is not None) else f.index > stop.index
         if later:
-            state.account(
-                f.index, "dropped", "after_stop", f"{f.where}: a {f.data['message_type']} after the stop_reason"
-            )
+            state.account(f.index, "dropped", reason, f"{f.where}: a {f.data['message_type']} after the {closer}")
         else:
             kept.append(f)
     return kept

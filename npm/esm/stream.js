@@ -7,11 +7,21 @@
 //   const result = reassembleSse(bodyText);   // or an array / iterable of string or Uint8Array chunks
 //   result.messages; result.frames; result.dropped; result.errors; result.cancelled
 import { validator } from "./letta.js";
+import { grammars } from "./validators/letta.meta.js";
 
 const MAX_DEPTH = 1024; // chatschema.jsontext's limit (the deepest orjson reads)
 const CALLS = new Set(["tool_call_message", "approval_request_message"]);
 const DELTA_KEYS = new Set(["name", "arguments", "tool_call_id"]);
 const TEXT = { assistant_message: "content", reasoning_message: "reasoning", hidden_reasoning_message: "hidden_reasoning" };
+// The order of the frames (schemas/letta/grammars/LettaStreamingResponse.json): each frame type's
+// role, and a state machine over the roles; as in Python's chatschema.letta.grammar.
+const GRAMMAR = grammars.LettaStreamingResponse;
+const ROLE = new Map(Object.entries(GRAMMAR.roles).flatMap(([role, spec]) => spec.tags.map((tag) => [tag, role])));
+
+function droppedAs(role) {
+  const spec = GRAMMAR.roles[role];
+  return spec && spec.dropped_as !== undefined ? spec.dropped_as : "out_of_order";
+}
 
 /** The stream cannot be reassembled faithfully; the one-line message says where and why. */
 class StreamError extends Error {
@@ -272,7 +282,8 @@ class State {
     this.candidates = [];
     this.seqs = [];
     this.hidden = 0;
-    this.stop = null;
+    this.order = GRAMMAR.start; // the grammar's state: where the frames so far have brought the stream
+    this.closing = null; // the frame after which the grammar allows no message (the stop reason)
     this.skeleton = null; // of the last fragment frame validated in full
     this.repeats = [];
     this.ended = false;
@@ -334,32 +345,44 @@ function take(state, index, where, data) {
   state.skeleton = skeleton;
   const kind = data.message_type;
   const seq = state.recordSeq(data);
-  if (kind === "stop_reason") {
-    if (state.stop !== null) {
-      state.account(index, "dropped", "duplicate_stop_reason", `${where}: a second stop_reason (${JSON.stringify(state.result.stopReason.stop_reason)} kept)`);
-      return;
-    }
-    state.stop = { index, where, data, seq };
-    state.result.stopReason = data;
+  const role = ROLE.get(kind);
+  if (role === undefined) throw new StreamError(`${where}: a ${kind} frame has no role in the stream's grammar`);
+  if (role === "message") {
+    state.candidates.push({ index, where, data, seq });
+    return;
+  }
+  const after = GRAMMAR.next[state.order][role];
+  if (after === undefined) {
+    state.account(index, "dropped", droppedAs(role), outOfOrder(state, where, kind, role));
+    return;
+  }
+  state.order = after;
+  if (state.closing === null && GRAMMAR.next[after].message === undefined) state.closing = { index, where, data, seq };
+  play(state, index, role, data, seq);
+}
+
+/** One line on a frame whose role may not come where it came. */
+function outOfOrder(state, where, kind, role) {
+  if (role === "stop" && state.result.stopReason !== null) return `${where}: a second stop_reason (${JSON.stringify(state.result.stopReason.stop_reason)} kept)`;
+  if (role === "usage" && state.result.usage !== null) return `${where}: a second usage_statistics (the first kept)`;
+  return `${where}: a ${kind} where the stream's grammar allows no ${role} frame (state ${JSON.stringify(state.order)})`;
+}
+
+/** What a frame that is not a message does to the stream, by its role. */
+function play(state, index, role, data, seq) {
+  if (role === "stop") {
+    if (state.result.stopReason === null) state.result.stopReason = data;
     if (seq === null) state.hidden += 1;
     state.account(index, "stop_reason");
-  } else if (kind === "usage_statistics") {
-    if (state.result.usage !== null) {
-      state.account(index, "dropped", "duplicate_usage", `${where}: a second usage_statistics (the first kept)`);
-      return;
-    }
-    state.result.usage = data;
+  } else if (role === "usage") {
+    if (state.result.usage === null) state.result.usage = data;
     if (seq === null) state.hidden += 1;
     state.account(index, "usage");
-  } else if (kind === "error_message") {
+  } else if (role === "error") {
     state.result.errors.push(data);
     state.ended = true;
     state.account(index, "error");
-  } else if (kind === "ping") {
-    state.account(index, "ping");
-  } else {
-    state.candidates.push({ index, where, data, seq });
-  }
+  } else state.account(index, "ping");
 }
 
 function takeEvent(state, index, event) {
@@ -401,12 +424,13 @@ function takeEvent(state, index, event) {
 }
 
 function afterStopDropped(state, frames) {
-  const stop = state.stop;
+  const stop = state.closing;
   if (stop === null) return frames;
   const kept = [];
+  const reason = droppedAs("message");
   for (const f of frames) {
     const later = stop.seq !== null && f.seq !== null ? f.seq > stop.seq : f.index > stop.index;
-    if (later) state.account(f.index, "dropped", "after_stop", `${f.where}: a ${f.data.message_type} after the stop_reason`);
+    if (later) state.account(f.index, "dropped", reason, `${f.where}: a ${f.data.message_type} after the ${stop.data.message_type}`);
     else kept.push(f);
   }
   return kept;
@@ -635,7 +659,7 @@ function finishStream(state, options, sse) {
     checkGaps(state, numbered.length ? largest(numbered) : smallest(state.seqs) - 1n);
   }
   result.lastSeqId = state.seqs.length ? seqOut(largest(state.seqs)) : null;
-  let finished = result.stopReason !== null || state.ended;
+  let finished = GRAMMAR.final.includes(state.order) || state.ended;
   if (sse && !(result.done || state.ended)) finished = false;
   if (complete && state.truncated) throw new StreamError("stream truncated: the body ends inside its last event (no blank line after it)");
   if (complete && !finished) throw new StreamError(`stream truncated: ${missingEnd(result, sse)}`);

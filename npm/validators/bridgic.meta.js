@@ -19,11 +19,14 @@ var __copyProps = (to, from, except, desc) => {
 var __toCommonJS = (mod) => __copyProps(__defProp({}, "__esModule", { value: true }), mod);
 var bridgic_meta_exports = {};
 __export(bridgic_meta_exports, {
+  grammars: () => grammars,
   tags: () => tags
 });
 module.exports = __toCommonJS(bridgic_meta_exports);
 const tags = { "TextBlock": { "block_type": "text" }, "ToolCallBlock": { "block_type": "tool_call" }, "ToolResultBlock": { "block_type": "tool_result" } };
+const grammars = {};
 // Annotate the CommonJS export names for ESM import in node:
 0 && (module.exports = {
+  grammars,
   tags
 });

@@ -19,11 +19,14 @@ var __copyProps = (to, from, except, desc) => {
 var __toCommonJS = (mod) => __copyProps(__defProp({}, "__esModule", { value: true }), mod);
 var swarm_meta_exports = {};
 __export(swarm_meta_exports, {
+  grammars: () => grammars,
   tags: () => tags
 });
 module.exports = __toCommonJS(swarm_meta_exports);
 const tags = { "IToolCall": { "type": "function" } };
+const grammars = {};
 // Annotate the CommonJS export names for ESM import in node:
 0 && (module.exports = {
+  grammars,
   tags
 });
