@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import shutil
 import tempfile
 from dataclasses import dataclass, field, replace
 from pathlib import Path
@@ -10,7 +11,8 @@ from typing import Any
 
 from codegen import walk
 from codegen.errors import CodegenError
-from codegen.load import SchemaFile
+from codegen.grammars import grammar_files, shipped_grammar
+from codegen.load import GRAMMARS, SchemaFile
 from codegen.render import shipped_schema
 from codegen.versions import at_least, declared_bump, version_path
 
@@ -61,6 +63,7 @@ class FamilyReport:
     # comparison is one of `--transitive`'s extra ones against an older release.
     old_files: dict[str, SchemaFile] = field(default_factory=dict)
     new_files: dict[str, SchemaFile] = field(default_factory=dict)
+    grammar_files: dict[str, SchemaFile] = field(default_factory=dict)  # by stream name (streams.py)
     transitive: bool = False
     base_commit: str | None = None
 
@@ -175,9 +178,16 @@ def _fresh(root: Path, snap: Snapshot, family: str) -> bool:
     on_disk = sorted(p.name for p in shipped.glob("*.json")) if shipped.is_dir() else []
     if on_disk != sorted(f.name for f in files):
         return False
-    return all(
+    if not all(
         (shipped / f.name).read_text(encoding="utf-8") == shipped_schema(family, f.name, f.contents) for f in files
-    )
+    ):
+        return False
+    grammars, _ = grammar_files(snap.root, family)
+    copies = shipped / GRAMMARS
+    on_disk = sorted(p.name for p in copies.glob("*.json")) if copies.is_dir() else []
+    if on_disk != sorted(f"{g.name}.json" for g in grammars):
+        return False
+    return all((copies / f"{g.name}.json").read_text(encoding="utf-8") == shipped_grammar(g) for g in grammars)
 
 
 class ApiSource:
@@ -186,6 +196,7 @@ class ApiSource:
     def __init__(self, root: Path, snap: Snapshot) -> None:
         self.root, self.snap = root, snap
         self._built: tempfile.TemporaryDirectory[str] | None = None
+        self._runtime_copied = False
         self.note = ""
 
     def entries(self, family: str) -> dict[str, str] | None:
@@ -196,6 +207,11 @@ class ApiSource:
             or _fresh(self.root, self.snap, family)
         ):
             return api_entries(self.snap.root, family)
+        self.note = "the generated files were stale: the work tree's API was read from an in-memory build"
+        return api_entries(self._build(), family)
+
+    def _build(self) -> Path:
+        """The work tree's generated files as `codegen generate` would write them now (built once)."""
         if self._built is None:
             from codegen.generate import build
 
@@ -208,8 +224,24 @@ class ApiSource:
                 dest = Path(self._built.name) / rel
                 dest.parent.mkdir(parents=True, exist_ok=True)
                 dest.write_bytes(data)
-            self.note = "the generated files were stale: the work tree's API was read from an in-memory build"
-        return api_entries(Path(self._built.name), family)
+        return Path(self._built.name)
+
+    def readers(self, family: str) -> Path:
+        """Where this version's stream readers are: its own files, or, for a work tree whose generated
+        files are stale, the build beside a copy of the hand-written runtime."""
+        if self.snap.label != WORK_TREE or _fresh(self.root, self.snap, family):
+            return self.snap.root
+        built = self._build()
+        if not self._runtime_copied:
+            for folder in ("chatschema", "npm/esm"):
+                for path in (self.root / folder).rglob("*"):
+                    rel = path.relative_to(self.root)
+                    dest = built / rel
+                    if path.is_file() and "__pycache__" not in rel.parts and not dest.exists():
+                        dest.parent.mkdir(parents=True, exist_ok=True)
+                        shutil.copyfile(path, dest)
+            self._runtime_copied = True
+        return built
 
 
 def _version_at(root: Path, commit: str, family: str) -> str | None:
@@ -259,6 +291,33 @@ def release_base(root: Path, family: str, current: str | None) -> tuple[str, str
     return release, previous
 
 
+def _grammar_files(family: str, old: Snapshot, new: Snapshot) -> dict[str, SchemaFile]:
+    """Each stream's grammar file, by the stream's name in reports: the new one, else the old one."""
+    from .streams import STREAM, grammar_file, grammar_names
+
+    out: dict[str, SchemaFile] = {}
+    for snap in (old, new):
+        for union in grammar_names(snap.root, family):
+            found = grammar_file(snap.root, family, union)
+            if found is not None:
+                out[union + STREAM] = found
+    return out
+
+
+def _stream_reports(
+    family: str,
+    snaps: tuple[Snapshot, Snapshot],
+    types: tuple[FamilyTypes, FamilyTypes],
+    reports: list[TypeReport],
+    apis: tuple[ApiSource, ApiSource],
+) -> list[TypeReport]:
+    from .streams import judge_streams  # it reads this module's verdicts
+
+    readers = (lambda: apis[0].readers(family), lambda: apis[1].readers(family))
+    labels = (snaps[0].label, snaps[1].label)
+    return judge_streams(family, (snaps[0].root, snaps[1].root), types, reports, readers, labels)
+
+
 def compare_snapshots(
     root: Path,
     old: Snapshot,
@@ -281,6 +340,7 @@ def compare_snapshots(
         old_types = FamilyTypes.of(family, old_fams.get(family, []))
         new_types = FamilyTypes.of(family, new_fams.get(family, []))
         types = compare_types(old_types, new_types, budget)
+        types += _stream_reports(family, (old, new), (old_types, new_types), types, (old_api, new_api))
         before, after = old_api.entries(family), new_api.entries(family)
         if before is not None and after is not None:
             for side, other in ((before, after), (after, before)):  # TypeScript only once both versions have it
@@ -293,6 +353,7 @@ def compare_snapshots(
         bv, v = old.versions.get(family), new.versions.get(family)
         report = FamilyReport(family, old.label, bv, v, declared_bump(bv, v or ""), types, api, note)
         report.old_files, report.new_files = old_types.file_of, new_types.file_of
+        report.grammar_files = _grammar_files(family, old, new)
         report.base_commit = old.commit
         reports.append(report)
     return reports

@@ -91,10 +91,11 @@ def _witnesses(t: TypeReport) -> list[dict[str, Any]]:
 
 def _place(report: FamilyReport, owner: str, where: str, lines: _Lines) -> tuple[str | None, str, int | None]:
     """File, pointer and line of `where` inside type `owner`: the new file, the old one for a type removed."""
-    schema = report.new_files.get(owner) or report.old_files.get(owner)
+    grammar = report.grammar_files.get(owner)
+    schema = report.new_files.get(owner) or report.old_files.get(owner) or grammar
     if schema is None:
         return None, "", None
-    pointer, line = lines.find(schema, f"/$defs/{escape(owner)}{where}")
+    pointer, line = lines.find(schema, where if grammar is not None else f"/$defs/{escape(owner)}{where}")
     return schema.path.as_posix(), pointer, line
 
 

@@ -87,6 +87,24 @@ CHANGES: dict[str, RuleInfo] = {
     )
 }
 
+# Edits of a stream: its grammar (schemas/<family>/grammars/) or its frames, judged by witness
+# streams (streams.py).
+STREAMS: dict[str, RuleInfo] = {
+    info.name: info
+    for info in (
+        RuleInfo("CS401", "stream-frame-added", "a frame type given a role in the stream's grammar"),
+        RuleInfo("CS402", "stream-frame-removed", "a frame type no longer in the stream's grammar"),
+        RuleInfo("CS403", "stream-frame-role-changed", "a frame type given another role"),
+        RuleInfo("CS404", "stream-transition-added", "a role allowed in a state where it was not"),
+        RuleInfo("CS405", "stream-transition-removed", "a role no longer allowed in a state"),
+        RuleInfo("CS406", "stream-transition-changed", "a role leading to another state"),
+        RuleInfo("CS407", "stream-end-added", "a state where the stream may end added"),
+        RuleInfo("CS408", "stream-end-removed", "a state where the stream may end removed"),
+        RuleInfo("CS409", "stream-start-changed", "the state the stream starts in changed"),
+        RuleInfo("CS410", "stream-frames-changed", "a frame type of the stream's union changed"),
+    )
+}
+
 # Code-level API changes (`ApiChange.change`).
 API: dict[str, RuleInfo] = {
     "removed": RuleInfo("CS301", "api-removed", "a class, field, alias, function or TypeScript type removed"),
@@ -100,10 +118,11 @@ GATE = RuleInfo(
     "CS000", "gate-problem", "an accept-list entry expired or matches nothing, or a version is not bumped enough"
 )
 
-ALL: tuple[RuleInfo, ...] = (GATE, *VERDICTS.values(), *CHANGES.values(), *API.values())
+ALL: tuple[RuleInfo, ...] = (GATE, *VERDICTS.values(), *CHANGES.values(), *STREAMS.values(), *API.values())
 BY_ID: dict[str, RuleInfo] = {info.id: info for info in ALL}
 
 
 def change_rule(kind: str) -> RuleInfo:
-    """The rule of a kind of schema edit (a KeyError for a kind this table lacks: a bug, caught by the tests)."""
-    return CHANGES[kind]
+    """The rule of a kind of schema or stream edit (a KeyError for a kind these tables lack: a bug,
+    caught by the tests)."""
+    return CHANGES[kind] if kind in CHANGES else STREAMS[kind]

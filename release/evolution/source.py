@@ -16,8 +16,10 @@ from codegen.versions import parse_version, version_path
 from .api import LAYOUTS
 
 WORK_TREE = "work tree"
-# What a snapshot reads besides schemas/: the generated Python and TypeScript API.
-_GENERATED = tuple(path for layout in LAYOUTS for path in layout)
+# What a snapshot reads besides schemas/: the generated Python and TypeScript API (the Python
+# package whole),
+# and the npm package's ES modules, for its stream readers (streams.py replays witness streams).
+_GENERATED = (*(path for layout in LAYOUTS for path in layout), "npm/esm")
 
 
 class DiffError(Exception):

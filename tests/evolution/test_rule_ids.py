@@ -11,6 +11,7 @@ import pytest
 
 from release.evolution import ids
 from release.evolution.rules import compare
+from release.evolution.streams import grammar_changes
 
 ROOT = Path(__file__).resolve().parents[2]
 S, N = {"type": "string"}, {"type": "null"}
@@ -75,6 +76,52 @@ def test_every_kind_of_edit_has_an_example_here() -> None:
 def test_each_edit_is_named_by_its_kind(kind: str) -> None:
     before, after = EDITS[kind]
     assert [c.kind for c in compare(before, after)] == [kind]
+
+
+def _grammar(**changes: Any) -> dict[str, Any]:
+    """A small grammar: messages until a stop, which ends the stream."""
+    grammar: dict[str, Any] = {
+        "tag": "t",
+        "roles": {"message": {"tags": ["m"]}, "stop": {"tags": ["s"]}},
+        "start": "open",
+        "states": {"open": {"next": {"message": "open", "stop": "end"}}, "end": {"next": {}}},
+        "final": ["end"],
+    }
+    grammar.update(changes)
+    return grammar
+
+
+# stream kind -> (before, after): the smallest grammar edit named with that kind.
+STREAM_EDITS: dict[str, tuple[dict[str, Any], dict[str, Any]]] = {
+    "stream-frame-added": (_grammar(), _grammar(roles={"message": {"tags": ["m", "n"]}, "stop": {"tags": ["s"]}})),
+    "stream-frame-removed": (_grammar(roles={"message": {"tags": ["m", "n"]}, "stop": {"tags": ["s"]}}), _grammar()),
+    "stream-frame-role-changed": (_grammar(), _grammar(roles={"message": {"tags": []}, "stop": {"tags": ["s", "m"]}})),
+    "stream-transition-added": (
+        _grammar(),
+        _grammar(states={"open": {"next": {"message": "open", "stop": "end"}}, "end": {"next": {"stop": "end"}}}),
+    ),
+    "stream-transition-removed": (
+        _grammar(states={"open": {"next": {"message": "open", "stop": "end"}}, "end": {"next": {"stop": "end"}}}),
+        _grammar(),
+    ),
+    "stream-transition-changed": (
+        _grammar(),
+        _grammar(states={"open": {"next": {"message": "open", "stop": "open"}}, "end": {"next": {}}}),
+    ),
+    "stream-end-added": (_grammar(), _grammar(final=["end", "open"])),
+    "stream-end-removed": (_grammar(final=["end", "open"]), _grammar()),
+    "stream-start-changed": (_grammar(), _grammar(start="end")),
+}
+
+
+def test_every_kind_of_stream_edit_has_an_example_here() -> None:
+    assert set(STREAM_EDITS) | {"stream-frames-changed"} == set(ids.STREAMS)
+
+
+@pytest.mark.parametrize("kind", sorted(STREAM_EDITS))
+def test_each_stream_edit_is_named_by_its_kind(kind: str) -> None:
+    before, after = STREAM_EDITS[kind]
+    assert [c.kind for c in grammar_changes("U", before, after)] == [kind]
 
 
 def test_kinds_survive_nesting_and_prefixes() -> None:

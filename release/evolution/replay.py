@@ -1,0 +1,81 @@
+"""Replay witness streams through the stream readers of one version: its Python package and its npm
+package as that version ships them (a revision's committed files, or the work tree, rebuilt in a
+temporary folder when its generated files are stale).
+
+Each reader runs in its own process, so that two versions of `chatschema` never share an
+interpreter. A stream is accepted when the reader reassembles it as complete with no frame
+dropped; otherwise the outcome is the reader's one line (its error, or the first dropped frame).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+from typing import Any
+
+from .source import DiffError
+
+# The readers of each stream that has them: the Python module and the npm package's ES module.
+READERS = {("letta", "LettaStreamingResponse"): ("chatschema.letta.stream", "npm/esm/stream.js")}
+
+_PYTHON = """
+import json, sys
+from importlib import import_module
+reader = import_module(sys.argv[1])
+out = []
+for frames in json.load(sys.stdin):
+    try:
+        result = reader.reassemble(frames)
+    except ValueError as exc:
+        out.append(str(exc) or type(exc).__name__)
+        continue
+    out.append(result.dropped[0].detail if result.dropped else None)
+print(json.dumps(out))
+"""
+
+_NODE = """
+const { readFileSync } = await import("node:fs");
+const { pathToFileURL } = await import("node:url");
+const reader = await import(pathToFileURL(process.argv[1]).href);
+const out = JSON.parse(readFileSync(0, "utf8")).map((frames) => {
+  try {
+    const result = reader.reassemble(frames);
+    return result.dropped.length ? result.dropped[0].detail : null;
+  } catch (e) {
+    return String((e && e.message) || e);
+  }
+});
+process.stdout.write(JSON.stringify(out));
+"""
+
+Outcome = str | None  # None: accepted; else why not, in one line
+
+
+def _run(cmd: list[str], cwd: Path, payload: str, who: str) -> list[Outcome]:
+    env = {**os.environ, "PYTHONPATH": str(cwd)}
+    proc = subprocess.run(cmd, cwd=cwd, input=payload, capture_output=True, text=True, env=env, check=False)
+    if proc.returncode != 0:
+        last = (proc.stderr.strip().splitlines() or ["no output"])[-1]
+        raise DiffError([f"diff: the {who} could not replay witness streams: {last}"])
+    outcomes: list[Outcome] = json.loads(proc.stdout)
+    return outcomes
+
+
+def replay(root: Path, reader: tuple[str, str], streams: list[list[Any]], label: str) -> list[tuple[Outcome, Outcome]]:
+    """Each stream's outcome in the Python and the TypeScript reader under `root`."""
+    if not streams:
+        return []
+    payload = json.dumps(streams)
+    module, script = reader
+    python = _run([sys.executable, "-c", _PYTHON, module], root, payload, f"Python reader of {label}")
+    node = shutil.which("node")
+    if node is None:
+        raise DiffError(["diff: node not found: the TypeScript stream reader cannot replay witness streams"])
+    ts = _run(
+        [node, "--input-type=module", "-e", _NODE, str(root / script)], root, payload, f"TypeScript reader of {label}"
+    )
+    return list(zip(python, ts, strict=True))

@@ -1,0 +1,129 @@
+"""Streams judged as streams (item 4 of the evolution gate): an edit of Letta's stream grammar, or of
+its frame types, is proven by a witness stream replayed through the Python and the TypeScript
+readers of each version, each version built as `codegen generate` builds it."""
+
+from __future__ import annotations
+
+import datetime
+import json
+import shutil
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from codegen.generate import build
+from release.evolution.engine import FamilyReport, TypeReport, compare_snapshots
+from release.evolution.findings import collect
+from release.evolution.gate import Settings
+from release.evolution.rules import NARROWED, WIDENED
+from release.evolution.source import Snapshot, _load
+
+ROOT = Path(__file__).resolve().parent.parent.parent
+GRAMMAR = Path("schemas/letta/grammars/LettaStreamingResponse.json")
+STREAM = "LettaStreamingResponse (stream)"
+
+Edit = Callable[[Path], None]
+
+
+def _version(dest: Path, label: str, edit: Edit | None = None) -> Snapshot:
+    """A version of the repository at `dest`: the schemas (edited), and the Python and npm packages
+    built from them beside a copy of the hand-written runtime."""
+    shutil.copytree(ROOT / "schemas", dest / "schemas")
+    shutil.copy(ROOT / "pyproject.toml", dest / "pyproject.toml")
+    if edit is not None:
+        edit(dest)
+    ignore = shutil.ignore_patterns("__pycache__", "node_modules")
+    shutil.copytree(ROOT / "chatschema", dest / "chatschema", ignore=ignore)
+    shutil.copytree(ROOT / "npm" / "esm", dest / "npm" / "esm", ignore=ignore)
+    for rel, data in build(dest).items():
+        if rel.startswith(("chatschema/", "npm/")):
+            (dest / rel).parent.mkdir(parents=True, exist_ok=True)
+            (dest / rel).write_bytes(data)
+    files, versions = _load(label, dest, str(dest))
+    return Snapshot(label, dest, files, versions)
+
+
+def _json_edit(rel: Path | str, change: Callable[[Any], None]) -> Edit:
+    def edit(root: Path) -> None:
+        path = root / rel
+        data = json.loads(path.read_text(encoding="utf-8"))
+        change(data)
+        path.write_text(json.dumps(data, indent=2) + "\n", encoding="utf-8")
+
+    return edit
+
+
+@pytest.fixture(scope="module")
+def base(tmp_path_factory: pytest.TempPathFactory) -> Snapshot:
+    return _version(tmp_path_factory.mktemp("base"), "base")
+
+
+def _compare(base: Snapshot, tmp: Path, edit: Edit) -> tuple[FamilyReport, TypeReport]:
+    [report] = compare_snapshots(ROOT, base, _version(tmp, "edited", edit), ["letta"])
+    return report, next(t for t in report.types if t.name == STREAM)
+
+
+def _usage_before_stop(grammar: dict[str, Any]) -> None:
+    """The terminal frame moves: the usage now comes first, and the stop reason ends the stream."""
+    states = grammar["states"]
+    states["open"]["next"] = {"message": "open", "ping": "open", "error": "open", "usage": "counted"}
+    del states["stopped"]
+    grammar["final"] = ["finished"]
+
+
+def test_a_terminal_frame_that_moves_breaks_old_streams_in_new_readers(base: Snapshot, tmp_path: Path) -> None:
+    report, stream = _compare(base, tmp_path, _json_edit(GRAMMAR, _usage_before_stop))
+    assert stream.verdict == NARROWED
+    kinds = {c.kind for c in stream.changes}
+    assert {"stream-transition-removed", "stream-end-removed"} <= kinds
+    [w] = stream.witnesses
+    assert w.direction == NARROWED
+    assert [f["message_type"] for f in w.payload] == ["stop_reason"]
+    assert "replayed through the Python and TypeScript readers of both versions" in w.found_by
+    assert w.rejected_because.startswith("by the readers of edited: stream truncated: it ends")
+    # every frame type's own schema is unchanged: only the stream narrowed
+    assert all(t.verdict == "unchanged" for t in report.types if t.name != STREAM)
+
+
+def _heartbeat(root: Path) -> None:
+    """A frame type added to the union, playing the ping's role in the grammar."""
+    path = root / "schemas" / "letta" / "stream.json"
+    doc = json.loads(path.read_text(encoding="utf-8"))
+    doc["$defs"]["LettaHeartbeat"] = {
+        "title": "LettaHeartbeat",
+        "description": "A keep-alive frame of a newer server.",
+        "type": "object",
+        "properties": {"message_type": {"description": "Frame tag.", "const": "heartbeat"}},
+        "required": ["message_type"],
+    }
+    doc["$defs"]["LettaStreamingResponse"]["oneOf"].append({"$ref": "#/$defs/LettaHeartbeat"})
+    path.write_text(json.dumps(doc, indent=2) + "\n", encoding="utf-8")
+    _json_edit(GRAMMAR, lambda g: g["roles"]["ping"]["tags"].append("heartbeat"))(root)
+
+
+def test_a_new_frame_type_breaks_old_readers_of_new_streams(base: Snapshot, tmp_path: Path) -> None:
+    _, stream = _compare(base, tmp_path, _heartbeat)
+    assert stream.verdict == WIDENED
+    assert {c.kind for c in stream.changes} == {"stream-frame-added", "stream-frames-changed"}
+    [w] = stream.witnesses
+    assert "heartbeat" in [f["message_type"] for f in w.payload]
+    assert w.rejected_because.startswith("by the readers of base: ")
+    assert "not a valid letta/LettaStreamingResponse" in w.rejected_because
+
+
+def test_a_description_of_the_grammar_changes_nothing(base: Snapshot, tmp_path: Path) -> None:
+    _, stream = _compare(base, tmp_path, _json_edit(GRAMMAR, lambda g: g.update(description="Reworded.")))
+    assert (stream.verdict, stream.witnesses, stream.notes) == ("unchanged", [], ["the grammar's descriptions changed"])
+
+
+def test_a_stream_finding_points_at_the_grammar_line(base: Snapshot, tmp_path: Path) -> None:
+    report, _ = _compare(base, tmp_path, _json_edit(GRAMMAR, _usage_before_stop))
+    settings = {"letta": Settings(None, frozenset({"narrowed"}), False, "test")}
+    found = collect([report], settings, False, [], datetime.date(2026, 1, 1))
+    end = next(f for f in found if f.subject == f"letta/{STREAM}" and f.rule.id == "CS408")
+    assert (end.file, end.pointer, end.fails) == (GRAMMAR.as_posix(), "/final", True)
+    assert end.line is not None
+    lines = report.grammar_files[STREAM].text.splitlines()
+    assert lines[end.line - 1].lstrip().startswith('"final"')
