@@ -470,6 +470,8 @@ def _finish_stream(state: _State, *, complete: bool, strict: bool, sse: bool) ->
     if complete and state.truncated:
         raise StreamError("stream truncated: the body ends inside its last event (no blank line after it)")
     if complete and not finished:
+        if result.stop_reason is not None and not (state.order in state.grammar.final or state.ended):
+            raise StreamError(f"stream truncated: it ends in state {state.order!r} of its grammar, not an end")
         raise StreamError(f"stream truncated: {_missing_end(result, sse)}")
     messages = _group(state, frames)
     cut_short = state.ended or state.truncated or not finished

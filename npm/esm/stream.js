@@ -662,7 +662,10 @@ function finishStream(state, options, sse) {
   let finished = GRAMMAR.final.includes(state.order) || state.ended;
   if (sse && !(result.done || state.ended)) finished = false;
   if (complete && state.truncated) throw new StreamError("stream truncated: the body ends inside its last event (no blank line after it)");
-  if (complete && !finished) throw new StreamError(`stream truncated: ${missingEnd(result, sse)}`);
+  if (complete && !finished) {
+    if (result.stopReason !== null && !(GRAMMAR.final.includes(state.order) || state.ended)) throw new StreamError(`stream truncated: it ends in state ${JSON.stringify(state.order)} of its grammar, not an end`);
+    throw new StreamError(`stream truncated: ${missingEnd(result, sse)}`);
+  }
   const messages = group(state, frames);
   const cutShort = state.ended || state.truncated || !finished;
   for (const message of messages) {
