@@ -87,6 +87,17 @@ def test_a_terminal_frame_that_moves_breaks_old_streams_in_new_readers(base: Sna
     assert all(t.verdict == "unchanged" for t in report.types if t.name != STREAM)
 
 
+def test_a_frame_that_becomes_required_at_the_end_is_said_by_both_readers(base: Snapshot, tmp_path: Path) -> None:
+    _, stream = _compare(base, tmp_path, _json_edit(GRAMMAR, lambda g: g.update(final=["finished"])))
+    assert stream.verdict == NARROWED
+    assert [c.kind for c in stream.changes] == ["stream-end-removed"]
+    [w] = stream.witnesses
+    assert [f["message_type"] for f in w.payload] == ["stop_reason"]
+    assert w.rejected_because == (
+        "by the readers of edited: stream truncated: it ends in state 'stopped' of its grammar, not an end"
+    )
+
+
 def _heartbeat(root: Path) -> None:
     """A frame type added to the union, playing the ping's role in the grammar."""
     path = root / "schemas" / "letta" / "stream.json"
