@@ -646,6 +646,19 @@ def _collect(errors: Iterator[ValidationError], limit: int) -> tuple[list[Violat
     return sorted(kept, key=lambda v: (_path_order(v.path), v.message)), omitted
 
 
+def explained(errors: Iterable[ValidationError], *, whole: bool = False) -> list[Violation]:
+    """The violations jsonschema's own `errors` explain into, as `violations` explains its own: a
+    tagged union by the branch its tag selects, another union by the branch the payload came
+    closest to; in payload order. For errors of a validator built elsewhere (another revision's
+    schemas). `whole`: values and keys quoted in full, never cut (for a report that shows the
+    payload whole)."""
+    token = _whole.set(whole)
+    try:
+        return _collect(iter(errors), sys.maxsize)[0]
+    finally:
+        _whole.reset(token)
+
+
 def _path_order(path: str) -> list[str | int]:
     """A JSONPath as it sorts in payload order: array indexes as numbers (`[2]` before `[10]`)."""
     parts: list[str | int] = list(_INDEX.split(path))
@@ -727,6 +740,8 @@ _SHORT.maxdict = _SHORT.maxlist = _SHORT.maxtuple = _SHORT.maxset = 4
 _SHORT.maxstring = 60
 _SHORT.maxother = 40
 _SHORT_LIMIT = 100  # characters of a value quoted in a message
+# Whether messages quote values and keys whole (`explained(..., whole=True)`) rather than cut.
+_whole: ContextVar[bool] = ContextVar("chatschema_whole_values", default=False)
 
 
 def short_repr(value: Any) -> str:
@@ -738,6 +753,11 @@ def short_repr(value: Any) -> str:
     return text if len(text) <= _SHORT_LIMIT else text[: _SHORT_LIMIT - 3] + "..."
 
 
+def _quote(value: Any) -> str:
+    """A value quoted in a message: `short_repr`, or whole under `explained(..., whole=True)`."""
+    return repr(value) if _whole.get() else short_repr(value)
+
+
 _KIND = {dict: "an object", list: "an array", str: "a string", bool: "a boolean", int: "an integer", float: "a number"}
 
 
@@ -746,9 +766,9 @@ def _kind(value: Any) -> str:
 
 
 def _message(error: ValidationError) -> str:
-    """jsonschema's message, with the value it quotes shortened (`_short`)."""
+    """jsonschema's message, with the value it quotes shortened (`_quote`)."""
     keyword, value, instance = error.validator, error.validator_value, error.instance
-    shown = short_repr(instance)
+    shown = _quote(instance)
     if keyword == "type":
         types = value if isinstance(value, list) else [value]
         description = error.schema.get("description") if isinstance(error.schema, dict) else None
@@ -756,9 +776,9 @@ def _message(error: ValidationError) -> str:
             return f"expected a JSON-encoded string, got {_kind(instance)}: {shown}"
         return f"{shown} is not of type {', '.join(map(repr, types))}"
     if keyword == "enum":
-        return f"{shown} is not one of {short_repr(value)}"
+        return f"{shown} is not one of {_quote(value)}"
     if keyword == "pattern":
-        return f"{shown} does not match {short_repr(value)}"
+        return f"{shown} does not match {_quote(value)}"
     if keyword == "format":
         return f"{shown} is not a {value!r}"
     if keyword == "not" and isinstance(value, dict) and len(value) == 1:
@@ -766,9 +786,11 @@ def _message(error: ValidationError) -> str:
         if isinstance(instance, dict) and isinstance(keys, dict) and keys and all(v is False for v in keys.values()):
             return f"{shown} has none of {', '.join(map(repr, keys))}: at least one is required"
         if isinstance(instance, str) and isinstance(value.get("pattern"), str):
-            return f"{shown} must not match {short_repr(value['pattern'])}"
+            return f"{shown} must not match {_quote(value['pattern'])}"
     text = error.message
-    return text if len(text) <= 2 * _SHORT_LIMIT else f"{text[:_SHORT_LIMIT]}...{text[-_SHORT_LIMIT // 2 :]}"
+    if _whole.get() or len(text) <= 2 * _SHORT_LIMIT:
+        return text
+    return f"{text[:_SHORT_LIMIT]}...{text[-_SHORT_LIMIT // 2 :]}"
 
 
 _NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]*\Z")
@@ -787,7 +809,9 @@ def _escape_key_char(found: re.Match[str]) -> str:
 def json_path(parts: Iterable[Any]) -> str:
     """The JSONPath of a location in a payload: `$.content[0].text`; a key that is not a plain name
     is quoted and escaped (`$['a b']`, `$['line\\u000a']`), a key longer than 100 characters and a
-    path longer than 1000 are cut with `...`, so a path is one short line whatever the payload's keys."""
+    path longer than 1000 are cut with `...` (except under `explained(..., whole=True)`), so a path
+    is one short line whatever the payload's keys."""
+    whole = _whole.get()
     out = ["$"]
     for part in parts:
         if isinstance(part, int):
@@ -797,11 +821,11 @@ def json_path(parts: Iterable[Any]) -> str:
         if len(key) <= _KEY_LIMIT and _NAME.match(key):
             out.append(f".{key}")
         else:
-            shown = key if len(key) <= _KEY_LIMIT else key[:_KEY_LIMIT] + "..."
+            shown = key if whole or len(key) <= _KEY_LIMIT else key[:_KEY_LIMIT] + "..."
             out.append(f"['{_UNSAFE_KEY.sub(_escape_key_char, shown)}']")
     path = "".join(out)
     half = _PATH_LIMIT // 2
-    return path if len(path) <= _PATH_LIMIT else f"{path[:half]}...{path[-half:]}"
+    return path if whole or len(path) <= _PATH_LIMIT else f"{path[:half]}...{path[-half:]}"
 
 
 def _violation(error: ValidationError) -> Violation:
@@ -879,7 +903,7 @@ def _explain(error: ValidationError, tally: list[int]) -> Iterator[Violation]:
             allowed = list(dict.fromkeys(e.validator_value for errs in tag_errors.values() for e in errs))
             yield Violation(
                 json_path(error.absolute_path),
-                f"unknown {tag} {short_repr(instance[tag])}, expected one of {', '.join(map(repr, allowed))}",
+                f"unknown {tag} {_quote(instance[tag])}, expected one of {', '.join(map(repr, allowed))}",
                 "discriminator",
             )
             return
@@ -902,7 +926,7 @@ def _explain(error: ValidationError, tally: list[int]) -> Iterator[Violation]:
         types = dict.fromkeys(t for found in types_of.values() for t in found or [])
         yield Violation(
             json_path(error.absolute_path),
-            f"{short_repr(instance)} is not of type {', '.join(map(repr, types))}",
+            f"{_quote(instance)} is not of type {', '.join(map(repr, types))}",
             "type",
         )
         return

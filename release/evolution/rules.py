@@ -64,10 +64,11 @@ class Change:
 Changes = list[Change] | None  # None: the keyword's values are not of the kind its rule reads
 
 
-def short(value: Any, limit: int = 60) -> str:
-    """A JSON value as short text."""
-    text = json.dumps(value, ensure_ascii=False, sort_keys=True)
-    return text if len(text) <= limit else text[: limit - 3] + "..."
+def short(value: Any) -> str:
+    """A JSON value as one line of compact text, whole: a rule names its values in full (the report
+    wraps a long line, never cuts it), and two union branches alike in their first characters are
+    still told apart."""
+    return json.dumps(value, ensure_ascii=False, sort_keys=True)
 
 
 def _cap(values: Iterable[Any]) -> tuple[Any, ...]:
@@ -96,7 +97,7 @@ def _open(node: dict[str, Any]) -> bool:
 def _union_key(branch: Any) -> str:
     if isinstance(branch, dict) and set(branch) == {"$ref"}:
         return f"branch {branch['$ref']}"
-    return "branch " + short(branch, 40)
+    return "branch " + short(branch)
 
 
 def _schema(value: Any) -> Any:
@@ -219,7 +220,7 @@ def _enum(key: str, a: dict[str, Any], b: dict[str, Any], va: Any, vb: Any, path
 
 def _key_text(value: Any) -> str:
     """A JSON value as it is named in a rule: equal JSON values (`1`, `1.0`) alike."""
-    return short(json.loads(key(value)), 10**6)
+    return short(json.loads(key(value)))
 
 
 def _const(key: str, a: dict[str, Any], b: dict[str, Any], va: Any, vb: Any, path: Path) -> Changes:

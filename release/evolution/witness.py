@@ -43,6 +43,7 @@ from .rules import NARROWED, SAMPLES, WIDENED, Change
 from .values import sample
 
 UNROLL = 2  # how many times a type may recur on one path of the generation schema
+SHOWN = 40  # characters of a probe's JSON text named in `found_by`; a longer probe is described
 
 
 @dataclass(frozen=True)
@@ -338,8 +339,18 @@ def _probe_values(changes: list[Change]) -> list[Any]:
 
 
 def _shown(value: Any) -> str:
-    """A probe as the start of its JSON text, for `found_by`."""
-    return json.dumps(value, ensure_ascii=False)[:30]
+    """A probe for `found_by`: its JSON text, or what it is when that is long (the witness itself
+    is shown whole)."""
+    text = json.dumps(value, ensure_ascii=False)
+    if len(text) <= SHOWN:
+        return text
+    if isinstance(value, str):
+        return f"a string of {len(value)} characters"
+    if isinstance(value, list):
+        return f"an array of {len(value)} items"
+    if isinstance(value, dict):
+        return f"an object of {len(value)} properties"
+    return text
 
 
 def _matches(pattern: str, count: int, fullmatch: bool) -> list[str]:
@@ -432,12 +443,6 @@ def shrink(value: Any, keeps: Callable[[Any], bool], tries: int = 300) -> Any:
         left[0] -= 1
         return left[0] >= 0 and keeps(rebuild(trial))
 
-    def in_dict(v: dict[str, Any], k: str, rebuild: Callable[[Any], Any]) -> Callable[[Any], Any]:
-        return lambda sub: rebuild({**v, k: sub})
-
-    def in_list(v: list[Any], i: int, rebuild: Callable[[Any], Any]) -> Callable[[Any], Any]:
-        return lambda sub: rebuild([*v[:i], sub, *v[i + 1 :]])
-
     def smaller(v: Any, rebuild: Callable[[Any], Any]) -> Any:
         if isinstance(v, dict):
             for k in list(v):
@@ -445,7 +450,7 @@ def shrink(value: Any, keeps: Callable[[Any], bool], tries: int = 300) -> Any:
                 if attempt(trial, rebuild):
                     v = trial
             for k in list(v):
-                v = {**v, k: smaller(v[k], in_dict(v, k, rebuild))}
+                v = {**v, k: smaller(v[k], _in_dict(v, k, rebuild))}
         elif isinstance(v, list):
             i = 0
             while i < len(v) and left[0] > 0:
@@ -455,27 +460,25 @@ def shrink(value: Any, keeps: Callable[[Any], bool], tries: int = 300) -> Any:
                 else:
                     i += 1
             for i in range(len(v)):
-                v = [*v[:i], smaller(v[i], in_list(v, i, rebuild)), *v[i + 1 :]]
+                v = [*v[:i], smaller(v[i], _in_list(v, i, rebuild)), *v[i + 1 :]]
         return v
 
     return smaller(value, lambda v: v)
 
 
-def _leaves(errors: Iterable[ValidationError]) -> Iterator[ValidationError]:
-    for error in errors:
-        yield error
-        yield from _leaves(error.context or ())
+def _in_dict(v: dict[str, Any], k: str, rebuild: Callable[[Any], Any]) -> Callable[[Any], Any]:
+    return lambda sub: rebuild({**v, k: sub})
 
 
-def _reason(errors: Iterable[ValidationError]) -> ValidationError | None:
-    """The error that says why: not a union's summary, not another branch's tag mismatch, the deepest."""
-    leaves = list(_leaves(errors))
-    if not leaves:
-        return None
-    return min(
-        leaves,
-        key=lambda e: (e.validator in ("oneOf", "anyOf"), e.validator == "const", -len(e.absolute_path), e.message),
-    )
+def _in_list(v: list[Any], i: int, rebuild: Callable[[Any], Any]) -> Callable[[Any], Any]:
+    return lambda sub: rebuild([*v[:i], sub, *v[i + 1 :]])
+
+
+def _reason(errors: Iterable[ValidationError]) -> str:
+    """Why the version rejects the witness, explained as `chatschema validate` explains (a tagged
+    union by the branch its tag selects), values quoted whole: each violation, in payload order."""
+    found = importlib.import_module("chatschema.schemas").explained(errors, whole=True)
+    return "; ".join(str(v) for v in found)
 
 
 def _judged(check: Callable[[Any], bool], value: Any) -> bool | None:
@@ -546,10 +549,9 @@ def _search(
         if small is not value and (_judged(va.is_valid, small), _judged(vb.is_valid, small)) == want:
             value = small
         try:
-            error = _reason((vb if direction == NARROWED else va).iter_errors(value))
+            reason = _reason((vb if direction == NARROWED else va).iter_errors(value))
         except Exception:  # as in _judged
-            error = None
-        reason = f"{path_text(tuple(error.absolute_path))}: {error.message}" if error else ""
-        found[direction] = Witness(direction, value, how, reason[:200])
+            reason = ""
+        found[direction] = Witness(direction, value, how, reason)
         if len(found) == 2:
             break
