@@ -40,10 +40,12 @@ from .canonical import FamilyTypes
 from .instances import GENERATION_DRAFT, RFC3339, for_generation, rfc3339
 from .mutations import Walker, mutations, path_text, replaced, without
 from .rules import NARROWED, SAMPLES, WIDENED, Change
-from .values import sample
+from .values import EMOJI, sample
 
 UNROLL = 2  # how many times a type may recur on one path of the generation schema
 SHOWN = 40  # characters of a probe's JSON text named in `found_by`; a longer probe is described
+DATE = "2000-01-01T00:00:00Z"  # the one date-time a witness shows, where a date-time will do
+PLAIN_RUN = 10  # `"a"` repeated up to this many times is tried, then as long as the string it replaces
 
 
 @dataclass(frozen=True)
@@ -436,7 +438,8 @@ def _candidates(
 
 
 def shrink(value: Any, keeps: Callable[[Any], bool], tries: int = 300) -> Any:
-    """A smaller payload that still `keeps` its verdict: keys and items dropped one at a time, greedily."""
+    """A smaller, plainer payload that still `keeps` its verdict: keys and items dropped one at a
+    time, greedily, then each leaf and key made plainer (`plainer`)."""
     left = [tries]
 
     def attempt(trial: Any, rebuild: Callable[[Any], Any]) -> bool:
@@ -463,7 +466,7 @@ def shrink(value: Any, keeps: Callable[[Any], bool], tries: int = 300) -> Any:
                 v = [*v[:i], smaller(v[i], _in_list(v, i, rebuild)), *v[i + 1 :]]
         return v
 
-    return smaller(value, lambda v: v)
+    return plainer(smaller(value, lambda v: v), keeps, tries)
 
 
 def _in_dict(v: dict[str, Any], k: str, rebuild: Callable[[Any], Any]) -> Callable[[Any], Any]:
@@ -472,6 +475,74 @@ def _in_dict(v: dict[str, Any], k: str, rebuild: Callable[[Any], Any]) -> Callab
 
 def _in_list(v: list[Any], i: int, rebuild: Callable[[Any], Any]) -> Callable[[Any], Any]:
     return lambda sub: rebuild([*v[:i], sub, *v[i + 1 :]])
+
+
+def _plainness(value: Any) -> tuple[int, int]:
+    """How plain a leaf (not a boolean) reads, smaller being plainer: `""`, `"a"`, `"aa"`, ...; the
+    fixed date; `0`, `1`; then other printable ASCII, then anything else (a generated `"\\U00093d8a"`
+    or `"8450-08-23t04:22:30.78629Z"`), shorter first."""
+    if isinstance(value, str):
+        if value == "a" * len(value):
+            return 0, len(value)
+        if value == DATE:
+            return 1, 0
+        return 2 if _printable(value) else 3, len(value)
+    if value in (0, 1):
+        return 0, int(value)
+    return 2, len(json.dumps(value))
+
+
+def _printable(text: str) -> bool:
+    return all(" " <= c <= "~" for c in text)
+
+
+def _plainer_values(value: Any) -> list[Any]:
+    """What a leaf is tried as, plainest first: `""`, `"a"`, `"aa"`, ... (a length bound kept), the
+    fixed date; `0`, `1`. A string of emoji stays: it is a rule's probe at a length bound, showing
+    that code points are counted."""
+    if isinstance(value, bool):
+        return []
+    if isinstance(value, str):
+        if value and set(value) == {EMOJI}:
+            return []
+        runs = [*range(min(len(value), PLAIN_RUN) + 1), len(value)]
+        return [*("a" * n for n in dict.fromkeys(runs)), DATE]
+    return [0, 1] if isinstance(value, int | float) else []
+
+
+def plainer(value: Any, keeps: Callable[[Any], bool], tries: int = 300) -> Any:
+    """`value` with each leaf replaced by the first value plainer than it (`_plainer_values`: `""`,
+    `"a"`, `"aa"`, ..., the fixed date, `0`, `1`) and each key that is not printable ASCII renamed
+    (`"a"`, `"b"`, ...), wherever
+    the payload still `keeps` its verdict: a generated instance's random text, numbers and dates
+    become values a reader takes in at a glance; a value the change needs (an emoji string at a
+    length bound, a pattern's match) stays."""
+    left = [tries]
+
+    def attempt(trial: Any) -> bool:
+        left[0] -= 1
+        return left[0] >= 0 and keeps(trial)
+
+    def plain(v: Any, rebuild: Callable[[Any], Any]) -> Any:
+        if isinstance(v, dict):
+            for k in list(v):
+                if not _printable(k):
+                    for name in (n for n in "abcdefgh" if n not in v):
+                        renamed = {name if x == k else x: y for x, y in v.items()}
+                        if attempt(rebuild(renamed)):
+                            v, k = renamed, name
+                            break
+                v = {**v, k: plain(v[k], _in_dict(v, k, rebuild))}
+        elif isinstance(v, list):
+            for i in range(len(v)):
+                v = [*v[:i], plain(v[i], _in_list(v, i, rebuild)), *v[i + 1 :]]
+        else:
+            for candidate in _plainer_values(v):
+                if _plainness(candidate) < _plainness(v) and attempt(rebuild(candidate)):
+                    return candidate
+        return v
+
+    return plain(value, lambda v: v)
 
 
 def _reason(errors: Iterable[ValidationError]) -> str:
