@@ -8,7 +8,9 @@ type or optionality changed, a parse function gone. Descriptions and docstrings 
 from __future__ import annotations
 
 import ast
+import itertools
 import re
+from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -26,6 +28,13 @@ class ApiChange:
     change: str  # removed | added | changed | renamed
     detail: str
     bump: str
+    # A TypeScript interface changed: each member changed, added or removed, one line each.
+    members: tuple[str, ...] = ()
+
+    @property
+    def summary(self) -> str:
+        """What changed, as short as it is whole: the changed members of an interface, else `detail`."""
+        return "; ".join(self.members) if self.members else self.detail
 
 
 class _StripDocs(ast.NodeTransformer):
@@ -176,7 +185,9 @@ def compare_api(family: str, old: dict[str, str], new: dict[str, str]) -> list[A
         if old[key] == new[key]:
             continue
         loosened = old[key].endswith("(required)") and new[key].startswith(old[key].removesuffix(" (required)"))
-        out.append(ApiChange(family, key, "changed", f"{old[key]}  ->  {new[key]}", MINOR if loosened else MAJOR))
+        members = member_changes(old[key], new[key]) if key.startswith("TypeScript interface ") else ()
+        detail = f"{old[key]}  ->  {new[key]}"
+        out.append(ApiChange(family, key, "changed", detail, MINOR if loosened else MAJOR, members))
     return out
 
 
@@ -184,3 +195,56 @@ def _owner_added(field_key: str, added: list[str]) -> bool:
     kind, _, qualified = field_key.partition(" field ")
     owner = qualified.split(".")[0]
     return f"{'Pydantic class' if kind == 'Pydantic' else 'TypedDict'} {owner}" in added
+
+
+_OPEN, _CLOSE = "([{<", ")]}>"
+
+
+def _top_level(text: str, separator: str) -> Iterator[int]:
+    """The offsets of `separator` in `text` outside brackets and string literals."""
+    depth, quote = 0, ""
+    for i, c in enumerate(text):
+        if quote:
+            quote = "" if c == quote and text[i - 1] != "\\" else quote
+        elif c in "\"'`":
+            quote = c
+        elif c in _OPEN:
+            depth += 1
+        elif c in _CLOSE and not (c == ">" and text[i - 1] == "="):  # `=>` closes nothing
+            depth -= 1
+        elif c == separator and depth == 0:
+            yield i
+
+
+def _interface(text: str) -> tuple[str, dict[str, str]] | None:
+    """An interface's heading (`export interface X extends Y`) and its members by name, from its
+    one-line entry text; None when it does not read as one."""
+    start, end = text.find("{"), text.rfind("}")
+    if start < 0 or end < start:
+        return None
+    body = text[start + 1 : end]
+    cuts = [-1, *_top_level(body, ";"), len(body)]
+    members: dict[str, str] = {}
+    for a, b in itertools.pairwise(cuts):
+        member = body[a + 1 : b].strip()
+        if member:
+            colon = next(_top_level(member, ":"), len(member))
+            members[member[:colon].strip().removesuffix("?")] = member
+    return text[:start].strip(), members
+
+
+def member_changes(old: str, new: str) -> tuple[str, ...]:
+    """The members of an interface that changed between two entry texts, one line each
+    (`x?: string | null  ->  x: string | null`, `member added: y: number`), in declaration order;
+    empty when either text does not read as an interface."""
+    a, b = _interface(old), _interface(new)
+    if a is None or b is None:
+        return ()
+    out = [f"{a[0]}  ->  {b[0]}"] if a[0] != b[0] else []
+    for name, member in a[1].items():
+        if name not in b[1]:
+            out.append(f"member removed: {member}")
+        elif b[1][name] != member:
+            out.append(f"{member}  ->  {b[1][name]}")
+    out += [f"member added: {member}" for name, member in b[1].items() if name not in a[1]]
+    return tuple(out)

@@ -413,7 +413,10 @@ def as_json(reports: list[FamilyReport]) -> dict[str, Any]:
                     for t in r.types
                     if t.verdict != UNCHANGED or t.notes
                 ],
-                "api": [{"what": c.what, "change": c.change, "detail": c.detail, "bump": c.bump} for c in r.api],
+                "api": [
+                    {"what": c.what, "change": c.change, "detail": c.detail, "bump": c.bump, "members": list(c.members)}
+                    for c in r.api
+                ],
                 "api_note": r.api_note,
             }
             for r in reports

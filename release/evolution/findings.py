@@ -137,7 +137,7 @@ def api_finding(report: FamilyReport, change: ApiChange, lines: _Lines) -> Findi
     if file is None:  # a function or TypeScript-only type: the family's version file stands for it
         file, line = version_path(report.family), 1
     categories = frozenset({API}) if change.bump == MAJOR else frozenset()
-    message = f"{subject}: API {change.change} ({change.bump}): {change.what}: {change.detail}"
+    message = f"{subject}: API {change.change} ({change.bump}): {change.what}: {change.summary}"
     return Finding(
         API_RULES[change.change], report.family, subject, "api", categories, message, pointer, file, line, report.base
     )
