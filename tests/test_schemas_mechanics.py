@@ -13,6 +13,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from jsonschema import Draft202012Validator
 from referencing import Registry, Resource
 from referencing.jsonschema import DRAFT202012
 
@@ -389,3 +390,30 @@ def test_violations_are_in_payload_order() -> None:
     payload = {"role": "user", "content": [{"type": "image"}] * 12}
     assert [v.path for v in schemas.violations(payload, "docent/ChatMessage")] == [f"$.content[{i}]" for i in range(12)]
     assert schemas._path_order("$.a[10].b[2]") == ["$.a", 10, ".b", 2, ""]
+
+
+def test_explained_reads_a_plain_validator_s_errors_by_the_tag_and_quotes_whole_on_request() -> None:
+    check = schemas.validator("letta/LettaMessage", dispatch=False)
+    reasoning = {"message_type": "reasoning_message", "id": "", "date": "2000-01-01T00:00:00Z"}
+    # the branch the tag selects, not another branch's error
+    assert [str(v) for v in schemas.explained(check.iter_errors(reasoning))] == [
+        "$: 'reasoning' is a required property"
+    ]
+    long = {**reasoning, "reasoning": "", "source": "s" * 150}
+    [cut] = [str(v) for v in schemas.explained(check.iter_errors(long))]
+    assert "..." in cut and "s" * 150 not in cut  # as violations() quotes it
+    whole = [str(v) for v in schemas.explained(check.iter_errors(long), whole=True)]
+    assert whole == [f"$.source: '{'s' * 150}' is not one of ['reasoner_model', 'non_reasoner_model']"]
+    assert schemas._whole.get() is False  # restored
+    with_key = {**reasoning, "message_type": "user_message", "content": {"k" * 120: 1}}  # a value quoted
+    assert "k" * 120 in str(schemas.explained(check.iter_errors(with_key), whole=True)[0])
+    assert "k" * 120 not in str(schemas.explained(check.iter_errors(with_key))[0])
+
+
+def test_explained_whole_names_a_long_key_and_a_long_path_whole() -> None:
+    check = Draft202012Validator({"additionalProperties": {"type": "string"}})
+    key = "k" * 150
+    [whole] = schemas.explained(check.iter_errors({key: 1}), whole=True)
+    assert whole.path == f"$['{key}']"
+    [cut] = schemas.explained(check.iter_errors({key: 1}))
+    assert cut.path == f"$['{'k' * 100}...']"
