@@ -46,6 +46,7 @@ UNROLL = 2  # how many times a type may recur on one path of the generation sche
 SHOWN = 40  # characters of a probe's JSON text named in `found_by`; a longer probe is described
 DATE = "2000-01-01T00:00:00Z"  # the one date-time a witness shows, where a date-time will do
 PLAIN_RUN = 10  # `"a"` repeated up to this many times is tried, then as long as the string it replaces
+REPEAT = 0.1  # seconds between expiries of a time limit, once it has expired
 
 
 @dataclass(frozen=True)
@@ -74,11 +75,18 @@ def time_limit(seconds: float) -> Iterator[None]:
         raise OutOfTime
 
     previous = signal.signal(signal.SIGALRM, expire)
-    signal.setitimer(signal.ITIMER_REAL, seconds)
+    # Repeated until the block ends: an expiry that lands in a finalizer (a weakref callback or a
+    # __del__ the garbage collector runs) is printed and dropped by Python, and the block would run on.
+    signal.setitimer(signal.ITIMER_REAL, seconds, REPEAT)
     try:
         yield
     finally:
-        signal.setitimer(signal.ITIMER_REAL, 0)
+        while True:
+            try:
+                signal.setitimer(signal.ITIMER_REAL, 0)
+                break
+            except OutOfTime:
+                continue  # a repeat landed before the timer stopped: stop it again
         signal.signal(signal.SIGALRM, previous)
 
 
