@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import shutil
 import tempfile
+from collections.abc import Collection
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
@@ -112,8 +113,11 @@ def _counterpart(a: Any, b: Any, path: walk.Path) -> Any:
     return b
 
 
-def compare_types(old: FamilyTypes, new: FamilyTypes, budget: Budget) -> list[TypeReport]:
-    """Every type of the family: its verdict, the rules that fired and the witnesses found."""
+def compare_types(
+    old: FamilyTypes, new: FamilyTypes, budget: Budget, names: Collection[str] | None = None
+) -> list[TypeReport]:
+    """Every type of the family (or only `names` and the types they reach, each judged as in the
+    whole comparison): its verdict, the rules that fired and the witnesses found."""
     from .canonical import canonical
 
     own: dict[str, list[Change]] = {}
@@ -126,7 +130,10 @@ def compare_types(old: FamilyTypes, new: FamilyTypes, budget: Budget) -> list[Ty
     reports: list[TypeReport] = []
     verdicts: dict[str, str] = {}
     # Types a type reaches come first (their reach is a subset of its own), so their verdicts are known.
-    order = sorted(old.body.keys() | new.body.keys(), key=lambda n: (len(set(old.reach(n)) | set(new.reach(n))), n))
+    judged = old.body.keys() | new.body.keys()
+    if names is not None:  # a set closed under reach: every verdict a judged type looks up is judged too
+        judged &= {n for name in names for n in (*old.reach(name), *new.reach(name))}
+    order = sorted(judged, key=lambda n: (len(set(old.reach(n)) | set(new.reach(n))), n))
     for name in order:
         if name not in new.body:
             reports.append(TypeReport(name, REMOVED, notes=[f"type removed from {old.file_of[name].name}"]))

@@ -9,10 +9,11 @@ from typing import Any
 
 import pytest
 
-from release.evolution.engine import ADDED, BOTH, REMOVED, UNCHANGED, UNPROVEN
+from release.evolution.engine import ADDED, BOTH, REMOVED, UNCHANGED, UNPROVEN, compare_types
 from release.evolution.rules import NARROWED, WIDENED
+from release.evolution.witness import Budget
 
-from .schemasets import Files, diff_types, validator
+from .schemasets import Files, diff_types, family_types, validator
 
 STR = {"type": "string", "description": "A string."}
 INT = {"type": "integer", "description": "An integer."}
@@ -391,3 +392,12 @@ def test_same_witnesses_every_run(tmp_path: Path) -> None:
     first = diff_types(tmp_path / "1", one(MSG), one(prop("n", STR)))["T"].witnesses
     second = diff_types(tmp_path / "2", one(MSG), one(prop("n", STR)))["T"].witnesses
     assert first == second and first
+
+
+def test_named_types_are_judged_as_in_the_whole_comparison(tmp_path: Path) -> None:
+    whole = diff_types(tmp_path, chain(STR), chain(INT))
+    old, new = family_types(tmp_path / "old"), family_types(tmp_path / "new")
+    for names, judged in ((["D"], {"D"}), (["B"], {"B", "C", "D"}), (["A", "D"], {"A", "B", "C", "D"})):
+        some = compare_types(old, new, Budget(), names=names)  # each type with the types it reaches
+        assert {r.name for r in some} == judged
+        assert all(r == whole[r.name] and r.verdict == BOTH for r in some)
