@@ -11,7 +11,7 @@ from jsonschema import Draft202012Validator
 from referencing import Registry, Resource
 from referencing.jsonschema import DRAFT202012
 
-from codegen.load import load_schemas
+from codegen.load import SchemaFile, load_schemas
 from release.evolution.canonical import FamilyTypes
 from release.evolution.engine import TypeReport, compare_types
 from release.evolution.witness import Budget
@@ -52,7 +52,11 @@ def diff_types(tmp: Path, old: Files, new: Files, budget: Budget | None = None) 
 def validator(root: Path, name: str) -> Draft202012Validator:
     """An independent validator of `evo/<name>` from the files under `root` (plain jsonschema, a
     `referencing` registry of those files, the project's date-time rule)."""
-    files = family_types(root).files
+    return validator_of(family_types(root).files, name)
+
+
+def validator_of(files: list[SchemaFile], name: str) -> Draft202012Validator:
+    """An independent validator of the type `name` defined in one of `files` (see `validator`)."""
     registry: Registry[Any] = Registry().with_resources(
         (f.contents["$id"], Resource.from_contents(f.contents, default_specification=DRAFT202012)) for f in files
     )
