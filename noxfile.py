@@ -123,6 +123,18 @@ def diff(session: nox.Session) -> None:
 
 
 @nox.session
+def evolution_catalogue(session: nox.Session) -> None:
+    """Every edit of the real schemas in the evolution gate's catalogue (tests/evolution/real_edits.py),
+    the slow ones too: the suite runs the edits not marked slow. Two to three minutes on 2 cores.
+    """
+    session.install("-r", "requirements/test.txt")
+    session.install("--no-deps", "-e", ".")
+    session.run(
+        "pytest", "-q", "tests/evolution/test_real_edits.py", *session.posargs, env={"CHATSCHEMA_REAL_EDITS": "all"}
+    )
+
+
+@nox.session
 def conformance(session: nox.Session) -> None:
     """Generated instances, mutations and the agreement report, full budget (~1,000+ cases per family).
 

@@ -21,7 +21,7 @@ from release.evolution.ids import CHANGES
 from release.evolution.rules import NARROWED, WIDENED
 from release.evolution.run import judge as run_gate
 
-from .real_edits import BACKWARD, EDITS, EVERY, FORWARD, NONE, Edit, apply, copy_schemas, judge
+from .real_edits import BACKWARD, EDITS, EVERY, FORWARD, NONE, ROOT, Edit, apply, copy_schemas, judge
 from .schemasets import validator_of
 
 FULL = os.environ.get("CHATSCHEMA_REAL_EDITS") == "all"
@@ -39,6 +39,15 @@ def test_the_catalogue_spans_every_family_verdict_and_mode() -> None:
     known = {info.id for info in CHANGES.values()}
     assert {e.rule for e in EDITS if e.rule is not None} <= known
     assert all((e.rule is None) == (e.verdict == UNCHANGED) for e in EDITS)
+
+
+def test_the_docs_count_the_edits() -> None:
+    text = " ".join((ROOT / "docs" / "evolution.md").read_text(encoding="utf-8").split())
+    counts = Counter(e.family for e in EDITS)
+    assert f"holds the gate to {len(EDITS)} edits" in text
+    assert ", ".join(f"{family} {counts[family]}" for family in sorted(FAMILIES)) in text
+    assert f"The suite runs the {sum(not e.slow for e in EDITS)} edits not marked slow" in text
+    assert f"with the {sum(e.slow for e in EDITS)} whose search" in text
 
 
 @pytest.mark.parametrize("edit", CHOSEN, ids=[e.id for e in CHOSEN])
