@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 import shutil
 import tempfile
-from collections.abc import Collection
+from collections.abc import Collection, Mapping
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
@@ -114,10 +114,15 @@ def _counterpart(a: Any, b: Any, path: walk.Path) -> Any:
 
 
 def compare_types(
-    old: FamilyTypes, new: FamilyTypes, budget: Budget, names: Collection[str] | None = None
+    old: FamilyTypes,
+    new: FamilyTypes,
+    budget: Budget,
+    names: Collection[str] | None = None,
+    examples: tuple[Mapping[str, list[Any]], Mapping[str, list[Any]]] = ({}, {}),
 ) -> list[TypeReport]:
     """Every type of the family (or only `names` and the types they reach, each judged as in the
-    whole comparison): its verdict, the rules that fired and the witnesses found."""
+    whole comparison): its verdict, the rules that fired and the witnesses found. `examples`: each
+    version's valid examples by type, where a change deeper down is tried first."""
     from .canonical import canonical
 
     own: dict[str, list[Change]] = {}
@@ -125,9 +130,11 @@ def compare_types(
         if old.body[name] != new.body[name]:
             own[name] = compare(canonical(old.raw[name]), canonical(new.raw[name]))
     old_side, new_side = Side(old), Side(new)
+    old_side.examples, new_side.examples = examples
     for side in (old_side, new_side):
         side.forced = {name: changed_properties(changes) for name, changes in own.items()}
     reports: list[TypeReport] = []
+    witnesses_of: dict[str, list[Witness]] = {}
     verdicts: dict[str, str] = {}
     # Types a type reaches come first (their reach is a subset of its own), so their verdicts are known.
     judged = old.body.keys() | new.body.keys()
@@ -166,7 +173,9 @@ def compare_types(
             verdicts[name] = UNPROVEN
             continue
         focus = frozenset(changed_deep | ({name} if name in own else set()))
-        witnesses, out_of_time = search(old_side, new_side, name, changes, budget, focus)
+        lifted = [w.payload for d in sorted(changed_deep) for w in witnesses_of.get(d, [])]
+        witnesses, out_of_time = search(old_side, new_side, name, changes, budget, focus, lifted)
+        witnesses_of[name] = witnesses
         directions = sorted({w.direction for w in witnesses})
         verdict = BOTH if len(directions) == 2 else directions[0] if directions else UNPROVEN
         if out_of_time and verdict != BOTH:
@@ -176,6 +185,17 @@ def compare_types(
         reports.append(TypeReport(name, verdict, changes, witnesses, notes))
         verdicts[name] = verdict
     return sorted(reports, key=lambda r: r.name)
+
+
+def valid_examples(root: Path, family: str) -> dict[str, list[Any]]:
+    """A version's valid examples (`schemas/<family>/examples/<Type>/valid/*.json`), by type."""
+    out: dict[str, list[Any]] = {}
+    for path in sorted((root / "schemas" / family / "examples").glob("*/valid/*.json")):
+        try:
+            out.setdefault(path.parent.parent.name, []).append(json.loads(path.read_text(encoding="utf-8")))
+        except (OSError, ValueError):
+            continue  # an example that does not read is lint's to report, not the diff's
+    return out
 
 
 def _fresh(root: Path, snap: Snapshot, family: str) -> bool:
@@ -346,7 +366,8 @@ def compare_snapshots(
             raise DiffError([f"diff: no family {family!r} (known: {', '.join(sorted(set(old_fams) | set(new_fams)))})"])
         old_types = FamilyTypes.of(family, old_fams.get(family, []))
         new_types = FamilyTypes.of(family, new_fams.get(family, []))
-        types = compare_types(old_types, new_types, budget)
+        examples = (valid_examples(old.root, family), valid_examples(new.root, family))
+        types = compare_types(old_types, new_types, budget, examples=examples)
         types += _stream_reports(family, (old, new), (old_types, new_types), types, (old_api, new_api))
         before, after = old_api.entries(family), new_api.entries(family)
         if before is not None and after is not None:

@@ -17,7 +17,7 @@ import json
 import signal
 import threading
 import warnings
-from collections.abc import Callable, Iterable, Iterator, Mapping
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
 from functools import cached_property, partial
@@ -115,6 +115,7 @@ class Side:
         self._screens: dict[str, Callable[[Any], bool]] = {}
         self._walkers: dict[str, Walker] = {}
         self.pools: dict[tuple[str, frozenset[str], int], list[Any]] = {}  # generated instances, reused
+        self.examples: Mapping[str, list[Any]] = {}  # the version's valid examples, by type (schemas/<f>/examples/)
         # type -> property -> whether its items changed: what generation makes present (changed_properties)
         self.forced: dict[str, dict[str, bool]] = {}
         self._checker = _format_checker()
@@ -411,7 +412,13 @@ def _placed(
 
 
 def _candidates(
-    old: Side, new: Side, name: str, changes: list[Change], budget: Budget, focus: frozenset[str]
+    old: Side,
+    new: Side,
+    name: str,
+    changes: list[Change],
+    budget: Budget,
+    focus: frozenset[str],
+    lifted: Sequence[Any] = (),
 ) -> Iterator[tuple[Any, str]]:
     """Candidates in order: the rules' probes as the whole payload, each version's first valid
     instance with the probes placed (a witness at the rules' bound before any other; a third of the
@@ -422,6 +429,13 @@ def _candidates(
     names = _probe_names(changes)
     for probe in probes:
         yield probe, f"the rules' probe {_shown(probe)}"
+    # A change deeper down whose own witnesses are known: placed in this type's examples before any
+    # instance is generated (generating a large container type can take the whole budget).
+    for s, label in sides if lifted else []:
+        for example in s.examples.get(name, [])[:2]:
+            if _judged(s.validator(name).is_valid, example):
+                placed = _placed(s, f"{label} example", name, example, list(lifted), [])
+                yield from islice(placed, budget.candidates // 6)
     valid: list[tuple[Side, str, list[Any]]] = []
     for s, label in sides:  # generated lazily: the search often ends before the second side is needed
         pool = generated(s, name, budget.examples, focus)
@@ -581,17 +595,19 @@ def search(
     changes: list[Change],
     budget: Budget | None = None,
     focus: frozenset[str] = frozenset(),
+    lifted: Sequence[Any] = (),
 ) -> tuple[list[Witness], bool]:
     """At most one witness per direction for a type present in both versions, the first found, and
     whether the search ran out of time (`Budget.seconds`) before it ended.
 
     `focus`: the types whose own definition changed, which generated instances are made to reach.
+    `lifted`: the witnesses of those types, tried first in the type's examples at every place.
     """
     budget = budget or Budget()
     found: dict[str, Witness] = {}
     try:
         with time_limit(budget.seconds):
-            _search(old, new, name, changes, budget, focus, found)
+            _search(old, new, name, changes, budget, focus, found, lifted)
     except OutOfTime:
         return [found[d] for d in (NARROWED, WIDENED) if d in found], True
     return [found[d] for d in (NARROWED, WIDENED) if d in found], False
@@ -605,12 +621,13 @@ def _search(
     budget: Budget,
     focus: frozenset[str],
     found: dict[str, Witness],
+    lifted: Sequence[Any] = (),
 ) -> None:
     """The search of `search`, the witnesses put in `found` as they are found."""
     va, vb = old.validator(name), new.validator(name)
     sa, sb = old.screen(name), new.screen(name)
     seen: set[str] = set()
-    for value, how in _candidates(old, new, name, changes, budget, focus):
+    for value, how in _candidates(old, new, name, changes, budget, focus, lifted):
         key = json.dumps(value, sort_keys=True, default=str)
         if key in seen:
             continue

@@ -401,3 +401,25 @@ def test_named_types_are_judged_as_in_the_whole_comparison(tmp_path: Path) -> No
         some = compare_types(old, new, Budget(), names=names)  # each type with the types it reaches
         assert {r.name for r in some} == judged
         assert all(r == whole[r.name] and r.verdict == BOTH for r in some)
+
+
+def test_a_change_deep_inside_is_tried_first_in_the_examples_of_the_types_that_reach_it(tmp_path: Path) -> None:
+    """A container type changed only through a type deep inside it gets that type's witnesses placed
+    in its own examples before any instance of it is generated (generating a large container, such
+    as Docent's AgentRun, took its whole time budget)."""
+    diff_types(tmp_path, chain(STR), chain(INT))
+    old, new = family_types(tmp_path / "old"), family_types(tmp_path / "new")
+    example = {"b": {"c": [{"d": {"x": "s"}}]}}
+    reports = {r.name: r for r in compare_types(old, new, Budget(), examples=({"A": [example]}, {}))}
+    a = reports["A"]
+    assert a.verdict == BOTH
+    assert all(w.found_by.startswith("BASE example instance, ") for w in a.witnesses), a.witnesses
+    before, after = validator(tmp_path / "old", "A"), validator(tmp_path / "new", "A")
+    for w in a.witnesses:
+        assert (before.is_valid(w.payload), after.is_valid(w.payload)) == (
+            w.direction == NARROWED,
+            w.direction == WIDENED,
+        )
+    # without examples the same verdict, found another way
+    plain = {r.name: r for r in compare_types(old, new, Budget())}["A"]
+    assert plain.verdict == BOTH and not any(w.found_by.startswith("BASE example") for w in plain.witnesses)
