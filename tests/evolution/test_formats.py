@@ -8,7 +8,6 @@ from __future__ import annotations
 import copy
 import hashlib
 import json
-import re
 import xml.etree.ElementTree as ET
 from functools import cache
 from importlib import resources
@@ -23,6 +22,7 @@ from tests.codegen_cli import run_evolution
 
 from .schemasets import write
 from .test_gate import STR, V1, commit, repo
+from .workflow_commands import parse
 
 FAST = ("--seconds", "20", "--candidates", "400")
 T = V1["a.json"]["T"]
@@ -106,26 +106,13 @@ def test_github_escaping() -> None:
     assert command("notice", "m") == "::notice::m"
 
 
-COMMAND = re.compile(
-    r"::(error|warning|notice)(?: ((?:file|line|title)=[^,:\r\n]*(?:,(?:file|line|title)=[^,:\r\n]*)*))?::([^\r\n]*)"
-)
-
-
-def _unescape(text: str) -> str:
-    for code, char in (("%0A", "\n"), ("%0D", "\r"), ("%3A", ":"), ("%2C", ","), ("%25", "%")):
-        text = text.replace(code, char)
-    return text
-
-
 def test_github_annotations_by_their_syntax(tmp: Path) -> None:
-    lines = output(tmp, "github")[1].splitlines()
     parsed = []
-    for line in lines:
-        match = COMMAND.fullmatch(line)
-        assert match, line
-        props = dict(p.split("=", 1) for p in match[2].split(",")) if match[2] else {}
-        parsed.append((match[1], {k: _unescape(v) for k, v in props.items()}, _unescape(match[3])))
-    by_title = {props.get("title"): (level, props, message) for level, props, message in parsed}
+    for line in output(tmp, "github")[1].splitlines():
+        annotation = parse(line)
+        assert annotation, line
+        parsed.append(annotation)
+    by_title = {a.props.get("title"): (a.level, a.props, a.message) for a in parsed}
     level, props, message = by_title["CS211 property-became-required: evo/T"]
     assert level == "error" and props["file"] == "schemas/evo/a.json"
     assert props["line"] == str(line_of(scenario(tmp), '"x"'))
