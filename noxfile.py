@@ -117,7 +117,7 @@ def diff(session: nox.Session) -> None:
 
     BASE is a git revision (default HEAD) or `release` (each family's previous release).
     """
-    session.install("-r", "requirements/test.txt")
+    session.install("-r", "requirements/evolution.txt")  # the gate's own pins, not the suite's
     session.install("--no-deps", "-e", ".")
     session.run("python", "-m", "release.evolution", *session.posargs)
 

@@ -98,7 +98,7 @@ def main(argv: list[str] | None = None) -> int:
 
 def run_diff(args: argparse.Namespace, root: Path) -> int:
     """Run the comparison, print the report in the chosen format; returns the exit status."""
-    # The engine needs hypothesis and the conformance harness (requirements/test.txt): loaded here,
+    # The engine needs hypothesis and the conformance harness (requirements/evolution.txt): loaded here,
     # so that `generate` and `lint` run with requirements/codegen.txt alone.
     from .gate import GateError
     from .run import judge
