@@ -607,7 +607,7 @@ def search(
     found: dict[str, Witness] = {}
     try:
         with time_limit(budget.seconds):
-            _search(old, new, name, changes, budget, focus, found, lifted)
+            _search(old, new, name, changes, budget, focus, lifted, found)
     except OutOfTime:
         return [found[d] for d in (NARROWED, WIDENED) if d in found], True
     return [found[d] for d in (NARROWED, WIDENED) if d in found], False
@@ -620,8 +620,8 @@ def _search(
     changes: list[Change],
     budget: Budget,
     focus: frozenset[str],
+    lifted: Sequence[Any],
     found: dict[str, Witness],
-    lifted: Sequence[Any] = (),
 ) -> None:
     """The search of `search`, the witnesses put in `found` as they are found."""
     va, vb = old.validator(name), new.validator(name)
