@@ -262,8 +262,8 @@ def _output_files(root: Path, families: dict[str, FamilyModel], ts: _TypeScriptU
         files[f"{OUTPUT}/{bundle_path(name)}"] = dump(family.bundle_json())
     files[f"{OUTPUT}/schemas/index.json"] = dump(index(families))
     files.update({f"{OUTPUT}/{rel}": text for rel, text in standalone_files(families).items()})
-    version = tomllib.loads((root / "pyproject.toml").read_text(encoding="utf-8"))["project"]["version"]
-    for pkg_rel, text in package_files(families, version, ts.types, ts.built).items():
+    project = tomllib.loads((root / "pyproject.toml").read_text(encoding="utf-8"))["project"]
+    for pkg_rel, text in package_files(families, project, ts.types, ts.built).items():
         files[f"{NPM_PACKAGE}/{pkg_rel}"] = text
     for doc_rel, text in docs_files(root, families).items():
         files[f"{OUTPUT}/docs/{doc_rel}"] = text

@@ -31,7 +31,9 @@ GENERATED_FOLDERS = (
     f"{NPM_PACKAGE}/esm/validators/",
     f"{NPM_PACKAGE}/schemas/",
 )
-GENERATED_FILES = frozenset({f"{NPM_PACKAGE}/esm/package.json"})
+GENERATED_FILES = frozenset(
+    {f"{NPM_PACKAGE}/esm/package.json", f"{NPM_PACKAGE}/package.json", f"{NPM_PACKAGE}/LICENSE"}
+)
 # Never read or written: caches, and a node_modules a user installed into npm/.
 IGNORED = frozenset({"__pycache__", ".ruff_cache", "node_modules", ".mypy_cache"})
 

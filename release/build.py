@@ -1,5 +1,5 @@
 """The packages as users receive them: the wheel and sdist (checked with `twine check`) and the npm
-tarball (`npm pack` of npm/), all with pyproject.toml's version.
+tarball (`npm pack` of npm/), all with pyproject.toml's version and the repository's LICENSE.
 
     python -m release.build [--outdir dist] [--no-isolation]
 
@@ -75,6 +75,39 @@ def _check_versions(version: str, wheel: Path, sdist: Path, npm: Path) -> None:
         raise BuildError(f"{npm.name}: package.json version {npm_version!r}, pyproject.toml says {version!r}")
 
 
+def license_texts(version: str, wheel: Path, sdist: Path, npm: Path) -> dict[str, str | None]:
+    """The LICENSE file each artefact carries, by artefact name (None where it has none)."""
+    found: dict[str, str | None] = {}
+    with zipfile.ZipFile(wheel) as zf:
+        name = f"chatschema-{version}.dist-info/licenses/LICENSE"
+        found[wheel.name] = zf.read(name).decode("utf-8") if name in zf.namelist() else None
+    for archive, member in ((sdist, f"chatschema-{version}/LICENSE"), (npm, "package/LICENSE")):
+        with tarfile.open(archive) as tf:
+            names = tf.getnames()
+            extracted = tf.extractfile(member) if member in names else None
+            found[archive.name] = extracted.read().decode("utf-8") if extracted else None
+    return found
+
+
+def _check_license(version: str, wheel: Path, sdist: Path, npm: Path) -> None:
+    """Every artefact carries the repository's LICENSE, unchanged (MIT asks for the notice in every copy)."""
+    expected = (ROOT / "LICENSE").read_text(encoding="utf-8")
+    for name, text in license_texts(version, wheel, sdist, npm).items():
+        if text != expected:
+            raise BuildError(
+                f"{name}: {'no LICENSE' if text is None else 'a LICENSE that differs from the repository'}"
+            )
+
+
+def pack_npm(outdir: Path) -> Path:
+    """`npm pack` the npm package into `outdir` (which must exist); the tarball's path."""
+    npm_bin = shutil.which("npm")
+    if npm_bin is None:
+        raise BuildError("npm not found: Node.js 20 with npm is needed for the npm tarball")
+    _run([npm_bin, "pack", "--silent", "--pack-destination", str(outdir.resolve()), str(NPM_PACKAGE)])
+    return _one(outdir, f"chatschema-{project_version()}.tgz")
+
+
 def build(outdir: Path, *, isolated: bool = True, check: bool = True) -> Artifacts:
     """Build wheel, sdist and npm tarball into `outdir` (emptied first); `twine check` the Python ones."""
     version = project_version()
@@ -96,12 +129,9 @@ def build(outdir: Path, *, isolated: bool = True, check: bool = True) -> Artifac
     sdist = _one(outdir, f"chatschema-{version}.tar.gz")
     if check:
         _run([sys.executable, "-m", "twine", "check", "--strict", str(wheel), str(sdist)])
-    npm_bin = shutil.which("npm")
-    if npm_bin is None:
-        raise BuildError("npm not found: Node.js 20 with npm is needed for the npm tarball")
-    _run([npm_bin, "pack", "--silent", "--pack-destination", str(outdir.resolve()), str(NPM_PACKAGE)])
-    npm = _one(outdir, f"chatschema-{version}.tgz")
+    npm = pack_npm(outdir)
     _check_versions(version, wheel, sdist, npm)
+    _check_license(version, wheel, sdist, npm)
     return Artifacts(version, wheel, sdist, npm)
 
 

@@ -7,17 +7,19 @@ from __future__ import annotations
 import json
 import shutil
 import subprocess
+import tomllib
 import venv
+import zipfile
 from pathlib import Path
 
 import pytest
 
 from chatschema import schemas
-from release.build import Artifacts, build, project_version
+from release.build import ROOT, Artifacts, build, license_texts, project_version
 
-TYPESCRIPT = json.loads((Path(__file__).parent.parent / "codegen" / "node" / "package.json").read_text())[
-    "dependencies"
-]["typescript"]
+PINS = json.loads((Path(__file__).parent.parent / "codegen" / "node" / "package.json").read_text())["dependencies"]
+TYPESCRIPT = PINS["typescript"]
+AJV = {name: PINS[name] for name in ("ajv", "ajv-formats")}
 
 
 def run(cmd: list[str], cwd: Path, ok: tuple[int, ...] = (0,)) -> subprocess.CompletedProcess[str]:
@@ -39,6 +41,24 @@ def test_one_version_everywhere(built: Artifacts) -> None:
         f"chatschema-{built.version}.tar.gz",
         f"chatschema-{built.version}.tgz",
     ]
+
+
+def test_every_artefact_carries_the_license(built: Artifacts) -> None:
+    expected = (ROOT / "LICENSE").read_text(encoding="utf-8")
+    assert expected.startswith("MIT License\n\nCopyright (c) 2026 The chatschema authors\n")
+    texts = license_texts(built.version, built.wheel, built.sdist, built.npm)
+    assert texts == {p.name: expected for p in (built.wheel, built.sdist, built.npm)}
+
+
+def test_python_metadata(built: Artifacts) -> None:
+    """The wheel's METADATA: the license as an SPDX expression with its file, author, keywords."""
+    with zipfile.ZipFile(built.wheel) as zf:
+        metadata = zf.read(f"chatschema-{built.version}.dist-info/METADATA").decode("utf-8")
+    headers = metadata.split("\n\n", 1)[0].splitlines()
+    for line in ("License-Expression: MIT", "License-File: LICENSE", "Author: The chatschema authors"):
+        assert line in headers
+    keywords = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))["project"]["keywords"]
+    assert f"Keywords: {','.join(sorted(keywords))}" in headers  # hatchling sorts them
 
 
 def test_wheel_in_a_fresh_virtual_environment(built: Artifacts, tmp_path: Path) -> None:
@@ -102,12 +122,12 @@ def test_npm_tarball_in_a_fresh_project(built: Artifacts, tmp_path: Path) -> Non
     quiet = ["--no-audit", "--no-fund", "--loglevel=error"]
     run([npm, "init", "-y"], project)
     run([npm, "install", *quiet, str(built.npm)], project)
-    # the next plain install must keep the package's dependencies (a folder install with
-    # --install-links lost them: "Cannot find module 'ajv/dist/2020'")
     run([npm, "install", *quiet, f"typescript@{TYPESCRIPT}"], project)
     installed = json.loads((project / "node_modules" / "chatschema" / "package.json").read_text())
     assert installed["version"] == built.version
-    assert (project / "node_modules" / "ajv" / "dist" / "2020.js").is_file()
+    # ajv is an optional peer: validation needs none of it, only chatschema/ajv does
+    assert not (project / "node_modules" / "ajv").exists()
+    assert "Cannot find package 'ajv'" in run([node, "-e", 'require("chatschema/ajv")'], project, ok=(1,)).stderr
     (project / "consumer.ts").write_text(CONSUMER, encoding="utf-8")
     tsc = str(project / "node_modules" / "typescript" / "bin" / "tsc")
     compiled = run(
@@ -131,3 +151,9 @@ def test_npm_tarball_in_a_fresh_project(built: Artifacts, tmp_path: Path) -> Non
     )
     wrong = run([node, tsc, "--strict", "--noEmit", "wrong.ts"], project, ok=(1, 2))
     assert "wrong.ts" in wrong.stdout
+    # with the peers installed (at the pins the package is tested with), createAjv works, and a
+    # later plain install keeps them and the package
+    run([npm, "install", *quiet, *(f"{name}@{version}" for name, version in AJV.items())], project)
+    run([npm, "install", *quiet], project)
+    probe = 'const a = require("chatschema/ajv").createAjv(); console.log(a.validate({type: "string"}, 1));'
+    assert run([node, "-e", probe], project).stdout == "false\n"
