@@ -30,6 +30,8 @@ NOT_RUNTIME: dict[str, str] = {
 LEFT_OUT: dict[str, str] = {
     "tests/test_packages.py": "builds the wheel and the npm tarball and installs them from PyPI and npm into fresh "
     "environments: needs the network, and minutes per run; the runtime they hold is what the other tests run in place",
+    "tests/test_npm_tarball.py": "packs the npm package and installs it with linters and TypeScript versions from npm "
+    "into fresh projects: needs the network; the runtime it holds is what the other tests run in place",
     "tests/test_precommit.py": "pre-commit installs the hook from PyPI into an environment of its own: needs the "
     "network; the command it runs is tested in place by tests/test_cli.py",
 }
