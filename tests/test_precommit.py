@@ -5,10 +5,11 @@ throwaway repository with a good and a bad file. pre-commit installs the hook fr
 from __future__ import annotations
 
 import os
-import shutil
 import subprocess
 import sys
 from pathlib import Path
+
+from tests.checkout_copy import copy_checkout
 
 ROOT = Path(__file__).parent.parent
 GOOD = [
@@ -65,16 +66,7 @@ def test_try_repo_passes_the_good_file_and_fails_the_bad_one(tmp_path: Path) -> 
 def test_schema_by_argument(tmp_path: Path) -> None:
     # What try-repo does, by hand, so the config can pass args: the checkout as it is, committed.
     hooks = tmp_path / "hooks"
-    listed = subprocess.run(
-        ["git", "ls-files", "--cached", "--others", "--exclude-standard", "-z"],
-        cwd=ROOT,
-        capture_output=True,
-        check=True,
-    ).stdout.decode("utf-8")
-    for rel in filter(None, listed.split("\0")):
-        if (ROOT / rel).is_file():
-            (hooks / rel).parent.mkdir(parents=True, exist_ok=True)
-            shutil.copy2(ROOT / rel, hooks / rel)
+    copy_checkout(hooks)
     git("init", "-q", cwd=hooks)
     git("add", ".", cwd=hooks)
     git("commit", "-q", "-m", "hooks", cwd=hooks)

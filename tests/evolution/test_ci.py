@@ -9,7 +9,6 @@ from __future__ import annotations
 import json
 import os
 import re
-import shutil
 import subprocess
 import sys
 from collections.abc import Iterator
@@ -18,6 +17,8 @@ from typing import Any
 
 import pytest
 import yaml  # type: ignore[import-untyped]  # pre-commit's dependency; its stubs are not pinned
+
+from tests.checkout_copy import copy_checkout
 
 from .test_formats import sarif_validator
 from .workflow_commands import parse
@@ -52,16 +53,7 @@ def git(repo: Path, *args: str) -> str:
 
 def checkout(dest: Path) -> Path:
     """A git repository holding this checkout's files (uncommitted edits too) as its one commit."""
-    listed = subprocess.run(
-        ["git", "ls-files", "--cached", "--others", "--exclude-standard", "-z"],
-        cwd=ROOT,
-        capture_output=True,
-        check=True,
-    ).stdout.decode("utf-8")
-    for rel in filter(None, listed.split("\0")):
-        if (ROOT / rel).is_file():
-            (dest / rel).parent.mkdir(parents=True, exist_ok=True)
-            shutil.copy2(ROOT / rel, dest / rel)
+    copy_checkout(dest)
     tooling = ROOT / "codegen" / "node" / "node_modules"
     if tooling.is_dir():  # the pinned Node tooling of the in-memory build, not installed again
         (dest / "codegen" / "node" / "node_modules").symlink_to(tooling, target_is_directory=True)
