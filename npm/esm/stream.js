@@ -524,57 +524,69 @@ function checkSameMessage(first, f) {
   }
 }
 
-function group(state, frames) {
-  const messages = new Map();
-  const owner = new Map();
-  let current = null;
-  let cursor = null;
-  let conflicted = false;
-  const numbered = frames.some((f) => f.seq !== null);
-  for (const f of frames) {
+/** Frames, in their final order, into messages (by otid), a repeat checked against what was merged;
+ * one frame at a time, so that a stream can be followed as it comes. */
+class Grouper {
+  constructor(state, numbered) {
+    this.state = state; // where a dropped frame is accounted for
+    this.numbered = numbered;
+    this.messages = new Map();
+    this.owner = new Map();
+    this.current = null;
+    this.cursor = null;
+    this.conflicted = false;
+  }
+
+  add(f) {
     const key = frameKey(f.data);
-    let message = messages.get(key);
+    let message = this.messages.get(key);
     if (message === undefined) {
       message = { first: f, frames: [], accounts: [], key };
-      messages.set(key, message);
-      cursor = null;
-      conflicted = false;
-    } else if (message !== current) {
-      if (numbered) throw new StreamError(`${f.where}: belongs to ${key}, which another message interrupted`);
-      cursor = 0;
-      conflicted = false;
+      this.messages.set(key, message);
+      this.cursor = null;
+      this.conflicted = false;
+    } else if (message !== this.current) {
+      if (this.numbered) throw new StreamError(`${f.where}: belongs to ${key}, which another message interrupted`);
+      this.cursor = 0;
+      this.conflicted = false;
     }
-    current = message;
-    owner.set(f.index, message);
+    this.current = message;
+    this.owner.set(f.index, message);
     checkSameMessage(message.first, f);
-    if (cursor !== null && cursor < message.frames.length) {
-      if (!conflicted && sameFrame(message.frames[cursor], f)) message.accounts.push([f, "replay"]);
+    if (this.cursor !== null && this.cursor < message.frames.length) {
+      if (!this.conflicted && sameFrame(message.frames[this.cursor], f)) message.accounts.push([f, "replay"]);
       else {
-        conflicted = true;
-        state.account(f.index, "dropped", "replay_conflict", `${f.where}: replays ${key} with other content`);
+        this.conflicted = true;
+        this.state.account(f.index, "dropped", "replay_conflict", `${f.where}: replays ${key} with other content`);
       }
-      cursor += 1;
-      continue;
+      this.cursor += 1;
+      return;
     }
-    cursor = null;
-    if (conflicted) {
-      state.account(f.index, "dropped", "replay_conflict", `${f.where}: continues a conflicting replay of ${key}`);
-      continue;
+    this.cursor = null;
+    if (this.conflicted) {
+      this.state.account(f.index, "dropped", "replay_conflict", `${f.where}: continues a conflicting replay of ${key}`);
+      return;
     }
     const kind = f.data.message_type;
     if (message.frames.length && !CALLS.has(kind) && !Object.prototype.hasOwnProperty.call(TEXT, kind)) {
       if (sameFrame(message.frames[0], f)) message.accounts.push([f, "replay"]);
-      else state.account(f.index, "dropped", "replay_conflict", `${f.where}: a ${kind} is not sent in parts`);
-      continue;
+      else this.state.account(f.index, "dropped", "replay_conflict", `${f.where}: a ${kind} is not sent in parts`);
+      return;
     }
     message.frames.push(f);
     message.accounts.push([f, "message"]);
   }
+}
+
+function group(state, frames) {
+  const grouper = new Grouper(state, frames.some((f) => f.seq !== null));
+  for (const f of frames) grouper.add(f);
   for (const [seen, repeat] of state.repeats) {
-    if (owner.has(seen.index) && same(seen.data, repeat.data)) owner.get(seen.index).accounts.push([repeat, "replay"]);
+    const owner = grouper.owner.get(seen.index);
+    if (owner !== undefined && same(seen.data, repeat.data)) owner.accounts.push([repeat, "replay"]);
     else state.account(repeat.index, "dropped", "replay_conflict", `${repeat.where}: differs from ${seen.where}, same seq_id`);
   }
-  return [...messages.values()];
+  return [...grouper.messages.values()];
 }
 
 function mergeCalls(frames) {
