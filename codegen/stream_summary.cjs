@@ -44,4 +44,4 @@ function reassembleVector(stream, vector) {
   return whole;
 }
 
-module.exports = { reassembleVector, run, toJson };
+module.exports = { reassembleVector, run, summary, toJson };

@@ -63,6 +63,23 @@ def node_stream_results() -> dict[str, Any]:
     return result
 
 
+SMALL_STREAM = 1300  # bytes: a stream example up to this size is cut at each byte boundary alone (22 of 31)
+
+
+@cache
+def node_stream_events() -> dict[str, Any]:
+    """`reassembleSseStream` in Node on every stream example, each cut many ways and fed as each kind of
+    source, and its other cases (tests/node/stream_async.cjs): `{"vectors": {name: ...}, "cases": ...}`."""
+    payload = {
+        "package": str(PACKAGE),
+        "vectors": stream_inputs(),
+        "small": SMALL_STREAM,
+        "docs": str(ROOT / "docs" / "streams.md"),
+    }
+    result: dict[str, Any] = run_node(HERE / "stream_async.cjs", payload)
+    return result
+
+
 def tsc(*args: str, cwd: Path) -> subprocess.CompletedProcess[str]:
     """Run the pinned TypeScript compiler."""
     node = shutil.which("node")
@@ -79,6 +96,7 @@ __all__ = [
     "Vector",
     "ajv_verdicts",
     "node_env",
+    "node_stream_events",
     "node_stream_results",
     "run_node",
     "stream_inputs",

@@ -3,9 +3,10 @@
 // (schemas/letta/examples/streams/). An ES module (stream.js at the package root is its CommonJS
 // build); types in stream.d.ts.
 //
-//   import { reassembleSse } from "chatschema/stream";
+//   import { reassembleSse, reassembleSseStream } from "chatschema/stream";
 //   const result = reassembleSse(bodyText);   // or an array / iterable of string or Uint8Array chunks
 //   result.messages; result.frames; result.dropped; result.errors; result.cancelled
+//   for await (const event of reassembleSseStream(response.body, { signal })) ...   // as it arrives
 import { validator } from "./letta.js";
 import { grammars } from "./validators/letta.meta.js";
 
@@ -525,7 +526,7 @@ function checkSameMessage(first, f) {
 }
 
 /** Frames, in their final order, into messages (by otid), a repeat checked against what was merged;
- * one frame at a time, so that a stream can be followed as it comes. */
+ * one frame at a time, so that a stream can be followed as it comes (`Preview`). */
 class Grouper {
   constructor(state, numbered) {
     this.state = state; // where a dropped frame is accounted for
@@ -722,6 +723,9 @@ function reassemble(frames, options) {
 
 /** Reassemble a raw Letta SSE body: a string, UTF-8 bytes, or an iterable of string / Uint8Array chunks. */
 function reassembleSse(body, options) {
+  if (!(typeof body === "string" || body instanceof Uint8Array || (body !== null && body !== undefined && typeof body[Symbol.iterator] === "function"))) {
+    throw wrongBody(body); // not "the body is not UTF-8", which iterating it would say
+  }
   const state = new State();
   let index = 0;
   const events = iterSseEvents(body);
@@ -740,4 +744,355 @@ function reassembleSse(body, options) {
   return finishStream(state, options, true);
 }
 
-export { SseParser, StreamError, iterSseEvents, parseJsonText, reassemble, reassembleSse };
+// ---- a stream as it comes ----------------------------------------------------------------------
+
+// The preview's messages drop nothing into the result's accounts: finishStream accounts for every frame.
+const NO_ACCOUNTS = { account() {} };
+
+/** The frame is dropped for coming after the frame that closed the messages (as afterStopDropped). */
+function afterClosing(state, f) {
+  const stop = state.closing;
+  if (stop === null) return false;
+  return stop.seq !== null && f.seq !== null ? f.seq > stop.seq : f.index > stop.index;
+}
+
+/** A message merged, or null if it is not complete (yet, or ever: the end tells). */
+function built(message) {
+  try {
+    return merge(message);
+  } catch (err) {
+    if (err instanceof Incomplete) return null;
+    throw err;
+  }
+}
+
+/** Bring `shown` (what was yielded, by index) to `list` from index `from` on, saying how. */
+function reconcile(shown, list, from, out) {
+  for (let i = from; i < list.length; i++) {
+    if (i >= shown.length) out.push({ type: "message", index: i, message: list[i] });
+    else if (shown[i] !== list[i] && !same(shown[i], list[i])) out.push({ type: "revised", index: i, message: list[i] });
+    shown[i] = list[i];
+  }
+  if (list.length < shown.length) {
+    out.push({ type: "withdrawn", index: list.length });
+    shown.length = list.length;
+  }
+}
+
+/**
+ * Follows the frames of a stream as they arrive, by the rules finishStream applies at the end: the
+ * message frames are fed to a Grouper in their final order (arrival order, or seq_id order once the
+ * seq_ids seen are contiguous up to them), and a message is merged when the stream has moved past it
+ * (a frame of another message, or the frame that closes the messages). What the result would list
+ * then is yielded; the result at the end is still finishStream's, and any difference is reported.
+ */
+class Preview {
+  constructor(state) {
+    this.state = state;
+    this.seen = 0; // candidates taken
+    this.seqsSeen = 0; // seq_ids taken
+    this.numbered = null; // whether the message frames have seq_ids: the first one says
+    this.grouper = null;
+    this.order = []; // the messages moved past, in the order group() lists them
+    this.display = []; // those that merge: the messages the result would list now
+    this.shown = [];
+    this.dirty = Infinity; // the first index of `display` that may differ from `shown`
+    this.closed = false; // no message frame to come counts
+    this.broken = false; // cannot follow (an error finishStream will report, or a pathological order)
+    // With seq_ids: every seq_id from `base` to `frontier` has been seen; `pending` holds the seq_ids
+    // above it (the message frame at each, or null), `fed` the frames fed so far.
+    this.base = null;
+    this.frontier = null;
+    this.pending = new Map();
+    this.fed = [];
+    this.work = 0;
+  }
+
+  /** After each event taken: the events to yield. */
+  step() {
+    const out = [];
+    if (this.broken) return out;
+    if (!this.closed) {
+      try {
+        this.follow();
+      } catch (err) {
+        if (!(err instanceof StreamError)) throw err;
+        this.broken = true;
+        return out;
+      }
+    }
+    if (this.dirty !== Infinity) reconcile(this.shown, this.display, this.dirty, out);
+    this.dirty = Infinity;
+    return out;
+  }
+
+  /** At the end: what differs between what was yielded and the result's messages. */
+  end(messages) {
+    const out = [];
+    reconcile(this.shown, messages, 0, out);
+    return out;
+  }
+
+  follow() {
+    const { candidates, seqs } = this.state;
+    for (; this.seen < candidates.length; this.seen++) this.arrive(candidates[this.seen]);
+    for (; this.seqsSeen < seqs.length; this.seqsSeen++) if (this.numbered !== false) this.track(seqs[this.seqsSeen], null);
+    if (this.numbered) this.advance();
+    const stop = this.state.closing;
+    if (stop === null) return;
+    if (this.numbered) {
+      if (stop.seq === null) this.flush(); // every message frame that counts has come
+      else if (this.frontier < stop.seq) return;
+    }
+    this.closed = true;
+    if (this.grouper !== null && this.grouper.current !== null) this.pass(this.grouper.current);
+  }
+
+  arrive(f) {
+    if (this.numbered === null) {
+      this.numbered = f.seq !== null;
+      this.grouper = new Grouper(NO_ACCOUNTS, this.numbered);
+    }
+    if (afterClosing(this.state, f)) return;
+    if ((f.seq !== null) !== this.numbered) throw new StreamError(`${f.where}: seq_ids in some message frames only`);
+    if (this.numbered) this.track(f.seq, f);
+    else this.feed(f);
+  }
+
+  track(seq, f) {
+    if (this.base === null) {
+      this.base = seq;
+      this.frontier = seq - 1n;
+    } else if (seq < this.base) this.lower(seq);
+    if (seq <= this.frontier) return; // a repeat: finishStream checks it, the messages stay as they are
+    const entry = this.pending.get(seq);
+    if (entry === undefined || (entry === null && f !== null)) this.pending.set(seq, f);
+  }
+
+  /** A seq_id below all seen (a reordered background stream): feed again from it. Bounded, so that
+   * a stream in falling order stays linear: past the bound only the end says. */
+  lower(seq) {
+    this.work += this.fed.length + Number(this.frontier - this.base) + 1;
+    if (this.work > 4 * this.state.seqs.length + 4096) throw new StreamError("seq_ids too often below all seen");
+    for (let s = this.base; s <= this.frontier; s++) this.pending.set(s, null);
+    for (const f of this.fed) this.pending.set(f.seq, f);
+    this.fed = [];
+    this.grouper = new Grouper(NO_ACCOUNTS, true);
+    this.order = [];
+    this.display = [];
+    this.dirty = 0;
+    this.base = seq;
+    this.frontier = seq - 1n;
+  }
+
+  advance() {
+    for (;;) {
+      const next = this.frontier + 1n;
+      const f = this.pending.get(next);
+      if (f === undefined) return;
+      this.pending.delete(next);
+      this.frontier = next;
+      if (f !== null && !afterClosing(this.state, f)) {
+        this.fed.push(f);
+        this.feed(f);
+      }
+    }
+  }
+
+  flush() {
+    const waiting = [...this.pending.values()].filter((f) => f !== null && !afterClosing(this.state, f));
+    this.pending.clear();
+    for (const f of waiting.sort((a, b) => bySize(a.seq, b.seq))) this.feed(f);
+  }
+
+  feed(f) {
+    const before = this.grouper.current;
+    this.grouper.add(f);
+    if (before !== null && before !== this.grouper.current) this.pass(before);
+  }
+
+  /** The stream moved past `message`: merge it (again if frames were added since). */
+  pass(message) {
+    const first = message.built === undefined;
+    if (!first && message.builtFrom === message.frames.length) return;
+    const before = message.built;
+    message.built = built(message);
+    message.builtFrom = message.frames.length;
+    if (first) {
+      this.order.push(message);
+      if (message.built !== null) {
+        this.display.push(message.built);
+        this.dirty = Math.min(this.dirty, this.display.length - 1);
+      }
+    } else if (message.built !== before) {
+      // a replay extended a message passed before (a retried request): the list is built again
+      this.display = this.order.map((m) => m.built).filter((b) => b !== null);
+      this.dirty = 0;
+    }
+  }
+}
+
+/** A Uint8Array, also from another realm (an iframe, a worker, Node's vm). */
+function isBytes(value) {
+  return value instanceof Uint8Array || Object.prototype.toString.call(value) === "[object Uint8Array]";
+}
+
+function kindOf(value) {
+  if (value === null) return "null";
+  if (typeof value !== "object" && typeof value !== "function") return typeof value;
+  let name = value.constructor && value.constructor.name;
+  if (!name || name === "Object") name = Object.prototype.toString.call(value).slice(8, -1); // AsyncGenerator
+  const body = value.body !== null && typeof value.body === "object" && typeof value.body.getReader === "function";
+  return body ? `${name} (its .body is a ReadableStream)` : name;
+}
+
+const ACCEPTED = "a ReadableStream, an AsyncIterable (a Node Readable too), an Iterable, a string or a Uint8Array, of string or Uint8Array chunks";
+
+/** Reads the chunks of a ReadableStream: `close` releases its lock, cancelling it first if asked. */
+function streamChunks(stream) {
+  const reader = stream.getReader();
+  let open = true;
+  return {
+    next: () => reader.read(),
+    close(cancel, reason) {
+      if (!open) return Promise.resolve();
+      open = false;
+      const done = cancel ? reader.cancel(reason) : Promise.resolve();
+      try {
+        reader.releaseLock();
+      } catch {
+        // an implementation that will not release with a read pending: the cancel ends it anyway
+      }
+      return done;
+    },
+  };
+}
+
+/** Reads the chunks of an iterator (async or not): `close` returns it, after `destroy` if given. */
+function iteratorChunks(iterator, destroy) {
+  let open = true;
+  return {
+    next: () => iterator.next(),
+    close(cancel) {
+      if (!open) return Promise.resolve();
+      open = false;
+      if (!cancel) return Promise.resolve();
+      if (destroy) destroy();
+      return Promise.resolve(typeof iterator.return === "function" ? iterator.return() : undefined);
+    },
+  };
+}
+
+function wrongBody(body) {
+  const later = body !== null && typeof body === "object" && (typeof body.getReader === "function" || typeof body[Symbol.asyncIterator] === "function");
+  const hint = later ? ": reassembleSseStream reads it as it arrives" : "";
+  return new TypeError(`reassembleSse accepts a string, a Uint8Array or an Iterable of string or Uint8Array chunks; got ${kindOf(body)}${hint}`);
+}
+
+/** How to open the chunks of `source`, or a TypeError saying what is accepted. */
+function chunkSource(source) {
+  if (typeof source === "string" || isBytes(source)) return () => iteratorChunks([source][Symbol.iterator]());
+  if (source !== null && (typeof source === "object" || typeof source === "function")) {
+    if (typeof source.getReader === "function") return () => streamChunks(source);
+    if (typeof source[Symbol.asyncIterator] === "function") {
+      // A Node Readable is destroyed at once: its iterator's return would wait for a pending read.
+      const destroy = typeof source.pipe === "function" && typeof source.destroy === "function" ? () => source.destroy() : null;
+      return () => iteratorChunks(source[Symbol.asyncIterator](), destroy);
+    }
+    if (typeof source[Symbol.iterator] === "function") return () => iteratorChunks(source[Symbol.iterator]());
+  }
+  throw new TypeError(`reassembleSseStream accepts ${ACCEPTED}; got ${kindOf(source)}`);
+}
+
+/** A chunk's events (the last ones at the end); bytes that are not UTF-8 are the same StreamError as
+ * reassembleSse's. */
+function eventsOf(parser, step, index) {
+  if (!step.done && typeof step.value !== "string" && !isBytes(step.value)) {
+    throw new TypeError(`reassembleSseStream reads string or Uint8Array chunks; got ${kindOf(step.value)}`);
+  }
+  try {
+    if (!step.done) return parser.feed(step.value);
+    const last = parser.close();
+    return last === null ? [] : [last];
+  } catch (err) {
+    if (err instanceof TypeError) throw new StreamError(`event ${index}: the body is not UTF-8`);
+    throw err;
+  }
+}
+
+/** `promise`, or the signal's reason if it aborts first. */
+function untilAbort(promise, signal) {
+  return new Promise((resolve, reject) => {
+    const onAbort = () => reject(signal.reason);
+    signal.addEventListener("abort", onAbort, { once: true });
+    Promise.resolve(promise).then(
+      (value) => {
+        signal.removeEventListener("abort", onAbort);
+        resolve(value);
+      },
+      (err) => {
+        signal.removeEventListener("abort", onAbort);
+        reject(err);
+      },
+    );
+  });
+}
+
+async function* readStream(open, options, signal) {
+  if (signal && signal.aborted) throw signal.reason;
+  const chunks = open();
+  // An abort cancels the source at once, also while the consumer holds a yielded event.
+  const onAbort = () => chunks.close(true, signal.reason).catch(() => {});
+  if (signal) signal.addEventListener("abort", onAbort, { once: true });
+  let finished = false;
+  let failure;
+  try {
+    const parser = new SseParser();
+    const state = new State();
+    const preview = new Preview(state);
+    let index = 0;
+    for (;;) {
+      if (signal && signal.aborted) throw signal.reason;
+      const step = await (signal ? untilAbort(chunks.next(), signal) : chunks.next());
+      for (const event of eventsOf(parser, step, index)) {
+        takeEvent(state, index, event);
+        index += 1;
+        for (const out of preview.step()) {
+          yield out;
+          if (signal && signal.aborted) throw signal.reason;
+        }
+      }
+      if (step.done) break;
+    }
+    finished = true;
+    const result = finishStream(state, options, true);
+    yield* preview.end(result.messages);
+    yield { type: "end", result };
+  } catch (err) {
+    failure = err;
+    throw err;
+  } finally {
+    if (signal) signal.removeEventListener("abort", onAbort);
+    const closing = chunks.close(!finished, failure).catch(() => {});
+    // after an abort a read may still be pending, which the source's return would wait for
+    if (!(signal && signal.aborted)) await closing;
+  }
+}
+
+/**
+ * Reassemble a Letta SSE body as it arrives: a ReadableStream (fetch's `response.body`), a Node
+ * Readable or any AsyncIterable of string / Uint8Array chunks, or what reassembleSse takes. An async
+ * iterator of events: `message` as soon as the stream has moved past one, `revised` / `withdrawn`
+ * where a later frame changes what was yielded, and last `end` with reassembleSse's result. Options:
+ * {complete = true, strict = false, signal}.
+ */
+function reassembleSseStream(source, options) {
+  const open = chunkSource(source);
+  const signal = options ? options.signal : undefined;
+  if (signal !== undefined && signal !== null && !(typeof signal.aborted === "boolean" && typeof signal.addEventListener === "function")) {
+    throw new TypeError(`reassembleSseStream: options.signal is an AbortSignal; got ${kindOf(signal)}`);
+  }
+  return readStream(open, options, signal || null);
+}
+
+export { SseParser, StreamError, iterSseEvents, parseJsonText, reassemble, reassembleSse, reassembleSseStream };
