@@ -194,10 +194,11 @@ export async function read(url: string, controller: AbortController): Promise<nu
 """
 
 
-@pytest.mark.parametrize(("source", "lib"), [(USE, "es2022"), (FETCH, "es2022,dom,dom.asynciterable")])
+@pytest.mark.parametrize(("source", "lib"), [(USE, "es2022"), (FETCH, "es2022,dom")])
 def test_the_types_compile_with_and_without_the_dom(tmp_path: Path, source: str, lib: str) -> None:
-    """Without the DOM's types (written out structurally), and with them: fetch's body and signal fit."""
+    """Without the DOM's types (written out structurally), and with them: fetch's body and signal fit
+    (under exactOptionalPropertyTypes, as the consumer project compiles)."""
     (tmp_path / "use.ts").write_text(source.replace("STREAM", (PACKAGE / "stream").as_posix()), encoding="utf-8")
-    args = ["--strict", "--noEmit", "--target", "es2022", "--lib", lib, "--module", "commonjs", "use.ts"]
-    proc = tsc(*args, cwd=tmp_path)
+    flags = ["--strict", "--exactOptionalPropertyTypes", "--noEmit", "--target", "es2022", "--module", "commonjs"]
+    proc = tsc(*flags, "--lib", lib, "use.ts", cwd=tmp_path)
     assert proc.returncode == 0, proc.stdout + proc.stderr

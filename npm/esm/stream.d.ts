@@ -77,7 +77,7 @@ export type SseBody = string | Uint8Array | Iterable<SseChunk>;
  * out, so that these types need neither the DOM's nor Node's. */
 export interface ReadableStreamLike<T> {
   getReader(): {
-    read(): Promise<{ done: boolean; value?: T }>;
+    read(): Promise<{ done: boolean; value?: T | undefined }>;
     cancel(reason?: unknown): Promise<void>;
     releaseLock(): void;
   };
