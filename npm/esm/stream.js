@@ -977,8 +977,12 @@ function iteratorChunks(iterator, destroy) {
       if (!open) return Promise.resolve();
       open = false;
       if (!cancel) return Promise.resolve();
-      if (destroy) destroy();
-      return Promise.resolve(typeof iterator.return === "function" ? iterator.return() : undefined);
+      try {
+        if (destroy) destroy();
+        return Promise.resolve(typeof iterator.return === "function" ? iterator.return() : undefined);
+      } catch (err) {
+        return Promise.reject(err); // not thrown from a finally, where it would hide the error that led there
+      }
     },
   };
 }
