@@ -69,10 +69,83 @@ export interface ReassembleOptions {
   strict?: boolean;
 }
 
-export type SseBody = string | Uint8Array | Iterable<string | Uint8Array>;
+/** A piece of an SSE body: text, or UTF-8 bytes cut anywhere (inside a character too). */
+export type SseChunk = string | Uint8Array;
+
+export type SseBody = string | Uint8Array | Iterable<SseChunk>;
+
+/** A WHATWG ReadableStream (fetch's `response.body`), as far as reassembleSseStream uses it: written
+ * out, so that these types need neither the DOM's nor Node's. */
+export interface ReadableStreamLike<T> {
+  getReader(): {
+    read(): Promise<{ done: boolean; value?: T | undefined }>;
+    cancel(reason?: unknown): Promise<void>;
+    releaseLock(): void;
+  };
+}
+
+/** An AbortSignal, as far as reassembleSseStream uses it. */
+export interface AbortSignalLike {
+  readonly aborted: boolean;
+  readonly reason?: unknown;
+  addEventListener(type: "abort", listener: () => void, options?: { once?: boolean }): void;
+  removeEventListener(type: "abort", listener: () => void): void;
+}
+
+/** What reassembleSseStream reads: a ReadableStream, a Node Readable or any AsyncIterable of chunks,
+ * or what reassembleSse reads. */
+export type SseSource = SseBody | ReadableStreamLike<SseChunk> | AsyncIterable<SseChunk>;
+
+export interface StreamOptions extends ReassembleOptions {
+  /** Aborting cancels the source and makes the iterator throw the signal's reason (an `AbortError`
+   * DOMException unless another was given), as fetch does. */
+  signal?: AbortSignalLike | null;
+}
+
+/** A message, yielded as soon as the stream has moved past it: a frame of another message, or the
+ * frame that closes the messages, came after its last frame (and, with seq_ids, every seq_id from
+ * the lowest seen up to its last frame's has been seen). `index` is its place in the result's
+ * `messages`. */
+export interface StreamMessage {
+  type: "message";
+  index: number;
+  message: letta.LettaMessage;
+}
+
+/** A later frame changed the message yielded at `index`: a retried request replayed and extended it,
+ * or a frame with a seq_id below all the others came late and put a message before it. */
+export interface StreamRevision {
+  type: "revised";
+  index: number;
+  message: letta.LettaMessage;
+}
+
+/** The messages yielded at `index` and after are no longer part of the result (the ones before stand). */
+export interface StreamWithdrawal {
+  type: "withdrawn";
+  index: number;
+}
+
+/** The last event: reassembleSse's result for the whole body. Applied in order, the events before it
+ * give exactly `result.messages`. */
+export interface StreamEnd {
+  type: "end";
+  result: LettaStream;
+}
+
+export type StreamEvent = StreamMessage | StreamRevision | StreamWithdrawal | StreamEnd;
 
 export declare function iterSseEvents(body: SseBody): Generator<SseEvent, void, undefined>;
 /** JSON.parse under chatschema.jsontext's rules (no 1e400, no lone surrogates, depth <= 1024). */
 export declare function parseJsonText(text: string): unknown;
 export declare function reassemble(frames: Iterable<object>, options?: ReassembleOptions): LettaStream;
+/** The whole body at once. A body of another kind (a ReadableStream, say) is a TypeError. */
 export declare function reassembleSse(body: SseBody, options?: ReassembleOptions): LettaStream;
+/**
+ * Reassemble a Letta SSE body as it arrives, as events (see StreamEvent); the last, `end`, carries
+ * what reassembleSse gives for the whole body, and a StreamError is thrown from the loop where
+ * reassembleSse throws it. Leaving the loop early, or aborting `options.signal`, cancels the source
+ * (a ReadableStream's lock is released however the loop ends). A source of another kind is a
+ * TypeError at the call; a chunk of another kind, one from the loop.
+ */
+export declare function reassembleSseStream(source: SseSource, options?: StreamOptions): AsyncGenerator<StreamEvent, void, undefined>;
