@@ -19,6 +19,7 @@ from codegen.versions import at_least, declared_bump, version_path
 
 from .api import MAJOR, MINOR, ApiChange, api_entries, compare_api
 from .canonical import ANNOTATIONS, FamilyTypes
+from .monotone import monotone
 from .rules import EITHER, NARROWED, WIDENED, Change, compare
 from .source import WORK_TREE, DiffError, Snapshot, git, revision
 from .witness import Budget, Side, Witness, changed_properties, search
@@ -135,6 +136,7 @@ def compare_types(
         side.forced = {name: changed_properties(changes) for name, changes in own.items()}
     reports: list[TypeReport] = []
     witnesses_of: dict[str, list[Witness]] = {}
+    decided: dict[str, bool] = {}  # a type's search ended before its time did
     verdicts: dict[str, str] = {}
     # Types a type reaches come first (their reach is a subset of its own), so their verdicts are known.
     judged = old.body.keys() | new.body.keys()
@@ -174,8 +176,14 @@ def compare_types(
             continue
         focus = frozenset(changed_deep | ({name} if name in own else set()))
         lifted = [w.payload for d in sorted(changed_deep) for w in witnesses_of.get(d, [])]
-        witnesses, out_of_time = search(old_side, new_side, name, changes, budget, focus, lifted)
-        witnesses_of[name] = witnesses
+        only = _only_direction(
+            old, new, name, set() if name in own or reach_changed else changed_deep, decided, witnesses_of
+        )
+        witnesses, out_of_time = search(old_side, new_side, name, changes, budget, focus, lifted, only)
+        witnesses_of[name], decided[name] = witnesses, not out_of_time
+        notes += (
+            [f"only {only} is possible: it reaches its changes through keywords that keep direction"] if only else []
+        )
         directions = sorted({w.direction for w in witnesses})
         verdict = BOTH if len(directions) == 2 else directions[0] if directions else UNPROVEN
         if out_of_time and verdict != BOTH:
@@ -185,6 +193,23 @@ def compare_types(
         reports.append(TypeReport(name, verdict, changes, witnesses, notes))
         verdicts[name] = verdict
     return sorted(reports, key=lambda r: r.name)
+
+
+def _only_direction(
+    old: FamilyTypes,
+    new: FamilyTypes,
+    name: str,
+    changed: set[str],
+    decided: dict[str, bool],
+    witnesses_of: dict[str, list[Witness]],
+) -> str | None:
+    """The one direction a type changed only through `changed` can move in, when every changed type
+    it reaches was decided in that one direction and both versions keep direction on the way
+    (monotone.py); None otherwise."""
+    if not changed or not all(decided.get(d) for d in changed):
+        return None
+    found = {w.direction for d in changed for w in witnesses_of.get(d, [])}
+    return None if len(found) != 1 or not (monotone(old, name) and monotone(new, name)) else found.pop()
 
 
 def valid_examples(root: Path, family: str) -> dict[str, list[Any]]:

@@ -596,18 +596,20 @@ def search(
     budget: Budget | None = None,
     focus: frozenset[str] = frozenset(),
     lifted: Sequence[Any] = (),
+    only: str | None = None,
 ) -> tuple[list[Witness], bool]:
     """At most one witness per direction for a type present in both versions, the first found, and
     whether the search ran out of time (`Budget.seconds`) before it ended.
 
     `focus`: the types whose own definition changed, which generated instances are made to reach.
     `lifted`: the witnesses of those types, tried first in the type's examples at every place.
+    `only`: the one direction the type can move in (monotone.py): the search ends at its witness.
     """
     budget = budget or Budget()
     found: dict[str, Witness] = {}
     try:
         with time_limit(budget.seconds):
-            _search(old, new, name, changes, budget, focus, lifted, found)
+            _search(old, new, name, changes, budget, focus, lifted, found, only)
     except OutOfTime:
         return [found[d] for d in (NARROWED, WIDENED) if d in found], True
     return [found[d] for d in (NARROWED, WIDENED) if d in found], False
@@ -622,6 +624,7 @@ def _search(
     focus: frozenset[str],
     lifted: Sequence[Any],
     found: dict[str, Witness],
+    only: str | None = None,
 ) -> None:
     """The search of `search`, the witnesses put in `found` as they are found."""
     va, vb = old.validator(name), new.validator(name)
@@ -649,5 +652,5 @@ def _search(
         except Exception:  # as in _judged
             reason = ""
         found[direction] = Witness(direction, value, how, reason)
-        if len(found) == 2:
+        if len(found) == 2 or only in found:
             break
