@@ -223,13 +223,25 @@ def _validation_only(schema: Any) -> Any:
     return walk.transform(schema, lambda _, node: {k: v for k, v in node.items() if k not in walk.ANNOTATIONS})
 
 
+_UNEVALUATED = frozenset({"unevaluatedProperties", "unevaluatedItems"})
+
+
+def uses_unevaluated(schema: Any) -> bool:
+    """Whether `schema` (a family's bundle) has `unevaluatedProperties` or `unevaluatedItems` anywhere
+    (lint refuses them, but an unknown keyword is still walked: nothing inside it is missed)."""
+    return any(_UNEVALUATED.intersection(node) for _, node in walk.subschemas(schema))
+
+
 def validator_input(family: FamilyModel) -> dict[str, Any]:
-    """What codegen/node/standalone.cjs compiles for one family: its bundle without annotations, and
-    the `$id` of each named type (the precompiled module exports one function per type, by name)."""
+    """What codegen/node/standalone.cjs compiles for one family: its bundle without annotations, the
+    `$id` of each named type (the precompiled module exports one function per type, by name), and
+    whether ajv must track evaluated properties and items (only unevaluated* needs it; the tracking
+    leaves top-level statements that keep a bundler from dropping unused validators)."""
     schema = family.bundle
     return {
         "schema": _validation_only(schema),
         "refs": {name: f"{schema['$id']}#/$defs/{name}" for name in sorted(schema["$defs"])},
+        "unevaluated": uses_unevaluated(schema),
     }
 
 

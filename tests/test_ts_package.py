@@ -22,7 +22,7 @@ from typing import Any
 
 import pytest
 
-from codegen.typescript import node_executable, node_modules
+from codegen.typescript import NodeJob, node_executable, node_modules, uses_unevaluated
 from tests import ts_project
 from tests.node import HERE, PACKAGE, run_node, tsc
 from tests.ts_project import make_project
@@ -59,6 +59,29 @@ def test_family_entry_points_bundle_only_their_family() -> None:
     families = [sizes[f"chatschema/{f}"]["gzip"] for f in ("letta", "docent", "bridgic", "swarm")]
     assert sizes["chatschema"]["gzip"] > max(families)
     assert sizes["chatschema/bridgic"]["gzip"] < sizes["chatschema/letta"]["gzip"] / 2
+
+
+def _precompiled(keywords: dict[str, Any], unevaluated: bool) -> str:
+    """The all-errors validator module codegen/node/standalone.cjs makes of a one-type family."""
+    schema = {"$id": "https://example.test/t.json", "$defs": {"T": {"type": "object", **keywords}}}
+    refs = {"T": "https://example.test/t.json#/$defs/T"}
+    payload = {"validators": {"t": {"schema": schema, "refs": refs, "unevaluated": unevaluated}}, "modules": {}}
+    code: str = NodeJob("standalone.cjs", payload).result()["validators"]["t"]["all"]
+    return code
+
+
+def test_validators_track_evaluated_properties_only_for_unevaluated() -> None:
+    """ajv's `validateN.evaluated = {...}` statements (top-level side effects, which keep a bundler
+    from dropping any validator of the module) are made only for a family that uses unevaluated*."""
+    closed = {"properties": {"a": {}}, "unevaluatedProperties": False}
+    assert uses_unevaluated({"$defs": {"T": closed}}) and uses_unevaluated({"items": {"unevaluatedItems": False}})
+    assert not uses_unevaluated({"properties": {"unevaluatedProperties": {}}, "const": {"unevaluatedItems": 1}})
+    assert re.search(r"\bvalidate\d+\.evaluated = ", _precompiled(closed, unevaluated=True))
+    assert ".evaluated" not in _precompiled({"properties": {"a": {}}}, unevaluated=False)
+    with pytest.raises(RuntimeError, match="unevaluatedProperties is used"):
+        _precompiled(closed, unevaluated=False)
+    shipped = sorted((PACKAGE / "esm" / "validators").glob("*.js"))
+    assert shipped and not any(".evaluated" in path.read_text(encoding="utf-8") for path in shipped)
 
 
 def test_the_measurement_sees_ajv() -> None:

@@ -1,5 +1,6 @@
 // Precompile the package's validators and build its CommonJS files (codegen/typescript.py).
-// stdin: {"validators": {"<family>": {"schema": <bundle>, "refs": {"<Type>": "<$id>#/$defs/<Type>"}}},
+// stdin: {"validators": {"<family>": {"schema": <bundle>, "refs": {"<Type>": "<$id>#/$defs/<Type>"},
+//                                     "unevaluated": <whether a schema uses unevaluated*>}},
 //         "modules": {"<path>": "<ES module source>"}}
 // stdout: {"<family>": {"all": <ES module>, "first": <ES module>}, ...} under "validators", and under
 // "cjs" each module (given and precompiled) turned into CommonJS by esbuild. The validators are ajv
@@ -37,7 +38,16 @@ const MULTIPLE_OF = {
   },
 };
 
-function compile(family, schema, refs, allErrors) {
+// unevaluatedProperties and unevaluatedItems, in a family whose schemas use neither (ajv tracks what
+// they need for them only if asked): a schema that does after all is refused, not silently misread.
+const UNEVALUATED = ["unevaluatedProperties", "unevaluatedItems"].map((keyword) => ({
+  keyword,
+  code() {
+    throw new Error(`${keyword} is used, but the family's schemas were said to use no unevaluated* keyword`);
+  },
+}));
+
+function compile(family, { schema, refs, unevaluated }, allErrors) {
   const ajv = new Ajv2020({
     strict: true,
     // A keyword that applies to one type may stand where `type` is absent or a list (it applies
@@ -61,6 +71,17 @@ function compile(family, schema, refs, allErrors) {
   ajv.addKeyword({ keyword: "x-chatschema-extension", schemaType: "string" });
   ajv.removeKeyword("multipleOf");
   ajv.addKeyword(MULTIPLE_OF);
+  if (!unevaluated) {
+    // Ajv2020 always tracks the properties and items each validator evaluated, for unevaluated*: a
+    // `validateN.evaluated = {...}` statement per function at the module's top level, which a
+    // bundler must keep (a side effect), and so every validator of the module. Without the
+    // keywords the tracking decides nothing, and the validators are plain function declarations.
+    ajv.opts.unevaluated = false;
+    for (const definition of UNEVALUATED) {
+      ajv.removeKeyword(definition.keyword);
+      ajv.addKeyword(definition);
+    }
+  }
   ajv.addSchema(schema);
   let code = standaloneCode(ajv, refs).replace(HELPERS, (_match, name) => `${KEYWORDS}.${name}`);
   // ajv's standalone code loads its runtime helpers (ucs2length, equal, ...) with `require("...")`;
@@ -70,6 +91,7 @@ function compile(family, schema, refs, allErrors) {
   // `code.process` above rewrites the code ajv compiles, not what standaloneCode prints from it
   code = appendInPlace(code.replace(/^"use strict";/, ""));
   if (code.includes("vErrors.concat(")) throw new Error(`${family}: errors still appended by concat (quadratic)`);
+  if (!unevaluated && /\bvalidate\d+\.evaluated\b/.test(code)) throw new Error(`${family}: the validators still track evaluated properties`);
   const helpers = code.includes(KEYWORDS) ? `import * as ${KEYWORDS} from "../keywords.js";\n` : "";
   return `import { formats as ${FORMATS} } from "../formats.js";\n${helpers}${code}\n`;
 }
@@ -81,8 +103,8 @@ async function main() {
   const validators = {};
   const modules = { ...input.modules };
   for (const family of Object.keys(input.validators).sort()) {
-    const { schema, refs } = input.validators[family];
-    validators[family] = { all: compile(family, schema, refs, true), first: compile(family, schema, refs, false) };
+    const spec = input.validators[family];
+    validators[family] = { all: compile(family, spec, true), first: compile(family, spec, false) };
     modules[`validators/${family}.js`] = validators[family].all;
     modules[`validators/${family}.first.js`] = validators[family].first;
   }

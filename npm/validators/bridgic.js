@@ -42,13 +42,6 @@ const schema35 = { "type": "object", "properties": { "block_type": { "const": "t
 function validate21(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate21.evaluated;
-  if (evaluated0.dynamicProps) {
-    evaluated0.props = void 0;
-  }
-  if (evaluated0.dynamicItems) {
-    evaluated0.items = void 0;
-  }
   if (data && typeof data == "object" && !Array.isArray(data)) {
     const tag0 = data.block_type;
     if (typeof tag0 == "string") {
@@ -105,9 +98,6 @@ function validate21(data, { instancePath = "", parentData, parentDataProperty, r
           }
           errors++;
         }
-        var props0 = {};
-        props0.block_type = true;
-        props0.text = true;
       } else if (tag0 === "tool_call") {
         if (data && typeof data == "object" && !Array.isArray(data)) {
           if (data.block_type === void 0) {
@@ -203,13 +193,6 @@ function validate21(data, { instancePath = "", parentData, parentDataProperty, r
           }
           errors++;
         }
-        if (props0 !== true) {
-          props0 = props0 || {};
-          props0.block_type = true;
-          props0.id = true;
-          props0.name = true;
-          props0.arguments = true;
-        }
       } else if (tag0 === "tool_result") {
         if (data && typeof data == "object" && !Array.isArray(data)) {
           if (data.block_type === void 0) {
@@ -284,12 +267,6 @@ function validate21(data, { instancePath = "", parentData, parentDataProperty, r
           }
           errors++;
         }
-        if (props0 !== true) {
-          props0 = props0 || {};
-          props0.block_type = true;
-          props0.id = true;
-          props0.content = true;
-        }
       } else {
         const err21 = { instancePath, schemaPath: "#/discriminator", keyword: "discriminator", params: { error: "mapping", tag: "block_type", tagValue: tag0 }, message: 'value of tag "block_type" must be in oneOf', schema: schema32.discriminator, parentSchema: schema32, data };
         if (vErrors === null) {
@@ -318,23 +295,14 @@ function validate21(data, { instancePath = "", parentData, parentDataProperty, r
     errors++;
   }
   validate21.errors = vErrors;
-  evaluated0.props = props0;
   return errors === 0;
 }
-validate21.evaluated = { "dynamicProps": true, "dynamicItems": false };
 const Message = validate22;
 const schema36 = { "type": "object", "properties": { "role": { "$ref": "#/$defs/Role" }, "blocks": { "type": "array", "items": { "$ref": "#/$defs/ContentBlock" } }, "extras": { "type": "object" } } };
 const schema37 = { "type": "string", "enum": ["system", "user", "assistant", "tool"] };
 function validate22(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate22.evaluated;
-  if (evaluated0.dynamicProps) {
-    evaluated0.props = void 0;
-  }
-  if (evaluated0.dynamicItems) {
-    evaluated0.items = void 0;
-  }
   if (data && typeof data == "object" && !Array.isArray(data)) {
     if (data.role !== void 0) {
       let data0 = data.role;
@@ -404,19 +372,11 @@ function validate22(data, { instancePath = "", parentData, parentDataProperty, r
   validate22.errors = vErrors;
   return errors === 0;
 }
-validate22.evaluated = { "props": { "role": true, "blocks": true, "extras": true }, "dynamicProps": false, "dynamicItems": false };
 const MessageChunk = validate24;
 const schema38 = { "type": "object", "properties": { "delta": { "type": ["string", "null"] }, "raw": {} } };
 function validate24(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate24.evaluated;
-  if (evaluated0.dynamicProps) {
-    evaluated0.props = void 0;
-  }
-  if (evaluated0.dynamicItems) {
-    evaluated0.items = void 0;
-  }
   if (data && typeof data == "object" && !Array.isArray(data)) {
     if (data.delta !== void 0) {
       let data0 = data.delta;
@@ -442,7 +402,6 @@ function validate24(data, { instancePath = "", parentData, parentDataProperty, r
   validate24.errors = vErrors;
   return errors === 0;
 }
-validate24.evaluated = { "props": { "delta": true, "raw": true }, "dynamicProps": false, "dynamicItems": false };
 const Response = validate25;
 const schema39 = { "type": "object", "properties": { "message": { "anyOf": [{ "$ref": "#/$defs/Message" }, { "type": "null" }] }, "usage": { "anyOf": [{ "$ref": "#/$defs/TokenUsage" }, { "type": "null" }] }, "raw": {} } };
 const schema40 = { "type": "object", "properties": { "model": { "type": "string" }, "prompt_tokens": { "type": "integer" }, "completion_tokens": { "type": "integer" }, "total_tokens": { "type": "integer" }, "timestamp": { "type": "string", "pattern": "^(([0-9]{3}[1-9]|[0-9]{2}[1-9][0-9]|[0-9][1-9][0-9]{2}|[1-9][0-9]{3})-(0[13578]|1[02])-(0[1-9]|[12][0-9]|3[01])|([0-9]{3}[1-9]|[0-9]{2}[1-9][0-9]|[0-9][1-9][0-9]{2}|[1-9][0-9]{3})-(0[469]|11)-(0[1-9]|[12][0-9]|30)|([0-9]{3}[1-9]|[0-9]{2}[1-9][0-9]|[0-9][1-9][0-9]{2}|[1-9][0-9]{3})-02-(0[1-9]|1[0-9]|2[0-8])|([0-9]{2}(0[48]|[2468][048]|[13579][26])|(0[48]|[2468][048]|[13579][26])00)-02-29)T([01][0-9]|2[0-3]):[0-5][0-9]:[0-5][0-9](\\.[0-9]{1,6})?(Z|[+-]([01][0-9]|2[0-3]):[0-5][0-9])?$", "not": { "pattern": "\\n" } } }, "required": ["model"] };
@@ -451,13 +410,6 @@ const pattern5 = new RegExp("^(([0-9]{3}[1-9]|[0-9]{2}[1-9][0-9]|[0-9][1-9][0-9]
 function validate25(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate25.evaluated;
-  if (evaluated0.dynamicProps) {
-    evaluated0.props = void 0;
-  }
-  if (evaluated0.dynamicItems) {
-    evaluated0.items = void 0;
-  }
   if (data && typeof data == "object" && !Array.isArray(data)) {
     if (data.message !== void 0) {
       let data0 = data.message;
@@ -473,24 +425,20 @@ function validate25(data, { instancePath = "", parentData, parentDataProperty, r
       }
       var _valid0 = _errs3 === errors;
       valid1 = valid1 || _valid0;
-      if (_valid0) {
-        var props0 = {};
-        props0.role = true;
-        props0.blocks = true;
-        props0.extras = true;
-      }
-      const _errs4 = errors;
-      if (data0 !== null) {
-        const err0 = { instancePath: instancePath + "/message", schemaPath: "#/properties/message/anyOf/1/type", keyword: "type", params: { type: "null" }, message: "must be null", schema: schema39.properties.message.anyOf[1].type, parentSchema: schema39.properties.message.anyOf[1], data: data0 };
-        if (vErrors === null) {
-          vErrors = [err0];
-        } else {
-          vErrors.push(err0);
+      if (!valid1) {
+        const _errs4 = errors;
+        if (data0 !== null) {
+          const err0 = { instancePath: instancePath + "/message", schemaPath: "#/properties/message/anyOf/1/type", keyword: "type", params: { type: "null" }, message: "must be null", schema: schema39.properties.message.anyOf[1].type, parentSchema: schema39.properties.message.anyOf[1], data: data0 };
+          if (vErrors === null) {
+            vErrors = [err0];
+          } else {
+            vErrors.push(err0);
+          }
+          errors++;
         }
-        errors++;
+        var _valid0 = _errs4 === errors;
+        valid1 = valid1 || _valid0;
       }
-      var _valid0 = _errs4 === errors;
-      valid1 = valid1 || _valid0;
       if (!valid1) {
         const err1 = { instancePath: instancePath + "/message", schemaPath: "#/properties/message/anyOf", keyword: "anyOf", params: {}, message: "must match a schema in anyOf", schema: schema39.properties.message.anyOf, parentSchema: schema39.properties.message, data: data0 };
         if (vErrors === null) {
@@ -638,26 +586,20 @@ function validate25(data, { instancePath = "", parentData, parentDataProperty, r
       }
       var _valid1 = _errs8 === errors;
       valid2 = valid2 || _valid1;
-      if (_valid1) {
-        var props1 = {};
-        props1.model = true;
-        props1.prompt_tokens = true;
-        props1.completion_tokens = true;
-        props1.total_tokens = true;
-        props1.timestamp = true;
-      }
-      const _errs23 = errors;
-      if (data1 !== null) {
-        const err12 = { instancePath: instancePath + "/usage", schemaPath: "#/properties/usage/anyOf/1/type", keyword: "type", params: { type: "null" }, message: "must be null", schema: schema39.properties.usage.anyOf[1].type, parentSchema: schema39.properties.usage.anyOf[1], data: data1 };
-        if (vErrors === null) {
-          vErrors = [err12];
-        } else {
-          vErrors.push(err12);
+      if (!valid2) {
+        const _errs23 = errors;
+        if (data1 !== null) {
+          const err12 = { instancePath: instancePath + "/usage", schemaPath: "#/properties/usage/anyOf/1/type", keyword: "type", params: { type: "null" }, message: "must be null", schema: schema39.properties.usage.anyOf[1].type, parentSchema: schema39.properties.usage.anyOf[1], data: data1 };
+          if (vErrors === null) {
+            vErrors = [err12];
+          } else {
+            vErrors.push(err12);
+          }
+          errors++;
         }
-        errors++;
+        var _valid1 = _errs23 === errors;
+        valid2 = valid2 || _valid1;
       }
-      var _valid1 = _errs23 === errors;
-      valid2 = valid2 || _valid1;
       if (!valid2) {
         const err13 = { instancePath: instancePath + "/usage", schemaPath: "#/properties/usage/anyOf", keyword: "anyOf", params: {}, message: "must match a schema in anyOf", schema: schema39.properties.usage.anyOf, parentSchema: schema39.properties.usage, data: data1 };
         if (vErrors === null) {
@@ -689,18 +631,10 @@ function validate25(data, { instancePath = "", parentData, parentDataProperty, r
   validate25.errors = vErrors;
   return errors === 0;
 }
-validate25.evaluated = { "props": { "message": true, "usage": true, "raw": true }, "dynamicProps": false, "dynamicItems": false };
 const Role = validate27;
 function validate27(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate27.evaluated;
-  if (evaluated0.dynamicProps) {
-    evaluated0.props = void 0;
-  }
-  if (evaluated0.dynamicItems) {
-    evaluated0.items = void 0;
-  }
   if (typeof data !== "string") {
     const err0 = { instancePath, schemaPath: "#/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema37.type, parentSchema: schema37, data };
     if (vErrors === null) {
@@ -722,18 +656,10 @@ function validate27(data, { instancePath = "", parentData, parentDataProperty, r
   validate27.errors = vErrors;
   return errors === 0;
 }
-validate27.evaluated = { "dynamicProps": false, "dynamicItems": false };
 const TextBlock = validate28;
 function validate28(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate28.evaluated;
-  if (evaluated0.dynamicProps) {
-    evaluated0.props = void 0;
-  }
-  if (evaluated0.dynamicItems) {
-    evaluated0.items = void 0;
-  }
   if (data && typeof data == "object" && !Array.isArray(data)) {
     if (data.block_type === void 0) {
       const err0 = { instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: "block_type" }, message: "must have required property 'block_type'", schema: schema33.required, parentSchema: schema33, data };
@@ -789,18 +715,10 @@ function validate28(data, { instancePath = "", parentData, parentDataProperty, r
   validate28.errors = vErrors;
   return errors === 0;
 }
-validate28.evaluated = { "props": { "block_type": true, "text": true }, "dynamicProps": false, "dynamicItems": false };
 const TokenUsage = validate29;
 function validate29(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate29.evaluated;
-  if (evaluated0.dynamicProps) {
-    evaluated0.props = void 0;
-  }
-  if (evaluated0.dynamicItems) {
-    evaluated0.items = void 0;
-  }
   if (data && typeof data == "object" && !Array.isArray(data)) {
     if (data.model === void 0) {
       const err0 = { instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: "model" }, message: "must have required property 'model'", schema: schema40.required, parentSchema: schema40, data };
@@ -925,19 +843,11 @@ function validate29(data, { instancePath = "", parentData, parentDataProperty, r
   validate29.errors = vErrors;
   return errors === 0;
 }
-validate29.evaluated = { "props": { "model": true, "prompt_tokens": true, "completion_tokens": true, "total_tokens": true, "timestamp": true }, "dynamicProps": false, "dynamicItems": false };
 const Tool = validate30;
 const schema44 = { "type": "object", "properties": { "name": { "type": "string" }, "description": { "type": "string" }, "parameters": { "type": "object" } }, "required": ["name", "description", "parameters"] };
 function validate30(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate30.evaluated;
-  if (evaluated0.dynamicProps) {
-    evaluated0.props = void 0;
-  }
-  if (evaluated0.dynamicItems) {
-    evaluated0.items = void 0;
-  }
   if (data && typeof data == "object" && !Array.isArray(data)) {
     if (data.name === void 0) {
       const err0 = { instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: "name" }, message: "must have required property 'name'", schema: schema44.required, parentSchema: schema44, data };
@@ -1014,19 +924,11 @@ function validate30(data, { instancePath = "", parentData, parentDataProperty, r
   validate30.errors = vErrors;
   return errors === 0;
 }
-validate30.evaluated = { "props": { "name": true, "description": true, "parameters": true }, "dynamicProps": false, "dynamicItems": false };
 const ToolCall = validate31;
 const schema45 = { "type": "object", "properties": { "id": { "type": ["string", "null"] }, "name": { "type": "string" }, "arguments": { "type": "object" } }, "required": ["id", "name"] };
 function validate31(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate31.evaluated;
-  if (evaluated0.dynamicProps) {
-    evaluated0.props = void 0;
-  }
-  if (evaluated0.dynamicItems) {
-    evaluated0.items = void 0;
-  }
   if (data && typeof data == "object" && !Array.isArray(data)) {
     if (data.id === void 0) {
       const err0 = { instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: "id" }, message: "must have required property 'id'", schema: schema45.required, parentSchema: schema45, data };
@@ -1094,18 +996,10 @@ function validate31(data, { instancePath = "", parentData, parentDataProperty, r
   validate31.errors = vErrors;
   return errors === 0;
 }
-validate31.evaluated = { "props": { "id": true, "name": true, "arguments": true }, "dynamicProps": false, "dynamicItems": false };
 const ToolCallBlock = validate32;
 function validate32(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate32.evaluated;
-  if (evaluated0.dynamicProps) {
-    evaluated0.props = void 0;
-  }
-  if (evaluated0.dynamicItems) {
-    evaluated0.items = void 0;
-  }
   if (data && typeof data == "object" && !Array.isArray(data)) {
     if (data.block_type === void 0) {
       const err0 = { instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: "block_type" }, message: "must have required property 'block_type'", schema: schema34.required, parentSchema: schema34, data };
@@ -1203,19 +1097,11 @@ function validate32(data, { instancePath = "", parentData, parentDataProperty, r
   validate32.errors = vErrors;
   return errors === 0;
 }
-validate32.evaluated = { "props": { "block_type": true, "id": true, "name": true, "arguments": true }, "dynamicProps": false, "dynamicItems": false };
 const ToolCallDict = validate33;
 const schema47 = { "type": "object", "properties": { "id": { "type": "string" }, "name": { "type": "string" }, "arguments": { "type": "object" } }, "required": ["id", "name", "arguments"] };
 function validate33(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate33.evaluated;
-  if (evaluated0.dynamicProps) {
-    evaluated0.props = void 0;
-  }
-  if (evaluated0.dynamicItems) {
-    evaluated0.items = void 0;
-  }
   if (data && typeof data == "object" && !Array.isArray(data)) {
     if (data.id === void 0) {
       const err0 = { instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: "id" }, message: "must have required property 'id'", schema: schema47.required, parentSchema: schema47, data };
@@ -1292,18 +1178,10 @@ function validate33(data, { instancePath = "", parentData, parentDataProperty, r
   validate33.errors = vErrors;
   return errors === 0;
 }
-validate33.evaluated = { "props": { "id": true, "name": true, "arguments": true }, "dynamicProps": false, "dynamicItems": false };
 const ToolResultBlock = validate34;
 function validate34(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate34.evaluated;
-  if (evaluated0.dynamicProps) {
-    evaluated0.props = void 0;
-  }
-  if (evaluated0.dynamicItems) {
-    evaluated0.items = void 0;
-  }
   if (data && typeof data == "object" && !Array.isArray(data)) {
     if (data.block_type === void 0) {
       const err0 = { instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: "block_type" }, message: "must have required property 'block_type'", schema: schema35.required, parentSchema: schema35, data };
@@ -1380,7 +1258,6 @@ function validate34(data, { instancePath = "", parentData, parentDataProperty, r
   validate34.errors = vErrors;
   return errors === 0;
 }
-validate34.evaluated = { "props": { "block_type": true, "id": true, "content": true }, "dynamicProps": false, "dynamicItems": false };
 // Annotate the CommonJS export names for ESM import in node:
 0 && (module.exports = {
   ContentBlock,

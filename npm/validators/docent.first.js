@@ -66,13 +66,6 @@ const schema40 = { "type": "object", "properties": { "type": { "const": "reasoni
 function validate26(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate26.evaluated;
-  if (evaluated0.dynamicProps) {
-    evaluated0.props = void 0;
-  }
-  if (evaluated0.dynamicItems) {
-    evaluated0.items = void 0;
-  }
   if (errors === 0) {
     if (data && typeof data == "object" && !Array.isArray(data)) {
       const tag0 = data.type;
@@ -127,10 +120,6 @@ function validate26(data, { instancePath = "", parentData, parentDataProperty, r
               return false;
             }
           }
-          var props0 = {};
-          props0.type = true;
-          props0.text = true;
-          props0.refusal = true;
         } else if (tag0 === "reasoning") {
           const _errs11 = errors;
           if (errors === _errs11) {
@@ -206,14 +195,6 @@ function validate26(data, { instancePath = "", parentData, parentDataProperty, r
               return false;
             }
           }
-          if (props0 !== true) {
-            props0 = props0 || {};
-            props0.type = true;
-            props0.reasoning = true;
-            props0.summary = true;
-            props0.signature = true;
-            props0.redacted = true;
-          }
         } else {
           validate26.errors = [{ instancePath, schemaPath: "#/discriminator", keyword: "discriminator", params: { error: "mapping", tag: "type", tagValue: tag0 }, message: 'value of tag "type" must be in oneOf' }];
           return false;
@@ -228,20 +209,11 @@ function validate26(data, { instancePath = "", parentData, parentDataProperty, r
     }
   }
   validate26.errors = vErrors;
-  evaluated0.props = props0;
   return errors === 0;
 }
-validate26.evaluated = { "dynamicProps": true, "dynamicItems": false };
 function validate25(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate25.evaluated;
-  if (evaluated0.dynamicProps) {
-    evaluated0.props = void 0;
-  }
-  if (evaluated0.dynamicItems) {
-    evaluated0.items = void 0;
-  }
   const _errs0 = errors;
   let valid0 = false;
   const _errs1 = errors;
@@ -256,39 +228,38 @@ function validate25(data, { instancePath = "", parentData, parentDataProperty, r
   }
   var _valid0 = _errs1 === errors;
   valid0 = valid0 || _valid0;
-  const _errs3 = errors;
-  if (errors === _errs3) {
-    if (Array.isArray(data)) {
-      var valid1 = true;
-      const len0 = data.length;
-      for (let i0 = 0; i0 < len0; i0++) {
-        const _errs5 = errors;
-        if (!validate26(data[i0], { instancePath: instancePath + "/" + i0, parentData: data, parentDataProperty: i0, rootData, dynamicAnchors })) {
-          vErrors = vErrors === null ? validate26.errors : (function(a, b) {
-            for (let i = 0; i < b.length; i++) a.push(b[i]);
-            return a;
-          })(vErrors, validate26.errors);
-          errors = vErrors.length;
+  if (!valid0) {
+    const _errs3 = errors;
+    if (errors === _errs3) {
+      if (Array.isArray(data)) {
+        var valid1 = true;
+        const len0 = data.length;
+        for (let i0 = 0; i0 < len0; i0++) {
+          const _errs5 = errors;
+          if (!validate26(data[i0], { instancePath: instancePath + "/" + i0, parentData: data, parentDataProperty: i0, rootData, dynamicAnchors })) {
+            vErrors = vErrors === null ? validate26.errors : (function(a, b) {
+              for (let i = 0; i < b.length; i++) a.push(b[i]);
+              return a;
+            })(vErrors, validate26.errors);
+            errors = vErrors.length;
+          }
+          var valid1 = _errs5 === errors;
+          if (!valid1) {
+            break;
+          }
         }
-        var valid1 = _errs5 === errors;
-        if (!valid1) {
-          break;
-        }
-      }
-    } else {
-      const err1 = { instancePath, schemaPath: "#/anyOf/1/type", keyword: "type", params: { type: "array" }, message: "must be array" };
-      if (vErrors === null) {
-        vErrors = [err1];
       } else {
-        vErrors.push(err1);
+        const err1 = { instancePath, schemaPath: "#/anyOf/1/type", keyword: "type", params: { type: "array" }, message: "must be array" };
+        if (vErrors === null) {
+          vErrors = [err1];
+        } else {
+          vErrors.push(err1);
+        }
+        errors++;
       }
-      errors++;
     }
-  }
-  var _valid0 = _errs3 === errors;
-  valid0 = valid0 || _valid0;
-  if (_valid0) {
-    var items0 = true;
+    var _valid0 = _errs3 === errors;
+    valid0 = valid0 || _valid0;
   }
   if (!valid0) {
     const err2 = { instancePath, schemaPath: "#/anyOf", keyword: "anyOf", params: {}, message: "must match a schema in anyOf" };
@@ -311,20 +282,11 @@ function validate25(data, { instancePath = "", parentData, parentDataProperty, r
     }
   }
   validate25.errors = vErrors;
-  evaluated0.items = items0;
   return errors === 0;
 }
-validate25.evaluated = { "dynamicProps": false, "dynamicItems": true };
 function validate24(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate24.evaluated;
-  if (evaluated0.dynamicProps) {
-    evaluated0.props = void 0;
-  }
-  if (evaluated0.dynamicItems) {
-    evaluated0.items = void 0;
-  }
   if (errors === 0) {
     if (data && typeof data == "object" && !Array.isArray(data)) {
       let missing0;
@@ -392,18 +354,10 @@ function validate24(data, { instancePath = "", parentData, parentDataProperty, r
   validate24.errors = vErrors;
   return errors === 0;
 }
-validate24.evaluated = { "props": { "id": true, "content": true, "role": true, "metadata": true }, "dynamicProps": false, "dynamicItems": false };
 const schema41 = { "type": "object", "properties": { "id": { "type": ["string", "null"] }, "content": { "$ref": "#/$defs/MessageContent" }, "role": { "const": "user" }, "metadata": { "type": ["object", "null"] }, "tool_call_id": { "type": ["array", "null"], "items": { "type": "string" } } }, "required": ["content", "role"] };
 function validate29(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate29.evaluated;
-  if (evaluated0.dynamicProps) {
-    evaluated0.props = void 0;
-  }
-  if (evaluated0.dynamicItems) {
-    evaluated0.items = void 0;
-  }
   if (errors === 0) {
     if (data && typeof data == "object" && !Array.isArray(data)) {
       let missing0;
@@ -501,20 +455,12 @@ function validate29(data, { instancePath = "", parentData, parentDataProperty, r
   validate29.errors = vErrors;
   return errors === 0;
 }
-validate29.evaluated = { "props": { "id": true, "content": true, "role": true, "metadata": true, "tool_call_id": true }, "dynamicProps": false, "dynamicItems": false };
 const schema42 = { "type": "object", "properties": { "id": { "type": ["string", "null"] }, "content": { "$ref": "#/$defs/MessageContent" }, "role": { "const": "assistant" }, "metadata": { "type": ["object", "null"] }, "model": { "type": ["string", "null"] }, "tool_calls": { "type": ["array", "null"], "items": { "$ref": "#/$defs/ToolCall" } } }, "required": ["content", "role"] };
 const schema43 = { "type": "object", "properties": { "id": { "type": "string" }, "function": { "type": "string" }, "arguments": { "type": "object" }, "type": { "enum": ["function", null] }, "parse_error": { "type": ["string", "null"] }, "view": { "anyOf": [{ "$ref": "#/$defs/ToolCallContent" }, { "type": "null" }] }, "google_thought_signature": { "type": ["string", "null"] } }, "required": ["id", "function", "arguments"] };
 const schema44 = { "type": "object", "properties": { "title": { "type": ["string", "null"] }, "format": { "enum": ["text", "markdown"] }, "content": { "type": "string" } }, "required": ["format", "content"] };
 function validate33(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate33.evaluated;
-  if (evaluated0.dynamicProps) {
-    evaluated0.props = void 0;
-  }
-  if (evaluated0.dynamicItems) {
-    evaluated0.items = void 0;
-  }
   if (errors === 0) {
     if (data && typeof data == "object" && !Array.isArray(data)) {
       let missing0;
@@ -663,24 +609,20 @@ function validate33(data, { instancePath = "", parentData, parentDataProperty, r
                     }
                     var _valid0 = _errs12 === errors;
                     valid1 = valid1 || _valid0;
-                    if (_valid0) {
-                      var props0 = {};
-                      props0.title = true;
-                      props0.format = true;
-                      props0.content = true;
-                    }
-                    const _errs20 = errors;
-                    if (data5 !== null) {
-                      const err5 = { instancePath: instancePath + "/view", schemaPath: "#/properties/view/anyOf/1/type", keyword: "type", params: { type: "null" }, message: "must be null" };
-                      if (vErrors === null) {
-                        vErrors = [err5];
-                      } else {
-                        vErrors.push(err5);
+                    if (!valid1) {
+                      const _errs20 = errors;
+                      if (data5 !== null) {
+                        const err5 = { instancePath: instancePath + "/view", schemaPath: "#/properties/view/anyOf/1/type", keyword: "type", params: { type: "null" }, message: "must be null" };
+                        if (vErrors === null) {
+                          vErrors = [err5];
+                        } else {
+                          vErrors.push(err5);
+                        }
+                        errors++;
                       }
-                      errors++;
+                      var _valid0 = _errs20 === errors;
+                      valid1 = valid1 || _valid0;
                     }
-                    var _valid0 = _errs20 === errors;
-                    valid1 = valid1 || _valid0;
                     if (!valid1) {
                       const err6 = { instancePath: instancePath + "/view", schemaPath: "#/properties/view/anyOf", keyword: "anyOf", params: {}, message: "must match a schema in anyOf" };
                       if (vErrors === null) {
@@ -732,17 +674,9 @@ function validate33(data, { instancePath = "", parentData, parentDataProperty, r
   validate33.errors = vErrors;
   return errors === 0;
 }
-validate33.evaluated = { "props": { "id": true, "function": true, "arguments": true, "type": true, "parse_error": true, "view": true, "google_thought_signature": true }, "dynamicProps": false, "dynamicItems": false };
 function validate31(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate31.evaluated;
-  if (evaluated0.dynamicProps) {
-    evaluated0.props = void 0;
-  }
-  if (evaluated0.dynamicItems) {
-    evaluated0.items = void 0;
-  }
   if (errors === 0) {
     if (data && typeof data == "object" && !Array.isArray(data)) {
       let missing0;
@@ -856,18 +790,10 @@ function validate31(data, { instancePath = "", parentData, parentDataProperty, r
   validate31.errors = vErrors;
   return errors === 0;
 }
-validate31.evaluated = { "props": { "id": true, "content": true, "role": true, "metadata": true, "model": true, "tool_calls": true }, "dynamicProps": false, "dynamicItems": false };
 const schema45 = { "type": "object", "properties": { "id": { "type": ["string", "null"] }, "content": { "$ref": "#/$defs/MessageContent" }, "role": { "const": "tool" }, "metadata": { "type": ["object", "null"] }, "tool_call_id": { "type": ["string", "null"] }, "function": { "type": ["string", "null"] }, "error": { "type": ["object", "null"] } }, "required": ["content", "role"] };
 function validate35(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate35.evaluated;
-  if (evaluated0.dynamicProps) {
-    evaluated0.props = void 0;
-  }
-  if (evaluated0.dynamicItems) {
-    evaluated0.items = void 0;
-  }
   if (errors === 0) {
     if (data && typeof data == "object" && !Array.isArray(data)) {
       let missing0;
@@ -974,17 +900,9 @@ function validate35(data, { instancePath = "", parentData, parentDataProperty, r
   validate35.errors = vErrors;
   return errors === 0;
 }
-validate35.evaluated = { "props": { "id": true, "content": true, "role": true, "metadata": true, "tool_call_id": true, "function": true, "error": true }, "dynamicProps": false, "dynamicItems": false };
 function validate23(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate23.evaluated;
-  if (evaluated0.dynamicProps) {
-    evaluated0.props = void 0;
-  }
-  if (evaluated0.dynamicItems) {
-    evaluated0.items = void 0;
-  }
   if (errors === 0) {
     if (data && typeof data == "object" && !Array.isArray(data)) {
       const tag0 = data.role;
@@ -997,11 +915,6 @@ function validate23(data, { instancePath = "", parentData, parentDataProperty, r
             })(vErrors, validate24.errors);
             errors = vErrors.length;
           }
-          var props0 = {};
-          props0.id = true;
-          props0.content = true;
-          props0.role = true;
-          props0.metadata = true;
         } else if (tag0 === "user") {
           if (!validate29(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
             vErrors = vErrors === null ? validate29.errors : (function(a, b) {
@@ -1009,14 +922,6 @@ function validate23(data, { instancePath = "", parentData, parentDataProperty, r
               return a;
             })(vErrors, validate29.errors);
             errors = vErrors.length;
-          }
-          if (props0 !== true) {
-            props0 = props0 || {};
-            props0.id = true;
-            props0.content = true;
-            props0.role = true;
-            props0.metadata = true;
-            props0.tool_call_id = true;
           }
         } else if (tag0 === "assistant") {
           if (!validate31(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
@@ -1026,15 +931,6 @@ function validate23(data, { instancePath = "", parentData, parentDataProperty, r
             })(vErrors, validate31.errors);
             errors = vErrors.length;
           }
-          if (props0 !== true) {
-            props0 = props0 || {};
-            props0.id = true;
-            props0.content = true;
-            props0.role = true;
-            props0.metadata = true;
-            props0.model = true;
-            props0.tool_calls = true;
-          }
         } else if (tag0 === "tool") {
           if (!validate35(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
             vErrors = vErrors === null ? validate35.errors : (function(a, b) {
@@ -1042,16 +938,6 @@ function validate23(data, { instancePath = "", parentData, parentDataProperty, r
               return a;
             })(vErrors, validate35.errors);
             errors = vErrors.length;
-          }
-          if (props0 !== true) {
-            props0 = props0 || {};
-            props0.id = true;
-            props0.content = true;
-            props0.role = true;
-            props0.metadata = true;
-            props0.tool_call_id = true;
-            props0.function = true;
-            props0.error = true;
           }
         } else {
           validate23.errors = [{ instancePath, schemaPath: "#/discriminator", keyword: "discriminator", params: { error: "mapping", tag: "role", tagValue: tag0 }, message: 'value of tag "role" must be in oneOf' }];
@@ -1067,20 +953,11 @@ function validate23(data, { instancePath = "", parentData, parentDataProperty, r
     }
   }
   validate23.errors = vErrors;
-  evaluated0.props = props0;
   return errors === 0;
 }
-validate23.evaluated = { "dynamicProps": true, "dynamicItems": false };
 function validate22(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate22.evaluated;
-  if (evaluated0.dynamicProps) {
-    evaluated0.props = void 0;
-  }
-  if (evaluated0.dynamicItems) {
-    evaluated0.items = void 0;
-  }
   if (errors === 0) {
     if (data && typeof data == "object" && !Array.isArray(data)) {
       let missing0;
@@ -1197,18 +1074,20 @@ function validate22(data, { instancePath = "", parentData, parentDataProperty, r
                   }
                   var _valid0 = _errs11 === errors;
                   valid1 = valid1 || _valid0;
-                  const _errs16 = errors;
-                  if (data4 !== null) {
-                    const err4 = { instancePath: instancePath + "/created_at", schemaPath: "#/properties/created_at/anyOf/1/type", keyword: "type", params: { type: "null" }, message: "must be null" };
-                    if (vErrors === null) {
-                      vErrors = [err4];
-                    } else {
-                      vErrors.push(err4);
+                  if (!valid1) {
+                    const _errs16 = errors;
+                    if (data4 !== null) {
+                      const err4 = { instancePath: instancePath + "/created_at", schemaPath: "#/properties/created_at/anyOf/1/type", keyword: "type", params: { type: "null" }, message: "must be null" };
+                      if (vErrors === null) {
+                        vErrors = [err4];
+                      } else {
+                        vErrors.push(err4);
+                      }
+                      errors++;
                     }
-                    errors++;
+                    var _valid0 = _errs16 === errors;
+                    valid1 = valid1 || _valid0;
                   }
-                  var _valid0 = _errs16 === errors;
-                  valid1 = valid1 || _valid0;
                   if (!valid1) {
                     const err5 = { instancePath: instancePath + "/created_at", schemaPath: "#/properties/created_at/anyOf", keyword: "anyOf", params: {}, message: "must match a schema in anyOf" };
                     if (vErrors === null) {
@@ -1291,18 +1170,10 @@ function validate22(data, { instancePath = "", parentData, parentDataProperty, r
   validate22.errors = vErrors;
   return errors === 0;
 }
-validate22.evaluated = { "props": { "id": true, "name": true, "description": true, "transcript_group_id": true, "created_at": true, "messages": true, "metadata": true }, "dynamicProps": false, "dynamicItems": false };
 const schema46 = { "type": "object", "properties": { "id": { "type": "string" }, "name": { "type": ["string", "null"] }, "description": { "type": ["string", "null"] }, "agent_run_id": { "type": ["string", "null"] }, "parent_transcript_group_id": { "type": ["string", "null"] }, "created_at": { "anyOf": [{ "$ref": "#/$defs/Timestamp" }, { "type": "null" }] }, "metadata": { "type": "object" } } };
 function validate43(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate43.evaluated;
-  if (evaluated0.dynamicProps) {
-    evaluated0.props = void 0;
-  }
-  if (evaluated0.dynamicItems) {
-    evaluated0.items = void 0;
-  }
   if (errors === 0) {
     if (data && typeof data == "object" && !Array.isArray(data)) {
       if (data.id !== void 0) {
@@ -1426,18 +1297,20 @@ function validate43(data, { instancePath = "", parentData, parentDataProperty, r
                   }
                   var _valid0 = _errs13 === errors;
                   valid1 = valid1 || _valid0;
-                  const _errs18 = errors;
-                  if (data5 !== null) {
-                    const err4 = { instancePath: instancePath + "/created_at", schemaPath: "#/properties/created_at/anyOf/1/type", keyword: "type", params: { type: "null" }, message: "must be null" };
-                    if (vErrors === null) {
-                      vErrors = [err4];
-                    } else {
-                      vErrors.push(err4);
+                  if (!valid1) {
+                    const _errs18 = errors;
+                    if (data5 !== null) {
+                      const err4 = { instancePath: instancePath + "/created_at", schemaPath: "#/properties/created_at/anyOf/1/type", keyword: "type", params: { type: "null" }, message: "must be null" };
+                      if (vErrors === null) {
+                        vErrors = [err4];
+                      } else {
+                        vErrors.push(err4);
+                      }
+                      errors++;
                     }
-                    errors++;
+                    var _valid0 = _errs18 === errors;
+                    valid1 = valid1 || _valid0;
                   }
-                  var _valid0 = _errs18 === errors;
-                  valid1 = valid1 || _valid0;
                   if (!valid1) {
                     const err5 = { instancePath: instancePath + "/created_at", schemaPath: "#/properties/created_at/anyOf", keyword: "anyOf", params: {}, message: "must match a schema in anyOf" };
                     if (vErrors === null) {
@@ -1488,17 +1361,9 @@ function validate43(data, { instancePath = "", parentData, parentDataProperty, r
   validate43.errors = vErrors;
   return errors === 0;
 }
-validate43.evaluated = { "props": { "id": true, "name": true, "description": true, "agent_run_id": true, "parent_transcript_group_id": true, "created_at": true, "metadata": true }, "dynamicProps": false, "dynamicItems": false };
 function validate21(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate21.evaluated;
-  if (evaluated0.dynamicProps) {
-    evaluated0.props = void 0;
-  }
-  if (evaluated0.dynamicItems) {
-    evaluated0.items = void 0;
-  }
   if (errors === 0) {
     if (data && typeof data == "object" && !Array.isArray(data)) {
       let missing0;
@@ -1633,19 +1498,11 @@ function validate21(data, { instancePath = "", parentData, parentDataProperty, r
   validate21.errors = vErrors;
   return errors === 0;
 }
-validate21.evaluated = { "props": { "id": true, "name": true, "description": true, "transcripts": true, "transcript_groups": true, "metadata": true }, "dynamicProps": false, "dynamicItems": false };
 const AgentRunMetadataItem = validate45;
 const schema48 = { "type": "object", "properties": { "item_type": { "const": "agent_run_metadata" }, "agent_run_id": { "type": "string" }, "collection_id": { "type": "string" }, "metadata_key": { "type": "string" } }, "required": ["item_type", "agent_run_id", "collection_id", "metadata_key"] };
 function validate45(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate45.evaluated;
-  if (evaluated0.dynamicProps) {
-    evaluated0.props = void 0;
-  }
-  if (evaluated0.dynamicItems) {
-    evaluated0.items = void 0;
-  }
   if (errors === 0) {
     if (data && typeof data == "object" && !Array.isArray(data)) {
       let missing0;
@@ -1708,18 +1565,10 @@ function validate45(data, { instancePath = "", parentData, parentDataProperty, r
   validate45.errors = vErrors;
   return errors === 0;
 }
-validate45.evaluated = { "props": { "item_type": true, "agent_run_id": true, "collection_id": true, "metadata_key": true }, "dynamicProps": false, "dynamicItems": false };
 const AssistantMessage = validate46;
 function validate46(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate46.evaluated;
-  if (evaluated0.dynamicProps) {
-    evaluated0.props = void 0;
-  }
-  if (evaluated0.dynamicItems) {
-    evaluated0.items = void 0;
-  }
   if (errors === 0) {
     if (data && typeof data == "object" && !Array.isArray(data)) {
       let missing0;
@@ -1833,18 +1682,10 @@ function validate46(data, { instancePath = "", parentData, parentDataProperty, r
   validate46.errors = vErrors;
   return errors === 0;
 }
-validate46.evaluated = { "props": { "id": true, "content": true, "role": true, "metadata": true, "model": true, "tool_calls": true }, "dynamicProps": false, "dynamicItems": false };
 const ChatMessage = validate49;
 function validate49(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate49.evaluated;
-  if (evaluated0.dynamicProps) {
-    evaluated0.props = void 0;
-  }
-  if (evaluated0.dynamicItems) {
-    evaluated0.items = void 0;
-  }
   if (errors === 0) {
     if (data && typeof data == "object" && !Array.isArray(data)) {
       const tag0 = data.role;
@@ -1857,11 +1698,6 @@ function validate49(data, { instancePath = "", parentData, parentDataProperty, r
             })(vErrors, validate24.errors);
             errors = vErrors.length;
           }
-          var props0 = {};
-          props0.id = true;
-          props0.content = true;
-          props0.role = true;
-          props0.metadata = true;
         } else if (tag0 === "user") {
           if (!validate29(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
             vErrors = vErrors === null ? validate29.errors : (function(a, b) {
@@ -1869,14 +1705,6 @@ function validate49(data, { instancePath = "", parentData, parentDataProperty, r
               return a;
             })(vErrors, validate29.errors);
             errors = vErrors.length;
-          }
-          if (props0 !== true) {
-            props0 = props0 || {};
-            props0.id = true;
-            props0.content = true;
-            props0.role = true;
-            props0.metadata = true;
-            props0.tool_call_id = true;
           }
         } else if (tag0 === "assistant") {
           if (!validate31(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
@@ -1886,15 +1714,6 @@ function validate49(data, { instancePath = "", parentData, parentDataProperty, r
             })(vErrors, validate31.errors);
             errors = vErrors.length;
           }
-          if (props0 !== true) {
-            props0 = props0 || {};
-            props0.id = true;
-            props0.content = true;
-            props0.role = true;
-            props0.metadata = true;
-            props0.model = true;
-            props0.tool_calls = true;
-          }
         } else if (tag0 === "tool") {
           if (!validate35(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
             vErrors = vErrors === null ? validate35.errors : (function(a, b) {
@@ -1902,16 +1721,6 @@ function validate49(data, { instancePath = "", parentData, parentDataProperty, r
               return a;
             })(vErrors, validate35.errors);
             errors = vErrors.length;
-          }
-          if (props0 !== true) {
-            props0 = props0 || {};
-            props0.id = true;
-            props0.content = true;
-            props0.role = true;
-            props0.metadata = true;
-            props0.tool_call_id = true;
-            props0.function = true;
-            props0.error = true;
           }
         } else {
           validate49.errors = [{ instancePath, schemaPath: "#/discriminator", keyword: "discriminator", params: { error: "mapping", tag: "role", tagValue: tag0 }, message: 'value of tag "role" must be in oneOf' }];
@@ -1927,10 +1736,8 @@ function validate49(data, { instancePath = "", parentData, parentDataProperty, r
     }
   }
   validate49.errors = vErrors;
-  evaluated0.props = props0;
   return errors === 0;
 }
-validate49.evaluated = { "dynamicProps": true, "dynamicItems": false };
 const CitationItem = validate54;
 const schema51 = { "type": "object", "oneOf": [{ "$ref": "#/$defs/AgentRunMetadataItem" }, { "$ref": "#/$defs/TranscriptMetadataItem" }, { "$ref": "#/$defs/TranscriptBlockMetadataItem" }, { "$ref": "#/$defs/TranscriptBlockContentItem" }, { "$ref": "#/$defs/ReadingResultItem" }], "discriminator": { "propertyName": "item_type" } };
 const schema53 = { "type": "object", "properties": { "item_type": { "const": "transcript_metadata" }, "agent_run_id": { "type": "string" }, "collection_id": { "type": "string" }, "transcript_id": { "type": "string" }, "metadata_key": { "type": "string" } }, "required": ["item_type", "agent_run_id", "collection_id", "transcript_id", "metadata_key"] };
@@ -1940,13 +1747,6 @@ const schema56 = { "type": "object", "properties": { "item_type": { "const": "re
 function validate54(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate54.evaluated;
-  if (evaluated0.dynamicProps) {
-    evaluated0.props = void 0;
-  }
-  if (evaluated0.dynamicItems) {
-    evaluated0.items = void 0;
-  }
   if (errors === 0) {
     if (data && typeof data == "object" && !Array.isArray(data)) {
       const tag0 = data.item_type;
@@ -2012,11 +1812,6 @@ function validate54(data, { instancePath = "", parentData, parentDataProperty, r
               return false;
             }
           }
-          var props0 = {};
-          props0.item_type = true;
-          props0.agent_run_id = true;
-          props0.collection_id = true;
-          props0.metadata_key = true;
         } else if (tag0 === "transcript_metadata") {
           const _errs13 = errors;
           if (errors === _errs13) {
@@ -2089,14 +1884,6 @@ function validate54(data, { instancePath = "", parentData, parentDataProperty, r
               validate54.errors = [{ instancePath, schemaPath: "#/$defs/TranscriptMetadataItem/type", keyword: "type", params: { type: "object" }, message: "must be object" }];
               return false;
             }
-          }
-          if (props0 !== true) {
-            props0 = props0 || {};
-            props0.item_type = true;
-            props0.agent_run_id = true;
-            props0.collection_id = true;
-            props0.transcript_id = true;
-            props0.metadata_key = true;
           }
         } else if (tag0 === "block_metadata") {
           const _errs25 = errors;
@@ -2183,15 +1970,6 @@ function validate54(data, { instancePath = "", parentData, parentDataProperty, r
               validate54.errors = [{ instancePath, schemaPath: "#/$defs/TranscriptBlockMetadataItem/type", keyword: "type", params: { type: "object" }, message: "must be object" }];
               return false;
             }
-          }
-          if (props0 !== true) {
-            props0 = props0 || {};
-            props0.item_type = true;
-            props0.agent_run_id = true;
-            props0.collection_id = true;
-            props0.transcript_id = true;
-            props0.block_idx = true;
-            props0.metadata_key = true;
           }
         } else if (tag0 === "block_content") {
           const _errs39 = errors;
@@ -2280,15 +2058,6 @@ function validate54(data, { instancePath = "", parentData, parentDataProperty, r
               return false;
             }
           }
-          if (props0 !== true) {
-            props0 = props0 || {};
-            props0.item_type = true;
-            props0.agent_run_id = true;
-            props0.collection_id = true;
-            props0.transcript_id = true;
-            props0.block_idx = true;
-            props0.content_idx = true;
-          }
         } else if (tag0 === "reading_result") {
           const _errs53 = errors;
           if (errors === _errs53) {
@@ -2338,12 +2107,6 @@ function validate54(data, { instancePath = "", parentData, parentDataProperty, r
               return false;
             }
           }
-          if (props0 !== true) {
-            props0 = props0 || {};
-            props0.item_type = true;
-            props0.reading_result_id = true;
-            props0.collection_id = true;
-          }
         } else {
           validate54.errors = [{ instancePath, schemaPath: "#/discriminator", keyword: "discriminator", params: { error: "mapping", tag: "item_type", tagValue: tag0 }, message: 'value of tag "item_type" must be in oneOf' }];
           return false;
@@ -2358,23 +2121,14 @@ function validate54(data, { instancePath = "", parentData, parentDataProperty, r
     }
   }
   validate54.errors = vErrors;
-  evaluated0.props = props0;
   return errors === 0;
 }
-validate54.evaluated = { "dynamicProps": true, "dynamicItems": false };
 const CitationTarget = validate55;
 const schema57 = { "type": "object", "properties": { "item": { "$ref": "#/$defs/CitationItem" }, "text_range": { "anyOf": [{ "$ref": "#/$defs/CitationTargetTextRange" }, { "type": "null" }] } }, "required": ["item"] };
 const schema58 = { "type": "object", "properties": { "target_start_idx": { "type": ["integer", "null"] }, "target_end_idx": { "type": ["integer", "null"] }, "start_pattern": { "type": ["string", "null"] }, "end_pattern": { "type": ["string", "null"] } } };
 function validate55(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate55.evaluated;
-  if (evaluated0.dynamicProps) {
-    evaluated0.props = void 0;
-  }
-  if (evaluated0.dynamicItems) {
-    evaluated0.items = void 0;
-  }
   if (errors === 0) {
     if (data && typeof data == "object" && !Array.isArray(data)) {
       let missing0;
@@ -2487,25 +2241,20 @@ function validate55(data, { instancePath = "", parentData, parentDataProperty, r
             }
             var _valid0 = _errs4 === errors;
             valid1 = valid1 || _valid0;
-            if (_valid0) {
-              var props1 = {};
-              props1.target_start_idx = true;
-              props1.target_end_idx = true;
-              props1.start_pattern = true;
-              props1.end_pattern = true;
-            }
-            const _errs15 = errors;
-            if (data1 !== null) {
-              const err5 = { instancePath: instancePath + "/text_range", schemaPath: "#/properties/text_range/anyOf/1/type", keyword: "type", params: { type: "null" }, message: "must be null" };
-              if (vErrors === null) {
-                vErrors = [err5];
-              } else {
-                vErrors.push(err5);
+            if (!valid1) {
+              const _errs15 = errors;
+              if (data1 !== null) {
+                const err5 = { instancePath: instancePath + "/text_range", schemaPath: "#/properties/text_range/anyOf/1/type", keyword: "type", params: { type: "null" }, message: "must be null" };
+                if (vErrors === null) {
+                  vErrors = [err5];
+                } else {
+                  vErrors.push(err5);
+                }
+                errors++;
               }
-              errors++;
+              var _valid0 = _errs15 === errors;
+              valid1 = valid1 || _valid0;
             }
-            var _valid0 = _errs15 === errors;
-            valid1 = valid1 || _valid0;
             if (!valid1) {
               const err6 = { instancePath: instancePath + "/text_range", schemaPath: "#/properties/text_range/anyOf", keyword: "anyOf", params: {}, message: "must match a schema in anyOf" };
               if (vErrors === null) {
@@ -2540,18 +2289,10 @@ function validate55(data, { instancePath = "", parentData, parentDataProperty, r
   validate55.errors = vErrors;
   return errors === 0;
 }
-validate55.evaluated = { "props": { "item": true, "text_range": true }, "dynamicProps": false, "dynamicItems": false };
 const CitationTargetTextRange = validate57;
 function validate57(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate57.evaluated;
-  if (evaluated0.dynamicProps) {
-    evaluated0.props = void 0;
-  }
-  if (evaluated0.dynamicItems) {
-    evaluated0.items = void 0;
-  }
   if (errors === 0) {
     if (data && typeof data == "object" && !Array.isArray(data)) {
       if (data.target_start_idx !== void 0) {
@@ -2612,18 +2353,10 @@ function validate57(data, { instancePath = "", parentData, parentDataProperty, r
   validate57.errors = vErrors;
   return errors === 0;
 }
-validate57.evaluated = { "props": { "target_start_idx": true, "target_end_idx": true, "start_pattern": true, "end_pattern": true }, "dynamicProps": false, "dynamicItems": false };
 const Content = validate58;
 function validate58(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate58.evaluated;
-  if (evaluated0.dynamicProps) {
-    evaluated0.props = void 0;
-  }
-  if (evaluated0.dynamicItems) {
-    evaluated0.items = void 0;
-  }
   if (errors === 0) {
     if (data && typeof data == "object" && !Array.isArray(data)) {
       const tag0 = data.type;
@@ -2678,10 +2411,6 @@ function validate58(data, { instancePath = "", parentData, parentDataProperty, r
               return false;
             }
           }
-          var props0 = {};
-          props0.type = true;
-          props0.text = true;
-          props0.refusal = true;
         } else if (tag0 === "reasoning") {
           const _errs11 = errors;
           if (errors === _errs11) {
@@ -2757,14 +2486,6 @@ function validate58(data, { instancePath = "", parentData, parentDataProperty, r
               return false;
             }
           }
-          if (props0 !== true) {
-            props0 = props0 || {};
-            props0.type = true;
-            props0.reasoning = true;
-            props0.summary = true;
-            props0.signature = true;
-            props0.redacted = true;
-          }
         } else {
           validate58.errors = [{ instancePath, schemaPath: "#/discriminator", keyword: "discriminator", params: { error: "mapping", tag: "type", tagValue: tag0 }, message: 'value of tag "type" must be in oneOf' }];
           return false;
@@ -2779,21 +2500,12 @@ function validate58(data, { instancePath = "", parentData, parentDataProperty, r
     }
   }
   validate58.errors = vErrors;
-  evaluated0.props = props0;
   return errors === 0;
 }
-validate58.evaluated = { "dynamicProps": true, "dynamicItems": false };
 const ContentReasoning = validate59;
 function validate59(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate59.evaluated;
-  if (evaluated0.dynamicProps) {
-    evaluated0.props = void 0;
-  }
-  if (evaluated0.dynamicItems) {
-    evaluated0.items = void 0;
-  }
   if (errors === 0) {
     if (data && typeof data == "object" && !Array.isArray(data)) {
       let missing0;
@@ -2870,18 +2582,10 @@ function validate59(data, { instancePath = "", parentData, parentDataProperty, r
   validate59.errors = vErrors;
   return errors === 0;
 }
-validate59.evaluated = { "props": { "type": true, "reasoning": true, "summary": true, "signature": true, "redacted": true }, "dynamicProps": false, "dynamicItems": false };
 const ContentText = validate60;
 function validate60(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate60.evaluated;
-  if (evaluated0.dynamicProps) {
-    evaluated0.props = void 0;
-  }
-  if (evaluated0.dynamicItems) {
-    evaluated0.items = void 0;
-  }
   if (errors === 0) {
     if (data && typeof data == "object" && !Array.isArray(data)) {
       let missing0;
@@ -2933,20 +2637,12 @@ function validate60(data, { instancePath = "", parentData, parentDataProperty, r
   validate60.errors = vErrors;
   return errors === 0;
 }
-validate60.evaluated = { "props": { "type": true, "text": true, "refusal": true }, "dynamicProps": false, "dynamicItems": false };
 const DocentAssistantMessage = validate61;
 const schema65 = { "type": "object", "allOf": [{ "$ref": "#/$defs/AssistantMessage" }], "properties": { "role": { "const": "assistant" }, "citations": { "type": ["array", "null"], "items": { "$ref": "#/$defs/InlineCitation" } }, "suggested_messages": { "type": ["array", "null"], "items": { "type": "string" } } }, "required": ["role"] };
 const schema66 = { "type": "object", "properties": { "start_idx": { "type": "integer" }, "end_idx": { "type": "integer" }, "target": { "$ref": "#/$defs/CitationTarget" } }, "required": ["start_idx", "end_idx", "target"] };
 function validate63(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate63.evaluated;
-  if (evaluated0.dynamicProps) {
-    evaluated0.props = void 0;
-  }
-  if (evaluated0.dynamicItems) {
-    evaluated0.items = void 0;
-  }
   if (errors === 0) {
     if (data && typeof data == "object" && !Array.isArray(data)) {
       let missing0;
@@ -3002,17 +2698,9 @@ function validate63(data, { instancePath = "", parentData, parentDataProperty, r
   validate63.errors = vErrors;
   return errors === 0;
 }
-validate63.evaluated = { "props": { "start_idx": true, "end_idx": true, "target": true }, "dynamicProps": false, "dynamicItems": false };
 function validate61(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate61.evaluated;
-  if (evaluated0.dynamicProps) {
-    evaluated0.props = void 0;
-  }
-  if (evaluated0.dynamicItems) {
-    evaluated0.items = void 0;
-  }
   if (!validate31(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
     vErrors = vErrors === null ? validate31.errors : (function(a, b) {
       for (let i = 0; i < b.length; i++) a.push(b[i]);
@@ -3109,19 +2797,11 @@ function validate61(data, { instancePath = "", parentData, parentDataProperty, r
   validate61.errors = vErrors;
   return errors === 0;
 }
-validate61.evaluated = { "props": { "role": true, "citations": true, "suggested_messages": true, "id": true, "content": true, "metadata": true, "model": true, "tool_calls": true }, "dynamicProps": false, "dynamicItems": false };
 const DocentChatMessage = validate66;
 const schema67 = { "type": "object", "oneOf": [{ "$ref": "#/$defs/SystemMessage" }, { "$ref": "#/$defs/UserMessage" }, { "$ref": "#/$defs/DocentAssistantMessage" }, { "$ref": "#/$defs/ToolMessage" }], "discriminator": { "propertyName": "role" } };
 function validate66(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate66.evaluated;
-  if (evaluated0.dynamicProps) {
-    evaluated0.props = void 0;
-  }
-  if (evaluated0.dynamicItems) {
-    evaluated0.items = void 0;
-  }
   if (errors === 0) {
     if (data && typeof data == "object" && !Array.isArray(data)) {
       const tag0 = data.role;
@@ -3134,11 +2814,6 @@ function validate66(data, { instancePath = "", parentData, parentDataProperty, r
             })(vErrors, validate24.errors);
             errors = vErrors.length;
           }
-          var props0 = {};
-          props0.id = true;
-          props0.content = true;
-          props0.role = true;
-          props0.metadata = true;
         } else if (tag0 === "user") {
           if (!validate29(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
             vErrors = vErrors === null ? validate29.errors : (function(a, b) {
@@ -3146,14 +2821,6 @@ function validate66(data, { instancePath = "", parentData, parentDataProperty, r
               return a;
             })(vErrors, validate29.errors);
             errors = vErrors.length;
-          }
-          if (props0 !== true) {
-            props0 = props0 || {};
-            props0.id = true;
-            props0.content = true;
-            props0.role = true;
-            props0.metadata = true;
-            props0.tool_call_id = true;
           }
         } else if (tag0 === "assistant") {
           if (!validate61(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
@@ -3163,17 +2830,6 @@ function validate66(data, { instancePath = "", parentData, parentDataProperty, r
             })(vErrors, validate61.errors);
             errors = vErrors.length;
           }
-          if (props0 !== true) {
-            props0 = props0 || {};
-            props0.role = true;
-            props0.citations = true;
-            props0.suggested_messages = true;
-            props0.id = true;
-            props0.content = true;
-            props0.metadata = true;
-            props0.model = true;
-            props0.tool_calls = true;
-          }
         } else if (tag0 === "tool") {
           if (!validate35(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
             vErrors = vErrors === null ? validate35.errors : (function(a, b) {
@@ -3181,16 +2837,6 @@ function validate66(data, { instancePath = "", parentData, parentDataProperty, r
               return a;
             })(vErrors, validate35.errors);
             errors = vErrors.length;
-          }
-          if (props0 !== true) {
-            props0 = props0 || {};
-            props0.id = true;
-            props0.content = true;
-            props0.role = true;
-            props0.metadata = true;
-            props0.tool_call_id = true;
-            props0.function = true;
-            props0.error = true;
           }
         } else {
           validate66.errors = [{ instancePath, schemaPath: "#/discriminator", keyword: "discriminator", params: { error: "mapping", tag: "role", tagValue: tag0 }, message: 'value of tag "role" must be in oneOf' }];
@@ -3206,21 +2852,12 @@ function validate66(data, { instancePath = "", parentData, parentDataProperty, r
     }
   }
   validate66.errors = vErrors;
-  evaluated0.props = props0;
   return errors === 0;
 }
-validate66.evaluated = { "dynamicProps": true, "dynamicItems": false };
 const InlineCitation = validate71;
 function validate71(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate71.evaluated;
-  if (evaluated0.dynamicProps) {
-    evaluated0.props = void 0;
-  }
-  if (evaluated0.dynamicItems) {
-    evaluated0.items = void 0;
-  }
   if (errors === 0) {
     if (data && typeof data == "object" && !Array.isArray(data)) {
       let missing0;
@@ -3276,18 +2913,10 @@ function validate71(data, { instancePath = "", parentData, parentDataProperty, r
   validate71.errors = vErrors;
   return errors === 0;
 }
-validate71.evaluated = { "props": { "start_idx": true, "end_idx": true, "target": true }, "dynamicProps": false, "dynamicItems": false };
 const MessageContent = validate73;
 function validate73(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate73.evaluated;
-  if (evaluated0.dynamicProps) {
-    evaluated0.props = void 0;
-  }
-  if (evaluated0.dynamicItems) {
-    evaluated0.items = void 0;
-  }
   const _errs0 = errors;
   let valid0 = false;
   const _errs1 = errors;
@@ -3302,39 +2931,38 @@ function validate73(data, { instancePath = "", parentData, parentDataProperty, r
   }
   var _valid0 = _errs1 === errors;
   valid0 = valid0 || _valid0;
-  const _errs3 = errors;
-  if (errors === _errs3) {
-    if (Array.isArray(data)) {
-      var valid1 = true;
-      const len0 = data.length;
-      for (let i0 = 0; i0 < len0; i0++) {
-        const _errs5 = errors;
-        if (!validate26(data[i0], { instancePath: instancePath + "/" + i0, parentData: data, parentDataProperty: i0, rootData, dynamicAnchors })) {
-          vErrors = vErrors === null ? validate26.errors : (function(a, b) {
-            for (let i = 0; i < b.length; i++) a.push(b[i]);
-            return a;
-          })(vErrors, validate26.errors);
-          errors = vErrors.length;
+  if (!valid0) {
+    const _errs3 = errors;
+    if (errors === _errs3) {
+      if (Array.isArray(data)) {
+        var valid1 = true;
+        const len0 = data.length;
+        for (let i0 = 0; i0 < len0; i0++) {
+          const _errs5 = errors;
+          if (!validate26(data[i0], { instancePath: instancePath + "/" + i0, parentData: data, parentDataProperty: i0, rootData, dynamicAnchors })) {
+            vErrors = vErrors === null ? validate26.errors : (function(a, b) {
+              for (let i = 0; i < b.length; i++) a.push(b[i]);
+              return a;
+            })(vErrors, validate26.errors);
+            errors = vErrors.length;
+          }
+          var valid1 = _errs5 === errors;
+          if (!valid1) {
+            break;
+          }
         }
-        var valid1 = _errs5 === errors;
-        if (!valid1) {
-          break;
-        }
-      }
-    } else {
-      const err1 = { instancePath, schemaPath: "#/anyOf/1/type", keyword: "type", params: { type: "array" }, message: "must be array" };
-      if (vErrors === null) {
-        vErrors = [err1];
       } else {
-        vErrors.push(err1);
+        const err1 = { instancePath, schemaPath: "#/anyOf/1/type", keyword: "type", params: { type: "array" }, message: "must be array" };
+        if (vErrors === null) {
+          vErrors = [err1];
+        } else {
+          vErrors.push(err1);
+        }
+        errors++;
       }
-      errors++;
     }
-  }
-  var _valid0 = _errs3 === errors;
-  valid0 = valid0 || _valid0;
-  if (_valid0) {
-    var items0 = true;
+    var _valid0 = _errs3 === errors;
+    valid0 = valid0 || _valid0;
   }
   if (!valid0) {
     const err2 = { instancePath, schemaPath: "#/anyOf", keyword: "anyOf", params: {}, message: "must match a schema in anyOf" };
@@ -3357,21 +2985,12 @@ function validate73(data, { instancePath = "", parentData, parentDataProperty, r
     }
   }
   validate73.errors = vErrors;
-  evaluated0.items = items0;
   return errors === 0;
 }
-validate73.evaluated = { "dynamicProps": false, "dynamicItems": true };
 const ReadingResultItem = validate75;
 function validate75(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate75.evaluated;
-  if (evaluated0.dynamicProps) {
-    evaluated0.props = void 0;
-  }
-  if (evaluated0.dynamicItems) {
-    evaluated0.items = void 0;
-  }
   if (errors === 0) {
     if (data && typeof data == "object" && !Array.isArray(data)) {
       let missing0;
@@ -3422,18 +3041,10 @@ function validate75(data, { instancePath = "", parentData, parentDataProperty, r
   validate75.errors = vErrors;
   return errors === 0;
 }
-validate75.evaluated = { "props": { "item_type": true, "reading_result_id": true, "collection_id": true }, "dynamicProps": false, "dynamicItems": false };
 const SystemMessage = validate76;
 function validate76(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate76.evaluated;
-  if (evaluated0.dynamicProps) {
-    evaluated0.props = void 0;
-  }
-  if (evaluated0.dynamicItems) {
-    evaluated0.items = void 0;
-  }
   if (errors === 0) {
     if (data && typeof data == "object" && !Array.isArray(data)) {
       let missing0;
@@ -3501,18 +3112,10 @@ function validate76(data, { instancePath = "", parentData, parentDataProperty, r
   validate76.errors = vErrors;
   return errors === 0;
 }
-validate76.evaluated = { "props": { "id": true, "content": true, "role": true, "metadata": true }, "dynamicProps": false, "dynamicItems": false };
 const Timestamp = validate78;
 function validate78(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate78.evaluated;
-  if (evaluated0.dynamicProps) {
-    evaluated0.props = void 0;
-  }
-  if (evaluated0.dynamicItems) {
-    evaluated0.items = void 0;
-  }
   const _errs1 = errors;
   const _errs2 = errors;
   if (typeof data === "string") {
@@ -3554,18 +3157,10 @@ function validate78(data, { instancePath = "", parentData, parentDataProperty, r
   validate78.errors = vErrors;
   return errors === 0;
 }
-validate78.evaluated = { "dynamicProps": false, "dynamicItems": false };
 const ToolCall = validate79;
 function validate79(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate79.evaluated;
-  if (evaluated0.dynamicProps) {
-    evaluated0.props = void 0;
-  }
-  if (evaluated0.dynamicItems) {
-    evaluated0.items = void 0;
-  }
   if (errors === 0) {
     if (data && typeof data == "object" && !Array.isArray(data)) {
       let missing0;
@@ -3714,24 +3309,20 @@ function validate79(data, { instancePath = "", parentData, parentDataProperty, r
                     }
                     var _valid0 = _errs12 === errors;
                     valid1 = valid1 || _valid0;
-                    if (_valid0) {
-                      var props0 = {};
-                      props0.title = true;
-                      props0.format = true;
-                      props0.content = true;
-                    }
-                    const _errs20 = errors;
-                    if (data5 !== null) {
-                      const err5 = { instancePath: instancePath + "/view", schemaPath: "#/properties/view/anyOf/1/type", keyword: "type", params: { type: "null" }, message: "must be null" };
-                      if (vErrors === null) {
-                        vErrors = [err5];
-                      } else {
-                        vErrors.push(err5);
+                    if (!valid1) {
+                      const _errs20 = errors;
+                      if (data5 !== null) {
+                        const err5 = { instancePath: instancePath + "/view", schemaPath: "#/properties/view/anyOf/1/type", keyword: "type", params: { type: "null" }, message: "must be null" };
+                        if (vErrors === null) {
+                          vErrors = [err5];
+                        } else {
+                          vErrors.push(err5);
+                        }
+                        errors++;
                       }
-                      errors++;
+                      var _valid0 = _errs20 === errors;
+                      valid1 = valid1 || _valid0;
                     }
-                    var _valid0 = _errs20 === errors;
-                    valid1 = valid1 || _valid0;
                     if (!valid1) {
                       const err6 = { instancePath: instancePath + "/view", schemaPath: "#/properties/view/anyOf", keyword: "anyOf", params: {}, message: "must match a schema in anyOf" };
                       if (vErrors === null) {
@@ -3783,18 +3374,10 @@ function validate79(data, { instancePath = "", parentData, parentDataProperty, r
   validate79.errors = vErrors;
   return errors === 0;
 }
-validate79.evaluated = { "props": { "id": true, "function": true, "arguments": true, "type": true, "parse_error": true, "view": true, "google_thought_signature": true }, "dynamicProps": false, "dynamicItems": false };
 const ToolCallContent = validate80;
 function validate80(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate80.evaluated;
-  if (evaluated0.dynamicProps) {
-    evaluated0.props = void 0;
-  }
-  if (evaluated0.dynamicItems) {
-    evaluated0.items = void 0;
-  }
   if (errors === 0) {
     if (data && typeof data == "object" && !Array.isArray(data)) {
       let missing0;
@@ -3847,7 +3430,6 @@ function validate80(data, { instancePath = "", parentData, parentDataProperty, r
   validate80.errors = vErrors;
   return errors === 0;
 }
-validate80.evaluated = { "props": { "title": true, "format": true, "content": true }, "dynamicProps": false, "dynamicItems": false };
 const ToolInfo = validate81;
 const schema76 = { "type": "object", "properties": { "name": { "type": "string" }, "description": { "type": "string" }, "parameters": { "$ref": "#/$defs/ToolParams" } }, "required": ["name", "description"] };
 const schema77 = { "type": "object", "properties": { "type": { "const": "object" }, "properties": { "type": "object", "additionalProperties": { "$ref": "#/$defs/ToolParam" } }, "required": { "type": "array", "items": { "type": "string" } }, "additionalProperties": { "type": "boolean" } } };
@@ -3855,13 +3437,6 @@ const schema78 = { "type": "object", "properties": { "name": { "type": "string" 
 function validate82(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate82.evaluated;
-  if (evaluated0.dynamicProps) {
-    evaluated0.props = void 0;
-  }
-  if (evaluated0.dynamicItems) {
-    evaluated0.items = void 0;
-  }
   if (errors === 0) {
     if (data && typeof data == "object" && !Array.isArray(data)) {
       if (data.type !== void 0) {
@@ -3996,17 +3571,9 @@ function validate82(data, { instancePath = "", parentData, parentDataProperty, r
   validate82.errors = vErrors;
   return errors === 0;
 }
-validate82.evaluated = { "props": { "type": true, "properties": true, "required": true, "additionalProperties": true }, "dynamicProps": false, "dynamicItems": false };
 function validate81(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate81.evaluated;
-  if (evaluated0.dynamicProps) {
-    evaluated0.props = void 0;
-  }
-  if (evaluated0.dynamicItems) {
-    evaluated0.items = void 0;
-  }
   if (errors === 0) {
     if (data && typeof data == "object" && !Array.isArray(data)) {
       let missing0;
@@ -4060,18 +3627,10 @@ function validate81(data, { instancePath = "", parentData, parentDataProperty, r
   validate81.errors = vErrors;
   return errors === 0;
 }
-validate81.evaluated = { "props": { "name": true, "description": true, "parameters": true }, "dynamicProps": false, "dynamicItems": false };
 const ToolMessage = validate84;
 function validate84(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate84.evaluated;
-  if (evaluated0.dynamicProps) {
-    evaluated0.props = void 0;
-  }
-  if (evaluated0.dynamicItems) {
-    evaluated0.items = void 0;
-  }
   if (errors === 0) {
     if (data && typeof data == "object" && !Array.isArray(data)) {
       let missing0;
@@ -4178,18 +3737,10 @@ function validate84(data, { instancePath = "", parentData, parentDataProperty, r
   validate84.errors = vErrors;
   return errors === 0;
 }
-validate84.evaluated = { "props": { "id": true, "content": true, "role": true, "metadata": true, "tool_call_id": true, "function": true, "error": true }, "dynamicProps": false, "dynamicItems": false };
 const ToolParam = validate86;
 function validate86(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate86.evaluated;
-  if (evaluated0.dynamicProps) {
-    evaluated0.props = void 0;
-  }
-  if (evaluated0.dynamicItems) {
-    evaluated0.items = void 0;
-  }
   if (errors === 0) {
     if (data && typeof data == "object" && !Array.isArray(data)) {
       let missing0;
@@ -4241,18 +3792,10 @@ function validate86(data, { instancePath = "", parentData, parentDataProperty, r
   validate86.errors = vErrors;
   return errors === 0;
 }
-validate86.evaluated = { "props": { "name": true, "description": true, "input_schema": true }, "dynamicProps": false, "dynamicItems": false };
 const ToolParams = validate87;
 function validate87(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate87.evaluated;
-  if (evaluated0.dynamicProps) {
-    evaluated0.props = void 0;
-  }
-  if (evaluated0.dynamicItems) {
-    evaluated0.items = void 0;
-  }
   if (errors === 0) {
     if (data && typeof data == "object" && !Array.isArray(data)) {
       if (data.type !== void 0) {
@@ -4387,18 +3930,10 @@ function validate87(data, { instancePath = "", parentData, parentDataProperty, r
   validate87.errors = vErrors;
   return errors === 0;
 }
-validate87.evaluated = { "props": { "type": true, "properties": true, "required": true, "additionalProperties": true }, "dynamicProps": false, "dynamicItems": false };
 const Transcript = validate88;
 function validate88(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate88.evaluated;
-  if (evaluated0.dynamicProps) {
-    evaluated0.props = void 0;
-  }
-  if (evaluated0.dynamicItems) {
-    evaluated0.items = void 0;
-  }
   if (errors === 0) {
     if (data && typeof data == "object" && !Array.isArray(data)) {
       let missing0;
@@ -4515,18 +4050,20 @@ function validate88(data, { instancePath = "", parentData, parentDataProperty, r
                   }
                   var _valid0 = _errs11 === errors;
                   valid1 = valid1 || _valid0;
-                  const _errs16 = errors;
-                  if (data4 !== null) {
-                    const err4 = { instancePath: instancePath + "/created_at", schemaPath: "#/properties/created_at/anyOf/1/type", keyword: "type", params: { type: "null" }, message: "must be null" };
-                    if (vErrors === null) {
-                      vErrors = [err4];
-                    } else {
-                      vErrors.push(err4);
+                  if (!valid1) {
+                    const _errs16 = errors;
+                    if (data4 !== null) {
+                      const err4 = { instancePath: instancePath + "/created_at", schemaPath: "#/properties/created_at/anyOf/1/type", keyword: "type", params: { type: "null" }, message: "must be null" };
+                      if (vErrors === null) {
+                        vErrors = [err4];
+                      } else {
+                        vErrors.push(err4);
+                      }
+                      errors++;
                     }
-                    errors++;
+                    var _valid0 = _errs16 === errors;
+                    valid1 = valid1 || _valid0;
                   }
-                  var _valid0 = _errs16 === errors;
-                  valid1 = valid1 || _valid0;
                   if (!valid1) {
                     const err5 = { instancePath: instancePath + "/created_at", schemaPath: "#/properties/created_at/anyOf", keyword: "anyOf", params: {}, message: "must match a schema in anyOf" };
                     if (vErrors === null) {
@@ -4609,18 +4146,10 @@ function validate88(data, { instancePath = "", parentData, parentDataProperty, r
   validate88.errors = vErrors;
   return errors === 0;
 }
-validate88.evaluated = { "props": { "id": true, "name": true, "description": true, "transcript_group_id": true, "created_at": true, "messages": true, "metadata": true }, "dynamicProps": false, "dynamicItems": false };
 const TranscriptBlockContentItem = validate90;
 function validate90(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate90.evaluated;
-  if (evaluated0.dynamicProps) {
-    evaluated0.props = void 0;
-  }
-  if (evaluated0.dynamicItems) {
-    evaluated0.items = void 0;
-  }
   if (errors === 0) {
     if (data && typeof data == "object" && !Array.isArray(data)) {
       let missing0;
@@ -4709,18 +4238,10 @@ function validate90(data, { instancePath = "", parentData, parentDataProperty, r
   validate90.errors = vErrors;
   return errors === 0;
 }
-validate90.evaluated = { "props": { "item_type": true, "agent_run_id": true, "collection_id": true, "transcript_id": true, "block_idx": true, "content_idx": true }, "dynamicProps": false, "dynamicItems": false };
 const TranscriptBlockMetadataItem = validate91;
 function validate91(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate91.evaluated;
-  if (evaluated0.dynamicProps) {
-    evaluated0.props = void 0;
-  }
-  if (evaluated0.dynamicItems) {
-    evaluated0.items = void 0;
-  }
   if (errors === 0) {
     if (data && typeof data == "object" && !Array.isArray(data)) {
       let missing0;
@@ -4808,18 +4329,10 @@ function validate91(data, { instancePath = "", parentData, parentDataProperty, r
   validate91.errors = vErrors;
   return errors === 0;
 }
-validate91.evaluated = { "props": { "item_type": true, "agent_run_id": true, "collection_id": true, "transcript_id": true, "block_idx": true, "metadata_key": true }, "dynamicProps": false, "dynamicItems": false };
 const TranscriptGroup = validate92;
 function validate92(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate92.evaluated;
-  if (evaluated0.dynamicProps) {
-    evaluated0.props = void 0;
-  }
-  if (evaluated0.dynamicItems) {
-    evaluated0.items = void 0;
-  }
   if (errors === 0) {
     if (data && typeof data == "object" && !Array.isArray(data)) {
       if (data.id !== void 0) {
@@ -4943,18 +4456,20 @@ function validate92(data, { instancePath = "", parentData, parentDataProperty, r
                   }
                   var _valid0 = _errs13 === errors;
                   valid1 = valid1 || _valid0;
-                  const _errs18 = errors;
-                  if (data5 !== null) {
-                    const err4 = { instancePath: instancePath + "/created_at", schemaPath: "#/properties/created_at/anyOf/1/type", keyword: "type", params: { type: "null" }, message: "must be null" };
-                    if (vErrors === null) {
-                      vErrors = [err4];
-                    } else {
-                      vErrors.push(err4);
+                  if (!valid1) {
+                    const _errs18 = errors;
+                    if (data5 !== null) {
+                      const err4 = { instancePath: instancePath + "/created_at", schemaPath: "#/properties/created_at/anyOf/1/type", keyword: "type", params: { type: "null" }, message: "must be null" };
+                      if (vErrors === null) {
+                        vErrors = [err4];
+                      } else {
+                        vErrors.push(err4);
+                      }
+                      errors++;
                     }
-                    errors++;
+                    var _valid0 = _errs18 === errors;
+                    valid1 = valid1 || _valid0;
                   }
-                  var _valid0 = _errs18 === errors;
-                  valid1 = valid1 || _valid0;
                   if (!valid1) {
                     const err5 = { instancePath: instancePath + "/created_at", schemaPath: "#/properties/created_at/anyOf", keyword: "anyOf", params: {}, message: "must match a schema in anyOf" };
                     if (vErrors === null) {
@@ -5005,18 +4520,10 @@ function validate92(data, { instancePath = "", parentData, parentDataProperty, r
   validate92.errors = vErrors;
   return errors === 0;
 }
-validate92.evaluated = { "props": { "id": true, "name": true, "description": true, "agent_run_id": true, "parent_transcript_group_id": true, "created_at": true, "metadata": true }, "dynamicProps": false, "dynamicItems": false };
 const TranscriptMetadataItem = validate93;
 function validate93(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate93.evaluated;
-  if (evaluated0.dynamicProps) {
-    evaluated0.props = void 0;
-  }
-  if (evaluated0.dynamicItems) {
-    evaluated0.items = void 0;
-  }
   if (errors === 0) {
     if (data && typeof data == "object" && !Array.isArray(data)) {
       let missing0;
@@ -5091,18 +4598,10 @@ function validate93(data, { instancePath = "", parentData, parentDataProperty, r
   validate93.errors = vErrors;
   return errors === 0;
 }
-validate93.evaluated = { "props": { "item_type": true, "agent_run_id": true, "collection_id": true, "transcript_id": true, "metadata_key": true }, "dynamicProps": false, "dynamicItems": false };
 const UserMessage = validate94;
 function validate94(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate94.evaluated;
-  if (evaluated0.dynamicProps) {
-    evaluated0.props = void 0;
-  }
-  if (evaluated0.dynamicItems) {
-    evaluated0.items = void 0;
-  }
   if (errors === 0) {
     if (data && typeof data == "object" && !Array.isArray(data)) {
       let missing0;
@@ -5200,7 +4699,6 @@ function validate94(data, { instancePath = "", parentData, parentDataProperty, r
   validate94.errors = vErrors;
   return errors === 0;
 }
-validate94.evaluated = { "props": { "id": true, "content": true, "role": true, "metadata": true, "tool_call_id": true }, "dynamicProps": false, "dynamicItems": false };
 // Annotate the CommonJS export names for ESM import in node:
 0 && (module.exports = {
   AgentRun,

@@ -66,13 +66,6 @@ const schema40 = { "type": "object", "properties": { "type": { "const": "reasoni
 function validate26(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate26.evaluated;
-  if (evaluated0.dynamicProps) {
-    evaluated0.props = void 0;
-  }
-  if (evaluated0.dynamicItems) {
-    evaluated0.items = void 0;
-  }
   if (data && typeof data == "object" && !Array.isArray(data)) {
     const tag0 = data.type;
     if (typeof tag0 == "string") {
@@ -141,10 +134,6 @@ function validate26(data, { instancePath = "", parentData, parentDataProperty, r
           }
           errors++;
         }
-        var props0 = {};
-        props0.type = true;
-        props0.text = true;
-        props0.refusal = true;
       } else if (tag0 === "reasoning") {
         if (data && typeof data == "object" && !Array.isArray(data)) {
           if (data.type === void 0) {
@@ -234,14 +223,6 @@ function validate26(data, { instancePath = "", parentData, parentDataProperty, r
           }
           errors++;
         }
-        if (props0 !== true) {
-          props0 = props0 || {};
-          props0.type = true;
-          props0.reasoning = true;
-          props0.summary = true;
-          props0.signature = true;
-          props0.redacted = true;
-        }
       } else {
         const err14 = { instancePath, schemaPath: "#/discriminator", keyword: "discriminator", params: { error: "mapping", tag: "type", tagValue: tag0 }, message: 'value of tag "type" must be in oneOf', schema: schema38.discriminator, parentSchema: schema38, data };
         if (vErrors === null) {
@@ -270,20 +251,11 @@ function validate26(data, { instancePath = "", parentData, parentDataProperty, r
     errors++;
   }
   validate26.errors = vErrors;
-  evaluated0.props = props0;
   return errors === 0;
 }
-validate26.evaluated = { "dynamicProps": true, "dynamicItems": false };
 function validate25(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate25.evaluated;
-  if (evaluated0.dynamicProps) {
-    evaluated0.props = void 0;
-  }
-  if (evaluated0.dynamicItems) {
-    evaluated0.items = void 0;
-  }
   const _errs0 = errors;
   let valid0 = false;
   const _errs1 = errors;
@@ -298,31 +270,30 @@ function validate25(data, { instancePath = "", parentData, parentDataProperty, r
   }
   var _valid0 = _errs1 === errors;
   valid0 = valid0 || _valid0;
-  const _errs3 = errors;
-  if (Array.isArray(data)) {
-    const len0 = data.length;
-    for (let i0 = 0; i0 < len0; i0++) {
-      if (!validate26(data[i0], { instancePath: instancePath + "/" + i0, parentData: data, parentDataProperty: i0, rootData, dynamicAnchors })) {
-        vErrors = vErrors === null ? validate26.errors : (function(a, b) {
-          for (let i = 0; i < b.length; i++) a.push(b[i]);
-          return a;
-        })(vErrors, validate26.errors);
-        errors = vErrors.length;
+  if (!valid0) {
+    const _errs3 = errors;
+    if (Array.isArray(data)) {
+      const len0 = data.length;
+      for (let i0 = 0; i0 < len0; i0++) {
+        if (!validate26(data[i0], { instancePath: instancePath + "/" + i0, parentData: data, parentDataProperty: i0, rootData, dynamicAnchors })) {
+          vErrors = vErrors === null ? validate26.errors : (function(a, b) {
+            for (let i = 0; i < b.length; i++) a.push(b[i]);
+            return a;
+          })(vErrors, validate26.errors);
+          errors = vErrors.length;
+        }
       }
-    }
-  } else {
-    const err1 = { instancePath, schemaPath: "#/anyOf/1/type", keyword: "type", params: { type: "array" }, message: "must be array", schema: schema37.anyOf[1].type, parentSchema: schema37.anyOf[1], data };
-    if (vErrors === null) {
-      vErrors = [err1];
     } else {
-      vErrors.push(err1);
+      const err1 = { instancePath, schemaPath: "#/anyOf/1/type", keyword: "type", params: { type: "array" }, message: "must be array", schema: schema37.anyOf[1].type, parentSchema: schema37.anyOf[1], data };
+      if (vErrors === null) {
+        vErrors = [err1];
+      } else {
+        vErrors.push(err1);
+      }
+      errors++;
     }
-    errors++;
-  }
-  var _valid0 = _errs3 === errors;
-  valid0 = valid0 || _valid0;
-  if (_valid0) {
-    var items0 = true;
+    var _valid0 = _errs3 === errors;
+    valid0 = valid0 || _valid0;
   }
   if (!valid0) {
     const err2 = { instancePath, schemaPath: "#/anyOf", keyword: "anyOf", params: {}, message: "must match a schema in anyOf", schema: schema37.anyOf, parentSchema: schema37, data };
@@ -343,20 +314,11 @@ function validate25(data, { instancePath = "", parentData, parentDataProperty, r
     }
   }
   validate25.errors = vErrors;
-  evaluated0.items = items0;
   return errors === 0;
 }
-validate25.evaluated = { "dynamicProps": false, "dynamicItems": true };
 function validate24(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate24.evaluated;
-  if (evaluated0.dynamicProps) {
-    evaluated0.props = void 0;
-  }
-  if (evaluated0.dynamicItems) {
-    evaluated0.items = void 0;
-  }
   if (data && typeof data == "object" && !Array.isArray(data)) {
     if (data.content === void 0) {
       const err0 = { instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: "content" }, message: "must have required property 'content'", schema: schema36.required, parentSchema: schema36, data };
@@ -433,18 +395,10 @@ function validate24(data, { instancePath = "", parentData, parentDataProperty, r
   validate24.errors = vErrors;
   return errors === 0;
 }
-validate24.evaluated = { "props": { "id": true, "content": true, "role": true, "metadata": true }, "dynamicProps": false, "dynamicItems": false };
 const schema41 = { "type": "object", "properties": { "id": { "type": ["string", "null"] }, "content": { "$ref": "#/$defs/MessageContent" }, "role": { "const": "user" }, "metadata": { "type": ["object", "null"] }, "tool_call_id": { "type": ["array", "null"], "items": { "type": "string" } } }, "required": ["content", "role"] };
 function validate29(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate29.evaluated;
-  if (evaluated0.dynamicProps) {
-    evaluated0.props = void 0;
-  }
-  if (evaluated0.dynamicItems) {
-    evaluated0.items = void 0;
-  }
   if (data && typeof data == "object" && !Array.isArray(data)) {
     if (data.content === void 0) {
       const err0 = { instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: "content" }, message: "must have required property 'content'", schema: schema41.required, parentSchema: schema41, data };
@@ -548,20 +502,12 @@ function validate29(data, { instancePath = "", parentData, parentDataProperty, r
   validate29.errors = vErrors;
   return errors === 0;
 }
-validate29.evaluated = { "props": { "id": true, "content": true, "role": true, "metadata": true, "tool_call_id": true }, "dynamicProps": false, "dynamicItems": false };
 const schema42 = { "type": "object", "properties": { "id": { "type": ["string", "null"] }, "content": { "$ref": "#/$defs/MessageContent" }, "role": { "const": "assistant" }, "metadata": { "type": ["object", "null"] }, "model": { "type": ["string", "null"] }, "tool_calls": { "type": ["array", "null"], "items": { "$ref": "#/$defs/ToolCall" } } }, "required": ["content", "role"] };
 const schema43 = { "type": "object", "properties": { "id": { "type": "string" }, "function": { "type": "string" }, "arguments": { "type": "object" }, "type": { "enum": ["function", null] }, "parse_error": { "type": ["string", "null"] }, "view": { "anyOf": [{ "$ref": "#/$defs/ToolCallContent" }, { "type": "null" }] }, "google_thought_signature": { "type": ["string", "null"] } }, "required": ["id", "function", "arguments"] };
 const schema44 = { "type": "object", "properties": { "title": { "type": ["string", "null"] }, "format": { "enum": ["text", "markdown"] }, "content": { "type": "string" } }, "required": ["format", "content"] };
 function validate33(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate33.evaluated;
-  if (evaluated0.dynamicProps) {
-    evaluated0.props = void 0;
-  }
-  if (evaluated0.dynamicItems) {
-    evaluated0.items = void 0;
-  }
   if (data && typeof data == "object" && !Array.isArray(data)) {
     if (data.id === void 0) {
       const err0 = { instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: "id" }, message: "must have required property 'id'", schema: schema43.required, parentSchema: schema43, data };
@@ -721,24 +667,20 @@ function validate33(data, { instancePath = "", parentData, parentDataProperty, r
       }
       var _valid0 = _errs12 === errors;
       valid1 = valid1 || _valid0;
-      if (_valid0) {
-        var props0 = {};
-        props0.title = true;
-        props0.format = true;
-        props0.content = true;
-      }
-      const _errs20 = errors;
-      if (data5 !== null) {
-        const err14 = { instancePath: instancePath + "/view", schemaPath: "#/properties/view/anyOf/1/type", keyword: "type", params: { type: "null" }, message: "must be null", schema: schema43.properties.view.anyOf[1].type, parentSchema: schema43.properties.view.anyOf[1], data: data5 };
-        if (vErrors === null) {
-          vErrors = [err14];
-        } else {
-          vErrors.push(err14);
+      if (!valid1) {
+        const _errs20 = errors;
+        if (data5 !== null) {
+          const err14 = { instancePath: instancePath + "/view", schemaPath: "#/properties/view/anyOf/1/type", keyword: "type", params: { type: "null" }, message: "must be null", schema: schema43.properties.view.anyOf[1].type, parentSchema: schema43.properties.view.anyOf[1], data: data5 };
+          if (vErrors === null) {
+            vErrors = [err14];
+          } else {
+            vErrors.push(err14);
+          }
+          errors++;
         }
-        errors++;
+        var _valid0 = _errs20 === errors;
+        valid1 = valid1 || _valid0;
       }
-      var _valid0 = _errs20 === errors;
-      valid1 = valid1 || _valid0;
       if (!valid1) {
         const err15 = { instancePath: instancePath + "/view", schemaPath: "#/properties/view/anyOf", keyword: "anyOf", params: {}, message: "must match a schema in anyOf", schema: schema43.properties.view.anyOf, parentSchema: schema43.properties.view, data: data5 };
         if (vErrors === null) {
@@ -782,17 +724,9 @@ function validate33(data, { instancePath = "", parentData, parentDataProperty, r
   validate33.errors = vErrors;
   return errors === 0;
 }
-validate33.evaluated = { "props": { "id": true, "function": true, "arguments": true, "type": true, "parse_error": true, "view": true, "google_thought_signature": true }, "dynamicProps": false, "dynamicItems": false };
 function validate31(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate31.evaluated;
-  if (evaluated0.dynamicProps) {
-    evaluated0.props = void 0;
-  }
-  if (evaluated0.dynamicItems) {
-    evaluated0.items = void 0;
-  }
   if (data && typeof data == "object" && !Array.isArray(data)) {
     if (data.content === void 0) {
       const err0 = { instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: "content" }, message: "must have required property 'content'", schema: schema42.required, parentSchema: schema42, data };
@@ -905,18 +839,10 @@ function validate31(data, { instancePath = "", parentData, parentDataProperty, r
   validate31.errors = vErrors;
   return errors === 0;
 }
-validate31.evaluated = { "props": { "id": true, "content": true, "role": true, "metadata": true, "model": true, "tool_calls": true }, "dynamicProps": false, "dynamicItems": false };
 const schema45 = { "type": "object", "properties": { "id": { "type": ["string", "null"] }, "content": { "$ref": "#/$defs/MessageContent" }, "role": { "const": "tool" }, "metadata": { "type": ["object", "null"] }, "tool_call_id": { "type": ["string", "null"] }, "function": { "type": ["string", "null"] }, "error": { "type": ["object", "null"] } }, "required": ["content", "role"] };
 function validate35(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate35.evaluated;
-  if (evaluated0.dynamicProps) {
-    evaluated0.props = void 0;
-  }
-  if (evaluated0.dynamicItems) {
-    evaluated0.items = void 0;
-  }
   if (data && typeof data == "object" && !Array.isArray(data)) {
     if (data.content === void 0) {
       const err0 = { instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: "content" }, message: "must have required property 'content'", schema: schema45.required, parentSchema: schema45, data };
@@ -1029,17 +955,9 @@ function validate35(data, { instancePath = "", parentData, parentDataProperty, r
   validate35.errors = vErrors;
   return errors === 0;
 }
-validate35.evaluated = { "props": { "id": true, "content": true, "role": true, "metadata": true, "tool_call_id": true, "function": true, "error": true }, "dynamicProps": false, "dynamicItems": false };
 function validate23(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate23.evaluated;
-  if (evaluated0.dynamicProps) {
-    evaluated0.props = void 0;
-  }
-  if (evaluated0.dynamicItems) {
-    evaluated0.items = void 0;
-  }
   if (data && typeof data == "object" && !Array.isArray(data)) {
     const tag0 = data.role;
     if (typeof tag0 == "string") {
@@ -1051,11 +969,6 @@ function validate23(data, { instancePath = "", parentData, parentDataProperty, r
           })(vErrors, validate24.errors);
           errors = vErrors.length;
         }
-        var props0 = {};
-        props0.id = true;
-        props0.content = true;
-        props0.role = true;
-        props0.metadata = true;
       } else if (tag0 === "user") {
         if (!validate29(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
           vErrors = vErrors === null ? validate29.errors : (function(a, b) {
@@ -1063,14 +976,6 @@ function validate23(data, { instancePath = "", parentData, parentDataProperty, r
             return a;
           })(vErrors, validate29.errors);
           errors = vErrors.length;
-        }
-        if (props0 !== true) {
-          props0 = props0 || {};
-          props0.id = true;
-          props0.content = true;
-          props0.role = true;
-          props0.metadata = true;
-          props0.tool_call_id = true;
         }
       } else if (tag0 === "assistant") {
         if (!validate31(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
@@ -1080,15 +985,6 @@ function validate23(data, { instancePath = "", parentData, parentDataProperty, r
           })(vErrors, validate31.errors);
           errors = vErrors.length;
         }
-        if (props0 !== true) {
-          props0 = props0 || {};
-          props0.id = true;
-          props0.content = true;
-          props0.role = true;
-          props0.metadata = true;
-          props0.model = true;
-          props0.tool_calls = true;
-        }
       } else if (tag0 === "tool") {
         if (!validate35(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
           vErrors = vErrors === null ? validate35.errors : (function(a, b) {
@@ -1096,16 +992,6 @@ function validate23(data, { instancePath = "", parentData, parentDataProperty, r
             return a;
           })(vErrors, validate35.errors);
           errors = vErrors.length;
-        }
-        if (props0 !== true) {
-          props0 = props0 || {};
-          props0.id = true;
-          props0.content = true;
-          props0.role = true;
-          props0.metadata = true;
-          props0.tool_call_id = true;
-          props0.function = true;
-          props0.error = true;
         }
       } else {
         const err0 = { instancePath, schemaPath: "#/discriminator", keyword: "discriminator", params: { error: "mapping", tag: "role", tagValue: tag0 }, message: 'value of tag "role" must be in oneOf', schema: schema35.discriminator, parentSchema: schema35, data };
@@ -1135,20 +1021,11 @@ function validate23(data, { instancePath = "", parentData, parentDataProperty, r
     errors++;
   }
   validate23.errors = vErrors;
-  evaluated0.props = props0;
   return errors === 0;
 }
-validate23.evaluated = { "dynamicProps": true, "dynamicItems": false };
 function validate22(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate22.evaluated;
-  if (evaluated0.dynamicProps) {
-    evaluated0.props = void 0;
-  }
-  if (evaluated0.dynamicItems) {
-    evaluated0.items = void 0;
-  }
   if (data && typeof data == "object" && !Array.isArray(data)) {
     if (data.messages === void 0) {
       const err0 = { instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: "messages" }, message: "must have required property 'messages'", schema: schema33.required, parentSchema: schema33, data };
@@ -1265,18 +1142,20 @@ function validate22(data, { instancePath = "", parentData, parentDataProperty, r
       }
       var _valid0 = _errs11 === errors;
       valid1 = valid1 || _valid0;
-      const _errs16 = errors;
-      if (data4 !== null) {
-        const err9 = { instancePath: instancePath + "/created_at", schemaPath: "#/properties/created_at/anyOf/1/type", keyword: "type", params: { type: "null" }, message: "must be null", schema: schema33.properties.created_at.anyOf[1].type, parentSchema: schema33.properties.created_at.anyOf[1], data: data4 };
-        if (vErrors === null) {
-          vErrors = [err9];
-        } else {
-          vErrors.push(err9);
+      if (!valid1) {
+        const _errs16 = errors;
+        if (data4 !== null) {
+          const err9 = { instancePath: instancePath + "/created_at", schemaPath: "#/properties/created_at/anyOf/1/type", keyword: "type", params: { type: "null" }, message: "must be null", schema: schema33.properties.created_at.anyOf[1].type, parentSchema: schema33.properties.created_at.anyOf[1], data: data4 };
+          if (vErrors === null) {
+            vErrors = [err9];
+          } else {
+            vErrors.push(err9);
+          }
+          errors++;
         }
-        errors++;
+        var _valid0 = _errs16 === errors;
+        valid1 = valid1 || _valid0;
       }
-      var _valid0 = _errs16 === errors;
-      valid1 = valid1 || _valid0;
       if (!valid1) {
         const err10 = { instancePath: instancePath + "/created_at", schemaPath: "#/properties/created_at/anyOf", keyword: "anyOf", params: {}, message: "must match a schema in anyOf", schema: schema33.properties.created_at.anyOf, parentSchema: schema33.properties.created_at, data: data4 };
         if (vErrors === null) {
@@ -1343,18 +1222,10 @@ function validate22(data, { instancePath = "", parentData, parentDataProperty, r
   validate22.errors = vErrors;
   return errors === 0;
 }
-validate22.evaluated = { "props": { "id": true, "name": true, "description": true, "transcript_group_id": true, "created_at": true, "messages": true, "metadata": true }, "dynamicProps": false, "dynamicItems": false };
 const schema46 = { "type": "object", "properties": { "id": { "type": "string" }, "name": { "type": ["string", "null"] }, "description": { "type": ["string", "null"] }, "agent_run_id": { "type": ["string", "null"] }, "parent_transcript_group_id": { "type": ["string", "null"] }, "created_at": { "anyOf": [{ "$ref": "#/$defs/Timestamp" }, { "type": "null" }] }, "metadata": { "type": "object" } } };
 function validate43(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate43.evaluated;
-  if (evaluated0.dynamicProps) {
-    evaluated0.props = void 0;
-  }
-  if (evaluated0.dynamicItems) {
-    evaluated0.items = void 0;
-  }
   if (data && typeof data == "object" && !Array.isArray(data)) {
     if (data.id !== void 0) {
       let data0 = data.id;
@@ -1474,18 +1345,20 @@ function validate43(data, { instancePath = "", parentData, parentDataProperty, r
       }
       var _valid0 = _errs13 === errors;
       valid1 = valid1 || _valid0;
-      const _errs18 = errors;
-      if (data5 !== null) {
-        const err9 = { instancePath: instancePath + "/created_at", schemaPath: "#/properties/created_at/anyOf/1/type", keyword: "type", params: { type: "null" }, message: "must be null", schema: schema46.properties.created_at.anyOf[1].type, parentSchema: schema46.properties.created_at.anyOf[1], data: data5 };
-        if (vErrors === null) {
-          vErrors = [err9];
-        } else {
-          vErrors.push(err9);
+      if (!valid1) {
+        const _errs18 = errors;
+        if (data5 !== null) {
+          const err9 = { instancePath: instancePath + "/created_at", schemaPath: "#/properties/created_at/anyOf/1/type", keyword: "type", params: { type: "null" }, message: "must be null", schema: schema46.properties.created_at.anyOf[1].type, parentSchema: schema46.properties.created_at.anyOf[1], data: data5 };
+          if (vErrors === null) {
+            vErrors = [err9];
+          } else {
+            vErrors.push(err9);
+          }
+          errors++;
         }
-        errors++;
+        var _valid0 = _errs18 === errors;
+        valid1 = valid1 || _valid0;
       }
-      var _valid0 = _errs18 === errors;
-      valid1 = valid1 || _valid0;
       if (!valid1) {
         const err10 = { instancePath: instancePath + "/created_at", schemaPath: "#/properties/created_at/anyOf", keyword: "anyOf", params: {}, message: "must match a schema in anyOf", schema: schema46.properties.created_at.anyOf, parentSchema: schema46.properties.created_at, data: data5 };
         if (vErrors === null) {
@@ -1529,17 +1402,9 @@ function validate43(data, { instancePath = "", parentData, parentDataProperty, r
   validate43.errors = vErrors;
   return errors === 0;
 }
-validate43.evaluated = { "props": { "id": true, "name": true, "description": true, "agent_run_id": true, "parent_transcript_group_id": true, "created_at": true, "metadata": true }, "dynamicProps": false, "dynamicItems": false };
 function validate21(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate21.evaluated;
-  if (evaluated0.dynamicProps) {
-    evaluated0.props = void 0;
-  }
-  if (evaluated0.dynamicItems) {
-    evaluated0.items = void 0;
-  }
   if (data && typeof data == "object" && !Array.isArray(data)) {
     if (data.transcripts === void 0) {
       const err0 = { instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: "transcripts" }, message: "must have required property 'transcripts'", schema: schema32.required, parentSchema: schema32, data };
@@ -1665,19 +1530,11 @@ function validate21(data, { instancePath = "", parentData, parentDataProperty, r
   validate21.errors = vErrors;
   return errors === 0;
 }
-validate21.evaluated = { "props": { "id": true, "name": true, "description": true, "transcripts": true, "transcript_groups": true, "metadata": true }, "dynamicProps": false, "dynamicItems": false };
 const AgentRunMetadataItem = validate45;
 const schema48 = { "type": "object", "properties": { "item_type": { "const": "agent_run_metadata" }, "agent_run_id": { "type": "string" }, "collection_id": { "type": "string" }, "metadata_key": { "type": "string" } }, "required": ["item_type", "agent_run_id", "collection_id", "metadata_key"] };
 function validate45(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate45.evaluated;
-  if (evaluated0.dynamicProps) {
-    evaluated0.props = void 0;
-  }
-  if (evaluated0.dynamicItems) {
-    evaluated0.items = void 0;
-  }
   if (data && typeof data == "object" && !Array.isArray(data)) {
     if (data.item_type === void 0) {
       const err0 = { instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: "item_type" }, message: "must have required property 'item_type'", schema: schema48.required, parentSchema: schema48, data };
@@ -1775,18 +1632,10 @@ function validate45(data, { instancePath = "", parentData, parentDataProperty, r
   validate45.errors = vErrors;
   return errors === 0;
 }
-validate45.evaluated = { "props": { "item_type": true, "agent_run_id": true, "collection_id": true, "metadata_key": true }, "dynamicProps": false, "dynamicItems": false };
 const AssistantMessage = validate46;
 function validate46(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate46.evaluated;
-  if (evaluated0.dynamicProps) {
-    evaluated0.props = void 0;
-  }
-  if (evaluated0.dynamicItems) {
-    evaluated0.items = void 0;
-  }
   if (data && typeof data == "object" && !Array.isArray(data)) {
     if (data.content === void 0) {
       const err0 = { instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: "content" }, message: "must have required property 'content'", schema: schema42.required, parentSchema: schema42, data };
@@ -1899,18 +1748,10 @@ function validate46(data, { instancePath = "", parentData, parentDataProperty, r
   validate46.errors = vErrors;
   return errors === 0;
 }
-validate46.evaluated = { "props": { "id": true, "content": true, "role": true, "metadata": true, "model": true, "tool_calls": true }, "dynamicProps": false, "dynamicItems": false };
 const ChatMessage = validate49;
 function validate49(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate49.evaluated;
-  if (evaluated0.dynamicProps) {
-    evaluated0.props = void 0;
-  }
-  if (evaluated0.dynamicItems) {
-    evaluated0.items = void 0;
-  }
   if (data && typeof data == "object" && !Array.isArray(data)) {
     const tag0 = data.role;
     if (typeof tag0 == "string") {
@@ -1922,11 +1763,6 @@ function validate49(data, { instancePath = "", parentData, parentDataProperty, r
           })(vErrors, validate24.errors);
           errors = vErrors.length;
         }
-        var props0 = {};
-        props0.id = true;
-        props0.content = true;
-        props0.role = true;
-        props0.metadata = true;
       } else if (tag0 === "user") {
         if (!validate29(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
           vErrors = vErrors === null ? validate29.errors : (function(a, b) {
@@ -1934,14 +1770,6 @@ function validate49(data, { instancePath = "", parentData, parentDataProperty, r
             return a;
           })(vErrors, validate29.errors);
           errors = vErrors.length;
-        }
-        if (props0 !== true) {
-          props0 = props0 || {};
-          props0.id = true;
-          props0.content = true;
-          props0.role = true;
-          props0.metadata = true;
-          props0.tool_call_id = true;
         }
       } else if (tag0 === "assistant") {
         if (!validate31(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
@@ -1951,15 +1779,6 @@ function validate49(data, { instancePath = "", parentData, parentDataProperty, r
           })(vErrors, validate31.errors);
           errors = vErrors.length;
         }
-        if (props0 !== true) {
-          props0 = props0 || {};
-          props0.id = true;
-          props0.content = true;
-          props0.role = true;
-          props0.metadata = true;
-          props0.model = true;
-          props0.tool_calls = true;
-        }
       } else if (tag0 === "tool") {
         if (!validate35(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
           vErrors = vErrors === null ? validate35.errors : (function(a, b) {
@@ -1967,16 +1786,6 @@ function validate49(data, { instancePath = "", parentData, parentDataProperty, r
             return a;
           })(vErrors, validate35.errors);
           errors = vErrors.length;
-        }
-        if (props0 !== true) {
-          props0 = props0 || {};
-          props0.id = true;
-          props0.content = true;
-          props0.role = true;
-          props0.metadata = true;
-          props0.tool_call_id = true;
-          props0.function = true;
-          props0.error = true;
         }
       } else {
         const err0 = { instancePath, schemaPath: "#/discriminator", keyword: "discriminator", params: { error: "mapping", tag: "role", tagValue: tag0 }, message: 'value of tag "role" must be in oneOf', schema: schema35.discriminator, parentSchema: schema35, data };
@@ -2006,10 +1815,8 @@ function validate49(data, { instancePath = "", parentData, parentDataProperty, r
     errors++;
   }
   validate49.errors = vErrors;
-  evaluated0.props = props0;
   return errors === 0;
 }
-validate49.evaluated = { "dynamicProps": true, "dynamicItems": false };
 const CitationItem = validate54;
 const schema51 = { "type": "object", "oneOf": [{ "$ref": "#/$defs/AgentRunMetadataItem" }, { "$ref": "#/$defs/TranscriptMetadataItem" }, { "$ref": "#/$defs/TranscriptBlockMetadataItem" }, { "$ref": "#/$defs/TranscriptBlockContentItem" }, { "$ref": "#/$defs/ReadingResultItem" }], "discriminator": { "propertyName": "item_type" } };
 const schema53 = { "type": "object", "properties": { "item_type": { "const": "transcript_metadata" }, "agent_run_id": { "type": "string" }, "collection_id": { "type": "string" }, "transcript_id": { "type": "string" }, "metadata_key": { "type": "string" } }, "required": ["item_type", "agent_run_id", "collection_id", "transcript_id", "metadata_key"] };
@@ -2019,13 +1826,6 @@ const schema56 = { "type": "object", "properties": { "item_type": { "const": "re
 function validate54(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate54.evaluated;
-  if (evaluated0.dynamicProps) {
-    evaluated0.props = void 0;
-  }
-  if (evaluated0.dynamicItems) {
-    evaluated0.items = void 0;
-  }
   if (data && typeof data == "object" && !Array.isArray(data)) {
     const tag0 = data.item_type;
     if (typeof tag0 == "string") {
@@ -2124,11 +1924,6 @@ function validate54(data, { instancePath = "", parentData, parentDataProperty, r
           }
           errors++;
         }
-        var props0 = {};
-        props0.item_type = true;
-        props0.agent_run_id = true;
-        props0.collection_id = true;
-        props0.metadata_key = true;
       } else if (tag0 === "transcript_metadata") {
         if (data && typeof data == "object" && !Array.isArray(data)) {
           if (data.item_type === void 0) {
@@ -2244,14 +2039,6 @@ function validate54(data, { instancePath = "", parentData, parentDataProperty, r
             vErrors.push(err19);
           }
           errors++;
-        }
-        if (props0 !== true) {
-          props0 = props0 || {};
-          props0.item_type = true;
-          props0.agent_run_id = true;
-          props0.collection_id = true;
-          props0.transcript_id = true;
-          props0.metadata_key = true;
         }
       } else if (tag0 === "block_metadata") {
         if (data && typeof data == "object" && !Array.isArray(data)) {
@@ -2390,15 +2177,6 @@ function validate54(data, { instancePath = "", parentData, parentDataProperty, r
           }
           errors++;
         }
-        if (props0 !== true) {
-          props0 = props0 || {};
-          props0.item_type = true;
-          props0.agent_run_id = true;
-          props0.collection_id = true;
-          props0.transcript_id = true;
-          props0.block_idx = true;
-          props0.metadata_key = true;
-        }
       } else if (tag0 === "block_content") {
         if (data && typeof data == "object" && !Array.isArray(data)) {
           if (data.item_type === void 0) {
@@ -2527,15 +2305,6 @@ function validate54(data, { instancePath = "", parentData, parentDataProperty, r
           }
           errors++;
         }
-        if (props0 !== true) {
-          props0 = props0 || {};
-          props0.item_type = true;
-          props0.agent_run_id = true;
-          props0.collection_id = true;
-          props0.transcript_id = true;
-          props0.block_idx = true;
-          props0.content_idx = true;
-        }
       } else if (tag0 === "reading_result") {
         if (data && typeof data == "object" && !Array.isArray(data)) {
           if (data.item_type === void 0) {
@@ -2610,12 +2379,6 @@ function validate54(data, { instancePath = "", parentData, parentDataProperty, r
           }
           errors++;
         }
-        if (props0 !== true) {
-          props0 = props0 || {};
-          props0.item_type = true;
-          props0.reading_result_id = true;
-          props0.collection_id = true;
-        }
       } else {
         const err52 = { instancePath, schemaPath: "#/discriminator", keyword: "discriminator", params: { error: "mapping", tag: "item_type", tagValue: tag0 }, message: 'value of tag "item_type" must be in oneOf', schema: schema51.discriminator, parentSchema: schema51, data };
         if (vErrors === null) {
@@ -2644,23 +2407,14 @@ function validate54(data, { instancePath = "", parentData, parentDataProperty, r
     errors++;
   }
   validate54.errors = vErrors;
-  evaluated0.props = props0;
   return errors === 0;
 }
-validate54.evaluated = { "dynamicProps": true, "dynamicItems": false };
 const CitationTarget = validate55;
 const schema57 = { "type": "object", "properties": { "item": { "$ref": "#/$defs/CitationItem" }, "text_range": { "anyOf": [{ "$ref": "#/$defs/CitationTargetTextRange" }, { "type": "null" }] } }, "required": ["item"] };
 const schema58 = { "type": "object", "properties": { "target_start_idx": { "type": ["integer", "null"] }, "target_end_idx": { "type": ["integer", "null"] }, "start_pattern": { "type": ["string", "null"] }, "end_pattern": { "type": ["string", "null"] } } };
 function validate55(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate55.evaluated;
-  if (evaluated0.dynamicProps) {
-    evaluated0.props = void 0;
-  }
-  if (evaluated0.dynamicItems) {
-    evaluated0.items = void 0;
-  }
   if (data && typeof data == "object" && !Array.isArray(data)) {
     if (data.item === void 0) {
       const err0 = { instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: "item" }, message: "must have required property 'item'", schema: schema57.required, parentSchema: schema57, data };
@@ -2745,25 +2499,20 @@ function validate55(data, { instancePath = "", parentData, parentDataProperty, r
       }
       var _valid0 = _errs4 === errors;
       valid1 = valid1 || _valid0;
-      if (_valid0) {
-        var props1 = {};
-        props1.target_start_idx = true;
-        props1.target_end_idx = true;
-        props1.start_pattern = true;
-        props1.end_pattern = true;
-      }
-      const _errs15 = errors;
-      if (data1 !== null) {
-        const err6 = { instancePath: instancePath + "/text_range", schemaPath: "#/properties/text_range/anyOf/1/type", keyword: "type", params: { type: "null" }, message: "must be null", schema: schema57.properties.text_range.anyOf[1].type, parentSchema: schema57.properties.text_range.anyOf[1], data: data1 };
-        if (vErrors === null) {
-          vErrors = [err6];
-        } else {
-          vErrors.push(err6);
+      if (!valid1) {
+        const _errs15 = errors;
+        if (data1 !== null) {
+          const err6 = { instancePath: instancePath + "/text_range", schemaPath: "#/properties/text_range/anyOf/1/type", keyword: "type", params: { type: "null" }, message: "must be null", schema: schema57.properties.text_range.anyOf[1].type, parentSchema: schema57.properties.text_range.anyOf[1], data: data1 };
+          if (vErrors === null) {
+            vErrors = [err6];
+          } else {
+            vErrors.push(err6);
+          }
+          errors++;
         }
-        errors++;
+        var _valid0 = _errs15 === errors;
+        valid1 = valid1 || _valid0;
       }
-      var _valid0 = _errs15 === errors;
-      valid1 = valid1 || _valid0;
       if (!valid1) {
         const err7 = { instancePath: instancePath + "/text_range", schemaPath: "#/properties/text_range/anyOf", keyword: "anyOf", params: {}, message: "must match a schema in anyOf", schema: schema57.properties.text_range.anyOf, parentSchema: schema57.properties.text_range, data: data1 };
         if (vErrors === null) {
@@ -2795,18 +2544,10 @@ function validate55(data, { instancePath = "", parentData, parentDataProperty, r
   validate55.errors = vErrors;
   return errors === 0;
 }
-validate55.evaluated = { "props": { "item": true, "text_range": true }, "dynamicProps": false, "dynamicItems": false };
 const CitationTargetTextRange = validate57;
 function validate57(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate57.evaluated;
-  if (evaluated0.dynamicProps) {
-    evaluated0.props = void 0;
-  }
-  if (evaluated0.dynamicItems) {
-    evaluated0.items = void 0;
-  }
   if (data && typeof data == "object" && !Array.isArray(data)) {
     if (data.target_start_idx !== void 0) {
       let data0 = data.target_start_idx;
@@ -2868,18 +2609,10 @@ function validate57(data, { instancePath = "", parentData, parentDataProperty, r
   validate57.errors = vErrors;
   return errors === 0;
 }
-validate57.evaluated = { "props": { "target_start_idx": true, "target_end_idx": true, "start_pattern": true, "end_pattern": true }, "dynamicProps": false, "dynamicItems": false };
 const Content = validate58;
 function validate58(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate58.evaluated;
-  if (evaluated0.dynamicProps) {
-    evaluated0.props = void 0;
-  }
-  if (evaluated0.dynamicItems) {
-    evaluated0.items = void 0;
-  }
   if (data && typeof data == "object" && !Array.isArray(data)) {
     const tag0 = data.type;
     if (typeof tag0 == "string") {
@@ -2948,10 +2681,6 @@ function validate58(data, { instancePath = "", parentData, parentDataProperty, r
           }
           errors++;
         }
-        var props0 = {};
-        props0.type = true;
-        props0.text = true;
-        props0.refusal = true;
       } else if (tag0 === "reasoning") {
         if (data && typeof data == "object" && !Array.isArray(data)) {
           if (data.type === void 0) {
@@ -3041,14 +2770,6 @@ function validate58(data, { instancePath = "", parentData, parentDataProperty, r
           }
           errors++;
         }
-        if (props0 !== true) {
-          props0 = props0 || {};
-          props0.type = true;
-          props0.reasoning = true;
-          props0.summary = true;
-          props0.signature = true;
-          props0.redacted = true;
-        }
       } else {
         const err14 = { instancePath, schemaPath: "#/discriminator", keyword: "discriminator", params: { error: "mapping", tag: "type", tagValue: tag0 }, message: 'value of tag "type" must be in oneOf', schema: schema38.discriminator, parentSchema: schema38, data };
         if (vErrors === null) {
@@ -3077,21 +2798,12 @@ function validate58(data, { instancePath = "", parentData, parentDataProperty, r
     errors++;
   }
   validate58.errors = vErrors;
-  evaluated0.props = props0;
   return errors === 0;
 }
-validate58.evaluated = { "dynamicProps": true, "dynamicItems": false };
 const ContentReasoning = validate59;
 function validate59(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate59.evaluated;
-  if (evaluated0.dynamicProps) {
-    evaluated0.props = void 0;
-  }
-  if (evaluated0.dynamicItems) {
-    evaluated0.items = void 0;
-  }
   if (data && typeof data == "object" && !Array.isArray(data)) {
     if (data.type === void 0) {
       const err0 = { instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: "type" }, message: "must have required property 'type'", schema: schema40.required, parentSchema: schema40, data };
@@ -3183,18 +2895,10 @@ function validate59(data, { instancePath = "", parentData, parentDataProperty, r
   validate59.errors = vErrors;
   return errors === 0;
 }
-validate59.evaluated = { "props": { "type": true, "reasoning": true, "summary": true, "signature": true, "redacted": true }, "dynamicProps": false, "dynamicItems": false };
 const ContentText = validate60;
 function validate60(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate60.evaluated;
-  if (evaluated0.dynamicProps) {
-    evaluated0.props = void 0;
-  }
-  if (evaluated0.dynamicItems) {
-    evaluated0.items = void 0;
-  }
   if (data && typeof data == "object" && !Array.isArray(data)) {
     if (data.type === void 0) {
       const err0 = { instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: "type" }, message: "must have required property 'type'", schema: schema39.required, parentSchema: schema39, data };
@@ -3262,20 +2966,12 @@ function validate60(data, { instancePath = "", parentData, parentDataProperty, r
   validate60.errors = vErrors;
   return errors === 0;
 }
-validate60.evaluated = { "props": { "type": true, "text": true, "refusal": true }, "dynamicProps": false, "dynamicItems": false };
 const DocentAssistantMessage = validate61;
 const schema65 = { "type": "object", "allOf": [{ "$ref": "#/$defs/AssistantMessage" }], "properties": { "role": { "const": "assistant" }, "citations": { "type": ["array", "null"], "items": { "$ref": "#/$defs/InlineCitation" } }, "suggested_messages": { "type": ["array", "null"], "items": { "type": "string" } } }, "required": ["role"] };
 const schema66 = { "type": "object", "properties": { "start_idx": { "type": "integer" }, "end_idx": { "type": "integer" }, "target": { "$ref": "#/$defs/CitationTarget" } }, "required": ["start_idx", "end_idx", "target"] };
 function validate63(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate63.evaluated;
-  if (evaluated0.dynamicProps) {
-    evaluated0.props = void 0;
-  }
-  if (evaluated0.dynamicItems) {
-    evaluated0.items = void 0;
-  }
   if (data && typeof data == "object" && !Array.isArray(data)) {
     if (data.start_idx === void 0) {
       const err0 = { instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: "start_idx" }, message: "must have required property 'start_idx'", schema: schema66.required, parentSchema: schema66, data };
@@ -3349,17 +3045,9 @@ function validate63(data, { instancePath = "", parentData, parentDataProperty, r
   validate63.errors = vErrors;
   return errors === 0;
 }
-validate63.evaluated = { "props": { "start_idx": true, "end_idx": true, "target": true }, "dynamicProps": false, "dynamicItems": false };
 function validate61(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate61.evaluated;
-  if (evaluated0.dynamicProps) {
-    evaluated0.props = void 0;
-  }
-  if (evaluated0.dynamicItems) {
-    evaluated0.items = void 0;
-  }
   if (!validate31(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
     vErrors = vErrors === null ? validate31.errors : (function(a, b) {
       for (let i = 0; i < b.length; i++) a.push(b[i]);
@@ -3452,19 +3140,11 @@ function validate61(data, { instancePath = "", parentData, parentDataProperty, r
   validate61.errors = vErrors;
   return errors === 0;
 }
-validate61.evaluated = { "props": { "role": true, "citations": true, "suggested_messages": true, "id": true, "content": true, "metadata": true, "model": true, "tool_calls": true }, "dynamicProps": false, "dynamicItems": false };
 const DocentChatMessage = validate66;
 const schema67 = { "type": "object", "oneOf": [{ "$ref": "#/$defs/SystemMessage" }, { "$ref": "#/$defs/UserMessage" }, { "$ref": "#/$defs/DocentAssistantMessage" }, { "$ref": "#/$defs/ToolMessage" }], "discriminator": { "propertyName": "role" } };
 function validate66(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate66.evaluated;
-  if (evaluated0.dynamicProps) {
-    evaluated0.props = void 0;
-  }
-  if (evaluated0.dynamicItems) {
-    evaluated0.items = void 0;
-  }
   if (data && typeof data == "object" && !Array.isArray(data)) {
     const tag0 = data.role;
     if (typeof tag0 == "string") {
@@ -3476,11 +3156,6 @@ function validate66(data, { instancePath = "", parentData, parentDataProperty, r
           })(vErrors, validate24.errors);
           errors = vErrors.length;
         }
-        var props0 = {};
-        props0.id = true;
-        props0.content = true;
-        props0.role = true;
-        props0.metadata = true;
       } else if (tag0 === "user") {
         if (!validate29(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
           vErrors = vErrors === null ? validate29.errors : (function(a, b) {
@@ -3488,14 +3163,6 @@ function validate66(data, { instancePath = "", parentData, parentDataProperty, r
             return a;
           })(vErrors, validate29.errors);
           errors = vErrors.length;
-        }
-        if (props0 !== true) {
-          props0 = props0 || {};
-          props0.id = true;
-          props0.content = true;
-          props0.role = true;
-          props0.metadata = true;
-          props0.tool_call_id = true;
         }
       } else if (tag0 === "assistant") {
         if (!validate61(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
@@ -3505,17 +3172,6 @@ function validate66(data, { instancePath = "", parentData, parentDataProperty, r
           })(vErrors, validate61.errors);
           errors = vErrors.length;
         }
-        if (props0 !== true) {
-          props0 = props0 || {};
-          props0.role = true;
-          props0.citations = true;
-          props0.suggested_messages = true;
-          props0.id = true;
-          props0.content = true;
-          props0.metadata = true;
-          props0.model = true;
-          props0.tool_calls = true;
-        }
       } else if (tag0 === "tool") {
         if (!validate35(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
           vErrors = vErrors === null ? validate35.errors : (function(a, b) {
@@ -3523,16 +3179,6 @@ function validate66(data, { instancePath = "", parentData, parentDataProperty, r
             return a;
           })(vErrors, validate35.errors);
           errors = vErrors.length;
-        }
-        if (props0 !== true) {
-          props0 = props0 || {};
-          props0.id = true;
-          props0.content = true;
-          props0.role = true;
-          props0.metadata = true;
-          props0.tool_call_id = true;
-          props0.function = true;
-          props0.error = true;
         }
       } else {
         const err0 = { instancePath, schemaPath: "#/discriminator", keyword: "discriminator", params: { error: "mapping", tag: "role", tagValue: tag0 }, message: 'value of tag "role" must be in oneOf', schema: schema67.discriminator, parentSchema: schema67, data };
@@ -3562,21 +3208,12 @@ function validate66(data, { instancePath = "", parentData, parentDataProperty, r
     errors++;
   }
   validate66.errors = vErrors;
-  evaluated0.props = props0;
   return errors === 0;
 }
-validate66.evaluated = { "dynamicProps": true, "dynamicItems": false };
 const InlineCitation = validate71;
 function validate71(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate71.evaluated;
-  if (evaluated0.dynamicProps) {
-    evaluated0.props = void 0;
-  }
-  if (evaluated0.dynamicItems) {
-    evaluated0.items = void 0;
-  }
   if (data && typeof data == "object" && !Array.isArray(data)) {
     if (data.start_idx === void 0) {
       const err0 = { instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: "start_idx" }, message: "must have required property 'start_idx'", schema: schema66.required, parentSchema: schema66, data };
@@ -3650,18 +3287,10 @@ function validate71(data, { instancePath = "", parentData, parentDataProperty, r
   validate71.errors = vErrors;
   return errors === 0;
 }
-validate71.evaluated = { "props": { "start_idx": true, "end_idx": true, "target": true }, "dynamicProps": false, "dynamicItems": false };
 const MessageContent = validate73;
 function validate73(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate73.evaluated;
-  if (evaluated0.dynamicProps) {
-    evaluated0.props = void 0;
-  }
-  if (evaluated0.dynamicItems) {
-    evaluated0.items = void 0;
-  }
   const _errs0 = errors;
   let valid0 = false;
   const _errs1 = errors;
@@ -3676,31 +3305,30 @@ function validate73(data, { instancePath = "", parentData, parentDataProperty, r
   }
   var _valid0 = _errs1 === errors;
   valid0 = valid0 || _valid0;
-  const _errs3 = errors;
-  if (Array.isArray(data)) {
-    const len0 = data.length;
-    for (let i0 = 0; i0 < len0; i0++) {
-      if (!validate26(data[i0], { instancePath: instancePath + "/" + i0, parentData: data, parentDataProperty: i0, rootData, dynamicAnchors })) {
-        vErrors = vErrors === null ? validate26.errors : (function(a, b) {
-          for (let i = 0; i < b.length; i++) a.push(b[i]);
-          return a;
-        })(vErrors, validate26.errors);
-        errors = vErrors.length;
+  if (!valid0) {
+    const _errs3 = errors;
+    if (Array.isArray(data)) {
+      const len0 = data.length;
+      for (let i0 = 0; i0 < len0; i0++) {
+        if (!validate26(data[i0], { instancePath: instancePath + "/" + i0, parentData: data, parentDataProperty: i0, rootData, dynamicAnchors })) {
+          vErrors = vErrors === null ? validate26.errors : (function(a, b) {
+            for (let i = 0; i < b.length; i++) a.push(b[i]);
+            return a;
+          })(vErrors, validate26.errors);
+          errors = vErrors.length;
+        }
       }
-    }
-  } else {
-    const err1 = { instancePath, schemaPath: "#/anyOf/1/type", keyword: "type", params: { type: "array" }, message: "must be array", schema: schema37.anyOf[1].type, parentSchema: schema37.anyOf[1], data };
-    if (vErrors === null) {
-      vErrors = [err1];
     } else {
-      vErrors.push(err1);
+      const err1 = { instancePath, schemaPath: "#/anyOf/1/type", keyword: "type", params: { type: "array" }, message: "must be array", schema: schema37.anyOf[1].type, parentSchema: schema37.anyOf[1], data };
+      if (vErrors === null) {
+        vErrors = [err1];
+      } else {
+        vErrors.push(err1);
+      }
+      errors++;
     }
-    errors++;
-  }
-  var _valid0 = _errs3 === errors;
-  valid0 = valid0 || _valid0;
-  if (_valid0) {
-    var items0 = true;
+    var _valid0 = _errs3 === errors;
+    valid0 = valid0 || _valid0;
   }
   if (!valid0) {
     const err2 = { instancePath, schemaPath: "#/anyOf", keyword: "anyOf", params: {}, message: "must match a schema in anyOf", schema: schema37.anyOf, parentSchema: schema37, data };
@@ -3721,21 +3349,12 @@ function validate73(data, { instancePath = "", parentData, parentDataProperty, r
     }
   }
   validate73.errors = vErrors;
-  evaluated0.items = items0;
   return errors === 0;
 }
-validate73.evaluated = { "dynamicProps": false, "dynamicItems": true };
 const ReadingResultItem = validate75;
 function validate75(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate75.evaluated;
-  if (evaluated0.dynamicProps) {
-    evaluated0.props = void 0;
-  }
-  if (evaluated0.dynamicItems) {
-    evaluated0.items = void 0;
-  }
   if (data && typeof data == "object" && !Array.isArray(data)) {
     if (data.item_type === void 0) {
       const err0 = { instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: "item_type" }, message: "must have required property 'item_type'", schema: schema56.required, parentSchema: schema56, data };
@@ -3812,18 +3431,10 @@ function validate75(data, { instancePath = "", parentData, parentDataProperty, r
   validate75.errors = vErrors;
   return errors === 0;
 }
-validate75.evaluated = { "props": { "item_type": true, "reading_result_id": true, "collection_id": true }, "dynamicProps": false, "dynamicItems": false };
 const SystemMessage = validate76;
 function validate76(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate76.evaluated;
-  if (evaluated0.dynamicProps) {
-    evaluated0.props = void 0;
-  }
-  if (evaluated0.dynamicItems) {
-    evaluated0.items = void 0;
-  }
   if (data && typeof data == "object" && !Array.isArray(data)) {
     if (data.content === void 0) {
       const err0 = { instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: "content" }, message: "must have required property 'content'", schema: schema36.required, parentSchema: schema36, data };
@@ -3900,18 +3511,10 @@ function validate76(data, { instancePath = "", parentData, parentDataProperty, r
   validate76.errors = vErrors;
   return errors === 0;
 }
-validate76.evaluated = { "props": { "id": true, "content": true, "role": true, "metadata": true }, "dynamicProps": false, "dynamicItems": false };
 const Timestamp = validate78;
 function validate78(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate78.evaluated;
-  if (evaluated0.dynamicProps) {
-    evaluated0.props = void 0;
-  }
-  if (evaluated0.dynamicItems) {
-    evaluated0.items = void 0;
-  }
   const _errs1 = errors;
   const _errs2 = errors;
   if (typeof data === "string") {
@@ -3966,18 +3569,10 @@ function validate78(data, { instancePath = "", parentData, parentDataProperty, r
   validate78.errors = vErrors;
   return errors === 0;
 }
-validate78.evaluated = { "dynamicProps": false, "dynamicItems": false };
 const ToolCall = validate79;
 function validate79(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate79.evaluated;
-  if (evaluated0.dynamicProps) {
-    evaluated0.props = void 0;
-  }
-  if (evaluated0.dynamicItems) {
-    evaluated0.items = void 0;
-  }
   if (data && typeof data == "object" && !Array.isArray(data)) {
     if (data.id === void 0) {
       const err0 = { instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: "id" }, message: "must have required property 'id'", schema: schema43.required, parentSchema: schema43, data };
@@ -4137,24 +3732,20 @@ function validate79(data, { instancePath = "", parentData, parentDataProperty, r
       }
       var _valid0 = _errs12 === errors;
       valid1 = valid1 || _valid0;
-      if (_valid0) {
-        var props0 = {};
-        props0.title = true;
-        props0.format = true;
-        props0.content = true;
-      }
-      const _errs20 = errors;
-      if (data5 !== null) {
-        const err14 = { instancePath: instancePath + "/view", schemaPath: "#/properties/view/anyOf/1/type", keyword: "type", params: { type: "null" }, message: "must be null", schema: schema43.properties.view.anyOf[1].type, parentSchema: schema43.properties.view.anyOf[1], data: data5 };
-        if (vErrors === null) {
-          vErrors = [err14];
-        } else {
-          vErrors.push(err14);
+      if (!valid1) {
+        const _errs20 = errors;
+        if (data5 !== null) {
+          const err14 = { instancePath: instancePath + "/view", schemaPath: "#/properties/view/anyOf/1/type", keyword: "type", params: { type: "null" }, message: "must be null", schema: schema43.properties.view.anyOf[1].type, parentSchema: schema43.properties.view.anyOf[1], data: data5 };
+          if (vErrors === null) {
+            vErrors = [err14];
+          } else {
+            vErrors.push(err14);
+          }
+          errors++;
         }
-        errors++;
+        var _valid0 = _errs20 === errors;
+        valid1 = valid1 || _valid0;
       }
-      var _valid0 = _errs20 === errors;
-      valid1 = valid1 || _valid0;
       if (!valid1) {
         const err15 = { instancePath: instancePath + "/view", schemaPath: "#/properties/view/anyOf", keyword: "anyOf", params: {}, message: "must match a schema in anyOf", schema: schema43.properties.view.anyOf, parentSchema: schema43.properties.view, data: data5 };
         if (vErrors === null) {
@@ -4198,18 +3789,10 @@ function validate79(data, { instancePath = "", parentData, parentDataProperty, r
   validate79.errors = vErrors;
   return errors === 0;
 }
-validate79.evaluated = { "props": { "id": true, "function": true, "arguments": true, "type": true, "parse_error": true, "view": true, "google_thought_signature": true }, "dynamicProps": false, "dynamicItems": false };
 const ToolCallContent = validate80;
 function validate80(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate80.evaluated;
-  if (evaluated0.dynamicProps) {
-    evaluated0.props = void 0;
-  }
-  if (evaluated0.dynamicItems) {
-    evaluated0.items = void 0;
-  }
   if (data && typeof data == "object" && !Array.isArray(data)) {
     if (data.format === void 0) {
       const err0 = { instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: "format" }, message: "must have required property 'format'", schema: schema44.required, parentSchema: schema44, data };
@@ -4277,7 +3860,6 @@ function validate80(data, { instancePath = "", parentData, parentDataProperty, r
   validate80.errors = vErrors;
   return errors === 0;
 }
-validate80.evaluated = { "props": { "title": true, "format": true, "content": true }, "dynamicProps": false, "dynamicItems": false };
 const ToolInfo = validate81;
 const schema76 = { "type": "object", "properties": { "name": { "type": "string" }, "description": { "type": "string" }, "parameters": { "$ref": "#/$defs/ToolParams" } }, "required": ["name", "description"] };
 const schema77 = { "type": "object", "properties": { "type": { "const": "object" }, "properties": { "type": "object", "additionalProperties": { "$ref": "#/$defs/ToolParam" } }, "required": { "type": "array", "items": { "type": "string" } }, "additionalProperties": { "type": "boolean" } } };
@@ -4285,13 +3867,6 @@ const schema78 = { "type": "object", "properties": { "name": { "type": "string" 
 function validate82(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate82.evaluated;
-  if (evaluated0.dynamicProps) {
-    evaluated0.props = void 0;
-  }
-  if (evaluated0.dynamicItems) {
-    evaluated0.items = void 0;
-  }
   if (data && typeof data == "object" && !Array.isArray(data)) {
     if (data.type !== void 0) {
       let data0 = data.type;
@@ -4444,17 +4019,9 @@ function validate82(data, { instancePath = "", parentData, parentDataProperty, r
   validate82.errors = vErrors;
   return errors === 0;
 }
-validate82.evaluated = { "props": { "type": true, "properties": true, "required": true, "additionalProperties": true }, "dynamicProps": false, "dynamicItems": false };
 function validate81(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate81.evaluated;
-  if (evaluated0.dynamicProps) {
-    evaluated0.props = void 0;
-  }
-  if (evaluated0.dynamicItems) {
-    evaluated0.items = void 0;
-  }
   if (data && typeof data == "object" && !Array.isArray(data)) {
     if (data.name === void 0) {
       const err0 = { instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: "name" }, message: "must have required property 'name'", schema: schema76.required, parentSchema: schema76, data };
@@ -4519,18 +4086,10 @@ function validate81(data, { instancePath = "", parentData, parentDataProperty, r
   validate81.errors = vErrors;
   return errors === 0;
 }
-validate81.evaluated = { "props": { "name": true, "description": true, "parameters": true }, "dynamicProps": false, "dynamicItems": false };
 const ToolMessage = validate84;
 function validate84(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate84.evaluated;
-  if (evaluated0.dynamicProps) {
-    evaluated0.props = void 0;
-  }
-  if (evaluated0.dynamicItems) {
-    evaluated0.items = void 0;
-  }
   if (data && typeof data == "object" && !Array.isArray(data)) {
     if (data.content === void 0) {
       const err0 = { instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: "content" }, message: "must have required property 'content'", schema: schema45.required, parentSchema: schema45, data };
@@ -4643,18 +4202,10 @@ function validate84(data, { instancePath = "", parentData, parentDataProperty, r
   validate84.errors = vErrors;
   return errors === 0;
 }
-validate84.evaluated = { "props": { "id": true, "content": true, "role": true, "metadata": true, "tool_call_id": true, "function": true, "error": true }, "dynamicProps": false, "dynamicItems": false };
 const ToolParam = validate86;
 function validate86(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate86.evaluated;
-  if (evaluated0.dynamicProps) {
-    evaluated0.props = void 0;
-  }
-  if (evaluated0.dynamicItems) {
-    evaluated0.items = void 0;
-  }
   if (data && typeof data == "object" && !Array.isArray(data)) {
     if (data.name === void 0) {
       const err0 = { instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: "name" }, message: "must have required property 'name'", schema: schema78.required, parentSchema: schema78, data };
@@ -4731,18 +4282,10 @@ function validate86(data, { instancePath = "", parentData, parentDataProperty, r
   validate86.errors = vErrors;
   return errors === 0;
 }
-validate86.evaluated = { "props": { "name": true, "description": true, "input_schema": true }, "dynamicProps": false, "dynamicItems": false };
 const ToolParams = validate87;
 function validate87(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate87.evaluated;
-  if (evaluated0.dynamicProps) {
-    evaluated0.props = void 0;
-  }
-  if (evaluated0.dynamicItems) {
-    evaluated0.items = void 0;
-  }
   if (data && typeof data == "object" && !Array.isArray(data)) {
     if (data.type !== void 0) {
       let data0 = data.type;
@@ -4895,18 +4438,10 @@ function validate87(data, { instancePath = "", parentData, parentDataProperty, r
   validate87.errors = vErrors;
   return errors === 0;
 }
-validate87.evaluated = { "props": { "type": true, "properties": true, "required": true, "additionalProperties": true }, "dynamicProps": false, "dynamicItems": false };
 const Transcript = validate88;
 function validate88(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate88.evaluated;
-  if (evaluated0.dynamicProps) {
-    evaluated0.props = void 0;
-  }
-  if (evaluated0.dynamicItems) {
-    evaluated0.items = void 0;
-  }
   if (data && typeof data == "object" && !Array.isArray(data)) {
     if (data.messages === void 0) {
       const err0 = { instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: "messages" }, message: "must have required property 'messages'", schema: schema33.required, parentSchema: schema33, data };
@@ -5023,18 +4558,20 @@ function validate88(data, { instancePath = "", parentData, parentDataProperty, r
       }
       var _valid0 = _errs11 === errors;
       valid1 = valid1 || _valid0;
-      const _errs16 = errors;
-      if (data4 !== null) {
-        const err9 = { instancePath: instancePath + "/created_at", schemaPath: "#/properties/created_at/anyOf/1/type", keyword: "type", params: { type: "null" }, message: "must be null", schema: schema33.properties.created_at.anyOf[1].type, parentSchema: schema33.properties.created_at.anyOf[1], data: data4 };
-        if (vErrors === null) {
-          vErrors = [err9];
-        } else {
-          vErrors.push(err9);
+      if (!valid1) {
+        const _errs16 = errors;
+        if (data4 !== null) {
+          const err9 = { instancePath: instancePath + "/created_at", schemaPath: "#/properties/created_at/anyOf/1/type", keyword: "type", params: { type: "null" }, message: "must be null", schema: schema33.properties.created_at.anyOf[1].type, parentSchema: schema33.properties.created_at.anyOf[1], data: data4 };
+          if (vErrors === null) {
+            vErrors = [err9];
+          } else {
+            vErrors.push(err9);
+          }
+          errors++;
         }
-        errors++;
+        var _valid0 = _errs16 === errors;
+        valid1 = valid1 || _valid0;
       }
-      var _valid0 = _errs16 === errors;
-      valid1 = valid1 || _valid0;
       if (!valid1) {
         const err10 = { instancePath: instancePath + "/created_at", schemaPath: "#/properties/created_at/anyOf", keyword: "anyOf", params: {}, message: "must match a schema in anyOf", schema: schema33.properties.created_at.anyOf, parentSchema: schema33.properties.created_at, data: data4 };
         if (vErrors === null) {
@@ -5101,18 +4638,10 @@ function validate88(data, { instancePath = "", parentData, parentDataProperty, r
   validate88.errors = vErrors;
   return errors === 0;
 }
-validate88.evaluated = { "props": { "id": true, "name": true, "description": true, "transcript_group_id": true, "created_at": true, "messages": true, "metadata": true }, "dynamicProps": false, "dynamicItems": false };
 const TranscriptBlockContentItem = validate90;
 function validate90(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate90.evaluated;
-  if (evaluated0.dynamicProps) {
-    evaluated0.props = void 0;
-  }
-  if (evaluated0.dynamicItems) {
-    evaluated0.items = void 0;
-  }
   if (data && typeof data == "object" && !Array.isArray(data)) {
     if (data.item_type === void 0) {
       const err0 = { instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: "item_type" }, message: "must have required property 'item_type'", schema: schema55.required, parentSchema: schema55, data };
@@ -5243,18 +4772,10 @@ function validate90(data, { instancePath = "", parentData, parentDataProperty, r
   validate90.errors = vErrors;
   return errors === 0;
 }
-validate90.evaluated = { "props": { "item_type": true, "agent_run_id": true, "collection_id": true, "transcript_id": true, "block_idx": true, "content_idx": true }, "dynamicProps": false, "dynamicItems": false };
 const TranscriptBlockMetadataItem = validate91;
 function validate91(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate91.evaluated;
-  if (evaluated0.dynamicProps) {
-    evaluated0.props = void 0;
-  }
-  if (evaluated0.dynamicItems) {
-    evaluated0.items = void 0;
-  }
   if (data && typeof data == "object" && !Array.isArray(data)) {
     if (data.item_type === void 0) {
       const err0 = { instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: "item_type" }, message: "must have required property 'item_type'", schema: schema54.required, parentSchema: schema54, data };
@@ -5394,18 +4915,10 @@ function validate91(data, { instancePath = "", parentData, parentDataProperty, r
   validate91.errors = vErrors;
   return errors === 0;
 }
-validate91.evaluated = { "props": { "item_type": true, "agent_run_id": true, "collection_id": true, "transcript_id": true, "block_idx": true, "metadata_key": true }, "dynamicProps": false, "dynamicItems": false };
 const TranscriptGroup = validate92;
 function validate92(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate92.evaluated;
-  if (evaluated0.dynamicProps) {
-    evaluated0.props = void 0;
-  }
-  if (evaluated0.dynamicItems) {
-    evaluated0.items = void 0;
-  }
   if (data && typeof data == "object" && !Array.isArray(data)) {
     if (data.id !== void 0) {
       let data0 = data.id;
@@ -5525,18 +5038,20 @@ function validate92(data, { instancePath = "", parentData, parentDataProperty, r
       }
       var _valid0 = _errs13 === errors;
       valid1 = valid1 || _valid0;
-      const _errs18 = errors;
-      if (data5 !== null) {
-        const err9 = { instancePath: instancePath + "/created_at", schemaPath: "#/properties/created_at/anyOf/1/type", keyword: "type", params: { type: "null" }, message: "must be null", schema: schema46.properties.created_at.anyOf[1].type, parentSchema: schema46.properties.created_at.anyOf[1], data: data5 };
-        if (vErrors === null) {
-          vErrors = [err9];
-        } else {
-          vErrors.push(err9);
+      if (!valid1) {
+        const _errs18 = errors;
+        if (data5 !== null) {
+          const err9 = { instancePath: instancePath + "/created_at", schemaPath: "#/properties/created_at/anyOf/1/type", keyword: "type", params: { type: "null" }, message: "must be null", schema: schema46.properties.created_at.anyOf[1].type, parentSchema: schema46.properties.created_at.anyOf[1], data: data5 };
+          if (vErrors === null) {
+            vErrors = [err9];
+          } else {
+            vErrors.push(err9);
+          }
+          errors++;
         }
-        errors++;
+        var _valid0 = _errs18 === errors;
+        valid1 = valid1 || _valid0;
       }
-      var _valid0 = _errs18 === errors;
-      valid1 = valid1 || _valid0;
       if (!valid1) {
         const err10 = { instancePath: instancePath + "/created_at", schemaPath: "#/properties/created_at/anyOf", keyword: "anyOf", params: {}, message: "must match a schema in anyOf", schema: schema46.properties.created_at.anyOf, parentSchema: schema46.properties.created_at, data: data5 };
         if (vErrors === null) {
@@ -5580,18 +5095,10 @@ function validate92(data, { instancePath = "", parentData, parentDataProperty, r
   validate92.errors = vErrors;
   return errors === 0;
 }
-validate92.evaluated = { "props": { "id": true, "name": true, "description": true, "agent_run_id": true, "parent_transcript_group_id": true, "created_at": true, "metadata": true }, "dynamicProps": false, "dynamicItems": false };
 const TranscriptMetadataItem = validate93;
 function validate93(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate93.evaluated;
-  if (evaluated0.dynamicProps) {
-    evaluated0.props = void 0;
-  }
-  if (evaluated0.dynamicItems) {
-    evaluated0.items = void 0;
-  }
   if (data && typeof data == "object" && !Array.isArray(data)) {
     if (data.item_type === void 0) {
       const err0 = { instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: "item_type" }, message: "must have required property 'item_type'", schema: schema53.required, parentSchema: schema53, data };
@@ -5710,18 +5217,10 @@ function validate93(data, { instancePath = "", parentData, parentDataProperty, r
   validate93.errors = vErrors;
   return errors === 0;
 }
-validate93.evaluated = { "props": { "item_type": true, "agent_run_id": true, "collection_id": true, "transcript_id": true, "metadata_key": true }, "dynamicProps": false, "dynamicItems": false };
 const UserMessage = validate94;
 function validate94(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate94.evaluated;
-  if (evaluated0.dynamicProps) {
-    evaluated0.props = void 0;
-  }
-  if (evaluated0.dynamicItems) {
-    evaluated0.items = void 0;
-  }
   if (data && typeof data == "object" && !Array.isArray(data)) {
     if (data.content === void 0) {
       const err0 = { instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: "content" }, message: "must have required property 'content'", schema: schema41.required, parentSchema: schema41, data };
@@ -5825,7 +5324,6 @@ function validate94(data, { instancePath = "", parentData, parentDataProperty, r
   validate94.errors = vErrors;
   return errors === 0;
 }
-validate94.evaluated = { "props": { "id": true, "content": true, "role": true, "metadata": true, "tool_call_id": true }, "dynamicProps": false, "dynamicItems": false };
 // Annotate the CommonJS export names for ESM import in node:
 0 && (module.exports = {
   AgentRun,

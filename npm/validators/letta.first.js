@@ -72,13 +72,6 @@ const schema39 = { "type": "object", "properties": { "type": { "const": "letta" 
 function validate25(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate25.evaluated;
-  if (evaluated0.dynamicProps) {
-    evaluated0.props = void 0;
-  }
-  if (evaluated0.dynamicItems) {
-    evaluated0.items = void 0;
-  }
   if (errors === 0) {
     if (data && typeof data == "object" && !Array.isArray(data)) {
       const tag0 = data.type;
@@ -120,9 +113,6 @@ function validate25(data, { instancePath = "", parentData, parentDataProperty, r
               return false;
             }
           }
-          var props0 = {};
-          props0.type = true;
-          props0.url = true;
         } else if (tag0 === "base64") {
           const _errs9 = errors;
           if (errors === _errs9) {
@@ -184,13 +174,6 @@ function validate25(data, { instancePath = "", parentData, parentDataProperty, r
               validate25.errors = [{ instancePath, schemaPath: "#/$defs/Base64Image/type", keyword: "type", params: { type: "object" }, message: "must be object" }];
               return false;
             }
-          }
-          if (props0 !== true) {
-            props0 = props0 || {};
-            props0.type = true;
-            props0.media_type = true;
-            props0.data = true;
-            props0.detail = true;
           }
         } else if (tag0 === "letta") {
           const _errs19 = errors;
@@ -268,14 +251,6 @@ function validate25(data, { instancePath = "", parentData, parentDataProperty, r
               return false;
             }
           }
-          if (props0 !== true) {
-            props0 = props0 || {};
-            props0.type = true;
-            props0.file_id = true;
-            props0.media_type = true;
-            props0.data = true;
-            props0.detail = true;
-          }
         } else {
           validate25.errors = [{ instancePath, schemaPath: "#/discriminator", keyword: "discriminator", params: { error: "mapping", tag: "type", tagValue: tag0 }, message: 'value of tag "type" must be in oneOf' }];
           return false;
@@ -290,20 +265,11 @@ function validate25(data, { instancePath = "", parentData, parentDataProperty, r
     }
   }
   validate25.errors = vErrors;
-  evaluated0.props = props0;
   return errors === 0;
 }
-validate25.evaluated = { "dynamicProps": true, "dynamicItems": false };
 function validate24(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate24.evaluated;
-  if (evaluated0.dynamicProps) {
-    evaluated0.props = void 0;
-  }
-  if (evaluated0.dynamicItems) {
-    evaluated0.items = void 0;
-  }
   if (errors === 0) {
     if (data && typeof data == "object" && !Array.isArray(data)) {
       let missing0;
@@ -345,17 +311,9 @@ function validate24(data, { instancePath = "", parentData, parentDataProperty, r
   validate24.errors = vErrors;
   return errors === 0;
 }
-validate24.evaluated = { "props": { "type": true, "source": true }, "dynamicProps": false, "dynamicItems": false };
 function validate23(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate23.evaluated;
-  if (evaluated0.dynamicProps) {
-    evaluated0.props = void 0;
-  }
-  if (evaluated0.dynamicItems) {
-    evaluated0.items = void 0;
-  }
   if (errors === 0) {
     if (data && typeof data == "object" && !Array.isArray(data)) {
       const tag0 = data.type;
@@ -410,10 +368,6 @@ function validate23(data, { instancePath = "", parentData, parentDataProperty, r
               return false;
             }
           }
-          var props0 = {};
-          props0.type = true;
-          props0.text = true;
-          props0.signature = true;
         } else if (tag0 === "image") {
           if (!validate24(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
             vErrors = vErrors === null ? validate24.errors : (function(a, b) {
@@ -421,11 +375,6 @@ function validate23(data, { instancePath = "", parentData, parentDataProperty, r
               return a;
             })(vErrors, validate24.errors);
             errors = vErrors.length;
-          }
-          if (props0 !== true) {
-            props0 = props0 || {};
-            props0.type = true;
-            props0.source = true;
           }
         } else {
           validate23.errors = [{ instancePath, schemaPath: "#/discriminator", keyword: "discriminator", params: { error: "mapping", tag: "type", tagValue: tag0 }, message: 'value of tag "type" must be in oneOf' }];
@@ -441,20 +390,11 @@ function validate23(data, { instancePath = "", parentData, parentDataProperty, r
     }
   }
   validate23.errors = vErrors;
-  evaluated0.props = props0;
   return errors === 0;
 }
-validate23.evaluated = { "dynamicProps": true, "dynamicItems": false };
 function validate22(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate22.evaluated;
-  if (evaluated0.dynamicProps) {
-    evaluated0.props = void 0;
-  }
-  if (evaluated0.dynamicItems) {
-    evaluated0.items = void 0;
-  }
   if (errors === 0) {
     if (data && typeof data == "object" && !Array.isArray(data)) {
       let missing0;
@@ -490,37 +430,39 @@ function validate22(data, { instancePath = "", parentData, parentDataProperty, r
             }
             var _valid0 = _errs4 === errors;
             valid1 = valid1 || _valid0;
-            const _errs6 = errors;
-            if (errors === _errs6) {
-              if (Array.isArray(data1)) {
-                var valid2 = true;
-                const len0 = data1.length;
-                for (let i0 = 0; i0 < len0; i0++) {
-                  const _errs8 = errors;
-                  if (!validate23(data1[i0], { instancePath: instancePath + "/tool_return/" + i0, parentData: data1, parentDataProperty: i0, rootData, dynamicAnchors })) {
-                    vErrors = vErrors === null ? validate23.errors : (function(a, b) {
-                      for (let i = 0; i < b.length; i++) a.push(b[i]);
-                      return a;
-                    })(vErrors, validate23.errors);
-                    errors = vErrors.length;
+            if (!valid1) {
+              const _errs6 = errors;
+              if (errors === _errs6) {
+                if (Array.isArray(data1)) {
+                  var valid2 = true;
+                  const len0 = data1.length;
+                  for (let i0 = 0; i0 < len0; i0++) {
+                    const _errs8 = errors;
+                    if (!validate23(data1[i0], { instancePath: instancePath + "/tool_return/" + i0, parentData: data1, parentDataProperty: i0, rootData, dynamicAnchors })) {
+                      vErrors = vErrors === null ? validate23.errors : (function(a, b) {
+                        for (let i = 0; i < b.length; i++) a.push(b[i]);
+                        return a;
+                      })(vErrors, validate23.errors);
+                      errors = vErrors.length;
+                    }
+                    var valid2 = _errs8 === errors;
+                    if (!valid2) {
+                      break;
+                    }
                   }
-                  var valid2 = _errs8 === errors;
-                  if (!valid2) {
-                    break;
-                  }
-                }
-              } else {
-                const err1 = { instancePath: instancePath + "/tool_return", schemaPath: "#/properties/tool_return/anyOf/1/type", keyword: "type", params: { type: "array" }, message: "must be array" };
-                if (vErrors === null) {
-                  vErrors = [err1];
                 } else {
-                  vErrors.push(err1);
+                  const err1 = { instancePath: instancePath + "/tool_return", schemaPath: "#/properties/tool_return/anyOf/1/type", keyword: "type", params: { type: "array" }, message: "must be array" };
+                  if (vErrors === null) {
+                    vErrors = [err1];
+                  } else {
+                    vErrors.push(err1);
+                  }
+                  errors++;
                 }
-                errors++;
               }
+              var _valid0 = _errs6 === errors;
+              valid1 = valid1 || _valid0;
             }
-            var _valid0 = _errs6 === errors;
-            valid1 = valid1 || _valid0;
             if (!valid1) {
               const err2 = { instancePath: instancePath + "/tool_return", schemaPath: "#/properties/tool_return/anyOf", keyword: "anyOf", params: {}, message: "must match a schema in anyOf" };
               if (vErrors === null) {
@@ -640,17 +582,9 @@ function validate22(data, { instancePath = "", parentData, parentDataProperty, r
   validate22.errors = vErrors;
   return errors === 0;
 }
-validate22.evaluated = { "props": { "type": true, "tool_return": true, "status": true, "tool_call_id": true, "stdout": true, "stderr": true }, "dynamicProps": false, "dynamicItems": false };
 function validate21(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate21.evaluated;
-  if (evaluated0.dynamicProps) {
-    evaluated0.props = void 0;
-  }
-  if (evaluated0.dynamicItems) {
-    evaluated0.items = void 0;
-  }
   if (errors === 0) {
     if (data && typeof data == "object" && !Array.isArray(data)) {
       const tag0 = data.type;
@@ -717,11 +651,6 @@ function validate21(data, { instancePath = "", parentData, parentDataProperty, r
               return false;
             }
           }
-          var props0 = {};
-          props0.type = true;
-          props0.tool_call_id = true;
-          props0.approve = true;
-          props0.reason = true;
         } else if (tag0 === "tool") {
           if (!validate22(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
             vErrors = vErrors === null ? validate22.errors : (function(a, b) {
@@ -729,15 +658,6 @@ function validate21(data, { instancePath = "", parentData, parentDataProperty, r
               return a;
             })(vErrors, validate22.errors);
             errors = vErrors.length;
-          }
-          if (props0 !== true) {
-            props0 = props0 || {};
-            props0.type = true;
-            props0.tool_return = true;
-            props0.status = true;
-            props0.tool_call_id = true;
-            props0.stdout = true;
-            props0.stderr = true;
           }
         } else {
           validate21.errors = [{ instancePath, schemaPath: "#/discriminator", keyword: "discriminator", params: { error: "mapping", tag: "type", tagValue: tag0 }, message: 'value of tag "type" must be in oneOf' }];
@@ -753,10 +673,8 @@ function validate21(data, { instancePath = "", parentData, parentDataProperty, r
     }
   }
   validate21.errors = vErrors;
-  evaluated0.props = props0;
   return errors === 0;
 }
-validate21.evaluated = { "dynamicProps": true, "dynamicItems": false };
 const ApprovalRequestMessage = validate30;
 const schema42 = { "type": "object", "allOf": [{ "$ref": "#/$defs/LettaMessageBase" }], "properties": { "message_type": { "const": "approval_request_message" }, "tool_call": { "anyOf": [{ "$ref": "#/$defs/ToolCall" }, { "$ref": "#/$defs/ToolCallDelta" }] }, "tool_calls": { "anyOf": [{ "type": "array", "items": { "$ref": "#/$defs/ToolCall" } }, { "$ref": "#/$defs/ToolCallDelta" }, { "type": "null" }] } }, "required": ["message_type", "tool_call"] };
 const schema43 = { "type": "object", "properties": { "id": { "type": "string" }, "date": { "type": "string", "format": "date-time" }, "name": { "type": ["string", "null"] }, "otid": { "type": ["string", "null"] }, "sender_id": { "type": ["string", "null"] }, "step_id": { "type": ["string", "null"] }, "is_err": { "type": ["boolean", "null"] }, "seq_id": { "type": ["integer", "null"] }, "run_id": { "type": ["string", "null"] } }, "required": ["id", "date"] };
@@ -766,13 +684,6 @@ const formats0 = import_formats.formats["date-time"];
 function validate30(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate30.evaluated;
-  if (evaluated0.dynamicProps) {
-    evaluated0.props = void 0;
-  }
-  if (evaluated0.dynamicItems) {
-    evaluated0.items = void 0;
-  }
   const _errs2 = errors;
   if (errors === _errs2) {
     if (data && typeof data == "object" && !Array.isArray(data)) {
@@ -1009,150 +920,138 @@ function validate30(data, { instancePath = "", parentData, parentDataProperty, r
             }
             var _valid0 = _errs25 === errors;
             valid4 = valid4 || _valid0;
-            if (_valid0) {
-              var props0 = {};
-              props0.name = true;
-              props0.arguments = true;
-              props0.tool_call_id = true;
-            }
-            const _errs34 = errors;
-            const _errs35 = errors;
-            const _errs37 = errors;
-            const _errs38 = errors;
-            if (data10 && typeof data10 == "object" && !Array.isArray(data10)) {
-              if (data10.name !== void 0) {
-                var valid9 = false;
-                const err5 = {};
-                if (vErrors === null) {
-                  vErrors = [err5];
-                } else {
-                  vErrors.push(err5);
-                }
-                errors++;
-              } else {
-                var valid9 = true;
-              }
-              if (valid9) {
-                if (data10.arguments !== void 0) {
+            if (!valid4) {
+              const _errs34 = errors;
+              const _errs35 = errors;
+              const _errs37 = errors;
+              const _errs38 = errors;
+              if (data10 && typeof data10 == "object" && !Array.isArray(data10)) {
+                if (data10.name !== void 0) {
                   var valid9 = false;
-                  const err6 = {};
+                  const err5 = {};
                   if (vErrors === null) {
-                    vErrors = [err6];
+                    vErrors = [err5];
                   } else {
-                    vErrors.push(err6);
+                    vErrors.push(err5);
                   }
                   errors++;
                 } else {
                   var valid9 = true;
                 }
                 if (valid9) {
-                  if (data10.tool_call_id !== void 0) {
+                  if (data10.arguments !== void 0) {
                     var valid9 = false;
-                    const err7 = {};
+                    const err6 = {};
                     if (vErrors === null) {
-                      vErrors = [err7];
+                      vErrors = [err6];
                     } else {
-                      vErrors.push(err7);
+                      vErrors.push(err6);
                     }
                     errors++;
                   } else {
                     var valid9 = true;
                   }
-                }
-              }
-            }
-            var valid8 = _errs38 === errors;
-            if (valid8) {
-              const err8 = { instancePath: instancePath + "/tool_call", schemaPath: "#/$defs/ToolCallDelta/not", keyword: "not", params: {}, message: "must NOT be valid" };
-              if (vErrors === null) {
-                vErrors = [err8];
-              } else {
-                vErrors.push(err8);
-              }
-              errors++;
-            } else {
-              errors = _errs37;
-              if (vErrors !== null) {
-                if (_errs37) {
-                  vErrors.length = _errs37;
-                } else {
-                  vErrors = null;
-                }
-              }
-            }
-            if (errors === _errs35) {
-              if (data10 && typeof data10 == "object" && !Array.isArray(data10)) {
-                if (data10.name !== void 0) {
-                  let data17 = data10.name;
-                  const _errs39 = errors;
-                  if (typeof data17 !== "string" && data17 !== null) {
-                    const err9 = { instancePath: instancePath + "/tool_call/name", schemaPath: "#/$defs/ToolCallDelta/properties/name/type", keyword: "type", params: { type: schema45.properties.name.type }, message: "must be string,null" };
-                    if (vErrors === null) {
-                      vErrors = [err9];
-                    } else {
-                      vErrors.push(err9);
-                    }
-                    errors++;
-                  }
-                  var valid10 = _errs39 === errors;
-                } else {
-                  var valid10 = true;
-                }
-                if (valid10) {
-                  if (data10.arguments !== void 0) {
-                    let data18 = data10.arguments;
-                    const _errs41 = errors;
-                    if (typeof data18 !== "string" && data18 !== null) {
-                      const err10 = { instancePath: instancePath + "/tool_call/arguments", schemaPath: "#/$defs/ToolCallDelta/properties/arguments/type", keyword: "type", params: { type: schema45.properties.arguments.type }, message: "must be string,null" };
+                  if (valid9) {
+                    if (data10.tool_call_id !== void 0) {
+                      var valid9 = false;
+                      const err7 = {};
                       if (vErrors === null) {
-                        vErrors = [err10];
+                        vErrors = [err7];
                       } else {
-                        vErrors.push(err10);
+                        vErrors.push(err7);
+                      }
+                      errors++;
+                    } else {
+                      var valid9 = true;
+                    }
+                  }
+                }
+              }
+              var valid8 = _errs38 === errors;
+              if (valid8) {
+                const err8 = { instancePath: instancePath + "/tool_call", schemaPath: "#/$defs/ToolCallDelta/not", keyword: "not", params: {}, message: "must NOT be valid" };
+                if (vErrors === null) {
+                  vErrors = [err8];
+                } else {
+                  vErrors.push(err8);
+                }
+                errors++;
+              } else {
+                errors = _errs37;
+                if (vErrors !== null) {
+                  if (_errs37) {
+                    vErrors.length = _errs37;
+                  } else {
+                    vErrors = null;
+                  }
+                }
+              }
+              if (errors === _errs35) {
+                if (data10 && typeof data10 == "object" && !Array.isArray(data10)) {
+                  if (data10.name !== void 0) {
+                    let data17 = data10.name;
+                    const _errs39 = errors;
+                    if (typeof data17 !== "string" && data17 !== null) {
+                      const err9 = { instancePath: instancePath + "/tool_call/name", schemaPath: "#/$defs/ToolCallDelta/properties/name/type", keyword: "type", params: { type: schema45.properties.name.type }, message: "must be string,null" };
+                      if (vErrors === null) {
+                        vErrors = [err9];
+                      } else {
+                        vErrors.push(err9);
                       }
                       errors++;
                     }
-                    var valid10 = _errs41 === errors;
+                    var valid10 = _errs39 === errors;
                   } else {
                     var valid10 = true;
                   }
                   if (valid10) {
-                    if (data10.tool_call_id !== void 0) {
-                      let data19 = data10.tool_call_id;
-                      const _errs43 = errors;
-                      if (typeof data19 !== "string" && data19 !== null) {
-                        const err11 = { instancePath: instancePath + "/tool_call/tool_call_id", schemaPath: "#/$defs/ToolCallDelta/properties/tool_call_id/type", keyword: "type", params: { type: schema45.properties.tool_call_id.type }, message: "must be string,null" };
+                    if (data10.arguments !== void 0) {
+                      let data18 = data10.arguments;
+                      const _errs41 = errors;
+                      if (typeof data18 !== "string" && data18 !== null) {
+                        const err10 = { instancePath: instancePath + "/tool_call/arguments", schemaPath: "#/$defs/ToolCallDelta/properties/arguments/type", keyword: "type", params: { type: schema45.properties.arguments.type }, message: "must be string,null" };
                         if (vErrors === null) {
-                          vErrors = [err11];
+                          vErrors = [err10];
                         } else {
-                          vErrors.push(err11);
+                          vErrors.push(err10);
                         }
                         errors++;
                       }
-                      var valid10 = _errs43 === errors;
+                      var valid10 = _errs41 === errors;
                     } else {
                       var valid10 = true;
                     }
+                    if (valid10) {
+                      if (data10.tool_call_id !== void 0) {
+                        let data19 = data10.tool_call_id;
+                        const _errs43 = errors;
+                        if (typeof data19 !== "string" && data19 !== null) {
+                          const err11 = { instancePath: instancePath + "/tool_call/tool_call_id", schemaPath: "#/$defs/ToolCallDelta/properties/tool_call_id/type", keyword: "type", params: { type: schema45.properties.tool_call_id.type }, message: "must be string,null" };
+                          if (vErrors === null) {
+                            vErrors = [err11];
+                          } else {
+                            vErrors.push(err11);
+                          }
+                          errors++;
+                        }
+                        var valid10 = _errs43 === errors;
+                      } else {
+                        var valid10 = true;
+                      }
+                    }
                   }
-                }
-              } else {
-                const err12 = { instancePath: instancePath + "/tool_call", schemaPath: "#/$defs/ToolCallDelta/type", keyword: "type", params: { type: "object" }, message: "must be object" };
-                if (vErrors === null) {
-                  vErrors = [err12];
                 } else {
-                  vErrors.push(err12);
+                  const err12 = { instancePath: instancePath + "/tool_call", schemaPath: "#/$defs/ToolCallDelta/type", keyword: "type", params: { type: "object" }, message: "must be object" };
+                  if (vErrors === null) {
+                    vErrors = [err12];
+                  } else {
+                    vErrors.push(err12);
+                  }
+                  errors++;
                 }
-                errors++;
               }
-            }
-            var _valid0 = _errs34 === errors;
-            valid4 = valid4 || _valid0;
-            if (_valid0) {
-              if (props0 !== true) {
-                props0 = props0 || {};
-                props0.name = true;
-                props0.arguments = true;
-                props0.tool_call_id = true;
-              }
+              var _valid0 = _errs34 === errors;
+              valid4 = valid4 || _valid0;
             }
             if (!valid4) {
               const err13 = { instancePath: instancePath + "/tool_call", schemaPath: "#/properties/tool_call/anyOf", keyword: "anyOf", params: {}, message: "must match a schema in anyOf" };
@@ -1282,155 +1181,153 @@ function validate30(data, { instancePath = "", parentData, parentDataProperty, r
               }
               var _valid1 = _errs47 === errors;
               valid11 = valid11 || _valid1;
-              const _errs58 = errors;
-              const _errs59 = errors;
-              const _errs61 = errors;
-              const _errs62 = errors;
-              if (data20 && typeof data20 == "object" && !Array.isArray(data20)) {
-                if (data20.name !== void 0) {
-                  var valid17 = false;
-                  const err20 = {};
-                  if (vErrors === null) {
-                    vErrors = [err20];
-                  } else {
-                    vErrors.push(err20);
-                  }
-                  errors++;
-                } else {
-                  var valid17 = true;
-                }
-                if (valid17) {
-                  if (data20.arguments !== void 0) {
+              if (!valid11) {
+                const _errs58 = errors;
+                const _errs59 = errors;
+                const _errs61 = errors;
+                const _errs62 = errors;
+                if (data20 && typeof data20 == "object" && !Array.isArray(data20)) {
+                  if (data20.name !== void 0) {
                     var valid17 = false;
-                    const err21 = {};
+                    const err20 = {};
                     if (vErrors === null) {
-                      vErrors = [err21];
+                      vErrors = [err20];
                     } else {
-                      vErrors.push(err21);
+                      vErrors.push(err20);
                     }
                     errors++;
                   } else {
                     var valid17 = true;
                   }
                   if (valid17) {
-                    if (data20.tool_call_id !== void 0) {
+                    if (data20.arguments !== void 0) {
                       var valid17 = false;
-                      const err22 = {};
+                      const err21 = {};
                       if (vErrors === null) {
-                        vErrors = [err22];
+                        vErrors = [err21];
                       } else {
-                        vErrors.push(err22);
+                        vErrors.push(err21);
                       }
                       errors++;
                     } else {
                       var valid17 = true;
                     }
-                  }
-                }
-              }
-              var valid16 = _errs62 === errors;
-              if (valid16) {
-                const err23 = { instancePath: instancePath + "/tool_calls", schemaPath: "#/$defs/ToolCallDelta/not", keyword: "not", params: {}, message: "must NOT be valid" };
-                if (vErrors === null) {
-                  vErrors = [err23];
-                } else {
-                  vErrors.push(err23);
-                }
-                errors++;
-              } else {
-                errors = _errs61;
-                if (vErrors !== null) {
-                  if (_errs61) {
-                    vErrors.length = _errs61;
-                  } else {
-                    vErrors = null;
-                  }
-                }
-              }
-              if (errors === _errs59) {
-                if (data20 && typeof data20 == "object" && !Array.isArray(data20)) {
-                  if (data20.name !== void 0) {
-                    let data28 = data20.name;
-                    const _errs63 = errors;
-                    if (typeof data28 !== "string" && data28 !== null) {
-                      const err24 = { instancePath: instancePath + "/tool_calls/name", schemaPath: "#/$defs/ToolCallDelta/properties/name/type", keyword: "type", params: { type: schema45.properties.name.type }, message: "must be string,null" };
-                      if (vErrors === null) {
-                        vErrors = [err24];
-                      } else {
-                        vErrors.push(err24);
-                      }
-                      errors++;
-                    }
-                    var valid18 = _errs63 === errors;
-                  } else {
-                    var valid18 = true;
-                  }
-                  if (valid18) {
-                    if (data20.arguments !== void 0) {
-                      let data29 = data20.arguments;
-                      const _errs65 = errors;
-                      if (typeof data29 !== "string" && data29 !== null) {
-                        const err25 = { instancePath: instancePath + "/tool_calls/arguments", schemaPath: "#/$defs/ToolCallDelta/properties/arguments/type", keyword: "type", params: { type: schema45.properties.arguments.type }, message: "must be string,null" };
+                    if (valid17) {
+                      if (data20.tool_call_id !== void 0) {
+                        var valid17 = false;
+                        const err22 = {};
                         if (vErrors === null) {
-                          vErrors = [err25];
+                          vErrors = [err22];
                         } else {
-                          vErrors.push(err25);
+                          vErrors.push(err22);
+                        }
+                        errors++;
+                      } else {
+                        var valid17 = true;
+                      }
+                    }
+                  }
+                }
+                var valid16 = _errs62 === errors;
+                if (valid16) {
+                  const err23 = { instancePath: instancePath + "/tool_calls", schemaPath: "#/$defs/ToolCallDelta/not", keyword: "not", params: {}, message: "must NOT be valid" };
+                  if (vErrors === null) {
+                    vErrors = [err23];
+                  } else {
+                    vErrors.push(err23);
+                  }
+                  errors++;
+                } else {
+                  errors = _errs61;
+                  if (vErrors !== null) {
+                    if (_errs61) {
+                      vErrors.length = _errs61;
+                    } else {
+                      vErrors = null;
+                    }
+                  }
+                }
+                if (errors === _errs59) {
+                  if (data20 && typeof data20 == "object" && !Array.isArray(data20)) {
+                    if (data20.name !== void 0) {
+                      let data28 = data20.name;
+                      const _errs63 = errors;
+                      if (typeof data28 !== "string" && data28 !== null) {
+                        const err24 = { instancePath: instancePath + "/tool_calls/name", schemaPath: "#/$defs/ToolCallDelta/properties/name/type", keyword: "type", params: { type: schema45.properties.name.type }, message: "must be string,null" };
+                        if (vErrors === null) {
+                          vErrors = [err24];
+                        } else {
+                          vErrors.push(err24);
                         }
                         errors++;
                       }
-                      var valid18 = _errs65 === errors;
+                      var valid18 = _errs63 === errors;
                     } else {
                       var valid18 = true;
                     }
                     if (valid18) {
-                      if (data20.tool_call_id !== void 0) {
-                        let data30 = data20.tool_call_id;
-                        const _errs67 = errors;
-                        if (typeof data30 !== "string" && data30 !== null) {
-                          const err26 = { instancePath: instancePath + "/tool_calls/tool_call_id", schemaPath: "#/$defs/ToolCallDelta/properties/tool_call_id/type", keyword: "type", params: { type: schema45.properties.tool_call_id.type }, message: "must be string,null" };
+                      if (data20.arguments !== void 0) {
+                        let data29 = data20.arguments;
+                        const _errs65 = errors;
+                        if (typeof data29 !== "string" && data29 !== null) {
+                          const err25 = { instancePath: instancePath + "/tool_calls/arguments", schemaPath: "#/$defs/ToolCallDelta/properties/arguments/type", keyword: "type", params: { type: schema45.properties.arguments.type }, message: "must be string,null" };
                           if (vErrors === null) {
-                            vErrors = [err26];
+                            vErrors = [err25];
                           } else {
-                            vErrors.push(err26);
+                            vErrors.push(err25);
                           }
                           errors++;
                         }
-                        var valid18 = _errs67 === errors;
+                        var valid18 = _errs65 === errors;
                       } else {
                         var valid18 = true;
                       }
+                      if (valid18) {
+                        if (data20.tool_call_id !== void 0) {
+                          let data30 = data20.tool_call_id;
+                          const _errs67 = errors;
+                          if (typeof data30 !== "string" && data30 !== null) {
+                            const err26 = { instancePath: instancePath + "/tool_calls/tool_call_id", schemaPath: "#/$defs/ToolCallDelta/properties/tool_call_id/type", keyword: "type", params: { type: schema45.properties.tool_call_id.type }, message: "must be string,null" };
+                            if (vErrors === null) {
+                              vErrors = [err26];
+                            } else {
+                              vErrors.push(err26);
+                            }
+                            errors++;
+                          }
+                          var valid18 = _errs67 === errors;
+                        } else {
+                          var valid18 = true;
+                        }
+                      }
                     }
-                  }
-                } else {
-                  const err27 = { instancePath: instancePath + "/tool_calls", schemaPath: "#/$defs/ToolCallDelta/type", keyword: "type", params: { type: "object" }, message: "must be object" };
-                  if (vErrors === null) {
-                    vErrors = [err27];
                   } else {
-                    vErrors.push(err27);
+                    const err27 = { instancePath: instancePath + "/tool_calls", schemaPath: "#/$defs/ToolCallDelta/type", keyword: "type", params: { type: "object" }, message: "must be object" };
+                    if (vErrors === null) {
+                      vErrors = [err27];
+                    } else {
+                      vErrors.push(err27);
+                    }
+                    errors++;
                   }
-                  errors++;
+                }
+                var _valid1 = _errs58 === errors;
+                valid11 = valid11 || _valid1;
+                if (!valid11) {
+                  const _errs69 = errors;
+                  if (data20 !== null) {
+                    const err28 = { instancePath: instancePath + "/tool_calls", schemaPath: "#/properties/tool_calls/anyOf/2/type", keyword: "type", params: { type: "null" }, message: "must be null" };
+                    if (vErrors === null) {
+                      vErrors = [err28];
+                    } else {
+                      vErrors.push(err28);
+                    }
+                    errors++;
+                  }
+                  var _valid1 = _errs69 === errors;
+                  valid11 = valid11 || _valid1;
                 }
               }
-              var _valid1 = _errs58 === errors;
-              valid11 = valid11 || _valid1;
-              if (_valid1) {
-                var props1 = {};
-                props1.name = true;
-                props1.arguments = true;
-                props1.tool_call_id = true;
-              }
-              const _errs69 = errors;
-              if (data20 !== null) {
-                const err28 = { instancePath: instancePath + "/tool_calls", schemaPath: "#/properties/tool_calls/anyOf/2/type", keyword: "type", params: { type: "null" }, message: "must be null" };
-                if (vErrors === null) {
-                  vErrors = [err28];
-                } else {
-                  vErrors.push(err28);
-                }
-                errors++;
-              }
-              var _valid1 = _errs69 === errors;
-              valid11 = valid11 || _valid1;
               if (!valid11) {
                 const err29 = { instancePath: instancePath + "/tool_calls", schemaPath: "#/properties/tool_calls/anyOf", keyword: "anyOf", params: {}, message: "must match a schema in anyOf" };
                 if (vErrors === null) {
@@ -1466,19 +1363,11 @@ function validate30(data, { instancePath = "", parentData, parentDataProperty, r
   validate30.errors = vErrors;
   return errors === 0;
 }
-validate30.evaluated = { "props": { "message_type": true, "tool_call": true, "tool_calls": true, "id": true, "date": true, "name": true, "otid": true, "sender_id": true, "step_id": true, "is_err": true, "seq_id": true, "run_id": true }, "dynamicProps": false, "dynamicItems": false };
 const ApprovalResponseMessage = validate31;
 const schema48 = { "type": "object", "allOf": [{ "$ref": "#/$defs/LettaMessageBase" }], "properties": { "message_type": { "const": "approval_response_message" }, "approvals": { "type": ["array", "null"], "items": { "$ref": "#/$defs/Approval" } }, "approve": { "type": ["boolean", "null"] }, "approval_request_id": { "type": ["string", "null"] }, "reason": { "type": ["string", "null"] } }, "required": ["message_type"] };
 function validate31(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate31.evaluated;
-  if (evaluated0.dynamicProps) {
-    evaluated0.props = void 0;
-  }
-  if (evaluated0.dynamicItems) {
-    evaluated0.items = void 0;
-  }
   const _errs2 = errors;
   if (errors === _errs2) {
     if (data && typeof data == "object" && !Array.isArray(data)) {
@@ -1714,18 +1603,10 @@ function validate31(data, { instancePath = "", parentData, parentDataProperty, r
   validate31.errors = vErrors;
   return errors === 0;
 }
-validate31.evaluated = { "props": { "message_type": true, "approvals": true, "approve": true, "approval_request_id": true, "reason": true, "id": true, "date": true, "name": true, "otid": true, "sender_id": true, "step_id": true, "is_err": true, "seq_id": true, "run_id": true }, "dynamicProps": false, "dynamicItems": false };
 const ApprovalReturn = validate33;
 function validate33(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate33.evaluated;
-  if (evaluated0.dynamicProps) {
-    evaluated0.props = void 0;
-  }
-  if (evaluated0.dynamicItems) {
-    evaluated0.items = void 0;
-  }
   if (errors === 0) {
     if (data && typeof data == "object" && !Array.isArray(data)) {
       let missing0;
@@ -1789,19 +1670,11 @@ function validate33(data, { instancePath = "", parentData, parentDataProperty, r
   validate33.errors = vErrors;
   return errors === 0;
 }
-validate33.evaluated = { "props": { "type": true, "tool_call_id": true, "approve": true, "reason": true }, "dynamicProps": false, "dynamicItems": false };
 const AssistantMessage = validate34;
 const schema51 = { "type": "object", "allOf": [{ "$ref": "#/$defs/LettaMessageBase" }], "properties": { "message_type": { "const": "assistant_message" }, "content": { "anyOf": [{ "type": "string" }, { "type": "array", "items": { "$ref": "#/$defs/TextContent" } }] } }, "required": ["message_type", "content"] };
 function validate34(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate34.evaluated;
-  if (evaluated0.dynamicProps) {
-    evaluated0.props = void 0;
-  }
-  if (evaluated0.dynamicItems) {
-    evaluated0.items = void 0;
-  }
   const _errs2 = errors;
   if (errors === _errs2) {
     if (data && typeof data == "object" && !Array.isArray(data)) {
@@ -1974,105 +1847,107 @@ function validate34(data, { instancePath = "", parentData, parentDataProperty, r
             }
             var _valid0 = _errs25 === errors;
             valid4 = valid4 || _valid0;
-            const _errs27 = errors;
-            if (errors === _errs27) {
-              if (Array.isArray(data10)) {
-                var valid5 = true;
-                const len0 = data10.length;
-                for (let i0 = 0; i0 < len0; i0++) {
-                  let data11 = data10[i0];
-                  const _errs29 = errors;
-                  const _errs30 = errors;
-                  if (errors === _errs30) {
-                    if (data11 && typeof data11 == "object" && !Array.isArray(data11)) {
-                      let missing2;
-                      if (data11.type === void 0 && (missing2 = "type") || data11.text === void 0 && (missing2 = "text")) {
-                        const err1 = { instancePath: instancePath + "/content/" + i0, schemaPath: "#/$defs/TextContent/required", keyword: "required", params: { missingProperty: missing2 }, message: "must have required property '" + missing2 + "'" };
-                        if (vErrors === null) {
-                          vErrors = [err1];
-                        } else {
-                          vErrors.push(err1);
-                        }
-                        errors++;
-                      } else {
-                        if (data11.type !== void 0) {
-                          const _errs32 = errors;
-                          if ("text" !== data11.type) {
-                            const err2 = { instancePath: instancePath + "/content/" + i0 + "/type", schemaPath: "#/$defs/TextContent/properties/type/const", keyword: "const", params: { allowedValue: "text" }, message: "must be equal to constant" };
-                            if (vErrors === null) {
-                              vErrors = [err2];
-                            } else {
-                              vErrors.push(err2);
-                            }
-                            errors++;
+            if (!valid4) {
+              const _errs27 = errors;
+              if (errors === _errs27) {
+                if (Array.isArray(data10)) {
+                  var valid5 = true;
+                  const len0 = data10.length;
+                  for (let i0 = 0; i0 < len0; i0++) {
+                    let data11 = data10[i0];
+                    const _errs29 = errors;
+                    const _errs30 = errors;
+                    if (errors === _errs30) {
+                      if (data11 && typeof data11 == "object" && !Array.isArray(data11)) {
+                        let missing2;
+                        if (data11.type === void 0 && (missing2 = "type") || data11.text === void 0 && (missing2 = "text")) {
+                          const err1 = { instancePath: instancePath + "/content/" + i0, schemaPath: "#/$defs/TextContent/required", keyword: "required", params: { missingProperty: missing2 }, message: "must have required property '" + missing2 + "'" };
+                          if (vErrors === null) {
+                            vErrors = [err1];
+                          } else {
+                            vErrors.push(err1);
                           }
-                          var valid7 = _errs32 === errors;
+                          errors++;
                         } else {
-                          var valid7 = true;
-                        }
-                        if (valid7) {
-                          if (data11.text !== void 0) {
-                            const _errs33 = errors;
-                            if (typeof data11.text !== "string") {
-                              const err3 = { instancePath: instancePath + "/content/" + i0 + "/text", schemaPath: "#/$defs/TextContent/properties/text/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+                          if (data11.type !== void 0) {
+                            const _errs32 = errors;
+                            if ("text" !== data11.type) {
+                              const err2 = { instancePath: instancePath + "/content/" + i0 + "/type", schemaPath: "#/$defs/TextContent/properties/type/const", keyword: "const", params: { allowedValue: "text" }, message: "must be equal to constant" };
                               if (vErrors === null) {
-                                vErrors = [err3];
+                                vErrors = [err2];
                               } else {
-                                vErrors.push(err3);
+                                vErrors.push(err2);
                               }
                               errors++;
                             }
-                            var valid7 = _errs33 === errors;
+                            var valid7 = _errs32 === errors;
                           } else {
                             var valid7 = true;
                           }
                           if (valid7) {
-                            if (data11.signature !== void 0) {
-                              let data14 = data11.signature;
-                              const _errs35 = errors;
-                              if (typeof data14 !== "string" && data14 !== null) {
-                                const err4 = { instancePath: instancePath + "/content/" + i0 + "/signature", schemaPath: "#/$defs/TextContent/properties/signature/type", keyword: "type", params: { type: schema40.properties.signature.type }, message: "must be string,null" };
+                            if (data11.text !== void 0) {
+                              const _errs33 = errors;
+                              if (typeof data11.text !== "string") {
+                                const err3 = { instancePath: instancePath + "/content/" + i0 + "/text", schemaPath: "#/$defs/TextContent/properties/text/type", keyword: "type", params: { type: "string" }, message: "must be string" };
                                 if (vErrors === null) {
-                                  vErrors = [err4];
+                                  vErrors = [err3];
                                 } else {
-                                  vErrors.push(err4);
+                                  vErrors.push(err3);
                                 }
                                 errors++;
                               }
-                              var valid7 = _errs35 === errors;
+                              var valid7 = _errs33 === errors;
                             } else {
                               var valid7 = true;
                             }
+                            if (valid7) {
+                              if (data11.signature !== void 0) {
+                                let data14 = data11.signature;
+                                const _errs35 = errors;
+                                if (typeof data14 !== "string" && data14 !== null) {
+                                  const err4 = { instancePath: instancePath + "/content/" + i0 + "/signature", schemaPath: "#/$defs/TextContent/properties/signature/type", keyword: "type", params: { type: schema40.properties.signature.type }, message: "must be string,null" };
+                                  if (vErrors === null) {
+                                    vErrors = [err4];
+                                  } else {
+                                    vErrors.push(err4);
+                                  }
+                                  errors++;
+                                }
+                                var valid7 = _errs35 === errors;
+                              } else {
+                                var valid7 = true;
+                              }
+                            }
                           }
                         }
-                      }
-                    } else {
-                      const err5 = { instancePath: instancePath + "/content/" + i0, schemaPath: "#/$defs/TextContent/type", keyword: "type", params: { type: "object" }, message: "must be object" };
-                      if (vErrors === null) {
-                        vErrors = [err5];
                       } else {
-                        vErrors.push(err5);
+                        const err5 = { instancePath: instancePath + "/content/" + i0, schemaPath: "#/$defs/TextContent/type", keyword: "type", params: { type: "object" }, message: "must be object" };
+                        if (vErrors === null) {
+                          vErrors = [err5];
+                        } else {
+                          vErrors.push(err5);
+                        }
+                        errors++;
                       }
-                      errors++;
+                    }
+                    var valid5 = _errs29 === errors;
+                    if (!valid5) {
+                      break;
                     }
                   }
-                  var valid5 = _errs29 === errors;
-                  if (!valid5) {
-                    break;
-                  }
-                }
-              } else {
-                const err6 = { instancePath: instancePath + "/content", schemaPath: "#/properties/content/anyOf/1/type", keyword: "type", params: { type: "array" }, message: "must be array" };
-                if (vErrors === null) {
-                  vErrors = [err6];
                 } else {
-                  vErrors.push(err6);
+                  const err6 = { instancePath: instancePath + "/content", schemaPath: "#/properties/content/anyOf/1/type", keyword: "type", params: { type: "array" }, message: "must be array" };
+                  if (vErrors === null) {
+                    vErrors = [err6];
+                  } else {
+                    vErrors.push(err6);
+                  }
+                  errors++;
                 }
-                errors++;
               }
+              var _valid0 = _errs27 === errors;
+              valid4 = valid4 || _valid0;
             }
-            var _valid0 = _errs27 === errors;
-            valid4 = valid4 || _valid0;
             if (!valid4) {
               const err7 = { instancePath: instancePath + "/content", schemaPath: "#/properties/content/anyOf", keyword: "anyOf", params: {}, message: "must match a schema in anyOf" };
               if (vErrors === null) {
@@ -2107,18 +1982,10 @@ function validate34(data, { instancePath = "", parentData, parentDataProperty, r
   validate34.errors = vErrors;
   return errors === 0;
 }
-validate34.evaluated = { "props": { "message_type": true, "content": true, "id": true, "date": true, "name": true, "otid": true, "sender_id": true, "step_id": true, "is_err": true, "seq_id": true, "run_id": true }, "dynamicProps": false, "dynamicItems": false };
 const Base64Image = validate35;
 function validate35(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate35.evaluated;
-  if (evaluated0.dynamicProps) {
-    evaluated0.props = void 0;
-  }
-  if (evaluated0.dynamicItems) {
-    evaluated0.items = void 0;
-  }
   if (errors === 0) {
     if (data && typeof data == "object" && !Array.isArray(data)) {
       let missing0;
@@ -2182,19 +2049,11 @@ function validate35(data, { instancePath = "", parentData, parentDataProperty, r
   validate35.errors = vErrors;
   return errors === 0;
 }
-validate35.evaluated = { "props": { "type": true, "media_type": true, "data": true, "detail": true }, "dynamicProps": false, "dynamicItems": false };
 const CompactionStats = validate36;
 const schema55 = { "type": "object", "properties": { "trigger": { "type": "string" }, "context_tokens_before": { "type": ["integer", "null"] }, "context_tokens_after": { "type": ["integer", "null"] }, "context_window": { "type": "integer" }, "messages_count_before": { "type": "integer" }, "messages_count_after": { "type": "integer" } }, "required": ["trigger", "context_window", "messages_count_before", "messages_count_after"] };
 function validate36(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate36.evaluated;
-  if (evaluated0.dynamicProps) {
-    evaluated0.props = void 0;
-  }
-  if (evaluated0.dynamicItems) {
-    evaluated0.items = void 0;
-  }
   if (errors === 0) {
     if (data && typeof data == "object" && !Array.isArray(data)) {
       let missing0;
@@ -2286,19 +2145,11 @@ function validate36(data, { instancePath = "", parentData, parentDataProperty, r
   validate36.errors = vErrors;
   return errors === 0;
 }
-validate36.evaluated = { "props": { "trigger": true, "context_tokens_before": true, "context_tokens_after": true, "context_window": true, "messages_count_before": true, "messages_count_after": true }, "dynamicProps": false, "dynamicItems": false };
 const EventMessage = validate37;
 const schema56 = { "type": "object", "allOf": [{ "$ref": "#/$defs/LettaMessageBase" }], "properties": { "message_type": { "const": "event_message" }, "event_type": { "const": "compaction" }, "event_data": { "type": "object" } }, "required": ["message_type", "event_type", "event_data"] };
 function validate37(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate37.evaluated;
-  if (evaluated0.dynamicProps) {
-    evaluated0.props = void 0;
-  }
-  if (evaluated0.dynamicItems) {
-    evaluated0.items = void 0;
-  }
   const _errs2 = errors;
   if (errors === _errs2) {
     if (data && typeof data == "object" && !Array.isArray(data)) {
@@ -2487,19 +2338,11 @@ function validate37(data, { instancePath = "", parentData, parentDataProperty, r
   validate37.errors = vErrors;
   return errors === 0;
 }
-validate37.evaluated = { "props": { "message_type": true, "event_type": true, "event_data": true, "id": true, "date": true, "name": true, "otid": true, "sender_id": true, "step_id": true, "is_err": true, "seq_id": true, "run_id": true }, "dynamicProps": false, "dynamicItems": false };
 const HiddenReasoningMessage = validate38;
 const schema58 = { "type": "object", "allOf": [{ "$ref": "#/$defs/LettaMessageBase" }], "properties": { "message_type": { "const": "hidden_reasoning_message" }, "state": { "enum": ["redacted", "omitted"] }, "hidden_reasoning": { "type": ["string", "null"] } }, "required": ["message_type", "state"] };
 function validate38(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate38.evaluated;
-  if (evaluated0.dynamicProps) {
-    evaluated0.props = void 0;
-  }
-  if (evaluated0.dynamicItems) {
-    evaluated0.items = void 0;
-  }
   const _errs2 = errors;
   if (errors === _errs2) {
     if (data && typeof data == "object" && !Array.isArray(data)) {
@@ -2689,18 +2532,10 @@ function validate38(data, { instancePath = "", parentData, parentDataProperty, r
   validate38.errors = vErrors;
   return errors === 0;
 }
-validate38.evaluated = { "props": { "message_type": true, "state": true, "hidden_reasoning": true, "id": true, "date": true, "name": true, "otid": true, "sender_id": true, "step_id": true, "is_err": true, "seq_id": true, "run_id": true }, "dynamicProps": false, "dynamicItems": false };
 const ImageContent = validate39;
 function validate39(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate39.evaluated;
-  if (evaluated0.dynamicProps) {
-    evaluated0.props = void 0;
-  }
-  if (evaluated0.dynamicItems) {
-    evaluated0.items = void 0;
-  }
   if (errors === 0) {
     if (data && typeof data == "object" && !Array.isArray(data)) {
       let missing0;
@@ -2742,18 +2577,10 @@ function validate39(data, { instancePath = "", parentData, parentDataProperty, r
   validate39.errors = vErrors;
   return errors === 0;
 }
-validate39.evaluated = { "props": { "type": true, "source": true }, "dynamicProps": false, "dynamicItems": false };
 const ImageSource = validate41;
 function validate41(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate41.evaluated;
-  if (evaluated0.dynamicProps) {
-    evaluated0.props = void 0;
-  }
-  if (evaluated0.dynamicItems) {
-    evaluated0.items = void 0;
-  }
   if (errors === 0) {
     if (data && typeof data == "object" && !Array.isArray(data)) {
       const tag0 = data.type;
@@ -2795,9 +2622,6 @@ function validate41(data, { instancePath = "", parentData, parentDataProperty, r
               return false;
             }
           }
-          var props0 = {};
-          props0.type = true;
-          props0.url = true;
         } else if (tag0 === "base64") {
           const _errs9 = errors;
           if (errors === _errs9) {
@@ -2859,13 +2683,6 @@ function validate41(data, { instancePath = "", parentData, parentDataProperty, r
               validate41.errors = [{ instancePath, schemaPath: "#/$defs/Base64Image/type", keyword: "type", params: { type: "object" }, message: "must be object" }];
               return false;
             }
-          }
-          if (props0 !== true) {
-            props0 = props0 || {};
-            props0.type = true;
-            props0.media_type = true;
-            props0.data = true;
-            props0.detail = true;
           }
         } else if (tag0 === "letta") {
           const _errs19 = errors;
@@ -2943,14 +2760,6 @@ function validate41(data, { instancePath = "", parentData, parentDataProperty, r
               return false;
             }
           }
-          if (props0 !== true) {
-            props0 = props0 || {};
-            props0.type = true;
-            props0.file_id = true;
-            props0.media_type = true;
-            props0.data = true;
-            props0.detail = true;
-          }
         } else {
           validate41.errors = [{ instancePath, schemaPath: "#/discriminator", keyword: "discriminator", params: { error: "mapping", tag: "type", tagValue: tag0 }, message: 'value of tag "type" must be in oneOf' }];
           return false;
@@ -2965,22 +2774,13 @@ function validate41(data, { instancePath = "", parentData, parentDataProperty, r
     }
   }
   validate41.errors = vErrors;
-  evaluated0.props = props0;
   return errors === 0;
 }
-validate41.evaluated = { "dynamicProps": true, "dynamicItems": false };
 const LettaErrorMessage = validate42;
 const schema65 = { "type": "object", "properties": { "message_type": { "const": "error_message" }, "run_id": { "type": "string" }, "error_type": { "type": "string" }, "message": { "type": "string" }, "detail": { "type": ["string", "null"] }, "seq_id": { "type": ["integer", "null"] } }, "required": ["message_type", "run_id", "error_type", "message"] };
 function validate42(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate42.evaluated;
-  if (evaluated0.dynamicProps) {
-    evaluated0.props = void 0;
-  }
-  if (evaluated0.dynamicItems) {
-    evaluated0.items = void 0;
-  }
   if (errors === 0) {
     if (data && typeof data == "object" && !Array.isArray(data)) {
       let missing0;
@@ -3069,18 +2869,10 @@ function validate42(data, { instancePath = "", parentData, parentDataProperty, r
   validate42.errors = vErrors;
   return errors === 0;
 }
-validate42.evaluated = { "props": { "message_type": true, "run_id": true, "error_type": true, "message": true, "detail": true, "seq_id": true }, "dynamicProps": false, "dynamicItems": false };
 const LettaImage = validate43;
 function validate43(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate43.evaluated;
-  if (evaluated0.dynamicProps) {
-    evaluated0.props = void 0;
-  }
-  if (evaluated0.dynamicItems) {
-    evaluated0.items = void 0;
-  }
   if (errors === 0) {
     if (data && typeof data == "object" && !Array.isArray(data)) {
       let missing0;
@@ -3158,20 +2950,12 @@ function validate43(data, { instancePath = "", parentData, parentDataProperty, r
   validate43.errors = vErrors;
   return errors === 0;
 }
-validate43.evaluated = { "props": { "type": true, "file_id": true, "media_type": true, "data": true, "detail": true }, "dynamicProps": false, "dynamicItems": false };
 const LettaMessage = validate44;
 const schema67 = { "type": "object", "oneOf": [{ "$ref": "#/$defs/SystemMessage" }, { "$ref": "#/$defs/UserMessage" }, { "$ref": "#/$defs/AssistantMessage" }, { "$ref": "#/$defs/ReasoningMessage" }, { "$ref": "#/$defs/HiddenReasoningMessage" }, { "$ref": "#/$defs/ToolCallMessage" }, { "$ref": "#/$defs/ToolReturnMessage" }, { "$ref": "#/$defs/ApprovalRequestMessage" }, { "$ref": "#/$defs/ApprovalResponseMessage" }, { "$ref": "#/$defs/SummaryMessage" }, { "$ref": "#/$defs/EventMessage" }], "discriminator": { "propertyName": "message_type" } };
 const schema68 = { "type": "object", "allOf": [{ "$ref": "#/$defs/LettaMessageBase" }], "properties": { "message_type": { "const": "system_message" }, "content": { "type": "string" } }, "required": ["message_type", "content"] };
 function validate45(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate45.evaluated;
-  if (evaluated0.dynamicProps) {
-    evaluated0.props = void 0;
-  }
-  if (evaluated0.dynamicItems) {
-    evaluated0.items = void 0;
-  }
   const _errs2 = errors;
   if (errors === _errs2) {
     if (data && typeof data == "object" && !Array.isArray(data)) {
@@ -3347,18 +3131,10 @@ function validate45(data, { instancePath = "", parentData, parentDataProperty, r
   validate45.errors = vErrors;
   return errors === 0;
 }
-validate45.evaluated = { "props": { "message_type": true, "content": true, "id": true, "date": true, "name": true, "otid": true, "sender_id": true, "step_id": true, "is_err": true, "seq_id": true, "run_id": true }, "dynamicProps": false, "dynamicItems": false };
 const schema70 = { "type": "object", "allOf": [{ "$ref": "#/$defs/LettaMessageBase" }], "properties": { "message_type": { "const": "user_message" }, "content": { "anyOf": [{ "type": "string" }, { "type": "array", "items": { "$ref": "#/$defs/UserContentPart" } }] } }, "required": ["message_type", "content"] };
 function validate46(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate46.evaluated;
-  if (evaluated0.dynamicProps) {
-    evaluated0.props = void 0;
-  }
-  if (evaluated0.dynamicItems) {
-    evaluated0.items = void 0;
-  }
   const _errs2 = errors;
   if (errors === _errs2) {
     if (data && typeof data == "object" && !Array.isArray(data)) {
@@ -3531,37 +3307,39 @@ function validate46(data, { instancePath = "", parentData, parentDataProperty, r
             }
             var _valid0 = _errs25 === errors;
             valid4 = valid4 || _valid0;
-            const _errs27 = errors;
-            if (errors === _errs27) {
-              if (Array.isArray(data10)) {
-                var valid5 = true;
-                const len0 = data10.length;
-                for (let i0 = 0; i0 < len0; i0++) {
-                  const _errs29 = errors;
-                  if (!validate23(data10[i0], { instancePath: instancePath + "/content/" + i0, parentData: data10, parentDataProperty: i0, rootData, dynamicAnchors })) {
-                    vErrors = vErrors === null ? validate23.errors : (function(a, b) {
-                      for (let i = 0; i < b.length; i++) a.push(b[i]);
-                      return a;
-                    })(vErrors, validate23.errors);
-                    errors = vErrors.length;
+            if (!valid4) {
+              const _errs27 = errors;
+              if (errors === _errs27) {
+                if (Array.isArray(data10)) {
+                  var valid5 = true;
+                  const len0 = data10.length;
+                  for (let i0 = 0; i0 < len0; i0++) {
+                    const _errs29 = errors;
+                    if (!validate23(data10[i0], { instancePath: instancePath + "/content/" + i0, parentData: data10, parentDataProperty: i0, rootData, dynamicAnchors })) {
+                      vErrors = vErrors === null ? validate23.errors : (function(a, b) {
+                        for (let i = 0; i < b.length; i++) a.push(b[i]);
+                        return a;
+                      })(vErrors, validate23.errors);
+                      errors = vErrors.length;
+                    }
+                    var valid5 = _errs29 === errors;
+                    if (!valid5) {
+                      break;
+                    }
                   }
-                  var valid5 = _errs29 === errors;
-                  if (!valid5) {
-                    break;
-                  }
-                }
-              } else {
-                const err1 = { instancePath: instancePath + "/content", schemaPath: "#/properties/content/anyOf/1/type", keyword: "type", params: { type: "array" }, message: "must be array" };
-                if (vErrors === null) {
-                  vErrors = [err1];
                 } else {
-                  vErrors.push(err1);
+                  const err1 = { instancePath: instancePath + "/content", schemaPath: "#/properties/content/anyOf/1/type", keyword: "type", params: { type: "array" }, message: "must be array" };
+                  if (vErrors === null) {
+                    vErrors = [err1];
+                  } else {
+                    vErrors.push(err1);
+                  }
+                  errors++;
                 }
-                errors++;
               }
+              var _valid0 = _errs27 === errors;
+              valid4 = valid4 || _valid0;
             }
-            var _valid0 = _errs27 === errors;
-            valid4 = valid4 || _valid0;
             if (!valid4) {
               const err2 = { instancePath: instancePath + "/content", schemaPath: "#/properties/content/anyOf", keyword: "anyOf", params: {}, message: "must match a schema in anyOf" };
               if (vErrors === null) {
@@ -3596,18 +3374,10 @@ function validate46(data, { instancePath = "", parentData, parentDataProperty, r
   validate46.errors = vErrors;
   return errors === 0;
 }
-validate46.evaluated = { "props": { "message_type": true, "content": true, "id": true, "date": true, "name": true, "otid": true, "sender_id": true, "step_id": true, "is_err": true, "seq_id": true, "run_id": true }, "dynamicProps": false, "dynamicItems": false };
 const schema72 = { "type": "object", "allOf": [{ "$ref": "#/$defs/LettaMessageBase" }], "properties": { "message_type": { "const": "reasoning_message" }, "source": { "enum": ["reasoner_model", "non_reasoner_model"] }, "reasoning": { "type": "string" }, "signature": { "type": ["string", "null"] } }, "required": ["message_type", "reasoning"] };
 function validate48(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate48.evaluated;
-  if (evaluated0.dynamicProps) {
-    evaluated0.props = void 0;
-  }
-  if (evaluated0.dynamicItems) {
-    evaluated0.items = void 0;
-  }
   const _errs2 = errors;
   if (errors === _errs2) {
     if (data && typeof data == "object" && !Array.isArray(data)) {
@@ -3809,18 +3579,10 @@ function validate48(data, { instancePath = "", parentData, parentDataProperty, r
   validate48.errors = vErrors;
   return errors === 0;
 }
-validate48.evaluated = { "props": { "message_type": true, "source": true, "reasoning": true, "signature": true, "id": true, "date": true, "name": true, "otid": true, "sender_id": true, "step_id": true, "is_err": true, "seq_id": true, "run_id": true }, "dynamicProps": false, "dynamicItems": false };
 const schema74 = { "type": "object", "allOf": [{ "$ref": "#/$defs/LettaMessageBase" }], "properties": { "message_type": { "const": "tool_call_message" }, "tool_call": { "anyOf": [{ "$ref": "#/$defs/ToolCall" }, { "$ref": "#/$defs/ToolCallDelta" }] }, "tool_calls": { "anyOf": [{ "type": "array", "items": { "$ref": "#/$defs/ToolCall" } }, { "$ref": "#/$defs/ToolCallDelta" }, { "type": "null" }] } }, "required": ["message_type", "tool_call"] };
 function validate49(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate49.evaluated;
-  if (evaluated0.dynamicProps) {
-    evaluated0.props = void 0;
-  }
-  if (evaluated0.dynamicItems) {
-    evaluated0.items = void 0;
-  }
   const _errs2 = errors;
   if (errors === _errs2) {
     if (data && typeof data == "object" && !Array.isArray(data)) {
@@ -4057,150 +3819,138 @@ function validate49(data, { instancePath = "", parentData, parentDataProperty, r
             }
             var _valid0 = _errs25 === errors;
             valid4 = valid4 || _valid0;
-            if (_valid0) {
-              var props0 = {};
-              props0.name = true;
-              props0.arguments = true;
-              props0.tool_call_id = true;
-            }
-            const _errs34 = errors;
-            const _errs35 = errors;
-            const _errs37 = errors;
-            const _errs38 = errors;
-            if (data10 && typeof data10 == "object" && !Array.isArray(data10)) {
-              if (data10.name !== void 0) {
-                var valid9 = false;
-                const err5 = {};
-                if (vErrors === null) {
-                  vErrors = [err5];
-                } else {
-                  vErrors.push(err5);
-                }
-                errors++;
-              } else {
-                var valid9 = true;
-              }
-              if (valid9) {
-                if (data10.arguments !== void 0) {
+            if (!valid4) {
+              const _errs34 = errors;
+              const _errs35 = errors;
+              const _errs37 = errors;
+              const _errs38 = errors;
+              if (data10 && typeof data10 == "object" && !Array.isArray(data10)) {
+                if (data10.name !== void 0) {
                   var valid9 = false;
-                  const err6 = {};
+                  const err5 = {};
                   if (vErrors === null) {
-                    vErrors = [err6];
+                    vErrors = [err5];
                   } else {
-                    vErrors.push(err6);
+                    vErrors.push(err5);
                   }
                   errors++;
                 } else {
                   var valid9 = true;
                 }
                 if (valid9) {
-                  if (data10.tool_call_id !== void 0) {
+                  if (data10.arguments !== void 0) {
                     var valid9 = false;
-                    const err7 = {};
+                    const err6 = {};
                     if (vErrors === null) {
-                      vErrors = [err7];
+                      vErrors = [err6];
                     } else {
-                      vErrors.push(err7);
+                      vErrors.push(err6);
                     }
                     errors++;
                   } else {
                     var valid9 = true;
                   }
-                }
-              }
-            }
-            var valid8 = _errs38 === errors;
-            if (valid8) {
-              const err8 = { instancePath: instancePath + "/tool_call", schemaPath: "#/$defs/ToolCallDelta/not", keyword: "not", params: {}, message: "must NOT be valid" };
-              if (vErrors === null) {
-                vErrors = [err8];
-              } else {
-                vErrors.push(err8);
-              }
-              errors++;
-            } else {
-              errors = _errs37;
-              if (vErrors !== null) {
-                if (_errs37) {
-                  vErrors.length = _errs37;
-                } else {
-                  vErrors = null;
-                }
-              }
-            }
-            if (errors === _errs35) {
-              if (data10 && typeof data10 == "object" && !Array.isArray(data10)) {
-                if (data10.name !== void 0) {
-                  let data17 = data10.name;
-                  const _errs39 = errors;
-                  if (typeof data17 !== "string" && data17 !== null) {
-                    const err9 = { instancePath: instancePath + "/tool_call/name", schemaPath: "#/$defs/ToolCallDelta/properties/name/type", keyword: "type", params: { type: schema45.properties.name.type }, message: "must be string,null" };
-                    if (vErrors === null) {
-                      vErrors = [err9];
-                    } else {
-                      vErrors.push(err9);
-                    }
-                    errors++;
-                  }
-                  var valid10 = _errs39 === errors;
-                } else {
-                  var valid10 = true;
-                }
-                if (valid10) {
-                  if (data10.arguments !== void 0) {
-                    let data18 = data10.arguments;
-                    const _errs41 = errors;
-                    if (typeof data18 !== "string" && data18 !== null) {
-                      const err10 = { instancePath: instancePath + "/tool_call/arguments", schemaPath: "#/$defs/ToolCallDelta/properties/arguments/type", keyword: "type", params: { type: schema45.properties.arguments.type }, message: "must be string,null" };
+                  if (valid9) {
+                    if (data10.tool_call_id !== void 0) {
+                      var valid9 = false;
+                      const err7 = {};
                       if (vErrors === null) {
-                        vErrors = [err10];
+                        vErrors = [err7];
                       } else {
-                        vErrors.push(err10);
+                        vErrors.push(err7);
+                      }
+                      errors++;
+                    } else {
+                      var valid9 = true;
+                    }
+                  }
+                }
+              }
+              var valid8 = _errs38 === errors;
+              if (valid8) {
+                const err8 = { instancePath: instancePath + "/tool_call", schemaPath: "#/$defs/ToolCallDelta/not", keyword: "not", params: {}, message: "must NOT be valid" };
+                if (vErrors === null) {
+                  vErrors = [err8];
+                } else {
+                  vErrors.push(err8);
+                }
+                errors++;
+              } else {
+                errors = _errs37;
+                if (vErrors !== null) {
+                  if (_errs37) {
+                    vErrors.length = _errs37;
+                  } else {
+                    vErrors = null;
+                  }
+                }
+              }
+              if (errors === _errs35) {
+                if (data10 && typeof data10 == "object" && !Array.isArray(data10)) {
+                  if (data10.name !== void 0) {
+                    let data17 = data10.name;
+                    const _errs39 = errors;
+                    if (typeof data17 !== "string" && data17 !== null) {
+                      const err9 = { instancePath: instancePath + "/tool_call/name", schemaPath: "#/$defs/ToolCallDelta/properties/name/type", keyword: "type", params: { type: schema45.properties.name.type }, message: "must be string,null" };
+                      if (vErrors === null) {
+                        vErrors = [err9];
+                      } else {
+                        vErrors.push(err9);
                       }
                       errors++;
                     }
-                    var valid10 = _errs41 === errors;
+                    var valid10 = _errs39 === errors;
                   } else {
                     var valid10 = true;
                   }
                   if (valid10) {
-                    if (data10.tool_call_id !== void 0) {
-                      let data19 = data10.tool_call_id;
-                      const _errs43 = errors;
-                      if (typeof data19 !== "string" && data19 !== null) {
-                        const err11 = { instancePath: instancePath + "/tool_call/tool_call_id", schemaPath: "#/$defs/ToolCallDelta/properties/tool_call_id/type", keyword: "type", params: { type: schema45.properties.tool_call_id.type }, message: "must be string,null" };
+                    if (data10.arguments !== void 0) {
+                      let data18 = data10.arguments;
+                      const _errs41 = errors;
+                      if (typeof data18 !== "string" && data18 !== null) {
+                        const err10 = { instancePath: instancePath + "/tool_call/arguments", schemaPath: "#/$defs/ToolCallDelta/properties/arguments/type", keyword: "type", params: { type: schema45.properties.arguments.type }, message: "must be string,null" };
                         if (vErrors === null) {
-                          vErrors = [err11];
+                          vErrors = [err10];
                         } else {
-                          vErrors.push(err11);
+                          vErrors.push(err10);
                         }
                         errors++;
                       }
-                      var valid10 = _errs43 === errors;
+                      var valid10 = _errs41 === errors;
                     } else {
                       var valid10 = true;
                     }
+                    if (valid10) {
+                      if (data10.tool_call_id !== void 0) {
+                        let data19 = data10.tool_call_id;
+                        const _errs43 = errors;
+                        if (typeof data19 !== "string" && data19 !== null) {
+                          const err11 = { instancePath: instancePath + "/tool_call/tool_call_id", schemaPath: "#/$defs/ToolCallDelta/properties/tool_call_id/type", keyword: "type", params: { type: schema45.properties.tool_call_id.type }, message: "must be string,null" };
+                          if (vErrors === null) {
+                            vErrors = [err11];
+                          } else {
+                            vErrors.push(err11);
+                          }
+                          errors++;
+                        }
+                        var valid10 = _errs43 === errors;
+                      } else {
+                        var valid10 = true;
+                      }
+                    }
                   }
-                }
-              } else {
-                const err12 = { instancePath: instancePath + "/tool_call", schemaPath: "#/$defs/ToolCallDelta/type", keyword: "type", params: { type: "object" }, message: "must be object" };
-                if (vErrors === null) {
-                  vErrors = [err12];
                 } else {
-                  vErrors.push(err12);
+                  const err12 = { instancePath: instancePath + "/tool_call", schemaPath: "#/$defs/ToolCallDelta/type", keyword: "type", params: { type: "object" }, message: "must be object" };
+                  if (vErrors === null) {
+                    vErrors = [err12];
+                  } else {
+                    vErrors.push(err12);
+                  }
+                  errors++;
                 }
-                errors++;
               }
-            }
-            var _valid0 = _errs34 === errors;
-            valid4 = valid4 || _valid0;
-            if (_valid0) {
-              if (props0 !== true) {
-                props0 = props0 || {};
-                props0.name = true;
-                props0.arguments = true;
-                props0.tool_call_id = true;
-              }
+              var _valid0 = _errs34 === errors;
+              valid4 = valid4 || _valid0;
             }
             if (!valid4) {
               const err13 = { instancePath: instancePath + "/tool_call", schemaPath: "#/properties/tool_call/anyOf", keyword: "anyOf", params: {}, message: "must match a schema in anyOf" };
@@ -4330,155 +4080,153 @@ function validate49(data, { instancePath = "", parentData, parentDataProperty, r
               }
               var _valid1 = _errs47 === errors;
               valid11 = valid11 || _valid1;
-              const _errs58 = errors;
-              const _errs59 = errors;
-              const _errs61 = errors;
-              const _errs62 = errors;
-              if (data20 && typeof data20 == "object" && !Array.isArray(data20)) {
-                if (data20.name !== void 0) {
-                  var valid17 = false;
-                  const err20 = {};
-                  if (vErrors === null) {
-                    vErrors = [err20];
-                  } else {
-                    vErrors.push(err20);
-                  }
-                  errors++;
-                } else {
-                  var valid17 = true;
-                }
-                if (valid17) {
-                  if (data20.arguments !== void 0) {
+              if (!valid11) {
+                const _errs58 = errors;
+                const _errs59 = errors;
+                const _errs61 = errors;
+                const _errs62 = errors;
+                if (data20 && typeof data20 == "object" && !Array.isArray(data20)) {
+                  if (data20.name !== void 0) {
                     var valid17 = false;
-                    const err21 = {};
+                    const err20 = {};
                     if (vErrors === null) {
-                      vErrors = [err21];
+                      vErrors = [err20];
                     } else {
-                      vErrors.push(err21);
+                      vErrors.push(err20);
                     }
                     errors++;
                   } else {
                     var valid17 = true;
                   }
                   if (valid17) {
-                    if (data20.tool_call_id !== void 0) {
+                    if (data20.arguments !== void 0) {
                       var valid17 = false;
-                      const err22 = {};
+                      const err21 = {};
                       if (vErrors === null) {
-                        vErrors = [err22];
+                        vErrors = [err21];
                       } else {
-                        vErrors.push(err22);
+                        vErrors.push(err21);
                       }
                       errors++;
                     } else {
                       var valid17 = true;
                     }
-                  }
-                }
-              }
-              var valid16 = _errs62 === errors;
-              if (valid16) {
-                const err23 = { instancePath: instancePath + "/tool_calls", schemaPath: "#/$defs/ToolCallDelta/not", keyword: "not", params: {}, message: "must NOT be valid" };
-                if (vErrors === null) {
-                  vErrors = [err23];
-                } else {
-                  vErrors.push(err23);
-                }
-                errors++;
-              } else {
-                errors = _errs61;
-                if (vErrors !== null) {
-                  if (_errs61) {
-                    vErrors.length = _errs61;
-                  } else {
-                    vErrors = null;
-                  }
-                }
-              }
-              if (errors === _errs59) {
-                if (data20 && typeof data20 == "object" && !Array.isArray(data20)) {
-                  if (data20.name !== void 0) {
-                    let data28 = data20.name;
-                    const _errs63 = errors;
-                    if (typeof data28 !== "string" && data28 !== null) {
-                      const err24 = { instancePath: instancePath + "/tool_calls/name", schemaPath: "#/$defs/ToolCallDelta/properties/name/type", keyword: "type", params: { type: schema45.properties.name.type }, message: "must be string,null" };
-                      if (vErrors === null) {
-                        vErrors = [err24];
-                      } else {
-                        vErrors.push(err24);
-                      }
-                      errors++;
-                    }
-                    var valid18 = _errs63 === errors;
-                  } else {
-                    var valid18 = true;
-                  }
-                  if (valid18) {
-                    if (data20.arguments !== void 0) {
-                      let data29 = data20.arguments;
-                      const _errs65 = errors;
-                      if (typeof data29 !== "string" && data29 !== null) {
-                        const err25 = { instancePath: instancePath + "/tool_calls/arguments", schemaPath: "#/$defs/ToolCallDelta/properties/arguments/type", keyword: "type", params: { type: schema45.properties.arguments.type }, message: "must be string,null" };
+                    if (valid17) {
+                      if (data20.tool_call_id !== void 0) {
+                        var valid17 = false;
+                        const err22 = {};
                         if (vErrors === null) {
-                          vErrors = [err25];
+                          vErrors = [err22];
                         } else {
-                          vErrors.push(err25);
+                          vErrors.push(err22);
+                        }
+                        errors++;
+                      } else {
+                        var valid17 = true;
+                      }
+                    }
+                  }
+                }
+                var valid16 = _errs62 === errors;
+                if (valid16) {
+                  const err23 = { instancePath: instancePath + "/tool_calls", schemaPath: "#/$defs/ToolCallDelta/not", keyword: "not", params: {}, message: "must NOT be valid" };
+                  if (vErrors === null) {
+                    vErrors = [err23];
+                  } else {
+                    vErrors.push(err23);
+                  }
+                  errors++;
+                } else {
+                  errors = _errs61;
+                  if (vErrors !== null) {
+                    if (_errs61) {
+                      vErrors.length = _errs61;
+                    } else {
+                      vErrors = null;
+                    }
+                  }
+                }
+                if (errors === _errs59) {
+                  if (data20 && typeof data20 == "object" && !Array.isArray(data20)) {
+                    if (data20.name !== void 0) {
+                      let data28 = data20.name;
+                      const _errs63 = errors;
+                      if (typeof data28 !== "string" && data28 !== null) {
+                        const err24 = { instancePath: instancePath + "/tool_calls/name", schemaPath: "#/$defs/ToolCallDelta/properties/name/type", keyword: "type", params: { type: schema45.properties.name.type }, message: "must be string,null" };
+                        if (vErrors === null) {
+                          vErrors = [err24];
+                        } else {
+                          vErrors.push(err24);
                         }
                         errors++;
                       }
-                      var valid18 = _errs65 === errors;
+                      var valid18 = _errs63 === errors;
                     } else {
                       var valid18 = true;
                     }
                     if (valid18) {
-                      if (data20.tool_call_id !== void 0) {
-                        let data30 = data20.tool_call_id;
-                        const _errs67 = errors;
-                        if (typeof data30 !== "string" && data30 !== null) {
-                          const err26 = { instancePath: instancePath + "/tool_calls/tool_call_id", schemaPath: "#/$defs/ToolCallDelta/properties/tool_call_id/type", keyword: "type", params: { type: schema45.properties.tool_call_id.type }, message: "must be string,null" };
+                      if (data20.arguments !== void 0) {
+                        let data29 = data20.arguments;
+                        const _errs65 = errors;
+                        if (typeof data29 !== "string" && data29 !== null) {
+                          const err25 = { instancePath: instancePath + "/tool_calls/arguments", schemaPath: "#/$defs/ToolCallDelta/properties/arguments/type", keyword: "type", params: { type: schema45.properties.arguments.type }, message: "must be string,null" };
                           if (vErrors === null) {
-                            vErrors = [err26];
+                            vErrors = [err25];
                           } else {
-                            vErrors.push(err26);
+                            vErrors.push(err25);
                           }
                           errors++;
                         }
-                        var valid18 = _errs67 === errors;
+                        var valid18 = _errs65 === errors;
                       } else {
                         var valid18 = true;
                       }
+                      if (valid18) {
+                        if (data20.tool_call_id !== void 0) {
+                          let data30 = data20.tool_call_id;
+                          const _errs67 = errors;
+                          if (typeof data30 !== "string" && data30 !== null) {
+                            const err26 = { instancePath: instancePath + "/tool_calls/tool_call_id", schemaPath: "#/$defs/ToolCallDelta/properties/tool_call_id/type", keyword: "type", params: { type: schema45.properties.tool_call_id.type }, message: "must be string,null" };
+                            if (vErrors === null) {
+                              vErrors = [err26];
+                            } else {
+                              vErrors.push(err26);
+                            }
+                            errors++;
+                          }
+                          var valid18 = _errs67 === errors;
+                        } else {
+                          var valid18 = true;
+                        }
+                      }
                     }
-                  }
-                } else {
-                  const err27 = { instancePath: instancePath + "/tool_calls", schemaPath: "#/$defs/ToolCallDelta/type", keyword: "type", params: { type: "object" }, message: "must be object" };
-                  if (vErrors === null) {
-                    vErrors = [err27];
                   } else {
-                    vErrors.push(err27);
+                    const err27 = { instancePath: instancePath + "/tool_calls", schemaPath: "#/$defs/ToolCallDelta/type", keyword: "type", params: { type: "object" }, message: "must be object" };
+                    if (vErrors === null) {
+                      vErrors = [err27];
+                    } else {
+                      vErrors.push(err27);
+                    }
+                    errors++;
                   }
-                  errors++;
+                }
+                var _valid1 = _errs58 === errors;
+                valid11 = valid11 || _valid1;
+                if (!valid11) {
+                  const _errs69 = errors;
+                  if (data20 !== null) {
+                    const err28 = { instancePath: instancePath + "/tool_calls", schemaPath: "#/properties/tool_calls/anyOf/2/type", keyword: "type", params: { type: "null" }, message: "must be null" };
+                    if (vErrors === null) {
+                      vErrors = [err28];
+                    } else {
+                      vErrors.push(err28);
+                    }
+                    errors++;
+                  }
+                  var _valid1 = _errs69 === errors;
+                  valid11 = valid11 || _valid1;
                 }
               }
-              var _valid1 = _errs58 === errors;
-              valid11 = valid11 || _valid1;
-              if (_valid1) {
-                var props1 = {};
-                props1.name = true;
-                props1.arguments = true;
-                props1.tool_call_id = true;
-              }
-              const _errs69 = errors;
-              if (data20 !== null) {
-                const err28 = { instancePath: instancePath + "/tool_calls", schemaPath: "#/properties/tool_calls/anyOf/2/type", keyword: "type", params: { type: "null" }, message: "must be null" };
-                if (vErrors === null) {
-                  vErrors = [err28];
-                } else {
-                  vErrors.push(err28);
-                }
-                errors++;
-              }
-              var _valid1 = _errs69 === errors;
-              valid11 = valid11 || _valid1;
               if (!valid11) {
                 const err29 = { instancePath: instancePath + "/tool_calls", schemaPath: "#/properties/tool_calls/anyOf", keyword: "anyOf", params: {}, message: "must match a schema in anyOf" };
                 if (vErrors === null) {
@@ -4514,19 +4262,11 @@ function validate49(data, { instancePath = "", parentData, parentDataProperty, r
   validate49.errors = vErrors;
   return errors === 0;
 }
-validate49.evaluated = { "props": { "message_type": true, "tool_call": true, "tool_calls": true, "id": true, "date": true, "name": true, "otid": true, "sender_id": true, "step_id": true, "is_err": true, "seq_id": true, "run_id": true }, "dynamicProps": false, "dynamicItems": false };
 const schema80 = { "type": "object", "allOf": [{ "$ref": "#/$defs/LettaMessageBase" }], "properties": { "message_type": { "const": "tool_return_message" }, "tool_return": { "type": "string" }, "status": { "enum": ["success", "error"] }, "tool_call_id": { "type": "string" }, "stdout": { "type": ["array", "null"], "items": { "type": "string" } }, "stderr": { "type": ["array", "null"], "items": { "type": "string" } }, "tool_returns": { "type": ["array", "null"], "items": { "$ref": "#/$defs/ToolResult" } } }, "required": ["message_type", "tool_return", "status", "tool_call_id"] };
 const schema82 = { "type": "object", "properties": { "type": { "const": "tool" }, "tool_return": { "anyOf": [{ "type": "string" }, { "type": "array", "items": { "$ref": "#/$defs/UserContentPart" } }] }, "status": { "enum": ["success", "error"] }, "tool_call_id": { "type": "string" }, "stdout": { "type": ["array", "null"], "items": { "type": "string" } }, "stderr": { "type": ["array", "null"], "items": { "type": "string" } } }, "required": ["tool_return", "status", "tool_call_id"] };
 function validate51(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate51.evaluated;
-  if (evaluated0.dynamicProps) {
-    evaluated0.props = void 0;
-  }
-  if (evaluated0.dynamicItems) {
-    evaluated0.items = void 0;
-  }
   if (errors === 0) {
     if (data && typeof data == "object" && !Array.isArray(data)) {
       let missing0;
@@ -4562,37 +4302,39 @@ function validate51(data, { instancePath = "", parentData, parentDataProperty, r
             }
             var _valid0 = _errs4 === errors;
             valid1 = valid1 || _valid0;
-            const _errs6 = errors;
-            if (errors === _errs6) {
-              if (Array.isArray(data1)) {
-                var valid2 = true;
-                const len0 = data1.length;
-                for (let i0 = 0; i0 < len0; i0++) {
-                  const _errs8 = errors;
-                  if (!validate23(data1[i0], { instancePath: instancePath + "/tool_return/" + i0, parentData: data1, parentDataProperty: i0, rootData, dynamicAnchors })) {
-                    vErrors = vErrors === null ? validate23.errors : (function(a, b) {
-                      for (let i = 0; i < b.length; i++) a.push(b[i]);
-                      return a;
-                    })(vErrors, validate23.errors);
-                    errors = vErrors.length;
+            if (!valid1) {
+              const _errs6 = errors;
+              if (errors === _errs6) {
+                if (Array.isArray(data1)) {
+                  var valid2 = true;
+                  const len0 = data1.length;
+                  for (let i0 = 0; i0 < len0; i0++) {
+                    const _errs8 = errors;
+                    if (!validate23(data1[i0], { instancePath: instancePath + "/tool_return/" + i0, parentData: data1, parentDataProperty: i0, rootData, dynamicAnchors })) {
+                      vErrors = vErrors === null ? validate23.errors : (function(a, b) {
+                        for (let i = 0; i < b.length; i++) a.push(b[i]);
+                        return a;
+                      })(vErrors, validate23.errors);
+                      errors = vErrors.length;
+                    }
+                    var valid2 = _errs8 === errors;
+                    if (!valid2) {
+                      break;
+                    }
                   }
-                  var valid2 = _errs8 === errors;
-                  if (!valid2) {
-                    break;
-                  }
-                }
-              } else {
-                const err1 = { instancePath: instancePath + "/tool_return", schemaPath: "#/properties/tool_return/anyOf/1/type", keyword: "type", params: { type: "array" }, message: "must be array" };
-                if (vErrors === null) {
-                  vErrors = [err1];
                 } else {
-                  vErrors.push(err1);
+                  const err1 = { instancePath: instancePath + "/tool_return", schemaPath: "#/properties/tool_return/anyOf/1/type", keyword: "type", params: { type: "array" }, message: "must be array" };
+                  if (vErrors === null) {
+                    vErrors = [err1];
+                  } else {
+                    vErrors.push(err1);
+                  }
+                  errors++;
                 }
-                errors++;
               }
+              var _valid0 = _errs6 === errors;
+              valid1 = valid1 || _valid0;
             }
-            var _valid0 = _errs6 === errors;
-            valid1 = valid1 || _valid0;
             if (!valid1) {
               const err2 = { instancePath: instancePath + "/tool_return", schemaPath: "#/properties/tool_return/anyOf", keyword: "anyOf", params: {}, message: "must match a schema in anyOf" };
               if (vErrors === null) {
@@ -4712,17 +4454,9 @@ function validate51(data, { instancePath = "", parentData, parentDataProperty, r
   validate51.errors = vErrors;
   return errors === 0;
 }
-validate51.evaluated = { "props": { "type": true, "tool_return": true, "status": true, "tool_call_id": true, "stdout": true, "stderr": true }, "dynamicProps": false, "dynamicItems": false };
 function validate50(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate50.evaluated;
-  if (evaluated0.dynamicProps) {
-    evaluated0.props = void 0;
-  }
-  if (evaluated0.dynamicItems) {
-    evaluated0.items = void 0;
-  }
   const _errs2 = errors;
   if (errors === _errs2) {
     if (data && typeof data == "object" && !Array.isArray(data)) {
@@ -5016,18 +4750,10 @@ function validate50(data, { instancePath = "", parentData, parentDataProperty, r
   validate50.errors = vErrors;
   return errors === 0;
 }
-validate50.evaluated = { "props": { "message_type": true, "tool_return": true, "status": true, "tool_call_id": true, "stdout": true, "stderr": true, "tool_returns": true, "id": true, "date": true, "name": true, "otid": true, "sender_id": true, "step_id": true, "is_err": true, "seq_id": true, "run_id": true }, "dynamicProps": false, "dynamicItems": false };
 const schema83 = { "type": "object", "allOf": [{ "$ref": "#/$defs/LettaMessageBase" }], "properties": { "message_type": { "const": "summary_message" }, "summary": { "type": "string" }, "compaction_stats": { "anyOf": [{ "$ref": "#/$defs/CompactionStats" }, { "type": "null" }] } }, "required": ["message_type", "summary"] };
 function validate54(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate54.evaluated;
-  if (evaluated0.dynamicProps) {
-    evaluated0.props = void 0;
-  }
-  if (evaluated0.dynamicItems) {
-    evaluated0.items = void 0;
-  }
   const _errs2 = errors;
   if (errors === _errs2) {
     if (data && typeof data == "object" && !Array.isArray(data)) {
@@ -5331,27 +5057,20 @@ function validate54(data, { instancePath = "", parentData, parentDataProperty, r
               }
               var _valid0 = _errs27 === errors;
               valid4 = valid4 || _valid0;
-              if (_valid0) {
-                var props0 = {};
-                props0.trigger = true;
-                props0.context_tokens_before = true;
-                props0.context_tokens_after = true;
-                props0.context_window = true;
-                props0.messages_count_before = true;
-                props0.messages_count_after = true;
-              }
-              const _errs42 = errors;
-              if (data11 !== null) {
-                const err8 = { instancePath: instancePath + "/compaction_stats", schemaPath: "#/properties/compaction_stats/anyOf/1/type", keyword: "type", params: { type: "null" }, message: "must be null" };
-                if (vErrors === null) {
-                  vErrors = [err8];
-                } else {
-                  vErrors.push(err8);
+              if (!valid4) {
+                const _errs42 = errors;
+                if (data11 !== null) {
+                  const err8 = { instancePath: instancePath + "/compaction_stats", schemaPath: "#/properties/compaction_stats/anyOf/1/type", keyword: "type", params: { type: "null" }, message: "must be null" };
+                  if (vErrors === null) {
+                    vErrors = [err8];
+                  } else {
+                    vErrors.push(err8);
+                  }
+                  errors++;
                 }
-                errors++;
+                var _valid0 = _errs42 === errors;
+                valid4 = valid4 || _valid0;
               }
-              var _valid0 = _errs42 === errors;
-              valid4 = valid4 || _valid0;
               if (!valid4) {
                 const err9 = { instancePath: instancePath + "/compaction_stats", schemaPath: "#/properties/compaction_stats/anyOf", keyword: "anyOf", params: {}, message: "must match a schema in anyOf" };
                 if (vErrors === null) {
@@ -5387,17 +5106,9 @@ function validate54(data, { instancePath = "", parentData, parentDataProperty, r
   validate54.errors = vErrors;
   return errors === 0;
 }
-validate54.evaluated = { "props": { "message_type": true, "summary": true, "compaction_stats": true, "id": true, "date": true, "name": true, "otid": true, "sender_id": true, "step_id": true, "is_err": true, "seq_id": true, "run_id": true }, "dynamicProps": false, "dynamicItems": false };
 function validate44(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate44.evaluated;
-  if (evaluated0.dynamicProps) {
-    evaluated0.props = void 0;
-  }
-  if (evaluated0.dynamicItems) {
-    evaluated0.items = void 0;
-  }
   if (errors === 0) {
     if (data && typeof data == "object" && !Array.isArray(data)) {
       const tag0 = data.message_type;
@@ -5410,18 +5121,6 @@ function validate44(data, { instancePath = "", parentData, parentDataProperty, r
             })(vErrors, validate45.errors);
             errors = vErrors.length;
           }
-          var props0 = {};
-          props0.message_type = true;
-          props0.content = true;
-          props0.id = true;
-          props0.date = true;
-          props0.name = true;
-          props0.otid = true;
-          props0.sender_id = true;
-          props0.step_id = true;
-          props0.is_err = true;
-          props0.seq_id = true;
-          props0.run_id = true;
         } else if (tag0 === "user_message") {
           if (!validate46(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
             vErrors = vErrors === null ? validate46.errors : (function(a, b) {
@@ -5429,20 +5128,6 @@ function validate44(data, { instancePath = "", parentData, parentDataProperty, r
               return a;
             })(vErrors, validate46.errors);
             errors = vErrors.length;
-          }
-          if (props0 !== true) {
-            props0 = props0 || {};
-            props0.message_type = true;
-            props0.content = true;
-            props0.id = true;
-            props0.date = true;
-            props0.name = true;
-            props0.otid = true;
-            props0.sender_id = true;
-            props0.step_id = true;
-            props0.is_err = true;
-            props0.seq_id = true;
-            props0.run_id = true;
           }
         } else if (tag0 === "assistant_message") {
           if (!validate34(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
@@ -5452,20 +5137,6 @@ function validate44(data, { instancePath = "", parentData, parentDataProperty, r
             })(vErrors, validate34.errors);
             errors = vErrors.length;
           }
-          if (props0 !== true) {
-            props0 = props0 || {};
-            props0.message_type = true;
-            props0.content = true;
-            props0.id = true;
-            props0.date = true;
-            props0.name = true;
-            props0.otid = true;
-            props0.sender_id = true;
-            props0.step_id = true;
-            props0.is_err = true;
-            props0.seq_id = true;
-            props0.run_id = true;
-          }
         } else if (tag0 === "reasoning_message") {
           if (!validate48(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
             vErrors = vErrors === null ? validate48.errors : (function(a, b) {
@@ -5473,22 +5144,6 @@ function validate44(data, { instancePath = "", parentData, parentDataProperty, r
               return a;
             })(vErrors, validate48.errors);
             errors = vErrors.length;
-          }
-          if (props0 !== true) {
-            props0 = props0 || {};
-            props0.message_type = true;
-            props0.source = true;
-            props0.reasoning = true;
-            props0.signature = true;
-            props0.id = true;
-            props0.date = true;
-            props0.name = true;
-            props0.otid = true;
-            props0.sender_id = true;
-            props0.step_id = true;
-            props0.is_err = true;
-            props0.seq_id = true;
-            props0.run_id = true;
           }
         } else if (tag0 === "hidden_reasoning_message") {
           if (!validate38(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
@@ -5498,21 +5153,6 @@ function validate44(data, { instancePath = "", parentData, parentDataProperty, r
             })(vErrors, validate38.errors);
             errors = vErrors.length;
           }
-          if (props0 !== true) {
-            props0 = props0 || {};
-            props0.message_type = true;
-            props0.state = true;
-            props0.hidden_reasoning = true;
-            props0.id = true;
-            props0.date = true;
-            props0.name = true;
-            props0.otid = true;
-            props0.sender_id = true;
-            props0.step_id = true;
-            props0.is_err = true;
-            props0.seq_id = true;
-            props0.run_id = true;
-          }
         } else if (tag0 === "tool_call_message") {
           if (!validate49(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
             vErrors = vErrors === null ? validate49.errors : (function(a, b) {
@@ -5520,21 +5160,6 @@ function validate44(data, { instancePath = "", parentData, parentDataProperty, r
               return a;
             })(vErrors, validate49.errors);
             errors = vErrors.length;
-          }
-          if (props0 !== true) {
-            props0 = props0 || {};
-            props0.message_type = true;
-            props0.tool_call = true;
-            props0.tool_calls = true;
-            props0.id = true;
-            props0.date = true;
-            props0.name = true;
-            props0.otid = true;
-            props0.sender_id = true;
-            props0.step_id = true;
-            props0.is_err = true;
-            props0.seq_id = true;
-            props0.run_id = true;
           }
         } else if (tag0 === "tool_return_message") {
           if (!validate50(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
@@ -5544,25 +5169,6 @@ function validate44(data, { instancePath = "", parentData, parentDataProperty, r
             })(vErrors, validate50.errors);
             errors = vErrors.length;
           }
-          if (props0 !== true) {
-            props0 = props0 || {};
-            props0.message_type = true;
-            props0.tool_return = true;
-            props0.status = true;
-            props0.tool_call_id = true;
-            props0.stdout = true;
-            props0.stderr = true;
-            props0.tool_returns = true;
-            props0.id = true;
-            props0.date = true;
-            props0.name = true;
-            props0.otid = true;
-            props0.sender_id = true;
-            props0.step_id = true;
-            props0.is_err = true;
-            props0.seq_id = true;
-            props0.run_id = true;
-          }
         } else if (tag0 === "approval_request_message") {
           if (!validate30(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
             vErrors = vErrors === null ? validate30.errors : (function(a, b) {
@@ -5570,21 +5176,6 @@ function validate44(data, { instancePath = "", parentData, parentDataProperty, r
               return a;
             })(vErrors, validate30.errors);
             errors = vErrors.length;
-          }
-          if (props0 !== true) {
-            props0 = props0 || {};
-            props0.message_type = true;
-            props0.tool_call = true;
-            props0.tool_calls = true;
-            props0.id = true;
-            props0.date = true;
-            props0.name = true;
-            props0.otid = true;
-            props0.sender_id = true;
-            props0.step_id = true;
-            props0.is_err = true;
-            props0.seq_id = true;
-            props0.run_id = true;
           }
         } else if (tag0 === "approval_response_message") {
           if (!validate31(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
@@ -5594,23 +5185,6 @@ function validate44(data, { instancePath = "", parentData, parentDataProperty, r
             })(vErrors, validate31.errors);
             errors = vErrors.length;
           }
-          if (props0 !== true) {
-            props0 = props0 || {};
-            props0.message_type = true;
-            props0.approvals = true;
-            props0.approve = true;
-            props0.approval_request_id = true;
-            props0.reason = true;
-            props0.id = true;
-            props0.date = true;
-            props0.name = true;
-            props0.otid = true;
-            props0.sender_id = true;
-            props0.step_id = true;
-            props0.is_err = true;
-            props0.seq_id = true;
-            props0.run_id = true;
-          }
         } else if (tag0 === "summary_message") {
           if (!validate54(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
             vErrors = vErrors === null ? validate54.errors : (function(a, b) {
@@ -5619,21 +5193,6 @@ function validate44(data, { instancePath = "", parentData, parentDataProperty, r
             })(vErrors, validate54.errors);
             errors = vErrors.length;
           }
-          if (props0 !== true) {
-            props0 = props0 || {};
-            props0.message_type = true;
-            props0.summary = true;
-            props0.compaction_stats = true;
-            props0.id = true;
-            props0.date = true;
-            props0.name = true;
-            props0.otid = true;
-            props0.sender_id = true;
-            props0.step_id = true;
-            props0.is_err = true;
-            props0.seq_id = true;
-            props0.run_id = true;
-          }
         } else if (tag0 === "event_message") {
           if (!validate37(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
             vErrors = vErrors === null ? validate37.errors : (function(a, b) {
@@ -5641,21 +5200,6 @@ function validate44(data, { instancePath = "", parentData, parentDataProperty, r
               return a;
             })(vErrors, validate37.errors);
             errors = vErrors.length;
-          }
-          if (props0 !== true) {
-            props0 = props0 || {};
-            props0.message_type = true;
-            props0.event_type = true;
-            props0.event_data = true;
-            props0.id = true;
-            props0.date = true;
-            props0.name = true;
-            props0.otid = true;
-            props0.sender_id = true;
-            props0.step_id = true;
-            props0.is_err = true;
-            props0.seq_id = true;
-            props0.run_id = true;
           }
         } else {
           validate44.errors = [{ instancePath, schemaPath: "#/discriminator", keyword: "discriminator", params: { error: "mapping", tag: "message_type", tagValue: tag0 }, message: 'value of tag "message_type" must be in oneOf' }];
@@ -5671,21 +5215,12 @@ function validate44(data, { instancePath = "", parentData, parentDataProperty, r
     }
   }
   validate44.errors = vErrors;
-  evaluated0.props = props0;
   return errors === 0;
 }
-validate44.evaluated = { "dynamicProps": true, "dynamicItems": false };
 const LettaMessageBase = validate66;
 function validate66(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate66.evaluated;
-  if (evaluated0.dynamicProps) {
-    evaluated0.props = void 0;
-  }
-  if (evaluated0.dynamicItems) {
-    evaluated0.items = void 0;
-  }
   if (errors === 0) {
     if (data && typeof data == "object" && !Array.isArray(data)) {
       let missing0;
@@ -5825,19 +5360,11 @@ function validate66(data, { instancePath = "", parentData, parentDataProperty, r
   validate66.errors = vErrors;
   return errors === 0;
 }
-validate66.evaluated = { "props": { "id": true, "date": true, "name": true, "otid": true, "sender_id": true, "step_id": true, "is_err": true, "seq_id": true, "run_id": true }, "dynamicProps": false, "dynamicItems": false };
 const LettaPing = validate67;
 const schema87 = { "type": "object", "allOf": [{ "$ref": "#/$defs/LettaMessageBase" }], "properties": { "message_type": { "const": "ping" } }, "required": ["message_type"] };
 function validate67(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate67.evaluated;
-  if (evaluated0.dynamicProps) {
-    evaluated0.props = void 0;
-  }
-  if (evaluated0.dynamicItems) {
-    evaluated0.items = void 0;
-  }
   const _errs2 = errors;
   if (errors === _errs2) {
     if (data && typeof data == "object" && !Array.isArray(data)) {
@@ -5997,7 +5524,6 @@ function validate67(data, { instancePath = "", parentData, parentDataProperty, r
   validate67.errors = vErrors;
   return errors === 0;
 }
-validate67.evaluated = { "props": { "message_type": true, "id": true, "date": true, "name": true, "otid": true, "sender_id": true, "step_id": true, "is_err": true, "seq_id": true, "run_id": true }, "dynamicProps": false, "dynamicItems": false };
 const LettaResponse = validate68;
 const schema89 = { "type": "object", "properties": { "messages": { "type": "array", "items": { "$ref": "#/$defs/LettaMessage" } }, "stop_reason": { "$ref": "#/$defs/LettaStopReason" }, "usage": { "$ref": "#/$defs/LettaUsageStatistics" }, "logprobs": { "type": ["object", "null"] }, "turns": { "type": ["array", "null"], "items": { "$ref": "#/$defs/LettaTurn" } } }, "required": ["messages", "stop_reason", "usage"] };
 const schema90 = { "type": "object", "properties": { "message_type": { "const": "stop_reason" }, "stop_reason": { "enum": ["end_turn", "error", "llm_api_error", "invalid_llm_response", "invalid_tool_call", "max_steps", "max_tokens_exceeded", "no_tool_call", "tool_rule", "cancelled", "insufficient_credits", "requires_approval", "context_window_overflow_in_system_prompt"] }, "run_id": { "type": "string" }, "seq_id": { "type": "integer" } }, "required": ["message_type", "stop_reason"] };
@@ -6006,13 +5532,6 @@ const schema92 = { "type": "object", "properties": { "role": { "enum": ["assista
 function validate68(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate68.evaluated;
-  if (evaluated0.dynamicProps) {
-    evaluated0.props = void 0;
-  }
-  if (evaluated0.dynamicItems) {
-    evaluated0.items = void 0;
-  }
   if (errors === 0) {
     if (data && typeof data == "object" && !Array.isArray(data)) {
       let missing0;
@@ -6449,19 +5968,11 @@ function validate68(data, { instancePath = "", parentData, parentDataProperty, r
   validate68.errors = vErrors;
   return errors === 0;
 }
-validate68.evaluated = { "props": { "messages": true, "stop_reason": true, "usage": true, "logprobs": true, "turns": true }, "dynamicProps": false, "dynamicItems": false };
 const LettaSseCancelled = validate70;
 const schema93 = { "type": "object", "properties": { "message": { "type": "string" } }, "required": ["message"] };
 function validate70(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate70.evaluated;
-  if (evaluated0.dynamicProps) {
-    evaluated0.props = void 0;
-  }
-  if (evaluated0.dynamicItems) {
-    evaluated0.items = void 0;
-  }
   if (errors === 0) {
     if (data && typeof data == "object" && !Array.isArray(data)) {
       let missing0;
@@ -6484,19 +5995,11 @@ function validate70(data, { instancePath = "", parentData, parentDataProperty, r
   validate70.errors = vErrors;
   return errors === 0;
 }
-validate70.evaluated = { "props": { "message": true }, "dynamicProps": false, "dynamicItems": false };
 const LettaSseError = validate71;
 const schema94 = { "type": "object", "properties": { "error": { "type": "string" }, "code": { "type": "string" } }, "required": ["error", "code"] };
 function validate71(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate71.evaluated;
-  if (evaluated0.dynamicProps) {
-    evaluated0.props = void 0;
-  }
-  if (evaluated0.dynamicItems) {
-    evaluated0.items = void 0;
-  }
   if (errors === 0) {
     if (data && typeof data == "object" && !Array.isArray(data)) {
       let missing0;
@@ -6535,18 +6038,10 @@ function validate71(data, { instancePath = "", parentData, parentDataProperty, r
   validate71.errors = vErrors;
   return errors === 0;
 }
-validate71.evaluated = { "props": { "error": true, "code": true }, "dynamicProps": false, "dynamicItems": false };
 const LettaStopReason = validate72;
 function validate72(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate72.evaluated;
-  if (evaluated0.dynamicProps) {
-    evaluated0.props = void 0;
-  }
-  if (evaluated0.dynamicItems) {
-    evaluated0.items = void 0;
-  }
   if (errors === 0) {
     if (data && typeof data == "object" && !Array.isArray(data)) {
       let missing0;
@@ -6611,19 +6106,11 @@ function validate72(data, { instancePath = "", parentData, parentDataProperty, r
   validate72.errors = vErrors;
   return errors === 0;
 }
-validate72.evaluated = { "props": { "message_type": true, "stop_reason": true, "run_id": true, "seq_id": true }, "dynamicProps": false, "dynamicItems": false };
 const LettaStreamingResponse = validate73;
 const schema96 = { "type": "object", "oneOf": [{ "$ref": "#/$defs/SystemMessage" }, { "$ref": "#/$defs/UserMessage" }, { "$ref": "#/$defs/AssistantMessage" }, { "$ref": "#/$defs/ReasoningMessage" }, { "$ref": "#/$defs/HiddenReasoningMessage" }, { "$ref": "#/$defs/ToolCallMessage" }, { "$ref": "#/$defs/ToolReturnMessage" }, { "$ref": "#/$defs/ApprovalRequestMessage" }, { "$ref": "#/$defs/ApprovalResponseMessage" }, { "$ref": "#/$defs/SummaryMessage" }, { "$ref": "#/$defs/EventMessage" }, { "$ref": "#/$defs/LettaPing" }, { "$ref": "#/$defs/LettaErrorMessage" }, { "$ref": "#/$defs/LettaStopReason" }, { "$ref": "#/$defs/LettaUsageStatistics" }], "discriminator": { "propertyName": "message_type" } };
 function validate73(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate73.evaluated;
-  if (evaluated0.dynamicProps) {
-    evaluated0.props = void 0;
-  }
-  if (evaluated0.dynamicItems) {
-    evaluated0.items = void 0;
-  }
   if (errors === 0) {
     if (data && typeof data == "object" && !Array.isArray(data)) {
       const tag0 = data.message_type;
@@ -6636,18 +6123,6 @@ function validate73(data, { instancePath = "", parentData, parentDataProperty, r
             })(vErrors, validate45.errors);
             errors = vErrors.length;
           }
-          var props0 = {};
-          props0.message_type = true;
-          props0.content = true;
-          props0.id = true;
-          props0.date = true;
-          props0.name = true;
-          props0.otid = true;
-          props0.sender_id = true;
-          props0.step_id = true;
-          props0.is_err = true;
-          props0.seq_id = true;
-          props0.run_id = true;
         } else if (tag0 === "user_message") {
           if (!validate46(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
             vErrors = vErrors === null ? validate46.errors : (function(a, b) {
@@ -6655,20 +6130,6 @@ function validate73(data, { instancePath = "", parentData, parentDataProperty, r
               return a;
             })(vErrors, validate46.errors);
             errors = vErrors.length;
-          }
-          if (props0 !== true) {
-            props0 = props0 || {};
-            props0.message_type = true;
-            props0.content = true;
-            props0.id = true;
-            props0.date = true;
-            props0.name = true;
-            props0.otid = true;
-            props0.sender_id = true;
-            props0.step_id = true;
-            props0.is_err = true;
-            props0.seq_id = true;
-            props0.run_id = true;
           }
         } else if (tag0 === "assistant_message") {
           if (!validate34(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
@@ -6678,20 +6139,6 @@ function validate73(data, { instancePath = "", parentData, parentDataProperty, r
             })(vErrors, validate34.errors);
             errors = vErrors.length;
           }
-          if (props0 !== true) {
-            props0 = props0 || {};
-            props0.message_type = true;
-            props0.content = true;
-            props0.id = true;
-            props0.date = true;
-            props0.name = true;
-            props0.otid = true;
-            props0.sender_id = true;
-            props0.step_id = true;
-            props0.is_err = true;
-            props0.seq_id = true;
-            props0.run_id = true;
-          }
         } else if (tag0 === "reasoning_message") {
           if (!validate48(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
             vErrors = vErrors === null ? validate48.errors : (function(a, b) {
@@ -6699,22 +6146,6 @@ function validate73(data, { instancePath = "", parentData, parentDataProperty, r
               return a;
             })(vErrors, validate48.errors);
             errors = vErrors.length;
-          }
-          if (props0 !== true) {
-            props0 = props0 || {};
-            props0.message_type = true;
-            props0.source = true;
-            props0.reasoning = true;
-            props0.signature = true;
-            props0.id = true;
-            props0.date = true;
-            props0.name = true;
-            props0.otid = true;
-            props0.sender_id = true;
-            props0.step_id = true;
-            props0.is_err = true;
-            props0.seq_id = true;
-            props0.run_id = true;
           }
         } else if (tag0 === "hidden_reasoning_message") {
           if (!validate38(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
@@ -6724,21 +6155,6 @@ function validate73(data, { instancePath = "", parentData, parentDataProperty, r
             })(vErrors, validate38.errors);
             errors = vErrors.length;
           }
-          if (props0 !== true) {
-            props0 = props0 || {};
-            props0.message_type = true;
-            props0.state = true;
-            props0.hidden_reasoning = true;
-            props0.id = true;
-            props0.date = true;
-            props0.name = true;
-            props0.otid = true;
-            props0.sender_id = true;
-            props0.step_id = true;
-            props0.is_err = true;
-            props0.seq_id = true;
-            props0.run_id = true;
-          }
         } else if (tag0 === "tool_call_message") {
           if (!validate49(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
             vErrors = vErrors === null ? validate49.errors : (function(a, b) {
@@ -6746,21 +6162,6 @@ function validate73(data, { instancePath = "", parentData, parentDataProperty, r
               return a;
             })(vErrors, validate49.errors);
             errors = vErrors.length;
-          }
-          if (props0 !== true) {
-            props0 = props0 || {};
-            props0.message_type = true;
-            props0.tool_call = true;
-            props0.tool_calls = true;
-            props0.id = true;
-            props0.date = true;
-            props0.name = true;
-            props0.otid = true;
-            props0.sender_id = true;
-            props0.step_id = true;
-            props0.is_err = true;
-            props0.seq_id = true;
-            props0.run_id = true;
           }
         } else if (tag0 === "tool_return_message") {
           if (!validate50(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
@@ -6770,25 +6171,6 @@ function validate73(data, { instancePath = "", parentData, parentDataProperty, r
             })(vErrors, validate50.errors);
             errors = vErrors.length;
           }
-          if (props0 !== true) {
-            props0 = props0 || {};
-            props0.message_type = true;
-            props0.tool_return = true;
-            props0.status = true;
-            props0.tool_call_id = true;
-            props0.stdout = true;
-            props0.stderr = true;
-            props0.tool_returns = true;
-            props0.id = true;
-            props0.date = true;
-            props0.name = true;
-            props0.otid = true;
-            props0.sender_id = true;
-            props0.step_id = true;
-            props0.is_err = true;
-            props0.seq_id = true;
-            props0.run_id = true;
-          }
         } else if (tag0 === "approval_request_message") {
           if (!validate30(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
             vErrors = vErrors === null ? validate30.errors : (function(a, b) {
@@ -6796,21 +6178,6 @@ function validate73(data, { instancePath = "", parentData, parentDataProperty, r
               return a;
             })(vErrors, validate30.errors);
             errors = vErrors.length;
-          }
-          if (props0 !== true) {
-            props0 = props0 || {};
-            props0.message_type = true;
-            props0.tool_call = true;
-            props0.tool_calls = true;
-            props0.id = true;
-            props0.date = true;
-            props0.name = true;
-            props0.otid = true;
-            props0.sender_id = true;
-            props0.step_id = true;
-            props0.is_err = true;
-            props0.seq_id = true;
-            props0.run_id = true;
           }
         } else if (tag0 === "approval_response_message") {
           if (!validate31(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
@@ -6820,23 +6187,6 @@ function validate73(data, { instancePath = "", parentData, parentDataProperty, r
             })(vErrors, validate31.errors);
             errors = vErrors.length;
           }
-          if (props0 !== true) {
-            props0 = props0 || {};
-            props0.message_type = true;
-            props0.approvals = true;
-            props0.approve = true;
-            props0.approval_request_id = true;
-            props0.reason = true;
-            props0.id = true;
-            props0.date = true;
-            props0.name = true;
-            props0.otid = true;
-            props0.sender_id = true;
-            props0.step_id = true;
-            props0.is_err = true;
-            props0.seq_id = true;
-            props0.run_id = true;
-          }
         } else if (tag0 === "summary_message") {
           if (!validate54(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
             vErrors = vErrors === null ? validate54.errors : (function(a, b) {
@@ -6844,21 +6194,6 @@ function validate73(data, { instancePath = "", parentData, parentDataProperty, r
               return a;
             })(vErrors, validate54.errors);
             errors = vErrors.length;
-          }
-          if (props0 !== true) {
-            props0 = props0 || {};
-            props0.message_type = true;
-            props0.summary = true;
-            props0.compaction_stats = true;
-            props0.id = true;
-            props0.date = true;
-            props0.name = true;
-            props0.otid = true;
-            props0.sender_id = true;
-            props0.step_id = true;
-            props0.is_err = true;
-            props0.seq_id = true;
-            props0.run_id = true;
           }
         } else if (tag0 === "event_message") {
           if (!validate37(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
@@ -6868,21 +6203,6 @@ function validate73(data, { instancePath = "", parentData, parentDataProperty, r
             })(vErrors, validate37.errors);
             errors = vErrors.length;
           }
-          if (props0 !== true) {
-            props0 = props0 || {};
-            props0.message_type = true;
-            props0.event_type = true;
-            props0.event_data = true;
-            props0.id = true;
-            props0.date = true;
-            props0.name = true;
-            props0.otid = true;
-            props0.sender_id = true;
-            props0.step_id = true;
-            props0.is_err = true;
-            props0.seq_id = true;
-            props0.run_id = true;
-          }
         } else if (tag0 === "ping") {
           if (!validate67(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
             vErrors = vErrors === null ? validate67.errors : (function(a, b) {
@@ -6890,19 +6210,6 @@ function validate73(data, { instancePath = "", parentData, parentDataProperty, r
               return a;
             })(vErrors, validate67.errors);
             errors = vErrors.length;
-          }
-          if (props0 !== true) {
-            props0 = props0 || {};
-            props0.message_type = true;
-            props0.id = true;
-            props0.date = true;
-            props0.name = true;
-            props0.otid = true;
-            props0.sender_id = true;
-            props0.step_id = true;
-            props0.is_err = true;
-            props0.seq_id = true;
-            props0.run_id = true;
           }
         } else if (tag0 === "error_message") {
           const _errs15 = errors;
@@ -6991,15 +6298,6 @@ function validate73(data, { instancePath = "", parentData, parentDataProperty, r
               return false;
             }
           }
-          if (props0 !== true) {
-            props0 = props0 || {};
-            props0.message_type = true;
-            props0.run_id = true;
-            props0.error_type = true;
-            props0.message = true;
-            props0.detail = true;
-            props0.seq_id = true;
-          }
         } else if (tag0 === "stop_reason") {
           const _errs29 = errors;
           if (errors === _errs29) {
@@ -7062,13 +6360,6 @@ function validate73(data, { instancePath = "", parentData, parentDataProperty, r
               validate73.errors = [{ instancePath, schemaPath: "#/$defs/LettaStopReason/type", keyword: "type", params: { type: "object" }, message: "must be object" }];
               return false;
             }
-          }
-          if (props0 !== true) {
-            props0 = props0 || {};
-            props0.message_type = true;
-            props0.stop_reason = true;
-            props0.run_id = true;
-            props0.seq_id = true;
           }
         } else if (tag0 === "usage_statistics") {
           const _errs38 = errors;
@@ -7229,19 +6520,6 @@ function validate73(data, { instancePath = "", parentData, parentDataProperty, r
               return false;
             }
           }
-          if (props0 !== true) {
-            props0 = props0 || {};
-            props0.message_type = true;
-            props0.completion_tokens = true;
-            props0.prompt_tokens = true;
-            props0.total_tokens = true;
-            props0.step_count = true;
-            props0.run_ids = true;
-            props0.cached_input_tokens = true;
-            props0.cache_write_tokens = true;
-            props0.reasoning_tokens = true;
-            props0.context_tokens = true;
-          }
         } else {
           validate73.errors = [{ instancePath, schemaPath: "#/discriminator", keyword: "discriminator", params: { error: "mapping", tag: "message_type", tagValue: tag0 }, message: 'value of tag "message_type" must be in oneOf' }];
           return false;
@@ -7256,21 +6534,12 @@ function validate73(data, { instancePath = "", parentData, parentDataProperty, r
     }
   }
   validate73.errors = vErrors;
-  evaluated0.props = props0;
   return errors === 0;
 }
-validate73.evaluated = { "dynamicProps": true, "dynamicItems": false };
 const LettaTurn = validate86;
 function validate86(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate86.evaluated;
-  if (evaluated0.dynamicProps) {
-    evaluated0.props = void 0;
-  }
-  if (evaluated0.dynamicItems) {
-    evaluated0.items = void 0;
-  }
   if (errors === 0) {
     if (data && typeof data == "object" && !Array.isArray(data)) {
       let missing0;
@@ -7385,18 +6654,10 @@ function validate86(data, { instancePath = "", parentData, parentDataProperty, r
   validate86.errors = vErrors;
   return errors === 0;
 }
-validate86.evaluated = { "props": { "role": true, "content": true, "output_ids": true, "output_token_logprobs": true, "tool_name": true }, "dynamicProps": false, "dynamicItems": false };
 const LettaUsageStatistics = validate87;
 function validate87(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate87.evaluated;
-  if (evaluated0.dynamicProps) {
-    evaluated0.props = void 0;
-  }
-  if (evaluated0.dynamicItems) {
-    evaluated0.items = void 0;
-  }
   if (errors === 0) {
     if (data && typeof data == "object" && !Array.isArray(data)) {
       let missing0;
@@ -7557,18 +6818,10 @@ function validate87(data, { instancePath = "", parentData, parentDataProperty, r
   validate87.errors = vErrors;
   return errors === 0;
 }
-validate87.evaluated = { "props": { "message_type": true, "completion_tokens": true, "prompt_tokens": true, "total_tokens": true, "step_count": true, "run_ids": true, "cached_input_tokens": true, "cache_write_tokens": true, "reasoning_tokens": true, "context_tokens": true }, "dynamicProps": false, "dynamicItems": false };
 const ReasoningMessage = validate88;
 function validate88(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate88.evaluated;
-  if (evaluated0.dynamicProps) {
-    evaluated0.props = void 0;
-  }
-  if (evaluated0.dynamicItems) {
-    evaluated0.items = void 0;
-  }
   const _errs2 = errors;
   if (errors === _errs2) {
     if (data && typeof data == "object" && !Array.isArray(data)) {
@@ -7770,18 +7023,10 @@ function validate88(data, { instancePath = "", parentData, parentDataProperty, r
   validate88.errors = vErrors;
   return errors === 0;
 }
-validate88.evaluated = { "props": { "message_type": true, "source": true, "reasoning": true, "signature": true, "id": true, "date": true, "name": true, "otid": true, "sender_id": true, "step_id": true, "is_err": true, "seq_id": true, "run_id": true }, "dynamicProps": false, "dynamicItems": false };
 const SummaryMessage = validate89;
 function validate89(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate89.evaluated;
-  if (evaluated0.dynamicProps) {
-    evaluated0.props = void 0;
-  }
-  if (evaluated0.dynamicItems) {
-    evaluated0.items = void 0;
-  }
   const _errs2 = errors;
   if (errors === _errs2) {
     if (data && typeof data == "object" && !Array.isArray(data)) {
@@ -8085,27 +7330,20 @@ function validate89(data, { instancePath = "", parentData, parentDataProperty, r
               }
               var _valid0 = _errs27 === errors;
               valid4 = valid4 || _valid0;
-              if (_valid0) {
-                var props0 = {};
-                props0.trigger = true;
-                props0.context_tokens_before = true;
-                props0.context_tokens_after = true;
-                props0.context_window = true;
-                props0.messages_count_before = true;
-                props0.messages_count_after = true;
-              }
-              const _errs42 = errors;
-              if (data11 !== null) {
-                const err8 = { instancePath: instancePath + "/compaction_stats", schemaPath: "#/properties/compaction_stats/anyOf/1/type", keyword: "type", params: { type: "null" }, message: "must be null" };
-                if (vErrors === null) {
-                  vErrors = [err8];
-                } else {
-                  vErrors.push(err8);
+              if (!valid4) {
+                const _errs42 = errors;
+                if (data11 !== null) {
+                  const err8 = { instancePath: instancePath + "/compaction_stats", schemaPath: "#/properties/compaction_stats/anyOf/1/type", keyword: "type", params: { type: "null" }, message: "must be null" };
+                  if (vErrors === null) {
+                    vErrors = [err8];
+                  } else {
+                    vErrors.push(err8);
+                  }
+                  errors++;
                 }
-                errors++;
+                var _valid0 = _errs42 === errors;
+                valid4 = valid4 || _valid0;
               }
-              var _valid0 = _errs42 === errors;
-              valid4 = valid4 || _valid0;
               if (!valid4) {
                 const err9 = { instancePath: instancePath + "/compaction_stats", schemaPath: "#/properties/compaction_stats/anyOf", keyword: "anyOf", params: {}, message: "must match a schema in anyOf" };
                 if (vErrors === null) {
@@ -8141,18 +7379,10 @@ function validate89(data, { instancePath = "", parentData, parentDataProperty, r
   validate89.errors = vErrors;
   return errors === 0;
 }
-validate89.evaluated = { "props": { "message_type": true, "summary": true, "compaction_stats": true, "id": true, "date": true, "name": true, "otid": true, "sender_id": true, "step_id": true, "is_err": true, "seq_id": true, "run_id": true }, "dynamicProps": false, "dynamicItems": false };
 const SystemMessage = validate90;
 function validate90(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate90.evaluated;
-  if (evaluated0.dynamicProps) {
-    evaluated0.props = void 0;
-  }
-  if (evaluated0.dynamicItems) {
-    evaluated0.items = void 0;
-  }
   const _errs2 = errors;
   if (errors === _errs2) {
     if (data && typeof data == "object" && !Array.isArray(data)) {
@@ -8328,18 +7558,10 @@ function validate90(data, { instancePath = "", parentData, parentDataProperty, r
   validate90.errors = vErrors;
   return errors === 0;
 }
-validate90.evaluated = { "props": { "message_type": true, "content": true, "id": true, "date": true, "name": true, "otid": true, "sender_id": true, "step_id": true, "is_err": true, "seq_id": true, "run_id": true }, "dynamicProps": false, "dynamicItems": false };
 const TextContent = validate91;
 function validate91(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate91.evaluated;
-  if (evaluated0.dynamicProps) {
-    evaluated0.props = void 0;
-  }
-  if (evaluated0.dynamicItems) {
-    evaluated0.items = void 0;
-  }
   if (errors === 0) {
     if (data && typeof data == "object" && !Array.isArray(data)) {
       let missing0;
@@ -8391,18 +7613,10 @@ function validate91(data, { instancePath = "", parentData, parentDataProperty, r
   validate91.errors = vErrors;
   return errors === 0;
 }
-validate91.evaluated = { "props": { "type": true, "text": true, "signature": true }, "dynamicProps": false, "dynamicItems": false };
 const ToolCall = validate92;
 function validate92(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate92.evaluated;
-  if (evaluated0.dynamicProps) {
-    evaluated0.props = void 0;
-  }
-  if (evaluated0.dynamicItems) {
-    evaluated0.items = void 0;
-  }
   if (errors === 0) {
     if (data && typeof data == "object" && !Array.isArray(data)) {
       let missing0;
@@ -8453,18 +7667,10 @@ function validate92(data, { instancePath = "", parentData, parentDataProperty, r
   validate92.errors = vErrors;
   return errors === 0;
 }
-validate92.evaluated = { "props": { "name": true, "arguments": true, "tool_call_id": true }, "dynamicProps": false, "dynamicItems": false };
 const ToolCallDelta = validate93;
 function validate93(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate93.evaluated;
-  if (evaluated0.dynamicProps) {
-    evaluated0.props = void 0;
-  }
-  if (evaluated0.dynamicItems) {
-    evaluated0.items = void 0;
-  }
   const _errs1 = errors;
   const _errs2 = errors;
   if (data && typeof data == "object" && !Array.isArray(data)) {
@@ -8570,18 +7776,10 @@ function validate93(data, { instancePath = "", parentData, parentDataProperty, r
   validate93.errors = vErrors;
   return errors === 0;
 }
-validate93.evaluated = { "props": { "name": true, "arguments": true, "tool_call_id": true }, "dynamicProps": false, "dynamicItems": false };
 const ToolCallMessage = validate94;
 function validate94(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate94.evaluated;
-  if (evaluated0.dynamicProps) {
-    evaluated0.props = void 0;
-  }
-  if (evaluated0.dynamicItems) {
-    evaluated0.items = void 0;
-  }
   const _errs2 = errors;
   if (errors === _errs2) {
     if (data && typeof data == "object" && !Array.isArray(data)) {
@@ -8818,150 +8016,138 @@ function validate94(data, { instancePath = "", parentData, parentDataProperty, r
             }
             var _valid0 = _errs25 === errors;
             valid4 = valid4 || _valid0;
-            if (_valid0) {
-              var props0 = {};
-              props0.name = true;
-              props0.arguments = true;
-              props0.tool_call_id = true;
-            }
-            const _errs34 = errors;
-            const _errs35 = errors;
-            const _errs37 = errors;
-            const _errs38 = errors;
-            if (data10 && typeof data10 == "object" && !Array.isArray(data10)) {
-              if (data10.name !== void 0) {
-                var valid9 = false;
-                const err5 = {};
-                if (vErrors === null) {
-                  vErrors = [err5];
-                } else {
-                  vErrors.push(err5);
-                }
-                errors++;
-              } else {
-                var valid9 = true;
-              }
-              if (valid9) {
-                if (data10.arguments !== void 0) {
+            if (!valid4) {
+              const _errs34 = errors;
+              const _errs35 = errors;
+              const _errs37 = errors;
+              const _errs38 = errors;
+              if (data10 && typeof data10 == "object" && !Array.isArray(data10)) {
+                if (data10.name !== void 0) {
                   var valid9 = false;
-                  const err6 = {};
+                  const err5 = {};
                   if (vErrors === null) {
-                    vErrors = [err6];
+                    vErrors = [err5];
                   } else {
-                    vErrors.push(err6);
+                    vErrors.push(err5);
                   }
                   errors++;
                 } else {
                   var valid9 = true;
                 }
                 if (valid9) {
-                  if (data10.tool_call_id !== void 0) {
+                  if (data10.arguments !== void 0) {
                     var valid9 = false;
-                    const err7 = {};
+                    const err6 = {};
                     if (vErrors === null) {
-                      vErrors = [err7];
+                      vErrors = [err6];
                     } else {
-                      vErrors.push(err7);
+                      vErrors.push(err6);
                     }
                     errors++;
                   } else {
                     var valid9 = true;
                   }
-                }
-              }
-            }
-            var valid8 = _errs38 === errors;
-            if (valid8) {
-              const err8 = { instancePath: instancePath + "/tool_call", schemaPath: "#/$defs/ToolCallDelta/not", keyword: "not", params: {}, message: "must NOT be valid" };
-              if (vErrors === null) {
-                vErrors = [err8];
-              } else {
-                vErrors.push(err8);
-              }
-              errors++;
-            } else {
-              errors = _errs37;
-              if (vErrors !== null) {
-                if (_errs37) {
-                  vErrors.length = _errs37;
-                } else {
-                  vErrors = null;
-                }
-              }
-            }
-            if (errors === _errs35) {
-              if (data10 && typeof data10 == "object" && !Array.isArray(data10)) {
-                if (data10.name !== void 0) {
-                  let data17 = data10.name;
-                  const _errs39 = errors;
-                  if (typeof data17 !== "string" && data17 !== null) {
-                    const err9 = { instancePath: instancePath + "/tool_call/name", schemaPath: "#/$defs/ToolCallDelta/properties/name/type", keyword: "type", params: { type: schema45.properties.name.type }, message: "must be string,null" };
-                    if (vErrors === null) {
-                      vErrors = [err9];
-                    } else {
-                      vErrors.push(err9);
-                    }
-                    errors++;
-                  }
-                  var valid10 = _errs39 === errors;
-                } else {
-                  var valid10 = true;
-                }
-                if (valid10) {
-                  if (data10.arguments !== void 0) {
-                    let data18 = data10.arguments;
-                    const _errs41 = errors;
-                    if (typeof data18 !== "string" && data18 !== null) {
-                      const err10 = { instancePath: instancePath + "/tool_call/arguments", schemaPath: "#/$defs/ToolCallDelta/properties/arguments/type", keyword: "type", params: { type: schema45.properties.arguments.type }, message: "must be string,null" };
+                  if (valid9) {
+                    if (data10.tool_call_id !== void 0) {
+                      var valid9 = false;
+                      const err7 = {};
                       if (vErrors === null) {
-                        vErrors = [err10];
+                        vErrors = [err7];
                       } else {
-                        vErrors.push(err10);
+                        vErrors.push(err7);
+                      }
+                      errors++;
+                    } else {
+                      var valid9 = true;
+                    }
+                  }
+                }
+              }
+              var valid8 = _errs38 === errors;
+              if (valid8) {
+                const err8 = { instancePath: instancePath + "/tool_call", schemaPath: "#/$defs/ToolCallDelta/not", keyword: "not", params: {}, message: "must NOT be valid" };
+                if (vErrors === null) {
+                  vErrors = [err8];
+                } else {
+                  vErrors.push(err8);
+                }
+                errors++;
+              } else {
+                errors = _errs37;
+                if (vErrors !== null) {
+                  if (_errs37) {
+                    vErrors.length = _errs37;
+                  } else {
+                    vErrors = null;
+                  }
+                }
+              }
+              if (errors === _errs35) {
+                if (data10 && typeof data10 == "object" && !Array.isArray(data10)) {
+                  if (data10.name !== void 0) {
+                    let data17 = data10.name;
+                    const _errs39 = errors;
+                    if (typeof data17 !== "string" && data17 !== null) {
+                      const err9 = { instancePath: instancePath + "/tool_call/name", schemaPath: "#/$defs/ToolCallDelta/properties/name/type", keyword: "type", params: { type: schema45.properties.name.type }, message: "must be string,null" };
+                      if (vErrors === null) {
+                        vErrors = [err9];
+                      } else {
+                        vErrors.push(err9);
                       }
                       errors++;
                     }
-                    var valid10 = _errs41 === errors;
+                    var valid10 = _errs39 === errors;
                   } else {
                     var valid10 = true;
                   }
                   if (valid10) {
-                    if (data10.tool_call_id !== void 0) {
-                      let data19 = data10.tool_call_id;
-                      const _errs43 = errors;
-                      if (typeof data19 !== "string" && data19 !== null) {
-                        const err11 = { instancePath: instancePath + "/tool_call/tool_call_id", schemaPath: "#/$defs/ToolCallDelta/properties/tool_call_id/type", keyword: "type", params: { type: schema45.properties.tool_call_id.type }, message: "must be string,null" };
+                    if (data10.arguments !== void 0) {
+                      let data18 = data10.arguments;
+                      const _errs41 = errors;
+                      if (typeof data18 !== "string" && data18 !== null) {
+                        const err10 = { instancePath: instancePath + "/tool_call/arguments", schemaPath: "#/$defs/ToolCallDelta/properties/arguments/type", keyword: "type", params: { type: schema45.properties.arguments.type }, message: "must be string,null" };
                         if (vErrors === null) {
-                          vErrors = [err11];
+                          vErrors = [err10];
                         } else {
-                          vErrors.push(err11);
+                          vErrors.push(err10);
                         }
                         errors++;
                       }
-                      var valid10 = _errs43 === errors;
+                      var valid10 = _errs41 === errors;
                     } else {
                       var valid10 = true;
                     }
+                    if (valid10) {
+                      if (data10.tool_call_id !== void 0) {
+                        let data19 = data10.tool_call_id;
+                        const _errs43 = errors;
+                        if (typeof data19 !== "string" && data19 !== null) {
+                          const err11 = { instancePath: instancePath + "/tool_call/tool_call_id", schemaPath: "#/$defs/ToolCallDelta/properties/tool_call_id/type", keyword: "type", params: { type: schema45.properties.tool_call_id.type }, message: "must be string,null" };
+                          if (vErrors === null) {
+                            vErrors = [err11];
+                          } else {
+                            vErrors.push(err11);
+                          }
+                          errors++;
+                        }
+                        var valid10 = _errs43 === errors;
+                      } else {
+                        var valid10 = true;
+                      }
+                    }
                   }
-                }
-              } else {
-                const err12 = { instancePath: instancePath + "/tool_call", schemaPath: "#/$defs/ToolCallDelta/type", keyword: "type", params: { type: "object" }, message: "must be object" };
-                if (vErrors === null) {
-                  vErrors = [err12];
                 } else {
-                  vErrors.push(err12);
+                  const err12 = { instancePath: instancePath + "/tool_call", schemaPath: "#/$defs/ToolCallDelta/type", keyword: "type", params: { type: "object" }, message: "must be object" };
+                  if (vErrors === null) {
+                    vErrors = [err12];
+                  } else {
+                    vErrors.push(err12);
+                  }
+                  errors++;
                 }
-                errors++;
               }
-            }
-            var _valid0 = _errs34 === errors;
-            valid4 = valid4 || _valid0;
-            if (_valid0) {
-              if (props0 !== true) {
-                props0 = props0 || {};
-                props0.name = true;
-                props0.arguments = true;
-                props0.tool_call_id = true;
-              }
+              var _valid0 = _errs34 === errors;
+              valid4 = valid4 || _valid0;
             }
             if (!valid4) {
               const err13 = { instancePath: instancePath + "/tool_call", schemaPath: "#/properties/tool_call/anyOf", keyword: "anyOf", params: {}, message: "must match a schema in anyOf" };
@@ -9091,155 +8277,153 @@ function validate94(data, { instancePath = "", parentData, parentDataProperty, r
               }
               var _valid1 = _errs47 === errors;
               valid11 = valid11 || _valid1;
-              const _errs58 = errors;
-              const _errs59 = errors;
-              const _errs61 = errors;
-              const _errs62 = errors;
-              if (data20 && typeof data20 == "object" && !Array.isArray(data20)) {
-                if (data20.name !== void 0) {
-                  var valid17 = false;
-                  const err20 = {};
-                  if (vErrors === null) {
-                    vErrors = [err20];
-                  } else {
-                    vErrors.push(err20);
-                  }
-                  errors++;
-                } else {
-                  var valid17 = true;
-                }
-                if (valid17) {
-                  if (data20.arguments !== void 0) {
+              if (!valid11) {
+                const _errs58 = errors;
+                const _errs59 = errors;
+                const _errs61 = errors;
+                const _errs62 = errors;
+                if (data20 && typeof data20 == "object" && !Array.isArray(data20)) {
+                  if (data20.name !== void 0) {
                     var valid17 = false;
-                    const err21 = {};
+                    const err20 = {};
                     if (vErrors === null) {
-                      vErrors = [err21];
+                      vErrors = [err20];
                     } else {
-                      vErrors.push(err21);
+                      vErrors.push(err20);
                     }
                     errors++;
                   } else {
                     var valid17 = true;
                   }
                   if (valid17) {
-                    if (data20.tool_call_id !== void 0) {
+                    if (data20.arguments !== void 0) {
                       var valid17 = false;
-                      const err22 = {};
+                      const err21 = {};
                       if (vErrors === null) {
-                        vErrors = [err22];
+                        vErrors = [err21];
                       } else {
-                        vErrors.push(err22);
+                        vErrors.push(err21);
                       }
                       errors++;
                     } else {
                       var valid17 = true;
                     }
-                  }
-                }
-              }
-              var valid16 = _errs62 === errors;
-              if (valid16) {
-                const err23 = { instancePath: instancePath + "/tool_calls", schemaPath: "#/$defs/ToolCallDelta/not", keyword: "not", params: {}, message: "must NOT be valid" };
-                if (vErrors === null) {
-                  vErrors = [err23];
-                } else {
-                  vErrors.push(err23);
-                }
-                errors++;
-              } else {
-                errors = _errs61;
-                if (vErrors !== null) {
-                  if (_errs61) {
-                    vErrors.length = _errs61;
-                  } else {
-                    vErrors = null;
-                  }
-                }
-              }
-              if (errors === _errs59) {
-                if (data20 && typeof data20 == "object" && !Array.isArray(data20)) {
-                  if (data20.name !== void 0) {
-                    let data28 = data20.name;
-                    const _errs63 = errors;
-                    if (typeof data28 !== "string" && data28 !== null) {
-                      const err24 = { instancePath: instancePath + "/tool_calls/name", schemaPath: "#/$defs/ToolCallDelta/properties/name/type", keyword: "type", params: { type: schema45.properties.name.type }, message: "must be string,null" };
-                      if (vErrors === null) {
-                        vErrors = [err24];
-                      } else {
-                        vErrors.push(err24);
-                      }
-                      errors++;
-                    }
-                    var valid18 = _errs63 === errors;
-                  } else {
-                    var valid18 = true;
-                  }
-                  if (valid18) {
-                    if (data20.arguments !== void 0) {
-                      let data29 = data20.arguments;
-                      const _errs65 = errors;
-                      if (typeof data29 !== "string" && data29 !== null) {
-                        const err25 = { instancePath: instancePath + "/tool_calls/arguments", schemaPath: "#/$defs/ToolCallDelta/properties/arguments/type", keyword: "type", params: { type: schema45.properties.arguments.type }, message: "must be string,null" };
+                    if (valid17) {
+                      if (data20.tool_call_id !== void 0) {
+                        var valid17 = false;
+                        const err22 = {};
                         if (vErrors === null) {
-                          vErrors = [err25];
+                          vErrors = [err22];
                         } else {
-                          vErrors.push(err25);
+                          vErrors.push(err22);
+                        }
+                        errors++;
+                      } else {
+                        var valid17 = true;
+                      }
+                    }
+                  }
+                }
+                var valid16 = _errs62 === errors;
+                if (valid16) {
+                  const err23 = { instancePath: instancePath + "/tool_calls", schemaPath: "#/$defs/ToolCallDelta/not", keyword: "not", params: {}, message: "must NOT be valid" };
+                  if (vErrors === null) {
+                    vErrors = [err23];
+                  } else {
+                    vErrors.push(err23);
+                  }
+                  errors++;
+                } else {
+                  errors = _errs61;
+                  if (vErrors !== null) {
+                    if (_errs61) {
+                      vErrors.length = _errs61;
+                    } else {
+                      vErrors = null;
+                    }
+                  }
+                }
+                if (errors === _errs59) {
+                  if (data20 && typeof data20 == "object" && !Array.isArray(data20)) {
+                    if (data20.name !== void 0) {
+                      let data28 = data20.name;
+                      const _errs63 = errors;
+                      if (typeof data28 !== "string" && data28 !== null) {
+                        const err24 = { instancePath: instancePath + "/tool_calls/name", schemaPath: "#/$defs/ToolCallDelta/properties/name/type", keyword: "type", params: { type: schema45.properties.name.type }, message: "must be string,null" };
+                        if (vErrors === null) {
+                          vErrors = [err24];
+                        } else {
+                          vErrors.push(err24);
                         }
                         errors++;
                       }
-                      var valid18 = _errs65 === errors;
+                      var valid18 = _errs63 === errors;
                     } else {
                       var valid18 = true;
                     }
                     if (valid18) {
-                      if (data20.tool_call_id !== void 0) {
-                        let data30 = data20.tool_call_id;
-                        const _errs67 = errors;
-                        if (typeof data30 !== "string" && data30 !== null) {
-                          const err26 = { instancePath: instancePath + "/tool_calls/tool_call_id", schemaPath: "#/$defs/ToolCallDelta/properties/tool_call_id/type", keyword: "type", params: { type: schema45.properties.tool_call_id.type }, message: "must be string,null" };
+                      if (data20.arguments !== void 0) {
+                        let data29 = data20.arguments;
+                        const _errs65 = errors;
+                        if (typeof data29 !== "string" && data29 !== null) {
+                          const err25 = { instancePath: instancePath + "/tool_calls/arguments", schemaPath: "#/$defs/ToolCallDelta/properties/arguments/type", keyword: "type", params: { type: schema45.properties.arguments.type }, message: "must be string,null" };
                           if (vErrors === null) {
-                            vErrors = [err26];
+                            vErrors = [err25];
                           } else {
-                            vErrors.push(err26);
+                            vErrors.push(err25);
                           }
                           errors++;
                         }
-                        var valid18 = _errs67 === errors;
+                        var valid18 = _errs65 === errors;
                       } else {
                         var valid18 = true;
                       }
+                      if (valid18) {
+                        if (data20.tool_call_id !== void 0) {
+                          let data30 = data20.tool_call_id;
+                          const _errs67 = errors;
+                          if (typeof data30 !== "string" && data30 !== null) {
+                            const err26 = { instancePath: instancePath + "/tool_calls/tool_call_id", schemaPath: "#/$defs/ToolCallDelta/properties/tool_call_id/type", keyword: "type", params: { type: schema45.properties.tool_call_id.type }, message: "must be string,null" };
+                            if (vErrors === null) {
+                              vErrors = [err26];
+                            } else {
+                              vErrors.push(err26);
+                            }
+                            errors++;
+                          }
+                          var valid18 = _errs67 === errors;
+                        } else {
+                          var valid18 = true;
+                        }
+                      }
                     }
-                  }
-                } else {
-                  const err27 = { instancePath: instancePath + "/tool_calls", schemaPath: "#/$defs/ToolCallDelta/type", keyword: "type", params: { type: "object" }, message: "must be object" };
-                  if (vErrors === null) {
-                    vErrors = [err27];
                   } else {
-                    vErrors.push(err27);
+                    const err27 = { instancePath: instancePath + "/tool_calls", schemaPath: "#/$defs/ToolCallDelta/type", keyword: "type", params: { type: "object" }, message: "must be object" };
+                    if (vErrors === null) {
+                      vErrors = [err27];
+                    } else {
+                      vErrors.push(err27);
+                    }
+                    errors++;
                   }
-                  errors++;
+                }
+                var _valid1 = _errs58 === errors;
+                valid11 = valid11 || _valid1;
+                if (!valid11) {
+                  const _errs69 = errors;
+                  if (data20 !== null) {
+                    const err28 = { instancePath: instancePath + "/tool_calls", schemaPath: "#/properties/tool_calls/anyOf/2/type", keyword: "type", params: { type: "null" }, message: "must be null" };
+                    if (vErrors === null) {
+                      vErrors = [err28];
+                    } else {
+                      vErrors.push(err28);
+                    }
+                    errors++;
+                  }
+                  var _valid1 = _errs69 === errors;
+                  valid11 = valid11 || _valid1;
                 }
               }
-              var _valid1 = _errs58 === errors;
-              valid11 = valid11 || _valid1;
-              if (_valid1) {
-                var props1 = {};
-                props1.name = true;
-                props1.arguments = true;
-                props1.tool_call_id = true;
-              }
-              const _errs69 = errors;
-              if (data20 !== null) {
-                const err28 = { instancePath: instancePath + "/tool_calls", schemaPath: "#/properties/tool_calls/anyOf/2/type", keyword: "type", params: { type: "null" }, message: "must be null" };
-                if (vErrors === null) {
-                  vErrors = [err28];
-                } else {
-                  vErrors.push(err28);
-                }
-                errors++;
-              }
-              var _valid1 = _errs69 === errors;
-              valid11 = valid11 || _valid1;
               if (!valid11) {
                 const err29 = { instancePath: instancePath + "/tool_calls", schemaPath: "#/properties/tool_calls/anyOf", keyword: "anyOf", params: {}, message: "must match a schema in anyOf" };
                 if (vErrors === null) {
@@ -9275,18 +8459,10 @@ function validate94(data, { instancePath = "", parentData, parentDataProperty, r
   validate94.errors = vErrors;
   return errors === 0;
 }
-validate94.evaluated = { "props": { "message_type": true, "tool_call": true, "tool_calls": true, "id": true, "date": true, "name": true, "otid": true, "sender_id": true, "step_id": true, "is_err": true, "seq_id": true, "run_id": true }, "dynamicProps": false, "dynamicItems": false };
 const ToolResult = validate95;
 function validate95(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate95.evaluated;
-  if (evaluated0.dynamicProps) {
-    evaluated0.props = void 0;
-  }
-  if (evaluated0.dynamicItems) {
-    evaluated0.items = void 0;
-  }
   if (errors === 0) {
     if (data && typeof data == "object" && !Array.isArray(data)) {
       let missing0;
@@ -9322,37 +8498,39 @@ function validate95(data, { instancePath = "", parentData, parentDataProperty, r
             }
             var _valid0 = _errs4 === errors;
             valid1 = valid1 || _valid0;
-            const _errs6 = errors;
-            if (errors === _errs6) {
-              if (Array.isArray(data1)) {
-                var valid2 = true;
-                const len0 = data1.length;
-                for (let i0 = 0; i0 < len0; i0++) {
-                  const _errs8 = errors;
-                  if (!validate23(data1[i0], { instancePath: instancePath + "/tool_return/" + i0, parentData: data1, parentDataProperty: i0, rootData, dynamicAnchors })) {
-                    vErrors = vErrors === null ? validate23.errors : (function(a, b) {
-                      for (let i = 0; i < b.length; i++) a.push(b[i]);
-                      return a;
-                    })(vErrors, validate23.errors);
-                    errors = vErrors.length;
+            if (!valid1) {
+              const _errs6 = errors;
+              if (errors === _errs6) {
+                if (Array.isArray(data1)) {
+                  var valid2 = true;
+                  const len0 = data1.length;
+                  for (let i0 = 0; i0 < len0; i0++) {
+                    const _errs8 = errors;
+                    if (!validate23(data1[i0], { instancePath: instancePath + "/tool_return/" + i0, parentData: data1, parentDataProperty: i0, rootData, dynamicAnchors })) {
+                      vErrors = vErrors === null ? validate23.errors : (function(a, b) {
+                        for (let i = 0; i < b.length; i++) a.push(b[i]);
+                        return a;
+                      })(vErrors, validate23.errors);
+                      errors = vErrors.length;
+                    }
+                    var valid2 = _errs8 === errors;
+                    if (!valid2) {
+                      break;
+                    }
                   }
-                  var valid2 = _errs8 === errors;
-                  if (!valid2) {
-                    break;
-                  }
-                }
-              } else {
-                const err1 = { instancePath: instancePath + "/tool_return", schemaPath: "#/properties/tool_return/anyOf/1/type", keyword: "type", params: { type: "array" }, message: "must be array" };
-                if (vErrors === null) {
-                  vErrors = [err1];
                 } else {
-                  vErrors.push(err1);
+                  const err1 = { instancePath: instancePath + "/tool_return", schemaPath: "#/properties/tool_return/anyOf/1/type", keyword: "type", params: { type: "array" }, message: "must be array" };
+                  if (vErrors === null) {
+                    vErrors = [err1];
+                  } else {
+                    vErrors.push(err1);
+                  }
+                  errors++;
                 }
-                errors++;
               }
+              var _valid0 = _errs6 === errors;
+              valid1 = valid1 || _valid0;
             }
-            var _valid0 = _errs6 === errors;
-            valid1 = valid1 || _valid0;
             if (!valid1) {
               const err2 = { instancePath: instancePath + "/tool_return", schemaPath: "#/properties/tool_return/anyOf", keyword: "anyOf", params: {}, message: "must match a schema in anyOf" };
               if (vErrors === null) {
@@ -9472,18 +8650,10 @@ function validate95(data, { instancePath = "", parentData, parentDataProperty, r
   validate95.errors = vErrors;
   return errors === 0;
 }
-validate95.evaluated = { "props": { "type": true, "tool_return": true, "status": true, "tool_call_id": true, "stdout": true, "stderr": true }, "dynamicProps": false, "dynamicItems": false };
 const ToolReturn = validate97;
 function validate97(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate97.evaluated;
-  if (evaluated0.dynamicProps) {
-    evaluated0.props = void 0;
-  }
-  if (evaluated0.dynamicItems) {
-    evaluated0.items = void 0;
-  }
   if (errors === 0) {
     if (data && typeof data == "object" && !Array.isArray(data)) {
       let missing0;
@@ -9519,37 +8689,39 @@ function validate97(data, { instancePath = "", parentData, parentDataProperty, r
             }
             var _valid0 = _errs4 === errors;
             valid1 = valid1 || _valid0;
-            const _errs6 = errors;
-            if (errors === _errs6) {
-              if (Array.isArray(data1)) {
-                var valid2 = true;
-                const len0 = data1.length;
-                for (let i0 = 0; i0 < len0; i0++) {
-                  const _errs8 = errors;
-                  if (!validate23(data1[i0], { instancePath: instancePath + "/tool_return/" + i0, parentData: data1, parentDataProperty: i0, rootData, dynamicAnchors })) {
-                    vErrors = vErrors === null ? validate23.errors : (function(a, b) {
-                      for (let i = 0; i < b.length; i++) a.push(b[i]);
-                      return a;
-                    })(vErrors, validate23.errors);
-                    errors = vErrors.length;
+            if (!valid1) {
+              const _errs6 = errors;
+              if (errors === _errs6) {
+                if (Array.isArray(data1)) {
+                  var valid2 = true;
+                  const len0 = data1.length;
+                  for (let i0 = 0; i0 < len0; i0++) {
+                    const _errs8 = errors;
+                    if (!validate23(data1[i0], { instancePath: instancePath + "/tool_return/" + i0, parentData: data1, parentDataProperty: i0, rootData, dynamicAnchors })) {
+                      vErrors = vErrors === null ? validate23.errors : (function(a, b) {
+                        for (let i = 0; i < b.length; i++) a.push(b[i]);
+                        return a;
+                      })(vErrors, validate23.errors);
+                      errors = vErrors.length;
+                    }
+                    var valid2 = _errs8 === errors;
+                    if (!valid2) {
+                      break;
+                    }
                   }
-                  var valid2 = _errs8 === errors;
-                  if (!valid2) {
-                    break;
-                  }
-                }
-              } else {
-                const err1 = { instancePath: instancePath + "/tool_return", schemaPath: "#/properties/tool_return/anyOf/1/type", keyword: "type", params: { type: "array" }, message: "must be array" };
-                if (vErrors === null) {
-                  vErrors = [err1];
                 } else {
-                  vErrors.push(err1);
+                  const err1 = { instancePath: instancePath + "/tool_return", schemaPath: "#/properties/tool_return/anyOf/1/type", keyword: "type", params: { type: "array" }, message: "must be array" };
+                  if (vErrors === null) {
+                    vErrors = [err1];
+                  } else {
+                    vErrors.push(err1);
+                  }
+                  errors++;
                 }
-                errors++;
               }
+              var _valid0 = _errs6 === errors;
+              valid1 = valid1 || _valid0;
             }
-            var _valid0 = _errs6 === errors;
-            valid1 = valid1 || _valid0;
             if (!valid1) {
               const err2 = { instancePath: instancePath + "/tool_return", schemaPath: "#/properties/tool_return/anyOf", keyword: "anyOf", params: {}, message: "must match a schema in anyOf" };
               if (vErrors === null) {
@@ -9669,18 +8841,10 @@ function validate97(data, { instancePath = "", parentData, parentDataProperty, r
   validate97.errors = vErrors;
   return errors === 0;
 }
-validate97.evaluated = { "props": { "type": true, "tool_return": true, "status": true, "tool_call_id": true, "stdout": true, "stderr": true }, "dynamicProps": false, "dynamicItems": false };
 const ToolReturnMessage = validate99;
 function validate99(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate99.evaluated;
-  if (evaluated0.dynamicProps) {
-    evaluated0.props = void 0;
-  }
-  if (evaluated0.dynamicItems) {
-    evaluated0.items = void 0;
-  }
   const _errs2 = errors;
   if (errors === _errs2) {
     if (data && typeof data == "object" && !Array.isArray(data)) {
@@ -9974,18 +9138,10 @@ function validate99(data, { instancePath = "", parentData, parentDataProperty, r
   validate99.errors = vErrors;
   return errors === 0;
 }
-validate99.evaluated = { "props": { "message_type": true, "tool_return": true, "status": true, "tool_call_id": true, "stdout": true, "stderr": true, "tool_returns": true, "id": true, "date": true, "name": true, "otid": true, "sender_id": true, "step_id": true, "is_err": true, "seq_id": true, "run_id": true }, "dynamicProps": false, "dynamicItems": false };
 const UrlImage = validate101;
 function validate101(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate101.evaluated;
-  if (evaluated0.dynamicProps) {
-    evaluated0.props = void 0;
-  }
-  if (evaluated0.dynamicItems) {
-    evaluated0.items = void 0;
-  }
   if (errors === 0) {
     if (data && typeof data == "object" && !Array.isArray(data)) {
       let missing0;
@@ -10024,18 +9180,10 @@ function validate101(data, { instancePath = "", parentData, parentDataProperty, 
   validate101.errors = vErrors;
   return errors === 0;
 }
-validate101.evaluated = { "props": { "type": true, "url": true }, "dynamicProps": false, "dynamicItems": false };
 const UserContentPart = validate102;
 function validate102(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate102.evaluated;
-  if (evaluated0.dynamicProps) {
-    evaluated0.props = void 0;
-  }
-  if (evaluated0.dynamicItems) {
-    evaluated0.items = void 0;
-  }
   if (errors === 0) {
     if (data && typeof data == "object" && !Array.isArray(data)) {
       const tag0 = data.type;
@@ -10090,10 +9238,6 @@ function validate102(data, { instancePath = "", parentData, parentDataProperty, 
               return false;
             }
           }
-          var props0 = {};
-          props0.type = true;
-          props0.text = true;
-          props0.signature = true;
         } else if (tag0 === "image") {
           if (!validate24(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
             vErrors = vErrors === null ? validate24.errors : (function(a, b) {
@@ -10101,11 +9245,6 @@ function validate102(data, { instancePath = "", parentData, parentDataProperty, 
               return a;
             })(vErrors, validate24.errors);
             errors = vErrors.length;
-          }
-          if (props0 !== true) {
-            props0 = props0 || {};
-            props0.type = true;
-            props0.source = true;
           }
         } else {
           validate102.errors = [{ instancePath, schemaPath: "#/discriminator", keyword: "discriminator", params: { error: "mapping", tag: "type", tagValue: tag0 }, message: 'value of tag "type" must be in oneOf' }];
@@ -10121,21 +9260,12 @@ function validate102(data, { instancePath = "", parentData, parentDataProperty, 
     }
   }
   validate102.errors = vErrors;
-  evaluated0.props = props0;
   return errors === 0;
 }
-validate102.evaluated = { "dynamicProps": true, "dynamicItems": false };
 const UserMessage = validate104;
 function validate104(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate104.evaluated;
-  if (evaluated0.dynamicProps) {
-    evaluated0.props = void 0;
-  }
-  if (evaluated0.dynamicItems) {
-    evaluated0.items = void 0;
-  }
   const _errs2 = errors;
   if (errors === _errs2) {
     if (data && typeof data == "object" && !Array.isArray(data)) {
@@ -10308,37 +9438,39 @@ function validate104(data, { instancePath = "", parentData, parentDataProperty, 
             }
             var _valid0 = _errs25 === errors;
             valid4 = valid4 || _valid0;
-            const _errs27 = errors;
-            if (errors === _errs27) {
-              if (Array.isArray(data10)) {
-                var valid5 = true;
-                const len0 = data10.length;
-                for (let i0 = 0; i0 < len0; i0++) {
-                  const _errs29 = errors;
-                  if (!validate23(data10[i0], { instancePath: instancePath + "/content/" + i0, parentData: data10, parentDataProperty: i0, rootData, dynamicAnchors })) {
-                    vErrors = vErrors === null ? validate23.errors : (function(a, b) {
-                      for (let i = 0; i < b.length; i++) a.push(b[i]);
-                      return a;
-                    })(vErrors, validate23.errors);
-                    errors = vErrors.length;
+            if (!valid4) {
+              const _errs27 = errors;
+              if (errors === _errs27) {
+                if (Array.isArray(data10)) {
+                  var valid5 = true;
+                  const len0 = data10.length;
+                  for (let i0 = 0; i0 < len0; i0++) {
+                    const _errs29 = errors;
+                    if (!validate23(data10[i0], { instancePath: instancePath + "/content/" + i0, parentData: data10, parentDataProperty: i0, rootData, dynamicAnchors })) {
+                      vErrors = vErrors === null ? validate23.errors : (function(a, b) {
+                        for (let i = 0; i < b.length; i++) a.push(b[i]);
+                        return a;
+                      })(vErrors, validate23.errors);
+                      errors = vErrors.length;
+                    }
+                    var valid5 = _errs29 === errors;
+                    if (!valid5) {
+                      break;
+                    }
                   }
-                  var valid5 = _errs29 === errors;
-                  if (!valid5) {
-                    break;
-                  }
-                }
-              } else {
-                const err1 = { instancePath: instancePath + "/content", schemaPath: "#/properties/content/anyOf/1/type", keyword: "type", params: { type: "array" }, message: "must be array" };
-                if (vErrors === null) {
-                  vErrors = [err1];
                 } else {
-                  vErrors.push(err1);
+                  const err1 = { instancePath: instancePath + "/content", schemaPath: "#/properties/content/anyOf/1/type", keyword: "type", params: { type: "array" }, message: "must be array" };
+                  if (vErrors === null) {
+                    vErrors = [err1];
+                  } else {
+                    vErrors.push(err1);
+                  }
+                  errors++;
                 }
-                errors++;
               }
+              var _valid0 = _errs27 === errors;
+              valid4 = valid4 || _valid0;
             }
-            var _valid0 = _errs27 === errors;
-            valid4 = valid4 || _valid0;
             if (!valid4) {
               const err2 = { instancePath: instancePath + "/content", schemaPath: "#/properties/content/anyOf", keyword: "anyOf", params: {}, message: "must match a schema in anyOf" };
               if (vErrors === null) {
@@ -10373,7 +9505,6 @@ function validate104(data, { instancePath = "", parentData, parentDataProperty, 
   validate104.errors = vErrors;
   return errors === 0;
 }
-validate104.evaluated = { "props": { "message_type": true, "content": true, "id": true, "date": true, "name": true, "otid": true, "sender_id": true, "step_id": true, "is_err": true, "seq_id": true, "run_id": true }, "dynamicProps": false, "dynamicItems": false };
 // Annotate the CommonJS export names for ESM import in node:
 0 && (module.exports = {
   Approval,

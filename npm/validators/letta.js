@@ -72,13 +72,6 @@ const schema39 = { "type": "object", "properties": { "type": { "const": "letta" 
 function validate25(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate25.evaluated;
-  if (evaluated0.dynamicProps) {
-    evaluated0.props = void 0;
-  }
-  if (evaluated0.dynamicItems) {
-    evaluated0.items = void 0;
-  }
   if (data && typeof data == "object" && !Array.isArray(data)) {
     const tag0 = data.type;
     if (typeof tag0 == "string") {
@@ -135,9 +128,6 @@ function validate25(data, { instancePath = "", parentData, parentDataProperty, r
           }
           errors++;
         }
-        var props0 = {};
-        props0.type = true;
-        props0.url = true;
       } else if (tag0 === "base64") {
         if (data && typeof data == "object" && !Array.isArray(data)) {
           if (data.type === void 0) {
@@ -223,13 +213,6 @@ function validate25(data, { instancePath = "", parentData, parentDataProperty, r
             vErrors.push(err12);
           }
           errors++;
-        }
-        if (props0 !== true) {
-          props0 = props0 || {};
-          props0.type = true;
-          props0.media_type = true;
-          props0.data = true;
-          props0.detail = true;
         }
       } else if (tag0 === "letta") {
         if (data && typeof data == "object" && !Array.isArray(data)) {
@@ -320,14 +303,6 @@ function validate25(data, { instancePath = "", parentData, parentDataProperty, r
           }
           errors++;
         }
-        if (props0 !== true) {
-          props0 = props0 || {};
-          props0.type = true;
-          props0.file_id = true;
-          props0.media_type = true;
-          props0.data = true;
-          props0.detail = true;
-        }
       } else {
         const err21 = { instancePath, schemaPath: "#/discriminator", keyword: "discriminator", params: { error: "mapping", tag: "type", tagValue: tag0 }, message: 'value of tag "type" must be in oneOf', schema: schema36.discriminator, parentSchema: schema36, data };
         if (vErrors === null) {
@@ -356,20 +331,11 @@ function validate25(data, { instancePath = "", parentData, parentDataProperty, r
     errors++;
   }
   validate25.errors = vErrors;
-  evaluated0.props = props0;
   return errors === 0;
 }
-validate25.evaluated = { "dynamicProps": true, "dynamicItems": false };
 function validate24(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate24.evaluated;
-  if (evaluated0.dynamicProps) {
-    evaluated0.props = void 0;
-  }
-  if (evaluated0.dynamicItems) {
-    evaluated0.items = void 0;
-  }
   if (data && typeof data == "object" && !Array.isArray(data)) {
     if (data.type === void 0) {
       const err0 = { instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: "type" }, message: "must have required property 'type'", schema: schema35.required, parentSchema: schema35, data };
@@ -422,17 +388,9 @@ function validate24(data, { instancePath = "", parentData, parentDataProperty, r
   validate24.errors = vErrors;
   return errors === 0;
 }
-validate24.evaluated = { "props": { "type": true, "source": true }, "dynamicProps": false, "dynamicItems": false };
 function validate23(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate23.evaluated;
-  if (evaluated0.dynamicProps) {
-    evaluated0.props = void 0;
-  }
-  if (evaluated0.dynamicItems) {
-    evaluated0.items = void 0;
-  }
   if (data && typeof data == "object" && !Array.isArray(data)) {
     const tag0 = data.type;
     if (typeof tag0 == "string") {
@@ -501,10 +459,6 @@ function validate23(data, { instancePath = "", parentData, parentDataProperty, r
           }
           errors++;
         }
-        var props0 = {};
-        props0.type = true;
-        props0.text = true;
-        props0.signature = true;
       } else if (tag0 === "image") {
         if (!validate24(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
           vErrors = vErrors === null ? validate24.errors : (function(a, b) {
@@ -512,11 +466,6 @@ function validate23(data, { instancePath = "", parentData, parentDataProperty, r
             return a;
           })(vErrors, validate24.errors);
           errors = vErrors.length;
-        }
-        if (props0 !== true) {
-          props0 = props0 || {};
-          props0.type = true;
-          props0.source = true;
         }
       } else {
         const err6 = { instancePath, schemaPath: "#/discriminator", keyword: "discriminator", params: { error: "mapping", tag: "type", tagValue: tag0 }, message: 'value of tag "type" must be in oneOf', schema: schema34.discriminator, parentSchema: schema34, data };
@@ -546,20 +495,11 @@ function validate23(data, { instancePath = "", parentData, parentDataProperty, r
     errors++;
   }
   validate23.errors = vErrors;
-  evaluated0.props = props0;
   return errors === 0;
 }
-validate23.evaluated = { "dynamicProps": true, "dynamicItems": false };
 function validate22(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate22.evaluated;
-  if (evaluated0.dynamicProps) {
-    evaluated0.props = void 0;
-  }
-  if (evaluated0.dynamicItems) {
-    evaluated0.items = void 0;
-  }
   if (data && typeof data == "object" && !Array.isArray(data)) {
     if (data.type === void 0) {
       const err0 = { instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: "type" }, message: "must have required property 'type'", schema: schema33.required, parentSchema: schema33, data };
@@ -625,29 +565,31 @@ function validate22(data, { instancePath = "", parentData, parentDataProperty, r
       }
       var _valid0 = _errs4 === errors;
       valid1 = valid1 || _valid0;
-      const _errs6 = errors;
-      if (Array.isArray(data1)) {
-        const len0 = data1.length;
-        for (let i0 = 0; i0 < len0; i0++) {
-          if (!validate23(data1[i0], { instancePath: instancePath + "/tool_return/" + i0, parentData: data1, parentDataProperty: i0, rootData, dynamicAnchors })) {
-            vErrors = vErrors === null ? validate23.errors : (function(a, b) {
-              for (let i = 0; i < b.length; i++) a.push(b[i]);
-              return a;
-            })(vErrors, validate23.errors);
-            errors = vErrors.length;
+      if (!valid1) {
+        const _errs6 = errors;
+        if (Array.isArray(data1)) {
+          const len0 = data1.length;
+          for (let i0 = 0; i0 < len0; i0++) {
+            if (!validate23(data1[i0], { instancePath: instancePath + "/tool_return/" + i0, parentData: data1, parentDataProperty: i0, rootData, dynamicAnchors })) {
+              vErrors = vErrors === null ? validate23.errors : (function(a, b) {
+                for (let i = 0; i < b.length; i++) a.push(b[i]);
+                return a;
+              })(vErrors, validate23.errors);
+              errors = vErrors.length;
+            }
           }
-        }
-      } else {
-        const err6 = { instancePath: instancePath + "/tool_return", schemaPath: "#/properties/tool_return/anyOf/1/type", keyword: "type", params: { type: "array" }, message: "must be array", schema: schema33.properties.tool_return.anyOf[1].type, parentSchema: schema33.properties.tool_return.anyOf[1], data: data1 };
-        if (vErrors === null) {
-          vErrors = [err6];
         } else {
-          vErrors.push(err6);
+          const err6 = { instancePath: instancePath + "/tool_return", schemaPath: "#/properties/tool_return/anyOf/1/type", keyword: "type", params: { type: "array" }, message: "must be array", schema: schema33.properties.tool_return.anyOf[1].type, parentSchema: schema33.properties.tool_return.anyOf[1], data: data1 };
+          if (vErrors === null) {
+            vErrors = [err6];
+          } else {
+            vErrors.push(err6);
+          }
+          errors++;
         }
-        errors++;
+        var _valid0 = _errs6 === errors;
+        valid1 = valid1 || _valid0;
       }
-      var _valid0 = _errs6 === errors;
-      valid1 = valid1 || _valid0;
       if (!valid1) {
         const err7 = { instancePath: instancePath + "/tool_return", schemaPath: "#/properties/tool_return/anyOf", keyword: "anyOf", params: {}, message: "must match a schema in anyOf", schema: schema33.properties.tool_return.anyOf, parentSchema: schema33.properties.tool_return, data: data1 };
         if (vErrors === null) {
@@ -757,17 +699,9 @@ function validate22(data, { instancePath = "", parentData, parentDataProperty, r
   validate22.errors = vErrors;
   return errors === 0;
 }
-validate22.evaluated = { "props": { "type": true, "tool_return": true, "status": true, "tool_call_id": true, "stdout": true, "stderr": true }, "dynamicProps": false, "dynamicItems": false };
 function validate21(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate21.evaluated;
-  if (evaluated0.dynamicProps) {
-    evaluated0.props = void 0;
-  }
-  if (evaluated0.dynamicItems) {
-    evaluated0.items = void 0;
-  }
   if (data && typeof data == "object" && !Array.isArray(data)) {
     const tag0 = data.type;
     if (typeof tag0 == "string") {
@@ -857,11 +791,6 @@ function validate21(data, { instancePath = "", parentData, parentDataProperty, r
           }
           errors++;
         }
-        var props0 = {};
-        props0.type = true;
-        props0.tool_call_id = true;
-        props0.approve = true;
-        props0.reason = true;
       } else if (tag0 === "tool") {
         if (!validate22(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
           vErrors = vErrors === null ? validate22.errors : (function(a, b) {
@@ -869,15 +798,6 @@ function validate21(data, { instancePath = "", parentData, parentDataProperty, r
             return a;
           })(vErrors, validate22.errors);
           errors = vErrors.length;
-        }
-        if (props0 !== true) {
-          props0 = props0 || {};
-          props0.type = true;
-          props0.tool_return = true;
-          props0.status = true;
-          props0.tool_call_id = true;
-          props0.stdout = true;
-          props0.stderr = true;
         }
       } else {
         const err8 = { instancePath, schemaPath: "#/discriminator", keyword: "discriminator", params: { error: "mapping", tag: "type", tagValue: tag0 }, message: 'value of tag "type" must be in oneOf', schema: schema32.discriminator, parentSchema: schema32, data };
@@ -907,10 +827,8 @@ function validate21(data, { instancePath = "", parentData, parentDataProperty, r
     errors++;
   }
   validate21.errors = vErrors;
-  evaluated0.props = props0;
   return errors === 0;
 }
-validate21.evaluated = { "dynamicProps": true, "dynamicItems": false };
 const ApprovalRequestMessage = validate30;
 const schema42 = { "type": "object", "allOf": [{ "$ref": "#/$defs/LettaMessageBase" }], "properties": { "message_type": { "const": "approval_request_message" }, "tool_call": { "anyOf": [{ "$ref": "#/$defs/ToolCall" }, { "$ref": "#/$defs/ToolCallDelta" }] }, "tool_calls": { "anyOf": [{ "type": "array", "items": { "$ref": "#/$defs/ToolCall" } }, { "$ref": "#/$defs/ToolCallDelta" }, { "type": "null" }] } }, "required": ["message_type", "tool_call"] };
 const schema43 = { "type": "object", "properties": { "id": { "type": "string" }, "date": { "type": "string", "format": "date-time" }, "name": { "type": ["string", "null"] }, "otid": { "type": ["string", "null"] }, "sender_id": { "type": ["string", "null"] }, "step_id": { "type": ["string", "null"] }, "is_err": { "type": ["boolean", "null"] }, "seq_id": { "type": ["integer", "null"] }, "run_id": { "type": ["string", "null"] } }, "required": ["id", "date"] };
@@ -920,13 +838,6 @@ const formats0 = import_formats.formats["date-time"];
 function validate30(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate30.evaluated;
-  if (evaluated0.dynamicProps) {
-    evaluated0.props = void 0;
-  }
-  if (evaluated0.dynamicItems) {
-    evaluated0.items = void 0;
-  }
   if (data && typeof data == "object" && !Array.isArray(data)) {
     if (data.id === void 0) {
       const err0 = { instancePath, schemaPath: "#/$defs/LettaMessageBase/required", keyword: "required", params: { missingProperty: "id" }, message: "must have required property 'id'", schema: schema43.required, parentSchema: schema43, data };
@@ -1184,131 +1095,119 @@ function validate30(data, { instancePath = "", parentData, parentDataProperty, r
       }
       var _valid0 = _errs25 === errors;
       valid4 = valid4 || _valid0;
-      if (_valid0) {
-        var props0 = {};
-        props0.name = true;
-        props0.arguments = true;
-        props0.tool_call_id = true;
-      }
-      const _errs34 = errors;
-      const _errs37 = errors;
-      const _errs38 = errors;
-      if (data10 && typeof data10 == "object" && !Array.isArray(data10)) {
-        if (data10.name !== void 0) {
-          var valid9 = false;
-          const err23 = {};
-          if (vErrors === null) {
-            vErrors = [err23];
-          } else {
-            vErrors.push(err23);
-          }
-          errors++;
-        } else {
-          var valid9 = true;
-        }
-        if (valid9) {
-          if (data10.arguments !== void 0) {
+      if (!valid4) {
+        const _errs34 = errors;
+        const _errs37 = errors;
+        const _errs38 = errors;
+        if (data10 && typeof data10 == "object" && !Array.isArray(data10)) {
+          if (data10.name !== void 0) {
             var valid9 = false;
-            const err24 = {};
+            const err23 = {};
             if (vErrors === null) {
-              vErrors = [err24];
+              vErrors = [err23];
             } else {
-              vErrors.push(err24);
+              vErrors.push(err23);
             }
             errors++;
           } else {
             var valid9 = true;
           }
           if (valid9) {
-            if (data10.tool_call_id !== void 0) {
+            if (data10.arguments !== void 0) {
               var valid9 = false;
-              const err25 = {};
+              const err24 = {};
               if (vErrors === null) {
-                vErrors = [err25];
+                vErrors = [err24];
               } else {
-                vErrors.push(err25);
+                vErrors.push(err24);
               }
               errors++;
             } else {
               var valid9 = true;
             }
+            if (valid9) {
+              if (data10.tool_call_id !== void 0) {
+                var valid9 = false;
+                const err25 = {};
+                if (vErrors === null) {
+                  vErrors = [err25];
+                } else {
+                  vErrors.push(err25);
+                }
+                errors++;
+              } else {
+                var valid9 = true;
+              }
+            }
           }
         }
-      }
-      var valid8 = _errs38 === errors;
-      if (valid8) {
-        const err26 = { instancePath: instancePath + "/tool_call", schemaPath: "#/$defs/ToolCallDelta/not", keyword: "not", params: {}, message: "must NOT be valid", schema: schema45.not, parentSchema: schema45, data: data10 };
-        if (vErrors === null) {
-          vErrors = [err26];
-        } else {
-          vErrors.push(err26);
-        }
-        errors++;
-      } else {
-        errors = _errs37;
-        if (vErrors !== null) {
-          if (_errs37) {
-            vErrors.length = _errs37;
+        var valid8 = _errs38 === errors;
+        if (valid8) {
+          const err26 = { instancePath: instancePath + "/tool_call", schemaPath: "#/$defs/ToolCallDelta/not", keyword: "not", params: {}, message: "must NOT be valid", schema: schema45.not, parentSchema: schema45, data: data10 };
+          if (vErrors === null) {
+            vErrors = [err26];
           } else {
-            vErrors = null;
+            vErrors.push(err26);
           }
-        }
-      }
-      if (data10 && typeof data10 == "object" && !Array.isArray(data10)) {
-        if (data10.name !== void 0) {
-          let data17 = data10.name;
-          if (typeof data17 !== "string" && data17 !== null) {
-            const err27 = { instancePath: instancePath + "/tool_call/name", schemaPath: "#/$defs/ToolCallDelta/properties/name/type", keyword: "type", params: { type: schema45.properties.name.type }, message: "must be string,null", schema: schema45.properties.name.type, parentSchema: schema45.properties.name, data: data17 };
-            if (vErrors === null) {
-              vErrors = [err27];
-            } else {
-              vErrors.push(err27);
-            }
-            errors++;
-          }
-        }
-        if (data10.arguments !== void 0) {
-          let data18 = data10.arguments;
-          if (typeof data18 !== "string" && data18 !== null) {
-            const err28 = { instancePath: instancePath + "/tool_call/arguments", schemaPath: "#/$defs/ToolCallDelta/properties/arguments/type", keyword: "type", params: { type: schema45.properties.arguments.type }, message: "must be string,null", schema: schema45.properties.arguments.type, parentSchema: schema45.properties.arguments, data: data18 };
-            if (vErrors === null) {
-              vErrors = [err28];
-            } else {
-              vErrors.push(err28);
-            }
-            errors++;
-          }
-        }
-        if (data10.tool_call_id !== void 0) {
-          let data19 = data10.tool_call_id;
-          if (typeof data19 !== "string" && data19 !== null) {
-            const err29 = { instancePath: instancePath + "/tool_call/tool_call_id", schemaPath: "#/$defs/ToolCallDelta/properties/tool_call_id/type", keyword: "type", params: { type: schema45.properties.tool_call_id.type }, message: "must be string,null", schema: schema45.properties.tool_call_id.type, parentSchema: schema45.properties.tool_call_id, data: data19 };
-            if (vErrors === null) {
-              vErrors = [err29];
-            } else {
-              vErrors.push(err29);
-            }
-            errors++;
-          }
-        }
-      } else {
-        const err30 = { instancePath: instancePath + "/tool_call", schemaPath: "#/$defs/ToolCallDelta/type", keyword: "type", params: { type: "object" }, message: "must be object", schema: schema45.type, parentSchema: schema45, data: data10 };
-        if (vErrors === null) {
-          vErrors = [err30];
+          errors++;
         } else {
-          vErrors.push(err30);
+          errors = _errs37;
+          if (vErrors !== null) {
+            if (_errs37) {
+              vErrors.length = _errs37;
+            } else {
+              vErrors = null;
+            }
+          }
         }
-        errors++;
-      }
-      var _valid0 = _errs34 === errors;
-      valid4 = valid4 || _valid0;
-      if (_valid0) {
-        if (props0 !== true) {
-          props0 = props0 || {};
-          props0.name = true;
-          props0.arguments = true;
-          props0.tool_call_id = true;
+        if (data10 && typeof data10 == "object" && !Array.isArray(data10)) {
+          if (data10.name !== void 0) {
+            let data17 = data10.name;
+            if (typeof data17 !== "string" && data17 !== null) {
+              const err27 = { instancePath: instancePath + "/tool_call/name", schemaPath: "#/$defs/ToolCallDelta/properties/name/type", keyword: "type", params: { type: schema45.properties.name.type }, message: "must be string,null", schema: schema45.properties.name.type, parentSchema: schema45.properties.name, data: data17 };
+              if (vErrors === null) {
+                vErrors = [err27];
+              } else {
+                vErrors.push(err27);
+              }
+              errors++;
+            }
+          }
+          if (data10.arguments !== void 0) {
+            let data18 = data10.arguments;
+            if (typeof data18 !== "string" && data18 !== null) {
+              const err28 = { instancePath: instancePath + "/tool_call/arguments", schemaPath: "#/$defs/ToolCallDelta/properties/arguments/type", keyword: "type", params: { type: schema45.properties.arguments.type }, message: "must be string,null", schema: schema45.properties.arguments.type, parentSchema: schema45.properties.arguments, data: data18 };
+              if (vErrors === null) {
+                vErrors = [err28];
+              } else {
+                vErrors.push(err28);
+              }
+              errors++;
+            }
+          }
+          if (data10.tool_call_id !== void 0) {
+            let data19 = data10.tool_call_id;
+            if (typeof data19 !== "string" && data19 !== null) {
+              const err29 = { instancePath: instancePath + "/tool_call/tool_call_id", schemaPath: "#/$defs/ToolCallDelta/properties/tool_call_id/type", keyword: "type", params: { type: schema45.properties.tool_call_id.type }, message: "must be string,null", schema: schema45.properties.tool_call_id.type, parentSchema: schema45.properties.tool_call_id, data: data19 };
+              if (vErrors === null) {
+                vErrors = [err29];
+              } else {
+                vErrors.push(err29);
+              }
+              errors++;
+            }
+          }
+        } else {
+          const err30 = { instancePath: instancePath + "/tool_call", schemaPath: "#/$defs/ToolCallDelta/type", keyword: "type", params: { type: "object" }, message: "must be object", schema: schema45.type, parentSchema: schema45, data: data10 };
+          if (vErrors === null) {
+            vErrors = [err30];
+          } else {
+            vErrors.push(err30);
+          }
+          errors++;
         }
+        var _valid0 = _errs34 === errors;
+        valid4 = valid4 || _valid0;
       }
       if (!valid4) {
         const err31 = { instancePath: instancePath + "/tool_call", schemaPath: "#/properties/tool_call/anyOf", keyword: "anyOf", params: {}, message: "must match a schema in anyOf", schema: schema42.properties.tool_call.anyOf, parentSchema: schema42.properties.tool_call, data: data10 };
@@ -1423,136 +1322,134 @@ function validate30(data, { instancePath = "", parentData, parentDataProperty, r
       }
       var _valid1 = _errs47 === errors;
       valid11 = valid11 || _valid1;
-      const _errs58 = errors;
-      const _errs61 = errors;
-      const _errs62 = errors;
-      if (data20 && typeof data20 == "object" && !Array.isArray(data20)) {
-        if (data20.name !== void 0) {
-          var valid18 = false;
-          const err40 = {};
-          if (vErrors === null) {
-            vErrors = [err40];
-          } else {
-            vErrors.push(err40);
-          }
-          errors++;
-        } else {
-          var valid18 = true;
-        }
-        if (valid18) {
-          if (data20.arguments !== void 0) {
+      if (!valid11) {
+        const _errs58 = errors;
+        const _errs61 = errors;
+        const _errs62 = errors;
+        if (data20 && typeof data20 == "object" && !Array.isArray(data20)) {
+          if (data20.name !== void 0) {
             var valid18 = false;
-            const err41 = {};
+            const err40 = {};
             if (vErrors === null) {
-              vErrors = [err41];
+              vErrors = [err40];
             } else {
-              vErrors.push(err41);
+              vErrors.push(err40);
             }
             errors++;
           } else {
             var valid18 = true;
           }
           if (valid18) {
-            if (data20.tool_call_id !== void 0) {
+            if (data20.arguments !== void 0) {
               var valid18 = false;
-              const err42 = {};
+              const err41 = {};
               if (vErrors === null) {
-                vErrors = [err42];
+                vErrors = [err41];
               } else {
-                vErrors.push(err42);
+                vErrors.push(err41);
               }
               errors++;
             } else {
               var valid18 = true;
             }
+            if (valid18) {
+              if (data20.tool_call_id !== void 0) {
+                var valid18 = false;
+                const err42 = {};
+                if (vErrors === null) {
+                  vErrors = [err42];
+                } else {
+                  vErrors.push(err42);
+                }
+                errors++;
+              } else {
+                var valid18 = true;
+              }
+            }
           }
         }
-      }
-      var valid17 = _errs62 === errors;
-      if (valid17) {
-        const err43 = { instancePath: instancePath + "/tool_calls", schemaPath: "#/$defs/ToolCallDelta/not", keyword: "not", params: {}, message: "must NOT be valid", schema: schema45.not, parentSchema: schema45, data: data20 };
-        if (vErrors === null) {
-          vErrors = [err43];
-        } else {
-          vErrors.push(err43);
-        }
-        errors++;
-      } else {
-        errors = _errs61;
-        if (vErrors !== null) {
-          if (_errs61) {
-            vErrors.length = _errs61;
+        var valid17 = _errs62 === errors;
+        if (valid17) {
+          const err43 = { instancePath: instancePath + "/tool_calls", schemaPath: "#/$defs/ToolCallDelta/not", keyword: "not", params: {}, message: "must NOT be valid", schema: schema45.not, parentSchema: schema45, data: data20 };
+          if (vErrors === null) {
+            vErrors = [err43];
           } else {
-            vErrors = null;
+            vErrors.push(err43);
           }
-        }
-      }
-      if (data20 && typeof data20 == "object" && !Array.isArray(data20)) {
-        if (data20.name !== void 0) {
-          let data28 = data20.name;
-          if (typeof data28 !== "string" && data28 !== null) {
-            const err44 = { instancePath: instancePath + "/tool_calls/name", schemaPath: "#/$defs/ToolCallDelta/properties/name/type", keyword: "type", params: { type: schema45.properties.name.type }, message: "must be string,null", schema: schema45.properties.name.type, parentSchema: schema45.properties.name, data: data28 };
-            if (vErrors === null) {
-              vErrors = [err44];
-            } else {
-              vErrors.push(err44);
-            }
-            errors++;
-          }
-        }
-        if (data20.arguments !== void 0) {
-          let data29 = data20.arguments;
-          if (typeof data29 !== "string" && data29 !== null) {
-            const err45 = { instancePath: instancePath + "/tool_calls/arguments", schemaPath: "#/$defs/ToolCallDelta/properties/arguments/type", keyword: "type", params: { type: schema45.properties.arguments.type }, message: "must be string,null", schema: schema45.properties.arguments.type, parentSchema: schema45.properties.arguments, data: data29 };
-            if (vErrors === null) {
-              vErrors = [err45];
-            } else {
-              vErrors.push(err45);
-            }
-            errors++;
-          }
-        }
-        if (data20.tool_call_id !== void 0) {
-          let data30 = data20.tool_call_id;
-          if (typeof data30 !== "string" && data30 !== null) {
-            const err46 = { instancePath: instancePath + "/tool_calls/tool_call_id", schemaPath: "#/$defs/ToolCallDelta/properties/tool_call_id/type", keyword: "type", params: { type: schema45.properties.tool_call_id.type }, message: "must be string,null", schema: schema45.properties.tool_call_id.type, parentSchema: schema45.properties.tool_call_id, data: data30 };
-            if (vErrors === null) {
-              vErrors = [err46];
-            } else {
-              vErrors.push(err46);
-            }
-            errors++;
-          }
-        }
-      } else {
-        const err47 = { instancePath: instancePath + "/tool_calls", schemaPath: "#/$defs/ToolCallDelta/type", keyword: "type", params: { type: "object" }, message: "must be object", schema: schema45.type, parentSchema: schema45, data: data20 };
-        if (vErrors === null) {
-          vErrors = [err47];
+          errors++;
         } else {
-          vErrors.push(err47);
+          errors = _errs61;
+          if (vErrors !== null) {
+            if (_errs61) {
+              vErrors.length = _errs61;
+            } else {
+              vErrors = null;
+            }
+          }
         }
-        errors++;
-      }
-      var _valid1 = _errs58 === errors;
-      valid11 = valid11 || _valid1;
-      if (_valid1) {
-        var props1 = {};
-        props1.name = true;
-        props1.arguments = true;
-        props1.tool_call_id = true;
-      }
-      const _errs69 = errors;
-      if (data20 !== null) {
-        const err48 = { instancePath: instancePath + "/tool_calls", schemaPath: "#/properties/tool_calls/anyOf/2/type", keyword: "type", params: { type: "null" }, message: "must be null", schema: schema42.properties.tool_calls.anyOf[2].type, parentSchema: schema42.properties.tool_calls.anyOf[2], data: data20 };
-        if (vErrors === null) {
-          vErrors = [err48];
+        if (data20 && typeof data20 == "object" && !Array.isArray(data20)) {
+          if (data20.name !== void 0) {
+            let data28 = data20.name;
+            if (typeof data28 !== "string" && data28 !== null) {
+              const err44 = { instancePath: instancePath + "/tool_calls/name", schemaPath: "#/$defs/ToolCallDelta/properties/name/type", keyword: "type", params: { type: schema45.properties.name.type }, message: "must be string,null", schema: schema45.properties.name.type, parentSchema: schema45.properties.name, data: data28 };
+              if (vErrors === null) {
+                vErrors = [err44];
+              } else {
+                vErrors.push(err44);
+              }
+              errors++;
+            }
+          }
+          if (data20.arguments !== void 0) {
+            let data29 = data20.arguments;
+            if (typeof data29 !== "string" && data29 !== null) {
+              const err45 = { instancePath: instancePath + "/tool_calls/arguments", schemaPath: "#/$defs/ToolCallDelta/properties/arguments/type", keyword: "type", params: { type: schema45.properties.arguments.type }, message: "must be string,null", schema: schema45.properties.arguments.type, parentSchema: schema45.properties.arguments, data: data29 };
+              if (vErrors === null) {
+                vErrors = [err45];
+              } else {
+                vErrors.push(err45);
+              }
+              errors++;
+            }
+          }
+          if (data20.tool_call_id !== void 0) {
+            let data30 = data20.tool_call_id;
+            if (typeof data30 !== "string" && data30 !== null) {
+              const err46 = { instancePath: instancePath + "/tool_calls/tool_call_id", schemaPath: "#/$defs/ToolCallDelta/properties/tool_call_id/type", keyword: "type", params: { type: schema45.properties.tool_call_id.type }, message: "must be string,null", schema: schema45.properties.tool_call_id.type, parentSchema: schema45.properties.tool_call_id, data: data30 };
+              if (vErrors === null) {
+                vErrors = [err46];
+              } else {
+                vErrors.push(err46);
+              }
+              errors++;
+            }
+          }
         } else {
-          vErrors.push(err48);
+          const err47 = { instancePath: instancePath + "/tool_calls", schemaPath: "#/$defs/ToolCallDelta/type", keyword: "type", params: { type: "object" }, message: "must be object", schema: schema45.type, parentSchema: schema45, data: data20 };
+          if (vErrors === null) {
+            vErrors = [err47];
+          } else {
+            vErrors.push(err47);
+          }
+          errors++;
         }
-        errors++;
+        var _valid1 = _errs58 === errors;
+        valid11 = valid11 || _valid1;
+        if (!valid11) {
+          const _errs69 = errors;
+          if (data20 !== null) {
+            const err48 = { instancePath: instancePath + "/tool_calls", schemaPath: "#/properties/tool_calls/anyOf/2/type", keyword: "type", params: { type: "null" }, message: "must be null", schema: schema42.properties.tool_calls.anyOf[2].type, parentSchema: schema42.properties.tool_calls.anyOf[2], data: data20 };
+            if (vErrors === null) {
+              vErrors = [err48];
+            } else {
+              vErrors.push(err48);
+            }
+            errors++;
+          }
+          var _valid1 = _errs69 === errors;
+          valid11 = valid11 || _valid1;
+        }
       }
-      var _valid1 = _errs69 === errors;
-      valid11 = valid11 || _valid1;
       if (!valid11) {
         const err49 = { instancePath: instancePath + "/tool_calls", schemaPath: "#/properties/tool_calls/anyOf", keyword: "anyOf", params: {}, message: "must match a schema in anyOf", schema: schema42.properties.tool_calls.anyOf, parentSchema: schema42.properties.tool_calls, data: data20 };
         if (vErrors === null) {
@@ -1584,19 +1481,11 @@ function validate30(data, { instancePath = "", parentData, parentDataProperty, r
   validate30.errors = vErrors;
   return errors === 0;
 }
-validate30.evaluated = { "props": { "message_type": true, "tool_call": true, "tool_calls": true, "id": true, "date": true, "name": true, "otid": true, "sender_id": true, "step_id": true, "is_err": true, "seq_id": true, "run_id": true }, "dynamicProps": false, "dynamicItems": false };
 const ApprovalResponseMessage = validate31;
 const schema48 = { "type": "object", "allOf": [{ "$ref": "#/$defs/LettaMessageBase" }], "properties": { "message_type": { "const": "approval_response_message" }, "approvals": { "type": ["array", "null"], "items": { "$ref": "#/$defs/Approval" } }, "approve": { "type": ["boolean", "null"] }, "approval_request_id": { "type": ["string", "null"] }, "reason": { "type": ["string", "null"] } }, "required": ["message_type"] };
 function validate31(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate31.evaluated;
-  if (evaluated0.dynamicProps) {
-    evaluated0.props = void 0;
-  }
-  if (evaluated0.dynamicItems) {
-    evaluated0.items = void 0;
-  }
   if (data && typeof data == "object" && !Array.isArray(data)) {
     if (data.id === void 0) {
       const err0 = { instancePath, schemaPath: "#/$defs/LettaMessageBase/required", keyword: "required", params: { missingProperty: "id" }, message: "must have required property 'id'", schema: schema43.required, parentSchema: schema43, data };
@@ -1837,18 +1726,10 @@ function validate31(data, { instancePath = "", parentData, parentDataProperty, r
   validate31.errors = vErrors;
   return errors === 0;
 }
-validate31.evaluated = { "props": { "message_type": true, "approvals": true, "approve": true, "approval_request_id": true, "reason": true, "id": true, "date": true, "name": true, "otid": true, "sender_id": true, "step_id": true, "is_err": true, "seq_id": true, "run_id": true }, "dynamicProps": false, "dynamicItems": false };
 const ApprovalReturn = validate33;
 function validate33(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate33.evaluated;
-  if (evaluated0.dynamicProps) {
-    evaluated0.props = void 0;
-  }
-  if (evaluated0.dynamicItems) {
-    evaluated0.items = void 0;
-  }
   if (data && typeof data == "object" && !Array.isArray(data)) {
     if (data.type === void 0) {
       const err0 = { instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: "type" }, message: "must have required property 'type'", schema: schema41.required, parentSchema: schema41, data };
@@ -1937,19 +1818,11 @@ function validate33(data, { instancePath = "", parentData, parentDataProperty, r
   validate33.errors = vErrors;
   return errors === 0;
 }
-validate33.evaluated = { "props": { "type": true, "tool_call_id": true, "approve": true, "reason": true }, "dynamicProps": false, "dynamicItems": false };
 const AssistantMessage = validate34;
 const schema51 = { "type": "object", "allOf": [{ "$ref": "#/$defs/LettaMessageBase" }], "properties": { "message_type": { "const": "assistant_message" }, "content": { "anyOf": [{ "type": "string" }, { "type": "array", "items": { "$ref": "#/$defs/TextContent" } }] } }, "required": ["message_type", "content"] };
 function validate34(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate34.evaluated;
-  if (evaluated0.dynamicProps) {
-    evaluated0.props = void 0;
-  }
-  if (evaluated0.dynamicItems) {
-    evaluated0.items = void 0;
-  }
   if (data && typeof data == "object" && !Array.isArray(data)) {
     if (data.id === void 0) {
       const err0 = { instancePath, schemaPath: "#/$defs/LettaMessageBase/required", keyword: "required", params: { missingProperty: "id" }, message: "must have required property 'id'", schema: schema43.required, parentSchema: schema43, data };
@@ -2143,87 +2016,89 @@ function validate34(data, { instancePath = "", parentData, parentDataProperty, r
       }
       var _valid0 = _errs25 === errors;
       valid4 = valid4 || _valid0;
-      const _errs27 = errors;
-      if (Array.isArray(data10)) {
-        const len0 = data10.length;
-        for (let i0 = 0; i0 < len0; i0++) {
-          let data11 = data10[i0];
-          if (data11 && typeof data11 == "object" && !Array.isArray(data11)) {
-            if (data11.type === void 0) {
-              const err17 = { instancePath: instancePath + "/content/" + i0, schemaPath: "#/$defs/TextContent/required", keyword: "required", params: { missingProperty: "type" }, message: "must have required property 'type'", schema: schema40.required, parentSchema: schema40, data: data11 };
-              if (vErrors === null) {
-                vErrors = [err17];
-              } else {
-                vErrors.push(err17);
-              }
-              errors++;
-            }
-            if (data11.text === void 0) {
-              const err18 = { instancePath: instancePath + "/content/" + i0, schemaPath: "#/$defs/TextContent/required", keyword: "required", params: { missingProperty: "text" }, message: "must have required property 'text'", schema: schema40.required, parentSchema: schema40, data: data11 };
-              if (vErrors === null) {
-                vErrors = [err18];
-              } else {
-                vErrors.push(err18);
-              }
-              errors++;
-            }
-            if (data11.type !== void 0) {
-              let data12 = data11.type;
-              if ("text" !== data12) {
-                const err19 = { instancePath: instancePath + "/content/" + i0 + "/type", schemaPath: "#/$defs/TextContent/properties/type/const", keyword: "const", params: { allowedValue: "text" }, message: "must be equal to constant", schema: "text", parentSchema: schema40.properties.type, data: data12 };
+      if (!valid4) {
+        const _errs27 = errors;
+        if (Array.isArray(data10)) {
+          const len0 = data10.length;
+          for (let i0 = 0; i0 < len0; i0++) {
+            let data11 = data10[i0];
+            if (data11 && typeof data11 == "object" && !Array.isArray(data11)) {
+              if (data11.type === void 0) {
+                const err17 = { instancePath: instancePath + "/content/" + i0, schemaPath: "#/$defs/TextContent/required", keyword: "required", params: { missingProperty: "type" }, message: "must have required property 'type'", schema: schema40.required, parentSchema: schema40, data: data11 };
                 if (vErrors === null) {
-                  vErrors = [err19];
+                  vErrors = [err17];
                 } else {
-                  vErrors.push(err19);
+                  vErrors.push(err17);
                 }
                 errors++;
               }
-            }
-            if (data11.text !== void 0) {
-              let data13 = data11.text;
-              if (typeof data13 !== "string") {
-                const err20 = { instancePath: instancePath + "/content/" + i0 + "/text", schemaPath: "#/$defs/TextContent/properties/text/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema40.properties.text.type, parentSchema: schema40.properties.text, data: data13 };
+              if (data11.text === void 0) {
+                const err18 = { instancePath: instancePath + "/content/" + i0, schemaPath: "#/$defs/TextContent/required", keyword: "required", params: { missingProperty: "text" }, message: "must have required property 'text'", schema: schema40.required, parentSchema: schema40, data: data11 };
                 if (vErrors === null) {
-                  vErrors = [err20];
+                  vErrors = [err18];
                 } else {
-                  vErrors.push(err20);
+                  vErrors.push(err18);
                 }
                 errors++;
               }
-            }
-            if (data11.signature !== void 0) {
-              let data14 = data11.signature;
-              if (typeof data14 !== "string" && data14 !== null) {
-                const err21 = { instancePath: instancePath + "/content/" + i0 + "/signature", schemaPath: "#/$defs/TextContent/properties/signature/type", keyword: "type", params: { type: schema40.properties.signature.type }, message: "must be string,null", schema: schema40.properties.signature.type, parentSchema: schema40.properties.signature, data: data14 };
-                if (vErrors === null) {
-                  vErrors = [err21];
-                } else {
-                  vErrors.push(err21);
+              if (data11.type !== void 0) {
+                let data12 = data11.type;
+                if ("text" !== data12) {
+                  const err19 = { instancePath: instancePath + "/content/" + i0 + "/type", schemaPath: "#/$defs/TextContent/properties/type/const", keyword: "const", params: { allowedValue: "text" }, message: "must be equal to constant", schema: "text", parentSchema: schema40.properties.type, data: data12 };
+                  if (vErrors === null) {
+                    vErrors = [err19];
+                  } else {
+                    vErrors.push(err19);
+                  }
+                  errors++;
                 }
-                errors++;
               }
-            }
-          } else {
-            const err22 = { instancePath: instancePath + "/content/" + i0, schemaPath: "#/$defs/TextContent/type", keyword: "type", params: { type: "object" }, message: "must be object", schema: schema40.type, parentSchema: schema40, data: data11 };
-            if (vErrors === null) {
-              vErrors = [err22];
+              if (data11.text !== void 0) {
+                let data13 = data11.text;
+                if (typeof data13 !== "string") {
+                  const err20 = { instancePath: instancePath + "/content/" + i0 + "/text", schemaPath: "#/$defs/TextContent/properties/text/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema40.properties.text.type, parentSchema: schema40.properties.text, data: data13 };
+                  if (vErrors === null) {
+                    vErrors = [err20];
+                  } else {
+                    vErrors.push(err20);
+                  }
+                  errors++;
+                }
+              }
+              if (data11.signature !== void 0) {
+                let data14 = data11.signature;
+                if (typeof data14 !== "string" && data14 !== null) {
+                  const err21 = { instancePath: instancePath + "/content/" + i0 + "/signature", schemaPath: "#/$defs/TextContent/properties/signature/type", keyword: "type", params: { type: schema40.properties.signature.type }, message: "must be string,null", schema: schema40.properties.signature.type, parentSchema: schema40.properties.signature, data: data14 };
+                  if (vErrors === null) {
+                    vErrors = [err21];
+                  } else {
+                    vErrors.push(err21);
+                  }
+                  errors++;
+                }
+              }
             } else {
-              vErrors.push(err22);
+              const err22 = { instancePath: instancePath + "/content/" + i0, schemaPath: "#/$defs/TextContent/type", keyword: "type", params: { type: "object" }, message: "must be object", schema: schema40.type, parentSchema: schema40, data: data11 };
+              if (vErrors === null) {
+                vErrors = [err22];
+              } else {
+                vErrors.push(err22);
+              }
+              errors++;
             }
-            errors++;
           }
-        }
-      } else {
-        const err23 = { instancePath: instancePath + "/content", schemaPath: "#/properties/content/anyOf/1/type", keyword: "type", params: { type: "array" }, message: "must be array", schema: schema51.properties.content.anyOf[1].type, parentSchema: schema51.properties.content.anyOf[1], data: data10 };
-        if (vErrors === null) {
-          vErrors = [err23];
         } else {
-          vErrors.push(err23);
+          const err23 = { instancePath: instancePath + "/content", schemaPath: "#/properties/content/anyOf/1/type", keyword: "type", params: { type: "array" }, message: "must be array", schema: schema51.properties.content.anyOf[1].type, parentSchema: schema51.properties.content.anyOf[1], data: data10 };
+          if (vErrors === null) {
+            vErrors = [err23];
+          } else {
+            vErrors.push(err23);
+          }
+          errors++;
         }
-        errors++;
+        var _valid0 = _errs27 === errors;
+        valid4 = valid4 || _valid0;
       }
-      var _valid0 = _errs27 === errors;
-      valid4 = valid4 || _valid0;
       if (!valid4) {
         const err24 = { instancePath: instancePath + "/content", schemaPath: "#/properties/content/anyOf", keyword: "anyOf", params: {}, message: "must match a schema in anyOf", schema: schema51.properties.content.anyOf, parentSchema: schema51.properties.content, data: data10 };
         if (vErrors === null) {
@@ -2255,18 +2130,10 @@ function validate34(data, { instancePath = "", parentData, parentDataProperty, r
   validate34.errors = vErrors;
   return errors === 0;
 }
-validate34.evaluated = { "props": { "message_type": true, "content": true, "id": true, "date": true, "name": true, "otid": true, "sender_id": true, "step_id": true, "is_err": true, "seq_id": true, "run_id": true }, "dynamicProps": false, "dynamicItems": false };
 const Base64Image = validate35;
 function validate35(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate35.evaluated;
-  if (evaluated0.dynamicProps) {
-    evaluated0.props = void 0;
-  }
-  if (evaluated0.dynamicItems) {
-    evaluated0.items = void 0;
-  }
   if (data && typeof data == "object" && !Array.isArray(data)) {
     if (data.type === void 0) {
       const err0 = { instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: "type" }, message: "must have required property 'type'", schema: schema38.required, parentSchema: schema38, data };
@@ -2355,19 +2222,11 @@ function validate35(data, { instancePath = "", parentData, parentDataProperty, r
   validate35.errors = vErrors;
   return errors === 0;
 }
-validate35.evaluated = { "props": { "type": true, "media_type": true, "data": true, "detail": true }, "dynamicProps": false, "dynamicItems": false };
 const CompactionStats = validate36;
 const schema55 = { "type": "object", "properties": { "trigger": { "type": "string" }, "context_tokens_before": { "type": ["integer", "null"] }, "context_tokens_after": { "type": ["integer", "null"] }, "context_window": { "type": "integer" }, "messages_count_before": { "type": "integer" }, "messages_count_after": { "type": "integer" } }, "required": ["trigger", "context_window", "messages_count_before", "messages_count_after"] };
 function validate36(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate36.evaluated;
-  if (evaluated0.dynamicProps) {
-    evaluated0.props = void 0;
-  }
-  if (evaluated0.dynamicItems) {
-    evaluated0.items = void 0;
-  }
   if (data && typeof data == "object" && !Array.isArray(data)) {
     if (data.trigger === void 0) {
       const err0 = { instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: "trigger" }, message: "must have required property 'trigger'", schema: schema55.required, parentSchema: schema55, data };
@@ -2489,19 +2348,11 @@ function validate36(data, { instancePath = "", parentData, parentDataProperty, r
   validate36.errors = vErrors;
   return errors === 0;
 }
-validate36.evaluated = { "props": { "trigger": true, "context_tokens_before": true, "context_tokens_after": true, "context_window": true, "messages_count_before": true, "messages_count_after": true }, "dynamicProps": false, "dynamicItems": false };
 const EventMessage = validate37;
 const schema56 = { "type": "object", "allOf": [{ "$ref": "#/$defs/LettaMessageBase" }], "properties": { "message_type": { "const": "event_message" }, "event_type": { "const": "compaction" }, "event_data": { "type": "object" } }, "required": ["message_type", "event_type", "event_data"] };
 function validate37(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate37.evaluated;
-  if (evaluated0.dynamicProps) {
-    evaluated0.props = void 0;
-  }
-  if (evaluated0.dynamicItems) {
-    evaluated0.items = void 0;
-  }
   if (data && typeof data == "object" && !Array.isArray(data)) {
     if (data.id === void 0) {
       const err0 = { instancePath, schemaPath: "#/$defs/LettaMessageBase/required", keyword: "required", params: { missingProperty: "id" }, message: "must have required property 'id'", schema: schema43.required, parentSchema: schema43, data };
@@ -2724,19 +2575,11 @@ function validate37(data, { instancePath = "", parentData, parentDataProperty, r
   validate37.errors = vErrors;
   return errors === 0;
 }
-validate37.evaluated = { "props": { "message_type": true, "event_type": true, "event_data": true, "id": true, "date": true, "name": true, "otid": true, "sender_id": true, "step_id": true, "is_err": true, "seq_id": true, "run_id": true }, "dynamicProps": false, "dynamicItems": false };
 const HiddenReasoningMessage = validate38;
 const schema58 = { "type": "object", "allOf": [{ "$ref": "#/$defs/LettaMessageBase" }], "properties": { "message_type": { "const": "hidden_reasoning_message" }, "state": { "enum": ["redacted", "omitted"] }, "hidden_reasoning": { "type": ["string", "null"] } }, "required": ["message_type", "state"] };
 function validate38(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate38.evaluated;
-  if (evaluated0.dynamicProps) {
-    evaluated0.props = void 0;
-  }
-  if (evaluated0.dynamicItems) {
-    evaluated0.items = void 0;
-  }
   if (data && typeof data == "object" && !Array.isArray(data)) {
     if (data.id === void 0) {
       const err0 = { instancePath, schemaPath: "#/$defs/LettaMessageBase/required", keyword: "required", params: { missingProperty: "id" }, message: "must have required property 'id'", schema: schema43.required, parentSchema: schema43, data };
@@ -2950,18 +2793,10 @@ function validate38(data, { instancePath = "", parentData, parentDataProperty, r
   validate38.errors = vErrors;
   return errors === 0;
 }
-validate38.evaluated = { "props": { "message_type": true, "state": true, "hidden_reasoning": true, "id": true, "date": true, "name": true, "otid": true, "sender_id": true, "step_id": true, "is_err": true, "seq_id": true, "run_id": true }, "dynamicProps": false, "dynamicItems": false };
 const ImageContent = validate39;
 function validate39(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate39.evaluated;
-  if (evaluated0.dynamicProps) {
-    evaluated0.props = void 0;
-  }
-  if (evaluated0.dynamicItems) {
-    evaluated0.items = void 0;
-  }
   if (data && typeof data == "object" && !Array.isArray(data)) {
     if (data.type === void 0) {
       const err0 = { instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: "type" }, message: "must have required property 'type'", schema: schema35.required, parentSchema: schema35, data };
@@ -3014,18 +2849,10 @@ function validate39(data, { instancePath = "", parentData, parentDataProperty, r
   validate39.errors = vErrors;
   return errors === 0;
 }
-validate39.evaluated = { "props": { "type": true, "source": true }, "dynamicProps": false, "dynamicItems": false };
 const ImageSource = validate41;
 function validate41(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate41.evaluated;
-  if (evaluated0.dynamicProps) {
-    evaluated0.props = void 0;
-  }
-  if (evaluated0.dynamicItems) {
-    evaluated0.items = void 0;
-  }
   if (data && typeof data == "object" && !Array.isArray(data)) {
     const tag0 = data.type;
     if (typeof tag0 == "string") {
@@ -3082,9 +2909,6 @@ function validate41(data, { instancePath = "", parentData, parentDataProperty, r
           }
           errors++;
         }
-        var props0 = {};
-        props0.type = true;
-        props0.url = true;
       } else if (tag0 === "base64") {
         if (data && typeof data == "object" && !Array.isArray(data)) {
           if (data.type === void 0) {
@@ -3170,13 +2994,6 @@ function validate41(data, { instancePath = "", parentData, parentDataProperty, r
             vErrors.push(err12);
           }
           errors++;
-        }
-        if (props0 !== true) {
-          props0 = props0 || {};
-          props0.type = true;
-          props0.media_type = true;
-          props0.data = true;
-          props0.detail = true;
         }
       } else if (tag0 === "letta") {
         if (data && typeof data == "object" && !Array.isArray(data)) {
@@ -3267,14 +3084,6 @@ function validate41(data, { instancePath = "", parentData, parentDataProperty, r
           }
           errors++;
         }
-        if (props0 !== true) {
-          props0 = props0 || {};
-          props0.type = true;
-          props0.file_id = true;
-          props0.media_type = true;
-          props0.data = true;
-          props0.detail = true;
-        }
       } else {
         const err21 = { instancePath, schemaPath: "#/discriminator", keyword: "discriminator", params: { error: "mapping", tag: "type", tagValue: tag0 }, message: 'value of tag "type" must be in oneOf', schema: schema36.discriminator, parentSchema: schema36, data };
         if (vErrors === null) {
@@ -3303,22 +3112,13 @@ function validate41(data, { instancePath = "", parentData, parentDataProperty, r
     errors++;
   }
   validate41.errors = vErrors;
-  evaluated0.props = props0;
   return errors === 0;
 }
-validate41.evaluated = { "dynamicProps": true, "dynamicItems": false };
 const LettaErrorMessage = validate42;
 const schema65 = { "type": "object", "properties": { "message_type": { "const": "error_message" }, "run_id": { "type": "string" }, "error_type": { "type": "string" }, "message": { "type": "string" }, "detail": { "type": ["string", "null"] }, "seq_id": { "type": ["integer", "null"] } }, "required": ["message_type", "run_id", "error_type", "message"] };
 function validate42(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate42.evaluated;
-  if (evaluated0.dynamicProps) {
-    evaluated0.props = void 0;
-  }
-  if (evaluated0.dynamicItems) {
-    evaluated0.items = void 0;
-  }
   if (data && typeof data == "object" && !Array.isArray(data)) {
     if (data.message_type === void 0) {
       const err0 = { instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: "message_type" }, message: "must have required property 'message_type'", schema: schema65.required, parentSchema: schema65, data };
@@ -3440,18 +3240,10 @@ function validate42(data, { instancePath = "", parentData, parentDataProperty, r
   validate42.errors = vErrors;
   return errors === 0;
 }
-validate42.evaluated = { "props": { "message_type": true, "run_id": true, "error_type": true, "message": true, "detail": true, "seq_id": true }, "dynamicProps": false, "dynamicItems": false };
 const LettaImage = validate43;
 function validate43(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate43.evaluated;
-  if (evaluated0.dynamicProps) {
-    evaluated0.props = void 0;
-  }
-  if (evaluated0.dynamicItems) {
-    evaluated0.items = void 0;
-  }
   if (data && typeof data == "object" && !Array.isArray(data)) {
     if (data.type === void 0) {
       const err0 = { instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: "type" }, message: "must have required property 'type'", schema: schema39.required, parentSchema: schema39, data };
@@ -3543,20 +3335,12 @@ function validate43(data, { instancePath = "", parentData, parentDataProperty, r
   validate43.errors = vErrors;
   return errors === 0;
 }
-validate43.evaluated = { "props": { "type": true, "file_id": true, "media_type": true, "data": true, "detail": true }, "dynamicProps": false, "dynamicItems": false };
 const LettaMessage = validate44;
 const schema67 = { "type": "object", "oneOf": [{ "$ref": "#/$defs/SystemMessage" }, { "$ref": "#/$defs/UserMessage" }, { "$ref": "#/$defs/AssistantMessage" }, { "$ref": "#/$defs/ReasoningMessage" }, { "$ref": "#/$defs/HiddenReasoningMessage" }, { "$ref": "#/$defs/ToolCallMessage" }, { "$ref": "#/$defs/ToolReturnMessage" }, { "$ref": "#/$defs/ApprovalRequestMessage" }, { "$ref": "#/$defs/ApprovalResponseMessage" }, { "$ref": "#/$defs/SummaryMessage" }, { "$ref": "#/$defs/EventMessage" }], "discriminator": { "propertyName": "message_type" } };
 const schema68 = { "type": "object", "allOf": [{ "$ref": "#/$defs/LettaMessageBase" }], "properties": { "message_type": { "const": "system_message" }, "content": { "type": "string" } }, "required": ["message_type", "content"] };
 function validate45(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate45.evaluated;
-  if (evaluated0.dynamicProps) {
-    evaluated0.props = void 0;
-  }
-  if (evaluated0.dynamicItems) {
-    evaluated0.items = void 0;
-  }
   if (data && typeof data == "object" && !Array.isArray(data)) {
     if (data.id === void 0) {
       const err0 = { instancePath, schemaPath: "#/$defs/LettaMessageBase/required", keyword: "required", params: { missingProperty: "id" }, message: "must have required property 'id'", schema: schema43.required, parentSchema: schema43, data };
@@ -3758,18 +3542,10 @@ function validate45(data, { instancePath = "", parentData, parentDataProperty, r
   validate45.errors = vErrors;
   return errors === 0;
 }
-validate45.evaluated = { "props": { "message_type": true, "content": true, "id": true, "date": true, "name": true, "otid": true, "sender_id": true, "step_id": true, "is_err": true, "seq_id": true, "run_id": true }, "dynamicProps": false, "dynamicItems": false };
 const schema70 = { "type": "object", "allOf": [{ "$ref": "#/$defs/LettaMessageBase" }], "properties": { "message_type": { "const": "user_message" }, "content": { "anyOf": [{ "type": "string" }, { "type": "array", "items": { "$ref": "#/$defs/UserContentPart" } }] } }, "required": ["message_type", "content"] };
 function validate46(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate46.evaluated;
-  if (evaluated0.dynamicProps) {
-    evaluated0.props = void 0;
-  }
-  if (evaluated0.dynamicItems) {
-    evaluated0.items = void 0;
-  }
   if (data && typeof data == "object" && !Array.isArray(data)) {
     if (data.id === void 0) {
       const err0 = { instancePath, schemaPath: "#/$defs/LettaMessageBase/required", keyword: "required", params: { missingProperty: "id" }, message: "must have required property 'id'", schema: schema43.required, parentSchema: schema43, data };
@@ -3963,29 +3739,31 @@ function validate46(data, { instancePath = "", parentData, parentDataProperty, r
       }
       var _valid0 = _errs25 === errors;
       valid4 = valid4 || _valid0;
-      const _errs27 = errors;
-      if (Array.isArray(data10)) {
-        const len0 = data10.length;
-        for (let i0 = 0; i0 < len0; i0++) {
-          if (!validate23(data10[i0], { instancePath: instancePath + "/content/" + i0, parentData: data10, parentDataProperty: i0, rootData, dynamicAnchors })) {
-            vErrors = vErrors === null ? validate23.errors : (function(a, b) {
-              for (let i = 0; i < b.length; i++) a.push(b[i]);
-              return a;
-            })(vErrors, validate23.errors);
-            errors = vErrors.length;
+      if (!valid4) {
+        const _errs27 = errors;
+        if (Array.isArray(data10)) {
+          const len0 = data10.length;
+          for (let i0 = 0; i0 < len0; i0++) {
+            if (!validate23(data10[i0], { instancePath: instancePath + "/content/" + i0, parentData: data10, parentDataProperty: i0, rootData, dynamicAnchors })) {
+              vErrors = vErrors === null ? validate23.errors : (function(a, b) {
+                for (let i = 0; i < b.length; i++) a.push(b[i]);
+                return a;
+              })(vErrors, validate23.errors);
+              errors = vErrors.length;
+            }
           }
-        }
-      } else {
-        const err17 = { instancePath: instancePath + "/content", schemaPath: "#/properties/content/anyOf/1/type", keyword: "type", params: { type: "array" }, message: "must be array", schema: schema70.properties.content.anyOf[1].type, parentSchema: schema70.properties.content.anyOf[1], data: data10 };
-        if (vErrors === null) {
-          vErrors = [err17];
         } else {
-          vErrors.push(err17);
+          const err17 = { instancePath: instancePath + "/content", schemaPath: "#/properties/content/anyOf/1/type", keyword: "type", params: { type: "array" }, message: "must be array", schema: schema70.properties.content.anyOf[1].type, parentSchema: schema70.properties.content.anyOf[1], data: data10 };
+          if (vErrors === null) {
+            vErrors = [err17];
+          } else {
+            vErrors.push(err17);
+          }
+          errors++;
         }
-        errors++;
+        var _valid0 = _errs27 === errors;
+        valid4 = valid4 || _valid0;
       }
-      var _valid0 = _errs27 === errors;
-      valid4 = valid4 || _valid0;
       if (!valid4) {
         const err18 = { instancePath: instancePath + "/content", schemaPath: "#/properties/content/anyOf", keyword: "anyOf", params: {}, message: "must match a schema in anyOf", schema: schema70.properties.content.anyOf, parentSchema: schema70.properties.content, data: data10 };
         if (vErrors === null) {
@@ -4017,18 +3795,10 @@ function validate46(data, { instancePath = "", parentData, parentDataProperty, r
   validate46.errors = vErrors;
   return errors === 0;
 }
-validate46.evaluated = { "props": { "message_type": true, "content": true, "id": true, "date": true, "name": true, "otid": true, "sender_id": true, "step_id": true, "is_err": true, "seq_id": true, "run_id": true }, "dynamicProps": false, "dynamicItems": false };
 const schema72 = { "type": "object", "allOf": [{ "$ref": "#/$defs/LettaMessageBase" }], "properties": { "message_type": { "const": "reasoning_message" }, "source": { "enum": ["reasoner_model", "non_reasoner_model"] }, "reasoning": { "type": "string" }, "signature": { "type": ["string", "null"] } }, "required": ["message_type", "reasoning"] };
 function validate48(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate48.evaluated;
-  if (evaluated0.dynamicProps) {
-    evaluated0.props = void 0;
-  }
-  if (evaluated0.dynamicItems) {
-    evaluated0.items = void 0;
-  }
   if (data && typeof data == "object" && !Array.isArray(data)) {
     if (data.id === void 0) {
       const err0 = { instancePath, schemaPath: "#/$defs/LettaMessageBase/required", keyword: "required", params: { missingProperty: "id" }, message: "must have required property 'id'", schema: schema43.required, parentSchema: schema43, data };
@@ -4254,18 +4024,10 @@ function validate48(data, { instancePath = "", parentData, parentDataProperty, r
   validate48.errors = vErrors;
   return errors === 0;
 }
-validate48.evaluated = { "props": { "message_type": true, "source": true, "reasoning": true, "signature": true, "id": true, "date": true, "name": true, "otid": true, "sender_id": true, "step_id": true, "is_err": true, "seq_id": true, "run_id": true }, "dynamicProps": false, "dynamicItems": false };
 const schema74 = { "type": "object", "allOf": [{ "$ref": "#/$defs/LettaMessageBase" }], "properties": { "message_type": { "const": "tool_call_message" }, "tool_call": { "anyOf": [{ "$ref": "#/$defs/ToolCall" }, { "$ref": "#/$defs/ToolCallDelta" }] }, "tool_calls": { "anyOf": [{ "type": "array", "items": { "$ref": "#/$defs/ToolCall" } }, { "$ref": "#/$defs/ToolCallDelta" }, { "type": "null" }] } }, "required": ["message_type", "tool_call"] };
 function validate49(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate49.evaluated;
-  if (evaluated0.dynamicProps) {
-    evaluated0.props = void 0;
-  }
-  if (evaluated0.dynamicItems) {
-    evaluated0.items = void 0;
-  }
   if (data && typeof data == "object" && !Array.isArray(data)) {
     if (data.id === void 0) {
       const err0 = { instancePath, schemaPath: "#/$defs/LettaMessageBase/required", keyword: "required", params: { missingProperty: "id" }, message: "must have required property 'id'", schema: schema43.required, parentSchema: schema43, data };
@@ -4523,131 +4285,119 @@ function validate49(data, { instancePath = "", parentData, parentDataProperty, r
       }
       var _valid0 = _errs25 === errors;
       valid4 = valid4 || _valid0;
-      if (_valid0) {
-        var props0 = {};
-        props0.name = true;
-        props0.arguments = true;
-        props0.tool_call_id = true;
-      }
-      const _errs34 = errors;
-      const _errs37 = errors;
-      const _errs38 = errors;
-      if (data10 && typeof data10 == "object" && !Array.isArray(data10)) {
-        if (data10.name !== void 0) {
-          var valid9 = false;
-          const err23 = {};
-          if (vErrors === null) {
-            vErrors = [err23];
-          } else {
-            vErrors.push(err23);
-          }
-          errors++;
-        } else {
-          var valid9 = true;
-        }
-        if (valid9) {
-          if (data10.arguments !== void 0) {
+      if (!valid4) {
+        const _errs34 = errors;
+        const _errs37 = errors;
+        const _errs38 = errors;
+        if (data10 && typeof data10 == "object" && !Array.isArray(data10)) {
+          if (data10.name !== void 0) {
             var valid9 = false;
-            const err24 = {};
+            const err23 = {};
             if (vErrors === null) {
-              vErrors = [err24];
+              vErrors = [err23];
             } else {
-              vErrors.push(err24);
+              vErrors.push(err23);
             }
             errors++;
           } else {
             var valid9 = true;
           }
           if (valid9) {
-            if (data10.tool_call_id !== void 0) {
+            if (data10.arguments !== void 0) {
               var valid9 = false;
-              const err25 = {};
+              const err24 = {};
               if (vErrors === null) {
-                vErrors = [err25];
+                vErrors = [err24];
               } else {
-                vErrors.push(err25);
+                vErrors.push(err24);
               }
               errors++;
             } else {
               var valid9 = true;
             }
+            if (valid9) {
+              if (data10.tool_call_id !== void 0) {
+                var valid9 = false;
+                const err25 = {};
+                if (vErrors === null) {
+                  vErrors = [err25];
+                } else {
+                  vErrors.push(err25);
+                }
+                errors++;
+              } else {
+                var valid9 = true;
+              }
+            }
           }
         }
-      }
-      var valid8 = _errs38 === errors;
-      if (valid8) {
-        const err26 = { instancePath: instancePath + "/tool_call", schemaPath: "#/$defs/ToolCallDelta/not", keyword: "not", params: {}, message: "must NOT be valid", schema: schema45.not, parentSchema: schema45, data: data10 };
-        if (vErrors === null) {
-          vErrors = [err26];
-        } else {
-          vErrors.push(err26);
-        }
-        errors++;
-      } else {
-        errors = _errs37;
-        if (vErrors !== null) {
-          if (_errs37) {
-            vErrors.length = _errs37;
+        var valid8 = _errs38 === errors;
+        if (valid8) {
+          const err26 = { instancePath: instancePath + "/tool_call", schemaPath: "#/$defs/ToolCallDelta/not", keyword: "not", params: {}, message: "must NOT be valid", schema: schema45.not, parentSchema: schema45, data: data10 };
+          if (vErrors === null) {
+            vErrors = [err26];
           } else {
-            vErrors = null;
+            vErrors.push(err26);
           }
-        }
-      }
-      if (data10 && typeof data10 == "object" && !Array.isArray(data10)) {
-        if (data10.name !== void 0) {
-          let data17 = data10.name;
-          if (typeof data17 !== "string" && data17 !== null) {
-            const err27 = { instancePath: instancePath + "/tool_call/name", schemaPath: "#/$defs/ToolCallDelta/properties/name/type", keyword: "type", params: { type: schema45.properties.name.type }, message: "must be string,null", schema: schema45.properties.name.type, parentSchema: schema45.properties.name, data: data17 };
-            if (vErrors === null) {
-              vErrors = [err27];
-            } else {
-              vErrors.push(err27);
-            }
-            errors++;
-          }
-        }
-        if (data10.arguments !== void 0) {
-          let data18 = data10.arguments;
-          if (typeof data18 !== "string" && data18 !== null) {
-            const err28 = { instancePath: instancePath + "/tool_call/arguments", schemaPath: "#/$defs/ToolCallDelta/properties/arguments/type", keyword: "type", params: { type: schema45.properties.arguments.type }, message: "must be string,null", schema: schema45.properties.arguments.type, parentSchema: schema45.properties.arguments, data: data18 };
-            if (vErrors === null) {
-              vErrors = [err28];
-            } else {
-              vErrors.push(err28);
-            }
-            errors++;
-          }
-        }
-        if (data10.tool_call_id !== void 0) {
-          let data19 = data10.tool_call_id;
-          if (typeof data19 !== "string" && data19 !== null) {
-            const err29 = { instancePath: instancePath + "/tool_call/tool_call_id", schemaPath: "#/$defs/ToolCallDelta/properties/tool_call_id/type", keyword: "type", params: { type: schema45.properties.tool_call_id.type }, message: "must be string,null", schema: schema45.properties.tool_call_id.type, parentSchema: schema45.properties.tool_call_id, data: data19 };
-            if (vErrors === null) {
-              vErrors = [err29];
-            } else {
-              vErrors.push(err29);
-            }
-            errors++;
-          }
-        }
-      } else {
-        const err30 = { instancePath: instancePath + "/tool_call", schemaPath: "#/$defs/ToolCallDelta/type", keyword: "type", params: { type: "object" }, message: "must be object", schema: schema45.type, parentSchema: schema45, data: data10 };
-        if (vErrors === null) {
-          vErrors = [err30];
+          errors++;
         } else {
-          vErrors.push(err30);
+          errors = _errs37;
+          if (vErrors !== null) {
+            if (_errs37) {
+              vErrors.length = _errs37;
+            } else {
+              vErrors = null;
+            }
+          }
         }
-        errors++;
-      }
-      var _valid0 = _errs34 === errors;
-      valid4 = valid4 || _valid0;
-      if (_valid0) {
-        if (props0 !== true) {
-          props0 = props0 || {};
-          props0.name = true;
-          props0.arguments = true;
-          props0.tool_call_id = true;
+        if (data10 && typeof data10 == "object" && !Array.isArray(data10)) {
+          if (data10.name !== void 0) {
+            let data17 = data10.name;
+            if (typeof data17 !== "string" && data17 !== null) {
+              const err27 = { instancePath: instancePath + "/tool_call/name", schemaPath: "#/$defs/ToolCallDelta/properties/name/type", keyword: "type", params: { type: schema45.properties.name.type }, message: "must be string,null", schema: schema45.properties.name.type, parentSchema: schema45.properties.name, data: data17 };
+              if (vErrors === null) {
+                vErrors = [err27];
+              } else {
+                vErrors.push(err27);
+              }
+              errors++;
+            }
+          }
+          if (data10.arguments !== void 0) {
+            let data18 = data10.arguments;
+            if (typeof data18 !== "string" && data18 !== null) {
+              const err28 = { instancePath: instancePath + "/tool_call/arguments", schemaPath: "#/$defs/ToolCallDelta/properties/arguments/type", keyword: "type", params: { type: schema45.properties.arguments.type }, message: "must be string,null", schema: schema45.properties.arguments.type, parentSchema: schema45.properties.arguments, data: data18 };
+              if (vErrors === null) {
+                vErrors = [err28];
+              } else {
+                vErrors.push(err28);
+              }
+              errors++;
+            }
+          }
+          if (data10.tool_call_id !== void 0) {
+            let data19 = data10.tool_call_id;
+            if (typeof data19 !== "string" && data19 !== null) {
+              const err29 = { instancePath: instancePath + "/tool_call/tool_call_id", schemaPath: "#/$defs/ToolCallDelta/properties/tool_call_id/type", keyword: "type", params: { type: schema45.properties.tool_call_id.type }, message: "must be string,null", schema: schema45.properties.tool_call_id.type, parentSchema: schema45.properties.tool_call_id, data: data19 };
+              if (vErrors === null) {
+                vErrors = [err29];
+              } else {
+                vErrors.push(err29);
+              }
+              errors++;
+            }
+          }
+        } else {
+          const err30 = { instancePath: instancePath + "/tool_call", schemaPath: "#/$defs/ToolCallDelta/type", keyword: "type", params: { type: "object" }, message: "must be object", schema: schema45.type, parentSchema: schema45, data: data10 };
+          if (vErrors === null) {
+            vErrors = [err30];
+          } else {
+            vErrors.push(err30);
+          }
+          errors++;
         }
+        var _valid0 = _errs34 === errors;
+        valid4 = valid4 || _valid0;
       }
       if (!valid4) {
         const err31 = { instancePath: instancePath + "/tool_call", schemaPath: "#/properties/tool_call/anyOf", keyword: "anyOf", params: {}, message: "must match a schema in anyOf", schema: schema74.properties.tool_call.anyOf, parentSchema: schema74.properties.tool_call, data: data10 };
@@ -4762,136 +4512,134 @@ function validate49(data, { instancePath = "", parentData, parentDataProperty, r
       }
       var _valid1 = _errs47 === errors;
       valid11 = valid11 || _valid1;
-      const _errs58 = errors;
-      const _errs61 = errors;
-      const _errs62 = errors;
-      if (data20 && typeof data20 == "object" && !Array.isArray(data20)) {
-        if (data20.name !== void 0) {
-          var valid18 = false;
-          const err40 = {};
-          if (vErrors === null) {
-            vErrors = [err40];
-          } else {
-            vErrors.push(err40);
-          }
-          errors++;
-        } else {
-          var valid18 = true;
-        }
-        if (valid18) {
-          if (data20.arguments !== void 0) {
+      if (!valid11) {
+        const _errs58 = errors;
+        const _errs61 = errors;
+        const _errs62 = errors;
+        if (data20 && typeof data20 == "object" && !Array.isArray(data20)) {
+          if (data20.name !== void 0) {
             var valid18 = false;
-            const err41 = {};
+            const err40 = {};
             if (vErrors === null) {
-              vErrors = [err41];
+              vErrors = [err40];
             } else {
-              vErrors.push(err41);
+              vErrors.push(err40);
             }
             errors++;
           } else {
             var valid18 = true;
           }
           if (valid18) {
-            if (data20.tool_call_id !== void 0) {
+            if (data20.arguments !== void 0) {
               var valid18 = false;
-              const err42 = {};
+              const err41 = {};
               if (vErrors === null) {
-                vErrors = [err42];
+                vErrors = [err41];
               } else {
-                vErrors.push(err42);
+                vErrors.push(err41);
               }
               errors++;
             } else {
               var valid18 = true;
             }
+            if (valid18) {
+              if (data20.tool_call_id !== void 0) {
+                var valid18 = false;
+                const err42 = {};
+                if (vErrors === null) {
+                  vErrors = [err42];
+                } else {
+                  vErrors.push(err42);
+                }
+                errors++;
+              } else {
+                var valid18 = true;
+              }
+            }
           }
         }
-      }
-      var valid17 = _errs62 === errors;
-      if (valid17) {
-        const err43 = { instancePath: instancePath + "/tool_calls", schemaPath: "#/$defs/ToolCallDelta/not", keyword: "not", params: {}, message: "must NOT be valid", schema: schema45.not, parentSchema: schema45, data: data20 };
-        if (vErrors === null) {
-          vErrors = [err43];
-        } else {
-          vErrors.push(err43);
-        }
-        errors++;
-      } else {
-        errors = _errs61;
-        if (vErrors !== null) {
-          if (_errs61) {
-            vErrors.length = _errs61;
+        var valid17 = _errs62 === errors;
+        if (valid17) {
+          const err43 = { instancePath: instancePath + "/tool_calls", schemaPath: "#/$defs/ToolCallDelta/not", keyword: "not", params: {}, message: "must NOT be valid", schema: schema45.not, parentSchema: schema45, data: data20 };
+          if (vErrors === null) {
+            vErrors = [err43];
           } else {
-            vErrors = null;
+            vErrors.push(err43);
           }
-        }
-      }
-      if (data20 && typeof data20 == "object" && !Array.isArray(data20)) {
-        if (data20.name !== void 0) {
-          let data28 = data20.name;
-          if (typeof data28 !== "string" && data28 !== null) {
-            const err44 = { instancePath: instancePath + "/tool_calls/name", schemaPath: "#/$defs/ToolCallDelta/properties/name/type", keyword: "type", params: { type: schema45.properties.name.type }, message: "must be string,null", schema: schema45.properties.name.type, parentSchema: schema45.properties.name, data: data28 };
-            if (vErrors === null) {
-              vErrors = [err44];
-            } else {
-              vErrors.push(err44);
-            }
-            errors++;
-          }
-        }
-        if (data20.arguments !== void 0) {
-          let data29 = data20.arguments;
-          if (typeof data29 !== "string" && data29 !== null) {
-            const err45 = { instancePath: instancePath + "/tool_calls/arguments", schemaPath: "#/$defs/ToolCallDelta/properties/arguments/type", keyword: "type", params: { type: schema45.properties.arguments.type }, message: "must be string,null", schema: schema45.properties.arguments.type, parentSchema: schema45.properties.arguments, data: data29 };
-            if (vErrors === null) {
-              vErrors = [err45];
-            } else {
-              vErrors.push(err45);
-            }
-            errors++;
-          }
-        }
-        if (data20.tool_call_id !== void 0) {
-          let data30 = data20.tool_call_id;
-          if (typeof data30 !== "string" && data30 !== null) {
-            const err46 = { instancePath: instancePath + "/tool_calls/tool_call_id", schemaPath: "#/$defs/ToolCallDelta/properties/tool_call_id/type", keyword: "type", params: { type: schema45.properties.tool_call_id.type }, message: "must be string,null", schema: schema45.properties.tool_call_id.type, parentSchema: schema45.properties.tool_call_id, data: data30 };
-            if (vErrors === null) {
-              vErrors = [err46];
-            } else {
-              vErrors.push(err46);
-            }
-            errors++;
-          }
-        }
-      } else {
-        const err47 = { instancePath: instancePath + "/tool_calls", schemaPath: "#/$defs/ToolCallDelta/type", keyword: "type", params: { type: "object" }, message: "must be object", schema: schema45.type, parentSchema: schema45, data: data20 };
-        if (vErrors === null) {
-          vErrors = [err47];
+          errors++;
         } else {
-          vErrors.push(err47);
+          errors = _errs61;
+          if (vErrors !== null) {
+            if (_errs61) {
+              vErrors.length = _errs61;
+            } else {
+              vErrors = null;
+            }
+          }
         }
-        errors++;
-      }
-      var _valid1 = _errs58 === errors;
-      valid11 = valid11 || _valid1;
-      if (_valid1) {
-        var props1 = {};
-        props1.name = true;
-        props1.arguments = true;
-        props1.tool_call_id = true;
-      }
-      const _errs69 = errors;
-      if (data20 !== null) {
-        const err48 = { instancePath: instancePath + "/tool_calls", schemaPath: "#/properties/tool_calls/anyOf/2/type", keyword: "type", params: { type: "null" }, message: "must be null", schema: schema74.properties.tool_calls.anyOf[2].type, parentSchema: schema74.properties.tool_calls.anyOf[2], data: data20 };
-        if (vErrors === null) {
-          vErrors = [err48];
+        if (data20 && typeof data20 == "object" && !Array.isArray(data20)) {
+          if (data20.name !== void 0) {
+            let data28 = data20.name;
+            if (typeof data28 !== "string" && data28 !== null) {
+              const err44 = { instancePath: instancePath + "/tool_calls/name", schemaPath: "#/$defs/ToolCallDelta/properties/name/type", keyword: "type", params: { type: schema45.properties.name.type }, message: "must be string,null", schema: schema45.properties.name.type, parentSchema: schema45.properties.name, data: data28 };
+              if (vErrors === null) {
+                vErrors = [err44];
+              } else {
+                vErrors.push(err44);
+              }
+              errors++;
+            }
+          }
+          if (data20.arguments !== void 0) {
+            let data29 = data20.arguments;
+            if (typeof data29 !== "string" && data29 !== null) {
+              const err45 = { instancePath: instancePath + "/tool_calls/arguments", schemaPath: "#/$defs/ToolCallDelta/properties/arguments/type", keyword: "type", params: { type: schema45.properties.arguments.type }, message: "must be string,null", schema: schema45.properties.arguments.type, parentSchema: schema45.properties.arguments, data: data29 };
+              if (vErrors === null) {
+                vErrors = [err45];
+              } else {
+                vErrors.push(err45);
+              }
+              errors++;
+            }
+          }
+          if (data20.tool_call_id !== void 0) {
+            let data30 = data20.tool_call_id;
+            if (typeof data30 !== "string" && data30 !== null) {
+              const err46 = { instancePath: instancePath + "/tool_calls/tool_call_id", schemaPath: "#/$defs/ToolCallDelta/properties/tool_call_id/type", keyword: "type", params: { type: schema45.properties.tool_call_id.type }, message: "must be string,null", schema: schema45.properties.tool_call_id.type, parentSchema: schema45.properties.tool_call_id, data: data30 };
+              if (vErrors === null) {
+                vErrors = [err46];
+              } else {
+                vErrors.push(err46);
+              }
+              errors++;
+            }
+          }
         } else {
-          vErrors.push(err48);
+          const err47 = { instancePath: instancePath + "/tool_calls", schemaPath: "#/$defs/ToolCallDelta/type", keyword: "type", params: { type: "object" }, message: "must be object", schema: schema45.type, parentSchema: schema45, data: data20 };
+          if (vErrors === null) {
+            vErrors = [err47];
+          } else {
+            vErrors.push(err47);
+          }
+          errors++;
         }
-        errors++;
+        var _valid1 = _errs58 === errors;
+        valid11 = valid11 || _valid1;
+        if (!valid11) {
+          const _errs69 = errors;
+          if (data20 !== null) {
+            const err48 = { instancePath: instancePath + "/tool_calls", schemaPath: "#/properties/tool_calls/anyOf/2/type", keyword: "type", params: { type: "null" }, message: "must be null", schema: schema74.properties.tool_calls.anyOf[2].type, parentSchema: schema74.properties.tool_calls.anyOf[2], data: data20 };
+            if (vErrors === null) {
+              vErrors = [err48];
+            } else {
+              vErrors.push(err48);
+            }
+            errors++;
+          }
+          var _valid1 = _errs69 === errors;
+          valid11 = valid11 || _valid1;
+        }
       }
-      var _valid1 = _errs69 === errors;
-      valid11 = valid11 || _valid1;
       if (!valid11) {
         const err49 = { instancePath: instancePath + "/tool_calls", schemaPath: "#/properties/tool_calls/anyOf", keyword: "anyOf", params: {}, message: "must match a schema in anyOf", schema: schema74.properties.tool_calls.anyOf, parentSchema: schema74.properties.tool_calls, data: data20 };
         if (vErrors === null) {
@@ -4923,19 +4671,11 @@ function validate49(data, { instancePath = "", parentData, parentDataProperty, r
   validate49.errors = vErrors;
   return errors === 0;
 }
-validate49.evaluated = { "props": { "message_type": true, "tool_call": true, "tool_calls": true, "id": true, "date": true, "name": true, "otid": true, "sender_id": true, "step_id": true, "is_err": true, "seq_id": true, "run_id": true }, "dynamicProps": false, "dynamicItems": false };
 const schema80 = { "type": "object", "allOf": [{ "$ref": "#/$defs/LettaMessageBase" }], "properties": { "message_type": { "const": "tool_return_message" }, "tool_return": { "type": "string" }, "status": { "enum": ["success", "error"] }, "tool_call_id": { "type": "string" }, "stdout": { "type": ["array", "null"], "items": { "type": "string" } }, "stderr": { "type": ["array", "null"], "items": { "type": "string" } }, "tool_returns": { "type": ["array", "null"], "items": { "$ref": "#/$defs/ToolResult" } } }, "required": ["message_type", "tool_return", "status", "tool_call_id"] };
 const schema82 = { "type": "object", "properties": { "type": { "const": "tool" }, "tool_return": { "anyOf": [{ "type": "string" }, { "type": "array", "items": { "$ref": "#/$defs/UserContentPart" } }] }, "status": { "enum": ["success", "error"] }, "tool_call_id": { "type": "string" }, "stdout": { "type": ["array", "null"], "items": { "type": "string" } }, "stderr": { "type": ["array", "null"], "items": { "type": "string" } } }, "required": ["tool_return", "status", "tool_call_id"] };
 function validate51(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate51.evaluated;
-  if (evaluated0.dynamicProps) {
-    evaluated0.props = void 0;
-  }
-  if (evaluated0.dynamicItems) {
-    evaluated0.items = void 0;
-  }
   if (data && typeof data == "object" && !Array.isArray(data)) {
     if (data.tool_return === void 0) {
       const err0 = { instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: "tool_return" }, message: "must have required property 'tool_return'", schema: schema82.required, parentSchema: schema82, data };
@@ -4992,29 +4732,31 @@ function validate51(data, { instancePath = "", parentData, parentDataProperty, r
       }
       var _valid0 = _errs4 === errors;
       valid1 = valid1 || _valid0;
-      const _errs6 = errors;
-      if (Array.isArray(data1)) {
-        const len0 = data1.length;
-        for (let i0 = 0; i0 < len0; i0++) {
-          if (!validate23(data1[i0], { instancePath: instancePath + "/tool_return/" + i0, parentData: data1, parentDataProperty: i0, rootData, dynamicAnchors })) {
-            vErrors = vErrors === null ? validate23.errors : (function(a, b) {
-              for (let i = 0; i < b.length; i++) a.push(b[i]);
-              return a;
-            })(vErrors, validate23.errors);
-            errors = vErrors.length;
+      if (!valid1) {
+        const _errs6 = errors;
+        if (Array.isArray(data1)) {
+          const len0 = data1.length;
+          for (let i0 = 0; i0 < len0; i0++) {
+            if (!validate23(data1[i0], { instancePath: instancePath + "/tool_return/" + i0, parentData: data1, parentDataProperty: i0, rootData, dynamicAnchors })) {
+              vErrors = vErrors === null ? validate23.errors : (function(a, b) {
+                for (let i = 0; i < b.length; i++) a.push(b[i]);
+                return a;
+              })(vErrors, validate23.errors);
+              errors = vErrors.length;
+            }
           }
-        }
-      } else {
-        const err5 = { instancePath: instancePath + "/tool_return", schemaPath: "#/properties/tool_return/anyOf/1/type", keyword: "type", params: { type: "array" }, message: "must be array", schema: schema82.properties.tool_return.anyOf[1].type, parentSchema: schema82.properties.tool_return.anyOf[1], data: data1 };
-        if (vErrors === null) {
-          vErrors = [err5];
         } else {
-          vErrors.push(err5);
+          const err5 = { instancePath: instancePath + "/tool_return", schemaPath: "#/properties/tool_return/anyOf/1/type", keyword: "type", params: { type: "array" }, message: "must be array", schema: schema82.properties.tool_return.anyOf[1].type, parentSchema: schema82.properties.tool_return.anyOf[1], data: data1 };
+          if (vErrors === null) {
+            vErrors = [err5];
+          } else {
+            vErrors.push(err5);
+          }
+          errors++;
         }
-        errors++;
+        var _valid0 = _errs6 === errors;
+        valid1 = valid1 || _valid0;
       }
-      var _valid0 = _errs6 === errors;
-      valid1 = valid1 || _valid0;
       if (!valid1) {
         const err6 = { instancePath: instancePath + "/tool_return", schemaPath: "#/properties/tool_return/anyOf", keyword: "anyOf", params: {}, message: "must match a schema in anyOf", schema: schema82.properties.tool_return.anyOf, parentSchema: schema82.properties.tool_return, data: data1 };
         if (vErrors === null) {
@@ -5124,17 +4866,9 @@ function validate51(data, { instancePath = "", parentData, parentDataProperty, r
   validate51.errors = vErrors;
   return errors === 0;
 }
-validate51.evaluated = { "props": { "type": true, "tool_return": true, "status": true, "tool_call_id": true, "stdout": true, "stderr": true }, "dynamicProps": false, "dynamicItems": false };
 function validate50(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate50.evaluated;
-  if (evaluated0.dynamicProps) {
-    evaluated0.props = void 0;
-  }
-  if (evaluated0.dynamicItems) {
-    evaluated0.items = void 0;
-  }
   if (data && typeof data == "object" && !Array.isArray(data)) {
     if (data.id === void 0) {
       const err0 = { instancePath, schemaPath: "#/$defs/LettaMessageBase/required", keyword: "required", params: { missingProperty: "id" }, message: "must have required property 'id'", schema: schema43.required, parentSchema: schema43, data };
@@ -5456,18 +5190,10 @@ function validate50(data, { instancePath = "", parentData, parentDataProperty, r
   validate50.errors = vErrors;
   return errors === 0;
 }
-validate50.evaluated = { "props": { "message_type": true, "tool_return": true, "status": true, "tool_call_id": true, "stdout": true, "stderr": true, "tool_returns": true, "id": true, "date": true, "name": true, "otid": true, "sender_id": true, "step_id": true, "is_err": true, "seq_id": true, "run_id": true }, "dynamicProps": false, "dynamicItems": false };
 const schema83 = { "type": "object", "allOf": [{ "$ref": "#/$defs/LettaMessageBase" }], "properties": { "message_type": { "const": "summary_message" }, "summary": { "type": "string" }, "compaction_stats": { "anyOf": [{ "$ref": "#/$defs/CompactionStats" }, { "type": "null" }] } }, "required": ["message_type", "summary"] };
 function validate54(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate54.evaluated;
-  if (evaluated0.dynamicProps) {
-    evaluated0.props = void 0;
-  }
-  if (evaluated0.dynamicItems) {
-    evaluated0.items = void 0;
-  }
   if (data && typeof data == "object" && !Array.isArray(data)) {
     if (data.id === void 0) {
       const err0 = { instancePath, schemaPath: "#/$defs/LettaMessageBase/required", keyword: "required", params: { missingProperty: "id" }, message: "must have required property 'id'", schema: schema43.required, parentSchema: schema43, data };
@@ -5782,27 +5508,20 @@ function validate54(data, { instancePath = "", parentData, parentDataProperty, r
       }
       var _valid0 = _errs27 === errors;
       valid4 = valid4 || _valid0;
-      if (_valid0) {
-        var props0 = {};
-        props0.trigger = true;
-        props0.context_tokens_before = true;
-        props0.context_tokens_after = true;
-        props0.context_window = true;
-        props0.messages_count_before = true;
-        props0.messages_count_after = true;
-      }
-      const _errs42 = errors;
-      if (data11 !== null) {
-        const err28 = { instancePath: instancePath + "/compaction_stats", schemaPath: "#/properties/compaction_stats/anyOf/1/type", keyword: "type", params: { type: "null" }, message: "must be null", schema: schema83.properties.compaction_stats.anyOf[1].type, parentSchema: schema83.properties.compaction_stats.anyOf[1], data: data11 };
-        if (vErrors === null) {
-          vErrors = [err28];
-        } else {
-          vErrors.push(err28);
+      if (!valid4) {
+        const _errs42 = errors;
+        if (data11 !== null) {
+          const err28 = { instancePath: instancePath + "/compaction_stats", schemaPath: "#/properties/compaction_stats/anyOf/1/type", keyword: "type", params: { type: "null" }, message: "must be null", schema: schema83.properties.compaction_stats.anyOf[1].type, parentSchema: schema83.properties.compaction_stats.anyOf[1], data: data11 };
+          if (vErrors === null) {
+            vErrors = [err28];
+          } else {
+            vErrors.push(err28);
+          }
+          errors++;
         }
-        errors++;
+        var _valid0 = _errs42 === errors;
+        valid4 = valid4 || _valid0;
       }
-      var _valid0 = _errs42 === errors;
-      valid4 = valid4 || _valid0;
       if (!valid4) {
         const err29 = { instancePath: instancePath + "/compaction_stats", schemaPath: "#/properties/compaction_stats/anyOf", keyword: "anyOf", params: {}, message: "must match a schema in anyOf", schema: schema83.properties.compaction_stats.anyOf, parentSchema: schema83.properties.compaction_stats, data: data11 };
         if (vErrors === null) {
@@ -5834,17 +5553,9 @@ function validate54(data, { instancePath = "", parentData, parentDataProperty, r
   validate54.errors = vErrors;
   return errors === 0;
 }
-validate54.evaluated = { "props": { "message_type": true, "summary": true, "compaction_stats": true, "id": true, "date": true, "name": true, "otid": true, "sender_id": true, "step_id": true, "is_err": true, "seq_id": true, "run_id": true }, "dynamicProps": false, "dynamicItems": false };
 function validate44(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate44.evaluated;
-  if (evaluated0.dynamicProps) {
-    evaluated0.props = void 0;
-  }
-  if (evaluated0.dynamicItems) {
-    evaluated0.items = void 0;
-  }
   if (data && typeof data == "object" && !Array.isArray(data)) {
     const tag0 = data.message_type;
     if (typeof tag0 == "string") {
@@ -5856,18 +5567,6 @@ function validate44(data, { instancePath = "", parentData, parentDataProperty, r
           })(vErrors, validate45.errors);
           errors = vErrors.length;
         }
-        var props0 = {};
-        props0.message_type = true;
-        props0.content = true;
-        props0.id = true;
-        props0.date = true;
-        props0.name = true;
-        props0.otid = true;
-        props0.sender_id = true;
-        props0.step_id = true;
-        props0.is_err = true;
-        props0.seq_id = true;
-        props0.run_id = true;
       } else if (tag0 === "user_message") {
         if (!validate46(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
           vErrors = vErrors === null ? validate46.errors : (function(a, b) {
@@ -5875,20 +5574,6 @@ function validate44(data, { instancePath = "", parentData, parentDataProperty, r
             return a;
           })(vErrors, validate46.errors);
           errors = vErrors.length;
-        }
-        if (props0 !== true) {
-          props0 = props0 || {};
-          props0.message_type = true;
-          props0.content = true;
-          props0.id = true;
-          props0.date = true;
-          props0.name = true;
-          props0.otid = true;
-          props0.sender_id = true;
-          props0.step_id = true;
-          props0.is_err = true;
-          props0.seq_id = true;
-          props0.run_id = true;
         }
       } else if (tag0 === "assistant_message") {
         if (!validate34(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
@@ -5898,20 +5583,6 @@ function validate44(data, { instancePath = "", parentData, parentDataProperty, r
           })(vErrors, validate34.errors);
           errors = vErrors.length;
         }
-        if (props0 !== true) {
-          props0 = props0 || {};
-          props0.message_type = true;
-          props0.content = true;
-          props0.id = true;
-          props0.date = true;
-          props0.name = true;
-          props0.otid = true;
-          props0.sender_id = true;
-          props0.step_id = true;
-          props0.is_err = true;
-          props0.seq_id = true;
-          props0.run_id = true;
-        }
       } else if (tag0 === "reasoning_message") {
         if (!validate48(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
           vErrors = vErrors === null ? validate48.errors : (function(a, b) {
@@ -5919,22 +5590,6 @@ function validate44(data, { instancePath = "", parentData, parentDataProperty, r
             return a;
           })(vErrors, validate48.errors);
           errors = vErrors.length;
-        }
-        if (props0 !== true) {
-          props0 = props0 || {};
-          props0.message_type = true;
-          props0.source = true;
-          props0.reasoning = true;
-          props0.signature = true;
-          props0.id = true;
-          props0.date = true;
-          props0.name = true;
-          props0.otid = true;
-          props0.sender_id = true;
-          props0.step_id = true;
-          props0.is_err = true;
-          props0.seq_id = true;
-          props0.run_id = true;
         }
       } else if (tag0 === "hidden_reasoning_message") {
         if (!validate38(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
@@ -5944,21 +5599,6 @@ function validate44(data, { instancePath = "", parentData, parentDataProperty, r
           })(vErrors, validate38.errors);
           errors = vErrors.length;
         }
-        if (props0 !== true) {
-          props0 = props0 || {};
-          props0.message_type = true;
-          props0.state = true;
-          props0.hidden_reasoning = true;
-          props0.id = true;
-          props0.date = true;
-          props0.name = true;
-          props0.otid = true;
-          props0.sender_id = true;
-          props0.step_id = true;
-          props0.is_err = true;
-          props0.seq_id = true;
-          props0.run_id = true;
-        }
       } else if (tag0 === "tool_call_message") {
         if (!validate49(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
           vErrors = vErrors === null ? validate49.errors : (function(a, b) {
@@ -5966,21 +5606,6 @@ function validate44(data, { instancePath = "", parentData, parentDataProperty, r
             return a;
           })(vErrors, validate49.errors);
           errors = vErrors.length;
-        }
-        if (props0 !== true) {
-          props0 = props0 || {};
-          props0.message_type = true;
-          props0.tool_call = true;
-          props0.tool_calls = true;
-          props0.id = true;
-          props0.date = true;
-          props0.name = true;
-          props0.otid = true;
-          props0.sender_id = true;
-          props0.step_id = true;
-          props0.is_err = true;
-          props0.seq_id = true;
-          props0.run_id = true;
         }
       } else if (tag0 === "tool_return_message") {
         if (!validate50(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
@@ -5990,25 +5615,6 @@ function validate44(data, { instancePath = "", parentData, parentDataProperty, r
           })(vErrors, validate50.errors);
           errors = vErrors.length;
         }
-        if (props0 !== true) {
-          props0 = props0 || {};
-          props0.message_type = true;
-          props0.tool_return = true;
-          props0.status = true;
-          props0.tool_call_id = true;
-          props0.stdout = true;
-          props0.stderr = true;
-          props0.tool_returns = true;
-          props0.id = true;
-          props0.date = true;
-          props0.name = true;
-          props0.otid = true;
-          props0.sender_id = true;
-          props0.step_id = true;
-          props0.is_err = true;
-          props0.seq_id = true;
-          props0.run_id = true;
-        }
       } else if (tag0 === "approval_request_message") {
         if (!validate30(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
           vErrors = vErrors === null ? validate30.errors : (function(a, b) {
@@ -6016,21 +5622,6 @@ function validate44(data, { instancePath = "", parentData, parentDataProperty, r
             return a;
           })(vErrors, validate30.errors);
           errors = vErrors.length;
-        }
-        if (props0 !== true) {
-          props0 = props0 || {};
-          props0.message_type = true;
-          props0.tool_call = true;
-          props0.tool_calls = true;
-          props0.id = true;
-          props0.date = true;
-          props0.name = true;
-          props0.otid = true;
-          props0.sender_id = true;
-          props0.step_id = true;
-          props0.is_err = true;
-          props0.seq_id = true;
-          props0.run_id = true;
         }
       } else if (tag0 === "approval_response_message") {
         if (!validate31(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
@@ -6040,23 +5631,6 @@ function validate44(data, { instancePath = "", parentData, parentDataProperty, r
           })(vErrors, validate31.errors);
           errors = vErrors.length;
         }
-        if (props0 !== true) {
-          props0 = props0 || {};
-          props0.message_type = true;
-          props0.approvals = true;
-          props0.approve = true;
-          props0.approval_request_id = true;
-          props0.reason = true;
-          props0.id = true;
-          props0.date = true;
-          props0.name = true;
-          props0.otid = true;
-          props0.sender_id = true;
-          props0.step_id = true;
-          props0.is_err = true;
-          props0.seq_id = true;
-          props0.run_id = true;
-        }
       } else if (tag0 === "summary_message") {
         if (!validate54(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
           vErrors = vErrors === null ? validate54.errors : (function(a, b) {
@@ -6065,21 +5639,6 @@ function validate44(data, { instancePath = "", parentData, parentDataProperty, r
           })(vErrors, validate54.errors);
           errors = vErrors.length;
         }
-        if (props0 !== true) {
-          props0 = props0 || {};
-          props0.message_type = true;
-          props0.summary = true;
-          props0.compaction_stats = true;
-          props0.id = true;
-          props0.date = true;
-          props0.name = true;
-          props0.otid = true;
-          props0.sender_id = true;
-          props0.step_id = true;
-          props0.is_err = true;
-          props0.seq_id = true;
-          props0.run_id = true;
-        }
       } else if (tag0 === "event_message") {
         if (!validate37(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
           vErrors = vErrors === null ? validate37.errors : (function(a, b) {
@@ -6087,21 +5646,6 @@ function validate44(data, { instancePath = "", parentData, parentDataProperty, r
             return a;
           })(vErrors, validate37.errors);
           errors = vErrors.length;
-        }
-        if (props0 !== true) {
-          props0 = props0 || {};
-          props0.message_type = true;
-          props0.event_type = true;
-          props0.event_data = true;
-          props0.id = true;
-          props0.date = true;
-          props0.name = true;
-          props0.otid = true;
-          props0.sender_id = true;
-          props0.step_id = true;
-          props0.is_err = true;
-          props0.seq_id = true;
-          props0.run_id = true;
         }
       } else {
         const err0 = { instancePath, schemaPath: "#/discriminator", keyword: "discriminator", params: { error: "mapping", tag: "message_type", tagValue: tag0 }, message: 'value of tag "message_type" must be in oneOf', schema: schema67.discriminator, parentSchema: schema67, data };
@@ -6131,21 +5675,12 @@ function validate44(data, { instancePath = "", parentData, parentDataProperty, r
     errors++;
   }
   validate44.errors = vErrors;
-  evaluated0.props = props0;
   return errors === 0;
 }
-validate44.evaluated = { "dynamicProps": true, "dynamicItems": false };
 const LettaMessageBase = validate66;
 function validate66(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate66.evaluated;
-  if (evaluated0.dynamicProps) {
-    evaluated0.props = void 0;
-  }
-  if (evaluated0.dynamicItems) {
-    evaluated0.items = void 0;
-  }
   if (data && typeof data == "object" && !Array.isArray(data)) {
     if (data.id === void 0) {
       const err0 = { instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: "id" }, message: "must have required property 'id'", schema: schema43.required, parentSchema: schema43, data };
@@ -6295,19 +5830,11 @@ function validate66(data, { instancePath = "", parentData, parentDataProperty, r
   validate66.errors = vErrors;
   return errors === 0;
 }
-validate66.evaluated = { "props": { "id": true, "date": true, "name": true, "otid": true, "sender_id": true, "step_id": true, "is_err": true, "seq_id": true, "run_id": true }, "dynamicProps": false, "dynamicItems": false };
 const LettaPing = validate67;
 const schema87 = { "type": "object", "allOf": [{ "$ref": "#/$defs/LettaMessageBase" }], "properties": { "message_type": { "const": "ping" } }, "required": ["message_type"] };
 function validate67(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate67.evaluated;
-  if (evaluated0.dynamicProps) {
-    evaluated0.props = void 0;
-  }
-  if (evaluated0.dynamicItems) {
-    evaluated0.items = void 0;
-  }
   if (data && typeof data == "object" && !Array.isArray(data)) {
     if (data.id === void 0) {
       const err0 = { instancePath, schemaPath: "#/$defs/LettaMessageBase/required", keyword: "required", params: { missingProperty: "id" }, message: "must have required property 'id'", schema: schema43.required, parentSchema: schema43, data };
@@ -6488,7 +6015,6 @@ function validate67(data, { instancePath = "", parentData, parentDataProperty, r
   validate67.errors = vErrors;
   return errors === 0;
 }
-validate67.evaluated = { "props": { "message_type": true, "id": true, "date": true, "name": true, "otid": true, "sender_id": true, "step_id": true, "is_err": true, "seq_id": true, "run_id": true }, "dynamicProps": false, "dynamicItems": false };
 const LettaResponse = validate68;
 const schema89 = { "type": "object", "properties": { "messages": { "type": "array", "items": { "$ref": "#/$defs/LettaMessage" } }, "stop_reason": { "$ref": "#/$defs/LettaStopReason" }, "usage": { "$ref": "#/$defs/LettaUsageStatistics" }, "logprobs": { "type": ["object", "null"] }, "turns": { "type": ["array", "null"], "items": { "$ref": "#/$defs/LettaTurn" } } }, "required": ["messages", "stop_reason", "usage"] };
 const schema90 = { "type": "object", "properties": { "message_type": { "const": "stop_reason" }, "stop_reason": { "enum": ["end_turn", "error", "llm_api_error", "invalid_llm_response", "invalid_tool_call", "max_steps", "max_tokens_exceeded", "no_tool_call", "tool_rule", "cancelled", "insufficient_credits", "requires_approval", "context_window_overflow_in_system_prompt"] }, "run_id": { "type": "string" }, "seq_id": { "type": "integer" } }, "required": ["message_type", "stop_reason"] };
@@ -6497,13 +6023,6 @@ const schema92 = { "type": "object", "properties": { "role": { "enum": ["assista
 function validate68(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate68.evaluated;
-  if (evaluated0.dynamicProps) {
-    evaluated0.props = void 0;
-  }
-  if (evaluated0.dynamicItems) {
-    evaluated0.items = void 0;
-  }
   if (data && typeof data == "object" && !Array.isArray(data)) {
     if (data.messages === void 0) {
       const err0 = { instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: "messages" }, message: "must have required property 'messages'", schema: schema89.required, parentSchema: schema89, data };
@@ -6942,19 +6461,11 @@ function validate68(data, { instancePath = "", parentData, parentDataProperty, r
   validate68.errors = vErrors;
   return errors === 0;
 }
-validate68.evaluated = { "props": { "messages": true, "stop_reason": true, "usage": true, "logprobs": true, "turns": true }, "dynamicProps": false, "dynamicItems": false };
 const LettaSseCancelled = validate70;
 const schema93 = { "type": "object", "properties": { "message": { "type": "string" } }, "required": ["message"] };
 function validate70(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate70.evaluated;
-  if (evaluated0.dynamicProps) {
-    evaluated0.props = void 0;
-  }
-  if (evaluated0.dynamicItems) {
-    evaluated0.items = void 0;
-  }
   if (data && typeof data == "object" && !Array.isArray(data)) {
     if (data.message === void 0) {
       const err0 = { instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: "message" }, message: "must have required property 'message'", schema: schema93.required, parentSchema: schema93, data };
@@ -6989,19 +6500,11 @@ function validate70(data, { instancePath = "", parentData, parentDataProperty, r
   validate70.errors = vErrors;
   return errors === 0;
 }
-validate70.evaluated = { "props": { "message": true }, "dynamicProps": false, "dynamicItems": false };
 const LettaSseError = validate71;
 const schema94 = { "type": "object", "properties": { "error": { "type": "string" }, "code": { "type": "string" } }, "required": ["error", "code"] };
 function validate71(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate71.evaluated;
-  if (evaluated0.dynamicProps) {
-    evaluated0.props = void 0;
-  }
-  if (evaluated0.dynamicItems) {
-    evaluated0.items = void 0;
-  }
   if (data && typeof data == "object" && !Array.isArray(data)) {
     if (data.error === void 0) {
       const err0 = { instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: "error" }, message: "must have required property 'error'", schema: schema94.required, parentSchema: schema94, data };
@@ -7057,18 +6560,10 @@ function validate71(data, { instancePath = "", parentData, parentDataProperty, r
   validate71.errors = vErrors;
   return errors === 0;
 }
-validate71.evaluated = { "props": { "error": true, "code": true }, "dynamicProps": false, "dynamicItems": false };
 const LettaStopReason = validate72;
 function validate72(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate72.evaluated;
-  if (evaluated0.dynamicProps) {
-    evaluated0.props = void 0;
-  }
-  if (evaluated0.dynamicItems) {
-    evaluated0.items = void 0;
-  }
   if (data && typeof data == "object" && !Array.isArray(data)) {
     if (data.message_type === void 0) {
       const err0 = { instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: "message_type" }, message: "must have required property 'message_type'", schema: schema90.required, parentSchema: schema90, data };
@@ -7148,19 +6643,11 @@ function validate72(data, { instancePath = "", parentData, parentDataProperty, r
   validate72.errors = vErrors;
   return errors === 0;
 }
-validate72.evaluated = { "props": { "message_type": true, "stop_reason": true, "run_id": true, "seq_id": true }, "dynamicProps": false, "dynamicItems": false };
 const LettaStreamingResponse = validate73;
 const schema96 = { "type": "object", "oneOf": [{ "$ref": "#/$defs/SystemMessage" }, { "$ref": "#/$defs/UserMessage" }, { "$ref": "#/$defs/AssistantMessage" }, { "$ref": "#/$defs/ReasoningMessage" }, { "$ref": "#/$defs/HiddenReasoningMessage" }, { "$ref": "#/$defs/ToolCallMessage" }, { "$ref": "#/$defs/ToolReturnMessage" }, { "$ref": "#/$defs/ApprovalRequestMessage" }, { "$ref": "#/$defs/ApprovalResponseMessage" }, { "$ref": "#/$defs/SummaryMessage" }, { "$ref": "#/$defs/EventMessage" }, { "$ref": "#/$defs/LettaPing" }, { "$ref": "#/$defs/LettaErrorMessage" }, { "$ref": "#/$defs/LettaStopReason" }, { "$ref": "#/$defs/LettaUsageStatistics" }], "discriminator": { "propertyName": "message_type" } };
 function validate73(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate73.evaluated;
-  if (evaluated0.dynamicProps) {
-    evaluated0.props = void 0;
-  }
-  if (evaluated0.dynamicItems) {
-    evaluated0.items = void 0;
-  }
   if (data && typeof data == "object" && !Array.isArray(data)) {
     const tag0 = data.message_type;
     if (typeof tag0 == "string") {
@@ -7172,18 +6659,6 @@ function validate73(data, { instancePath = "", parentData, parentDataProperty, r
           })(vErrors, validate45.errors);
           errors = vErrors.length;
         }
-        var props0 = {};
-        props0.message_type = true;
-        props0.content = true;
-        props0.id = true;
-        props0.date = true;
-        props0.name = true;
-        props0.otid = true;
-        props0.sender_id = true;
-        props0.step_id = true;
-        props0.is_err = true;
-        props0.seq_id = true;
-        props0.run_id = true;
       } else if (tag0 === "user_message") {
         if (!validate46(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
           vErrors = vErrors === null ? validate46.errors : (function(a, b) {
@@ -7191,20 +6666,6 @@ function validate73(data, { instancePath = "", parentData, parentDataProperty, r
             return a;
           })(vErrors, validate46.errors);
           errors = vErrors.length;
-        }
-        if (props0 !== true) {
-          props0 = props0 || {};
-          props0.message_type = true;
-          props0.content = true;
-          props0.id = true;
-          props0.date = true;
-          props0.name = true;
-          props0.otid = true;
-          props0.sender_id = true;
-          props0.step_id = true;
-          props0.is_err = true;
-          props0.seq_id = true;
-          props0.run_id = true;
         }
       } else if (tag0 === "assistant_message") {
         if (!validate34(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
@@ -7214,20 +6675,6 @@ function validate73(data, { instancePath = "", parentData, parentDataProperty, r
           })(vErrors, validate34.errors);
           errors = vErrors.length;
         }
-        if (props0 !== true) {
-          props0 = props0 || {};
-          props0.message_type = true;
-          props0.content = true;
-          props0.id = true;
-          props0.date = true;
-          props0.name = true;
-          props0.otid = true;
-          props0.sender_id = true;
-          props0.step_id = true;
-          props0.is_err = true;
-          props0.seq_id = true;
-          props0.run_id = true;
-        }
       } else if (tag0 === "reasoning_message") {
         if (!validate48(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
           vErrors = vErrors === null ? validate48.errors : (function(a, b) {
@@ -7235,22 +6682,6 @@ function validate73(data, { instancePath = "", parentData, parentDataProperty, r
             return a;
           })(vErrors, validate48.errors);
           errors = vErrors.length;
-        }
-        if (props0 !== true) {
-          props0 = props0 || {};
-          props0.message_type = true;
-          props0.source = true;
-          props0.reasoning = true;
-          props0.signature = true;
-          props0.id = true;
-          props0.date = true;
-          props0.name = true;
-          props0.otid = true;
-          props0.sender_id = true;
-          props0.step_id = true;
-          props0.is_err = true;
-          props0.seq_id = true;
-          props0.run_id = true;
         }
       } else if (tag0 === "hidden_reasoning_message") {
         if (!validate38(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
@@ -7260,21 +6691,6 @@ function validate73(data, { instancePath = "", parentData, parentDataProperty, r
           })(vErrors, validate38.errors);
           errors = vErrors.length;
         }
-        if (props0 !== true) {
-          props0 = props0 || {};
-          props0.message_type = true;
-          props0.state = true;
-          props0.hidden_reasoning = true;
-          props0.id = true;
-          props0.date = true;
-          props0.name = true;
-          props0.otid = true;
-          props0.sender_id = true;
-          props0.step_id = true;
-          props0.is_err = true;
-          props0.seq_id = true;
-          props0.run_id = true;
-        }
       } else if (tag0 === "tool_call_message") {
         if (!validate49(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
           vErrors = vErrors === null ? validate49.errors : (function(a, b) {
@@ -7282,21 +6698,6 @@ function validate73(data, { instancePath = "", parentData, parentDataProperty, r
             return a;
           })(vErrors, validate49.errors);
           errors = vErrors.length;
-        }
-        if (props0 !== true) {
-          props0 = props0 || {};
-          props0.message_type = true;
-          props0.tool_call = true;
-          props0.tool_calls = true;
-          props0.id = true;
-          props0.date = true;
-          props0.name = true;
-          props0.otid = true;
-          props0.sender_id = true;
-          props0.step_id = true;
-          props0.is_err = true;
-          props0.seq_id = true;
-          props0.run_id = true;
         }
       } else if (tag0 === "tool_return_message") {
         if (!validate50(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
@@ -7306,25 +6707,6 @@ function validate73(data, { instancePath = "", parentData, parentDataProperty, r
           })(vErrors, validate50.errors);
           errors = vErrors.length;
         }
-        if (props0 !== true) {
-          props0 = props0 || {};
-          props0.message_type = true;
-          props0.tool_return = true;
-          props0.status = true;
-          props0.tool_call_id = true;
-          props0.stdout = true;
-          props0.stderr = true;
-          props0.tool_returns = true;
-          props0.id = true;
-          props0.date = true;
-          props0.name = true;
-          props0.otid = true;
-          props0.sender_id = true;
-          props0.step_id = true;
-          props0.is_err = true;
-          props0.seq_id = true;
-          props0.run_id = true;
-        }
       } else if (tag0 === "approval_request_message") {
         if (!validate30(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
           vErrors = vErrors === null ? validate30.errors : (function(a, b) {
@@ -7332,21 +6714,6 @@ function validate73(data, { instancePath = "", parentData, parentDataProperty, r
             return a;
           })(vErrors, validate30.errors);
           errors = vErrors.length;
-        }
-        if (props0 !== true) {
-          props0 = props0 || {};
-          props0.message_type = true;
-          props0.tool_call = true;
-          props0.tool_calls = true;
-          props0.id = true;
-          props0.date = true;
-          props0.name = true;
-          props0.otid = true;
-          props0.sender_id = true;
-          props0.step_id = true;
-          props0.is_err = true;
-          props0.seq_id = true;
-          props0.run_id = true;
         }
       } else if (tag0 === "approval_response_message") {
         if (!validate31(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
@@ -7356,23 +6723,6 @@ function validate73(data, { instancePath = "", parentData, parentDataProperty, r
           })(vErrors, validate31.errors);
           errors = vErrors.length;
         }
-        if (props0 !== true) {
-          props0 = props0 || {};
-          props0.message_type = true;
-          props0.approvals = true;
-          props0.approve = true;
-          props0.approval_request_id = true;
-          props0.reason = true;
-          props0.id = true;
-          props0.date = true;
-          props0.name = true;
-          props0.otid = true;
-          props0.sender_id = true;
-          props0.step_id = true;
-          props0.is_err = true;
-          props0.seq_id = true;
-          props0.run_id = true;
-        }
       } else if (tag0 === "summary_message") {
         if (!validate54(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
           vErrors = vErrors === null ? validate54.errors : (function(a, b) {
@@ -7380,21 +6730,6 @@ function validate73(data, { instancePath = "", parentData, parentDataProperty, r
             return a;
           })(vErrors, validate54.errors);
           errors = vErrors.length;
-        }
-        if (props0 !== true) {
-          props0 = props0 || {};
-          props0.message_type = true;
-          props0.summary = true;
-          props0.compaction_stats = true;
-          props0.id = true;
-          props0.date = true;
-          props0.name = true;
-          props0.otid = true;
-          props0.sender_id = true;
-          props0.step_id = true;
-          props0.is_err = true;
-          props0.seq_id = true;
-          props0.run_id = true;
         }
       } else if (tag0 === "event_message") {
         if (!validate37(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
@@ -7404,21 +6739,6 @@ function validate73(data, { instancePath = "", parentData, parentDataProperty, r
           })(vErrors, validate37.errors);
           errors = vErrors.length;
         }
-        if (props0 !== true) {
-          props0 = props0 || {};
-          props0.message_type = true;
-          props0.event_type = true;
-          props0.event_data = true;
-          props0.id = true;
-          props0.date = true;
-          props0.name = true;
-          props0.otid = true;
-          props0.sender_id = true;
-          props0.step_id = true;
-          props0.is_err = true;
-          props0.seq_id = true;
-          props0.run_id = true;
-        }
       } else if (tag0 === "ping") {
         if (!validate67(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
           vErrors = vErrors === null ? validate67.errors : (function(a, b) {
@@ -7426,19 +6746,6 @@ function validate73(data, { instancePath = "", parentData, parentDataProperty, r
             return a;
           })(vErrors, validate67.errors);
           errors = vErrors.length;
-        }
-        if (props0 !== true) {
-          props0 = props0 || {};
-          props0.message_type = true;
-          props0.id = true;
-          props0.date = true;
-          props0.name = true;
-          props0.otid = true;
-          props0.sender_id = true;
-          props0.step_id = true;
-          props0.is_err = true;
-          props0.seq_id = true;
-          props0.run_id = true;
         }
       } else if (tag0 === "error_message") {
         if (data && typeof data == "object" && !Array.isArray(data)) {
@@ -7559,15 +6866,6 @@ function validate73(data, { instancePath = "", parentData, parentDataProperty, r
           }
           errors++;
         }
-        if (props0 !== true) {
-          props0 = props0 || {};
-          props0.message_type = true;
-          props0.run_id = true;
-          props0.error_type = true;
-          props0.message = true;
-          props0.detail = true;
-          props0.seq_id = true;
-        }
       } else if (tag0 === "stop_reason") {
         if (data && typeof data == "object" && !Array.isArray(data)) {
           if (data.message_type === void 0) {
@@ -7644,13 +6942,6 @@ function validate73(data, { instancePath = "", parentData, parentDataProperty, r
             vErrors.push(err17);
           }
           errors++;
-        }
-        if (props0 !== true) {
-          props0 = props0 || {};
-          props0.message_type = true;
-          props0.stop_reason = true;
-          props0.run_id = true;
-          props0.seq_id = true;
         }
       } else if (tag0 === "usage_statistics") {
         if (data && typeof data == "object" && !Array.isArray(data)) {
@@ -7807,19 +7098,6 @@ function validate73(data, { instancePath = "", parentData, parentDataProperty, r
           }
           errors++;
         }
-        if (props0 !== true) {
-          props0 = props0 || {};
-          props0.message_type = true;
-          props0.completion_tokens = true;
-          props0.prompt_tokens = true;
-          props0.total_tokens = true;
-          props0.step_count = true;
-          props0.run_ids = true;
-          props0.cached_input_tokens = true;
-          props0.cache_write_tokens = true;
-          props0.reasoning_tokens = true;
-          props0.context_tokens = true;
-        }
       } else {
         const err31 = { instancePath, schemaPath: "#/discriminator", keyword: "discriminator", params: { error: "mapping", tag: "message_type", tagValue: tag0 }, message: 'value of tag "message_type" must be in oneOf', schema: schema96.discriminator, parentSchema: schema96, data };
         if (vErrors === null) {
@@ -7848,21 +7126,12 @@ function validate73(data, { instancePath = "", parentData, parentDataProperty, r
     errors++;
   }
   validate73.errors = vErrors;
-  evaluated0.props = props0;
   return errors === 0;
 }
-validate73.evaluated = { "dynamicProps": true, "dynamicItems": false };
 const LettaTurn = validate86;
 function validate86(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate86.evaluated;
-  if (evaluated0.dynamicProps) {
-    evaluated0.props = void 0;
-  }
-  if (evaluated0.dynamicItems) {
-    evaluated0.items = void 0;
-  }
   if (data && typeof data == "object" && !Array.isArray(data)) {
     if (data.role === void 0) {
       const err0 = { instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: "role" }, message: "must have required property 'role'", schema: schema92.required, parentSchema: schema92, data };
@@ -7975,18 +7244,10 @@ function validate86(data, { instancePath = "", parentData, parentDataProperty, r
   validate86.errors = vErrors;
   return errors === 0;
 }
-validate86.evaluated = { "props": { "role": true, "content": true, "output_ids": true, "output_token_logprobs": true, "tool_name": true }, "dynamicProps": false, "dynamicItems": false };
 const LettaUsageStatistics = validate87;
 function validate87(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate87.evaluated;
-  if (evaluated0.dynamicProps) {
-    evaluated0.props = void 0;
-  }
-  if (evaluated0.dynamicItems) {
-    evaluated0.items = void 0;
-  }
   if (data && typeof data == "object" && !Array.isArray(data)) {
     if (data.message_type === void 0) {
       const err0 = { instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: "message_type" }, message: "must have required property 'message_type'", schema: schema91.required, parentSchema: schema91, data };
@@ -8144,18 +7405,10 @@ function validate87(data, { instancePath = "", parentData, parentDataProperty, r
   validate87.errors = vErrors;
   return errors === 0;
 }
-validate87.evaluated = { "props": { "message_type": true, "completion_tokens": true, "prompt_tokens": true, "total_tokens": true, "step_count": true, "run_ids": true, "cached_input_tokens": true, "cache_write_tokens": true, "reasoning_tokens": true, "context_tokens": true }, "dynamicProps": false, "dynamicItems": false };
 const ReasoningMessage = validate88;
 function validate88(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate88.evaluated;
-  if (evaluated0.dynamicProps) {
-    evaluated0.props = void 0;
-  }
-  if (evaluated0.dynamicItems) {
-    evaluated0.items = void 0;
-  }
   if (data && typeof data == "object" && !Array.isArray(data)) {
     if (data.id === void 0) {
       const err0 = { instancePath, schemaPath: "#/$defs/LettaMessageBase/required", keyword: "required", params: { missingProperty: "id" }, message: "must have required property 'id'", schema: schema43.required, parentSchema: schema43, data };
@@ -8381,18 +7634,10 @@ function validate88(data, { instancePath = "", parentData, parentDataProperty, r
   validate88.errors = vErrors;
   return errors === 0;
 }
-validate88.evaluated = { "props": { "message_type": true, "source": true, "reasoning": true, "signature": true, "id": true, "date": true, "name": true, "otid": true, "sender_id": true, "step_id": true, "is_err": true, "seq_id": true, "run_id": true }, "dynamicProps": false, "dynamicItems": false };
 const SummaryMessage = validate89;
 function validate89(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate89.evaluated;
-  if (evaluated0.dynamicProps) {
-    evaluated0.props = void 0;
-  }
-  if (evaluated0.dynamicItems) {
-    evaluated0.items = void 0;
-  }
   if (data && typeof data == "object" && !Array.isArray(data)) {
     if (data.id === void 0) {
       const err0 = { instancePath, schemaPath: "#/$defs/LettaMessageBase/required", keyword: "required", params: { missingProperty: "id" }, message: "must have required property 'id'", schema: schema43.required, parentSchema: schema43, data };
@@ -8707,27 +7952,20 @@ function validate89(data, { instancePath = "", parentData, parentDataProperty, r
       }
       var _valid0 = _errs27 === errors;
       valid4 = valid4 || _valid0;
-      if (_valid0) {
-        var props0 = {};
-        props0.trigger = true;
-        props0.context_tokens_before = true;
-        props0.context_tokens_after = true;
-        props0.context_window = true;
-        props0.messages_count_before = true;
-        props0.messages_count_after = true;
-      }
-      const _errs42 = errors;
-      if (data11 !== null) {
-        const err28 = { instancePath: instancePath + "/compaction_stats", schemaPath: "#/properties/compaction_stats/anyOf/1/type", keyword: "type", params: { type: "null" }, message: "must be null", schema: schema83.properties.compaction_stats.anyOf[1].type, parentSchema: schema83.properties.compaction_stats.anyOf[1], data: data11 };
-        if (vErrors === null) {
-          vErrors = [err28];
-        } else {
-          vErrors.push(err28);
+      if (!valid4) {
+        const _errs42 = errors;
+        if (data11 !== null) {
+          const err28 = { instancePath: instancePath + "/compaction_stats", schemaPath: "#/properties/compaction_stats/anyOf/1/type", keyword: "type", params: { type: "null" }, message: "must be null", schema: schema83.properties.compaction_stats.anyOf[1].type, parentSchema: schema83.properties.compaction_stats.anyOf[1], data: data11 };
+          if (vErrors === null) {
+            vErrors = [err28];
+          } else {
+            vErrors.push(err28);
+          }
+          errors++;
         }
-        errors++;
+        var _valid0 = _errs42 === errors;
+        valid4 = valid4 || _valid0;
       }
-      var _valid0 = _errs42 === errors;
-      valid4 = valid4 || _valid0;
       if (!valid4) {
         const err29 = { instancePath: instancePath + "/compaction_stats", schemaPath: "#/properties/compaction_stats/anyOf", keyword: "anyOf", params: {}, message: "must match a schema in anyOf", schema: schema83.properties.compaction_stats.anyOf, parentSchema: schema83.properties.compaction_stats, data: data11 };
         if (vErrors === null) {
@@ -8759,18 +7997,10 @@ function validate89(data, { instancePath = "", parentData, parentDataProperty, r
   validate89.errors = vErrors;
   return errors === 0;
 }
-validate89.evaluated = { "props": { "message_type": true, "summary": true, "compaction_stats": true, "id": true, "date": true, "name": true, "otid": true, "sender_id": true, "step_id": true, "is_err": true, "seq_id": true, "run_id": true }, "dynamicProps": false, "dynamicItems": false };
 const SystemMessage = validate90;
 function validate90(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate90.evaluated;
-  if (evaluated0.dynamicProps) {
-    evaluated0.props = void 0;
-  }
-  if (evaluated0.dynamicItems) {
-    evaluated0.items = void 0;
-  }
   if (data && typeof data == "object" && !Array.isArray(data)) {
     if (data.id === void 0) {
       const err0 = { instancePath, schemaPath: "#/$defs/LettaMessageBase/required", keyword: "required", params: { missingProperty: "id" }, message: "must have required property 'id'", schema: schema43.required, parentSchema: schema43, data };
@@ -8972,18 +8202,10 @@ function validate90(data, { instancePath = "", parentData, parentDataProperty, r
   validate90.errors = vErrors;
   return errors === 0;
 }
-validate90.evaluated = { "props": { "message_type": true, "content": true, "id": true, "date": true, "name": true, "otid": true, "sender_id": true, "step_id": true, "is_err": true, "seq_id": true, "run_id": true }, "dynamicProps": false, "dynamicItems": false };
 const TextContent = validate91;
 function validate91(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate91.evaluated;
-  if (evaluated0.dynamicProps) {
-    evaluated0.props = void 0;
-  }
-  if (evaluated0.dynamicItems) {
-    evaluated0.items = void 0;
-  }
   if (data && typeof data == "object" && !Array.isArray(data)) {
     if (data.type === void 0) {
       const err0 = { instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: "type" }, message: "must have required property 'type'", schema: schema40.required, parentSchema: schema40, data };
@@ -9051,18 +8273,10 @@ function validate91(data, { instancePath = "", parentData, parentDataProperty, r
   validate91.errors = vErrors;
   return errors === 0;
 }
-validate91.evaluated = { "props": { "type": true, "text": true, "signature": true }, "dynamicProps": false, "dynamicItems": false };
 const ToolCall = validate92;
 function validate92(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate92.evaluated;
-  if (evaluated0.dynamicProps) {
-    evaluated0.props = void 0;
-  }
-  if (evaluated0.dynamicItems) {
-    evaluated0.items = void 0;
-  }
   if (data && typeof data == "object" && !Array.isArray(data)) {
     if (data.name === void 0) {
       const err0 = { instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: "name" }, message: "must have required property 'name'", schema: schema44.required, parentSchema: schema44, data };
@@ -9139,18 +8353,10 @@ function validate92(data, { instancePath = "", parentData, parentDataProperty, r
   validate92.errors = vErrors;
   return errors === 0;
 }
-validate92.evaluated = { "props": { "name": true, "arguments": true, "tool_call_id": true }, "dynamicProps": false, "dynamicItems": false };
 const ToolCallDelta = validate93;
 function validate93(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate93.evaluated;
-  if (evaluated0.dynamicProps) {
-    evaluated0.props = void 0;
-  }
-  if (evaluated0.dynamicItems) {
-    evaluated0.items = void 0;
-  }
   const _errs1 = errors;
   const _errs2 = errors;
   if (data && typeof data == "object" && !Array.isArray(data)) {
@@ -9263,18 +8469,10 @@ function validate93(data, { instancePath = "", parentData, parentDataProperty, r
   validate93.errors = vErrors;
   return errors === 0;
 }
-validate93.evaluated = { "props": { "name": true, "arguments": true, "tool_call_id": true }, "dynamicProps": false, "dynamicItems": false };
 const ToolCallMessage = validate94;
 function validate94(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate94.evaluated;
-  if (evaluated0.dynamicProps) {
-    evaluated0.props = void 0;
-  }
-  if (evaluated0.dynamicItems) {
-    evaluated0.items = void 0;
-  }
   if (data && typeof data == "object" && !Array.isArray(data)) {
     if (data.id === void 0) {
       const err0 = { instancePath, schemaPath: "#/$defs/LettaMessageBase/required", keyword: "required", params: { missingProperty: "id" }, message: "must have required property 'id'", schema: schema43.required, parentSchema: schema43, data };
@@ -9532,131 +8730,119 @@ function validate94(data, { instancePath = "", parentData, parentDataProperty, r
       }
       var _valid0 = _errs25 === errors;
       valid4 = valid4 || _valid0;
-      if (_valid0) {
-        var props0 = {};
-        props0.name = true;
-        props0.arguments = true;
-        props0.tool_call_id = true;
-      }
-      const _errs34 = errors;
-      const _errs37 = errors;
-      const _errs38 = errors;
-      if (data10 && typeof data10 == "object" && !Array.isArray(data10)) {
-        if (data10.name !== void 0) {
-          var valid9 = false;
-          const err23 = {};
-          if (vErrors === null) {
-            vErrors = [err23];
-          } else {
-            vErrors.push(err23);
-          }
-          errors++;
-        } else {
-          var valid9 = true;
-        }
-        if (valid9) {
-          if (data10.arguments !== void 0) {
+      if (!valid4) {
+        const _errs34 = errors;
+        const _errs37 = errors;
+        const _errs38 = errors;
+        if (data10 && typeof data10 == "object" && !Array.isArray(data10)) {
+          if (data10.name !== void 0) {
             var valid9 = false;
-            const err24 = {};
+            const err23 = {};
             if (vErrors === null) {
-              vErrors = [err24];
+              vErrors = [err23];
             } else {
-              vErrors.push(err24);
+              vErrors.push(err23);
             }
             errors++;
           } else {
             var valid9 = true;
           }
           if (valid9) {
-            if (data10.tool_call_id !== void 0) {
+            if (data10.arguments !== void 0) {
               var valid9 = false;
-              const err25 = {};
+              const err24 = {};
               if (vErrors === null) {
-                vErrors = [err25];
+                vErrors = [err24];
               } else {
-                vErrors.push(err25);
+                vErrors.push(err24);
               }
               errors++;
             } else {
               var valid9 = true;
             }
+            if (valid9) {
+              if (data10.tool_call_id !== void 0) {
+                var valid9 = false;
+                const err25 = {};
+                if (vErrors === null) {
+                  vErrors = [err25];
+                } else {
+                  vErrors.push(err25);
+                }
+                errors++;
+              } else {
+                var valid9 = true;
+              }
+            }
           }
         }
-      }
-      var valid8 = _errs38 === errors;
-      if (valid8) {
-        const err26 = { instancePath: instancePath + "/tool_call", schemaPath: "#/$defs/ToolCallDelta/not", keyword: "not", params: {}, message: "must NOT be valid", schema: schema45.not, parentSchema: schema45, data: data10 };
-        if (vErrors === null) {
-          vErrors = [err26];
-        } else {
-          vErrors.push(err26);
-        }
-        errors++;
-      } else {
-        errors = _errs37;
-        if (vErrors !== null) {
-          if (_errs37) {
-            vErrors.length = _errs37;
+        var valid8 = _errs38 === errors;
+        if (valid8) {
+          const err26 = { instancePath: instancePath + "/tool_call", schemaPath: "#/$defs/ToolCallDelta/not", keyword: "not", params: {}, message: "must NOT be valid", schema: schema45.not, parentSchema: schema45, data: data10 };
+          if (vErrors === null) {
+            vErrors = [err26];
           } else {
-            vErrors = null;
+            vErrors.push(err26);
           }
-        }
-      }
-      if (data10 && typeof data10 == "object" && !Array.isArray(data10)) {
-        if (data10.name !== void 0) {
-          let data17 = data10.name;
-          if (typeof data17 !== "string" && data17 !== null) {
-            const err27 = { instancePath: instancePath + "/tool_call/name", schemaPath: "#/$defs/ToolCallDelta/properties/name/type", keyword: "type", params: { type: schema45.properties.name.type }, message: "must be string,null", schema: schema45.properties.name.type, parentSchema: schema45.properties.name, data: data17 };
-            if (vErrors === null) {
-              vErrors = [err27];
-            } else {
-              vErrors.push(err27);
-            }
-            errors++;
-          }
-        }
-        if (data10.arguments !== void 0) {
-          let data18 = data10.arguments;
-          if (typeof data18 !== "string" && data18 !== null) {
-            const err28 = { instancePath: instancePath + "/tool_call/arguments", schemaPath: "#/$defs/ToolCallDelta/properties/arguments/type", keyword: "type", params: { type: schema45.properties.arguments.type }, message: "must be string,null", schema: schema45.properties.arguments.type, parentSchema: schema45.properties.arguments, data: data18 };
-            if (vErrors === null) {
-              vErrors = [err28];
-            } else {
-              vErrors.push(err28);
-            }
-            errors++;
-          }
-        }
-        if (data10.tool_call_id !== void 0) {
-          let data19 = data10.tool_call_id;
-          if (typeof data19 !== "string" && data19 !== null) {
-            const err29 = { instancePath: instancePath + "/tool_call/tool_call_id", schemaPath: "#/$defs/ToolCallDelta/properties/tool_call_id/type", keyword: "type", params: { type: schema45.properties.tool_call_id.type }, message: "must be string,null", schema: schema45.properties.tool_call_id.type, parentSchema: schema45.properties.tool_call_id, data: data19 };
-            if (vErrors === null) {
-              vErrors = [err29];
-            } else {
-              vErrors.push(err29);
-            }
-            errors++;
-          }
-        }
-      } else {
-        const err30 = { instancePath: instancePath + "/tool_call", schemaPath: "#/$defs/ToolCallDelta/type", keyword: "type", params: { type: "object" }, message: "must be object", schema: schema45.type, parentSchema: schema45, data: data10 };
-        if (vErrors === null) {
-          vErrors = [err30];
+          errors++;
         } else {
-          vErrors.push(err30);
+          errors = _errs37;
+          if (vErrors !== null) {
+            if (_errs37) {
+              vErrors.length = _errs37;
+            } else {
+              vErrors = null;
+            }
+          }
         }
-        errors++;
-      }
-      var _valid0 = _errs34 === errors;
-      valid4 = valid4 || _valid0;
-      if (_valid0) {
-        if (props0 !== true) {
-          props0 = props0 || {};
-          props0.name = true;
-          props0.arguments = true;
-          props0.tool_call_id = true;
+        if (data10 && typeof data10 == "object" && !Array.isArray(data10)) {
+          if (data10.name !== void 0) {
+            let data17 = data10.name;
+            if (typeof data17 !== "string" && data17 !== null) {
+              const err27 = { instancePath: instancePath + "/tool_call/name", schemaPath: "#/$defs/ToolCallDelta/properties/name/type", keyword: "type", params: { type: schema45.properties.name.type }, message: "must be string,null", schema: schema45.properties.name.type, parentSchema: schema45.properties.name, data: data17 };
+              if (vErrors === null) {
+                vErrors = [err27];
+              } else {
+                vErrors.push(err27);
+              }
+              errors++;
+            }
+          }
+          if (data10.arguments !== void 0) {
+            let data18 = data10.arguments;
+            if (typeof data18 !== "string" && data18 !== null) {
+              const err28 = { instancePath: instancePath + "/tool_call/arguments", schemaPath: "#/$defs/ToolCallDelta/properties/arguments/type", keyword: "type", params: { type: schema45.properties.arguments.type }, message: "must be string,null", schema: schema45.properties.arguments.type, parentSchema: schema45.properties.arguments, data: data18 };
+              if (vErrors === null) {
+                vErrors = [err28];
+              } else {
+                vErrors.push(err28);
+              }
+              errors++;
+            }
+          }
+          if (data10.tool_call_id !== void 0) {
+            let data19 = data10.tool_call_id;
+            if (typeof data19 !== "string" && data19 !== null) {
+              const err29 = { instancePath: instancePath + "/tool_call/tool_call_id", schemaPath: "#/$defs/ToolCallDelta/properties/tool_call_id/type", keyword: "type", params: { type: schema45.properties.tool_call_id.type }, message: "must be string,null", schema: schema45.properties.tool_call_id.type, parentSchema: schema45.properties.tool_call_id, data: data19 };
+              if (vErrors === null) {
+                vErrors = [err29];
+              } else {
+                vErrors.push(err29);
+              }
+              errors++;
+            }
+          }
+        } else {
+          const err30 = { instancePath: instancePath + "/tool_call", schemaPath: "#/$defs/ToolCallDelta/type", keyword: "type", params: { type: "object" }, message: "must be object", schema: schema45.type, parentSchema: schema45, data: data10 };
+          if (vErrors === null) {
+            vErrors = [err30];
+          } else {
+            vErrors.push(err30);
+          }
+          errors++;
         }
+        var _valid0 = _errs34 === errors;
+        valid4 = valid4 || _valid0;
       }
       if (!valid4) {
         const err31 = { instancePath: instancePath + "/tool_call", schemaPath: "#/properties/tool_call/anyOf", keyword: "anyOf", params: {}, message: "must match a schema in anyOf", schema: schema74.properties.tool_call.anyOf, parentSchema: schema74.properties.tool_call, data: data10 };
@@ -9771,136 +8957,134 @@ function validate94(data, { instancePath = "", parentData, parentDataProperty, r
       }
       var _valid1 = _errs47 === errors;
       valid11 = valid11 || _valid1;
-      const _errs58 = errors;
-      const _errs61 = errors;
-      const _errs62 = errors;
-      if (data20 && typeof data20 == "object" && !Array.isArray(data20)) {
-        if (data20.name !== void 0) {
-          var valid18 = false;
-          const err40 = {};
-          if (vErrors === null) {
-            vErrors = [err40];
-          } else {
-            vErrors.push(err40);
-          }
-          errors++;
-        } else {
-          var valid18 = true;
-        }
-        if (valid18) {
-          if (data20.arguments !== void 0) {
+      if (!valid11) {
+        const _errs58 = errors;
+        const _errs61 = errors;
+        const _errs62 = errors;
+        if (data20 && typeof data20 == "object" && !Array.isArray(data20)) {
+          if (data20.name !== void 0) {
             var valid18 = false;
-            const err41 = {};
+            const err40 = {};
             if (vErrors === null) {
-              vErrors = [err41];
+              vErrors = [err40];
             } else {
-              vErrors.push(err41);
+              vErrors.push(err40);
             }
             errors++;
           } else {
             var valid18 = true;
           }
           if (valid18) {
-            if (data20.tool_call_id !== void 0) {
+            if (data20.arguments !== void 0) {
               var valid18 = false;
-              const err42 = {};
+              const err41 = {};
               if (vErrors === null) {
-                vErrors = [err42];
+                vErrors = [err41];
               } else {
-                vErrors.push(err42);
+                vErrors.push(err41);
               }
               errors++;
             } else {
               var valid18 = true;
             }
+            if (valid18) {
+              if (data20.tool_call_id !== void 0) {
+                var valid18 = false;
+                const err42 = {};
+                if (vErrors === null) {
+                  vErrors = [err42];
+                } else {
+                  vErrors.push(err42);
+                }
+                errors++;
+              } else {
+                var valid18 = true;
+              }
+            }
           }
         }
-      }
-      var valid17 = _errs62 === errors;
-      if (valid17) {
-        const err43 = { instancePath: instancePath + "/tool_calls", schemaPath: "#/$defs/ToolCallDelta/not", keyword: "not", params: {}, message: "must NOT be valid", schema: schema45.not, parentSchema: schema45, data: data20 };
-        if (vErrors === null) {
-          vErrors = [err43];
-        } else {
-          vErrors.push(err43);
-        }
-        errors++;
-      } else {
-        errors = _errs61;
-        if (vErrors !== null) {
-          if (_errs61) {
-            vErrors.length = _errs61;
+        var valid17 = _errs62 === errors;
+        if (valid17) {
+          const err43 = { instancePath: instancePath + "/tool_calls", schemaPath: "#/$defs/ToolCallDelta/not", keyword: "not", params: {}, message: "must NOT be valid", schema: schema45.not, parentSchema: schema45, data: data20 };
+          if (vErrors === null) {
+            vErrors = [err43];
           } else {
-            vErrors = null;
+            vErrors.push(err43);
           }
-        }
-      }
-      if (data20 && typeof data20 == "object" && !Array.isArray(data20)) {
-        if (data20.name !== void 0) {
-          let data28 = data20.name;
-          if (typeof data28 !== "string" && data28 !== null) {
-            const err44 = { instancePath: instancePath + "/tool_calls/name", schemaPath: "#/$defs/ToolCallDelta/properties/name/type", keyword: "type", params: { type: schema45.properties.name.type }, message: "must be string,null", schema: schema45.properties.name.type, parentSchema: schema45.properties.name, data: data28 };
-            if (vErrors === null) {
-              vErrors = [err44];
-            } else {
-              vErrors.push(err44);
-            }
-            errors++;
-          }
-        }
-        if (data20.arguments !== void 0) {
-          let data29 = data20.arguments;
-          if (typeof data29 !== "string" && data29 !== null) {
-            const err45 = { instancePath: instancePath + "/tool_calls/arguments", schemaPath: "#/$defs/ToolCallDelta/properties/arguments/type", keyword: "type", params: { type: schema45.properties.arguments.type }, message: "must be string,null", schema: schema45.properties.arguments.type, parentSchema: schema45.properties.arguments, data: data29 };
-            if (vErrors === null) {
-              vErrors = [err45];
-            } else {
-              vErrors.push(err45);
-            }
-            errors++;
-          }
-        }
-        if (data20.tool_call_id !== void 0) {
-          let data30 = data20.tool_call_id;
-          if (typeof data30 !== "string" && data30 !== null) {
-            const err46 = { instancePath: instancePath + "/tool_calls/tool_call_id", schemaPath: "#/$defs/ToolCallDelta/properties/tool_call_id/type", keyword: "type", params: { type: schema45.properties.tool_call_id.type }, message: "must be string,null", schema: schema45.properties.tool_call_id.type, parentSchema: schema45.properties.tool_call_id, data: data30 };
-            if (vErrors === null) {
-              vErrors = [err46];
-            } else {
-              vErrors.push(err46);
-            }
-            errors++;
-          }
-        }
-      } else {
-        const err47 = { instancePath: instancePath + "/tool_calls", schemaPath: "#/$defs/ToolCallDelta/type", keyword: "type", params: { type: "object" }, message: "must be object", schema: schema45.type, parentSchema: schema45, data: data20 };
-        if (vErrors === null) {
-          vErrors = [err47];
+          errors++;
         } else {
-          vErrors.push(err47);
+          errors = _errs61;
+          if (vErrors !== null) {
+            if (_errs61) {
+              vErrors.length = _errs61;
+            } else {
+              vErrors = null;
+            }
+          }
         }
-        errors++;
-      }
-      var _valid1 = _errs58 === errors;
-      valid11 = valid11 || _valid1;
-      if (_valid1) {
-        var props1 = {};
-        props1.name = true;
-        props1.arguments = true;
-        props1.tool_call_id = true;
-      }
-      const _errs69 = errors;
-      if (data20 !== null) {
-        const err48 = { instancePath: instancePath + "/tool_calls", schemaPath: "#/properties/tool_calls/anyOf/2/type", keyword: "type", params: { type: "null" }, message: "must be null", schema: schema74.properties.tool_calls.anyOf[2].type, parentSchema: schema74.properties.tool_calls.anyOf[2], data: data20 };
-        if (vErrors === null) {
-          vErrors = [err48];
+        if (data20 && typeof data20 == "object" && !Array.isArray(data20)) {
+          if (data20.name !== void 0) {
+            let data28 = data20.name;
+            if (typeof data28 !== "string" && data28 !== null) {
+              const err44 = { instancePath: instancePath + "/tool_calls/name", schemaPath: "#/$defs/ToolCallDelta/properties/name/type", keyword: "type", params: { type: schema45.properties.name.type }, message: "must be string,null", schema: schema45.properties.name.type, parentSchema: schema45.properties.name, data: data28 };
+              if (vErrors === null) {
+                vErrors = [err44];
+              } else {
+                vErrors.push(err44);
+              }
+              errors++;
+            }
+          }
+          if (data20.arguments !== void 0) {
+            let data29 = data20.arguments;
+            if (typeof data29 !== "string" && data29 !== null) {
+              const err45 = { instancePath: instancePath + "/tool_calls/arguments", schemaPath: "#/$defs/ToolCallDelta/properties/arguments/type", keyword: "type", params: { type: schema45.properties.arguments.type }, message: "must be string,null", schema: schema45.properties.arguments.type, parentSchema: schema45.properties.arguments, data: data29 };
+              if (vErrors === null) {
+                vErrors = [err45];
+              } else {
+                vErrors.push(err45);
+              }
+              errors++;
+            }
+          }
+          if (data20.tool_call_id !== void 0) {
+            let data30 = data20.tool_call_id;
+            if (typeof data30 !== "string" && data30 !== null) {
+              const err46 = { instancePath: instancePath + "/tool_calls/tool_call_id", schemaPath: "#/$defs/ToolCallDelta/properties/tool_call_id/type", keyword: "type", params: { type: schema45.properties.tool_call_id.type }, message: "must be string,null", schema: schema45.properties.tool_call_id.type, parentSchema: schema45.properties.tool_call_id, data: data30 };
+              if (vErrors === null) {
+                vErrors = [err46];
+              } else {
+                vErrors.push(err46);
+              }
+              errors++;
+            }
+          }
         } else {
-          vErrors.push(err48);
+          const err47 = { instancePath: instancePath + "/tool_calls", schemaPath: "#/$defs/ToolCallDelta/type", keyword: "type", params: { type: "object" }, message: "must be object", schema: schema45.type, parentSchema: schema45, data: data20 };
+          if (vErrors === null) {
+            vErrors = [err47];
+          } else {
+            vErrors.push(err47);
+          }
+          errors++;
         }
-        errors++;
+        var _valid1 = _errs58 === errors;
+        valid11 = valid11 || _valid1;
+        if (!valid11) {
+          const _errs69 = errors;
+          if (data20 !== null) {
+            const err48 = { instancePath: instancePath + "/tool_calls", schemaPath: "#/properties/tool_calls/anyOf/2/type", keyword: "type", params: { type: "null" }, message: "must be null", schema: schema74.properties.tool_calls.anyOf[2].type, parentSchema: schema74.properties.tool_calls.anyOf[2], data: data20 };
+            if (vErrors === null) {
+              vErrors = [err48];
+            } else {
+              vErrors.push(err48);
+            }
+            errors++;
+          }
+          var _valid1 = _errs69 === errors;
+          valid11 = valid11 || _valid1;
+        }
       }
-      var _valid1 = _errs69 === errors;
-      valid11 = valid11 || _valid1;
       if (!valid11) {
         const err49 = { instancePath: instancePath + "/tool_calls", schemaPath: "#/properties/tool_calls/anyOf", keyword: "anyOf", params: {}, message: "must match a schema in anyOf", schema: schema74.properties.tool_calls.anyOf, parentSchema: schema74.properties.tool_calls, data: data20 };
         if (vErrors === null) {
@@ -9932,18 +9116,10 @@ function validate94(data, { instancePath = "", parentData, parentDataProperty, r
   validate94.errors = vErrors;
   return errors === 0;
 }
-validate94.evaluated = { "props": { "message_type": true, "tool_call": true, "tool_calls": true, "id": true, "date": true, "name": true, "otid": true, "sender_id": true, "step_id": true, "is_err": true, "seq_id": true, "run_id": true }, "dynamicProps": false, "dynamicItems": false };
 const ToolResult = validate95;
 function validate95(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate95.evaluated;
-  if (evaluated0.dynamicProps) {
-    evaluated0.props = void 0;
-  }
-  if (evaluated0.dynamicItems) {
-    evaluated0.items = void 0;
-  }
   if (data && typeof data == "object" && !Array.isArray(data)) {
     if (data.tool_return === void 0) {
       const err0 = { instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: "tool_return" }, message: "must have required property 'tool_return'", schema: schema82.required, parentSchema: schema82, data };
@@ -10000,29 +9176,31 @@ function validate95(data, { instancePath = "", parentData, parentDataProperty, r
       }
       var _valid0 = _errs4 === errors;
       valid1 = valid1 || _valid0;
-      const _errs6 = errors;
-      if (Array.isArray(data1)) {
-        const len0 = data1.length;
-        for (let i0 = 0; i0 < len0; i0++) {
-          if (!validate23(data1[i0], { instancePath: instancePath + "/tool_return/" + i0, parentData: data1, parentDataProperty: i0, rootData, dynamicAnchors })) {
-            vErrors = vErrors === null ? validate23.errors : (function(a, b) {
-              for (let i = 0; i < b.length; i++) a.push(b[i]);
-              return a;
-            })(vErrors, validate23.errors);
-            errors = vErrors.length;
+      if (!valid1) {
+        const _errs6 = errors;
+        if (Array.isArray(data1)) {
+          const len0 = data1.length;
+          for (let i0 = 0; i0 < len0; i0++) {
+            if (!validate23(data1[i0], { instancePath: instancePath + "/tool_return/" + i0, parentData: data1, parentDataProperty: i0, rootData, dynamicAnchors })) {
+              vErrors = vErrors === null ? validate23.errors : (function(a, b) {
+                for (let i = 0; i < b.length; i++) a.push(b[i]);
+                return a;
+              })(vErrors, validate23.errors);
+              errors = vErrors.length;
+            }
           }
-        }
-      } else {
-        const err5 = { instancePath: instancePath + "/tool_return", schemaPath: "#/properties/tool_return/anyOf/1/type", keyword: "type", params: { type: "array" }, message: "must be array", schema: schema82.properties.tool_return.anyOf[1].type, parentSchema: schema82.properties.tool_return.anyOf[1], data: data1 };
-        if (vErrors === null) {
-          vErrors = [err5];
         } else {
-          vErrors.push(err5);
+          const err5 = { instancePath: instancePath + "/tool_return", schemaPath: "#/properties/tool_return/anyOf/1/type", keyword: "type", params: { type: "array" }, message: "must be array", schema: schema82.properties.tool_return.anyOf[1].type, parentSchema: schema82.properties.tool_return.anyOf[1], data: data1 };
+          if (vErrors === null) {
+            vErrors = [err5];
+          } else {
+            vErrors.push(err5);
+          }
+          errors++;
         }
-        errors++;
+        var _valid0 = _errs6 === errors;
+        valid1 = valid1 || _valid0;
       }
-      var _valid0 = _errs6 === errors;
-      valid1 = valid1 || _valid0;
       if (!valid1) {
         const err6 = { instancePath: instancePath + "/tool_return", schemaPath: "#/properties/tool_return/anyOf", keyword: "anyOf", params: {}, message: "must match a schema in anyOf", schema: schema82.properties.tool_return.anyOf, parentSchema: schema82.properties.tool_return, data: data1 };
         if (vErrors === null) {
@@ -10132,18 +9310,10 @@ function validate95(data, { instancePath = "", parentData, parentDataProperty, r
   validate95.errors = vErrors;
   return errors === 0;
 }
-validate95.evaluated = { "props": { "type": true, "tool_return": true, "status": true, "tool_call_id": true, "stdout": true, "stderr": true }, "dynamicProps": false, "dynamicItems": false };
 const ToolReturn = validate97;
 function validate97(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate97.evaluated;
-  if (evaluated0.dynamicProps) {
-    evaluated0.props = void 0;
-  }
-  if (evaluated0.dynamicItems) {
-    evaluated0.items = void 0;
-  }
   if (data && typeof data == "object" && !Array.isArray(data)) {
     if (data.type === void 0) {
       const err0 = { instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: "type" }, message: "must have required property 'type'", schema: schema33.required, parentSchema: schema33, data };
@@ -10209,29 +9379,31 @@ function validate97(data, { instancePath = "", parentData, parentDataProperty, r
       }
       var _valid0 = _errs4 === errors;
       valid1 = valid1 || _valid0;
-      const _errs6 = errors;
-      if (Array.isArray(data1)) {
-        const len0 = data1.length;
-        for (let i0 = 0; i0 < len0; i0++) {
-          if (!validate23(data1[i0], { instancePath: instancePath + "/tool_return/" + i0, parentData: data1, parentDataProperty: i0, rootData, dynamicAnchors })) {
-            vErrors = vErrors === null ? validate23.errors : (function(a, b) {
-              for (let i = 0; i < b.length; i++) a.push(b[i]);
-              return a;
-            })(vErrors, validate23.errors);
-            errors = vErrors.length;
+      if (!valid1) {
+        const _errs6 = errors;
+        if (Array.isArray(data1)) {
+          const len0 = data1.length;
+          for (let i0 = 0; i0 < len0; i0++) {
+            if (!validate23(data1[i0], { instancePath: instancePath + "/tool_return/" + i0, parentData: data1, parentDataProperty: i0, rootData, dynamicAnchors })) {
+              vErrors = vErrors === null ? validate23.errors : (function(a, b) {
+                for (let i = 0; i < b.length; i++) a.push(b[i]);
+                return a;
+              })(vErrors, validate23.errors);
+              errors = vErrors.length;
+            }
           }
-        }
-      } else {
-        const err6 = { instancePath: instancePath + "/tool_return", schemaPath: "#/properties/tool_return/anyOf/1/type", keyword: "type", params: { type: "array" }, message: "must be array", schema: schema33.properties.tool_return.anyOf[1].type, parentSchema: schema33.properties.tool_return.anyOf[1], data: data1 };
-        if (vErrors === null) {
-          vErrors = [err6];
         } else {
-          vErrors.push(err6);
+          const err6 = { instancePath: instancePath + "/tool_return", schemaPath: "#/properties/tool_return/anyOf/1/type", keyword: "type", params: { type: "array" }, message: "must be array", schema: schema33.properties.tool_return.anyOf[1].type, parentSchema: schema33.properties.tool_return.anyOf[1], data: data1 };
+          if (vErrors === null) {
+            vErrors = [err6];
+          } else {
+            vErrors.push(err6);
+          }
+          errors++;
         }
-        errors++;
+        var _valid0 = _errs6 === errors;
+        valid1 = valid1 || _valid0;
       }
-      var _valid0 = _errs6 === errors;
-      valid1 = valid1 || _valid0;
       if (!valid1) {
         const err7 = { instancePath: instancePath + "/tool_return", schemaPath: "#/properties/tool_return/anyOf", keyword: "anyOf", params: {}, message: "must match a schema in anyOf", schema: schema33.properties.tool_return.anyOf, parentSchema: schema33.properties.tool_return, data: data1 };
         if (vErrors === null) {
@@ -10341,18 +9513,10 @@ function validate97(data, { instancePath = "", parentData, parentDataProperty, r
   validate97.errors = vErrors;
   return errors === 0;
 }
-validate97.evaluated = { "props": { "type": true, "tool_return": true, "status": true, "tool_call_id": true, "stdout": true, "stderr": true }, "dynamicProps": false, "dynamicItems": false };
 const ToolReturnMessage = validate99;
 function validate99(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate99.evaluated;
-  if (evaluated0.dynamicProps) {
-    evaluated0.props = void 0;
-  }
-  if (evaluated0.dynamicItems) {
-    evaluated0.items = void 0;
-  }
   if (data && typeof data == "object" && !Array.isArray(data)) {
     if (data.id === void 0) {
       const err0 = { instancePath, schemaPath: "#/$defs/LettaMessageBase/required", keyword: "required", params: { missingProperty: "id" }, message: "must have required property 'id'", schema: schema43.required, parentSchema: schema43, data };
@@ -10674,18 +9838,10 @@ function validate99(data, { instancePath = "", parentData, parentDataProperty, r
   validate99.errors = vErrors;
   return errors === 0;
 }
-validate99.evaluated = { "props": { "message_type": true, "tool_return": true, "status": true, "tool_call_id": true, "stdout": true, "stderr": true, "tool_returns": true, "id": true, "date": true, "name": true, "otid": true, "sender_id": true, "step_id": true, "is_err": true, "seq_id": true, "run_id": true }, "dynamicProps": false, "dynamicItems": false };
 const UrlImage = validate101;
 function validate101(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate101.evaluated;
-  if (evaluated0.dynamicProps) {
-    evaluated0.props = void 0;
-  }
-  if (evaluated0.dynamicItems) {
-    evaluated0.items = void 0;
-  }
   if (data && typeof data == "object" && !Array.isArray(data)) {
     if (data.type === void 0) {
       const err0 = { instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: "type" }, message: "must have required property 'type'", schema: schema37.required, parentSchema: schema37, data };
@@ -10741,18 +9897,10 @@ function validate101(data, { instancePath = "", parentData, parentDataProperty, 
   validate101.errors = vErrors;
   return errors === 0;
 }
-validate101.evaluated = { "props": { "type": true, "url": true }, "dynamicProps": false, "dynamicItems": false };
 const UserContentPart = validate102;
 function validate102(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate102.evaluated;
-  if (evaluated0.dynamicProps) {
-    evaluated0.props = void 0;
-  }
-  if (evaluated0.dynamicItems) {
-    evaluated0.items = void 0;
-  }
   if (data && typeof data == "object" && !Array.isArray(data)) {
     const tag0 = data.type;
     if (typeof tag0 == "string") {
@@ -10821,10 +9969,6 @@ function validate102(data, { instancePath = "", parentData, parentDataProperty, 
           }
           errors++;
         }
-        var props0 = {};
-        props0.type = true;
-        props0.text = true;
-        props0.signature = true;
       } else if (tag0 === "image") {
         if (!validate24(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
           vErrors = vErrors === null ? validate24.errors : (function(a, b) {
@@ -10832,11 +9976,6 @@ function validate102(data, { instancePath = "", parentData, parentDataProperty, 
             return a;
           })(vErrors, validate24.errors);
           errors = vErrors.length;
-        }
-        if (props0 !== true) {
-          props0 = props0 || {};
-          props0.type = true;
-          props0.source = true;
         }
       } else {
         const err6 = { instancePath, schemaPath: "#/discriminator", keyword: "discriminator", params: { error: "mapping", tag: "type", tagValue: tag0 }, message: 'value of tag "type" must be in oneOf', schema: schema34.discriminator, parentSchema: schema34, data };
@@ -10866,21 +10005,12 @@ function validate102(data, { instancePath = "", parentData, parentDataProperty, 
     errors++;
   }
   validate102.errors = vErrors;
-  evaluated0.props = props0;
   return errors === 0;
 }
-validate102.evaluated = { "dynamicProps": true, "dynamicItems": false };
 const UserMessage = validate104;
 function validate104(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate104.evaluated;
-  if (evaluated0.dynamicProps) {
-    evaluated0.props = void 0;
-  }
-  if (evaluated0.dynamicItems) {
-    evaluated0.items = void 0;
-  }
   if (data && typeof data == "object" && !Array.isArray(data)) {
     if (data.id === void 0) {
       const err0 = { instancePath, schemaPath: "#/$defs/LettaMessageBase/required", keyword: "required", params: { missingProperty: "id" }, message: "must have required property 'id'", schema: schema43.required, parentSchema: schema43, data };
@@ -11074,29 +10204,31 @@ function validate104(data, { instancePath = "", parentData, parentDataProperty, 
       }
       var _valid0 = _errs25 === errors;
       valid4 = valid4 || _valid0;
-      const _errs27 = errors;
-      if (Array.isArray(data10)) {
-        const len0 = data10.length;
-        for (let i0 = 0; i0 < len0; i0++) {
-          if (!validate23(data10[i0], { instancePath: instancePath + "/content/" + i0, parentData: data10, parentDataProperty: i0, rootData, dynamicAnchors })) {
-            vErrors = vErrors === null ? validate23.errors : (function(a, b) {
-              for (let i = 0; i < b.length; i++) a.push(b[i]);
-              return a;
-            })(vErrors, validate23.errors);
-            errors = vErrors.length;
+      if (!valid4) {
+        const _errs27 = errors;
+        if (Array.isArray(data10)) {
+          const len0 = data10.length;
+          for (let i0 = 0; i0 < len0; i0++) {
+            if (!validate23(data10[i0], { instancePath: instancePath + "/content/" + i0, parentData: data10, parentDataProperty: i0, rootData, dynamicAnchors })) {
+              vErrors = vErrors === null ? validate23.errors : (function(a, b) {
+                for (let i = 0; i < b.length; i++) a.push(b[i]);
+                return a;
+              })(vErrors, validate23.errors);
+              errors = vErrors.length;
+            }
           }
-        }
-      } else {
-        const err17 = { instancePath: instancePath + "/content", schemaPath: "#/properties/content/anyOf/1/type", keyword: "type", params: { type: "array" }, message: "must be array", schema: schema70.properties.content.anyOf[1].type, parentSchema: schema70.properties.content.anyOf[1], data: data10 };
-        if (vErrors === null) {
-          vErrors = [err17];
         } else {
-          vErrors.push(err17);
+          const err17 = { instancePath: instancePath + "/content", schemaPath: "#/properties/content/anyOf/1/type", keyword: "type", params: { type: "array" }, message: "must be array", schema: schema70.properties.content.anyOf[1].type, parentSchema: schema70.properties.content.anyOf[1], data: data10 };
+          if (vErrors === null) {
+            vErrors = [err17];
+          } else {
+            vErrors.push(err17);
+          }
+          errors++;
         }
-        errors++;
+        var _valid0 = _errs27 === errors;
+        valid4 = valid4 || _valid0;
       }
-      var _valid0 = _errs27 === errors;
-      valid4 = valid4 || _valid0;
       if (!valid4) {
         const err18 = { instancePath: instancePath + "/content", schemaPath: "#/properties/content/anyOf", keyword: "anyOf", params: {}, message: "must match a schema in anyOf", schema: schema70.properties.content.anyOf, parentSchema: schema70.properties.content, data: data10 };
         if (vErrors === null) {
@@ -11128,7 +10260,6 @@ function validate104(data, { instancePath = "", parentData, parentDataProperty, 
   validate104.errors = vErrors;
   return errors === 0;
 }
-validate104.evaluated = { "props": { "message_type": true, "content": true, "id": true, "date": true, "name": true, "otid": true, "sender_id": true, "step_id": true, "is_err": true, "seq_id": true, "run_id": true }, "dynamicProps": false, "dynamicItems": false };
 // Annotate the CommonJS export names for ESM import in node:
 0 && (module.exports = {
   Approval,

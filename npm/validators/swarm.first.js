@@ -41,13 +41,6 @@ const schema32 = { "type": "string", "enum": ["assistant", "system", "tool", "us
 function validate21(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate21.evaluated;
-  if (evaluated0.dynamicProps) {
-    evaluated0.props = void 0;
-  }
-  if (evaluated0.dynamicItems) {
-    evaluated0.items = void 0;
-  }
   if (typeof data !== "string") {
     validate21.errors = [{ instancePath, schemaPath: "#/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
     return false;
@@ -59,19 +52,11 @@ function validate21(data, { instancePath = "", parentData, parentDataProperty, r
   validate21.errors = vErrors;
   return errors === 0;
 }
-validate21.evaluated = { "dynamicProps": false, "dynamicItems": false };
 const ExecutionMode = validate22;
 const schema33 = { "type": "string", "enum": ["tool", "user"] };
 function validate22(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate22.evaluated;
-  if (evaluated0.dynamicProps) {
-    evaluated0.props = void 0;
-  }
-  if (evaluated0.dynamicItems) {
-    evaluated0.items = void 0;
-  }
   if (typeof data !== "string") {
     validate22.errors = [{ instancePath, schemaPath: "#/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
     return false;
@@ -83,7 +68,6 @@ function validate22(data, { instancePath = "", parentData, parentDataProperty, r
   validate22.errors = vErrors;
   return errors === 0;
 }
-validate22.evaluated = { "dynamicProps": false, "dynamicItems": false };
 const IAgentTool = validate23;
 const schema34 = { "type": "object", "properties": { "toolName": { "type": "string" }, "docNote": { "type": "string" }, "type": { "type": "string" }, "function": { "$ref": "#/$defs/IToolFunction" } }, "required": ["toolName", "type", "function"] };
 const schema35 = { "type": "object", "properties": { "name": { "type": "string" }, "description": { "type": "string" }, "parameters": { "$ref": "#/$defs/IToolParameters" } }, "required": ["name", "description", "parameters"] };
@@ -92,13 +76,6 @@ const schema37 = { "type": "object", "properties": { "type": { "type": "string" 
 function validate25(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate25.evaluated;
-  if (evaluated0.dynamicProps) {
-    evaluated0.props = void 0;
-  }
-  if (evaluated0.dynamicItems) {
-    evaluated0.items = void 0;
-  }
   if (errors === 0) {
     if (data && typeof data == "object" && !Array.isArray(data)) {
       let missing0;
@@ -243,17 +220,9 @@ function validate25(data, { instancePath = "", parentData, parentDataProperty, r
   validate25.errors = vErrors;
   return errors === 0;
 }
-validate25.evaluated = { "props": { "type": true, "required": true, "properties": true }, "dynamicProps": false, "dynamicItems": false };
 function validate24(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate24.evaluated;
-  if (evaluated0.dynamicProps) {
-    evaluated0.props = void 0;
-  }
-  if (evaluated0.dynamicItems) {
-    evaluated0.items = void 0;
-  }
   if (errors === 0) {
     if (data && typeof data == "object" && !Array.isArray(data)) {
       let missing0;
@@ -307,17 +276,9 @@ function validate24(data, { instancePath = "", parentData, parentDataProperty, r
   validate24.errors = vErrors;
   return errors === 0;
 }
-validate24.evaluated = { "props": { "name": true, "description": true, "parameters": true }, "dynamicProps": false, "dynamicItems": false };
 function validate23(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate23.evaluated;
-  if (evaluated0.dynamicProps) {
-    evaluated0.props = void 0;
-  }
-  if (evaluated0.dynamicItems) {
-    evaluated0.items = void 0;
-  }
   if (errors === 0) {
     if (data && typeof data == "object" && !Array.isArray(data)) {
       let missing0;
@@ -383,7 +344,6 @@ function validate23(data, { instancePath = "", parentData, parentDataProperty, r
   validate23.errors = vErrors;
   return errors === 0;
 }
-validate23.evaluated = { "props": { "toolName": true, "docNote": true, "type": true, "function": true }, "dynamicProps": false, "dynamicItems": false };
 const IBaseMessage = validate28;
 const schema38 = { "type": "object", "properties": { "role": { "$ref": "#/$defs/BaseMessageRole" }, "content": { "type": "string" }, "tool_calls": { "type": "array", "items": { "$ref": "#/$defs/IToolCall" } }, "images": { "type": "array", "items": { "type": "string" } }, "tool_call_id": { "type": "string" } }, "required": ["role", "content"] };
 const schema40 = { "type": "object", "properties": { "id": { "type": "string" }, "type": { "const": "function" }, "function": { "$ref": "#/$defs/IToolCallFunction" } }, "required": ["id", "type", "function"] };
@@ -391,13 +351,6 @@ const schema41 = { "type": "object", "properties": { "name": { "type": "string" 
 function validate29(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate29.evaluated;
-  if (evaluated0.dynamicProps) {
-    evaluated0.props = void 0;
-  }
-  if (evaluated0.dynamicItems) {
-    evaluated0.items = void 0;
-  }
   if (errors === 0) {
     if (data && typeof data == "object" && !Array.isArray(data)) {
       let missing0;
@@ -482,17 +435,9 @@ function validate29(data, { instancePath = "", parentData, parentDataProperty, r
   validate29.errors = vErrors;
   return errors === 0;
 }
-validate29.evaluated = { "props": { "id": true, "type": true, "function": true }, "dynamicProps": false, "dynamicItems": false };
 function validate28(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate28.evaluated;
-  if (evaluated0.dynamicProps) {
-    evaluated0.props = void 0;
-  }
-  if (evaluated0.dynamicItems) {
-    evaluated0.items = void 0;
-  }
   if (errors === 0) {
     if (data && typeof data == "object" && !Array.isArray(data)) {
       let missing0;
@@ -609,19 +554,11 @@ function validate28(data, { instancePath = "", parentData, parentDataProperty, r
   validate28.errors = vErrors;
   return errors === 0;
 }
-validate28.evaluated = { "props": { "role": true, "content": true, "tool_calls": true, "images": true, "tool_call_id": true }, "dynamicProps": false, "dynamicItems": false };
 const IOutlineMessage = validate31;
 const schema42 = { "type": "object", "allOf": [{ "$ref": "#/$defs/IBaseMessage" }] };
 function validate31(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate31.evaluated;
-  if (evaluated0.dynamicProps) {
-    evaluated0.props = void 0;
-  }
-  if (evaluated0.dynamicItems) {
-    evaluated0.items = void 0;
-  }
   if (!(data && typeof data == "object" && !Array.isArray(data))) {
     validate31.errors = [{ instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" }];
     return false;
@@ -636,20 +573,12 @@ function validate31(data, { instancePath = "", parentData, parentDataProperty, r
   validate31.errors = vErrors;
   return errors === 0;
 }
-validate31.evaluated = { "props": { "role": true, "content": true, "tool_calls": true, "images": true, "tool_call_id": true }, "dynamicProps": false, "dynamicItems": false };
 const ISwarmMessage = validate33;
 const schema43 = { "type": "object", "properties": { "role": { "$ref": "#/$defs/SwarmMessageRole" }, "content": { "type": "string" }, "tool_calls": { "type": "array", "items": { "$ref": "#/$defs/IToolCall" } }, "images": { "type": "array", "items": { "type": "string" } }, "tool_call_id": { "type": "string" }, "agentName": { "type": "string" }, "mode": { "$ref": "#/$defs/ExecutionMode" }, "payload": { "type": ["object", "null"] } }, "required": ["role", "content", "agentName", "mode"] };
 const schema44 = { "type": "string", "enum": ["assistant", "system", "tool", "user", "resque", "flush", "developer"] };
 function validate33(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate33.evaluated;
-  if (evaluated0.dynamicProps) {
-    evaluated0.props = void 0;
-  }
-  if (evaluated0.dynamicItems) {
-    evaluated0.items = void 0;
-  }
   if (errors === 0) {
     if (data && typeof data == "object" && !Array.isArray(data)) {
       let missing0;
@@ -808,19 +737,11 @@ function validate33(data, { instancePath = "", parentData, parentDataProperty, r
   validate33.errors = vErrors;
   return errors === 0;
 }
-validate33.evaluated = { "props": { "role": true, "content": true, "tool_calls": true, "images": true, "tool_call_id": true, "agentName": true, "mode": true, "payload": true }, "dynamicProps": false, "dynamicItems": false };
 const ITool = validate35;
 const schema46 = { "type": "object", "properties": { "type": { "type": "string" }, "function": { "$ref": "#/$defs/IToolFunction" } }, "required": ["type", "function"] };
 function validate35(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate35.evaluated;
-  if (evaluated0.dynamicProps) {
-    evaluated0.props = void 0;
-  }
-  if (evaluated0.dynamicItems) {
-    evaluated0.items = void 0;
-  }
   if (errors === 0) {
     if (data && typeof data == "object" && !Array.isArray(data)) {
       let missing0;
@@ -862,18 +783,10 @@ function validate35(data, { instancePath = "", parentData, parentDataProperty, r
   validate35.errors = vErrors;
   return errors === 0;
 }
-validate35.evaluated = { "props": { "type": true, "function": true }, "dynamicProps": false, "dynamicItems": false };
 const IToolCall = validate37;
 function validate37(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate37.evaluated;
-  if (evaluated0.dynamicProps) {
-    evaluated0.props = void 0;
-  }
-  if (evaluated0.dynamicItems) {
-    evaluated0.items = void 0;
-  }
   if (errors === 0) {
     if (data && typeof data == "object" && !Array.isArray(data)) {
       let missing0;
@@ -958,18 +871,10 @@ function validate37(data, { instancePath = "", parentData, parentDataProperty, r
   validate37.errors = vErrors;
   return errors === 0;
 }
-validate37.evaluated = { "props": { "id": true, "type": true, "function": true }, "dynamicProps": false, "dynamicItems": false };
 const IToolCallFunction = validate38;
 function validate38(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate38.evaluated;
-  if (evaluated0.dynamicProps) {
-    evaluated0.props = void 0;
-  }
-  if (evaluated0.dynamicItems) {
-    evaluated0.items = void 0;
-  }
   if (errors === 0) {
     if (data && typeof data == "object" && !Array.isArray(data)) {
       let missing0;
@@ -1009,18 +914,10 @@ function validate38(data, { instancePath = "", parentData, parentDataProperty, r
   validate38.errors = vErrors;
   return errors === 0;
 }
-validate38.evaluated = { "props": { "name": true, "arguments": true }, "dynamicProps": false, "dynamicItems": false };
 const IToolFunction = validate39;
 function validate39(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate39.evaluated;
-  if (evaluated0.dynamicProps) {
-    evaluated0.props = void 0;
-  }
-  if (evaluated0.dynamicItems) {
-    evaluated0.items = void 0;
-  }
   if (errors === 0) {
     if (data && typeof data == "object" && !Array.isArray(data)) {
       let missing0;
@@ -1074,18 +971,10 @@ function validate39(data, { instancePath = "", parentData, parentDataProperty, r
   validate39.errors = vErrors;
   return errors === 0;
 }
-validate39.evaluated = { "props": { "name": true, "description": true, "parameters": true }, "dynamicProps": false, "dynamicItems": false };
 const IToolParameters = validate41;
 function validate41(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate41.evaluated;
-  if (evaluated0.dynamicProps) {
-    evaluated0.props = void 0;
-  }
-  if (evaluated0.dynamicItems) {
-    evaluated0.items = void 0;
-  }
   if (errors === 0) {
     if (data && typeof data == "object" && !Array.isArray(data)) {
       let missing0;
@@ -1230,18 +1119,10 @@ function validate41(data, { instancePath = "", parentData, parentDataProperty, r
   validate41.errors = vErrors;
   return errors === 0;
 }
-validate41.evaluated = { "props": { "type": true, "required": true, "properties": true }, "dynamicProps": false, "dynamicItems": false };
 const IToolProperty = validate42;
 function validate42(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate42.evaluated;
-  if (evaluated0.dynamicProps) {
-    evaluated0.props = void 0;
-  }
-  if (evaluated0.dynamicItems) {
-    evaluated0.items = void 0;
-  }
   if (errors === 0) {
     if (data && typeof data == "object" && !Array.isArray(data)) {
       let missing0;
@@ -1309,19 +1190,11 @@ function validate42(data, { instancePath = "", parentData, parentDataProperty, r
   validate42.errors = vErrors;
   return errors === 0;
 }
-validate42.evaluated = { "props": { "type": true, "description": true, "enum": true }, "dynamicProps": false, "dynamicItems": false };
 const IToolRequest = validate43;
 const schema54 = { "type": "object", "properties": { "toolName": { "type": "string" }, "params": { "type": "object" } }, "required": ["toolName", "params"] };
 function validate43(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate43.evaluated;
-  if (evaluated0.dynamicProps) {
-    evaluated0.props = void 0;
-  }
-  if (evaluated0.dynamicItems) {
-    evaluated0.items = void 0;
-  }
   if (errors === 0) {
     if (data && typeof data == "object" && !Array.isArray(data)) {
       let missing0;
@@ -1361,18 +1234,10 @@ function validate43(data, { instancePath = "", parentData, parentDataProperty, r
   validate43.errors = vErrors;
   return errors === 0;
 }
-validate43.evaluated = { "props": { "toolName": true, "params": true }, "dynamicProps": false, "dynamicItems": false };
 const SwarmMessageRole = validate44;
 function validate44(data, { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {}) {
   let vErrors = null;
   let errors = 0;
-  const evaluated0 = validate44.evaluated;
-  if (evaluated0.dynamicProps) {
-    evaluated0.props = void 0;
-  }
-  if (evaluated0.dynamicItems) {
-    evaluated0.items = void 0;
-  }
   if (typeof data !== "string") {
     validate44.errors = [{ instancePath, schemaPath: "#/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
     return false;
@@ -1384,7 +1249,6 @@ function validate44(data, { instancePath = "", parentData, parentDataProperty, r
   validate44.errors = vErrors;
   return errors === 0;
 }
-validate44.evaluated = { "dynamicProps": false, "dynamicItems": false };
 // Annotate the CommonJS export names for ESM import in node:
 0 && (module.exports = {
   BaseMessageRole,
