@@ -58,14 +58,39 @@ var first = __toESM(require("./validators/bridgic.first.js"));
 var import_bridgic_meta = require("./validators/bridgic.meta.js");
 var import_core = require("./core.js");
 var import_core2 = require("./core.js");
-const api = (0, import_core.makeApi)([{ name: "bridgic", all, first, tags: import_bridgic_meta.tags }]);
+let built;
+function api() {
+  if (built === void 0) built = (0, import_core.makeApi)([{ name: "bridgic", all, first, tags: import_bridgic_meta.tags }]);
+  return built;
+}
 const version = "1.0.0";
-const schemaNames = api.schemaNames;
-const validator = api.validator;
-const isValid = api.isValid;
-const violations = api.violations;
-const validate = api.validate;
-const parse = api.parse;
+const schemaNames = /* @__PURE__ */ Object.freeze([
+  "bridgic/ContentBlock",
+  "bridgic/Message",
+  "bridgic/MessageChunk",
+  "bridgic/Response",
+  "bridgic/Role",
+  "bridgic/TextBlock",
+  "bridgic/TokenUsage",
+  "bridgic/Tool",
+  "bridgic/ToolCall",
+  "bridgic/ToolCallBlock",
+  "bridgic/ToolCallDict",
+  "bridgic/ToolResultBlock"
+]);
+function validator(name) {
+  return api().validator(name);
+}
+function isValid(name, payload) {
+  return api().isValid(name, payload);
+}
+function violations(name, payload) {
+  return api().violations(name, payload);
+}
+function validate(name, payload) {
+  return api().validate(name, payload);
+}
+const parse = validate;
 function isContentBlock(value) {
   return !(0, import_core.nestedTooDeep)(value) && first.ContentBlock(value) === true;
 }

@@ -75,14 +75,56 @@ var first = __toESM(require("./validators/docent.first.js"));
 var import_docent_meta = require("./validators/docent.meta.js");
 var import_core = require("./core.js");
 var import_core2 = require("./core.js");
-const api = (0, import_core.makeApi)([{ name: "docent", all, first, tags: import_docent_meta.tags }]);
+let built;
+function api() {
+  if (built === void 0) built = (0, import_core.makeApi)([{ name: "docent", all, first, tags: import_docent_meta.tags }]);
+  return built;
+}
 const version = "1.1.0";
-const schemaNames = api.schemaNames;
-const validator = api.validator;
-const isValid = api.isValid;
-const violations = api.violations;
-const validate = api.validate;
-const parse = api.parse;
+const schemaNames = /* @__PURE__ */ Object.freeze([
+  "docent/AgentRun",
+  "docent/AgentRunMetadataItem",
+  "docent/AssistantMessage",
+  "docent/ChatMessage",
+  "docent/CitationItem",
+  "docent/CitationTarget",
+  "docent/CitationTargetTextRange",
+  "docent/Content",
+  "docent/ContentReasoning",
+  "docent/ContentText",
+  "docent/DocentAssistantMessage",
+  "docent/DocentChatMessage",
+  "docent/InlineCitation",
+  "docent/MessageContent",
+  "docent/ReadingResultItem",
+  "docent/SystemMessage",
+  "docent/Timestamp",
+  "docent/ToolCall",
+  "docent/ToolCallContent",
+  "docent/ToolInfo",
+  "docent/ToolMessage",
+  "docent/ToolParam",
+  "docent/ToolParams",
+  "docent/Transcript",
+  "docent/TranscriptBlockContentItem",
+  "docent/TranscriptBlockMetadataItem",
+  "docent/TranscriptGroup",
+  "docent/TranscriptMetadataItem",
+  "docent/UserMessage"
+]);
+function validator(name) {
+  return api().validator(name);
+}
+function isValid(name, payload) {
+  return api().isValid(name, payload);
+}
+function violations(name, payload) {
+  return api().violations(name, payload);
+}
+function validate(name, payload) {
+  return api().validate(name, payload);
+}
+const parse = validate;
 function isAgentRun(value) {
   return !(0, import_core.nestedTooDeep)(value) && first.AgentRun(value) === true;
 }

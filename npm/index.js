@@ -68,20 +68,126 @@ var swarmFirst = __toESM(require("./validators/swarm.first.js"));
 var import_swarm_meta = require("./validators/swarm.meta.js");
 var import_core2 = require("./core.js");
 var import_formats = require("./formats.js");
-const api = (0, import_core.makeApi)([
-  { name: "bridgic", all: bridgicAll, first: bridgicFirst, tags: import_bridgic_meta.tags },
-  { name: "docent", all: docentAll, first: docentFirst, tags: import_docent_meta.tags },
-  { name: "letta", all: lettaAll, first: lettaFirst, tags: import_letta_meta.tags },
-  { name: "swarm", all: swarmAll, first: swarmFirst, tags: import_swarm_meta.tags }
-]);
+let built;
+function api() {
+  if (built === void 0) {
+    built = (0, import_core.makeApi)([
+      { name: "bridgic", all: bridgicAll, first: bridgicFirst, tags: import_bridgic_meta.tags },
+      { name: "docent", all: docentAll, first: docentFirst, tags: import_docent_meta.tags },
+      { name: "letta", all: lettaAll, first: lettaFirst, tags: import_letta_meta.tags },
+      { name: "swarm", all: swarmAll, first: swarmFirst, tags: import_swarm_meta.tags }
+    ]);
+  }
+  return built;
+}
 const index = import_schema_index.default;
-const versions = Object.freeze({ bridgic: bridgic.version, docent: docent.version, letta: letta.version, swarm: swarm.version });
-const schemaNames = api.schemaNames;
-const validator = api.validator;
-const isValid = api.isValid;
-const violations = api.violations;
-const validate = api.validate;
-const parse = api.parse;
+const versions = /* @__PURE__ */ Object.freeze({ bridgic: bridgic.version, docent: docent.version, letta: letta.version, swarm: swarm.version });
+const schemaNames = /* @__PURE__ */ Object.freeze([
+  "bridgic/ContentBlock",
+  "bridgic/Message",
+  "bridgic/MessageChunk",
+  "bridgic/Response",
+  "bridgic/Role",
+  "bridgic/TextBlock",
+  "bridgic/TokenUsage",
+  "bridgic/Tool",
+  "bridgic/ToolCall",
+  "bridgic/ToolCallBlock",
+  "bridgic/ToolCallDict",
+  "bridgic/ToolResultBlock",
+  "docent/AgentRun",
+  "docent/AgentRunMetadataItem",
+  "docent/AssistantMessage",
+  "docent/ChatMessage",
+  "docent/CitationItem",
+  "docent/CitationTarget",
+  "docent/CitationTargetTextRange",
+  "docent/Content",
+  "docent/ContentReasoning",
+  "docent/ContentText",
+  "docent/DocentAssistantMessage",
+  "docent/DocentChatMessage",
+  "docent/InlineCitation",
+  "docent/MessageContent",
+  "docent/ReadingResultItem",
+  "docent/SystemMessage",
+  "docent/Timestamp",
+  "docent/ToolCall",
+  "docent/ToolCallContent",
+  "docent/ToolInfo",
+  "docent/ToolMessage",
+  "docent/ToolParam",
+  "docent/ToolParams",
+  "docent/Transcript",
+  "docent/TranscriptBlockContentItem",
+  "docent/TranscriptBlockMetadataItem",
+  "docent/TranscriptGroup",
+  "docent/TranscriptMetadataItem",
+  "docent/UserMessage",
+  "letta/Approval",
+  "letta/ApprovalRequestMessage",
+  "letta/ApprovalResponseMessage",
+  "letta/ApprovalReturn",
+  "letta/AssistantMessage",
+  "letta/Base64Image",
+  "letta/CompactionStats",
+  "letta/EventMessage",
+  "letta/HiddenReasoningMessage",
+  "letta/ImageContent",
+  "letta/ImageSource",
+  "letta/LettaErrorMessage",
+  "letta/LettaImage",
+  "letta/LettaMessage",
+  "letta/LettaMessageBase",
+  "letta/LettaPing",
+  "letta/LettaResponse",
+  "letta/LettaSseCancelled",
+  "letta/LettaSseError",
+  "letta/LettaStopReason",
+  "letta/LettaStreamingResponse",
+  "letta/LettaTurn",
+  "letta/LettaUsageStatistics",
+  "letta/ReasoningMessage",
+  "letta/SummaryMessage",
+  "letta/SystemMessage",
+  "letta/TextContent",
+  "letta/ToolCall",
+  "letta/ToolCallDelta",
+  "letta/ToolCallMessage",
+  "letta/ToolResult",
+  "letta/ToolReturn",
+  "letta/ToolReturnMessage",
+  "letta/UrlImage",
+  "letta/UserContentPart",
+  "letta/UserMessage",
+  "swarm/BaseMessageRole",
+  "swarm/ExecutionMode",
+  "swarm/IAgentTool",
+  "swarm/IBaseMessage",
+  "swarm/IOutlineMessage",
+  "swarm/ISwarmMessage",
+  "swarm/ITool",
+  "swarm/IToolCall",
+  "swarm/IToolCallFunction",
+  "swarm/IToolFunction",
+  "swarm/IToolParameters",
+  "swarm/IToolProperty",
+  "swarm/IToolRequest",
+  "swarm/SwarmMessageRole"
+]);
+function validator(name) {
+  return api().validator(name);
+}
+function isValid(name, payload) {
+  return api().isValid(name, payload);
+}
+function violations(name, payload) {
+  return api().violations(name, payload);
+}
+function validate(name, payload) {
+  return api().validate(name, payload);
+}
+const parse = validate;
 // Annotate the CommonJS export names for ESM import in node:
 0 && (module.exports = {
   MAX_VIOLATIONS,

@@ -83,14 +83,63 @@ var first = __toESM(require("./validators/letta.first.js"));
 var import_letta_meta = require("./validators/letta.meta.js");
 var import_core = require("./core.js");
 var import_core2 = require("./core.js");
-const api = (0, import_core.makeApi)([{ name: "letta", all, first, tags: import_letta_meta.tags }]);
+let built;
+function api() {
+  if (built === void 0) built = (0, import_core.makeApi)([{ name: "letta", all, first, tags: import_letta_meta.tags }]);
+  return built;
+}
 const version = "2.0.0";
-const schemaNames = api.schemaNames;
-const validator = api.validator;
-const isValid = api.isValid;
-const violations = api.violations;
-const validate = api.validate;
-const parse = api.parse;
+const schemaNames = /* @__PURE__ */ Object.freeze([
+  "letta/Approval",
+  "letta/ApprovalRequestMessage",
+  "letta/ApprovalResponseMessage",
+  "letta/ApprovalReturn",
+  "letta/AssistantMessage",
+  "letta/Base64Image",
+  "letta/CompactionStats",
+  "letta/EventMessage",
+  "letta/HiddenReasoningMessage",
+  "letta/ImageContent",
+  "letta/ImageSource",
+  "letta/LettaErrorMessage",
+  "letta/LettaImage",
+  "letta/LettaMessage",
+  "letta/LettaMessageBase",
+  "letta/LettaPing",
+  "letta/LettaResponse",
+  "letta/LettaSseCancelled",
+  "letta/LettaSseError",
+  "letta/LettaStopReason",
+  "letta/LettaStreamingResponse",
+  "letta/LettaTurn",
+  "letta/LettaUsageStatistics",
+  "letta/ReasoningMessage",
+  "letta/SummaryMessage",
+  "letta/SystemMessage",
+  "letta/TextContent",
+  "letta/ToolCall",
+  "letta/ToolCallDelta",
+  "letta/ToolCallMessage",
+  "letta/ToolResult",
+  "letta/ToolReturn",
+  "letta/ToolReturnMessage",
+  "letta/UrlImage",
+  "letta/UserContentPart",
+  "letta/UserMessage"
+]);
+function validator(name) {
+  return api().validator(name);
+}
+function isValid(name, payload) {
+  return api().isValid(name, payload);
+}
+function violations(name, payload) {
+  return api().violations(name, payload);
+}
+function validate(name, payload) {
+  return api().validate(name, payload);
+}
+const parse = validate;
 function isApproval(value) {
   return !(0, import_core.nestedTooDeep)(value) && first.Approval(value) === true;
 }
@@ -200,7 +249,7 @@ function isUserMessage(value) {
   return !(0, import_core.nestedTooDeep)(value) && first.UserMessage(value) === true;
 }
 function fromSdk(name, value) {
-  return api.parse(name, value);
+  return validate(name, value);
 }
 // Annotate the CommonJS export names for ESM import in node:
 0 && (module.exports = {

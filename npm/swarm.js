@@ -60,14 +60,41 @@ var first = __toESM(require("./validators/swarm.first.js"));
 var import_swarm_meta = require("./validators/swarm.meta.js");
 var import_core = require("./core.js");
 var import_core2 = require("./core.js");
-const api = (0, import_core.makeApi)([{ name: "swarm", all, first, tags: import_swarm_meta.tags }]);
+let built;
+function api() {
+  if (built === void 0) built = (0, import_core.makeApi)([{ name: "swarm", all, first, tags: import_swarm_meta.tags }]);
+  return built;
+}
 const version = "1.0.0";
-const schemaNames = api.schemaNames;
-const validator = api.validator;
-const isValid = api.isValid;
-const violations = api.violations;
-const validate = api.validate;
-const parse = api.parse;
+const schemaNames = /* @__PURE__ */ Object.freeze([
+  "swarm/BaseMessageRole",
+  "swarm/ExecutionMode",
+  "swarm/IAgentTool",
+  "swarm/IBaseMessage",
+  "swarm/IOutlineMessage",
+  "swarm/ISwarmMessage",
+  "swarm/ITool",
+  "swarm/IToolCall",
+  "swarm/IToolCallFunction",
+  "swarm/IToolFunction",
+  "swarm/IToolParameters",
+  "swarm/IToolProperty",
+  "swarm/IToolRequest",
+  "swarm/SwarmMessageRole"
+]);
+function validator(name) {
+  return api().validator(name);
+}
+function isValid(name, payload) {
+  return api().isValid(name, payload);
+}
+function violations(name, payload) {
+  return api().violations(name, payload);
+}
+function validate(name, payload) {
+  return api().validate(name, payload);
+}
+const parse = validate;
 function isBaseMessageRole(value) {
   return !(0, import_core.nestedTooDeep)(value) && first.BaseMessageRole(value) === true;
 }

@@ -5,6 +5,8 @@
   precompiled. Budgets: measured on 2026-11-23 (letta 46,251, docent 21,469, bridgic 8,474,
   swarm 8,125, the root entry 76,483 and chatschema/stream 50,247 gzip bytes) plus ~15% headroom;
   docent again on 2026-11-27 with its agent-run types (28,270).
+- One type guard alone (`isToolCallMessage`) stays within 5,000 gzip bytes: its own first-error
+  validator and what it references, nothing else of its family.
 - `tsc --strict` type tests (tests/node/types/*.ts): guards narrow, keep the input type when
   false, `validate` asserts, `parse` returns the type; `// @ts-expect-error` lines fail the
   compile if a guard stops narrowing.
@@ -43,6 +45,7 @@ def _sizes() -> dict[str, dict[str, Any]]:
     # `isValid` alone from the root: createAjv (and with it ajv) must be left out
     apps["chatschema"] = 'import { isValid } from "chatschema"; console.log(isValid);'
     apps["chatschema/ajv"] = 'import { createAjv } from "chatschema/ajv"; console.log(createAjv);'
+    apps["isToolCallMessage"] = 'import { isToolCallMessage } from "chatschema/letta"; console.log(isToolCallMessage);'
     result: dict[str, dict[str, Any]] = run_node(HERE / "size.cjs", {"package": str(PACKAGE), "apps": apps})
     return result
 
@@ -59,6 +62,33 @@ def test_family_entry_points_bundle_only_their_family() -> None:
     families = [sizes[f"chatschema/{f}"]["gzip"] for f in ("letta", "docent", "bridgic", "swarm")]
     assert sizes["chatschema"]["gzip"] > max(families)
     assert sizes["chatschema/bridgic"]["gzip"] < sizes["chatschema/letta"]["gzip"] / 2
+
+
+def test_one_guard_leaves_the_rest_of_its_family_out() -> None:
+    """A guard alone bundles its own first-error validator (tests/test_tree_shaking.py measures it
+    from the packed tarball, with esbuild and with Rollup)."""
+    got = _sizes()["isToolCallMessage"]
+    assert got["gzip"] <= 5_000, got
+
+
+def test_schema_names_are_the_validators() -> None:
+    """The families' and the root's `schemaNames` (written out, so that nothing runs at import)
+    name exactly the precompiled validators, sorted."""
+    script = (
+        "const pkg = process.argv[1]; const families = ['bridgic', 'docent', 'letta', 'swarm']; const every = [];"
+        "const ok = families.map((f) => {"
+        "  const names = Object.keys(require(`${pkg}/validators/${f}.js`)).map((t) => `${f}/${t}`).sort();"
+        "  every.push(...names);"
+        "  return JSON.stringify(require(`${pkg}/${f}.js`).schemaNames) === JSON.stringify(names);"
+        "});"
+        "const root = require(`${pkg}/index.js`).schemaNames;"
+        "console.log(JSON.stringify([...ok, JSON.stringify(root) === JSON.stringify(every.sort()), Object.isFrozen(root)]));"
+    )
+    node = shutil.which("node")
+    assert node is not None
+    proc = subprocess.run([node, "-e", script, str(PACKAGE)], capture_output=True, text=True, check=False)
+    assert proc.returncode == 0, proc.stderr
+    assert json.loads(proc.stdout) == [True] * 6
 
 
 def _precompiled(keywords: dict[str, Any], unevaluated: bool) -> str:
