@@ -609,7 +609,7 @@ def search(
     found: dict[str, Witness] = {}
     try:
         with time_limit(budget.seconds):
-            _search(old, new, name, changes, budget, focus, lifted, found, only)
+            _search(old, new, name, changes, budget, focus, lifted, only, found)
     except OutOfTime:
         return [found[d] for d in (NARROWED, WIDENED) if d in found], True
     return [found[d] for d in (NARROWED, WIDENED) if d in found], False
@@ -623,8 +623,8 @@ def _search(
     budget: Budget,
     focus: frozenset[str],
     lifted: Sequence[Any],
+    only: str | None,
     found: dict[str, Witness],
-    only: str | None = None,
 ) -> None:
     """The search of `search`, the witnesses put in `found` as they are found."""
     va, vb = old.validator(name), new.validator(name)
