@@ -265,10 +265,11 @@ class ApiSource:
     def _build(self) -> Path:
         """The work tree's generated files as `codegen generate` would write them now (built once)."""
         if self._built is None:
+            from codegen.cache import CACHE_DIR, Cache
             from codegen.generate import build
 
-            try:
-                tree = build(self.root)
+            try:  # with generate's own cache: only the edited families are built again
+                tree = build(self.root, Cache(self.root / CACHE_DIR))
             except (CodegenError, RuntimeError) as exc:
                 raise DiffError([f"diff: the generated files are stale and cannot be rebuilt: {exc}"]) from exc
             self._built = tempfile.TemporaryDirectory(prefix="chatschema-diff-api-")

@@ -14,6 +14,7 @@ import os
 import shutil
 import subprocess
 import sys
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Any
 
@@ -65,17 +66,24 @@ def _run(cmd: list[str], cwd: Path, payload: str, who: str) -> list[Outcome]:
     return outcomes
 
 
-def replay(root: Path, reader: tuple[str, str], streams: list[list[Any]], label: str) -> list[tuple[Outcome, Outcome]]:
-    """Each stream's outcome in the Python and the TypeScript reader under `root`."""
+def replay(
+    roots: tuple[Path, Path], reader: tuple[str, str], streams: list[list[Any]], labels: tuple[str, str]
+) -> tuple[list[tuple[Outcome, Outcome]], ...]:
+    """Each stream's outcome in the Python and the TypeScript reader of each version (the four
+    readers run at once, each in its own process)."""
     if not streams:
-        return []
-    payload = json.dumps(streams)
-    module, script = reader
-    python = _run([sys.executable, "-c", _PYTHON, module], root, payload, f"Python reader of {label}")
+        return [], []
     node = shutil.which("node")
     if node is None:
         raise DiffError(["diff: node not found: the TypeScript stream reader cannot replay witness streams"])
-    ts = _run(
-        [node, "--input-type=module", "-e", _NODE, str(root / script)], root, payload, f"TypeScript reader of {label}"
-    )
-    return list(zip(python, ts, strict=True))
+    payload = json.dumps(streams)
+    module, script = reader
+    jobs = []
+    with ThreadPoolExecutor(max_workers=4) as pool:
+        for root, label in zip(roots, labels, strict=True):
+            python = [sys.executable, "-c", _PYTHON, module]
+            ts = [node, "--input-type=module", "-e", _NODE, str(root / script)]
+            jobs.append(pool.submit(_run, python, root, payload, f"Python reader of {label}"))
+            jobs.append(pool.submit(_run, ts, root, payload, f"TypeScript reader of {label}"))
+    outcomes = [job.result() for job in jobs]
+    return tuple(list(zip(outcomes[i], outcomes[i + 1], strict=True)) for i in (0, 2))

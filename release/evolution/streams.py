@@ -316,8 +316,7 @@ class _Search:
             found = [witness(d, s, roles, new.tag, why[d], False) for d, s in sorted(picked.items())]
             return found, [f"{self.family}/{self.union} has no stream readers to replay the witnesses through"]
         streams = [[dict(f.data) for f in s] for _, s in candidates]
-        before = replay(readers[0](), self.reader, streams, labels[0])
-        now = replay(readers[1](), self.reader, streams, labels[1])
+        before, now = replay((readers[0](), readers[1]()), self.reader, streams, labels)
         witnesses: list[Witness] = []
         notes: list[str] = []
         for (_, stream), b, n in zip(candidates, before, now, strict=True):
