@@ -311,9 +311,11 @@ class _Search:
         candidates = candidate_streams(old, new, alphabet)
         roles = {**old.roles, **new.roles}
         if self.reader is None:
-            picked = {d: s for d, s in reversed(candidates)}
+            shortest: dict[str, list[Frame]] = {}
+            for direction, stream in candidates:
+                shortest.setdefault(direction, stream)
             why = {NARROWED: "the new grammar rejects it", WIDENED: "the old grammar rejects it"}
-            found = [witness(d, s, roles, new.tag, why[d], False) for d, s in sorted(picked.items())]
+            found = [witness(d, s, roles, new.tag, why[d], False) for d, s in sorted(shortest.items())]
             return found, [f"{self.family}/{self.union} has no stream readers to replay the witnesses through"]
         streams = [[dict(f.data) for f in s] for _, s in candidates]
         before, now = replay((readers[0](), readers[1]()), self.reader, streams, labels)
