@@ -213,12 +213,6 @@ def candidate_streams(
     found: dict[str, list[list[Frame]]] = {NARROWED: [], WIDENED: []}
     while queue:
         (a, a_end, b, b_end), stream = queue.popleft()
-        if stream:
-            before, now = old.accepts(a, a_end), new.accepts(b, b_end)
-            if before != now:
-                direction = NARROWED if before else WIDENED
-                if len(found[direction]) < per_direction:
-                    found[direction].append(stream)
         if len(stream) == MAX_FRAMES or (a == DEAD and b == DEAD):
             continue
         for frame in alphabet:
@@ -226,9 +220,15 @@ def candidate_streams(
                 *old.step(a, a_end, frame.data, frame.valid_before),
                 *new.step(b, b_end, frame.data, frame.valid_now),
             )
+            longer = [*stream, frame]
+            # judged before the seen check: a stream can differ while coming back to a state seen
+            # before (a message leaves the state as it was)
+            before, now = old.accepts(after[0], after[1]), new.accepts(after[2], after[3])
+            if before != now and len(found[NARROWED if before else WIDENED]) < per_direction:
+                found[NARROWED if before else WIDENED].append(longer)
             if after not in seen:
                 seen.add(after)
-                queue.append((after, [*stream, frame]))
+                queue.append((after, longer))
     return [(d, s) for d in (NARROWED, WIDENED) for s in found[d]]
 
 

@@ -19,6 +19,9 @@ from release.evolution.findings import collect
 from release.evolution.gate import Settings
 from release.evolution.rules import NARROWED, WIDENED
 from release.evolution.source import Snapshot, _load
+from release.evolution.streams import judge_streams
+
+from .schemasets import FAMILY, family_types, write
 
 ROOT = Path(__file__).resolve().parent.parent.parent
 GRAMMAR = Path("schemas/letta/grammars/LettaStreamingResponse.json")
@@ -98,6 +101,16 @@ def test_a_frame_that_becomes_required_at_the_end_is_said_by_both_readers(base: 
     )
 
 
+def test_a_stream_that_may_end_without_its_stop_reason_is_widened(base: Snapshot, tmp_path: Path) -> None:
+    """Found although the witness stream (one frame that is not the stop) leaves both grammars in
+    their first state."""
+    _, stream = _compare(base, tmp_path, _json_edit(GRAMMAR, lambda g: g["final"].append("open")))
+    assert stream.verdict == WIDENED
+    [w] = stream.witnesses
+    assert len(w.payload) == 1 and w.payload[0]["message_type"] not in ("stop_reason", "usage_statistics")
+    assert w.rejected_because.startswith("by the readers of base: stream truncated: it ends without a stop_reason")
+
+
 def _heartbeat(root: Path) -> None:
     """A frame type added to the union, playing the ping's role in the grammar."""
     path = root / "schemas" / "letta" / "stream.json"
@@ -138,3 +151,61 @@ def test_a_stream_finding_points_at_the_grammar_line(base: Snapshot, tmp_path: P
     assert end.line is not None
     lines = report.grammar_files[STREAM].text.splitlines()
     assert lines[end.line - 1].lstrip().startswith('"final"')
+
+
+def _small_stream(root: Path, final: list[str]) -> Path:
+    """A family `evo` with a union U of frames a (a message) and b (the stop), its grammar and examples."""
+
+    def frame(tag: str) -> dict[str, Any]:
+        return {
+            "type": "object",
+            "description": f"Frame {tag}.",
+            "properties": {"k": {"const": tag, "description": "Tag."}},
+            "required": ["k"],
+        }
+
+    union: dict[str, Any] = {
+        "type": "object",
+        "description": "A frame.",
+        "oneOf": [{"$ref": "#/$defs/A"}, {"$ref": "#/$defs/B"}],
+        "discriminator": {"propertyName": "k"},
+    }
+    write(root, {"t.json": {"U": union, "A": frame("a"), "B": frame("b")}})
+    grammar = {
+        "description": "Messages, then the stop.",
+        "union": "U",
+        "tag": "k",
+        "roles": {
+            "message": {"description": "m", "tags": ["a"]},
+            "stop": {"description": "s", "tags": ["b"]},
+        },
+        "start": "open",
+        "states": {
+            "open": {"description": "o", "next": {"message": "open", "stop": "end"}},
+            "end": {"description": "e", "next": {}},
+        },
+        "final": final,
+    }
+    (root / "schemas" / FAMILY / "grammars").mkdir()
+    (root / "schemas" / FAMILY / "grammars" / "U.json").write_text(json.dumps(grammar), encoding="utf-8")
+    for tag in ("a", "b"):
+        folder = root / "schemas" / FAMILY / "examples" / "U" / "valid"
+        folder.mkdir(parents=True, exist_ok=True)
+        (folder / f"{tag}.json").write_text(json.dumps({"k": tag}), encoding="utf-8")
+    return root
+
+
+def test_a_stream_without_readers_is_judged_by_its_grammars(tmp_path: Path) -> None:
+    old, new = _small_stream(tmp_path / "old", ["end"]), _small_stream(tmp_path / "new", ["end", "open"])
+    types = (family_types(old), family_types(new))
+
+    def no_reader() -> Path:
+        raise AssertionError("no reader to replay through")
+
+    [report] = judge_streams(FAMILY, (old, new), types, [], (no_reader, no_reader), ("old", "new"))
+    assert (report.name, report.verdict) == ("U (stream)", WIDENED)
+    assert [c.kind for c in report.changes] == ["stream-end-added"]
+    [w] = report.witnesses
+    assert (w.payload, w.rejected_because) == ([{"k": "a"}], "the old grammar rejects it")
+    assert w.found_by == "a stream of a (message); judged by the grammars"
+    assert report.notes == ["evo/U has no stream readers to replay the witnesses through"]
