@@ -558,7 +558,10 @@ def package_files(
     codegen/node/standalone.cjs's output (js_build)."""
     files: dict[str, str] = {"package.json": _package_json(project, sorted(families))}
     # npm puts a LICENSE in every tarball; this one is the repository's
-    files["LICENSE"] = (REPO / "LICENSE").read_text(encoding="utf-8")
+    license_file = REPO / "LICENSE"
+    if not license_file.is_file():
+        raise RuntimeError(f"{license_file}: missing; the npm package ships the repository's LICENSE")
+    files["LICENSE"] = license_file.read_text(encoding="utf-8")
     # Under esm/, `.js` files are ES modules; at the root ("type": "commonjs") they are CommonJS.
     files["esm/package.json"] = json.dumps({"type": "module", "sideEffects": False}, indent=2) + "\n"
     files.update(js_files(families, built))

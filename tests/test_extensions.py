@@ -33,6 +33,7 @@ def _repo(tmp: Path, marked: bool) -> Path:
         shutil.copytree(ROOT / name, tmp / name, ignore=shutil.ignore_patterns("__pycache__", "node_modules"))
     (tmp / "codegen" / "node" / "node_modules").symlink_to(ROOT / "codegen" / "node" / "node_modules")
     shutil.copy(ROOT / "pyproject.toml", tmp / "pyproject.toml")
+    shutil.copy(ROOT / "LICENSE", tmp / "LICENSE")  # the npm package ships it
     path = tmp / "schemas" / "docent" / "message.json"
     doc = json.loads(path.read_text(encoding="utf-8"))
     locale: dict[str, object] = {"description": 'The user\'s language, e.g. "en-GB".', "type": "string"}

@@ -10,6 +10,7 @@ dependencies are optional peers)."""
 from __future__ import annotations
 
 import json
+import os
 import shutil
 import subprocess
 import tarfile
@@ -34,8 +35,10 @@ QUIET = ["--no-audit", "--no-fund", "--loglevel=error"]
 
 
 def run(cmd: list[str], cwd: Path, timeout: float = 120) -> subprocess.CompletedProcess[str]:
-    """Run a command; its result whatever the exit status (the caller asserts)."""
-    return subprocess.run(cmd, cwd=cwd, capture_output=True, text=True, timeout=timeout, check=False)
+    """Run a command, without colours (CI=true turns them on in Node tools); its result whatever the
+    exit status (the caller asserts)."""
+    env = {**os.environ, "NO_COLOR": "1", "FORCE_COLOR": "0"}
+    return subprocess.run(cmd, cwd=cwd, capture_output=True, text=True, timeout=timeout, check=False, env=env)
 
 
 def npm_install(project: Path, *specs: str) -> None:
