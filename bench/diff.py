@@ -1,5 +1,5 @@
 """The evolution diff (`python -m release.evolution`) against `generate --check`, in one run: the wall
-time of each and their ratio (the target: at most 2x), for three comparisons.
+time of each and their ratio (the target: at most 2x), for four comparisons.
 
 - the whole tree against the previous commit (`HEAD~1`);
 - against `36522fb^` (before the conformance fixes, which changed bridgic and letta types, so
@@ -26,12 +26,14 @@ EDITED = Path("schemas/letta/letta_message.json")
 
 
 def timed(cwd: Path, module: str, *args: str) -> tuple[float, int]:
+    """Wall time and exit status of `python -m module args` in `cwd`."""
     start = time.perf_counter()
     proc = subprocess.run([sys.executable, "-m", module, *args], cwd=cwd, capture_output=True, check=False)
     return time.perf_counter() - start, proc.returncode
 
 
 def _one_file_edit(clone: Path) -> None:
+    """Make letta's ToolCallMessage.otid required in the clone's work tree."""
     path = clone / EDITED
     doc = json.loads(path.read_text(encoding="utf-8"))
     doc["$defs"]["ToolCallMessage"].setdefault("required", []).append("otid")
@@ -39,6 +41,7 @@ def _one_file_edit(clone: Path) -> None:
 
 
 def main() -> None:
+    """Time each comparison and `generate --check` in one scratch clone; print the ratios."""
     with tempfile.TemporaryDirectory(prefix="chatschema-bench-diff-") as tmp:
         clone = Path(tmp) / "clone"
         subprocess.run(["git", "clone", "--quiet", "--shared", str(ROOT), str(clone)], check=True)

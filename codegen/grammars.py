@@ -27,6 +27,17 @@ FOLDER = GRAMMARS
 # The behaviours the readers have, each a role a frame type can play (chatschema.letta.stream).
 ROLES = ("message", "ping", "error", "stop", "usage")
 
+# The streams that have readers (chatschema.letta.stream, npm/esm/stream.js), which must have a
+# grammar, and the frame types those readers can give each role that keeps a frame (the stop reason,
+# the usage, the errors): a grammar may move other frame types between roles, not these.
+READERS: dict[tuple[str, str], dict[str, frozenset[str]]] = {
+    ("letta", "LettaStreamingResponse"): {
+        "stop": frozenset({"stop_reason"}),
+        "usage": frozenset({"usage_statistics"}),
+        "error": frozenset({"error_message"}),
+    },
+}
+
 _NAME = {"type": "string", "pattern": "^[a-z][a-z0-9_]*$"}
 SHAPE: dict[str, Any] = {
     "type": "object",
@@ -112,7 +123,20 @@ def grammar_problems(grammar: GrammarFile, family: FamilyModel) -> list[SchemaPr
     ]
     if problems:
         return problems
-    return _union_problems(grammar, family) + _order_problems(grammar)
+    return _union_problems(grammar, family) + _order_problems(grammar) + _reader_problems(grammar)
+
+
+def _reader_problems(grammar: GrammarFile) -> list[SchemaProblem]:
+    """A role the stream's readers keep a frame for, given to a frame type they cannot keep there."""
+    playable = READERS.get((grammar.family, grammar.name), {})
+    return [
+        SchemaProblem(
+            grammar.rel, pointer("roles", role, "tags", i), f"the readers cannot keep {tag!r} as {role}", "grammar"
+        )
+        for role, tags in playable.items()
+        for i, tag in enumerate(grammar.contents["roles"].get(role, {}).get("tags", []))
+        if tag not in tags
+    ]
 
 
 def _union_problems(grammar: GrammarFile, family: FamilyModel) -> list[SchemaProblem]:
@@ -194,6 +218,10 @@ def with_grammars(root: Path, families: dict[str, FamilyModel]) -> tuple[dict[st
     for name, family in families.items():
         found, read_problems = grammar_files(root, name)
         problems += read_problems
+        for fam, union in READERS:
+            if fam == name and union in family.types and union not in {g.name for g in found}:
+                rel = f"schemas/{name}/{FOLDER}/{union}.json"
+                problems.append(SchemaProblem(rel, "", "missing: the stream readers follow it", "grammar"))
         for grammar in found:
             problems += grammar_problems(grammar, family)
         out[name] = dataclasses.replace(family, grammars=tuple(found))

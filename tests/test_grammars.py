@@ -77,6 +77,15 @@ def test_the_real_grammar_fits_its_union() -> None:
         ),
         (lambda g: g["roles"].update(chunk={"description": "x", "tags": []}), "/roles: 'chunk' is not one of"),
         (lambda g: g.pop("final"), ": 'final' is a required property"),
+        (
+            lambda g: (
+                g["roles"]["stop"]["tags"].clear(),
+                g["roles"]["stop"]["tags"].append("usage_statistics"),
+                g["roles"]["usage"]["tags"].clear(),
+                g["roles"]["usage"]["tags"].append("stop_reason"),
+            ),
+            "/roles/stop/tags/0: the readers cannot keep 'usage_statistics' as stop",
+        ),
     ],
 )
 def test_a_grammar_the_readers_cannot_follow_is_refused(edit: Any, expected: str) -> None:
@@ -92,6 +101,16 @@ def test_a_frame_type_added_without_a_role_stops_generation(tmp_path: Path) -> N
     assert str(caught.value) == (
         "schemas/letta/grammars/LettaStreamingResponse.json: /roles: "
         "frame 'usage_statistics' of LettaStreamingResponse has no role [grammar]"
+    )
+
+
+def test_a_stream_with_readers_needs_its_grammar(tmp_path: Path) -> None:
+    shutil.copytree(ROOT / "schemas", tmp_path / "schemas")
+    (tmp_path / "schemas" / "letta" / "grammars" / "LettaStreamingResponse.json").unlink()
+    with pytest.raises(CodegenError) as caught:
+        checked_schemas(tmp_path)
+    assert str(caught.value) == (
+        "schemas/letta/grammars/LettaStreamingResponse.json: /: missing: the stream readers follow it [grammar]"
     )
 
 

@@ -431,7 +431,7 @@ def _out_of_order(state: _State, where: str, kind: str, role: str) -> str:
         return f"{where}: a second stop_reason ({state.result.stop_reason.stop_reason!r} kept)"
     if role == "usage" and state.result.usage is not None:
         return f"{where}: a second usage_statistics (the first kept)"
-    return f"{where}: a {kind} where the stream's grammar allows no {role} frame (state {state.order!r})"
+    return f"{where}: a {kind} where the stream's grammar allows no {role} frame (state '{state.order}')"
 
 
 def _play(state: _State, index: int, role: str, model: SchemaModel, seq: int | None) -> None:
@@ -452,8 +452,9 @@ def _play(state: _State, index: int, role: str, model: SchemaModel, seq: int | N
         state.account(index, "error")
     elif role == "ping":
         state.account(index, "ping")
-    else:
-        raise StreamError(f"frame {index}: a {type(model).__name__} cannot play the role {role!r}")
+    else:  # the generator refuses such a grammar; a grammar edited by hand can still say it
+        kind = getattr(model, "message_type", type(model).__name__)
+        raise StreamError(f"{_where(index, None)}: a {kind} frame cannot play the role {role!r}")
 
 
 def _finish_stream(state: _State, *, complete: bool, strict: bool, sse: bool) -> LettaStream:
@@ -471,7 +472,7 @@ def _finish_stream(state: _State, *, complete: bool, strict: bool, sse: bool) ->
         raise StreamError("stream truncated: the body ends inside its last event (no blank line after it)")
     if complete and not finished:
         if result.stop_reason is not None and not (state.order in state.grammar.final or state.ended):
-            raise StreamError(f"stream truncated: it ends in state {state.order!r} of its grammar, not an end")
+            raise StreamError(f"stream truncated: it ends in state '{state.order}' of its grammar, not an end")
         raise StreamError(f"stream truncated: {_missing_end(result, sse)}")
     messages = _group(state, frames)
     cut_short = state.ended or state.truncated or not finished

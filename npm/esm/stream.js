@@ -366,11 +366,18 @@ function take(state, index, where, data) {
 function outOfOrder(state, where, kind, role) {
   if (role === "stop" && state.result.stopReason !== null) return `${where}: a second stop_reason (${JSON.stringify(state.result.stopReason.stop_reason)} kept)`;
   if (role === "usage" && state.result.usage !== null) return `${where}: a second usage_statistics (the first kept)`;
-  return `${where}: a ${kind} where the stream's grammar allows no ${role} frame (state ${JSON.stringify(state.order)})`;
+  return `${where}: a ${kind} where the stream's grammar allows no ${role} frame (state '${state.order}')`;
 }
 
 /** What a frame that is not a message does to the stream, by its role. */
+const PLAYS = { stop: "stop_reason", usage: "usage_statistics", error: "error_message", ping: null };
+
 function play(state, index, role, data, seq) {
+  const plays = PLAYS[role];
+  if (plays === undefined || (plays !== null && data.message_type !== plays)) {
+    // the generator refuses such a grammar; a grammar edited by hand can still say it
+    throw new StreamError(`frame ${index}: a ${data.message_type} frame cannot play the role '${role}'`);
+  }
   if (role === "stop") {
     if (state.result.stopReason === null) state.result.stopReason = data;
     if (seq === null) state.hidden += 1;
@@ -676,7 +683,7 @@ function finishStream(state, options, sse) {
   if (sse && !(result.done || state.ended)) finished = false;
   if (complete && state.truncated) throw new StreamError("stream truncated: the body ends inside its last event (no blank line after it)");
   if (complete && !finished) {
-    if (result.stopReason !== null && !(GRAMMAR.final.includes(state.order) || state.ended)) throw new StreamError(`stream truncated: it ends in state ${JSON.stringify(state.order)} of its grammar, not an end`);
+    if (result.stopReason !== null && !(GRAMMAR.final.includes(state.order) || state.ended)) throw new StreamError(`stream truncated: it ends in state '${state.order}' of its grammar, not an end`);
     throw new StreamError(`stream truncated: ${missingEnd(result, sse)}`);
   }
   const messages = group(state, frames);

@@ -176,16 +176,14 @@ def compare_types(
             continue
         focus = frozenset(changed_deep | ({name} if name in own else set()))
         lifted = [w.payload for d in sorted(changed_deep) for w in witnesses_of.get(d, [])]
-        only = _only_direction(
-            old, new, name, set() if name in own or reach_changed else changed_deep, decided, witnesses_of
-        )
+        deep = {} if name in own or reach_changed else {d: own[d] for d in changed_deep}
+        only = _only_direction(old, new, name, deep, decided, witnesses_of)
         witnesses, out_of_time = search(old_side, new_side, name, changes, budget, focus, lifted, only)
         witnesses_of[name], decided[name] = witnesses, not out_of_time
-        notes += (
-            [f"only {only} is possible: it reaches its changes through keywords that keep direction"] if only else []
-        )
         directions = sorted({w.direction for w in witnesses})
         verdict = BOTH if len(directions) == 2 else directions[0] if directions else UNPROVEN
+        if only is not None and verdict == only:
+            notes.append(f"only {only}, as far as the rules and searches of what it reaches show (monotone.py)")
         if out_of_time and verdict != BOTH:
             # a witness found stands; without one, nothing is known
             notes.append(f"the witness search ran out of its {budget.seconds:g} s before it could decide")
@@ -199,17 +197,20 @@ def _only_direction(
     old: FamilyTypes,
     new: FamilyTypes,
     name: str,
-    changed: set[str],
+    deep: dict[str, list[Change]],
     decided: dict[str, bool],
     witnesses_of: dict[str, list[Witness]],
 ) -> str | None:
-    """The one direction a type changed only through `changed` can move in, when every changed type
-    it reaches was decided in that one direction and both versions keep direction on the way
-    (monotone.py); None otherwise."""
-    if not changed or not all(decided.get(d) for d in changed):
+    """The one direction a type changed only through the types in `deep` (with their own changes)
+    can move in: when each of them was decided, their witnesses and every rule's hint all point one
+    way, and both versions keep direction on the way to them (monotone.py); None otherwise."""
+    if not deep or not all(decided.get(d) for d in deep):
         return None
-    found = {w.direction for d in changed for w in witnesses_of.get(d, [])}
-    return None if len(found) != 1 or not (monotone(old, name) and monotone(new, name)) else found.pop()
+    found = {w.direction for d in deep for w in witnesses_of.get(d, [])}
+    hints = {c.hint for changes in deep.values() for c in changes}
+    if len(found) != 1 or hints != found or not (monotone(old, name) and monotone(new, name)):
+        return None
+    return found.pop()
 
 
 def valid_examples(root: Path, family: str) -> dict[str, list[Any]]:
@@ -285,14 +286,12 @@ class ApiSource:
         if self.snap.label != WORK_TREE or _fresh(self.root, self.snap, family):
             return self.snap.root
         built = self._build()
-        if not self._runtime_copied:
-            for folder in ("chatschema", "npm/esm"):
-                for path in (self.root / folder).rglob("*"):
-                    rel = path.relative_to(self.root)
-                    dest = built / rel
-                    if path.is_file() and "__pycache__" not in rel.parts and not dest.exists():
-                        dest.parent.mkdir(parents=True, exist_ok=True)
-                        shutil.copyfile(path, dest)
+        if not self._runtime_copied:  # the hand-written runtime only: no stale generated file comes back
+            from codegen.layout import runtime_files
+
+            for rel, path in runtime_files({f.family for f in self.snap.files}).items():
+                (built / rel).parent.mkdir(parents=True, exist_ok=True)
+                shutil.copyfile(path, built / rel)
             self._runtime_copied = True
         return built
 
@@ -346,14 +345,12 @@ def release_base(root: Path, family: str, current: str | None) -> tuple[str, str
 
 def _grammar_files(family: str, old: Snapshot, new: Snapshot) -> dict[str, SchemaFile]:
     """Each stream's grammar file, by the stream's name in reports: the new one, else the old one."""
-    from .streams import STREAM, grammar_file, grammar_names
+    from .streams import STREAM, as_schema_file
 
     out: dict[str, SchemaFile] = {}
     for snap in (old, new):
-        for union in grammar_names(snap.root, family):
-            found = grammar_file(snap.root, family, union)
-            if found is not None:
-                out[union + STREAM] = found
+        found, _ = grammar_files(snap.root, family)  # checked where the streams are judged
+        out.update({g.name + STREAM: as_schema_file(g) for g in found})
     return out
 
 

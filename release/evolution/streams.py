@@ -15,18 +15,19 @@ from __future__ import annotations
 import importlib
 import json
 from collections import deque
-from collections.abc import Callable, Iterator, Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from codegen.grammars import FOLDER
-from codegen.load import SchemaFile, parse_strict
+from codegen.grammars import GrammarFile, grammar_files, grammar_problems
+from codegen.load import SchemaFile
 
 from .canonical import FamilyTypes
-from .engine import BOTH, UNCHANGED, UNPROVEN, TypeReport
+from .engine import BOTH, REMOVED, UNCHANGED, UNPROVEN, TypeReport, valid_examples
 from .replay import READERS, replay
 from .rules import EITHER, NARROWED, WIDENED, Change
+from .source import DiffError
 from .witness import Side, Witness
 
 STREAM = " (stream)"  # how a stream is named in reports: `letta/LettaStreamingResponse (stream)`
@@ -34,19 +35,20 @@ MAX_FRAMES = 6  # the longest witness stream searched for
 DEAD = ""  # a machine that rejected the stream so far
 
 
-def grammar_file(root: Path, family: str, union: str) -> SchemaFile | None:
-    """The grammar of `union` under `root` (a version's checkout), parsed, or None."""
-    path = root / "schemas" / family / FOLDER / f"{union}.json"
-    if not path.is_file():
-        return None
-    text = path.read_text(encoding="utf-8")
-    return SchemaFile(family, Path("schemas", family, FOLDER, path.name), text, parse_strict(text))
+def grammars(root: Path, types: FamilyTypes, label: str) -> dict[str, GrammarFile]:
+    """The family's stream grammars under `root` (a version's checkout), by union, each checked
+    against that version's union (DiffError naming the file and the problem otherwise)."""
+    found, problems = grammar_files(root, types.family)
+    for grammar in found:
+        problems += grammar_problems(grammar, types.model)
+    if problems:
+        raise DiffError([f"{label}: {p}" for p in problems])
+    return {g.name: g for g in found}
 
 
-def grammar_names(root: Path, family: str) -> set[str]:
-    """The unions that have a grammar under `root`."""
-    folder = root / "schemas" / family / FOLDER
-    return {p.stem for p in folder.glob("*.json")} if folder.is_dir() else set()
+def as_schema_file(grammar: GrammarFile) -> SchemaFile:
+    """A grammar as the findings place their lines in a file."""
+    return SchemaFile(grammar.family, Path(grammar.rel), grammar.text, dict(grammar.contents))
 
 
 @dataclass(frozen=True)
@@ -167,7 +169,8 @@ def frames(
     from both versions' examples and `extra` (the union's witnesses), `usable` ones first."""
     seen: set[str] = set()
     found: list[Frame] = []
-    for data in [*extra, *_examples(roots, sides[0].types.family, union)]:
+    examples = [e for root in roots for e in valid_examples(root, sides[0].types.family).get(union, [])]
+    for data in [*extra, *examples]:
         key = json.dumps(data, sort_keys=True)
         if not isinstance(data, dict) or key in seen:
             continue
@@ -178,13 +181,6 @@ def frames(
     for frame in sorted(found, key=lambda f: (not usable(f.data), len(json.dumps(f.data)))):
         by_kind.setdefault((str(frame.data.get(tag)), frame.valid_before, frame.valid_now), frame)
     return [f for f in by_kind.values() if f.valid_before or f.valid_now]
-
-
-def _examples(roots: tuple[Path, Path], family: str, union: str) -> Iterator[Any]:
-    for root in roots:
-        folder = root / "schemas" / family / "examples" / union / "valid"
-        for path in sorted(folder.glob("*.json")) if folder.is_dir() else []:
-            yield json.loads(path.read_text(encoding="utf-8"))
 
 
 def _without_seq(data: dict[str, Any], sides: tuple[Side, Side], union: str) -> dict[str, Any]:
@@ -257,13 +253,18 @@ def judge_streams(
     """A report per stream with a grammar in either version: its grammar's edits and its frames'
     verdict, proven by witness streams."""
     by_name = {r.name: r for r in reports}
+    before, after = grammars(roots[0], types[0], labels[0]), grammars(roots[1], types[1], labels[1])
     out = []
-    for union in sorted(grammar_names(roots[0], family) | grammar_names(roots[1], family)):
-        old, new = (grammar_file(root, family, union) for root in roots)
+    for union in sorted(before.keys() | after.keys()):
+        old, new = before.get(union), after.get(union)
         name = union + STREAM
-        if old is None or new is None:
-            what = "added" if old is None else "removed"
-            out.append(TypeReport(name, UNCHANGED, notes=[f"the stream's grammar was {what}: nothing to judge it by"]))
+        if new is None:  # its readers, if it has any, no longer know how the stream is ordered
+            out.append(TypeReport(name, REMOVED, notes=["the stream's grammar was removed"]))
+            continue
+        if old is None:  # the order it writes down was the readers' already
+            out.append(
+                TypeReport(name, UNCHANGED, notes=["the stream's grammar was added: nothing to compare it with"])
+            )
             continue
         changes = grammar_changes(union, old.contents, new.contents)
         frames_report = by_name.get(union)
@@ -272,8 +273,7 @@ def judge_streams(
             text = f"its frames changed ({union}: {frames_report.verdict})"
             changes.append(Change("", text, hint, kind="stream-frames-changed", owner=union))
         if not changes:
-            notes = ["the grammar's descriptions changed"] if old.text != new.text else []
-            out.append(TypeReport(name, UNCHANGED, notes=notes))
+            out.append(TypeReport(name, UNCHANGED, notes=_unjudged_edits(old.contents, new.contents)))
             continue
         extra = [w.payload for w in frames_report.witnesses] if frames_report is not None else []
         search = _Search(family, union, roots, types, extra)
@@ -282,6 +282,21 @@ def judge_streams(
         verdict = BOTH if len(directions) == 2 else directions[0] if directions else UNPROVEN
         out.append(TypeReport(name, verdict, changes, witnesses, notes))
     return out
+
+
+def _unjudged_edits(old: Mapping[str, Any], new: Mapping[str, Any]) -> list[str]:
+    """What changed in a grammar that no stream tells apart: descriptions, and the reasons frames
+    are dropped with (which readers report in their accounts)."""
+    notes = []
+    for role in sorted(old["roles"].keys() & new["roles"].keys()):
+        a, b = old["roles"][role].get("dropped_as"), new["roles"][role].get("dropped_as")
+        if a != b:
+            notes.append(
+                f"a {role} frame out of order is now dropped as {b or 'out_of_order'!r}, not {a or 'out_of_order'!r}"
+            )
+    if not notes and old != new:
+        notes.append("the grammar's descriptions changed")
+    return notes
 
 
 class _Search:
@@ -317,10 +332,12 @@ class _Search:
             why = {NARROWED: "the new grammar rejects it", WIDENED: "the old grammar rejects it"}
             found = [witness(d, s, roles, new.tag, why[d], False) for d, s in sorted(shortest.items())]
             return found, [f"{self.family}/{self.union} has no stream readers to replay the witnesses through"]
+        if not candidates:
+            return [], []
         streams = [[dict(f.data) for f in s] for _, s in candidates]
-        before, now = replay((readers[0](), readers[1]()), self.reader, streams, labels)
+        (before, now), missing = replay((readers[0](), readers[1]()), self.reader, streams, labels)
         witnesses: list[Witness] = []
-        notes: list[str] = []
+        notes: list[str] = [missing] if missing else []
         for (_, stream), b, n in zip(candidates, before, now, strict=True):
             split = [
                 label
@@ -347,9 +364,9 @@ class _Search:
         not): such frames are tried first."""
         if self.reader is None:
             return True
-        module = importlib.import_module(self.reader[0])
+        module = importlib.import_module(self.reader[0])  # the running checkout's: a guess, the replay decides
         try:
             result = module.reassemble([data], complete=False)
-        except ValueError:
+        except Exception:  # any refusal: tried later
             return False
         return not result.dropped

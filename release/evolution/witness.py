@@ -71,8 +71,11 @@ def time_limit(seconds: float) -> Iterator[None]:
         yield
         return
 
+    live = [True]  # cleared as the block ends: a repeat landing there (or at the restore) is ignored
+
     def expire(signum: int, frame: FrameType | None) -> None:
-        raise OutOfTime
+        if live[0]:
+            raise OutOfTime
 
     previous = signal.signal(signal.SIGALRM, expire)
     # Repeated until the block ends: an expiry that lands in a finalizer (a weakref callback or a
@@ -81,12 +84,8 @@ def time_limit(seconds: float) -> Iterator[None]:
     try:
         yield
     finally:
-        while True:
-            try:
-                signal.setitimer(signal.ITIMER_REAL, 0)
-                break
-            except OutOfTime:
-                continue  # a repeat landed before the timer stopped: stop it again
+        live[0] = False
+        signal.setitimer(signal.ITIMER_REAL, 0)
         signal.signal(signal.SIGALRM, previous)
 
 

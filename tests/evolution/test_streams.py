@@ -17,6 +17,7 @@ from codegen.generate import build
 from release.evolution.engine import FamilyReport, TypeReport, compare_snapshots
 from release.evolution.findings import collect
 from release.evolution.gate import Settings
+from release.evolution.replay import READERS, replay
 from release.evolution.rules import NARROWED, WIDENED
 from release.evolution.source import Snapshot, _load
 from release.evolution.streams import judge_streams
@@ -209,3 +210,29 @@ def test_a_stream_without_readers_is_judged_by_its_grammars(tmp_path: Path) -> N
     assert (w.payload, w.rejected_because) == ([{"k": "a"}], "the old grammar rejects it")
     assert w.found_by == "a stream of a (message); judged by the grammars"
     assert report.notes == ["evo/U has no stream readers to replay the witnesses through"]
+
+
+def test_both_readers_refuse_alike_a_frame_given_a_role_they_cannot_keep(tmp_path: Path) -> None:
+    """A grammar edited by hand past the generator (the stop and usage tags swapped in both shipped
+    copies): the Python and the TypeScript reader say the same line."""
+    ignore = shutil.ignore_patterns("__pycache__", "node_modules")
+    shutil.copytree(ROOT / "chatschema", tmp_path / "chatschema", ignore=ignore)
+    shutil.copytree(ROOT / "npm" / "esm", tmp_path / "npm" / "esm", ignore=ignore)
+    shipped = tmp_path / "chatschema" / "schemas" / "letta" / "grammars" / "LettaStreamingResponse.json"
+    grammar = json.loads(shipped.read_text(encoding="utf-8"))
+    roles = grammar["roles"]
+    roles["stop"]["tags"], roles["usage"]["tags"] = roles["usage"]["tags"], roles["stop"]["tags"]
+    shipped.write_text(json.dumps(grammar), encoding="utf-8")
+    meta = tmp_path / "npm" / "esm" / "validators" / "letta.meta.js"
+    lines = meta.read_text(encoding="utf-8").splitlines()
+    at = next(i for i, line in enumerate(lines) if line.startswith("export const grammars = "))
+    shipped_js = json.loads(lines[at].removeprefix("export const grammars = ").removesuffix(";"))
+    js_roles = shipped_js["LettaStreamingResponse"]["roles"]
+    js_roles["stop"]["tags"], js_roles["usage"]["tags"] = js_roles["usage"]["tags"], js_roles["stop"]["tags"]
+    lines[at] = f"export const grammars = {json.dumps(shipped_js)};"
+    meta.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    usage = json.loads((ROOT / "schemas/letta/examples/LettaStreamingResponse/valid/l8_usage.json").read_text())
+    reader = READERS[("letta", "LettaStreamingResponse")]
+    (outcomes, _), note = replay((tmp_path, tmp_path), reader, [[usage]], ("edited", "edited"))
+    assert note == ""
+    assert outcomes == [("frame 0: a usage_statistics frame cannot play the role 'stop'",) * 2]
