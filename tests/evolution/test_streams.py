@@ -19,7 +19,7 @@ from release.evolution.findings import collect
 from release.evolution.gate import Settings
 from release.evolution.replay import READERS, replay
 from release.evolution.rules import NARROWED, WIDENED
-from release.evolution.source import Snapshot, _load
+from release.evolution.source import DiffError, Snapshot, _load
 from release.evolution.streams import judge_streams
 
 from .schemasets import FAMILY, family_types, write
@@ -236,3 +236,32 @@ def test_both_readers_refuse_alike_a_frame_given_a_role_they_cannot_keep(tmp_pat
     (outcomes, _), note = replay((tmp_path, tmp_path), reader, [[usage]], ("edited", "edited"))
     assert note == ""
     assert outcomes == [("frame 0: a usage_statistics frame cannot play the role 'stop'",) * 2]
+
+
+def test_without_node_the_python_readers_replay_and_the_report_says_so(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr("release.evolution.replay.shutil.which", lambda name: None)
+    stop = {"message_type": "stop_reason", "stop_reason": "end_turn"}
+    reader = READERS[("letta", "LettaStreamingResponse")]
+    (before, now), note = replay((ROOT, ROOT), reader, [[stop], []], ("a", "b"))
+    assert note == "node not found: the witness streams were replayed through the Python readers only"
+    assert (
+        before
+        == now
+        == [(None, None), ("stream truncated: it ends without a stop_reason (or an error or a cancellation)",) * 2]
+    )
+
+
+def test_a_grammar_the_gate_cannot_read_is_one_line(tmp_path: Path) -> None:
+    old, new = _small_stream(tmp_path / "old", ["end"]), _small_stream(tmp_path / "new", ["nowhere"])
+    types = (family_types(old), family_types(new))
+    with pytest.raises(DiffError) as caught:
+        judge_streams(FAMILY, (old, new), types, [], (Path, Path), ("HEAD", "work tree"))
+    assert caught.value.lines == ["work tree: schemas/evo/grammars/U.json: /final/0: no state 'nowhere' [grammar]"]
+
+
+def test_a_grammar_removed_is_the_stream_removed(tmp_path: Path) -> None:
+    old, new = _small_stream(tmp_path / "old", ["end"]), _small_stream(tmp_path / "new", ["end"])
+    (new / "schemas" / FAMILY / "grammars" / "U.json").unlink()
+    types = (family_types(old), family_types(new))
+    [report] = judge_streams(FAMILY, (old, new), types, [], (Path, Path), ("old", "new"))
+    assert (report.verdict, report.notes) == ("removed", ["the stream's grammar was removed"])
