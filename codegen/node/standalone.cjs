@@ -47,6 +47,31 @@ const UNEVALUATED = ["unevaluatedProperties", "unevaluatedItems"].map((keyword) 
   },
 }));
 
+// ajv writes an error's schemaPath relative to the function that reports it: a named type compiled
+// on its own starts at its own root (`#/properties/x/type`), a `$ref` inlined into it at the `$ref`'s
+// target (`#/$defs/Timestamp/pattern`, already a pointer into the bundle). Each function's paths
+// are made pointers into the family bundle too (`#/$defs/ToolCall/properties/x/type`), so one error
+// says where its keyword is whichever function reported it (core.js gives it as `schemaPath`).
+function bundlePaths(ajv, schema, refs) {
+  const names = new Map(Object.entries(schema.$defs).map(([name, def]) => [def, name]));
+  const done = new Set();
+  const visit = (validate) => {
+    if (typeof validate !== "function" || done.has(validate)) return;
+    done.add(validate);
+    const name = names.get(validate.schemaEnv.schema);
+    if (name === undefined || !/^[A-Za-z_][A-Za-z0-9_]*$/.test(name)) {
+      throw new Error(`a precompiled function validates no named type of the bundle (${name})`);
+    }
+    if ("$defs" in validate.schemaEnv.schema) throw new Error(`${name}: a named type holds $defs of its own`);
+    const source = validate.source;
+    source.validateCode = source.validateCode.replace(/schemaPath:"#(\/(?:[^"\\]|\\.)*)?"/g, (found, rest = "") =>
+      rest.startsWith("/$defs/") ? found : `schemaPath:"#/$defs/${name}${rest}"`,
+    );
+    for (const value of (source.scopeValues.validate || new Map()).values()) visit(value.value && value.value.ref);
+  };
+  for (const ref of Object.values(refs)) visit(ajv.getSchema(ref));
+}
+
 function compile(family, { schema, refs, unevaluated }, allErrors) {
   const ajv = new Ajv2020({
     strict: true,
@@ -83,6 +108,7 @@ function compile(family, { schema, refs, unevaluated }, allErrors) {
     }
   }
   ajv.addSchema(schema);
+  bundlePaths(ajv, schema, refs);
   let code = standaloneCode(ajv, refs).replace(HELPERS, (_match, name) => `${KEYWORDS}.${name}`);
   // ajv's standalone code loads its runtime helpers (ucs2length, equal, ...) with `require("...")`;
   // inside a string literal the quote would be escaped (`require(\"`), so schema text cannot match.

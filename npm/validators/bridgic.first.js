@@ -195,15 +195,15 @@ function validate21(data, { instancePath = "", parentData, parentDataProperty, r
             }
           }
         } else {
-          validate21.errors = [{ instancePath, schemaPath: "#/discriminator", keyword: "discriminator", params: { error: "mapping", tag: "block_type", tagValue: tag0 }, message: 'value of tag "block_type" must be in oneOf' }];
+          validate21.errors = [{ instancePath, schemaPath: "#/$defs/ContentBlock/discriminator", keyword: "discriminator", params: { error: "mapping", tag: "block_type", tagValue: tag0 }, message: 'value of tag "block_type" must be in oneOf' }];
           return false;
         }
       } else {
-        validate21.errors = [{ instancePath, schemaPath: "#/discriminator", keyword: "discriminator", params: { error: "tag", tag: "block_type", tagValue: tag0 }, message: 'tag "block_type" must be string' }];
+        validate21.errors = [{ instancePath, schemaPath: "#/$defs/ContentBlock/discriminator", keyword: "discriminator", params: { error: "tag", tag: "block_type", tagValue: tag0 }, message: 'tag "block_type" must be string' }];
         return false;
       }
     } else {
-      validate21.errors = [{ instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" }];
+      validate21.errors = [{ instancePath, schemaPath: "#/$defs/ContentBlock/type", keyword: "type", params: { type: "object" }, message: "must be object" }];
       return false;
     }
   }
@@ -256,7 +256,7 @@ function validate22(data, { instancePath = "", parentData, parentDataProperty, r
                 }
               }
             } else {
-              validate22.errors = [{ instancePath: instancePath + "/blocks", schemaPath: "#/properties/blocks/type", keyword: "type", params: { type: "array" }, message: "must be array" }];
+              validate22.errors = [{ instancePath: instancePath + "/blocks", schemaPath: "#/$defs/Message/properties/blocks/type", keyword: "type", params: { type: "array" }, message: "must be array" }];
               return false;
             }
           }
@@ -269,7 +269,7 @@ function validate22(data, { instancePath = "", parentData, parentDataProperty, r
             let data3 = data.extras;
             const _errs7 = errors;
             if (!(data3 && typeof data3 == "object" && !Array.isArray(data3))) {
-              validate22.errors = [{ instancePath: instancePath + "/extras", schemaPath: "#/properties/extras/type", keyword: "type", params: { type: "object" }, message: "must be object" }];
+              validate22.errors = [{ instancePath: instancePath + "/extras", schemaPath: "#/$defs/Message/properties/extras/type", keyword: "type", params: { type: "object" }, message: "must be object" }];
               return false;
             }
             var valid0 = _errs7 === errors;
@@ -279,7 +279,7 @@ function validate22(data, { instancePath = "", parentData, parentDataProperty, r
         }
       }
     } else {
-      validate22.errors = [{ instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" }];
+      validate22.errors = [{ instancePath, schemaPath: "#/$defs/Message/type", keyword: "type", params: { type: "object" }, message: "must be object" }];
       return false;
     }
   }
@@ -296,12 +296,12 @@ function validate24(data, { instancePath = "", parentData, parentDataProperty, r
       if (data.delta !== void 0) {
         let data0 = data.delta;
         if (typeof data0 !== "string" && data0 !== null) {
-          validate24.errors = [{ instancePath: instancePath + "/delta", schemaPath: "#/properties/delta/type", keyword: "type", params: { type: schema38.properties.delta.type }, message: "must be string,null" }];
+          validate24.errors = [{ instancePath: instancePath + "/delta", schemaPath: "#/$defs/MessageChunk/properties/delta/type", keyword: "type", params: { type: schema38.properties.delta.type }, message: "must be string,null" }];
           return false;
         }
       }
     } else {
-      validate24.errors = [{ instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" }];
+      validate24.errors = [{ instancePath, schemaPath: "#/$defs/MessageChunk/type", keyword: "type", params: { type: "object" }, message: "must be object" }];
       return false;
     }
   }
@@ -336,7 +336,7 @@ function validate25(data, { instancePath = "", parentData, parentDataProperty, r
         if (!valid1) {
           const _errs4 = errors;
           if (data0 !== null) {
-            const err0 = { instancePath: instancePath + "/message", schemaPath: "#/properties/message/anyOf/1/type", keyword: "type", params: { type: "null" }, message: "must be null" };
+            const err0 = { instancePath: instancePath + "/message", schemaPath: "#/$defs/Response/properties/message/anyOf/1/type", keyword: "type", params: { type: "null" }, message: "must be null" };
             if (vErrors === null) {
               vErrors = [err0];
             } else {
@@ -348,7 +348,7 @@ function validate25(data, { instancePath = "", parentData, parentDataProperty, r
           valid1 = valid1 || _valid0;
         }
         if (!valid1) {
-          const err1 = { instancePath: instancePath + "/message", schemaPath: "#/properties/message/anyOf", keyword: "anyOf", params: {}, message: "must match a schema in anyOf" };
+          const err1 = { instancePath: instancePath + "/message", schemaPath: "#/$defs/Response/properties/message/anyOf", keyword: "anyOf", params: {}, message: "must match a schema in anyOf" };
           if (vErrors === null) {
             vErrors = [err1];
           } else {
@@ -538,7 +538,7 @@ function validate25(data, { instancePath = "", parentData, parentDataProperty, r
           if (!valid2) {
             const _errs23 = errors;
             if (data1 !== null) {
-              const err12 = { instancePath: instancePath + "/usage", schemaPath: "#/properties/usage/anyOf/1/type", keyword: "type", params: { type: "null" }, message: "must be null" };
+              const err12 = { instancePath: instancePath + "/usage", schemaPath: "#/$defs/Response/properties/usage/anyOf/1/type", keyword: "type", params: { type: "null" }, message: "must be null" };
               if (vErrors === null) {
                 vErrors = [err12];
               } else {
@@ -550,7 +550,7 @@ function validate25(data, { instancePath = "", parentData, parentDataProperty, r
             valid2 = valid2 || _valid1;
           }
           if (!valid2) {
-            const err13 = { instancePath: instancePath + "/usage", schemaPath: "#/properties/usage/anyOf", keyword: "anyOf", params: {}, message: "must match a schema in anyOf" };
+            const err13 = { instancePath: instancePath + "/usage", schemaPath: "#/$defs/Response/properties/usage/anyOf", keyword: "anyOf", params: {}, message: "must match a schema in anyOf" };
             if (vErrors === null) {
               vErrors = [err13];
             } else {
@@ -575,7 +575,7 @@ function validate25(data, { instancePath = "", parentData, parentDataProperty, r
         }
       }
     } else {
-      validate25.errors = [{ instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" }];
+      validate25.errors = [{ instancePath, schemaPath: "#/$defs/Response/type", keyword: "type", params: { type: "object" }, message: "must be object" }];
       return false;
     }
   }
@@ -587,11 +587,11 @@ function validate27(data, { instancePath = "", parentData, parentDataProperty, r
   let vErrors = null;
   let errors = 0;
   if (typeof data !== "string") {
-    validate27.errors = [{ instancePath, schemaPath: "#/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
+    validate27.errors = [{ instancePath, schemaPath: "#/$defs/Role/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
     return false;
   }
   if (!(data === "system" || data === "user" || data === "assistant" || data === "tool")) {
-    validate27.errors = [{ instancePath, schemaPath: "#/enum", keyword: "enum", params: { allowedValues: schema37.enum }, message: "must be equal to one of the allowed values" }];
+    validate27.errors = [{ instancePath, schemaPath: "#/$defs/Role/enum", keyword: "enum", params: { allowedValues: schema37.enum }, message: "must be equal to one of the allowed values" }];
     return false;
   }
   validate27.errors = vErrors;
@@ -605,13 +605,13 @@ function validate28(data, { instancePath = "", parentData, parentDataProperty, r
     if (data && typeof data == "object" && !Array.isArray(data)) {
       let missing0;
       if (data.block_type === void 0 && (missing0 = "block_type") || data.text === void 0 && (missing0 = "text")) {
-        validate28.errors = [{ instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: missing0 }, message: "must have required property '" + missing0 + "'" }];
+        validate28.errors = [{ instancePath, schemaPath: "#/$defs/TextBlock/required", keyword: "required", params: { missingProperty: missing0 }, message: "must have required property '" + missing0 + "'" }];
         return false;
       } else {
         if (data.block_type !== void 0) {
           const _errs1 = errors;
           if ("text" !== data.block_type) {
-            validate28.errors = [{ instancePath: instancePath + "/block_type", schemaPath: "#/properties/block_type/const", keyword: "const", params: { allowedValue: "text" }, message: "must be equal to constant" }];
+            validate28.errors = [{ instancePath: instancePath + "/block_type", schemaPath: "#/$defs/TextBlock/properties/block_type/const", keyword: "const", params: { allowedValue: "text" }, message: "must be equal to constant" }];
             return false;
           }
           var valid0 = _errs1 === errors;
@@ -622,7 +622,7 @@ function validate28(data, { instancePath = "", parentData, parentDataProperty, r
           if (data.text !== void 0) {
             const _errs2 = errors;
             if (typeof data.text !== "string") {
-              validate28.errors = [{ instancePath: instancePath + "/text", schemaPath: "#/properties/text/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
+              validate28.errors = [{ instancePath: instancePath + "/text", schemaPath: "#/$defs/TextBlock/properties/text/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
               return false;
             }
             var valid0 = _errs2 === errors;
@@ -632,7 +632,7 @@ function validate28(data, { instancePath = "", parentData, parentDataProperty, r
         }
       }
     } else {
-      validate28.errors = [{ instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" }];
+      validate28.errors = [{ instancePath, schemaPath: "#/$defs/TextBlock/type", keyword: "type", params: { type: "object" }, message: "must be object" }];
       return false;
     }
   }
@@ -647,13 +647,13 @@ function validate29(data, { instancePath = "", parentData, parentDataProperty, r
     if (data && typeof data == "object" && !Array.isArray(data)) {
       let missing0;
       if (data.model === void 0 && (missing0 = "model")) {
-        validate29.errors = [{ instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: missing0 }, message: "must have required property '" + missing0 + "'" }];
+        validate29.errors = [{ instancePath, schemaPath: "#/$defs/TokenUsage/required", keyword: "required", params: { missingProperty: missing0 }, message: "must have required property '" + missing0 + "'" }];
         return false;
       } else {
         if (data.model !== void 0) {
           const _errs1 = errors;
           if (typeof data.model !== "string") {
-            validate29.errors = [{ instancePath: instancePath + "/model", schemaPath: "#/properties/model/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
+            validate29.errors = [{ instancePath: instancePath + "/model", schemaPath: "#/$defs/TokenUsage/properties/model/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
             return false;
           }
           var valid0 = _errs1 === errors;
@@ -665,7 +665,7 @@ function validate29(data, { instancePath = "", parentData, parentDataProperty, r
             let data1 = data.prompt_tokens;
             const _errs3 = errors;
             if (!(typeof data1 == "number" && (!(data1 % 1) && !isNaN(data1)) && isFinite(data1))) {
-              validate29.errors = [{ instancePath: instancePath + "/prompt_tokens", schemaPath: "#/properties/prompt_tokens/type", keyword: "type", params: { type: "integer" }, message: "must be integer" }];
+              validate29.errors = [{ instancePath: instancePath + "/prompt_tokens", schemaPath: "#/$defs/TokenUsage/properties/prompt_tokens/type", keyword: "type", params: { type: "integer" }, message: "must be integer" }];
               return false;
             }
             var valid0 = _errs3 === errors;
@@ -677,7 +677,7 @@ function validate29(data, { instancePath = "", parentData, parentDataProperty, r
               let data2 = data.completion_tokens;
               const _errs5 = errors;
               if (!(typeof data2 == "number" && (!(data2 % 1) && !isNaN(data2)) && isFinite(data2))) {
-                validate29.errors = [{ instancePath: instancePath + "/completion_tokens", schemaPath: "#/properties/completion_tokens/type", keyword: "type", params: { type: "integer" }, message: "must be integer" }];
+                validate29.errors = [{ instancePath: instancePath + "/completion_tokens", schemaPath: "#/$defs/TokenUsage/properties/completion_tokens/type", keyword: "type", params: { type: "integer" }, message: "must be integer" }];
                 return false;
               }
               var valid0 = _errs5 === errors;
@@ -689,7 +689,7 @@ function validate29(data, { instancePath = "", parentData, parentDataProperty, r
                 let data3 = data.total_tokens;
                 const _errs7 = errors;
                 if (!(typeof data3 == "number" && (!(data3 % 1) && !isNaN(data3)) && isFinite(data3))) {
-                  validate29.errors = [{ instancePath: instancePath + "/total_tokens", schemaPath: "#/properties/total_tokens/type", keyword: "type", params: { type: "integer" }, message: "must be integer" }];
+                  validate29.errors = [{ instancePath: instancePath + "/total_tokens", schemaPath: "#/$defs/TokenUsage/properties/total_tokens/type", keyword: "type", params: { type: "integer" }, message: "must be integer" }];
                   return false;
                 }
                 var valid0 = _errs7 === errors;
@@ -715,7 +715,7 @@ function validate29(data, { instancePath = "", parentData, parentDataProperty, r
                   }
                   var valid1 = _errs12 === errors;
                   if (valid1) {
-                    validate29.errors = [{ instancePath: instancePath + "/timestamp", schemaPath: "#/properties/timestamp/not", keyword: "not", params: {}, message: "must NOT be valid" }];
+                    validate29.errors = [{ instancePath: instancePath + "/timestamp", schemaPath: "#/$defs/TokenUsage/properties/timestamp/not", keyword: "not", params: {}, message: "must NOT be valid" }];
                     return false;
                   } else {
                     errors = _errs11;
@@ -730,11 +730,11 @@ function validate29(data, { instancePath = "", parentData, parentDataProperty, r
                   if (errors === _errs9) {
                     if (typeof data4 === "string") {
                       if (!pattern5.test(data4)) {
-                        validate29.errors = [{ instancePath: instancePath + "/timestamp", schemaPath: "#/properties/timestamp/pattern", keyword: "pattern", params: { pattern: "^(([0-9]{3}[1-9]|[0-9]{2}[1-9][0-9]|[0-9][1-9][0-9]{2}|[1-9][0-9]{3})-(0[13578]|1[02])-(0[1-9]|[12][0-9]|3[01])|([0-9]{3}[1-9]|[0-9]{2}[1-9][0-9]|[0-9][1-9][0-9]{2}|[1-9][0-9]{3})-(0[469]|11)-(0[1-9]|[12][0-9]|30)|([0-9]{3}[1-9]|[0-9]{2}[1-9][0-9]|[0-9][1-9][0-9]{2}|[1-9][0-9]{3})-02-(0[1-9]|1[0-9]|2[0-8])|([0-9]{2}(0[48]|[2468][048]|[13579][26])|(0[48]|[2468][048]|[13579][26])00)-02-29)T([01][0-9]|2[0-3]):[0-5][0-9]:[0-5][0-9](\\.[0-9]{1,6})?(Z|[+-]([01][0-9]|2[0-3]):[0-5][0-9])?$" }, message: 'must match pattern "^(([0-9]{3}[1-9]|[0-9]{2}[1-9][0-9]|[0-9][1-9][0-9]{2}|[1-9][0-9]{3})-(0[13578]|1[02])-(0[1-9]|[12][0-9]|3[01])|([0-9]{3}[1-9]|[0-9]{2}[1-9][0-9]|[0-9][1-9][0-9]{2}|[1-9][0-9]{3})-(0[469]|11)-(0[1-9]|[12][0-9]|30)|([0-9]{3}[1-9]|[0-9]{2}[1-9][0-9]|[0-9][1-9][0-9]{2}|[1-9][0-9]{3})-02-(0[1-9]|1[0-9]|2[0-8])|([0-9]{2}(0[48]|[2468][048]|[13579][26])|(0[48]|[2468][048]|[13579][26])00)-02-29)T([01][0-9]|2[0-3]):[0-5][0-9]:[0-5][0-9](\\.[0-9]{1,6})?(Z|[+-]([01][0-9]|2[0-3]):[0-5][0-9])?$"' }];
+                        validate29.errors = [{ instancePath: instancePath + "/timestamp", schemaPath: "#/$defs/TokenUsage/properties/timestamp/pattern", keyword: "pattern", params: { pattern: "^(([0-9]{3}[1-9]|[0-9]{2}[1-9][0-9]|[0-9][1-9][0-9]{2}|[1-9][0-9]{3})-(0[13578]|1[02])-(0[1-9]|[12][0-9]|3[01])|([0-9]{3}[1-9]|[0-9]{2}[1-9][0-9]|[0-9][1-9][0-9]{2}|[1-9][0-9]{3})-(0[469]|11)-(0[1-9]|[12][0-9]|30)|([0-9]{3}[1-9]|[0-9]{2}[1-9][0-9]|[0-9][1-9][0-9]{2}|[1-9][0-9]{3})-02-(0[1-9]|1[0-9]|2[0-8])|([0-9]{2}(0[48]|[2468][048]|[13579][26])|(0[48]|[2468][048]|[13579][26])00)-02-29)T([01][0-9]|2[0-3]):[0-5][0-9]:[0-5][0-9](\\.[0-9]{1,6})?(Z|[+-]([01][0-9]|2[0-3]):[0-5][0-9])?$" }, message: 'must match pattern "^(([0-9]{3}[1-9]|[0-9]{2}[1-9][0-9]|[0-9][1-9][0-9]{2}|[1-9][0-9]{3})-(0[13578]|1[02])-(0[1-9]|[12][0-9]|3[01])|([0-9]{3}[1-9]|[0-9]{2}[1-9][0-9]|[0-9][1-9][0-9]{2}|[1-9][0-9]{3})-(0[469]|11)-(0[1-9]|[12][0-9]|30)|([0-9]{3}[1-9]|[0-9]{2}[1-9][0-9]|[0-9][1-9][0-9]{2}|[1-9][0-9]{3})-02-(0[1-9]|1[0-9]|2[0-8])|([0-9]{2}(0[48]|[2468][048]|[13579][26])|(0[48]|[2468][048]|[13579][26])00)-02-29)T([01][0-9]|2[0-3]):[0-5][0-9]:[0-5][0-9](\\.[0-9]{1,6})?(Z|[+-]([01][0-9]|2[0-3]):[0-5][0-9])?$"' }];
                         return false;
                       }
                     } else {
-                      validate29.errors = [{ instancePath: instancePath + "/timestamp", schemaPath: "#/properties/timestamp/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
+                      validate29.errors = [{ instancePath: instancePath + "/timestamp", schemaPath: "#/$defs/TokenUsage/properties/timestamp/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
                       return false;
                     }
                   }
@@ -748,7 +748,7 @@ function validate29(data, { instancePath = "", parentData, parentDataProperty, r
         }
       }
     } else {
-      validate29.errors = [{ instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" }];
+      validate29.errors = [{ instancePath, schemaPath: "#/$defs/TokenUsage/type", keyword: "type", params: { type: "object" }, message: "must be object" }];
       return false;
     }
   }
@@ -764,13 +764,13 @@ function validate30(data, { instancePath = "", parentData, parentDataProperty, r
     if (data && typeof data == "object" && !Array.isArray(data)) {
       let missing0;
       if (data.name === void 0 && (missing0 = "name") || data.description === void 0 && (missing0 = "description") || data.parameters === void 0 && (missing0 = "parameters")) {
-        validate30.errors = [{ instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: missing0 }, message: "must have required property '" + missing0 + "'" }];
+        validate30.errors = [{ instancePath, schemaPath: "#/$defs/Tool/required", keyword: "required", params: { missingProperty: missing0 }, message: "must have required property '" + missing0 + "'" }];
         return false;
       } else {
         if (data.name !== void 0) {
           const _errs1 = errors;
           if (typeof data.name !== "string") {
-            validate30.errors = [{ instancePath: instancePath + "/name", schemaPath: "#/properties/name/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
+            validate30.errors = [{ instancePath: instancePath + "/name", schemaPath: "#/$defs/Tool/properties/name/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
             return false;
           }
           var valid0 = _errs1 === errors;
@@ -781,7 +781,7 @@ function validate30(data, { instancePath = "", parentData, parentDataProperty, r
           if (data.description !== void 0) {
             const _errs3 = errors;
             if (typeof data.description !== "string") {
-              validate30.errors = [{ instancePath: instancePath + "/description", schemaPath: "#/properties/description/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
+              validate30.errors = [{ instancePath: instancePath + "/description", schemaPath: "#/$defs/Tool/properties/description/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
               return false;
             }
             var valid0 = _errs3 === errors;
@@ -793,7 +793,7 @@ function validate30(data, { instancePath = "", parentData, parentDataProperty, r
               let data2 = data.parameters;
               const _errs5 = errors;
               if (!(data2 && typeof data2 == "object" && !Array.isArray(data2))) {
-                validate30.errors = [{ instancePath: instancePath + "/parameters", schemaPath: "#/properties/parameters/type", keyword: "type", params: { type: "object" }, message: "must be object" }];
+                validate30.errors = [{ instancePath: instancePath + "/parameters", schemaPath: "#/$defs/Tool/properties/parameters/type", keyword: "type", params: { type: "object" }, message: "must be object" }];
                 return false;
               }
               var valid0 = _errs5 === errors;
@@ -804,7 +804,7 @@ function validate30(data, { instancePath = "", parentData, parentDataProperty, r
         }
       }
     } else {
-      validate30.errors = [{ instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" }];
+      validate30.errors = [{ instancePath, schemaPath: "#/$defs/Tool/type", keyword: "type", params: { type: "object" }, message: "must be object" }];
       return false;
     }
   }
@@ -820,14 +820,14 @@ function validate31(data, { instancePath = "", parentData, parentDataProperty, r
     if (data && typeof data == "object" && !Array.isArray(data)) {
       let missing0;
       if (data.id === void 0 && (missing0 = "id") || data.name === void 0 && (missing0 = "name")) {
-        validate31.errors = [{ instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: missing0 }, message: "must have required property '" + missing0 + "'" }];
+        validate31.errors = [{ instancePath, schemaPath: "#/$defs/ToolCall/required", keyword: "required", params: { missingProperty: missing0 }, message: "must have required property '" + missing0 + "'" }];
         return false;
       } else {
         if (data.id !== void 0) {
           let data0 = data.id;
           const _errs1 = errors;
           if (typeof data0 !== "string" && data0 !== null) {
-            validate31.errors = [{ instancePath: instancePath + "/id", schemaPath: "#/properties/id/type", keyword: "type", params: { type: schema45.properties.id.type }, message: "must be string,null" }];
+            validate31.errors = [{ instancePath: instancePath + "/id", schemaPath: "#/$defs/ToolCall/properties/id/type", keyword: "type", params: { type: schema45.properties.id.type }, message: "must be string,null" }];
             return false;
           }
           var valid0 = _errs1 === errors;
@@ -838,7 +838,7 @@ function validate31(data, { instancePath = "", parentData, parentDataProperty, r
           if (data.name !== void 0) {
             const _errs3 = errors;
             if (typeof data.name !== "string") {
-              validate31.errors = [{ instancePath: instancePath + "/name", schemaPath: "#/properties/name/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
+              validate31.errors = [{ instancePath: instancePath + "/name", schemaPath: "#/$defs/ToolCall/properties/name/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
               return false;
             }
             var valid0 = _errs3 === errors;
@@ -850,7 +850,7 @@ function validate31(data, { instancePath = "", parentData, parentDataProperty, r
               let data2 = data.arguments;
               const _errs5 = errors;
               if (!(data2 && typeof data2 == "object" && !Array.isArray(data2))) {
-                validate31.errors = [{ instancePath: instancePath + "/arguments", schemaPath: "#/properties/arguments/type", keyword: "type", params: { type: "object" }, message: "must be object" }];
+                validate31.errors = [{ instancePath: instancePath + "/arguments", schemaPath: "#/$defs/ToolCall/properties/arguments/type", keyword: "type", params: { type: "object" }, message: "must be object" }];
                 return false;
               }
               var valid0 = _errs5 === errors;
@@ -861,7 +861,7 @@ function validate31(data, { instancePath = "", parentData, parentDataProperty, r
         }
       }
     } else {
-      validate31.errors = [{ instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" }];
+      validate31.errors = [{ instancePath, schemaPath: "#/$defs/ToolCall/type", keyword: "type", params: { type: "object" }, message: "must be object" }];
       return false;
     }
   }
@@ -876,13 +876,13 @@ function validate32(data, { instancePath = "", parentData, parentDataProperty, r
     if (data && typeof data == "object" && !Array.isArray(data)) {
       let missing0;
       if (data.block_type === void 0 && (missing0 = "block_type") || data.id === void 0 && (missing0 = "id") || data.name === void 0 && (missing0 = "name") || data.arguments === void 0 && (missing0 = "arguments")) {
-        validate32.errors = [{ instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: missing0 }, message: "must have required property '" + missing0 + "'" }];
+        validate32.errors = [{ instancePath, schemaPath: "#/$defs/ToolCallBlock/required", keyword: "required", params: { missingProperty: missing0 }, message: "must have required property '" + missing0 + "'" }];
         return false;
       } else {
         if (data.block_type !== void 0) {
           const _errs1 = errors;
           if ("tool_call" !== data.block_type) {
-            validate32.errors = [{ instancePath: instancePath + "/block_type", schemaPath: "#/properties/block_type/const", keyword: "const", params: { allowedValue: "tool_call" }, message: "must be equal to constant" }];
+            validate32.errors = [{ instancePath: instancePath + "/block_type", schemaPath: "#/$defs/ToolCallBlock/properties/block_type/const", keyword: "const", params: { allowedValue: "tool_call" }, message: "must be equal to constant" }];
             return false;
           }
           var valid0 = _errs1 === errors;
@@ -893,7 +893,7 @@ function validate32(data, { instancePath = "", parentData, parentDataProperty, r
           if (data.id !== void 0) {
             const _errs2 = errors;
             if (typeof data.id !== "string") {
-              validate32.errors = [{ instancePath: instancePath + "/id", schemaPath: "#/properties/id/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
+              validate32.errors = [{ instancePath: instancePath + "/id", schemaPath: "#/$defs/ToolCallBlock/properties/id/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
               return false;
             }
             var valid0 = _errs2 === errors;
@@ -904,7 +904,7 @@ function validate32(data, { instancePath = "", parentData, parentDataProperty, r
             if (data.name !== void 0) {
               const _errs4 = errors;
               if (typeof data.name !== "string") {
-                validate32.errors = [{ instancePath: instancePath + "/name", schemaPath: "#/properties/name/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
+                validate32.errors = [{ instancePath: instancePath + "/name", schemaPath: "#/$defs/ToolCallBlock/properties/name/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
                 return false;
               }
               var valid0 = _errs4 === errors;
@@ -916,7 +916,7 @@ function validate32(data, { instancePath = "", parentData, parentDataProperty, r
                 let data3 = data.arguments;
                 const _errs6 = errors;
                 if (!(data3 && typeof data3 == "object" && !Array.isArray(data3))) {
-                  validate32.errors = [{ instancePath: instancePath + "/arguments", schemaPath: "#/properties/arguments/type", keyword: "type", params: { type: "object" }, message: "must be object" }];
+                  validate32.errors = [{ instancePath: instancePath + "/arguments", schemaPath: "#/$defs/ToolCallBlock/properties/arguments/type", keyword: "type", params: { type: "object" }, message: "must be object" }];
                   return false;
                 }
                 var valid0 = _errs6 === errors;
@@ -928,7 +928,7 @@ function validate32(data, { instancePath = "", parentData, parentDataProperty, r
         }
       }
     } else {
-      validate32.errors = [{ instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" }];
+      validate32.errors = [{ instancePath, schemaPath: "#/$defs/ToolCallBlock/type", keyword: "type", params: { type: "object" }, message: "must be object" }];
       return false;
     }
   }
@@ -944,13 +944,13 @@ function validate33(data, { instancePath = "", parentData, parentDataProperty, r
     if (data && typeof data == "object" && !Array.isArray(data)) {
       let missing0;
       if (data.id === void 0 && (missing0 = "id") || data.name === void 0 && (missing0 = "name") || data.arguments === void 0 && (missing0 = "arguments")) {
-        validate33.errors = [{ instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: missing0 }, message: "must have required property '" + missing0 + "'" }];
+        validate33.errors = [{ instancePath, schemaPath: "#/$defs/ToolCallDict/required", keyword: "required", params: { missingProperty: missing0 }, message: "must have required property '" + missing0 + "'" }];
         return false;
       } else {
         if (data.id !== void 0) {
           const _errs1 = errors;
           if (typeof data.id !== "string") {
-            validate33.errors = [{ instancePath: instancePath + "/id", schemaPath: "#/properties/id/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
+            validate33.errors = [{ instancePath: instancePath + "/id", schemaPath: "#/$defs/ToolCallDict/properties/id/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
             return false;
           }
           var valid0 = _errs1 === errors;
@@ -961,7 +961,7 @@ function validate33(data, { instancePath = "", parentData, parentDataProperty, r
           if (data.name !== void 0) {
             const _errs3 = errors;
             if (typeof data.name !== "string") {
-              validate33.errors = [{ instancePath: instancePath + "/name", schemaPath: "#/properties/name/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
+              validate33.errors = [{ instancePath: instancePath + "/name", schemaPath: "#/$defs/ToolCallDict/properties/name/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
               return false;
             }
             var valid0 = _errs3 === errors;
@@ -973,7 +973,7 @@ function validate33(data, { instancePath = "", parentData, parentDataProperty, r
               let data2 = data.arguments;
               const _errs5 = errors;
               if (!(data2 && typeof data2 == "object" && !Array.isArray(data2))) {
-                validate33.errors = [{ instancePath: instancePath + "/arguments", schemaPath: "#/properties/arguments/type", keyword: "type", params: { type: "object" }, message: "must be object" }];
+                validate33.errors = [{ instancePath: instancePath + "/arguments", schemaPath: "#/$defs/ToolCallDict/properties/arguments/type", keyword: "type", params: { type: "object" }, message: "must be object" }];
                 return false;
               }
               var valid0 = _errs5 === errors;
@@ -984,7 +984,7 @@ function validate33(data, { instancePath = "", parentData, parentDataProperty, r
         }
       }
     } else {
-      validate33.errors = [{ instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" }];
+      validate33.errors = [{ instancePath, schemaPath: "#/$defs/ToolCallDict/type", keyword: "type", params: { type: "object" }, message: "must be object" }];
       return false;
     }
   }
@@ -999,13 +999,13 @@ function validate34(data, { instancePath = "", parentData, parentDataProperty, r
     if (data && typeof data == "object" && !Array.isArray(data)) {
       let missing0;
       if (data.block_type === void 0 && (missing0 = "block_type") || data.id === void 0 && (missing0 = "id") || data.content === void 0 && (missing0 = "content")) {
-        validate34.errors = [{ instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: missing0 }, message: "must have required property '" + missing0 + "'" }];
+        validate34.errors = [{ instancePath, schemaPath: "#/$defs/ToolResultBlock/required", keyword: "required", params: { missingProperty: missing0 }, message: "must have required property '" + missing0 + "'" }];
         return false;
       } else {
         if (data.block_type !== void 0) {
           const _errs1 = errors;
           if ("tool_result" !== data.block_type) {
-            validate34.errors = [{ instancePath: instancePath + "/block_type", schemaPath: "#/properties/block_type/const", keyword: "const", params: { allowedValue: "tool_result" }, message: "must be equal to constant" }];
+            validate34.errors = [{ instancePath: instancePath + "/block_type", schemaPath: "#/$defs/ToolResultBlock/properties/block_type/const", keyword: "const", params: { allowedValue: "tool_result" }, message: "must be equal to constant" }];
             return false;
           }
           var valid0 = _errs1 === errors;
@@ -1016,7 +1016,7 @@ function validate34(data, { instancePath = "", parentData, parentDataProperty, r
           if (data.id !== void 0) {
             const _errs2 = errors;
             if (typeof data.id !== "string") {
-              validate34.errors = [{ instancePath: instancePath + "/id", schemaPath: "#/properties/id/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
+              validate34.errors = [{ instancePath: instancePath + "/id", schemaPath: "#/$defs/ToolResultBlock/properties/id/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
               return false;
             }
             var valid0 = _errs2 === errors;
@@ -1027,7 +1027,7 @@ function validate34(data, { instancePath = "", parentData, parentDataProperty, r
             if (data.content !== void 0) {
               const _errs4 = errors;
               if (typeof data.content !== "string") {
-                validate34.errors = [{ instancePath: instancePath + "/content", schemaPath: "#/properties/content/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
+                validate34.errors = [{ instancePath: instancePath + "/content", schemaPath: "#/$defs/ToolResultBlock/properties/content/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
                 return false;
               }
               var valid0 = _errs4 === errors;
@@ -1038,7 +1038,7 @@ function validate34(data, { instancePath = "", parentData, parentDataProperty, r
         }
       }
     } else {
-      validate34.errors = [{ instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" }];
+      validate34.errors = [{ instancePath, schemaPath: "#/$defs/ToolResultBlock/type", keyword: "type", params: { type: "object" }, message: "must be object" }];
       return false;
     }
   }

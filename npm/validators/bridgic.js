@@ -268,7 +268,7 @@ function validate21(data, { instancePath = "", parentData, parentDataProperty, r
           errors++;
         }
       } else {
-        const err21 = { instancePath, schemaPath: "#/discriminator", keyword: "discriminator", params: { error: "mapping", tag: "block_type", tagValue: tag0 }, message: 'value of tag "block_type" must be in oneOf', schema: schema32.discriminator, parentSchema: schema32, data };
+        const err21 = { instancePath, schemaPath: "#/$defs/ContentBlock/discriminator", keyword: "discriminator", params: { error: "mapping", tag: "block_type", tagValue: tag0 }, message: 'value of tag "block_type" must be in oneOf', schema: schema32.discriminator, parentSchema: schema32, data };
         if (vErrors === null) {
           vErrors = [err21];
         } else {
@@ -277,7 +277,7 @@ function validate21(data, { instancePath = "", parentData, parentDataProperty, r
         errors++;
       }
     } else {
-      const err22 = { instancePath, schemaPath: "#/discriminator", keyword: "discriminator", params: { error: "tag", tag: "block_type", tagValue: tag0 }, message: 'tag "block_type" must be string', schema: schema32.discriminator, parentSchema: schema32, data };
+      const err22 = { instancePath, schemaPath: "#/$defs/ContentBlock/discriminator", keyword: "discriminator", params: { error: "tag", tag: "block_type", tagValue: tag0 }, message: 'tag "block_type" must be string', schema: schema32.discriminator, parentSchema: schema32, data };
       if (vErrors === null) {
         vErrors = [err22];
       } else {
@@ -286,7 +286,7 @@ function validate21(data, { instancePath = "", parentData, parentDataProperty, r
       errors++;
     }
   } else {
-    const err23 = { instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object", schema: schema32.type, parentSchema: schema32, data };
+    const err23 = { instancePath, schemaPath: "#/$defs/ContentBlock/type", keyword: "type", params: { type: "object" }, message: "must be object", schema: schema32.type, parentSchema: schema32, data };
     if (vErrors === null) {
       vErrors = [err23];
     } else {
@@ -339,7 +339,7 @@ function validate22(data, { instancePath = "", parentData, parentDataProperty, r
           }
         }
       } else {
-        const err2 = { instancePath: instancePath + "/blocks", schemaPath: "#/properties/blocks/type", keyword: "type", params: { type: "array" }, message: "must be array", schema: schema36.properties.blocks.type, parentSchema: schema36.properties.blocks, data: data1 };
+        const err2 = { instancePath: instancePath + "/blocks", schemaPath: "#/$defs/Message/properties/blocks/type", keyword: "type", params: { type: "array" }, message: "must be array", schema: schema36.properties.blocks.type, parentSchema: schema36.properties.blocks, data: data1 };
         if (vErrors === null) {
           vErrors = [err2];
         } else {
@@ -351,7 +351,7 @@ function validate22(data, { instancePath = "", parentData, parentDataProperty, r
     if (data.extras !== void 0) {
       let data3 = data.extras;
       if (!(data3 && typeof data3 == "object" && !Array.isArray(data3))) {
-        const err3 = { instancePath: instancePath + "/extras", schemaPath: "#/properties/extras/type", keyword: "type", params: { type: "object" }, message: "must be object", schema: schema36.properties.extras.type, parentSchema: schema36.properties.extras, data: data3 };
+        const err3 = { instancePath: instancePath + "/extras", schemaPath: "#/$defs/Message/properties/extras/type", keyword: "type", params: { type: "object" }, message: "must be object", schema: schema36.properties.extras.type, parentSchema: schema36.properties.extras, data: data3 };
         if (vErrors === null) {
           vErrors = [err3];
         } else {
@@ -361,7 +361,7 @@ function validate22(data, { instancePath = "", parentData, parentDataProperty, r
       }
     }
   } else {
-    const err4 = { instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object", schema: schema36.type, parentSchema: schema36, data };
+    const err4 = { instancePath, schemaPath: "#/$defs/Message/type", keyword: "type", params: { type: "object" }, message: "must be object", schema: schema36.type, parentSchema: schema36, data };
     if (vErrors === null) {
       vErrors = [err4];
     } else {
@@ -381,7 +381,7 @@ function validate24(data, { instancePath = "", parentData, parentDataProperty, r
     if (data.delta !== void 0) {
       let data0 = data.delta;
       if (typeof data0 !== "string" && data0 !== null) {
-        const err0 = { instancePath: instancePath + "/delta", schemaPath: "#/properties/delta/type", keyword: "type", params: { type: schema38.properties.delta.type }, message: "must be string,null", schema: schema38.properties.delta.type, parentSchema: schema38.properties.delta, data: data0 };
+        const err0 = { instancePath: instancePath + "/delta", schemaPath: "#/$defs/MessageChunk/properties/delta/type", keyword: "type", params: { type: schema38.properties.delta.type }, message: "must be string,null", schema: schema38.properties.delta.type, parentSchema: schema38.properties.delta, data: data0 };
         if (vErrors === null) {
           vErrors = [err0];
         } else {
@@ -391,7 +391,7 @@ function validate24(data, { instancePath = "", parentData, parentDataProperty, r
       }
     }
   } else {
-    const err1 = { instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object", schema: schema38.type, parentSchema: schema38, data };
+    const err1 = { instancePath, schemaPath: "#/$defs/MessageChunk/type", keyword: "type", params: { type: "object" }, message: "must be object", schema: schema38.type, parentSchema: schema38, data };
     if (vErrors === null) {
       vErrors = [err1];
     } else {
@@ -428,7 +428,7 @@ function validate25(data, { instancePath = "", parentData, parentDataProperty, r
       if (!valid1) {
         const _errs4 = errors;
         if (data0 !== null) {
-          const err0 = { instancePath: instancePath + "/message", schemaPath: "#/properties/message/anyOf/1/type", keyword: "type", params: { type: "null" }, message: "must be null", schema: schema39.properties.message.anyOf[1].type, parentSchema: schema39.properties.message.anyOf[1], data: data0 };
+          const err0 = { instancePath: instancePath + "/message", schemaPath: "#/$defs/Response/properties/message/anyOf/1/type", keyword: "type", params: { type: "null" }, message: "must be null", schema: schema39.properties.message.anyOf[1].type, parentSchema: schema39.properties.message.anyOf[1], data: data0 };
           if (vErrors === null) {
             vErrors = [err0];
           } else {
@@ -440,7 +440,7 @@ function validate25(data, { instancePath = "", parentData, parentDataProperty, r
         valid1 = valid1 || _valid0;
       }
       if (!valid1) {
-        const err1 = { instancePath: instancePath + "/message", schemaPath: "#/properties/message/anyOf", keyword: "anyOf", params: {}, message: "must match a schema in anyOf", schema: schema39.properties.message.anyOf, parentSchema: schema39.properties.message, data: data0 };
+        const err1 = { instancePath: instancePath + "/message", schemaPath: "#/$defs/Response/properties/message/anyOf", keyword: "anyOf", params: {}, message: "must match a schema in anyOf", schema: schema39.properties.message.anyOf, parentSchema: schema39.properties.message, data: data0 };
         if (vErrors === null) {
           vErrors = [err1];
         } else {
@@ -589,7 +589,7 @@ function validate25(data, { instancePath = "", parentData, parentDataProperty, r
       if (!valid2) {
         const _errs23 = errors;
         if (data1 !== null) {
-          const err12 = { instancePath: instancePath + "/usage", schemaPath: "#/properties/usage/anyOf/1/type", keyword: "type", params: { type: "null" }, message: "must be null", schema: schema39.properties.usage.anyOf[1].type, parentSchema: schema39.properties.usage.anyOf[1], data: data1 };
+          const err12 = { instancePath: instancePath + "/usage", schemaPath: "#/$defs/Response/properties/usage/anyOf/1/type", keyword: "type", params: { type: "null" }, message: "must be null", schema: schema39.properties.usage.anyOf[1].type, parentSchema: schema39.properties.usage.anyOf[1], data: data1 };
           if (vErrors === null) {
             vErrors = [err12];
           } else {
@@ -601,7 +601,7 @@ function validate25(data, { instancePath = "", parentData, parentDataProperty, r
         valid2 = valid2 || _valid1;
       }
       if (!valid2) {
-        const err13 = { instancePath: instancePath + "/usage", schemaPath: "#/properties/usage/anyOf", keyword: "anyOf", params: {}, message: "must match a schema in anyOf", schema: schema39.properties.usage.anyOf, parentSchema: schema39.properties.usage, data: data1 };
+        const err13 = { instancePath: instancePath + "/usage", schemaPath: "#/$defs/Response/properties/usage/anyOf", keyword: "anyOf", params: {}, message: "must match a schema in anyOf", schema: schema39.properties.usage.anyOf, parentSchema: schema39.properties.usage, data: data1 };
         if (vErrors === null) {
           vErrors = [err13];
         } else {
@@ -620,7 +620,7 @@ function validate25(data, { instancePath = "", parentData, parentDataProperty, r
       }
     }
   } else {
-    const err14 = { instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object", schema: schema39.type, parentSchema: schema39, data };
+    const err14 = { instancePath, schemaPath: "#/$defs/Response/type", keyword: "type", params: { type: "object" }, message: "must be object", schema: schema39.type, parentSchema: schema39, data };
     if (vErrors === null) {
       vErrors = [err14];
     } else {
@@ -636,7 +636,7 @@ function validate27(data, { instancePath = "", parentData, parentDataProperty, r
   let vErrors = null;
   let errors = 0;
   if (typeof data !== "string") {
-    const err0 = { instancePath, schemaPath: "#/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema37.type, parentSchema: schema37, data };
+    const err0 = { instancePath, schemaPath: "#/$defs/Role/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema37.type, parentSchema: schema37, data };
     if (vErrors === null) {
       vErrors = [err0];
     } else {
@@ -645,7 +645,7 @@ function validate27(data, { instancePath = "", parentData, parentDataProperty, r
     errors++;
   }
   if (!(data === "system" || data === "user" || data === "assistant" || data === "tool")) {
-    const err1 = { instancePath, schemaPath: "#/enum", keyword: "enum", params: { allowedValues: schema37.enum }, message: "must be equal to one of the allowed values", schema: schema37.enum, parentSchema: schema37, data };
+    const err1 = { instancePath, schemaPath: "#/$defs/Role/enum", keyword: "enum", params: { allowedValues: schema37.enum }, message: "must be equal to one of the allowed values", schema: schema37.enum, parentSchema: schema37, data };
     if (vErrors === null) {
       vErrors = [err1];
     } else {
@@ -662,7 +662,7 @@ function validate28(data, { instancePath = "", parentData, parentDataProperty, r
   let errors = 0;
   if (data && typeof data == "object" && !Array.isArray(data)) {
     if (data.block_type === void 0) {
-      const err0 = { instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: "block_type" }, message: "must have required property 'block_type'", schema: schema33.required, parentSchema: schema33, data };
+      const err0 = { instancePath, schemaPath: "#/$defs/TextBlock/required", keyword: "required", params: { missingProperty: "block_type" }, message: "must have required property 'block_type'", schema: schema33.required, parentSchema: schema33, data };
       if (vErrors === null) {
         vErrors = [err0];
       } else {
@@ -671,7 +671,7 @@ function validate28(data, { instancePath = "", parentData, parentDataProperty, r
       errors++;
     }
     if (data.text === void 0) {
-      const err1 = { instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: "text" }, message: "must have required property 'text'", schema: schema33.required, parentSchema: schema33, data };
+      const err1 = { instancePath, schemaPath: "#/$defs/TextBlock/required", keyword: "required", params: { missingProperty: "text" }, message: "must have required property 'text'", schema: schema33.required, parentSchema: schema33, data };
       if (vErrors === null) {
         vErrors = [err1];
       } else {
@@ -682,7 +682,7 @@ function validate28(data, { instancePath = "", parentData, parentDataProperty, r
     if (data.block_type !== void 0) {
       let data0 = data.block_type;
       if ("text" !== data0) {
-        const err2 = { instancePath: instancePath + "/block_type", schemaPath: "#/properties/block_type/const", keyword: "const", params: { allowedValue: "text" }, message: "must be equal to constant", schema: "text", parentSchema: schema33.properties.block_type, data: data0 };
+        const err2 = { instancePath: instancePath + "/block_type", schemaPath: "#/$defs/TextBlock/properties/block_type/const", keyword: "const", params: { allowedValue: "text" }, message: "must be equal to constant", schema: "text", parentSchema: schema33.properties.block_type, data: data0 };
         if (vErrors === null) {
           vErrors = [err2];
         } else {
@@ -694,7 +694,7 @@ function validate28(data, { instancePath = "", parentData, parentDataProperty, r
     if (data.text !== void 0) {
       let data1 = data.text;
       if (typeof data1 !== "string") {
-        const err3 = { instancePath: instancePath + "/text", schemaPath: "#/properties/text/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema33.properties.text.type, parentSchema: schema33.properties.text, data: data1 };
+        const err3 = { instancePath: instancePath + "/text", schemaPath: "#/$defs/TextBlock/properties/text/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema33.properties.text.type, parentSchema: schema33.properties.text, data: data1 };
         if (vErrors === null) {
           vErrors = [err3];
         } else {
@@ -704,7 +704,7 @@ function validate28(data, { instancePath = "", parentData, parentDataProperty, r
       }
     }
   } else {
-    const err4 = { instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object", schema: schema33.type, parentSchema: schema33, data };
+    const err4 = { instancePath, schemaPath: "#/$defs/TextBlock/type", keyword: "type", params: { type: "object" }, message: "must be object", schema: schema33.type, parentSchema: schema33, data };
     if (vErrors === null) {
       vErrors = [err4];
     } else {
@@ -721,7 +721,7 @@ function validate29(data, { instancePath = "", parentData, parentDataProperty, r
   let errors = 0;
   if (data && typeof data == "object" && !Array.isArray(data)) {
     if (data.model === void 0) {
-      const err0 = { instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: "model" }, message: "must have required property 'model'", schema: schema40.required, parentSchema: schema40, data };
+      const err0 = { instancePath, schemaPath: "#/$defs/TokenUsage/required", keyword: "required", params: { missingProperty: "model" }, message: "must have required property 'model'", schema: schema40.required, parentSchema: schema40, data };
       if (vErrors === null) {
         vErrors = [err0];
       } else {
@@ -732,7 +732,7 @@ function validate29(data, { instancePath = "", parentData, parentDataProperty, r
     if (data.model !== void 0) {
       let data0 = data.model;
       if (typeof data0 !== "string") {
-        const err1 = { instancePath: instancePath + "/model", schemaPath: "#/properties/model/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema40.properties.model.type, parentSchema: schema40.properties.model, data: data0 };
+        const err1 = { instancePath: instancePath + "/model", schemaPath: "#/$defs/TokenUsage/properties/model/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema40.properties.model.type, parentSchema: schema40.properties.model, data: data0 };
         if (vErrors === null) {
           vErrors = [err1];
         } else {
@@ -744,7 +744,7 @@ function validate29(data, { instancePath = "", parentData, parentDataProperty, r
     if (data.prompt_tokens !== void 0) {
       let data1 = data.prompt_tokens;
       if (!(typeof data1 == "number" && (!(data1 % 1) && !isNaN(data1)) && isFinite(data1))) {
-        const err2 = { instancePath: instancePath + "/prompt_tokens", schemaPath: "#/properties/prompt_tokens/type", keyword: "type", params: { type: "integer" }, message: "must be integer", schema: schema40.properties.prompt_tokens.type, parentSchema: schema40.properties.prompt_tokens, data: data1 };
+        const err2 = { instancePath: instancePath + "/prompt_tokens", schemaPath: "#/$defs/TokenUsage/properties/prompt_tokens/type", keyword: "type", params: { type: "integer" }, message: "must be integer", schema: schema40.properties.prompt_tokens.type, parentSchema: schema40.properties.prompt_tokens, data: data1 };
         if (vErrors === null) {
           vErrors = [err2];
         } else {
@@ -756,7 +756,7 @@ function validate29(data, { instancePath = "", parentData, parentDataProperty, r
     if (data.completion_tokens !== void 0) {
       let data2 = data.completion_tokens;
       if (!(typeof data2 == "number" && (!(data2 % 1) && !isNaN(data2)) && isFinite(data2))) {
-        const err3 = { instancePath: instancePath + "/completion_tokens", schemaPath: "#/properties/completion_tokens/type", keyword: "type", params: { type: "integer" }, message: "must be integer", schema: schema40.properties.completion_tokens.type, parentSchema: schema40.properties.completion_tokens, data: data2 };
+        const err3 = { instancePath: instancePath + "/completion_tokens", schemaPath: "#/$defs/TokenUsage/properties/completion_tokens/type", keyword: "type", params: { type: "integer" }, message: "must be integer", schema: schema40.properties.completion_tokens.type, parentSchema: schema40.properties.completion_tokens, data: data2 };
         if (vErrors === null) {
           vErrors = [err3];
         } else {
@@ -768,7 +768,7 @@ function validate29(data, { instancePath = "", parentData, parentDataProperty, r
     if (data.total_tokens !== void 0) {
       let data3 = data.total_tokens;
       if (!(typeof data3 == "number" && (!(data3 % 1) && !isNaN(data3)) && isFinite(data3))) {
-        const err4 = { instancePath: instancePath + "/total_tokens", schemaPath: "#/properties/total_tokens/type", keyword: "type", params: { type: "integer" }, message: "must be integer", schema: schema40.properties.total_tokens.type, parentSchema: schema40.properties.total_tokens, data: data3 };
+        const err4 = { instancePath: instancePath + "/total_tokens", schemaPath: "#/$defs/TokenUsage/properties/total_tokens/type", keyword: "type", params: { type: "integer" }, message: "must be integer", schema: schema40.properties.total_tokens.type, parentSchema: schema40.properties.total_tokens, data: data3 };
         if (vErrors === null) {
           vErrors = [err4];
         } else {
@@ -794,7 +794,7 @@ function validate29(data, { instancePath = "", parentData, parentDataProperty, r
       }
       var valid1 = _errs12 === errors;
       if (valid1) {
-        const err6 = { instancePath: instancePath + "/timestamp", schemaPath: "#/properties/timestamp/not", keyword: "not", params: {}, message: "must NOT be valid", schema: schema40.properties.timestamp.not, parentSchema: schema40.properties.timestamp, data: data4 };
+        const err6 = { instancePath: instancePath + "/timestamp", schemaPath: "#/$defs/TokenUsage/properties/timestamp/not", keyword: "not", params: {}, message: "must NOT be valid", schema: schema40.properties.timestamp.not, parentSchema: schema40.properties.timestamp, data: data4 };
         if (vErrors === null) {
           vErrors = [err6];
         } else {
@@ -813,7 +813,7 @@ function validate29(data, { instancePath = "", parentData, parentDataProperty, r
       }
       if (typeof data4 === "string") {
         if (!pattern5.test(data4)) {
-          const err7 = { instancePath: instancePath + "/timestamp", schemaPath: "#/properties/timestamp/pattern", keyword: "pattern", params: { pattern: "^(([0-9]{3}[1-9]|[0-9]{2}[1-9][0-9]|[0-9][1-9][0-9]{2}|[1-9][0-9]{3})-(0[13578]|1[02])-(0[1-9]|[12][0-9]|3[01])|([0-9]{3}[1-9]|[0-9]{2}[1-9][0-9]|[0-9][1-9][0-9]{2}|[1-9][0-9]{3})-(0[469]|11)-(0[1-9]|[12][0-9]|30)|([0-9]{3}[1-9]|[0-9]{2}[1-9][0-9]|[0-9][1-9][0-9]{2}|[1-9][0-9]{3})-02-(0[1-9]|1[0-9]|2[0-8])|([0-9]{2}(0[48]|[2468][048]|[13579][26])|(0[48]|[2468][048]|[13579][26])00)-02-29)T([01][0-9]|2[0-3]):[0-5][0-9]:[0-5][0-9](\\.[0-9]{1,6})?(Z|[+-]([01][0-9]|2[0-3]):[0-5][0-9])?$" }, message: 'must match pattern "^(([0-9]{3}[1-9]|[0-9]{2}[1-9][0-9]|[0-9][1-9][0-9]{2}|[1-9][0-9]{3})-(0[13578]|1[02])-(0[1-9]|[12][0-9]|3[01])|([0-9]{3}[1-9]|[0-9]{2}[1-9][0-9]|[0-9][1-9][0-9]{2}|[1-9][0-9]{3})-(0[469]|11)-(0[1-9]|[12][0-9]|30)|([0-9]{3}[1-9]|[0-9]{2}[1-9][0-9]|[0-9][1-9][0-9]{2}|[1-9][0-9]{3})-02-(0[1-9]|1[0-9]|2[0-8])|([0-9]{2}(0[48]|[2468][048]|[13579][26])|(0[48]|[2468][048]|[13579][26])00)-02-29)T([01][0-9]|2[0-3]):[0-5][0-9]:[0-5][0-9](\\.[0-9]{1,6})?(Z|[+-]([01][0-9]|2[0-3]):[0-5][0-9])?$"', schema: "^(([0-9]{3}[1-9]|[0-9]{2}[1-9][0-9]|[0-9][1-9][0-9]{2}|[1-9][0-9]{3})-(0[13578]|1[02])-(0[1-9]|[12][0-9]|3[01])|([0-9]{3}[1-9]|[0-9]{2}[1-9][0-9]|[0-9][1-9][0-9]{2}|[1-9][0-9]{3})-(0[469]|11)-(0[1-9]|[12][0-9]|30)|([0-9]{3}[1-9]|[0-9]{2}[1-9][0-9]|[0-9][1-9][0-9]{2}|[1-9][0-9]{3})-02-(0[1-9]|1[0-9]|2[0-8])|([0-9]{2}(0[48]|[2468][048]|[13579][26])|(0[48]|[2468][048]|[13579][26])00)-02-29)T([01][0-9]|2[0-3]):[0-5][0-9]:[0-5][0-9](\\.[0-9]{1,6})?(Z|[+-]([01][0-9]|2[0-3]):[0-5][0-9])?$", parentSchema: schema40.properties.timestamp, data: data4 };
+          const err7 = { instancePath: instancePath + "/timestamp", schemaPath: "#/$defs/TokenUsage/properties/timestamp/pattern", keyword: "pattern", params: { pattern: "^(([0-9]{3}[1-9]|[0-9]{2}[1-9][0-9]|[0-9][1-9][0-9]{2}|[1-9][0-9]{3})-(0[13578]|1[02])-(0[1-9]|[12][0-9]|3[01])|([0-9]{3}[1-9]|[0-9]{2}[1-9][0-9]|[0-9][1-9][0-9]{2}|[1-9][0-9]{3})-(0[469]|11)-(0[1-9]|[12][0-9]|30)|([0-9]{3}[1-9]|[0-9]{2}[1-9][0-9]|[0-9][1-9][0-9]{2}|[1-9][0-9]{3})-02-(0[1-9]|1[0-9]|2[0-8])|([0-9]{2}(0[48]|[2468][048]|[13579][26])|(0[48]|[2468][048]|[13579][26])00)-02-29)T([01][0-9]|2[0-3]):[0-5][0-9]:[0-5][0-9](\\.[0-9]{1,6})?(Z|[+-]([01][0-9]|2[0-3]):[0-5][0-9])?$" }, message: 'must match pattern "^(([0-9]{3}[1-9]|[0-9]{2}[1-9][0-9]|[0-9][1-9][0-9]{2}|[1-9][0-9]{3})-(0[13578]|1[02])-(0[1-9]|[12][0-9]|3[01])|([0-9]{3}[1-9]|[0-9]{2}[1-9][0-9]|[0-9][1-9][0-9]{2}|[1-9][0-9]{3})-(0[469]|11)-(0[1-9]|[12][0-9]|30)|([0-9]{3}[1-9]|[0-9]{2}[1-9][0-9]|[0-9][1-9][0-9]{2}|[1-9][0-9]{3})-02-(0[1-9]|1[0-9]|2[0-8])|([0-9]{2}(0[48]|[2468][048]|[13579][26])|(0[48]|[2468][048]|[13579][26])00)-02-29)T([01][0-9]|2[0-3]):[0-5][0-9]:[0-5][0-9](\\.[0-9]{1,6})?(Z|[+-]([01][0-9]|2[0-3]):[0-5][0-9])?$"', schema: "^(([0-9]{3}[1-9]|[0-9]{2}[1-9][0-9]|[0-9][1-9][0-9]{2}|[1-9][0-9]{3})-(0[13578]|1[02])-(0[1-9]|[12][0-9]|3[01])|([0-9]{3}[1-9]|[0-9]{2}[1-9][0-9]|[0-9][1-9][0-9]{2}|[1-9][0-9]{3})-(0[469]|11)-(0[1-9]|[12][0-9]|30)|([0-9]{3}[1-9]|[0-9]{2}[1-9][0-9]|[0-9][1-9][0-9]{2}|[1-9][0-9]{3})-02-(0[1-9]|1[0-9]|2[0-8])|([0-9]{2}(0[48]|[2468][048]|[13579][26])|(0[48]|[2468][048]|[13579][26])00)-02-29)T([01][0-9]|2[0-3]):[0-5][0-9]:[0-5][0-9](\\.[0-9]{1,6})?(Z|[+-]([01][0-9]|2[0-3]):[0-5][0-9])?$", parentSchema: schema40.properties.timestamp, data: data4 };
           if (vErrors === null) {
             vErrors = [err7];
           } else {
@@ -822,7 +822,7 @@ function validate29(data, { instancePath = "", parentData, parentDataProperty, r
           errors++;
         }
       } else {
-        const err8 = { instancePath: instancePath + "/timestamp", schemaPath: "#/properties/timestamp/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema40.properties.timestamp.type, parentSchema: schema40.properties.timestamp, data: data4 };
+        const err8 = { instancePath: instancePath + "/timestamp", schemaPath: "#/$defs/TokenUsage/properties/timestamp/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema40.properties.timestamp.type, parentSchema: schema40.properties.timestamp, data: data4 };
         if (vErrors === null) {
           vErrors = [err8];
         } else {
@@ -832,7 +832,7 @@ function validate29(data, { instancePath = "", parentData, parentDataProperty, r
       }
     }
   } else {
-    const err9 = { instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object", schema: schema40.type, parentSchema: schema40, data };
+    const err9 = { instancePath, schemaPath: "#/$defs/TokenUsage/type", keyword: "type", params: { type: "object" }, message: "must be object", schema: schema40.type, parentSchema: schema40, data };
     if (vErrors === null) {
       vErrors = [err9];
     } else {
@@ -850,7 +850,7 @@ function validate30(data, { instancePath = "", parentData, parentDataProperty, r
   let errors = 0;
   if (data && typeof data == "object" && !Array.isArray(data)) {
     if (data.name === void 0) {
-      const err0 = { instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: "name" }, message: "must have required property 'name'", schema: schema44.required, parentSchema: schema44, data };
+      const err0 = { instancePath, schemaPath: "#/$defs/Tool/required", keyword: "required", params: { missingProperty: "name" }, message: "must have required property 'name'", schema: schema44.required, parentSchema: schema44, data };
       if (vErrors === null) {
         vErrors = [err0];
       } else {
@@ -859,7 +859,7 @@ function validate30(data, { instancePath = "", parentData, parentDataProperty, r
       errors++;
     }
     if (data.description === void 0) {
-      const err1 = { instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: "description" }, message: "must have required property 'description'", schema: schema44.required, parentSchema: schema44, data };
+      const err1 = { instancePath, schemaPath: "#/$defs/Tool/required", keyword: "required", params: { missingProperty: "description" }, message: "must have required property 'description'", schema: schema44.required, parentSchema: schema44, data };
       if (vErrors === null) {
         vErrors = [err1];
       } else {
@@ -868,7 +868,7 @@ function validate30(data, { instancePath = "", parentData, parentDataProperty, r
       errors++;
     }
     if (data.parameters === void 0) {
-      const err2 = { instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: "parameters" }, message: "must have required property 'parameters'", schema: schema44.required, parentSchema: schema44, data };
+      const err2 = { instancePath, schemaPath: "#/$defs/Tool/required", keyword: "required", params: { missingProperty: "parameters" }, message: "must have required property 'parameters'", schema: schema44.required, parentSchema: schema44, data };
       if (vErrors === null) {
         vErrors = [err2];
       } else {
@@ -879,7 +879,7 @@ function validate30(data, { instancePath = "", parentData, parentDataProperty, r
     if (data.name !== void 0) {
       let data0 = data.name;
       if (typeof data0 !== "string") {
-        const err3 = { instancePath: instancePath + "/name", schemaPath: "#/properties/name/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema44.properties.name.type, parentSchema: schema44.properties.name, data: data0 };
+        const err3 = { instancePath: instancePath + "/name", schemaPath: "#/$defs/Tool/properties/name/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema44.properties.name.type, parentSchema: schema44.properties.name, data: data0 };
         if (vErrors === null) {
           vErrors = [err3];
         } else {
@@ -891,7 +891,7 @@ function validate30(data, { instancePath = "", parentData, parentDataProperty, r
     if (data.description !== void 0) {
       let data1 = data.description;
       if (typeof data1 !== "string") {
-        const err4 = { instancePath: instancePath + "/description", schemaPath: "#/properties/description/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema44.properties.description.type, parentSchema: schema44.properties.description, data: data1 };
+        const err4 = { instancePath: instancePath + "/description", schemaPath: "#/$defs/Tool/properties/description/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema44.properties.description.type, parentSchema: schema44.properties.description, data: data1 };
         if (vErrors === null) {
           vErrors = [err4];
         } else {
@@ -903,7 +903,7 @@ function validate30(data, { instancePath = "", parentData, parentDataProperty, r
     if (data.parameters !== void 0) {
       let data2 = data.parameters;
       if (!(data2 && typeof data2 == "object" && !Array.isArray(data2))) {
-        const err5 = { instancePath: instancePath + "/parameters", schemaPath: "#/properties/parameters/type", keyword: "type", params: { type: "object" }, message: "must be object", schema: schema44.properties.parameters.type, parentSchema: schema44.properties.parameters, data: data2 };
+        const err5 = { instancePath: instancePath + "/parameters", schemaPath: "#/$defs/Tool/properties/parameters/type", keyword: "type", params: { type: "object" }, message: "must be object", schema: schema44.properties.parameters.type, parentSchema: schema44.properties.parameters, data: data2 };
         if (vErrors === null) {
           vErrors = [err5];
         } else {
@@ -913,7 +913,7 @@ function validate30(data, { instancePath = "", parentData, parentDataProperty, r
       }
     }
   } else {
-    const err6 = { instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object", schema: schema44.type, parentSchema: schema44, data };
+    const err6 = { instancePath, schemaPath: "#/$defs/Tool/type", keyword: "type", params: { type: "object" }, message: "must be object", schema: schema44.type, parentSchema: schema44, data };
     if (vErrors === null) {
       vErrors = [err6];
     } else {
@@ -931,7 +931,7 @@ function validate31(data, { instancePath = "", parentData, parentDataProperty, r
   let errors = 0;
   if (data && typeof data == "object" && !Array.isArray(data)) {
     if (data.id === void 0) {
-      const err0 = { instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: "id" }, message: "must have required property 'id'", schema: schema45.required, parentSchema: schema45, data };
+      const err0 = { instancePath, schemaPath: "#/$defs/ToolCall/required", keyword: "required", params: { missingProperty: "id" }, message: "must have required property 'id'", schema: schema45.required, parentSchema: schema45, data };
       if (vErrors === null) {
         vErrors = [err0];
       } else {
@@ -940,7 +940,7 @@ function validate31(data, { instancePath = "", parentData, parentDataProperty, r
       errors++;
     }
     if (data.name === void 0) {
-      const err1 = { instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: "name" }, message: "must have required property 'name'", schema: schema45.required, parentSchema: schema45, data };
+      const err1 = { instancePath, schemaPath: "#/$defs/ToolCall/required", keyword: "required", params: { missingProperty: "name" }, message: "must have required property 'name'", schema: schema45.required, parentSchema: schema45, data };
       if (vErrors === null) {
         vErrors = [err1];
       } else {
@@ -951,7 +951,7 @@ function validate31(data, { instancePath = "", parentData, parentDataProperty, r
     if (data.id !== void 0) {
       let data0 = data.id;
       if (typeof data0 !== "string" && data0 !== null) {
-        const err2 = { instancePath: instancePath + "/id", schemaPath: "#/properties/id/type", keyword: "type", params: { type: schema45.properties.id.type }, message: "must be string,null", schema: schema45.properties.id.type, parentSchema: schema45.properties.id, data: data0 };
+        const err2 = { instancePath: instancePath + "/id", schemaPath: "#/$defs/ToolCall/properties/id/type", keyword: "type", params: { type: schema45.properties.id.type }, message: "must be string,null", schema: schema45.properties.id.type, parentSchema: schema45.properties.id, data: data0 };
         if (vErrors === null) {
           vErrors = [err2];
         } else {
@@ -963,7 +963,7 @@ function validate31(data, { instancePath = "", parentData, parentDataProperty, r
     if (data.name !== void 0) {
       let data1 = data.name;
       if (typeof data1 !== "string") {
-        const err3 = { instancePath: instancePath + "/name", schemaPath: "#/properties/name/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema45.properties.name.type, parentSchema: schema45.properties.name, data: data1 };
+        const err3 = { instancePath: instancePath + "/name", schemaPath: "#/$defs/ToolCall/properties/name/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema45.properties.name.type, parentSchema: schema45.properties.name, data: data1 };
         if (vErrors === null) {
           vErrors = [err3];
         } else {
@@ -975,7 +975,7 @@ function validate31(data, { instancePath = "", parentData, parentDataProperty, r
     if (data.arguments !== void 0) {
       let data2 = data.arguments;
       if (!(data2 && typeof data2 == "object" && !Array.isArray(data2))) {
-        const err4 = { instancePath: instancePath + "/arguments", schemaPath: "#/properties/arguments/type", keyword: "type", params: { type: "object" }, message: "must be object", schema: schema45.properties.arguments.type, parentSchema: schema45.properties.arguments, data: data2 };
+        const err4 = { instancePath: instancePath + "/arguments", schemaPath: "#/$defs/ToolCall/properties/arguments/type", keyword: "type", params: { type: "object" }, message: "must be object", schema: schema45.properties.arguments.type, parentSchema: schema45.properties.arguments, data: data2 };
         if (vErrors === null) {
           vErrors = [err4];
         } else {
@@ -985,7 +985,7 @@ function validate31(data, { instancePath = "", parentData, parentDataProperty, r
       }
     }
   } else {
-    const err5 = { instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object", schema: schema45.type, parentSchema: schema45, data };
+    const err5 = { instancePath, schemaPath: "#/$defs/ToolCall/type", keyword: "type", params: { type: "object" }, message: "must be object", schema: schema45.type, parentSchema: schema45, data };
     if (vErrors === null) {
       vErrors = [err5];
     } else {
@@ -1002,7 +1002,7 @@ function validate32(data, { instancePath = "", parentData, parentDataProperty, r
   let errors = 0;
   if (data && typeof data == "object" && !Array.isArray(data)) {
     if (data.block_type === void 0) {
-      const err0 = { instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: "block_type" }, message: "must have required property 'block_type'", schema: schema34.required, parentSchema: schema34, data };
+      const err0 = { instancePath, schemaPath: "#/$defs/ToolCallBlock/required", keyword: "required", params: { missingProperty: "block_type" }, message: "must have required property 'block_type'", schema: schema34.required, parentSchema: schema34, data };
       if (vErrors === null) {
         vErrors = [err0];
       } else {
@@ -1011,7 +1011,7 @@ function validate32(data, { instancePath = "", parentData, parentDataProperty, r
       errors++;
     }
     if (data.id === void 0) {
-      const err1 = { instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: "id" }, message: "must have required property 'id'", schema: schema34.required, parentSchema: schema34, data };
+      const err1 = { instancePath, schemaPath: "#/$defs/ToolCallBlock/required", keyword: "required", params: { missingProperty: "id" }, message: "must have required property 'id'", schema: schema34.required, parentSchema: schema34, data };
       if (vErrors === null) {
         vErrors = [err1];
       } else {
@@ -1020,7 +1020,7 @@ function validate32(data, { instancePath = "", parentData, parentDataProperty, r
       errors++;
     }
     if (data.name === void 0) {
-      const err2 = { instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: "name" }, message: "must have required property 'name'", schema: schema34.required, parentSchema: schema34, data };
+      const err2 = { instancePath, schemaPath: "#/$defs/ToolCallBlock/required", keyword: "required", params: { missingProperty: "name" }, message: "must have required property 'name'", schema: schema34.required, parentSchema: schema34, data };
       if (vErrors === null) {
         vErrors = [err2];
       } else {
@@ -1029,7 +1029,7 @@ function validate32(data, { instancePath = "", parentData, parentDataProperty, r
       errors++;
     }
     if (data.arguments === void 0) {
-      const err3 = { instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: "arguments" }, message: "must have required property 'arguments'", schema: schema34.required, parentSchema: schema34, data };
+      const err3 = { instancePath, schemaPath: "#/$defs/ToolCallBlock/required", keyword: "required", params: { missingProperty: "arguments" }, message: "must have required property 'arguments'", schema: schema34.required, parentSchema: schema34, data };
       if (vErrors === null) {
         vErrors = [err3];
       } else {
@@ -1040,7 +1040,7 @@ function validate32(data, { instancePath = "", parentData, parentDataProperty, r
     if (data.block_type !== void 0) {
       let data0 = data.block_type;
       if ("tool_call" !== data0) {
-        const err4 = { instancePath: instancePath + "/block_type", schemaPath: "#/properties/block_type/const", keyword: "const", params: { allowedValue: "tool_call" }, message: "must be equal to constant", schema: "tool_call", parentSchema: schema34.properties.block_type, data: data0 };
+        const err4 = { instancePath: instancePath + "/block_type", schemaPath: "#/$defs/ToolCallBlock/properties/block_type/const", keyword: "const", params: { allowedValue: "tool_call" }, message: "must be equal to constant", schema: "tool_call", parentSchema: schema34.properties.block_type, data: data0 };
         if (vErrors === null) {
           vErrors = [err4];
         } else {
@@ -1052,7 +1052,7 @@ function validate32(data, { instancePath = "", parentData, parentDataProperty, r
     if (data.id !== void 0) {
       let data1 = data.id;
       if (typeof data1 !== "string") {
-        const err5 = { instancePath: instancePath + "/id", schemaPath: "#/properties/id/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema34.properties.id.type, parentSchema: schema34.properties.id, data: data1 };
+        const err5 = { instancePath: instancePath + "/id", schemaPath: "#/$defs/ToolCallBlock/properties/id/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema34.properties.id.type, parentSchema: schema34.properties.id, data: data1 };
         if (vErrors === null) {
           vErrors = [err5];
         } else {
@@ -1064,7 +1064,7 @@ function validate32(data, { instancePath = "", parentData, parentDataProperty, r
     if (data.name !== void 0) {
       let data2 = data.name;
       if (typeof data2 !== "string") {
-        const err6 = { instancePath: instancePath + "/name", schemaPath: "#/properties/name/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema34.properties.name.type, parentSchema: schema34.properties.name, data: data2 };
+        const err6 = { instancePath: instancePath + "/name", schemaPath: "#/$defs/ToolCallBlock/properties/name/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema34.properties.name.type, parentSchema: schema34.properties.name, data: data2 };
         if (vErrors === null) {
           vErrors = [err6];
         } else {
@@ -1076,7 +1076,7 @@ function validate32(data, { instancePath = "", parentData, parentDataProperty, r
     if (data.arguments !== void 0) {
       let data3 = data.arguments;
       if (!(data3 && typeof data3 == "object" && !Array.isArray(data3))) {
-        const err7 = { instancePath: instancePath + "/arguments", schemaPath: "#/properties/arguments/type", keyword: "type", params: { type: "object" }, message: "must be object", schema: schema34.properties.arguments.type, parentSchema: schema34.properties.arguments, data: data3 };
+        const err7 = { instancePath: instancePath + "/arguments", schemaPath: "#/$defs/ToolCallBlock/properties/arguments/type", keyword: "type", params: { type: "object" }, message: "must be object", schema: schema34.properties.arguments.type, parentSchema: schema34.properties.arguments, data: data3 };
         if (vErrors === null) {
           vErrors = [err7];
         } else {
@@ -1086,7 +1086,7 @@ function validate32(data, { instancePath = "", parentData, parentDataProperty, r
       }
     }
   } else {
-    const err8 = { instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object", schema: schema34.type, parentSchema: schema34, data };
+    const err8 = { instancePath, schemaPath: "#/$defs/ToolCallBlock/type", keyword: "type", params: { type: "object" }, message: "must be object", schema: schema34.type, parentSchema: schema34, data };
     if (vErrors === null) {
       vErrors = [err8];
     } else {
@@ -1104,7 +1104,7 @@ function validate33(data, { instancePath = "", parentData, parentDataProperty, r
   let errors = 0;
   if (data && typeof data == "object" && !Array.isArray(data)) {
     if (data.id === void 0) {
-      const err0 = { instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: "id" }, message: "must have required property 'id'", schema: schema47.required, parentSchema: schema47, data };
+      const err0 = { instancePath, schemaPath: "#/$defs/ToolCallDict/required", keyword: "required", params: { missingProperty: "id" }, message: "must have required property 'id'", schema: schema47.required, parentSchema: schema47, data };
       if (vErrors === null) {
         vErrors = [err0];
       } else {
@@ -1113,7 +1113,7 @@ function validate33(data, { instancePath = "", parentData, parentDataProperty, r
       errors++;
     }
     if (data.name === void 0) {
-      const err1 = { instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: "name" }, message: "must have required property 'name'", schema: schema47.required, parentSchema: schema47, data };
+      const err1 = { instancePath, schemaPath: "#/$defs/ToolCallDict/required", keyword: "required", params: { missingProperty: "name" }, message: "must have required property 'name'", schema: schema47.required, parentSchema: schema47, data };
       if (vErrors === null) {
         vErrors = [err1];
       } else {
@@ -1122,7 +1122,7 @@ function validate33(data, { instancePath = "", parentData, parentDataProperty, r
       errors++;
     }
     if (data.arguments === void 0) {
-      const err2 = { instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: "arguments" }, message: "must have required property 'arguments'", schema: schema47.required, parentSchema: schema47, data };
+      const err2 = { instancePath, schemaPath: "#/$defs/ToolCallDict/required", keyword: "required", params: { missingProperty: "arguments" }, message: "must have required property 'arguments'", schema: schema47.required, parentSchema: schema47, data };
       if (vErrors === null) {
         vErrors = [err2];
       } else {
@@ -1133,7 +1133,7 @@ function validate33(data, { instancePath = "", parentData, parentDataProperty, r
     if (data.id !== void 0) {
       let data0 = data.id;
       if (typeof data0 !== "string") {
-        const err3 = { instancePath: instancePath + "/id", schemaPath: "#/properties/id/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema47.properties.id.type, parentSchema: schema47.properties.id, data: data0 };
+        const err3 = { instancePath: instancePath + "/id", schemaPath: "#/$defs/ToolCallDict/properties/id/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema47.properties.id.type, parentSchema: schema47.properties.id, data: data0 };
         if (vErrors === null) {
           vErrors = [err3];
         } else {
@@ -1145,7 +1145,7 @@ function validate33(data, { instancePath = "", parentData, parentDataProperty, r
     if (data.name !== void 0) {
       let data1 = data.name;
       if (typeof data1 !== "string") {
-        const err4 = { instancePath: instancePath + "/name", schemaPath: "#/properties/name/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema47.properties.name.type, parentSchema: schema47.properties.name, data: data1 };
+        const err4 = { instancePath: instancePath + "/name", schemaPath: "#/$defs/ToolCallDict/properties/name/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema47.properties.name.type, parentSchema: schema47.properties.name, data: data1 };
         if (vErrors === null) {
           vErrors = [err4];
         } else {
@@ -1157,7 +1157,7 @@ function validate33(data, { instancePath = "", parentData, parentDataProperty, r
     if (data.arguments !== void 0) {
       let data2 = data.arguments;
       if (!(data2 && typeof data2 == "object" && !Array.isArray(data2))) {
-        const err5 = { instancePath: instancePath + "/arguments", schemaPath: "#/properties/arguments/type", keyword: "type", params: { type: "object" }, message: "must be object", schema: schema47.properties.arguments.type, parentSchema: schema47.properties.arguments, data: data2 };
+        const err5 = { instancePath: instancePath + "/arguments", schemaPath: "#/$defs/ToolCallDict/properties/arguments/type", keyword: "type", params: { type: "object" }, message: "must be object", schema: schema47.properties.arguments.type, parentSchema: schema47.properties.arguments, data: data2 };
         if (vErrors === null) {
           vErrors = [err5];
         } else {
@@ -1167,7 +1167,7 @@ function validate33(data, { instancePath = "", parentData, parentDataProperty, r
       }
     }
   } else {
-    const err6 = { instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object", schema: schema47.type, parentSchema: schema47, data };
+    const err6 = { instancePath, schemaPath: "#/$defs/ToolCallDict/type", keyword: "type", params: { type: "object" }, message: "must be object", schema: schema47.type, parentSchema: schema47, data };
     if (vErrors === null) {
       vErrors = [err6];
     } else {
@@ -1184,7 +1184,7 @@ function validate34(data, { instancePath = "", parentData, parentDataProperty, r
   let errors = 0;
   if (data && typeof data == "object" && !Array.isArray(data)) {
     if (data.block_type === void 0) {
-      const err0 = { instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: "block_type" }, message: "must have required property 'block_type'", schema: schema35.required, parentSchema: schema35, data };
+      const err0 = { instancePath, schemaPath: "#/$defs/ToolResultBlock/required", keyword: "required", params: { missingProperty: "block_type" }, message: "must have required property 'block_type'", schema: schema35.required, parentSchema: schema35, data };
       if (vErrors === null) {
         vErrors = [err0];
       } else {
@@ -1193,7 +1193,7 @@ function validate34(data, { instancePath = "", parentData, parentDataProperty, r
       errors++;
     }
     if (data.id === void 0) {
-      const err1 = { instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: "id" }, message: "must have required property 'id'", schema: schema35.required, parentSchema: schema35, data };
+      const err1 = { instancePath, schemaPath: "#/$defs/ToolResultBlock/required", keyword: "required", params: { missingProperty: "id" }, message: "must have required property 'id'", schema: schema35.required, parentSchema: schema35, data };
       if (vErrors === null) {
         vErrors = [err1];
       } else {
@@ -1202,7 +1202,7 @@ function validate34(data, { instancePath = "", parentData, parentDataProperty, r
       errors++;
     }
     if (data.content === void 0) {
-      const err2 = { instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: "content" }, message: "must have required property 'content'", schema: schema35.required, parentSchema: schema35, data };
+      const err2 = { instancePath, schemaPath: "#/$defs/ToolResultBlock/required", keyword: "required", params: { missingProperty: "content" }, message: "must have required property 'content'", schema: schema35.required, parentSchema: schema35, data };
       if (vErrors === null) {
         vErrors = [err2];
       } else {
@@ -1213,7 +1213,7 @@ function validate34(data, { instancePath = "", parentData, parentDataProperty, r
     if (data.block_type !== void 0) {
       let data0 = data.block_type;
       if ("tool_result" !== data0) {
-        const err3 = { instancePath: instancePath + "/block_type", schemaPath: "#/properties/block_type/const", keyword: "const", params: { allowedValue: "tool_result" }, message: "must be equal to constant", schema: "tool_result", parentSchema: schema35.properties.block_type, data: data0 };
+        const err3 = { instancePath: instancePath + "/block_type", schemaPath: "#/$defs/ToolResultBlock/properties/block_type/const", keyword: "const", params: { allowedValue: "tool_result" }, message: "must be equal to constant", schema: "tool_result", parentSchema: schema35.properties.block_type, data: data0 };
         if (vErrors === null) {
           vErrors = [err3];
         } else {
@@ -1225,7 +1225,7 @@ function validate34(data, { instancePath = "", parentData, parentDataProperty, r
     if (data.id !== void 0) {
       let data1 = data.id;
       if (typeof data1 !== "string") {
-        const err4 = { instancePath: instancePath + "/id", schemaPath: "#/properties/id/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema35.properties.id.type, parentSchema: schema35.properties.id, data: data1 };
+        const err4 = { instancePath: instancePath + "/id", schemaPath: "#/$defs/ToolResultBlock/properties/id/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema35.properties.id.type, parentSchema: schema35.properties.id, data: data1 };
         if (vErrors === null) {
           vErrors = [err4];
         } else {
@@ -1237,7 +1237,7 @@ function validate34(data, { instancePath = "", parentData, parentDataProperty, r
     if (data.content !== void 0) {
       let data2 = data.content;
       if (typeof data2 !== "string") {
-        const err5 = { instancePath: instancePath + "/content", schemaPath: "#/properties/content/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema35.properties.content.type, parentSchema: schema35.properties.content, data: data2 };
+        const err5 = { instancePath: instancePath + "/content", schemaPath: "#/$defs/ToolResultBlock/properties/content/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema35.properties.content.type, parentSchema: schema35.properties.content, data: data2 };
         if (vErrors === null) {
           vErrors = [err5];
         } else {
@@ -1247,7 +1247,7 @@ function validate34(data, { instancePath = "", parentData, parentDataProperty, r
       }
     }
   } else {
-    const err6 = { instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object", schema: schema35.type, parentSchema: schema35, data };
+    const err6 = { instancePath, schemaPath: "#/$defs/ToolResultBlock/type", keyword: "type", params: { type: "object" }, message: "must be object", schema: schema35.type, parentSchema: schema35, data };
     if (vErrors === null) {
       vErrors = [err6];
     } else {

@@ -196,15 +196,15 @@ function validate26(data, { instancePath = "", parentData, parentDataProperty, r
             }
           }
         } else {
-          validate26.errors = [{ instancePath, schemaPath: "#/discriminator", keyword: "discriminator", params: { error: "mapping", tag: "type", tagValue: tag0 }, message: 'value of tag "type" must be in oneOf' }];
+          validate26.errors = [{ instancePath, schemaPath: "#/$defs/Content/discriminator", keyword: "discriminator", params: { error: "mapping", tag: "type", tagValue: tag0 }, message: 'value of tag "type" must be in oneOf' }];
           return false;
         }
       } else {
-        validate26.errors = [{ instancePath, schemaPath: "#/discriminator", keyword: "discriminator", params: { error: "tag", tag: "type", tagValue: tag0 }, message: 'tag "type" must be string' }];
+        validate26.errors = [{ instancePath, schemaPath: "#/$defs/Content/discriminator", keyword: "discriminator", params: { error: "tag", tag: "type", tagValue: tag0 }, message: 'tag "type" must be string' }];
         return false;
       }
     } else {
-      validate26.errors = [{ instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" }];
+      validate26.errors = [{ instancePath, schemaPath: "#/$defs/Content/type", keyword: "type", params: { type: "object" }, message: "must be object" }];
       return false;
     }
   }
@@ -218,7 +218,7 @@ function validate25(data, { instancePath = "", parentData, parentDataProperty, r
   let valid0 = false;
   const _errs1 = errors;
   if (typeof data !== "string") {
-    const err0 = { instancePath, schemaPath: "#/anyOf/0/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+    const err0 = { instancePath, schemaPath: "#/$defs/MessageContent/anyOf/0/type", keyword: "type", params: { type: "string" }, message: "must be string" };
     if (vErrors === null) {
       vErrors = [err0];
     } else {
@@ -249,7 +249,7 @@ function validate25(data, { instancePath = "", parentData, parentDataProperty, r
           }
         }
       } else {
-        const err1 = { instancePath, schemaPath: "#/anyOf/1/type", keyword: "type", params: { type: "array" }, message: "must be array" };
+        const err1 = { instancePath, schemaPath: "#/$defs/MessageContent/anyOf/1/type", keyword: "type", params: { type: "array" }, message: "must be array" };
         if (vErrors === null) {
           vErrors = [err1];
         } else {
@@ -262,7 +262,7 @@ function validate25(data, { instancePath = "", parentData, parentDataProperty, r
     valid0 = valid0 || _valid0;
   }
   if (!valid0) {
-    const err2 = { instancePath, schemaPath: "#/anyOf", keyword: "anyOf", params: {}, message: "must match a schema in anyOf" };
+    const err2 = { instancePath, schemaPath: "#/$defs/MessageContent/anyOf", keyword: "anyOf", params: {}, message: "must match a schema in anyOf" };
     if (vErrors === null) {
       vErrors = [err2];
     } else {
@@ -291,14 +291,14 @@ function validate24(data, { instancePath = "", parentData, parentDataProperty, r
     if (data && typeof data == "object" && !Array.isArray(data)) {
       let missing0;
       if (data.content === void 0 && (missing0 = "content") || data.role === void 0 && (missing0 = "role")) {
-        validate24.errors = [{ instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: missing0 }, message: "must have required property '" + missing0 + "'" }];
+        validate24.errors = [{ instancePath, schemaPath: "#/$defs/SystemMessage/required", keyword: "required", params: { missingProperty: missing0 }, message: "must have required property '" + missing0 + "'" }];
         return false;
       } else {
         if (data.id !== void 0) {
           let data0 = data.id;
           const _errs1 = errors;
           if (typeof data0 !== "string" && data0 !== null) {
-            validate24.errors = [{ instancePath: instancePath + "/id", schemaPath: "#/properties/id/type", keyword: "type", params: { type: schema36.properties.id.type }, message: "must be string,null" }];
+            validate24.errors = [{ instancePath: instancePath + "/id", schemaPath: "#/$defs/SystemMessage/properties/id/type", keyword: "type", params: { type: schema36.properties.id.type }, message: "must be string,null" }];
             return false;
           }
           var valid0 = _errs1 === errors;
@@ -323,7 +323,7 @@ function validate24(data, { instancePath = "", parentData, parentDataProperty, r
             if (data.role !== void 0) {
               const _errs4 = errors;
               if ("system" !== data.role) {
-                validate24.errors = [{ instancePath: instancePath + "/role", schemaPath: "#/properties/role/const", keyword: "const", params: { allowedValue: "system" }, message: "must be equal to constant" }];
+                validate24.errors = [{ instancePath: instancePath + "/role", schemaPath: "#/$defs/SystemMessage/properties/role/const", keyword: "const", params: { allowedValue: "system" }, message: "must be equal to constant" }];
                 return false;
               }
               var valid0 = _errs4 === errors;
@@ -335,7 +335,7 @@ function validate24(data, { instancePath = "", parentData, parentDataProperty, r
                 let data3 = data.metadata;
                 const _errs5 = errors;
                 if (!(data3 && typeof data3 == "object" && !Array.isArray(data3)) && data3 !== null) {
-                  validate24.errors = [{ instancePath: instancePath + "/metadata", schemaPath: "#/properties/metadata/type", keyword: "type", params: { type: schema36.properties.metadata.type }, message: "must be object,null" }];
+                  validate24.errors = [{ instancePath: instancePath + "/metadata", schemaPath: "#/$defs/SystemMessage/properties/metadata/type", keyword: "type", params: { type: schema36.properties.metadata.type }, message: "must be object,null" }];
                   return false;
                 }
                 var valid0 = _errs5 === errors;
@@ -347,7 +347,7 @@ function validate24(data, { instancePath = "", parentData, parentDataProperty, r
         }
       }
     } else {
-      validate24.errors = [{ instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" }];
+      validate24.errors = [{ instancePath, schemaPath: "#/$defs/SystemMessage/type", keyword: "type", params: { type: "object" }, message: "must be object" }];
       return false;
     }
   }
@@ -362,14 +362,14 @@ function validate29(data, { instancePath = "", parentData, parentDataProperty, r
     if (data && typeof data == "object" && !Array.isArray(data)) {
       let missing0;
       if (data.content === void 0 && (missing0 = "content") || data.role === void 0 && (missing0 = "role")) {
-        validate29.errors = [{ instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: missing0 }, message: "must have required property '" + missing0 + "'" }];
+        validate29.errors = [{ instancePath, schemaPath: "#/$defs/UserMessage/required", keyword: "required", params: { missingProperty: missing0 }, message: "must have required property '" + missing0 + "'" }];
         return false;
       } else {
         if (data.id !== void 0) {
           let data0 = data.id;
           const _errs1 = errors;
           if (typeof data0 !== "string" && data0 !== null) {
-            validate29.errors = [{ instancePath: instancePath + "/id", schemaPath: "#/properties/id/type", keyword: "type", params: { type: schema41.properties.id.type }, message: "must be string,null" }];
+            validate29.errors = [{ instancePath: instancePath + "/id", schemaPath: "#/$defs/UserMessage/properties/id/type", keyword: "type", params: { type: schema41.properties.id.type }, message: "must be string,null" }];
             return false;
           }
           var valid0 = _errs1 === errors;
@@ -394,7 +394,7 @@ function validate29(data, { instancePath = "", parentData, parentDataProperty, r
             if (data.role !== void 0) {
               const _errs4 = errors;
               if ("user" !== data.role) {
-                validate29.errors = [{ instancePath: instancePath + "/role", schemaPath: "#/properties/role/const", keyword: "const", params: { allowedValue: "user" }, message: "must be equal to constant" }];
+                validate29.errors = [{ instancePath: instancePath + "/role", schemaPath: "#/$defs/UserMessage/properties/role/const", keyword: "const", params: { allowedValue: "user" }, message: "must be equal to constant" }];
                 return false;
               }
               var valid0 = _errs4 === errors;
@@ -406,7 +406,7 @@ function validate29(data, { instancePath = "", parentData, parentDataProperty, r
                 let data3 = data.metadata;
                 const _errs5 = errors;
                 if (!(data3 && typeof data3 == "object" && !Array.isArray(data3)) && data3 !== null) {
-                  validate29.errors = [{ instancePath: instancePath + "/metadata", schemaPath: "#/properties/metadata/type", keyword: "type", params: { type: schema41.properties.metadata.type }, message: "must be object,null" }];
+                  validate29.errors = [{ instancePath: instancePath + "/metadata", schemaPath: "#/$defs/UserMessage/properties/metadata/type", keyword: "type", params: { type: schema41.properties.metadata.type }, message: "must be object,null" }];
                   return false;
                 }
                 var valid0 = _errs5 === errors;
@@ -418,7 +418,7 @@ function validate29(data, { instancePath = "", parentData, parentDataProperty, r
                   let data4 = data.tool_call_id;
                   const _errs7 = errors;
                   if (!Array.isArray(data4) && data4 !== null) {
-                    validate29.errors = [{ instancePath: instancePath + "/tool_call_id", schemaPath: "#/properties/tool_call_id/type", keyword: "type", params: { type: schema41.properties.tool_call_id.type }, message: "must be array,null" }];
+                    validate29.errors = [{ instancePath: instancePath + "/tool_call_id", schemaPath: "#/$defs/UserMessage/properties/tool_call_id/type", keyword: "type", params: { type: schema41.properties.tool_call_id.type }, message: "must be array,null" }];
                     return false;
                   }
                   if (errors === _errs7) {
@@ -428,7 +428,7 @@ function validate29(data, { instancePath = "", parentData, parentDataProperty, r
                       for (let i0 = 0; i0 < len0; i0++) {
                         const _errs9 = errors;
                         if (typeof data4[i0] !== "string") {
-                          validate29.errors = [{ instancePath: instancePath + "/tool_call_id/" + i0, schemaPath: "#/properties/tool_call_id/items/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
+                          validate29.errors = [{ instancePath: instancePath + "/tool_call_id/" + i0, schemaPath: "#/$defs/UserMessage/properties/tool_call_id/items/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
                           return false;
                         }
                         var valid1 = _errs9 === errors;
@@ -448,7 +448,7 @@ function validate29(data, { instancePath = "", parentData, parentDataProperty, r
         }
       }
     } else {
-      validate29.errors = [{ instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" }];
+      validate29.errors = [{ instancePath, schemaPath: "#/$defs/UserMessage/type", keyword: "type", params: { type: "object" }, message: "must be object" }];
       return false;
     }
   }
@@ -465,13 +465,13 @@ function validate33(data, { instancePath = "", parentData, parentDataProperty, r
     if (data && typeof data == "object" && !Array.isArray(data)) {
       let missing0;
       if (data.id === void 0 && (missing0 = "id") || data.function === void 0 && (missing0 = "function") || data.arguments === void 0 && (missing0 = "arguments")) {
-        validate33.errors = [{ instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: missing0 }, message: "must have required property '" + missing0 + "'" }];
+        validate33.errors = [{ instancePath, schemaPath: "#/$defs/ToolCall/required", keyword: "required", params: { missingProperty: missing0 }, message: "must have required property '" + missing0 + "'" }];
         return false;
       } else {
         if (data.id !== void 0) {
           const _errs1 = errors;
           if (typeof data.id !== "string") {
-            validate33.errors = [{ instancePath: instancePath + "/id", schemaPath: "#/properties/id/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
+            validate33.errors = [{ instancePath: instancePath + "/id", schemaPath: "#/$defs/ToolCall/properties/id/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
             return false;
           }
           var valid0 = _errs1 === errors;
@@ -482,7 +482,7 @@ function validate33(data, { instancePath = "", parentData, parentDataProperty, r
           if (data.function !== void 0) {
             const _errs3 = errors;
             if (typeof data.function !== "string") {
-              validate33.errors = [{ instancePath: instancePath + "/function", schemaPath: "#/properties/function/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
+              validate33.errors = [{ instancePath: instancePath + "/function", schemaPath: "#/$defs/ToolCall/properties/function/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
               return false;
             }
             var valid0 = _errs3 === errors;
@@ -494,7 +494,7 @@ function validate33(data, { instancePath = "", parentData, parentDataProperty, r
               let data2 = data.arguments;
               const _errs5 = errors;
               if (!(data2 && typeof data2 == "object" && !Array.isArray(data2))) {
-                validate33.errors = [{ instancePath: instancePath + "/arguments", schemaPath: "#/properties/arguments/type", keyword: "type", params: { type: "object" }, message: "must be object" }];
+                validate33.errors = [{ instancePath: instancePath + "/arguments", schemaPath: "#/$defs/ToolCall/properties/arguments/type", keyword: "type", params: { type: "object" }, message: "must be object" }];
                 return false;
               }
               var valid0 = _errs5 === errors;
@@ -506,7 +506,7 @@ function validate33(data, { instancePath = "", parentData, parentDataProperty, r
                 let data3 = data.type;
                 const _errs7 = errors;
                 if (!(data3 === "function" || data3 === null)) {
-                  validate33.errors = [{ instancePath: instancePath + "/type", schemaPath: "#/properties/type/enum", keyword: "enum", params: { allowedValues: schema43.properties.type.enum }, message: "must be equal to one of the allowed values" }];
+                  validate33.errors = [{ instancePath: instancePath + "/type", schemaPath: "#/$defs/ToolCall/properties/type/enum", keyword: "enum", params: { allowedValues: schema43.properties.type.enum }, message: "must be equal to one of the allowed values" }];
                   return false;
                 }
                 var valid0 = _errs7 === errors;
@@ -518,7 +518,7 @@ function validate33(data, { instancePath = "", parentData, parentDataProperty, r
                   let data4 = data.parse_error;
                   const _errs8 = errors;
                   if (typeof data4 !== "string" && data4 !== null) {
-                    validate33.errors = [{ instancePath: instancePath + "/parse_error", schemaPath: "#/properties/parse_error/type", keyword: "type", params: { type: schema43.properties.parse_error.type }, message: "must be string,null" }];
+                    validate33.errors = [{ instancePath: instancePath + "/parse_error", schemaPath: "#/$defs/ToolCall/properties/parse_error/type", keyword: "type", params: { type: schema43.properties.parse_error.type }, message: "must be string,null" }];
                     return false;
                   }
                   var valid0 = _errs8 === errors;
@@ -612,7 +612,7 @@ function validate33(data, { instancePath = "", parentData, parentDataProperty, r
                     if (!valid1) {
                       const _errs20 = errors;
                       if (data5 !== null) {
-                        const err5 = { instancePath: instancePath + "/view", schemaPath: "#/properties/view/anyOf/1/type", keyword: "type", params: { type: "null" }, message: "must be null" };
+                        const err5 = { instancePath: instancePath + "/view", schemaPath: "#/$defs/ToolCall/properties/view/anyOf/1/type", keyword: "type", params: { type: "null" }, message: "must be null" };
                         if (vErrors === null) {
                           vErrors = [err5];
                         } else {
@@ -624,7 +624,7 @@ function validate33(data, { instancePath = "", parentData, parentDataProperty, r
                       valid1 = valid1 || _valid0;
                     }
                     if (!valid1) {
-                      const err6 = { instancePath: instancePath + "/view", schemaPath: "#/properties/view/anyOf", keyword: "anyOf", params: {}, message: "must match a schema in anyOf" };
+                      const err6 = { instancePath: instancePath + "/view", schemaPath: "#/$defs/ToolCall/properties/view/anyOf", keyword: "anyOf", params: {}, message: "must match a schema in anyOf" };
                       if (vErrors === null) {
                         vErrors = [err6];
                       } else {
@@ -652,7 +652,7 @@ function validate33(data, { instancePath = "", parentData, parentDataProperty, r
                       let data9 = data.google_thought_signature;
                       const _errs22 = errors;
                       if (typeof data9 !== "string" && data9 !== null) {
-                        validate33.errors = [{ instancePath: instancePath + "/google_thought_signature", schemaPath: "#/properties/google_thought_signature/type", keyword: "type", params: { type: schema43.properties.google_thought_signature.type }, message: "must be string,null" }];
+                        validate33.errors = [{ instancePath: instancePath + "/google_thought_signature", schemaPath: "#/$defs/ToolCall/properties/google_thought_signature/type", keyword: "type", params: { type: schema43.properties.google_thought_signature.type }, message: "must be string,null" }];
                         return false;
                       }
                       var valid0 = _errs22 === errors;
@@ -667,7 +667,7 @@ function validate33(data, { instancePath = "", parentData, parentDataProperty, r
         }
       }
     } else {
-      validate33.errors = [{ instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" }];
+      validate33.errors = [{ instancePath, schemaPath: "#/$defs/ToolCall/type", keyword: "type", params: { type: "object" }, message: "must be object" }];
       return false;
     }
   }
@@ -681,14 +681,14 @@ function validate31(data, { instancePath = "", parentData, parentDataProperty, r
     if (data && typeof data == "object" && !Array.isArray(data)) {
       let missing0;
       if (data.content === void 0 && (missing0 = "content") || data.role === void 0 && (missing0 = "role")) {
-        validate31.errors = [{ instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: missing0 }, message: "must have required property '" + missing0 + "'" }];
+        validate31.errors = [{ instancePath, schemaPath: "#/$defs/AssistantMessage/required", keyword: "required", params: { missingProperty: missing0 }, message: "must have required property '" + missing0 + "'" }];
         return false;
       } else {
         if (data.id !== void 0) {
           let data0 = data.id;
           const _errs1 = errors;
           if (typeof data0 !== "string" && data0 !== null) {
-            validate31.errors = [{ instancePath: instancePath + "/id", schemaPath: "#/properties/id/type", keyword: "type", params: { type: schema42.properties.id.type }, message: "must be string,null" }];
+            validate31.errors = [{ instancePath: instancePath + "/id", schemaPath: "#/$defs/AssistantMessage/properties/id/type", keyword: "type", params: { type: schema42.properties.id.type }, message: "must be string,null" }];
             return false;
           }
           var valid0 = _errs1 === errors;
@@ -713,7 +713,7 @@ function validate31(data, { instancePath = "", parentData, parentDataProperty, r
             if (data.role !== void 0) {
               const _errs4 = errors;
               if ("assistant" !== data.role) {
-                validate31.errors = [{ instancePath: instancePath + "/role", schemaPath: "#/properties/role/const", keyword: "const", params: { allowedValue: "assistant" }, message: "must be equal to constant" }];
+                validate31.errors = [{ instancePath: instancePath + "/role", schemaPath: "#/$defs/AssistantMessage/properties/role/const", keyword: "const", params: { allowedValue: "assistant" }, message: "must be equal to constant" }];
                 return false;
               }
               var valid0 = _errs4 === errors;
@@ -725,7 +725,7 @@ function validate31(data, { instancePath = "", parentData, parentDataProperty, r
                 let data3 = data.metadata;
                 const _errs5 = errors;
                 if (!(data3 && typeof data3 == "object" && !Array.isArray(data3)) && data3 !== null) {
-                  validate31.errors = [{ instancePath: instancePath + "/metadata", schemaPath: "#/properties/metadata/type", keyword: "type", params: { type: schema42.properties.metadata.type }, message: "must be object,null" }];
+                  validate31.errors = [{ instancePath: instancePath + "/metadata", schemaPath: "#/$defs/AssistantMessage/properties/metadata/type", keyword: "type", params: { type: schema42.properties.metadata.type }, message: "must be object,null" }];
                   return false;
                 }
                 var valid0 = _errs5 === errors;
@@ -737,7 +737,7 @@ function validate31(data, { instancePath = "", parentData, parentDataProperty, r
                   let data4 = data.model;
                   const _errs7 = errors;
                   if (typeof data4 !== "string" && data4 !== null) {
-                    validate31.errors = [{ instancePath: instancePath + "/model", schemaPath: "#/properties/model/type", keyword: "type", params: { type: schema42.properties.model.type }, message: "must be string,null" }];
+                    validate31.errors = [{ instancePath: instancePath + "/model", schemaPath: "#/$defs/AssistantMessage/properties/model/type", keyword: "type", params: { type: schema42.properties.model.type }, message: "must be string,null" }];
                     return false;
                   }
                   var valid0 = _errs7 === errors;
@@ -749,7 +749,7 @@ function validate31(data, { instancePath = "", parentData, parentDataProperty, r
                     let data5 = data.tool_calls;
                     const _errs9 = errors;
                     if (!Array.isArray(data5) && data5 !== null) {
-                      validate31.errors = [{ instancePath: instancePath + "/tool_calls", schemaPath: "#/properties/tool_calls/type", keyword: "type", params: { type: schema42.properties.tool_calls.type }, message: "must be array,null" }];
+                      validate31.errors = [{ instancePath: instancePath + "/tool_calls", schemaPath: "#/$defs/AssistantMessage/properties/tool_calls/type", keyword: "type", params: { type: schema42.properties.tool_calls.type }, message: "must be array,null" }];
                       return false;
                     }
                     if (errors === _errs9) {
@@ -783,7 +783,7 @@ function validate31(data, { instancePath = "", parentData, parentDataProperty, r
         }
       }
     } else {
-      validate31.errors = [{ instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" }];
+      validate31.errors = [{ instancePath, schemaPath: "#/$defs/AssistantMessage/type", keyword: "type", params: { type: "object" }, message: "must be object" }];
       return false;
     }
   }
@@ -798,14 +798,14 @@ function validate35(data, { instancePath = "", parentData, parentDataProperty, r
     if (data && typeof data == "object" && !Array.isArray(data)) {
       let missing0;
       if (data.content === void 0 && (missing0 = "content") || data.role === void 0 && (missing0 = "role")) {
-        validate35.errors = [{ instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: missing0 }, message: "must have required property '" + missing0 + "'" }];
+        validate35.errors = [{ instancePath, schemaPath: "#/$defs/ToolMessage/required", keyword: "required", params: { missingProperty: missing0 }, message: "must have required property '" + missing0 + "'" }];
         return false;
       } else {
         if (data.id !== void 0) {
           let data0 = data.id;
           const _errs1 = errors;
           if (typeof data0 !== "string" && data0 !== null) {
-            validate35.errors = [{ instancePath: instancePath + "/id", schemaPath: "#/properties/id/type", keyword: "type", params: { type: schema45.properties.id.type }, message: "must be string,null" }];
+            validate35.errors = [{ instancePath: instancePath + "/id", schemaPath: "#/$defs/ToolMessage/properties/id/type", keyword: "type", params: { type: schema45.properties.id.type }, message: "must be string,null" }];
             return false;
           }
           var valid0 = _errs1 === errors;
@@ -830,7 +830,7 @@ function validate35(data, { instancePath = "", parentData, parentDataProperty, r
             if (data.role !== void 0) {
               const _errs4 = errors;
               if ("tool" !== data.role) {
-                validate35.errors = [{ instancePath: instancePath + "/role", schemaPath: "#/properties/role/const", keyword: "const", params: { allowedValue: "tool" }, message: "must be equal to constant" }];
+                validate35.errors = [{ instancePath: instancePath + "/role", schemaPath: "#/$defs/ToolMessage/properties/role/const", keyword: "const", params: { allowedValue: "tool" }, message: "must be equal to constant" }];
                 return false;
               }
               var valid0 = _errs4 === errors;
@@ -842,7 +842,7 @@ function validate35(data, { instancePath = "", parentData, parentDataProperty, r
                 let data3 = data.metadata;
                 const _errs5 = errors;
                 if (!(data3 && typeof data3 == "object" && !Array.isArray(data3)) && data3 !== null) {
-                  validate35.errors = [{ instancePath: instancePath + "/metadata", schemaPath: "#/properties/metadata/type", keyword: "type", params: { type: schema45.properties.metadata.type }, message: "must be object,null" }];
+                  validate35.errors = [{ instancePath: instancePath + "/metadata", schemaPath: "#/$defs/ToolMessage/properties/metadata/type", keyword: "type", params: { type: schema45.properties.metadata.type }, message: "must be object,null" }];
                   return false;
                 }
                 var valid0 = _errs5 === errors;
@@ -854,7 +854,7 @@ function validate35(data, { instancePath = "", parentData, parentDataProperty, r
                   let data4 = data.tool_call_id;
                   const _errs7 = errors;
                   if (typeof data4 !== "string" && data4 !== null) {
-                    validate35.errors = [{ instancePath: instancePath + "/tool_call_id", schemaPath: "#/properties/tool_call_id/type", keyword: "type", params: { type: schema45.properties.tool_call_id.type }, message: "must be string,null" }];
+                    validate35.errors = [{ instancePath: instancePath + "/tool_call_id", schemaPath: "#/$defs/ToolMessage/properties/tool_call_id/type", keyword: "type", params: { type: schema45.properties.tool_call_id.type }, message: "must be string,null" }];
                     return false;
                   }
                   var valid0 = _errs7 === errors;
@@ -866,7 +866,7 @@ function validate35(data, { instancePath = "", parentData, parentDataProperty, r
                     let data5 = data.function;
                     const _errs9 = errors;
                     if (typeof data5 !== "string" && data5 !== null) {
-                      validate35.errors = [{ instancePath: instancePath + "/function", schemaPath: "#/properties/function/type", keyword: "type", params: { type: schema45.properties.function.type }, message: "must be string,null" }];
+                      validate35.errors = [{ instancePath: instancePath + "/function", schemaPath: "#/$defs/ToolMessage/properties/function/type", keyword: "type", params: { type: schema45.properties.function.type }, message: "must be string,null" }];
                       return false;
                     }
                     var valid0 = _errs9 === errors;
@@ -878,7 +878,7 @@ function validate35(data, { instancePath = "", parentData, parentDataProperty, r
                       let data6 = data.error;
                       const _errs11 = errors;
                       if (!(data6 && typeof data6 == "object" && !Array.isArray(data6)) && data6 !== null) {
-                        validate35.errors = [{ instancePath: instancePath + "/error", schemaPath: "#/properties/error/type", keyword: "type", params: { type: schema45.properties.error.type }, message: "must be object,null" }];
+                        validate35.errors = [{ instancePath: instancePath + "/error", schemaPath: "#/$defs/ToolMessage/properties/error/type", keyword: "type", params: { type: schema45.properties.error.type }, message: "must be object,null" }];
                         return false;
                       }
                       var valid0 = _errs11 === errors;
@@ -893,7 +893,7 @@ function validate35(data, { instancePath = "", parentData, parentDataProperty, r
         }
       }
     } else {
-      validate35.errors = [{ instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" }];
+      validate35.errors = [{ instancePath, schemaPath: "#/$defs/ToolMessage/type", keyword: "type", params: { type: "object" }, message: "must be object" }];
       return false;
     }
   }
@@ -940,15 +940,15 @@ function validate23(data, { instancePath = "", parentData, parentDataProperty, r
             errors = vErrors.length;
           }
         } else {
-          validate23.errors = [{ instancePath, schemaPath: "#/discriminator", keyword: "discriminator", params: { error: "mapping", tag: "role", tagValue: tag0 }, message: 'value of tag "role" must be in oneOf' }];
+          validate23.errors = [{ instancePath, schemaPath: "#/$defs/ChatMessage/discriminator", keyword: "discriminator", params: { error: "mapping", tag: "role", tagValue: tag0 }, message: 'value of tag "role" must be in oneOf' }];
           return false;
         }
       } else {
-        validate23.errors = [{ instancePath, schemaPath: "#/discriminator", keyword: "discriminator", params: { error: "tag", tag: "role", tagValue: tag0 }, message: 'tag "role" must be string' }];
+        validate23.errors = [{ instancePath, schemaPath: "#/$defs/ChatMessage/discriminator", keyword: "discriminator", params: { error: "tag", tag: "role", tagValue: tag0 }, message: 'tag "role" must be string' }];
         return false;
       }
     } else {
-      validate23.errors = [{ instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" }];
+      validate23.errors = [{ instancePath, schemaPath: "#/$defs/ChatMessage/type", keyword: "type", params: { type: "object" }, message: "must be object" }];
       return false;
     }
   }
@@ -962,13 +962,13 @@ function validate22(data, { instancePath = "", parentData, parentDataProperty, r
     if (data && typeof data == "object" && !Array.isArray(data)) {
       let missing0;
       if (data.messages === void 0 && (missing0 = "messages")) {
-        validate22.errors = [{ instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: missing0 }, message: "must have required property '" + missing0 + "'" }];
+        validate22.errors = [{ instancePath, schemaPath: "#/$defs/Transcript/required", keyword: "required", params: { missingProperty: missing0 }, message: "must have required property '" + missing0 + "'" }];
         return false;
       } else {
         if (data.id !== void 0) {
           const _errs1 = errors;
           if (typeof data.id !== "string") {
-            validate22.errors = [{ instancePath: instancePath + "/id", schemaPath: "#/properties/id/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
+            validate22.errors = [{ instancePath: instancePath + "/id", schemaPath: "#/$defs/Transcript/properties/id/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
             return false;
           }
           var valid0 = _errs1 === errors;
@@ -980,7 +980,7 @@ function validate22(data, { instancePath = "", parentData, parentDataProperty, r
             let data1 = data.name;
             const _errs3 = errors;
             if (typeof data1 !== "string" && data1 !== null) {
-              validate22.errors = [{ instancePath: instancePath + "/name", schemaPath: "#/properties/name/type", keyword: "type", params: { type: schema33.properties.name.type }, message: "must be string,null" }];
+              validate22.errors = [{ instancePath: instancePath + "/name", schemaPath: "#/$defs/Transcript/properties/name/type", keyword: "type", params: { type: schema33.properties.name.type }, message: "must be string,null" }];
               return false;
             }
             var valid0 = _errs3 === errors;
@@ -992,7 +992,7 @@ function validate22(data, { instancePath = "", parentData, parentDataProperty, r
               let data2 = data.description;
               const _errs5 = errors;
               if (typeof data2 !== "string" && data2 !== null) {
-                validate22.errors = [{ instancePath: instancePath + "/description", schemaPath: "#/properties/description/type", keyword: "type", params: { type: schema33.properties.description.type }, message: "must be string,null" }];
+                validate22.errors = [{ instancePath: instancePath + "/description", schemaPath: "#/$defs/Transcript/properties/description/type", keyword: "type", params: { type: schema33.properties.description.type }, message: "must be string,null" }];
                 return false;
               }
               var valid0 = _errs5 === errors;
@@ -1004,7 +1004,7 @@ function validate22(data, { instancePath = "", parentData, parentDataProperty, r
                 let data3 = data.transcript_group_id;
                 const _errs7 = errors;
                 if (typeof data3 !== "string" && data3 !== null) {
-                  validate22.errors = [{ instancePath: instancePath + "/transcript_group_id", schemaPath: "#/properties/transcript_group_id/type", keyword: "type", params: { type: schema33.properties.transcript_group_id.type }, message: "must be string,null" }];
+                  validate22.errors = [{ instancePath: instancePath + "/transcript_group_id", schemaPath: "#/$defs/Transcript/properties/transcript_group_id/type", keyword: "type", params: { type: schema33.properties.transcript_group_id.type }, message: "must be string,null" }];
                   return false;
                 }
                 var valid0 = _errs7 === errors;
@@ -1077,7 +1077,7 @@ function validate22(data, { instancePath = "", parentData, parentDataProperty, r
                   if (!valid1) {
                     const _errs16 = errors;
                     if (data4 !== null) {
-                      const err4 = { instancePath: instancePath + "/created_at", schemaPath: "#/properties/created_at/anyOf/1/type", keyword: "type", params: { type: "null" }, message: "must be null" };
+                      const err4 = { instancePath: instancePath + "/created_at", schemaPath: "#/$defs/Transcript/properties/created_at/anyOf/1/type", keyword: "type", params: { type: "null" }, message: "must be null" };
                       if (vErrors === null) {
                         vErrors = [err4];
                       } else {
@@ -1089,7 +1089,7 @@ function validate22(data, { instancePath = "", parentData, parentDataProperty, r
                     valid1 = valid1 || _valid0;
                   }
                   if (!valid1) {
-                    const err5 = { instancePath: instancePath + "/created_at", schemaPath: "#/properties/created_at/anyOf", keyword: "anyOf", params: {}, message: "must match a schema in anyOf" };
+                    const err5 = { instancePath: instancePath + "/created_at", schemaPath: "#/$defs/Transcript/properties/created_at/anyOf", keyword: "anyOf", params: {}, message: "must match a schema in anyOf" };
                     if (vErrors === null) {
                       vErrors = [err5];
                     } else {
@@ -1135,7 +1135,7 @@ function validate22(data, { instancePath = "", parentData, parentDataProperty, r
                           }
                         }
                       } else {
-                        validate22.errors = [{ instancePath: instancePath + "/messages", schemaPath: "#/properties/messages/type", keyword: "type", params: { type: "array" }, message: "must be array" }];
+                        validate22.errors = [{ instancePath: instancePath + "/messages", schemaPath: "#/$defs/Transcript/properties/messages/type", keyword: "type", params: { type: "array" }, message: "must be array" }];
                         return false;
                       }
                     }
@@ -1148,7 +1148,7 @@ function validate22(data, { instancePath = "", parentData, parentDataProperty, r
                       let data7 = data.metadata;
                       const _errs21 = errors;
                       if (!(data7 && typeof data7 == "object" && !Array.isArray(data7))) {
-                        validate22.errors = [{ instancePath: instancePath + "/metadata", schemaPath: "#/properties/metadata/type", keyword: "type", params: { type: "object" }, message: "must be object" }];
+                        validate22.errors = [{ instancePath: instancePath + "/metadata", schemaPath: "#/$defs/Transcript/properties/metadata/type", keyword: "type", params: { type: "object" }, message: "must be object" }];
                         return false;
                       }
                       var valid0 = _errs21 === errors;
@@ -1163,7 +1163,7 @@ function validate22(data, { instancePath = "", parentData, parentDataProperty, r
         }
       }
     } else {
-      validate22.errors = [{ instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" }];
+      validate22.errors = [{ instancePath, schemaPath: "#/$defs/Transcript/type", keyword: "type", params: { type: "object" }, message: "must be object" }];
       return false;
     }
   }
@@ -1179,7 +1179,7 @@ function validate43(data, { instancePath = "", parentData, parentDataProperty, r
       if (data.id !== void 0) {
         const _errs1 = errors;
         if (typeof data.id !== "string") {
-          validate43.errors = [{ instancePath: instancePath + "/id", schemaPath: "#/properties/id/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
+          validate43.errors = [{ instancePath: instancePath + "/id", schemaPath: "#/$defs/TranscriptGroup/properties/id/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
           return false;
         }
         var valid0 = _errs1 === errors;
@@ -1191,7 +1191,7 @@ function validate43(data, { instancePath = "", parentData, parentDataProperty, r
           let data1 = data.name;
           const _errs3 = errors;
           if (typeof data1 !== "string" && data1 !== null) {
-            validate43.errors = [{ instancePath: instancePath + "/name", schemaPath: "#/properties/name/type", keyword: "type", params: { type: schema46.properties.name.type }, message: "must be string,null" }];
+            validate43.errors = [{ instancePath: instancePath + "/name", schemaPath: "#/$defs/TranscriptGroup/properties/name/type", keyword: "type", params: { type: schema46.properties.name.type }, message: "must be string,null" }];
             return false;
           }
           var valid0 = _errs3 === errors;
@@ -1203,7 +1203,7 @@ function validate43(data, { instancePath = "", parentData, parentDataProperty, r
             let data2 = data.description;
             const _errs5 = errors;
             if (typeof data2 !== "string" && data2 !== null) {
-              validate43.errors = [{ instancePath: instancePath + "/description", schemaPath: "#/properties/description/type", keyword: "type", params: { type: schema46.properties.description.type }, message: "must be string,null" }];
+              validate43.errors = [{ instancePath: instancePath + "/description", schemaPath: "#/$defs/TranscriptGroup/properties/description/type", keyword: "type", params: { type: schema46.properties.description.type }, message: "must be string,null" }];
               return false;
             }
             var valid0 = _errs5 === errors;
@@ -1215,7 +1215,7 @@ function validate43(data, { instancePath = "", parentData, parentDataProperty, r
               let data3 = data.agent_run_id;
               const _errs7 = errors;
               if (typeof data3 !== "string" && data3 !== null) {
-                validate43.errors = [{ instancePath: instancePath + "/agent_run_id", schemaPath: "#/properties/agent_run_id/type", keyword: "type", params: { type: schema46.properties.agent_run_id.type }, message: "must be string,null" }];
+                validate43.errors = [{ instancePath: instancePath + "/agent_run_id", schemaPath: "#/$defs/TranscriptGroup/properties/agent_run_id/type", keyword: "type", params: { type: schema46.properties.agent_run_id.type }, message: "must be string,null" }];
                 return false;
               }
               var valid0 = _errs7 === errors;
@@ -1227,7 +1227,7 @@ function validate43(data, { instancePath = "", parentData, parentDataProperty, r
                 let data4 = data.parent_transcript_group_id;
                 const _errs9 = errors;
                 if (typeof data4 !== "string" && data4 !== null) {
-                  validate43.errors = [{ instancePath: instancePath + "/parent_transcript_group_id", schemaPath: "#/properties/parent_transcript_group_id/type", keyword: "type", params: { type: schema46.properties.parent_transcript_group_id.type }, message: "must be string,null" }];
+                  validate43.errors = [{ instancePath: instancePath + "/parent_transcript_group_id", schemaPath: "#/$defs/TranscriptGroup/properties/parent_transcript_group_id/type", keyword: "type", params: { type: schema46.properties.parent_transcript_group_id.type }, message: "must be string,null" }];
                   return false;
                 }
                 var valid0 = _errs9 === errors;
@@ -1300,7 +1300,7 @@ function validate43(data, { instancePath = "", parentData, parentDataProperty, r
                   if (!valid1) {
                     const _errs18 = errors;
                     if (data5 !== null) {
-                      const err4 = { instancePath: instancePath + "/created_at", schemaPath: "#/properties/created_at/anyOf/1/type", keyword: "type", params: { type: "null" }, message: "must be null" };
+                      const err4 = { instancePath: instancePath + "/created_at", schemaPath: "#/$defs/TranscriptGroup/properties/created_at/anyOf/1/type", keyword: "type", params: { type: "null" }, message: "must be null" };
                       if (vErrors === null) {
                         vErrors = [err4];
                       } else {
@@ -1312,7 +1312,7 @@ function validate43(data, { instancePath = "", parentData, parentDataProperty, r
                     valid1 = valid1 || _valid0;
                   }
                   if (!valid1) {
-                    const err5 = { instancePath: instancePath + "/created_at", schemaPath: "#/properties/created_at/anyOf", keyword: "anyOf", params: {}, message: "must match a schema in anyOf" };
+                    const err5 = { instancePath: instancePath + "/created_at", schemaPath: "#/$defs/TranscriptGroup/properties/created_at/anyOf", keyword: "anyOf", params: {}, message: "must match a schema in anyOf" };
                     if (vErrors === null) {
                       vErrors = [err5];
                     } else {
@@ -1340,7 +1340,7 @@ function validate43(data, { instancePath = "", parentData, parentDataProperty, r
                     let data6 = data.metadata;
                     const _errs20 = errors;
                     if (!(data6 && typeof data6 == "object" && !Array.isArray(data6))) {
-                      validate43.errors = [{ instancePath: instancePath + "/metadata", schemaPath: "#/properties/metadata/type", keyword: "type", params: { type: "object" }, message: "must be object" }];
+                      validate43.errors = [{ instancePath: instancePath + "/metadata", schemaPath: "#/$defs/TranscriptGroup/properties/metadata/type", keyword: "type", params: { type: "object" }, message: "must be object" }];
                       return false;
                     }
                     var valid0 = _errs20 === errors;
@@ -1354,7 +1354,7 @@ function validate43(data, { instancePath = "", parentData, parentDataProperty, r
         }
       }
     } else {
-      validate43.errors = [{ instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" }];
+      validate43.errors = [{ instancePath, schemaPath: "#/$defs/TranscriptGroup/type", keyword: "type", params: { type: "object" }, message: "must be object" }];
       return false;
     }
   }
@@ -1368,13 +1368,13 @@ function validate21(data, { instancePath = "", parentData, parentDataProperty, r
     if (data && typeof data == "object" && !Array.isArray(data)) {
       let missing0;
       if (data.transcripts === void 0 && (missing0 = "transcripts")) {
-        validate21.errors = [{ instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: missing0 }, message: "must have required property '" + missing0 + "'" }];
+        validate21.errors = [{ instancePath, schemaPath: "#/$defs/AgentRun/required", keyword: "required", params: { missingProperty: missing0 }, message: "must have required property '" + missing0 + "'" }];
         return false;
       } else {
         if (data.id !== void 0) {
           const _errs1 = errors;
           if (typeof data.id !== "string") {
-            validate21.errors = [{ instancePath: instancePath + "/id", schemaPath: "#/properties/id/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
+            validate21.errors = [{ instancePath: instancePath + "/id", schemaPath: "#/$defs/AgentRun/properties/id/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
             return false;
           }
           var valid0 = _errs1 === errors;
@@ -1386,7 +1386,7 @@ function validate21(data, { instancePath = "", parentData, parentDataProperty, r
             let data1 = data.name;
             const _errs3 = errors;
             if (typeof data1 !== "string" && data1 !== null) {
-              validate21.errors = [{ instancePath: instancePath + "/name", schemaPath: "#/properties/name/type", keyword: "type", params: { type: schema32.properties.name.type }, message: "must be string,null" }];
+              validate21.errors = [{ instancePath: instancePath + "/name", schemaPath: "#/$defs/AgentRun/properties/name/type", keyword: "type", params: { type: schema32.properties.name.type }, message: "must be string,null" }];
               return false;
             }
             var valid0 = _errs3 === errors;
@@ -1398,7 +1398,7 @@ function validate21(data, { instancePath = "", parentData, parentDataProperty, r
               let data2 = data.description;
               const _errs5 = errors;
               if (typeof data2 !== "string" && data2 !== null) {
-                validate21.errors = [{ instancePath: instancePath + "/description", schemaPath: "#/properties/description/type", keyword: "type", params: { type: schema32.properties.description.type }, message: "must be string,null" }];
+                validate21.errors = [{ instancePath: instancePath + "/description", schemaPath: "#/$defs/AgentRun/properties/description/type", keyword: "type", params: { type: schema32.properties.description.type }, message: "must be string,null" }];
                 return false;
               }
               var valid0 = _errs5 === errors;
@@ -1412,7 +1412,7 @@ function validate21(data, { instancePath = "", parentData, parentDataProperty, r
                 if (errors === _errs7) {
                   if (Array.isArray(data3)) {
                     if (data3.length < 1) {
-                      validate21.errors = [{ instancePath: instancePath + "/transcripts", schemaPath: "#/properties/transcripts/minItems", keyword: "minItems", params: { limit: 1 }, message: "must NOT have fewer than 1 items" }];
+                      validate21.errors = [{ instancePath: instancePath + "/transcripts", schemaPath: "#/$defs/AgentRun/properties/transcripts/minItems", keyword: "minItems", params: { limit: 1 }, message: "must NOT have fewer than 1 items" }];
                       return false;
                     } else {
                       var valid1 = true;
@@ -1433,7 +1433,7 @@ function validate21(data, { instancePath = "", parentData, parentDataProperty, r
                       }
                     }
                   } else {
-                    validate21.errors = [{ instancePath: instancePath + "/transcripts", schemaPath: "#/properties/transcripts/type", keyword: "type", params: { type: "array" }, message: "must be array" }];
+                    validate21.errors = [{ instancePath: instancePath + "/transcripts", schemaPath: "#/$defs/AgentRun/properties/transcripts/type", keyword: "type", params: { type: "array" }, message: "must be array" }];
                     return false;
                   }
                 }
@@ -1464,7 +1464,7 @@ function validate21(data, { instancePath = "", parentData, parentDataProperty, r
                         }
                       }
                     } else {
-                      validate21.errors = [{ instancePath: instancePath + "/transcript_groups", schemaPath: "#/properties/transcript_groups/type", keyword: "type", params: { type: "array" }, message: "must be array" }];
+                      validate21.errors = [{ instancePath: instancePath + "/transcript_groups", schemaPath: "#/$defs/AgentRun/properties/transcript_groups/type", keyword: "type", params: { type: "array" }, message: "must be array" }];
                       return false;
                     }
                   }
@@ -1477,7 +1477,7 @@ function validate21(data, { instancePath = "", parentData, parentDataProperty, r
                     let data7 = data.metadata;
                     const _errs13 = errors;
                     if (!(data7 && typeof data7 == "object" && !Array.isArray(data7))) {
-                      validate21.errors = [{ instancePath: instancePath + "/metadata", schemaPath: "#/properties/metadata/type", keyword: "type", params: { type: "object" }, message: "must be object" }];
+                      validate21.errors = [{ instancePath: instancePath + "/metadata", schemaPath: "#/$defs/AgentRun/properties/metadata/type", keyword: "type", params: { type: "object" }, message: "must be object" }];
                       return false;
                     }
                     var valid0 = _errs13 === errors;
@@ -1491,7 +1491,7 @@ function validate21(data, { instancePath = "", parentData, parentDataProperty, r
         }
       }
     } else {
-      validate21.errors = [{ instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" }];
+      validate21.errors = [{ instancePath, schemaPath: "#/$defs/AgentRun/type", keyword: "type", params: { type: "object" }, message: "must be object" }];
       return false;
     }
   }
@@ -1507,13 +1507,13 @@ function validate45(data, { instancePath = "", parentData, parentDataProperty, r
     if (data && typeof data == "object" && !Array.isArray(data)) {
       let missing0;
       if (data.item_type === void 0 && (missing0 = "item_type") || data.agent_run_id === void 0 && (missing0 = "agent_run_id") || data.collection_id === void 0 && (missing0 = "collection_id") || data.metadata_key === void 0 && (missing0 = "metadata_key")) {
-        validate45.errors = [{ instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: missing0 }, message: "must have required property '" + missing0 + "'" }];
+        validate45.errors = [{ instancePath, schemaPath: "#/$defs/AgentRunMetadataItem/required", keyword: "required", params: { missingProperty: missing0 }, message: "must have required property '" + missing0 + "'" }];
         return false;
       } else {
         if (data.item_type !== void 0) {
           const _errs1 = errors;
           if ("agent_run_metadata" !== data.item_type) {
-            validate45.errors = [{ instancePath: instancePath + "/item_type", schemaPath: "#/properties/item_type/const", keyword: "const", params: { allowedValue: "agent_run_metadata" }, message: "must be equal to constant" }];
+            validate45.errors = [{ instancePath: instancePath + "/item_type", schemaPath: "#/$defs/AgentRunMetadataItem/properties/item_type/const", keyword: "const", params: { allowedValue: "agent_run_metadata" }, message: "must be equal to constant" }];
             return false;
           }
           var valid0 = _errs1 === errors;
@@ -1524,7 +1524,7 @@ function validate45(data, { instancePath = "", parentData, parentDataProperty, r
           if (data.agent_run_id !== void 0) {
             const _errs2 = errors;
             if (typeof data.agent_run_id !== "string") {
-              validate45.errors = [{ instancePath: instancePath + "/agent_run_id", schemaPath: "#/properties/agent_run_id/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
+              validate45.errors = [{ instancePath: instancePath + "/agent_run_id", schemaPath: "#/$defs/AgentRunMetadataItem/properties/agent_run_id/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
               return false;
             }
             var valid0 = _errs2 === errors;
@@ -1535,7 +1535,7 @@ function validate45(data, { instancePath = "", parentData, parentDataProperty, r
             if (data.collection_id !== void 0) {
               const _errs4 = errors;
               if (typeof data.collection_id !== "string") {
-                validate45.errors = [{ instancePath: instancePath + "/collection_id", schemaPath: "#/properties/collection_id/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
+                validate45.errors = [{ instancePath: instancePath + "/collection_id", schemaPath: "#/$defs/AgentRunMetadataItem/properties/collection_id/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
                 return false;
               }
               var valid0 = _errs4 === errors;
@@ -1546,7 +1546,7 @@ function validate45(data, { instancePath = "", parentData, parentDataProperty, r
               if (data.metadata_key !== void 0) {
                 const _errs6 = errors;
                 if (typeof data.metadata_key !== "string") {
-                  validate45.errors = [{ instancePath: instancePath + "/metadata_key", schemaPath: "#/properties/metadata_key/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
+                  validate45.errors = [{ instancePath: instancePath + "/metadata_key", schemaPath: "#/$defs/AgentRunMetadataItem/properties/metadata_key/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
                   return false;
                 }
                 var valid0 = _errs6 === errors;
@@ -1558,7 +1558,7 @@ function validate45(data, { instancePath = "", parentData, parentDataProperty, r
         }
       }
     } else {
-      validate45.errors = [{ instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" }];
+      validate45.errors = [{ instancePath, schemaPath: "#/$defs/AgentRunMetadataItem/type", keyword: "type", params: { type: "object" }, message: "must be object" }];
       return false;
     }
   }
@@ -1573,14 +1573,14 @@ function validate46(data, { instancePath = "", parentData, parentDataProperty, r
     if (data && typeof data == "object" && !Array.isArray(data)) {
       let missing0;
       if (data.content === void 0 && (missing0 = "content") || data.role === void 0 && (missing0 = "role")) {
-        validate46.errors = [{ instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: missing0 }, message: "must have required property '" + missing0 + "'" }];
+        validate46.errors = [{ instancePath, schemaPath: "#/$defs/AssistantMessage/required", keyword: "required", params: { missingProperty: missing0 }, message: "must have required property '" + missing0 + "'" }];
         return false;
       } else {
         if (data.id !== void 0) {
           let data0 = data.id;
           const _errs1 = errors;
           if (typeof data0 !== "string" && data0 !== null) {
-            validate46.errors = [{ instancePath: instancePath + "/id", schemaPath: "#/properties/id/type", keyword: "type", params: { type: schema42.properties.id.type }, message: "must be string,null" }];
+            validate46.errors = [{ instancePath: instancePath + "/id", schemaPath: "#/$defs/AssistantMessage/properties/id/type", keyword: "type", params: { type: schema42.properties.id.type }, message: "must be string,null" }];
             return false;
           }
           var valid0 = _errs1 === errors;
@@ -1605,7 +1605,7 @@ function validate46(data, { instancePath = "", parentData, parentDataProperty, r
             if (data.role !== void 0) {
               const _errs4 = errors;
               if ("assistant" !== data.role) {
-                validate46.errors = [{ instancePath: instancePath + "/role", schemaPath: "#/properties/role/const", keyword: "const", params: { allowedValue: "assistant" }, message: "must be equal to constant" }];
+                validate46.errors = [{ instancePath: instancePath + "/role", schemaPath: "#/$defs/AssistantMessage/properties/role/const", keyword: "const", params: { allowedValue: "assistant" }, message: "must be equal to constant" }];
                 return false;
               }
               var valid0 = _errs4 === errors;
@@ -1617,7 +1617,7 @@ function validate46(data, { instancePath = "", parentData, parentDataProperty, r
                 let data3 = data.metadata;
                 const _errs5 = errors;
                 if (!(data3 && typeof data3 == "object" && !Array.isArray(data3)) && data3 !== null) {
-                  validate46.errors = [{ instancePath: instancePath + "/metadata", schemaPath: "#/properties/metadata/type", keyword: "type", params: { type: schema42.properties.metadata.type }, message: "must be object,null" }];
+                  validate46.errors = [{ instancePath: instancePath + "/metadata", schemaPath: "#/$defs/AssistantMessage/properties/metadata/type", keyword: "type", params: { type: schema42.properties.metadata.type }, message: "must be object,null" }];
                   return false;
                 }
                 var valid0 = _errs5 === errors;
@@ -1629,7 +1629,7 @@ function validate46(data, { instancePath = "", parentData, parentDataProperty, r
                   let data4 = data.model;
                   const _errs7 = errors;
                   if (typeof data4 !== "string" && data4 !== null) {
-                    validate46.errors = [{ instancePath: instancePath + "/model", schemaPath: "#/properties/model/type", keyword: "type", params: { type: schema42.properties.model.type }, message: "must be string,null" }];
+                    validate46.errors = [{ instancePath: instancePath + "/model", schemaPath: "#/$defs/AssistantMessage/properties/model/type", keyword: "type", params: { type: schema42.properties.model.type }, message: "must be string,null" }];
                     return false;
                   }
                   var valid0 = _errs7 === errors;
@@ -1641,7 +1641,7 @@ function validate46(data, { instancePath = "", parentData, parentDataProperty, r
                     let data5 = data.tool_calls;
                     const _errs9 = errors;
                     if (!Array.isArray(data5) && data5 !== null) {
-                      validate46.errors = [{ instancePath: instancePath + "/tool_calls", schemaPath: "#/properties/tool_calls/type", keyword: "type", params: { type: schema42.properties.tool_calls.type }, message: "must be array,null" }];
+                      validate46.errors = [{ instancePath: instancePath + "/tool_calls", schemaPath: "#/$defs/AssistantMessage/properties/tool_calls/type", keyword: "type", params: { type: schema42.properties.tool_calls.type }, message: "must be array,null" }];
                       return false;
                     }
                     if (errors === _errs9) {
@@ -1675,7 +1675,7 @@ function validate46(data, { instancePath = "", parentData, parentDataProperty, r
         }
       }
     } else {
-      validate46.errors = [{ instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" }];
+      validate46.errors = [{ instancePath, schemaPath: "#/$defs/AssistantMessage/type", keyword: "type", params: { type: "object" }, message: "must be object" }];
       return false;
     }
   }
@@ -1723,15 +1723,15 @@ function validate49(data, { instancePath = "", parentData, parentDataProperty, r
             errors = vErrors.length;
           }
         } else {
-          validate49.errors = [{ instancePath, schemaPath: "#/discriminator", keyword: "discriminator", params: { error: "mapping", tag: "role", tagValue: tag0 }, message: 'value of tag "role" must be in oneOf' }];
+          validate49.errors = [{ instancePath, schemaPath: "#/$defs/ChatMessage/discriminator", keyword: "discriminator", params: { error: "mapping", tag: "role", tagValue: tag0 }, message: 'value of tag "role" must be in oneOf' }];
           return false;
         }
       } else {
-        validate49.errors = [{ instancePath, schemaPath: "#/discriminator", keyword: "discriminator", params: { error: "tag", tag: "role", tagValue: tag0 }, message: 'tag "role" must be string' }];
+        validate49.errors = [{ instancePath, schemaPath: "#/$defs/ChatMessage/discriminator", keyword: "discriminator", params: { error: "tag", tag: "role", tagValue: tag0 }, message: 'tag "role" must be string' }];
         return false;
       }
     } else {
-      validate49.errors = [{ instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" }];
+      validate49.errors = [{ instancePath, schemaPath: "#/$defs/ChatMessage/type", keyword: "type", params: { type: "object" }, message: "must be object" }];
       return false;
     }
   }
@@ -2108,15 +2108,15 @@ function validate54(data, { instancePath = "", parentData, parentDataProperty, r
             }
           }
         } else {
-          validate54.errors = [{ instancePath, schemaPath: "#/discriminator", keyword: "discriminator", params: { error: "mapping", tag: "item_type", tagValue: tag0 }, message: 'value of tag "item_type" must be in oneOf' }];
+          validate54.errors = [{ instancePath, schemaPath: "#/$defs/CitationItem/discriminator", keyword: "discriminator", params: { error: "mapping", tag: "item_type", tagValue: tag0 }, message: 'value of tag "item_type" must be in oneOf' }];
           return false;
         }
       } else {
-        validate54.errors = [{ instancePath, schemaPath: "#/discriminator", keyword: "discriminator", params: { error: "tag", tag: "item_type", tagValue: tag0 }, message: 'tag "item_type" must be string' }];
+        validate54.errors = [{ instancePath, schemaPath: "#/$defs/CitationItem/discriminator", keyword: "discriminator", params: { error: "tag", tag: "item_type", tagValue: tag0 }, message: 'tag "item_type" must be string' }];
         return false;
       }
     } else {
-      validate54.errors = [{ instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" }];
+      validate54.errors = [{ instancePath, schemaPath: "#/$defs/CitationItem/type", keyword: "type", params: { type: "object" }, message: "must be object" }];
       return false;
     }
   }
@@ -2133,7 +2133,7 @@ function validate55(data, { instancePath = "", parentData, parentDataProperty, r
     if (data && typeof data == "object" && !Array.isArray(data)) {
       let missing0;
       if (data.item === void 0 && (missing0 = "item")) {
-        validate55.errors = [{ instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: missing0 }, message: "must have required property '" + missing0 + "'" }];
+        validate55.errors = [{ instancePath, schemaPath: "#/$defs/CitationTarget/required", keyword: "required", params: { missingProperty: missing0 }, message: "must have required property '" + missing0 + "'" }];
         return false;
       } else {
         if (data.item !== void 0) {
@@ -2244,7 +2244,7 @@ function validate55(data, { instancePath = "", parentData, parentDataProperty, r
             if (!valid1) {
               const _errs15 = errors;
               if (data1 !== null) {
-                const err5 = { instancePath: instancePath + "/text_range", schemaPath: "#/properties/text_range/anyOf/1/type", keyword: "type", params: { type: "null" }, message: "must be null" };
+                const err5 = { instancePath: instancePath + "/text_range", schemaPath: "#/$defs/CitationTarget/properties/text_range/anyOf/1/type", keyword: "type", params: { type: "null" }, message: "must be null" };
                 if (vErrors === null) {
                   vErrors = [err5];
                 } else {
@@ -2256,7 +2256,7 @@ function validate55(data, { instancePath = "", parentData, parentDataProperty, r
               valid1 = valid1 || _valid0;
             }
             if (!valid1) {
-              const err6 = { instancePath: instancePath + "/text_range", schemaPath: "#/properties/text_range/anyOf", keyword: "anyOf", params: {}, message: "must match a schema in anyOf" };
+              const err6 = { instancePath: instancePath + "/text_range", schemaPath: "#/$defs/CitationTarget/properties/text_range/anyOf", keyword: "anyOf", params: {}, message: "must match a schema in anyOf" };
               if (vErrors === null) {
                 vErrors = [err6];
               } else {
@@ -2282,7 +2282,7 @@ function validate55(data, { instancePath = "", parentData, parentDataProperty, r
         }
       }
     } else {
-      validate55.errors = [{ instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" }];
+      validate55.errors = [{ instancePath, schemaPath: "#/$defs/CitationTarget/type", keyword: "type", params: { type: "object" }, message: "must be object" }];
       return false;
     }
   }
@@ -2299,7 +2299,7 @@ function validate57(data, { instancePath = "", parentData, parentDataProperty, r
         let data0 = data.target_start_idx;
         const _errs1 = errors;
         if (!(typeof data0 == "number" && (!(data0 % 1) && !isNaN(data0)) && isFinite(data0)) && data0 !== null) {
-          validate57.errors = [{ instancePath: instancePath + "/target_start_idx", schemaPath: "#/properties/target_start_idx/type", keyword: "type", params: { type: schema58.properties.target_start_idx.type }, message: "must be integer,null" }];
+          validate57.errors = [{ instancePath: instancePath + "/target_start_idx", schemaPath: "#/$defs/CitationTargetTextRange/properties/target_start_idx/type", keyword: "type", params: { type: schema58.properties.target_start_idx.type }, message: "must be integer,null" }];
           return false;
         }
         var valid0 = _errs1 === errors;
@@ -2311,7 +2311,7 @@ function validate57(data, { instancePath = "", parentData, parentDataProperty, r
           let data1 = data.target_end_idx;
           const _errs3 = errors;
           if (!(typeof data1 == "number" && (!(data1 % 1) && !isNaN(data1)) && isFinite(data1)) && data1 !== null) {
-            validate57.errors = [{ instancePath: instancePath + "/target_end_idx", schemaPath: "#/properties/target_end_idx/type", keyword: "type", params: { type: schema58.properties.target_end_idx.type }, message: "must be integer,null" }];
+            validate57.errors = [{ instancePath: instancePath + "/target_end_idx", schemaPath: "#/$defs/CitationTargetTextRange/properties/target_end_idx/type", keyword: "type", params: { type: schema58.properties.target_end_idx.type }, message: "must be integer,null" }];
             return false;
           }
           var valid0 = _errs3 === errors;
@@ -2323,7 +2323,7 @@ function validate57(data, { instancePath = "", parentData, parentDataProperty, r
             let data2 = data.start_pattern;
             const _errs5 = errors;
             if (typeof data2 !== "string" && data2 !== null) {
-              validate57.errors = [{ instancePath: instancePath + "/start_pattern", schemaPath: "#/properties/start_pattern/type", keyword: "type", params: { type: schema58.properties.start_pattern.type }, message: "must be string,null" }];
+              validate57.errors = [{ instancePath: instancePath + "/start_pattern", schemaPath: "#/$defs/CitationTargetTextRange/properties/start_pattern/type", keyword: "type", params: { type: schema58.properties.start_pattern.type }, message: "must be string,null" }];
               return false;
             }
             var valid0 = _errs5 === errors;
@@ -2335,7 +2335,7 @@ function validate57(data, { instancePath = "", parentData, parentDataProperty, r
               let data3 = data.end_pattern;
               const _errs7 = errors;
               if (typeof data3 !== "string" && data3 !== null) {
-                validate57.errors = [{ instancePath: instancePath + "/end_pattern", schemaPath: "#/properties/end_pattern/type", keyword: "type", params: { type: schema58.properties.end_pattern.type }, message: "must be string,null" }];
+                validate57.errors = [{ instancePath: instancePath + "/end_pattern", schemaPath: "#/$defs/CitationTargetTextRange/properties/end_pattern/type", keyword: "type", params: { type: schema58.properties.end_pattern.type }, message: "must be string,null" }];
                 return false;
               }
               var valid0 = _errs7 === errors;
@@ -2346,7 +2346,7 @@ function validate57(data, { instancePath = "", parentData, parentDataProperty, r
         }
       }
     } else {
-      validate57.errors = [{ instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" }];
+      validate57.errors = [{ instancePath, schemaPath: "#/$defs/CitationTargetTextRange/type", keyword: "type", params: { type: "object" }, message: "must be object" }];
       return false;
     }
   }
@@ -2487,15 +2487,15 @@ function validate58(data, { instancePath = "", parentData, parentDataProperty, r
             }
           }
         } else {
-          validate58.errors = [{ instancePath, schemaPath: "#/discriminator", keyword: "discriminator", params: { error: "mapping", tag: "type", tagValue: tag0 }, message: 'value of tag "type" must be in oneOf' }];
+          validate58.errors = [{ instancePath, schemaPath: "#/$defs/Content/discriminator", keyword: "discriminator", params: { error: "mapping", tag: "type", tagValue: tag0 }, message: 'value of tag "type" must be in oneOf' }];
           return false;
         }
       } else {
-        validate58.errors = [{ instancePath, schemaPath: "#/discriminator", keyword: "discriminator", params: { error: "tag", tag: "type", tagValue: tag0 }, message: 'tag "type" must be string' }];
+        validate58.errors = [{ instancePath, schemaPath: "#/$defs/Content/discriminator", keyword: "discriminator", params: { error: "tag", tag: "type", tagValue: tag0 }, message: 'tag "type" must be string' }];
         return false;
       }
     } else {
-      validate58.errors = [{ instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" }];
+      validate58.errors = [{ instancePath, schemaPath: "#/$defs/Content/type", keyword: "type", params: { type: "object" }, message: "must be object" }];
       return false;
     }
   }
@@ -2510,13 +2510,13 @@ function validate59(data, { instancePath = "", parentData, parentDataProperty, r
     if (data && typeof data == "object" && !Array.isArray(data)) {
       let missing0;
       if (data.type === void 0 && (missing0 = "type") || data.reasoning === void 0 && (missing0 = "reasoning")) {
-        validate59.errors = [{ instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: missing0 }, message: "must have required property '" + missing0 + "'" }];
+        validate59.errors = [{ instancePath, schemaPath: "#/$defs/ContentReasoning/required", keyword: "required", params: { missingProperty: missing0 }, message: "must have required property '" + missing0 + "'" }];
         return false;
       } else {
         if (data.type !== void 0) {
           const _errs1 = errors;
           if ("reasoning" !== data.type) {
-            validate59.errors = [{ instancePath: instancePath + "/type", schemaPath: "#/properties/type/const", keyword: "const", params: { allowedValue: "reasoning" }, message: "must be equal to constant" }];
+            validate59.errors = [{ instancePath: instancePath + "/type", schemaPath: "#/$defs/ContentReasoning/properties/type/const", keyword: "const", params: { allowedValue: "reasoning" }, message: "must be equal to constant" }];
             return false;
           }
           var valid0 = _errs1 === errors;
@@ -2527,7 +2527,7 @@ function validate59(data, { instancePath = "", parentData, parentDataProperty, r
           if (data.reasoning !== void 0) {
             const _errs2 = errors;
             if (typeof data.reasoning !== "string") {
-              validate59.errors = [{ instancePath: instancePath + "/reasoning", schemaPath: "#/properties/reasoning/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
+              validate59.errors = [{ instancePath: instancePath + "/reasoning", schemaPath: "#/$defs/ContentReasoning/properties/reasoning/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
               return false;
             }
             var valid0 = _errs2 === errors;
@@ -2539,7 +2539,7 @@ function validate59(data, { instancePath = "", parentData, parentDataProperty, r
               let data2 = data.summary;
               const _errs4 = errors;
               if (typeof data2 !== "string" && data2 !== null) {
-                validate59.errors = [{ instancePath: instancePath + "/summary", schemaPath: "#/properties/summary/type", keyword: "type", params: { type: schema40.properties.summary.type }, message: "must be string,null" }];
+                validate59.errors = [{ instancePath: instancePath + "/summary", schemaPath: "#/$defs/ContentReasoning/properties/summary/type", keyword: "type", params: { type: schema40.properties.summary.type }, message: "must be string,null" }];
                 return false;
               }
               var valid0 = _errs4 === errors;
@@ -2551,7 +2551,7 @@ function validate59(data, { instancePath = "", parentData, parentDataProperty, r
                 let data3 = data.signature;
                 const _errs6 = errors;
                 if (typeof data3 !== "string" && data3 !== null) {
-                  validate59.errors = [{ instancePath: instancePath + "/signature", schemaPath: "#/properties/signature/type", keyword: "type", params: { type: schema40.properties.signature.type }, message: "must be string,null" }];
+                  validate59.errors = [{ instancePath: instancePath + "/signature", schemaPath: "#/$defs/ContentReasoning/properties/signature/type", keyword: "type", params: { type: schema40.properties.signature.type }, message: "must be string,null" }];
                   return false;
                 }
                 var valid0 = _errs6 === errors;
@@ -2562,7 +2562,7 @@ function validate59(data, { instancePath = "", parentData, parentDataProperty, r
                 if (data.redacted !== void 0) {
                   const _errs8 = errors;
                   if (typeof data.redacted !== "boolean") {
-                    validate59.errors = [{ instancePath: instancePath + "/redacted", schemaPath: "#/properties/redacted/type", keyword: "type", params: { type: "boolean" }, message: "must be boolean" }];
+                    validate59.errors = [{ instancePath: instancePath + "/redacted", schemaPath: "#/$defs/ContentReasoning/properties/redacted/type", keyword: "type", params: { type: "boolean" }, message: "must be boolean" }];
                     return false;
                   }
                   var valid0 = _errs8 === errors;
@@ -2575,7 +2575,7 @@ function validate59(data, { instancePath = "", parentData, parentDataProperty, r
         }
       }
     } else {
-      validate59.errors = [{ instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" }];
+      validate59.errors = [{ instancePath, schemaPath: "#/$defs/ContentReasoning/type", keyword: "type", params: { type: "object" }, message: "must be object" }];
       return false;
     }
   }
@@ -2590,13 +2590,13 @@ function validate60(data, { instancePath = "", parentData, parentDataProperty, r
     if (data && typeof data == "object" && !Array.isArray(data)) {
       let missing0;
       if (data.type === void 0 && (missing0 = "type") || data.text === void 0 && (missing0 = "text")) {
-        validate60.errors = [{ instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: missing0 }, message: "must have required property '" + missing0 + "'" }];
+        validate60.errors = [{ instancePath, schemaPath: "#/$defs/ContentText/required", keyword: "required", params: { missingProperty: missing0 }, message: "must have required property '" + missing0 + "'" }];
         return false;
       } else {
         if (data.type !== void 0) {
           const _errs1 = errors;
           if ("text" !== data.type) {
-            validate60.errors = [{ instancePath: instancePath + "/type", schemaPath: "#/properties/type/const", keyword: "const", params: { allowedValue: "text" }, message: "must be equal to constant" }];
+            validate60.errors = [{ instancePath: instancePath + "/type", schemaPath: "#/$defs/ContentText/properties/type/const", keyword: "const", params: { allowedValue: "text" }, message: "must be equal to constant" }];
             return false;
           }
           var valid0 = _errs1 === errors;
@@ -2607,7 +2607,7 @@ function validate60(data, { instancePath = "", parentData, parentDataProperty, r
           if (data.text !== void 0) {
             const _errs2 = errors;
             if (typeof data.text !== "string") {
-              validate60.errors = [{ instancePath: instancePath + "/text", schemaPath: "#/properties/text/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
+              validate60.errors = [{ instancePath: instancePath + "/text", schemaPath: "#/$defs/ContentText/properties/text/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
               return false;
             }
             var valid0 = _errs2 === errors;
@@ -2619,7 +2619,7 @@ function validate60(data, { instancePath = "", parentData, parentDataProperty, r
               let data2 = data.refusal;
               const _errs4 = errors;
               if (typeof data2 !== "boolean" && data2 !== null) {
-                validate60.errors = [{ instancePath: instancePath + "/refusal", schemaPath: "#/properties/refusal/type", keyword: "type", params: { type: schema39.properties.refusal.type }, message: "must be boolean,null" }];
+                validate60.errors = [{ instancePath: instancePath + "/refusal", schemaPath: "#/$defs/ContentText/properties/refusal/type", keyword: "type", params: { type: schema39.properties.refusal.type }, message: "must be boolean,null" }];
                 return false;
               }
               var valid0 = _errs4 === errors;
@@ -2630,7 +2630,7 @@ function validate60(data, { instancePath = "", parentData, parentDataProperty, r
         }
       }
     } else {
-      validate60.errors = [{ instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" }];
+      validate60.errors = [{ instancePath, schemaPath: "#/$defs/ContentText/type", keyword: "type", params: { type: "object" }, message: "must be object" }];
       return false;
     }
   }
@@ -2647,14 +2647,14 @@ function validate63(data, { instancePath = "", parentData, parentDataProperty, r
     if (data && typeof data == "object" && !Array.isArray(data)) {
       let missing0;
       if (data.start_idx === void 0 && (missing0 = "start_idx") || data.end_idx === void 0 && (missing0 = "end_idx") || data.target === void 0 && (missing0 = "target")) {
-        validate63.errors = [{ instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: missing0 }, message: "must have required property '" + missing0 + "'" }];
+        validate63.errors = [{ instancePath, schemaPath: "#/$defs/InlineCitation/required", keyword: "required", params: { missingProperty: missing0 }, message: "must have required property '" + missing0 + "'" }];
         return false;
       } else {
         if (data.start_idx !== void 0) {
           let data0 = data.start_idx;
           const _errs1 = errors;
           if (!(typeof data0 == "number" && (!(data0 % 1) && !isNaN(data0)) && isFinite(data0))) {
-            validate63.errors = [{ instancePath: instancePath + "/start_idx", schemaPath: "#/properties/start_idx/type", keyword: "type", params: { type: "integer" }, message: "must be integer" }];
+            validate63.errors = [{ instancePath: instancePath + "/start_idx", schemaPath: "#/$defs/InlineCitation/properties/start_idx/type", keyword: "type", params: { type: "integer" }, message: "must be integer" }];
             return false;
           }
           var valid0 = _errs1 === errors;
@@ -2666,7 +2666,7 @@ function validate63(data, { instancePath = "", parentData, parentDataProperty, r
             let data1 = data.end_idx;
             const _errs3 = errors;
             if (!(typeof data1 == "number" && (!(data1 % 1) && !isNaN(data1)) && isFinite(data1))) {
-              validate63.errors = [{ instancePath: instancePath + "/end_idx", schemaPath: "#/properties/end_idx/type", keyword: "type", params: { type: "integer" }, message: "must be integer" }];
+              validate63.errors = [{ instancePath: instancePath + "/end_idx", schemaPath: "#/$defs/InlineCitation/properties/end_idx/type", keyword: "type", params: { type: "integer" }, message: "must be integer" }];
               return false;
             }
             var valid0 = _errs3 === errors;
@@ -2691,7 +2691,7 @@ function validate63(data, { instancePath = "", parentData, parentDataProperty, r
         }
       }
     } else {
-      validate63.errors = [{ instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" }];
+      validate63.errors = [{ instancePath, schemaPath: "#/$defs/InlineCitation/type", keyword: "type", params: { type: "object" }, message: "must be object" }];
       return false;
     }
   }
@@ -2712,13 +2712,13 @@ function validate61(data, { instancePath = "", parentData, parentDataProperty, r
     if (data && typeof data == "object" && !Array.isArray(data)) {
       let missing0;
       if (data.role === void 0 && (missing0 = "role")) {
-        validate61.errors = [{ instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: missing0 }, message: "must have required property '" + missing0 + "'" }];
+        validate61.errors = [{ instancePath, schemaPath: "#/$defs/DocentAssistantMessage/required", keyword: "required", params: { missingProperty: missing0 }, message: "must have required property '" + missing0 + "'" }];
         return false;
       } else {
         if (data.role !== void 0) {
           const _errs2 = errors;
           if ("assistant" !== data.role) {
-            validate61.errors = [{ instancePath: instancePath + "/role", schemaPath: "#/properties/role/const", keyword: "const", params: { allowedValue: "assistant" }, message: "must be equal to constant" }];
+            validate61.errors = [{ instancePath: instancePath + "/role", schemaPath: "#/$defs/DocentAssistantMessage/properties/role/const", keyword: "const", params: { allowedValue: "assistant" }, message: "must be equal to constant" }];
             return false;
           }
           var valid1 = _errs2 === errors;
@@ -2730,7 +2730,7 @@ function validate61(data, { instancePath = "", parentData, parentDataProperty, r
             let data1 = data.citations;
             const _errs3 = errors;
             if (!Array.isArray(data1) && data1 !== null) {
-              validate61.errors = [{ instancePath: instancePath + "/citations", schemaPath: "#/properties/citations/type", keyword: "type", params: { type: schema65.properties.citations.type }, message: "must be array,null" }];
+              validate61.errors = [{ instancePath: instancePath + "/citations", schemaPath: "#/$defs/DocentAssistantMessage/properties/citations/type", keyword: "type", params: { type: schema65.properties.citations.type }, message: "must be array,null" }];
               return false;
             }
             if (errors === _errs3) {
@@ -2762,7 +2762,7 @@ function validate61(data, { instancePath = "", parentData, parentDataProperty, r
               let data3 = data.suggested_messages;
               const _errs6 = errors;
               if (!Array.isArray(data3) && data3 !== null) {
-                validate61.errors = [{ instancePath: instancePath + "/suggested_messages", schemaPath: "#/properties/suggested_messages/type", keyword: "type", params: { type: schema65.properties.suggested_messages.type }, message: "must be array,null" }];
+                validate61.errors = [{ instancePath: instancePath + "/suggested_messages", schemaPath: "#/$defs/DocentAssistantMessage/properties/suggested_messages/type", keyword: "type", params: { type: schema65.properties.suggested_messages.type }, message: "must be array,null" }];
                 return false;
               }
               if (errors === _errs6) {
@@ -2772,7 +2772,7 @@ function validate61(data, { instancePath = "", parentData, parentDataProperty, r
                   for (let i1 = 0; i1 < len1; i1++) {
                     const _errs8 = errors;
                     if (typeof data3[i1] !== "string") {
-                      validate61.errors = [{ instancePath: instancePath + "/suggested_messages/" + i1, schemaPath: "#/properties/suggested_messages/items/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
+                      validate61.errors = [{ instancePath: instancePath + "/suggested_messages/" + i1, schemaPath: "#/$defs/DocentAssistantMessage/properties/suggested_messages/items/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
                       return false;
                     }
                     var valid3 = _errs8 === errors;
@@ -2790,7 +2790,7 @@ function validate61(data, { instancePath = "", parentData, parentDataProperty, r
         }
       }
     } else {
-      validate61.errors = [{ instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" }];
+      validate61.errors = [{ instancePath, schemaPath: "#/$defs/DocentAssistantMessage/type", keyword: "type", params: { type: "object" }, message: "must be object" }];
       return false;
     }
   }
@@ -2839,15 +2839,15 @@ function validate66(data, { instancePath = "", parentData, parentDataProperty, r
             errors = vErrors.length;
           }
         } else {
-          validate66.errors = [{ instancePath, schemaPath: "#/discriminator", keyword: "discriminator", params: { error: "mapping", tag: "role", tagValue: tag0 }, message: 'value of tag "role" must be in oneOf' }];
+          validate66.errors = [{ instancePath, schemaPath: "#/$defs/DocentChatMessage/discriminator", keyword: "discriminator", params: { error: "mapping", tag: "role", tagValue: tag0 }, message: 'value of tag "role" must be in oneOf' }];
           return false;
         }
       } else {
-        validate66.errors = [{ instancePath, schemaPath: "#/discriminator", keyword: "discriminator", params: { error: "tag", tag: "role", tagValue: tag0 }, message: 'tag "role" must be string' }];
+        validate66.errors = [{ instancePath, schemaPath: "#/$defs/DocentChatMessage/discriminator", keyword: "discriminator", params: { error: "tag", tag: "role", tagValue: tag0 }, message: 'tag "role" must be string' }];
         return false;
       }
     } else {
-      validate66.errors = [{ instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" }];
+      validate66.errors = [{ instancePath, schemaPath: "#/$defs/DocentChatMessage/type", keyword: "type", params: { type: "object" }, message: "must be object" }];
       return false;
     }
   }
@@ -2862,14 +2862,14 @@ function validate71(data, { instancePath = "", parentData, parentDataProperty, r
     if (data && typeof data == "object" && !Array.isArray(data)) {
       let missing0;
       if (data.start_idx === void 0 && (missing0 = "start_idx") || data.end_idx === void 0 && (missing0 = "end_idx") || data.target === void 0 && (missing0 = "target")) {
-        validate71.errors = [{ instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: missing0 }, message: "must have required property '" + missing0 + "'" }];
+        validate71.errors = [{ instancePath, schemaPath: "#/$defs/InlineCitation/required", keyword: "required", params: { missingProperty: missing0 }, message: "must have required property '" + missing0 + "'" }];
         return false;
       } else {
         if (data.start_idx !== void 0) {
           let data0 = data.start_idx;
           const _errs1 = errors;
           if (!(typeof data0 == "number" && (!(data0 % 1) && !isNaN(data0)) && isFinite(data0))) {
-            validate71.errors = [{ instancePath: instancePath + "/start_idx", schemaPath: "#/properties/start_idx/type", keyword: "type", params: { type: "integer" }, message: "must be integer" }];
+            validate71.errors = [{ instancePath: instancePath + "/start_idx", schemaPath: "#/$defs/InlineCitation/properties/start_idx/type", keyword: "type", params: { type: "integer" }, message: "must be integer" }];
             return false;
           }
           var valid0 = _errs1 === errors;
@@ -2881,7 +2881,7 @@ function validate71(data, { instancePath = "", parentData, parentDataProperty, r
             let data1 = data.end_idx;
             const _errs3 = errors;
             if (!(typeof data1 == "number" && (!(data1 % 1) && !isNaN(data1)) && isFinite(data1))) {
-              validate71.errors = [{ instancePath: instancePath + "/end_idx", schemaPath: "#/properties/end_idx/type", keyword: "type", params: { type: "integer" }, message: "must be integer" }];
+              validate71.errors = [{ instancePath: instancePath + "/end_idx", schemaPath: "#/$defs/InlineCitation/properties/end_idx/type", keyword: "type", params: { type: "integer" }, message: "must be integer" }];
               return false;
             }
             var valid0 = _errs3 === errors;
@@ -2906,7 +2906,7 @@ function validate71(data, { instancePath = "", parentData, parentDataProperty, r
         }
       }
     } else {
-      validate71.errors = [{ instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" }];
+      validate71.errors = [{ instancePath, schemaPath: "#/$defs/InlineCitation/type", keyword: "type", params: { type: "object" }, message: "must be object" }];
       return false;
     }
   }
@@ -2921,7 +2921,7 @@ function validate73(data, { instancePath = "", parentData, parentDataProperty, r
   let valid0 = false;
   const _errs1 = errors;
   if (typeof data !== "string") {
-    const err0 = { instancePath, schemaPath: "#/anyOf/0/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+    const err0 = { instancePath, schemaPath: "#/$defs/MessageContent/anyOf/0/type", keyword: "type", params: { type: "string" }, message: "must be string" };
     if (vErrors === null) {
       vErrors = [err0];
     } else {
@@ -2952,7 +2952,7 @@ function validate73(data, { instancePath = "", parentData, parentDataProperty, r
           }
         }
       } else {
-        const err1 = { instancePath, schemaPath: "#/anyOf/1/type", keyword: "type", params: { type: "array" }, message: "must be array" };
+        const err1 = { instancePath, schemaPath: "#/$defs/MessageContent/anyOf/1/type", keyword: "type", params: { type: "array" }, message: "must be array" };
         if (vErrors === null) {
           vErrors = [err1];
         } else {
@@ -2965,7 +2965,7 @@ function validate73(data, { instancePath = "", parentData, parentDataProperty, r
     valid0 = valid0 || _valid0;
   }
   if (!valid0) {
-    const err2 = { instancePath, schemaPath: "#/anyOf", keyword: "anyOf", params: {}, message: "must match a schema in anyOf" };
+    const err2 = { instancePath, schemaPath: "#/$defs/MessageContent/anyOf", keyword: "anyOf", params: {}, message: "must match a schema in anyOf" };
     if (vErrors === null) {
       vErrors = [err2];
     } else {
@@ -2995,13 +2995,13 @@ function validate75(data, { instancePath = "", parentData, parentDataProperty, r
     if (data && typeof data == "object" && !Array.isArray(data)) {
       let missing0;
       if (data.item_type === void 0 && (missing0 = "item_type") || data.reading_result_id === void 0 && (missing0 = "reading_result_id") || data.collection_id === void 0 && (missing0 = "collection_id")) {
-        validate75.errors = [{ instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: missing0 }, message: "must have required property '" + missing0 + "'" }];
+        validate75.errors = [{ instancePath, schemaPath: "#/$defs/ReadingResultItem/required", keyword: "required", params: { missingProperty: missing0 }, message: "must have required property '" + missing0 + "'" }];
         return false;
       } else {
         if (data.item_type !== void 0) {
           const _errs1 = errors;
           if ("reading_result" !== data.item_type) {
-            validate75.errors = [{ instancePath: instancePath + "/item_type", schemaPath: "#/properties/item_type/const", keyword: "const", params: { allowedValue: "reading_result" }, message: "must be equal to constant" }];
+            validate75.errors = [{ instancePath: instancePath + "/item_type", schemaPath: "#/$defs/ReadingResultItem/properties/item_type/const", keyword: "const", params: { allowedValue: "reading_result" }, message: "must be equal to constant" }];
             return false;
           }
           var valid0 = _errs1 === errors;
@@ -3012,7 +3012,7 @@ function validate75(data, { instancePath = "", parentData, parentDataProperty, r
           if (data.reading_result_id !== void 0) {
             const _errs2 = errors;
             if (typeof data.reading_result_id !== "string") {
-              validate75.errors = [{ instancePath: instancePath + "/reading_result_id", schemaPath: "#/properties/reading_result_id/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
+              validate75.errors = [{ instancePath: instancePath + "/reading_result_id", schemaPath: "#/$defs/ReadingResultItem/properties/reading_result_id/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
               return false;
             }
             var valid0 = _errs2 === errors;
@@ -3023,7 +3023,7 @@ function validate75(data, { instancePath = "", parentData, parentDataProperty, r
             if (data.collection_id !== void 0) {
               const _errs4 = errors;
               if (typeof data.collection_id !== "string") {
-                validate75.errors = [{ instancePath: instancePath + "/collection_id", schemaPath: "#/properties/collection_id/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
+                validate75.errors = [{ instancePath: instancePath + "/collection_id", schemaPath: "#/$defs/ReadingResultItem/properties/collection_id/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
                 return false;
               }
               var valid0 = _errs4 === errors;
@@ -3034,7 +3034,7 @@ function validate75(data, { instancePath = "", parentData, parentDataProperty, r
         }
       }
     } else {
-      validate75.errors = [{ instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" }];
+      validate75.errors = [{ instancePath, schemaPath: "#/$defs/ReadingResultItem/type", keyword: "type", params: { type: "object" }, message: "must be object" }];
       return false;
     }
   }
@@ -3049,14 +3049,14 @@ function validate76(data, { instancePath = "", parentData, parentDataProperty, r
     if (data && typeof data == "object" && !Array.isArray(data)) {
       let missing0;
       if (data.content === void 0 && (missing0 = "content") || data.role === void 0 && (missing0 = "role")) {
-        validate76.errors = [{ instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: missing0 }, message: "must have required property '" + missing0 + "'" }];
+        validate76.errors = [{ instancePath, schemaPath: "#/$defs/SystemMessage/required", keyword: "required", params: { missingProperty: missing0 }, message: "must have required property '" + missing0 + "'" }];
         return false;
       } else {
         if (data.id !== void 0) {
           let data0 = data.id;
           const _errs1 = errors;
           if (typeof data0 !== "string" && data0 !== null) {
-            validate76.errors = [{ instancePath: instancePath + "/id", schemaPath: "#/properties/id/type", keyword: "type", params: { type: schema36.properties.id.type }, message: "must be string,null" }];
+            validate76.errors = [{ instancePath: instancePath + "/id", schemaPath: "#/$defs/SystemMessage/properties/id/type", keyword: "type", params: { type: schema36.properties.id.type }, message: "must be string,null" }];
             return false;
           }
           var valid0 = _errs1 === errors;
@@ -3081,7 +3081,7 @@ function validate76(data, { instancePath = "", parentData, parentDataProperty, r
             if (data.role !== void 0) {
               const _errs4 = errors;
               if ("system" !== data.role) {
-                validate76.errors = [{ instancePath: instancePath + "/role", schemaPath: "#/properties/role/const", keyword: "const", params: { allowedValue: "system" }, message: "must be equal to constant" }];
+                validate76.errors = [{ instancePath: instancePath + "/role", schemaPath: "#/$defs/SystemMessage/properties/role/const", keyword: "const", params: { allowedValue: "system" }, message: "must be equal to constant" }];
                 return false;
               }
               var valid0 = _errs4 === errors;
@@ -3093,7 +3093,7 @@ function validate76(data, { instancePath = "", parentData, parentDataProperty, r
                 let data3 = data.metadata;
                 const _errs5 = errors;
                 if (!(data3 && typeof data3 == "object" && !Array.isArray(data3)) && data3 !== null) {
-                  validate76.errors = [{ instancePath: instancePath + "/metadata", schemaPath: "#/properties/metadata/type", keyword: "type", params: { type: schema36.properties.metadata.type }, message: "must be object,null" }];
+                  validate76.errors = [{ instancePath: instancePath + "/metadata", schemaPath: "#/$defs/SystemMessage/properties/metadata/type", keyword: "type", params: { type: schema36.properties.metadata.type }, message: "must be object,null" }];
                   return false;
                 }
                 var valid0 = _errs5 === errors;
@@ -3105,7 +3105,7 @@ function validate76(data, { instancePath = "", parentData, parentDataProperty, r
         }
       }
     } else {
-      validate76.errors = [{ instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" }];
+      validate76.errors = [{ instancePath, schemaPath: "#/$defs/SystemMessage/type", keyword: "type", params: { type: "object" }, message: "must be object" }];
       return false;
     }
   }
@@ -3131,7 +3131,7 @@ function validate78(data, { instancePath = "", parentData, parentDataProperty, r
   }
   var valid0 = _errs2 === errors;
   if (valid0) {
-    validate78.errors = [{ instancePath, schemaPath: "#/not", keyword: "not", params: {}, message: "must NOT be valid" }];
+    validate78.errors = [{ instancePath, schemaPath: "#/$defs/Timestamp/not", keyword: "not", params: {}, message: "must NOT be valid" }];
     return false;
   } else {
     errors = _errs1;
@@ -3146,11 +3146,11 @@ function validate78(data, { instancePath = "", parentData, parentDataProperty, r
   if (errors === 0) {
     if (typeof data === "string") {
       if (!pattern5.test(data)) {
-        validate78.errors = [{ instancePath, schemaPath: "#/pattern", keyword: "pattern", params: { pattern: "^(([0-9]{3}[1-9]|[0-9]{2}[1-9][0-9]|[0-9][1-9][0-9]{2}|[1-9][0-9]{3})-(0[13578]|1[02])-(0[1-9]|[12][0-9]|3[01])|([0-9]{3}[1-9]|[0-9]{2}[1-9][0-9]|[0-9][1-9][0-9]{2}|[1-9][0-9]{3})-(0[469]|11)-(0[1-9]|[12][0-9]|30)|([0-9]{3}[1-9]|[0-9]{2}[1-9][0-9]|[0-9][1-9][0-9]{2}|[1-9][0-9]{3})-02-(0[1-9]|1[0-9]|2[0-8])|([0-9]{2}(0[48]|[2468][048]|[13579][26])|(0[48]|[2468][048]|[13579][26])00)-02-29)T([01][0-9]|2[0-3]):[0-5][0-9]:[0-5][0-9](\\.[0-9]{1,6})?(Z|[+-]([01][0-9]|2[0-3]):[0-5][0-9])?$" }, message: 'must match pattern "^(([0-9]{3}[1-9]|[0-9]{2}[1-9][0-9]|[0-9][1-9][0-9]{2}|[1-9][0-9]{3})-(0[13578]|1[02])-(0[1-9]|[12][0-9]|3[01])|([0-9]{3}[1-9]|[0-9]{2}[1-9][0-9]|[0-9][1-9][0-9]{2}|[1-9][0-9]{3})-(0[469]|11)-(0[1-9]|[12][0-9]|30)|([0-9]{3}[1-9]|[0-9]{2}[1-9][0-9]|[0-9][1-9][0-9]{2}|[1-9][0-9]{3})-02-(0[1-9]|1[0-9]|2[0-8])|([0-9]{2}(0[48]|[2468][048]|[13579][26])|(0[48]|[2468][048]|[13579][26])00)-02-29)T([01][0-9]|2[0-3]):[0-5][0-9]:[0-5][0-9](\\.[0-9]{1,6})?(Z|[+-]([01][0-9]|2[0-3]):[0-5][0-9])?$"' }];
+        validate78.errors = [{ instancePath, schemaPath: "#/$defs/Timestamp/pattern", keyword: "pattern", params: { pattern: "^(([0-9]{3}[1-9]|[0-9]{2}[1-9][0-9]|[0-9][1-9][0-9]{2}|[1-9][0-9]{3})-(0[13578]|1[02])-(0[1-9]|[12][0-9]|3[01])|([0-9]{3}[1-9]|[0-9]{2}[1-9][0-9]|[0-9][1-9][0-9]{2}|[1-9][0-9]{3})-(0[469]|11)-(0[1-9]|[12][0-9]|30)|([0-9]{3}[1-9]|[0-9]{2}[1-9][0-9]|[0-9][1-9][0-9]{2}|[1-9][0-9]{3})-02-(0[1-9]|1[0-9]|2[0-8])|([0-9]{2}(0[48]|[2468][048]|[13579][26])|(0[48]|[2468][048]|[13579][26])00)-02-29)T([01][0-9]|2[0-3]):[0-5][0-9]:[0-5][0-9](\\.[0-9]{1,6})?(Z|[+-]([01][0-9]|2[0-3]):[0-5][0-9])?$" }, message: 'must match pattern "^(([0-9]{3}[1-9]|[0-9]{2}[1-9][0-9]|[0-9][1-9][0-9]{2}|[1-9][0-9]{3})-(0[13578]|1[02])-(0[1-9]|[12][0-9]|3[01])|([0-9]{3}[1-9]|[0-9]{2}[1-9][0-9]|[0-9][1-9][0-9]{2}|[1-9][0-9]{3})-(0[469]|11)-(0[1-9]|[12][0-9]|30)|([0-9]{3}[1-9]|[0-9]{2}[1-9][0-9]|[0-9][1-9][0-9]{2}|[1-9][0-9]{3})-02-(0[1-9]|1[0-9]|2[0-8])|([0-9]{2}(0[48]|[2468][048]|[13579][26])|(0[48]|[2468][048]|[13579][26])00)-02-29)T([01][0-9]|2[0-3]):[0-5][0-9]:[0-5][0-9](\\.[0-9]{1,6})?(Z|[+-]([01][0-9]|2[0-3]):[0-5][0-9])?$"' }];
         return false;
       }
     } else {
-      validate78.errors = [{ instancePath, schemaPath: "#/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
+      validate78.errors = [{ instancePath, schemaPath: "#/$defs/Timestamp/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
       return false;
     }
   }
@@ -3165,13 +3165,13 @@ function validate79(data, { instancePath = "", parentData, parentDataProperty, r
     if (data && typeof data == "object" && !Array.isArray(data)) {
       let missing0;
       if (data.id === void 0 && (missing0 = "id") || data.function === void 0 && (missing0 = "function") || data.arguments === void 0 && (missing0 = "arguments")) {
-        validate79.errors = [{ instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: missing0 }, message: "must have required property '" + missing0 + "'" }];
+        validate79.errors = [{ instancePath, schemaPath: "#/$defs/ToolCall/required", keyword: "required", params: { missingProperty: missing0 }, message: "must have required property '" + missing0 + "'" }];
         return false;
       } else {
         if (data.id !== void 0) {
           const _errs1 = errors;
           if (typeof data.id !== "string") {
-            validate79.errors = [{ instancePath: instancePath + "/id", schemaPath: "#/properties/id/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
+            validate79.errors = [{ instancePath: instancePath + "/id", schemaPath: "#/$defs/ToolCall/properties/id/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
             return false;
           }
           var valid0 = _errs1 === errors;
@@ -3182,7 +3182,7 @@ function validate79(data, { instancePath = "", parentData, parentDataProperty, r
           if (data.function !== void 0) {
             const _errs3 = errors;
             if (typeof data.function !== "string") {
-              validate79.errors = [{ instancePath: instancePath + "/function", schemaPath: "#/properties/function/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
+              validate79.errors = [{ instancePath: instancePath + "/function", schemaPath: "#/$defs/ToolCall/properties/function/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
               return false;
             }
             var valid0 = _errs3 === errors;
@@ -3194,7 +3194,7 @@ function validate79(data, { instancePath = "", parentData, parentDataProperty, r
               let data2 = data.arguments;
               const _errs5 = errors;
               if (!(data2 && typeof data2 == "object" && !Array.isArray(data2))) {
-                validate79.errors = [{ instancePath: instancePath + "/arguments", schemaPath: "#/properties/arguments/type", keyword: "type", params: { type: "object" }, message: "must be object" }];
+                validate79.errors = [{ instancePath: instancePath + "/arguments", schemaPath: "#/$defs/ToolCall/properties/arguments/type", keyword: "type", params: { type: "object" }, message: "must be object" }];
                 return false;
               }
               var valid0 = _errs5 === errors;
@@ -3206,7 +3206,7 @@ function validate79(data, { instancePath = "", parentData, parentDataProperty, r
                 let data3 = data.type;
                 const _errs7 = errors;
                 if (!(data3 === "function" || data3 === null)) {
-                  validate79.errors = [{ instancePath: instancePath + "/type", schemaPath: "#/properties/type/enum", keyword: "enum", params: { allowedValues: schema43.properties.type.enum }, message: "must be equal to one of the allowed values" }];
+                  validate79.errors = [{ instancePath: instancePath + "/type", schemaPath: "#/$defs/ToolCall/properties/type/enum", keyword: "enum", params: { allowedValues: schema43.properties.type.enum }, message: "must be equal to one of the allowed values" }];
                   return false;
                 }
                 var valid0 = _errs7 === errors;
@@ -3218,7 +3218,7 @@ function validate79(data, { instancePath = "", parentData, parentDataProperty, r
                   let data4 = data.parse_error;
                   const _errs8 = errors;
                   if (typeof data4 !== "string" && data4 !== null) {
-                    validate79.errors = [{ instancePath: instancePath + "/parse_error", schemaPath: "#/properties/parse_error/type", keyword: "type", params: { type: schema43.properties.parse_error.type }, message: "must be string,null" }];
+                    validate79.errors = [{ instancePath: instancePath + "/parse_error", schemaPath: "#/$defs/ToolCall/properties/parse_error/type", keyword: "type", params: { type: schema43.properties.parse_error.type }, message: "must be string,null" }];
                     return false;
                   }
                   var valid0 = _errs8 === errors;
@@ -3312,7 +3312,7 @@ function validate79(data, { instancePath = "", parentData, parentDataProperty, r
                     if (!valid1) {
                       const _errs20 = errors;
                       if (data5 !== null) {
-                        const err5 = { instancePath: instancePath + "/view", schemaPath: "#/properties/view/anyOf/1/type", keyword: "type", params: { type: "null" }, message: "must be null" };
+                        const err5 = { instancePath: instancePath + "/view", schemaPath: "#/$defs/ToolCall/properties/view/anyOf/1/type", keyword: "type", params: { type: "null" }, message: "must be null" };
                         if (vErrors === null) {
                           vErrors = [err5];
                         } else {
@@ -3324,7 +3324,7 @@ function validate79(data, { instancePath = "", parentData, parentDataProperty, r
                       valid1 = valid1 || _valid0;
                     }
                     if (!valid1) {
-                      const err6 = { instancePath: instancePath + "/view", schemaPath: "#/properties/view/anyOf", keyword: "anyOf", params: {}, message: "must match a schema in anyOf" };
+                      const err6 = { instancePath: instancePath + "/view", schemaPath: "#/$defs/ToolCall/properties/view/anyOf", keyword: "anyOf", params: {}, message: "must match a schema in anyOf" };
                       if (vErrors === null) {
                         vErrors = [err6];
                       } else {
@@ -3352,7 +3352,7 @@ function validate79(data, { instancePath = "", parentData, parentDataProperty, r
                       let data9 = data.google_thought_signature;
                       const _errs22 = errors;
                       if (typeof data9 !== "string" && data9 !== null) {
-                        validate79.errors = [{ instancePath: instancePath + "/google_thought_signature", schemaPath: "#/properties/google_thought_signature/type", keyword: "type", params: { type: schema43.properties.google_thought_signature.type }, message: "must be string,null" }];
+                        validate79.errors = [{ instancePath: instancePath + "/google_thought_signature", schemaPath: "#/$defs/ToolCall/properties/google_thought_signature/type", keyword: "type", params: { type: schema43.properties.google_thought_signature.type }, message: "must be string,null" }];
                         return false;
                       }
                       var valid0 = _errs22 === errors;
@@ -3367,7 +3367,7 @@ function validate79(data, { instancePath = "", parentData, parentDataProperty, r
         }
       }
     } else {
-      validate79.errors = [{ instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" }];
+      validate79.errors = [{ instancePath, schemaPath: "#/$defs/ToolCall/type", keyword: "type", params: { type: "object" }, message: "must be object" }];
       return false;
     }
   }
@@ -3382,14 +3382,14 @@ function validate80(data, { instancePath = "", parentData, parentDataProperty, r
     if (data && typeof data == "object" && !Array.isArray(data)) {
       let missing0;
       if (data.format === void 0 && (missing0 = "format") || data.content === void 0 && (missing0 = "content")) {
-        validate80.errors = [{ instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: missing0 }, message: "must have required property '" + missing0 + "'" }];
+        validate80.errors = [{ instancePath, schemaPath: "#/$defs/ToolCallContent/required", keyword: "required", params: { missingProperty: missing0 }, message: "must have required property '" + missing0 + "'" }];
         return false;
       } else {
         if (data.title !== void 0) {
           let data0 = data.title;
           const _errs1 = errors;
           if (typeof data0 !== "string" && data0 !== null) {
-            validate80.errors = [{ instancePath: instancePath + "/title", schemaPath: "#/properties/title/type", keyword: "type", params: { type: schema44.properties.title.type }, message: "must be string,null" }];
+            validate80.errors = [{ instancePath: instancePath + "/title", schemaPath: "#/$defs/ToolCallContent/properties/title/type", keyword: "type", params: { type: schema44.properties.title.type }, message: "must be string,null" }];
             return false;
           }
           var valid0 = _errs1 === errors;
@@ -3401,7 +3401,7 @@ function validate80(data, { instancePath = "", parentData, parentDataProperty, r
             let data1 = data.format;
             const _errs3 = errors;
             if (!(data1 === "text" || data1 === "markdown")) {
-              validate80.errors = [{ instancePath: instancePath + "/format", schemaPath: "#/properties/format/enum", keyword: "enum", params: { allowedValues: schema44.properties.format.enum }, message: "must be equal to one of the allowed values" }];
+              validate80.errors = [{ instancePath: instancePath + "/format", schemaPath: "#/$defs/ToolCallContent/properties/format/enum", keyword: "enum", params: { allowedValues: schema44.properties.format.enum }, message: "must be equal to one of the allowed values" }];
               return false;
             }
             var valid0 = _errs3 === errors;
@@ -3412,7 +3412,7 @@ function validate80(data, { instancePath = "", parentData, parentDataProperty, r
             if (data.content !== void 0) {
               const _errs4 = errors;
               if (typeof data.content !== "string") {
-                validate80.errors = [{ instancePath: instancePath + "/content", schemaPath: "#/properties/content/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
+                validate80.errors = [{ instancePath: instancePath + "/content", schemaPath: "#/$defs/ToolCallContent/properties/content/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
                 return false;
               }
               var valid0 = _errs4 === errors;
@@ -3423,7 +3423,7 @@ function validate80(data, { instancePath = "", parentData, parentDataProperty, r
         }
       }
     } else {
-      validate80.errors = [{ instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" }];
+      validate80.errors = [{ instancePath, schemaPath: "#/$defs/ToolCallContent/type", keyword: "type", params: { type: "object" }, message: "must be object" }];
       return false;
     }
   }
@@ -3442,7 +3442,7 @@ function validate82(data, { instancePath = "", parentData, parentDataProperty, r
       if (data.type !== void 0) {
         const _errs1 = errors;
         if ("object" !== data.type) {
-          validate82.errors = [{ instancePath: instancePath + "/type", schemaPath: "#/properties/type/const", keyword: "const", params: { allowedValue: "object" }, message: "must be equal to constant" }];
+          validate82.errors = [{ instancePath: instancePath + "/type", schemaPath: "#/$defs/ToolParams/properties/type/const", keyword: "const", params: { allowedValue: "object" }, message: "must be equal to constant" }];
           return false;
         }
         var valid0 = _errs1 === errors;
@@ -3513,7 +3513,7 @@ function validate82(data, { instancePath = "", parentData, parentDataProperty, r
                 }
               }
             } else {
-              validate82.errors = [{ instancePath: instancePath + "/properties", schemaPath: "#/properties/properties/type", keyword: "type", params: { type: "object" }, message: "must be object" }];
+              validate82.errors = [{ instancePath: instancePath + "/properties", schemaPath: "#/$defs/ToolParams/properties/properties/type", keyword: "type", params: { type: "object" }, message: "must be object" }];
               return false;
             }
           }
@@ -3532,7 +3532,7 @@ function validate82(data, { instancePath = "", parentData, parentDataProperty, r
                 for (let i0 = 0; i0 < len0; i0++) {
                   const _errs16 = errors;
                   if (typeof data6[i0] !== "string") {
-                    validate82.errors = [{ instancePath: instancePath + "/required/" + i0, schemaPath: "#/properties/required/items/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
+                    validate82.errors = [{ instancePath: instancePath + "/required/" + i0, schemaPath: "#/$defs/ToolParams/properties/required/items/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
                     return false;
                   }
                   var valid4 = _errs16 === errors;
@@ -3541,7 +3541,7 @@ function validate82(data, { instancePath = "", parentData, parentDataProperty, r
                   }
                 }
               } else {
-                validate82.errors = [{ instancePath: instancePath + "/required", schemaPath: "#/properties/required/type", keyword: "type", params: { type: "array" }, message: "must be array" }];
+                validate82.errors = [{ instancePath: instancePath + "/required", schemaPath: "#/$defs/ToolParams/properties/required/type", keyword: "type", params: { type: "array" }, message: "must be array" }];
                 return false;
               }
             }
@@ -3553,7 +3553,7 @@ function validate82(data, { instancePath = "", parentData, parentDataProperty, r
             if (data.additionalProperties !== void 0) {
               const _errs18 = errors;
               if (typeof data.additionalProperties !== "boolean") {
-                validate82.errors = [{ instancePath: instancePath + "/additionalProperties", schemaPath: "#/properties/additionalProperties/type", keyword: "type", params: { type: "boolean" }, message: "must be boolean" }];
+                validate82.errors = [{ instancePath: instancePath + "/additionalProperties", schemaPath: "#/$defs/ToolParams/properties/additionalProperties/type", keyword: "type", params: { type: "boolean" }, message: "must be boolean" }];
                 return false;
               }
               var valid0 = _errs18 === errors;
@@ -3564,7 +3564,7 @@ function validate82(data, { instancePath = "", parentData, parentDataProperty, r
         }
       }
     } else {
-      validate82.errors = [{ instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" }];
+      validate82.errors = [{ instancePath, schemaPath: "#/$defs/ToolParams/type", keyword: "type", params: { type: "object" }, message: "must be object" }];
       return false;
     }
   }
@@ -3578,13 +3578,13 @@ function validate81(data, { instancePath = "", parentData, parentDataProperty, r
     if (data && typeof data == "object" && !Array.isArray(data)) {
       let missing0;
       if (data.name === void 0 && (missing0 = "name") || data.description === void 0 && (missing0 = "description")) {
-        validate81.errors = [{ instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: missing0 }, message: "must have required property '" + missing0 + "'" }];
+        validate81.errors = [{ instancePath, schemaPath: "#/$defs/ToolInfo/required", keyword: "required", params: { missingProperty: missing0 }, message: "must have required property '" + missing0 + "'" }];
         return false;
       } else {
         if (data.name !== void 0) {
           const _errs1 = errors;
           if (typeof data.name !== "string") {
-            validate81.errors = [{ instancePath: instancePath + "/name", schemaPath: "#/properties/name/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
+            validate81.errors = [{ instancePath: instancePath + "/name", schemaPath: "#/$defs/ToolInfo/properties/name/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
             return false;
           }
           var valid0 = _errs1 === errors;
@@ -3595,7 +3595,7 @@ function validate81(data, { instancePath = "", parentData, parentDataProperty, r
           if (data.description !== void 0) {
             const _errs3 = errors;
             if (typeof data.description !== "string") {
-              validate81.errors = [{ instancePath: instancePath + "/description", schemaPath: "#/properties/description/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
+              validate81.errors = [{ instancePath: instancePath + "/description", schemaPath: "#/$defs/ToolInfo/properties/description/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
               return false;
             }
             var valid0 = _errs3 === errors;
@@ -3620,7 +3620,7 @@ function validate81(data, { instancePath = "", parentData, parentDataProperty, r
         }
       }
     } else {
-      validate81.errors = [{ instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" }];
+      validate81.errors = [{ instancePath, schemaPath: "#/$defs/ToolInfo/type", keyword: "type", params: { type: "object" }, message: "must be object" }];
       return false;
     }
   }
@@ -3635,14 +3635,14 @@ function validate84(data, { instancePath = "", parentData, parentDataProperty, r
     if (data && typeof data == "object" && !Array.isArray(data)) {
       let missing0;
       if (data.content === void 0 && (missing0 = "content") || data.role === void 0 && (missing0 = "role")) {
-        validate84.errors = [{ instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: missing0 }, message: "must have required property '" + missing0 + "'" }];
+        validate84.errors = [{ instancePath, schemaPath: "#/$defs/ToolMessage/required", keyword: "required", params: { missingProperty: missing0 }, message: "must have required property '" + missing0 + "'" }];
         return false;
       } else {
         if (data.id !== void 0) {
           let data0 = data.id;
           const _errs1 = errors;
           if (typeof data0 !== "string" && data0 !== null) {
-            validate84.errors = [{ instancePath: instancePath + "/id", schemaPath: "#/properties/id/type", keyword: "type", params: { type: schema45.properties.id.type }, message: "must be string,null" }];
+            validate84.errors = [{ instancePath: instancePath + "/id", schemaPath: "#/$defs/ToolMessage/properties/id/type", keyword: "type", params: { type: schema45.properties.id.type }, message: "must be string,null" }];
             return false;
           }
           var valid0 = _errs1 === errors;
@@ -3667,7 +3667,7 @@ function validate84(data, { instancePath = "", parentData, parentDataProperty, r
             if (data.role !== void 0) {
               const _errs4 = errors;
               if ("tool" !== data.role) {
-                validate84.errors = [{ instancePath: instancePath + "/role", schemaPath: "#/properties/role/const", keyword: "const", params: { allowedValue: "tool" }, message: "must be equal to constant" }];
+                validate84.errors = [{ instancePath: instancePath + "/role", schemaPath: "#/$defs/ToolMessage/properties/role/const", keyword: "const", params: { allowedValue: "tool" }, message: "must be equal to constant" }];
                 return false;
               }
               var valid0 = _errs4 === errors;
@@ -3679,7 +3679,7 @@ function validate84(data, { instancePath = "", parentData, parentDataProperty, r
                 let data3 = data.metadata;
                 const _errs5 = errors;
                 if (!(data3 && typeof data3 == "object" && !Array.isArray(data3)) && data3 !== null) {
-                  validate84.errors = [{ instancePath: instancePath + "/metadata", schemaPath: "#/properties/metadata/type", keyword: "type", params: { type: schema45.properties.metadata.type }, message: "must be object,null" }];
+                  validate84.errors = [{ instancePath: instancePath + "/metadata", schemaPath: "#/$defs/ToolMessage/properties/metadata/type", keyword: "type", params: { type: schema45.properties.metadata.type }, message: "must be object,null" }];
                   return false;
                 }
                 var valid0 = _errs5 === errors;
@@ -3691,7 +3691,7 @@ function validate84(data, { instancePath = "", parentData, parentDataProperty, r
                   let data4 = data.tool_call_id;
                   const _errs7 = errors;
                   if (typeof data4 !== "string" && data4 !== null) {
-                    validate84.errors = [{ instancePath: instancePath + "/tool_call_id", schemaPath: "#/properties/tool_call_id/type", keyword: "type", params: { type: schema45.properties.tool_call_id.type }, message: "must be string,null" }];
+                    validate84.errors = [{ instancePath: instancePath + "/tool_call_id", schemaPath: "#/$defs/ToolMessage/properties/tool_call_id/type", keyword: "type", params: { type: schema45.properties.tool_call_id.type }, message: "must be string,null" }];
                     return false;
                   }
                   var valid0 = _errs7 === errors;
@@ -3703,7 +3703,7 @@ function validate84(data, { instancePath = "", parentData, parentDataProperty, r
                     let data5 = data.function;
                     const _errs9 = errors;
                     if (typeof data5 !== "string" && data5 !== null) {
-                      validate84.errors = [{ instancePath: instancePath + "/function", schemaPath: "#/properties/function/type", keyword: "type", params: { type: schema45.properties.function.type }, message: "must be string,null" }];
+                      validate84.errors = [{ instancePath: instancePath + "/function", schemaPath: "#/$defs/ToolMessage/properties/function/type", keyword: "type", params: { type: schema45.properties.function.type }, message: "must be string,null" }];
                       return false;
                     }
                     var valid0 = _errs9 === errors;
@@ -3715,7 +3715,7 @@ function validate84(data, { instancePath = "", parentData, parentDataProperty, r
                       let data6 = data.error;
                       const _errs11 = errors;
                       if (!(data6 && typeof data6 == "object" && !Array.isArray(data6)) && data6 !== null) {
-                        validate84.errors = [{ instancePath: instancePath + "/error", schemaPath: "#/properties/error/type", keyword: "type", params: { type: schema45.properties.error.type }, message: "must be object,null" }];
+                        validate84.errors = [{ instancePath: instancePath + "/error", schemaPath: "#/$defs/ToolMessage/properties/error/type", keyword: "type", params: { type: schema45.properties.error.type }, message: "must be object,null" }];
                         return false;
                       }
                       var valid0 = _errs11 === errors;
@@ -3730,7 +3730,7 @@ function validate84(data, { instancePath = "", parentData, parentDataProperty, r
         }
       }
     } else {
-      validate84.errors = [{ instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" }];
+      validate84.errors = [{ instancePath, schemaPath: "#/$defs/ToolMessage/type", keyword: "type", params: { type: "object" }, message: "must be object" }];
       return false;
     }
   }
@@ -3745,13 +3745,13 @@ function validate86(data, { instancePath = "", parentData, parentDataProperty, r
     if (data && typeof data == "object" && !Array.isArray(data)) {
       let missing0;
       if (data.name === void 0 && (missing0 = "name") || data.description === void 0 && (missing0 = "description") || data.input_schema === void 0 && (missing0 = "input_schema")) {
-        validate86.errors = [{ instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: missing0 }, message: "must have required property '" + missing0 + "'" }];
+        validate86.errors = [{ instancePath, schemaPath: "#/$defs/ToolParam/required", keyword: "required", params: { missingProperty: missing0 }, message: "must have required property '" + missing0 + "'" }];
         return false;
       } else {
         if (data.name !== void 0) {
           const _errs1 = errors;
           if (typeof data.name !== "string") {
-            validate86.errors = [{ instancePath: instancePath + "/name", schemaPath: "#/properties/name/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
+            validate86.errors = [{ instancePath: instancePath + "/name", schemaPath: "#/$defs/ToolParam/properties/name/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
             return false;
           }
           var valid0 = _errs1 === errors;
@@ -3762,7 +3762,7 @@ function validate86(data, { instancePath = "", parentData, parentDataProperty, r
           if (data.description !== void 0) {
             const _errs3 = errors;
             if (typeof data.description !== "string") {
-              validate86.errors = [{ instancePath: instancePath + "/description", schemaPath: "#/properties/description/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
+              validate86.errors = [{ instancePath: instancePath + "/description", schemaPath: "#/$defs/ToolParam/properties/description/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
               return false;
             }
             var valid0 = _errs3 === errors;
@@ -3774,7 +3774,7 @@ function validate86(data, { instancePath = "", parentData, parentDataProperty, r
               let data2 = data.input_schema;
               const _errs5 = errors;
               if (!(data2 && typeof data2 == "object" && !Array.isArray(data2))) {
-                validate86.errors = [{ instancePath: instancePath + "/input_schema", schemaPath: "#/properties/input_schema/type", keyword: "type", params: { type: "object" }, message: "must be object" }];
+                validate86.errors = [{ instancePath: instancePath + "/input_schema", schemaPath: "#/$defs/ToolParam/properties/input_schema/type", keyword: "type", params: { type: "object" }, message: "must be object" }];
                 return false;
               }
               var valid0 = _errs5 === errors;
@@ -3785,7 +3785,7 @@ function validate86(data, { instancePath = "", parentData, parentDataProperty, r
         }
       }
     } else {
-      validate86.errors = [{ instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" }];
+      validate86.errors = [{ instancePath, schemaPath: "#/$defs/ToolParam/type", keyword: "type", params: { type: "object" }, message: "must be object" }];
       return false;
     }
   }
@@ -3801,7 +3801,7 @@ function validate87(data, { instancePath = "", parentData, parentDataProperty, r
       if (data.type !== void 0) {
         const _errs1 = errors;
         if ("object" !== data.type) {
-          validate87.errors = [{ instancePath: instancePath + "/type", schemaPath: "#/properties/type/const", keyword: "const", params: { allowedValue: "object" }, message: "must be equal to constant" }];
+          validate87.errors = [{ instancePath: instancePath + "/type", schemaPath: "#/$defs/ToolParams/properties/type/const", keyword: "const", params: { allowedValue: "object" }, message: "must be equal to constant" }];
           return false;
         }
         var valid0 = _errs1 === errors;
@@ -3872,7 +3872,7 @@ function validate87(data, { instancePath = "", parentData, parentDataProperty, r
                 }
               }
             } else {
-              validate87.errors = [{ instancePath: instancePath + "/properties", schemaPath: "#/properties/properties/type", keyword: "type", params: { type: "object" }, message: "must be object" }];
+              validate87.errors = [{ instancePath: instancePath + "/properties", schemaPath: "#/$defs/ToolParams/properties/properties/type", keyword: "type", params: { type: "object" }, message: "must be object" }];
               return false;
             }
           }
@@ -3891,7 +3891,7 @@ function validate87(data, { instancePath = "", parentData, parentDataProperty, r
                 for (let i0 = 0; i0 < len0; i0++) {
                   const _errs16 = errors;
                   if (typeof data6[i0] !== "string") {
-                    validate87.errors = [{ instancePath: instancePath + "/required/" + i0, schemaPath: "#/properties/required/items/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
+                    validate87.errors = [{ instancePath: instancePath + "/required/" + i0, schemaPath: "#/$defs/ToolParams/properties/required/items/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
                     return false;
                   }
                   var valid4 = _errs16 === errors;
@@ -3900,7 +3900,7 @@ function validate87(data, { instancePath = "", parentData, parentDataProperty, r
                   }
                 }
               } else {
-                validate87.errors = [{ instancePath: instancePath + "/required", schemaPath: "#/properties/required/type", keyword: "type", params: { type: "array" }, message: "must be array" }];
+                validate87.errors = [{ instancePath: instancePath + "/required", schemaPath: "#/$defs/ToolParams/properties/required/type", keyword: "type", params: { type: "array" }, message: "must be array" }];
                 return false;
               }
             }
@@ -3912,7 +3912,7 @@ function validate87(data, { instancePath = "", parentData, parentDataProperty, r
             if (data.additionalProperties !== void 0) {
               const _errs18 = errors;
               if (typeof data.additionalProperties !== "boolean") {
-                validate87.errors = [{ instancePath: instancePath + "/additionalProperties", schemaPath: "#/properties/additionalProperties/type", keyword: "type", params: { type: "boolean" }, message: "must be boolean" }];
+                validate87.errors = [{ instancePath: instancePath + "/additionalProperties", schemaPath: "#/$defs/ToolParams/properties/additionalProperties/type", keyword: "type", params: { type: "boolean" }, message: "must be boolean" }];
                 return false;
               }
               var valid0 = _errs18 === errors;
@@ -3923,7 +3923,7 @@ function validate87(data, { instancePath = "", parentData, parentDataProperty, r
         }
       }
     } else {
-      validate87.errors = [{ instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" }];
+      validate87.errors = [{ instancePath, schemaPath: "#/$defs/ToolParams/type", keyword: "type", params: { type: "object" }, message: "must be object" }];
       return false;
     }
   }
@@ -3938,13 +3938,13 @@ function validate88(data, { instancePath = "", parentData, parentDataProperty, r
     if (data && typeof data == "object" && !Array.isArray(data)) {
       let missing0;
       if (data.messages === void 0 && (missing0 = "messages")) {
-        validate88.errors = [{ instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: missing0 }, message: "must have required property '" + missing0 + "'" }];
+        validate88.errors = [{ instancePath, schemaPath: "#/$defs/Transcript/required", keyword: "required", params: { missingProperty: missing0 }, message: "must have required property '" + missing0 + "'" }];
         return false;
       } else {
         if (data.id !== void 0) {
           const _errs1 = errors;
           if (typeof data.id !== "string") {
-            validate88.errors = [{ instancePath: instancePath + "/id", schemaPath: "#/properties/id/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
+            validate88.errors = [{ instancePath: instancePath + "/id", schemaPath: "#/$defs/Transcript/properties/id/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
             return false;
           }
           var valid0 = _errs1 === errors;
@@ -3956,7 +3956,7 @@ function validate88(data, { instancePath = "", parentData, parentDataProperty, r
             let data1 = data.name;
             const _errs3 = errors;
             if (typeof data1 !== "string" && data1 !== null) {
-              validate88.errors = [{ instancePath: instancePath + "/name", schemaPath: "#/properties/name/type", keyword: "type", params: { type: schema33.properties.name.type }, message: "must be string,null" }];
+              validate88.errors = [{ instancePath: instancePath + "/name", schemaPath: "#/$defs/Transcript/properties/name/type", keyword: "type", params: { type: schema33.properties.name.type }, message: "must be string,null" }];
               return false;
             }
             var valid0 = _errs3 === errors;
@@ -3968,7 +3968,7 @@ function validate88(data, { instancePath = "", parentData, parentDataProperty, r
               let data2 = data.description;
               const _errs5 = errors;
               if (typeof data2 !== "string" && data2 !== null) {
-                validate88.errors = [{ instancePath: instancePath + "/description", schemaPath: "#/properties/description/type", keyword: "type", params: { type: schema33.properties.description.type }, message: "must be string,null" }];
+                validate88.errors = [{ instancePath: instancePath + "/description", schemaPath: "#/$defs/Transcript/properties/description/type", keyword: "type", params: { type: schema33.properties.description.type }, message: "must be string,null" }];
                 return false;
               }
               var valid0 = _errs5 === errors;
@@ -3980,7 +3980,7 @@ function validate88(data, { instancePath = "", parentData, parentDataProperty, r
                 let data3 = data.transcript_group_id;
                 const _errs7 = errors;
                 if (typeof data3 !== "string" && data3 !== null) {
-                  validate88.errors = [{ instancePath: instancePath + "/transcript_group_id", schemaPath: "#/properties/transcript_group_id/type", keyword: "type", params: { type: schema33.properties.transcript_group_id.type }, message: "must be string,null" }];
+                  validate88.errors = [{ instancePath: instancePath + "/transcript_group_id", schemaPath: "#/$defs/Transcript/properties/transcript_group_id/type", keyword: "type", params: { type: schema33.properties.transcript_group_id.type }, message: "must be string,null" }];
                   return false;
                 }
                 var valid0 = _errs7 === errors;
@@ -4053,7 +4053,7 @@ function validate88(data, { instancePath = "", parentData, parentDataProperty, r
                   if (!valid1) {
                     const _errs16 = errors;
                     if (data4 !== null) {
-                      const err4 = { instancePath: instancePath + "/created_at", schemaPath: "#/properties/created_at/anyOf/1/type", keyword: "type", params: { type: "null" }, message: "must be null" };
+                      const err4 = { instancePath: instancePath + "/created_at", schemaPath: "#/$defs/Transcript/properties/created_at/anyOf/1/type", keyword: "type", params: { type: "null" }, message: "must be null" };
                       if (vErrors === null) {
                         vErrors = [err4];
                       } else {
@@ -4065,7 +4065,7 @@ function validate88(data, { instancePath = "", parentData, parentDataProperty, r
                     valid1 = valid1 || _valid0;
                   }
                   if (!valid1) {
-                    const err5 = { instancePath: instancePath + "/created_at", schemaPath: "#/properties/created_at/anyOf", keyword: "anyOf", params: {}, message: "must match a schema in anyOf" };
+                    const err5 = { instancePath: instancePath + "/created_at", schemaPath: "#/$defs/Transcript/properties/created_at/anyOf", keyword: "anyOf", params: {}, message: "must match a schema in anyOf" };
                     if (vErrors === null) {
                       vErrors = [err5];
                     } else {
@@ -4111,7 +4111,7 @@ function validate88(data, { instancePath = "", parentData, parentDataProperty, r
                           }
                         }
                       } else {
-                        validate88.errors = [{ instancePath: instancePath + "/messages", schemaPath: "#/properties/messages/type", keyword: "type", params: { type: "array" }, message: "must be array" }];
+                        validate88.errors = [{ instancePath: instancePath + "/messages", schemaPath: "#/$defs/Transcript/properties/messages/type", keyword: "type", params: { type: "array" }, message: "must be array" }];
                         return false;
                       }
                     }
@@ -4124,7 +4124,7 @@ function validate88(data, { instancePath = "", parentData, parentDataProperty, r
                       let data7 = data.metadata;
                       const _errs21 = errors;
                       if (!(data7 && typeof data7 == "object" && !Array.isArray(data7))) {
-                        validate88.errors = [{ instancePath: instancePath + "/metadata", schemaPath: "#/properties/metadata/type", keyword: "type", params: { type: "object" }, message: "must be object" }];
+                        validate88.errors = [{ instancePath: instancePath + "/metadata", schemaPath: "#/$defs/Transcript/properties/metadata/type", keyword: "type", params: { type: "object" }, message: "must be object" }];
                         return false;
                       }
                       var valid0 = _errs21 === errors;
@@ -4139,7 +4139,7 @@ function validate88(data, { instancePath = "", parentData, parentDataProperty, r
         }
       }
     } else {
-      validate88.errors = [{ instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" }];
+      validate88.errors = [{ instancePath, schemaPath: "#/$defs/Transcript/type", keyword: "type", params: { type: "object" }, message: "must be object" }];
       return false;
     }
   }
@@ -4154,13 +4154,13 @@ function validate90(data, { instancePath = "", parentData, parentDataProperty, r
     if (data && typeof data == "object" && !Array.isArray(data)) {
       let missing0;
       if (data.item_type === void 0 && (missing0 = "item_type") || data.agent_run_id === void 0 && (missing0 = "agent_run_id") || data.collection_id === void 0 && (missing0 = "collection_id") || data.transcript_id === void 0 && (missing0 = "transcript_id") || data.block_idx === void 0 && (missing0 = "block_idx")) {
-        validate90.errors = [{ instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: missing0 }, message: "must have required property '" + missing0 + "'" }];
+        validate90.errors = [{ instancePath, schemaPath: "#/$defs/TranscriptBlockContentItem/required", keyword: "required", params: { missingProperty: missing0 }, message: "must have required property '" + missing0 + "'" }];
         return false;
       } else {
         if (data.item_type !== void 0) {
           const _errs1 = errors;
           if ("block_content" !== data.item_type) {
-            validate90.errors = [{ instancePath: instancePath + "/item_type", schemaPath: "#/properties/item_type/const", keyword: "const", params: { allowedValue: "block_content" }, message: "must be equal to constant" }];
+            validate90.errors = [{ instancePath: instancePath + "/item_type", schemaPath: "#/$defs/TranscriptBlockContentItem/properties/item_type/const", keyword: "const", params: { allowedValue: "block_content" }, message: "must be equal to constant" }];
             return false;
           }
           var valid0 = _errs1 === errors;
@@ -4171,7 +4171,7 @@ function validate90(data, { instancePath = "", parentData, parentDataProperty, r
           if (data.agent_run_id !== void 0) {
             const _errs2 = errors;
             if (typeof data.agent_run_id !== "string") {
-              validate90.errors = [{ instancePath: instancePath + "/agent_run_id", schemaPath: "#/properties/agent_run_id/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
+              validate90.errors = [{ instancePath: instancePath + "/agent_run_id", schemaPath: "#/$defs/TranscriptBlockContentItem/properties/agent_run_id/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
               return false;
             }
             var valid0 = _errs2 === errors;
@@ -4182,7 +4182,7 @@ function validate90(data, { instancePath = "", parentData, parentDataProperty, r
             if (data.collection_id !== void 0) {
               const _errs4 = errors;
               if (typeof data.collection_id !== "string") {
-                validate90.errors = [{ instancePath: instancePath + "/collection_id", schemaPath: "#/properties/collection_id/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
+                validate90.errors = [{ instancePath: instancePath + "/collection_id", schemaPath: "#/$defs/TranscriptBlockContentItem/properties/collection_id/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
                 return false;
               }
               var valid0 = _errs4 === errors;
@@ -4193,7 +4193,7 @@ function validate90(data, { instancePath = "", parentData, parentDataProperty, r
               if (data.transcript_id !== void 0) {
                 const _errs6 = errors;
                 if (typeof data.transcript_id !== "string") {
-                  validate90.errors = [{ instancePath: instancePath + "/transcript_id", schemaPath: "#/properties/transcript_id/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
+                  validate90.errors = [{ instancePath: instancePath + "/transcript_id", schemaPath: "#/$defs/TranscriptBlockContentItem/properties/transcript_id/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
                   return false;
                 }
                 var valid0 = _errs6 === errors;
@@ -4205,7 +4205,7 @@ function validate90(data, { instancePath = "", parentData, parentDataProperty, r
                   let data4 = data.block_idx;
                   const _errs8 = errors;
                   if (!(typeof data4 == "number" && (!(data4 % 1) && !isNaN(data4)) && isFinite(data4))) {
-                    validate90.errors = [{ instancePath: instancePath + "/block_idx", schemaPath: "#/properties/block_idx/type", keyword: "type", params: { type: "integer" }, message: "must be integer" }];
+                    validate90.errors = [{ instancePath: instancePath + "/block_idx", schemaPath: "#/$defs/TranscriptBlockContentItem/properties/block_idx/type", keyword: "type", params: { type: "integer" }, message: "must be integer" }];
                     return false;
                   }
                   var valid0 = _errs8 === errors;
@@ -4217,7 +4217,7 @@ function validate90(data, { instancePath = "", parentData, parentDataProperty, r
                     let data5 = data.content_idx;
                     const _errs10 = errors;
                     if (!(typeof data5 == "number" && (!(data5 % 1) && !isNaN(data5)) && isFinite(data5)) && data5 !== null) {
-                      validate90.errors = [{ instancePath: instancePath + "/content_idx", schemaPath: "#/properties/content_idx/type", keyword: "type", params: { type: schema55.properties.content_idx.type }, message: "must be integer,null" }];
+                      validate90.errors = [{ instancePath: instancePath + "/content_idx", schemaPath: "#/$defs/TranscriptBlockContentItem/properties/content_idx/type", keyword: "type", params: { type: schema55.properties.content_idx.type }, message: "must be integer,null" }];
                       return false;
                     }
                     var valid0 = _errs10 === errors;
@@ -4231,7 +4231,7 @@ function validate90(data, { instancePath = "", parentData, parentDataProperty, r
         }
       }
     } else {
-      validate90.errors = [{ instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" }];
+      validate90.errors = [{ instancePath, schemaPath: "#/$defs/TranscriptBlockContentItem/type", keyword: "type", params: { type: "object" }, message: "must be object" }];
       return false;
     }
   }
@@ -4246,13 +4246,13 @@ function validate91(data, { instancePath = "", parentData, parentDataProperty, r
     if (data && typeof data == "object" && !Array.isArray(data)) {
       let missing0;
       if (data.item_type === void 0 && (missing0 = "item_type") || data.agent_run_id === void 0 && (missing0 = "agent_run_id") || data.collection_id === void 0 && (missing0 = "collection_id") || data.transcript_id === void 0 && (missing0 = "transcript_id") || data.block_idx === void 0 && (missing0 = "block_idx") || data.metadata_key === void 0 && (missing0 = "metadata_key")) {
-        validate91.errors = [{ instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: missing0 }, message: "must have required property '" + missing0 + "'" }];
+        validate91.errors = [{ instancePath, schemaPath: "#/$defs/TranscriptBlockMetadataItem/required", keyword: "required", params: { missingProperty: missing0 }, message: "must have required property '" + missing0 + "'" }];
         return false;
       } else {
         if (data.item_type !== void 0) {
           const _errs1 = errors;
           if ("block_metadata" !== data.item_type) {
-            validate91.errors = [{ instancePath: instancePath + "/item_type", schemaPath: "#/properties/item_type/const", keyword: "const", params: { allowedValue: "block_metadata" }, message: "must be equal to constant" }];
+            validate91.errors = [{ instancePath: instancePath + "/item_type", schemaPath: "#/$defs/TranscriptBlockMetadataItem/properties/item_type/const", keyword: "const", params: { allowedValue: "block_metadata" }, message: "must be equal to constant" }];
             return false;
           }
           var valid0 = _errs1 === errors;
@@ -4263,7 +4263,7 @@ function validate91(data, { instancePath = "", parentData, parentDataProperty, r
           if (data.agent_run_id !== void 0) {
             const _errs2 = errors;
             if (typeof data.agent_run_id !== "string") {
-              validate91.errors = [{ instancePath: instancePath + "/agent_run_id", schemaPath: "#/properties/agent_run_id/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
+              validate91.errors = [{ instancePath: instancePath + "/agent_run_id", schemaPath: "#/$defs/TranscriptBlockMetadataItem/properties/agent_run_id/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
               return false;
             }
             var valid0 = _errs2 === errors;
@@ -4274,7 +4274,7 @@ function validate91(data, { instancePath = "", parentData, parentDataProperty, r
             if (data.collection_id !== void 0) {
               const _errs4 = errors;
               if (typeof data.collection_id !== "string") {
-                validate91.errors = [{ instancePath: instancePath + "/collection_id", schemaPath: "#/properties/collection_id/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
+                validate91.errors = [{ instancePath: instancePath + "/collection_id", schemaPath: "#/$defs/TranscriptBlockMetadataItem/properties/collection_id/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
                 return false;
               }
               var valid0 = _errs4 === errors;
@@ -4285,7 +4285,7 @@ function validate91(data, { instancePath = "", parentData, parentDataProperty, r
               if (data.transcript_id !== void 0) {
                 const _errs6 = errors;
                 if (typeof data.transcript_id !== "string") {
-                  validate91.errors = [{ instancePath: instancePath + "/transcript_id", schemaPath: "#/properties/transcript_id/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
+                  validate91.errors = [{ instancePath: instancePath + "/transcript_id", schemaPath: "#/$defs/TranscriptBlockMetadataItem/properties/transcript_id/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
                   return false;
                 }
                 var valid0 = _errs6 === errors;
@@ -4297,7 +4297,7 @@ function validate91(data, { instancePath = "", parentData, parentDataProperty, r
                   let data4 = data.block_idx;
                   const _errs8 = errors;
                   if (!(typeof data4 == "number" && (!(data4 % 1) && !isNaN(data4)) && isFinite(data4))) {
-                    validate91.errors = [{ instancePath: instancePath + "/block_idx", schemaPath: "#/properties/block_idx/type", keyword: "type", params: { type: "integer" }, message: "must be integer" }];
+                    validate91.errors = [{ instancePath: instancePath + "/block_idx", schemaPath: "#/$defs/TranscriptBlockMetadataItem/properties/block_idx/type", keyword: "type", params: { type: "integer" }, message: "must be integer" }];
                     return false;
                   }
                   var valid0 = _errs8 === errors;
@@ -4308,7 +4308,7 @@ function validate91(data, { instancePath = "", parentData, parentDataProperty, r
                   if (data.metadata_key !== void 0) {
                     const _errs10 = errors;
                     if (typeof data.metadata_key !== "string") {
-                      validate91.errors = [{ instancePath: instancePath + "/metadata_key", schemaPath: "#/properties/metadata_key/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
+                      validate91.errors = [{ instancePath: instancePath + "/metadata_key", schemaPath: "#/$defs/TranscriptBlockMetadataItem/properties/metadata_key/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
                       return false;
                     }
                     var valid0 = _errs10 === errors;
@@ -4322,7 +4322,7 @@ function validate91(data, { instancePath = "", parentData, parentDataProperty, r
         }
       }
     } else {
-      validate91.errors = [{ instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" }];
+      validate91.errors = [{ instancePath, schemaPath: "#/$defs/TranscriptBlockMetadataItem/type", keyword: "type", params: { type: "object" }, message: "must be object" }];
       return false;
     }
   }
@@ -4338,7 +4338,7 @@ function validate92(data, { instancePath = "", parentData, parentDataProperty, r
       if (data.id !== void 0) {
         const _errs1 = errors;
         if (typeof data.id !== "string") {
-          validate92.errors = [{ instancePath: instancePath + "/id", schemaPath: "#/properties/id/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
+          validate92.errors = [{ instancePath: instancePath + "/id", schemaPath: "#/$defs/TranscriptGroup/properties/id/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
           return false;
         }
         var valid0 = _errs1 === errors;
@@ -4350,7 +4350,7 @@ function validate92(data, { instancePath = "", parentData, parentDataProperty, r
           let data1 = data.name;
           const _errs3 = errors;
           if (typeof data1 !== "string" && data1 !== null) {
-            validate92.errors = [{ instancePath: instancePath + "/name", schemaPath: "#/properties/name/type", keyword: "type", params: { type: schema46.properties.name.type }, message: "must be string,null" }];
+            validate92.errors = [{ instancePath: instancePath + "/name", schemaPath: "#/$defs/TranscriptGroup/properties/name/type", keyword: "type", params: { type: schema46.properties.name.type }, message: "must be string,null" }];
             return false;
           }
           var valid0 = _errs3 === errors;
@@ -4362,7 +4362,7 @@ function validate92(data, { instancePath = "", parentData, parentDataProperty, r
             let data2 = data.description;
             const _errs5 = errors;
             if (typeof data2 !== "string" && data2 !== null) {
-              validate92.errors = [{ instancePath: instancePath + "/description", schemaPath: "#/properties/description/type", keyword: "type", params: { type: schema46.properties.description.type }, message: "must be string,null" }];
+              validate92.errors = [{ instancePath: instancePath + "/description", schemaPath: "#/$defs/TranscriptGroup/properties/description/type", keyword: "type", params: { type: schema46.properties.description.type }, message: "must be string,null" }];
               return false;
             }
             var valid0 = _errs5 === errors;
@@ -4374,7 +4374,7 @@ function validate92(data, { instancePath = "", parentData, parentDataProperty, r
               let data3 = data.agent_run_id;
               const _errs7 = errors;
               if (typeof data3 !== "string" && data3 !== null) {
-                validate92.errors = [{ instancePath: instancePath + "/agent_run_id", schemaPath: "#/properties/agent_run_id/type", keyword: "type", params: { type: schema46.properties.agent_run_id.type }, message: "must be string,null" }];
+                validate92.errors = [{ instancePath: instancePath + "/agent_run_id", schemaPath: "#/$defs/TranscriptGroup/properties/agent_run_id/type", keyword: "type", params: { type: schema46.properties.agent_run_id.type }, message: "must be string,null" }];
                 return false;
               }
               var valid0 = _errs7 === errors;
@@ -4386,7 +4386,7 @@ function validate92(data, { instancePath = "", parentData, parentDataProperty, r
                 let data4 = data.parent_transcript_group_id;
                 const _errs9 = errors;
                 if (typeof data4 !== "string" && data4 !== null) {
-                  validate92.errors = [{ instancePath: instancePath + "/parent_transcript_group_id", schemaPath: "#/properties/parent_transcript_group_id/type", keyword: "type", params: { type: schema46.properties.parent_transcript_group_id.type }, message: "must be string,null" }];
+                  validate92.errors = [{ instancePath: instancePath + "/parent_transcript_group_id", schemaPath: "#/$defs/TranscriptGroup/properties/parent_transcript_group_id/type", keyword: "type", params: { type: schema46.properties.parent_transcript_group_id.type }, message: "must be string,null" }];
                   return false;
                 }
                 var valid0 = _errs9 === errors;
@@ -4459,7 +4459,7 @@ function validate92(data, { instancePath = "", parentData, parentDataProperty, r
                   if (!valid1) {
                     const _errs18 = errors;
                     if (data5 !== null) {
-                      const err4 = { instancePath: instancePath + "/created_at", schemaPath: "#/properties/created_at/anyOf/1/type", keyword: "type", params: { type: "null" }, message: "must be null" };
+                      const err4 = { instancePath: instancePath + "/created_at", schemaPath: "#/$defs/TranscriptGroup/properties/created_at/anyOf/1/type", keyword: "type", params: { type: "null" }, message: "must be null" };
                       if (vErrors === null) {
                         vErrors = [err4];
                       } else {
@@ -4471,7 +4471,7 @@ function validate92(data, { instancePath = "", parentData, parentDataProperty, r
                     valid1 = valid1 || _valid0;
                   }
                   if (!valid1) {
-                    const err5 = { instancePath: instancePath + "/created_at", schemaPath: "#/properties/created_at/anyOf", keyword: "anyOf", params: {}, message: "must match a schema in anyOf" };
+                    const err5 = { instancePath: instancePath + "/created_at", schemaPath: "#/$defs/TranscriptGroup/properties/created_at/anyOf", keyword: "anyOf", params: {}, message: "must match a schema in anyOf" };
                     if (vErrors === null) {
                       vErrors = [err5];
                     } else {
@@ -4499,7 +4499,7 @@ function validate92(data, { instancePath = "", parentData, parentDataProperty, r
                     let data6 = data.metadata;
                     const _errs20 = errors;
                     if (!(data6 && typeof data6 == "object" && !Array.isArray(data6))) {
-                      validate92.errors = [{ instancePath: instancePath + "/metadata", schemaPath: "#/properties/metadata/type", keyword: "type", params: { type: "object" }, message: "must be object" }];
+                      validate92.errors = [{ instancePath: instancePath + "/metadata", schemaPath: "#/$defs/TranscriptGroup/properties/metadata/type", keyword: "type", params: { type: "object" }, message: "must be object" }];
                       return false;
                     }
                     var valid0 = _errs20 === errors;
@@ -4513,7 +4513,7 @@ function validate92(data, { instancePath = "", parentData, parentDataProperty, r
         }
       }
     } else {
-      validate92.errors = [{ instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" }];
+      validate92.errors = [{ instancePath, schemaPath: "#/$defs/TranscriptGroup/type", keyword: "type", params: { type: "object" }, message: "must be object" }];
       return false;
     }
   }
@@ -4528,13 +4528,13 @@ function validate93(data, { instancePath = "", parentData, parentDataProperty, r
     if (data && typeof data == "object" && !Array.isArray(data)) {
       let missing0;
       if (data.item_type === void 0 && (missing0 = "item_type") || data.agent_run_id === void 0 && (missing0 = "agent_run_id") || data.collection_id === void 0 && (missing0 = "collection_id") || data.transcript_id === void 0 && (missing0 = "transcript_id") || data.metadata_key === void 0 && (missing0 = "metadata_key")) {
-        validate93.errors = [{ instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: missing0 }, message: "must have required property '" + missing0 + "'" }];
+        validate93.errors = [{ instancePath, schemaPath: "#/$defs/TranscriptMetadataItem/required", keyword: "required", params: { missingProperty: missing0 }, message: "must have required property '" + missing0 + "'" }];
         return false;
       } else {
         if (data.item_type !== void 0) {
           const _errs1 = errors;
           if ("transcript_metadata" !== data.item_type) {
-            validate93.errors = [{ instancePath: instancePath + "/item_type", schemaPath: "#/properties/item_type/const", keyword: "const", params: { allowedValue: "transcript_metadata" }, message: "must be equal to constant" }];
+            validate93.errors = [{ instancePath: instancePath + "/item_type", schemaPath: "#/$defs/TranscriptMetadataItem/properties/item_type/const", keyword: "const", params: { allowedValue: "transcript_metadata" }, message: "must be equal to constant" }];
             return false;
           }
           var valid0 = _errs1 === errors;
@@ -4545,7 +4545,7 @@ function validate93(data, { instancePath = "", parentData, parentDataProperty, r
           if (data.agent_run_id !== void 0) {
             const _errs2 = errors;
             if (typeof data.agent_run_id !== "string") {
-              validate93.errors = [{ instancePath: instancePath + "/agent_run_id", schemaPath: "#/properties/agent_run_id/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
+              validate93.errors = [{ instancePath: instancePath + "/agent_run_id", schemaPath: "#/$defs/TranscriptMetadataItem/properties/agent_run_id/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
               return false;
             }
             var valid0 = _errs2 === errors;
@@ -4556,7 +4556,7 @@ function validate93(data, { instancePath = "", parentData, parentDataProperty, r
             if (data.collection_id !== void 0) {
               const _errs4 = errors;
               if (typeof data.collection_id !== "string") {
-                validate93.errors = [{ instancePath: instancePath + "/collection_id", schemaPath: "#/properties/collection_id/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
+                validate93.errors = [{ instancePath: instancePath + "/collection_id", schemaPath: "#/$defs/TranscriptMetadataItem/properties/collection_id/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
                 return false;
               }
               var valid0 = _errs4 === errors;
@@ -4567,7 +4567,7 @@ function validate93(data, { instancePath = "", parentData, parentDataProperty, r
               if (data.transcript_id !== void 0) {
                 const _errs6 = errors;
                 if (typeof data.transcript_id !== "string") {
-                  validate93.errors = [{ instancePath: instancePath + "/transcript_id", schemaPath: "#/properties/transcript_id/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
+                  validate93.errors = [{ instancePath: instancePath + "/transcript_id", schemaPath: "#/$defs/TranscriptMetadataItem/properties/transcript_id/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
                   return false;
                 }
                 var valid0 = _errs6 === errors;
@@ -4578,7 +4578,7 @@ function validate93(data, { instancePath = "", parentData, parentDataProperty, r
                 if (data.metadata_key !== void 0) {
                   const _errs8 = errors;
                   if (typeof data.metadata_key !== "string") {
-                    validate93.errors = [{ instancePath: instancePath + "/metadata_key", schemaPath: "#/properties/metadata_key/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
+                    validate93.errors = [{ instancePath: instancePath + "/metadata_key", schemaPath: "#/$defs/TranscriptMetadataItem/properties/metadata_key/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
                     return false;
                   }
                   var valid0 = _errs8 === errors;
@@ -4591,7 +4591,7 @@ function validate93(data, { instancePath = "", parentData, parentDataProperty, r
         }
       }
     } else {
-      validate93.errors = [{ instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" }];
+      validate93.errors = [{ instancePath, schemaPath: "#/$defs/TranscriptMetadataItem/type", keyword: "type", params: { type: "object" }, message: "must be object" }];
       return false;
     }
   }
@@ -4606,14 +4606,14 @@ function validate94(data, { instancePath = "", parentData, parentDataProperty, r
     if (data && typeof data == "object" && !Array.isArray(data)) {
       let missing0;
       if (data.content === void 0 && (missing0 = "content") || data.role === void 0 && (missing0 = "role")) {
-        validate94.errors = [{ instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: missing0 }, message: "must have required property '" + missing0 + "'" }];
+        validate94.errors = [{ instancePath, schemaPath: "#/$defs/UserMessage/required", keyword: "required", params: { missingProperty: missing0 }, message: "must have required property '" + missing0 + "'" }];
         return false;
       } else {
         if (data.id !== void 0) {
           let data0 = data.id;
           const _errs1 = errors;
           if (typeof data0 !== "string" && data0 !== null) {
-            validate94.errors = [{ instancePath: instancePath + "/id", schemaPath: "#/properties/id/type", keyword: "type", params: { type: schema41.properties.id.type }, message: "must be string,null" }];
+            validate94.errors = [{ instancePath: instancePath + "/id", schemaPath: "#/$defs/UserMessage/properties/id/type", keyword: "type", params: { type: schema41.properties.id.type }, message: "must be string,null" }];
             return false;
           }
           var valid0 = _errs1 === errors;
@@ -4638,7 +4638,7 @@ function validate94(data, { instancePath = "", parentData, parentDataProperty, r
             if (data.role !== void 0) {
               const _errs4 = errors;
               if ("user" !== data.role) {
-                validate94.errors = [{ instancePath: instancePath + "/role", schemaPath: "#/properties/role/const", keyword: "const", params: { allowedValue: "user" }, message: "must be equal to constant" }];
+                validate94.errors = [{ instancePath: instancePath + "/role", schemaPath: "#/$defs/UserMessage/properties/role/const", keyword: "const", params: { allowedValue: "user" }, message: "must be equal to constant" }];
                 return false;
               }
               var valid0 = _errs4 === errors;
@@ -4650,7 +4650,7 @@ function validate94(data, { instancePath = "", parentData, parentDataProperty, r
                 let data3 = data.metadata;
                 const _errs5 = errors;
                 if (!(data3 && typeof data3 == "object" && !Array.isArray(data3)) && data3 !== null) {
-                  validate94.errors = [{ instancePath: instancePath + "/metadata", schemaPath: "#/properties/metadata/type", keyword: "type", params: { type: schema41.properties.metadata.type }, message: "must be object,null" }];
+                  validate94.errors = [{ instancePath: instancePath + "/metadata", schemaPath: "#/$defs/UserMessage/properties/metadata/type", keyword: "type", params: { type: schema41.properties.metadata.type }, message: "must be object,null" }];
                   return false;
                 }
                 var valid0 = _errs5 === errors;
@@ -4662,7 +4662,7 @@ function validate94(data, { instancePath = "", parentData, parentDataProperty, r
                   let data4 = data.tool_call_id;
                   const _errs7 = errors;
                   if (!Array.isArray(data4) && data4 !== null) {
-                    validate94.errors = [{ instancePath: instancePath + "/tool_call_id", schemaPath: "#/properties/tool_call_id/type", keyword: "type", params: { type: schema41.properties.tool_call_id.type }, message: "must be array,null" }];
+                    validate94.errors = [{ instancePath: instancePath + "/tool_call_id", schemaPath: "#/$defs/UserMessage/properties/tool_call_id/type", keyword: "type", params: { type: schema41.properties.tool_call_id.type }, message: "must be array,null" }];
                     return false;
                   }
                   if (errors === _errs7) {
@@ -4672,7 +4672,7 @@ function validate94(data, { instancePath = "", parentData, parentDataProperty, r
                       for (let i0 = 0; i0 < len0; i0++) {
                         const _errs9 = errors;
                         if (typeof data4[i0] !== "string") {
-                          validate94.errors = [{ instancePath: instancePath + "/tool_call_id/" + i0, schemaPath: "#/properties/tool_call_id/items/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
+                          validate94.errors = [{ instancePath: instancePath + "/tool_call_id/" + i0, schemaPath: "#/$defs/UserMessage/properties/tool_call_id/items/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
                           return false;
                         }
                         var valid1 = _errs9 === errors;
@@ -4692,7 +4692,7 @@ function validate94(data, { instancePath = "", parentData, parentDataProperty, r
         }
       }
     } else {
-      validate94.errors = [{ instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" }];
+      validate94.errors = [{ instancePath, schemaPath: "#/$defs/UserMessage/type", keyword: "type", params: { type: "object" }, message: "must be object" }];
       return false;
     }
   }

@@ -224,7 +224,7 @@ function validate26(data, { instancePath = "", parentData, parentDataProperty, r
           errors++;
         }
       } else {
-        const err14 = { instancePath, schemaPath: "#/discriminator", keyword: "discriminator", params: { error: "mapping", tag: "type", tagValue: tag0 }, message: 'value of tag "type" must be in oneOf', schema: schema38.discriminator, parentSchema: schema38, data };
+        const err14 = { instancePath, schemaPath: "#/$defs/Content/discriminator", keyword: "discriminator", params: { error: "mapping", tag: "type", tagValue: tag0 }, message: 'value of tag "type" must be in oneOf', schema: schema38.discriminator, parentSchema: schema38, data };
         if (vErrors === null) {
           vErrors = [err14];
         } else {
@@ -233,7 +233,7 @@ function validate26(data, { instancePath = "", parentData, parentDataProperty, r
         errors++;
       }
     } else {
-      const err15 = { instancePath, schemaPath: "#/discriminator", keyword: "discriminator", params: { error: "tag", tag: "type", tagValue: tag0 }, message: 'tag "type" must be string', schema: schema38.discriminator, parentSchema: schema38, data };
+      const err15 = { instancePath, schemaPath: "#/$defs/Content/discriminator", keyword: "discriminator", params: { error: "tag", tag: "type", tagValue: tag0 }, message: 'tag "type" must be string', schema: schema38.discriminator, parentSchema: schema38, data };
       if (vErrors === null) {
         vErrors = [err15];
       } else {
@@ -242,7 +242,7 @@ function validate26(data, { instancePath = "", parentData, parentDataProperty, r
       errors++;
     }
   } else {
-    const err16 = { instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object", schema: schema38.type, parentSchema: schema38, data };
+    const err16 = { instancePath, schemaPath: "#/$defs/Content/type", keyword: "type", params: { type: "object" }, message: "must be object", schema: schema38.type, parentSchema: schema38, data };
     if (vErrors === null) {
       vErrors = [err16];
     } else {
@@ -260,7 +260,7 @@ function validate25(data, { instancePath = "", parentData, parentDataProperty, r
   let valid0 = false;
   const _errs1 = errors;
   if (typeof data !== "string") {
-    const err0 = { instancePath, schemaPath: "#/anyOf/0/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema37.anyOf[0].type, parentSchema: schema37.anyOf[0], data };
+    const err0 = { instancePath, schemaPath: "#/$defs/MessageContent/anyOf/0/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema37.anyOf[0].type, parentSchema: schema37.anyOf[0], data };
     if (vErrors === null) {
       vErrors = [err0];
     } else {
@@ -284,7 +284,7 @@ function validate25(data, { instancePath = "", parentData, parentDataProperty, r
         }
       }
     } else {
-      const err1 = { instancePath, schemaPath: "#/anyOf/1/type", keyword: "type", params: { type: "array" }, message: "must be array", schema: schema37.anyOf[1].type, parentSchema: schema37.anyOf[1], data };
+      const err1 = { instancePath, schemaPath: "#/$defs/MessageContent/anyOf/1/type", keyword: "type", params: { type: "array" }, message: "must be array", schema: schema37.anyOf[1].type, parentSchema: schema37.anyOf[1], data };
       if (vErrors === null) {
         vErrors = [err1];
       } else {
@@ -296,7 +296,7 @@ function validate25(data, { instancePath = "", parentData, parentDataProperty, r
     valid0 = valid0 || _valid0;
   }
   if (!valid0) {
-    const err2 = { instancePath, schemaPath: "#/anyOf", keyword: "anyOf", params: {}, message: "must match a schema in anyOf", schema: schema37.anyOf, parentSchema: schema37, data };
+    const err2 = { instancePath, schemaPath: "#/$defs/MessageContent/anyOf", keyword: "anyOf", params: {}, message: "must match a schema in anyOf", schema: schema37.anyOf, parentSchema: schema37, data };
     if (vErrors === null) {
       vErrors = [err2];
     } else {
@@ -321,7 +321,7 @@ function validate24(data, { instancePath = "", parentData, parentDataProperty, r
   let errors = 0;
   if (data && typeof data == "object" && !Array.isArray(data)) {
     if (data.content === void 0) {
-      const err0 = { instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: "content" }, message: "must have required property 'content'", schema: schema36.required, parentSchema: schema36, data };
+      const err0 = { instancePath, schemaPath: "#/$defs/SystemMessage/required", keyword: "required", params: { missingProperty: "content" }, message: "must have required property 'content'", schema: schema36.required, parentSchema: schema36, data };
       if (vErrors === null) {
         vErrors = [err0];
       } else {
@@ -330,7 +330,7 @@ function validate24(data, { instancePath = "", parentData, parentDataProperty, r
       errors++;
     }
     if (data.role === void 0) {
-      const err1 = { instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: "role" }, message: "must have required property 'role'", schema: schema36.required, parentSchema: schema36, data };
+      const err1 = { instancePath, schemaPath: "#/$defs/SystemMessage/required", keyword: "required", params: { missingProperty: "role" }, message: "must have required property 'role'", schema: schema36.required, parentSchema: schema36, data };
       if (vErrors === null) {
         vErrors = [err1];
       } else {
@@ -341,7 +341,7 @@ function validate24(data, { instancePath = "", parentData, parentDataProperty, r
     if (data.id !== void 0) {
       let data0 = data.id;
       if (typeof data0 !== "string" && data0 !== null) {
-        const err2 = { instancePath: instancePath + "/id", schemaPath: "#/properties/id/type", keyword: "type", params: { type: schema36.properties.id.type }, message: "must be string,null", schema: schema36.properties.id.type, parentSchema: schema36.properties.id, data: data0 };
+        const err2 = { instancePath: instancePath + "/id", schemaPath: "#/$defs/SystemMessage/properties/id/type", keyword: "type", params: { type: schema36.properties.id.type }, message: "must be string,null", schema: schema36.properties.id.type, parentSchema: schema36.properties.id, data: data0 };
         if (vErrors === null) {
           vErrors = [err2];
         } else {
@@ -362,7 +362,7 @@ function validate24(data, { instancePath = "", parentData, parentDataProperty, r
     if (data.role !== void 0) {
       let data2 = data.role;
       if ("system" !== data2) {
-        const err3 = { instancePath: instancePath + "/role", schemaPath: "#/properties/role/const", keyword: "const", params: { allowedValue: "system" }, message: "must be equal to constant", schema: "system", parentSchema: schema36.properties.role, data: data2 };
+        const err3 = { instancePath: instancePath + "/role", schemaPath: "#/$defs/SystemMessage/properties/role/const", keyword: "const", params: { allowedValue: "system" }, message: "must be equal to constant", schema: "system", parentSchema: schema36.properties.role, data: data2 };
         if (vErrors === null) {
           vErrors = [err3];
         } else {
@@ -374,7 +374,7 @@ function validate24(data, { instancePath = "", parentData, parentDataProperty, r
     if (data.metadata !== void 0) {
       let data3 = data.metadata;
       if (!(data3 && typeof data3 == "object" && !Array.isArray(data3)) && data3 !== null) {
-        const err4 = { instancePath: instancePath + "/metadata", schemaPath: "#/properties/metadata/type", keyword: "type", params: { type: schema36.properties.metadata.type }, message: "must be object,null", schema: schema36.properties.metadata.type, parentSchema: schema36.properties.metadata, data: data3 };
+        const err4 = { instancePath: instancePath + "/metadata", schemaPath: "#/$defs/SystemMessage/properties/metadata/type", keyword: "type", params: { type: schema36.properties.metadata.type }, message: "must be object,null", schema: schema36.properties.metadata.type, parentSchema: schema36.properties.metadata, data: data3 };
         if (vErrors === null) {
           vErrors = [err4];
         } else {
@@ -384,7 +384,7 @@ function validate24(data, { instancePath = "", parentData, parentDataProperty, r
       }
     }
   } else {
-    const err5 = { instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object", schema: schema36.type, parentSchema: schema36, data };
+    const err5 = { instancePath, schemaPath: "#/$defs/SystemMessage/type", keyword: "type", params: { type: "object" }, message: "must be object", schema: schema36.type, parentSchema: schema36, data };
     if (vErrors === null) {
       vErrors = [err5];
     } else {
@@ -401,7 +401,7 @@ function validate29(data, { instancePath = "", parentData, parentDataProperty, r
   let errors = 0;
   if (data && typeof data == "object" && !Array.isArray(data)) {
     if (data.content === void 0) {
-      const err0 = { instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: "content" }, message: "must have required property 'content'", schema: schema41.required, parentSchema: schema41, data };
+      const err0 = { instancePath, schemaPath: "#/$defs/UserMessage/required", keyword: "required", params: { missingProperty: "content" }, message: "must have required property 'content'", schema: schema41.required, parentSchema: schema41, data };
       if (vErrors === null) {
         vErrors = [err0];
       } else {
@@ -410,7 +410,7 @@ function validate29(data, { instancePath = "", parentData, parentDataProperty, r
       errors++;
     }
     if (data.role === void 0) {
-      const err1 = { instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: "role" }, message: "must have required property 'role'", schema: schema41.required, parentSchema: schema41, data };
+      const err1 = { instancePath, schemaPath: "#/$defs/UserMessage/required", keyword: "required", params: { missingProperty: "role" }, message: "must have required property 'role'", schema: schema41.required, parentSchema: schema41, data };
       if (vErrors === null) {
         vErrors = [err1];
       } else {
@@ -421,7 +421,7 @@ function validate29(data, { instancePath = "", parentData, parentDataProperty, r
     if (data.id !== void 0) {
       let data0 = data.id;
       if (typeof data0 !== "string" && data0 !== null) {
-        const err2 = { instancePath: instancePath + "/id", schemaPath: "#/properties/id/type", keyword: "type", params: { type: schema41.properties.id.type }, message: "must be string,null", schema: schema41.properties.id.type, parentSchema: schema41.properties.id, data: data0 };
+        const err2 = { instancePath: instancePath + "/id", schemaPath: "#/$defs/UserMessage/properties/id/type", keyword: "type", params: { type: schema41.properties.id.type }, message: "must be string,null", schema: schema41.properties.id.type, parentSchema: schema41.properties.id, data: data0 };
         if (vErrors === null) {
           vErrors = [err2];
         } else {
@@ -442,7 +442,7 @@ function validate29(data, { instancePath = "", parentData, parentDataProperty, r
     if (data.role !== void 0) {
       let data2 = data.role;
       if ("user" !== data2) {
-        const err3 = { instancePath: instancePath + "/role", schemaPath: "#/properties/role/const", keyword: "const", params: { allowedValue: "user" }, message: "must be equal to constant", schema: "user", parentSchema: schema41.properties.role, data: data2 };
+        const err3 = { instancePath: instancePath + "/role", schemaPath: "#/$defs/UserMessage/properties/role/const", keyword: "const", params: { allowedValue: "user" }, message: "must be equal to constant", schema: "user", parentSchema: schema41.properties.role, data: data2 };
         if (vErrors === null) {
           vErrors = [err3];
         } else {
@@ -454,7 +454,7 @@ function validate29(data, { instancePath = "", parentData, parentDataProperty, r
     if (data.metadata !== void 0) {
       let data3 = data.metadata;
       if (!(data3 && typeof data3 == "object" && !Array.isArray(data3)) && data3 !== null) {
-        const err4 = { instancePath: instancePath + "/metadata", schemaPath: "#/properties/metadata/type", keyword: "type", params: { type: schema41.properties.metadata.type }, message: "must be object,null", schema: schema41.properties.metadata.type, parentSchema: schema41.properties.metadata, data: data3 };
+        const err4 = { instancePath: instancePath + "/metadata", schemaPath: "#/$defs/UserMessage/properties/metadata/type", keyword: "type", params: { type: schema41.properties.metadata.type }, message: "must be object,null", schema: schema41.properties.metadata.type, parentSchema: schema41.properties.metadata, data: data3 };
         if (vErrors === null) {
           vErrors = [err4];
         } else {
@@ -466,7 +466,7 @@ function validate29(data, { instancePath = "", parentData, parentDataProperty, r
     if (data.tool_call_id !== void 0) {
       let data4 = data.tool_call_id;
       if (!Array.isArray(data4) && data4 !== null) {
-        const err5 = { instancePath: instancePath + "/tool_call_id", schemaPath: "#/properties/tool_call_id/type", keyword: "type", params: { type: schema41.properties.tool_call_id.type }, message: "must be array,null", schema: schema41.properties.tool_call_id.type, parentSchema: schema41.properties.tool_call_id, data: data4 };
+        const err5 = { instancePath: instancePath + "/tool_call_id", schemaPath: "#/$defs/UserMessage/properties/tool_call_id/type", keyword: "type", params: { type: schema41.properties.tool_call_id.type }, message: "must be array,null", schema: schema41.properties.tool_call_id.type, parentSchema: schema41.properties.tool_call_id, data: data4 };
         if (vErrors === null) {
           vErrors = [err5];
         } else {
@@ -479,7 +479,7 @@ function validate29(data, { instancePath = "", parentData, parentDataProperty, r
         for (let i0 = 0; i0 < len0; i0++) {
           let data5 = data4[i0];
           if (typeof data5 !== "string") {
-            const err6 = { instancePath: instancePath + "/tool_call_id/" + i0, schemaPath: "#/properties/tool_call_id/items/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema41.properties.tool_call_id.items.type, parentSchema: schema41.properties.tool_call_id.items, data: data5 };
+            const err6 = { instancePath: instancePath + "/tool_call_id/" + i0, schemaPath: "#/$defs/UserMessage/properties/tool_call_id/items/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema41.properties.tool_call_id.items.type, parentSchema: schema41.properties.tool_call_id.items, data: data5 };
             if (vErrors === null) {
               vErrors = [err6];
             } else {
@@ -491,7 +491,7 @@ function validate29(data, { instancePath = "", parentData, parentDataProperty, r
       }
     }
   } else {
-    const err7 = { instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object", schema: schema41.type, parentSchema: schema41, data };
+    const err7 = { instancePath, schemaPath: "#/$defs/UserMessage/type", keyword: "type", params: { type: "object" }, message: "must be object", schema: schema41.type, parentSchema: schema41, data };
     if (vErrors === null) {
       vErrors = [err7];
     } else {
@@ -510,7 +510,7 @@ function validate33(data, { instancePath = "", parentData, parentDataProperty, r
   let errors = 0;
   if (data && typeof data == "object" && !Array.isArray(data)) {
     if (data.id === void 0) {
-      const err0 = { instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: "id" }, message: "must have required property 'id'", schema: schema43.required, parentSchema: schema43, data };
+      const err0 = { instancePath, schemaPath: "#/$defs/ToolCall/required", keyword: "required", params: { missingProperty: "id" }, message: "must have required property 'id'", schema: schema43.required, parentSchema: schema43, data };
       if (vErrors === null) {
         vErrors = [err0];
       } else {
@@ -519,7 +519,7 @@ function validate33(data, { instancePath = "", parentData, parentDataProperty, r
       errors++;
     }
     if (data.function === void 0) {
-      const err1 = { instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: "function" }, message: "must have required property 'function'", schema: schema43.required, parentSchema: schema43, data };
+      const err1 = { instancePath, schemaPath: "#/$defs/ToolCall/required", keyword: "required", params: { missingProperty: "function" }, message: "must have required property 'function'", schema: schema43.required, parentSchema: schema43, data };
       if (vErrors === null) {
         vErrors = [err1];
       } else {
@@ -528,7 +528,7 @@ function validate33(data, { instancePath = "", parentData, parentDataProperty, r
       errors++;
     }
     if (data.arguments === void 0) {
-      const err2 = { instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: "arguments" }, message: "must have required property 'arguments'", schema: schema43.required, parentSchema: schema43, data };
+      const err2 = { instancePath, schemaPath: "#/$defs/ToolCall/required", keyword: "required", params: { missingProperty: "arguments" }, message: "must have required property 'arguments'", schema: schema43.required, parentSchema: schema43, data };
       if (vErrors === null) {
         vErrors = [err2];
       } else {
@@ -539,7 +539,7 @@ function validate33(data, { instancePath = "", parentData, parentDataProperty, r
     if (data.id !== void 0) {
       let data0 = data.id;
       if (typeof data0 !== "string") {
-        const err3 = { instancePath: instancePath + "/id", schemaPath: "#/properties/id/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema43.properties.id.type, parentSchema: schema43.properties.id, data: data0 };
+        const err3 = { instancePath: instancePath + "/id", schemaPath: "#/$defs/ToolCall/properties/id/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema43.properties.id.type, parentSchema: schema43.properties.id, data: data0 };
         if (vErrors === null) {
           vErrors = [err3];
         } else {
@@ -551,7 +551,7 @@ function validate33(data, { instancePath = "", parentData, parentDataProperty, r
     if (data.function !== void 0) {
       let data1 = data.function;
       if (typeof data1 !== "string") {
-        const err4 = { instancePath: instancePath + "/function", schemaPath: "#/properties/function/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema43.properties.function.type, parentSchema: schema43.properties.function, data: data1 };
+        const err4 = { instancePath: instancePath + "/function", schemaPath: "#/$defs/ToolCall/properties/function/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema43.properties.function.type, parentSchema: schema43.properties.function, data: data1 };
         if (vErrors === null) {
           vErrors = [err4];
         } else {
@@ -563,7 +563,7 @@ function validate33(data, { instancePath = "", parentData, parentDataProperty, r
     if (data.arguments !== void 0) {
       let data2 = data.arguments;
       if (!(data2 && typeof data2 == "object" && !Array.isArray(data2))) {
-        const err5 = { instancePath: instancePath + "/arguments", schemaPath: "#/properties/arguments/type", keyword: "type", params: { type: "object" }, message: "must be object", schema: schema43.properties.arguments.type, parentSchema: schema43.properties.arguments, data: data2 };
+        const err5 = { instancePath: instancePath + "/arguments", schemaPath: "#/$defs/ToolCall/properties/arguments/type", keyword: "type", params: { type: "object" }, message: "must be object", schema: schema43.properties.arguments.type, parentSchema: schema43.properties.arguments, data: data2 };
         if (vErrors === null) {
           vErrors = [err5];
         } else {
@@ -575,7 +575,7 @@ function validate33(data, { instancePath = "", parentData, parentDataProperty, r
     if (data.type !== void 0) {
       let data3 = data.type;
       if (!(data3 === "function" || data3 === null)) {
-        const err6 = { instancePath: instancePath + "/type", schemaPath: "#/properties/type/enum", keyword: "enum", params: { allowedValues: schema43.properties.type.enum }, message: "must be equal to one of the allowed values", schema: schema43.properties.type.enum, parentSchema: schema43.properties.type, data: data3 };
+        const err6 = { instancePath: instancePath + "/type", schemaPath: "#/$defs/ToolCall/properties/type/enum", keyword: "enum", params: { allowedValues: schema43.properties.type.enum }, message: "must be equal to one of the allowed values", schema: schema43.properties.type.enum, parentSchema: schema43.properties.type, data: data3 };
         if (vErrors === null) {
           vErrors = [err6];
         } else {
@@ -587,7 +587,7 @@ function validate33(data, { instancePath = "", parentData, parentDataProperty, r
     if (data.parse_error !== void 0) {
       let data4 = data.parse_error;
       if (typeof data4 !== "string" && data4 !== null) {
-        const err7 = { instancePath: instancePath + "/parse_error", schemaPath: "#/properties/parse_error/type", keyword: "type", params: { type: schema43.properties.parse_error.type }, message: "must be string,null", schema: schema43.properties.parse_error.type, parentSchema: schema43.properties.parse_error, data: data4 };
+        const err7 = { instancePath: instancePath + "/parse_error", schemaPath: "#/$defs/ToolCall/properties/parse_error/type", keyword: "type", params: { type: schema43.properties.parse_error.type }, message: "must be string,null", schema: schema43.properties.parse_error.type, parentSchema: schema43.properties.parse_error, data: data4 };
         if (vErrors === null) {
           vErrors = [err7];
         } else {
@@ -670,7 +670,7 @@ function validate33(data, { instancePath = "", parentData, parentDataProperty, r
       if (!valid1) {
         const _errs20 = errors;
         if (data5 !== null) {
-          const err14 = { instancePath: instancePath + "/view", schemaPath: "#/properties/view/anyOf/1/type", keyword: "type", params: { type: "null" }, message: "must be null", schema: schema43.properties.view.anyOf[1].type, parentSchema: schema43.properties.view.anyOf[1], data: data5 };
+          const err14 = { instancePath: instancePath + "/view", schemaPath: "#/$defs/ToolCall/properties/view/anyOf/1/type", keyword: "type", params: { type: "null" }, message: "must be null", schema: schema43.properties.view.anyOf[1].type, parentSchema: schema43.properties.view.anyOf[1], data: data5 };
           if (vErrors === null) {
             vErrors = [err14];
           } else {
@@ -682,7 +682,7 @@ function validate33(data, { instancePath = "", parentData, parentDataProperty, r
         valid1 = valid1 || _valid0;
       }
       if (!valid1) {
-        const err15 = { instancePath: instancePath + "/view", schemaPath: "#/properties/view/anyOf", keyword: "anyOf", params: {}, message: "must match a schema in anyOf", schema: schema43.properties.view.anyOf, parentSchema: schema43.properties.view, data: data5 };
+        const err15 = { instancePath: instancePath + "/view", schemaPath: "#/$defs/ToolCall/properties/view/anyOf", keyword: "anyOf", params: {}, message: "must match a schema in anyOf", schema: schema43.properties.view.anyOf, parentSchema: schema43.properties.view, data: data5 };
         if (vErrors === null) {
           vErrors = [err15];
         } else {
@@ -703,7 +703,7 @@ function validate33(data, { instancePath = "", parentData, parentDataProperty, r
     if (data.google_thought_signature !== void 0) {
       let data9 = data.google_thought_signature;
       if (typeof data9 !== "string" && data9 !== null) {
-        const err16 = { instancePath: instancePath + "/google_thought_signature", schemaPath: "#/properties/google_thought_signature/type", keyword: "type", params: { type: schema43.properties.google_thought_signature.type }, message: "must be string,null", schema: schema43.properties.google_thought_signature.type, parentSchema: schema43.properties.google_thought_signature, data: data9 };
+        const err16 = { instancePath: instancePath + "/google_thought_signature", schemaPath: "#/$defs/ToolCall/properties/google_thought_signature/type", keyword: "type", params: { type: schema43.properties.google_thought_signature.type }, message: "must be string,null", schema: schema43.properties.google_thought_signature.type, parentSchema: schema43.properties.google_thought_signature, data: data9 };
         if (vErrors === null) {
           vErrors = [err16];
         } else {
@@ -713,7 +713,7 @@ function validate33(data, { instancePath = "", parentData, parentDataProperty, r
       }
     }
   } else {
-    const err17 = { instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object", schema: schema43.type, parentSchema: schema43, data };
+    const err17 = { instancePath, schemaPath: "#/$defs/ToolCall/type", keyword: "type", params: { type: "object" }, message: "must be object", schema: schema43.type, parentSchema: schema43, data };
     if (vErrors === null) {
       vErrors = [err17];
     } else {
@@ -729,7 +729,7 @@ function validate31(data, { instancePath = "", parentData, parentDataProperty, r
   let errors = 0;
   if (data && typeof data == "object" && !Array.isArray(data)) {
     if (data.content === void 0) {
-      const err0 = { instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: "content" }, message: "must have required property 'content'", schema: schema42.required, parentSchema: schema42, data };
+      const err0 = { instancePath, schemaPath: "#/$defs/AssistantMessage/required", keyword: "required", params: { missingProperty: "content" }, message: "must have required property 'content'", schema: schema42.required, parentSchema: schema42, data };
       if (vErrors === null) {
         vErrors = [err0];
       } else {
@@ -738,7 +738,7 @@ function validate31(data, { instancePath = "", parentData, parentDataProperty, r
       errors++;
     }
     if (data.role === void 0) {
-      const err1 = { instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: "role" }, message: "must have required property 'role'", schema: schema42.required, parentSchema: schema42, data };
+      const err1 = { instancePath, schemaPath: "#/$defs/AssistantMessage/required", keyword: "required", params: { missingProperty: "role" }, message: "must have required property 'role'", schema: schema42.required, parentSchema: schema42, data };
       if (vErrors === null) {
         vErrors = [err1];
       } else {
@@ -749,7 +749,7 @@ function validate31(data, { instancePath = "", parentData, parentDataProperty, r
     if (data.id !== void 0) {
       let data0 = data.id;
       if (typeof data0 !== "string" && data0 !== null) {
-        const err2 = { instancePath: instancePath + "/id", schemaPath: "#/properties/id/type", keyword: "type", params: { type: schema42.properties.id.type }, message: "must be string,null", schema: schema42.properties.id.type, parentSchema: schema42.properties.id, data: data0 };
+        const err2 = { instancePath: instancePath + "/id", schemaPath: "#/$defs/AssistantMessage/properties/id/type", keyword: "type", params: { type: schema42.properties.id.type }, message: "must be string,null", schema: schema42.properties.id.type, parentSchema: schema42.properties.id, data: data0 };
         if (vErrors === null) {
           vErrors = [err2];
         } else {
@@ -770,7 +770,7 @@ function validate31(data, { instancePath = "", parentData, parentDataProperty, r
     if (data.role !== void 0) {
       let data2 = data.role;
       if ("assistant" !== data2) {
-        const err3 = { instancePath: instancePath + "/role", schemaPath: "#/properties/role/const", keyword: "const", params: { allowedValue: "assistant" }, message: "must be equal to constant", schema: "assistant", parentSchema: schema42.properties.role, data: data2 };
+        const err3 = { instancePath: instancePath + "/role", schemaPath: "#/$defs/AssistantMessage/properties/role/const", keyword: "const", params: { allowedValue: "assistant" }, message: "must be equal to constant", schema: "assistant", parentSchema: schema42.properties.role, data: data2 };
         if (vErrors === null) {
           vErrors = [err3];
         } else {
@@ -782,7 +782,7 @@ function validate31(data, { instancePath = "", parentData, parentDataProperty, r
     if (data.metadata !== void 0) {
       let data3 = data.metadata;
       if (!(data3 && typeof data3 == "object" && !Array.isArray(data3)) && data3 !== null) {
-        const err4 = { instancePath: instancePath + "/metadata", schemaPath: "#/properties/metadata/type", keyword: "type", params: { type: schema42.properties.metadata.type }, message: "must be object,null", schema: schema42.properties.metadata.type, parentSchema: schema42.properties.metadata, data: data3 };
+        const err4 = { instancePath: instancePath + "/metadata", schemaPath: "#/$defs/AssistantMessage/properties/metadata/type", keyword: "type", params: { type: schema42.properties.metadata.type }, message: "must be object,null", schema: schema42.properties.metadata.type, parentSchema: schema42.properties.metadata, data: data3 };
         if (vErrors === null) {
           vErrors = [err4];
         } else {
@@ -794,7 +794,7 @@ function validate31(data, { instancePath = "", parentData, parentDataProperty, r
     if (data.model !== void 0) {
       let data4 = data.model;
       if (typeof data4 !== "string" && data4 !== null) {
-        const err5 = { instancePath: instancePath + "/model", schemaPath: "#/properties/model/type", keyword: "type", params: { type: schema42.properties.model.type }, message: "must be string,null", schema: schema42.properties.model.type, parentSchema: schema42.properties.model, data: data4 };
+        const err5 = { instancePath: instancePath + "/model", schemaPath: "#/$defs/AssistantMessage/properties/model/type", keyword: "type", params: { type: schema42.properties.model.type }, message: "must be string,null", schema: schema42.properties.model.type, parentSchema: schema42.properties.model, data: data4 };
         if (vErrors === null) {
           vErrors = [err5];
         } else {
@@ -806,7 +806,7 @@ function validate31(data, { instancePath = "", parentData, parentDataProperty, r
     if (data.tool_calls !== void 0) {
       let data5 = data.tool_calls;
       if (!Array.isArray(data5) && data5 !== null) {
-        const err6 = { instancePath: instancePath + "/tool_calls", schemaPath: "#/properties/tool_calls/type", keyword: "type", params: { type: schema42.properties.tool_calls.type }, message: "must be array,null", schema: schema42.properties.tool_calls.type, parentSchema: schema42.properties.tool_calls, data: data5 };
+        const err6 = { instancePath: instancePath + "/tool_calls", schemaPath: "#/$defs/AssistantMessage/properties/tool_calls/type", keyword: "type", params: { type: schema42.properties.tool_calls.type }, message: "must be array,null", schema: schema42.properties.tool_calls.type, parentSchema: schema42.properties.tool_calls, data: data5 };
         if (vErrors === null) {
           vErrors = [err6];
         } else {
@@ -828,7 +828,7 @@ function validate31(data, { instancePath = "", parentData, parentDataProperty, r
       }
     }
   } else {
-    const err7 = { instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object", schema: schema42.type, parentSchema: schema42, data };
+    const err7 = { instancePath, schemaPath: "#/$defs/AssistantMessage/type", keyword: "type", params: { type: "object" }, message: "must be object", schema: schema42.type, parentSchema: schema42, data };
     if (vErrors === null) {
       vErrors = [err7];
     } else {
@@ -845,7 +845,7 @@ function validate35(data, { instancePath = "", parentData, parentDataProperty, r
   let errors = 0;
   if (data && typeof data == "object" && !Array.isArray(data)) {
     if (data.content === void 0) {
-      const err0 = { instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: "content" }, message: "must have required property 'content'", schema: schema45.required, parentSchema: schema45, data };
+      const err0 = { instancePath, schemaPath: "#/$defs/ToolMessage/required", keyword: "required", params: { missingProperty: "content" }, message: "must have required property 'content'", schema: schema45.required, parentSchema: schema45, data };
       if (vErrors === null) {
         vErrors = [err0];
       } else {
@@ -854,7 +854,7 @@ function validate35(data, { instancePath = "", parentData, parentDataProperty, r
       errors++;
     }
     if (data.role === void 0) {
-      const err1 = { instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: "role" }, message: "must have required property 'role'", schema: schema45.required, parentSchema: schema45, data };
+      const err1 = { instancePath, schemaPath: "#/$defs/ToolMessage/required", keyword: "required", params: { missingProperty: "role" }, message: "must have required property 'role'", schema: schema45.required, parentSchema: schema45, data };
       if (vErrors === null) {
         vErrors = [err1];
       } else {
@@ -865,7 +865,7 @@ function validate35(data, { instancePath = "", parentData, parentDataProperty, r
     if (data.id !== void 0) {
       let data0 = data.id;
       if (typeof data0 !== "string" && data0 !== null) {
-        const err2 = { instancePath: instancePath + "/id", schemaPath: "#/properties/id/type", keyword: "type", params: { type: schema45.properties.id.type }, message: "must be string,null", schema: schema45.properties.id.type, parentSchema: schema45.properties.id, data: data0 };
+        const err2 = { instancePath: instancePath + "/id", schemaPath: "#/$defs/ToolMessage/properties/id/type", keyword: "type", params: { type: schema45.properties.id.type }, message: "must be string,null", schema: schema45.properties.id.type, parentSchema: schema45.properties.id, data: data0 };
         if (vErrors === null) {
           vErrors = [err2];
         } else {
@@ -886,7 +886,7 @@ function validate35(data, { instancePath = "", parentData, parentDataProperty, r
     if (data.role !== void 0) {
       let data2 = data.role;
       if ("tool" !== data2) {
-        const err3 = { instancePath: instancePath + "/role", schemaPath: "#/properties/role/const", keyword: "const", params: { allowedValue: "tool" }, message: "must be equal to constant", schema: "tool", parentSchema: schema45.properties.role, data: data2 };
+        const err3 = { instancePath: instancePath + "/role", schemaPath: "#/$defs/ToolMessage/properties/role/const", keyword: "const", params: { allowedValue: "tool" }, message: "must be equal to constant", schema: "tool", parentSchema: schema45.properties.role, data: data2 };
         if (vErrors === null) {
           vErrors = [err3];
         } else {
@@ -898,7 +898,7 @@ function validate35(data, { instancePath = "", parentData, parentDataProperty, r
     if (data.metadata !== void 0) {
       let data3 = data.metadata;
       if (!(data3 && typeof data3 == "object" && !Array.isArray(data3)) && data3 !== null) {
-        const err4 = { instancePath: instancePath + "/metadata", schemaPath: "#/properties/metadata/type", keyword: "type", params: { type: schema45.properties.metadata.type }, message: "must be object,null", schema: schema45.properties.metadata.type, parentSchema: schema45.properties.metadata, data: data3 };
+        const err4 = { instancePath: instancePath + "/metadata", schemaPath: "#/$defs/ToolMessage/properties/metadata/type", keyword: "type", params: { type: schema45.properties.metadata.type }, message: "must be object,null", schema: schema45.properties.metadata.type, parentSchema: schema45.properties.metadata, data: data3 };
         if (vErrors === null) {
           vErrors = [err4];
         } else {
@@ -910,7 +910,7 @@ function validate35(data, { instancePath = "", parentData, parentDataProperty, r
     if (data.tool_call_id !== void 0) {
       let data4 = data.tool_call_id;
       if (typeof data4 !== "string" && data4 !== null) {
-        const err5 = { instancePath: instancePath + "/tool_call_id", schemaPath: "#/properties/tool_call_id/type", keyword: "type", params: { type: schema45.properties.tool_call_id.type }, message: "must be string,null", schema: schema45.properties.tool_call_id.type, parentSchema: schema45.properties.tool_call_id, data: data4 };
+        const err5 = { instancePath: instancePath + "/tool_call_id", schemaPath: "#/$defs/ToolMessage/properties/tool_call_id/type", keyword: "type", params: { type: schema45.properties.tool_call_id.type }, message: "must be string,null", schema: schema45.properties.tool_call_id.type, parentSchema: schema45.properties.tool_call_id, data: data4 };
         if (vErrors === null) {
           vErrors = [err5];
         } else {
@@ -922,7 +922,7 @@ function validate35(data, { instancePath = "", parentData, parentDataProperty, r
     if (data.function !== void 0) {
       let data5 = data.function;
       if (typeof data5 !== "string" && data5 !== null) {
-        const err6 = { instancePath: instancePath + "/function", schemaPath: "#/properties/function/type", keyword: "type", params: { type: schema45.properties.function.type }, message: "must be string,null", schema: schema45.properties.function.type, parentSchema: schema45.properties.function, data: data5 };
+        const err6 = { instancePath: instancePath + "/function", schemaPath: "#/$defs/ToolMessage/properties/function/type", keyword: "type", params: { type: schema45.properties.function.type }, message: "must be string,null", schema: schema45.properties.function.type, parentSchema: schema45.properties.function, data: data5 };
         if (vErrors === null) {
           vErrors = [err6];
         } else {
@@ -934,7 +934,7 @@ function validate35(data, { instancePath = "", parentData, parentDataProperty, r
     if (data.error !== void 0) {
       let data6 = data.error;
       if (!(data6 && typeof data6 == "object" && !Array.isArray(data6)) && data6 !== null) {
-        const err7 = { instancePath: instancePath + "/error", schemaPath: "#/properties/error/type", keyword: "type", params: { type: schema45.properties.error.type }, message: "must be object,null", schema: schema45.properties.error.type, parentSchema: schema45.properties.error, data: data6 };
+        const err7 = { instancePath: instancePath + "/error", schemaPath: "#/$defs/ToolMessage/properties/error/type", keyword: "type", params: { type: schema45.properties.error.type }, message: "must be object,null", schema: schema45.properties.error.type, parentSchema: schema45.properties.error, data: data6 };
         if (vErrors === null) {
           vErrors = [err7];
         } else {
@@ -944,7 +944,7 @@ function validate35(data, { instancePath = "", parentData, parentDataProperty, r
       }
     }
   } else {
-    const err8 = { instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object", schema: schema45.type, parentSchema: schema45, data };
+    const err8 = { instancePath, schemaPath: "#/$defs/ToolMessage/type", keyword: "type", params: { type: "object" }, message: "must be object", schema: schema45.type, parentSchema: schema45, data };
     if (vErrors === null) {
       vErrors = [err8];
     } else {
@@ -994,7 +994,7 @@ function validate23(data, { instancePath = "", parentData, parentDataProperty, r
           errors = vErrors.length;
         }
       } else {
-        const err0 = { instancePath, schemaPath: "#/discriminator", keyword: "discriminator", params: { error: "mapping", tag: "role", tagValue: tag0 }, message: 'value of tag "role" must be in oneOf', schema: schema35.discriminator, parentSchema: schema35, data };
+        const err0 = { instancePath, schemaPath: "#/$defs/ChatMessage/discriminator", keyword: "discriminator", params: { error: "mapping", tag: "role", tagValue: tag0 }, message: 'value of tag "role" must be in oneOf', schema: schema35.discriminator, parentSchema: schema35, data };
         if (vErrors === null) {
           vErrors = [err0];
         } else {
@@ -1003,7 +1003,7 @@ function validate23(data, { instancePath = "", parentData, parentDataProperty, r
         errors++;
       }
     } else {
-      const err1 = { instancePath, schemaPath: "#/discriminator", keyword: "discriminator", params: { error: "tag", tag: "role", tagValue: tag0 }, message: 'tag "role" must be string', schema: schema35.discriminator, parentSchema: schema35, data };
+      const err1 = { instancePath, schemaPath: "#/$defs/ChatMessage/discriminator", keyword: "discriminator", params: { error: "tag", tag: "role", tagValue: tag0 }, message: 'tag "role" must be string', schema: schema35.discriminator, parentSchema: schema35, data };
       if (vErrors === null) {
         vErrors = [err1];
       } else {
@@ -1012,7 +1012,7 @@ function validate23(data, { instancePath = "", parentData, parentDataProperty, r
       errors++;
     }
   } else {
-    const err2 = { instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object", schema: schema35.type, parentSchema: schema35, data };
+    const err2 = { instancePath, schemaPath: "#/$defs/ChatMessage/type", keyword: "type", params: { type: "object" }, message: "must be object", schema: schema35.type, parentSchema: schema35, data };
     if (vErrors === null) {
       vErrors = [err2];
     } else {
@@ -1028,7 +1028,7 @@ function validate22(data, { instancePath = "", parentData, parentDataProperty, r
   let errors = 0;
   if (data && typeof data == "object" && !Array.isArray(data)) {
     if (data.messages === void 0) {
-      const err0 = { instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: "messages" }, message: "must have required property 'messages'", schema: schema33.required, parentSchema: schema33, data };
+      const err0 = { instancePath, schemaPath: "#/$defs/Transcript/required", keyword: "required", params: { missingProperty: "messages" }, message: "must have required property 'messages'", schema: schema33.required, parentSchema: schema33, data };
       if (vErrors === null) {
         vErrors = [err0];
       } else {
@@ -1039,7 +1039,7 @@ function validate22(data, { instancePath = "", parentData, parentDataProperty, r
     if (data.id !== void 0) {
       let data0 = data.id;
       if (typeof data0 !== "string") {
-        const err1 = { instancePath: instancePath + "/id", schemaPath: "#/properties/id/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema33.properties.id.type, parentSchema: schema33.properties.id, data: data0 };
+        const err1 = { instancePath: instancePath + "/id", schemaPath: "#/$defs/Transcript/properties/id/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema33.properties.id.type, parentSchema: schema33.properties.id, data: data0 };
         if (vErrors === null) {
           vErrors = [err1];
         } else {
@@ -1051,7 +1051,7 @@ function validate22(data, { instancePath = "", parentData, parentDataProperty, r
     if (data.name !== void 0) {
       let data1 = data.name;
       if (typeof data1 !== "string" && data1 !== null) {
-        const err2 = { instancePath: instancePath + "/name", schemaPath: "#/properties/name/type", keyword: "type", params: { type: schema33.properties.name.type }, message: "must be string,null", schema: schema33.properties.name.type, parentSchema: schema33.properties.name, data: data1 };
+        const err2 = { instancePath: instancePath + "/name", schemaPath: "#/$defs/Transcript/properties/name/type", keyword: "type", params: { type: schema33.properties.name.type }, message: "must be string,null", schema: schema33.properties.name.type, parentSchema: schema33.properties.name, data: data1 };
         if (vErrors === null) {
           vErrors = [err2];
         } else {
@@ -1063,7 +1063,7 @@ function validate22(data, { instancePath = "", parentData, parentDataProperty, r
     if (data.description !== void 0) {
       let data2 = data.description;
       if (typeof data2 !== "string" && data2 !== null) {
-        const err3 = { instancePath: instancePath + "/description", schemaPath: "#/properties/description/type", keyword: "type", params: { type: schema33.properties.description.type }, message: "must be string,null", schema: schema33.properties.description.type, parentSchema: schema33.properties.description, data: data2 };
+        const err3 = { instancePath: instancePath + "/description", schemaPath: "#/$defs/Transcript/properties/description/type", keyword: "type", params: { type: schema33.properties.description.type }, message: "must be string,null", schema: schema33.properties.description.type, parentSchema: schema33.properties.description, data: data2 };
         if (vErrors === null) {
           vErrors = [err3];
         } else {
@@ -1075,7 +1075,7 @@ function validate22(data, { instancePath = "", parentData, parentDataProperty, r
     if (data.transcript_group_id !== void 0) {
       let data3 = data.transcript_group_id;
       if (typeof data3 !== "string" && data3 !== null) {
-        const err4 = { instancePath: instancePath + "/transcript_group_id", schemaPath: "#/properties/transcript_group_id/type", keyword: "type", params: { type: schema33.properties.transcript_group_id.type }, message: "must be string,null", schema: schema33.properties.transcript_group_id.type, parentSchema: schema33.properties.transcript_group_id, data: data3 };
+        const err4 = { instancePath: instancePath + "/transcript_group_id", schemaPath: "#/$defs/Transcript/properties/transcript_group_id/type", keyword: "type", params: { type: schema33.properties.transcript_group_id.type }, message: "must be string,null", schema: schema33.properties.transcript_group_id.type, parentSchema: schema33.properties.transcript_group_id, data: data3 };
         if (vErrors === null) {
           vErrors = [err4];
         } else {
@@ -1145,7 +1145,7 @@ function validate22(data, { instancePath = "", parentData, parentDataProperty, r
       if (!valid1) {
         const _errs16 = errors;
         if (data4 !== null) {
-          const err9 = { instancePath: instancePath + "/created_at", schemaPath: "#/properties/created_at/anyOf/1/type", keyword: "type", params: { type: "null" }, message: "must be null", schema: schema33.properties.created_at.anyOf[1].type, parentSchema: schema33.properties.created_at.anyOf[1], data: data4 };
+          const err9 = { instancePath: instancePath + "/created_at", schemaPath: "#/$defs/Transcript/properties/created_at/anyOf/1/type", keyword: "type", params: { type: "null" }, message: "must be null", schema: schema33.properties.created_at.anyOf[1].type, parentSchema: schema33.properties.created_at.anyOf[1], data: data4 };
           if (vErrors === null) {
             vErrors = [err9];
           } else {
@@ -1157,7 +1157,7 @@ function validate22(data, { instancePath = "", parentData, parentDataProperty, r
         valid1 = valid1 || _valid0;
       }
       if (!valid1) {
-        const err10 = { instancePath: instancePath + "/created_at", schemaPath: "#/properties/created_at/anyOf", keyword: "anyOf", params: {}, message: "must match a schema in anyOf", schema: schema33.properties.created_at.anyOf, parentSchema: schema33.properties.created_at, data: data4 };
+        const err10 = { instancePath: instancePath + "/created_at", schemaPath: "#/$defs/Transcript/properties/created_at/anyOf", keyword: "anyOf", params: {}, message: "must match a schema in anyOf", schema: schema33.properties.created_at.anyOf, parentSchema: schema33.properties.created_at, data: data4 };
         if (vErrors === null) {
           vErrors = [err10];
         } else {
@@ -1189,7 +1189,7 @@ function validate22(data, { instancePath = "", parentData, parentDataProperty, r
           }
         }
       } else {
-        const err11 = { instancePath: instancePath + "/messages", schemaPath: "#/properties/messages/type", keyword: "type", params: { type: "array" }, message: "must be array", schema: schema33.properties.messages.type, parentSchema: schema33.properties.messages, data: data5 };
+        const err11 = { instancePath: instancePath + "/messages", schemaPath: "#/$defs/Transcript/properties/messages/type", keyword: "type", params: { type: "array" }, message: "must be array", schema: schema33.properties.messages.type, parentSchema: schema33.properties.messages, data: data5 };
         if (vErrors === null) {
           vErrors = [err11];
         } else {
@@ -1201,7 +1201,7 @@ function validate22(data, { instancePath = "", parentData, parentDataProperty, r
     if (data.metadata !== void 0) {
       let data7 = data.metadata;
       if (!(data7 && typeof data7 == "object" && !Array.isArray(data7))) {
-        const err12 = { instancePath: instancePath + "/metadata", schemaPath: "#/properties/metadata/type", keyword: "type", params: { type: "object" }, message: "must be object", schema: schema33.properties.metadata.type, parentSchema: schema33.properties.metadata, data: data7 };
+        const err12 = { instancePath: instancePath + "/metadata", schemaPath: "#/$defs/Transcript/properties/metadata/type", keyword: "type", params: { type: "object" }, message: "must be object", schema: schema33.properties.metadata.type, parentSchema: schema33.properties.metadata, data: data7 };
         if (vErrors === null) {
           vErrors = [err12];
         } else {
@@ -1211,7 +1211,7 @@ function validate22(data, { instancePath = "", parentData, parentDataProperty, r
       }
     }
   } else {
-    const err13 = { instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object", schema: schema33.type, parentSchema: schema33, data };
+    const err13 = { instancePath, schemaPath: "#/$defs/Transcript/type", keyword: "type", params: { type: "object" }, message: "must be object", schema: schema33.type, parentSchema: schema33, data };
     if (vErrors === null) {
       vErrors = [err13];
     } else {
@@ -1230,7 +1230,7 @@ function validate43(data, { instancePath = "", parentData, parentDataProperty, r
     if (data.id !== void 0) {
       let data0 = data.id;
       if (typeof data0 !== "string") {
-        const err0 = { instancePath: instancePath + "/id", schemaPath: "#/properties/id/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema46.properties.id.type, parentSchema: schema46.properties.id, data: data0 };
+        const err0 = { instancePath: instancePath + "/id", schemaPath: "#/$defs/TranscriptGroup/properties/id/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema46.properties.id.type, parentSchema: schema46.properties.id, data: data0 };
         if (vErrors === null) {
           vErrors = [err0];
         } else {
@@ -1242,7 +1242,7 @@ function validate43(data, { instancePath = "", parentData, parentDataProperty, r
     if (data.name !== void 0) {
       let data1 = data.name;
       if (typeof data1 !== "string" && data1 !== null) {
-        const err1 = { instancePath: instancePath + "/name", schemaPath: "#/properties/name/type", keyword: "type", params: { type: schema46.properties.name.type }, message: "must be string,null", schema: schema46.properties.name.type, parentSchema: schema46.properties.name, data: data1 };
+        const err1 = { instancePath: instancePath + "/name", schemaPath: "#/$defs/TranscriptGroup/properties/name/type", keyword: "type", params: { type: schema46.properties.name.type }, message: "must be string,null", schema: schema46.properties.name.type, parentSchema: schema46.properties.name, data: data1 };
         if (vErrors === null) {
           vErrors = [err1];
         } else {
@@ -1254,7 +1254,7 @@ function validate43(data, { instancePath = "", parentData, parentDataProperty, r
     if (data.description !== void 0) {
       let data2 = data.description;
       if (typeof data2 !== "string" && data2 !== null) {
-        const err2 = { instancePath: instancePath + "/description", schemaPath: "#/properties/description/type", keyword: "type", params: { type: schema46.properties.description.type }, message: "must be string,null", schema: schema46.properties.description.type, parentSchema: schema46.properties.description, data: data2 };
+        const err2 = { instancePath: instancePath + "/description", schemaPath: "#/$defs/TranscriptGroup/properties/description/type", keyword: "type", params: { type: schema46.properties.description.type }, message: "must be string,null", schema: schema46.properties.description.type, parentSchema: schema46.properties.description, data: data2 };
         if (vErrors === null) {
           vErrors = [err2];
         } else {
@@ -1266,7 +1266,7 @@ function validate43(data, { instancePath = "", parentData, parentDataProperty, r
     if (data.agent_run_id !== void 0) {
       let data3 = data.agent_run_id;
       if (typeof data3 !== "string" && data3 !== null) {
-        const err3 = { instancePath: instancePath + "/agent_run_id", schemaPath: "#/properties/agent_run_id/type", keyword: "type", params: { type: schema46.properties.agent_run_id.type }, message: "must be string,null", schema: schema46.properties.agent_run_id.type, parentSchema: schema46.properties.agent_run_id, data: data3 };
+        const err3 = { instancePath: instancePath + "/agent_run_id", schemaPath: "#/$defs/TranscriptGroup/properties/agent_run_id/type", keyword: "type", params: { type: schema46.properties.agent_run_id.type }, message: "must be string,null", schema: schema46.properties.agent_run_id.type, parentSchema: schema46.properties.agent_run_id, data: data3 };
         if (vErrors === null) {
           vErrors = [err3];
         } else {
@@ -1278,7 +1278,7 @@ function validate43(data, { instancePath = "", parentData, parentDataProperty, r
     if (data.parent_transcript_group_id !== void 0) {
       let data4 = data.parent_transcript_group_id;
       if (typeof data4 !== "string" && data4 !== null) {
-        const err4 = { instancePath: instancePath + "/parent_transcript_group_id", schemaPath: "#/properties/parent_transcript_group_id/type", keyword: "type", params: { type: schema46.properties.parent_transcript_group_id.type }, message: "must be string,null", schema: schema46.properties.parent_transcript_group_id.type, parentSchema: schema46.properties.parent_transcript_group_id, data: data4 };
+        const err4 = { instancePath: instancePath + "/parent_transcript_group_id", schemaPath: "#/$defs/TranscriptGroup/properties/parent_transcript_group_id/type", keyword: "type", params: { type: schema46.properties.parent_transcript_group_id.type }, message: "must be string,null", schema: schema46.properties.parent_transcript_group_id.type, parentSchema: schema46.properties.parent_transcript_group_id, data: data4 };
         if (vErrors === null) {
           vErrors = [err4];
         } else {
@@ -1348,7 +1348,7 @@ function validate43(data, { instancePath = "", parentData, parentDataProperty, r
       if (!valid1) {
         const _errs18 = errors;
         if (data5 !== null) {
-          const err9 = { instancePath: instancePath + "/created_at", schemaPath: "#/properties/created_at/anyOf/1/type", keyword: "type", params: { type: "null" }, message: "must be null", schema: schema46.properties.created_at.anyOf[1].type, parentSchema: schema46.properties.created_at.anyOf[1], data: data5 };
+          const err9 = { instancePath: instancePath + "/created_at", schemaPath: "#/$defs/TranscriptGroup/properties/created_at/anyOf/1/type", keyword: "type", params: { type: "null" }, message: "must be null", schema: schema46.properties.created_at.anyOf[1].type, parentSchema: schema46.properties.created_at.anyOf[1], data: data5 };
           if (vErrors === null) {
             vErrors = [err9];
           } else {
@@ -1360,7 +1360,7 @@ function validate43(data, { instancePath = "", parentData, parentDataProperty, r
         valid1 = valid1 || _valid0;
       }
       if (!valid1) {
-        const err10 = { instancePath: instancePath + "/created_at", schemaPath: "#/properties/created_at/anyOf", keyword: "anyOf", params: {}, message: "must match a schema in anyOf", schema: schema46.properties.created_at.anyOf, parentSchema: schema46.properties.created_at, data: data5 };
+        const err10 = { instancePath: instancePath + "/created_at", schemaPath: "#/$defs/TranscriptGroup/properties/created_at/anyOf", keyword: "anyOf", params: {}, message: "must match a schema in anyOf", schema: schema46.properties.created_at.anyOf, parentSchema: schema46.properties.created_at, data: data5 };
         if (vErrors === null) {
           vErrors = [err10];
         } else {
@@ -1381,7 +1381,7 @@ function validate43(data, { instancePath = "", parentData, parentDataProperty, r
     if (data.metadata !== void 0) {
       let data6 = data.metadata;
       if (!(data6 && typeof data6 == "object" && !Array.isArray(data6))) {
-        const err11 = { instancePath: instancePath + "/metadata", schemaPath: "#/properties/metadata/type", keyword: "type", params: { type: "object" }, message: "must be object", schema: schema46.properties.metadata.type, parentSchema: schema46.properties.metadata, data: data6 };
+        const err11 = { instancePath: instancePath + "/metadata", schemaPath: "#/$defs/TranscriptGroup/properties/metadata/type", keyword: "type", params: { type: "object" }, message: "must be object", schema: schema46.properties.metadata.type, parentSchema: schema46.properties.metadata, data: data6 };
         if (vErrors === null) {
           vErrors = [err11];
         } else {
@@ -1391,7 +1391,7 @@ function validate43(data, { instancePath = "", parentData, parentDataProperty, r
       }
     }
   } else {
-    const err12 = { instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object", schema: schema46.type, parentSchema: schema46, data };
+    const err12 = { instancePath, schemaPath: "#/$defs/TranscriptGroup/type", keyword: "type", params: { type: "object" }, message: "must be object", schema: schema46.type, parentSchema: schema46, data };
     if (vErrors === null) {
       vErrors = [err12];
     } else {
@@ -1407,7 +1407,7 @@ function validate21(data, { instancePath = "", parentData, parentDataProperty, r
   let errors = 0;
   if (data && typeof data == "object" && !Array.isArray(data)) {
     if (data.transcripts === void 0) {
-      const err0 = { instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: "transcripts" }, message: "must have required property 'transcripts'", schema: schema32.required, parentSchema: schema32, data };
+      const err0 = { instancePath, schemaPath: "#/$defs/AgentRun/required", keyword: "required", params: { missingProperty: "transcripts" }, message: "must have required property 'transcripts'", schema: schema32.required, parentSchema: schema32, data };
       if (vErrors === null) {
         vErrors = [err0];
       } else {
@@ -1418,7 +1418,7 @@ function validate21(data, { instancePath = "", parentData, parentDataProperty, r
     if (data.id !== void 0) {
       let data0 = data.id;
       if (typeof data0 !== "string") {
-        const err1 = { instancePath: instancePath + "/id", schemaPath: "#/properties/id/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema32.properties.id.type, parentSchema: schema32.properties.id, data: data0 };
+        const err1 = { instancePath: instancePath + "/id", schemaPath: "#/$defs/AgentRun/properties/id/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema32.properties.id.type, parentSchema: schema32.properties.id, data: data0 };
         if (vErrors === null) {
           vErrors = [err1];
         } else {
@@ -1430,7 +1430,7 @@ function validate21(data, { instancePath = "", parentData, parentDataProperty, r
     if (data.name !== void 0) {
       let data1 = data.name;
       if (typeof data1 !== "string" && data1 !== null) {
-        const err2 = { instancePath: instancePath + "/name", schemaPath: "#/properties/name/type", keyword: "type", params: { type: schema32.properties.name.type }, message: "must be string,null", schema: schema32.properties.name.type, parentSchema: schema32.properties.name, data: data1 };
+        const err2 = { instancePath: instancePath + "/name", schemaPath: "#/$defs/AgentRun/properties/name/type", keyword: "type", params: { type: schema32.properties.name.type }, message: "must be string,null", schema: schema32.properties.name.type, parentSchema: schema32.properties.name, data: data1 };
         if (vErrors === null) {
           vErrors = [err2];
         } else {
@@ -1442,7 +1442,7 @@ function validate21(data, { instancePath = "", parentData, parentDataProperty, r
     if (data.description !== void 0) {
       let data2 = data.description;
       if (typeof data2 !== "string" && data2 !== null) {
-        const err3 = { instancePath: instancePath + "/description", schemaPath: "#/properties/description/type", keyword: "type", params: { type: schema32.properties.description.type }, message: "must be string,null", schema: schema32.properties.description.type, parentSchema: schema32.properties.description, data: data2 };
+        const err3 = { instancePath: instancePath + "/description", schemaPath: "#/$defs/AgentRun/properties/description/type", keyword: "type", params: { type: schema32.properties.description.type }, message: "must be string,null", schema: schema32.properties.description.type, parentSchema: schema32.properties.description, data: data2 };
         if (vErrors === null) {
           vErrors = [err3];
         } else {
@@ -1455,7 +1455,7 @@ function validate21(data, { instancePath = "", parentData, parentDataProperty, r
       let data3 = data.transcripts;
       if (Array.isArray(data3)) {
         if (data3.length < 1) {
-          const err4 = { instancePath: instancePath + "/transcripts", schemaPath: "#/properties/transcripts/minItems", keyword: "minItems", params: { limit: 1 }, message: "must NOT have fewer than 1 items", schema: 1, parentSchema: schema32.properties.transcripts, data: data3 };
+          const err4 = { instancePath: instancePath + "/transcripts", schemaPath: "#/$defs/AgentRun/properties/transcripts/minItems", keyword: "minItems", params: { limit: 1 }, message: "must NOT have fewer than 1 items", schema: 1, parentSchema: schema32.properties.transcripts, data: data3 };
           if (vErrors === null) {
             vErrors = [err4];
           } else {
@@ -1474,7 +1474,7 @@ function validate21(data, { instancePath = "", parentData, parentDataProperty, r
           }
         }
       } else {
-        const err5 = { instancePath: instancePath + "/transcripts", schemaPath: "#/properties/transcripts/type", keyword: "type", params: { type: "array" }, message: "must be array", schema: schema32.properties.transcripts.type, parentSchema: schema32.properties.transcripts, data: data3 };
+        const err5 = { instancePath: instancePath + "/transcripts", schemaPath: "#/$defs/AgentRun/properties/transcripts/type", keyword: "type", params: { type: "array" }, message: "must be array", schema: schema32.properties.transcripts.type, parentSchema: schema32.properties.transcripts, data: data3 };
         if (vErrors === null) {
           vErrors = [err5];
         } else {
@@ -1497,7 +1497,7 @@ function validate21(data, { instancePath = "", parentData, parentDataProperty, r
           }
         }
       } else {
-        const err6 = { instancePath: instancePath + "/transcript_groups", schemaPath: "#/properties/transcript_groups/type", keyword: "type", params: { type: "array" }, message: "must be array", schema: schema32.properties.transcript_groups.type, parentSchema: schema32.properties.transcript_groups, data: data5 };
+        const err6 = { instancePath: instancePath + "/transcript_groups", schemaPath: "#/$defs/AgentRun/properties/transcript_groups/type", keyword: "type", params: { type: "array" }, message: "must be array", schema: schema32.properties.transcript_groups.type, parentSchema: schema32.properties.transcript_groups, data: data5 };
         if (vErrors === null) {
           vErrors = [err6];
         } else {
@@ -1509,7 +1509,7 @@ function validate21(data, { instancePath = "", parentData, parentDataProperty, r
     if (data.metadata !== void 0) {
       let data7 = data.metadata;
       if (!(data7 && typeof data7 == "object" && !Array.isArray(data7))) {
-        const err7 = { instancePath: instancePath + "/metadata", schemaPath: "#/properties/metadata/type", keyword: "type", params: { type: "object" }, message: "must be object", schema: schema32.properties.metadata.type, parentSchema: schema32.properties.metadata, data: data7 };
+        const err7 = { instancePath: instancePath + "/metadata", schemaPath: "#/$defs/AgentRun/properties/metadata/type", keyword: "type", params: { type: "object" }, message: "must be object", schema: schema32.properties.metadata.type, parentSchema: schema32.properties.metadata, data: data7 };
         if (vErrors === null) {
           vErrors = [err7];
         } else {
@@ -1519,7 +1519,7 @@ function validate21(data, { instancePath = "", parentData, parentDataProperty, r
       }
     }
   } else {
-    const err8 = { instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object", schema: schema32.type, parentSchema: schema32, data };
+    const err8 = { instancePath, schemaPath: "#/$defs/AgentRun/type", keyword: "type", params: { type: "object" }, message: "must be object", schema: schema32.type, parentSchema: schema32, data };
     if (vErrors === null) {
       vErrors = [err8];
     } else {
@@ -1537,7 +1537,7 @@ function validate45(data, { instancePath = "", parentData, parentDataProperty, r
   let errors = 0;
   if (data && typeof data == "object" && !Array.isArray(data)) {
     if (data.item_type === void 0) {
-      const err0 = { instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: "item_type" }, message: "must have required property 'item_type'", schema: schema48.required, parentSchema: schema48, data };
+      const err0 = { instancePath, schemaPath: "#/$defs/AgentRunMetadataItem/required", keyword: "required", params: { missingProperty: "item_type" }, message: "must have required property 'item_type'", schema: schema48.required, parentSchema: schema48, data };
       if (vErrors === null) {
         vErrors = [err0];
       } else {
@@ -1546,7 +1546,7 @@ function validate45(data, { instancePath = "", parentData, parentDataProperty, r
       errors++;
     }
     if (data.agent_run_id === void 0) {
-      const err1 = { instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: "agent_run_id" }, message: "must have required property 'agent_run_id'", schema: schema48.required, parentSchema: schema48, data };
+      const err1 = { instancePath, schemaPath: "#/$defs/AgentRunMetadataItem/required", keyword: "required", params: { missingProperty: "agent_run_id" }, message: "must have required property 'agent_run_id'", schema: schema48.required, parentSchema: schema48, data };
       if (vErrors === null) {
         vErrors = [err1];
       } else {
@@ -1555,7 +1555,7 @@ function validate45(data, { instancePath = "", parentData, parentDataProperty, r
       errors++;
     }
     if (data.collection_id === void 0) {
-      const err2 = { instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: "collection_id" }, message: "must have required property 'collection_id'", schema: schema48.required, parentSchema: schema48, data };
+      const err2 = { instancePath, schemaPath: "#/$defs/AgentRunMetadataItem/required", keyword: "required", params: { missingProperty: "collection_id" }, message: "must have required property 'collection_id'", schema: schema48.required, parentSchema: schema48, data };
       if (vErrors === null) {
         vErrors = [err2];
       } else {
@@ -1564,7 +1564,7 @@ function validate45(data, { instancePath = "", parentData, parentDataProperty, r
       errors++;
     }
     if (data.metadata_key === void 0) {
-      const err3 = { instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: "metadata_key" }, message: "must have required property 'metadata_key'", schema: schema48.required, parentSchema: schema48, data };
+      const err3 = { instancePath, schemaPath: "#/$defs/AgentRunMetadataItem/required", keyword: "required", params: { missingProperty: "metadata_key" }, message: "must have required property 'metadata_key'", schema: schema48.required, parentSchema: schema48, data };
       if (vErrors === null) {
         vErrors = [err3];
       } else {
@@ -1575,7 +1575,7 @@ function validate45(data, { instancePath = "", parentData, parentDataProperty, r
     if (data.item_type !== void 0) {
       let data0 = data.item_type;
       if ("agent_run_metadata" !== data0) {
-        const err4 = { instancePath: instancePath + "/item_type", schemaPath: "#/properties/item_type/const", keyword: "const", params: { allowedValue: "agent_run_metadata" }, message: "must be equal to constant", schema: "agent_run_metadata", parentSchema: schema48.properties.item_type, data: data0 };
+        const err4 = { instancePath: instancePath + "/item_type", schemaPath: "#/$defs/AgentRunMetadataItem/properties/item_type/const", keyword: "const", params: { allowedValue: "agent_run_metadata" }, message: "must be equal to constant", schema: "agent_run_metadata", parentSchema: schema48.properties.item_type, data: data0 };
         if (vErrors === null) {
           vErrors = [err4];
         } else {
@@ -1587,7 +1587,7 @@ function validate45(data, { instancePath = "", parentData, parentDataProperty, r
     if (data.agent_run_id !== void 0) {
       let data1 = data.agent_run_id;
       if (typeof data1 !== "string") {
-        const err5 = { instancePath: instancePath + "/agent_run_id", schemaPath: "#/properties/agent_run_id/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema48.properties.agent_run_id.type, parentSchema: schema48.properties.agent_run_id, data: data1 };
+        const err5 = { instancePath: instancePath + "/agent_run_id", schemaPath: "#/$defs/AgentRunMetadataItem/properties/agent_run_id/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema48.properties.agent_run_id.type, parentSchema: schema48.properties.agent_run_id, data: data1 };
         if (vErrors === null) {
           vErrors = [err5];
         } else {
@@ -1599,7 +1599,7 @@ function validate45(data, { instancePath = "", parentData, parentDataProperty, r
     if (data.collection_id !== void 0) {
       let data2 = data.collection_id;
       if (typeof data2 !== "string") {
-        const err6 = { instancePath: instancePath + "/collection_id", schemaPath: "#/properties/collection_id/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema48.properties.collection_id.type, parentSchema: schema48.properties.collection_id, data: data2 };
+        const err6 = { instancePath: instancePath + "/collection_id", schemaPath: "#/$defs/AgentRunMetadataItem/properties/collection_id/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema48.properties.collection_id.type, parentSchema: schema48.properties.collection_id, data: data2 };
         if (vErrors === null) {
           vErrors = [err6];
         } else {
@@ -1611,7 +1611,7 @@ function validate45(data, { instancePath = "", parentData, parentDataProperty, r
     if (data.metadata_key !== void 0) {
       let data3 = data.metadata_key;
       if (typeof data3 !== "string") {
-        const err7 = { instancePath: instancePath + "/metadata_key", schemaPath: "#/properties/metadata_key/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema48.properties.metadata_key.type, parentSchema: schema48.properties.metadata_key, data: data3 };
+        const err7 = { instancePath: instancePath + "/metadata_key", schemaPath: "#/$defs/AgentRunMetadataItem/properties/metadata_key/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema48.properties.metadata_key.type, parentSchema: schema48.properties.metadata_key, data: data3 };
         if (vErrors === null) {
           vErrors = [err7];
         } else {
@@ -1621,7 +1621,7 @@ function validate45(data, { instancePath = "", parentData, parentDataProperty, r
       }
     }
   } else {
-    const err8 = { instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object", schema: schema48.type, parentSchema: schema48, data };
+    const err8 = { instancePath, schemaPath: "#/$defs/AgentRunMetadataItem/type", keyword: "type", params: { type: "object" }, message: "must be object", schema: schema48.type, parentSchema: schema48, data };
     if (vErrors === null) {
       vErrors = [err8];
     } else {
@@ -1638,7 +1638,7 @@ function validate46(data, { instancePath = "", parentData, parentDataProperty, r
   let errors = 0;
   if (data && typeof data == "object" && !Array.isArray(data)) {
     if (data.content === void 0) {
-      const err0 = { instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: "content" }, message: "must have required property 'content'", schema: schema42.required, parentSchema: schema42, data };
+      const err0 = { instancePath, schemaPath: "#/$defs/AssistantMessage/required", keyword: "required", params: { missingProperty: "content" }, message: "must have required property 'content'", schema: schema42.required, parentSchema: schema42, data };
       if (vErrors === null) {
         vErrors = [err0];
       } else {
@@ -1647,7 +1647,7 @@ function validate46(data, { instancePath = "", parentData, parentDataProperty, r
       errors++;
     }
     if (data.role === void 0) {
-      const err1 = { instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: "role" }, message: "must have required property 'role'", schema: schema42.required, parentSchema: schema42, data };
+      const err1 = { instancePath, schemaPath: "#/$defs/AssistantMessage/required", keyword: "required", params: { missingProperty: "role" }, message: "must have required property 'role'", schema: schema42.required, parentSchema: schema42, data };
       if (vErrors === null) {
         vErrors = [err1];
       } else {
@@ -1658,7 +1658,7 @@ function validate46(data, { instancePath = "", parentData, parentDataProperty, r
     if (data.id !== void 0) {
       let data0 = data.id;
       if (typeof data0 !== "string" && data0 !== null) {
-        const err2 = { instancePath: instancePath + "/id", schemaPath: "#/properties/id/type", keyword: "type", params: { type: schema42.properties.id.type }, message: "must be string,null", schema: schema42.properties.id.type, parentSchema: schema42.properties.id, data: data0 };
+        const err2 = { instancePath: instancePath + "/id", schemaPath: "#/$defs/AssistantMessage/properties/id/type", keyword: "type", params: { type: schema42.properties.id.type }, message: "must be string,null", schema: schema42.properties.id.type, parentSchema: schema42.properties.id, data: data0 };
         if (vErrors === null) {
           vErrors = [err2];
         } else {
@@ -1679,7 +1679,7 @@ function validate46(data, { instancePath = "", parentData, parentDataProperty, r
     if (data.role !== void 0) {
       let data2 = data.role;
       if ("assistant" !== data2) {
-        const err3 = { instancePath: instancePath + "/role", schemaPath: "#/properties/role/const", keyword: "const", params: { allowedValue: "assistant" }, message: "must be equal to constant", schema: "assistant", parentSchema: schema42.properties.role, data: data2 };
+        const err3 = { instancePath: instancePath + "/role", schemaPath: "#/$defs/AssistantMessage/properties/role/const", keyword: "const", params: { allowedValue: "assistant" }, message: "must be equal to constant", schema: "assistant", parentSchema: schema42.properties.role, data: data2 };
         if (vErrors === null) {
           vErrors = [err3];
         } else {
@@ -1691,7 +1691,7 @@ function validate46(data, { instancePath = "", parentData, parentDataProperty, r
     if (data.metadata !== void 0) {
       let data3 = data.metadata;
       if (!(data3 && typeof data3 == "object" && !Array.isArray(data3)) && data3 !== null) {
-        const err4 = { instancePath: instancePath + "/metadata", schemaPath: "#/properties/metadata/type", keyword: "type", params: { type: schema42.properties.metadata.type }, message: "must be object,null", schema: schema42.properties.metadata.type, parentSchema: schema42.properties.metadata, data: data3 };
+        const err4 = { instancePath: instancePath + "/metadata", schemaPath: "#/$defs/AssistantMessage/properties/metadata/type", keyword: "type", params: { type: schema42.properties.metadata.type }, message: "must be object,null", schema: schema42.properties.metadata.type, parentSchema: schema42.properties.metadata, data: data3 };
         if (vErrors === null) {
           vErrors = [err4];
         } else {
@@ -1703,7 +1703,7 @@ function validate46(data, { instancePath = "", parentData, parentDataProperty, r
     if (data.model !== void 0) {
       let data4 = data.model;
       if (typeof data4 !== "string" && data4 !== null) {
-        const err5 = { instancePath: instancePath + "/model", schemaPath: "#/properties/model/type", keyword: "type", params: { type: schema42.properties.model.type }, message: "must be string,null", schema: schema42.properties.model.type, parentSchema: schema42.properties.model, data: data4 };
+        const err5 = { instancePath: instancePath + "/model", schemaPath: "#/$defs/AssistantMessage/properties/model/type", keyword: "type", params: { type: schema42.properties.model.type }, message: "must be string,null", schema: schema42.properties.model.type, parentSchema: schema42.properties.model, data: data4 };
         if (vErrors === null) {
           vErrors = [err5];
         } else {
@@ -1715,7 +1715,7 @@ function validate46(data, { instancePath = "", parentData, parentDataProperty, r
     if (data.tool_calls !== void 0) {
       let data5 = data.tool_calls;
       if (!Array.isArray(data5) && data5 !== null) {
-        const err6 = { instancePath: instancePath + "/tool_calls", schemaPath: "#/properties/tool_calls/type", keyword: "type", params: { type: schema42.properties.tool_calls.type }, message: "must be array,null", schema: schema42.properties.tool_calls.type, parentSchema: schema42.properties.tool_calls, data: data5 };
+        const err6 = { instancePath: instancePath + "/tool_calls", schemaPath: "#/$defs/AssistantMessage/properties/tool_calls/type", keyword: "type", params: { type: schema42.properties.tool_calls.type }, message: "must be array,null", schema: schema42.properties.tool_calls.type, parentSchema: schema42.properties.tool_calls, data: data5 };
         if (vErrors === null) {
           vErrors = [err6];
         } else {
@@ -1737,7 +1737,7 @@ function validate46(data, { instancePath = "", parentData, parentDataProperty, r
       }
     }
   } else {
-    const err7 = { instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object", schema: schema42.type, parentSchema: schema42, data };
+    const err7 = { instancePath, schemaPath: "#/$defs/AssistantMessage/type", keyword: "type", params: { type: "object" }, message: "must be object", schema: schema42.type, parentSchema: schema42, data };
     if (vErrors === null) {
       vErrors = [err7];
     } else {
@@ -1788,7 +1788,7 @@ function validate49(data, { instancePath = "", parentData, parentDataProperty, r
           errors = vErrors.length;
         }
       } else {
-        const err0 = { instancePath, schemaPath: "#/discriminator", keyword: "discriminator", params: { error: "mapping", tag: "role", tagValue: tag0 }, message: 'value of tag "role" must be in oneOf', schema: schema35.discriminator, parentSchema: schema35, data };
+        const err0 = { instancePath, schemaPath: "#/$defs/ChatMessage/discriminator", keyword: "discriminator", params: { error: "mapping", tag: "role", tagValue: tag0 }, message: 'value of tag "role" must be in oneOf', schema: schema35.discriminator, parentSchema: schema35, data };
         if (vErrors === null) {
           vErrors = [err0];
         } else {
@@ -1797,7 +1797,7 @@ function validate49(data, { instancePath = "", parentData, parentDataProperty, r
         errors++;
       }
     } else {
-      const err1 = { instancePath, schemaPath: "#/discriminator", keyword: "discriminator", params: { error: "tag", tag: "role", tagValue: tag0 }, message: 'tag "role" must be string', schema: schema35.discriminator, parentSchema: schema35, data };
+      const err1 = { instancePath, schemaPath: "#/$defs/ChatMessage/discriminator", keyword: "discriminator", params: { error: "tag", tag: "role", tagValue: tag0 }, message: 'tag "role" must be string', schema: schema35.discriminator, parentSchema: schema35, data };
       if (vErrors === null) {
         vErrors = [err1];
       } else {
@@ -1806,7 +1806,7 @@ function validate49(data, { instancePath = "", parentData, parentDataProperty, r
       errors++;
     }
   } else {
-    const err2 = { instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object", schema: schema35.type, parentSchema: schema35, data };
+    const err2 = { instancePath, schemaPath: "#/$defs/ChatMessage/type", keyword: "type", params: { type: "object" }, message: "must be object", schema: schema35.type, parentSchema: schema35, data };
     if (vErrors === null) {
       vErrors = [err2];
     } else {
@@ -2380,7 +2380,7 @@ function validate54(data, { instancePath = "", parentData, parentDataProperty, r
           errors++;
         }
       } else {
-        const err52 = { instancePath, schemaPath: "#/discriminator", keyword: "discriminator", params: { error: "mapping", tag: "item_type", tagValue: tag0 }, message: 'value of tag "item_type" must be in oneOf', schema: schema51.discriminator, parentSchema: schema51, data };
+        const err52 = { instancePath, schemaPath: "#/$defs/CitationItem/discriminator", keyword: "discriminator", params: { error: "mapping", tag: "item_type", tagValue: tag0 }, message: 'value of tag "item_type" must be in oneOf', schema: schema51.discriminator, parentSchema: schema51, data };
         if (vErrors === null) {
           vErrors = [err52];
         } else {
@@ -2389,7 +2389,7 @@ function validate54(data, { instancePath = "", parentData, parentDataProperty, r
         errors++;
       }
     } else {
-      const err53 = { instancePath, schemaPath: "#/discriminator", keyword: "discriminator", params: { error: "tag", tag: "item_type", tagValue: tag0 }, message: 'tag "item_type" must be string', schema: schema51.discriminator, parentSchema: schema51, data };
+      const err53 = { instancePath, schemaPath: "#/$defs/CitationItem/discriminator", keyword: "discriminator", params: { error: "tag", tag: "item_type", tagValue: tag0 }, message: 'tag "item_type" must be string', schema: schema51.discriminator, parentSchema: schema51, data };
       if (vErrors === null) {
         vErrors = [err53];
       } else {
@@ -2398,7 +2398,7 @@ function validate54(data, { instancePath = "", parentData, parentDataProperty, r
       errors++;
     }
   } else {
-    const err54 = { instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object", schema: schema51.type, parentSchema: schema51, data };
+    const err54 = { instancePath, schemaPath: "#/$defs/CitationItem/type", keyword: "type", params: { type: "object" }, message: "must be object", schema: schema51.type, parentSchema: schema51, data };
     if (vErrors === null) {
       vErrors = [err54];
     } else {
@@ -2417,7 +2417,7 @@ function validate55(data, { instancePath = "", parentData, parentDataProperty, r
   let errors = 0;
   if (data && typeof data == "object" && !Array.isArray(data)) {
     if (data.item === void 0) {
-      const err0 = { instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: "item" }, message: "must have required property 'item'", schema: schema57.required, parentSchema: schema57, data };
+      const err0 = { instancePath, schemaPath: "#/$defs/CitationTarget/required", keyword: "required", params: { missingProperty: "item" }, message: "must have required property 'item'", schema: schema57.required, parentSchema: schema57, data };
       if (vErrors === null) {
         vErrors = [err0];
       } else {
@@ -2502,7 +2502,7 @@ function validate55(data, { instancePath = "", parentData, parentDataProperty, r
       if (!valid1) {
         const _errs15 = errors;
         if (data1 !== null) {
-          const err6 = { instancePath: instancePath + "/text_range", schemaPath: "#/properties/text_range/anyOf/1/type", keyword: "type", params: { type: "null" }, message: "must be null", schema: schema57.properties.text_range.anyOf[1].type, parentSchema: schema57.properties.text_range.anyOf[1], data: data1 };
+          const err6 = { instancePath: instancePath + "/text_range", schemaPath: "#/$defs/CitationTarget/properties/text_range/anyOf/1/type", keyword: "type", params: { type: "null" }, message: "must be null", schema: schema57.properties.text_range.anyOf[1].type, parentSchema: schema57.properties.text_range.anyOf[1], data: data1 };
           if (vErrors === null) {
             vErrors = [err6];
           } else {
@@ -2514,7 +2514,7 @@ function validate55(data, { instancePath = "", parentData, parentDataProperty, r
         valid1 = valid1 || _valid0;
       }
       if (!valid1) {
-        const err7 = { instancePath: instancePath + "/text_range", schemaPath: "#/properties/text_range/anyOf", keyword: "anyOf", params: {}, message: "must match a schema in anyOf", schema: schema57.properties.text_range.anyOf, parentSchema: schema57.properties.text_range, data: data1 };
+        const err7 = { instancePath: instancePath + "/text_range", schemaPath: "#/$defs/CitationTarget/properties/text_range/anyOf", keyword: "anyOf", params: {}, message: "must match a schema in anyOf", schema: schema57.properties.text_range.anyOf, parentSchema: schema57.properties.text_range, data: data1 };
         if (vErrors === null) {
           vErrors = [err7];
         } else {
@@ -2533,7 +2533,7 @@ function validate55(data, { instancePath = "", parentData, parentDataProperty, r
       }
     }
   } else {
-    const err8 = { instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object", schema: schema57.type, parentSchema: schema57, data };
+    const err8 = { instancePath, schemaPath: "#/$defs/CitationTarget/type", keyword: "type", params: { type: "object" }, message: "must be object", schema: schema57.type, parentSchema: schema57, data };
     if (vErrors === null) {
       vErrors = [err8];
     } else {
@@ -2552,7 +2552,7 @@ function validate57(data, { instancePath = "", parentData, parentDataProperty, r
     if (data.target_start_idx !== void 0) {
       let data0 = data.target_start_idx;
       if (!(typeof data0 == "number" && (!(data0 % 1) && !isNaN(data0)) && isFinite(data0)) && data0 !== null) {
-        const err0 = { instancePath: instancePath + "/target_start_idx", schemaPath: "#/properties/target_start_idx/type", keyword: "type", params: { type: schema58.properties.target_start_idx.type }, message: "must be integer,null", schema: schema58.properties.target_start_idx.type, parentSchema: schema58.properties.target_start_idx, data: data0 };
+        const err0 = { instancePath: instancePath + "/target_start_idx", schemaPath: "#/$defs/CitationTargetTextRange/properties/target_start_idx/type", keyword: "type", params: { type: schema58.properties.target_start_idx.type }, message: "must be integer,null", schema: schema58.properties.target_start_idx.type, parentSchema: schema58.properties.target_start_idx, data: data0 };
         if (vErrors === null) {
           vErrors = [err0];
         } else {
@@ -2564,7 +2564,7 @@ function validate57(data, { instancePath = "", parentData, parentDataProperty, r
     if (data.target_end_idx !== void 0) {
       let data1 = data.target_end_idx;
       if (!(typeof data1 == "number" && (!(data1 % 1) && !isNaN(data1)) && isFinite(data1)) && data1 !== null) {
-        const err1 = { instancePath: instancePath + "/target_end_idx", schemaPath: "#/properties/target_end_idx/type", keyword: "type", params: { type: schema58.properties.target_end_idx.type }, message: "must be integer,null", schema: schema58.properties.target_end_idx.type, parentSchema: schema58.properties.target_end_idx, data: data1 };
+        const err1 = { instancePath: instancePath + "/target_end_idx", schemaPath: "#/$defs/CitationTargetTextRange/properties/target_end_idx/type", keyword: "type", params: { type: schema58.properties.target_end_idx.type }, message: "must be integer,null", schema: schema58.properties.target_end_idx.type, parentSchema: schema58.properties.target_end_idx, data: data1 };
         if (vErrors === null) {
           vErrors = [err1];
         } else {
@@ -2576,7 +2576,7 @@ function validate57(data, { instancePath = "", parentData, parentDataProperty, r
     if (data.start_pattern !== void 0) {
       let data2 = data.start_pattern;
       if (typeof data2 !== "string" && data2 !== null) {
-        const err2 = { instancePath: instancePath + "/start_pattern", schemaPath: "#/properties/start_pattern/type", keyword: "type", params: { type: schema58.properties.start_pattern.type }, message: "must be string,null", schema: schema58.properties.start_pattern.type, parentSchema: schema58.properties.start_pattern, data: data2 };
+        const err2 = { instancePath: instancePath + "/start_pattern", schemaPath: "#/$defs/CitationTargetTextRange/properties/start_pattern/type", keyword: "type", params: { type: schema58.properties.start_pattern.type }, message: "must be string,null", schema: schema58.properties.start_pattern.type, parentSchema: schema58.properties.start_pattern, data: data2 };
         if (vErrors === null) {
           vErrors = [err2];
         } else {
@@ -2588,7 +2588,7 @@ function validate57(data, { instancePath = "", parentData, parentDataProperty, r
     if (data.end_pattern !== void 0) {
       let data3 = data.end_pattern;
       if (typeof data3 !== "string" && data3 !== null) {
-        const err3 = { instancePath: instancePath + "/end_pattern", schemaPath: "#/properties/end_pattern/type", keyword: "type", params: { type: schema58.properties.end_pattern.type }, message: "must be string,null", schema: schema58.properties.end_pattern.type, parentSchema: schema58.properties.end_pattern, data: data3 };
+        const err3 = { instancePath: instancePath + "/end_pattern", schemaPath: "#/$defs/CitationTargetTextRange/properties/end_pattern/type", keyword: "type", params: { type: schema58.properties.end_pattern.type }, message: "must be string,null", schema: schema58.properties.end_pattern.type, parentSchema: schema58.properties.end_pattern, data: data3 };
         if (vErrors === null) {
           vErrors = [err3];
         } else {
@@ -2598,7 +2598,7 @@ function validate57(data, { instancePath = "", parentData, parentDataProperty, r
       }
     }
   } else {
-    const err4 = { instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object", schema: schema58.type, parentSchema: schema58, data };
+    const err4 = { instancePath, schemaPath: "#/$defs/CitationTargetTextRange/type", keyword: "type", params: { type: "object" }, message: "must be object", schema: schema58.type, parentSchema: schema58, data };
     if (vErrors === null) {
       vErrors = [err4];
     } else {
@@ -2771,7 +2771,7 @@ function validate58(data, { instancePath = "", parentData, parentDataProperty, r
           errors++;
         }
       } else {
-        const err14 = { instancePath, schemaPath: "#/discriminator", keyword: "discriminator", params: { error: "mapping", tag: "type", tagValue: tag0 }, message: 'value of tag "type" must be in oneOf', schema: schema38.discriminator, parentSchema: schema38, data };
+        const err14 = { instancePath, schemaPath: "#/$defs/Content/discriminator", keyword: "discriminator", params: { error: "mapping", tag: "type", tagValue: tag0 }, message: 'value of tag "type" must be in oneOf', schema: schema38.discriminator, parentSchema: schema38, data };
         if (vErrors === null) {
           vErrors = [err14];
         } else {
@@ -2780,7 +2780,7 @@ function validate58(data, { instancePath = "", parentData, parentDataProperty, r
         errors++;
       }
     } else {
-      const err15 = { instancePath, schemaPath: "#/discriminator", keyword: "discriminator", params: { error: "tag", tag: "type", tagValue: tag0 }, message: 'tag "type" must be string', schema: schema38.discriminator, parentSchema: schema38, data };
+      const err15 = { instancePath, schemaPath: "#/$defs/Content/discriminator", keyword: "discriminator", params: { error: "tag", tag: "type", tagValue: tag0 }, message: 'tag "type" must be string', schema: schema38.discriminator, parentSchema: schema38, data };
       if (vErrors === null) {
         vErrors = [err15];
       } else {
@@ -2789,7 +2789,7 @@ function validate58(data, { instancePath = "", parentData, parentDataProperty, r
       errors++;
     }
   } else {
-    const err16 = { instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object", schema: schema38.type, parentSchema: schema38, data };
+    const err16 = { instancePath, schemaPath: "#/$defs/Content/type", keyword: "type", params: { type: "object" }, message: "must be object", schema: schema38.type, parentSchema: schema38, data };
     if (vErrors === null) {
       vErrors = [err16];
     } else {
@@ -2806,7 +2806,7 @@ function validate59(data, { instancePath = "", parentData, parentDataProperty, r
   let errors = 0;
   if (data && typeof data == "object" && !Array.isArray(data)) {
     if (data.type === void 0) {
-      const err0 = { instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: "type" }, message: "must have required property 'type'", schema: schema40.required, parentSchema: schema40, data };
+      const err0 = { instancePath, schemaPath: "#/$defs/ContentReasoning/required", keyword: "required", params: { missingProperty: "type" }, message: "must have required property 'type'", schema: schema40.required, parentSchema: schema40, data };
       if (vErrors === null) {
         vErrors = [err0];
       } else {
@@ -2815,7 +2815,7 @@ function validate59(data, { instancePath = "", parentData, parentDataProperty, r
       errors++;
     }
     if (data.reasoning === void 0) {
-      const err1 = { instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: "reasoning" }, message: "must have required property 'reasoning'", schema: schema40.required, parentSchema: schema40, data };
+      const err1 = { instancePath, schemaPath: "#/$defs/ContentReasoning/required", keyword: "required", params: { missingProperty: "reasoning" }, message: "must have required property 'reasoning'", schema: schema40.required, parentSchema: schema40, data };
       if (vErrors === null) {
         vErrors = [err1];
       } else {
@@ -2826,7 +2826,7 @@ function validate59(data, { instancePath = "", parentData, parentDataProperty, r
     if (data.type !== void 0) {
       let data0 = data.type;
       if ("reasoning" !== data0) {
-        const err2 = { instancePath: instancePath + "/type", schemaPath: "#/properties/type/const", keyword: "const", params: { allowedValue: "reasoning" }, message: "must be equal to constant", schema: "reasoning", parentSchema: schema40.properties.type, data: data0 };
+        const err2 = { instancePath: instancePath + "/type", schemaPath: "#/$defs/ContentReasoning/properties/type/const", keyword: "const", params: { allowedValue: "reasoning" }, message: "must be equal to constant", schema: "reasoning", parentSchema: schema40.properties.type, data: data0 };
         if (vErrors === null) {
           vErrors = [err2];
         } else {
@@ -2838,7 +2838,7 @@ function validate59(data, { instancePath = "", parentData, parentDataProperty, r
     if (data.reasoning !== void 0) {
       let data1 = data.reasoning;
       if (typeof data1 !== "string") {
-        const err3 = { instancePath: instancePath + "/reasoning", schemaPath: "#/properties/reasoning/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema40.properties.reasoning.type, parentSchema: schema40.properties.reasoning, data: data1 };
+        const err3 = { instancePath: instancePath + "/reasoning", schemaPath: "#/$defs/ContentReasoning/properties/reasoning/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema40.properties.reasoning.type, parentSchema: schema40.properties.reasoning, data: data1 };
         if (vErrors === null) {
           vErrors = [err3];
         } else {
@@ -2850,7 +2850,7 @@ function validate59(data, { instancePath = "", parentData, parentDataProperty, r
     if (data.summary !== void 0) {
       let data2 = data.summary;
       if (typeof data2 !== "string" && data2 !== null) {
-        const err4 = { instancePath: instancePath + "/summary", schemaPath: "#/properties/summary/type", keyword: "type", params: { type: schema40.properties.summary.type }, message: "must be string,null", schema: schema40.properties.summary.type, parentSchema: schema40.properties.summary, data: data2 };
+        const err4 = { instancePath: instancePath + "/summary", schemaPath: "#/$defs/ContentReasoning/properties/summary/type", keyword: "type", params: { type: schema40.properties.summary.type }, message: "must be string,null", schema: schema40.properties.summary.type, parentSchema: schema40.properties.summary, data: data2 };
         if (vErrors === null) {
           vErrors = [err4];
         } else {
@@ -2862,7 +2862,7 @@ function validate59(data, { instancePath = "", parentData, parentDataProperty, r
     if (data.signature !== void 0) {
       let data3 = data.signature;
       if (typeof data3 !== "string" && data3 !== null) {
-        const err5 = { instancePath: instancePath + "/signature", schemaPath: "#/properties/signature/type", keyword: "type", params: { type: schema40.properties.signature.type }, message: "must be string,null", schema: schema40.properties.signature.type, parentSchema: schema40.properties.signature, data: data3 };
+        const err5 = { instancePath: instancePath + "/signature", schemaPath: "#/$defs/ContentReasoning/properties/signature/type", keyword: "type", params: { type: schema40.properties.signature.type }, message: "must be string,null", schema: schema40.properties.signature.type, parentSchema: schema40.properties.signature, data: data3 };
         if (vErrors === null) {
           vErrors = [err5];
         } else {
@@ -2874,7 +2874,7 @@ function validate59(data, { instancePath = "", parentData, parentDataProperty, r
     if (data.redacted !== void 0) {
       let data4 = data.redacted;
       if (typeof data4 !== "boolean") {
-        const err6 = { instancePath: instancePath + "/redacted", schemaPath: "#/properties/redacted/type", keyword: "type", params: { type: "boolean" }, message: "must be boolean", schema: schema40.properties.redacted.type, parentSchema: schema40.properties.redacted, data: data4 };
+        const err6 = { instancePath: instancePath + "/redacted", schemaPath: "#/$defs/ContentReasoning/properties/redacted/type", keyword: "type", params: { type: "boolean" }, message: "must be boolean", schema: schema40.properties.redacted.type, parentSchema: schema40.properties.redacted, data: data4 };
         if (vErrors === null) {
           vErrors = [err6];
         } else {
@@ -2884,7 +2884,7 @@ function validate59(data, { instancePath = "", parentData, parentDataProperty, r
       }
     }
   } else {
-    const err7 = { instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object", schema: schema40.type, parentSchema: schema40, data };
+    const err7 = { instancePath, schemaPath: "#/$defs/ContentReasoning/type", keyword: "type", params: { type: "object" }, message: "must be object", schema: schema40.type, parentSchema: schema40, data };
     if (vErrors === null) {
       vErrors = [err7];
     } else {
@@ -2901,7 +2901,7 @@ function validate60(data, { instancePath = "", parentData, parentDataProperty, r
   let errors = 0;
   if (data && typeof data == "object" && !Array.isArray(data)) {
     if (data.type === void 0) {
-      const err0 = { instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: "type" }, message: "must have required property 'type'", schema: schema39.required, parentSchema: schema39, data };
+      const err0 = { instancePath, schemaPath: "#/$defs/ContentText/required", keyword: "required", params: { missingProperty: "type" }, message: "must have required property 'type'", schema: schema39.required, parentSchema: schema39, data };
       if (vErrors === null) {
         vErrors = [err0];
       } else {
@@ -2910,7 +2910,7 @@ function validate60(data, { instancePath = "", parentData, parentDataProperty, r
       errors++;
     }
     if (data.text === void 0) {
-      const err1 = { instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: "text" }, message: "must have required property 'text'", schema: schema39.required, parentSchema: schema39, data };
+      const err1 = { instancePath, schemaPath: "#/$defs/ContentText/required", keyword: "required", params: { missingProperty: "text" }, message: "must have required property 'text'", schema: schema39.required, parentSchema: schema39, data };
       if (vErrors === null) {
         vErrors = [err1];
       } else {
@@ -2921,7 +2921,7 @@ function validate60(data, { instancePath = "", parentData, parentDataProperty, r
     if (data.type !== void 0) {
       let data0 = data.type;
       if ("text" !== data0) {
-        const err2 = { instancePath: instancePath + "/type", schemaPath: "#/properties/type/const", keyword: "const", params: { allowedValue: "text" }, message: "must be equal to constant", schema: "text", parentSchema: schema39.properties.type, data: data0 };
+        const err2 = { instancePath: instancePath + "/type", schemaPath: "#/$defs/ContentText/properties/type/const", keyword: "const", params: { allowedValue: "text" }, message: "must be equal to constant", schema: "text", parentSchema: schema39.properties.type, data: data0 };
         if (vErrors === null) {
           vErrors = [err2];
         } else {
@@ -2933,7 +2933,7 @@ function validate60(data, { instancePath = "", parentData, parentDataProperty, r
     if (data.text !== void 0) {
       let data1 = data.text;
       if (typeof data1 !== "string") {
-        const err3 = { instancePath: instancePath + "/text", schemaPath: "#/properties/text/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema39.properties.text.type, parentSchema: schema39.properties.text, data: data1 };
+        const err3 = { instancePath: instancePath + "/text", schemaPath: "#/$defs/ContentText/properties/text/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema39.properties.text.type, parentSchema: schema39.properties.text, data: data1 };
         if (vErrors === null) {
           vErrors = [err3];
         } else {
@@ -2945,7 +2945,7 @@ function validate60(data, { instancePath = "", parentData, parentDataProperty, r
     if (data.refusal !== void 0) {
       let data2 = data.refusal;
       if (typeof data2 !== "boolean" && data2 !== null) {
-        const err4 = { instancePath: instancePath + "/refusal", schemaPath: "#/properties/refusal/type", keyword: "type", params: { type: schema39.properties.refusal.type }, message: "must be boolean,null", schema: schema39.properties.refusal.type, parentSchema: schema39.properties.refusal, data: data2 };
+        const err4 = { instancePath: instancePath + "/refusal", schemaPath: "#/$defs/ContentText/properties/refusal/type", keyword: "type", params: { type: schema39.properties.refusal.type }, message: "must be boolean,null", schema: schema39.properties.refusal.type, parentSchema: schema39.properties.refusal, data: data2 };
         if (vErrors === null) {
           vErrors = [err4];
         } else {
@@ -2955,7 +2955,7 @@ function validate60(data, { instancePath = "", parentData, parentDataProperty, r
       }
     }
   } else {
-    const err5 = { instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object", schema: schema39.type, parentSchema: schema39, data };
+    const err5 = { instancePath, schemaPath: "#/$defs/ContentText/type", keyword: "type", params: { type: "object" }, message: "must be object", schema: schema39.type, parentSchema: schema39, data };
     if (vErrors === null) {
       vErrors = [err5];
     } else {
@@ -2974,7 +2974,7 @@ function validate63(data, { instancePath = "", parentData, parentDataProperty, r
   let errors = 0;
   if (data && typeof data == "object" && !Array.isArray(data)) {
     if (data.start_idx === void 0) {
-      const err0 = { instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: "start_idx" }, message: "must have required property 'start_idx'", schema: schema66.required, parentSchema: schema66, data };
+      const err0 = { instancePath, schemaPath: "#/$defs/InlineCitation/required", keyword: "required", params: { missingProperty: "start_idx" }, message: "must have required property 'start_idx'", schema: schema66.required, parentSchema: schema66, data };
       if (vErrors === null) {
         vErrors = [err0];
       } else {
@@ -2983,7 +2983,7 @@ function validate63(data, { instancePath = "", parentData, parentDataProperty, r
       errors++;
     }
     if (data.end_idx === void 0) {
-      const err1 = { instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: "end_idx" }, message: "must have required property 'end_idx'", schema: schema66.required, parentSchema: schema66, data };
+      const err1 = { instancePath, schemaPath: "#/$defs/InlineCitation/required", keyword: "required", params: { missingProperty: "end_idx" }, message: "must have required property 'end_idx'", schema: schema66.required, parentSchema: schema66, data };
       if (vErrors === null) {
         vErrors = [err1];
       } else {
@@ -2992,7 +2992,7 @@ function validate63(data, { instancePath = "", parentData, parentDataProperty, r
       errors++;
     }
     if (data.target === void 0) {
-      const err2 = { instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: "target" }, message: "must have required property 'target'", schema: schema66.required, parentSchema: schema66, data };
+      const err2 = { instancePath, schemaPath: "#/$defs/InlineCitation/required", keyword: "required", params: { missingProperty: "target" }, message: "must have required property 'target'", schema: schema66.required, parentSchema: schema66, data };
       if (vErrors === null) {
         vErrors = [err2];
       } else {
@@ -3003,7 +3003,7 @@ function validate63(data, { instancePath = "", parentData, parentDataProperty, r
     if (data.start_idx !== void 0) {
       let data0 = data.start_idx;
       if (!(typeof data0 == "number" && (!(data0 % 1) && !isNaN(data0)) && isFinite(data0))) {
-        const err3 = { instancePath: instancePath + "/start_idx", schemaPath: "#/properties/start_idx/type", keyword: "type", params: { type: "integer" }, message: "must be integer", schema: schema66.properties.start_idx.type, parentSchema: schema66.properties.start_idx, data: data0 };
+        const err3 = { instancePath: instancePath + "/start_idx", schemaPath: "#/$defs/InlineCitation/properties/start_idx/type", keyword: "type", params: { type: "integer" }, message: "must be integer", schema: schema66.properties.start_idx.type, parentSchema: schema66.properties.start_idx, data: data0 };
         if (vErrors === null) {
           vErrors = [err3];
         } else {
@@ -3015,7 +3015,7 @@ function validate63(data, { instancePath = "", parentData, parentDataProperty, r
     if (data.end_idx !== void 0) {
       let data1 = data.end_idx;
       if (!(typeof data1 == "number" && (!(data1 % 1) && !isNaN(data1)) && isFinite(data1))) {
-        const err4 = { instancePath: instancePath + "/end_idx", schemaPath: "#/properties/end_idx/type", keyword: "type", params: { type: "integer" }, message: "must be integer", schema: schema66.properties.end_idx.type, parentSchema: schema66.properties.end_idx, data: data1 };
+        const err4 = { instancePath: instancePath + "/end_idx", schemaPath: "#/$defs/InlineCitation/properties/end_idx/type", keyword: "type", params: { type: "integer" }, message: "must be integer", schema: schema66.properties.end_idx.type, parentSchema: schema66.properties.end_idx, data: data1 };
         if (vErrors === null) {
           vErrors = [err4];
         } else {
@@ -3034,7 +3034,7 @@ function validate63(data, { instancePath = "", parentData, parentDataProperty, r
       }
     }
   } else {
-    const err5 = { instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object", schema: schema66.type, parentSchema: schema66, data };
+    const err5 = { instancePath, schemaPath: "#/$defs/InlineCitation/type", keyword: "type", params: { type: "object" }, message: "must be object", schema: schema66.type, parentSchema: schema66, data };
     if (vErrors === null) {
       vErrors = [err5];
     } else {
@@ -3057,7 +3057,7 @@ function validate61(data, { instancePath = "", parentData, parentDataProperty, r
   }
   if (data && typeof data == "object" && !Array.isArray(data)) {
     if (data.role === void 0) {
-      const err0 = { instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: "role" }, message: "must have required property 'role'", schema: schema65.required, parentSchema: schema65, data };
+      const err0 = { instancePath, schemaPath: "#/$defs/DocentAssistantMessage/required", keyword: "required", params: { missingProperty: "role" }, message: "must have required property 'role'", schema: schema65.required, parentSchema: schema65, data };
       if (vErrors === null) {
         vErrors = [err0];
       } else {
@@ -3068,7 +3068,7 @@ function validate61(data, { instancePath = "", parentData, parentDataProperty, r
     if (data.role !== void 0) {
       let data0 = data.role;
       if ("assistant" !== data0) {
-        const err1 = { instancePath: instancePath + "/role", schemaPath: "#/properties/role/const", keyword: "const", params: { allowedValue: "assistant" }, message: "must be equal to constant", schema: "assistant", parentSchema: schema65.properties.role, data: data0 };
+        const err1 = { instancePath: instancePath + "/role", schemaPath: "#/$defs/DocentAssistantMessage/properties/role/const", keyword: "const", params: { allowedValue: "assistant" }, message: "must be equal to constant", schema: "assistant", parentSchema: schema65.properties.role, data: data0 };
         if (vErrors === null) {
           vErrors = [err1];
         } else {
@@ -3080,7 +3080,7 @@ function validate61(data, { instancePath = "", parentData, parentDataProperty, r
     if (data.citations !== void 0) {
       let data1 = data.citations;
       if (!Array.isArray(data1) && data1 !== null) {
-        const err2 = { instancePath: instancePath + "/citations", schemaPath: "#/properties/citations/type", keyword: "type", params: { type: schema65.properties.citations.type }, message: "must be array,null", schema: schema65.properties.citations.type, parentSchema: schema65.properties.citations, data: data1 };
+        const err2 = { instancePath: instancePath + "/citations", schemaPath: "#/$defs/DocentAssistantMessage/properties/citations/type", keyword: "type", params: { type: schema65.properties.citations.type }, message: "must be array,null", schema: schema65.properties.citations.type, parentSchema: schema65.properties.citations, data: data1 };
         if (vErrors === null) {
           vErrors = [err2];
         } else {
@@ -3104,7 +3104,7 @@ function validate61(data, { instancePath = "", parentData, parentDataProperty, r
     if (data.suggested_messages !== void 0) {
       let data3 = data.suggested_messages;
       if (!Array.isArray(data3) && data3 !== null) {
-        const err3 = { instancePath: instancePath + "/suggested_messages", schemaPath: "#/properties/suggested_messages/type", keyword: "type", params: { type: schema65.properties.suggested_messages.type }, message: "must be array,null", schema: schema65.properties.suggested_messages.type, parentSchema: schema65.properties.suggested_messages, data: data3 };
+        const err3 = { instancePath: instancePath + "/suggested_messages", schemaPath: "#/$defs/DocentAssistantMessage/properties/suggested_messages/type", keyword: "type", params: { type: schema65.properties.suggested_messages.type }, message: "must be array,null", schema: schema65.properties.suggested_messages.type, parentSchema: schema65.properties.suggested_messages, data: data3 };
         if (vErrors === null) {
           vErrors = [err3];
         } else {
@@ -3117,7 +3117,7 @@ function validate61(data, { instancePath = "", parentData, parentDataProperty, r
         for (let i1 = 0; i1 < len1; i1++) {
           let data4 = data3[i1];
           if (typeof data4 !== "string") {
-            const err4 = { instancePath: instancePath + "/suggested_messages/" + i1, schemaPath: "#/properties/suggested_messages/items/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema65.properties.suggested_messages.items.type, parentSchema: schema65.properties.suggested_messages.items, data: data4 };
+            const err4 = { instancePath: instancePath + "/suggested_messages/" + i1, schemaPath: "#/$defs/DocentAssistantMessage/properties/suggested_messages/items/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema65.properties.suggested_messages.items.type, parentSchema: schema65.properties.suggested_messages.items, data: data4 };
             if (vErrors === null) {
               vErrors = [err4];
             } else {
@@ -3129,7 +3129,7 @@ function validate61(data, { instancePath = "", parentData, parentDataProperty, r
       }
     }
   } else {
-    const err5 = { instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object", schema: schema65.type, parentSchema: schema65, data };
+    const err5 = { instancePath, schemaPath: "#/$defs/DocentAssistantMessage/type", keyword: "type", params: { type: "object" }, message: "must be object", schema: schema65.type, parentSchema: schema65, data };
     if (vErrors === null) {
       vErrors = [err5];
     } else {
@@ -3181,7 +3181,7 @@ function validate66(data, { instancePath = "", parentData, parentDataProperty, r
           errors = vErrors.length;
         }
       } else {
-        const err0 = { instancePath, schemaPath: "#/discriminator", keyword: "discriminator", params: { error: "mapping", tag: "role", tagValue: tag0 }, message: 'value of tag "role" must be in oneOf', schema: schema67.discriminator, parentSchema: schema67, data };
+        const err0 = { instancePath, schemaPath: "#/$defs/DocentChatMessage/discriminator", keyword: "discriminator", params: { error: "mapping", tag: "role", tagValue: tag0 }, message: 'value of tag "role" must be in oneOf', schema: schema67.discriminator, parentSchema: schema67, data };
         if (vErrors === null) {
           vErrors = [err0];
         } else {
@@ -3190,7 +3190,7 @@ function validate66(data, { instancePath = "", parentData, parentDataProperty, r
         errors++;
       }
     } else {
-      const err1 = { instancePath, schemaPath: "#/discriminator", keyword: "discriminator", params: { error: "tag", tag: "role", tagValue: tag0 }, message: 'tag "role" must be string', schema: schema67.discriminator, parentSchema: schema67, data };
+      const err1 = { instancePath, schemaPath: "#/$defs/DocentChatMessage/discriminator", keyword: "discriminator", params: { error: "tag", tag: "role", tagValue: tag0 }, message: 'tag "role" must be string', schema: schema67.discriminator, parentSchema: schema67, data };
       if (vErrors === null) {
         vErrors = [err1];
       } else {
@@ -3199,7 +3199,7 @@ function validate66(data, { instancePath = "", parentData, parentDataProperty, r
       errors++;
     }
   } else {
-    const err2 = { instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object", schema: schema67.type, parentSchema: schema67, data };
+    const err2 = { instancePath, schemaPath: "#/$defs/DocentChatMessage/type", keyword: "type", params: { type: "object" }, message: "must be object", schema: schema67.type, parentSchema: schema67, data };
     if (vErrors === null) {
       vErrors = [err2];
     } else {
@@ -3216,7 +3216,7 @@ function validate71(data, { instancePath = "", parentData, parentDataProperty, r
   let errors = 0;
   if (data && typeof data == "object" && !Array.isArray(data)) {
     if (data.start_idx === void 0) {
-      const err0 = { instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: "start_idx" }, message: "must have required property 'start_idx'", schema: schema66.required, parentSchema: schema66, data };
+      const err0 = { instancePath, schemaPath: "#/$defs/InlineCitation/required", keyword: "required", params: { missingProperty: "start_idx" }, message: "must have required property 'start_idx'", schema: schema66.required, parentSchema: schema66, data };
       if (vErrors === null) {
         vErrors = [err0];
       } else {
@@ -3225,7 +3225,7 @@ function validate71(data, { instancePath = "", parentData, parentDataProperty, r
       errors++;
     }
     if (data.end_idx === void 0) {
-      const err1 = { instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: "end_idx" }, message: "must have required property 'end_idx'", schema: schema66.required, parentSchema: schema66, data };
+      const err1 = { instancePath, schemaPath: "#/$defs/InlineCitation/required", keyword: "required", params: { missingProperty: "end_idx" }, message: "must have required property 'end_idx'", schema: schema66.required, parentSchema: schema66, data };
       if (vErrors === null) {
         vErrors = [err1];
       } else {
@@ -3234,7 +3234,7 @@ function validate71(data, { instancePath = "", parentData, parentDataProperty, r
       errors++;
     }
     if (data.target === void 0) {
-      const err2 = { instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: "target" }, message: "must have required property 'target'", schema: schema66.required, parentSchema: schema66, data };
+      const err2 = { instancePath, schemaPath: "#/$defs/InlineCitation/required", keyword: "required", params: { missingProperty: "target" }, message: "must have required property 'target'", schema: schema66.required, parentSchema: schema66, data };
       if (vErrors === null) {
         vErrors = [err2];
       } else {
@@ -3245,7 +3245,7 @@ function validate71(data, { instancePath = "", parentData, parentDataProperty, r
     if (data.start_idx !== void 0) {
       let data0 = data.start_idx;
       if (!(typeof data0 == "number" && (!(data0 % 1) && !isNaN(data0)) && isFinite(data0))) {
-        const err3 = { instancePath: instancePath + "/start_idx", schemaPath: "#/properties/start_idx/type", keyword: "type", params: { type: "integer" }, message: "must be integer", schema: schema66.properties.start_idx.type, parentSchema: schema66.properties.start_idx, data: data0 };
+        const err3 = { instancePath: instancePath + "/start_idx", schemaPath: "#/$defs/InlineCitation/properties/start_idx/type", keyword: "type", params: { type: "integer" }, message: "must be integer", schema: schema66.properties.start_idx.type, parentSchema: schema66.properties.start_idx, data: data0 };
         if (vErrors === null) {
           vErrors = [err3];
         } else {
@@ -3257,7 +3257,7 @@ function validate71(data, { instancePath = "", parentData, parentDataProperty, r
     if (data.end_idx !== void 0) {
       let data1 = data.end_idx;
       if (!(typeof data1 == "number" && (!(data1 % 1) && !isNaN(data1)) && isFinite(data1))) {
-        const err4 = { instancePath: instancePath + "/end_idx", schemaPath: "#/properties/end_idx/type", keyword: "type", params: { type: "integer" }, message: "must be integer", schema: schema66.properties.end_idx.type, parentSchema: schema66.properties.end_idx, data: data1 };
+        const err4 = { instancePath: instancePath + "/end_idx", schemaPath: "#/$defs/InlineCitation/properties/end_idx/type", keyword: "type", params: { type: "integer" }, message: "must be integer", schema: schema66.properties.end_idx.type, parentSchema: schema66.properties.end_idx, data: data1 };
         if (vErrors === null) {
           vErrors = [err4];
         } else {
@@ -3276,7 +3276,7 @@ function validate71(data, { instancePath = "", parentData, parentDataProperty, r
       }
     }
   } else {
-    const err5 = { instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object", schema: schema66.type, parentSchema: schema66, data };
+    const err5 = { instancePath, schemaPath: "#/$defs/InlineCitation/type", keyword: "type", params: { type: "object" }, message: "must be object", schema: schema66.type, parentSchema: schema66, data };
     if (vErrors === null) {
       vErrors = [err5];
     } else {
@@ -3295,7 +3295,7 @@ function validate73(data, { instancePath = "", parentData, parentDataProperty, r
   let valid0 = false;
   const _errs1 = errors;
   if (typeof data !== "string") {
-    const err0 = { instancePath, schemaPath: "#/anyOf/0/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema37.anyOf[0].type, parentSchema: schema37.anyOf[0], data };
+    const err0 = { instancePath, schemaPath: "#/$defs/MessageContent/anyOf/0/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema37.anyOf[0].type, parentSchema: schema37.anyOf[0], data };
     if (vErrors === null) {
       vErrors = [err0];
     } else {
@@ -3319,7 +3319,7 @@ function validate73(data, { instancePath = "", parentData, parentDataProperty, r
         }
       }
     } else {
-      const err1 = { instancePath, schemaPath: "#/anyOf/1/type", keyword: "type", params: { type: "array" }, message: "must be array", schema: schema37.anyOf[1].type, parentSchema: schema37.anyOf[1], data };
+      const err1 = { instancePath, schemaPath: "#/$defs/MessageContent/anyOf/1/type", keyword: "type", params: { type: "array" }, message: "must be array", schema: schema37.anyOf[1].type, parentSchema: schema37.anyOf[1], data };
       if (vErrors === null) {
         vErrors = [err1];
       } else {
@@ -3331,7 +3331,7 @@ function validate73(data, { instancePath = "", parentData, parentDataProperty, r
     valid0 = valid0 || _valid0;
   }
   if (!valid0) {
-    const err2 = { instancePath, schemaPath: "#/anyOf", keyword: "anyOf", params: {}, message: "must match a schema in anyOf", schema: schema37.anyOf, parentSchema: schema37, data };
+    const err2 = { instancePath, schemaPath: "#/$defs/MessageContent/anyOf", keyword: "anyOf", params: {}, message: "must match a schema in anyOf", schema: schema37.anyOf, parentSchema: schema37, data };
     if (vErrors === null) {
       vErrors = [err2];
     } else {
@@ -3357,7 +3357,7 @@ function validate75(data, { instancePath = "", parentData, parentDataProperty, r
   let errors = 0;
   if (data && typeof data == "object" && !Array.isArray(data)) {
     if (data.item_type === void 0) {
-      const err0 = { instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: "item_type" }, message: "must have required property 'item_type'", schema: schema56.required, parentSchema: schema56, data };
+      const err0 = { instancePath, schemaPath: "#/$defs/ReadingResultItem/required", keyword: "required", params: { missingProperty: "item_type" }, message: "must have required property 'item_type'", schema: schema56.required, parentSchema: schema56, data };
       if (vErrors === null) {
         vErrors = [err0];
       } else {
@@ -3366,7 +3366,7 @@ function validate75(data, { instancePath = "", parentData, parentDataProperty, r
       errors++;
     }
     if (data.reading_result_id === void 0) {
-      const err1 = { instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: "reading_result_id" }, message: "must have required property 'reading_result_id'", schema: schema56.required, parentSchema: schema56, data };
+      const err1 = { instancePath, schemaPath: "#/$defs/ReadingResultItem/required", keyword: "required", params: { missingProperty: "reading_result_id" }, message: "must have required property 'reading_result_id'", schema: schema56.required, parentSchema: schema56, data };
       if (vErrors === null) {
         vErrors = [err1];
       } else {
@@ -3375,7 +3375,7 @@ function validate75(data, { instancePath = "", parentData, parentDataProperty, r
       errors++;
     }
     if (data.collection_id === void 0) {
-      const err2 = { instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: "collection_id" }, message: "must have required property 'collection_id'", schema: schema56.required, parentSchema: schema56, data };
+      const err2 = { instancePath, schemaPath: "#/$defs/ReadingResultItem/required", keyword: "required", params: { missingProperty: "collection_id" }, message: "must have required property 'collection_id'", schema: schema56.required, parentSchema: schema56, data };
       if (vErrors === null) {
         vErrors = [err2];
       } else {
@@ -3386,7 +3386,7 @@ function validate75(data, { instancePath = "", parentData, parentDataProperty, r
     if (data.item_type !== void 0) {
       let data0 = data.item_type;
       if ("reading_result" !== data0) {
-        const err3 = { instancePath: instancePath + "/item_type", schemaPath: "#/properties/item_type/const", keyword: "const", params: { allowedValue: "reading_result" }, message: "must be equal to constant", schema: "reading_result", parentSchema: schema56.properties.item_type, data: data0 };
+        const err3 = { instancePath: instancePath + "/item_type", schemaPath: "#/$defs/ReadingResultItem/properties/item_type/const", keyword: "const", params: { allowedValue: "reading_result" }, message: "must be equal to constant", schema: "reading_result", parentSchema: schema56.properties.item_type, data: data0 };
         if (vErrors === null) {
           vErrors = [err3];
         } else {
@@ -3398,7 +3398,7 @@ function validate75(data, { instancePath = "", parentData, parentDataProperty, r
     if (data.reading_result_id !== void 0) {
       let data1 = data.reading_result_id;
       if (typeof data1 !== "string") {
-        const err4 = { instancePath: instancePath + "/reading_result_id", schemaPath: "#/properties/reading_result_id/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema56.properties.reading_result_id.type, parentSchema: schema56.properties.reading_result_id, data: data1 };
+        const err4 = { instancePath: instancePath + "/reading_result_id", schemaPath: "#/$defs/ReadingResultItem/properties/reading_result_id/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema56.properties.reading_result_id.type, parentSchema: schema56.properties.reading_result_id, data: data1 };
         if (vErrors === null) {
           vErrors = [err4];
         } else {
@@ -3410,7 +3410,7 @@ function validate75(data, { instancePath = "", parentData, parentDataProperty, r
     if (data.collection_id !== void 0) {
       let data2 = data.collection_id;
       if (typeof data2 !== "string") {
-        const err5 = { instancePath: instancePath + "/collection_id", schemaPath: "#/properties/collection_id/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema56.properties.collection_id.type, parentSchema: schema56.properties.collection_id, data: data2 };
+        const err5 = { instancePath: instancePath + "/collection_id", schemaPath: "#/$defs/ReadingResultItem/properties/collection_id/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema56.properties.collection_id.type, parentSchema: schema56.properties.collection_id, data: data2 };
         if (vErrors === null) {
           vErrors = [err5];
         } else {
@@ -3420,7 +3420,7 @@ function validate75(data, { instancePath = "", parentData, parentDataProperty, r
       }
     }
   } else {
-    const err6 = { instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object", schema: schema56.type, parentSchema: schema56, data };
+    const err6 = { instancePath, schemaPath: "#/$defs/ReadingResultItem/type", keyword: "type", params: { type: "object" }, message: "must be object", schema: schema56.type, parentSchema: schema56, data };
     if (vErrors === null) {
       vErrors = [err6];
     } else {
@@ -3437,7 +3437,7 @@ function validate76(data, { instancePath = "", parentData, parentDataProperty, r
   let errors = 0;
   if (data && typeof data == "object" && !Array.isArray(data)) {
     if (data.content === void 0) {
-      const err0 = { instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: "content" }, message: "must have required property 'content'", schema: schema36.required, parentSchema: schema36, data };
+      const err0 = { instancePath, schemaPath: "#/$defs/SystemMessage/required", keyword: "required", params: { missingProperty: "content" }, message: "must have required property 'content'", schema: schema36.required, parentSchema: schema36, data };
       if (vErrors === null) {
         vErrors = [err0];
       } else {
@@ -3446,7 +3446,7 @@ function validate76(data, { instancePath = "", parentData, parentDataProperty, r
       errors++;
     }
     if (data.role === void 0) {
-      const err1 = { instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: "role" }, message: "must have required property 'role'", schema: schema36.required, parentSchema: schema36, data };
+      const err1 = { instancePath, schemaPath: "#/$defs/SystemMessage/required", keyword: "required", params: { missingProperty: "role" }, message: "must have required property 'role'", schema: schema36.required, parentSchema: schema36, data };
       if (vErrors === null) {
         vErrors = [err1];
       } else {
@@ -3457,7 +3457,7 @@ function validate76(data, { instancePath = "", parentData, parentDataProperty, r
     if (data.id !== void 0) {
       let data0 = data.id;
       if (typeof data0 !== "string" && data0 !== null) {
-        const err2 = { instancePath: instancePath + "/id", schemaPath: "#/properties/id/type", keyword: "type", params: { type: schema36.properties.id.type }, message: "must be string,null", schema: schema36.properties.id.type, parentSchema: schema36.properties.id, data: data0 };
+        const err2 = { instancePath: instancePath + "/id", schemaPath: "#/$defs/SystemMessage/properties/id/type", keyword: "type", params: { type: schema36.properties.id.type }, message: "must be string,null", schema: schema36.properties.id.type, parentSchema: schema36.properties.id, data: data0 };
         if (vErrors === null) {
           vErrors = [err2];
         } else {
@@ -3478,7 +3478,7 @@ function validate76(data, { instancePath = "", parentData, parentDataProperty, r
     if (data.role !== void 0) {
       let data2 = data.role;
       if ("system" !== data2) {
-        const err3 = { instancePath: instancePath + "/role", schemaPath: "#/properties/role/const", keyword: "const", params: { allowedValue: "system" }, message: "must be equal to constant", schema: "system", parentSchema: schema36.properties.role, data: data2 };
+        const err3 = { instancePath: instancePath + "/role", schemaPath: "#/$defs/SystemMessage/properties/role/const", keyword: "const", params: { allowedValue: "system" }, message: "must be equal to constant", schema: "system", parentSchema: schema36.properties.role, data: data2 };
         if (vErrors === null) {
           vErrors = [err3];
         } else {
@@ -3490,7 +3490,7 @@ function validate76(data, { instancePath = "", parentData, parentDataProperty, r
     if (data.metadata !== void 0) {
       let data3 = data.metadata;
       if (!(data3 && typeof data3 == "object" && !Array.isArray(data3)) && data3 !== null) {
-        const err4 = { instancePath: instancePath + "/metadata", schemaPath: "#/properties/metadata/type", keyword: "type", params: { type: schema36.properties.metadata.type }, message: "must be object,null", schema: schema36.properties.metadata.type, parentSchema: schema36.properties.metadata, data: data3 };
+        const err4 = { instancePath: instancePath + "/metadata", schemaPath: "#/$defs/SystemMessage/properties/metadata/type", keyword: "type", params: { type: schema36.properties.metadata.type }, message: "must be object,null", schema: schema36.properties.metadata.type, parentSchema: schema36.properties.metadata, data: data3 };
         if (vErrors === null) {
           vErrors = [err4];
         } else {
@@ -3500,7 +3500,7 @@ function validate76(data, { instancePath = "", parentData, parentDataProperty, r
       }
     }
   } else {
-    const err5 = { instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object", schema: schema36.type, parentSchema: schema36, data };
+    const err5 = { instancePath, schemaPath: "#/$defs/SystemMessage/type", keyword: "type", params: { type: "object" }, message: "must be object", schema: schema36.type, parentSchema: schema36, data };
     if (vErrors === null) {
       vErrors = [err5];
     } else {
@@ -3530,7 +3530,7 @@ function validate78(data, { instancePath = "", parentData, parentDataProperty, r
   }
   var valid0 = _errs2 === errors;
   if (valid0) {
-    const err1 = { instancePath, schemaPath: "#/not", keyword: "not", params: {}, message: "must NOT be valid", schema: schema34.not, parentSchema: schema34, data };
+    const err1 = { instancePath, schemaPath: "#/$defs/Timestamp/not", keyword: "not", params: {}, message: "must NOT be valid", schema: schema34.not, parentSchema: schema34, data };
     if (vErrors === null) {
       vErrors = [err1];
     } else {
@@ -3549,7 +3549,7 @@ function validate78(data, { instancePath = "", parentData, parentDataProperty, r
   }
   if (typeof data === "string") {
     if (!pattern5.test(data)) {
-      const err2 = { instancePath, schemaPath: "#/pattern", keyword: "pattern", params: { pattern: "^(([0-9]{3}[1-9]|[0-9]{2}[1-9][0-9]|[0-9][1-9][0-9]{2}|[1-9][0-9]{3})-(0[13578]|1[02])-(0[1-9]|[12][0-9]|3[01])|([0-9]{3}[1-9]|[0-9]{2}[1-9][0-9]|[0-9][1-9][0-9]{2}|[1-9][0-9]{3})-(0[469]|11)-(0[1-9]|[12][0-9]|30)|([0-9]{3}[1-9]|[0-9]{2}[1-9][0-9]|[0-9][1-9][0-9]{2}|[1-9][0-9]{3})-02-(0[1-9]|1[0-9]|2[0-8])|([0-9]{2}(0[48]|[2468][048]|[13579][26])|(0[48]|[2468][048]|[13579][26])00)-02-29)T([01][0-9]|2[0-3]):[0-5][0-9]:[0-5][0-9](\\.[0-9]{1,6})?(Z|[+-]([01][0-9]|2[0-3]):[0-5][0-9])?$" }, message: 'must match pattern "^(([0-9]{3}[1-9]|[0-9]{2}[1-9][0-9]|[0-9][1-9][0-9]{2}|[1-9][0-9]{3})-(0[13578]|1[02])-(0[1-9]|[12][0-9]|3[01])|([0-9]{3}[1-9]|[0-9]{2}[1-9][0-9]|[0-9][1-9][0-9]{2}|[1-9][0-9]{3})-(0[469]|11)-(0[1-9]|[12][0-9]|30)|([0-9]{3}[1-9]|[0-9]{2}[1-9][0-9]|[0-9][1-9][0-9]{2}|[1-9][0-9]{3})-02-(0[1-9]|1[0-9]|2[0-8])|([0-9]{2}(0[48]|[2468][048]|[13579][26])|(0[48]|[2468][048]|[13579][26])00)-02-29)T([01][0-9]|2[0-3]):[0-5][0-9]:[0-5][0-9](\\.[0-9]{1,6})?(Z|[+-]([01][0-9]|2[0-3]):[0-5][0-9])?$"', schema: "^(([0-9]{3}[1-9]|[0-9]{2}[1-9][0-9]|[0-9][1-9][0-9]{2}|[1-9][0-9]{3})-(0[13578]|1[02])-(0[1-9]|[12][0-9]|3[01])|([0-9]{3}[1-9]|[0-9]{2}[1-9][0-9]|[0-9][1-9][0-9]{2}|[1-9][0-9]{3})-(0[469]|11)-(0[1-9]|[12][0-9]|30)|([0-9]{3}[1-9]|[0-9]{2}[1-9][0-9]|[0-9][1-9][0-9]{2}|[1-9][0-9]{3})-02-(0[1-9]|1[0-9]|2[0-8])|([0-9]{2}(0[48]|[2468][048]|[13579][26])|(0[48]|[2468][048]|[13579][26])00)-02-29)T([01][0-9]|2[0-3]):[0-5][0-9]:[0-5][0-9](\\.[0-9]{1,6})?(Z|[+-]([01][0-9]|2[0-3]):[0-5][0-9])?$", parentSchema: schema34, data };
+      const err2 = { instancePath, schemaPath: "#/$defs/Timestamp/pattern", keyword: "pattern", params: { pattern: "^(([0-9]{3}[1-9]|[0-9]{2}[1-9][0-9]|[0-9][1-9][0-9]{2}|[1-9][0-9]{3})-(0[13578]|1[02])-(0[1-9]|[12][0-9]|3[01])|([0-9]{3}[1-9]|[0-9]{2}[1-9][0-9]|[0-9][1-9][0-9]{2}|[1-9][0-9]{3})-(0[469]|11)-(0[1-9]|[12][0-9]|30)|([0-9]{3}[1-9]|[0-9]{2}[1-9][0-9]|[0-9][1-9][0-9]{2}|[1-9][0-9]{3})-02-(0[1-9]|1[0-9]|2[0-8])|([0-9]{2}(0[48]|[2468][048]|[13579][26])|(0[48]|[2468][048]|[13579][26])00)-02-29)T([01][0-9]|2[0-3]):[0-5][0-9]:[0-5][0-9](\\.[0-9]{1,6})?(Z|[+-]([01][0-9]|2[0-3]):[0-5][0-9])?$" }, message: 'must match pattern "^(([0-9]{3}[1-9]|[0-9]{2}[1-9][0-9]|[0-9][1-9][0-9]{2}|[1-9][0-9]{3})-(0[13578]|1[02])-(0[1-9]|[12][0-9]|3[01])|([0-9]{3}[1-9]|[0-9]{2}[1-9][0-9]|[0-9][1-9][0-9]{2}|[1-9][0-9]{3})-(0[469]|11)-(0[1-9]|[12][0-9]|30)|([0-9]{3}[1-9]|[0-9]{2}[1-9][0-9]|[0-9][1-9][0-9]{2}|[1-9][0-9]{3})-02-(0[1-9]|1[0-9]|2[0-8])|([0-9]{2}(0[48]|[2468][048]|[13579][26])|(0[48]|[2468][048]|[13579][26])00)-02-29)T([01][0-9]|2[0-3]):[0-5][0-9]:[0-5][0-9](\\.[0-9]{1,6})?(Z|[+-]([01][0-9]|2[0-3]):[0-5][0-9])?$"', schema: "^(([0-9]{3}[1-9]|[0-9]{2}[1-9][0-9]|[0-9][1-9][0-9]{2}|[1-9][0-9]{3})-(0[13578]|1[02])-(0[1-9]|[12][0-9]|3[01])|([0-9]{3}[1-9]|[0-9]{2}[1-9][0-9]|[0-9][1-9][0-9]{2}|[1-9][0-9]{3})-(0[469]|11)-(0[1-9]|[12][0-9]|30)|([0-9]{3}[1-9]|[0-9]{2}[1-9][0-9]|[0-9][1-9][0-9]{2}|[1-9][0-9]{3})-02-(0[1-9]|1[0-9]|2[0-8])|([0-9]{2}(0[48]|[2468][048]|[13579][26])|(0[48]|[2468][048]|[13579][26])00)-02-29)T([01][0-9]|2[0-3]):[0-5][0-9]:[0-5][0-9](\\.[0-9]{1,6})?(Z|[+-]([01][0-9]|2[0-3]):[0-5][0-9])?$", parentSchema: schema34, data };
       if (vErrors === null) {
         vErrors = [err2];
       } else {
@@ -3558,7 +3558,7 @@ function validate78(data, { instancePath = "", parentData, parentDataProperty, r
       errors++;
     }
   } else {
-    const err3 = { instancePath, schemaPath: "#/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema34.type, parentSchema: schema34, data };
+    const err3 = { instancePath, schemaPath: "#/$defs/Timestamp/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema34.type, parentSchema: schema34, data };
     if (vErrors === null) {
       vErrors = [err3];
     } else {
@@ -3575,7 +3575,7 @@ function validate79(data, { instancePath = "", parentData, parentDataProperty, r
   let errors = 0;
   if (data && typeof data == "object" && !Array.isArray(data)) {
     if (data.id === void 0) {
-      const err0 = { instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: "id" }, message: "must have required property 'id'", schema: schema43.required, parentSchema: schema43, data };
+      const err0 = { instancePath, schemaPath: "#/$defs/ToolCall/required", keyword: "required", params: { missingProperty: "id" }, message: "must have required property 'id'", schema: schema43.required, parentSchema: schema43, data };
       if (vErrors === null) {
         vErrors = [err0];
       } else {
@@ -3584,7 +3584,7 @@ function validate79(data, { instancePath = "", parentData, parentDataProperty, r
       errors++;
     }
     if (data.function === void 0) {
-      const err1 = { instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: "function" }, message: "must have required property 'function'", schema: schema43.required, parentSchema: schema43, data };
+      const err1 = { instancePath, schemaPath: "#/$defs/ToolCall/required", keyword: "required", params: { missingProperty: "function" }, message: "must have required property 'function'", schema: schema43.required, parentSchema: schema43, data };
       if (vErrors === null) {
         vErrors = [err1];
       } else {
@@ -3593,7 +3593,7 @@ function validate79(data, { instancePath = "", parentData, parentDataProperty, r
       errors++;
     }
     if (data.arguments === void 0) {
-      const err2 = { instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: "arguments" }, message: "must have required property 'arguments'", schema: schema43.required, parentSchema: schema43, data };
+      const err2 = { instancePath, schemaPath: "#/$defs/ToolCall/required", keyword: "required", params: { missingProperty: "arguments" }, message: "must have required property 'arguments'", schema: schema43.required, parentSchema: schema43, data };
       if (vErrors === null) {
         vErrors = [err2];
       } else {
@@ -3604,7 +3604,7 @@ function validate79(data, { instancePath = "", parentData, parentDataProperty, r
     if (data.id !== void 0) {
       let data0 = data.id;
       if (typeof data0 !== "string") {
-        const err3 = { instancePath: instancePath + "/id", schemaPath: "#/properties/id/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema43.properties.id.type, parentSchema: schema43.properties.id, data: data0 };
+        const err3 = { instancePath: instancePath + "/id", schemaPath: "#/$defs/ToolCall/properties/id/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema43.properties.id.type, parentSchema: schema43.properties.id, data: data0 };
         if (vErrors === null) {
           vErrors = [err3];
         } else {
@@ -3616,7 +3616,7 @@ function validate79(data, { instancePath = "", parentData, parentDataProperty, r
     if (data.function !== void 0) {
       let data1 = data.function;
       if (typeof data1 !== "string") {
-        const err4 = { instancePath: instancePath + "/function", schemaPath: "#/properties/function/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema43.properties.function.type, parentSchema: schema43.properties.function, data: data1 };
+        const err4 = { instancePath: instancePath + "/function", schemaPath: "#/$defs/ToolCall/properties/function/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema43.properties.function.type, parentSchema: schema43.properties.function, data: data1 };
         if (vErrors === null) {
           vErrors = [err4];
         } else {
@@ -3628,7 +3628,7 @@ function validate79(data, { instancePath = "", parentData, parentDataProperty, r
     if (data.arguments !== void 0) {
       let data2 = data.arguments;
       if (!(data2 && typeof data2 == "object" && !Array.isArray(data2))) {
-        const err5 = { instancePath: instancePath + "/arguments", schemaPath: "#/properties/arguments/type", keyword: "type", params: { type: "object" }, message: "must be object", schema: schema43.properties.arguments.type, parentSchema: schema43.properties.arguments, data: data2 };
+        const err5 = { instancePath: instancePath + "/arguments", schemaPath: "#/$defs/ToolCall/properties/arguments/type", keyword: "type", params: { type: "object" }, message: "must be object", schema: schema43.properties.arguments.type, parentSchema: schema43.properties.arguments, data: data2 };
         if (vErrors === null) {
           vErrors = [err5];
         } else {
@@ -3640,7 +3640,7 @@ function validate79(data, { instancePath = "", parentData, parentDataProperty, r
     if (data.type !== void 0) {
       let data3 = data.type;
       if (!(data3 === "function" || data3 === null)) {
-        const err6 = { instancePath: instancePath + "/type", schemaPath: "#/properties/type/enum", keyword: "enum", params: { allowedValues: schema43.properties.type.enum }, message: "must be equal to one of the allowed values", schema: schema43.properties.type.enum, parentSchema: schema43.properties.type, data: data3 };
+        const err6 = { instancePath: instancePath + "/type", schemaPath: "#/$defs/ToolCall/properties/type/enum", keyword: "enum", params: { allowedValues: schema43.properties.type.enum }, message: "must be equal to one of the allowed values", schema: schema43.properties.type.enum, parentSchema: schema43.properties.type, data: data3 };
         if (vErrors === null) {
           vErrors = [err6];
         } else {
@@ -3652,7 +3652,7 @@ function validate79(data, { instancePath = "", parentData, parentDataProperty, r
     if (data.parse_error !== void 0) {
       let data4 = data.parse_error;
       if (typeof data4 !== "string" && data4 !== null) {
-        const err7 = { instancePath: instancePath + "/parse_error", schemaPath: "#/properties/parse_error/type", keyword: "type", params: { type: schema43.properties.parse_error.type }, message: "must be string,null", schema: schema43.properties.parse_error.type, parentSchema: schema43.properties.parse_error, data: data4 };
+        const err7 = { instancePath: instancePath + "/parse_error", schemaPath: "#/$defs/ToolCall/properties/parse_error/type", keyword: "type", params: { type: schema43.properties.parse_error.type }, message: "must be string,null", schema: schema43.properties.parse_error.type, parentSchema: schema43.properties.parse_error, data: data4 };
         if (vErrors === null) {
           vErrors = [err7];
         } else {
@@ -3735,7 +3735,7 @@ function validate79(data, { instancePath = "", parentData, parentDataProperty, r
       if (!valid1) {
         const _errs20 = errors;
         if (data5 !== null) {
-          const err14 = { instancePath: instancePath + "/view", schemaPath: "#/properties/view/anyOf/1/type", keyword: "type", params: { type: "null" }, message: "must be null", schema: schema43.properties.view.anyOf[1].type, parentSchema: schema43.properties.view.anyOf[1], data: data5 };
+          const err14 = { instancePath: instancePath + "/view", schemaPath: "#/$defs/ToolCall/properties/view/anyOf/1/type", keyword: "type", params: { type: "null" }, message: "must be null", schema: schema43.properties.view.anyOf[1].type, parentSchema: schema43.properties.view.anyOf[1], data: data5 };
           if (vErrors === null) {
             vErrors = [err14];
           } else {
@@ -3747,7 +3747,7 @@ function validate79(data, { instancePath = "", parentData, parentDataProperty, r
         valid1 = valid1 || _valid0;
       }
       if (!valid1) {
-        const err15 = { instancePath: instancePath + "/view", schemaPath: "#/properties/view/anyOf", keyword: "anyOf", params: {}, message: "must match a schema in anyOf", schema: schema43.properties.view.anyOf, parentSchema: schema43.properties.view, data: data5 };
+        const err15 = { instancePath: instancePath + "/view", schemaPath: "#/$defs/ToolCall/properties/view/anyOf", keyword: "anyOf", params: {}, message: "must match a schema in anyOf", schema: schema43.properties.view.anyOf, parentSchema: schema43.properties.view, data: data5 };
         if (vErrors === null) {
           vErrors = [err15];
         } else {
@@ -3768,7 +3768,7 @@ function validate79(data, { instancePath = "", parentData, parentDataProperty, r
     if (data.google_thought_signature !== void 0) {
       let data9 = data.google_thought_signature;
       if (typeof data9 !== "string" && data9 !== null) {
-        const err16 = { instancePath: instancePath + "/google_thought_signature", schemaPath: "#/properties/google_thought_signature/type", keyword: "type", params: { type: schema43.properties.google_thought_signature.type }, message: "must be string,null", schema: schema43.properties.google_thought_signature.type, parentSchema: schema43.properties.google_thought_signature, data: data9 };
+        const err16 = { instancePath: instancePath + "/google_thought_signature", schemaPath: "#/$defs/ToolCall/properties/google_thought_signature/type", keyword: "type", params: { type: schema43.properties.google_thought_signature.type }, message: "must be string,null", schema: schema43.properties.google_thought_signature.type, parentSchema: schema43.properties.google_thought_signature, data: data9 };
         if (vErrors === null) {
           vErrors = [err16];
         } else {
@@ -3778,7 +3778,7 @@ function validate79(data, { instancePath = "", parentData, parentDataProperty, r
       }
     }
   } else {
-    const err17 = { instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object", schema: schema43.type, parentSchema: schema43, data };
+    const err17 = { instancePath, schemaPath: "#/$defs/ToolCall/type", keyword: "type", params: { type: "object" }, message: "must be object", schema: schema43.type, parentSchema: schema43, data };
     if (vErrors === null) {
       vErrors = [err17];
     } else {
@@ -3795,7 +3795,7 @@ function validate80(data, { instancePath = "", parentData, parentDataProperty, r
   let errors = 0;
   if (data && typeof data == "object" && !Array.isArray(data)) {
     if (data.format === void 0) {
-      const err0 = { instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: "format" }, message: "must have required property 'format'", schema: schema44.required, parentSchema: schema44, data };
+      const err0 = { instancePath, schemaPath: "#/$defs/ToolCallContent/required", keyword: "required", params: { missingProperty: "format" }, message: "must have required property 'format'", schema: schema44.required, parentSchema: schema44, data };
       if (vErrors === null) {
         vErrors = [err0];
       } else {
@@ -3804,7 +3804,7 @@ function validate80(data, { instancePath = "", parentData, parentDataProperty, r
       errors++;
     }
     if (data.content === void 0) {
-      const err1 = { instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: "content" }, message: "must have required property 'content'", schema: schema44.required, parentSchema: schema44, data };
+      const err1 = { instancePath, schemaPath: "#/$defs/ToolCallContent/required", keyword: "required", params: { missingProperty: "content" }, message: "must have required property 'content'", schema: schema44.required, parentSchema: schema44, data };
       if (vErrors === null) {
         vErrors = [err1];
       } else {
@@ -3815,7 +3815,7 @@ function validate80(data, { instancePath = "", parentData, parentDataProperty, r
     if (data.title !== void 0) {
       let data0 = data.title;
       if (typeof data0 !== "string" && data0 !== null) {
-        const err2 = { instancePath: instancePath + "/title", schemaPath: "#/properties/title/type", keyword: "type", params: { type: schema44.properties.title.type }, message: "must be string,null", schema: schema44.properties.title.type, parentSchema: schema44.properties.title, data: data0 };
+        const err2 = { instancePath: instancePath + "/title", schemaPath: "#/$defs/ToolCallContent/properties/title/type", keyword: "type", params: { type: schema44.properties.title.type }, message: "must be string,null", schema: schema44.properties.title.type, parentSchema: schema44.properties.title, data: data0 };
         if (vErrors === null) {
           vErrors = [err2];
         } else {
@@ -3827,7 +3827,7 @@ function validate80(data, { instancePath = "", parentData, parentDataProperty, r
     if (data.format !== void 0) {
       let data1 = data.format;
       if (!(data1 === "text" || data1 === "markdown")) {
-        const err3 = { instancePath: instancePath + "/format", schemaPath: "#/properties/format/enum", keyword: "enum", params: { allowedValues: schema44.properties.format.enum }, message: "must be equal to one of the allowed values", schema: schema44.properties.format.enum, parentSchema: schema44.properties.format, data: data1 };
+        const err3 = { instancePath: instancePath + "/format", schemaPath: "#/$defs/ToolCallContent/properties/format/enum", keyword: "enum", params: { allowedValues: schema44.properties.format.enum }, message: "must be equal to one of the allowed values", schema: schema44.properties.format.enum, parentSchema: schema44.properties.format, data: data1 };
         if (vErrors === null) {
           vErrors = [err3];
         } else {
@@ -3839,7 +3839,7 @@ function validate80(data, { instancePath = "", parentData, parentDataProperty, r
     if (data.content !== void 0) {
       let data2 = data.content;
       if (typeof data2 !== "string") {
-        const err4 = { instancePath: instancePath + "/content", schemaPath: "#/properties/content/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema44.properties.content.type, parentSchema: schema44.properties.content, data: data2 };
+        const err4 = { instancePath: instancePath + "/content", schemaPath: "#/$defs/ToolCallContent/properties/content/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema44.properties.content.type, parentSchema: schema44.properties.content, data: data2 };
         if (vErrors === null) {
           vErrors = [err4];
         } else {
@@ -3849,7 +3849,7 @@ function validate80(data, { instancePath = "", parentData, parentDataProperty, r
       }
     }
   } else {
-    const err5 = { instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object", schema: schema44.type, parentSchema: schema44, data };
+    const err5 = { instancePath, schemaPath: "#/$defs/ToolCallContent/type", keyword: "type", params: { type: "object" }, message: "must be object", schema: schema44.type, parentSchema: schema44, data };
     if (vErrors === null) {
       vErrors = [err5];
     } else {
@@ -3871,7 +3871,7 @@ function validate82(data, { instancePath = "", parentData, parentDataProperty, r
     if (data.type !== void 0) {
       let data0 = data.type;
       if ("object" !== data0) {
-        const err0 = { instancePath: instancePath + "/type", schemaPath: "#/properties/type/const", keyword: "const", params: { allowedValue: "object" }, message: "must be equal to constant", schema: "object", parentSchema: schema77.properties.type, data: data0 };
+        const err0 = { instancePath: instancePath + "/type", schemaPath: "#/$defs/ToolParams/properties/type/const", keyword: "const", params: { allowedValue: "object" }, message: "must be equal to constant", schema: "object", parentSchema: schema77.properties.type, data: data0 };
         if (vErrors === null) {
           vErrors = [err0];
         } else {
@@ -3960,7 +3960,7 @@ function validate82(data, { instancePath = "", parentData, parentDataProperty, r
           }
         }
       } else {
-        const err8 = { instancePath: instancePath + "/properties", schemaPath: "#/properties/properties/type", keyword: "type", params: { type: "object" }, message: "must be object", schema: schema77.properties.properties.type, parentSchema: schema77.properties.properties, data: data1 };
+        const err8 = { instancePath: instancePath + "/properties", schemaPath: "#/$defs/ToolParams/properties/properties/type", keyword: "type", params: { type: "object" }, message: "must be object", schema: schema77.properties.properties.type, parentSchema: schema77.properties.properties, data: data1 };
         if (vErrors === null) {
           vErrors = [err8];
         } else {
@@ -3976,7 +3976,7 @@ function validate82(data, { instancePath = "", parentData, parentDataProperty, r
         for (let i0 = 0; i0 < len0; i0++) {
           let data7 = data6[i0];
           if (typeof data7 !== "string") {
-            const err9 = { instancePath: instancePath + "/required/" + i0, schemaPath: "#/properties/required/items/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema77.properties.required.items.type, parentSchema: schema77.properties.required.items, data: data7 };
+            const err9 = { instancePath: instancePath + "/required/" + i0, schemaPath: "#/$defs/ToolParams/properties/required/items/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema77.properties.required.items.type, parentSchema: schema77.properties.required.items, data: data7 };
             if (vErrors === null) {
               vErrors = [err9];
             } else {
@@ -3986,7 +3986,7 @@ function validate82(data, { instancePath = "", parentData, parentDataProperty, r
           }
         }
       } else {
-        const err10 = { instancePath: instancePath + "/required", schemaPath: "#/properties/required/type", keyword: "type", params: { type: "array" }, message: "must be array", schema: schema77.properties.required.type, parentSchema: schema77.properties.required, data: data6 };
+        const err10 = { instancePath: instancePath + "/required", schemaPath: "#/$defs/ToolParams/properties/required/type", keyword: "type", params: { type: "array" }, message: "must be array", schema: schema77.properties.required.type, parentSchema: schema77.properties.required, data: data6 };
         if (vErrors === null) {
           vErrors = [err10];
         } else {
@@ -3998,7 +3998,7 @@ function validate82(data, { instancePath = "", parentData, parentDataProperty, r
     if (data.additionalProperties !== void 0) {
       let data8 = data.additionalProperties;
       if (typeof data8 !== "boolean") {
-        const err11 = { instancePath: instancePath + "/additionalProperties", schemaPath: "#/properties/additionalProperties/type", keyword: "type", params: { type: "boolean" }, message: "must be boolean", schema: schema77.properties.additionalProperties.type, parentSchema: schema77.properties.additionalProperties, data: data8 };
+        const err11 = { instancePath: instancePath + "/additionalProperties", schemaPath: "#/$defs/ToolParams/properties/additionalProperties/type", keyword: "type", params: { type: "boolean" }, message: "must be boolean", schema: schema77.properties.additionalProperties.type, parentSchema: schema77.properties.additionalProperties, data: data8 };
         if (vErrors === null) {
           vErrors = [err11];
         } else {
@@ -4008,7 +4008,7 @@ function validate82(data, { instancePath = "", parentData, parentDataProperty, r
       }
     }
   } else {
-    const err12 = { instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object", schema: schema77.type, parentSchema: schema77, data };
+    const err12 = { instancePath, schemaPath: "#/$defs/ToolParams/type", keyword: "type", params: { type: "object" }, message: "must be object", schema: schema77.type, parentSchema: schema77, data };
     if (vErrors === null) {
       vErrors = [err12];
     } else {
@@ -4024,7 +4024,7 @@ function validate81(data, { instancePath = "", parentData, parentDataProperty, r
   let errors = 0;
   if (data && typeof data == "object" && !Array.isArray(data)) {
     if (data.name === void 0) {
-      const err0 = { instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: "name" }, message: "must have required property 'name'", schema: schema76.required, parentSchema: schema76, data };
+      const err0 = { instancePath, schemaPath: "#/$defs/ToolInfo/required", keyword: "required", params: { missingProperty: "name" }, message: "must have required property 'name'", schema: schema76.required, parentSchema: schema76, data };
       if (vErrors === null) {
         vErrors = [err0];
       } else {
@@ -4033,7 +4033,7 @@ function validate81(data, { instancePath = "", parentData, parentDataProperty, r
       errors++;
     }
     if (data.description === void 0) {
-      const err1 = { instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: "description" }, message: "must have required property 'description'", schema: schema76.required, parentSchema: schema76, data };
+      const err1 = { instancePath, schemaPath: "#/$defs/ToolInfo/required", keyword: "required", params: { missingProperty: "description" }, message: "must have required property 'description'", schema: schema76.required, parentSchema: schema76, data };
       if (vErrors === null) {
         vErrors = [err1];
       } else {
@@ -4044,7 +4044,7 @@ function validate81(data, { instancePath = "", parentData, parentDataProperty, r
     if (data.name !== void 0) {
       let data0 = data.name;
       if (typeof data0 !== "string") {
-        const err2 = { instancePath: instancePath + "/name", schemaPath: "#/properties/name/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema76.properties.name.type, parentSchema: schema76.properties.name, data: data0 };
+        const err2 = { instancePath: instancePath + "/name", schemaPath: "#/$defs/ToolInfo/properties/name/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema76.properties.name.type, parentSchema: schema76.properties.name, data: data0 };
         if (vErrors === null) {
           vErrors = [err2];
         } else {
@@ -4056,7 +4056,7 @@ function validate81(data, { instancePath = "", parentData, parentDataProperty, r
     if (data.description !== void 0) {
       let data1 = data.description;
       if (typeof data1 !== "string") {
-        const err3 = { instancePath: instancePath + "/description", schemaPath: "#/properties/description/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema76.properties.description.type, parentSchema: schema76.properties.description, data: data1 };
+        const err3 = { instancePath: instancePath + "/description", schemaPath: "#/$defs/ToolInfo/properties/description/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema76.properties.description.type, parentSchema: schema76.properties.description, data: data1 };
         if (vErrors === null) {
           vErrors = [err3];
         } else {
@@ -4075,7 +4075,7 @@ function validate81(data, { instancePath = "", parentData, parentDataProperty, r
       }
     }
   } else {
-    const err4 = { instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object", schema: schema76.type, parentSchema: schema76, data };
+    const err4 = { instancePath, schemaPath: "#/$defs/ToolInfo/type", keyword: "type", params: { type: "object" }, message: "must be object", schema: schema76.type, parentSchema: schema76, data };
     if (vErrors === null) {
       vErrors = [err4];
     } else {
@@ -4092,7 +4092,7 @@ function validate84(data, { instancePath = "", parentData, parentDataProperty, r
   let errors = 0;
   if (data && typeof data == "object" && !Array.isArray(data)) {
     if (data.content === void 0) {
-      const err0 = { instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: "content" }, message: "must have required property 'content'", schema: schema45.required, parentSchema: schema45, data };
+      const err0 = { instancePath, schemaPath: "#/$defs/ToolMessage/required", keyword: "required", params: { missingProperty: "content" }, message: "must have required property 'content'", schema: schema45.required, parentSchema: schema45, data };
       if (vErrors === null) {
         vErrors = [err0];
       } else {
@@ -4101,7 +4101,7 @@ function validate84(data, { instancePath = "", parentData, parentDataProperty, r
       errors++;
     }
     if (data.role === void 0) {
-      const err1 = { instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: "role" }, message: "must have required property 'role'", schema: schema45.required, parentSchema: schema45, data };
+      const err1 = { instancePath, schemaPath: "#/$defs/ToolMessage/required", keyword: "required", params: { missingProperty: "role" }, message: "must have required property 'role'", schema: schema45.required, parentSchema: schema45, data };
       if (vErrors === null) {
         vErrors = [err1];
       } else {
@@ -4112,7 +4112,7 @@ function validate84(data, { instancePath = "", parentData, parentDataProperty, r
     if (data.id !== void 0) {
       let data0 = data.id;
       if (typeof data0 !== "string" && data0 !== null) {
-        const err2 = { instancePath: instancePath + "/id", schemaPath: "#/properties/id/type", keyword: "type", params: { type: schema45.properties.id.type }, message: "must be string,null", schema: schema45.properties.id.type, parentSchema: schema45.properties.id, data: data0 };
+        const err2 = { instancePath: instancePath + "/id", schemaPath: "#/$defs/ToolMessage/properties/id/type", keyword: "type", params: { type: schema45.properties.id.type }, message: "must be string,null", schema: schema45.properties.id.type, parentSchema: schema45.properties.id, data: data0 };
         if (vErrors === null) {
           vErrors = [err2];
         } else {
@@ -4133,7 +4133,7 @@ function validate84(data, { instancePath = "", parentData, parentDataProperty, r
     if (data.role !== void 0) {
       let data2 = data.role;
       if ("tool" !== data2) {
-        const err3 = { instancePath: instancePath + "/role", schemaPath: "#/properties/role/const", keyword: "const", params: { allowedValue: "tool" }, message: "must be equal to constant", schema: "tool", parentSchema: schema45.properties.role, data: data2 };
+        const err3 = { instancePath: instancePath + "/role", schemaPath: "#/$defs/ToolMessage/properties/role/const", keyword: "const", params: { allowedValue: "tool" }, message: "must be equal to constant", schema: "tool", parentSchema: schema45.properties.role, data: data2 };
         if (vErrors === null) {
           vErrors = [err3];
         } else {
@@ -4145,7 +4145,7 @@ function validate84(data, { instancePath = "", parentData, parentDataProperty, r
     if (data.metadata !== void 0) {
       let data3 = data.metadata;
       if (!(data3 && typeof data3 == "object" && !Array.isArray(data3)) && data3 !== null) {
-        const err4 = { instancePath: instancePath + "/metadata", schemaPath: "#/properties/metadata/type", keyword: "type", params: { type: schema45.properties.metadata.type }, message: "must be object,null", schema: schema45.properties.metadata.type, parentSchema: schema45.properties.metadata, data: data3 };
+        const err4 = { instancePath: instancePath + "/metadata", schemaPath: "#/$defs/ToolMessage/properties/metadata/type", keyword: "type", params: { type: schema45.properties.metadata.type }, message: "must be object,null", schema: schema45.properties.metadata.type, parentSchema: schema45.properties.metadata, data: data3 };
         if (vErrors === null) {
           vErrors = [err4];
         } else {
@@ -4157,7 +4157,7 @@ function validate84(data, { instancePath = "", parentData, parentDataProperty, r
     if (data.tool_call_id !== void 0) {
       let data4 = data.tool_call_id;
       if (typeof data4 !== "string" && data4 !== null) {
-        const err5 = { instancePath: instancePath + "/tool_call_id", schemaPath: "#/properties/tool_call_id/type", keyword: "type", params: { type: schema45.properties.tool_call_id.type }, message: "must be string,null", schema: schema45.properties.tool_call_id.type, parentSchema: schema45.properties.tool_call_id, data: data4 };
+        const err5 = { instancePath: instancePath + "/tool_call_id", schemaPath: "#/$defs/ToolMessage/properties/tool_call_id/type", keyword: "type", params: { type: schema45.properties.tool_call_id.type }, message: "must be string,null", schema: schema45.properties.tool_call_id.type, parentSchema: schema45.properties.tool_call_id, data: data4 };
         if (vErrors === null) {
           vErrors = [err5];
         } else {
@@ -4169,7 +4169,7 @@ function validate84(data, { instancePath = "", parentData, parentDataProperty, r
     if (data.function !== void 0) {
       let data5 = data.function;
       if (typeof data5 !== "string" && data5 !== null) {
-        const err6 = { instancePath: instancePath + "/function", schemaPath: "#/properties/function/type", keyword: "type", params: { type: schema45.properties.function.type }, message: "must be string,null", schema: schema45.properties.function.type, parentSchema: schema45.properties.function, data: data5 };
+        const err6 = { instancePath: instancePath + "/function", schemaPath: "#/$defs/ToolMessage/properties/function/type", keyword: "type", params: { type: schema45.properties.function.type }, message: "must be string,null", schema: schema45.properties.function.type, parentSchema: schema45.properties.function, data: data5 };
         if (vErrors === null) {
           vErrors = [err6];
         } else {
@@ -4181,7 +4181,7 @@ function validate84(data, { instancePath = "", parentData, parentDataProperty, r
     if (data.error !== void 0) {
       let data6 = data.error;
       if (!(data6 && typeof data6 == "object" && !Array.isArray(data6)) && data6 !== null) {
-        const err7 = { instancePath: instancePath + "/error", schemaPath: "#/properties/error/type", keyword: "type", params: { type: schema45.properties.error.type }, message: "must be object,null", schema: schema45.properties.error.type, parentSchema: schema45.properties.error, data: data6 };
+        const err7 = { instancePath: instancePath + "/error", schemaPath: "#/$defs/ToolMessage/properties/error/type", keyword: "type", params: { type: schema45.properties.error.type }, message: "must be object,null", schema: schema45.properties.error.type, parentSchema: schema45.properties.error, data: data6 };
         if (vErrors === null) {
           vErrors = [err7];
         } else {
@@ -4191,7 +4191,7 @@ function validate84(data, { instancePath = "", parentData, parentDataProperty, r
       }
     }
   } else {
-    const err8 = { instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object", schema: schema45.type, parentSchema: schema45, data };
+    const err8 = { instancePath, schemaPath: "#/$defs/ToolMessage/type", keyword: "type", params: { type: "object" }, message: "must be object", schema: schema45.type, parentSchema: schema45, data };
     if (vErrors === null) {
       vErrors = [err8];
     } else {
@@ -4208,7 +4208,7 @@ function validate86(data, { instancePath = "", parentData, parentDataProperty, r
   let errors = 0;
   if (data && typeof data == "object" && !Array.isArray(data)) {
     if (data.name === void 0) {
-      const err0 = { instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: "name" }, message: "must have required property 'name'", schema: schema78.required, parentSchema: schema78, data };
+      const err0 = { instancePath, schemaPath: "#/$defs/ToolParam/required", keyword: "required", params: { missingProperty: "name" }, message: "must have required property 'name'", schema: schema78.required, parentSchema: schema78, data };
       if (vErrors === null) {
         vErrors = [err0];
       } else {
@@ -4217,7 +4217,7 @@ function validate86(data, { instancePath = "", parentData, parentDataProperty, r
       errors++;
     }
     if (data.description === void 0) {
-      const err1 = { instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: "description" }, message: "must have required property 'description'", schema: schema78.required, parentSchema: schema78, data };
+      const err1 = { instancePath, schemaPath: "#/$defs/ToolParam/required", keyword: "required", params: { missingProperty: "description" }, message: "must have required property 'description'", schema: schema78.required, parentSchema: schema78, data };
       if (vErrors === null) {
         vErrors = [err1];
       } else {
@@ -4226,7 +4226,7 @@ function validate86(data, { instancePath = "", parentData, parentDataProperty, r
       errors++;
     }
     if (data.input_schema === void 0) {
-      const err2 = { instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: "input_schema" }, message: "must have required property 'input_schema'", schema: schema78.required, parentSchema: schema78, data };
+      const err2 = { instancePath, schemaPath: "#/$defs/ToolParam/required", keyword: "required", params: { missingProperty: "input_schema" }, message: "must have required property 'input_schema'", schema: schema78.required, parentSchema: schema78, data };
       if (vErrors === null) {
         vErrors = [err2];
       } else {
@@ -4237,7 +4237,7 @@ function validate86(data, { instancePath = "", parentData, parentDataProperty, r
     if (data.name !== void 0) {
       let data0 = data.name;
       if (typeof data0 !== "string") {
-        const err3 = { instancePath: instancePath + "/name", schemaPath: "#/properties/name/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema78.properties.name.type, parentSchema: schema78.properties.name, data: data0 };
+        const err3 = { instancePath: instancePath + "/name", schemaPath: "#/$defs/ToolParam/properties/name/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema78.properties.name.type, parentSchema: schema78.properties.name, data: data0 };
         if (vErrors === null) {
           vErrors = [err3];
         } else {
@@ -4249,7 +4249,7 @@ function validate86(data, { instancePath = "", parentData, parentDataProperty, r
     if (data.description !== void 0) {
       let data1 = data.description;
       if (typeof data1 !== "string") {
-        const err4 = { instancePath: instancePath + "/description", schemaPath: "#/properties/description/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema78.properties.description.type, parentSchema: schema78.properties.description, data: data1 };
+        const err4 = { instancePath: instancePath + "/description", schemaPath: "#/$defs/ToolParam/properties/description/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema78.properties.description.type, parentSchema: schema78.properties.description, data: data1 };
         if (vErrors === null) {
           vErrors = [err4];
         } else {
@@ -4261,7 +4261,7 @@ function validate86(data, { instancePath = "", parentData, parentDataProperty, r
     if (data.input_schema !== void 0) {
       let data2 = data.input_schema;
       if (!(data2 && typeof data2 == "object" && !Array.isArray(data2))) {
-        const err5 = { instancePath: instancePath + "/input_schema", schemaPath: "#/properties/input_schema/type", keyword: "type", params: { type: "object" }, message: "must be object", schema: schema78.properties.input_schema.type, parentSchema: schema78.properties.input_schema, data: data2 };
+        const err5 = { instancePath: instancePath + "/input_schema", schemaPath: "#/$defs/ToolParam/properties/input_schema/type", keyword: "type", params: { type: "object" }, message: "must be object", schema: schema78.properties.input_schema.type, parentSchema: schema78.properties.input_schema, data: data2 };
         if (vErrors === null) {
           vErrors = [err5];
         } else {
@@ -4271,7 +4271,7 @@ function validate86(data, { instancePath = "", parentData, parentDataProperty, r
       }
     }
   } else {
-    const err6 = { instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object", schema: schema78.type, parentSchema: schema78, data };
+    const err6 = { instancePath, schemaPath: "#/$defs/ToolParam/type", keyword: "type", params: { type: "object" }, message: "must be object", schema: schema78.type, parentSchema: schema78, data };
     if (vErrors === null) {
       vErrors = [err6];
     } else {
@@ -4290,7 +4290,7 @@ function validate87(data, { instancePath = "", parentData, parentDataProperty, r
     if (data.type !== void 0) {
       let data0 = data.type;
       if ("object" !== data0) {
-        const err0 = { instancePath: instancePath + "/type", schemaPath: "#/properties/type/const", keyword: "const", params: { allowedValue: "object" }, message: "must be equal to constant", schema: "object", parentSchema: schema77.properties.type, data: data0 };
+        const err0 = { instancePath: instancePath + "/type", schemaPath: "#/$defs/ToolParams/properties/type/const", keyword: "const", params: { allowedValue: "object" }, message: "must be equal to constant", schema: "object", parentSchema: schema77.properties.type, data: data0 };
         if (vErrors === null) {
           vErrors = [err0];
         } else {
@@ -4379,7 +4379,7 @@ function validate87(data, { instancePath = "", parentData, parentDataProperty, r
           }
         }
       } else {
-        const err8 = { instancePath: instancePath + "/properties", schemaPath: "#/properties/properties/type", keyword: "type", params: { type: "object" }, message: "must be object", schema: schema77.properties.properties.type, parentSchema: schema77.properties.properties, data: data1 };
+        const err8 = { instancePath: instancePath + "/properties", schemaPath: "#/$defs/ToolParams/properties/properties/type", keyword: "type", params: { type: "object" }, message: "must be object", schema: schema77.properties.properties.type, parentSchema: schema77.properties.properties, data: data1 };
         if (vErrors === null) {
           vErrors = [err8];
         } else {
@@ -4395,7 +4395,7 @@ function validate87(data, { instancePath = "", parentData, parentDataProperty, r
         for (let i0 = 0; i0 < len0; i0++) {
           let data7 = data6[i0];
           if (typeof data7 !== "string") {
-            const err9 = { instancePath: instancePath + "/required/" + i0, schemaPath: "#/properties/required/items/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema77.properties.required.items.type, parentSchema: schema77.properties.required.items, data: data7 };
+            const err9 = { instancePath: instancePath + "/required/" + i0, schemaPath: "#/$defs/ToolParams/properties/required/items/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema77.properties.required.items.type, parentSchema: schema77.properties.required.items, data: data7 };
             if (vErrors === null) {
               vErrors = [err9];
             } else {
@@ -4405,7 +4405,7 @@ function validate87(data, { instancePath = "", parentData, parentDataProperty, r
           }
         }
       } else {
-        const err10 = { instancePath: instancePath + "/required", schemaPath: "#/properties/required/type", keyword: "type", params: { type: "array" }, message: "must be array", schema: schema77.properties.required.type, parentSchema: schema77.properties.required, data: data6 };
+        const err10 = { instancePath: instancePath + "/required", schemaPath: "#/$defs/ToolParams/properties/required/type", keyword: "type", params: { type: "array" }, message: "must be array", schema: schema77.properties.required.type, parentSchema: schema77.properties.required, data: data6 };
         if (vErrors === null) {
           vErrors = [err10];
         } else {
@@ -4417,7 +4417,7 @@ function validate87(data, { instancePath = "", parentData, parentDataProperty, r
     if (data.additionalProperties !== void 0) {
       let data8 = data.additionalProperties;
       if (typeof data8 !== "boolean") {
-        const err11 = { instancePath: instancePath + "/additionalProperties", schemaPath: "#/properties/additionalProperties/type", keyword: "type", params: { type: "boolean" }, message: "must be boolean", schema: schema77.properties.additionalProperties.type, parentSchema: schema77.properties.additionalProperties, data: data8 };
+        const err11 = { instancePath: instancePath + "/additionalProperties", schemaPath: "#/$defs/ToolParams/properties/additionalProperties/type", keyword: "type", params: { type: "boolean" }, message: "must be boolean", schema: schema77.properties.additionalProperties.type, parentSchema: schema77.properties.additionalProperties, data: data8 };
         if (vErrors === null) {
           vErrors = [err11];
         } else {
@@ -4427,7 +4427,7 @@ function validate87(data, { instancePath = "", parentData, parentDataProperty, r
       }
     }
   } else {
-    const err12 = { instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object", schema: schema77.type, parentSchema: schema77, data };
+    const err12 = { instancePath, schemaPath: "#/$defs/ToolParams/type", keyword: "type", params: { type: "object" }, message: "must be object", schema: schema77.type, parentSchema: schema77, data };
     if (vErrors === null) {
       vErrors = [err12];
     } else {
@@ -4444,7 +4444,7 @@ function validate88(data, { instancePath = "", parentData, parentDataProperty, r
   let errors = 0;
   if (data && typeof data == "object" && !Array.isArray(data)) {
     if (data.messages === void 0) {
-      const err0 = { instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: "messages" }, message: "must have required property 'messages'", schema: schema33.required, parentSchema: schema33, data };
+      const err0 = { instancePath, schemaPath: "#/$defs/Transcript/required", keyword: "required", params: { missingProperty: "messages" }, message: "must have required property 'messages'", schema: schema33.required, parentSchema: schema33, data };
       if (vErrors === null) {
         vErrors = [err0];
       } else {
@@ -4455,7 +4455,7 @@ function validate88(data, { instancePath = "", parentData, parentDataProperty, r
     if (data.id !== void 0) {
       let data0 = data.id;
       if (typeof data0 !== "string") {
-        const err1 = { instancePath: instancePath + "/id", schemaPath: "#/properties/id/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema33.properties.id.type, parentSchema: schema33.properties.id, data: data0 };
+        const err1 = { instancePath: instancePath + "/id", schemaPath: "#/$defs/Transcript/properties/id/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema33.properties.id.type, parentSchema: schema33.properties.id, data: data0 };
         if (vErrors === null) {
           vErrors = [err1];
         } else {
@@ -4467,7 +4467,7 @@ function validate88(data, { instancePath = "", parentData, parentDataProperty, r
     if (data.name !== void 0) {
       let data1 = data.name;
       if (typeof data1 !== "string" && data1 !== null) {
-        const err2 = { instancePath: instancePath + "/name", schemaPath: "#/properties/name/type", keyword: "type", params: { type: schema33.properties.name.type }, message: "must be string,null", schema: schema33.properties.name.type, parentSchema: schema33.properties.name, data: data1 };
+        const err2 = { instancePath: instancePath + "/name", schemaPath: "#/$defs/Transcript/properties/name/type", keyword: "type", params: { type: schema33.properties.name.type }, message: "must be string,null", schema: schema33.properties.name.type, parentSchema: schema33.properties.name, data: data1 };
         if (vErrors === null) {
           vErrors = [err2];
         } else {
@@ -4479,7 +4479,7 @@ function validate88(data, { instancePath = "", parentData, parentDataProperty, r
     if (data.description !== void 0) {
       let data2 = data.description;
       if (typeof data2 !== "string" && data2 !== null) {
-        const err3 = { instancePath: instancePath + "/description", schemaPath: "#/properties/description/type", keyword: "type", params: { type: schema33.properties.description.type }, message: "must be string,null", schema: schema33.properties.description.type, parentSchema: schema33.properties.description, data: data2 };
+        const err3 = { instancePath: instancePath + "/description", schemaPath: "#/$defs/Transcript/properties/description/type", keyword: "type", params: { type: schema33.properties.description.type }, message: "must be string,null", schema: schema33.properties.description.type, parentSchema: schema33.properties.description, data: data2 };
         if (vErrors === null) {
           vErrors = [err3];
         } else {
@@ -4491,7 +4491,7 @@ function validate88(data, { instancePath = "", parentData, parentDataProperty, r
     if (data.transcript_group_id !== void 0) {
       let data3 = data.transcript_group_id;
       if (typeof data3 !== "string" && data3 !== null) {
-        const err4 = { instancePath: instancePath + "/transcript_group_id", schemaPath: "#/properties/transcript_group_id/type", keyword: "type", params: { type: schema33.properties.transcript_group_id.type }, message: "must be string,null", schema: schema33.properties.transcript_group_id.type, parentSchema: schema33.properties.transcript_group_id, data: data3 };
+        const err4 = { instancePath: instancePath + "/transcript_group_id", schemaPath: "#/$defs/Transcript/properties/transcript_group_id/type", keyword: "type", params: { type: schema33.properties.transcript_group_id.type }, message: "must be string,null", schema: schema33.properties.transcript_group_id.type, parentSchema: schema33.properties.transcript_group_id, data: data3 };
         if (vErrors === null) {
           vErrors = [err4];
         } else {
@@ -4561,7 +4561,7 @@ function validate88(data, { instancePath = "", parentData, parentDataProperty, r
       if (!valid1) {
         const _errs16 = errors;
         if (data4 !== null) {
-          const err9 = { instancePath: instancePath + "/created_at", schemaPath: "#/properties/created_at/anyOf/1/type", keyword: "type", params: { type: "null" }, message: "must be null", schema: schema33.properties.created_at.anyOf[1].type, parentSchema: schema33.properties.created_at.anyOf[1], data: data4 };
+          const err9 = { instancePath: instancePath + "/created_at", schemaPath: "#/$defs/Transcript/properties/created_at/anyOf/1/type", keyword: "type", params: { type: "null" }, message: "must be null", schema: schema33.properties.created_at.anyOf[1].type, parentSchema: schema33.properties.created_at.anyOf[1], data: data4 };
           if (vErrors === null) {
             vErrors = [err9];
           } else {
@@ -4573,7 +4573,7 @@ function validate88(data, { instancePath = "", parentData, parentDataProperty, r
         valid1 = valid1 || _valid0;
       }
       if (!valid1) {
-        const err10 = { instancePath: instancePath + "/created_at", schemaPath: "#/properties/created_at/anyOf", keyword: "anyOf", params: {}, message: "must match a schema in anyOf", schema: schema33.properties.created_at.anyOf, parentSchema: schema33.properties.created_at, data: data4 };
+        const err10 = { instancePath: instancePath + "/created_at", schemaPath: "#/$defs/Transcript/properties/created_at/anyOf", keyword: "anyOf", params: {}, message: "must match a schema in anyOf", schema: schema33.properties.created_at.anyOf, parentSchema: schema33.properties.created_at, data: data4 };
         if (vErrors === null) {
           vErrors = [err10];
         } else {
@@ -4605,7 +4605,7 @@ function validate88(data, { instancePath = "", parentData, parentDataProperty, r
           }
         }
       } else {
-        const err11 = { instancePath: instancePath + "/messages", schemaPath: "#/properties/messages/type", keyword: "type", params: { type: "array" }, message: "must be array", schema: schema33.properties.messages.type, parentSchema: schema33.properties.messages, data: data5 };
+        const err11 = { instancePath: instancePath + "/messages", schemaPath: "#/$defs/Transcript/properties/messages/type", keyword: "type", params: { type: "array" }, message: "must be array", schema: schema33.properties.messages.type, parentSchema: schema33.properties.messages, data: data5 };
         if (vErrors === null) {
           vErrors = [err11];
         } else {
@@ -4617,7 +4617,7 @@ function validate88(data, { instancePath = "", parentData, parentDataProperty, r
     if (data.metadata !== void 0) {
       let data7 = data.metadata;
       if (!(data7 && typeof data7 == "object" && !Array.isArray(data7))) {
-        const err12 = { instancePath: instancePath + "/metadata", schemaPath: "#/properties/metadata/type", keyword: "type", params: { type: "object" }, message: "must be object", schema: schema33.properties.metadata.type, parentSchema: schema33.properties.metadata, data: data7 };
+        const err12 = { instancePath: instancePath + "/metadata", schemaPath: "#/$defs/Transcript/properties/metadata/type", keyword: "type", params: { type: "object" }, message: "must be object", schema: schema33.properties.metadata.type, parentSchema: schema33.properties.metadata, data: data7 };
         if (vErrors === null) {
           vErrors = [err12];
         } else {
@@ -4627,7 +4627,7 @@ function validate88(data, { instancePath = "", parentData, parentDataProperty, r
       }
     }
   } else {
-    const err13 = { instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object", schema: schema33.type, parentSchema: schema33, data };
+    const err13 = { instancePath, schemaPath: "#/$defs/Transcript/type", keyword: "type", params: { type: "object" }, message: "must be object", schema: schema33.type, parentSchema: schema33, data };
     if (vErrors === null) {
       vErrors = [err13];
     } else {
@@ -4644,7 +4644,7 @@ function validate90(data, { instancePath = "", parentData, parentDataProperty, r
   let errors = 0;
   if (data && typeof data == "object" && !Array.isArray(data)) {
     if (data.item_type === void 0) {
-      const err0 = { instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: "item_type" }, message: "must have required property 'item_type'", schema: schema55.required, parentSchema: schema55, data };
+      const err0 = { instancePath, schemaPath: "#/$defs/TranscriptBlockContentItem/required", keyword: "required", params: { missingProperty: "item_type" }, message: "must have required property 'item_type'", schema: schema55.required, parentSchema: schema55, data };
       if (vErrors === null) {
         vErrors = [err0];
       } else {
@@ -4653,7 +4653,7 @@ function validate90(data, { instancePath = "", parentData, parentDataProperty, r
       errors++;
     }
     if (data.agent_run_id === void 0) {
-      const err1 = { instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: "agent_run_id" }, message: "must have required property 'agent_run_id'", schema: schema55.required, parentSchema: schema55, data };
+      const err1 = { instancePath, schemaPath: "#/$defs/TranscriptBlockContentItem/required", keyword: "required", params: { missingProperty: "agent_run_id" }, message: "must have required property 'agent_run_id'", schema: schema55.required, parentSchema: schema55, data };
       if (vErrors === null) {
         vErrors = [err1];
       } else {
@@ -4662,7 +4662,7 @@ function validate90(data, { instancePath = "", parentData, parentDataProperty, r
       errors++;
     }
     if (data.collection_id === void 0) {
-      const err2 = { instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: "collection_id" }, message: "must have required property 'collection_id'", schema: schema55.required, parentSchema: schema55, data };
+      const err2 = { instancePath, schemaPath: "#/$defs/TranscriptBlockContentItem/required", keyword: "required", params: { missingProperty: "collection_id" }, message: "must have required property 'collection_id'", schema: schema55.required, parentSchema: schema55, data };
       if (vErrors === null) {
         vErrors = [err2];
       } else {
@@ -4671,7 +4671,7 @@ function validate90(data, { instancePath = "", parentData, parentDataProperty, r
       errors++;
     }
     if (data.transcript_id === void 0) {
-      const err3 = { instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: "transcript_id" }, message: "must have required property 'transcript_id'", schema: schema55.required, parentSchema: schema55, data };
+      const err3 = { instancePath, schemaPath: "#/$defs/TranscriptBlockContentItem/required", keyword: "required", params: { missingProperty: "transcript_id" }, message: "must have required property 'transcript_id'", schema: schema55.required, parentSchema: schema55, data };
       if (vErrors === null) {
         vErrors = [err3];
       } else {
@@ -4680,7 +4680,7 @@ function validate90(data, { instancePath = "", parentData, parentDataProperty, r
       errors++;
     }
     if (data.block_idx === void 0) {
-      const err4 = { instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: "block_idx" }, message: "must have required property 'block_idx'", schema: schema55.required, parentSchema: schema55, data };
+      const err4 = { instancePath, schemaPath: "#/$defs/TranscriptBlockContentItem/required", keyword: "required", params: { missingProperty: "block_idx" }, message: "must have required property 'block_idx'", schema: schema55.required, parentSchema: schema55, data };
       if (vErrors === null) {
         vErrors = [err4];
       } else {
@@ -4691,7 +4691,7 @@ function validate90(data, { instancePath = "", parentData, parentDataProperty, r
     if (data.item_type !== void 0) {
       let data0 = data.item_type;
       if ("block_content" !== data0) {
-        const err5 = { instancePath: instancePath + "/item_type", schemaPath: "#/properties/item_type/const", keyword: "const", params: { allowedValue: "block_content" }, message: "must be equal to constant", schema: "block_content", parentSchema: schema55.properties.item_type, data: data0 };
+        const err5 = { instancePath: instancePath + "/item_type", schemaPath: "#/$defs/TranscriptBlockContentItem/properties/item_type/const", keyword: "const", params: { allowedValue: "block_content" }, message: "must be equal to constant", schema: "block_content", parentSchema: schema55.properties.item_type, data: data0 };
         if (vErrors === null) {
           vErrors = [err5];
         } else {
@@ -4703,7 +4703,7 @@ function validate90(data, { instancePath = "", parentData, parentDataProperty, r
     if (data.agent_run_id !== void 0) {
       let data1 = data.agent_run_id;
       if (typeof data1 !== "string") {
-        const err6 = { instancePath: instancePath + "/agent_run_id", schemaPath: "#/properties/agent_run_id/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema55.properties.agent_run_id.type, parentSchema: schema55.properties.agent_run_id, data: data1 };
+        const err6 = { instancePath: instancePath + "/agent_run_id", schemaPath: "#/$defs/TranscriptBlockContentItem/properties/agent_run_id/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema55.properties.agent_run_id.type, parentSchema: schema55.properties.agent_run_id, data: data1 };
         if (vErrors === null) {
           vErrors = [err6];
         } else {
@@ -4715,7 +4715,7 @@ function validate90(data, { instancePath = "", parentData, parentDataProperty, r
     if (data.collection_id !== void 0) {
       let data2 = data.collection_id;
       if (typeof data2 !== "string") {
-        const err7 = { instancePath: instancePath + "/collection_id", schemaPath: "#/properties/collection_id/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema55.properties.collection_id.type, parentSchema: schema55.properties.collection_id, data: data2 };
+        const err7 = { instancePath: instancePath + "/collection_id", schemaPath: "#/$defs/TranscriptBlockContentItem/properties/collection_id/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema55.properties.collection_id.type, parentSchema: schema55.properties.collection_id, data: data2 };
         if (vErrors === null) {
           vErrors = [err7];
         } else {
@@ -4727,7 +4727,7 @@ function validate90(data, { instancePath = "", parentData, parentDataProperty, r
     if (data.transcript_id !== void 0) {
       let data3 = data.transcript_id;
       if (typeof data3 !== "string") {
-        const err8 = { instancePath: instancePath + "/transcript_id", schemaPath: "#/properties/transcript_id/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema55.properties.transcript_id.type, parentSchema: schema55.properties.transcript_id, data: data3 };
+        const err8 = { instancePath: instancePath + "/transcript_id", schemaPath: "#/$defs/TranscriptBlockContentItem/properties/transcript_id/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema55.properties.transcript_id.type, parentSchema: schema55.properties.transcript_id, data: data3 };
         if (vErrors === null) {
           vErrors = [err8];
         } else {
@@ -4739,7 +4739,7 @@ function validate90(data, { instancePath = "", parentData, parentDataProperty, r
     if (data.block_idx !== void 0) {
       let data4 = data.block_idx;
       if (!(typeof data4 == "number" && (!(data4 % 1) && !isNaN(data4)) && isFinite(data4))) {
-        const err9 = { instancePath: instancePath + "/block_idx", schemaPath: "#/properties/block_idx/type", keyword: "type", params: { type: "integer" }, message: "must be integer", schema: schema55.properties.block_idx.type, parentSchema: schema55.properties.block_idx, data: data4 };
+        const err9 = { instancePath: instancePath + "/block_idx", schemaPath: "#/$defs/TranscriptBlockContentItem/properties/block_idx/type", keyword: "type", params: { type: "integer" }, message: "must be integer", schema: schema55.properties.block_idx.type, parentSchema: schema55.properties.block_idx, data: data4 };
         if (vErrors === null) {
           vErrors = [err9];
         } else {
@@ -4751,7 +4751,7 @@ function validate90(data, { instancePath = "", parentData, parentDataProperty, r
     if (data.content_idx !== void 0) {
       let data5 = data.content_idx;
       if (!(typeof data5 == "number" && (!(data5 % 1) && !isNaN(data5)) && isFinite(data5)) && data5 !== null) {
-        const err10 = { instancePath: instancePath + "/content_idx", schemaPath: "#/properties/content_idx/type", keyword: "type", params: { type: schema55.properties.content_idx.type }, message: "must be integer,null", schema: schema55.properties.content_idx.type, parentSchema: schema55.properties.content_idx, data: data5 };
+        const err10 = { instancePath: instancePath + "/content_idx", schemaPath: "#/$defs/TranscriptBlockContentItem/properties/content_idx/type", keyword: "type", params: { type: schema55.properties.content_idx.type }, message: "must be integer,null", schema: schema55.properties.content_idx.type, parentSchema: schema55.properties.content_idx, data: data5 };
         if (vErrors === null) {
           vErrors = [err10];
         } else {
@@ -4761,7 +4761,7 @@ function validate90(data, { instancePath = "", parentData, parentDataProperty, r
       }
     }
   } else {
-    const err11 = { instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object", schema: schema55.type, parentSchema: schema55, data };
+    const err11 = { instancePath, schemaPath: "#/$defs/TranscriptBlockContentItem/type", keyword: "type", params: { type: "object" }, message: "must be object", schema: schema55.type, parentSchema: schema55, data };
     if (vErrors === null) {
       vErrors = [err11];
     } else {
@@ -4778,7 +4778,7 @@ function validate91(data, { instancePath = "", parentData, parentDataProperty, r
   let errors = 0;
   if (data && typeof data == "object" && !Array.isArray(data)) {
     if (data.item_type === void 0) {
-      const err0 = { instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: "item_type" }, message: "must have required property 'item_type'", schema: schema54.required, parentSchema: schema54, data };
+      const err0 = { instancePath, schemaPath: "#/$defs/TranscriptBlockMetadataItem/required", keyword: "required", params: { missingProperty: "item_type" }, message: "must have required property 'item_type'", schema: schema54.required, parentSchema: schema54, data };
       if (vErrors === null) {
         vErrors = [err0];
       } else {
@@ -4787,7 +4787,7 @@ function validate91(data, { instancePath = "", parentData, parentDataProperty, r
       errors++;
     }
     if (data.agent_run_id === void 0) {
-      const err1 = { instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: "agent_run_id" }, message: "must have required property 'agent_run_id'", schema: schema54.required, parentSchema: schema54, data };
+      const err1 = { instancePath, schemaPath: "#/$defs/TranscriptBlockMetadataItem/required", keyword: "required", params: { missingProperty: "agent_run_id" }, message: "must have required property 'agent_run_id'", schema: schema54.required, parentSchema: schema54, data };
       if (vErrors === null) {
         vErrors = [err1];
       } else {
@@ -4796,7 +4796,7 @@ function validate91(data, { instancePath = "", parentData, parentDataProperty, r
       errors++;
     }
     if (data.collection_id === void 0) {
-      const err2 = { instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: "collection_id" }, message: "must have required property 'collection_id'", schema: schema54.required, parentSchema: schema54, data };
+      const err2 = { instancePath, schemaPath: "#/$defs/TranscriptBlockMetadataItem/required", keyword: "required", params: { missingProperty: "collection_id" }, message: "must have required property 'collection_id'", schema: schema54.required, parentSchema: schema54, data };
       if (vErrors === null) {
         vErrors = [err2];
       } else {
@@ -4805,7 +4805,7 @@ function validate91(data, { instancePath = "", parentData, parentDataProperty, r
       errors++;
     }
     if (data.transcript_id === void 0) {
-      const err3 = { instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: "transcript_id" }, message: "must have required property 'transcript_id'", schema: schema54.required, parentSchema: schema54, data };
+      const err3 = { instancePath, schemaPath: "#/$defs/TranscriptBlockMetadataItem/required", keyword: "required", params: { missingProperty: "transcript_id" }, message: "must have required property 'transcript_id'", schema: schema54.required, parentSchema: schema54, data };
       if (vErrors === null) {
         vErrors = [err3];
       } else {
@@ -4814,7 +4814,7 @@ function validate91(data, { instancePath = "", parentData, parentDataProperty, r
       errors++;
     }
     if (data.block_idx === void 0) {
-      const err4 = { instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: "block_idx" }, message: "must have required property 'block_idx'", schema: schema54.required, parentSchema: schema54, data };
+      const err4 = { instancePath, schemaPath: "#/$defs/TranscriptBlockMetadataItem/required", keyword: "required", params: { missingProperty: "block_idx" }, message: "must have required property 'block_idx'", schema: schema54.required, parentSchema: schema54, data };
       if (vErrors === null) {
         vErrors = [err4];
       } else {
@@ -4823,7 +4823,7 @@ function validate91(data, { instancePath = "", parentData, parentDataProperty, r
       errors++;
     }
     if (data.metadata_key === void 0) {
-      const err5 = { instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: "metadata_key" }, message: "must have required property 'metadata_key'", schema: schema54.required, parentSchema: schema54, data };
+      const err5 = { instancePath, schemaPath: "#/$defs/TranscriptBlockMetadataItem/required", keyword: "required", params: { missingProperty: "metadata_key" }, message: "must have required property 'metadata_key'", schema: schema54.required, parentSchema: schema54, data };
       if (vErrors === null) {
         vErrors = [err5];
       } else {
@@ -4834,7 +4834,7 @@ function validate91(data, { instancePath = "", parentData, parentDataProperty, r
     if (data.item_type !== void 0) {
       let data0 = data.item_type;
       if ("block_metadata" !== data0) {
-        const err6 = { instancePath: instancePath + "/item_type", schemaPath: "#/properties/item_type/const", keyword: "const", params: { allowedValue: "block_metadata" }, message: "must be equal to constant", schema: "block_metadata", parentSchema: schema54.properties.item_type, data: data0 };
+        const err6 = { instancePath: instancePath + "/item_type", schemaPath: "#/$defs/TranscriptBlockMetadataItem/properties/item_type/const", keyword: "const", params: { allowedValue: "block_metadata" }, message: "must be equal to constant", schema: "block_metadata", parentSchema: schema54.properties.item_type, data: data0 };
         if (vErrors === null) {
           vErrors = [err6];
         } else {
@@ -4846,7 +4846,7 @@ function validate91(data, { instancePath = "", parentData, parentDataProperty, r
     if (data.agent_run_id !== void 0) {
       let data1 = data.agent_run_id;
       if (typeof data1 !== "string") {
-        const err7 = { instancePath: instancePath + "/agent_run_id", schemaPath: "#/properties/agent_run_id/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema54.properties.agent_run_id.type, parentSchema: schema54.properties.agent_run_id, data: data1 };
+        const err7 = { instancePath: instancePath + "/agent_run_id", schemaPath: "#/$defs/TranscriptBlockMetadataItem/properties/agent_run_id/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema54.properties.agent_run_id.type, parentSchema: schema54.properties.agent_run_id, data: data1 };
         if (vErrors === null) {
           vErrors = [err7];
         } else {
@@ -4858,7 +4858,7 @@ function validate91(data, { instancePath = "", parentData, parentDataProperty, r
     if (data.collection_id !== void 0) {
       let data2 = data.collection_id;
       if (typeof data2 !== "string") {
-        const err8 = { instancePath: instancePath + "/collection_id", schemaPath: "#/properties/collection_id/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema54.properties.collection_id.type, parentSchema: schema54.properties.collection_id, data: data2 };
+        const err8 = { instancePath: instancePath + "/collection_id", schemaPath: "#/$defs/TranscriptBlockMetadataItem/properties/collection_id/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema54.properties.collection_id.type, parentSchema: schema54.properties.collection_id, data: data2 };
         if (vErrors === null) {
           vErrors = [err8];
         } else {
@@ -4870,7 +4870,7 @@ function validate91(data, { instancePath = "", parentData, parentDataProperty, r
     if (data.transcript_id !== void 0) {
       let data3 = data.transcript_id;
       if (typeof data3 !== "string") {
-        const err9 = { instancePath: instancePath + "/transcript_id", schemaPath: "#/properties/transcript_id/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema54.properties.transcript_id.type, parentSchema: schema54.properties.transcript_id, data: data3 };
+        const err9 = { instancePath: instancePath + "/transcript_id", schemaPath: "#/$defs/TranscriptBlockMetadataItem/properties/transcript_id/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema54.properties.transcript_id.type, parentSchema: schema54.properties.transcript_id, data: data3 };
         if (vErrors === null) {
           vErrors = [err9];
         } else {
@@ -4882,7 +4882,7 @@ function validate91(data, { instancePath = "", parentData, parentDataProperty, r
     if (data.block_idx !== void 0) {
       let data4 = data.block_idx;
       if (!(typeof data4 == "number" && (!(data4 % 1) && !isNaN(data4)) && isFinite(data4))) {
-        const err10 = { instancePath: instancePath + "/block_idx", schemaPath: "#/properties/block_idx/type", keyword: "type", params: { type: "integer" }, message: "must be integer", schema: schema54.properties.block_idx.type, parentSchema: schema54.properties.block_idx, data: data4 };
+        const err10 = { instancePath: instancePath + "/block_idx", schemaPath: "#/$defs/TranscriptBlockMetadataItem/properties/block_idx/type", keyword: "type", params: { type: "integer" }, message: "must be integer", schema: schema54.properties.block_idx.type, parentSchema: schema54.properties.block_idx, data: data4 };
         if (vErrors === null) {
           vErrors = [err10];
         } else {
@@ -4894,7 +4894,7 @@ function validate91(data, { instancePath = "", parentData, parentDataProperty, r
     if (data.metadata_key !== void 0) {
       let data5 = data.metadata_key;
       if (typeof data5 !== "string") {
-        const err11 = { instancePath: instancePath + "/metadata_key", schemaPath: "#/properties/metadata_key/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema54.properties.metadata_key.type, parentSchema: schema54.properties.metadata_key, data: data5 };
+        const err11 = { instancePath: instancePath + "/metadata_key", schemaPath: "#/$defs/TranscriptBlockMetadataItem/properties/metadata_key/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema54.properties.metadata_key.type, parentSchema: schema54.properties.metadata_key, data: data5 };
         if (vErrors === null) {
           vErrors = [err11];
         } else {
@@ -4904,7 +4904,7 @@ function validate91(data, { instancePath = "", parentData, parentDataProperty, r
       }
     }
   } else {
-    const err12 = { instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object", schema: schema54.type, parentSchema: schema54, data };
+    const err12 = { instancePath, schemaPath: "#/$defs/TranscriptBlockMetadataItem/type", keyword: "type", params: { type: "object" }, message: "must be object", schema: schema54.type, parentSchema: schema54, data };
     if (vErrors === null) {
       vErrors = [err12];
     } else {
@@ -4923,7 +4923,7 @@ function validate92(data, { instancePath = "", parentData, parentDataProperty, r
     if (data.id !== void 0) {
       let data0 = data.id;
       if (typeof data0 !== "string") {
-        const err0 = { instancePath: instancePath + "/id", schemaPath: "#/properties/id/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema46.properties.id.type, parentSchema: schema46.properties.id, data: data0 };
+        const err0 = { instancePath: instancePath + "/id", schemaPath: "#/$defs/TranscriptGroup/properties/id/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema46.properties.id.type, parentSchema: schema46.properties.id, data: data0 };
         if (vErrors === null) {
           vErrors = [err0];
         } else {
@@ -4935,7 +4935,7 @@ function validate92(data, { instancePath = "", parentData, parentDataProperty, r
     if (data.name !== void 0) {
       let data1 = data.name;
       if (typeof data1 !== "string" && data1 !== null) {
-        const err1 = { instancePath: instancePath + "/name", schemaPath: "#/properties/name/type", keyword: "type", params: { type: schema46.properties.name.type }, message: "must be string,null", schema: schema46.properties.name.type, parentSchema: schema46.properties.name, data: data1 };
+        const err1 = { instancePath: instancePath + "/name", schemaPath: "#/$defs/TranscriptGroup/properties/name/type", keyword: "type", params: { type: schema46.properties.name.type }, message: "must be string,null", schema: schema46.properties.name.type, parentSchema: schema46.properties.name, data: data1 };
         if (vErrors === null) {
           vErrors = [err1];
         } else {
@@ -4947,7 +4947,7 @@ function validate92(data, { instancePath = "", parentData, parentDataProperty, r
     if (data.description !== void 0) {
       let data2 = data.description;
       if (typeof data2 !== "string" && data2 !== null) {
-        const err2 = { instancePath: instancePath + "/description", schemaPath: "#/properties/description/type", keyword: "type", params: { type: schema46.properties.description.type }, message: "must be string,null", schema: schema46.properties.description.type, parentSchema: schema46.properties.description, data: data2 };
+        const err2 = { instancePath: instancePath + "/description", schemaPath: "#/$defs/TranscriptGroup/properties/description/type", keyword: "type", params: { type: schema46.properties.description.type }, message: "must be string,null", schema: schema46.properties.description.type, parentSchema: schema46.properties.description, data: data2 };
         if (vErrors === null) {
           vErrors = [err2];
         } else {
@@ -4959,7 +4959,7 @@ function validate92(data, { instancePath = "", parentData, parentDataProperty, r
     if (data.agent_run_id !== void 0) {
       let data3 = data.agent_run_id;
       if (typeof data3 !== "string" && data3 !== null) {
-        const err3 = { instancePath: instancePath + "/agent_run_id", schemaPath: "#/properties/agent_run_id/type", keyword: "type", params: { type: schema46.properties.agent_run_id.type }, message: "must be string,null", schema: schema46.properties.agent_run_id.type, parentSchema: schema46.properties.agent_run_id, data: data3 };
+        const err3 = { instancePath: instancePath + "/agent_run_id", schemaPath: "#/$defs/TranscriptGroup/properties/agent_run_id/type", keyword: "type", params: { type: schema46.properties.agent_run_id.type }, message: "must be string,null", schema: schema46.properties.agent_run_id.type, parentSchema: schema46.properties.agent_run_id, data: data3 };
         if (vErrors === null) {
           vErrors = [err3];
         } else {
@@ -4971,7 +4971,7 @@ function validate92(data, { instancePath = "", parentData, parentDataProperty, r
     if (data.parent_transcript_group_id !== void 0) {
       let data4 = data.parent_transcript_group_id;
       if (typeof data4 !== "string" && data4 !== null) {
-        const err4 = { instancePath: instancePath + "/parent_transcript_group_id", schemaPath: "#/properties/parent_transcript_group_id/type", keyword: "type", params: { type: schema46.properties.parent_transcript_group_id.type }, message: "must be string,null", schema: schema46.properties.parent_transcript_group_id.type, parentSchema: schema46.properties.parent_transcript_group_id, data: data4 };
+        const err4 = { instancePath: instancePath + "/parent_transcript_group_id", schemaPath: "#/$defs/TranscriptGroup/properties/parent_transcript_group_id/type", keyword: "type", params: { type: schema46.properties.parent_transcript_group_id.type }, message: "must be string,null", schema: schema46.properties.parent_transcript_group_id.type, parentSchema: schema46.properties.parent_transcript_group_id, data: data4 };
         if (vErrors === null) {
           vErrors = [err4];
         } else {
@@ -5041,7 +5041,7 @@ function validate92(data, { instancePath = "", parentData, parentDataProperty, r
       if (!valid1) {
         const _errs18 = errors;
         if (data5 !== null) {
-          const err9 = { instancePath: instancePath + "/created_at", schemaPath: "#/properties/created_at/anyOf/1/type", keyword: "type", params: { type: "null" }, message: "must be null", schema: schema46.properties.created_at.anyOf[1].type, parentSchema: schema46.properties.created_at.anyOf[1], data: data5 };
+          const err9 = { instancePath: instancePath + "/created_at", schemaPath: "#/$defs/TranscriptGroup/properties/created_at/anyOf/1/type", keyword: "type", params: { type: "null" }, message: "must be null", schema: schema46.properties.created_at.anyOf[1].type, parentSchema: schema46.properties.created_at.anyOf[1], data: data5 };
           if (vErrors === null) {
             vErrors = [err9];
           } else {
@@ -5053,7 +5053,7 @@ function validate92(data, { instancePath = "", parentData, parentDataProperty, r
         valid1 = valid1 || _valid0;
       }
       if (!valid1) {
-        const err10 = { instancePath: instancePath + "/created_at", schemaPath: "#/properties/created_at/anyOf", keyword: "anyOf", params: {}, message: "must match a schema in anyOf", schema: schema46.properties.created_at.anyOf, parentSchema: schema46.properties.created_at, data: data5 };
+        const err10 = { instancePath: instancePath + "/created_at", schemaPath: "#/$defs/TranscriptGroup/properties/created_at/anyOf", keyword: "anyOf", params: {}, message: "must match a schema in anyOf", schema: schema46.properties.created_at.anyOf, parentSchema: schema46.properties.created_at, data: data5 };
         if (vErrors === null) {
           vErrors = [err10];
         } else {
@@ -5074,7 +5074,7 @@ function validate92(data, { instancePath = "", parentData, parentDataProperty, r
     if (data.metadata !== void 0) {
       let data6 = data.metadata;
       if (!(data6 && typeof data6 == "object" && !Array.isArray(data6))) {
-        const err11 = { instancePath: instancePath + "/metadata", schemaPath: "#/properties/metadata/type", keyword: "type", params: { type: "object" }, message: "must be object", schema: schema46.properties.metadata.type, parentSchema: schema46.properties.metadata, data: data6 };
+        const err11 = { instancePath: instancePath + "/metadata", schemaPath: "#/$defs/TranscriptGroup/properties/metadata/type", keyword: "type", params: { type: "object" }, message: "must be object", schema: schema46.properties.metadata.type, parentSchema: schema46.properties.metadata, data: data6 };
         if (vErrors === null) {
           vErrors = [err11];
         } else {
@@ -5084,7 +5084,7 @@ function validate92(data, { instancePath = "", parentData, parentDataProperty, r
       }
     }
   } else {
-    const err12 = { instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object", schema: schema46.type, parentSchema: schema46, data };
+    const err12 = { instancePath, schemaPath: "#/$defs/TranscriptGroup/type", keyword: "type", params: { type: "object" }, message: "must be object", schema: schema46.type, parentSchema: schema46, data };
     if (vErrors === null) {
       vErrors = [err12];
     } else {
@@ -5101,7 +5101,7 @@ function validate93(data, { instancePath = "", parentData, parentDataProperty, r
   let errors = 0;
   if (data && typeof data == "object" && !Array.isArray(data)) {
     if (data.item_type === void 0) {
-      const err0 = { instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: "item_type" }, message: "must have required property 'item_type'", schema: schema53.required, parentSchema: schema53, data };
+      const err0 = { instancePath, schemaPath: "#/$defs/TranscriptMetadataItem/required", keyword: "required", params: { missingProperty: "item_type" }, message: "must have required property 'item_type'", schema: schema53.required, parentSchema: schema53, data };
       if (vErrors === null) {
         vErrors = [err0];
       } else {
@@ -5110,7 +5110,7 @@ function validate93(data, { instancePath = "", parentData, parentDataProperty, r
       errors++;
     }
     if (data.agent_run_id === void 0) {
-      const err1 = { instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: "agent_run_id" }, message: "must have required property 'agent_run_id'", schema: schema53.required, parentSchema: schema53, data };
+      const err1 = { instancePath, schemaPath: "#/$defs/TranscriptMetadataItem/required", keyword: "required", params: { missingProperty: "agent_run_id" }, message: "must have required property 'agent_run_id'", schema: schema53.required, parentSchema: schema53, data };
       if (vErrors === null) {
         vErrors = [err1];
       } else {
@@ -5119,7 +5119,7 @@ function validate93(data, { instancePath = "", parentData, parentDataProperty, r
       errors++;
     }
     if (data.collection_id === void 0) {
-      const err2 = { instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: "collection_id" }, message: "must have required property 'collection_id'", schema: schema53.required, parentSchema: schema53, data };
+      const err2 = { instancePath, schemaPath: "#/$defs/TranscriptMetadataItem/required", keyword: "required", params: { missingProperty: "collection_id" }, message: "must have required property 'collection_id'", schema: schema53.required, parentSchema: schema53, data };
       if (vErrors === null) {
         vErrors = [err2];
       } else {
@@ -5128,7 +5128,7 @@ function validate93(data, { instancePath = "", parentData, parentDataProperty, r
       errors++;
     }
     if (data.transcript_id === void 0) {
-      const err3 = { instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: "transcript_id" }, message: "must have required property 'transcript_id'", schema: schema53.required, parentSchema: schema53, data };
+      const err3 = { instancePath, schemaPath: "#/$defs/TranscriptMetadataItem/required", keyword: "required", params: { missingProperty: "transcript_id" }, message: "must have required property 'transcript_id'", schema: schema53.required, parentSchema: schema53, data };
       if (vErrors === null) {
         vErrors = [err3];
       } else {
@@ -5137,7 +5137,7 @@ function validate93(data, { instancePath = "", parentData, parentDataProperty, r
       errors++;
     }
     if (data.metadata_key === void 0) {
-      const err4 = { instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: "metadata_key" }, message: "must have required property 'metadata_key'", schema: schema53.required, parentSchema: schema53, data };
+      const err4 = { instancePath, schemaPath: "#/$defs/TranscriptMetadataItem/required", keyword: "required", params: { missingProperty: "metadata_key" }, message: "must have required property 'metadata_key'", schema: schema53.required, parentSchema: schema53, data };
       if (vErrors === null) {
         vErrors = [err4];
       } else {
@@ -5148,7 +5148,7 @@ function validate93(data, { instancePath = "", parentData, parentDataProperty, r
     if (data.item_type !== void 0) {
       let data0 = data.item_type;
       if ("transcript_metadata" !== data0) {
-        const err5 = { instancePath: instancePath + "/item_type", schemaPath: "#/properties/item_type/const", keyword: "const", params: { allowedValue: "transcript_metadata" }, message: "must be equal to constant", schema: "transcript_metadata", parentSchema: schema53.properties.item_type, data: data0 };
+        const err5 = { instancePath: instancePath + "/item_type", schemaPath: "#/$defs/TranscriptMetadataItem/properties/item_type/const", keyword: "const", params: { allowedValue: "transcript_metadata" }, message: "must be equal to constant", schema: "transcript_metadata", parentSchema: schema53.properties.item_type, data: data0 };
         if (vErrors === null) {
           vErrors = [err5];
         } else {
@@ -5160,7 +5160,7 @@ function validate93(data, { instancePath = "", parentData, parentDataProperty, r
     if (data.agent_run_id !== void 0) {
       let data1 = data.agent_run_id;
       if (typeof data1 !== "string") {
-        const err6 = { instancePath: instancePath + "/agent_run_id", schemaPath: "#/properties/agent_run_id/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema53.properties.agent_run_id.type, parentSchema: schema53.properties.agent_run_id, data: data1 };
+        const err6 = { instancePath: instancePath + "/agent_run_id", schemaPath: "#/$defs/TranscriptMetadataItem/properties/agent_run_id/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema53.properties.agent_run_id.type, parentSchema: schema53.properties.agent_run_id, data: data1 };
         if (vErrors === null) {
           vErrors = [err6];
         } else {
@@ -5172,7 +5172,7 @@ function validate93(data, { instancePath = "", parentData, parentDataProperty, r
     if (data.collection_id !== void 0) {
       let data2 = data.collection_id;
       if (typeof data2 !== "string") {
-        const err7 = { instancePath: instancePath + "/collection_id", schemaPath: "#/properties/collection_id/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema53.properties.collection_id.type, parentSchema: schema53.properties.collection_id, data: data2 };
+        const err7 = { instancePath: instancePath + "/collection_id", schemaPath: "#/$defs/TranscriptMetadataItem/properties/collection_id/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema53.properties.collection_id.type, parentSchema: schema53.properties.collection_id, data: data2 };
         if (vErrors === null) {
           vErrors = [err7];
         } else {
@@ -5184,7 +5184,7 @@ function validate93(data, { instancePath = "", parentData, parentDataProperty, r
     if (data.transcript_id !== void 0) {
       let data3 = data.transcript_id;
       if (typeof data3 !== "string") {
-        const err8 = { instancePath: instancePath + "/transcript_id", schemaPath: "#/properties/transcript_id/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema53.properties.transcript_id.type, parentSchema: schema53.properties.transcript_id, data: data3 };
+        const err8 = { instancePath: instancePath + "/transcript_id", schemaPath: "#/$defs/TranscriptMetadataItem/properties/transcript_id/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema53.properties.transcript_id.type, parentSchema: schema53.properties.transcript_id, data: data3 };
         if (vErrors === null) {
           vErrors = [err8];
         } else {
@@ -5196,7 +5196,7 @@ function validate93(data, { instancePath = "", parentData, parentDataProperty, r
     if (data.metadata_key !== void 0) {
       let data4 = data.metadata_key;
       if (typeof data4 !== "string") {
-        const err9 = { instancePath: instancePath + "/metadata_key", schemaPath: "#/properties/metadata_key/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema53.properties.metadata_key.type, parentSchema: schema53.properties.metadata_key, data: data4 };
+        const err9 = { instancePath: instancePath + "/metadata_key", schemaPath: "#/$defs/TranscriptMetadataItem/properties/metadata_key/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema53.properties.metadata_key.type, parentSchema: schema53.properties.metadata_key, data: data4 };
         if (vErrors === null) {
           vErrors = [err9];
         } else {
@@ -5206,7 +5206,7 @@ function validate93(data, { instancePath = "", parentData, parentDataProperty, r
       }
     }
   } else {
-    const err10 = { instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object", schema: schema53.type, parentSchema: schema53, data };
+    const err10 = { instancePath, schemaPath: "#/$defs/TranscriptMetadataItem/type", keyword: "type", params: { type: "object" }, message: "must be object", schema: schema53.type, parentSchema: schema53, data };
     if (vErrors === null) {
       vErrors = [err10];
     } else {
@@ -5223,7 +5223,7 @@ function validate94(data, { instancePath = "", parentData, parentDataProperty, r
   let errors = 0;
   if (data && typeof data == "object" && !Array.isArray(data)) {
     if (data.content === void 0) {
-      const err0 = { instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: "content" }, message: "must have required property 'content'", schema: schema41.required, parentSchema: schema41, data };
+      const err0 = { instancePath, schemaPath: "#/$defs/UserMessage/required", keyword: "required", params: { missingProperty: "content" }, message: "must have required property 'content'", schema: schema41.required, parentSchema: schema41, data };
       if (vErrors === null) {
         vErrors = [err0];
       } else {
@@ -5232,7 +5232,7 @@ function validate94(data, { instancePath = "", parentData, parentDataProperty, r
       errors++;
     }
     if (data.role === void 0) {
-      const err1 = { instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: "role" }, message: "must have required property 'role'", schema: schema41.required, parentSchema: schema41, data };
+      const err1 = { instancePath, schemaPath: "#/$defs/UserMessage/required", keyword: "required", params: { missingProperty: "role" }, message: "must have required property 'role'", schema: schema41.required, parentSchema: schema41, data };
       if (vErrors === null) {
         vErrors = [err1];
       } else {
@@ -5243,7 +5243,7 @@ function validate94(data, { instancePath = "", parentData, parentDataProperty, r
     if (data.id !== void 0) {
       let data0 = data.id;
       if (typeof data0 !== "string" && data0 !== null) {
-        const err2 = { instancePath: instancePath + "/id", schemaPath: "#/properties/id/type", keyword: "type", params: { type: schema41.properties.id.type }, message: "must be string,null", schema: schema41.properties.id.type, parentSchema: schema41.properties.id, data: data0 };
+        const err2 = { instancePath: instancePath + "/id", schemaPath: "#/$defs/UserMessage/properties/id/type", keyword: "type", params: { type: schema41.properties.id.type }, message: "must be string,null", schema: schema41.properties.id.type, parentSchema: schema41.properties.id, data: data0 };
         if (vErrors === null) {
           vErrors = [err2];
         } else {
@@ -5264,7 +5264,7 @@ function validate94(data, { instancePath = "", parentData, parentDataProperty, r
     if (data.role !== void 0) {
       let data2 = data.role;
       if ("user" !== data2) {
-        const err3 = { instancePath: instancePath + "/role", schemaPath: "#/properties/role/const", keyword: "const", params: { allowedValue: "user" }, message: "must be equal to constant", schema: "user", parentSchema: schema41.properties.role, data: data2 };
+        const err3 = { instancePath: instancePath + "/role", schemaPath: "#/$defs/UserMessage/properties/role/const", keyword: "const", params: { allowedValue: "user" }, message: "must be equal to constant", schema: "user", parentSchema: schema41.properties.role, data: data2 };
         if (vErrors === null) {
           vErrors = [err3];
         } else {
@@ -5276,7 +5276,7 @@ function validate94(data, { instancePath = "", parentData, parentDataProperty, r
     if (data.metadata !== void 0) {
       let data3 = data.metadata;
       if (!(data3 && typeof data3 == "object" && !Array.isArray(data3)) && data3 !== null) {
-        const err4 = { instancePath: instancePath + "/metadata", schemaPath: "#/properties/metadata/type", keyword: "type", params: { type: schema41.properties.metadata.type }, message: "must be object,null", schema: schema41.properties.metadata.type, parentSchema: schema41.properties.metadata, data: data3 };
+        const err4 = { instancePath: instancePath + "/metadata", schemaPath: "#/$defs/UserMessage/properties/metadata/type", keyword: "type", params: { type: schema41.properties.metadata.type }, message: "must be object,null", schema: schema41.properties.metadata.type, parentSchema: schema41.properties.metadata, data: data3 };
         if (vErrors === null) {
           vErrors = [err4];
         } else {
@@ -5288,7 +5288,7 @@ function validate94(data, { instancePath = "", parentData, parentDataProperty, r
     if (data.tool_call_id !== void 0) {
       let data4 = data.tool_call_id;
       if (!Array.isArray(data4) && data4 !== null) {
-        const err5 = { instancePath: instancePath + "/tool_call_id", schemaPath: "#/properties/tool_call_id/type", keyword: "type", params: { type: schema41.properties.tool_call_id.type }, message: "must be array,null", schema: schema41.properties.tool_call_id.type, parentSchema: schema41.properties.tool_call_id, data: data4 };
+        const err5 = { instancePath: instancePath + "/tool_call_id", schemaPath: "#/$defs/UserMessage/properties/tool_call_id/type", keyword: "type", params: { type: schema41.properties.tool_call_id.type }, message: "must be array,null", schema: schema41.properties.tool_call_id.type, parentSchema: schema41.properties.tool_call_id, data: data4 };
         if (vErrors === null) {
           vErrors = [err5];
         } else {
@@ -5301,7 +5301,7 @@ function validate94(data, { instancePath = "", parentData, parentDataProperty, r
         for (let i0 = 0; i0 < len0; i0++) {
           let data5 = data4[i0];
           if (typeof data5 !== "string") {
-            const err6 = { instancePath: instancePath + "/tool_call_id/" + i0, schemaPath: "#/properties/tool_call_id/items/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema41.properties.tool_call_id.items.type, parentSchema: schema41.properties.tool_call_id.items, data: data5 };
+            const err6 = { instancePath: instancePath + "/tool_call_id/" + i0, schemaPath: "#/$defs/UserMessage/properties/tool_call_id/items/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema41.properties.tool_call_id.items.type, parentSchema: schema41.properties.tool_call_id.items, data: data5 };
             if (vErrors === null) {
               vErrors = [err6];
             } else {
@@ -5313,7 +5313,7 @@ function validate94(data, { instancePath = "", parentData, parentDataProperty, r
       }
     }
   } else {
-    const err7 = { instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object", schema: schema41.type, parentSchema: schema41, data };
+    const err7 = { instancePath, schemaPath: "#/$defs/UserMessage/type", keyword: "type", params: { type: "object" }, message: "must be object", schema: schema41.type, parentSchema: schema41, data };
     if (vErrors === null) {
       vErrors = [err7];
     } else {

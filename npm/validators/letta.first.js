@@ -252,15 +252,15 @@ function validate25(data, { instancePath = "", parentData, parentDataProperty, r
             }
           }
         } else {
-          validate25.errors = [{ instancePath, schemaPath: "#/discriminator", keyword: "discriminator", params: { error: "mapping", tag: "type", tagValue: tag0 }, message: 'value of tag "type" must be in oneOf' }];
+          validate25.errors = [{ instancePath, schemaPath: "#/$defs/ImageSource/discriminator", keyword: "discriminator", params: { error: "mapping", tag: "type", tagValue: tag0 }, message: 'value of tag "type" must be in oneOf' }];
           return false;
         }
       } else {
-        validate25.errors = [{ instancePath, schemaPath: "#/discriminator", keyword: "discriminator", params: { error: "tag", tag: "type", tagValue: tag0 }, message: 'tag "type" must be string' }];
+        validate25.errors = [{ instancePath, schemaPath: "#/$defs/ImageSource/discriminator", keyword: "discriminator", params: { error: "tag", tag: "type", tagValue: tag0 }, message: 'tag "type" must be string' }];
         return false;
       }
     } else {
-      validate25.errors = [{ instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" }];
+      validate25.errors = [{ instancePath, schemaPath: "#/$defs/ImageSource/type", keyword: "type", params: { type: "object" }, message: "must be object" }];
       return false;
     }
   }
@@ -274,13 +274,13 @@ function validate24(data, { instancePath = "", parentData, parentDataProperty, r
     if (data && typeof data == "object" && !Array.isArray(data)) {
       let missing0;
       if (data.type === void 0 && (missing0 = "type") || data.source === void 0 && (missing0 = "source")) {
-        validate24.errors = [{ instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: missing0 }, message: "must have required property '" + missing0 + "'" }];
+        validate24.errors = [{ instancePath, schemaPath: "#/$defs/ImageContent/required", keyword: "required", params: { missingProperty: missing0 }, message: "must have required property '" + missing0 + "'" }];
         return false;
       } else {
         if (data.type !== void 0) {
           const _errs1 = errors;
           if ("image" !== data.type) {
-            validate24.errors = [{ instancePath: instancePath + "/type", schemaPath: "#/properties/type/const", keyword: "const", params: { allowedValue: "image" }, message: "must be equal to constant" }];
+            validate24.errors = [{ instancePath: instancePath + "/type", schemaPath: "#/$defs/ImageContent/properties/type/const", keyword: "const", params: { allowedValue: "image" }, message: "must be equal to constant" }];
             return false;
           }
           var valid0 = _errs1 === errors;
@@ -304,7 +304,7 @@ function validate24(data, { instancePath = "", parentData, parentDataProperty, r
         }
       }
     } else {
-      validate24.errors = [{ instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" }];
+      validate24.errors = [{ instancePath, schemaPath: "#/$defs/ImageContent/type", keyword: "type", params: { type: "object" }, message: "must be object" }];
       return false;
     }
   }
@@ -377,15 +377,15 @@ function validate23(data, { instancePath = "", parentData, parentDataProperty, r
             errors = vErrors.length;
           }
         } else {
-          validate23.errors = [{ instancePath, schemaPath: "#/discriminator", keyword: "discriminator", params: { error: "mapping", tag: "type", tagValue: tag0 }, message: 'value of tag "type" must be in oneOf' }];
+          validate23.errors = [{ instancePath, schemaPath: "#/$defs/UserContentPart/discriminator", keyword: "discriminator", params: { error: "mapping", tag: "type", tagValue: tag0 }, message: 'value of tag "type" must be in oneOf' }];
           return false;
         }
       } else {
-        validate23.errors = [{ instancePath, schemaPath: "#/discriminator", keyword: "discriminator", params: { error: "tag", tag: "type", tagValue: tag0 }, message: 'tag "type" must be string' }];
+        validate23.errors = [{ instancePath, schemaPath: "#/$defs/UserContentPart/discriminator", keyword: "discriminator", params: { error: "tag", tag: "type", tagValue: tag0 }, message: 'tag "type" must be string' }];
         return false;
       }
     } else {
-      validate23.errors = [{ instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" }];
+      validate23.errors = [{ instancePath, schemaPath: "#/$defs/UserContentPart/type", keyword: "type", params: { type: "object" }, message: "must be object" }];
       return false;
     }
   }
@@ -399,13 +399,13 @@ function validate22(data, { instancePath = "", parentData, parentDataProperty, r
     if (data && typeof data == "object" && !Array.isArray(data)) {
       let missing0;
       if (data.type === void 0 && (missing0 = "type") || data.tool_return === void 0 && (missing0 = "tool_return") || data.status === void 0 && (missing0 = "status") || data.tool_call_id === void 0 && (missing0 = "tool_call_id")) {
-        validate22.errors = [{ instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: missing0 }, message: "must have required property '" + missing0 + "'" }];
+        validate22.errors = [{ instancePath, schemaPath: "#/$defs/ToolReturn/required", keyword: "required", params: { missingProperty: missing0 }, message: "must have required property '" + missing0 + "'" }];
         return false;
       } else {
         if (data.type !== void 0) {
           const _errs1 = errors;
           if ("tool" !== data.type) {
-            validate22.errors = [{ instancePath: instancePath + "/type", schemaPath: "#/properties/type/const", keyword: "const", params: { allowedValue: "tool" }, message: "must be equal to constant" }];
+            validate22.errors = [{ instancePath: instancePath + "/type", schemaPath: "#/$defs/ToolReturn/properties/type/const", keyword: "const", params: { allowedValue: "tool" }, message: "must be equal to constant" }];
             return false;
           }
           var valid0 = _errs1 === errors;
@@ -420,7 +420,7 @@ function validate22(data, { instancePath = "", parentData, parentDataProperty, r
             let valid1 = false;
             const _errs4 = errors;
             if (typeof data1 !== "string") {
-              const err0 = { instancePath: instancePath + "/tool_return", schemaPath: "#/properties/tool_return/anyOf/0/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+              const err0 = { instancePath: instancePath + "/tool_return", schemaPath: "#/$defs/ToolReturn/properties/tool_return/anyOf/0/type", keyword: "type", params: { type: "string" }, message: "must be string" };
               if (vErrors === null) {
                 vErrors = [err0];
               } else {
@@ -451,7 +451,7 @@ function validate22(data, { instancePath = "", parentData, parentDataProperty, r
                     }
                   }
                 } else {
-                  const err1 = { instancePath: instancePath + "/tool_return", schemaPath: "#/properties/tool_return/anyOf/1/type", keyword: "type", params: { type: "array" }, message: "must be array" };
+                  const err1 = { instancePath: instancePath + "/tool_return", schemaPath: "#/$defs/ToolReturn/properties/tool_return/anyOf/1/type", keyword: "type", params: { type: "array" }, message: "must be array" };
                   if (vErrors === null) {
                     vErrors = [err1];
                   } else {
@@ -464,7 +464,7 @@ function validate22(data, { instancePath = "", parentData, parentDataProperty, r
               valid1 = valid1 || _valid0;
             }
             if (!valid1) {
-              const err2 = { instancePath: instancePath + "/tool_return", schemaPath: "#/properties/tool_return/anyOf", keyword: "anyOf", params: {}, message: "must match a schema in anyOf" };
+              const err2 = { instancePath: instancePath + "/tool_return", schemaPath: "#/$defs/ToolReturn/properties/tool_return/anyOf", keyword: "anyOf", params: {}, message: "must match a schema in anyOf" };
               if (vErrors === null) {
                 vErrors = [err2];
               } else {
@@ -492,7 +492,7 @@ function validate22(data, { instancePath = "", parentData, parentDataProperty, r
               let data3 = data.status;
               const _errs9 = errors;
               if (!(data3 === "success" || data3 === "error")) {
-                validate22.errors = [{ instancePath: instancePath + "/status", schemaPath: "#/properties/status/enum", keyword: "enum", params: { allowedValues: schema33.properties.status.enum }, message: "must be equal to one of the allowed values" }];
+                validate22.errors = [{ instancePath: instancePath + "/status", schemaPath: "#/$defs/ToolReturn/properties/status/enum", keyword: "enum", params: { allowedValues: schema33.properties.status.enum }, message: "must be equal to one of the allowed values" }];
                 return false;
               }
               var valid0 = _errs9 === errors;
@@ -503,7 +503,7 @@ function validate22(data, { instancePath = "", parentData, parentDataProperty, r
               if (data.tool_call_id !== void 0) {
                 const _errs10 = errors;
                 if (typeof data.tool_call_id !== "string") {
-                  validate22.errors = [{ instancePath: instancePath + "/tool_call_id", schemaPath: "#/properties/tool_call_id/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
+                  validate22.errors = [{ instancePath: instancePath + "/tool_call_id", schemaPath: "#/$defs/ToolReturn/properties/tool_call_id/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
                   return false;
                 }
                 var valid0 = _errs10 === errors;
@@ -515,7 +515,7 @@ function validate22(data, { instancePath = "", parentData, parentDataProperty, r
                   let data5 = data.stdout;
                   const _errs12 = errors;
                   if (!Array.isArray(data5) && data5 !== null) {
-                    validate22.errors = [{ instancePath: instancePath + "/stdout", schemaPath: "#/properties/stdout/type", keyword: "type", params: { type: schema33.properties.stdout.type }, message: "must be array,null" }];
+                    validate22.errors = [{ instancePath: instancePath + "/stdout", schemaPath: "#/$defs/ToolReturn/properties/stdout/type", keyword: "type", params: { type: schema33.properties.stdout.type }, message: "must be array,null" }];
                     return false;
                   }
                   if (errors === _errs12) {
@@ -525,7 +525,7 @@ function validate22(data, { instancePath = "", parentData, parentDataProperty, r
                       for (let i1 = 0; i1 < len1; i1++) {
                         const _errs14 = errors;
                         if (typeof data5[i1] !== "string") {
-                          validate22.errors = [{ instancePath: instancePath + "/stdout/" + i1, schemaPath: "#/properties/stdout/items/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
+                          validate22.errors = [{ instancePath: instancePath + "/stdout/" + i1, schemaPath: "#/$defs/ToolReturn/properties/stdout/items/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
                           return false;
                         }
                         var valid3 = _errs14 === errors;
@@ -544,7 +544,7 @@ function validate22(data, { instancePath = "", parentData, parentDataProperty, r
                     let data7 = data.stderr;
                     const _errs16 = errors;
                     if (!Array.isArray(data7) && data7 !== null) {
-                      validate22.errors = [{ instancePath: instancePath + "/stderr", schemaPath: "#/properties/stderr/type", keyword: "type", params: { type: schema33.properties.stderr.type }, message: "must be array,null" }];
+                      validate22.errors = [{ instancePath: instancePath + "/stderr", schemaPath: "#/$defs/ToolReturn/properties/stderr/type", keyword: "type", params: { type: schema33.properties.stderr.type }, message: "must be array,null" }];
                       return false;
                     }
                     if (errors === _errs16) {
@@ -554,7 +554,7 @@ function validate22(data, { instancePath = "", parentData, parentDataProperty, r
                         for (let i2 = 0; i2 < len2; i2++) {
                           const _errs18 = errors;
                           if (typeof data7[i2] !== "string") {
-                            validate22.errors = [{ instancePath: instancePath + "/stderr/" + i2, schemaPath: "#/properties/stderr/items/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
+                            validate22.errors = [{ instancePath: instancePath + "/stderr/" + i2, schemaPath: "#/$defs/ToolReturn/properties/stderr/items/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
                             return false;
                           }
                           var valid4 = _errs18 === errors;
@@ -575,7 +575,7 @@ function validate22(data, { instancePath = "", parentData, parentDataProperty, r
         }
       }
     } else {
-      validate22.errors = [{ instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" }];
+      validate22.errors = [{ instancePath, schemaPath: "#/$defs/ToolReturn/type", keyword: "type", params: { type: "object" }, message: "must be object" }];
       return false;
     }
   }
@@ -660,15 +660,15 @@ function validate21(data, { instancePath = "", parentData, parentDataProperty, r
             errors = vErrors.length;
           }
         } else {
-          validate21.errors = [{ instancePath, schemaPath: "#/discriminator", keyword: "discriminator", params: { error: "mapping", tag: "type", tagValue: tag0 }, message: 'value of tag "type" must be in oneOf' }];
+          validate21.errors = [{ instancePath, schemaPath: "#/$defs/Approval/discriminator", keyword: "discriminator", params: { error: "mapping", tag: "type", tagValue: tag0 }, message: 'value of tag "type" must be in oneOf' }];
           return false;
         }
       } else {
-        validate21.errors = [{ instancePath, schemaPath: "#/discriminator", keyword: "discriminator", params: { error: "tag", tag: "type", tagValue: tag0 }, message: 'tag "type" must be string' }];
+        validate21.errors = [{ instancePath, schemaPath: "#/$defs/Approval/discriminator", keyword: "discriminator", params: { error: "tag", tag: "type", tagValue: tag0 }, message: 'tag "type" must be string' }];
         return false;
       }
     } else {
-      validate21.errors = [{ instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" }];
+      validate21.errors = [{ instancePath, schemaPath: "#/$defs/Approval/type", keyword: "type", params: { type: "object" }, message: "must be object" }];
       return false;
     }
   }
@@ -825,13 +825,13 @@ function validate30(data, { instancePath = "", parentData, parentDataProperty, r
     if (data && typeof data == "object" && !Array.isArray(data)) {
       let missing1;
       if (data.message_type === void 0 && (missing1 = "message_type") || data.tool_call === void 0 && (missing1 = "tool_call")) {
-        validate30.errors = [{ instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: missing1 }, message: "must have required property '" + missing1 + "'" }];
+        validate30.errors = [{ instancePath, schemaPath: "#/$defs/ApprovalRequestMessage/required", keyword: "required", params: { missingProperty: missing1 }, message: "must have required property '" + missing1 + "'" }];
         return false;
       } else {
         if (data.message_type !== void 0) {
           const _errs22 = errors;
           if ("approval_request_message" !== data.message_type) {
-            validate30.errors = [{ instancePath: instancePath + "/message_type", schemaPath: "#/properties/message_type/const", keyword: "const", params: { allowedValue: "approval_request_message" }, message: "must be equal to constant" }];
+            validate30.errors = [{ instancePath: instancePath + "/message_type", schemaPath: "#/$defs/ApprovalRequestMessage/properties/message_type/const", keyword: "const", params: { allowedValue: "approval_request_message" }, message: "must be equal to constant" }];
             return false;
           }
           var valid3 = _errs22 === errors;
@@ -1054,7 +1054,7 @@ function validate30(data, { instancePath = "", parentData, parentDataProperty, r
               valid4 = valid4 || _valid0;
             }
             if (!valid4) {
-              const err13 = { instancePath: instancePath + "/tool_call", schemaPath: "#/properties/tool_call/anyOf", keyword: "anyOf", params: {}, message: "must match a schema in anyOf" };
+              const err13 = { instancePath: instancePath + "/tool_call", schemaPath: "#/$defs/ApprovalRequestMessage/properties/tool_call/anyOf", keyword: "anyOf", params: {}, message: "must match a schema in anyOf" };
               if (vErrors === null) {
                 vErrors = [err13];
               } else {
@@ -1170,7 +1170,7 @@ function validate30(data, { instancePath = "", parentData, parentDataProperty, r
                     }
                   }
                 } else {
-                  const err19 = { instancePath: instancePath + "/tool_calls", schemaPath: "#/properties/tool_calls/anyOf/0/type", keyword: "type", params: { type: "array" }, message: "must be array" };
+                  const err19 = { instancePath: instancePath + "/tool_calls", schemaPath: "#/$defs/ApprovalRequestMessage/properties/tool_calls/anyOf/0/type", keyword: "type", params: { type: "array" }, message: "must be array" };
                   if (vErrors === null) {
                     vErrors = [err19];
                   } else {
@@ -1316,7 +1316,7 @@ function validate30(data, { instancePath = "", parentData, parentDataProperty, r
                 if (!valid11) {
                   const _errs69 = errors;
                   if (data20 !== null) {
-                    const err28 = { instancePath: instancePath + "/tool_calls", schemaPath: "#/properties/tool_calls/anyOf/2/type", keyword: "type", params: { type: "null" }, message: "must be null" };
+                    const err28 = { instancePath: instancePath + "/tool_calls", schemaPath: "#/$defs/ApprovalRequestMessage/properties/tool_calls/anyOf/2/type", keyword: "type", params: { type: "null" }, message: "must be null" };
                     if (vErrors === null) {
                       vErrors = [err28];
                     } else {
@@ -1329,7 +1329,7 @@ function validate30(data, { instancePath = "", parentData, parentDataProperty, r
                 }
               }
               if (!valid11) {
-                const err29 = { instancePath: instancePath + "/tool_calls", schemaPath: "#/properties/tool_calls/anyOf", keyword: "anyOf", params: {}, message: "must match a schema in anyOf" };
+                const err29 = { instancePath: instancePath + "/tool_calls", schemaPath: "#/$defs/ApprovalRequestMessage/properties/tool_calls/anyOf", keyword: "anyOf", params: {}, message: "must match a schema in anyOf" };
                 if (vErrors === null) {
                   vErrors = [err29];
                 } else {
@@ -1356,7 +1356,7 @@ function validate30(data, { instancePath = "", parentData, parentDataProperty, r
         }
       }
     } else {
-      validate30.errors = [{ instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" }];
+      validate30.errors = [{ instancePath, schemaPath: "#/$defs/ApprovalRequestMessage/type", keyword: "type", params: { type: "object" }, message: "must be object" }];
       return false;
     }
   }
@@ -1509,13 +1509,13 @@ function validate31(data, { instancePath = "", parentData, parentDataProperty, r
     if (data && typeof data == "object" && !Array.isArray(data)) {
       let missing1;
       if (data.message_type === void 0 && (missing1 = "message_type")) {
-        validate31.errors = [{ instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: missing1 }, message: "must have required property '" + missing1 + "'" }];
+        validate31.errors = [{ instancePath, schemaPath: "#/$defs/ApprovalResponseMessage/required", keyword: "required", params: { missingProperty: missing1 }, message: "must have required property '" + missing1 + "'" }];
         return false;
       } else {
         if (data.message_type !== void 0) {
           const _errs22 = errors;
           if ("approval_response_message" !== data.message_type) {
-            validate31.errors = [{ instancePath: instancePath + "/message_type", schemaPath: "#/properties/message_type/const", keyword: "const", params: { allowedValue: "approval_response_message" }, message: "must be equal to constant" }];
+            validate31.errors = [{ instancePath: instancePath + "/message_type", schemaPath: "#/$defs/ApprovalResponseMessage/properties/message_type/const", keyword: "const", params: { allowedValue: "approval_response_message" }, message: "must be equal to constant" }];
             return false;
           }
           var valid3 = _errs22 === errors;
@@ -1527,7 +1527,7 @@ function validate31(data, { instancePath = "", parentData, parentDataProperty, r
             let data10 = data.approvals;
             const _errs23 = errors;
             if (!Array.isArray(data10) && data10 !== null) {
-              validate31.errors = [{ instancePath: instancePath + "/approvals", schemaPath: "#/properties/approvals/type", keyword: "type", params: { type: schema48.properties.approvals.type }, message: "must be array,null" }];
+              validate31.errors = [{ instancePath: instancePath + "/approvals", schemaPath: "#/$defs/ApprovalResponseMessage/properties/approvals/type", keyword: "type", params: { type: schema48.properties.approvals.type }, message: "must be array,null" }];
               return false;
             }
             if (errors === _errs23) {
@@ -1559,7 +1559,7 @@ function validate31(data, { instancePath = "", parentData, parentDataProperty, r
               let data12 = data.approve;
               const _errs26 = errors;
               if (typeof data12 !== "boolean" && data12 !== null) {
-                validate31.errors = [{ instancePath: instancePath + "/approve", schemaPath: "#/properties/approve/type", keyword: "type", params: { type: schema48.properties.approve.type }, message: "must be boolean,null" }];
+                validate31.errors = [{ instancePath: instancePath + "/approve", schemaPath: "#/$defs/ApprovalResponseMessage/properties/approve/type", keyword: "type", params: { type: schema48.properties.approve.type }, message: "must be boolean,null" }];
                 return false;
               }
               var valid3 = _errs26 === errors;
@@ -1571,7 +1571,7 @@ function validate31(data, { instancePath = "", parentData, parentDataProperty, r
                 let data13 = data.approval_request_id;
                 const _errs28 = errors;
                 if (typeof data13 !== "string" && data13 !== null) {
-                  validate31.errors = [{ instancePath: instancePath + "/approval_request_id", schemaPath: "#/properties/approval_request_id/type", keyword: "type", params: { type: schema48.properties.approval_request_id.type }, message: "must be string,null" }];
+                  validate31.errors = [{ instancePath: instancePath + "/approval_request_id", schemaPath: "#/$defs/ApprovalResponseMessage/properties/approval_request_id/type", keyword: "type", params: { type: schema48.properties.approval_request_id.type }, message: "must be string,null" }];
                   return false;
                 }
                 var valid3 = _errs28 === errors;
@@ -1583,7 +1583,7 @@ function validate31(data, { instancePath = "", parentData, parentDataProperty, r
                   let data14 = data.reason;
                   const _errs30 = errors;
                   if (typeof data14 !== "string" && data14 !== null) {
-                    validate31.errors = [{ instancePath: instancePath + "/reason", schemaPath: "#/properties/reason/type", keyword: "type", params: { type: schema48.properties.reason.type }, message: "must be string,null" }];
+                    validate31.errors = [{ instancePath: instancePath + "/reason", schemaPath: "#/$defs/ApprovalResponseMessage/properties/reason/type", keyword: "type", params: { type: schema48.properties.reason.type }, message: "must be string,null" }];
                     return false;
                   }
                   var valid3 = _errs30 === errors;
@@ -1596,7 +1596,7 @@ function validate31(data, { instancePath = "", parentData, parentDataProperty, r
         }
       }
     } else {
-      validate31.errors = [{ instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" }];
+      validate31.errors = [{ instancePath, schemaPath: "#/$defs/ApprovalResponseMessage/type", keyword: "type", params: { type: "object" }, message: "must be object" }];
       return false;
     }
   }
@@ -1611,13 +1611,13 @@ function validate33(data, { instancePath = "", parentData, parentDataProperty, r
     if (data && typeof data == "object" && !Array.isArray(data)) {
       let missing0;
       if (data.type === void 0 && (missing0 = "type") || data.tool_call_id === void 0 && (missing0 = "tool_call_id") || data.approve === void 0 && (missing0 = "approve")) {
-        validate33.errors = [{ instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: missing0 }, message: "must have required property '" + missing0 + "'" }];
+        validate33.errors = [{ instancePath, schemaPath: "#/$defs/ApprovalReturn/required", keyword: "required", params: { missingProperty: missing0 }, message: "must have required property '" + missing0 + "'" }];
         return false;
       } else {
         if (data.type !== void 0) {
           const _errs1 = errors;
           if ("approval" !== data.type) {
-            validate33.errors = [{ instancePath: instancePath + "/type", schemaPath: "#/properties/type/const", keyword: "const", params: { allowedValue: "approval" }, message: "must be equal to constant" }];
+            validate33.errors = [{ instancePath: instancePath + "/type", schemaPath: "#/$defs/ApprovalReturn/properties/type/const", keyword: "const", params: { allowedValue: "approval" }, message: "must be equal to constant" }];
             return false;
           }
           var valid0 = _errs1 === errors;
@@ -1628,7 +1628,7 @@ function validate33(data, { instancePath = "", parentData, parentDataProperty, r
           if (data.tool_call_id !== void 0) {
             const _errs2 = errors;
             if (typeof data.tool_call_id !== "string") {
-              validate33.errors = [{ instancePath: instancePath + "/tool_call_id", schemaPath: "#/properties/tool_call_id/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
+              validate33.errors = [{ instancePath: instancePath + "/tool_call_id", schemaPath: "#/$defs/ApprovalReturn/properties/tool_call_id/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
               return false;
             }
             var valid0 = _errs2 === errors;
@@ -1639,7 +1639,7 @@ function validate33(data, { instancePath = "", parentData, parentDataProperty, r
             if (data.approve !== void 0) {
               const _errs4 = errors;
               if (typeof data.approve !== "boolean") {
-                validate33.errors = [{ instancePath: instancePath + "/approve", schemaPath: "#/properties/approve/type", keyword: "type", params: { type: "boolean" }, message: "must be boolean" }];
+                validate33.errors = [{ instancePath: instancePath + "/approve", schemaPath: "#/$defs/ApprovalReturn/properties/approve/type", keyword: "type", params: { type: "boolean" }, message: "must be boolean" }];
                 return false;
               }
               var valid0 = _errs4 === errors;
@@ -1651,7 +1651,7 @@ function validate33(data, { instancePath = "", parentData, parentDataProperty, r
                 let data3 = data.reason;
                 const _errs6 = errors;
                 if (typeof data3 !== "string" && data3 !== null) {
-                  validate33.errors = [{ instancePath: instancePath + "/reason", schemaPath: "#/properties/reason/type", keyword: "type", params: { type: schema41.properties.reason.type }, message: "must be string,null" }];
+                  validate33.errors = [{ instancePath: instancePath + "/reason", schemaPath: "#/$defs/ApprovalReturn/properties/reason/type", keyword: "type", params: { type: schema41.properties.reason.type }, message: "must be string,null" }];
                   return false;
                 }
                 var valid0 = _errs6 === errors;
@@ -1663,7 +1663,7 @@ function validate33(data, { instancePath = "", parentData, parentDataProperty, r
         }
       }
     } else {
-      validate33.errors = [{ instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" }];
+      validate33.errors = [{ instancePath, schemaPath: "#/$defs/ApprovalReturn/type", keyword: "type", params: { type: "object" }, message: "must be object" }];
       return false;
     }
   }
@@ -1816,13 +1816,13 @@ function validate34(data, { instancePath = "", parentData, parentDataProperty, r
     if (data && typeof data == "object" && !Array.isArray(data)) {
       let missing1;
       if (data.message_type === void 0 && (missing1 = "message_type") || data.content === void 0 && (missing1 = "content")) {
-        validate34.errors = [{ instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: missing1 }, message: "must have required property '" + missing1 + "'" }];
+        validate34.errors = [{ instancePath, schemaPath: "#/$defs/AssistantMessage/required", keyword: "required", params: { missingProperty: missing1 }, message: "must have required property '" + missing1 + "'" }];
         return false;
       } else {
         if (data.message_type !== void 0) {
           const _errs22 = errors;
           if ("assistant_message" !== data.message_type) {
-            validate34.errors = [{ instancePath: instancePath + "/message_type", schemaPath: "#/properties/message_type/const", keyword: "const", params: { allowedValue: "assistant_message" }, message: "must be equal to constant" }];
+            validate34.errors = [{ instancePath: instancePath + "/message_type", schemaPath: "#/$defs/AssistantMessage/properties/message_type/const", keyword: "const", params: { allowedValue: "assistant_message" }, message: "must be equal to constant" }];
             return false;
           }
           var valid3 = _errs22 === errors;
@@ -1837,7 +1837,7 @@ function validate34(data, { instancePath = "", parentData, parentDataProperty, r
             let valid4 = false;
             const _errs25 = errors;
             if (typeof data10 !== "string") {
-              const err0 = { instancePath: instancePath + "/content", schemaPath: "#/properties/content/anyOf/0/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+              const err0 = { instancePath: instancePath + "/content", schemaPath: "#/$defs/AssistantMessage/properties/content/anyOf/0/type", keyword: "type", params: { type: "string" }, message: "must be string" };
               if (vErrors === null) {
                 vErrors = [err0];
               } else {
@@ -1936,7 +1936,7 @@ function validate34(data, { instancePath = "", parentData, parentDataProperty, r
                     }
                   }
                 } else {
-                  const err6 = { instancePath: instancePath + "/content", schemaPath: "#/properties/content/anyOf/1/type", keyword: "type", params: { type: "array" }, message: "must be array" };
+                  const err6 = { instancePath: instancePath + "/content", schemaPath: "#/$defs/AssistantMessage/properties/content/anyOf/1/type", keyword: "type", params: { type: "array" }, message: "must be array" };
                   if (vErrors === null) {
                     vErrors = [err6];
                   } else {
@@ -1949,7 +1949,7 @@ function validate34(data, { instancePath = "", parentData, parentDataProperty, r
               valid4 = valid4 || _valid0;
             }
             if (!valid4) {
-              const err7 = { instancePath: instancePath + "/content", schemaPath: "#/properties/content/anyOf", keyword: "anyOf", params: {}, message: "must match a schema in anyOf" };
+              const err7 = { instancePath: instancePath + "/content", schemaPath: "#/$defs/AssistantMessage/properties/content/anyOf", keyword: "anyOf", params: {}, message: "must match a schema in anyOf" };
               if (vErrors === null) {
                 vErrors = [err7];
               } else {
@@ -1975,7 +1975,7 @@ function validate34(data, { instancePath = "", parentData, parentDataProperty, r
         }
       }
     } else {
-      validate34.errors = [{ instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" }];
+      validate34.errors = [{ instancePath, schemaPath: "#/$defs/AssistantMessage/type", keyword: "type", params: { type: "object" }, message: "must be object" }];
       return false;
     }
   }
@@ -1990,13 +1990,13 @@ function validate35(data, { instancePath = "", parentData, parentDataProperty, r
     if (data && typeof data == "object" && !Array.isArray(data)) {
       let missing0;
       if (data.type === void 0 && (missing0 = "type") || data.media_type === void 0 && (missing0 = "media_type") || data.data === void 0 && (missing0 = "data")) {
-        validate35.errors = [{ instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: missing0 }, message: "must have required property '" + missing0 + "'" }];
+        validate35.errors = [{ instancePath, schemaPath: "#/$defs/Base64Image/required", keyword: "required", params: { missingProperty: missing0 }, message: "must have required property '" + missing0 + "'" }];
         return false;
       } else {
         if (data.type !== void 0) {
           const _errs1 = errors;
           if ("base64" !== data.type) {
-            validate35.errors = [{ instancePath: instancePath + "/type", schemaPath: "#/properties/type/const", keyword: "const", params: { allowedValue: "base64" }, message: "must be equal to constant" }];
+            validate35.errors = [{ instancePath: instancePath + "/type", schemaPath: "#/$defs/Base64Image/properties/type/const", keyword: "const", params: { allowedValue: "base64" }, message: "must be equal to constant" }];
             return false;
           }
           var valid0 = _errs1 === errors;
@@ -2007,7 +2007,7 @@ function validate35(data, { instancePath = "", parentData, parentDataProperty, r
           if (data.media_type !== void 0) {
             const _errs2 = errors;
             if (typeof data.media_type !== "string") {
-              validate35.errors = [{ instancePath: instancePath + "/media_type", schemaPath: "#/properties/media_type/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
+              validate35.errors = [{ instancePath: instancePath + "/media_type", schemaPath: "#/$defs/Base64Image/properties/media_type/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
               return false;
             }
             var valid0 = _errs2 === errors;
@@ -2018,7 +2018,7 @@ function validate35(data, { instancePath = "", parentData, parentDataProperty, r
             if (data.data !== void 0) {
               const _errs4 = errors;
               if (typeof data.data !== "string") {
-                validate35.errors = [{ instancePath: instancePath + "/data", schemaPath: "#/properties/data/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
+                validate35.errors = [{ instancePath: instancePath + "/data", schemaPath: "#/$defs/Base64Image/properties/data/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
                 return false;
               }
               var valid0 = _errs4 === errors;
@@ -2030,7 +2030,7 @@ function validate35(data, { instancePath = "", parentData, parentDataProperty, r
                 let data3 = data.detail;
                 const _errs6 = errors;
                 if (typeof data3 !== "string" && data3 !== null) {
-                  validate35.errors = [{ instancePath: instancePath + "/detail", schemaPath: "#/properties/detail/type", keyword: "type", params: { type: schema38.properties.detail.type }, message: "must be string,null" }];
+                  validate35.errors = [{ instancePath: instancePath + "/detail", schemaPath: "#/$defs/Base64Image/properties/detail/type", keyword: "type", params: { type: schema38.properties.detail.type }, message: "must be string,null" }];
                   return false;
                 }
                 var valid0 = _errs6 === errors;
@@ -2042,7 +2042,7 @@ function validate35(data, { instancePath = "", parentData, parentDataProperty, r
         }
       }
     } else {
-      validate35.errors = [{ instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" }];
+      validate35.errors = [{ instancePath, schemaPath: "#/$defs/Base64Image/type", keyword: "type", params: { type: "object" }, message: "must be object" }];
       return false;
     }
   }
@@ -2058,13 +2058,13 @@ function validate36(data, { instancePath = "", parentData, parentDataProperty, r
     if (data && typeof data == "object" && !Array.isArray(data)) {
       let missing0;
       if (data.trigger === void 0 && (missing0 = "trigger") || data.context_window === void 0 && (missing0 = "context_window") || data.messages_count_before === void 0 && (missing0 = "messages_count_before") || data.messages_count_after === void 0 && (missing0 = "messages_count_after")) {
-        validate36.errors = [{ instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: missing0 }, message: "must have required property '" + missing0 + "'" }];
+        validate36.errors = [{ instancePath, schemaPath: "#/$defs/CompactionStats/required", keyword: "required", params: { missingProperty: missing0 }, message: "must have required property '" + missing0 + "'" }];
         return false;
       } else {
         if (data.trigger !== void 0) {
           const _errs1 = errors;
           if (typeof data.trigger !== "string") {
-            validate36.errors = [{ instancePath: instancePath + "/trigger", schemaPath: "#/properties/trigger/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
+            validate36.errors = [{ instancePath: instancePath + "/trigger", schemaPath: "#/$defs/CompactionStats/properties/trigger/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
             return false;
           }
           var valid0 = _errs1 === errors;
@@ -2076,7 +2076,7 @@ function validate36(data, { instancePath = "", parentData, parentDataProperty, r
             let data1 = data.context_tokens_before;
             const _errs3 = errors;
             if (!(typeof data1 == "number" && (!(data1 % 1) && !isNaN(data1)) && isFinite(data1)) && data1 !== null) {
-              validate36.errors = [{ instancePath: instancePath + "/context_tokens_before", schemaPath: "#/properties/context_tokens_before/type", keyword: "type", params: { type: schema55.properties.context_tokens_before.type }, message: "must be integer,null" }];
+              validate36.errors = [{ instancePath: instancePath + "/context_tokens_before", schemaPath: "#/$defs/CompactionStats/properties/context_tokens_before/type", keyword: "type", params: { type: schema55.properties.context_tokens_before.type }, message: "must be integer,null" }];
               return false;
             }
             var valid0 = _errs3 === errors;
@@ -2088,7 +2088,7 @@ function validate36(data, { instancePath = "", parentData, parentDataProperty, r
               let data2 = data.context_tokens_after;
               const _errs5 = errors;
               if (!(typeof data2 == "number" && (!(data2 % 1) && !isNaN(data2)) && isFinite(data2)) && data2 !== null) {
-                validate36.errors = [{ instancePath: instancePath + "/context_tokens_after", schemaPath: "#/properties/context_tokens_after/type", keyword: "type", params: { type: schema55.properties.context_tokens_after.type }, message: "must be integer,null" }];
+                validate36.errors = [{ instancePath: instancePath + "/context_tokens_after", schemaPath: "#/$defs/CompactionStats/properties/context_tokens_after/type", keyword: "type", params: { type: schema55.properties.context_tokens_after.type }, message: "must be integer,null" }];
                 return false;
               }
               var valid0 = _errs5 === errors;
@@ -2100,7 +2100,7 @@ function validate36(data, { instancePath = "", parentData, parentDataProperty, r
                 let data3 = data.context_window;
                 const _errs7 = errors;
                 if (!(typeof data3 == "number" && (!(data3 % 1) && !isNaN(data3)) && isFinite(data3))) {
-                  validate36.errors = [{ instancePath: instancePath + "/context_window", schemaPath: "#/properties/context_window/type", keyword: "type", params: { type: "integer" }, message: "must be integer" }];
+                  validate36.errors = [{ instancePath: instancePath + "/context_window", schemaPath: "#/$defs/CompactionStats/properties/context_window/type", keyword: "type", params: { type: "integer" }, message: "must be integer" }];
                   return false;
                 }
                 var valid0 = _errs7 === errors;
@@ -2112,7 +2112,7 @@ function validate36(data, { instancePath = "", parentData, parentDataProperty, r
                   let data4 = data.messages_count_before;
                   const _errs9 = errors;
                   if (!(typeof data4 == "number" && (!(data4 % 1) && !isNaN(data4)) && isFinite(data4))) {
-                    validate36.errors = [{ instancePath: instancePath + "/messages_count_before", schemaPath: "#/properties/messages_count_before/type", keyword: "type", params: { type: "integer" }, message: "must be integer" }];
+                    validate36.errors = [{ instancePath: instancePath + "/messages_count_before", schemaPath: "#/$defs/CompactionStats/properties/messages_count_before/type", keyword: "type", params: { type: "integer" }, message: "must be integer" }];
                     return false;
                   }
                   var valid0 = _errs9 === errors;
@@ -2124,7 +2124,7 @@ function validate36(data, { instancePath = "", parentData, parentDataProperty, r
                     let data5 = data.messages_count_after;
                     const _errs11 = errors;
                     if (!(typeof data5 == "number" && (!(data5 % 1) && !isNaN(data5)) && isFinite(data5))) {
-                      validate36.errors = [{ instancePath: instancePath + "/messages_count_after", schemaPath: "#/properties/messages_count_after/type", keyword: "type", params: { type: "integer" }, message: "must be integer" }];
+                      validate36.errors = [{ instancePath: instancePath + "/messages_count_after", schemaPath: "#/$defs/CompactionStats/properties/messages_count_after/type", keyword: "type", params: { type: "integer" }, message: "must be integer" }];
                       return false;
                     }
                     var valid0 = _errs11 === errors;
@@ -2138,7 +2138,7 @@ function validate36(data, { instancePath = "", parentData, parentDataProperty, r
         }
       }
     } else {
-      validate36.errors = [{ instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" }];
+      validate36.errors = [{ instancePath, schemaPath: "#/$defs/CompactionStats/type", keyword: "type", params: { type: "object" }, message: "must be object" }];
       return false;
     }
   }
@@ -2291,13 +2291,13 @@ function validate37(data, { instancePath = "", parentData, parentDataProperty, r
     if (data && typeof data == "object" && !Array.isArray(data)) {
       let missing1;
       if (data.message_type === void 0 && (missing1 = "message_type") || data.event_type === void 0 && (missing1 = "event_type") || data.event_data === void 0 && (missing1 = "event_data")) {
-        validate37.errors = [{ instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: missing1 }, message: "must have required property '" + missing1 + "'" }];
+        validate37.errors = [{ instancePath, schemaPath: "#/$defs/EventMessage/required", keyword: "required", params: { missingProperty: missing1 }, message: "must have required property '" + missing1 + "'" }];
         return false;
       } else {
         if (data.message_type !== void 0) {
           const _errs22 = errors;
           if ("event_message" !== data.message_type) {
-            validate37.errors = [{ instancePath: instancePath + "/message_type", schemaPath: "#/properties/message_type/const", keyword: "const", params: { allowedValue: "event_message" }, message: "must be equal to constant" }];
+            validate37.errors = [{ instancePath: instancePath + "/message_type", schemaPath: "#/$defs/EventMessage/properties/message_type/const", keyword: "const", params: { allowedValue: "event_message" }, message: "must be equal to constant" }];
             return false;
           }
           var valid3 = _errs22 === errors;
@@ -2308,7 +2308,7 @@ function validate37(data, { instancePath = "", parentData, parentDataProperty, r
           if (data.event_type !== void 0) {
             const _errs23 = errors;
             if ("compaction" !== data.event_type) {
-              validate37.errors = [{ instancePath: instancePath + "/event_type", schemaPath: "#/properties/event_type/const", keyword: "const", params: { allowedValue: "compaction" }, message: "must be equal to constant" }];
+              validate37.errors = [{ instancePath: instancePath + "/event_type", schemaPath: "#/$defs/EventMessage/properties/event_type/const", keyword: "const", params: { allowedValue: "compaction" }, message: "must be equal to constant" }];
               return false;
             }
             var valid3 = _errs23 === errors;
@@ -2320,7 +2320,7 @@ function validate37(data, { instancePath = "", parentData, parentDataProperty, r
               let data11 = data.event_data;
               const _errs24 = errors;
               if (!(data11 && typeof data11 == "object" && !Array.isArray(data11))) {
-                validate37.errors = [{ instancePath: instancePath + "/event_data", schemaPath: "#/properties/event_data/type", keyword: "type", params: { type: "object" }, message: "must be object" }];
+                validate37.errors = [{ instancePath: instancePath + "/event_data", schemaPath: "#/$defs/EventMessage/properties/event_data/type", keyword: "type", params: { type: "object" }, message: "must be object" }];
                 return false;
               }
               var valid3 = _errs24 === errors;
@@ -2331,7 +2331,7 @@ function validate37(data, { instancePath = "", parentData, parentDataProperty, r
         }
       }
     } else {
-      validate37.errors = [{ instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" }];
+      validate37.errors = [{ instancePath, schemaPath: "#/$defs/EventMessage/type", keyword: "type", params: { type: "object" }, message: "must be object" }];
       return false;
     }
   }
@@ -2484,13 +2484,13 @@ function validate38(data, { instancePath = "", parentData, parentDataProperty, r
     if (data && typeof data == "object" && !Array.isArray(data)) {
       let missing1;
       if (data.message_type === void 0 && (missing1 = "message_type") || data.state === void 0 && (missing1 = "state")) {
-        validate38.errors = [{ instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: missing1 }, message: "must have required property '" + missing1 + "'" }];
+        validate38.errors = [{ instancePath, schemaPath: "#/$defs/HiddenReasoningMessage/required", keyword: "required", params: { missingProperty: missing1 }, message: "must have required property '" + missing1 + "'" }];
         return false;
       } else {
         if (data.message_type !== void 0) {
           const _errs22 = errors;
           if ("hidden_reasoning_message" !== data.message_type) {
-            validate38.errors = [{ instancePath: instancePath + "/message_type", schemaPath: "#/properties/message_type/const", keyword: "const", params: { allowedValue: "hidden_reasoning_message" }, message: "must be equal to constant" }];
+            validate38.errors = [{ instancePath: instancePath + "/message_type", schemaPath: "#/$defs/HiddenReasoningMessage/properties/message_type/const", keyword: "const", params: { allowedValue: "hidden_reasoning_message" }, message: "must be equal to constant" }];
             return false;
           }
           var valid3 = _errs22 === errors;
@@ -2502,7 +2502,7 @@ function validate38(data, { instancePath = "", parentData, parentDataProperty, r
             let data10 = data.state;
             const _errs23 = errors;
             if (!(data10 === "redacted" || data10 === "omitted")) {
-              validate38.errors = [{ instancePath: instancePath + "/state", schemaPath: "#/properties/state/enum", keyword: "enum", params: { allowedValues: schema58.properties.state.enum }, message: "must be equal to one of the allowed values" }];
+              validate38.errors = [{ instancePath: instancePath + "/state", schemaPath: "#/$defs/HiddenReasoningMessage/properties/state/enum", keyword: "enum", params: { allowedValues: schema58.properties.state.enum }, message: "must be equal to one of the allowed values" }];
               return false;
             }
             var valid3 = _errs23 === errors;
@@ -2514,7 +2514,7 @@ function validate38(data, { instancePath = "", parentData, parentDataProperty, r
               let data11 = data.hidden_reasoning;
               const _errs24 = errors;
               if (typeof data11 !== "string" && data11 !== null) {
-                validate38.errors = [{ instancePath: instancePath + "/hidden_reasoning", schemaPath: "#/properties/hidden_reasoning/type", keyword: "type", params: { type: schema58.properties.hidden_reasoning.type }, message: "must be string,null" }];
+                validate38.errors = [{ instancePath: instancePath + "/hidden_reasoning", schemaPath: "#/$defs/HiddenReasoningMessage/properties/hidden_reasoning/type", keyword: "type", params: { type: schema58.properties.hidden_reasoning.type }, message: "must be string,null" }];
                 return false;
               }
               var valid3 = _errs24 === errors;
@@ -2525,7 +2525,7 @@ function validate38(data, { instancePath = "", parentData, parentDataProperty, r
         }
       }
     } else {
-      validate38.errors = [{ instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" }];
+      validate38.errors = [{ instancePath, schemaPath: "#/$defs/HiddenReasoningMessage/type", keyword: "type", params: { type: "object" }, message: "must be object" }];
       return false;
     }
   }
@@ -2540,13 +2540,13 @@ function validate39(data, { instancePath = "", parentData, parentDataProperty, r
     if (data && typeof data == "object" && !Array.isArray(data)) {
       let missing0;
       if (data.type === void 0 && (missing0 = "type") || data.source === void 0 && (missing0 = "source")) {
-        validate39.errors = [{ instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: missing0 }, message: "must have required property '" + missing0 + "'" }];
+        validate39.errors = [{ instancePath, schemaPath: "#/$defs/ImageContent/required", keyword: "required", params: { missingProperty: missing0 }, message: "must have required property '" + missing0 + "'" }];
         return false;
       } else {
         if (data.type !== void 0) {
           const _errs1 = errors;
           if ("image" !== data.type) {
-            validate39.errors = [{ instancePath: instancePath + "/type", schemaPath: "#/properties/type/const", keyword: "const", params: { allowedValue: "image" }, message: "must be equal to constant" }];
+            validate39.errors = [{ instancePath: instancePath + "/type", schemaPath: "#/$defs/ImageContent/properties/type/const", keyword: "const", params: { allowedValue: "image" }, message: "must be equal to constant" }];
             return false;
           }
           var valid0 = _errs1 === errors;
@@ -2570,7 +2570,7 @@ function validate39(data, { instancePath = "", parentData, parentDataProperty, r
         }
       }
     } else {
-      validate39.errors = [{ instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" }];
+      validate39.errors = [{ instancePath, schemaPath: "#/$defs/ImageContent/type", keyword: "type", params: { type: "object" }, message: "must be object" }];
       return false;
     }
   }
@@ -2761,15 +2761,15 @@ function validate41(data, { instancePath = "", parentData, parentDataProperty, r
             }
           }
         } else {
-          validate41.errors = [{ instancePath, schemaPath: "#/discriminator", keyword: "discriminator", params: { error: "mapping", tag: "type", tagValue: tag0 }, message: 'value of tag "type" must be in oneOf' }];
+          validate41.errors = [{ instancePath, schemaPath: "#/$defs/ImageSource/discriminator", keyword: "discriminator", params: { error: "mapping", tag: "type", tagValue: tag0 }, message: 'value of tag "type" must be in oneOf' }];
           return false;
         }
       } else {
-        validate41.errors = [{ instancePath, schemaPath: "#/discriminator", keyword: "discriminator", params: { error: "tag", tag: "type", tagValue: tag0 }, message: 'tag "type" must be string' }];
+        validate41.errors = [{ instancePath, schemaPath: "#/$defs/ImageSource/discriminator", keyword: "discriminator", params: { error: "tag", tag: "type", tagValue: tag0 }, message: 'tag "type" must be string' }];
         return false;
       }
     } else {
-      validate41.errors = [{ instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" }];
+      validate41.errors = [{ instancePath, schemaPath: "#/$defs/ImageSource/type", keyword: "type", params: { type: "object" }, message: "must be object" }];
       return false;
     }
   }
@@ -2785,13 +2785,13 @@ function validate42(data, { instancePath = "", parentData, parentDataProperty, r
     if (data && typeof data == "object" && !Array.isArray(data)) {
       let missing0;
       if (data.message_type === void 0 && (missing0 = "message_type") || data.run_id === void 0 && (missing0 = "run_id") || data.error_type === void 0 && (missing0 = "error_type") || data.message === void 0 && (missing0 = "message")) {
-        validate42.errors = [{ instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: missing0 }, message: "must have required property '" + missing0 + "'" }];
+        validate42.errors = [{ instancePath, schemaPath: "#/$defs/LettaErrorMessage/required", keyword: "required", params: { missingProperty: missing0 }, message: "must have required property '" + missing0 + "'" }];
         return false;
       } else {
         if (data.message_type !== void 0) {
           const _errs1 = errors;
           if ("error_message" !== data.message_type) {
-            validate42.errors = [{ instancePath: instancePath + "/message_type", schemaPath: "#/properties/message_type/const", keyword: "const", params: { allowedValue: "error_message" }, message: "must be equal to constant" }];
+            validate42.errors = [{ instancePath: instancePath + "/message_type", schemaPath: "#/$defs/LettaErrorMessage/properties/message_type/const", keyword: "const", params: { allowedValue: "error_message" }, message: "must be equal to constant" }];
             return false;
           }
           var valid0 = _errs1 === errors;
@@ -2802,7 +2802,7 @@ function validate42(data, { instancePath = "", parentData, parentDataProperty, r
           if (data.run_id !== void 0) {
             const _errs2 = errors;
             if (typeof data.run_id !== "string") {
-              validate42.errors = [{ instancePath: instancePath + "/run_id", schemaPath: "#/properties/run_id/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
+              validate42.errors = [{ instancePath: instancePath + "/run_id", schemaPath: "#/$defs/LettaErrorMessage/properties/run_id/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
               return false;
             }
             var valid0 = _errs2 === errors;
@@ -2813,7 +2813,7 @@ function validate42(data, { instancePath = "", parentData, parentDataProperty, r
             if (data.error_type !== void 0) {
               const _errs4 = errors;
               if (typeof data.error_type !== "string") {
-                validate42.errors = [{ instancePath: instancePath + "/error_type", schemaPath: "#/properties/error_type/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
+                validate42.errors = [{ instancePath: instancePath + "/error_type", schemaPath: "#/$defs/LettaErrorMessage/properties/error_type/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
                 return false;
               }
               var valid0 = _errs4 === errors;
@@ -2824,7 +2824,7 @@ function validate42(data, { instancePath = "", parentData, parentDataProperty, r
               if (data.message !== void 0) {
                 const _errs6 = errors;
                 if (typeof data.message !== "string") {
-                  validate42.errors = [{ instancePath: instancePath + "/message", schemaPath: "#/properties/message/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
+                  validate42.errors = [{ instancePath: instancePath + "/message", schemaPath: "#/$defs/LettaErrorMessage/properties/message/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
                   return false;
                 }
                 var valid0 = _errs6 === errors;
@@ -2836,7 +2836,7 @@ function validate42(data, { instancePath = "", parentData, parentDataProperty, r
                   let data4 = data.detail;
                   const _errs8 = errors;
                   if (typeof data4 !== "string" && data4 !== null) {
-                    validate42.errors = [{ instancePath: instancePath + "/detail", schemaPath: "#/properties/detail/type", keyword: "type", params: { type: schema65.properties.detail.type }, message: "must be string,null" }];
+                    validate42.errors = [{ instancePath: instancePath + "/detail", schemaPath: "#/$defs/LettaErrorMessage/properties/detail/type", keyword: "type", params: { type: schema65.properties.detail.type }, message: "must be string,null" }];
                     return false;
                   }
                   var valid0 = _errs8 === errors;
@@ -2848,7 +2848,7 @@ function validate42(data, { instancePath = "", parentData, parentDataProperty, r
                     let data5 = data.seq_id;
                     const _errs10 = errors;
                     if (!(typeof data5 == "number" && (!(data5 % 1) && !isNaN(data5)) && isFinite(data5)) && data5 !== null) {
-                      validate42.errors = [{ instancePath: instancePath + "/seq_id", schemaPath: "#/properties/seq_id/type", keyword: "type", params: { type: schema65.properties.seq_id.type }, message: "must be integer,null" }];
+                      validate42.errors = [{ instancePath: instancePath + "/seq_id", schemaPath: "#/$defs/LettaErrorMessage/properties/seq_id/type", keyword: "type", params: { type: schema65.properties.seq_id.type }, message: "must be integer,null" }];
                       return false;
                     }
                     var valid0 = _errs10 === errors;
@@ -2862,7 +2862,7 @@ function validate42(data, { instancePath = "", parentData, parentDataProperty, r
         }
       }
     } else {
-      validate42.errors = [{ instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" }];
+      validate42.errors = [{ instancePath, schemaPath: "#/$defs/LettaErrorMessage/type", keyword: "type", params: { type: "object" }, message: "must be object" }];
       return false;
     }
   }
@@ -2877,13 +2877,13 @@ function validate43(data, { instancePath = "", parentData, parentDataProperty, r
     if (data && typeof data == "object" && !Array.isArray(data)) {
       let missing0;
       if (data.type === void 0 && (missing0 = "type") || data.file_id === void 0 && (missing0 = "file_id")) {
-        validate43.errors = [{ instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: missing0 }, message: "must have required property '" + missing0 + "'" }];
+        validate43.errors = [{ instancePath, schemaPath: "#/$defs/LettaImage/required", keyword: "required", params: { missingProperty: missing0 }, message: "must have required property '" + missing0 + "'" }];
         return false;
       } else {
         if (data.type !== void 0) {
           const _errs1 = errors;
           if ("letta" !== data.type) {
-            validate43.errors = [{ instancePath: instancePath + "/type", schemaPath: "#/properties/type/const", keyword: "const", params: { allowedValue: "letta" }, message: "must be equal to constant" }];
+            validate43.errors = [{ instancePath: instancePath + "/type", schemaPath: "#/$defs/LettaImage/properties/type/const", keyword: "const", params: { allowedValue: "letta" }, message: "must be equal to constant" }];
             return false;
           }
           var valid0 = _errs1 === errors;
@@ -2894,7 +2894,7 @@ function validate43(data, { instancePath = "", parentData, parentDataProperty, r
           if (data.file_id !== void 0) {
             const _errs2 = errors;
             if (typeof data.file_id !== "string") {
-              validate43.errors = [{ instancePath: instancePath + "/file_id", schemaPath: "#/properties/file_id/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
+              validate43.errors = [{ instancePath: instancePath + "/file_id", schemaPath: "#/$defs/LettaImage/properties/file_id/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
               return false;
             }
             var valid0 = _errs2 === errors;
@@ -2906,7 +2906,7 @@ function validate43(data, { instancePath = "", parentData, parentDataProperty, r
               let data2 = data.media_type;
               const _errs4 = errors;
               if (typeof data2 !== "string" && data2 !== null) {
-                validate43.errors = [{ instancePath: instancePath + "/media_type", schemaPath: "#/properties/media_type/type", keyword: "type", params: { type: schema39.properties.media_type.type }, message: "must be string,null" }];
+                validate43.errors = [{ instancePath: instancePath + "/media_type", schemaPath: "#/$defs/LettaImage/properties/media_type/type", keyword: "type", params: { type: schema39.properties.media_type.type }, message: "must be string,null" }];
                 return false;
               }
               var valid0 = _errs4 === errors;
@@ -2918,7 +2918,7 @@ function validate43(data, { instancePath = "", parentData, parentDataProperty, r
                 let data3 = data.data;
                 const _errs6 = errors;
                 if (typeof data3 !== "string" && data3 !== null) {
-                  validate43.errors = [{ instancePath: instancePath + "/data", schemaPath: "#/properties/data/type", keyword: "type", params: { type: schema39.properties.data.type }, message: "must be string,null" }];
+                  validate43.errors = [{ instancePath: instancePath + "/data", schemaPath: "#/$defs/LettaImage/properties/data/type", keyword: "type", params: { type: schema39.properties.data.type }, message: "must be string,null" }];
                   return false;
                 }
                 var valid0 = _errs6 === errors;
@@ -2930,7 +2930,7 @@ function validate43(data, { instancePath = "", parentData, parentDataProperty, r
                   let data4 = data.detail;
                   const _errs8 = errors;
                   if (typeof data4 !== "string" && data4 !== null) {
-                    validate43.errors = [{ instancePath: instancePath + "/detail", schemaPath: "#/properties/detail/type", keyword: "type", params: { type: schema39.properties.detail.type }, message: "must be string,null" }];
+                    validate43.errors = [{ instancePath: instancePath + "/detail", schemaPath: "#/$defs/LettaImage/properties/detail/type", keyword: "type", params: { type: schema39.properties.detail.type }, message: "must be string,null" }];
                     return false;
                   }
                   var valid0 = _errs8 === errors;
@@ -2943,7 +2943,7 @@ function validate43(data, { instancePath = "", parentData, parentDataProperty, r
         }
       }
     } else {
-      validate43.errors = [{ instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" }];
+      validate43.errors = [{ instancePath, schemaPath: "#/$defs/LettaImage/type", keyword: "type", params: { type: "object" }, message: "must be object" }];
       return false;
     }
   }
@@ -3097,13 +3097,13 @@ function validate45(data, { instancePath = "", parentData, parentDataProperty, r
     if (data && typeof data == "object" && !Array.isArray(data)) {
       let missing1;
       if (data.message_type === void 0 && (missing1 = "message_type") || data.content === void 0 && (missing1 = "content")) {
-        validate45.errors = [{ instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: missing1 }, message: "must have required property '" + missing1 + "'" }];
+        validate45.errors = [{ instancePath, schemaPath: "#/$defs/SystemMessage/required", keyword: "required", params: { missingProperty: missing1 }, message: "must have required property '" + missing1 + "'" }];
         return false;
       } else {
         if (data.message_type !== void 0) {
           const _errs22 = errors;
           if ("system_message" !== data.message_type) {
-            validate45.errors = [{ instancePath: instancePath + "/message_type", schemaPath: "#/properties/message_type/const", keyword: "const", params: { allowedValue: "system_message" }, message: "must be equal to constant" }];
+            validate45.errors = [{ instancePath: instancePath + "/message_type", schemaPath: "#/$defs/SystemMessage/properties/message_type/const", keyword: "const", params: { allowedValue: "system_message" }, message: "must be equal to constant" }];
             return false;
           }
           var valid3 = _errs22 === errors;
@@ -3114,7 +3114,7 @@ function validate45(data, { instancePath = "", parentData, parentDataProperty, r
           if (data.content !== void 0) {
             const _errs23 = errors;
             if (typeof data.content !== "string") {
-              validate45.errors = [{ instancePath: instancePath + "/content", schemaPath: "#/properties/content/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
+              validate45.errors = [{ instancePath: instancePath + "/content", schemaPath: "#/$defs/SystemMessage/properties/content/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
               return false;
             }
             var valid3 = _errs23 === errors;
@@ -3124,7 +3124,7 @@ function validate45(data, { instancePath = "", parentData, parentDataProperty, r
         }
       }
     } else {
-      validate45.errors = [{ instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" }];
+      validate45.errors = [{ instancePath, schemaPath: "#/$defs/SystemMessage/type", keyword: "type", params: { type: "object" }, message: "must be object" }];
       return false;
     }
   }
@@ -3276,13 +3276,13 @@ function validate46(data, { instancePath = "", parentData, parentDataProperty, r
     if (data && typeof data == "object" && !Array.isArray(data)) {
       let missing1;
       if (data.message_type === void 0 && (missing1 = "message_type") || data.content === void 0 && (missing1 = "content")) {
-        validate46.errors = [{ instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: missing1 }, message: "must have required property '" + missing1 + "'" }];
+        validate46.errors = [{ instancePath, schemaPath: "#/$defs/UserMessage/required", keyword: "required", params: { missingProperty: missing1 }, message: "must have required property '" + missing1 + "'" }];
         return false;
       } else {
         if (data.message_type !== void 0) {
           const _errs22 = errors;
           if ("user_message" !== data.message_type) {
-            validate46.errors = [{ instancePath: instancePath + "/message_type", schemaPath: "#/properties/message_type/const", keyword: "const", params: { allowedValue: "user_message" }, message: "must be equal to constant" }];
+            validate46.errors = [{ instancePath: instancePath + "/message_type", schemaPath: "#/$defs/UserMessage/properties/message_type/const", keyword: "const", params: { allowedValue: "user_message" }, message: "must be equal to constant" }];
             return false;
           }
           var valid3 = _errs22 === errors;
@@ -3297,7 +3297,7 @@ function validate46(data, { instancePath = "", parentData, parentDataProperty, r
             let valid4 = false;
             const _errs25 = errors;
             if (typeof data10 !== "string") {
-              const err0 = { instancePath: instancePath + "/content", schemaPath: "#/properties/content/anyOf/0/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+              const err0 = { instancePath: instancePath + "/content", schemaPath: "#/$defs/UserMessage/properties/content/anyOf/0/type", keyword: "type", params: { type: "string" }, message: "must be string" };
               if (vErrors === null) {
                 vErrors = [err0];
               } else {
@@ -3328,7 +3328,7 @@ function validate46(data, { instancePath = "", parentData, parentDataProperty, r
                     }
                   }
                 } else {
-                  const err1 = { instancePath: instancePath + "/content", schemaPath: "#/properties/content/anyOf/1/type", keyword: "type", params: { type: "array" }, message: "must be array" };
+                  const err1 = { instancePath: instancePath + "/content", schemaPath: "#/$defs/UserMessage/properties/content/anyOf/1/type", keyword: "type", params: { type: "array" }, message: "must be array" };
                   if (vErrors === null) {
                     vErrors = [err1];
                   } else {
@@ -3341,7 +3341,7 @@ function validate46(data, { instancePath = "", parentData, parentDataProperty, r
               valid4 = valid4 || _valid0;
             }
             if (!valid4) {
-              const err2 = { instancePath: instancePath + "/content", schemaPath: "#/properties/content/anyOf", keyword: "anyOf", params: {}, message: "must match a schema in anyOf" };
+              const err2 = { instancePath: instancePath + "/content", schemaPath: "#/$defs/UserMessage/properties/content/anyOf", keyword: "anyOf", params: {}, message: "must match a schema in anyOf" };
               if (vErrors === null) {
                 vErrors = [err2];
               } else {
@@ -3367,7 +3367,7 @@ function validate46(data, { instancePath = "", parentData, parentDataProperty, r
         }
       }
     } else {
-      validate46.errors = [{ instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" }];
+      validate46.errors = [{ instancePath, schemaPath: "#/$defs/UserMessage/type", keyword: "type", params: { type: "object" }, message: "must be object" }];
       return false;
     }
   }
@@ -3519,13 +3519,13 @@ function validate48(data, { instancePath = "", parentData, parentDataProperty, r
     if (data && typeof data == "object" && !Array.isArray(data)) {
       let missing1;
       if (data.message_type === void 0 && (missing1 = "message_type") || data.reasoning === void 0 && (missing1 = "reasoning")) {
-        validate48.errors = [{ instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: missing1 }, message: "must have required property '" + missing1 + "'" }];
+        validate48.errors = [{ instancePath, schemaPath: "#/$defs/ReasoningMessage/required", keyword: "required", params: { missingProperty: missing1 }, message: "must have required property '" + missing1 + "'" }];
         return false;
       } else {
         if (data.message_type !== void 0) {
           const _errs22 = errors;
           if ("reasoning_message" !== data.message_type) {
-            validate48.errors = [{ instancePath: instancePath + "/message_type", schemaPath: "#/properties/message_type/const", keyword: "const", params: { allowedValue: "reasoning_message" }, message: "must be equal to constant" }];
+            validate48.errors = [{ instancePath: instancePath + "/message_type", schemaPath: "#/$defs/ReasoningMessage/properties/message_type/const", keyword: "const", params: { allowedValue: "reasoning_message" }, message: "must be equal to constant" }];
             return false;
           }
           var valid3 = _errs22 === errors;
@@ -3537,7 +3537,7 @@ function validate48(data, { instancePath = "", parentData, parentDataProperty, r
             let data10 = data.source;
             const _errs23 = errors;
             if (!(data10 === "reasoner_model" || data10 === "non_reasoner_model")) {
-              validate48.errors = [{ instancePath: instancePath + "/source", schemaPath: "#/properties/source/enum", keyword: "enum", params: { allowedValues: schema72.properties.source.enum }, message: "must be equal to one of the allowed values" }];
+              validate48.errors = [{ instancePath: instancePath + "/source", schemaPath: "#/$defs/ReasoningMessage/properties/source/enum", keyword: "enum", params: { allowedValues: schema72.properties.source.enum }, message: "must be equal to one of the allowed values" }];
               return false;
             }
             var valid3 = _errs23 === errors;
@@ -3548,7 +3548,7 @@ function validate48(data, { instancePath = "", parentData, parentDataProperty, r
             if (data.reasoning !== void 0) {
               const _errs24 = errors;
               if (typeof data.reasoning !== "string") {
-                validate48.errors = [{ instancePath: instancePath + "/reasoning", schemaPath: "#/properties/reasoning/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
+                validate48.errors = [{ instancePath: instancePath + "/reasoning", schemaPath: "#/$defs/ReasoningMessage/properties/reasoning/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
                 return false;
               }
               var valid3 = _errs24 === errors;
@@ -3560,7 +3560,7 @@ function validate48(data, { instancePath = "", parentData, parentDataProperty, r
                 let data12 = data.signature;
                 const _errs26 = errors;
                 if (typeof data12 !== "string" && data12 !== null) {
-                  validate48.errors = [{ instancePath: instancePath + "/signature", schemaPath: "#/properties/signature/type", keyword: "type", params: { type: schema72.properties.signature.type }, message: "must be string,null" }];
+                  validate48.errors = [{ instancePath: instancePath + "/signature", schemaPath: "#/$defs/ReasoningMessage/properties/signature/type", keyword: "type", params: { type: schema72.properties.signature.type }, message: "must be string,null" }];
                   return false;
                 }
                 var valid3 = _errs26 === errors;
@@ -3572,7 +3572,7 @@ function validate48(data, { instancePath = "", parentData, parentDataProperty, r
         }
       }
     } else {
-      validate48.errors = [{ instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" }];
+      validate48.errors = [{ instancePath, schemaPath: "#/$defs/ReasoningMessage/type", keyword: "type", params: { type: "object" }, message: "must be object" }];
       return false;
     }
   }
@@ -3724,13 +3724,13 @@ function validate49(data, { instancePath = "", parentData, parentDataProperty, r
     if (data && typeof data == "object" && !Array.isArray(data)) {
       let missing1;
       if (data.message_type === void 0 && (missing1 = "message_type") || data.tool_call === void 0 && (missing1 = "tool_call")) {
-        validate49.errors = [{ instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: missing1 }, message: "must have required property '" + missing1 + "'" }];
+        validate49.errors = [{ instancePath, schemaPath: "#/$defs/ToolCallMessage/required", keyword: "required", params: { missingProperty: missing1 }, message: "must have required property '" + missing1 + "'" }];
         return false;
       } else {
         if (data.message_type !== void 0) {
           const _errs22 = errors;
           if ("tool_call_message" !== data.message_type) {
-            validate49.errors = [{ instancePath: instancePath + "/message_type", schemaPath: "#/properties/message_type/const", keyword: "const", params: { allowedValue: "tool_call_message" }, message: "must be equal to constant" }];
+            validate49.errors = [{ instancePath: instancePath + "/message_type", schemaPath: "#/$defs/ToolCallMessage/properties/message_type/const", keyword: "const", params: { allowedValue: "tool_call_message" }, message: "must be equal to constant" }];
             return false;
           }
           var valid3 = _errs22 === errors;
@@ -3953,7 +3953,7 @@ function validate49(data, { instancePath = "", parentData, parentDataProperty, r
               valid4 = valid4 || _valid0;
             }
             if (!valid4) {
-              const err13 = { instancePath: instancePath + "/tool_call", schemaPath: "#/properties/tool_call/anyOf", keyword: "anyOf", params: {}, message: "must match a schema in anyOf" };
+              const err13 = { instancePath: instancePath + "/tool_call", schemaPath: "#/$defs/ToolCallMessage/properties/tool_call/anyOf", keyword: "anyOf", params: {}, message: "must match a schema in anyOf" };
               if (vErrors === null) {
                 vErrors = [err13];
               } else {
@@ -4069,7 +4069,7 @@ function validate49(data, { instancePath = "", parentData, parentDataProperty, r
                     }
                   }
                 } else {
-                  const err19 = { instancePath: instancePath + "/tool_calls", schemaPath: "#/properties/tool_calls/anyOf/0/type", keyword: "type", params: { type: "array" }, message: "must be array" };
+                  const err19 = { instancePath: instancePath + "/tool_calls", schemaPath: "#/$defs/ToolCallMessage/properties/tool_calls/anyOf/0/type", keyword: "type", params: { type: "array" }, message: "must be array" };
                   if (vErrors === null) {
                     vErrors = [err19];
                   } else {
@@ -4215,7 +4215,7 @@ function validate49(data, { instancePath = "", parentData, parentDataProperty, r
                 if (!valid11) {
                   const _errs69 = errors;
                   if (data20 !== null) {
-                    const err28 = { instancePath: instancePath + "/tool_calls", schemaPath: "#/properties/tool_calls/anyOf/2/type", keyword: "type", params: { type: "null" }, message: "must be null" };
+                    const err28 = { instancePath: instancePath + "/tool_calls", schemaPath: "#/$defs/ToolCallMessage/properties/tool_calls/anyOf/2/type", keyword: "type", params: { type: "null" }, message: "must be null" };
                     if (vErrors === null) {
                       vErrors = [err28];
                     } else {
@@ -4228,7 +4228,7 @@ function validate49(data, { instancePath = "", parentData, parentDataProperty, r
                 }
               }
               if (!valid11) {
-                const err29 = { instancePath: instancePath + "/tool_calls", schemaPath: "#/properties/tool_calls/anyOf", keyword: "anyOf", params: {}, message: "must match a schema in anyOf" };
+                const err29 = { instancePath: instancePath + "/tool_calls", schemaPath: "#/$defs/ToolCallMessage/properties/tool_calls/anyOf", keyword: "anyOf", params: {}, message: "must match a schema in anyOf" };
                 if (vErrors === null) {
                   vErrors = [err29];
                 } else {
@@ -4255,7 +4255,7 @@ function validate49(data, { instancePath = "", parentData, parentDataProperty, r
         }
       }
     } else {
-      validate49.errors = [{ instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" }];
+      validate49.errors = [{ instancePath, schemaPath: "#/$defs/ToolCallMessage/type", keyword: "type", params: { type: "object" }, message: "must be object" }];
       return false;
     }
   }
@@ -4271,13 +4271,13 @@ function validate51(data, { instancePath = "", parentData, parentDataProperty, r
     if (data && typeof data == "object" && !Array.isArray(data)) {
       let missing0;
       if (data.tool_return === void 0 && (missing0 = "tool_return") || data.status === void 0 && (missing0 = "status") || data.tool_call_id === void 0 && (missing0 = "tool_call_id")) {
-        validate51.errors = [{ instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: missing0 }, message: "must have required property '" + missing0 + "'" }];
+        validate51.errors = [{ instancePath, schemaPath: "#/$defs/ToolResult/required", keyword: "required", params: { missingProperty: missing0 }, message: "must have required property '" + missing0 + "'" }];
         return false;
       } else {
         if (data.type !== void 0) {
           const _errs1 = errors;
           if ("tool" !== data.type) {
-            validate51.errors = [{ instancePath: instancePath + "/type", schemaPath: "#/properties/type/const", keyword: "const", params: { allowedValue: "tool" }, message: "must be equal to constant" }];
+            validate51.errors = [{ instancePath: instancePath + "/type", schemaPath: "#/$defs/ToolResult/properties/type/const", keyword: "const", params: { allowedValue: "tool" }, message: "must be equal to constant" }];
             return false;
           }
           var valid0 = _errs1 === errors;
@@ -4292,7 +4292,7 @@ function validate51(data, { instancePath = "", parentData, parentDataProperty, r
             let valid1 = false;
             const _errs4 = errors;
             if (typeof data1 !== "string") {
-              const err0 = { instancePath: instancePath + "/tool_return", schemaPath: "#/properties/tool_return/anyOf/0/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+              const err0 = { instancePath: instancePath + "/tool_return", schemaPath: "#/$defs/ToolResult/properties/tool_return/anyOf/0/type", keyword: "type", params: { type: "string" }, message: "must be string" };
               if (vErrors === null) {
                 vErrors = [err0];
               } else {
@@ -4323,7 +4323,7 @@ function validate51(data, { instancePath = "", parentData, parentDataProperty, r
                     }
                   }
                 } else {
-                  const err1 = { instancePath: instancePath + "/tool_return", schemaPath: "#/properties/tool_return/anyOf/1/type", keyword: "type", params: { type: "array" }, message: "must be array" };
+                  const err1 = { instancePath: instancePath + "/tool_return", schemaPath: "#/$defs/ToolResult/properties/tool_return/anyOf/1/type", keyword: "type", params: { type: "array" }, message: "must be array" };
                   if (vErrors === null) {
                     vErrors = [err1];
                   } else {
@@ -4336,7 +4336,7 @@ function validate51(data, { instancePath = "", parentData, parentDataProperty, r
               valid1 = valid1 || _valid0;
             }
             if (!valid1) {
-              const err2 = { instancePath: instancePath + "/tool_return", schemaPath: "#/properties/tool_return/anyOf", keyword: "anyOf", params: {}, message: "must match a schema in anyOf" };
+              const err2 = { instancePath: instancePath + "/tool_return", schemaPath: "#/$defs/ToolResult/properties/tool_return/anyOf", keyword: "anyOf", params: {}, message: "must match a schema in anyOf" };
               if (vErrors === null) {
                 vErrors = [err2];
               } else {
@@ -4364,7 +4364,7 @@ function validate51(data, { instancePath = "", parentData, parentDataProperty, r
               let data3 = data.status;
               const _errs9 = errors;
               if (!(data3 === "success" || data3 === "error")) {
-                validate51.errors = [{ instancePath: instancePath + "/status", schemaPath: "#/properties/status/enum", keyword: "enum", params: { allowedValues: schema82.properties.status.enum }, message: "must be equal to one of the allowed values" }];
+                validate51.errors = [{ instancePath: instancePath + "/status", schemaPath: "#/$defs/ToolResult/properties/status/enum", keyword: "enum", params: { allowedValues: schema82.properties.status.enum }, message: "must be equal to one of the allowed values" }];
                 return false;
               }
               var valid0 = _errs9 === errors;
@@ -4375,7 +4375,7 @@ function validate51(data, { instancePath = "", parentData, parentDataProperty, r
               if (data.tool_call_id !== void 0) {
                 const _errs10 = errors;
                 if (typeof data.tool_call_id !== "string") {
-                  validate51.errors = [{ instancePath: instancePath + "/tool_call_id", schemaPath: "#/properties/tool_call_id/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
+                  validate51.errors = [{ instancePath: instancePath + "/tool_call_id", schemaPath: "#/$defs/ToolResult/properties/tool_call_id/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
                   return false;
                 }
                 var valid0 = _errs10 === errors;
@@ -4387,7 +4387,7 @@ function validate51(data, { instancePath = "", parentData, parentDataProperty, r
                   let data5 = data.stdout;
                   const _errs12 = errors;
                   if (!Array.isArray(data5) && data5 !== null) {
-                    validate51.errors = [{ instancePath: instancePath + "/stdout", schemaPath: "#/properties/stdout/type", keyword: "type", params: { type: schema82.properties.stdout.type }, message: "must be array,null" }];
+                    validate51.errors = [{ instancePath: instancePath + "/stdout", schemaPath: "#/$defs/ToolResult/properties/stdout/type", keyword: "type", params: { type: schema82.properties.stdout.type }, message: "must be array,null" }];
                     return false;
                   }
                   if (errors === _errs12) {
@@ -4397,7 +4397,7 @@ function validate51(data, { instancePath = "", parentData, parentDataProperty, r
                       for (let i1 = 0; i1 < len1; i1++) {
                         const _errs14 = errors;
                         if (typeof data5[i1] !== "string") {
-                          validate51.errors = [{ instancePath: instancePath + "/stdout/" + i1, schemaPath: "#/properties/stdout/items/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
+                          validate51.errors = [{ instancePath: instancePath + "/stdout/" + i1, schemaPath: "#/$defs/ToolResult/properties/stdout/items/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
                           return false;
                         }
                         var valid3 = _errs14 === errors;
@@ -4416,7 +4416,7 @@ function validate51(data, { instancePath = "", parentData, parentDataProperty, r
                     let data7 = data.stderr;
                     const _errs16 = errors;
                     if (!Array.isArray(data7) && data7 !== null) {
-                      validate51.errors = [{ instancePath: instancePath + "/stderr", schemaPath: "#/properties/stderr/type", keyword: "type", params: { type: schema82.properties.stderr.type }, message: "must be array,null" }];
+                      validate51.errors = [{ instancePath: instancePath + "/stderr", schemaPath: "#/$defs/ToolResult/properties/stderr/type", keyword: "type", params: { type: schema82.properties.stderr.type }, message: "must be array,null" }];
                       return false;
                     }
                     if (errors === _errs16) {
@@ -4426,7 +4426,7 @@ function validate51(data, { instancePath = "", parentData, parentDataProperty, r
                         for (let i2 = 0; i2 < len2; i2++) {
                           const _errs18 = errors;
                           if (typeof data7[i2] !== "string") {
-                            validate51.errors = [{ instancePath: instancePath + "/stderr/" + i2, schemaPath: "#/properties/stderr/items/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
+                            validate51.errors = [{ instancePath: instancePath + "/stderr/" + i2, schemaPath: "#/$defs/ToolResult/properties/stderr/items/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
                             return false;
                           }
                           var valid4 = _errs18 === errors;
@@ -4447,7 +4447,7 @@ function validate51(data, { instancePath = "", parentData, parentDataProperty, r
         }
       }
     } else {
-      validate51.errors = [{ instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" }];
+      validate51.errors = [{ instancePath, schemaPath: "#/$defs/ToolResult/type", keyword: "type", params: { type: "object" }, message: "must be object" }];
       return false;
     }
   }
@@ -4598,13 +4598,13 @@ function validate50(data, { instancePath = "", parentData, parentDataProperty, r
     if (data && typeof data == "object" && !Array.isArray(data)) {
       let missing1;
       if (data.message_type === void 0 && (missing1 = "message_type") || data.tool_return === void 0 && (missing1 = "tool_return") || data.status === void 0 && (missing1 = "status") || data.tool_call_id === void 0 && (missing1 = "tool_call_id")) {
-        validate50.errors = [{ instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: missing1 }, message: "must have required property '" + missing1 + "'" }];
+        validate50.errors = [{ instancePath, schemaPath: "#/$defs/ToolReturnMessage/required", keyword: "required", params: { missingProperty: missing1 }, message: "must have required property '" + missing1 + "'" }];
         return false;
       } else {
         if (data.message_type !== void 0) {
           const _errs22 = errors;
           if ("tool_return_message" !== data.message_type) {
-            validate50.errors = [{ instancePath: instancePath + "/message_type", schemaPath: "#/properties/message_type/const", keyword: "const", params: { allowedValue: "tool_return_message" }, message: "must be equal to constant" }];
+            validate50.errors = [{ instancePath: instancePath + "/message_type", schemaPath: "#/$defs/ToolReturnMessage/properties/message_type/const", keyword: "const", params: { allowedValue: "tool_return_message" }, message: "must be equal to constant" }];
             return false;
           }
           var valid3 = _errs22 === errors;
@@ -4615,7 +4615,7 @@ function validate50(data, { instancePath = "", parentData, parentDataProperty, r
           if (data.tool_return !== void 0) {
             const _errs23 = errors;
             if (typeof data.tool_return !== "string") {
-              validate50.errors = [{ instancePath: instancePath + "/tool_return", schemaPath: "#/properties/tool_return/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
+              validate50.errors = [{ instancePath: instancePath + "/tool_return", schemaPath: "#/$defs/ToolReturnMessage/properties/tool_return/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
               return false;
             }
             var valid3 = _errs23 === errors;
@@ -4627,7 +4627,7 @@ function validate50(data, { instancePath = "", parentData, parentDataProperty, r
               let data11 = data.status;
               const _errs25 = errors;
               if (!(data11 === "success" || data11 === "error")) {
-                validate50.errors = [{ instancePath: instancePath + "/status", schemaPath: "#/properties/status/enum", keyword: "enum", params: { allowedValues: schema80.properties.status.enum }, message: "must be equal to one of the allowed values" }];
+                validate50.errors = [{ instancePath: instancePath + "/status", schemaPath: "#/$defs/ToolReturnMessage/properties/status/enum", keyword: "enum", params: { allowedValues: schema80.properties.status.enum }, message: "must be equal to one of the allowed values" }];
                 return false;
               }
               var valid3 = _errs25 === errors;
@@ -4638,7 +4638,7 @@ function validate50(data, { instancePath = "", parentData, parentDataProperty, r
               if (data.tool_call_id !== void 0) {
                 const _errs26 = errors;
                 if (typeof data.tool_call_id !== "string") {
-                  validate50.errors = [{ instancePath: instancePath + "/tool_call_id", schemaPath: "#/properties/tool_call_id/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
+                  validate50.errors = [{ instancePath: instancePath + "/tool_call_id", schemaPath: "#/$defs/ToolReturnMessage/properties/tool_call_id/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
                   return false;
                 }
                 var valid3 = _errs26 === errors;
@@ -4650,7 +4650,7 @@ function validate50(data, { instancePath = "", parentData, parentDataProperty, r
                   let data13 = data.stdout;
                   const _errs28 = errors;
                   if (!Array.isArray(data13) && data13 !== null) {
-                    validate50.errors = [{ instancePath: instancePath + "/stdout", schemaPath: "#/properties/stdout/type", keyword: "type", params: { type: schema80.properties.stdout.type }, message: "must be array,null" }];
+                    validate50.errors = [{ instancePath: instancePath + "/stdout", schemaPath: "#/$defs/ToolReturnMessage/properties/stdout/type", keyword: "type", params: { type: schema80.properties.stdout.type }, message: "must be array,null" }];
                     return false;
                   }
                   if (errors === _errs28) {
@@ -4660,7 +4660,7 @@ function validate50(data, { instancePath = "", parentData, parentDataProperty, r
                       for (let i0 = 0; i0 < len0; i0++) {
                         const _errs30 = errors;
                         if (typeof data13[i0] !== "string") {
-                          validate50.errors = [{ instancePath: instancePath + "/stdout/" + i0, schemaPath: "#/properties/stdout/items/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
+                          validate50.errors = [{ instancePath: instancePath + "/stdout/" + i0, schemaPath: "#/$defs/ToolReturnMessage/properties/stdout/items/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
                           return false;
                         }
                         var valid4 = _errs30 === errors;
@@ -4679,7 +4679,7 @@ function validate50(data, { instancePath = "", parentData, parentDataProperty, r
                     let data15 = data.stderr;
                     const _errs32 = errors;
                     if (!Array.isArray(data15) && data15 !== null) {
-                      validate50.errors = [{ instancePath: instancePath + "/stderr", schemaPath: "#/properties/stderr/type", keyword: "type", params: { type: schema80.properties.stderr.type }, message: "must be array,null" }];
+                      validate50.errors = [{ instancePath: instancePath + "/stderr", schemaPath: "#/$defs/ToolReturnMessage/properties/stderr/type", keyword: "type", params: { type: schema80.properties.stderr.type }, message: "must be array,null" }];
                       return false;
                     }
                     if (errors === _errs32) {
@@ -4689,7 +4689,7 @@ function validate50(data, { instancePath = "", parentData, parentDataProperty, r
                         for (let i1 = 0; i1 < len1; i1++) {
                           const _errs34 = errors;
                           if (typeof data15[i1] !== "string") {
-                            validate50.errors = [{ instancePath: instancePath + "/stderr/" + i1, schemaPath: "#/properties/stderr/items/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
+                            validate50.errors = [{ instancePath: instancePath + "/stderr/" + i1, schemaPath: "#/$defs/ToolReturnMessage/properties/stderr/items/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
                             return false;
                           }
                           var valid5 = _errs34 === errors;
@@ -4708,7 +4708,7 @@ function validate50(data, { instancePath = "", parentData, parentDataProperty, r
                       let data17 = data.tool_returns;
                       const _errs36 = errors;
                       if (!Array.isArray(data17) && data17 !== null) {
-                        validate50.errors = [{ instancePath: instancePath + "/tool_returns", schemaPath: "#/properties/tool_returns/type", keyword: "type", params: { type: schema80.properties.tool_returns.type }, message: "must be array,null" }];
+                        validate50.errors = [{ instancePath: instancePath + "/tool_returns", schemaPath: "#/$defs/ToolReturnMessage/properties/tool_returns/type", keyword: "type", params: { type: schema80.properties.tool_returns.type }, message: "must be array,null" }];
                         return false;
                       }
                       if (errors === _errs36) {
@@ -4743,7 +4743,7 @@ function validate50(data, { instancePath = "", parentData, parentDataProperty, r
         }
       }
     } else {
-      validate50.errors = [{ instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" }];
+      validate50.errors = [{ instancePath, schemaPath: "#/$defs/ToolReturnMessage/type", keyword: "type", params: { type: "object" }, message: "must be object" }];
       return false;
     }
   }
@@ -4895,13 +4895,13 @@ function validate54(data, { instancePath = "", parentData, parentDataProperty, r
     if (data && typeof data == "object" && !Array.isArray(data)) {
       let missing1;
       if (data.message_type === void 0 && (missing1 = "message_type") || data.summary === void 0 && (missing1 = "summary")) {
-        validate54.errors = [{ instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: missing1 }, message: "must have required property '" + missing1 + "'" }];
+        validate54.errors = [{ instancePath, schemaPath: "#/$defs/SummaryMessage/required", keyword: "required", params: { missingProperty: missing1 }, message: "must have required property '" + missing1 + "'" }];
         return false;
       } else {
         if (data.message_type !== void 0) {
           const _errs22 = errors;
           if ("summary_message" !== data.message_type) {
-            validate54.errors = [{ instancePath: instancePath + "/message_type", schemaPath: "#/properties/message_type/const", keyword: "const", params: { allowedValue: "summary_message" }, message: "must be equal to constant" }];
+            validate54.errors = [{ instancePath: instancePath + "/message_type", schemaPath: "#/$defs/SummaryMessage/properties/message_type/const", keyword: "const", params: { allowedValue: "summary_message" }, message: "must be equal to constant" }];
             return false;
           }
           var valid3 = _errs22 === errors;
@@ -4912,7 +4912,7 @@ function validate54(data, { instancePath = "", parentData, parentDataProperty, r
           if (data.summary !== void 0) {
             const _errs23 = errors;
             if (typeof data.summary !== "string") {
-              validate54.errors = [{ instancePath: instancePath + "/summary", schemaPath: "#/properties/summary/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
+              validate54.errors = [{ instancePath: instancePath + "/summary", schemaPath: "#/$defs/SummaryMessage/properties/summary/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
               return false;
             }
             var valid3 = _errs23 === errors;
@@ -5060,7 +5060,7 @@ function validate54(data, { instancePath = "", parentData, parentDataProperty, r
               if (!valid4) {
                 const _errs42 = errors;
                 if (data11 !== null) {
-                  const err8 = { instancePath: instancePath + "/compaction_stats", schemaPath: "#/properties/compaction_stats/anyOf/1/type", keyword: "type", params: { type: "null" }, message: "must be null" };
+                  const err8 = { instancePath: instancePath + "/compaction_stats", schemaPath: "#/$defs/SummaryMessage/properties/compaction_stats/anyOf/1/type", keyword: "type", params: { type: "null" }, message: "must be null" };
                   if (vErrors === null) {
                     vErrors = [err8];
                   } else {
@@ -5072,7 +5072,7 @@ function validate54(data, { instancePath = "", parentData, parentDataProperty, r
                 valid4 = valid4 || _valid0;
               }
               if (!valid4) {
-                const err9 = { instancePath: instancePath + "/compaction_stats", schemaPath: "#/properties/compaction_stats/anyOf", keyword: "anyOf", params: {}, message: "must match a schema in anyOf" };
+                const err9 = { instancePath: instancePath + "/compaction_stats", schemaPath: "#/$defs/SummaryMessage/properties/compaction_stats/anyOf", keyword: "anyOf", params: {}, message: "must match a schema in anyOf" };
                 if (vErrors === null) {
                   vErrors = [err9];
                 } else {
@@ -5099,7 +5099,7 @@ function validate54(data, { instancePath = "", parentData, parentDataProperty, r
         }
       }
     } else {
-      validate54.errors = [{ instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" }];
+      validate54.errors = [{ instancePath, schemaPath: "#/$defs/SummaryMessage/type", keyword: "type", params: { type: "object" }, message: "must be object" }];
       return false;
     }
   }
@@ -5202,15 +5202,15 @@ function validate44(data, { instancePath = "", parentData, parentDataProperty, r
             errors = vErrors.length;
           }
         } else {
-          validate44.errors = [{ instancePath, schemaPath: "#/discriminator", keyword: "discriminator", params: { error: "mapping", tag: "message_type", tagValue: tag0 }, message: 'value of tag "message_type" must be in oneOf' }];
+          validate44.errors = [{ instancePath, schemaPath: "#/$defs/LettaMessage/discriminator", keyword: "discriminator", params: { error: "mapping", tag: "message_type", tagValue: tag0 }, message: 'value of tag "message_type" must be in oneOf' }];
           return false;
         }
       } else {
-        validate44.errors = [{ instancePath, schemaPath: "#/discriminator", keyword: "discriminator", params: { error: "tag", tag: "message_type", tagValue: tag0 }, message: 'tag "message_type" must be string' }];
+        validate44.errors = [{ instancePath, schemaPath: "#/$defs/LettaMessage/discriminator", keyword: "discriminator", params: { error: "tag", tag: "message_type", tagValue: tag0 }, message: 'tag "message_type" must be string' }];
         return false;
       }
     } else {
-      validate44.errors = [{ instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" }];
+      validate44.errors = [{ instancePath, schemaPath: "#/$defs/LettaMessage/type", keyword: "type", params: { type: "object" }, message: "must be object" }];
       return false;
     }
   }
@@ -5225,13 +5225,13 @@ function validate66(data, { instancePath = "", parentData, parentDataProperty, r
     if (data && typeof data == "object" && !Array.isArray(data)) {
       let missing0;
       if (data.id === void 0 && (missing0 = "id") || data.date === void 0 && (missing0 = "date")) {
-        validate66.errors = [{ instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: missing0 }, message: "must have required property '" + missing0 + "'" }];
+        validate66.errors = [{ instancePath, schemaPath: "#/$defs/LettaMessageBase/required", keyword: "required", params: { missingProperty: missing0 }, message: "must have required property '" + missing0 + "'" }];
         return false;
       } else {
         if (data.id !== void 0) {
           const _errs1 = errors;
           if (typeof data.id !== "string") {
-            validate66.errors = [{ instancePath: instancePath + "/id", schemaPath: "#/properties/id/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
+            validate66.errors = [{ instancePath: instancePath + "/id", schemaPath: "#/$defs/LettaMessageBase/properties/id/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
             return false;
           }
           var valid0 = _errs1 === errors;
@@ -5246,11 +5246,11 @@ function validate66(data, { instancePath = "", parentData, parentDataProperty, r
               if (errors === _errs3) {
                 if (typeof data1 === "string") {
                   if (!formats0.validate(data1)) {
-                    validate66.errors = [{ instancePath: instancePath + "/date", schemaPath: "#/properties/date/format", keyword: "format", params: { format: "date-time" }, message: 'must match format "date-time"' }];
+                    validate66.errors = [{ instancePath: instancePath + "/date", schemaPath: "#/$defs/LettaMessageBase/properties/date/format", keyword: "format", params: { format: "date-time" }, message: 'must match format "date-time"' }];
                     return false;
                   }
                 } else {
-                  validate66.errors = [{ instancePath: instancePath + "/date", schemaPath: "#/properties/date/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
+                  validate66.errors = [{ instancePath: instancePath + "/date", schemaPath: "#/$defs/LettaMessageBase/properties/date/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
                   return false;
                 }
               }
@@ -5264,7 +5264,7 @@ function validate66(data, { instancePath = "", parentData, parentDataProperty, r
               let data2 = data.name;
               const _errs5 = errors;
               if (typeof data2 !== "string" && data2 !== null) {
-                validate66.errors = [{ instancePath: instancePath + "/name", schemaPath: "#/properties/name/type", keyword: "type", params: { type: schema43.properties.name.type }, message: "must be string,null" }];
+                validate66.errors = [{ instancePath: instancePath + "/name", schemaPath: "#/$defs/LettaMessageBase/properties/name/type", keyword: "type", params: { type: schema43.properties.name.type }, message: "must be string,null" }];
                 return false;
               }
               var valid0 = _errs5 === errors;
@@ -5276,7 +5276,7 @@ function validate66(data, { instancePath = "", parentData, parentDataProperty, r
                 let data3 = data.otid;
                 const _errs7 = errors;
                 if (typeof data3 !== "string" && data3 !== null) {
-                  validate66.errors = [{ instancePath: instancePath + "/otid", schemaPath: "#/properties/otid/type", keyword: "type", params: { type: schema43.properties.otid.type }, message: "must be string,null" }];
+                  validate66.errors = [{ instancePath: instancePath + "/otid", schemaPath: "#/$defs/LettaMessageBase/properties/otid/type", keyword: "type", params: { type: schema43.properties.otid.type }, message: "must be string,null" }];
                   return false;
                 }
                 var valid0 = _errs7 === errors;
@@ -5288,7 +5288,7 @@ function validate66(data, { instancePath = "", parentData, parentDataProperty, r
                   let data4 = data.sender_id;
                   const _errs9 = errors;
                   if (typeof data4 !== "string" && data4 !== null) {
-                    validate66.errors = [{ instancePath: instancePath + "/sender_id", schemaPath: "#/properties/sender_id/type", keyword: "type", params: { type: schema43.properties.sender_id.type }, message: "must be string,null" }];
+                    validate66.errors = [{ instancePath: instancePath + "/sender_id", schemaPath: "#/$defs/LettaMessageBase/properties/sender_id/type", keyword: "type", params: { type: schema43.properties.sender_id.type }, message: "must be string,null" }];
                     return false;
                   }
                   var valid0 = _errs9 === errors;
@@ -5300,7 +5300,7 @@ function validate66(data, { instancePath = "", parentData, parentDataProperty, r
                     let data5 = data.step_id;
                     const _errs11 = errors;
                     if (typeof data5 !== "string" && data5 !== null) {
-                      validate66.errors = [{ instancePath: instancePath + "/step_id", schemaPath: "#/properties/step_id/type", keyword: "type", params: { type: schema43.properties.step_id.type }, message: "must be string,null" }];
+                      validate66.errors = [{ instancePath: instancePath + "/step_id", schemaPath: "#/$defs/LettaMessageBase/properties/step_id/type", keyword: "type", params: { type: schema43.properties.step_id.type }, message: "must be string,null" }];
                       return false;
                     }
                     var valid0 = _errs11 === errors;
@@ -5312,7 +5312,7 @@ function validate66(data, { instancePath = "", parentData, parentDataProperty, r
                       let data6 = data.is_err;
                       const _errs13 = errors;
                       if (typeof data6 !== "boolean" && data6 !== null) {
-                        validate66.errors = [{ instancePath: instancePath + "/is_err", schemaPath: "#/properties/is_err/type", keyword: "type", params: { type: schema43.properties.is_err.type }, message: "must be boolean,null" }];
+                        validate66.errors = [{ instancePath: instancePath + "/is_err", schemaPath: "#/$defs/LettaMessageBase/properties/is_err/type", keyword: "type", params: { type: schema43.properties.is_err.type }, message: "must be boolean,null" }];
                         return false;
                       }
                       var valid0 = _errs13 === errors;
@@ -5324,7 +5324,7 @@ function validate66(data, { instancePath = "", parentData, parentDataProperty, r
                         let data7 = data.seq_id;
                         const _errs15 = errors;
                         if (!(typeof data7 == "number" && (!(data7 % 1) && !isNaN(data7)) && isFinite(data7)) && data7 !== null) {
-                          validate66.errors = [{ instancePath: instancePath + "/seq_id", schemaPath: "#/properties/seq_id/type", keyword: "type", params: { type: schema43.properties.seq_id.type }, message: "must be integer,null" }];
+                          validate66.errors = [{ instancePath: instancePath + "/seq_id", schemaPath: "#/$defs/LettaMessageBase/properties/seq_id/type", keyword: "type", params: { type: schema43.properties.seq_id.type }, message: "must be integer,null" }];
                           return false;
                         }
                         var valid0 = _errs15 === errors;
@@ -5336,7 +5336,7 @@ function validate66(data, { instancePath = "", parentData, parentDataProperty, r
                           let data8 = data.run_id;
                           const _errs17 = errors;
                           if (typeof data8 !== "string" && data8 !== null) {
-                            validate66.errors = [{ instancePath: instancePath + "/run_id", schemaPath: "#/properties/run_id/type", keyword: "type", params: { type: schema43.properties.run_id.type }, message: "must be string,null" }];
+                            validate66.errors = [{ instancePath: instancePath + "/run_id", schemaPath: "#/$defs/LettaMessageBase/properties/run_id/type", keyword: "type", params: { type: schema43.properties.run_id.type }, message: "must be string,null" }];
                             return false;
                           }
                           var valid0 = _errs17 === errors;
@@ -5353,7 +5353,7 @@ function validate66(data, { instancePath = "", parentData, parentDataProperty, r
         }
       }
     } else {
-      validate66.errors = [{ instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" }];
+      validate66.errors = [{ instancePath, schemaPath: "#/$defs/LettaMessageBase/type", keyword: "type", params: { type: "object" }, message: "must be object" }];
       return false;
     }
   }
@@ -5506,18 +5506,18 @@ function validate67(data, { instancePath = "", parentData, parentDataProperty, r
     if (data && typeof data == "object" && !Array.isArray(data)) {
       let missing1;
       if (data.message_type === void 0 && (missing1 = "message_type")) {
-        validate67.errors = [{ instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: missing1 }, message: "must have required property '" + missing1 + "'" }];
+        validate67.errors = [{ instancePath, schemaPath: "#/$defs/LettaPing/required", keyword: "required", params: { missingProperty: missing1 }, message: "must have required property '" + missing1 + "'" }];
         return false;
       } else {
         if (data.message_type !== void 0) {
           if ("ping" !== data.message_type) {
-            validate67.errors = [{ instancePath: instancePath + "/message_type", schemaPath: "#/properties/message_type/const", keyword: "const", params: { allowedValue: "ping" }, message: "must be equal to constant" }];
+            validate67.errors = [{ instancePath: instancePath + "/message_type", schemaPath: "#/$defs/LettaPing/properties/message_type/const", keyword: "const", params: { allowedValue: "ping" }, message: "must be equal to constant" }];
             return false;
           }
         }
       }
     } else {
-      validate67.errors = [{ instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" }];
+      validate67.errors = [{ instancePath, schemaPath: "#/$defs/LettaPing/type", keyword: "type", params: { type: "object" }, message: "must be object" }];
       return false;
     }
   }
@@ -5536,7 +5536,7 @@ function validate68(data, { instancePath = "", parentData, parentDataProperty, r
     if (data && typeof data == "object" && !Array.isArray(data)) {
       let missing0;
       if (data.messages === void 0 && (missing0 = "messages") || data.stop_reason === void 0 && (missing0 = "stop_reason") || data.usage === void 0 && (missing0 = "usage")) {
-        validate68.errors = [{ instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: missing0 }, message: "must have required property '" + missing0 + "'" }];
+        validate68.errors = [{ instancePath, schemaPath: "#/$defs/LettaResponse/required", keyword: "required", params: { missingProperty: missing0 }, message: "must have required property '" + missing0 + "'" }];
         return false;
       } else {
         if (data.messages !== void 0) {
@@ -5561,7 +5561,7 @@ function validate68(data, { instancePath = "", parentData, parentDataProperty, r
                 }
               }
             } else {
-              validate68.errors = [{ instancePath: instancePath + "/messages", schemaPath: "#/properties/messages/type", keyword: "type", params: { type: "array" }, message: "must be array" }];
+              validate68.errors = [{ instancePath: instancePath + "/messages", schemaPath: "#/$defs/LettaResponse/properties/messages/type", keyword: "type", params: { type: "array" }, message: "must be array" }];
               return false;
             }
           }
@@ -5810,7 +5810,7 @@ function validate68(data, { instancePath = "", parentData, parentDataProperty, r
                 let data19 = data.logprobs;
                 const _errs37 = errors;
                 if (!(data19 && typeof data19 == "object" && !Array.isArray(data19)) && data19 !== null) {
-                  validate68.errors = [{ instancePath: instancePath + "/logprobs", schemaPath: "#/properties/logprobs/type", keyword: "type", params: { type: schema89.properties.logprobs.type }, message: "must be object,null" }];
+                  validate68.errors = [{ instancePath: instancePath + "/logprobs", schemaPath: "#/$defs/LettaResponse/properties/logprobs/type", keyword: "type", params: { type: schema89.properties.logprobs.type }, message: "must be object,null" }];
                   return false;
                 }
                 var valid0 = _errs37 === errors;
@@ -5822,7 +5822,7 @@ function validate68(data, { instancePath = "", parentData, parentDataProperty, r
                   let data20 = data.turns;
                   const _errs39 = errors;
                   if (!Array.isArray(data20) && data20 !== null) {
-                    validate68.errors = [{ instancePath: instancePath + "/turns", schemaPath: "#/properties/turns/type", keyword: "type", params: { type: schema89.properties.turns.type }, message: "must be array,null" }];
+                    validate68.errors = [{ instancePath: instancePath + "/turns", schemaPath: "#/$defs/LettaResponse/properties/turns/type", keyword: "type", params: { type: schema89.properties.turns.type }, message: "must be array,null" }];
                     return false;
                   }
                   if (errors === _errs39) {
@@ -5961,7 +5961,7 @@ function validate68(data, { instancePath = "", parentData, parentDataProperty, r
         }
       }
     } else {
-      validate68.errors = [{ instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" }];
+      validate68.errors = [{ instancePath, schemaPath: "#/$defs/LettaResponse/type", keyword: "type", params: { type: "object" }, message: "must be object" }];
       return false;
     }
   }
@@ -5977,18 +5977,18 @@ function validate70(data, { instancePath = "", parentData, parentDataProperty, r
     if (data && typeof data == "object" && !Array.isArray(data)) {
       let missing0;
       if (data.message === void 0 && (missing0 = "message")) {
-        validate70.errors = [{ instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: missing0 }, message: "must have required property '" + missing0 + "'" }];
+        validate70.errors = [{ instancePath, schemaPath: "#/$defs/LettaSseCancelled/required", keyword: "required", params: { missingProperty: missing0 }, message: "must have required property '" + missing0 + "'" }];
         return false;
       } else {
         if (data.message !== void 0) {
           if (typeof data.message !== "string") {
-            validate70.errors = [{ instancePath: instancePath + "/message", schemaPath: "#/properties/message/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
+            validate70.errors = [{ instancePath: instancePath + "/message", schemaPath: "#/$defs/LettaSseCancelled/properties/message/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
             return false;
           }
         }
       }
     } else {
-      validate70.errors = [{ instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" }];
+      validate70.errors = [{ instancePath, schemaPath: "#/$defs/LettaSseCancelled/type", keyword: "type", params: { type: "object" }, message: "must be object" }];
       return false;
     }
   }
@@ -6004,13 +6004,13 @@ function validate71(data, { instancePath = "", parentData, parentDataProperty, r
     if (data && typeof data == "object" && !Array.isArray(data)) {
       let missing0;
       if (data.error === void 0 && (missing0 = "error") || data.code === void 0 && (missing0 = "code")) {
-        validate71.errors = [{ instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: missing0 }, message: "must have required property '" + missing0 + "'" }];
+        validate71.errors = [{ instancePath, schemaPath: "#/$defs/LettaSseError/required", keyword: "required", params: { missingProperty: missing0 }, message: "must have required property '" + missing0 + "'" }];
         return false;
       } else {
         if (data.error !== void 0) {
           const _errs1 = errors;
           if (typeof data.error !== "string") {
-            validate71.errors = [{ instancePath: instancePath + "/error", schemaPath: "#/properties/error/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
+            validate71.errors = [{ instancePath: instancePath + "/error", schemaPath: "#/$defs/LettaSseError/properties/error/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
             return false;
           }
           var valid0 = _errs1 === errors;
@@ -6021,7 +6021,7 @@ function validate71(data, { instancePath = "", parentData, parentDataProperty, r
           if (data.code !== void 0) {
             const _errs3 = errors;
             if (typeof data.code !== "string") {
-              validate71.errors = [{ instancePath: instancePath + "/code", schemaPath: "#/properties/code/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
+              validate71.errors = [{ instancePath: instancePath + "/code", schemaPath: "#/$defs/LettaSseError/properties/code/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
               return false;
             }
             var valid0 = _errs3 === errors;
@@ -6031,7 +6031,7 @@ function validate71(data, { instancePath = "", parentData, parentDataProperty, r
         }
       }
     } else {
-      validate71.errors = [{ instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" }];
+      validate71.errors = [{ instancePath, schemaPath: "#/$defs/LettaSseError/type", keyword: "type", params: { type: "object" }, message: "must be object" }];
       return false;
     }
   }
@@ -6046,13 +6046,13 @@ function validate72(data, { instancePath = "", parentData, parentDataProperty, r
     if (data && typeof data == "object" && !Array.isArray(data)) {
       let missing0;
       if (data.message_type === void 0 && (missing0 = "message_type") || data.stop_reason === void 0 && (missing0 = "stop_reason")) {
-        validate72.errors = [{ instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: missing0 }, message: "must have required property '" + missing0 + "'" }];
+        validate72.errors = [{ instancePath, schemaPath: "#/$defs/LettaStopReason/required", keyword: "required", params: { missingProperty: missing0 }, message: "must have required property '" + missing0 + "'" }];
         return false;
       } else {
         if (data.message_type !== void 0) {
           const _errs1 = errors;
           if ("stop_reason" !== data.message_type) {
-            validate72.errors = [{ instancePath: instancePath + "/message_type", schemaPath: "#/properties/message_type/const", keyword: "const", params: { allowedValue: "stop_reason" }, message: "must be equal to constant" }];
+            validate72.errors = [{ instancePath: instancePath + "/message_type", schemaPath: "#/$defs/LettaStopReason/properties/message_type/const", keyword: "const", params: { allowedValue: "stop_reason" }, message: "must be equal to constant" }];
             return false;
           }
           var valid0 = _errs1 === errors;
@@ -6064,7 +6064,7 @@ function validate72(data, { instancePath = "", parentData, parentDataProperty, r
             let data1 = data.stop_reason;
             const _errs2 = errors;
             if (!(data1 === "end_turn" || data1 === "error" || data1 === "llm_api_error" || data1 === "invalid_llm_response" || data1 === "invalid_tool_call" || data1 === "max_steps" || data1 === "max_tokens_exceeded" || data1 === "no_tool_call" || data1 === "tool_rule" || data1 === "cancelled" || data1 === "insufficient_credits" || data1 === "requires_approval" || data1 === "context_window_overflow_in_system_prompt")) {
-              validate72.errors = [{ instancePath: instancePath + "/stop_reason", schemaPath: "#/properties/stop_reason/enum", keyword: "enum", params: { allowedValues: schema90.properties.stop_reason.enum }, message: "must be equal to one of the allowed values" }];
+              validate72.errors = [{ instancePath: instancePath + "/stop_reason", schemaPath: "#/$defs/LettaStopReason/properties/stop_reason/enum", keyword: "enum", params: { allowedValues: schema90.properties.stop_reason.enum }, message: "must be equal to one of the allowed values" }];
               return false;
             }
             var valid0 = _errs2 === errors;
@@ -6075,7 +6075,7 @@ function validate72(data, { instancePath = "", parentData, parentDataProperty, r
             if (data.run_id !== void 0) {
               const _errs3 = errors;
               if (typeof data.run_id !== "string") {
-                validate72.errors = [{ instancePath: instancePath + "/run_id", schemaPath: "#/properties/run_id/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
+                validate72.errors = [{ instancePath: instancePath + "/run_id", schemaPath: "#/$defs/LettaStopReason/properties/run_id/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
                 return false;
               }
               var valid0 = _errs3 === errors;
@@ -6087,7 +6087,7 @@ function validate72(data, { instancePath = "", parentData, parentDataProperty, r
                 let data3 = data.seq_id;
                 const _errs5 = errors;
                 if (!(typeof data3 == "number" && (!(data3 % 1) && !isNaN(data3)) && isFinite(data3))) {
-                  validate72.errors = [{ instancePath: instancePath + "/seq_id", schemaPath: "#/properties/seq_id/type", keyword: "type", params: { type: "integer" }, message: "must be integer" }];
+                  validate72.errors = [{ instancePath: instancePath + "/seq_id", schemaPath: "#/$defs/LettaStopReason/properties/seq_id/type", keyword: "type", params: { type: "integer" }, message: "must be integer" }];
                   return false;
                 }
                 var valid0 = _errs5 === errors;
@@ -6099,7 +6099,7 @@ function validate72(data, { instancePath = "", parentData, parentDataProperty, r
         }
       }
     } else {
-      validate72.errors = [{ instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" }];
+      validate72.errors = [{ instancePath, schemaPath: "#/$defs/LettaStopReason/type", keyword: "type", params: { type: "object" }, message: "must be object" }];
       return false;
     }
   }
@@ -6521,15 +6521,15 @@ function validate73(data, { instancePath = "", parentData, parentDataProperty, r
             }
           }
         } else {
-          validate73.errors = [{ instancePath, schemaPath: "#/discriminator", keyword: "discriminator", params: { error: "mapping", tag: "message_type", tagValue: tag0 }, message: 'value of tag "message_type" must be in oneOf' }];
+          validate73.errors = [{ instancePath, schemaPath: "#/$defs/LettaStreamingResponse/discriminator", keyword: "discriminator", params: { error: "mapping", tag: "message_type", tagValue: tag0 }, message: 'value of tag "message_type" must be in oneOf' }];
           return false;
         }
       } else {
-        validate73.errors = [{ instancePath, schemaPath: "#/discriminator", keyword: "discriminator", params: { error: "tag", tag: "message_type", tagValue: tag0 }, message: 'tag "message_type" must be string' }];
+        validate73.errors = [{ instancePath, schemaPath: "#/$defs/LettaStreamingResponse/discriminator", keyword: "discriminator", params: { error: "tag", tag: "message_type", tagValue: tag0 }, message: 'tag "message_type" must be string' }];
         return false;
       }
     } else {
-      validate73.errors = [{ instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" }];
+      validate73.errors = [{ instancePath, schemaPath: "#/$defs/LettaStreamingResponse/type", keyword: "type", params: { type: "object" }, message: "must be object" }];
       return false;
     }
   }
@@ -6544,14 +6544,14 @@ function validate86(data, { instancePath = "", parentData, parentDataProperty, r
     if (data && typeof data == "object" && !Array.isArray(data)) {
       let missing0;
       if (data.role === void 0 && (missing0 = "role")) {
-        validate86.errors = [{ instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: missing0 }, message: "must have required property '" + missing0 + "'" }];
+        validate86.errors = [{ instancePath, schemaPath: "#/$defs/LettaTurn/required", keyword: "required", params: { missingProperty: missing0 }, message: "must have required property '" + missing0 + "'" }];
         return false;
       } else {
         if (data.role !== void 0) {
           let data0 = data.role;
           const _errs1 = errors;
           if (!(data0 === "assistant" || data0 === "tool")) {
-            validate86.errors = [{ instancePath: instancePath + "/role", schemaPath: "#/properties/role/enum", keyword: "enum", params: { allowedValues: schema92.properties.role.enum }, message: "must be equal to one of the allowed values" }];
+            validate86.errors = [{ instancePath: instancePath + "/role", schemaPath: "#/$defs/LettaTurn/properties/role/enum", keyword: "enum", params: { allowedValues: schema92.properties.role.enum }, message: "must be equal to one of the allowed values" }];
             return false;
           }
           var valid0 = _errs1 === errors;
@@ -6563,7 +6563,7 @@ function validate86(data, { instancePath = "", parentData, parentDataProperty, r
             let data1 = data.content;
             const _errs2 = errors;
             if (typeof data1 !== "string" && data1 !== null) {
-              validate86.errors = [{ instancePath: instancePath + "/content", schemaPath: "#/properties/content/type", keyword: "type", params: { type: schema92.properties.content.type }, message: "must be string,null" }];
+              validate86.errors = [{ instancePath: instancePath + "/content", schemaPath: "#/$defs/LettaTurn/properties/content/type", keyword: "type", params: { type: schema92.properties.content.type }, message: "must be string,null" }];
               return false;
             }
             var valid0 = _errs2 === errors;
@@ -6575,7 +6575,7 @@ function validate86(data, { instancePath = "", parentData, parentDataProperty, r
               let data2 = data.output_ids;
               const _errs4 = errors;
               if (!Array.isArray(data2) && data2 !== null) {
-                validate86.errors = [{ instancePath: instancePath + "/output_ids", schemaPath: "#/properties/output_ids/type", keyword: "type", params: { type: schema92.properties.output_ids.type }, message: "must be array,null" }];
+                validate86.errors = [{ instancePath: instancePath + "/output_ids", schemaPath: "#/$defs/LettaTurn/properties/output_ids/type", keyword: "type", params: { type: schema92.properties.output_ids.type }, message: "must be array,null" }];
                 return false;
               }
               if (errors === _errs4) {
@@ -6586,7 +6586,7 @@ function validate86(data, { instancePath = "", parentData, parentDataProperty, r
                     let data3 = data2[i0];
                     const _errs6 = errors;
                     if (!(typeof data3 == "number" && (!(data3 % 1) && !isNaN(data3)) && isFinite(data3))) {
-                      validate86.errors = [{ instancePath: instancePath + "/output_ids/" + i0, schemaPath: "#/properties/output_ids/items/type", keyword: "type", params: { type: "integer" }, message: "must be integer" }];
+                      validate86.errors = [{ instancePath: instancePath + "/output_ids/" + i0, schemaPath: "#/$defs/LettaTurn/properties/output_ids/items/type", keyword: "type", params: { type: "integer" }, message: "must be integer" }];
                       return false;
                     }
                     var valid1 = _errs6 === errors;
@@ -6605,7 +6605,7 @@ function validate86(data, { instancePath = "", parentData, parentDataProperty, r
                 let data4 = data.output_token_logprobs;
                 const _errs8 = errors;
                 if (!Array.isArray(data4) && data4 !== null) {
-                  validate86.errors = [{ instancePath: instancePath + "/output_token_logprobs", schemaPath: "#/properties/output_token_logprobs/type", keyword: "type", params: { type: schema92.properties.output_token_logprobs.type }, message: "must be array,null" }];
+                  validate86.errors = [{ instancePath: instancePath + "/output_token_logprobs", schemaPath: "#/$defs/LettaTurn/properties/output_token_logprobs/type", keyword: "type", params: { type: schema92.properties.output_token_logprobs.type }, message: "must be array,null" }];
                   return false;
                 }
                 if (errors === _errs8) {
@@ -6615,7 +6615,7 @@ function validate86(data, { instancePath = "", parentData, parentDataProperty, r
                     for (let i1 = 0; i1 < len1; i1++) {
                       const _errs10 = errors;
                       if (!Array.isArray(data4[i1])) {
-                        validate86.errors = [{ instancePath: instancePath + "/output_token_logprobs/" + i1, schemaPath: "#/properties/output_token_logprobs/items/type", keyword: "type", params: { type: "array" }, message: "must be array" }];
+                        validate86.errors = [{ instancePath: instancePath + "/output_token_logprobs/" + i1, schemaPath: "#/$defs/LettaTurn/properties/output_token_logprobs/items/type", keyword: "type", params: { type: "array" }, message: "must be array" }];
                         return false;
                       }
                       var valid2 = _errs10 === errors;
@@ -6634,7 +6634,7 @@ function validate86(data, { instancePath = "", parentData, parentDataProperty, r
                   let data6 = data.tool_name;
                   const _errs12 = errors;
                   if (typeof data6 !== "string" && data6 !== null) {
-                    validate86.errors = [{ instancePath: instancePath + "/tool_name", schemaPath: "#/properties/tool_name/type", keyword: "type", params: { type: schema92.properties.tool_name.type }, message: "must be string,null" }];
+                    validate86.errors = [{ instancePath: instancePath + "/tool_name", schemaPath: "#/$defs/LettaTurn/properties/tool_name/type", keyword: "type", params: { type: schema92.properties.tool_name.type }, message: "must be string,null" }];
                     return false;
                   }
                   var valid0 = _errs12 === errors;
@@ -6647,7 +6647,7 @@ function validate86(data, { instancePath = "", parentData, parentDataProperty, r
         }
       }
     } else {
-      validate86.errors = [{ instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" }];
+      validate86.errors = [{ instancePath, schemaPath: "#/$defs/LettaTurn/type", keyword: "type", params: { type: "object" }, message: "must be object" }];
       return false;
     }
   }
@@ -6662,13 +6662,13 @@ function validate87(data, { instancePath = "", parentData, parentDataProperty, r
     if (data && typeof data == "object" && !Array.isArray(data)) {
       let missing0;
       if (data.message_type === void 0 && (missing0 = "message_type")) {
-        validate87.errors = [{ instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: missing0 }, message: "must have required property '" + missing0 + "'" }];
+        validate87.errors = [{ instancePath, schemaPath: "#/$defs/LettaUsageStatistics/required", keyword: "required", params: { missingProperty: missing0 }, message: "must have required property '" + missing0 + "'" }];
         return false;
       } else {
         if (data.message_type !== void 0) {
           const _errs1 = errors;
           if ("usage_statistics" !== data.message_type) {
-            validate87.errors = [{ instancePath: instancePath + "/message_type", schemaPath: "#/properties/message_type/const", keyword: "const", params: { allowedValue: "usage_statistics" }, message: "must be equal to constant" }];
+            validate87.errors = [{ instancePath: instancePath + "/message_type", schemaPath: "#/$defs/LettaUsageStatistics/properties/message_type/const", keyword: "const", params: { allowedValue: "usage_statistics" }, message: "must be equal to constant" }];
             return false;
           }
           var valid0 = _errs1 === errors;
@@ -6680,7 +6680,7 @@ function validate87(data, { instancePath = "", parentData, parentDataProperty, r
             let data1 = data.completion_tokens;
             const _errs2 = errors;
             if (!(typeof data1 == "number" && (!(data1 % 1) && !isNaN(data1)) && isFinite(data1))) {
-              validate87.errors = [{ instancePath: instancePath + "/completion_tokens", schemaPath: "#/properties/completion_tokens/type", keyword: "type", params: { type: "integer" }, message: "must be integer" }];
+              validate87.errors = [{ instancePath: instancePath + "/completion_tokens", schemaPath: "#/$defs/LettaUsageStatistics/properties/completion_tokens/type", keyword: "type", params: { type: "integer" }, message: "must be integer" }];
               return false;
             }
             var valid0 = _errs2 === errors;
@@ -6692,7 +6692,7 @@ function validate87(data, { instancePath = "", parentData, parentDataProperty, r
               let data2 = data.prompt_tokens;
               const _errs4 = errors;
               if (!(typeof data2 == "number" && (!(data2 % 1) && !isNaN(data2)) && isFinite(data2))) {
-                validate87.errors = [{ instancePath: instancePath + "/prompt_tokens", schemaPath: "#/properties/prompt_tokens/type", keyword: "type", params: { type: "integer" }, message: "must be integer" }];
+                validate87.errors = [{ instancePath: instancePath + "/prompt_tokens", schemaPath: "#/$defs/LettaUsageStatistics/properties/prompt_tokens/type", keyword: "type", params: { type: "integer" }, message: "must be integer" }];
                 return false;
               }
               var valid0 = _errs4 === errors;
@@ -6704,7 +6704,7 @@ function validate87(data, { instancePath = "", parentData, parentDataProperty, r
                 let data3 = data.total_tokens;
                 const _errs6 = errors;
                 if (!(typeof data3 == "number" && (!(data3 % 1) && !isNaN(data3)) && isFinite(data3))) {
-                  validate87.errors = [{ instancePath: instancePath + "/total_tokens", schemaPath: "#/properties/total_tokens/type", keyword: "type", params: { type: "integer" }, message: "must be integer" }];
+                  validate87.errors = [{ instancePath: instancePath + "/total_tokens", schemaPath: "#/$defs/LettaUsageStatistics/properties/total_tokens/type", keyword: "type", params: { type: "integer" }, message: "must be integer" }];
                   return false;
                 }
                 var valid0 = _errs6 === errors;
@@ -6716,7 +6716,7 @@ function validate87(data, { instancePath = "", parentData, parentDataProperty, r
                   let data4 = data.step_count;
                   const _errs8 = errors;
                   if (!(typeof data4 == "number" && (!(data4 % 1) && !isNaN(data4)) && isFinite(data4))) {
-                    validate87.errors = [{ instancePath: instancePath + "/step_count", schemaPath: "#/properties/step_count/type", keyword: "type", params: { type: "integer" }, message: "must be integer" }];
+                    validate87.errors = [{ instancePath: instancePath + "/step_count", schemaPath: "#/$defs/LettaUsageStatistics/properties/step_count/type", keyword: "type", params: { type: "integer" }, message: "must be integer" }];
                     return false;
                   }
                   var valid0 = _errs8 === errors;
@@ -6728,7 +6728,7 @@ function validate87(data, { instancePath = "", parentData, parentDataProperty, r
                     let data5 = data.run_ids;
                     const _errs10 = errors;
                     if (!Array.isArray(data5) && data5 !== null) {
-                      validate87.errors = [{ instancePath: instancePath + "/run_ids", schemaPath: "#/properties/run_ids/type", keyword: "type", params: { type: schema91.properties.run_ids.type }, message: "must be array,null" }];
+                      validate87.errors = [{ instancePath: instancePath + "/run_ids", schemaPath: "#/$defs/LettaUsageStatistics/properties/run_ids/type", keyword: "type", params: { type: schema91.properties.run_ids.type }, message: "must be array,null" }];
                       return false;
                     }
                     if (errors === _errs10) {
@@ -6738,7 +6738,7 @@ function validate87(data, { instancePath = "", parentData, parentDataProperty, r
                         for (let i0 = 0; i0 < len0; i0++) {
                           const _errs12 = errors;
                           if (typeof data5[i0] !== "string") {
-                            validate87.errors = [{ instancePath: instancePath + "/run_ids/" + i0, schemaPath: "#/properties/run_ids/items/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
+                            validate87.errors = [{ instancePath: instancePath + "/run_ids/" + i0, schemaPath: "#/$defs/LettaUsageStatistics/properties/run_ids/items/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
                             return false;
                           }
                           var valid1 = _errs12 === errors;
@@ -6757,7 +6757,7 @@ function validate87(data, { instancePath = "", parentData, parentDataProperty, r
                       let data7 = data.cached_input_tokens;
                       const _errs14 = errors;
                       if (!(typeof data7 == "number" && (!(data7 % 1) && !isNaN(data7)) && isFinite(data7)) && data7 !== null) {
-                        validate87.errors = [{ instancePath: instancePath + "/cached_input_tokens", schemaPath: "#/properties/cached_input_tokens/type", keyword: "type", params: { type: schema91.properties.cached_input_tokens.type }, message: "must be integer,null" }];
+                        validate87.errors = [{ instancePath: instancePath + "/cached_input_tokens", schemaPath: "#/$defs/LettaUsageStatistics/properties/cached_input_tokens/type", keyword: "type", params: { type: schema91.properties.cached_input_tokens.type }, message: "must be integer,null" }];
                         return false;
                       }
                       var valid0 = _errs14 === errors;
@@ -6769,7 +6769,7 @@ function validate87(data, { instancePath = "", parentData, parentDataProperty, r
                         let data8 = data.cache_write_tokens;
                         const _errs16 = errors;
                         if (!(typeof data8 == "number" && (!(data8 % 1) && !isNaN(data8)) && isFinite(data8)) && data8 !== null) {
-                          validate87.errors = [{ instancePath: instancePath + "/cache_write_tokens", schemaPath: "#/properties/cache_write_tokens/type", keyword: "type", params: { type: schema91.properties.cache_write_tokens.type }, message: "must be integer,null" }];
+                          validate87.errors = [{ instancePath: instancePath + "/cache_write_tokens", schemaPath: "#/$defs/LettaUsageStatistics/properties/cache_write_tokens/type", keyword: "type", params: { type: schema91.properties.cache_write_tokens.type }, message: "must be integer,null" }];
                           return false;
                         }
                         var valid0 = _errs16 === errors;
@@ -6781,7 +6781,7 @@ function validate87(data, { instancePath = "", parentData, parentDataProperty, r
                           let data9 = data.reasoning_tokens;
                           const _errs18 = errors;
                           if (!(typeof data9 == "number" && (!(data9 % 1) && !isNaN(data9)) && isFinite(data9)) && data9 !== null) {
-                            validate87.errors = [{ instancePath: instancePath + "/reasoning_tokens", schemaPath: "#/properties/reasoning_tokens/type", keyword: "type", params: { type: schema91.properties.reasoning_tokens.type }, message: "must be integer,null" }];
+                            validate87.errors = [{ instancePath: instancePath + "/reasoning_tokens", schemaPath: "#/$defs/LettaUsageStatistics/properties/reasoning_tokens/type", keyword: "type", params: { type: schema91.properties.reasoning_tokens.type }, message: "must be integer,null" }];
                             return false;
                           }
                           var valid0 = _errs18 === errors;
@@ -6793,7 +6793,7 @@ function validate87(data, { instancePath = "", parentData, parentDataProperty, r
                             let data10 = data.context_tokens;
                             const _errs20 = errors;
                             if (!(typeof data10 == "number" && (!(data10 % 1) && !isNaN(data10)) && isFinite(data10)) && data10 !== null) {
-                              validate87.errors = [{ instancePath: instancePath + "/context_tokens", schemaPath: "#/properties/context_tokens/type", keyword: "type", params: { type: schema91.properties.context_tokens.type }, message: "must be integer,null" }];
+                              validate87.errors = [{ instancePath: instancePath + "/context_tokens", schemaPath: "#/$defs/LettaUsageStatistics/properties/context_tokens/type", keyword: "type", params: { type: schema91.properties.context_tokens.type }, message: "must be integer,null" }];
                               return false;
                             }
                             var valid0 = _errs20 === errors;
@@ -6811,7 +6811,7 @@ function validate87(data, { instancePath = "", parentData, parentDataProperty, r
         }
       }
     } else {
-      validate87.errors = [{ instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" }];
+      validate87.errors = [{ instancePath, schemaPath: "#/$defs/LettaUsageStatistics/type", keyword: "type", params: { type: "object" }, message: "must be object" }];
       return false;
     }
   }
@@ -6963,13 +6963,13 @@ function validate88(data, { instancePath = "", parentData, parentDataProperty, r
     if (data && typeof data == "object" && !Array.isArray(data)) {
       let missing1;
       if (data.message_type === void 0 && (missing1 = "message_type") || data.reasoning === void 0 && (missing1 = "reasoning")) {
-        validate88.errors = [{ instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: missing1 }, message: "must have required property '" + missing1 + "'" }];
+        validate88.errors = [{ instancePath, schemaPath: "#/$defs/ReasoningMessage/required", keyword: "required", params: { missingProperty: missing1 }, message: "must have required property '" + missing1 + "'" }];
         return false;
       } else {
         if (data.message_type !== void 0) {
           const _errs22 = errors;
           if ("reasoning_message" !== data.message_type) {
-            validate88.errors = [{ instancePath: instancePath + "/message_type", schemaPath: "#/properties/message_type/const", keyword: "const", params: { allowedValue: "reasoning_message" }, message: "must be equal to constant" }];
+            validate88.errors = [{ instancePath: instancePath + "/message_type", schemaPath: "#/$defs/ReasoningMessage/properties/message_type/const", keyword: "const", params: { allowedValue: "reasoning_message" }, message: "must be equal to constant" }];
             return false;
           }
           var valid3 = _errs22 === errors;
@@ -6981,7 +6981,7 @@ function validate88(data, { instancePath = "", parentData, parentDataProperty, r
             let data10 = data.source;
             const _errs23 = errors;
             if (!(data10 === "reasoner_model" || data10 === "non_reasoner_model")) {
-              validate88.errors = [{ instancePath: instancePath + "/source", schemaPath: "#/properties/source/enum", keyword: "enum", params: { allowedValues: schema72.properties.source.enum }, message: "must be equal to one of the allowed values" }];
+              validate88.errors = [{ instancePath: instancePath + "/source", schemaPath: "#/$defs/ReasoningMessage/properties/source/enum", keyword: "enum", params: { allowedValues: schema72.properties.source.enum }, message: "must be equal to one of the allowed values" }];
               return false;
             }
             var valid3 = _errs23 === errors;
@@ -6992,7 +6992,7 @@ function validate88(data, { instancePath = "", parentData, parentDataProperty, r
             if (data.reasoning !== void 0) {
               const _errs24 = errors;
               if (typeof data.reasoning !== "string") {
-                validate88.errors = [{ instancePath: instancePath + "/reasoning", schemaPath: "#/properties/reasoning/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
+                validate88.errors = [{ instancePath: instancePath + "/reasoning", schemaPath: "#/$defs/ReasoningMessage/properties/reasoning/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
                 return false;
               }
               var valid3 = _errs24 === errors;
@@ -7004,7 +7004,7 @@ function validate88(data, { instancePath = "", parentData, parentDataProperty, r
                 let data12 = data.signature;
                 const _errs26 = errors;
                 if (typeof data12 !== "string" && data12 !== null) {
-                  validate88.errors = [{ instancePath: instancePath + "/signature", schemaPath: "#/properties/signature/type", keyword: "type", params: { type: schema72.properties.signature.type }, message: "must be string,null" }];
+                  validate88.errors = [{ instancePath: instancePath + "/signature", schemaPath: "#/$defs/ReasoningMessage/properties/signature/type", keyword: "type", params: { type: schema72.properties.signature.type }, message: "must be string,null" }];
                   return false;
                 }
                 var valid3 = _errs26 === errors;
@@ -7016,7 +7016,7 @@ function validate88(data, { instancePath = "", parentData, parentDataProperty, r
         }
       }
     } else {
-      validate88.errors = [{ instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" }];
+      validate88.errors = [{ instancePath, schemaPath: "#/$defs/ReasoningMessage/type", keyword: "type", params: { type: "object" }, message: "must be object" }];
       return false;
     }
   }
@@ -7168,13 +7168,13 @@ function validate89(data, { instancePath = "", parentData, parentDataProperty, r
     if (data && typeof data == "object" && !Array.isArray(data)) {
       let missing1;
       if (data.message_type === void 0 && (missing1 = "message_type") || data.summary === void 0 && (missing1 = "summary")) {
-        validate89.errors = [{ instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: missing1 }, message: "must have required property '" + missing1 + "'" }];
+        validate89.errors = [{ instancePath, schemaPath: "#/$defs/SummaryMessage/required", keyword: "required", params: { missingProperty: missing1 }, message: "must have required property '" + missing1 + "'" }];
         return false;
       } else {
         if (data.message_type !== void 0) {
           const _errs22 = errors;
           if ("summary_message" !== data.message_type) {
-            validate89.errors = [{ instancePath: instancePath + "/message_type", schemaPath: "#/properties/message_type/const", keyword: "const", params: { allowedValue: "summary_message" }, message: "must be equal to constant" }];
+            validate89.errors = [{ instancePath: instancePath + "/message_type", schemaPath: "#/$defs/SummaryMessage/properties/message_type/const", keyword: "const", params: { allowedValue: "summary_message" }, message: "must be equal to constant" }];
             return false;
           }
           var valid3 = _errs22 === errors;
@@ -7185,7 +7185,7 @@ function validate89(data, { instancePath = "", parentData, parentDataProperty, r
           if (data.summary !== void 0) {
             const _errs23 = errors;
             if (typeof data.summary !== "string") {
-              validate89.errors = [{ instancePath: instancePath + "/summary", schemaPath: "#/properties/summary/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
+              validate89.errors = [{ instancePath: instancePath + "/summary", schemaPath: "#/$defs/SummaryMessage/properties/summary/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
               return false;
             }
             var valid3 = _errs23 === errors;
@@ -7333,7 +7333,7 @@ function validate89(data, { instancePath = "", parentData, parentDataProperty, r
               if (!valid4) {
                 const _errs42 = errors;
                 if (data11 !== null) {
-                  const err8 = { instancePath: instancePath + "/compaction_stats", schemaPath: "#/properties/compaction_stats/anyOf/1/type", keyword: "type", params: { type: "null" }, message: "must be null" };
+                  const err8 = { instancePath: instancePath + "/compaction_stats", schemaPath: "#/$defs/SummaryMessage/properties/compaction_stats/anyOf/1/type", keyword: "type", params: { type: "null" }, message: "must be null" };
                   if (vErrors === null) {
                     vErrors = [err8];
                   } else {
@@ -7345,7 +7345,7 @@ function validate89(data, { instancePath = "", parentData, parentDataProperty, r
                 valid4 = valid4 || _valid0;
               }
               if (!valid4) {
-                const err9 = { instancePath: instancePath + "/compaction_stats", schemaPath: "#/properties/compaction_stats/anyOf", keyword: "anyOf", params: {}, message: "must match a schema in anyOf" };
+                const err9 = { instancePath: instancePath + "/compaction_stats", schemaPath: "#/$defs/SummaryMessage/properties/compaction_stats/anyOf", keyword: "anyOf", params: {}, message: "must match a schema in anyOf" };
                 if (vErrors === null) {
                   vErrors = [err9];
                 } else {
@@ -7372,7 +7372,7 @@ function validate89(data, { instancePath = "", parentData, parentDataProperty, r
         }
       }
     } else {
-      validate89.errors = [{ instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" }];
+      validate89.errors = [{ instancePath, schemaPath: "#/$defs/SummaryMessage/type", keyword: "type", params: { type: "object" }, message: "must be object" }];
       return false;
     }
   }
@@ -7524,13 +7524,13 @@ function validate90(data, { instancePath = "", parentData, parentDataProperty, r
     if (data && typeof data == "object" && !Array.isArray(data)) {
       let missing1;
       if (data.message_type === void 0 && (missing1 = "message_type") || data.content === void 0 && (missing1 = "content")) {
-        validate90.errors = [{ instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: missing1 }, message: "must have required property '" + missing1 + "'" }];
+        validate90.errors = [{ instancePath, schemaPath: "#/$defs/SystemMessage/required", keyword: "required", params: { missingProperty: missing1 }, message: "must have required property '" + missing1 + "'" }];
         return false;
       } else {
         if (data.message_type !== void 0) {
           const _errs22 = errors;
           if ("system_message" !== data.message_type) {
-            validate90.errors = [{ instancePath: instancePath + "/message_type", schemaPath: "#/properties/message_type/const", keyword: "const", params: { allowedValue: "system_message" }, message: "must be equal to constant" }];
+            validate90.errors = [{ instancePath: instancePath + "/message_type", schemaPath: "#/$defs/SystemMessage/properties/message_type/const", keyword: "const", params: { allowedValue: "system_message" }, message: "must be equal to constant" }];
             return false;
           }
           var valid3 = _errs22 === errors;
@@ -7541,7 +7541,7 @@ function validate90(data, { instancePath = "", parentData, parentDataProperty, r
           if (data.content !== void 0) {
             const _errs23 = errors;
             if (typeof data.content !== "string") {
-              validate90.errors = [{ instancePath: instancePath + "/content", schemaPath: "#/properties/content/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
+              validate90.errors = [{ instancePath: instancePath + "/content", schemaPath: "#/$defs/SystemMessage/properties/content/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
               return false;
             }
             var valid3 = _errs23 === errors;
@@ -7551,7 +7551,7 @@ function validate90(data, { instancePath = "", parentData, parentDataProperty, r
         }
       }
     } else {
-      validate90.errors = [{ instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" }];
+      validate90.errors = [{ instancePath, schemaPath: "#/$defs/SystemMessage/type", keyword: "type", params: { type: "object" }, message: "must be object" }];
       return false;
     }
   }
@@ -7566,13 +7566,13 @@ function validate91(data, { instancePath = "", parentData, parentDataProperty, r
     if (data && typeof data == "object" && !Array.isArray(data)) {
       let missing0;
       if (data.type === void 0 && (missing0 = "type") || data.text === void 0 && (missing0 = "text")) {
-        validate91.errors = [{ instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: missing0 }, message: "must have required property '" + missing0 + "'" }];
+        validate91.errors = [{ instancePath, schemaPath: "#/$defs/TextContent/required", keyword: "required", params: { missingProperty: missing0 }, message: "must have required property '" + missing0 + "'" }];
         return false;
       } else {
         if (data.type !== void 0) {
           const _errs1 = errors;
           if ("text" !== data.type) {
-            validate91.errors = [{ instancePath: instancePath + "/type", schemaPath: "#/properties/type/const", keyword: "const", params: { allowedValue: "text" }, message: "must be equal to constant" }];
+            validate91.errors = [{ instancePath: instancePath + "/type", schemaPath: "#/$defs/TextContent/properties/type/const", keyword: "const", params: { allowedValue: "text" }, message: "must be equal to constant" }];
             return false;
           }
           var valid0 = _errs1 === errors;
@@ -7583,7 +7583,7 @@ function validate91(data, { instancePath = "", parentData, parentDataProperty, r
           if (data.text !== void 0) {
             const _errs2 = errors;
             if (typeof data.text !== "string") {
-              validate91.errors = [{ instancePath: instancePath + "/text", schemaPath: "#/properties/text/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
+              validate91.errors = [{ instancePath: instancePath + "/text", schemaPath: "#/$defs/TextContent/properties/text/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
               return false;
             }
             var valid0 = _errs2 === errors;
@@ -7595,7 +7595,7 @@ function validate91(data, { instancePath = "", parentData, parentDataProperty, r
               let data2 = data.signature;
               const _errs4 = errors;
               if (typeof data2 !== "string" && data2 !== null) {
-                validate91.errors = [{ instancePath: instancePath + "/signature", schemaPath: "#/properties/signature/type", keyword: "type", params: { type: schema40.properties.signature.type }, message: "must be string,null" }];
+                validate91.errors = [{ instancePath: instancePath + "/signature", schemaPath: "#/$defs/TextContent/properties/signature/type", keyword: "type", params: { type: schema40.properties.signature.type }, message: "must be string,null" }];
                 return false;
               }
               var valid0 = _errs4 === errors;
@@ -7606,7 +7606,7 @@ function validate91(data, { instancePath = "", parentData, parentDataProperty, r
         }
       }
     } else {
-      validate91.errors = [{ instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" }];
+      validate91.errors = [{ instancePath, schemaPath: "#/$defs/TextContent/type", keyword: "type", params: { type: "object" }, message: "must be object" }];
       return false;
     }
   }
@@ -7621,13 +7621,13 @@ function validate92(data, { instancePath = "", parentData, parentDataProperty, r
     if (data && typeof data == "object" && !Array.isArray(data)) {
       let missing0;
       if (data.name === void 0 && (missing0 = "name") || data.arguments === void 0 && (missing0 = "arguments") || data.tool_call_id === void 0 && (missing0 = "tool_call_id")) {
-        validate92.errors = [{ instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: missing0 }, message: "must have required property '" + missing0 + "'" }];
+        validate92.errors = [{ instancePath, schemaPath: "#/$defs/ToolCall/required", keyword: "required", params: { missingProperty: missing0 }, message: "must have required property '" + missing0 + "'" }];
         return false;
       } else {
         if (data.name !== void 0) {
           const _errs1 = errors;
           if (typeof data.name !== "string") {
-            validate92.errors = [{ instancePath: instancePath + "/name", schemaPath: "#/properties/name/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
+            validate92.errors = [{ instancePath: instancePath + "/name", schemaPath: "#/$defs/ToolCall/properties/name/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
             return false;
           }
           var valid0 = _errs1 === errors;
@@ -7638,7 +7638,7 @@ function validate92(data, { instancePath = "", parentData, parentDataProperty, r
           if (data.arguments !== void 0) {
             const _errs3 = errors;
             if (typeof data.arguments !== "string") {
-              validate92.errors = [{ instancePath: instancePath + "/arguments", schemaPath: "#/properties/arguments/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
+              validate92.errors = [{ instancePath: instancePath + "/arguments", schemaPath: "#/$defs/ToolCall/properties/arguments/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
               return false;
             }
             var valid0 = _errs3 === errors;
@@ -7649,7 +7649,7 @@ function validate92(data, { instancePath = "", parentData, parentDataProperty, r
             if (data.tool_call_id !== void 0) {
               const _errs5 = errors;
               if (typeof data.tool_call_id !== "string") {
-                validate92.errors = [{ instancePath: instancePath + "/tool_call_id", schemaPath: "#/properties/tool_call_id/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
+                validate92.errors = [{ instancePath: instancePath + "/tool_call_id", schemaPath: "#/$defs/ToolCall/properties/tool_call_id/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
                 return false;
               }
               var valid0 = _errs5 === errors;
@@ -7660,7 +7660,7 @@ function validate92(data, { instancePath = "", parentData, parentDataProperty, r
         }
       }
     } else {
-      validate92.errors = [{ instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" }];
+      validate92.errors = [{ instancePath, schemaPath: "#/$defs/ToolCall/type", keyword: "type", params: { type: "object" }, message: "must be object" }];
       return false;
     }
   }
@@ -7717,7 +7717,7 @@ function validate93(data, { instancePath = "", parentData, parentDataProperty, r
   }
   var valid0 = _errs2 === errors;
   if (valid0) {
-    validate93.errors = [{ instancePath, schemaPath: "#/not", keyword: "not", params: {}, message: "must NOT be valid" }];
+    validate93.errors = [{ instancePath, schemaPath: "#/$defs/ToolCallDelta/not", keyword: "not", params: {}, message: "must NOT be valid" }];
     return false;
   } else {
     errors = _errs1;
@@ -7735,7 +7735,7 @@ function validate93(data, { instancePath = "", parentData, parentDataProperty, r
         let data3 = data.name;
         const _errs3 = errors;
         if (typeof data3 !== "string" && data3 !== null) {
-          validate93.errors = [{ instancePath: instancePath + "/name", schemaPath: "#/properties/name/type", keyword: "type", params: { type: schema45.properties.name.type }, message: "must be string,null" }];
+          validate93.errors = [{ instancePath: instancePath + "/name", schemaPath: "#/$defs/ToolCallDelta/properties/name/type", keyword: "type", params: { type: schema45.properties.name.type }, message: "must be string,null" }];
           return false;
         }
         var valid2 = _errs3 === errors;
@@ -7747,7 +7747,7 @@ function validate93(data, { instancePath = "", parentData, parentDataProperty, r
           let data4 = data.arguments;
           const _errs5 = errors;
           if (typeof data4 !== "string" && data4 !== null) {
-            validate93.errors = [{ instancePath: instancePath + "/arguments", schemaPath: "#/properties/arguments/type", keyword: "type", params: { type: schema45.properties.arguments.type }, message: "must be string,null" }];
+            validate93.errors = [{ instancePath: instancePath + "/arguments", schemaPath: "#/$defs/ToolCallDelta/properties/arguments/type", keyword: "type", params: { type: schema45.properties.arguments.type }, message: "must be string,null" }];
             return false;
           }
           var valid2 = _errs5 === errors;
@@ -7759,7 +7759,7 @@ function validate93(data, { instancePath = "", parentData, parentDataProperty, r
             let data5 = data.tool_call_id;
             const _errs7 = errors;
             if (typeof data5 !== "string" && data5 !== null) {
-              validate93.errors = [{ instancePath: instancePath + "/tool_call_id", schemaPath: "#/properties/tool_call_id/type", keyword: "type", params: { type: schema45.properties.tool_call_id.type }, message: "must be string,null" }];
+              validate93.errors = [{ instancePath: instancePath + "/tool_call_id", schemaPath: "#/$defs/ToolCallDelta/properties/tool_call_id/type", keyword: "type", params: { type: schema45.properties.tool_call_id.type }, message: "must be string,null" }];
               return false;
             }
             var valid2 = _errs7 === errors;
@@ -7769,7 +7769,7 @@ function validate93(data, { instancePath = "", parentData, parentDataProperty, r
         }
       }
     } else {
-      validate93.errors = [{ instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" }];
+      validate93.errors = [{ instancePath, schemaPath: "#/$defs/ToolCallDelta/type", keyword: "type", params: { type: "object" }, message: "must be object" }];
       return false;
     }
   }
@@ -7921,13 +7921,13 @@ function validate94(data, { instancePath = "", parentData, parentDataProperty, r
     if (data && typeof data == "object" && !Array.isArray(data)) {
       let missing1;
       if (data.message_type === void 0 && (missing1 = "message_type") || data.tool_call === void 0 && (missing1 = "tool_call")) {
-        validate94.errors = [{ instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: missing1 }, message: "must have required property '" + missing1 + "'" }];
+        validate94.errors = [{ instancePath, schemaPath: "#/$defs/ToolCallMessage/required", keyword: "required", params: { missingProperty: missing1 }, message: "must have required property '" + missing1 + "'" }];
         return false;
       } else {
         if (data.message_type !== void 0) {
           const _errs22 = errors;
           if ("tool_call_message" !== data.message_type) {
-            validate94.errors = [{ instancePath: instancePath + "/message_type", schemaPath: "#/properties/message_type/const", keyword: "const", params: { allowedValue: "tool_call_message" }, message: "must be equal to constant" }];
+            validate94.errors = [{ instancePath: instancePath + "/message_type", schemaPath: "#/$defs/ToolCallMessage/properties/message_type/const", keyword: "const", params: { allowedValue: "tool_call_message" }, message: "must be equal to constant" }];
             return false;
           }
           var valid3 = _errs22 === errors;
@@ -8150,7 +8150,7 @@ function validate94(data, { instancePath = "", parentData, parentDataProperty, r
               valid4 = valid4 || _valid0;
             }
             if (!valid4) {
-              const err13 = { instancePath: instancePath + "/tool_call", schemaPath: "#/properties/tool_call/anyOf", keyword: "anyOf", params: {}, message: "must match a schema in anyOf" };
+              const err13 = { instancePath: instancePath + "/tool_call", schemaPath: "#/$defs/ToolCallMessage/properties/tool_call/anyOf", keyword: "anyOf", params: {}, message: "must match a schema in anyOf" };
               if (vErrors === null) {
                 vErrors = [err13];
               } else {
@@ -8266,7 +8266,7 @@ function validate94(data, { instancePath = "", parentData, parentDataProperty, r
                     }
                   }
                 } else {
-                  const err19 = { instancePath: instancePath + "/tool_calls", schemaPath: "#/properties/tool_calls/anyOf/0/type", keyword: "type", params: { type: "array" }, message: "must be array" };
+                  const err19 = { instancePath: instancePath + "/tool_calls", schemaPath: "#/$defs/ToolCallMessage/properties/tool_calls/anyOf/0/type", keyword: "type", params: { type: "array" }, message: "must be array" };
                   if (vErrors === null) {
                     vErrors = [err19];
                   } else {
@@ -8412,7 +8412,7 @@ function validate94(data, { instancePath = "", parentData, parentDataProperty, r
                 if (!valid11) {
                   const _errs69 = errors;
                   if (data20 !== null) {
-                    const err28 = { instancePath: instancePath + "/tool_calls", schemaPath: "#/properties/tool_calls/anyOf/2/type", keyword: "type", params: { type: "null" }, message: "must be null" };
+                    const err28 = { instancePath: instancePath + "/tool_calls", schemaPath: "#/$defs/ToolCallMessage/properties/tool_calls/anyOf/2/type", keyword: "type", params: { type: "null" }, message: "must be null" };
                     if (vErrors === null) {
                       vErrors = [err28];
                     } else {
@@ -8425,7 +8425,7 @@ function validate94(data, { instancePath = "", parentData, parentDataProperty, r
                 }
               }
               if (!valid11) {
-                const err29 = { instancePath: instancePath + "/tool_calls", schemaPath: "#/properties/tool_calls/anyOf", keyword: "anyOf", params: {}, message: "must match a schema in anyOf" };
+                const err29 = { instancePath: instancePath + "/tool_calls", schemaPath: "#/$defs/ToolCallMessage/properties/tool_calls/anyOf", keyword: "anyOf", params: {}, message: "must match a schema in anyOf" };
                 if (vErrors === null) {
                   vErrors = [err29];
                 } else {
@@ -8452,7 +8452,7 @@ function validate94(data, { instancePath = "", parentData, parentDataProperty, r
         }
       }
     } else {
-      validate94.errors = [{ instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" }];
+      validate94.errors = [{ instancePath, schemaPath: "#/$defs/ToolCallMessage/type", keyword: "type", params: { type: "object" }, message: "must be object" }];
       return false;
     }
   }
@@ -8467,13 +8467,13 @@ function validate95(data, { instancePath = "", parentData, parentDataProperty, r
     if (data && typeof data == "object" && !Array.isArray(data)) {
       let missing0;
       if (data.tool_return === void 0 && (missing0 = "tool_return") || data.status === void 0 && (missing0 = "status") || data.tool_call_id === void 0 && (missing0 = "tool_call_id")) {
-        validate95.errors = [{ instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: missing0 }, message: "must have required property '" + missing0 + "'" }];
+        validate95.errors = [{ instancePath, schemaPath: "#/$defs/ToolResult/required", keyword: "required", params: { missingProperty: missing0 }, message: "must have required property '" + missing0 + "'" }];
         return false;
       } else {
         if (data.type !== void 0) {
           const _errs1 = errors;
           if ("tool" !== data.type) {
-            validate95.errors = [{ instancePath: instancePath + "/type", schemaPath: "#/properties/type/const", keyword: "const", params: { allowedValue: "tool" }, message: "must be equal to constant" }];
+            validate95.errors = [{ instancePath: instancePath + "/type", schemaPath: "#/$defs/ToolResult/properties/type/const", keyword: "const", params: { allowedValue: "tool" }, message: "must be equal to constant" }];
             return false;
           }
           var valid0 = _errs1 === errors;
@@ -8488,7 +8488,7 @@ function validate95(data, { instancePath = "", parentData, parentDataProperty, r
             let valid1 = false;
             const _errs4 = errors;
             if (typeof data1 !== "string") {
-              const err0 = { instancePath: instancePath + "/tool_return", schemaPath: "#/properties/tool_return/anyOf/0/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+              const err0 = { instancePath: instancePath + "/tool_return", schemaPath: "#/$defs/ToolResult/properties/tool_return/anyOf/0/type", keyword: "type", params: { type: "string" }, message: "must be string" };
               if (vErrors === null) {
                 vErrors = [err0];
               } else {
@@ -8519,7 +8519,7 @@ function validate95(data, { instancePath = "", parentData, parentDataProperty, r
                     }
                   }
                 } else {
-                  const err1 = { instancePath: instancePath + "/tool_return", schemaPath: "#/properties/tool_return/anyOf/1/type", keyword: "type", params: { type: "array" }, message: "must be array" };
+                  const err1 = { instancePath: instancePath + "/tool_return", schemaPath: "#/$defs/ToolResult/properties/tool_return/anyOf/1/type", keyword: "type", params: { type: "array" }, message: "must be array" };
                   if (vErrors === null) {
                     vErrors = [err1];
                   } else {
@@ -8532,7 +8532,7 @@ function validate95(data, { instancePath = "", parentData, parentDataProperty, r
               valid1 = valid1 || _valid0;
             }
             if (!valid1) {
-              const err2 = { instancePath: instancePath + "/tool_return", schemaPath: "#/properties/tool_return/anyOf", keyword: "anyOf", params: {}, message: "must match a schema in anyOf" };
+              const err2 = { instancePath: instancePath + "/tool_return", schemaPath: "#/$defs/ToolResult/properties/tool_return/anyOf", keyword: "anyOf", params: {}, message: "must match a schema in anyOf" };
               if (vErrors === null) {
                 vErrors = [err2];
               } else {
@@ -8560,7 +8560,7 @@ function validate95(data, { instancePath = "", parentData, parentDataProperty, r
               let data3 = data.status;
               const _errs9 = errors;
               if (!(data3 === "success" || data3 === "error")) {
-                validate95.errors = [{ instancePath: instancePath + "/status", schemaPath: "#/properties/status/enum", keyword: "enum", params: { allowedValues: schema82.properties.status.enum }, message: "must be equal to one of the allowed values" }];
+                validate95.errors = [{ instancePath: instancePath + "/status", schemaPath: "#/$defs/ToolResult/properties/status/enum", keyword: "enum", params: { allowedValues: schema82.properties.status.enum }, message: "must be equal to one of the allowed values" }];
                 return false;
               }
               var valid0 = _errs9 === errors;
@@ -8571,7 +8571,7 @@ function validate95(data, { instancePath = "", parentData, parentDataProperty, r
               if (data.tool_call_id !== void 0) {
                 const _errs10 = errors;
                 if (typeof data.tool_call_id !== "string") {
-                  validate95.errors = [{ instancePath: instancePath + "/tool_call_id", schemaPath: "#/properties/tool_call_id/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
+                  validate95.errors = [{ instancePath: instancePath + "/tool_call_id", schemaPath: "#/$defs/ToolResult/properties/tool_call_id/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
                   return false;
                 }
                 var valid0 = _errs10 === errors;
@@ -8583,7 +8583,7 @@ function validate95(data, { instancePath = "", parentData, parentDataProperty, r
                   let data5 = data.stdout;
                   const _errs12 = errors;
                   if (!Array.isArray(data5) && data5 !== null) {
-                    validate95.errors = [{ instancePath: instancePath + "/stdout", schemaPath: "#/properties/stdout/type", keyword: "type", params: { type: schema82.properties.stdout.type }, message: "must be array,null" }];
+                    validate95.errors = [{ instancePath: instancePath + "/stdout", schemaPath: "#/$defs/ToolResult/properties/stdout/type", keyword: "type", params: { type: schema82.properties.stdout.type }, message: "must be array,null" }];
                     return false;
                   }
                   if (errors === _errs12) {
@@ -8593,7 +8593,7 @@ function validate95(data, { instancePath = "", parentData, parentDataProperty, r
                       for (let i1 = 0; i1 < len1; i1++) {
                         const _errs14 = errors;
                         if (typeof data5[i1] !== "string") {
-                          validate95.errors = [{ instancePath: instancePath + "/stdout/" + i1, schemaPath: "#/properties/stdout/items/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
+                          validate95.errors = [{ instancePath: instancePath + "/stdout/" + i1, schemaPath: "#/$defs/ToolResult/properties/stdout/items/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
                           return false;
                         }
                         var valid3 = _errs14 === errors;
@@ -8612,7 +8612,7 @@ function validate95(data, { instancePath = "", parentData, parentDataProperty, r
                     let data7 = data.stderr;
                     const _errs16 = errors;
                     if (!Array.isArray(data7) && data7 !== null) {
-                      validate95.errors = [{ instancePath: instancePath + "/stderr", schemaPath: "#/properties/stderr/type", keyword: "type", params: { type: schema82.properties.stderr.type }, message: "must be array,null" }];
+                      validate95.errors = [{ instancePath: instancePath + "/stderr", schemaPath: "#/$defs/ToolResult/properties/stderr/type", keyword: "type", params: { type: schema82.properties.stderr.type }, message: "must be array,null" }];
                       return false;
                     }
                     if (errors === _errs16) {
@@ -8622,7 +8622,7 @@ function validate95(data, { instancePath = "", parentData, parentDataProperty, r
                         for (let i2 = 0; i2 < len2; i2++) {
                           const _errs18 = errors;
                           if (typeof data7[i2] !== "string") {
-                            validate95.errors = [{ instancePath: instancePath + "/stderr/" + i2, schemaPath: "#/properties/stderr/items/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
+                            validate95.errors = [{ instancePath: instancePath + "/stderr/" + i2, schemaPath: "#/$defs/ToolResult/properties/stderr/items/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
                             return false;
                           }
                           var valid4 = _errs18 === errors;
@@ -8643,7 +8643,7 @@ function validate95(data, { instancePath = "", parentData, parentDataProperty, r
         }
       }
     } else {
-      validate95.errors = [{ instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" }];
+      validate95.errors = [{ instancePath, schemaPath: "#/$defs/ToolResult/type", keyword: "type", params: { type: "object" }, message: "must be object" }];
       return false;
     }
   }
@@ -8658,13 +8658,13 @@ function validate97(data, { instancePath = "", parentData, parentDataProperty, r
     if (data && typeof data == "object" && !Array.isArray(data)) {
       let missing0;
       if (data.type === void 0 && (missing0 = "type") || data.tool_return === void 0 && (missing0 = "tool_return") || data.status === void 0 && (missing0 = "status") || data.tool_call_id === void 0 && (missing0 = "tool_call_id")) {
-        validate97.errors = [{ instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: missing0 }, message: "must have required property '" + missing0 + "'" }];
+        validate97.errors = [{ instancePath, schemaPath: "#/$defs/ToolReturn/required", keyword: "required", params: { missingProperty: missing0 }, message: "must have required property '" + missing0 + "'" }];
         return false;
       } else {
         if (data.type !== void 0) {
           const _errs1 = errors;
           if ("tool" !== data.type) {
-            validate97.errors = [{ instancePath: instancePath + "/type", schemaPath: "#/properties/type/const", keyword: "const", params: { allowedValue: "tool" }, message: "must be equal to constant" }];
+            validate97.errors = [{ instancePath: instancePath + "/type", schemaPath: "#/$defs/ToolReturn/properties/type/const", keyword: "const", params: { allowedValue: "tool" }, message: "must be equal to constant" }];
             return false;
           }
           var valid0 = _errs1 === errors;
@@ -8679,7 +8679,7 @@ function validate97(data, { instancePath = "", parentData, parentDataProperty, r
             let valid1 = false;
             const _errs4 = errors;
             if (typeof data1 !== "string") {
-              const err0 = { instancePath: instancePath + "/tool_return", schemaPath: "#/properties/tool_return/anyOf/0/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+              const err0 = { instancePath: instancePath + "/tool_return", schemaPath: "#/$defs/ToolReturn/properties/tool_return/anyOf/0/type", keyword: "type", params: { type: "string" }, message: "must be string" };
               if (vErrors === null) {
                 vErrors = [err0];
               } else {
@@ -8710,7 +8710,7 @@ function validate97(data, { instancePath = "", parentData, parentDataProperty, r
                     }
                   }
                 } else {
-                  const err1 = { instancePath: instancePath + "/tool_return", schemaPath: "#/properties/tool_return/anyOf/1/type", keyword: "type", params: { type: "array" }, message: "must be array" };
+                  const err1 = { instancePath: instancePath + "/tool_return", schemaPath: "#/$defs/ToolReturn/properties/tool_return/anyOf/1/type", keyword: "type", params: { type: "array" }, message: "must be array" };
                   if (vErrors === null) {
                     vErrors = [err1];
                   } else {
@@ -8723,7 +8723,7 @@ function validate97(data, { instancePath = "", parentData, parentDataProperty, r
               valid1 = valid1 || _valid0;
             }
             if (!valid1) {
-              const err2 = { instancePath: instancePath + "/tool_return", schemaPath: "#/properties/tool_return/anyOf", keyword: "anyOf", params: {}, message: "must match a schema in anyOf" };
+              const err2 = { instancePath: instancePath + "/tool_return", schemaPath: "#/$defs/ToolReturn/properties/tool_return/anyOf", keyword: "anyOf", params: {}, message: "must match a schema in anyOf" };
               if (vErrors === null) {
                 vErrors = [err2];
               } else {
@@ -8751,7 +8751,7 @@ function validate97(data, { instancePath = "", parentData, parentDataProperty, r
               let data3 = data.status;
               const _errs9 = errors;
               if (!(data3 === "success" || data3 === "error")) {
-                validate97.errors = [{ instancePath: instancePath + "/status", schemaPath: "#/properties/status/enum", keyword: "enum", params: { allowedValues: schema33.properties.status.enum }, message: "must be equal to one of the allowed values" }];
+                validate97.errors = [{ instancePath: instancePath + "/status", schemaPath: "#/$defs/ToolReturn/properties/status/enum", keyword: "enum", params: { allowedValues: schema33.properties.status.enum }, message: "must be equal to one of the allowed values" }];
                 return false;
               }
               var valid0 = _errs9 === errors;
@@ -8762,7 +8762,7 @@ function validate97(data, { instancePath = "", parentData, parentDataProperty, r
               if (data.tool_call_id !== void 0) {
                 const _errs10 = errors;
                 if (typeof data.tool_call_id !== "string") {
-                  validate97.errors = [{ instancePath: instancePath + "/tool_call_id", schemaPath: "#/properties/tool_call_id/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
+                  validate97.errors = [{ instancePath: instancePath + "/tool_call_id", schemaPath: "#/$defs/ToolReturn/properties/tool_call_id/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
                   return false;
                 }
                 var valid0 = _errs10 === errors;
@@ -8774,7 +8774,7 @@ function validate97(data, { instancePath = "", parentData, parentDataProperty, r
                   let data5 = data.stdout;
                   const _errs12 = errors;
                   if (!Array.isArray(data5) && data5 !== null) {
-                    validate97.errors = [{ instancePath: instancePath + "/stdout", schemaPath: "#/properties/stdout/type", keyword: "type", params: { type: schema33.properties.stdout.type }, message: "must be array,null" }];
+                    validate97.errors = [{ instancePath: instancePath + "/stdout", schemaPath: "#/$defs/ToolReturn/properties/stdout/type", keyword: "type", params: { type: schema33.properties.stdout.type }, message: "must be array,null" }];
                     return false;
                   }
                   if (errors === _errs12) {
@@ -8784,7 +8784,7 @@ function validate97(data, { instancePath = "", parentData, parentDataProperty, r
                       for (let i1 = 0; i1 < len1; i1++) {
                         const _errs14 = errors;
                         if (typeof data5[i1] !== "string") {
-                          validate97.errors = [{ instancePath: instancePath + "/stdout/" + i1, schemaPath: "#/properties/stdout/items/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
+                          validate97.errors = [{ instancePath: instancePath + "/stdout/" + i1, schemaPath: "#/$defs/ToolReturn/properties/stdout/items/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
                           return false;
                         }
                         var valid3 = _errs14 === errors;
@@ -8803,7 +8803,7 @@ function validate97(data, { instancePath = "", parentData, parentDataProperty, r
                     let data7 = data.stderr;
                     const _errs16 = errors;
                     if (!Array.isArray(data7) && data7 !== null) {
-                      validate97.errors = [{ instancePath: instancePath + "/stderr", schemaPath: "#/properties/stderr/type", keyword: "type", params: { type: schema33.properties.stderr.type }, message: "must be array,null" }];
+                      validate97.errors = [{ instancePath: instancePath + "/stderr", schemaPath: "#/$defs/ToolReturn/properties/stderr/type", keyword: "type", params: { type: schema33.properties.stderr.type }, message: "must be array,null" }];
                       return false;
                     }
                     if (errors === _errs16) {
@@ -8813,7 +8813,7 @@ function validate97(data, { instancePath = "", parentData, parentDataProperty, r
                         for (let i2 = 0; i2 < len2; i2++) {
                           const _errs18 = errors;
                           if (typeof data7[i2] !== "string") {
-                            validate97.errors = [{ instancePath: instancePath + "/stderr/" + i2, schemaPath: "#/properties/stderr/items/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
+                            validate97.errors = [{ instancePath: instancePath + "/stderr/" + i2, schemaPath: "#/$defs/ToolReturn/properties/stderr/items/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
                             return false;
                           }
                           var valid4 = _errs18 === errors;
@@ -8834,7 +8834,7 @@ function validate97(data, { instancePath = "", parentData, parentDataProperty, r
         }
       }
     } else {
-      validate97.errors = [{ instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" }];
+      validate97.errors = [{ instancePath, schemaPath: "#/$defs/ToolReturn/type", keyword: "type", params: { type: "object" }, message: "must be object" }];
       return false;
     }
   }
@@ -8986,13 +8986,13 @@ function validate99(data, { instancePath = "", parentData, parentDataProperty, r
     if (data && typeof data == "object" && !Array.isArray(data)) {
       let missing1;
       if (data.message_type === void 0 && (missing1 = "message_type") || data.tool_return === void 0 && (missing1 = "tool_return") || data.status === void 0 && (missing1 = "status") || data.tool_call_id === void 0 && (missing1 = "tool_call_id")) {
-        validate99.errors = [{ instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: missing1 }, message: "must have required property '" + missing1 + "'" }];
+        validate99.errors = [{ instancePath, schemaPath: "#/$defs/ToolReturnMessage/required", keyword: "required", params: { missingProperty: missing1 }, message: "must have required property '" + missing1 + "'" }];
         return false;
       } else {
         if (data.message_type !== void 0) {
           const _errs22 = errors;
           if ("tool_return_message" !== data.message_type) {
-            validate99.errors = [{ instancePath: instancePath + "/message_type", schemaPath: "#/properties/message_type/const", keyword: "const", params: { allowedValue: "tool_return_message" }, message: "must be equal to constant" }];
+            validate99.errors = [{ instancePath: instancePath + "/message_type", schemaPath: "#/$defs/ToolReturnMessage/properties/message_type/const", keyword: "const", params: { allowedValue: "tool_return_message" }, message: "must be equal to constant" }];
             return false;
           }
           var valid3 = _errs22 === errors;
@@ -9003,7 +9003,7 @@ function validate99(data, { instancePath = "", parentData, parentDataProperty, r
           if (data.tool_return !== void 0) {
             const _errs23 = errors;
             if (typeof data.tool_return !== "string") {
-              validate99.errors = [{ instancePath: instancePath + "/tool_return", schemaPath: "#/properties/tool_return/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
+              validate99.errors = [{ instancePath: instancePath + "/tool_return", schemaPath: "#/$defs/ToolReturnMessage/properties/tool_return/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
               return false;
             }
             var valid3 = _errs23 === errors;
@@ -9015,7 +9015,7 @@ function validate99(data, { instancePath = "", parentData, parentDataProperty, r
               let data11 = data.status;
               const _errs25 = errors;
               if (!(data11 === "success" || data11 === "error")) {
-                validate99.errors = [{ instancePath: instancePath + "/status", schemaPath: "#/properties/status/enum", keyword: "enum", params: { allowedValues: schema80.properties.status.enum }, message: "must be equal to one of the allowed values" }];
+                validate99.errors = [{ instancePath: instancePath + "/status", schemaPath: "#/$defs/ToolReturnMessage/properties/status/enum", keyword: "enum", params: { allowedValues: schema80.properties.status.enum }, message: "must be equal to one of the allowed values" }];
                 return false;
               }
               var valid3 = _errs25 === errors;
@@ -9026,7 +9026,7 @@ function validate99(data, { instancePath = "", parentData, parentDataProperty, r
               if (data.tool_call_id !== void 0) {
                 const _errs26 = errors;
                 if (typeof data.tool_call_id !== "string") {
-                  validate99.errors = [{ instancePath: instancePath + "/tool_call_id", schemaPath: "#/properties/tool_call_id/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
+                  validate99.errors = [{ instancePath: instancePath + "/tool_call_id", schemaPath: "#/$defs/ToolReturnMessage/properties/tool_call_id/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
                   return false;
                 }
                 var valid3 = _errs26 === errors;
@@ -9038,7 +9038,7 @@ function validate99(data, { instancePath = "", parentData, parentDataProperty, r
                   let data13 = data.stdout;
                   const _errs28 = errors;
                   if (!Array.isArray(data13) && data13 !== null) {
-                    validate99.errors = [{ instancePath: instancePath + "/stdout", schemaPath: "#/properties/stdout/type", keyword: "type", params: { type: schema80.properties.stdout.type }, message: "must be array,null" }];
+                    validate99.errors = [{ instancePath: instancePath + "/stdout", schemaPath: "#/$defs/ToolReturnMessage/properties/stdout/type", keyword: "type", params: { type: schema80.properties.stdout.type }, message: "must be array,null" }];
                     return false;
                   }
                   if (errors === _errs28) {
@@ -9048,7 +9048,7 @@ function validate99(data, { instancePath = "", parentData, parentDataProperty, r
                       for (let i0 = 0; i0 < len0; i0++) {
                         const _errs30 = errors;
                         if (typeof data13[i0] !== "string") {
-                          validate99.errors = [{ instancePath: instancePath + "/stdout/" + i0, schemaPath: "#/properties/stdout/items/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
+                          validate99.errors = [{ instancePath: instancePath + "/stdout/" + i0, schemaPath: "#/$defs/ToolReturnMessage/properties/stdout/items/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
                           return false;
                         }
                         var valid4 = _errs30 === errors;
@@ -9067,7 +9067,7 @@ function validate99(data, { instancePath = "", parentData, parentDataProperty, r
                     let data15 = data.stderr;
                     const _errs32 = errors;
                     if (!Array.isArray(data15) && data15 !== null) {
-                      validate99.errors = [{ instancePath: instancePath + "/stderr", schemaPath: "#/properties/stderr/type", keyword: "type", params: { type: schema80.properties.stderr.type }, message: "must be array,null" }];
+                      validate99.errors = [{ instancePath: instancePath + "/stderr", schemaPath: "#/$defs/ToolReturnMessage/properties/stderr/type", keyword: "type", params: { type: schema80.properties.stderr.type }, message: "must be array,null" }];
                       return false;
                     }
                     if (errors === _errs32) {
@@ -9077,7 +9077,7 @@ function validate99(data, { instancePath = "", parentData, parentDataProperty, r
                         for (let i1 = 0; i1 < len1; i1++) {
                           const _errs34 = errors;
                           if (typeof data15[i1] !== "string") {
-                            validate99.errors = [{ instancePath: instancePath + "/stderr/" + i1, schemaPath: "#/properties/stderr/items/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
+                            validate99.errors = [{ instancePath: instancePath + "/stderr/" + i1, schemaPath: "#/$defs/ToolReturnMessage/properties/stderr/items/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
                             return false;
                           }
                           var valid5 = _errs34 === errors;
@@ -9096,7 +9096,7 @@ function validate99(data, { instancePath = "", parentData, parentDataProperty, r
                       let data17 = data.tool_returns;
                       const _errs36 = errors;
                       if (!Array.isArray(data17) && data17 !== null) {
-                        validate99.errors = [{ instancePath: instancePath + "/tool_returns", schemaPath: "#/properties/tool_returns/type", keyword: "type", params: { type: schema80.properties.tool_returns.type }, message: "must be array,null" }];
+                        validate99.errors = [{ instancePath: instancePath + "/tool_returns", schemaPath: "#/$defs/ToolReturnMessage/properties/tool_returns/type", keyword: "type", params: { type: schema80.properties.tool_returns.type }, message: "must be array,null" }];
                         return false;
                       }
                       if (errors === _errs36) {
@@ -9131,7 +9131,7 @@ function validate99(data, { instancePath = "", parentData, parentDataProperty, r
         }
       }
     } else {
-      validate99.errors = [{ instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" }];
+      validate99.errors = [{ instancePath, schemaPath: "#/$defs/ToolReturnMessage/type", keyword: "type", params: { type: "object" }, message: "must be object" }];
       return false;
     }
   }
@@ -9146,13 +9146,13 @@ function validate101(data, { instancePath = "", parentData, parentDataProperty, 
     if (data && typeof data == "object" && !Array.isArray(data)) {
       let missing0;
       if (data.type === void 0 && (missing0 = "type") || data.url === void 0 && (missing0 = "url")) {
-        validate101.errors = [{ instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: missing0 }, message: "must have required property '" + missing0 + "'" }];
+        validate101.errors = [{ instancePath, schemaPath: "#/$defs/UrlImage/required", keyword: "required", params: { missingProperty: missing0 }, message: "must have required property '" + missing0 + "'" }];
         return false;
       } else {
         if (data.type !== void 0) {
           const _errs1 = errors;
           if ("url" !== data.type) {
-            validate101.errors = [{ instancePath: instancePath + "/type", schemaPath: "#/properties/type/const", keyword: "const", params: { allowedValue: "url" }, message: "must be equal to constant" }];
+            validate101.errors = [{ instancePath: instancePath + "/type", schemaPath: "#/$defs/UrlImage/properties/type/const", keyword: "const", params: { allowedValue: "url" }, message: "must be equal to constant" }];
             return false;
           }
           var valid0 = _errs1 === errors;
@@ -9163,7 +9163,7 @@ function validate101(data, { instancePath = "", parentData, parentDataProperty, 
           if (data.url !== void 0) {
             const _errs2 = errors;
             if (typeof data.url !== "string") {
-              validate101.errors = [{ instancePath: instancePath + "/url", schemaPath: "#/properties/url/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
+              validate101.errors = [{ instancePath: instancePath + "/url", schemaPath: "#/$defs/UrlImage/properties/url/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
               return false;
             }
             var valid0 = _errs2 === errors;
@@ -9173,7 +9173,7 @@ function validate101(data, { instancePath = "", parentData, parentDataProperty, 
         }
       }
     } else {
-      validate101.errors = [{ instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" }];
+      validate101.errors = [{ instancePath, schemaPath: "#/$defs/UrlImage/type", keyword: "type", params: { type: "object" }, message: "must be object" }];
       return false;
     }
   }
@@ -9247,15 +9247,15 @@ function validate102(data, { instancePath = "", parentData, parentDataProperty, 
             errors = vErrors.length;
           }
         } else {
-          validate102.errors = [{ instancePath, schemaPath: "#/discriminator", keyword: "discriminator", params: { error: "mapping", tag: "type", tagValue: tag0 }, message: 'value of tag "type" must be in oneOf' }];
+          validate102.errors = [{ instancePath, schemaPath: "#/$defs/UserContentPart/discriminator", keyword: "discriminator", params: { error: "mapping", tag: "type", tagValue: tag0 }, message: 'value of tag "type" must be in oneOf' }];
           return false;
         }
       } else {
-        validate102.errors = [{ instancePath, schemaPath: "#/discriminator", keyword: "discriminator", params: { error: "tag", tag: "type", tagValue: tag0 }, message: 'tag "type" must be string' }];
+        validate102.errors = [{ instancePath, schemaPath: "#/$defs/UserContentPart/discriminator", keyword: "discriminator", params: { error: "tag", tag: "type", tagValue: tag0 }, message: 'tag "type" must be string' }];
         return false;
       }
     } else {
-      validate102.errors = [{ instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" }];
+      validate102.errors = [{ instancePath, schemaPath: "#/$defs/UserContentPart/type", keyword: "type", params: { type: "object" }, message: "must be object" }];
       return false;
     }
   }
@@ -9407,13 +9407,13 @@ function validate104(data, { instancePath = "", parentData, parentDataProperty, 
     if (data && typeof data == "object" && !Array.isArray(data)) {
       let missing1;
       if (data.message_type === void 0 && (missing1 = "message_type") || data.content === void 0 && (missing1 = "content")) {
-        validate104.errors = [{ instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: missing1 }, message: "must have required property '" + missing1 + "'" }];
+        validate104.errors = [{ instancePath, schemaPath: "#/$defs/UserMessage/required", keyword: "required", params: { missingProperty: missing1 }, message: "must have required property '" + missing1 + "'" }];
         return false;
       } else {
         if (data.message_type !== void 0) {
           const _errs22 = errors;
           if ("user_message" !== data.message_type) {
-            validate104.errors = [{ instancePath: instancePath + "/message_type", schemaPath: "#/properties/message_type/const", keyword: "const", params: { allowedValue: "user_message" }, message: "must be equal to constant" }];
+            validate104.errors = [{ instancePath: instancePath + "/message_type", schemaPath: "#/$defs/UserMessage/properties/message_type/const", keyword: "const", params: { allowedValue: "user_message" }, message: "must be equal to constant" }];
             return false;
           }
           var valid3 = _errs22 === errors;
@@ -9428,7 +9428,7 @@ function validate104(data, { instancePath = "", parentData, parentDataProperty, 
             let valid4 = false;
             const _errs25 = errors;
             if (typeof data10 !== "string") {
-              const err0 = { instancePath: instancePath + "/content", schemaPath: "#/properties/content/anyOf/0/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+              const err0 = { instancePath: instancePath + "/content", schemaPath: "#/$defs/UserMessage/properties/content/anyOf/0/type", keyword: "type", params: { type: "string" }, message: "must be string" };
               if (vErrors === null) {
                 vErrors = [err0];
               } else {
@@ -9459,7 +9459,7 @@ function validate104(data, { instancePath = "", parentData, parentDataProperty, 
                     }
                   }
                 } else {
-                  const err1 = { instancePath: instancePath + "/content", schemaPath: "#/properties/content/anyOf/1/type", keyword: "type", params: { type: "array" }, message: "must be array" };
+                  const err1 = { instancePath: instancePath + "/content", schemaPath: "#/$defs/UserMessage/properties/content/anyOf/1/type", keyword: "type", params: { type: "array" }, message: "must be array" };
                   if (vErrors === null) {
                     vErrors = [err1];
                   } else {
@@ -9472,7 +9472,7 @@ function validate104(data, { instancePath = "", parentData, parentDataProperty, 
               valid4 = valid4 || _valid0;
             }
             if (!valid4) {
-              const err2 = { instancePath: instancePath + "/content", schemaPath: "#/properties/content/anyOf", keyword: "anyOf", params: {}, message: "must match a schema in anyOf" };
+              const err2 = { instancePath: instancePath + "/content", schemaPath: "#/$defs/UserMessage/properties/content/anyOf", keyword: "anyOf", params: {}, message: "must match a schema in anyOf" };
               if (vErrors === null) {
                 vErrors = [err2];
               } else {
@@ -9498,7 +9498,7 @@ function validate104(data, { instancePath = "", parentData, parentDataProperty, 
         }
       }
     } else {
-      validate104.errors = [{ instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" }];
+      validate104.errors = [{ instancePath, schemaPath: "#/$defs/UserMessage/type", keyword: "type", params: { type: "object" }, message: "must be object" }];
       return false;
     }
   }

@@ -304,7 +304,7 @@ function validate25(data, { instancePath = "", parentData, parentDataProperty, r
           errors++;
         }
       } else {
-        const err21 = { instancePath, schemaPath: "#/discriminator", keyword: "discriminator", params: { error: "mapping", tag: "type", tagValue: tag0 }, message: 'value of tag "type" must be in oneOf', schema: schema36.discriminator, parentSchema: schema36, data };
+        const err21 = { instancePath, schemaPath: "#/$defs/ImageSource/discriminator", keyword: "discriminator", params: { error: "mapping", tag: "type", tagValue: tag0 }, message: 'value of tag "type" must be in oneOf', schema: schema36.discriminator, parentSchema: schema36, data };
         if (vErrors === null) {
           vErrors = [err21];
         } else {
@@ -313,7 +313,7 @@ function validate25(data, { instancePath = "", parentData, parentDataProperty, r
         errors++;
       }
     } else {
-      const err22 = { instancePath, schemaPath: "#/discriminator", keyword: "discriminator", params: { error: "tag", tag: "type", tagValue: tag0 }, message: 'tag "type" must be string', schema: schema36.discriminator, parentSchema: schema36, data };
+      const err22 = { instancePath, schemaPath: "#/$defs/ImageSource/discriminator", keyword: "discriminator", params: { error: "tag", tag: "type", tagValue: tag0 }, message: 'tag "type" must be string', schema: schema36.discriminator, parentSchema: schema36, data };
       if (vErrors === null) {
         vErrors = [err22];
       } else {
@@ -322,7 +322,7 @@ function validate25(data, { instancePath = "", parentData, parentDataProperty, r
       errors++;
     }
   } else {
-    const err23 = { instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object", schema: schema36.type, parentSchema: schema36, data };
+    const err23 = { instancePath, schemaPath: "#/$defs/ImageSource/type", keyword: "type", params: { type: "object" }, message: "must be object", schema: schema36.type, parentSchema: schema36, data };
     if (vErrors === null) {
       vErrors = [err23];
     } else {
@@ -338,7 +338,7 @@ function validate24(data, { instancePath = "", parentData, parentDataProperty, r
   let errors = 0;
   if (data && typeof data == "object" && !Array.isArray(data)) {
     if (data.type === void 0) {
-      const err0 = { instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: "type" }, message: "must have required property 'type'", schema: schema35.required, parentSchema: schema35, data };
+      const err0 = { instancePath, schemaPath: "#/$defs/ImageContent/required", keyword: "required", params: { missingProperty: "type" }, message: "must have required property 'type'", schema: schema35.required, parentSchema: schema35, data };
       if (vErrors === null) {
         vErrors = [err0];
       } else {
@@ -347,7 +347,7 @@ function validate24(data, { instancePath = "", parentData, parentDataProperty, r
       errors++;
     }
     if (data.source === void 0) {
-      const err1 = { instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: "source" }, message: "must have required property 'source'", schema: schema35.required, parentSchema: schema35, data };
+      const err1 = { instancePath, schemaPath: "#/$defs/ImageContent/required", keyword: "required", params: { missingProperty: "source" }, message: "must have required property 'source'", schema: schema35.required, parentSchema: schema35, data };
       if (vErrors === null) {
         vErrors = [err1];
       } else {
@@ -358,7 +358,7 @@ function validate24(data, { instancePath = "", parentData, parentDataProperty, r
     if (data.type !== void 0) {
       let data0 = data.type;
       if ("image" !== data0) {
-        const err2 = { instancePath: instancePath + "/type", schemaPath: "#/properties/type/const", keyword: "const", params: { allowedValue: "image" }, message: "must be equal to constant", schema: "image", parentSchema: schema35.properties.type, data: data0 };
+        const err2 = { instancePath: instancePath + "/type", schemaPath: "#/$defs/ImageContent/properties/type/const", keyword: "const", params: { allowedValue: "image" }, message: "must be equal to constant", schema: "image", parentSchema: schema35.properties.type, data: data0 };
         if (vErrors === null) {
           vErrors = [err2];
         } else {
@@ -377,7 +377,7 @@ function validate24(data, { instancePath = "", parentData, parentDataProperty, r
       }
     }
   } else {
-    const err3 = { instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object", schema: schema35.type, parentSchema: schema35, data };
+    const err3 = { instancePath, schemaPath: "#/$defs/ImageContent/type", keyword: "type", params: { type: "object" }, message: "must be object", schema: schema35.type, parentSchema: schema35, data };
     if (vErrors === null) {
       vErrors = [err3];
     } else {
@@ -468,7 +468,7 @@ function validate23(data, { instancePath = "", parentData, parentDataProperty, r
           errors = vErrors.length;
         }
       } else {
-        const err6 = { instancePath, schemaPath: "#/discriminator", keyword: "discriminator", params: { error: "mapping", tag: "type", tagValue: tag0 }, message: 'value of tag "type" must be in oneOf', schema: schema34.discriminator, parentSchema: schema34, data };
+        const err6 = { instancePath, schemaPath: "#/$defs/UserContentPart/discriminator", keyword: "discriminator", params: { error: "mapping", tag: "type", tagValue: tag0 }, message: 'value of tag "type" must be in oneOf', schema: schema34.discriminator, parentSchema: schema34, data };
         if (vErrors === null) {
           vErrors = [err6];
         } else {
@@ -477,7 +477,7 @@ function validate23(data, { instancePath = "", parentData, parentDataProperty, r
         errors++;
       }
     } else {
-      const err7 = { instancePath, schemaPath: "#/discriminator", keyword: "discriminator", params: { error: "tag", tag: "type", tagValue: tag0 }, message: 'tag "type" must be string', schema: schema34.discriminator, parentSchema: schema34, data };
+      const err7 = { instancePath, schemaPath: "#/$defs/UserContentPart/discriminator", keyword: "discriminator", params: { error: "tag", tag: "type", tagValue: tag0 }, message: 'tag "type" must be string', schema: schema34.discriminator, parentSchema: schema34, data };
       if (vErrors === null) {
         vErrors = [err7];
       } else {
@@ -486,7 +486,7 @@ function validate23(data, { instancePath = "", parentData, parentDataProperty, r
       errors++;
     }
   } else {
-    const err8 = { instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object", schema: schema34.type, parentSchema: schema34, data };
+    const err8 = { instancePath, schemaPath: "#/$defs/UserContentPart/type", keyword: "type", params: { type: "object" }, message: "must be object", schema: schema34.type, parentSchema: schema34, data };
     if (vErrors === null) {
       vErrors = [err8];
     } else {
@@ -502,7 +502,7 @@ function validate22(data, { instancePath = "", parentData, parentDataProperty, r
   let errors = 0;
   if (data && typeof data == "object" && !Array.isArray(data)) {
     if (data.type === void 0) {
-      const err0 = { instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: "type" }, message: "must have required property 'type'", schema: schema33.required, parentSchema: schema33, data };
+      const err0 = { instancePath, schemaPath: "#/$defs/ToolReturn/required", keyword: "required", params: { missingProperty: "type" }, message: "must have required property 'type'", schema: schema33.required, parentSchema: schema33, data };
       if (vErrors === null) {
         vErrors = [err0];
       } else {
@@ -511,7 +511,7 @@ function validate22(data, { instancePath = "", parentData, parentDataProperty, r
       errors++;
     }
     if (data.tool_return === void 0) {
-      const err1 = { instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: "tool_return" }, message: "must have required property 'tool_return'", schema: schema33.required, parentSchema: schema33, data };
+      const err1 = { instancePath, schemaPath: "#/$defs/ToolReturn/required", keyword: "required", params: { missingProperty: "tool_return" }, message: "must have required property 'tool_return'", schema: schema33.required, parentSchema: schema33, data };
       if (vErrors === null) {
         vErrors = [err1];
       } else {
@@ -520,7 +520,7 @@ function validate22(data, { instancePath = "", parentData, parentDataProperty, r
       errors++;
     }
     if (data.status === void 0) {
-      const err2 = { instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: "status" }, message: "must have required property 'status'", schema: schema33.required, parentSchema: schema33, data };
+      const err2 = { instancePath, schemaPath: "#/$defs/ToolReturn/required", keyword: "required", params: { missingProperty: "status" }, message: "must have required property 'status'", schema: schema33.required, parentSchema: schema33, data };
       if (vErrors === null) {
         vErrors = [err2];
       } else {
@@ -529,7 +529,7 @@ function validate22(data, { instancePath = "", parentData, parentDataProperty, r
       errors++;
     }
     if (data.tool_call_id === void 0) {
-      const err3 = { instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: "tool_call_id" }, message: "must have required property 'tool_call_id'", schema: schema33.required, parentSchema: schema33, data };
+      const err3 = { instancePath, schemaPath: "#/$defs/ToolReturn/required", keyword: "required", params: { missingProperty: "tool_call_id" }, message: "must have required property 'tool_call_id'", schema: schema33.required, parentSchema: schema33, data };
       if (vErrors === null) {
         vErrors = [err3];
       } else {
@@ -540,7 +540,7 @@ function validate22(data, { instancePath = "", parentData, parentDataProperty, r
     if (data.type !== void 0) {
       let data0 = data.type;
       if ("tool" !== data0) {
-        const err4 = { instancePath: instancePath + "/type", schemaPath: "#/properties/type/const", keyword: "const", params: { allowedValue: "tool" }, message: "must be equal to constant", schema: "tool", parentSchema: schema33.properties.type, data: data0 };
+        const err4 = { instancePath: instancePath + "/type", schemaPath: "#/$defs/ToolReturn/properties/type/const", keyword: "const", params: { allowedValue: "tool" }, message: "must be equal to constant", schema: "tool", parentSchema: schema33.properties.type, data: data0 };
         if (vErrors === null) {
           vErrors = [err4];
         } else {
@@ -555,7 +555,7 @@ function validate22(data, { instancePath = "", parentData, parentDataProperty, r
       let valid1 = false;
       const _errs4 = errors;
       if (typeof data1 !== "string") {
-        const err5 = { instancePath: instancePath + "/tool_return", schemaPath: "#/properties/tool_return/anyOf/0/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema33.properties.tool_return.anyOf[0].type, parentSchema: schema33.properties.tool_return.anyOf[0], data: data1 };
+        const err5 = { instancePath: instancePath + "/tool_return", schemaPath: "#/$defs/ToolReturn/properties/tool_return/anyOf/0/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema33.properties.tool_return.anyOf[0].type, parentSchema: schema33.properties.tool_return.anyOf[0], data: data1 };
         if (vErrors === null) {
           vErrors = [err5];
         } else {
@@ -579,7 +579,7 @@ function validate22(data, { instancePath = "", parentData, parentDataProperty, r
             }
           }
         } else {
-          const err6 = { instancePath: instancePath + "/tool_return", schemaPath: "#/properties/tool_return/anyOf/1/type", keyword: "type", params: { type: "array" }, message: "must be array", schema: schema33.properties.tool_return.anyOf[1].type, parentSchema: schema33.properties.tool_return.anyOf[1], data: data1 };
+          const err6 = { instancePath: instancePath + "/tool_return", schemaPath: "#/$defs/ToolReturn/properties/tool_return/anyOf/1/type", keyword: "type", params: { type: "array" }, message: "must be array", schema: schema33.properties.tool_return.anyOf[1].type, parentSchema: schema33.properties.tool_return.anyOf[1], data: data1 };
           if (vErrors === null) {
             vErrors = [err6];
           } else {
@@ -591,7 +591,7 @@ function validate22(data, { instancePath = "", parentData, parentDataProperty, r
         valid1 = valid1 || _valid0;
       }
       if (!valid1) {
-        const err7 = { instancePath: instancePath + "/tool_return", schemaPath: "#/properties/tool_return/anyOf", keyword: "anyOf", params: {}, message: "must match a schema in anyOf", schema: schema33.properties.tool_return.anyOf, parentSchema: schema33.properties.tool_return, data: data1 };
+        const err7 = { instancePath: instancePath + "/tool_return", schemaPath: "#/$defs/ToolReturn/properties/tool_return/anyOf", keyword: "anyOf", params: {}, message: "must match a schema in anyOf", schema: schema33.properties.tool_return.anyOf, parentSchema: schema33.properties.tool_return, data: data1 };
         if (vErrors === null) {
           vErrors = [err7];
         } else {
@@ -612,7 +612,7 @@ function validate22(data, { instancePath = "", parentData, parentDataProperty, r
     if (data.status !== void 0) {
       let data3 = data.status;
       if (!(data3 === "success" || data3 === "error")) {
-        const err8 = { instancePath: instancePath + "/status", schemaPath: "#/properties/status/enum", keyword: "enum", params: { allowedValues: schema33.properties.status.enum }, message: "must be equal to one of the allowed values", schema: schema33.properties.status.enum, parentSchema: schema33.properties.status, data: data3 };
+        const err8 = { instancePath: instancePath + "/status", schemaPath: "#/$defs/ToolReturn/properties/status/enum", keyword: "enum", params: { allowedValues: schema33.properties.status.enum }, message: "must be equal to one of the allowed values", schema: schema33.properties.status.enum, parentSchema: schema33.properties.status, data: data3 };
         if (vErrors === null) {
           vErrors = [err8];
         } else {
@@ -624,7 +624,7 @@ function validate22(data, { instancePath = "", parentData, parentDataProperty, r
     if (data.tool_call_id !== void 0) {
       let data4 = data.tool_call_id;
       if (typeof data4 !== "string") {
-        const err9 = { instancePath: instancePath + "/tool_call_id", schemaPath: "#/properties/tool_call_id/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema33.properties.tool_call_id.type, parentSchema: schema33.properties.tool_call_id, data: data4 };
+        const err9 = { instancePath: instancePath + "/tool_call_id", schemaPath: "#/$defs/ToolReturn/properties/tool_call_id/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema33.properties.tool_call_id.type, parentSchema: schema33.properties.tool_call_id, data: data4 };
         if (vErrors === null) {
           vErrors = [err9];
         } else {
@@ -636,7 +636,7 @@ function validate22(data, { instancePath = "", parentData, parentDataProperty, r
     if (data.stdout !== void 0) {
       let data5 = data.stdout;
       if (!Array.isArray(data5) && data5 !== null) {
-        const err10 = { instancePath: instancePath + "/stdout", schemaPath: "#/properties/stdout/type", keyword: "type", params: { type: schema33.properties.stdout.type }, message: "must be array,null", schema: schema33.properties.stdout.type, parentSchema: schema33.properties.stdout, data: data5 };
+        const err10 = { instancePath: instancePath + "/stdout", schemaPath: "#/$defs/ToolReturn/properties/stdout/type", keyword: "type", params: { type: schema33.properties.stdout.type }, message: "must be array,null", schema: schema33.properties.stdout.type, parentSchema: schema33.properties.stdout, data: data5 };
         if (vErrors === null) {
           vErrors = [err10];
         } else {
@@ -649,7 +649,7 @@ function validate22(data, { instancePath = "", parentData, parentDataProperty, r
         for (let i1 = 0; i1 < len1; i1++) {
           let data6 = data5[i1];
           if (typeof data6 !== "string") {
-            const err11 = { instancePath: instancePath + "/stdout/" + i1, schemaPath: "#/properties/stdout/items/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema33.properties.stdout.items.type, parentSchema: schema33.properties.stdout.items, data: data6 };
+            const err11 = { instancePath: instancePath + "/stdout/" + i1, schemaPath: "#/$defs/ToolReturn/properties/stdout/items/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema33.properties.stdout.items.type, parentSchema: schema33.properties.stdout.items, data: data6 };
             if (vErrors === null) {
               vErrors = [err11];
             } else {
@@ -663,7 +663,7 @@ function validate22(data, { instancePath = "", parentData, parentDataProperty, r
     if (data.stderr !== void 0) {
       let data7 = data.stderr;
       if (!Array.isArray(data7) && data7 !== null) {
-        const err12 = { instancePath: instancePath + "/stderr", schemaPath: "#/properties/stderr/type", keyword: "type", params: { type: schema33.properties.stderr.type }, message: "must be array,null", schema: schema33.properties.stderr.type, parentSchema: schema33.properties.stderr, data: data7 };
+        const err12 = { instancePath: instancePath + "/stderr", schemaPath: "#/$defs/ToolReturn/properties/stderr/type", keyword: "type", params: { type: schema33.properties.stderr.type }, message: "must be array,null", schema: schema33.properties.stderr.type, parentSchema: schema33.properties.stderr, data: data7 };
         if (vErrors === null) {
           vErrors = [err12];
         } else {
@@ -676,7 +676,7 @@ function validate22(data, { instancePath = "", parentData, parentDataProperty, r
         for (let i2 = 0; i2 < len2; i2++) {
           let data8 = data7[i2];
           if (typeof data8 !== "string") {
-            const err13 = { instancePath: instancePath + "/stderr/" + i2, schemaPath: "#/properties/stderr/items/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema33.properties.stderr.items.type, parentSchema: schema33.properties.stderr.items, data: data8 };
+            const err13 = { instancePath: instancePath + "/stderr/" + i2, schemaPath: "#/$defs/ToolReturn/properties/stderr/items/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema33.properties.stderr.items.type, parentSchema: schema33.properties.stderr.items, data: data8 };
             if (vErrors === null) {
               vErrors = [err13];
             } else {
@@ -688,7 +688,7 @@ function validate22(data, { instancePath = "", parentData, parentDataProperty, r
       }
     }
   } else {
-    const err14 = { instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object", schema: schema33.type, parentSchema: schema33, data };
+    const err14 = { instancePath, schemaPath: "#/$defs/ToolReturn/type", keyword: "type", params: { type: "object" }, message: "must be object", schema: schema33.type, parentSchema: schema33, data };
     if (vErrors === null) {
       vErrors = [err14];
     } else {
@@ -800,7 +800,7 @@ function validate21(data, { instancePath = "", parentData, parentDataProperty, r
           errors = vErrors.length;
         }
       } else {
-        const err8 = { instancePath, schemaPath: "#/discriminator", keyword: "discriminator", params: { error: "mapping", tag: "type", tagValue: tag0 }, message: 'value of tag "type" must be in oneOf', schema: schema32.discriminator, parentSchema: schema32, data };
+        const err8 = { instancePath, schemaPath: "#/$defs/Approval/discriminator", keyword: "discriminator", params: { error: "mapping", tag: "type", tagValue: tag0 }, message: 'value of tag "type" must be in oneOf', schema: schema32.discriminator, parentSchema: schema32, data };
         if (vErrors === null) {
           vErrors = [err8];
         } else {
@@ -809,7 +809,7 @@ function validate21(data, { instancePath = "", parentData, parentDataProperty, r
         errors++;
       }
     } else {
-      const err9 = { instancePath, schemaPath: "#/discriminator", keyword: "discriminator", params: { error: "tag", tag: "type", tagValue: tag0 }, message: 'tag "type" must be string', schema: schema32.discriminator, parentSchema: schema32, data };
+      const err9 = { instancePath, schemaPath: "#/$defs/Approval/discriminator", keyword: "discriminator", params: { error: "tag", tag: "type", tagValue: tag0 }, message: 'tag "type" must be string', schema: schema32.discriminator, parentSchema: schema32, data };
       if (vErrors === null) {
         vErrors = [err9];
       } else {
@@ -818,7 +818,7 @@ function validate21(data, { instancePath = "", parentData, parentDataProperty, r
       errors++;
     }
   } else {
-    const err10 = { instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object", schema: schema32.type, parentSchema: schema32, data };
+    const err10 = { instancePath, schemaPath: "#/$defs/Approval/type", keyword: "type", params: { type: "object" }, message: "must be object", schema: schema32.type, parentSchema: schema32, data };
     if (vErrors === null) {
       vErrors = [err10];
     } else {
@@ -986,7 +986,7 @@ function validate30(data, { instancePath = "", parentData, parentDataProperty, r
   }
   if (data && typeof data == "object" && !Array.isArray(data)) {
     if (data.message_type === void 0) {
-      const err13 = { instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: "message_type" }, message: "must have required property 'message_type'", schema: schema42.required, parentSchema: schema42, data };
+      const err13 = { instancePath, schemaPath: "#/$defs/ApprovalRequestMessage/required", keyword: "required", params: { missingProperty: "message_type" }, message: "must have required property 'message_type'", schema: schema42.required, parentSchema: schema42, data };
       if (vErrors === null) {
         vErrors = [err13];
       } else {
@@ -995,7 +995,7 @@ function validate30(data, { instancePath = "", parentData, parentDataProperty, r
       errors++;
     }
     if (data.tool_call === void 0) {
-      const err14 = { instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: "tool_call" }, message: "must have required property 'tool_call'", schema: schema42.required, parentSchema: schema42, data };
+      const err14 = { instancePath, schemaPath: "#/$defs/ApprovalRequestMessage/required", keyword: "required", params: { missingProperty: "tool_call" }, message: "must have required property 'tool_call'", schema: schema42.required, parentSchema: schema42, data };
       if (vErrors === null) {
         vErrors = [err14];
       } else {
@@ -1006,7 +1006,7 @@ function validate30(data, { instancePath = "", parentData, parentDataProperty, r
     if (data.message_type !== void 0) {
       let data9 = data.message_type;
       if ("approval_request_message" !== data9) {
-        const err15 = { instancePath: instancePath + "/message_type", schemaPath: "#/properties/message_type/const", keyword: "const", params: { allowedValue: "approval_request_message" }, message: "must be equal to constant", schema: "approval_request_message", parentSchema: schema42.properties.message_type, data: data9 };
+        const err15 = { instancePath: instancePath + "/message_type", schemaPath: "#/$defs/ApprovalRequestMessage/properties/message_type/const", keyword: "const", params: { allowedValue: "approval_request_message" }, message: "must be equal to constant", schema: "approval_request_message", parentSchema: schema42.properties.message_type, data: data9 };
         if (vErrors === null) {
           vErrors = [err15];
         } else {
@@ -1210,7 +1210,7 @@ function validate30(data, { instancePath = "", parentData, parentDataProperty, r
         valid4 = valid4 || _valid0;
       }
       if (!valid4) {
-        const err31 = { instancePath: instancePath + "/tool_call", schemaPath: "#/properties/tool_call/anyOf", keyword: "anyOf", params: {}, message: "must match a schema in anyOf", schema: schema42.properties.tool_call.anyOf, parentSchema: schema42.properties.tool_call, data: data10 };
+        const err31 = { instancePath: instancePath + "/tool_call", schemaPath: "#/$defs/ApprovalRequestMessage/properties/tool_call/anyOf", keyword: "anyOf", params: {}, message: "must match a schema in anyOf", schema: schema42.properties.tool_call.anyOf, parentSchema: schema42.properties.tool_call, data: data10 };
         if (vErrors === null) {
           vErrors = [err31];
         } else {
@@ -1312,7 +1312,7 @@ function validate30(data, { instancePath = "", parentData, parentDataProperty, r
           }
         }
       } else {
-        const err39 = { instancePath: instancePath + "/tool_calls", schemaPath: "#/properties/tool_calls/anyOf/0/type", keyword: "type", params: { type: "array" }, message: "must be array", schema: schema42.properties.tool_calls.anyOf[0].type, parentSchema: schema42.properties.tool_calls.anyOf[0], data: data20 };
+        const err39 = { instancePath: instancePath + "/tool_calls", schemaPath: "#/$defs/ApprovalRequestMessage/properties/tool_calls/anyOf/0/type", keyword: "type", params: { type: "array" }, message: "must be array", schema: schema42.properties.tool_calls.anyOf[0].type, parentSchema: schema42.properties.tool_calls.anyOf[0], data: data20 };
         if (vErrors === null) {
           vErrors = [err39];
         } else {
@@ -1438,7 +1438,7 @@ function validate30(data, { instancePath = "", parentData, parentDataProperty, r
         if (!valid11) {
           const _errs69 = errors;
           if (data20 !== null) {
-            const err48 = { instancePath: instancePath + "/tool_calls", schemaPath: "#/properties/tool_calls/anyOf/2/type", keyword: "type", params: { type: "null" }, message: "must be null", schema: schema42.properties.tool_calls.anyOf[2].type, parentSchema: schema42.properties.tool_calls.anyOf[2], data: data20 };
+            const err48 = { instancePath: instancePath + "/tool_calls", schemaPath: "#/$defs/ApprovalRequestMessage/properties/tool_calls/anyOf/2/type", keyword: "type", params: { type: "null" }, message: "must be null", schema: schema42.properties.tool_calls.anyOf[2].type, parentSchema: schema42.properties.tool_calls.anyOf[2], data: data20 };
             if (vErrors === null) {
               vErrors = [err48];
             } else {
@@ -1451,7 +1451,7 @@ function validate30(data, { instancePath = "", parentData, parentDataProperty, r
         }
       }
       if (!valid11) {
-        const err49 = { instancePath: instancePath + "/tool_calls", schemaPath: "#/properties/tool_calls/anyOf", keyword: "anyOf", params: {}, message: "must match a schema in anyOf", schema: schema42.properties.tool_calls.anyOf, parentSchema: schema42.properties.tool_calls, data: data20 };
+        const err49 = { instancePath: instancePath + "/tool_calls", schemaPath: "#/$defs/ApprovalRequestMessage/properties/tool_calls/anyOf", keyword: "anyOf", params: {}, message: "must match a schema in anyOf", schema: schema42.properties.tool_calls.anyOf, parentSchema: schema42.properties.tool_calls, data: data20 };
         if (vErrors === null) {
           vErrors = [err49];
         } else {
@@ -1470,7 +1470,7 @@ function validate30(data, { instancePath = "", parentData, parentDataProperty, r
       }
     }
   } else {
-    const err50 = { instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object", schema: schema42.type, parentSchema: schema42, data };
+    const err50 = { instancePath, schemaPath: "#/$defs/ApprovalRequestMessage/type", keyword: "type", params: { type: "object" }, message: "must be object", schema: schema42.type, parentSchema: schema42, data };
     if (vErrors === null) {
       vErrors = [err50];
     } else {
@@ -1634,7 +1634,7 @@ function validate31(data, { instancePath = "", parentData, parentDataProperty, r
   }
   if (data && typeof data == "object" && !Array.isArray(data)) {
     if (data.message_type === void 0) {
-      const err13 = { instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: "message_type" }, message: "must have required property 'message_type'", schema: schema48.required, parentSchema: schema48, data };
+      const err13 = { instancePath, schemaPath: "#/$defs/ApprovalResponseMessage/required", keyword: "required", params: { missingProperty: "message_type" }, message: "must have required property 'message_type'", schema: schema48.required, parentSchema: schema48, data };
       if (vErrors === null) {
         vErrors = [err13];
       } else {
@@ -1645,7 +1645,7 @@ function validate31(data, { instancePath = "", parentData, parentDataProperty, r
     if (data.message_type !== void 0) {
       let data9 = data.message_type;
       if ("approval_response_message" !== data9) {
-        const err14 = { instancePath: instancePath + "/message_type", schemaPath: "#/properties/message_type/const", keyword: "const", params: { allowedValue: "approval_response_message" }, message: "must be equal to constant", schema: "approval_response_message", parentSchema: schema48.properties.message_type, data: data9 };
+        const err14 = { instancePath: instancePath + "/message_type", schemaPath: "#/$defs/ApprovalResponseMessage/properties/message_type/const", keyword: "const", params: { allowedValue: "approval_response_message" }, message: "must be equal to constant", schema: "approval_response_message", parentSchema: schema48.properties.message_type, data: data9 };
         if (vErrors === null) {
           vErrors = [err14];
         } else {
@@ -1657,7 +1657,7 @@ function validate31(data, { instancePath = "", parentData, parentDataProperty, r
     if (data.approvals !== void 0) {
       let data10 = data.approvals;
       if (!Array.isArray(data10) && data10 !== null) {
-        const err15 = { instancePath: instancePath + "/approvals", schemaPath: "#/properties/approvals/type", keyword: "type", params: { type: schema48.properties.approvals.type }, message: "must be array,null", schema: schema48.properties.approvals.type, parentSchema: schema48.properties.approvals, data: data10 };
+        const err15 = { instancePath: instancePath + "/approvals", schemaPath: "#/$defs/ApprovalResponseMessage/properties/approvals/type", keyword: "type", params: { type: schema48.properties.approvals.type }, message: "must be array,null", schema: schema48.properties.approvals.type, parentSchema: schema48.properties.approvals, data: data10 };
         if (vErrors === null) {
           vErrors = [err15];
         } else {
@@ -1681,7 +1681,7 @@ function validate31(data, { instancePath = "", parentData, parentDataProperty, r
     if (data.approve !== void 0) {
       let data12 = data.approve;
       if (typeof data12 !== "boolean" && data12 !== null) {
-        const err16 = { instancePath: instancePath + "/approve", schemaPath: "#/properties/approve/type", keyword: "type", params: { type: schema48.properties.approve.type }, message: "must be boolean,null", schema: schema48.properties.approve.type, parentSchema: schema48.properties.approve, data: data12 };
+        const err16 = { instancePath: instancePath + "/approve", schemaPath: "#/$defs/ApprovalResponseMessage/properties/approve/type", keyword: "type", params: { type: schema48.properties.approve.type }, message: "must be boolean,null", schema: schema48.properties.approve.type, parentSchema: schema48.properties.approve, data: data12 };
         if (vErrors === null) {
           vErrors = [err16];
         } else {
@@ -1693,7 +1693,7 @@ function validate31(data, { instancePath = "", parentData, parentDataProperty, r
     if (data.approval_request_id !== void 0) {
       let data13 = data.approval_request_id;
       if (typeof data13 !== "string" && data13 !== null) {
-        const err17 = { instancePath: instancePath + "/approval_request_id", schemaPath: "#/properties/approval_request_id/type", keyword: "type", params: { type: schema48.properties.approval_request_id.type }, message: "must be string,null", schema: schema48.properties.approval_request_id.type, parentSchema: schema48.properties.approval_request_id, data: data13 };
+        const err17 = { instancePath: instancePath + "/approval_request_id", schemaPath: "#/$defs/ApprovalResponseMessage/properties/approval_request_id/type", keyword: "type", params: { type: schema48.properties.approval_request_id.type }, message: "must be string,null", schema: schema48.properties.approval_request_id.type, parentSchema: schema48.properties.approval_request_id, data: data13 };
         if (vErrors === null) {
           vErrors = [err17];
         } else {
@@ -1705,7 +1705,7 @@ function validate31(data, { instancePath = "", parentData, parentDataProperty, r
     if (data.reason !== void 0) {
       let data14 = data.reason;
       if (typeof data14 !== "string" && data14 !== null) {
-        const err18 = { instancePath: instancePath + "/reason", schemaPath: "#/properties/reason/type", keyword: "type", params: { type: schema48.properties.reason.type }, message: "must be string,null", schema: schema48.properties.reason.type, parentSchema: schema48.properties.reason, data: data14 };
+        const err18 = { instancePath: instancePath + "/reason", schemaPath: "#/$defs/ApprovalResponseMessage/properties/reason/type", keyword: "type", params: { type: schema48.properties.reason.type }, message: "must be string,null", schema: schema48.properties.reason.type, parentSchema: schema48.properties.reason, data: data14 };
         if (vErrors === null) {
           vErrors = [err18];
         } else {
@@ -1715,7 +1715,7 @@ function validate31(data, { instancePath = "", parentData, parentDataProperty, r
       }
     }
   } else {
-    const err19 = { instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object", schema: schema48.type, parentSchema: schema48, data };
+    const err19 = { instancePath, schemaPath: "#/$defs/ApprovalResponseMessage/type", keyword: "type", params: { type: "object" }, message: "must be object", schema: schema48.type, parentSchema: schema48, data };
     if (vErrors === null) {
       vErrors = [err19];
     } else {
@@ -1732,7 +1732,7 @@ function validate33(data, { instancePath = "", parentData, parentDataProperty, r
   let errors = 0;
   if (data && typeof data == "object" && !Array.isArray(data)) {
     if (data.type === void 0) {
-      const err0 = { instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: "type" }, message: "must have required property 'type'", schema: schema41.required, parentSchema: schema41, data };
+      const err0 = { instancePath, schemaPath: "#/$defs/ApprovalReturn/required", keyword: "required", params: { missingProperty: "type" }, message: "must have required property 'type'", schema: schema41.required, parentSchema: schema41, data };
       if (vErrors === null) {
         vErrors = [err0];
       } else {
@@ -1741,7 +1741,7 @@ function validate33(data, { instancePath = "", parentData, parentDataProperty, r
       errors++;
     }
     if (data.tool_call_id === void 0) {
-      const err1 = { instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: "tool_call_id" }, message: "must have required property 'tool_call_id'", schema: schema41.required, parentSchema: schema41, data };
+      const err1 = { instancePath, schemaPath: "#/$defs/ApprovalReturn/required", keyword: "required", params: { missingProperty: "tool_call_id" }, message: "must have required property 'tool_call_id'", schema: schema41.required, parentSchema: schema41, data };
       if (vErrors === null) {
         vErrors = [err1];
       } else {
@@ -1750,7 +1750,7 @@ function validate33(data, { instancePath = "", parentData, parentDataProperty, r
       errors++;
     }
     if (data.approve === void 0) {
-      const err2 = { instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: "approve" }, message: "must have required property 'approve'", schema: schema41.required, parentSchema: schema41, data };
+      const err2 = { instancePath, schemaPath: "#/$defs/ApprovalReturn/required", keyword: "required", params: { missingProperty: "approve" }, message: "must have required property 'approve'", schema: schema41.required, parentSchema: schema41, data };
       if (vErrors === null) {
         vErrors = [err2];
       } else {
@@ -1761,7 +1761,7 @@ function validate33(data, { instancePath = "", parentData, parentDataProperty, r
     if (data.type !== void 0) {
       let data0 = data.type;
       if ("approval" !== data0) {
-        const err3 = { instancePath: instancePath + "/type", schemaPath: "#/properties/type/const", keyword: "const", params: { allowedValue: "approval" }, message: "must be equal to constant", schema: "approval", parentSchema: schema41.properties.type, data: data0 };
+        const err3 = { instancePath: instancePath + "/type", schemaPath: "#/$defs/ApprovalReturn/properties/type/const", keyword: "const", params: { allowedValue: "approval" }, message: "must be equal to constant", schema: "approval", parentSchema: schema41.properties.type, data: data0 };
         if (vErrors === null) {
           vErrors = [err3];
         } else {
@@ -1773,7 +1773,7 @@ function validate33(data, { instancePath = "", parentData, parentDataProperty, r
     if (data.tool_call_id !== void 0) {
       let data1 = data.tool_call_id;
       if (typeof data1 !== "string") {
-        const err4 = { instancePath: instancePath + "/tool_call_id", schemaPath: "#/properties/tool_call_id/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema41.properties.tool_call_id.type, parentSchema: schema41.properties.tool_call_id, data: data1 };
+        const err4 = { instancePath: instancePath + "/tool_call_id", schemaPath: "#/$defs/ApprovalReturn/properties/tool_call_id/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema41.properties.tool_call_id.type, parentSchema: schema41.properties.tool_call_id, data: data1 };
         if (vErrors === null) {
           vErrors = [err4];
         } else {
@@ -1785,7 +1785,7 @@ function validate33(data, { instancePath = "", parentData, parentDataProperty, r
     if (data.approve !== void 0) {
       let data2 = data.approve;
       if (typeof data2 !== "boolean") {
-        const err5 = { instancePath: instancePath + "/approve", schemaPath: "#/properties/approve/type", keyword: "type", params: { type: "boolean" }, message: "must be boolean", schema: schema41.properties.approve.type, parentSchema: schema41.properties.approve, data: data2 };
+        const err5 = { instancePath: instancePath + "/approve", schemaPath: "#/$defs/ApprovalReturn/properties/approve/type", keyword: "type", params: { type: "boolean" }, message: "must be boolean", schema: schema41.properties.approve.type, parentSchema: schema41.properties.approve, data: data2 };
         if (vErrors === null) {
           vErrors = [err5];
         } else {
@@ -1797,7 +1797,7 @@ function validate33(data, { instancePath = "", parentData, parentDataProperty, r
     if (data.reason !== void 0) {
       let data3 = data.reason;
       if (typeof data3 !== "string" && data3 !== null) {
-        const err6 = { instancePath: instancePath + "/reason", schemaPath: "#/properties/reason/type", keyword: "type", params: { type: schema41.properties.reason.type }, message: "must be string,null", schema: schema41.properties.reason.type, parentSchema: schema41.properties.reason, data: data3 };
+        const err6 = { instancePath: instancePath + "/reason", schemaPath: "#/$defs/ApprovalReturn/properties/reason/type", keyword: "type", params: { type: schema41.properties.reason.type }, message: "must be string,null", schema: schema41.properties.reason.type, parentSchema: schema41.properties.reason, data: data3 };
         if (vErrors === null) {
           vErrors = [err6];
         } else {
@@ -1807,7 +1807,7 @@ function validate33(data, { instancePath = "", parentData, parentDataProperty, r
       }
     }
   } else {
-    const err7 = { instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object", schema: schema41.type, parentSchema: schema41, data };
+    const err7 = { instancePath, schemaPath: "#/$defs/ApprovalReturn/type", keyword: "type", params: { type: "object" }, message: "must be object", schema: schema41.type, parentSchema: schema41, data };
     if (vErrors === null) {
       vErrors = [err7];
     } else {
@@ -1971,7 +1971,7 @@ function validate34(data, { instancePath = "", parentData, parentDataProperty, r
   }
   if (data && typeof data == "object" && !Array.isArray(data)) {
     if (data.message_type === void 0) {
-      const err13 = { instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: "message_type" }, message: "must have required property 'message_type'", schema: schema51.required, parentSchema: schema51, data };
+      const err13 = { instancePath, schemaPath: "#/$defs/AssistantMessage/required", keyword: "required", params: { missingProperty: "message_type" }, message: "must have required property 'message_type'", schema: schema51.required, parentSchema: schema51, data };
       if (vErrors === null) {
         vErrors = [err13];
       } else {
@@ -1980,7 +1980,7 @@ function validate34(data, { instancePath = "", parentData, parentDataProperty, r
       errors++;
     }
     if (data.content === void 0) {
-      const err14 = { instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: "content" }, message: "must have required property 'content'", schema: schema51.required, parentSchema: schema51, data };
+      const err14 = { instancePath, schemaPath: "#/$defs/AssistantMessage/required", keyword: "required", params: { missingProperty: "content" }, message: "must have required property 'content'", schema: schema51.required, parentSchema: schema51, data };
       if (vErrors === null) {
         vErrors = [err14];
       } else {
@@ -1991,7 +1991,7 @@ function validate34(data, { instancePath = "", parentData, parentDataProperty, r
     if (data.message_type !== void 0) {
       let data9 = data.message_type;
       if ("assistant_message" !== data9) {
-        const err15 = { instancePath: instancePath + "/message_type", schemaPath: "#/properties/message_type/const", keyword: "const", params: { allowedValue: "assistant_message" }, message: "must be equal to constant", schema: "assistant_message", parentSchema: schema51.properties.message_type, data: data9 };
+        const err15 = { instancePath: instancePath + "/message_type", schemaPath: "#/$defs/AssistantMessage/properties/message_type/const", keyword: "const", params: { allowedValue: "assistant_message" }, message: "must be equal to constant", schema: "assistant_message", parentSchema: schema51.properties.message_type, data: data9 };
         if (vErrors === null) {
           vErrors = [err15];
         } else {
@@ -2006,7 +2006,7 @@ function validate34(data, { instancePath = "", parentData, parentDataProperty, r
       let valid4 = false;
       const _errs25 = errors;
       if (typeof data10 !== "string") {
-        const err16 = { instancePath: instancePath + "/content", schemaPath: "#/properties/content/anyOf/0/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema51.properties.content.anyOf[0].type, parentSchema: schema51.properties.content.anyOf[0], data: data10 };
+        const err16 = { instancePath: instancePath + "/content", schemaPath: "#/$defs/AssistantMessage/properties/content/anyOf/0/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema51.properties.content.anyOf[0].type, parentSchema: schema51.properties.content.anyOf[0], data: data10 };
         if (vErrors === null) {
           vErrors = [err16];
         } else {
@@ -2088,7 +2088,7 @@ function validate34(data, { instancePath = "", parentData, parentDataProperty, r
             }
           }
         } else {
-          const err23 = { instancePath: instancePath + "/content", schemaPath: "#/properties/content/anyOf/1/type", keyword: "type", params: { type: "array" }, message: "must be array", schema: schema51.properties.content.anyOf[1].type, parentSchema: schema51.properties.content.anyOf[1], data: data10 };
+          const err23 = { instancePath: instancePath + "/content", schemaPath: "#/$defs/AssistantMessage/properties/content/anyOf/1/type", keyword: "type", params: { type: "array" }, message: "must be array", schema: schema51.properties.content.anyOf[1].type, parentSchema: schema51.properties.content.anyOf[1], data: data10 };
           if (vErrors === null) {
             vErrors = [err23];
           } else {
@@ -2100,7 +2100,7 @@ function validate34(data, { instancePath = "", parentData, parentDataProperty, r
         valid4 = valid4 || _valid0;
       }
       if (!valid4) {
-        const err24 = { instancePath: instancePath + "/content", schemaPath: "#/properties/content/anyOf", keyword: "anyOf", params: {}, message: "must match a schema in anyOf", schema: schema51.properties.content.anyOf, parentSchema: schema51.properties.content, data: data10 };
+        const err24 = { instancePath: instancePath + "/content", schemaPath: "#/$defs/AssistantMessage/properties/content/anyOf", keyword: "anyOf", params: {}, message: "must match a schema in anyOf", schema: schema51.properties.content.anyOf, parentSchema: schema51.properties.content, data: data10 };
         if (vErrors === null) {
           vErrors = [err24];
         } else {
@@ -2119,7 +2119,7 @@ function validate34(data, { instancePath = "", parentData, parentDataProperty, r
       }
     }
   } else {
-    const err25 = { instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object", schema: schema51.type, parentSchema: schema51, data };
+    const err25 = { instancePath, schemaPath: "#/$defs/AssistantMessage/type", keyword: "type", params: { type: "object" }, message: "must be object", schema: schema51.type, parentSchema: schema51, data };
     if (vErrors === null) {
       vErrors = [err25];
     } else {
@@ -2136,7 +2136,7 @@ function validate35(data, { instancePath = "", parentData, parentDataProperty, r
   let errors = 0;
   if (data && typeof data == "object" && !Array.isArray(data)) {
     if (data.type === void 0) {
-      const err0 = { instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: "type" }, message: "must have required property 'type'", schema: schema38.required, parentSchema: schema38, data };
+      const err0 = { instancePath, schemaPath: "#/$defs/Base64Image/required", keyword: "required", params: { missingProperty: "type" }, message: "must have required property 'type'", schema: schema38.required, parentSchema: schema38, data };
       if (vErrors === null) {
         vErrors = [err0];
       } else {
@@ -2145,7 +2145,7 @@ function validate35(data, { instancePath = "", parentData, parentDataProperty, r
       errors++;
     }
     if (data.media_type === void 0) {
-      const err1 = { instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: "media_type" }, message: "must have required property 'media_type'", schema: schema38.required, parentSchema: schema38, data };
+      const err1 = { instancePath, schemaPath: "#/$defs/Base64Image/required", keyword: "required", params: { missingProperty: "media_type" }, message: "must have required property 'media_type'", schema: schema38.required, parentSchema: schema38, data };
       if (vErrors === null) {
         vErrors = [err1];
       } else {
@@ -2154,7 +2154,7 @@ function validate35(data, { instancePath = "", parentData, parentDataProperty, r
       errors++;
     }
     if (data.data === void 0) {
-      const err2 = { instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: "data" }, message: "must have required property 'data'", schema: schema38.required, parentSchema: schema38, data };
+      const err2 = { instancePath, schemaPath: "#/$defs/Base64Image/required", keyword: "required", params: { missingProperty: "data" }, message: "must have required property 'data'", schema: schema38.required, parentSchema: schema38, data };
       if (vErrors === null) {
         vErrors = [err2];
       } else {
@@ -2165,7 +2165,7 @@ function validate35(data, { instancePath = "", parentData, parentDataProperty, r
     if (data.type !== void 0) {
       let data0 = data.type;
       if ("base64" !== data0) {
-        const err3 = { instancePath: instancePath + "/type", schemaPath: "#/properties/type/const", keyword: "const", params: { allowedValue: "base64" }, message: "must be equal to constant", schema: "base64", parentSchema: schema38.properties.type, data: data0 };
+        const err3 = { instancePath: instancePath + "/type", schemaPath: "#/$defs/Base64Image/properties/type/const", keyword: "const", params: { allowedValue: "base64" }, message: "must be equal to constant", schema: "base64", parentSchema: schema38.properties.type, data: data0 };
         if (vErrors === null) {
           vErrors = [err3];
         } else {
@@ -2177,7 +2177,7 @@ function validate35(data, { instancePath = "", parentData, parentDataProperty, r
     if (data.media_type !== void 0) {
       let data1 = data.media_type;
       if (typeof data1 !== "string") {
-        const err4 = { instancePath: instancePath + "/media_type", schemaPath: "#/properties/media_type/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema38.properties.media_type.type, parentSchema: schema38.properties.media_type, data: data1 };
+        const err4 = { instancePath: instancePath + "/media_type", schemaPath: "#/$defs/Base64Image/properties/media_type/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema38.properties.media_type.type, parentSchema: schema38.properties.media_type, data: data1 };
         if (vErrors === null) {
           vErrors = [err4];
         } else {
@@ -2189,7 +2189,7 @@ function validate35(data, { instancePath = "", parentData, parentDataProperty, r
     if (data.data !== void 0) {
       let data2 = data.data;
       if (typeof data2 !== "string") {
-        const err5 = { instancePath: instancePath + "/data", schemaPath: "#/properties/data/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema38.properties.data.type, parentSchema: schema38.properties.data, data: data2 };
+        const err5 = { instancePath: instancePath + "/data", schemaPath: "#/$defs/Base64Image/properties/data/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema38.properties.data.type, parentSchema: schema38.properties.data, data: data2 };
         if (vErrors === null) {
           vErrors = [err5];
         } else {
@@ -2201,7 +2201,7 @@ function validate35(data, { instancePath = "", parentData, parentDataProperty, r
     if (data.detail !== void 0) {
       let data3 = data.detail;
       if (typeof data3 !== "string" && data3 !== null) {
-        const err6 = { instancePath: instancePath + "/detail", schemaPath: "#/properties/detail/type", keyword: "type", params: { type: schema38.properties.detail.type }, message: "must be string,null", schema: schema38.properties.detail.type, parentSchema: schema38.properties.detail, data: data3 };
+        const err6 = { instancePath: instancePath + "/detail", schemaPath: "#/$defs/Base64Image/properties/detail/type", keyword: "type", params: { type: schema38.properties.detail.type }, message: "must be string,null", schema: schema38.properties.detail.type, parentSchema: schema38.properties.detail, data: data3 };
         if (vErrors === null) {
           vErrors = [err6];
         } else {
@@ -2211,7 +2211,7 @@ function validate35(data, { instancePath = "", parentData, parentDataProperty, r
       }
     }
   } else {
-    const err7 = { instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object", schema: schema38.type, parentSchema: schema38, data };
+    const err7 = { instancePath, schemaPath: "#/$defs/Base64Image/type", keyword: "type", params: { type: "object" }, message: "must be object", schema: schema38.type, parentSchema: schema38, data };
     if (vErrors === null) {
       vErrors = [err7];
     } else {
@@ -2229,7 +2229,7 @@ function validate36(data, { instancePath = "", parentData, parentDataProperty, r
   let errors = 0;
   if (data && typeof data == "object" && !Array.isArray(data)) {
     if (data.trigger === void 0) {
-      const err0 = { instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: "trigger" }, message: "must have required property 'trigger'", schema: schema55.required, parentSchema: schema55, data };
+      const err0 = { instancePath, schemaPath: "#/$defs/CompactionStats/required", keyword: "required", params: { missingProperty: "trigger" }, message: "must have required property 'trigger'", schema: schema55.required, parentSchema: schema55, data };
       if (vErrors === null) {
         vErrors = [err0];
       } else {
@@ -2238,7 +2238,7 @@ function validate36(data, { instancePath = "", parentData, parentDataProperty, r
       errors++;
     }
     if (data.context_window === void 0) {
-      const err1 = { instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: "context_window" }, message: "must have required property 'context_window'", schema: schema55.required, parentSchema: schema55, data };
+      const err1 = { instancePath, schemaPath: "#/$defs/CompactionStats/required", keyword: "required", params: { missingProperty: "context_window" }, message: "must have required property 'context_window'", schema: schema55.required, parentSchema: schema55, data };
       if (vErrors === null) {
         vErrors = [err1];
       } else {
@@ -2247,7 +2247,7 @@ function validate36(data, { instancePath = "", parentData, parentDataProperty, r
       errors++;
     }
     if (data.messages_count_before === void 0) {
-      const err2 = { instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: "messages_count_before" }, message: "must have required property 'messages_count_before'", schema: schema55.required, parentSchema: schema55, data };
+      const err2 = { instancePath, schemaPath: "#/$defs/CompactionStats/required", keyword: "required", params: { missingProperty: "messages_count_before" }, message: "must have required property 'messages_count_before'", schema: schema55.required, parentSchema: schema55, data };
       if (vErrors === null) {
         vErrors = [err2];
       } else {
@@ -2256,7 +2256,7 @@ function validate36(data, { instancePath = "", parentData, parentDataProperty, r
       errors++;
     }
     if (data.messages_count_after === void 0) {
-      const err3 = { instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: "messages_count_after" }, message: "must have required property 'messages_count_after'", schema: schema55.required, parentSchema: schema55, data };
+      const err3 = { instancePath, schemaPath: "#/$defs/CompactionStats/required", keyword: "required", params: { missingProperty: "messages_count_after" }, message: "must have required property 'messages_count_after'", schema: schema55.required, parentSchema: schema55, data };
       if (vErrors === null) {
         vErrors = [err3];
       } else {
@@ -2267,7 +2267,7 @@ function validate36(data, { instancePath = "", parentData, parentDataProperty, r
     if (data.trigger !== void 0) {
       let data0 = data.trigger;
       if (typeof data0 !== "string") {
-        const err4 = { instancePath: instancePath + "/trigger", schemaPath: "#/properties/trigger/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema55.properties.trigger.type, parentSchema: schema55.properties.trigger, data: data0 };
+        const err4 = { instancePath: instancePath + "/trigger", schemaPath: "#/$defs/CompactionStats/properties/trigger/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema55.properties.trigger.type, parentSchema: schema55.properties.trigger, data: data0 };
         if (vErrors === null) {
           vErrors = [err4];
         } else {
@@ -2279,7 +2279,7 @@ function validate36(data, { instancePath = "", parentData, parentDataProperty, r
     if (data.context_tokens_before !== void 0) {
       let data1 = data.context_tokens_before;
       if (!(typeof data1 == "number" && (!(data1 % 1) && !isNaN(data1)) && isFinite(data1)) && data1 !== null) {
-        const err5 = { instancePath: instancePath + "/context_tokens_before", schemaPath: "#/properties/context_tokens_before/type", keyword: "type", params: { type: schema55.properties.context_tokens_before.type }, message: "must be integer,null", schema: schema55.properties.context_tokens_before.type, parentSchema: schema55.properties.context_tokens_before, data: data1 };
+        const err5 = { instancePath: instancePath + "/context_tokens_before", schemaPath: "#/$defs/CompactionStats/properties/context_tokens_before/type", keyword: "type", params: { type: schema55.properties.context_tokens_before.type }, message: "must be integer,null", schema: schema55.properties.context_tokens_before.type, parentSchema: schema55.properties.context_tokens_before, data: data1 };
         if (vErrors === null) {
           vErrors = [err5];
         } else {
@@ -2291,7 +2291,7 @@ function validate36(data, { instancePath = "", parentData, parentDataProperty, r
     if (data.context_tokens_after !== void 0) {
       let data2 = data.context_tokens_after;
       if (!(typeof data2 == "number" && (!(data2 % 1) && !isNaN(data2)) && isFinite(data2)) && data2 !== null) {
-        const err6 = { instancePath: instancePath + "/context_tokens_after", schemaPath: "#/properties/context_tokens_after/type", keyword: "type", params: { type: schema55.properties.context_tokens_after.type }, message: "must be integer,null", schema: schema55.properties.context_tokens_after.type, parentSchema: schema55.properties.context_tokens_after, data: data2 };
+        const err6 = { instancePath: instancePath + "/context_tokens_after", schemaPath: "#/$defs/CompactionStats/properties/context_tokens_after/type", keyword: "type", params: { type: schema55.properties.context_tokens_after.type }, message: "must be integer,null", schema: schema55.properties.context_tokens_after.type, parentSchema: schema55.properties.context_tokens_after, data: data2 };
         if (vErrors === null) {
           vErrors = [err6];
         } else {
@@ -2303,7 +2303,7 @@ function validate36(data, { instancePath = "", parentData, parentDataProperty, r
     if (data.context_window !== void 0) {
       let data3 = data.context_window;
       if (!(typeof data3 == "number" && (!(data3 % 1) && !isNaN(data3)) && isFinite(data3))) {
-        const err7 = { instancePath: instancePath + "/context_window", schemaPath: "#/properties/context_window/type", keyword: "type", params: { type: "integer" }, message: "must be integer", schema: schema55.properties.context_window.type, parentSchema: schema55.properties.context_window, data: data3 };
+        const err7 = { instancePath: instancePath + "/context_window", schemaPath: "#/$defs/CompactionStats/properties/context_window/type", keyword: "type", params: { type: "integer" }, message: "must be integer", schema: schema55.properties.context_window.type, parentSchema: schema55.properties.context_window, data: data3 };
         if (vErrors === null) {
           vErrors = [err7];
         } else {
@@ -2315,7 +2315,7 @@ function validate36(data, { instancePath = "", parentData, parentDataProperty, r
     if (data.messages_count_before !== void 0) {
       let data4 = data.messages_count_before;
       if (!(typeof data4 == "number" && (!(data4 % 1) && !isNaN(data4)) && isFinite(data4))) {
-        const err8 = { instancePath: instancePath + "/messages_count_before", schemaPath: "#/properties/messages_count_before/type", keyword: "type", params: { type: "integer" }, message: "must be integer", schema: schema55.properties.messages_count_before.type, parentSchema: schema55.properties.messages_count_before, data: data4 };
+        const err8 = { instancePath: instancePath + "/messages_count_before", schemaPath: "#/$defs/CompactionStats/properties/messages_count_before/type", keyword: "type", params: { type: "integer" }, message: "must be integer", schema: schema55.properties.messages_count_before.type, parentSchema: schema55.properties.messages_count_before, data: data4 };
         if (vErrors === null) {
           vErrors = [err8];
         } else {
@@ -2327,7 +2327,7 @@ function validate36(data, { instancePath = "", parentData, parentDataProperty, r
     if (data.messages_count_after !== void 0) {
       let data5 = data.messages_count_after;
       if (!(typeof data5 == "number" && (!(data5 % 1) && !isNaN(data5)) && isFinite(data5))) {
-        const err9 = { instancePath: instancePath + "/messages_count_after", schemaPath: "#/properties/messages_count_after/type", keyword: "type", params: { type: "integer" }, message: "must be integer", schema: schema55.properties.messages_count_after.type, parentSchema: schema55.properties.messages_count_after, data: data5 };
+        const err9 = { instancePath: instancePath + "/messages_count_after", schemaPath: "#/$defs/CompactionStats/properties/messages_count_after/type", keyword: "type", params: { type: "integer" }, message: "must be integer", schema: schema55.properties.messages_count_after.type, parentSchema: schema55.properties.messages_count_after, data: data5 };
         if (vErrors === null) {
           vErrors = [err9];
         } else {
@@ -2337,7 +2337,7 @@ function validate36(data, { instancePath = "", parentData, parentDataProperty, r
       }
     }
   } else {
-    const err10 = { instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object", schema: schema55.type, parentSchema: schema55, data };
+    const err10 = { instancePath, schemaPath: "#/$defs/CompactionStats/type", keyword: "type", params: { type: "object" }, message: "must be object", schema: schema55.type, parentSchema: schema55, data };
     if (vErrors === null) {
       vErrors = [err10];
     } else {
@@ -2501,7 +2501,7 @@ function validate37(data, { instancePath = "", parentData, parentDataProperty, r
   }
   if (data && typeof data == "object" && !Array.isArray(data)) {
     if (data.message_type === void 0) {
-      const err13 = { instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: "message_type" }, message: "must have required property 'message_type'", schema: schema56.required, parentSchema: schema56, data };
+      const err13 = { instancePath, schemaPath: "#/$defs/EventMessage/required", keyword: "required", params: { missingProperty: "message_type" }, message: "must have required property 'message_type'", schema: schema56.required, parentSchema: schema56, data };
       if (vErrors === null) {
         vErrors = [err13];
       } else {
@@ -2510,7 +2510,7 @@ function validate37(data, { instancePath = "", parentData, parentDataProperty, r
       errors++;
     }
     if (data.event_type === void 0) {
-      const err14 = { instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: "event_type" }, message: "must have required property 'event_type'", schema: schema56.required, parentSchema: schema56, data };
+      const err14 = { instancePath, schemaPath: "#/$defs/EventMessage/required", keyword: "required", params: { missingProperty: "event_type" }, message: "must have required property 'event_type'", schema: schema56.required, parentSchema: schema56, data };
       if (vErrors === null) {
         vErrors = [err14];
       } else {
@@ -2519,7 +2519,7 @@ function validate37(data, { instancePath = "", parentData, parentDataProperty, r
       errors++;
     }
     if (data.event_data === void 0) {
-      const err15 = { instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: "event_data" }, message: "must have required property 'event_data'", schema: schema56.required, parentSchema: schema56, data };
+      const err15 = { instancePath, schemaPath: "#/$defs/EventMessage/required", keyword: "required", params: { missingProperty: "event_data" }, message: "must have required property 'event_data'", schema: schema56.required, parentSchema: schema56, data };
       if (vErrors === null) {
         vErrors = [err15];
       } else {
@@ -2530,7 +2530,7 @@ function validate37(data, { instancePath = "", parentData, parentDataProperty, r
     if (data.message_type !== void 0) {
       let data9 = data.message_type;
       if ("event_message" !== data9) {
-        const err16 = { instancePath: instancePath + "/message_type", schemaPath: "#/properties/message_type/const", keyword: "const", params: { allowedValue: "event_message" }, message: "must be equal to constant", schema: "event_message", parentSchema: schema56.properties.message_type, data: data9 };
+        const err16 = { instancePath: instancePath + "/message_type", schemaPath: "#/$defs/EventMessage/properties/message_type/const", keyword: "const", params: { allowedValue: "event_message" }, message: "must be equal to constant", schema: "event_message", parentSchema: schema56.properties.message_type, data: data9 };
         if (vErrors === null) {
           vErrors = [err16];
         } else {
@@ -2542,7 +2542,7 @@ function validate37(data, { instancePath = "", parentData, parentDataProperty, r
     if (data.event_type !== void 0) {
       let data10 = data.event_type;
       if ("compaction" !== data10) {
-        const err17 = { instancePath: instancePath + "/event_type", schemaPath: "#/properties/event_type/const", keyword: "const", params: { allowedValue: "compaction" }, message: "must be equal to constant", schema: "compaction", parentSchema: schema56.properties.event_type, data: data10 };
+        const err17 = { instancePath: instancePath + "/event_type", schemaPath: "#/$defs/EventMessage/properties/event_type/const", keyword: "const", params: { allowedValue: "compaction" }, message: "must be equal to constant", schema: "compaction", parentSchema: schema56.properties.event_type, data: data10 };
         if (vErrors === null) {
           vErrors = [err17];
         } else {
@@ -2554,7 +2554,7 @@ function validate37(data, { instancePath = "", parentData, parentDataProperty, r
     if (data.event_data !== void 0) {
       let data11 = data.event_data;
       if (!(data11 && typeof data11 == "object" && !Array.isArray(data11))) {
-        const err18 = { instancePath: instancePath + "/event_data", schemaPath: "#/properties/event_data/type", keyword: "type", params: { type: "object" }, message: "must be object", schema: schema56.properties.event_data.type, parentSchema: schema56.properties.event_data, data: data11 };
+        const err18 = { instancePath: instancePath + "/event_data", schemaPath: "#/$defs/EventMessage/properties/event_data/type", keyword: "type", params: { type: "object" }, message: "must be object", schema: schema56.properties.event_data.type, parentSchema: schema56.properties.event_data, data: data11 };
         if (vErrors === null) {
           vErrors = [err18];
         } else {
@@ -2564,7 +2564,7 @@ function validate37(data, { instancePath = "", parentData, parentDataProperty, r
       }
     }
   } else {
-    const err19 = { instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object", schema: schema56.type, parentSchema: schema56, data };
+    const err19 = { instancePath, schemaPath: "#/$defs/EventMessage/type", keyword: "type", params: { type: "object" }, message: "must be object", schema: schema56.type, parentSchema: schema56, data };
     if (vErrors === null) {
       vErrors = [err19];
     } else {
@@ -2728,7 +2728,7 @@ function validate38(data, { instancePath = "", parentData, parentDataProperty, r
   }
   if (data && typeof data == "object" && !Array.isArray(data)) {
     if (data.message_type === void 0) {
-      const err13 = { instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: "message_type" }, message: "must have required property 'message_type'", schema: schema58.required, parentSchema: schema58, data };
+      const err13 = { instancePath, schemaPath: "#/$defs/HiddenReasoningMessage/required", keyword: "required", params: { missingProperty: "message_type" }, message: "must have required property 'message_type'", schema: schema58.required, parentSchema: schema58, data };
       if (vErrors === null) {
         vErrors = [err13];
       } else {
@@ -2737,7 +2737,7 @@ function validate38(data, { instancePath = "", parentData, parentDataProperty, r
       errors++;
     }
     if (data.state === void 0) {
-      const err14 = { instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: "state" }, message: "must have required property 'state'", schema: schema58.required, parentSchema: schema58, data };
+      const err14 = { instancePath, schemaPath: "#/$defs/HiddenReasoningMessage/required", keyword: "required", params: { missingProperty: "state" }, message: "must have required property 'state'", schema: schema58.required, parentSchema: schema58, data };
       if (vErrors === null) {
         vErrors = [err14];
       } else {
@@ -2748,7 +2748,7 @@ function validate38(data, { instancePath = "", parentData, parentDataProperty, r
     if (data.message_type !== void 0) {
       let data9 = data.message_type;
       if ("hidden_reasoning_message" !== data9) {
-        const err15 = { instancePath: instancePath + "/message_type", schemaPath: "#/properties/message_type/const", keyword: "const", params: { allowedValue: "hidden_reasoning_message" }, message: "must be equal to constant", schema: "hidden_reasoning_message", parentSchema: schema58.properties.message_type, data: data9 };
+        const err15 = { instancePath: instancePath + "/message_type", schemaPath: "#/$defs/HiddenReasoningMessage/properties/message_type/const", keyword: "const", params: { allowedValue: "hidden_reasoning_message" }, message: "must be equal to constant", schema: "hidden_reasoning_message", parentSchema: schema58.properties.message_type, data: data9 };
         if (vErrors === null) {
           vErrors = [err15];
         } else {
@@ -2760,7 +2760,7 @@ function validate38(data, { instancePath = "", parentData, parentDataProperty, r
     if (data.state !== void 0) {
       let data10 = data.state;
       if (!(data10 === "redacted" || data10 === "omitted")) {
-        const err16 = { instancePath: instancePath + "/state", schemaPath: "#/properties/state/enum", keyword: "enum", params: { allowedValues: schema58.properties.state.enum }, message: "must be equal to one of the allowed values", schema: schema58.properties.state.enum, parentSchema: schema58.properties.state, data: data10 };
+        const err16 = { instancePath: instancePath + "/state", schemaPath: "#/$defs/HiddenReasoningMessage/properties/state/enum", keyword: "enum", params: { allowedValues: schema58.properties.state.enum }, message: "must be equal to one of the allowed values", schema: schema58.properties.state.enum, parentSchema: schema58.properties.state, data: data10 };
         if (vErrors === null) {
           vErrors = [err16];
         } else {
@@ -2772,7 +2772,7 @@ function validate38(data, { instancePath = "", parentData, parentDataProperty, r
     if (data.hidden_reasoning !== void 0) {
       let data11 = data.hidden_reasoning;
       if (typeof data11 !== "string" && data11 !== null) {
-        const err17 = { instancePath: instancePath + "/hidden_reasoning", schemaPath: "#/properties/hidden_reasoning/type", keyword: "type", params: { type: schema58.properties.hidden_reasoning.type }, message: "must be string,null", schema: schema58.properties.hidden_reasoning.type, parentSchema: schema58.properties.hidden_reasoning, data: data11 };
+        const err17 = { instancePath: instancePath + "/hidden_reasoning", schemaPath: "#/$defs/HiddenReasoningMessage/properties/hidden_reasoning/type", keyword: "type", params: { type: schema58.properties.hidden_reasoning.type }, message: "must be string,null", schema: schema58.properties.hidden_reasoning.type, parentSchema: schema58.properties.hidden_reasoning, data: data11 };
         if (vErrors === null) {
           vErrors = [err17];
         } else {
@@ -2782,7 +2782,7 @@ function validate38(data, { instancePath = "", parentData, parentDataProperty, r
       }
     }
   } else {
-    const err18 = { instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object", schema: schema58.type, parentSchema: schema58, data };
+    const err18 = { instancePath, schemaPath: "#/$defs/HiddenReasoningMessage/type", keyword: "type", params: { type: "object" }, message: "must be object", schema: schema58.type, parentSchema: schema58, data };
     if (vErrors === null) {
       vErrors = [err18];
     } else {
@@ -2799,7 +2799,7 @@ function validate39(data, { instancePath = "", parentData, parentDataProperty, r
   let errors = 0;
   if (data && typeof data == "object" && !Array.isArray(data)) {
     if (data.type === void 0) {
-      const err0 = { instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: "type" }, message: "must have required property 'type'", schema: schema35.required, parentSchema: schema35, data };
+      const err0 = { instancePath, schemaPath: "#/$defs/ImageContent/required", keyword: "required", params: { missingProperty: "type" }, message: "must have required property 'type'", schema: schema35.required, parentSchema: schema35, data };
       if (vErrors === null) {
         vErrors = [err0];
       } else {
@@ -2808,7 +2808,7 @@ function validate39(data, { instancePath = "", parentData, parentDataProperty, r
       errors++;
     }
     if (data.source === void 0) {
-      const err1 = { instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: "source" }, message: "must have required property 'source'", schema: schema35.required, parentSchema: schema35, data };
+      const err1 = { instancePath, schemaPath: "#/$defs/ImageContent/required", keyword: "required", params: { missingProperty: "source" }, message: "must have required property 'source'", schema: schema35.required, parentSchema: schema35, data };
       if (vErrors === null) {
         vErrors = [err1];
       } else {
@@ -2819,7 +2819,7 @@ function validate39(data, { instancePath = "", parentData, parentDataProperty, r
     if (data.type !== void 0) {
       let data0 = data.type;
       if ("image" !== data0) {
-        const err2 = { instancePath: instancePath + "/type", schemaPath: "#/properties/type/const", keyword: "const", params: { allowedValue: "image" }, message: "must be equal to constant", schema: "image", parentSchema: schema35.properties.type, data: data0 };
+        const err2 = { instancePath: instancePath + "/type", schemaPath: "#/$defs/ImageContent/properties/type/const", keyword: "const", params: { allowedValue: "image" }, message: "must be equal to constant", schema: "image", parentSchema: schema35.properties.type, data: data0 };
         if (vErrors === null) {
           vErrors = [err2];
         } else {
@@ -2838,7 +2838,7 @@ function validate39(data, { instancePath = "", parentData, parentDataProperty, r
       }
     }
   } else {
-    const err3 = { instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object", schema: schema35.type, parentSchema: schema35, data };
+    const err3 = { instancePath, schemaPath: "#/$defs/ImageContent/type", keyword: "type", params: { type: "object" }, message: "must be object", schema: schema35.type, parentSchema: schema35, data };
     if (vErrors === null) {
       vErrors = [err3];
     } else {
@@ -3085,7 +3085,7 @@ function validate41(data, { instancePath = "", parentData, parentDataProperty, r
           errors++;
         }
       } else {
-        const err21 = { instancePath, schemaPath: "#/discriminator", keyword: "discriminator", params: { error: "mapping", tag: "type", tagValue: tag0 }, message: 'value of tag "type" must be in oneOf', schema: schema36.discriminator, parentSchema: schema36, data };
+        const err21 = { instancePath, schemaPath: "#/$defs/ImageSource/discriminator", keyword: "discriminator", params: { error: "mapping", tag: "type", tagValue: tag0 }, message: 'value of tag "type" must be in oneOf', schema: schema36.discriminator, parentSchema: schema36, data };
         if (vErrors === null) {
           vErrors = [err21];
         } else {
@@ -3094,7 +3094,7 @@ function validate41(data, { instancePath = "", parentData, parentDataProperty, r
         errors++;
       }
     } else {
-      const err22 = { instancePath, schemaPath: "#/discriminator", keyword: "discriminator", params: { error: "tag", tag: "type", tagValue: tag0 }, message: 'tag "type" must be string', schema: schema36.discriminator, parentSchema: schema36, data };
+      const err22 = { instancePath, schemaPath: "#/$defs/ImageSource/discriminator", keyword: "discriminator", params: { error: "tag", tag: "type", tagValue: tag0 }, message: 'tag "type" must be string', schema: schema36.discriminator, parentSchema: schema36, data };
       if (vErrors === null) {
         vErrors = [err22];
       } else {
@@ -3103,7 +3103,7 @@ function validate41(data, { instancePath = "", parentData, parentDataProperty, r
       errors++;
     }
   } else {
-    const err23 = { instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object", schema: schema36.type, parentSchema: schema36, data };
+    const err23 = { instancePath, schemaPath: "#/$defs/ImageSource/type", keyword: "type", params: { type: "object" }, message: "must be object", schema: schema36.type, parentSchema: schema36, data };
     if (vErrors === null) {
       vErrors = [err23];
     } else {
@@ -3121,7 +3121,7 @@ function validate42(data, { instancePath = "", parentData, parentDataProperty, r
   let errors = 0;
   if (data && typeof data == "object" && !Array.isArray(data)) {
     if (data.message_type === void 0) {
-      const err0 = { instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: "message_type" }, message: "must have required property 'message_type'", schema: schema65.required, parentSchema: schema65, data };
+      const err0 = { instancePath, schemaPath: "#/$defs/LettaErrorMessage/required", keyword: "required", params: { missingProperty: "message_type" }, message: "must have required property 'message_type'", schema: schema65.required, parentSchema: schema65, data };
       if (vErrors === null) {
         vErrors = [err0];
       } else {
@@ -3130,7 +3130,7 @@ function validate42(data, { instancePath = "", parentData, parentDataProperty, r
       errors++;
     }
     if (data.run_id === void 0) {
-      const err1 = { instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: "run_id" }, message: "must have required property 'run_id'", schema: schema65.required, parentSchema: schema65, data };
+      const err1 = { instancePath, schemaPath: "#/$defs/LettaErrorMessage/required", keyword: "required", params: { missingProperty: "run_id" }, message: "must have required property 'run_id'", schema: schema65.required, parentSchema: schema65, data };
       if (vErrors === null) {
         vErrors = [err1];
       } else {
@@ -3139,7 +3139,7 @@ function validate42(data, { instancePath = "", parentData, parentDataProperty, r
       errors++;
     }
     if (data.error_type === void 0) {
-      const err2 = { instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: "error_type" }, message: "must have required property 'error_type'", schema: schema65.required, parentSchema: schema65, data };
+      const err2 = { instancePath, schemaPath: "#/$defs/LettaErrorMessage/required", keyword: "required", params: { missingProperty: "error_type" }, message: "must have required property 'error_type'", schema: schema65.required, parentSchema: schema65, data };
       if (vErrors === null) {
         vErrors = [err2];
       } else {
@@ -3148,7 +3148,7 @@ function validate42(data, { instancePath = "", parentData, parentDataProperty, r
       errors++;
     }
     if (data.message === void 0) {
-      const err3 = { instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: "message" }, message: "must have required property 'message'", schema: schema65.required, parentSchema: schema65, data };
+      const err3 = { instancePath, schemaPath: "#/$defs/LettaErrorMessage/required", keyword: "required", params: { missingProperty: "message" }, message: "must have required property 'message'", schema: schema65.required, parentSchema: schema65, data };
       if (vErrors === null) {
         vErrors = [err3];
       } else {
@@ -3159,7 +3159,7 @@ function validate42(data, { instancePath = "", parentData, parentDataProperty, r
     if (data.message_type !== void 0) {
       let data0 = data.message_type;
       if ("error_message" !== data0) {
-        const err4 = { instancePath: instancePath + "/message_type", schemaPath: "#/properties/message_type/const", keyword: "const", params: { allowedValue: "error_message" }, message: "must be equal to constant", schema: "error_message", parentSchema: schema65.properties.message_type, data: data0 };
+        const err4 = { instancePath: instancePath + "/message_type", schemaPath: "#/$defs/LettaErrorMessage/properties/message_type/const", keyword: "const", params: { allowedValue: "error_message" }, message: "must be equal to constant", schema: "error_message", parentSchema: schema65.properties.message_type, data: data0 };
         if (vErrors === null) {
           vErrors = [err4];
         } else {
@@ -3171,7 +3171,7 @@ function validate42(data, { instancePath = "", parentData, parentDataProperty, r
     if (data.run_id !== void 0) {
       let data1 = data.run_id;
       if (typeof data1 !== "string") {
-        const err5 = { instancePath: instancePath + "/run_id", schemaPath: "#/properties/run_id/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema65.properties.run_id.type, parentSchema: schema65.properties.run_id, data: data1 };
+        const err5 = { instancePath: instancePath + "/run_id", schemaPath: "#/$defs/LettaErrorMessage/properties/run_id/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema65.properties.run_id.type, parentSchema: schema65.properties.run_id, data: data1 };
         if (vErrors === null) {
           vErrors = [err5];
         } else {
@@ -3183,7 +3183,7 @@ function validate42(data, { instancePath = "", parentData, parentDataProperty, r
     if (data.error_type !== void 0) {
       let data2 = data.error_type;
       if (typeof data2 !== "string") {
-        const err6 = { instancePath: instancePath + "/error_type", schemaPath: "#/properties/error_type/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema65.properties.error_type.type, parentSchema: schema65.properties.error_type, data: data2 };
+        const err6 = { instancePath: instancePath + "/error_type", schemaPath: "#/$defs/LettaErrorMessage/properties/error_type/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema65.properties.error_type.type, parentSchema: schema65.properties.error_type, data: data2 };
         if (vErrors === null) {
           vErrors = [err6];
         } else {
@@ -3195,7 +3195,7 @@ function validate42(data, { instancePath = "", parentData, parentDataProperty, r
     if (data.message !== void 0) {
       let data3 = data.message;
       if (typeof data3 !== "string") {
-        const err7 = { instancePath: instancePath + "/message", schemaPath: "#/properties/message/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema65.properties.message.type, parentSchema: schema65.properties.message, data: data3 };
+        const err7 = { instancePath: instancePath + "/message", schemaPath: "#/$defs/LettaErrorMessage/properties/message/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema65.properties.message.type, parentSchema: schema65.properties.message, data: data3 };
         if (vErrors === null) {
           vErrors = [err7];
         } else {
@@ -3207,7 +3207,7 @@ function validate42(data, { instancePath = "", parentData, parentDataProperty, r
     if (data.detail !== void 0) {
       let data4 = data.detail;
       if (typeof data4 !== "string" && data4 !== null) {
-        const err8 = { instancePath: instancePath + "/detail", schemaPath: "#/properties/detail/type", keyword: "type", params: { type: schema65.properties.detail.type }, message: "must be string,null", schema: schema65.properties.detail.type, parentSchema: schema65.properties.detail, data: data4 };
+        const err8 = { instancePath: instancePath + "/detail", schemaPath: "#/$defs/LettaErrorMessage/properties/detail/type", keyword: "type", params: { type: schema65.properties.detail.type }, message: "must be string,null", schema: schema65.properties.detail.type, parentSchema: schema65.properties.detail, data: data4 };
         if (vErrors === null) {
           vErrors = [err8];
         } else {
@@ -3219,7 +3219,7 @@ function validate42(data, { instancePath = "", parentData, parentDataProperty, r
     if (data.seq_id !== void 0) {
       let data5 = data.seq_id;
       if (!(typeof data5 == "number" && (!(data5 % 1) && !isNaN(data5)) && isFinite(data5)) && data5 !== null) {
-        const err9 = { instancePath: instancePath + "/seq_id", schemaPath: "#/properties/seq_id/type", keyword: "type", params: { type: schema65.properties.seq_id.type }, message: "must be integer,null", schema: schema65.properties.seq_id.type, parentSchema: schema65.properties.seq_id, data: data5 };
+        const err9 = { instancePath: instancePath + "/seq_id", schemaPath: "#/$defs/LettaErrorMessage/properties/seq_id/type", keyword: "type", params: { type: schema65.properties.seq_id.type }, message: "must be integer,null", schema: schema65.properties.seq_id.type, parentSchema: schema65.properties.seq_id, data: data5 };
         if (vErrors === null) {
           vErrors = [err9];
         } else {
@@ -3229,7 +3229,7 @@ function validate42(data, { instancePath = "", parentData, parentDataProperty, r
       }
     }
   } else {
-    const err10 = { instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object", schema: schema65.type, parentSchema: schema65, data };
+    const err10 = { instancePath, schemaPath: "#/$defs/LettaErrorMessage/type", keyword: "type", params: { type: "object" }, message: "must be object", schema: schema65.type, parentSchema: schema65, data };
     if (vErrors === null) {
       vErrors = [err10];
     } else {
@@ -3246,7 +3246,7 @@ function validate43(data, { instancePath = "", parentData, parentDataProperty, r
   let errors = 0;
   if (data && typeof data == "object" && !Array.isArray(data)) {
     if (data.type === void 0) {
-      const err0 = { instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: "type" }, message: "must have required property 'type'", schema: schema39.required, parentSchema: schema39, data };
+      const err0 = { instancePath, schemaPath: "#/$defs/LettaImage/required", keyword: "required", params: { missingProperty: "type" }, message: "must have required property 'type'", schema: schema39.required, parentSchema: schema39, data };
       if (vErrors === null) {
         vErrors = [err0];
       } else {
@@ -3255,7 +3255,7 @@ function validate43(data, { instancePath = "", parentData, parentDataProperty, r
       errors++;
     }
     if (data.file_id === void 0) {
-      const err1 = { instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: "file_id" }, message: "must have required property 'file_id'", schema: schema39.required, parentSchema: schema39, data };
+      const err1 = { instancePath, schemaPath: "#/$defs/LettaImage/required", keyword: "required", params: { missingProperty: "file_id" }, message: "must have required property 'file_id'", schema: schema39.required, parentSchema: schema39, data };
       if (vErrors === null) {
         vErrors = [err1];
       } else {
@@ -3266,7 +3266,7 @@ function validate43(data, { instancePath = "", parentData, parentDataProperty, r
     if (data.type !== void 0) {
       let data0 = data.type;
       if ("letta" !== data0) {
-        const err2 = { instancePath: instancePath + "/type", schemaPath: "#/properties/type/const", keyword: "const", params: { allowedValue: "letta" }, message: "must be equal to constant", schema: "letta", parentSchema: schema39.properties.type, data: data0 };
+        const err2 = { instancePath: instancePath + "/type", schemaPath: "#/$defs/LettaImage/properties/type/const", keyword: "const", params: { allowedValue: "letta" }, message: "must be equal to constant", schema: "letta", parentSchema: schema39.properties.type, data: data0 };
         if (vErrors === null) {
           vErrors = [err2];
         } else {
@@ -3278,7 +3278,7 @@ function validate43(data, { instancePath = "", parentData, parentDataProperty, r
     if (data.file_id !== void 0) {
       let data1 = data.file_id;
       if (typeof data1 !== "string") {
-        const err3 = { instancePath: instancePath + "/file_id", schemaPath: "#/properties/file_id/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema39.properties.file_id.type, parentSchema: schema39.properties.file_id, data: data1 };
+        const err3 = { instancePath: instancePath + "/file_id", schemaPath: "#/$defs/LettaImage/properties/file_id/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema39.properties.file_id.type, parentSchema: schema39.properties.file_id, data: data1 };
         if (vErrors === null) {
           vErrors = [err3];
         } else {
@@ -3290,7 +3290,7 @@ function validate43(data, { instancePath = "", parentData, parentDataProperty, r
     if (data.media_type !== void 0) {
       let data2 = data.media_type;
       if (typeof data2 !== "string" && data2 !== null) {
-        const err4 = { instancePath: instancePath + "/media_type", schemaPath: "#/properties/media_type/type", keyword: "type", params: { type: schema39.properties.media_type.type }, message: "must be string,null", schema: schema39.properties.media_type.type, parentSchema: schema39.properties.media_type, data: data2 };
+        const err4 = { instancePath: instancePath + "/media_type", schemaPath: "#/$defs/LettaImage/properties/media_type/type", keyword: "type", params: { type: schema39.properties.media_type.type }, message: "must be string,null", schema: schema39.properties.media_type.type, parentSchema: schema39.properties.media_type, data: data2 };
         if (vErrors === null) {
           vErrors = [err4];
         } else {
@@ -3302,7 +3302,7 @@ function validate43(data, { instancePath = "", parentData, parentDataProperty, r
     if (data.data !== void 0) {
       let data3 = data.data;
       if (typeof data3 !== "string" && data3 !== null) {
-        const err5 = { instancePath: instancePath + "/data", schemaPath: "#/properties/data/type", keyword: "type", params: { type: schema39.properties.data.type }, message: "must be string,null", schema: schema39.properties.data.type, parentSchema: schema39.properties.data, data: data3 };
+        const err5 = { instancePath: instancePath + "/data", schemaPath: "#/$defs/LettaImage/properties/data/type", keyword: "type", params: { type: schema39.properties.data.type }, message: "must be string,null", schema: schema39.properties.data.type, parentSchema: schema39.properties.data, data: data3 };
         if (vErrors === null) {
           vErrors = [err5];
         } else {
@@ -3314,7 +3314,7 @@ function validate43(data, { instancePath = "", parentData, parentDataProperty, r
     if (data.detail !== void 0) {
       let data4 = data.detail;
       if (typeof data4 !== "string" && data4 !== null) {
-        const err6 = { instancePath: instancePath + "/detail", schemaPath: "#/properties/detail/type", keyword: "type", params: { type: schema39.properties.detail.type }, message: "must be string,null", schema: schema39.properties.detail.type, parentSchema: schema39.properties.detail, data: data4 };
+        const err6 = { instancePath: instancePath + "/detail", schemaPath: "#/$defs/LettaImage/properties/detail/type", keyword: "type", params: { type: schema39.properties.detail.type }, message: "must be string,null", schema: schema39.properties.detail.type, parentSchema: schema39.properties.detail, data: data4 };
         if (vErrors === null) {
           vErrors = [err6];
         } else {
@@ -3324,7 +3324,7 @@ function validate43(data, { instancePath = "", parentData, parentDataProperty, r
       }
     }
   } else {
-    const err7 = { instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object", schema: schema39.type, parentSchema: schema39, data };
+    const err7 = { instancePath, schemaPath: "#/$defs/LettaImage/type", keyword: "type", params: { type: "object" }, message: "must be object", schema: schema39.type, parentSchema: schema39, data };
     if (vErrors === null) {
       vErrors = [err7];
     } else {
@@ -3489,7 +3489,7 @@ function validate45(data, { instancePath = "", parentData, parentDataProperty, r
   }
   if (data && typeof data == "object" && !Array.isArray(data)) {
     if (data.message_type === void 0) {
-      const err13 = { instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: "message_type" }, message: "must have required property 'message_type'", schema: schema68.required, parentSchema: schema68, data };
+      const err13 = { instancePath, schemaPath: "#/$defs/SystemMessage/required", keyword: "required", params: { missingProperty: "message_type" }, message: "must have required property 'message_type'", schema: schema68.required, parentSchema: schema68, data };
       if (vErrors === null) {
         vErrors = [err13];
       } else {
@@ -3498,7 +3498,7 @@ function validate45(data, { instancePath = "", parentData, parentDataProperty, r
       errors++;
     }
     if (data.content === void 0) {
-      const err14 = { instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: "content" }, message: "must have required property 'content'", schema: schema68.required, parentSchema: schema68, data };
+      const err14 = { instancePath, schemaPath: "#/$defs/SystemMessage/required", keyword: "required", params: { missingProperty: "content" }, message: "must have required property 'content'", schema: schema68.required, parentSchema: schema68, data };
       if (vErrors === null) {
         vErrors = [err14];
       } else {
@@ -3509,7 +3509,7 @@ function validate45(data, { instancePath = "", parentData, parentDataProperty, r
     if (data.message_type !== void 0) {
       let data9 = data.message_type;
       if ("system_message" !== data9) {
-        const err15 = { instancePath: instancePath + "/message_type", schemaPath: "#/properties/message_type/const", keyword: "const", params: { allowedValue: "system_message" }, message: "must be equal to constant", schema: "system_message", parentSchema: schema68.properties.message_type, data: data9 };
+        const err15 = { instancePath: instancePath + "/message_type", schemaPath: "#/$defs/SystemMessage/properties/message_type/const", keyword: "const", params: { allowedValue: "system_message" }, message: "must be equal to constant", schema: "system_message", parentSchema: schema68.properties.message_type, data: data9 };
         if (vErrors === null) {
           vErrors = [err15];
         } else {
@@ -3521,7 +3521,7 @@ function validate45(data, { instancePath = "", parentData, parentDataProperty, r
     if (data.content !== void 0) {
       let data10 = data.content;
       if (typeof data10 !== "string") {
-        const err16 = { instancePath: instancePath + "/content", schemaPath: "#/properties/content/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema68.properties.content.type, parentSchema: schema68.properties.content, data: data10 };
+        const err16 = { instancePath: instancePath + "/content", schemaPath: "#/$defs/SystemMessage/properties/content/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema68.properties.content.type, parentSchema: schema68.properties.content, data: data10 };
         if (vErrors === null) {
           vErrors = [err16];
         } else {
@@ -3531,7 +3531,7 @@ function validate45(data, { instancePath = "", parentData, parentDataProperty, r
       }
     }
   } else {
-    const err17 = { instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object", schema: schema68.type, parentSchema: schema68, data };
+    const err17 = { instancePath, schemaPath: "#/$defs/SystemMessage/type", keyword: "type", params: { type: "object" }, message: "must be object", schema: schema68.type, parentSchema: schema68, data };
     if (vErrors === null) {
       vErrors = [err17];
     } else {
@@ -3694,7 +3694,7 @@ function validate46(data, { instancePath = "", parentData, parentDataProperty, r
   }
   if (data && typeof data == "object" && !Array.isArray(data)) {
     if (data.message_type === void 0) {
-      const err13 = { instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: "message_type" }, message: "must have required property 'message_type'", schema: schema70.required, parentSchema: schema70, data };
+      const err13 = { instancePath, schemaPath: "#/$defs/UserMessage/required", keyword: "required", params: { missingProperty: "message_type" }, message: "must have required property 'message_type'", schema: schema70.required, parentSchema: schema70, data };
       if (vErrors === null) {
         vErrors = [err13];
       } else {
@@ -3703,7 +3703,7 @@ function validate46(data, { instancePath = "", parentData, parentDataProperty, r
       errors++;
     }
     if (data.content === void 0) {
-      const err14 = { instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: "content" }, message: "must have required property 'content'", schema: schema70.required, parentSchema: schema70, data };
+      const err14 = { instancePath, schemaPath: "#/$defs/UserMessage/required", keyword: "required", params: { missingProperty: "content" }, message: "must have required property 'content'", schema: schema70.required, parentSchema: schema70, data };
       if (vErrors === null) {
         vErrors = [err14];
       } else {
@@ -3714,7 +3714,7 @@ function validate46(data, { instancePath = "", parentData, parentDataProperty, r
     if (data.message_type !== void 0) {
       let data9 = data.message_type;
       if ("user_message" !== data9) {
-        const err15 = { instancePath: instancePath + "/message_type", schemaPath: "#/properties/message_type/const", keyword: "const", params: { allowedValue: "user_message" }, message: "must be equal to constant", schema: "user_message", parentSchema: schema70.properties.message_type, data: data9 };
+        const err15 = { instancePath: instancePath + "/message_type", schemaPath: "#/$defs/UserMessage/properties/message_type/const", keyword: "const", params: { allowedValue: "user_message" }, message: "must be equal to constant", schema: "user_message", parentSchema: schema70.properties.message_type, data: data9 };
         if (vErrors === null) {
           vErrors = [err15];
         } else {
@@ -3729,7 +3729,7 @@ function validate46(data, { instancePath = "", parentData, parentDataProperty, r
       let valid4 = false;
       const _errs25 = errors;
       if (typeof data10 !== "string") {
-        const err16 = { instancePath: instancePath + "/content", schemaPath: "#/properties/content/anyOf/0/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema70.properties.content.anyOf[0].type, parentSchema: schema70.properties.content.anyOf[0], data: data10 };
+        const err16 = { instancePath: instancePath + "/content", schemaPath: "#/$defs/UserMessage/properties/content/anyOf/0/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema70.properties.content.anyOf[0].type, parentSchema: schema70.properties.content.anyOf[0], data: data10 };
         if (vErrors === null) {
           vErrors = [err16];
         } else {
@@ -3753,7 +3753,7 @@ function validate46(data, { instancePath = "", parentData, parentDataProperty, r
             }
           }
         } else {
-          const err17 = { instancePath: instancePath + "/content", schemaPath: "#/properties/content/anyOf/1/type", keyword: "type", params: { type: "array" }, message: "must be array", schema: schema70.properties.content.anyOf[1].type, parentSchema: schema70.properties.content.anyOf[1], data: data10 };
+          const err17 = { instancePath: instancePath + "/content", schemaPath: "#/$defs/UserMessage/properties/content/anyOf/1/type", keyword: "type", params: { type: "array" }, message: "must be array", schema: schema70.properties.content.anyOf[1].type, parentSchema: schema70.properties.content.anyOf[1], data: data10 };
           if (vErrors === null) {
             vErrors = [err17];
           } else {
@@ -3765,7 +3765,7 @@ function validate46(data, { instancePath = "", parentData, parentDataProperty, r
         valid4 = valid4 || _valid0;
       }
       if (!valid4) {
-        const err18 = { instancePath: instancePath + "/content", schemaPath: "#/properties/content/anyOf", keyword: "anyOf", params: {}, message: "must match a schema in anyOf", schema: schema70.properties.content.anyOf, parentSchema: schema70.properties.content, data: data10 };
+        const err18 = { instancePath: instancePath + "/content", schemaPath: "#/$defs/UserMessage/properties/content/anyOf", keyword: "anyOf", params: {}, message: "must match a schema in anyOf", schema: schema70.properties.content.anyOf, parentSchema: schema70.properties.content, data: data10 };
         if (vErrors === null) {
           vErrors = [err18];
         } else {
@@ -3784,7 +3784,7 @@ function validate46(data, { instancePath = "", parentData, parentDataProperty, r
       }
     }
   } else {
-    const err19 = { instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object", schema: schema70.type, parentSchema: schema70, data };
+    const err19 = { instancePath, schemaPath: "#/$defs/UserMessage/type", keyword: "type", params: { type: "object" }, message: "must be object", schema: schema70.type, parentSchema: schema70, data };
     if (vErrors === null) {
       vErrors = [err19];
     } else {
@@ -3947,7 +3947,7 @@ function validate48(data, { instancePath = "", parentData, parentDataProperty, r
   }
   if (data && typeof data == "object" && !Array.isArray(data)) {
     if (data.message_type === void 0) {
-      const err13 = { instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: "message_type" }, message: "must have required property 'message_type'", schema: schema72.required, parentSchema: schema72, data };
+      const err13 = { instancePath, schemaPath: "#/$defs/ReasoningMessage/required", keyword: "required", params: { missingProperty: "message_type" }, message: "must have required property 'message_type'", schema: schema72.required, parentSchema: schema72, data };
       if (vErrors === null) {
         vErrors = [err13];
       } else {
@@ -3956,7 +3956,7 @@ function validate48(data, { instancePath = "", parentData, parentDataProperty, r
       errors++;
     }
     if (data.reasoning === void 0) {
-      const err14 = { instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: "reasoning" }, message: "must have required property 'reasoning'", schema: schema72.required, parentSchema: schema72, data };
+      const err14 = { instancePath, schemaPath: "#/$defs/ReasoningMessage/required", keyword: "required", params: { missingProperty: "reasoning" }, message: "must have required property 'reasoning'", schema: schema72.required, parentSchema: schema72, data };
       if (vErrors === null) {
         vErrors = [err14];
       } else {
@@ -3967,7 +3967,7 @@ function validate48(data, { instancePath = "", parentData, parentDataProperty, r
     if (data.message_type !== void 0) {
       let data9 = data.message_type;
       if ("reasoning_message" !== data9) {
-        const err15 = { instancePath: instancePath + "/message_type", schemaPath: "#/properties/message_type/const", keyword: "const", params: { allowedValue: "reasoning_message" }, message: "must be equal to constant", schema: "reasoning_message", parentSchema: schema72.properties.message_type, data: data9 };
+        const err15 = { instancePath: instancePath + "/message_type", schemaPath: "#/$defs/ReasoningMessage/properties/message_type/const", keyword: "const", params: { allowedValue: "reasoning_message" }, message: "must be equal to constant", schema: "reasoning_message", parentSchema: schema72.properties.message_type, data: data9 };
         if (vErrors === null) {
           vErrors = [err15];
         } else {
@@ -3979,7 +3979,7 @@ function validate48(data, { instancePath = "", parentData, parentDataProperty, r
     if (data.source !== void 0) {
       let data10 = data.source;
       if (!(data10 === "reasoner_model" || data10 === "non_reasoner_model")) {
-        const err16 = { instancePath: instancePath + "/source", schemaPath: "#/properties/source/enum", keyword: "enum", params: { allowedValues: schema72.properties.source.enum }, message: "must be equal to one of the allowed values", schema: schema72.properties.source.enum, parentSchema: schema72.properties.source, data: data10 };
+        const err16 = { instancePath: instancePath + "/source", schemaPath: "#/$defs/ReasoningMessage/properties/source/enum", keyword: "enum", params: { allowedValues: schema72.properties.source.enum }, message: "must be equal to one of the allowed values", schema: schema72.properties.source.enum, parentSchema: schema72.properties.source, data: data10 };
         if (vErrors === null) {
           vErrors = [err16];
         } else {
@@ -3991,7 +3991,7 @@ function validate48(data, { instancePath = "", parentData, parentDataProperty, r
     if (data.reasoning !== void 0) {
       let data11 = data.reasoning;
       if (typeof data11 !== "string") {
-        const err17 = { instancePath: instancePath + "/reasoning", schemaPath: "#/properties/reasoning/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema72.properties.reasoning.type, parentSchema: schema72.properties.reasoning, data: data11 };
+        const err17 = { instancePath: instancePath + "/reasoning", schemaPath: "#/$defs/ReasoningMessage/properties/reasoning/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema72.properties.reasoning.type, parentSchema: schema72.properties.reasoning, data: data11 };
         if (vErrors === null) {
           vErrors = [err17];
         } else {
@@ -4003,7 +4003,7 @@ function validate48(data, { instancePath = "", parentData, parentDataProperty, r
     if (data.signature !== void 0) {
       let data12 = data.signature;
       if (typeof data12 !== "string" && data12 !== null) {
-        const err18 = { instancePath: instancePath + "/signature", schemaPath: "#/properties/signature/type", keyword: "type", params: { type: schema72.properties.signature.type }, message: "must be string,null", schema: schema72.properties.signature.type, parentSchema: schema72.properties.signature, data: data12 };
+        const err18 = { instancePath: instancePath + "/signature", schemaPath: "#/$defs/ReasoningMessage/properties/signature/type", keyword: "type", params: { type: schema72.properties.signature.type }, message: "must be string,null", schema: schema72.properties.signature.type, parentSchema: schema72.properties.signature, data: data12 };
         if (vErrors === null) {
           vErrors = [err18];
         } else {
@@ -4013,7 +4013,7 @@ function validate48(data, { instancePath = "", parentData, parentDataProperty, r
       }
     }
   } else {
-    const err19 = { instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object", schema: schema72.type, parentSchema: schema72, data };
+    const err19 = { instancePath, schemaPath: "#/$defs/ReasoningMessage/type", keyword: "type", params: { type: "object" }, message: "must be object", schema: schema72.type, parentSchema: schema72, data };
     if (vErrors === null) {
       vErrors = [err19];
     } else {
@@ -4176,7 +4176,7 @@ function validate49(data, { instancePath = "", parentData, parentDataProperty, r
   }
   if (data && typeof data == "object" && !Array.isArray(data)) {
     if (data.message_type === void 0) {
-      const err13 = { instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: "message_type" }, message: "must have required property 'message_type'", schema: schema74.required, parentSchema: schema74, data };
+      const err13 = { instancePath, schemaPath: "#/$defs/ToolCallMessage/required", keyword: "required", params: { missingProperty: "message_type" }, message: "must have required property 'message_type'", schema: schema74.required, parentSchema: schema74, data };
       if (vErrors === null) {
         vErrors = [err13];
       } else {
@@ -4185,7 +4185,7 @@ function validate49(data, { instancePath = "", parentData, parentDataProperty, r
       errors++;
     }
     if (data.tool_call === void 0) {
-      const err14 = { instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: "tool_call" }, message: "must have required property 'tool_call'", schema: schema74.required, parentSchema: schema74, data };
+      const err14 = { instancePath, schemaPath: "#/$defs/ToolCallMessage/required", keyword: "required", params: { missingProperty: "tool_call" }, message: "must have required property 'tool_call'", schema: schema74.required, parentSchema: schema74, data };
       if (vErrors === null) {
         vErrors = [err14];
       } else {
@@ -4196,7 +4196,7 @@ function validate49(data, { instancePath = "", parentData, parentDataProperty, r
     if (data.message_type !== void 0) {
       let data9 = data.message_type;
       if ("tool_call_message" !== data9) {
-        const err15 = { instancePath: instancePath + "/message_type", schemaPath: "#/properties/message_type/const", keyword: "const", params: { allowedValue: "tool_call_message" }, message: "must be equal to constant", schema: "tool_call_message", parentSchema: schema74.properties.message_type, data: data9 };
+        const err15 = { instancePath: instancePath + "/message_type", schemaPath: "#/$defs/ToolCallMessage/properties/message_type/const", keyword: "const", params: { allowedValue: "tool_call_message" }, message: "must be equal to constant", schema: "tool_call_message", parentSchema: schema74.properties.message_type, data: data9 };
         if (vErrors === null) {
           vErrors = [err15];
         } else {
@@ -4400,7 +4400,7 @@ function validate49(data, { instancePath = "", parentData, parentDataProperty, r
         valid4 = valid4 || _valid0;
       }
       if (!valid4) {
-        const err31 = { instancePath: instancePath + "/tool_call", schemaPath: "#/properties/tool_call/anyOf", keyword: "anyOf", params: {}, message: "must match a schema in anyOf", schema: schema74.properties.tool_call.anyOf, parentSchema: schema74.properties.tool_call, data: data10 };
+        const err31 = { instancePath: instancePath + "/tool_call", schemaPath: "#/$defs/ToolCallMessage/properties/tool_call/anyOf", keyword: "anyOf", params: {}, message: "must match a schema in anyOf", schema: schema74.properties.tool_call.anyOf, parentSchema: schema74.properties.tool_call, data: data10 };
         if (vErrors === null) {
           vErrors = [err31];
         } else {
@@ -4502,7 +4502,7 @@ function validate49(data, { instancePath = "", parentData, parentDataProperty, r
           }
         }
       } else {
-        const err39 = { instancePath: instancePath + "/tool_calls", schemaPath: "#/properties/tool_calls/anyOf/0/type", keyword: "type", params: { type: "array" }, message: "must be array", schema: schema74.properties.tool_calls.anyOf[0].type, parentSchema: schema74.properties.tool_calls.anyOf[0], data: data20 };
+        const err39 = { instancePath: instancePath + "/tool_calls", schemaPath: "#/$defs/ToolCallMessage/properties/tool_calls/anyOf/0/type", keyword: "type", params: { type: "array" }, message: "must be array", schema: schema74.properties.tool_calls.anyOf[0].type, parentSchema: schema74.properties.tool_calls.anyOf[0], data: data20 };
         if (vErrors === null) {
           vErrors = [err39];
         } else {
@@ -4628,7 +4628,7 @@ function validate49(data, { instancePath = "", parentData, parentDataProperty, r
         if (!valid11) {
           const _errs69 = errors;
           if (data20 !== null) {
-            const err48 = { instancePath: instancePath + "/tool_calls", schemaPath: "#/properties/tool_calls/anyOf/2/type", keyword: "type", params: { type: "null" }, message: "must be null", schema: schema74.properties.tool_calls.anyOf[2].type, parentSchema: schema74.properties.tool_calls.anyOf[2], data: data20 };
+            const err48 = { instancePath: instancePath + "/tool_calls", schemaPath: "#/$defs/ToolCallMessage/properties/tool_calls/anyOf/2/type", keyword: "type", params: { type: "null" }, message: "must be null", schema: schema74.properties.tool_calls.anyOf[2].type, parentSchema: schema74.properties.tool_calls.anyOf[2], data: data20 };
             if (vErrors === null) {
               vErrors = [err48];
             } else {
@@ -4641,7 +4641,7 @@ function validate49(data, { instancePath = "", parentData, parentDataProperty, r
         }
       }
       if (!valid11) {
-        const err49 = { instancePath: instancePath + "/tool_calls", schemaPath: "#/properties/tool_calls/anyOf", keyword: "anyOf", params: {}, message: "must match a schema in anyOf", schema: schema74.properties.tool_calls.anyOf, parentSchema: schema74.properties.tool_calls, data: data20 };
+        const err49 = { instancePath: instancePath + "/tool_calls", schemaPath: "#/$defs/ToolCallMessage/properties/tool_calls/anyOf", keyword: "anyOf", params: {}, message: "must match a schema in anyOf", schema: schema74.properties.tool_calls.anyOf, parentSchema: schema74.properties.tool_calls, data: data20 };
         if (vErrors === null) {
           vErrors = [err49];
         } else {
@@ -4660,7 +4660,7 @@ function validate49(data, { instancePath = "", parentData, parentDataProperty, r
       }
     }
   } else {
-    const err50 = { instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object", schema: schema74.type, parentSchema: schema74, data };
+    const err50 = { instancePath, schemaPath: "#/$defs/ToolCallMessage/type", keyword: "type", params: { type: "object" }, message: "must be object", schema: schema74.type, parentSchema: schema74, data };
     if (vErrors === null) {
       vErrors = [err50];
     } else {
@@ -4678,7 +4678,7 @@ function validate51(data, { instancePath = "", parentData, parentDataProperty, r
   let errors = 0;
   if (data && typeof data == "object" && !Array.isArray(data)) {
     if (data.tool_return === void 0) {
-      const err0 = { instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: "tool_return" }, message: "must have required property 'tool_return'", schema: schema82.required, parentSchema: schema82, data };
+      const err0 = { instancePath, schemaPath: "#/$defs/ToolResult/required", keyword: "required", params: { missingProperty: "tool_return" }, message: "must have required property 'tool_return'", schema: schema82.required, parentSchema: schema82, data };
       if (vErrors === null) {
         vErrors = [err0];
       } else {
@@ -4687,7 +4687,7 @@ function validate51(data, { instancePath = "", parentData, parentDataProperty, r
       errors++;
     }
     if (data.status === void 0) {
-      const err1 = { instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: "status" }, message: "must have required property 'status'", schema: schema82.required, parentSchema: schema82, data };
+      const err1 = { instancePath, schemaPath: "#/$defs/ToolResult/required", keyword: "required", params: { missingProperty: "status" }, message: "must have required property 'status'", schema: schema82.required, parentSchema: schema82, data };
       if (vErrors === null) {
         vErrors = [err1];
       } else {
@@ -4696,7 +4696,7 @@ function validate51(data, { instancePath = "", parentData, parentDataProperty, r
       errors++;
     }
     if (data.tool_call_id === void 0) {
-      const err2 = { instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: "tool_call_id" }, message: "must have required property 'tool_call_id'", schema: schema82.required, parentSchema: schema82, data };
+      const err2 = { instancePath, schemaPath: "#/$defs/ToolResult/required", keyword: "required", params: { missingProperty: "tool_call_id" }, message: "must have required property 'tool_call_id'", schema: schema82.required, parentSchema: schema82, data };
       if (vErrors === null) {
         vErrors = [err2];
       } else {
@@ -4707,7 +4707,7 @@ function validate51(data, { instancePath = "", parentData, parentDataProperty, r
     if (data.type !== void 0) {
       let data0 = data.type;
       if ("tool" !== data0) {
-        const err3 = { instancePath: instancePath + "/type", schemaPath: "#/properties/type/const", keyword: "const", params: { allowedValue: "tool" }, message: "must be equal to constant", schema: "tool", parentSchema: schema82.properties.type, data: data0 };
+        const err3 = { instancePath: instancePath + "/type", schemaPath: "#/$defs/ToolResult/properties/type/const", keyword: "const", params: { allowedValue: "tool" }, message: "must be equal to constant", schema: "tool", parentSchema: schema82.properties.type, data: data0 };
         if (vErrors === null) {
           vErrors = [err3];
         } else {
@@ -4722,7 +4722,7 @@ function validate51(data, { instancePath = "", parentData, parentDataProperty, r
       let valid1 = false;
       const _errs4 = errors;
       if (typeof data1 !== "string") {
-        const err4 = { instancePath: instancePath + "/tool_return", schemaPath: "#/properties/tool_return/anyOf/0/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema82.properties.tool_return.anyOf[0].type, parentSchema: schema82.properties.tool_return.anyOf[0], data: data1 };
+        const err4 = { instancePath: instancePath + "/tool_return", schemaPath: "#/$defs/ToolResult/properties/tool_return/anyOf/0/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema82.properties.tool_return.anyOf[0].type, parentSchema: schema82.properties.tool_return.anyOf[0], data: data1 };
         if (vErrors === null) {
           vErrors = [err4];
         } else {
@@ -4746,7 +4746,7 @@ function validate51(data, { instancePath = "", parentData, parentDataProperty, r
             }
           }
         } else {
-          const err5 = { instancePath: instancePath + "/tool_return", schemaPath: "#/properties/tool_return/anyOf/1/type", keyword: "type", params: { type: "array" }, message: "must be array", schema: schema82.properties.tool_return.anyOf[1].type, parentSchema: schema82.properties.tool_return.anyOf[1], data: data1 };
+          const err5 = { instancePath: instancePath + "/tool_return", schemaPath: "#/$defs/ToolResult/properties/tool_return/anyOf/1/type", keyword: "type", params: { type: "array" }, message: "must be array", schema: schema82.properties.tool_return.anyOf[1].type, parentSchema: schema82.properties.tool_return.anyOf[1], data: data1 };
           if (vErrors === null) {
             vErrors = [err5];
           } else {
@@ -4758,7 +4758,7 @@ function validate51(data, { instancePath = "", parentData, parentDataProperty, r
         valid1 = valid1 || _valid0;
       }
       if (!valid1) {
-        const err6 = { instancePath: instancePath + "/tool_return", schemaPath: "#/properties/tool_return/anyOf", keyword: "anyOf", params: {}, message: "must match a schema in anyOf", schema: schema82.properties.tool_return.anyOf, parentSchema: schema82.properties.tool_return, data: data1 };
+        const err6 = { instancePath: instancePath + "/tool_return", schemaPath: "#/$defs/ToolResult/properties/tool_return/anyOf", keyword: "anyOf", params: {}, message: "must match a schema in anyOf", schema: schema82.properties.tool_return.anyOf, parentSchema: schema82.properties.tool_return, data: data1 };
         if (vErrors === null) {
           vErrors = [err6];
         } else {
@@ -4779,7 +4779,7 @@ function validate51(data, { instancePath = "", parentData, parentDataProperty, r
     if (data.status !== void 0) {
       let data3 = data.status;
       if (!(data3 === "success" || data3 === "error")) {
-        const err7 = { instancePath: instancePath + "/status", schemaPath: "#/properties/status/enum", keyword: "enum", params: { allowedValues: schema82.properties.status.enum }, message: "must be equal to one of the allowed values", schema: schema82.properties.status.enum, parentSchema: schema82.properties.status, data: data3 };
+        const err7 = { instancePath: instancePath + "/status", schemaPath: "#/$defs/ToolResult/properties/status/enum", keyword: "enum", params: { allowedValues: schema82.properties.status.enum }, message: "must be equal to one of the allowed values", schema: schema82.properties.status.enum, parentSchema: schema82.properties.status, data: data3 };
         if (vErrors === null) {
           vErrors = [err7];
         } else {
@@ -4791,7 +4791,7 @@ function validate51(data, { instancePath = "", parentData, parentDataProperty, r
     if (data.tool_call_id !== void 0) {
       let data4 = data.tool_call_id;
       if (typeof data4 !== "string") {
-        const err8 = { instancePath: instancePath + "/tool_call_id", schemaPath: "#/properties/tool_call_id/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema82.properties.tool_call_id.type, parentSchema: schema82.properties.tool_call_id, data: data4 };
+        const err8 = { instancePath: instancePath + "/tool_call_id", schemaPath: "#/$defs/ToolResult/properties/tool_call_id/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema82.properties.tool_call_id.type, parentSchema: schema82.properties.tool_call_id, data: data4 };
         if (vErrors === null) {
           vErrors = [err8];
         } else {
@@ -4803,7 +4803,7 @@ function validate51(data, { instancePath = "", parentData, parentDataProperty, r
     if (data.stdout !== void 0) {
       let data5 = data.stdout;
       if (!Array.isArray(data5) && data5 !== null) {
-        const err9 = { instancePath: instancePath + "/stdout", schemaPath: "#/properties/stdout/type", keyword: "type", params: { type: schema82.properties.stdout.type }, message: "must be array,null", schema: schema82.properties.stdout.type, parentSchema: schema82.properties.stdout, data: data5 };
+        const err9 = { instancePath: instancePath + "/stdout", schemaPath: "#/$defs/ToolResult/properties/stdout/type", keyword: "type", params: { type: schema82.properties.stdout.type }, message: "must be array,null", schema: schema82.properties.stdout.type, parentSchema: schema82.properties.stdout, data: data5 };
         if (vErrors === null) {
           vErrors = [err9];
         } else {
@@ -4816,7 +4816,7 @@ function validate51(data, { instancePath = "", parentData, parentDataProperty, r
         for (let i1 = 0; i1 < len1; i1++) {
           let data6 = data5[i1];
           if (typeof data6 !== "string") {
-            const err10 = { instancePath: instancePath + "/stdout/" + i1, schemaPath: "#/properties/stdout/items/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema82.properties.stdout.items.type, parentSchema: schema82.properties.stdout.items, data: data6 };
+            const err10 = { instancePath: instancePath + "/stdout/" + i1, schemaPath: "#/$defs/ToolResult/properties/stdout/items/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema82.properties.stdout.items.type, parentSchema: schema82.properties.stdout.items, data: data6 };
             if (vErrors === null) {
               vErrors = [err10];
             } else {
@@ -4830,7 +4830,7 @@ function validate51(data, { instancePath = "", parentData, parentDataProperty, r
     if (data.stderr !== void 0) {
       let data7 = data.stderr;
       if (!Array.isArray(data7) && data7 !== null) {
-        const err11 = { instancePath: instancePath + "/stderr", schemaPath: "#/properties/stderr/type", keyword: "type", params: { type: schema82.properties.stderr.type }, message: "must be array,null", schema: schema82.properties.stderr.type, parentSchema: schema82.properties.stderr, data: data7 };
+        const err11 = { instancePath: instancePath + "/stderr", schemaPath: "#/$defs/ToolResult/properties/stderr/type", keyword: "type", params: { type: schema82.properties.stderr.type }, message: "must be array,null", schema: schema82.properties.stderr.type, parentSchema: schema82.properties.stderr, data: data7 };
         if (vErrors === null) {
           vErrors = [err11];
         } else {
@@ -4843,7 +4843,7 @@ function validate51(data, { instancePath = "", parentData, parentDataProperty, r
         for (let i2 = 0; i2 < len2; i2++) {
           let data8 = data7[i2];
           if (typeof data8 !== "string") {
-            const err12 = { instancePath: instancePath + "/stderr/" + i2, schemaPath: "#/properties/stderr/items/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema82.properties.stderr.items.type, parentSchema: schema82.properties.stderr.items, data: data8 };
+            const err12 = { instancePath: instancePath + "/stderr/" + i2, schemaPath: "#/$defs/ToolResult/properties/stderr/items/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema82.properties.stderr.items.type, parentSchema: schema82.properties.stderr.items, data: data8 };
             if (vErrors === null) {
               vErrors = [err12];
             } else {
@@ -4855,7 +4855,7 @@ function validate51(data, { instancePath = "", parentData, parentDataProperty, r
       }
     }
   } else {
-    const err13 = { instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object", schema: schema82.type, parentSchema: schema82, data };
+    const err13 = { instancePath, schemaPath: "#/$defs/ToolResult/type", keyword: "type", params: { type: "object" }, message: "must be object", schema: schema82.type, parentSchema: schema82, data };
     if (vErrors === null) {
       vErrors = [err13];
     } else {
@@ -5017,7 +5017,7 @@ function validate50(data, { instancePath = "", parentData, parentDataProperty, r
   }
   if (data && typeof data == "object" && !Array.isArray(data)) {
     if (data.message_type === void 0) {
-      const err13 = { instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: "message_type" }, message: "must have required property 'message_type'", schema: schema80.required, parentSchema: schema80, data };
+      const err13 = { instancePath, schemaPath: "#/$defs/ToolReturnMessage/required", keyword: "required", params: { missingProperty: "message_type" }, message: "must have required property 'message_type'", schema: schema80.required, parentSchema: schema80, data };
       if (vErrors === null) {
         vErrors = [err13];
       } else {
@@ -5026,7 +5026,7 @@ function validate50(data, { instancePath = "", parentData, parentDataProperty, r
       errors++;
     }
     if (data.tool_return === void 0) {
-      const err14 = { instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: "tool_return" }, message: "must have required property 'tool_return'", schema: schema80.required, parentSchema: schema80, data };
+      const err14 = { instancePath, schemaPath: "#/$defs/ToolReturnMessage/required", keyword: "required", params: { missingProperty: "tool_return" }, message: "must have required property 'tool_return'", schema: schema80.required, parentSchema: schema80, data };
       if (vErrors === null) {
         vErrors = [err14];
       } else {
@@ -5035,7 +5035,7 @@ function validate50(data, { instancePath = "", parentData, parentDataProperty, r
       errors++;
     }
     if (data.status === void 0) {
-      const err15 = { instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: "status" }, message: "must have required property 'status'", schema: schema80.required, parentSchema: schema80, data };
+      const err15 = { instancePath, schemaPath: "#/$defs/ToolReturnMessage/required", keyword: "required", params: { missingProperty: "status" }, message: "must have required property 'status'", schema: schema80.required, parentSchema: schema80, data };
       if (vErrors === null) {
         vErrors = [err15];
       } else {
@@ -5044,7 +5044,7 @@ function validate50(data, { instancePath = "", parentData, parentDataProperty, r
       errors++;
     }
     if (data.tool_call_id === void 0) {
-      const err16 = { instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: "tool_call_id" }, message: "must have required property 'tool_call_id'", schema: schema80.required, parentSchema: schema80, data };
+      const err16 = { instancePath, schemaPath: "#/$defs/ToolReturnMessage/required", keyword: "required", params: { missingProperty: "tool_call_id" }, message: "must have required property 'tool_call_id'", schema: schema80.required, parentSchema: schema80, data };
       if (vErrors === null) {
         vErrors = [err16];
       } else {
@@ -5055,7 +5055,7 @@ function validate50(data, { instancePath = "", parentData, parentDataProperty, r
     if (data.message_type !== void 0) {
       let data9 = data.message_type;
       if ("tool_return_message" !== data9) {
-        const err17 = { instancePath: instancePath + "/message_type", schemaPath: "#/properties/message_type/const", keyword: "const", params: { allowedValue: "tool_return_message" }, message: "must be equal to constant", schema: "tool_return_message", parentSchema: schema80.properties.message_type, data: data9 };
+        const err17 = { instancePath: instancePath + "/message_type", schemaPath: "#/$defs/ToolReturnMessage/properties/message_type/const", keyword: "const", params: { allowedValue: "tool_return_message" }, message: "must be equal to constant", schema: "tool_return_message", parentSchema: schema80.properties.message_type, data: data9 };
         if (vErrors === null) {
           vErrors = [err17];
         } else {
@@ -5067,7 +5067,7 @@ function validate50(data, { instancePath = "", parentData, parentDataProperty, r
     if (data.tool_return !== void 0) {
       let data10 = data.tool_return;
       if (typeof data10 !== "string") {
-        const err18 = { instancePath: instancePath + "/tool_return", schemaPath: "#/properties/tool_return/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema80.properties.tool_return.type, parentSchema: schema80.properties.tool_return, data: data10 };
+        const err18 = { instancePath: instancePath + "/tool_return", schemaPath: "#/$defs/ToolReturnMessage/properties/tool_return/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema80.properties.tool_return.type, parentSchema: schema80.properties.tool_return, data: data10 };
         if (vErrors === null) {
           vErrors = [err18];
         } else {
@@ -5079,7 +5079,7 @@ function validate50(data, { instancePath = "", parentData, parentDataProperty, r
     if (data.status !== void 0) {
       let data11 = data.status;
       if (!(data11 === "success" || data11 === "error")) {
-        const err19 = { instancePath: instancePath + "/status", schemaPath: "#/properties/status/enum", keyword: "enum", params: { allowedValues: schema80.properties.status.enum }, message: "must be equal to one of the allowed values", schema: schema80.properties.status.enum, parentSchema: schema80.properties.status, data: data11 };
+        const err19 = { instancePath: instancePath + "/status", schemaPath: "#/$defs/ToolReturnMessage/properties/status/enum", keyword: "enum", params: { allowedValues: schema80.properties.status.enum }, message: "must be equal to one of the allowed values", schema: schema80.properties.status.enum, parentSchema: schema80.properties.status, data: data11 };
         if (vErrors === null) {
           vErrors = [err19];
         } else {
@@ -5091,7 +5091,7 @@ function validate50(data, { instancePath = "", parentData, parentDataProperty, r
     if (data.tool_call_id !== void 0) {
       let data12 = data.tool_call_id;
       if (typeof data12 !== "string") {
-        const err20 = { instancePath: instancePath + "/tool_call_id", schemaPath: "#/properties/tool_call_id/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema80.properties.tool_call_id.type, parentSchema: schema80.properties.tool_call_id, data: data12 };
+        const err20 = { instancePath: instancePath + "/tool_call_id", schemaPath: "#/$defs/ToolReturnMessage/properties/tool_call_id/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema80.properties.tool_call_id.type, parentSchema: schema80.properties.tool_call_id, data: data12 };
         if (vErrors === null) {
           vErrors = [err20];
         } else {
@@ -5103,7 +5103,7 @@ function validate50(data, { instancePath = "", parentData, parentDataProperty, r
     if (data.stdout !== void 0) {
       let data13 = data.stdout;
       if (!Array.isArray(data13) && data13 !== null) {
-        const err21 = { instancePath: instancePath + "/stdout", schemaPath: "#/properties/stdout/type", keyword: "type", params: { type: schema80.properties.stdout.type }, message: "must be array,null", schema: schema80.properties.stdout.type, parentSchema: schema80.properties.stdout, data: data13 };
+        const err21 = { instancePath: instancePath + "/stdout", schemaPath: "#/$defs/ToolReturnMessage/properties/stdout/type", keyword: "type", params: { type: schema80.properties.stdout.type }, message: "must be array,null", schema: schema80.properties.stdout.type, parentSchema: schema80.properties.stdout, data: data13 };
         if (vErrors === null) {
           vErrors = [err21];
         } else {
@@ -5116,7 +5116,7 @@ function validate50(data, { instancePath = "", parentData, parentDataProperty, r
         for (let i0 = 0; i0 < len0; i0++) {
           let data14 = data13[i0];
           if (typeof data14 !== "string") {
-            const err22 = { instancePath: instancePath + "/stdout/" + i0, schemaPath: "#/properties/stdout/items/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema80.properties.stdout.items.type, parentSchema: schema80.properties.stdout.items, data: data14 };
+            const err22 = { instancePath: instancePath + "/stdout/" + i0, schemaPath: "#/$defs/ToolReturnMessage/properties/stdout/items/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema80.properties.stdout.items.type, parentSchema: schema80.properties.stdout.items, data: data14 };
             if (vErrors === null) {
               vErrors = [err22];
             } else {
@@ -5130,7 +5130,7 @@ function validate50(data, { instancePath = "", parentData, parentDataProperty, r
     if (data.stderr !== void 0) {
       let data15 = data.stderr;
       if (!Array.isArray(data15) && data15 !== null) {
-        const err23 = { instancePath: instancePath + "/stderr", schemaPath: "#/properties/stderr/type", keyword: "type", params: { type: schema80.properties.stderr.type }, message: "must be array,null", schema: schema80.properties.stderr.type, parentSchema: schema80.properties.stderr, data: data15 };
+        const err23 = { instancePath: instancePath + "/stderr", schemaPath: "#/$defs/ToolReturnMessage/properties/stderr/type", keyword: "type", params: { type: schema80.properties.stderr.type }, message: "must be array,null", schema: schema80.properties.stderr.type, parentSchema: schema80.properties.stderr, data: data15 };
         if (vErrors === null) {
           vErrors = [err23];
         } else {
@@ -5143,7 +5143,7 @@ function validate50(data, { instancePath = "", parentData, parentDataProperty, r
         for (let i1 = 0; i1 < len1; i1++) {
           let data16 = data15[i1];
           if (typeof data16 !== "string") {
-            const err24 = { instancePath: instancePath + "/stderr/" + i1, schemaPath: "#/properties/stderr/items/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema80.properties.stderr.items.type, parentSchema: schema80.properties.stderr.items, data: data16 };
+            const err24 = { instancePath: instancePath + "/stderr/" + i1, schemaPath: "#/$defs/ToolReturnMessage/properties/stderr/items/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema80.properties.stderr.items.type, parentSchema: schema80.properties.stderr.items, data: data16 };
             if (vErrors === null) {
               vErrors = [err24];
             } else {
@@ -5157,7 +5157,7 @@ function validate50(data, { instancePath = "", parentData, parentDataProperty, r
     if (data.tool_returns !== void 0) {
       let data17 = data.tool_returns;
       if (!Array.isArray(data17) && data17 !== null) {
-        const err25 = { instancePath: instancePath + "/tool_returns", schemaPath: "#/properties/tool_returns/type", keyword: "type", params: { type: schema80.properties.tool_returns.type }, message: "must be array,null", schema: schema80.properties.tool_returns.type, parentSchema: schema80.properties.tool_returns, data: data17 };
+        const err25 = { instancePath: instancePath + "/tool_returns", schemaPath: "#/$defs/ToolReturnMessage/properties/tool_returns/type", keyword: "type", params: { type: schema80.properties.tool_returns.type }, message: "must be array,null", schema: schema80.properties.tool_returns.type, parentSchema: schema80.properties.tool_returns, data: data17 };
         if (vErrors === null) {
           vErrors = [err25];
         } else {
@@ -5179,7 +5179,7 @@ function validate50(data, { instancePath = "", parentData, parentDataProperty, r
       }
     }
   } else {
-    const err26 = { instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object", schema: schema80.type, parentSchema: schema80, data };
+    const err26 = { instancePath, schemaPath: "#/$defs/ToolReturnMessage/type", keyword: "type", params: { type: "object" }, message: "must be object", schema: schema80.type, parentSchema: schema80, data };
     if (vErrors === null) {
       vErrors = [err26];
     } else {
@@ -5342,7 +5342,7 @@ function validate54(data, { instancePath = "", parentData, parentDataProperty, r
   }
   if (data && typeof data == "object" && !Array.isArray(data)) {
     if (data.message_type === void 0) {
-      const err13 = { instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: "message_type" }, message: "must have required property 'message_type'", schema: schema83.required, parentSchema: schema83, data };
+      const err13 = { instancePath, schemaPath: "#/$defs/SummaryMessage/required", keyword: "required", params: { missingProperty: "message_type" }, message: "must have required property 'message_type'", schema: schema83.required, parentSchema: schema83, data };
       if (vErrors === null) {
         vErrors = [err13];
       } else {
@@ -5351,7 +5351,7 @@ function validate54(data, { instancePath = "", parentData, parentDataProperty, r
       errors++;
     }
     if (data.summary === void 0) {
-      const err14 = { instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: "summary" }, message: "must have required property 'summary'", schema: schema83.required, parentSchema: schema83, data };
+      const err14 = { instancePath, schemaPath: "#/$defs/SummaryMessage/required", keyword: "required", params: { missingProperty: "summary" }, message: "must have required property 'summary'", schema: schema83.required, parentSchema: schema83, data };
       if (vErrors === null) {
         vErrors = [err14];
       } else {
@@ -5362,7 +5362,7 @@ function validate54(data, { instancePath = "", parentData, parentDataProperty, r
     if (data.message_type !== void 0) {
       let data9 = data.message_type;
       if ("summary_message" !== data9) {
-        const err15 = { instancePath: instancePath + "/message_type", schemaPath: "#/properties/message_type/const", keyword: "const", params: { allowedValue: "summary_message" }, message: "must be equal to constant", schema: "summary_message", parentSchema: schema83.properties.message_type, data: data9 };
+        const err15 = { instancePath: instancePath + "/message_type", schemaPath: "#/$defs/SummaryMessage/properties/message_type/const", keyword: "const", params: { allowedValue: "summary_message" }, message: "must be equal to constant", schema: "summary_message", parentSchema: schema83.properties.message_type, data: data9 };
         if (vErrors === null) {
           vErrors = [err15];
         } else {
@@ -5374,7 +5374,7 @@ function validate54(data, { instancePath = "", parentData, parentDataProperty, r
     if (data.summary !== void 0) {
       let data10 = data.summary;
       if (typeof data10 !== "string") {
-        const err16 = { instancePath: instancePath + "/summary", schemaPath: "#/properties/summary/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema83.properties.summary.type, parentSchema: schema83.properties.summary, data: data10 };
+        const err16 = { instancePath: instancePath + "/summary", schemaPath: "#/$defs/SummaryMessage/properties/summary/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema83.properties.summary.type, parentSchema: schema83.properties.summary, data: data10 };
         if (vErrors === null) {
           vErrors = [err16];
         } else {
@@ -5511,7 +5511,7 @@ function validate54(data, { instancePath = "", parentData, parentDataProperty, r
       if (!valid4) {
         const _errs42 = errors;
         if (data11 !== null) {
-          const err28 = { instancePath: instancePath + "/compaction_stats", schemaPath: "#/properties/compaction_stats/anyOf/1/type", keyword: "type", params: { type: "null" }, message: "must be null", schema: schema83.properties.compaction_stats.anyOf[1].type, parentSchema: schema83.properties.compaction_stats.anyOf[1], data: data11 };
+          const err28 = { instancePath: instancePath + "/compaction_stats", schemaPath: "#/$defs/SummaryMessage/properties/compaction_stats/anyOf/1/type", keyword: "type", params: { type: "null" }, message: "must be null", schema: schema83.properties.compaction_stats.anyOf[1].type, parentSchema: schema83.properties.compaction_stats.anyOf[1], data: data11 };
           if (vErrors === null) {
             vErrors = [err28];
           } else {
@@ -5523,7 +5523,7 @@ function validate54(data, { instancePath = "", parentData, parentDataProperty, r
         valid4 = valid4 || _valid0;
       }
       if (!valid4) {
-        const err29 = { instancePath: instancePath + "/compaction_stats", schemaPath: "#/properties/compaction_stats/anyOf", keyword: "anyOf", params: {}, message: "must match a schema in anyOf", schema: schema83.properties.compaction_stats.anyOf, parentSchema: schema83.properties.compaction_stats, data: data11 };
+        const err29 = { instancePath: instancePath + "/compaction_stats", schemaPath: "#/$defs/SummaryMessage/properties/compaction_stats/anyOf", keyword: "anyOf", params: {}, message: "must match a schema in anyOf", schema: schema83.properties.compaction_stats.anyOf, parentSchema: schema83.properties.compaction_stats, data: data11 };
         if (vErrors === null) {
           vErrors = [err29];
         } else {
@@ -5542,7 +5542,7 @@ function validate54(data, { instancePath = "", parentData, parentDataProperty, r
       }
     }
   } else {
-    const err30 = { instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object", schema: schema83.type, parentSchema: schema83, data };
+    const err30 = { instancePath, schemaPath: "#/$defs/SummaryMessage/type", keyword: "type", params: { type: "object" }, message: "must be object", schema: schema83.type, parentSchema: schema83, data };
     if (vErrors === null) {
       vErrors = [err30];
     } else {
@@ -5648,7 +5648,7 @@ function validate44(data, { instancePath = "", parentData, parentDataProperty, r
           errors = vErrors.length;
         }
       } else {
-        const err0 = { instancePath, schemaPath: "#/discriminator", keyword: "discriminator", params: { error: "mapping", tag: "message_type", tagValue: tag0 }, message: 'value of tag "message_type" must be in oneOf', schema: schema67.discriminator, parentSchema: schema67, data };
+        const err0 = { instancePath, schemaPath: "#/$defs/LettaMessage/discriminator", keyword: "discriminator", params: { error: "mapping", tag: "message_type", tagValue: tag0 }, message: 'value of tag "message_type" must be in oneOf', schema: schema67.discriminator, parentSchema: schema67, data };
         if (vErrors === null) {
           vErrors = [err0];
         } else {
@@ -5657,7 +5657,7 @@ function validate44(data, { instancePath = "", parentData, parentDataProperty, r
         errors++;
       }
     } else {
-      const err1 = { instancePath, schemaPath: "#/discriminator", keyword: "discriminator", params: { error: "tag", tag: "message_type", tagValue: tag0 }, message: 'tag "message_type" must be string', schema: schema67.discriminator, parentSchema: schema67, data };
+      const err1 = { instancePath, schemaPath: "#/$defs/LettaMessage/discriminator", keyword: "discriminator", params: { error: "tag", tag: "message_type", tagValue: tag0 }, message: 'tag "message_type" must be string', schema: schema67.discriminator, parentSchema: schema67, data };
       if (vErrors === null) {
         vErrors = [err1];
       } else {
@@ -5666,7 +5666,7 @@ function validate44(data, { instancePath = "", parentData, parentDataProperty, r
       errors++;
     }
   } else {
-    const err2 = { instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object", schema: schema67.type, parentSchema: schema67, data };
+    const err2 = { instancePath, schemaPath: "#/$defs/LettaMessage/type", keyword: "type", params: { type: "object" }, message: "must be object", schema: schema67.type, parentSchema: schema67, data };
     if (vErrors === null) {
       vErrors = [err2];
     } else {
@@ -5683,7 +5683,7 @@ function validate66(data, { instancePath = "", parentData, parentDataProperty, r
   let errors = 0;
   if (data && typeof data == "object" && !Array.isArray(data)) {
     if (data.id === void 0) {
-      const err0 = { instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: "id" }, message: "must have required property 'id'", schema: schema43.required, parentSchema: schema43, data };
+      const err0 = { instancePath, schemaPath: "#/$defs/LettaMessageBase/required", keyword: "required", params: { missingProperty: "id" }, message: "must have required property 'id'", schema: schema43.required, parentSchema: schema43, data };
       if (vErrors === null) {
         vErrors = [err0];
       } else {
@@ -5692,7 +5692,7 @@ function validate66(data, { instancePath = "", parentData, parentDataProperty, r
       errors++;
     }
     if (data.date === void 0) {
-      const err1 = { instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: "date" }, message: "must have required property 'date'", schema: schema43.required, parentSchema: schema43, data };
+      const err1 = { instancePath, schemaPath: "#/$defs/LettaMessageBase/required", keyword: "required", params: { missingProperty: "date" }, message: "must have required property 'date'", schema: schema43.required, parentSchema: schema43, data };
       if (vErrors === null) {
         vErrors = [err1];
       } else {
@@ -5703,7 +5703,7 @@ function validate66(data, { instancePath = "", parentData, parentDataProperty, r
     if (data.id !== void 0) {
       let data0 = data.id;
       if (typeof data0 !== "string") {
-        const err2 = { instancePath: instancePath + "/id", schemaPath: "#/properties/id/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema43.properties.id.type, parentSchema: schema43.properties.id, data: data0 };
+        const err2 = { instancePath: instancePath + "/id", schemaPath: "#/$defs/LettaMessageBase/properties/id/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema43.properties.id.type, parentSchema: schema43.properties.id, data: data0 };
         if (vErrors === null) {
           vErrors = [err2];
         } else {
@@ -5716,7 +5716,7 @@ function validate66(data, { instancePath = "", parentData, parentDataProperty, r
       let data1 = data.date;
       if (typeof data1 === "string") {
         if (!formats0.validate(data1)) {
-          const err3 = { instancePath: instancePath + "/date", schemaPath: "#/properties/date/format", keyword: "format", params: { format: "date-time" }, message: 'must match format "date-time"', schema: "date-time", parentSchema: schema43.properties.date, data: data1 };
+          const err3 = { instancePath: instancePath + "/date", schemaPath: "#/$defs/LettaMessageBase/properties/date/format", keyword: "format", params: { format: "date-time" }, message: 'must match format "date-time"', schema: "date-time", parentSchema: schema43.properties.date, data: data1 };
           if (vErrors === null) {
             vErrors = [err3];
           } else {
@@ -5725,7 +5725,7 @@ function validate66(data, { instancePath = "", parentData, parentDataProperty, r
           errors++;
         }
       } else {
-        const err4 = { instancePath: instancePath + "/date", schemaPath: "#/properties/date/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema43.properties.date.type, parentSchema: schema43.properties.date, data: data1 };
+        const err4 = { instancePath: instancePath + "/date", schemaPath: "#/$defs/LettaMessageBase/properties/date/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema43.properties.date.type, parentSchema: schema43.properties.date, data: data1 };
         if (vErrors === null) {
           vErrors = [err4];
         } else {
@@ -5737,7 +5737,7 @@ function validate66(data, { instancePath = "", parentData, parentDataProperty, r
     if (data.name !== void 0) {
       let data2 = data.name;
       if (typeof data2 !== "string" && data2 !== null) {
-        const err5 = { instancePath: instancePath + "/name", schemaPath: "#/properties/name/type", keyword: "type", params: { type: schema43.properties.name.type }, message: "must be string,null", schema: schema43.properties.name.type, parentSchema: schema43.properties.name, data: data2 };
+        const err5 = { instancePath: instancePath + "/name", schemaPath: "#/$defs/LettaMessageBase/properties/name/type", keyword: "type", params: { type: schema43.properties.name.type }, message: "must be string,null", schema: schema43.properties.name.type, parentSchema: schema43.properties.name, data: data2 };
         if (vErrors === null) {
           vErrors = [err5];
         } else {
@@ -5749,7 +5749,7 @@ function validate66(data, { instancePath = "", parentData, parentDataProperty, r
     if (data.otid !== void 0) {
       let data3 = data.otid;
       if (typeof data3 !== "string" && data3 !== null) {
-        const err6 = { instancePath: instancePath + "/otid", schemaPath: "#/properties/otid/type", keyword: "type", params: { type: schema43.properties.otid.type }, message: "must be string,null", schema: schema43.properties.otid.type, parentSchema: schema43.properties.otid, data: data3 };
+        const err6 = { instancePath: instancePath + "/otid", schemaPath: "#/$defs/LettaMessageBase/properties/otid/type", keyword: "type", params: { type: schema43.properties.otid.type }, message: "must be string,null", schema: schema43.properties.otid.type, parentSchema: schema43.properties.otid, data: data3 };
         if (vErrors === null) {
           vErrors = [err6];
         } else {
@@ -5761,7 +5761,7 @@ function validate66(data, { instancePath = "", parentData, parentDataProperty, r
     if (data.sender_id !== void 0) {
       let data4 = data.sender_id;
       if (typeof data4 !== "string" && data4 !== null) {
-        const err7 = { instancePath: instancePath + "/sender_id", schemaPath: "#/properties/sender_id/type", keyword: "type", params: { type: schema43.properties.sender_id.type }, message: "must be string,null", schema: schema43.properties.sender_id.type, parentSchema: schema43.properties.sender_id, data: data4 };
+        const err7 = { instancePath: instancePath + "/sender_id", schemaPath: "#/$defs/LettaMessageBase/properties/sender_id/type", keyword: "type", params: { type: schema43.properties.sender_id.type }, message: "must be string,null", schema: schema43.properties.sender_id.type, parentSchema: schema43.properties.sender_id, data: data4 };
         if (vErrors === null) {
           vErrors = [err7];
         } else {
@@ -5773,7 +5773,7 @@ function validate66(data, { instancePath = "", parentData, parentDataProperty, r
     if (data.step_id !== void 0) {
       let data5 = data.step_id;
       if (typeof data5 !== "string" && data5 !== null) {
-        const err8 = { instancePath: instancePath + "/step_id", schemaPath: "#/properties/step_id/type", keyword: "type", params: { type: schema43.properties.step_id.type }, message: "must be string,null", schema: schema43.properties.step_id.type, parentSchema: schema43.properties.step_id, data: data5 };
+        const err8 = { instancePath: instancePath + "/step_id", schemaPath: "#/$defs/LettaMessageBase/properties/step_id/type", keyword: "type", params: { type: schema43.properties.step_id.type }, message: "must be string,null", schema: schema43.properties.step_id.type, parentSchema: schema43.properties.step_id, data: data5 };
         if (vErrors === null) {
           vErrors = [err8];
         } else {
@@ -5785,7 +5785,7 @@ function validate66(data, { instancePath = "", parentData, parentDataProperty, r
     if (data.is_err !== void 0) {
       let data6 = data.is_err;
       if (typeof data6 !== "boolean" && data6 !== null) {
-        const err9 = { instancePath: instancePath + "/is_err", schemaPath: "#/properties/is_err/type", keyword: "type", params: { type: schema43.properties.is_err.type }, message: "must be boolean,null", schema: schema43.properties.is_err.type, parentSchema: schema43.properties.is_err, data: data6 };
+        const err9 = { instancePath: instancePath + "/is_err", schemaPath: "#/$defs/LettaMessageBase/properties/is_err/type", keyword: "type", params: { type: schema43.properties.is_err.type }, message: "must be boolean,null", schema: schema43.properties.is_err.type, parentSchema: schema43.properties.is_err, data: data6 };
         if (vErrors === null) {
           vErrors = [err9];
         } else {
@@ -5797,7 +5797,7 @@ function validate66(data, { instancePath = "", parentData, parentDataProperty, r
     if (data.seq_id !== void 0) {
       let data7 = data.seq_id;
       if (!(typeof data7 == "number" && (!(data7 % 1) && !isNaN(data7)) && isFinite(data7)) && data7 !== null) {
-        const err10 = { instancePath: instancePath + "/seq_id", schemaPath: "#/properties/seq_id/type", keyword: "type", params: { type: schema43.properties.seq_id.type }, message: "must be integer,null", schema: schema43.properties.seq_id.type, parentSchema: schema43.properties.seq_id, data: data7 };
+        const err10 = { instancePath: instancePath + "/seq_id", schemaPath: "#/$defs/LettaMessageBase/properties/seq_id/type", keyword: "type", params: { type: schema43.properties.seq_id.type }, message: "must be integer,null", schema: schema43.properties.seq_id.type, parentSchema: schema43.properties.seq_id, data: data7 };
         if (vErrors === null) {
           vErrors = [err10];
         } else {
@@ -5809,7 +5809,7 @@ function validate66(data, { instancePath = "", parentData, parentDataProperty, r
     if (data.run_id !== void 0) {
       let data8 = data.run_id;
       if (typeof data8 !== "string" && data8 !== null) {
-        const err11 = { instancePath: instancePath + "/run_id", schemaPath: "#/properties/run_id/type", keyword: "type", params: { type: schema43.properties.run_id.type }, message: "must be string,null", schema: schema43.properties.run_id.type, parentSchema: schema43.properties.run_id, data: data8 };
+        const err11 = { instancePath: instancePath + "/run_id", schemaPath: "#/$defs/LettaMessageBase/properties/run_id/type", keyword: "type", params: { type: schema43.properties.run_id.type }, message: "must be string,null", schema: schema43.properties.run_id.type, parentSchema: schema43.properties.run_id, data: data8 };
         if (vErrors === null) {
           vErrors = [err11];
         } else {
@@ -5819,7 +5819,7 @@ function validate66(data, { instancePath = "", parentData, parentDataProperty, r
       }
     }
   } else {
-    const err12 = { instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object", schema: schema43.type, parentSchema: schema43, data };
+    const err12 = { instancePath, schemaPath: "#/$defs/LettaMessageBase/type", keyword: "type", params: { type: "object" }, message: "must be object", schema: schema43.type, parentSchema: schema43, data };
     if (vErrors === null) {
       vErrors = [err12];
     } else {
@@ -5983,7 +5983,7 @@ function validate67(data, { instancePath = "", parentData, parentDataProperty, r
   }
   if (data && typeof data == "object" && !Array.isArray(data)) {
     if (data.message_type === void 0) {
-      const err13 = { instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: "message_type" }, message: "must have required property 'message_type'", schema: schema87.required, parentSchema: schema87, data };
+      const err13 = { instancePath, schemaPath: "#/$defs/LettaPing/required", keyword: "required", params: { missingProperty: "message_type" }, message: "must have required property 'message_type'", schema: schema87.required, parentSchema: schema87, data };
       if (vErrors === null) {
         vErrors = [err13];
       } else {
@@ -5994,7 +5994,7 @@ function validate67(data, { instancePath = "", parentData, parentDataProperty, r
     if (data.message_type !== void 0) {
       let data9 = data.message_type;
       if ("ping" !== data9) {
-        const err14 = { instancePath: instancePath + "/message_type", schemaPath: "#/properties/message_type/const", keyword: "const", params: { allowedValue: "ping" }, message: "must be equal to constant", schema: "ping", parentSchema: schema87.properties.message_type, data: data9 };
+        const err14 = { instancePath: instancePath + "/message_type", schemaPath: "#/$defs/LettaPing/properties/message_type/const", keyword: "const", params: { allowedValue: "ping" }, message: "must be equal to constant", schema: "ping", parentSchema: schema87.properties.message_type, data: data9 };
         if (vErrors === null) {
           vErrors = [err14];
         } else {
@@ -6004,7 +6004,7 @@ function validate67(data, { instancePath = "", parentData, parentDataProperty, r
       }
     }
   } else {
-    const err15 = { instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object", schema: schema87.type, parentSchema: schema87, data };
+    const err15 = { instancePath, schemaPath: "#/$defs/LettaPing/type", keyword: "type", params: { type: "object" }, message: "must be object", schema: schema87.type, parentSchema: schema87, data };
     if (vErrors === null) {
       vErrors = [err15];
     } else {
@@ -6025,7 +6025,7 @@ function validate68(data, { instancePath = "", parentData, parentDataProperty, r
   let errors = 0;
   if (data && typeof data == "object" && !Array.isArray(data)) {
     if (data.messages === void 0) {
-      const err0 = { instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: "messages" }, message: "must have required property 'messages'", schema: schema89.required, parentSchema: schema89, data };
+      const err0 = { instancePath, schemaPath: "#/$defs/LettaResponse/required", keyword: "required", params: { missingProperty: "messages" }, message: "must have required property 'messages'", schema: schema89.required, parentSchema: schema89, data };
       if (vErrors === null) {
         vErrors = [err0];
       } else {
@@ -6034,7 +6034,7 @@ function validate68(data, { instancePath = "", parentData, parentDataProperty, r
       errors++;
     }
     if (data.stop_reason === void 0) {
-      const err1 = { instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: "stop_reason" }, message: "must have required property 'stop_reason'", schema: schema89.required, parentSchema: schema89, data };
+      const err1 = { instancePath, schemaPath: "#/$defs/LettaResponse/required", keyword: "required", params: { missingProperty: "stop_reason" }, message: "must have required property 'stop_reason'", schema: schema89.required, parentSchema: schema89, data };
       if (vErrors === null) {
         vErrors = [err1];
       } else {
@@ -6043,7 +6043,7 @@ function validate68(data, { instancePath = "", parentData, parentDataProperty, r
       errors++;
     }
     if (data.usage === void 0) {
-      const err2 = { instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: "usage" }, message: "must have required property 'usage'", schema: schema89.required, parentSchema: schema89, data };
+      const err2 = { instancePath, schemaPath: "#/$defs/LettaResponse/required", keyword: "required", params: { missingProperty: "usage" }, message: "must have required property 'usage'", schema: schema89.required, parentSchema: schema89, data };
       if (vErrors === null) {
         vErrors = [err2];
       } else {
@@ -6065,7 +6065,7 @@ function validate68(data, { instancePath = "", parentData, parentDataProperty, r
           }
         }
       } else {
-        const err3 = { instancePath: instancePath + "/messages", schemaPath: "#/properties/messages/type", keyword: "type", params: { type: "array" }, message: "must be array", schema: schema89.properties.messages.type, parentSchema: schema89.properties.messages, data: data0 };
+        const err3 = { instancePath: instancePath + "/messages", schemaPath: "#/$defs/LettaResponse/properties/messages/type", keyword: "type", params: { type: "array" }, message: "must be array", schema: schema89.properties.messages.type, parentSchema: schema89.properties.messages, data: data0 };
         if (vErrors === null) {
           vErrors = [err3];
         } else {
@@ -6313,7 +6313,7 @@ function validate68(data, { instancePath = "", parentData, parentDataProperty, r
     if (data.logprobs !== void 0) {
       let data19 = data.logprobs;
       if (!(data19 && typeof data19 == "object" && !Array.isArray(data19)) && data19 !== null) {
-        const err24 = { instancePath: instancePath + "/logprobs", schemaPath: "#/properties/logprobs/type", keyword: "type", params: { type: schema89.properties.logprobs.type }, message: "must be object,null", schema: schema89.properties.logprobs.type, parentSchema: schema89.properties.logprobs, data: data19 };
+        const err24 = { instancePath: instancePath + "/logprobs", schemaPath: "#/$defs/LettaResponse/properties/logprobs/type", keyword: "type", params: { type: schema89.properties.logprobs.type }, message: "must be object,null", schema: schema89.properties.logprobs.type, parentSchema: schema89.properties.logprobs, data: data19 };
         if (vErrors === null) {
           vErrors = [err24];
         } else {
@@ -6325,7 +6325,7 @@ function validate68(data, { instancePath = "", parentData, parentDataProperty, r
     if (data.turns !== void 0) {
       let data20 = data.turns;
       if (!Array.isArray(data20) && data20 !== null) {
-        const err25 = { instancePath: instancePath + "/turns", schemaPath: "#/properties/turns/type", keyword: "type", params: { type: schema89.properties.turns.type }, message: "must be array,null", schema: schema89.properties.turns.type, parentSchema: schema89.properties.turns, data: data20 };
+        const err25 = { instancePath: instancePath + "/turns", schemaPath: "#/$defs/LettaResponse/properties/turns/type", keyword: "type", params: { type: schema89.properties.turns.type }, message: "must be array,null", schema: schema89.properties.turns.type, parentSchema: schema89.properties.turns, data: data20 };
         if (vErrors === null) {
           vErrors = [err25];
         } else {
@@ -6450,7 +6450,7 @@ function validate68(data, { instancePath = "", parentData, parentDataProperty, r
       }
     }
   } else {
-    const err35 = { instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object", schema: schema89.type, parentSchema: schema89, data };
+    const err35 = { instancePath, schemaPath: "#/$defs/LettaResponse/type", keyword: "type", params: { type: "object" }, message: "must be object", schema: schema89.type, parentSchema: schema89, data };
     if (vErrors === null) {
       vErrors = [err35];
     } else {
@@ -6468,7 +6468,7 @@ function validate70(data, { instancePath = "", parentData, parentDataProperty, r
   let errors = 0;
   if (data && typeof data == "object" && !Array.isArray(data)) {
     if (data.message === void 0) {
-      const err0 = { instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: "message" }, message: "must have required property 'message'", schema: schema93.required, parentSchema: schema93, data };
+      const err0 = { instancePath, schemaPath: "#/$defs/LettaSseCancelled/required", keyword: "required", params: { missingProperty: "message" }, message: "must have required property 'message'", schema: schema93.required, parentSchema: schema93, data };
       if (vErrors === null) {
         vErrors = [err0];
       } else {
@@ -6479,7 +6479,7 @@ function validate70(data, { instancePath = "", parentData, parentDataProperty, r
     if (data.message !== void 0) {
       let data0 = data.message;
       if (typeof data0 !== "string") {
-        const err1 = { instancePath: instancePath + "/message", schemaPath: "#/properties/message/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema93.properties.message.type, parentSchema: schema93.properties.message, data: data0 };
+        const err1 = { instancePath: instancePath + "/message", schemaPath: "#/$defs/LettaSseCancelled/properties/message/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema93.properties.message.type, parentSchema: schema93.properties.message, data: data0 };
         if (vErrors === null) {
           vErrors = [err1];
         } else {
@@ -6489,7 +6489,7 @@ function validate70(data, { instancePath = "", parentData, parentDataProperty, r
       }
     }
   } else {
-    const err2 = { instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object", schema: schema93.type, parentSchema: schema93, data };
+    const err2 = { instancePath, schemaPath: "#/$defs/LettaSseCancelled/type", keyword: "type", params: { type: "object" }, message: "must be object", schema: schema93.type, parentSchema: schema93, data };
     if (vErrors === null) {
       vErrors = [err2];
     } else {
@@ -6507,7 +6507,7 @@ function validate71(data, { instancePath = "", parentData, parentDataProperty, r
   let errors = 0;
   if (data && typeof data == "object" && !Array.isArray(data)) {
     if (data.error === void 0) {
-      const err0 = { instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: "error" }, message: "must have required property 'error'", schema: schema94.required, parentSchema: schema94, data };
+      const err0 = { instancePath, schemaPath: "#/$defs/LettaSseError/required", keyword: "required", params: { missingProperty: "error" }, message: "must have required property 'error'", schema: schema94.required, parentSchema: schema94, data };
       if (vErrors === null) {
         vErrors = [err0];
       } else {
@@ -6516,7 +6516,7 @@ function validate71(data, { instancePath = "", parentData, parentDataProperty, r
       errors++;
     }
     if (data.code === void 0) {
-      const err1 = { instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: "code" }, message: "must have required property 'code'", schema: schema94.required, parentSchema: schema94, data };
+      const err1 = { instancePath, schemaPath: "#/$defs/LettaSseError/required", keyword: "required", params: { missingProperty: "code" }, message: "must have required property 'code'", schema: schema94.required, parentSchema: schema94, data };
       if (vErrors === null) {
         vErrors = [err1];
       } else {
@@ -6527,7 +6527,7 @@ function validate71(data, { instancePath = "", parentData, parentDataProperty, r
     if (data.error !== void 0) {
       let data0 = data.error;
       if (typeof data0 !== "string") {
-        const err2 = { instancePath: instancePath + "/error", schemaPath: "#/properties/error/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema94.properties.error.type, parentSchema: schema94.properties.error, data: data0 };
+        const err2 = { instancePath: instancePath + "/error", schemaPath: "#/$defs/LettaSseError/properties/error/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema94.properties.error.type, parentSchema: schema94.properties.error, data: data0 };
         if (vErrors === null) {
           vErrors = [err2];
         } else {
@@ -6539,7 +6539,7 @@ function validate71(data, { instancePath = "", parentData, parentDataProperty, r
     if (data.code !== void 0) {
       let data1 = data.code;
       if (typeof data1 !== "string") {
-        const err3 = { instancePath: instancePath + "/code", schemaPath: "#/properties/code/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema94.properties.code.type, parentSchema: schema94.properties.code, data: data1 };
+        const err3 = { instancePath: instancePath + "/code", schemaPath: "#/$defs/LettaSseError/properties/code/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema94.properties.code.type, parentSchema: schema94.properties.code, data: data1 };
         if (vErrors === null) {
           vErrors = [err3];
         } else {
@@ -6549,7 +6549,7 @@ function validate71(data, { instancePath = "", parentData, parentDataProperty, r
       }
     }
   } else {
-    const err4 = { instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object", schema: schema94.type, parentSchema: schema94, data };
+    const err4 = { instancePath, schemaPath: "#/$defs/LettaSseError/type", keyword: "type", params: { type: "object" }, message: "must be object", schema: schema94.type, parentSchema: schema94, data };
     if (vErrors === null) {
       vErrors = [err4];
     } else {
@@ -6566,7 +6566,7 @@ function validate72(data, { instancePath = "", parentData, parentDataProperty, r
   let errors = 0;
   if (data && typeof data == "object" && !Array.isArray(data)) {
     if (data.message_type === void 0) {
-      const err0 = { instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: "message_type" }, message: "must have required property 'message_type'", schema: schema90.required, parentSchema: schema90, data };
+      const err0 = { instancePath, schemaPath: "#/$defs/LettaStopReason/required", keyword: "required", params: { missingProperty: "message_type" }, message: "must have required property 'message_type'", schema: schema90.required, parentSchema: schema90, data };
       if (vErrors === null) {
         vErrors = [err0];
       } else {
@@ -6575,7 +6575,7 @@ function validate72(data, { instancePath = "", parentData, parentDataProperty, r
       errors++;
     }
     if (data.stop_reason === void 0) {
-      const err1 = { instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: "stop_reason" }, message: "must have required property 'stop_reason'", schema: schema90.required, parentSchema: schema90, data };
+      const err1 = { instancePath, schemaPath: "#/$defs/LettaStopReason/required", keyword: "required", params: { missingProperty: "stop_reason" }, message: "must have required property 'stop_reason'", schema: schema90.required, parentSchema: schema90, data };
       if (vErrors === null) {
         vErrors = [err1];
       } else {
@@ -6586,7 +6586,7 @@ function validate72(data, { instancePath = "", parentData, parentDataProperty, r
     if (data.message_type !== void 0) {
       let data0 = data.message_type;
       if ("stop_reason" !== data0) {
-        const err2 = { instancePath: instancePath + "/message_type", schemaPath: "#/properties/message_type/const", keyword: "const", params: { allowedValue: "stop_reason" }, message: "must be equal to constant", schema: "stop_reason", parentSchema: schema90.properties.message_type, data: data0 };
+        const err2 = { instancePath: instancePath + "/message_type", schemaPath: "#/$defs/LettaStopReason/properties/message_type/const", keyword: "const", params: { allowedValue: "stop_reason" }, message: "must be equal to constant", schema: "stop_reason", parentSchema: schema90.properties.message_type, data: data0 };
         if (vErrors === null) {
           vErrors = [err2];
         } else {
@@ -6598,7 +6598,7 @@ function validate72(data, { instancePath = "", parentData, parentDataProperty, r
     if (data.stop_reason !== void 0) {
       let data1 = data.stop_reason;
       if (!(data1 === "end_turn" || data1 === "error" || data1 === "llm_api_error" || data1 === "invalid_llm_response" || data1 === "invalid_tool_call" || data1 === "max_steps" || data1 === "max_tokens_exceeded" || data1 === "no_tool_call" || data1 === "tool_rule" || data1 === "cancelled" || data1 === "insufficient_credits" || data1 === "requires_approval" || data1 === "context_window_overflow_in_system_prompt")) {
-        const err3 = { instancePath: instancePath + "/stop_reason", schemaPath: "#/properties/stop_reason/enum", keyword: "enum", params: { allowedValues: schema90.properties.stop_reason.enum }, message: "must be equal to one of the allowed values", schema: schema90.properties.stop_reason.enum, parentSchema: schema90.properties.stop_reason, data: data1 };
+        const err3 = { instancePath: instancePath + "/stop_reason", schemaPath: "#/$defs/LettaStopReason/properties/stop_reason/enum", keyword: "enum", params: { allowedValues: schema90.properties.stop_reason.enum }, message: "must be equal to one of the allowed values", schema: schema90.properties.stop_reason.enum, parentSchema: schema90.properties.stop_reason, data: data1 };
         if (vErrors === null) {
           vErrors = [err3];
         } else {
@@ -6610,7 +6610,7 @@ function validate72(data, { instancePath = "", parentData, parentDataProperty, r
     if (data.run_id !== void 0) {
       let data2 = data.run_id;
       if (typeof data2 !== "string") {
-        const err4 = { instancePath: instancePath + "/run_id", schemaPath: "#/properties/run_id/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema90.properties.run_id.type, parentSchema: schema90.properties.run_id, data: data2 };
+        const err4 = { instancePath: instancePath + "/run_id", schemaPath: "#/$defs/LettaStopReason/properties/run_id/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema90.properties.run_id.type, parentSchema: schema90.properties.run_id, data: data2 };
         if (vErrors === null) {
           vErrors = [err4];
         } else {
@@ -6622,7 +6622,7 @@ function validate72(data, { instancePath = "", parentData, parentDataProperty, r
     if (data.seq_id !== void 0) {
       let data3 = data.seq_id;
       if (!(typeof data3 == "number" && (!(data3 % 1) && !isNaN(data3)) && isFinite(data3))) {
-        const err5 = { instancePath: instancePath + "/seq_id", schemaPath: "#/properties/seq_id/type", keyword: "type", params: { type: "integer" }, message: "must be integer", schema: schema90.properties.seq_id.type, parentSchema: schema90.properties.seq_id, data: data3 };
+        const err5 = { instancePath: instancePath + "/seq_id", schemaPath: "#/$defs/LettaStopReason/properties/seq_id/type", keyword: "type", params: { type: "integer" }, message: "must be integer", schema: schema90.properties.seq_id.type, parentSchema: schema90.properties.seq_id, data: data3 };
         if (vErrors === null) {
           vErrors = [err5];
         } else {
@@ -6632,7 +6632,7 @@ function validate72(data, { instancePath = "", parentData, parentDataProperty, r
       }
     }
   } else {
-    const err6 = { instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object", schema: schema90.type, parentSchema: schema90, data };
+    const err6 = { instancePath, schemaPath: "#/$defs/LettaStopReason/type", keyword: "type", params: { type: "object" }, message: "must be object", schema: schema90.type, parentSchema: schema90, data };
     if (vErrors === null) {
       vErrors = [err6];
     } else {
@@ -7099,7 +7099,7 @@ function validate73(data, { instancePath = "", parentData, parentDataProperty, r
           errors++;
         }
       } else {
-        const err31 = { instancePath, schemaPath: "#/discriminator", keyword: "discriminator", params: { error: "mapping", tag: "message_type", tagValue: tag0 }, message: 'value of tag "message_type" must be in oneOf', schema: schema96.discriminator, parentSchema: schema96, data };
+        const err31 = { instancePath, schemaPath: "#/$defs/LettaStreamingResponse/discriminator", keyword: "discriminator", params: { error: "mapping", tag: "message_type", tagValue: tag0 }, message: 'value of tag "message_type" must be in oneOf', schema: schema96.discriminator, parentSchema: schema96, data };
         if (vErrors === null) {
           vErrors = [err31];
         } else {
@@ -7108,7 +7108,7 @@ function validate73(data, { instancePath = "", parentData, parentDataProperty, r
         errors++;
       }
     } else {
-      const err32 = { instancePath, schemaPath: "#/discriminator", keyword: "discriminator", params: { error: "tag", tag: "message_type", tagValue: tag0 }, message: 'tag "message_type" must be string', schema: schema96.discriminator, parentSchema: schema96, data };
+      const err32 = { instancePath, schemaPath: "#/$defs/LettaStreamingResponse/discriminator", keyword: "discriminator", params: { error: "tag", tag: "message_type", tagValue: tag0 }, message: 'tag "message_type" must be string', schema: schema96.discriminator, parentSchema: schema96, data };
       if (vErrors === null) {
         vErrors = [err32];
       } else {
@@ -7117,7 +7117,7 @@ function validate73(data, { instancePath = "", parentData, parentDataProperty, r
       errors++;
     }
   } else {
-    const err33 = { instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object", schema: schema96.type, parentSchema: schema96, data };
+    const err33 = { instancePath, schemaPath: "#/$defs/LettaStreamingResponse/type", keyword: "type", params: { type: "object" }, message: "must be object", schema: schema96.type, parentSchema: schema96, data };
     if (vErrors === null) {
       vErrors = [err33];
     } else {
@@ -7134,7 +7134,7 @@ function validate86(data, { instancePath = "", parentData, parentDataProperty, r
   let errors = 0;
   if (data && typeof data == "object" && !Array.isArray(data)) {
     if (data.role === void 0) {
-      const err0 = { instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: "role" }, message: "must have required property 'role'", schema: schema92.required, parentSchema: schema92, data };
+      const err0 = { instancePath, schemaPath: "#/$defs/LettaTurn/required", keyword: "required", params: { missingProperty: "role" }, message: "must have required property 'role'", schema: schema92.required, parentSchema: schema92, data };
       if (vErrors === null) {
         vErrors = [err0];
       } else {
@@ -7145,7 +7145,7 @@ function validate86(data, { instancePath = "", parentData, parentDataProperty, r
     if (data.role !== void 0) {
       let data0 = data.role;
       if (!(data0 === "assistant" || data0 === "tool")) {
-        const err1 = { instancePath: instancePath + "/role", schemaPath: "#/properties/role/enum", keyword: "enum", params: { allowedValues: schema92.properties.role.enum }, message: "must be equal to one of the allowed values", schema: schema92.properties.role.enum, parentSchema: schema92.properties.role, data: data0 };
+        const err1 = { instancePath: instancePath + "/role", schemaPath: "#/$defs/LettaTurn/properties/role/enum", keyword: "enum", params: { allowedValues: schema92.properties.role.enum }, message: "must be equal to one of the allowed values", schema: schema92.properties.role.enum, parentSchema: schema92.properties.role, data: data0 };
         if (vErrors === null) {
           vErrors = [err1];
         } else {
@@ -7157,7 +7157,7 @@ function validate86(data, { instancePath = "", parentData, parentDataProperty, r
     if (data.content !== void 0) {
       let data1 = data.content;
       if (typeof data1 !== "string" && data1 !== null) {
-        const err2 = { instancePath: instancePath + "/content", schemaPath: "#/properties/content/type", keyword: "type", params: { type: schema92.properties.content.type }, message: "must be string,null", schema: schema92.properties.content.type, parentSchema: schema92.properties.content, data: data1 };
+        const err2 = { instancePath: instancePath + "/content", schemaPath: "#/$defs/LettaTurn/properties/content/type", keyword: "type", params: { type: schema92.properties.content.type }, message: "must be string,null", schema: schema92.properties.content.type, parentSchema: schema92.properties.content, data: data1 };
         if (vErrors === null) {
           vErrors = [err2];
         } else {
@@ -7169,7 +7169,7 @@ function validate86(data, { instancePath = "", parentData, parentDataProperty, r
     if (data.output_ids !== void 0) {
       let data2 = data.output_ids;
       if (!Array.isArray(data2) && data2 !== null) {
-        const err3 = { instancePath: instancePath + "/output_ids", schemaPath: "#/properties/output_ids/type", keyword: "type", params: { type: schema92.properties.output_ids.type }, message: "must be array,null", schema: schema92.properties.output_ids.type, parentSchema: schema92.properties.output_ids, data: data2 };
+        const err3 = { instancePath: instancePath + "/output_ids", schemaPath: "#/$defs/LettaTurn/properties/output_ids/type", keyword: "type", params: { type: schema92.properties.output_ids.type }, message: "must be array,null", schema: schema92.properties.output_ids.type, parentSchema: schema92.properties.output_ids, data: data2 };
         if (vErrors === null) {
           vErrors = [err3];
         } else {
@@ -7182,7 +7182,7 @@ function validate86(data, { instancePath = "", parentData, parentDataProperty, r
         for (let i0 = 0; i0 < len0; i0++) {
           let data3 = data2[i0];
           if (!(typeof data3 == "number" && (!(data3 % 1) && !isNaN(data3)) && isFinite(data3))) {
-            const err4 = { instancePath: instancePath + "/output_ids/" + i0, schemaPath: "#/properties/output_ids/items/type", keyword: "type", params: { type: "integer" }, message: "must be integer", schema: schema92.properties.output_ids.items.type, parentSchema: schema92.properties.output_ids.items, data: data3 };
+            const err4 = { instancePath: instancePath + "/output_ids/" + i0, schemaPath: "#/$defs/LettaTurn/properties/output_ids/items/type", keyword: "type", params: { type: "integer" }, message: "must be integer", schema: schema92.properties.output_ids.items.type, parentSchema: schema92.properties.output_ids.items, data: data3 };
             if (vErrors === null) {
               vErrors = [err4];
             } else {
@@ -7196,7 +7196,7 @@ function validate86(data, { instancePath = "", parentData, parentDataProperty, r
     if (data.output_token_logprobs !== void 0) {
       let data4 = data.output_token_logprobs;
       if (!Array.isArray(data4) && data4 !== null) {
-        const err5 = { instancePath: instancePath + "/output_token_logprobs", schemaPath: "#/properties/output_token_logprobs/type", keyword: "type", params: { type: schema92.properties.output_token_logprobs.type }, message: "must be array,null", schema: schema92.properties.output_token_logprobs.type, parentSchema: schema92.properties.output_token_logprobs, data: data4 };
+        const err5 = { instancePath: instancePath + "/output_token_logprobs", schemaPath: "#/$defs/LettaTurn/properties/output_token_logprobs/type", keyword: "type", params: { type: schema92.properties.output_token_logprobs.type }, message: "must be array,null", schema: schema92.properties.output_token_logprobs.type, parentSchema: schema92.properties.output_token_logprobs, data: data4 };
         if (vErrors === null) {
           vErrors = [err5];
         } else {
@@ -7209,7 +7209,7 @@ function validate86(data, { instancePath = "", parentData, parentDataProperty, r
         for (let i1 = 0; i1 < len1; i1++) {
           let data5 = data4[i1];
           if (!Array.isArray(data5)) {
-            const err6 = { instancePath: instancePath + "/output_token_logprobs/" + i1, schemaPath: "#/properties/output_token_logprobs/items/type", keyword: "type", params: { type: "array" }, message: "must be array", schema: schema92.properties.output_token_logprobs.items.type, parentSchema: schema92.properties.output_token_logprobs.items, data: data5 };
+            const err6 = { instancePath: instancePath + "/output_token_logprobs/" + i1, schemaPath: "#/$defs/LettaTurn/properties/output_token_logprobs/items/type", keyword: "type", params: { type: "array" }, message: "must be array", schema: schema92.properties.output_token_logprobs.items.type, parentSchema: schema92.properties.output_token_logprobs.items, data: data5 };
             if (vErrors === null) {
               vErrors = [err6];
             } else {
@@ -7223,7 +7223,7 @@ function validate86(data, { instancePath = "", parentData, parentDataProperty, r
     if (data.tool_name !== void 0) {
       let data6 = data.tool_name;
       if (typeof data6 !== "string" && data6 !== null) {
-        const err7 = { instancePath: instancePath + "/tool_name", schemaPath: "#/properties/tool_name/type", keyword: "type", params: { type: schema92.properties.tool_name.type }, message: "must be string,null", schema: schema92.properties.tool_name.type, parentSchema: schema92.properties.tool_name, data: data6 };
+        const err7 = { instancePath: instancePath + "/tool_name", schemaPath: "#/$defs/LettaTurn/properties/tool_name/type", keyword: "type", params: { type: schema92.properties.tool_name.type }, message: "must be string,null", schema: schema92.properties.tool_name.type, parentSchema: schema92.properties.tool_name, data: data6 };
         if (vErrors === null) {
           vErrors = [err7];
         } else {
@@ -7233,7 +7233,7 @@ function validate86(data, { instancePath = "", parentData, parentDataProperty, r
       }
     }
   } else {
-    const err8 = { instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object", schema: schema92.type, parentSchema: schema92, data };
+    const err8 = { instancePath, schemaPath: "#/$defs/LettaTurn/type", keyword: "type", params: { type: "object" }, message: "must be object", schema: schema92.type, parentSchema: schema92, data };
     if (vErrors === null) {
       vErrors = [err8];
     } else {
@@ -7250,7 +7250,7 @@ function validate87(data, { instancePath = "", parentData, parentDataProperty, r
   let errors = 0;
   if (data && typeof data == "object" && !Array.isArray(data)) {
     if (data.message_type === void 0) {
-      const err0 = { instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: "message_type" }, message: "must have required property 'message_type'", schema: schema91.required, parentSchema: schema91, data };
+      const err0 = { instancePath, schemaPath: "#/$defs/LettaUsageStatistics/required", keyword: "required", params: { missingProperty: "message_type" }, message: "must have required property 'message_type'", schema: schema91.required, parentSchema: schema91, data };
       if (vErrors === null) {
         vErrors = [err0];
       } else {
@@ -7261,7 +7261,7 @@ function validate87(data, { instancePath = "", parentData, parentDataProperty, r
     if (data.message_type !== void 0) {
       let data0 = data.message_type;
       if ("usage_statistics" !== data0) {
-        const err1 = { instancePath: instancePath + "/message_type", schemaPath: "#/properties/message_type/const", keyword: "const", params: { allowedValue: "usage_statistics" }, message: "must be equal to constant", schema: "usage_statistics", parentSchema: schema91.properties.message_type, data: data0 };
+        const err1 = { instancePath: instancePath + "/message_type", schemaPath: "#/$defs/LettaUsageStatistics/properties/message_type/const", keyword: "const", params: { allowedValue: "usage_statistics" }, message: "must be equal to constant", schema: "usage_statistics", parentSchema: schema91.properties.message_type, data: data0 };
         if (vErrors === null) {
           vErrors = [err1];
         } else {
@@ -7273,7 +7273,7 @@ function validate87(data, { instancePath = "", parentData, parentDataProperty, r
     if (data.completion_tokens !== void 0) {
       let data1 = data.completion_tokens;
       if (!(typeof data1 == "number" && (!(data1 % 1) && !isNaN(data1)) && isFinite(data1))) {
-        const err2 = { instancePath: instancePath + "/completion_tokens", schemaPath: "#/properties/completion_tokens/type", keyword: "type", params: { type: "integer" }, message: "must be integer", schema: schema91.properties.completion_tokens.type, parentSchema: schema91.properties.completion_tokens, data: data1 };
+        const err2 = { instancePath: instancePath + "/completion_tokens", schemaPath: "#/$defs/LettaUsageStatistics/properties/completion_tokens/type", keyword: "type", params: { type: "integer" }, message: "must be integer", schema: schema91.properties.completion_tokens.type, parentSchema: schema91.properties.completion_tokens, data: data1 };
         if (vErrors === null) {
           vErrors = [err2];
         } else {
@@ -7285,7 +7285,7 @@ function validate87(data, { instancePath = "", parentData, parentDataProperty, r
     if (data.prompt_tokens !== void 0) {
       let data2 = data.prompt_tokens;
       if (!(typeof data2 == "number" && (!(data2 % 1) && !isNaN(data2)) && isFinite(data2))) {
-        const err3 = { instancePath: instancePath + "/prompt_tokens", schemaPath: "#/properties/prompt_tokens/type", keyword: "type", params: { type: "integer" }, message: "must be integer", schema: schema91.properties.prompt_tokens.type, parentSchema: schema91.properties.prompt_tokens, data: data2 };
+        const err3 = { instancePath: instancePath + "/prompt_tokens", schemaPath: "#/$defs/LettaUsageStatistics/properties/prompt_tokens/type", keyword: "type", params: { type: "integer" }, message: "must be integer", schema: schema91.properties.prompt_tokens.type, parentSchema: schema91.properties.prompt_tokens, data: data2 };
         if (vErrors === null) {
           vErrors = [err3];
         } else {
@@ -7297,7 +7297,7 @@ function validate87(data, { instancePath = "", parentData, parentDataProperty, r
     if (data.total_tokens !== void 0) {
       let data3 = data.total_tokens;
       if (!(typeof data3 == "number" && (!(data3 % 1) && !isNaN(data3)) && isFinite(data3))) {
-        const err4 = { instancePath: instancePath + "/total_tokens", schemaPath: "#/properties/total_tokens/type", keyword: "type", params: { type: "integer" }, message: "must be integer", schema: schema91.properties.total_tokens.type, parentSchema: schema91.properties.total_tokens, data: data3 };
+        const err4 = { instancePath: instancePath + "/total_tokens", schemaPath: "#/$defs/LettaUsageStatistics/properties/total_tokens/type", keyword: "type", params: { type: "integer" }, message: "must be integer", schema: schema91.properties.total_tokens.type, parentSchema: schema91.properties.total_tokens, data: data3 };
         if (vErrors === null) {
           vErrors = [err4];
         } else {
@@ -7309,7 +7309,7 @@ function validate87(data, { instancePath = "", parentData, parentDataProperty, r
     if (data.step_count !== void 0) {
       let data4 = data.step_count;
       if (!(typeof data4 == "number" && (!(data4 % 1) && !isNaN(data4)) && isFinite(data4))) {
-        const err5 = { instancePath: instancePath + "/step_count", schemaPath: "#/properties/step_count/type", keyword: "type", params: { type: "integer" }, message: "must be integer", schema: schema91.properties.step_count.type, parentSchema: schema91.properties.step_count, data: data4 };
+        const err5 = { instancePath: instancePath + "/step_count", schemaPath: "#/$defs/LettaUsageStatistics/properties/step_count/type", keyword: "type", params: { type: "integer" }, message: "must be integer", schema: schema91.properties.step_count.type, parentSchema: schema91.properties.step_count, data: data4 };
         if (vErrors === null) {
           vErrors = [err5];
         } else {
@@ -7321,7 +7321,7 @@ function validate87(data, { instancePath = "", parentData, parentDataProperty, r
     if (data.run_ids !== void 0) {
       let data5 = data.run_ids;
       if (!Array.isArray(data5) && data5 !== null) {
-        const err6 = { instancePath: instancePath + "/run_ids", schemaPath: "#/properties/run_ids/type", keyword: "type", params: { type: schema91.properties.run_ids.type }, message: "must be array,null", schema: schema91.properties.run_ids.type, parentSchema: schema91.properties.run_ids, data: data5 };
+        const err6 = { instancePath: instancePath + "/run_ids", schemaPath: "#/$defs/LettaUsageStatistics/properties/run_ids/type", keyword: "type", params: { type: schema91.properties.run_ids.type }, message: "must be array,null", schema: schema91.properties.run_ids.type, parentSchema: schema91.properties.run_ids, data: data5 };
         if (vErrors === null) {
           vErrors = [err6];
         } else {
@@ -7334,7 +7334,7 @@ function validate87(data, { instancePath = "", parentData, parentDataProperty, r
         for (let i0 = 0; i0 < len0; i0++) {
           let data6 = data5[i0];
           if (typeof data6 !== "string") {
-            const err7 = { instancePath: instancePath + "/run_ids/" + i0, schemaPath: "#/properties/run_ids/items/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema91.properties.run_ids.items.type, parentSchema: schema91.properties.run_ids.items, data: data6 };
+            const err7 = { instancePath: instancePath + "/run_ids/" + i0, schemaPath: "#/$defs/LettaUsageStatistics/properties/run_ids/items/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema91.properties.run_ids.items.type, parentSchema: schema91.properties.run_ids.items, data: data6 };
             if (vErrors === null) {
               vErrors = [err7];
             } else {
@@ -7348,7 +7348,7 @@ function validate87(data, { instancePath = "", parentData, parentDataProperty, r
     if (data.cached_input_tokens !== void 0) {
       let data7 = data.cached_input_tokens;
       if (!(typeof data7 == "number" && (!(data7 % 1) && !isNaN(data7)) && isFinite(data7)) && data7 !== null) {
-        const err8 = { instancePath: instancePath + "/cached_input_tokens", schemaPath: "#/properties/cached_input_tokens/type", keyword: "type", params: { type: schema91.properties.cached_input_tokens.type }, message: "must be integer,null", schema: schema91.properties.cached_input_tokens.type, parentSchema: schema91.properties.cached_input_tokens, data: data7 };
+        const err8 = { instancePath: instancePath + "/cached_input_tokens", schemaPath: "#/$defs/LettaUsageStatistics/properties/cached_input_tokens/type", keyword: "type", params: { type: schema91.properties.cached_input_tokens.type }, message: "must be integer,null", schema: schema91.properties.cached_input_tokens.type, parentSchema: schema91.properties.cached_input_tokens, data: data7 };
         if (vErrors === null) {
           vErrors = [err8];
         } else {
@@ -7360,7 +7360,7 @@ function validate87(data, { instancePath = "", parentData, parentDataProperty, r
     if (data.cache_write_tokens !== void 0) {
       let data8 = data.cache_write_tokens;
       if (!(typeof data8 == "number" && (!(data8 % 1) && !isNaN(data8)) && isFinite(data8)) && data8 !== null) {
-        const err9 = { instancePath: instancePath + "/cache_write_tokens", schemaPath: "#/properties/cache_write_tokens/type", keyword: "type", params: { type: schema91.properties.cache_write_tokens.type }, message: "must be integer,null", schema: schema91.properties.cache_write_tokens.type, parentSchema: schema91.properties.cache_write_tokens, data: data8 };
+        const err9 = { instancePath: instancePath + "/cache_write_tokens", schemaPath: "#/$defs/LettaUsageStatistics/properties/cache_write_tokens/type", keyword: "type", params: { type: schema91.properties.cache_write_tokens.type }, message: "must be integer,null", schema: schema91.properties.cache_write_tokens.type, parentSchema: schema91.properties.cache_write_tokens, data: data8 };
         if (vErrors === null) {
           vErrors = [err9];
         } else {
@@ -7372,7 +7372,7 @@ function validate87(data, { instancePath = "", parentData, parentDataProperty, r
     if (data.reasoning_tokens !== void 0) {
       let data9 = data.reasoning_tokens;
       if (!(typeof data9 == "number" && (!(data9 % 1) && !isNaN(data9)) && isFinite(data9)) && data9 !== null) {
-        const err10 = { instancePath: instancePath + "/reasoning_tokens", schemaPath: "#/properties/reasoning_tokens/type", keyword: "type", params: { type: schema91.properties.reasoning_tokens.type }, message: "must be integer,null", schema: schema91.properties.reasoning_tokens.type, parentSchema: schema91.properties.reasoning_tokens, data: data9 };
+        const err10 = { instancePath: instancePath + "/reasoning_tokens", schemaPath: "#/$defs/LettaUsageStatistics/properties/reasoning_tokens/type", keyword: "type", params: { type: schema91.properties.reasoning_tokens.type }, message: "must be integer,null", schema: schema91.properties.reasoning_tokens.type, parentSchema: schema91.properties.reasoning_tokens, data: data9 };
         if (vErrors === null) {
           vErrors = [err10];
         } else {
@@ -7384,7 +7384,7 @@ function validate87(data, { instancePath = "", parentData, parentDataProperty, r
     if (data.context_tokens !== void 0) {
       let data10 = data.context_tokens;
       if (!(typeof data10 == "number" && (!(data10 % 1) && !isNaN(data10)) && isFinite(data10)) && data10 !== null) {
-        const err11 = { instancePath: instancePath + "/context_tokens", schemaPath: "#/properties/context_tokens/type", keyword: "type", params: { type: schema91.properties.context_tokens.type }, message: "must be integer,null", schema: schema91.properties.context_tokens.type, parentSchema: schema91.properties.context_tokens, data: data10 };
+        const err11 = { instancePath: instancePath + "/context_tokens", schemaPath: "#/$defs/LettaUsageStatistics/properties/context_tokens/type", keyword: "type", params: { type: schema91.properties.context_tokens.type }, message: "must be integer,null", schema: schema91.properties.context_tokens.type, parentSchema: schema91.properties.context_tokens, data: data10 };
         if (vErrors === null) {
           vErrors = [err11];
         } else {
@@ -7394,7 +7394,7 @@ function validate87(data, { instancePath = "", parentData, parentDataProperty, r
       }
     }
   } else {
-    const err12 = { instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object", schema: schema91.type, parentSchema: schema91, data };
+    const err12 = { instancePath, schemaPath: "#/$defs/LettaUsageStatistics/type", keyword: "type", params: { type: "object" }, message: "must be object", schema: schema91.type, parentSchema: schema91, data };
     if (vErrors === null) {
       vErrors = [err12];
     } else {
@@ -7557,7 +7557,7 @@ function validate88(data, { instancePath = "", parentData, parentDataProperty, r
   }
   if (data && typeof data == "object" && !Array.isArray(data)) {
     if (data.message_type === void 0) {
-      const err13 = { instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: "message_type" }, message: "must have required property 'message_type'", schema: schema72.required, parentSchema: schema72, data };
+      const err13 = { instancePath, schemaPath: "#/$defs/ReasoningMessage/required", keyword: "required", params: { missingProperty: "message_type" }, message: "must have required property 'message_type'", schema: schema72.required, parentSchema: schema72, data };
       if (vErrors === null) {
         vErrors = [err13];
       } else {
@@ -7566,7 +7566,7 @@ function validate88(data, { instancePath = "", parentData, parentDataProperty, r
       errors++;
     }
     if (data.reasoning === void 0) {
-      const err14 = { instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: "reasoning" }, message: "must have required property 'reasoning'", schema: schema72.required, parentSchema: schema72, data };
+      const err14 = { instancePath, schemaPath: "#/$defs/ReasoningMessage/required", keyword: "required", params: { missingProperty: "reasoning" }, message: "must have required property 'reasoning'", schema: schema72.required, parentSchema: schema72, data };
       if (vErrors === null) {
         vErrors = [err14];
       } else {
@@ -7577,7 +7577,7 @@ function validate88(data, { instancePath = "", parentData, parentDataProperty, r
     if (data.message_type !== void 0) {
       let data9 = data.message_type;
       if ("reasoning_message" !== data9) {
-        const err15 = { instancePath: instancePath + "/message_type", schemaPath: "#/properties/message_type/const", keyword: "const", params: { allowedValue: "reasoning_message" }, message: "must be equal to constant", schema: "reasoning_message", parentSchema: schema72.properties.message_type, data: data9 };
+        const err15 = { instancePath: instancePath + "/message_type", schemaPath: "#/$defs/ReasoningMessage/properties/message_type/const", keyword: "const", params: { allowedValue: "reasoning_message" }, message: "must be equal to constant", schema: "reasoning_message", parentSchema: schema72.properties.message_type, data: data9 };
         if (vErrors === null) {
           vErrors = [err15];
         } else {
@@ -7589,7 +7589,7 @@ function validate88(data, { instancePath = "", parentData, parentDataProperty, r
     if (data.source !== void 0) {
       let data10 = data.source;
       if (!(data10 === "reasoner_model" || data10 === "non_reasoner_model")) {
-        const err16 = { instancePath: instancePath + "/source", schemaPath: "#/properties/source/enum", keyword: "enum", params: { allowedValues: schema72.properties.source.enum }, message: "must be equal to one of the allowed values", schema: schema72.properties.source.enum, parentSchema: schema72.properties.source, data: data10 };
+        const err16 = { instancePath: instancePath + "/source", schemaPath: "#/$defs/ReasoningMessage/properties/source/enum", keyword: "enum", params: { allowedValues: schema72.properties.source.enum }, message: "must be equal to one of the allowed values", schema: schema72.properties.source.enum, parentSchema: schema72.properties.source, data: data10 };
         if (vErrors === null) {
           vErrors = [err16];
         } else {
@@ -7601,7 +7601,7 @@ function validate88(data, { instancePath = "", parentData, parentDataProperty, r
     if (data.reasoning !== void 0) {
       let data11 = data.reasoning;
       if (typeof data11 !== "string") {
-        const err17 = { instancePath: instancePath + "/reasoning", schemaPath: "#/properties/reasoning/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema72.properties.reasoning.type, parentSchema: schema72.properties.reasoning, data: data11 };
+        const err17 = { instancePath: instancePath + "/reasoning", schemaPath: "#/$defs/ReasoningMessage/properties/reasoning/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema72.properties.reasoning.type, parentSchema: schema72.properties.reasoning, data: data11 };
         if (vErrors === null) {
           vErrors = [err17];
         } else {
@@ -7613,7 +7613,7 @@ function validate88(data, { instancePath = "", parentData, parentDataProperty, r
     if (data.signature !== void 0) {
       let data12 = data.signature;
       if (typeof data12 !== "string" && data12 !== null) {
-        const err18 = { instancePath: instancePath + "/signature", schemaPath: "#/properties/signature/type", keyword: "type", params: { type: schema72.properties.signature.type }, message: "must be string,null", schema: schema72.properties.signature.type, parentSchema: schema72.properties.signature, data: data12 };
+        const err18 = { instancePath: instancePath + "/signature", schemaPath: "#/$defs/ReasoningMessage/properties/signature/type", keyword: "type", params: { type: schema72.properties.signature.type }, message: "must be string,null", schema: schema72.properties.signature.type, parentSchema: schema72.properties.signature, data: data12 };
         if (vErrors === null) {
           vErrors = [err18];
         } else {
@@ -7623,7 +7623,7 @@ function validate88(data, { instancePath = "", parentData, parentDataProperty, r
       }
     }
   } else {
-    const err19 = { instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object", schema: schema72.type, parentSchema: schema72, data };
+    const err19 = { instancePath, schemaPath: "#/$defs/ReasoningMessage/type", keyword: "type", params: { type: "object" }, message: "must be object", schema: schema72.type, parentSchema: schema72, data };
     if (vErrors === null) {
       vErrors = [err19];
     } else {
@@ -7786,7 +7786,7 @@ function validate89(data, { instancePath = "", parentData, parentDataProperty, r
   }
   if (data && typeof data == "object" && !Array.isArray(data)) {
     if (data.message_type === void 0) {
-      const err13 = { instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: "message_type" }, message: "must have required property 'message_type'", schema: schema83.required, parentSchema: schema83, data };
+      const err13 = { instancePath, schemaPath: "#/$defs/SummaryMessage/required", keyword: "required", params: { missingProperty: "message_type" }, message: "must have required property 'message_type'", schema: schema83.required, parentSchema: schema83, data };
       if (vErrors === null) {
         vErrors = [err13];
       } else {
@@ -7795,7 +7795,7 @@ function validate89(data, { instancePath = "", parentData, parentDataProperty, r
       errors++;
     }
     if (data.summary === void 0) {
-      const err14 = { instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: "summary" }, message: "must have required property 'summary'", schema: schema83.required, parentSchema: schema83, data };
+      const err14 = { instancePath, schemaPath: "#/$defs/SummaryMessage/required", keyword: "required", params: { missingProperty: "summary" }, message: "must have required property 'summary'", schema: schema83.required, parentSchema: schema83, data };
       if (vErrors === null) {
         vErrors = [err14];
       } else {
@@ -7806,7 +7806,7 @@ function validate89(data, { instancePath = "", parentData, parentDataProperty, r
     if (data.message_type !== void 0) {
       let data9 = data.message_type;
       if ("summary_message" !== data9) {
-        const err15 = { instancePath: instancePath + "/message_type", schemaPath: "#/properties/message_type/const", keyword: "const", params: { allowedValue: "summary_message" }, message: "must be equal to constant", schema: "summary_message", parentSchema: schema83.properties.message_type, data: data9 };
+        const err15 = { instancePath: instancePath + "/message_type", schemaPath: "#/$defs/SummaryMessage/properties/message_type/const", keyword: "const", params: { allowedValue: "summary_message" }, message: "must be equal to constant", schema: "summary_message", parentSchema: schema83.properties.message_type, data: data9 };
         if (vErrors === null) {
           vErrors = [err15];
         } else {
@@ -7818,7 +7818,7 @@ function validate89(data, { instancePath = "", parentData, parentDataProperty, r
     if (data.summary !== void 0) {
       let data10 = data.summary;
       if (typeof data10 !== "string") {
-        const err16 = { instancePath: instancePath + "/summary", schemaPath: "#/properties/summary/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema83.properties.summary.type, parentSchema: schema83.properties.summary, data: data10 };
+        const err16 = { instancePath: instancePath + "/summary", schemaPath: "#/$defs/SummaryMessage/properties/summary/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema83.properties.summary.type, parentSchema: schema83.properties.summary, data: data10 };
         if (vErrors === null) {
           vErrors = [err16];
         } else {
@@ -7955,7 +7955,7 @@ function validate89(data, { instancePath = "", parentData, parentDataProperty, r
       if (!valid4) {
         const _errs42 = errors;
         if (data11 !== null) {
-          const err28 = { instancePath: instancePath + "/compaction_stats", schemaPath: "#/properties/compaction_stats/anyOf/1/type", keyword: "type", params: { type: "null" }, message: "must be null", schema: schema83.properties.compaction_stats.anyOf[1].type, parentSchema: schema83.properties.compaction_stats.anyOf[1], data: data11 };
+          const err28 = { instancePath: instancePath + "/compaction_stats", schemaPath: "#/$defs/SummaryMessage/properties/compaction_stats/anyOf/1/type", keyword: "type", params: { type: "null" }, message: "must be null", schema: schema83.properties.compaction_stats.anyOf[1].type, parentSchema: schema83.properties.compaction_stats.anyOf[1], data: data11 };
           if (vErrors === null) {
             vErrors = [err28];
           } else {
@@ -7967,7 +7967,7 @@ function validate89(data, { instancePath = "", parentData, parentDataProperty, r
         valid4 = valid4 || _valid0;
       }
       if (!valid4) {
-        const err29 = { instancePath: instancePath + "/compaction_stats", schemaPath: "#/properties/compaction_stats/anyOf", keyword: "anyOf", params: {}, message: "must match a schema in anyOf", schema: schema83.properties.compaction_stats.anyOf, parentSchema: schema83.properties.compaction_stats, data: data11 };
+        const err29 = { instancePath: instancePath + "/compaction_stats", schemaPath: "#/$defs/SummaryMessage/properties/compaction_stats/anyOf", keyword: "anyOf", params: {}, message: "must match a schema in anyOf", schema: schema83.properties.compaction_stats.anyOf, parentSchema: schema83.properties.compaction_stats, data: data11 };
         if (vErrors === null) {
           vErrors = [err29];
         } else {
@@ -7986,7 +7986,7 @@ function validate89(data, { instancePath = "", parentData, parentDataProperty, r
       }
     }
   } else {
-    const err30 = { instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object", schema: schema83.type, parentSchema: schema83, data };
+    const err30 = { instancePath, schemaPath: "#/$defs/SummaryMessage/type", keyword: "type", params: { type: "object" }, message: "must be object", schema: schema83.type, parentSchema: schema83, data };
     if (vErrors === null) {
       vErrors = [err30];
     } else {
@@ -8149,7 +8149,7 @@ function validate90(data, { instancePath = "", parentData, parentDataProperty, r
   }
   if (data && typeof data == "object" && !Array.isArray(data)) {
     if (data.message_type === void 0) {
-      const err13 = { instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: "message_type" }, message: "must have required property 'message_type'", schema: schema68.required, parentSchema: schema68, data };
+      const err13 = { instancePath, schemaPath: "#/$defs/SystemMessage/required", keyword: "required", params: { missingProperty: "message_type" }, message: "must have required property 'message_type'", schema: schema68.required, parentSchema: schema68, data };
       if (vErrors === null) {
         vErrors = [err13];
       } else {
@@ -8158,7 +8158,7 @@ function validate90(data, { instancePath = "", parentData, parentDataProperty, r
       errors++;
     }
     if (data.content === void 0) {
-      const err14 = { instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: "content" }, message: "must have required property 'content'", schema: schema68.required, parentSchema: schema68, data };
+      const err14 = { instancePath, schemaPath: "#/$defs/SystemMessage/required", keyword: "required", params: { missingProperty: "content" }, message: "must have required property 'content'", schema: schema68.required, parentSchema: schema68, data };
       if (vErrors === null) {
         vErrors = [err14];
       } else {
@@ -8169,7 +8169,7 @@ function validate90(data, { instancePath = "", parentData, parentDataProperty, r
     if (data.message_type !== void 0) {
       let data9 = data.message_type;
       if ("system_message" !== data9) {
-        const err15 = { instancePath: instancePath + "/message_type", schemaPath: "#/properties/message_type/const", keyword: "const", params: { allowedValue: "system_message" }, message: "must be equal to constant", schema: "system_message", parentSchema: schema68.properties.message_type, data: data9 };
+        const err15 = { instancePath: instancePath + "/message_type", schemaPath: "#/$defs/SystemMessage/properties/message_type/const", keyword: "const", params: { allowedValue: "system_message" }, message: "must be equal to constant", schema: "system_message", parentSchema: schema68.properties.message_type, data: data9 };
         if (vErrors === null) {
           vErrors = [err15];
         } else {
@@ -8181,7 +8181,7 @@ function validate90(data, { instancePath = "", parentData, parentDataProperty, r
     if (data.content !== void 0) {
       let data10 = data.content;
       if (typeof data10 !== "string") {
-        const err16 = { instancePath: instancePath + "/content", schemaPath: "#/properties/content/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema68.properties.content.type, parentSchema: schema68.properties.content, data: data10 };
+        const err16 = { instancePath: instancePath + "/content", schemaPath: "#/$defs/SystemMessage/properties/content/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema68.properties.content.type, parentSchema: schema68.properties.content, data: data10 };
         if (vErrors === null) {
           vErrors = [err16];
         } else {
@@ -8191,7 +8191,7 @@ function validate90(data, { instancePath = "", parentData, parentDataProperty, r
       }
     }
   } else {
-    const err17 = { instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object", schema: schema68.type, parentSchema: schema68, data };
+    const err17 = { instancePath, schemaPath: "#/$defs/SystemMessage/type", keyword: "type", params: { type: "object" }, message: "must be object", schema: schema68.type, parentSchema: schema68, data };
     if (vErrors === null) {
       vErrors = [err17];
     } else {
@@ -8208,7 +8208,7 @@ function validate91(data, { instancePath = "", parentData, parentDataProperty, r
   let errors = 0;
   if (data && typeof data == "object" && !Array.isArray(data)) {
     if (data.type === void 0) {
-      const err0 = { instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: "type" }, message: "must have required property 'type'", schema: schema40.required, parentSchema: schema40, data };
+      const err0 = { instancePath, schemaPath: "#/$defs/TextContent/required", keyword: "required", params: { missingProperty: "type" }, message: "must have required property 'type'", schema: schema40.required, parentSchema: schema40, data };
       if (vErrors === null) {
         vErrors = [err0];
       } else {
@@ -8217,7 +8217,7 @@ function validate91(data, { instancePath = "", parentData, parentDataProperty, r
       errors++;
     }
     if (data.text === void 0) {
-      const err1 = { instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: "text" }, message: "must have required property 'text'", schema: schema40.required, parentSchema: schema40, data };
+      const err1 = { instancePath, schemaPath: "#/$defs/TextContent/required", keyword: "required", params: { missingProperty: "text" }, message: "must have required property 'text'", schema: schema40.required, parentSchema: schema40, data };
       if (vErrors === null) {
         vErrors = [err1];
       } else {
@@ -8228,7 +8228,7 @@ function validate91(data, { instancePath = "", parentData, parentDataProperty, r
     if (data.type !== void 0) {
       let data0 = data.type;
       if ("text" !== data0) {
-        const err2 = { instancePath: instancePath + "/type", schemaPath: "#/properties/type/const", keyword: "const", params: { allowedValue: "text" }, message: "must be equal to constant", schema: "text", parentSchema: schema40.properties.type, data: data0 };
+        const err2 = { instancePath: instancePath + "/type", schemaPath: "#/$defs/TextContent/properties/type/const", keyword: "const", params: { allowedValue: "text" }, message: "must be equal to constant", schema: "text", parentSchema: schema40.properties.type, data: data0 };
         if (vErrors === null) {
           vErrors = [err2];
         } else {
@@ -8240,7 +8240,7 @@ function validate91(data, { instancePath = "", parentData, parentDataProperty, r
     if (data.text !== void 0) {
       let data1 = data.text;
       if (typeof data1 !== "string") {
-        const err3 = { instancePath: instancePath + "/text", schemaPath: "#/properties/text/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema40.properties.text.type, parentSchema: schema40.properties.text, data: data1 };
+        const err3 = { instancePath: instancePath + "/text", schemaPath: "#/$defs/TextContent/properties/text/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema40.properties.text.type, parentSchema: schema40.properties.text, data: data1 };
         if (vErrors === null) {
           vErrors = [err3];
         } else {
@@ -8252,7 +8252,7 @@ function validate91(data, { instancePath = "", parentData, parentDataProperty, r
     if (data.signature !== void 0) {
       let data2 = data.signature;
       if (typeof data2 !== "string" && data2 !== null) {
-        const err4 = { instancePath: instancePath + "/signature", schemaPath: "#/properties/signature/type", keyword: "type", params: { type: schema40.properties.signature.type }, message: "must be string,null", schema: schema40.properties.signature.type, parentSchema: schema40.properties.signature, data: data2 };
+        const err4 = { instancePath: instancePath + "/signature", schemaPath: "#/$defs/TextContent/properties/signature/type", keyword: "type", params: { type: schema40.properties.signature.type }, message: "must be string,null", schema: schema40.properties.signature.type, parentSchema: schema40.properties.signature, data: data2 };
         if (vErrors === null) {
           vErrors = [err4];
         } else {
@@ -8262,7 +8262,7 @@ function validate91(data, { instancePath = "", parentData, parentDataProperty, r
       }
     }
   } else {
-    const err5 = { instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object", schema: schema40.type, parentSchema: schema40, data };
+    const err5 = { instancePath, schemaPath: "#/$defs/TextContent/type", keyword: "type", params: { type: "object" }, message: "must be object", schema: schema40.type, parentSchema: schema40, data };
     if (vErrors === null) {
       vErrors = [err5];
     } else {
@@ -8279,7 +8279,7 @@ function validate92(data, { instancePath = "", parentData, parentDataProperty, r
   let errors = 0;
   if (data && typeof data == "object" && !Array.isArray(data)) {
     if (data.name === void 0) {
-      const err0 = { instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: "name" }, message: "must have required property 'name'", schema: schema44.required, parentSchema: schema44, data };
+      const err0 = { instancePath, schemaPath: "#/$defs/ToolCall/required", keyword: "required", params: { missingProperty: "name" }, message: "must have required property 'name'", schema: schema44.required, parentSchema: schema44, data };
       if (vErrors === null) {
         vErrors = [err0];
       } else {
@@ -8288,7 +8288,7 @@ function validate92(data, { instancePath = "", parentData, parentDataProperty, r
       errors++;
     }
     if (data.arguments === void 0) {
-      const err1 = { instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: "arguments" }, message: "must have required property 'arguments'", schema: schema44.required, parentSchema: schema44, data };
+      const err1 = { instancePath, schemaPath: "#/$defs/ToolCall/required", keyword: "required", params: { missingProperty: "arguments" }, message: "must have required property 'arguments'", schema: schema44.required, parentSchema: schema44, data };
       if (vErrors === null) {
         vErrors = [err1];
       } else {
@@ -8297,7 +8297,7 @@ function validate92(data, { instancePath = "", parentData, parentDataProperty, r
       errors++;
     }
     if (data.tool_call_id === void 0) {
-      const err2 = { instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: "tool_call_id" }, message: "must have required property 'tool_call_id'", schema: schema44.required, parentSchema: schema44, data };
+      const err2 = { instancePath, schemaPath: "#/$defs/ToolCall/required", keyword: "required", params: { missingProperty: "tool_call_id" }, message: "must have required property 'tool_call_id'", schema: schema44.required, parentSchema: schema44, data };
       if (vErrors === null) {
         vErrors = [err2];
       } else {
@@ -8308,7 +8308,7 @@ function validate92(data, { instancePath = "", parentData, parentDataProperty, r
     if (data.name !== void 0) {
       let data0 = data.name;
       if (typeof data0 !== "string") {
-        const err3 = { instancePath: instancePath + "/name", schemaPath: "#/properties/name/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema44.properties.name.type, parentSchema: schema44.properties.name, data: data0 };
+        const err3 = { instancePath: instancePath + "/name", schemaPath: "#/$defs/ToolCall/properties/name/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema44.properties.name.type, parentSchema: schema44.properties.name, data: data0 };
         if (vErrors === null) {
           vErrors = [err3];
         } else {
@@ -8320,7 +8320,7 @@ function validate92(data, { instancePath = "", parentData, parentDataProperty, r
     if (data.arguments !== void 0) {
       let data1 = data.arguments;
       if (typeof data1 !== "string") {
-        const err4 = { instancePath: instancePath + "/arguments", schemaPath: "#/properties/arguments/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema44.properties.arguments.type, parentSchema: schema44.properties.arguments, data: data1 };
+        const err4 = { instancePath: instancePath + "/arguments", schemaPath: "#/$defs/ToolCall/properties/arguments/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema44.properties.arguments.type, parentSchema: schema44.properties.arguments, data: data1 };
         if (vErrors === null) {
           vErrors = [err4];
         } else {
@@ -8332,7 +8332,7 @@ function validate92(data, { instancePath = "", parentData, parentDataProperty, r
     if (data.tool_call_id !== void 0) {
       let data2 = data.tool_call_id;
       if (typeof data2 !== "string") {
-        const err5 = { instancePath: instancePath + "/tool_call_id", schemaPath: "#/properties/tool_call_id/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema44.properties.tool_call_id.type, parentSchema: schema44.properties.tool_call_id, data: data2 };
+        const err5 = { instancePath: instancePath + "/tool_call_id", schemaPath: "#/$defs/ToolCall/properties/tool_call_id/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema44.properties.tool_call_id.type, parentSchema: schema44.properties.tool_call_id, data: data2 };
         if (vErrors === null) {
           vErrors = [err5];
         } else {
@@ -8342,7 +8342,7 @@ function validate92(data, { instancePath = "", parentData, parentDataProperty, r
       }
     }
   } else {
-    const err6 = { instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object", schema: schema44.type, parentSchema: schema44, data };
+    const err6 = { instancePath, schemaPath: "#/$defs/ToolCall/type", keyword: "type", params: { type: "object" }, message: "must be object", schema: schema44.type, parentSchema: schema44, data };
     if (vErrors === null) {
       vErrors = [err6];
     } else {
@@ -8403,7 +8403,7 @@ function validate93(data, { instancePath = "", parentData, parentDataProperty, r
   }
   var valid0 = _errs2 === errors;
   if (valid0) {
-    const err3 = { instancePath, schemaPath: "#/not", keyword: "not", params: {}, message: "must NOT be valid", schema: schema45.not, parentSchema: schema45, data };
+    const err3 = { instancePath, schemaPath: "#/$defs/ToolCallDelta/not", keyword: "not", params: {}, message: "must NOT be valid", schema: schema45.not, parentSchema: schema45, data };
     if (vErrors === null) {
       vErrors = [err3];
     } else {
@@ -8424,7 +8424,7 @@ function validate93(data, { instancePath = "", parentData, parentDataProperty, r
     if (data.name !== void 0) {
       let data3 = data.name;
       if (typeof data3 !== "string" && data3 !== null) {
-        const err4 = { instancePath: instancePath + "/name", schemaPath: "#/properties/name/type", keyword: "type", params: { type: schema45.properties.name.type }, message: "must be string,null", schema: schema45.properties.name.type, parentSchema: schema45.properties.name, data: data3 };
+        const err4 = { instancePath: instancePath + "/name", schemaPath: "#/$defs/ToolCallDelta/properties/name/type", keyword: "type", params: { type: schema45.properties.name.type }, message: "must be string,null", schema: schema45.properties.name.type, parentSchema: schema45.properties.name, data: data3 };
         if (vErrors === null) {
           vErrors = [err4];
         } else {
@@ -8436,7 +8436,7 @@ function validate93(data, { instancePath = "", parentData, parentDataProperty, r
     if (data.arguments !== void 0) {
       let data4 = data.arguments;
       if (typeof data4 !== "string" && data4 !== null) {
-        const err5 = { instancePath: instancePath + "/arguments", schemaPath: "#/properties/arguments/type", keyword: "type", params: { type: schema45.properties.arguments.type }, message: "must be string,null", schema: schema45.properties.arguments.type, parentSchema: schema45.properties.arguments, data: data4 };
+        const err5 = { instancePath: instancePath + "/arguments", schemaPath: "#/$defs/ToolCallDelta/properties/arguments/type", keyword: "type", params: { type: schema45.properties.arguments.type }, message: "must be string,null", schema: schema45.properties.arguments.type, parentSchema: schema45.properties.arguments, data: data4 };
         if (vErrors === null) {
           vErrors = [err5];
         } else {
@@ -8448,7 +8448,7 @@ function validate93(data, { instancePath = "", parentData, parentDataProperty, r
     if (data.tool_call_id !== void 0) {
       let data5 = data.tool_call_id;
       if (typeof data5 !== "string" && data5 !== null) {
-        const err6 = { instancePath: instancePath + "/tool_call_id", schemaPath: "#/properties/tool_call_id/type", keyword: "type", params: { type: schema45.properties.tool_call_id.type }, message: "must be string,null", schema: schema45.properties.tool_call_id.type, parentSchema: schema45.properties.tool_call_id, data: data5 };
+        const err6 = { instancePath: instancePath + "/tool_call_id", schemaPath: "#/$defs/ToolCallDelta/properties/tool_call_id/type", keyword: "type", params: { type: schema45.properties.tool_call_id.type }, message: "must be string,null", schema: schema45.properties.tool_call_id.type, parentSchema: schema45.properties.tool_call_id, data: data5 };
         if (vErrors === null) {
           vErrors = [err6];
         } else {
@@ -8458,7 +8458,7 @@ function validate93(data, { instancePath = "", parentData, parentDataProperty, r
       }
     }
   } else {
-    const err7 = { instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object", schema: schema45.type, parentSchema: schema45, data };
+    const err7 = { instancePath, schemaPath: "#/$defs/ToolCallDelta/type", keyword: "type", params: { type: "object" }, message: "must be object", schema: schema45.type, parentSchema: schema45, data };
     if (vErrors === null) {
       vErrors = [err7];
     } else {
@@ -8621,7 +8621,7 @@ function validate94(data, { instancePath = "", parentData, parentDataProperty, r
   }
   if (data && typeof data == "object" && !Array.isArray(data)) {
     if (data.message_type === void 0) {
-      const err13 = { instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: "message_type" }, message: "must have required property 'message_type'", schema: schema74.required, parentSchema: schema74, data };
+      const err13 = { instancePath, schemaPath: "#/$defs/ToolCallMessage/required", keyword: "required", params: { missingProperty: "message_type" }, message: "must have required property 'message_type'", schema: schema74.required, parentSchema: schema74, data };
       if (vErrors === null) {
         vErrors = [err13];
       } else {
@@ -8630,7 +8630,7 @@ function validate94(data, { instancePath = "", parentData, parentDataProperty, r
       errors++;
     }
     if (data.tool_call === void 0) {
-      const err14 = { instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: "tool_call" }, message: "must have required property 'tool_call'", schema: schema74.required, parentSchema: schema74, data };
+      const err14 = { instancePath, schemaPath: "#/$defs/ToolCallMessage/required", keyword: "required", params: { missingProperty: "tool_call" }, message: "must have required property 'tool_call'", schema: schema74.required, parentSchema: schema74, data };
       if (vErrors === null) {
         vErrors = [err14];
       } else {
@@ -8641,7 +8641,7 @@ function validate94(data, { instancePath = "", parentData, parentDataProperty, r
     if (data.message_type !== void 0) {
       let data9 = data.message_type;
       if ("tool_call_message" !== data9) {
-        const err15 = { instancePath: instancePath + "/message_type", schemaPath: "#/properties/message_type/const", keyword: "const", params: { allowedValue: "tool_call_message" }, message: "must be equal to constant", schema: "tool_call_message", parentSchema: schema74.properties.message_type, data: data9 };
+        const err15 = { instancePath: instancePath + "/message_type", schemaPath: "#/$defs/ToolCallMessage/properties/message_type/const", keyword: "const", params: { allowedValue: "tool_call_message" }, message: "must be equal to constant", schema: "tool_call_message", parentSchema: schema74.properties.message_type, data: data9 };
         if (vErrors === null) {
           vErrors = [err15];
         } else {
@@ -8845,7 +8845,7 @@ function validate94(data, { instancePath = "", parentData, parentDataProperty, r
         valid4 = valid4 || _valid0;
       }
       if (!valid4) {
-        const err31 = { instancePath: instancePath + "/tool_call", schemaPath: "#/properties/tool_call/anyOf", keyword: "anyOf", params: {}, message: "must match a schema in anyOf", schema: schema74.properties.tool_call.anyOf, parentSchema: schema74.properties.tool_call, data: data10 };
+        const err31 = { instancePath: instancePath + "/tool_call", schemaPath: "#/$defs/ToolCallMessage/properties/tool_call/anyOf", keyword: "anyOf", params: {}, message: "must match a schema in anyOf", schema: schema74.properties.tool_call.anyOf, parentSchema: schema74.properties.tool_call, data: data10 };
         if (vErrors === null) {
           vErrors = [err31];
         } else {
@@ -8947,7 +8947,7 @@ function validate94(data, { instancePath = "", parentData, parentDataProperty, r
           }
         }
       } else {
-        const err39 = { instancePath: instancePath + "/tool_calls", schemaPath: "#/properties/tool_calls/anyOf/0/type", keyword: "type", params: { type: "array" }, message: "must be array", schema: schema74.properties.tool_calls.anyOf[0].type, parentSchema: schema74.properties.tool_calls.anyOf[0], data: data20 };
+        const err39 = { instancePath: instancePath + "/tool_calls", schemaPath: "#/$defs/ToolCallMessage/properties/tool_calls/anyOf/0/type", keyword: "type", params: { type: "array" }, message: "must be array", schema: schema74.properties.tool_calls.anyOf[0].type, parentSchema: schema74.properties.tool_calls.anyOf[0], data: data20 };
         if (vErrors === null) {
           vErrors = [err39];
         } else {
@@ -9073,7 +9073,7 @@ function validate94(data, { instancePath = "", parentData, parentDataProperty, r
         if (!valid11) {
           const _errs69 = errors;
           if (data20 !== null) {
-            const err48 = { instancePath: instancePath + "/tool_calls", schemaPath: "#/properties/tool_calls/anyOf/2/type", keyword: "type", params: { type: "null" }, message: "must be null", schema: schema74.properties.tool_calls.anyOf[2].type, parentSchema: schema74.properties.tool_calls.anyOf[2], data: data20 };
+            const err48 = { instancePath: instancePath + "/tool_calls", schemaPath: "#/$defs/ToolCallMessage/properties/tool_calls/anyOf/2/type", keyword: "type", params: { type: "null" }, message: "must be null", schema: schema74.properties.tool_calls.anyOf[2].type, parentSchema: schema74.properties.tool_calls.anyOf[2], data: data20 };
             if (vErrors === null) {
               vErrors = [err48];
             } else {
@@ -9086,7 +9086,7 @@ function validate94(data, { instancePath = "", parentData, parentDataProperty, r
         }
       }
       if (!valid11) {
-        const err49 = { instancePath: instancePath + "/tool_calls", schemaPath: "#/properties/tool_calls/anyOf", keyword: "anyOf", params: {}, message: "must match a schema in anyOf", schema: schema74.properties.tool_calls.anyOf, parentSchema: schema74.properties.tool_calls, data: data20 };
+        const err49 = { instancePath: instancePath + "/tool_calls", schemaPath: "#/$defs/ToolCallMessage/properties/tool_calls/anyOf", keyword: "anyOf", params: {}, message: "must match a schema in anyOf", schema: schema74.properties.tool_calls.anyOf, parentSchema: schema74.properties.tool_calls, data: data20 };
         if (vErrors === null) {
           vErrors = [err49];
         } else {
@@ -9105,7 +9105,7 @@ function validate94(data, { instancePath = "", parentData, parentDataProperty, r
       }
     }
   } else {
-    const err50 = { instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object", schema: schema74.type, parentSchema: schema74, data };
+    const err50 = { instancePath, schemaPath: "#/$defs/ToolCallMessage/type", keyword: "type", params: { type: "object" }, message: "must be object", schema: schema74.type, parentSchema: schema74, data };
     if (vErrors === null) {
       vErrors = [err50];
     } else {
@@ -9122,7 +9122,7 @@ function validate95(data, { instancePath = "", parentData, parentDataProperty, r
   let errors = 0;
   if (data && typeof data == "object" && !Array.isArray(data)) {
     if (data.tool_return === void 0) {
-      const err0 = { instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: "tool_return" }, message: "must have required property 'tool_return'", schema: schema82.required, parentSchema: schema82, data };
+      const err0 = { instancePath, schemaPath: "#/$defs/ToolResult/required", keyword: "required", params: { missingProperty: "tool_return" }, message: "must have required property 'tool_return'", schema: schema82.required, parentSchema: schema82, data };
       if (vErrors === null) {
         vErrors = [err0];
       } else {
@@ -9131,7 +9131,7 @@ function validate95(data, { instancePath = "", parentData, parentDataProperty, r
       errors++;
     }
     if (data.status === void 0) {
-      const err1 = { instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: "status" }, message: "must have required property 'status'", schema: schema82.required, parentSchema: schema82, data };
+      const err1 = { instancePath, schemaPath: "#/$defs/ToolResult/required", keyword: "required", params: { missingProperty: "status" }, message: "must have required property 'status'", schema: schema82.required, parentSchema: schema82, data };
       if (vErrors === null) {
         vErrors = [err1];
       } else {
@@ -9140,7 +9140,7 @@ function validate95(data, { instancePath = "", parentData, parentDataProperty, r
       errors++;
     }
     if (data.tool_call_id === void 0) {
-      const err2 = { instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: "tool_call_id" }, message: "must have required property 'tool_call_id'", schema: schema82.required, parentSchema: schema82, data };
+      const err2 = { instancePath, schemaPath: "#/$defs/ToolResult/required", keyword: "required", params: { missingProperty: "tool_call_id" }, message: "must have required property 'tool_call_id'", schema: schema82.required, parentSchema: schema82, data };
       if (vErrors === null) {
         vErrors = [err2];
       } else {
@@ -9151,7 +9151,7 @@ function validate95(data, { instancePath = "", parentData, parentDataProperty, r
     if (data.type !== void 0) {
       let data0 = data.type;
       if ("tool" !== data0) {
-        const err3 = { instancePath: instancePath + "/type", schemaPath: "#/properties/type/const", keyword: "const", params: { allowedValue: "tool" }, message: "must be equal to constant", schema: "tool", parentSchema: schema82.properties.type, data: data0 };
+        const err3 = { instancePath: instancePath + "/type", schemaPath: "#/$defs/ToolResult/properties/type/const", keyword: "const", params: { allowedValue: "tool" }, message: "must be equal to constant", schema: "tool", parentSchema: schema82.properties.type, data: data0 };
         if (vErrors === null) {
           vErrors = [err3];
         } else {
@@ -9166,7 +9166,7 @@ function validate95(data, { instancePath = "", parentData, parentDataProperty, r
       let valid1 = false;
       const _errs4 = errors;
       if (typeof data1 !== "string") {
-        const err4 = { instancePath: instancePath + "/tool_return", schemaPath: "#/properties/tool_return/anyOf/0/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema82.properties.tool_return.anyOf[0].type, parentSchema: schema82.properties.tool_return.anyOf[0], data: data1 };
+        const err4 = { instancePath: instancePath + "/tool_return", schemaPath: "#/$defs/ToolResult/properties/tool_return/anyOf/0/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema82.properties.tool_return.anyOf[0].type, parentSchema: schema82.properties.tool_return.anyOf[0], data: data1 };
         if (vErrors === null) {
           vErrors = [err4];
         } else {
@@ -9190,7 +9190,7 @@ function validate95(data, { instancePath = "", parentData, parentDataProperty, r
             }
           }
         } else {
-          const err5 = { instancePath: instancePath + "/tool_return", schemaPath: "#/properties/tool_return/anyOf/1/type", keyword: "type", params: { type: "array" }, message: "must be array", schema: schema82.properties.tool_return.anyOf[1].type, parentSchema: schema82.properties.tool_return.anyOf[1], data: data1 };
+          const err5 = { instancePath: instancePath + "/tool_return", schemaPath: "#/$defs/ToolResult/properties/tool_return/anyOf/1/type", keyword: "type", params: { type: "array" }, message: "must be array", schema: schema82.properties.tool_return.anyOf[1].type, parentSchema: schema82.properties.tool_return.anyOf[1], data: data1 };
           if (vErrors === null) {
             vErrors = [err5];
           } else {
@@ -9202,7 +9202,7 @@ function validate95(data, { instancePath = "", parentData, parentDataProperty, r
         valid1 = valid1 || _valid0;
       }
       if (!valid1) {
-        const err6 = { instancePath: instancePath + "/tool_return", schemaPath: "#/properties/tool_return/anyOf", keyword: "anyOf", params: {}, message: "must match a schema in anyOf", schema: schema82.properties.tool_return.anyOf, parentSchema: schema82.properties.tool_return, data: data1 };
+        const err6 = { instancePath: instancePath + "/tool_return", schemaPath: "#/$defs/ToolResult/properties/tool_return/anyOf", keyword: "anyOf", params: {}, message: "must match a schema in anyOf", schema: schema82.properties.tool_return.anyOf, parentSchema: schema82.properties.tool_return, data: data1 };
         if (vErrors === null) {
           vErrors = [err6];
         } else {
@@ -9223,7 +9223,7 @@ function validate95(data, { instancePath = "", parentData, parentDataProperty, r
     if (data.status !== void 0) {
       let data3 = data.status;
       if (!(data3 === "success" || data3 === "error")) {
-        const err7 = { instancePath: instancePath + "/status", schemaPath: "#/properties/status/enum", keyword: "enum", params: { allowedValues: schema82.properties.status.enum }, message: "must be equal to one of the allowed values", schema: schema82.properties.status.enum, parentSchema: schema82.properties.status, data: data3 };
+        const err7 = { instancePath: instancePath + "/status", schemaPath: "#/$defs/ToolResult/properties/status/enum", keyword: "enum", params: { allowedValues: schema82.properties.status.enum }, message: "must be equal to one of the allowed values", schema: schema82.properties.status.enum, parentSchema: schema82.properties.status, data: data3 };
         if (vErrors === null) {
           vErrors = [err7];
         } else {
@@ -9235,7 +9235,7 @@ function validate95(data, { instancePath = "", parentData, parentDataProperty, r
     if (data.tool_call_id !== void 0) {
       let data4 = data.tool_call_id;
       if (typeof data4 !== "string") {
-        const err8 = { instancePath: instancePath + "/tool_call_id", schemaPath: "#/properties/tool_call_id/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema82.properties.tool_call_id.type, parentSchema: schema82.properties.tool_call_id, data: data4 };
+        const err8 = { instancePath: instancePath + "/tool_call_id", schemaPath: "#/$defs/ToolResult/properties/tool_call_id/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema82.properties.tool_call_id.type, parentSchema: schema82.properties.tool_call_id, data: data4 };
         if (vErrors === null) {
           vErrors = [err8];
         } else {
@@ -9247,7 +9247,7 @@ function validate95(data, { instancePath = "", parentData, parentDataProperty, r
     if (data.stdout !== void 0) {
       let data5 = data.stdout;
       if (!Array.isArray(data5) && data5 !== null) {
-        const err9 = { instancePath: instancePath + "/stdout", schemaPath: "#/properties/stdout/type", keyword: "type", params: { type: schema82.properties.stdout.type }, message: "must be array,null", schema: schema82.properties.stdout.type, parentSchema: schema82.properties.stdout, data: data5 };
+        const err9 = { instancePath: instancePath + "/stdout", schemaPath: "#/$defs/ToolResult/properties/stdout/type", keyword: "type", params: { type: schema82.properties.stdout.type }, message: "must be array,null", schema: schema82.properties.stdout.type, parentSchema: schema82.properties.stdout, data: data5 };
         if (vErrors === null) {
           vErrors = [err9];
         } else {
@@ -9260,7 +9260,7 @@ function validate95(data, { instancePath = "", parentData, parentDataProperty, r
         for (let i1 = 0; i1 < len1; i1++) {
           let data6 = data5[i1];
           if (typeof data6 !== "string") {
-            const err10 = { instancePath: instancePath + "/stdout/" + i1, schemaPath: "#/properties/stdout/items/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema82.properties.stdout.items.type, parentSchema: schema82.properties.stdout.items, data: data6 };
+            const err10 = { instancePath: instancePath + "/stdout/" + i1, schemaPath: "#/$defs/ToolResult/properties/stdout/items/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema82.properties.stdout.items.type, parentSchema: schema82.properties.stdout.items, data: data6 };
             if (vErrors === null) {
               vErrors = [err10];
             } else {
@@ -9274,7 +9274,7 @@ function validate95(data, { instancePath = "", parentData, parentDataProperty, r
     if (data.stderr !== void 0) {
       let data7 = data.stderr;
       if (!Array.isArray(data7) && data7 !== null) {
-        const err11 = { instancePath: instancePath + "/stderr", schemaPath: "#/properties/stderr/type", keyword: "type", params: { type: schema82.properties.stderr.type }, message: "must be array,null", schema: schema82.properties.stderr.type, parentSchema: schema82.properties.stderr, data: data7 };
+        const err11 = { instancePath: instancePath + "/stderr", schemaPath: "#/$defs/ToolResult/properties/stderr/type", keyword: "type", params: { type: schema82.properties.stderr.type }, message: "must be array,null", schema: schema82.properties.stderr.type, parentSchema: schema82.properties.stderr, data: data7 };
         if (vErrors === null) {
           vErrors = [err11];
         } else {
@@ -9287,7 +9287,7 @@ function validate95(data, { instancePath = "", parentData, parentDataProperty, r
         for (let i2 = 0; i2 < len2; i2++) {
           let data8 = data7[i2];
           if (typeof data8 !== "string") {
-            const err12 = { instancePath: instancePath + "/stderr/" + i2, schemaPath: "#/properties/stderr/items/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema82.properties.stderr.items.type, parentSchema: schema82.properties.stderr.items, data: data8 };
+            const err12 = { instancePath: instancePath + "/stderr/" + i2, schemaPath: "#/$defs/ToolResult/properties/stderr/items/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema82.properties.stderr.items.type, parentSchema: schema82.properties.stderr.items, data: data8 };
             if (vErrors === null) {
               vErrors = [err12];
             } else {
@@ -9299,7 +9299,7 @@ function validate95(data, { instancePath = "", parentData, parentDataProperty, r
       }
     }
   } else {
-    const err13 = { instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object", schema: schema82.type, parentSchema: schema82, data };
+    const err13 = { instancePath, schemaPath: "#/$defs/ToolResult/type", keyword: "type", params: { type: "object" }, message: "must be object", schema: schema82.type, parentSchema: schema82, data };
     if (vErrors === null) {
       vErrors = [err13];
     } else {
@@ -9316,7 +9316,7 @@ function validate97(data, { instancePath = "", parentData, parentDataProperty, r
   let errors = 0;
   if (data && typeof data == "object" && !Array.isArray(data)) {
     if (data.type === void 0) {
-      const err0 = { instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: "type" }, message: "must have required property 'type'", schema: schema33.required, parentSchema: schema33, data };
+      const err0 = { instancePath, schemaPath: "#/$defs/ToolReturn/required", keyword: "required", params: { missingProperty: "type" }, message: "must have required property 'type'", schema: schema33.required, parentSchema: schema33, data };
       if (vErrors === null) {
         vErrors = [err0];
       } else {
@@ -9325,7 +9325,7 @@ function validate97(data, { instancePath = "", parentData, parentDataProperty, r
       errors++;
     }
     if (data.tool_return === void 0) {
-      const err1 = { instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: "tool_return" }, message: "must have required property 'tool_return'", schema: schema33.required, parentSchema: schema33, data };
+      const err1 = { instancePath, schemaPath: "#/$defs/ToolReturn/required", keyword: "required", params: { missingProperty: "tool_return" }, message: "must have required property 'tool_return'", schema: schema33.required, parentSchema: schema33, data };
       if (vErrors === null) {
         vErrors = [err1];
       } else {
@@ -9334,7 +9334,7 @@ function validate97(data, { instancePath = "", parentData, parentDataProperty, r
       errors++;
     }
     if (data.status === void 0) {
-      const err2 = { instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: "status" }, message: "must have required property 'status'", schema: schema33.required, parentSchema: schema33, data };
+      const err2 = { instancePath, schemaPath: "#/$defs/ToolReturn/required", keyword: "required", params: { missingProperty: "status" }, message: "must have required property 'status'", schema: schema33.required, parentSchema: schema33, data };
       if (vErrors === null) {
         vErrors = [err2];
       } else {
@@ -9343,7 +9343,7 @@ function validate97(data, { instancePath = "", parentData, parentDataProperty, r
       errors++;
     }
     if (data.tool_call_id === void 0) {
-      const err3 = { instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: "tool_call_id" }, message: "must have required property 'tool_call_id'", schema: schema33.required, parentSchema: schema33, data };
+      const err3 = { instancePath, schemaPath: "#/$defs/ToolReturn/required", keyword: "required", params: { missingProperty: "tool_call_id" }, message: "must have required property 'tool_call_id'", schema: schema33.required, parentSchema: schema33, data };
       if (vErrors === null) {
         vErrors = [err3];
       } else {
@@ -9354,7 +9354,7 @@ function validate97(data, { instancePath = "", parentData, parentDataProperty, r
     if (data.type !== void 0) {
       let data0 = data.type;
       if ("tool" !== data0) {
-        const err4 = { instancePath: instancePath + "/type", schemaPath: "#/properties/type/const", keyword: "const", params: { allowedValue: "tool" }, message: "must be equal to constant", schema: "tool", parentSchema: schema33.properties.type, data: data0 };
+        const err4 = { instancePath: instancePath + "/type", schemaPath: "#/$defs/ToolReturn/properties/type/const", keyword: "const", params: { allowedValue: "tool" }, message: "must be equal to constant", schema: "tool", parentSchema: schema33.properties.type, data: data0 };
         if (vErrors === null) {
           vErrors = [err4];
         } else {
@@ -9369,7 +9369,7 @@ function validate97(data, { instancePath = "", parentData, parentDataProperty, r
       let valid1 = false;
       const _errs4 = errors;
       if (typeof data1 !== "string") {
-        const err5 = { instancePath: instancePath + "/tool_return", schemaPath: "#/properties/tool_return/anyOf/0/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema33.properties.tool_return.anyOf[0].type, parentSchema: schema33.properties.tool_return.anyOf[0], data: data1 };
+        const err5 = { instancePath: instancePath + "/tool_return", schemaPath: "#/$defs/ToolReturn/properties/tool_return/anyOf/0/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema33.properties.tool_return.anyOf[0].type, parentSchema: schema33.properties.tool_return.anyOf[0], data: data1 };
         if (vErrors === null) {
           vErrors = [err5];
         } else {
@@ -9393,7 +9393,7 @@ function validate97(data, { instancePath = "", parentData, parentDataProperty, r
             }
           }
         } else {
-          const err6 = { instancePath: instancePath + "/tool_return", schemaPath: "#/properties/tool_return/anyOf/1/type", keyword: "type", params: { type: "array" }, message: "must be array", schema: schema33.properties.tool_return.anyOf[1].type, parentSchema: schema33.properties.tool_return.anyOf[1], data: data1 };
+          const err6 = { instancePath: instancePath + "/tool_return", schemaPath: "#/$defs/ToolReturn/properties/tool_return/anyOf/1/type", keyword: "type", params: { type: "array" }, message: "must be array", schema: schema33.properties.tool_return.anyOf[1].type, parentSchema: schema33.properties.tool_return.anyOf[1], data: data1 };
           if (vErrors === null) {
             vErrors = [err6];
           } else {
@@ -9405,7 +9405,7 @@ function validate97(data, { instancePath = "", parentData, parentDataProperty, r
         valid1 = valid1 || _valid0;
       }
       if (!valid1) {
-        const err7 = { instancePath: instancePath + "/tool_return", schemaPath: "#/properties/tool_return/anyOf", keyword: "anyOf", params: {}, message: "must match a schema in anyOf", schema: schema33.properties.tool_return.anyOf, parentSchema: schema33.properties.tool_return, data: data1 };
+        const err7 = { instancePath: instancePath + "/tool_return", schemaPath: "#/$defs/ToolReturn/properties/tool_return/anyOf", keyword: "anyOf", params: {}, message: "must match a schema in anyOf", schema: schema33.properties.tool_return.anyOf, parentSchema: schema33.properties.tool_return, data: data1 };
         if (vErrors === null) {
           vErrors = [err7];
         } else {
@@ -9426,7 +9426,7 @@ function validate97(data, { instancePath = "", parentData, parentDataProperty, r
     if (data.status !== void 0) {
       let data3 = data.status;
       if (!(data3 === "success" || data3 === "error")) {
-        const err8 = { instancePath: instancePath + "/status", schemaPath: "#/properties/status/enum", keyword: "enum", params: { allowedValues: schema33.properties.status.enum }, message: "must be equal to one of the allowed values", schema: schema33.properties.status.enum, parentSchema: schema33.properties.status, data: data3 };
+        const err8 = { instancePath: instancePath + "/status", schemaPath: "#/$defs/ToolReturn/properties/status/enum", keyword: "enum", params: { allowedValues: schema33.properties.status.enum }, message: "must be equal to one of the allowed values", schema: schema33.properties.status.enum, parentSchema: schema33.properties.status, data: data3 };
         if (vErrors === null) {
           vErrors = [err8];
         } else {
@@ -9438,7 +9438,7 @@ function validate97(data, { instancePath = "", parentData, parentDataProperty, r
     if (data.tool_call_id !== void 0) {
       let data4 = data.tool_call_id;
       if (typeof data4 !== "string") {
-        const err9 = { instancePath: instancePath + "/tool_call_id", schemaPath: "#/properties/tool_call_id/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema33.properties.tool_call_id.type, parentSchema: schema33.properties.tool_call_id, data: data4 };
+        const err9 = { instancePath: instancePath + "/tool_call_id", schemaPath: "#/$defs/ToolReturn/properties/tool_call_id/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema33.properties.tool_call_id.type, parentSchema: schema33.properties.tool_call_id, data: data4 };
         if (vErrors === null) {
           vErrors = [err9];
         } else {
@@ -9450,7 +9450,7 @@ function validate97(data, { instancePath = "", parentData, parentDataProperty, r
     if (data.stdout !== void 0) {
       let data5 = data.stdout;
       if (!Array.isArray(data5) && data5 !== null) {
-        const err10 = { instancePath: instancePath + "/stdout", schemaPath: "#/properties/stdout/type", keyword: "type", params: { type: schema33.properties.stdout.type }, message: "must be array,null", schema: schema33.properties.stdout.type, parentSchema: schema33.properties.stdout, data: data5 };
+        const err10 = { instancePath: instancePath + "/stdout", schemaPath: "#/$defs/ToolReturn/properties/stdout/type", keyword: "type", params: { type: schema33.properties.stdout.type }, message: "must be array,null", schema: schema33.properties.stdout.type, parentSchema: schema33.properties.stdout, data: data5 };
         if (vErrors === null) {
           vErrors = [err10];
         } else {
@@ -9463,7 +9463,7 @@ function validate97(data, { instancePath = "", parentData, parentDataProperty, r
         for (let i1 = 0; i1 < len1; i1++) {
           let data6 = data5[i1];
           if (typeof data6 !== "string") {
-            const err11 = { instancePath: instancePath + "/stdout/" + i1, schemaPath: "#/properties/stdout/items/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema33.properties.stdout.items.type, parentSchema: schema33.properties.stdout.items, data: data6 };
+            const err11 = { instancePath: instancePath + "/stdout/" + i1, schemaPath: "#/$defs/ToolReturn/properties/stdout/items/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema33.properties.stdout.items.type, parentSchema: schema33.properties.stdout.items, data: data6 };
             if (vErrors === null) {
               vErrors = [err11];
             } else {
@@ -9477,7 +9477,7 @@ function validate97(data, { instancePath = "", parentData, parentDataProperty, r
     if (data.stderr !== void 0) {
       let data7 = data.stderr;
       if (!Array.isArray(data7) && data7 !== null) {
-        const err12 = { instancePath: instancePath + "/stderr", schemaPath: "#/properties/stderr/type", keyword: "type", params: { type: schema33.properties.stderr.type }, message: "must be array,null", schema: schema33.properties.stderr.type, parentSchema: schema33.properties.stderr, data: data7 };
+        const err12 = { instancePath: instancePath + "/stderr", schemaPath: "#/$defs/ToolReturn/properties/stderr/type", keyword: "type", params: { type: schema33.properties.stderr.type }, message: "must be array,null", schema: schema33.properties.stderr.type, parentSchema: schema33.properties.stderr, data: data7 };
         if (vErrors === null) {
           vErrors = [err12];
         } else {
@@ -9490,7 +9490,7 @@ function validate97(data, { instancePath = "", parentData, parentDataProperty, r
         for (let i2 = 0; i2 < len2; i2++) {
           let data8 = data7[i2];
           if (typeof data8 !== "string") {
-            const err13 = { instancePath: instancePath + "/stderr/" + i2, schemaPath: "#/properties/stderr/items/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema33.properties.stderr.items.type, parentSchema: schema33.properties.stderr.items, data: data8 };
+            const err13 = { instancePath: instancePath + "/stderr/" + i2, schemaPath: "#/$defs/ToolReturn/properties/stderr/items/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema33.properties.stderr.items.type, parentSchema: schema33.properties.stderr.items, data: data8 };
             if (vErrors === null) {
               vErrors = [err13];
             } else {
@@ -9502,7 +9502,7 @@ function validate97(data, { instancePath = "", parentData, parentDataProperty, r
       }
     }
   } else {
-    const err14 = { instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object", schema: schema33.type, parentSchema: schema33, data };
+    const err14 = { instancePath, schemaPath: "#/$defs/ToolReturn/type", keyword: "type", params: { type: "object" }, message: "must be object", schema: schema33.type, parentSchema: schema33, data };
     if (vErrors === null) {
       vErrors = [err14];
     } else {
@@ -9665,7 +9665,7 @@ function validate99(data, { instancePath = "", parentData, parentDataProperty, r
   }
   if (data && typeof data == "object" && !Array.isArray(data)) {
     if (data.message_type === void 0) {
-      const err13 = { instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: "message_type" }, message: "must have required property 'message_type'", schema: schema80.required, parentSchema: schema80, data };
+      const err13 = { instancePath, schemaPath: "#/$defs/ToolReturnMessage/required", keyword: "required", params: { missingProperty: "message_type" }, message: "must have required property 'message_type'", schema: schema80.required, parentSchema: schema80, data };
       if (vErrors === null) {
         vErrors = [err13];
       } else {
@@ -9674,7 +9674,7 @@ function validate99(data, { instancePath = "", parentData, parentDataProperty, r
       errors++;
     }
     if (data.tool_return === void 0) {
-      const err14 = { instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: "tool_return" }, message: "must have required property 'tool_return'", schema: schema80.required, parentSchema: schema80, data };
+      const err14 = { instancePath, schemaPath: "#/$defs/ToolReturnMessage/required", keyword: "required", params: { missingProperty: "tool_return" }, message: "must have required property 'tool_return'", schema: schema80.required, parentSchema: schema80, data };
       if (vErrors === null) {
         vErrors = [err14];
       } else {
@@ -9683,7 +9683,7 @@ function validate99(data, { instancePath = "", parentData, parentDataProperty, r
       errors++;
     }
     if (data.status === void 0) {
-      const err15 = { instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: "status" }, message: "must have required property 'status'", schema: schema80.required, parentSchema: schema80, data };
+      const err15 = { instancePath, schemaPath: "#/$defs/ToolReturnMessage/required", keyword: "required", params: { missingProperty: "status" }, message: "must have required property 'status'", schema: schema80.required, parentSchema: schema80, data };
       if (vErrors === null) {
         vErrors = [err15];
       } else {
@@ -9692,7 +9692,7 @@ function validate99(data, { instancePath = "", parentData, parentDataProperty, r
       errors++;
     }
     if (data.tool_call_id === void 0) {
-      const err16 = { instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: "tool_call_id" }, message: "must have required property 'tool_call_id'", schema: schema80.required, parentSchema: schema80, data };
+      const err16 = { instancePath, schemaPath: "#/$defs/ToolReturnMessage/required", keyword: "required", params: { missingProperty: "tool_call_id" }, message: "must have required property 'tool_call_id'", schema: schema80.required, parentSchema: schema80, data };
       if (vErrors === null) {
         vErrors = [err16];
       } else {
@@ -9703,7 +9703,7 @@ function validate99(data, { instancePath = "", parentData, parentDataProperty, r
     if (data.message_type !== void 0) {
       let data9 = data.message_type;
       if ("tool_return_message" !== data9) {
-        const err17 = { instancePath: instancePath + "/message_type", schemaPath: "#/properties/message_type/const", keyword: "const", params: { allowedValue: "tool_return_message" }, message: "must be equal to constant", schema: "tool_return_message", parentSchema: schema80.properties.message_type, data: data9 };
+        const err17 = { instancePath: instancePath + "/message_type", schemaPath: "#/$defs/ToolReturnMessage/properties/message_type/const", keyword: "const", params: { allowedValue: "tool_return_message" }, message: "must be equal to constant", schema: "tool_return_message", parentSchema: schema80.properties.message_type, data: data9 };
         if (vErrors === null) {
           vErrors = [err17];
         } else {
@@ -9715,7 +9715,7 @@ function validate99(data, { instancePath = "", parentData, parentDataProperty, r
     if (data.tool_return !== void 0) {
       let data10 = data.tool_return;
       if (typeof data10 !== "string") {
-        const err18 = { instancePath: instancePath + "/tool_return", schemaPath: "#/properties/tool_return/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema80.properties.tool_return.type, parentSchema: schema80.properties.tool_return, data: data10 };
+        const err18 = { instancePath: instancePath + "/tool_return", schemaPath: "#/$defs/ToolReturnMessage/properties/tool_return/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema80.properties.tool_return.type, parentSchema: schema80.properties.tool_return, data: data10 };
         if (vErrors === null) {
           vErrors = [err18];
         } else {
@@ -9727,7 +9727,7 @@ function validate99(data, { instancePath = "", parentData, parentDataProperty, r
     if (data.status !== void 0) {
       let data11 = data.status;
       if (!(data11 === "success" || data11 === "error")) {
-        const err19 = { instancePath: instancePath + "/status", schemaPath: "#/properties/status/enum", keyword: "enum", params: { allowedValues: schema80.properties.status.enum }, message: "must be equal to one of the allowed values", schema: schema80.properties.status.enum, parentSchema: schema80.properties.status, data: data11 };
+        const err19 = { instancePath: instancePath + "/status", schemaPath: "#/$defs/ToolReturnMessage/properties/status/enum", keyword: "enum", params: { allowedValues: schema80.properties.status.enum }, message: "must be equal to one of the allowed values", schema: schema80.properties.status.enum, parentSchema: schema80.properties.status, data: data11 };
         if (vErrors === null) {
           vErrors = [err19];
         } else {
@@ -9739,7 +9739,7 @@ function validate99(data, { instancePath = "", parentData, parentDataProperty, r
     if (data.tool_call_id !== void 0) {
       let data12 = data.tool_call_id;
       if (typeof data12 !== "string") {
-        const err20 = { instancePath: instancePath + "/tool_call_id", schemaPath: "#/properties/tool_call_id/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema80.properties.tool_call_id.type, parentSchema: schema80.properties.tool_call_id, data: data12 };
+        const err20 = { instancePath: instancePath + "/tool_call_id", schemaPath: "#/$defs/ToolReturnMessage/properties/tool_call_id/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema80.properties.tool_call_id.type, parentSchema: schema80.properties.tool_call_id, data: data12 };
         if (vErrors === null) {
           vErrors = [err20];
         } else {
@@ -9751,7 +9751,7 @@ function validate99(data, { instancePath = "", parentData, parentDataProperty, r
     if (data.stdout !== void 0) {
       let data13 = data.stdout;
       if (!Array.isArray(data13) && data13 !== null) {
-        const err21 = { instancePath: instancePath + "/stdout", schemaPath: "#/properties/stdout/type", keyword: "type", params: { type: schema80.properties.stdout.type }, message: "must be array,null", schema: schema80.properties.stdout.type, parentSchema: schema80.properties.stdout, data: data13 };
+        const err21 = { instancePath: instancePath + "/stdout", schemaPath: "#/$defs/ToolReturnMessage/properties/stdout/type", keyword: "type", params: { type: schema80.properties.stdout.type }, message: "must be array,null", schema: schema80.properties.stdout.type, parentSchema: schema80.properties.stdout, data: data13 };
         if (vErrors === null) {
           vErrors = [err21];
         } else {
@@ -9764,7 +9764,7 @@ function validate99(data, { instancePath = "", parentData, parentDataProperty, r
         for (let i0 = 0; i0 < len0; i0++) {
           let data14 = data13[i0];
           if (typeof data14 !== "string") {
-            const err22 = { instancePath: instancePath + "/stdout/" + i0, schemaPath: "#/properties/stdout/items/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema80.properties.stdout.items.type, parentSchema: schema80.properties.stdout.items, data: data14 };
+            const err22 = { instancePath: instancePath + "/stdout/" + i0, schemaPath: "#/$defs/ToolReturnMessage/properties/stdout/items/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema80.properties.stdout.items.type, parentSchema: schema80.properties.stdout.items, data: data14 };
             if (vErrors === null) {
               vErrors = [err22];
             } else {
@@ -9778,7 +9778,7 @@ function validate99(data, { instancePath = "", parentData, parentDataProperty, r
     if (data.stderr !== void 0) {
       let data15 = data.stderr;
       if (!Array.isArray(data15) && data15 !== null) {
-        const err23 = { instancePath: instancePath + "/stderr", schemaPath: "#/properties/stderr/type", keyword: "type", params: { type: schema80.properties.stderr.type }, message: "must be array,null", schema: schema80.properties.stderr.type, parentSchema: schema80.properties.stderr, data: data15 };
+        const err23 = { instancePath: instancePath + "/stderr", schemaPath: "#/$defs/ToolReturnMessage/properties/stderr/type", keyword: "type", params: { type: schema80.properties.stderr.type }, message: "must be array,null", schema: schema80.properties.stderr.type, parentSchema: schema80.properties.stderr, data: data15 };
         if (vErrors === null) {
           vErrors = [err23];
         } else {
@@ -9791,7 +9791,7 @@ function validate99(data, { instancePath = "", parentData, parentDataProperty, r
         for (let i1 = 0; i1 < len1; i1++) {
           let data16 = data15[i1];
           if (typeof data16 !== "string") {
-            const err24 = { instancePath: instancePath + "/stderr/" + i1, schemaPath: "#/properties/stderr/items/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema80.properties.stderr.items.type, parentSchema: schema80.properties.stderr.items, data: data16 };
+            const err24 = { instancePath: instancePath + "/stderr/" + i1, schemaPath: "#/$defs/ToolReturnMessage/properties/stderr/items/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema80.properties.stderr.items.type, parentSchema: schema80.properties.stderr.items, data: data16 };
             if (vErrors === null) {
               vErrors = [err24];
             } else {
@@ -9805,7 +9805,7 @@ function validate99(data, { instancePath = "", parentData, parentDataProperty, r
     if (data.tool_returns !== void 0) {
       let data17 = data.tool_returns;
       if (!Array.isArray(data17) && data17 !== null) {
-        const err25 = { instancePath: instancePath + "/tool_returns", schemaPath: "#/properties/tool_returns/type", keyword: "type", params: { type: schema80.properties.tool_returns.type }, message: "must be array,null", schema: schema80.properties.tool_returns.type, parentSchema: schema80.properties.tool_returns, data: data17 };
+        const err25 = { instancePath: instancePath + "/tool_returns", schemaPath: "#/$defs/ToolReturnMessage/properties/tool_returns/type", keyword: "type", params: { type: schema80.properties.tool_returns.type }, message: "must be array,null", schema: schema80.properties.tool_returns.type, parentSchema: schema80.properties.tool_returns, data: data17 };
         if (vErrors === null) {
           vErrors = [err25];
         } else {
@@ -9827,7 +9827,7 @@ function validate99(data, { instancePath = "", parentData, parentDataProperty, r
       }
     }
   } else {
-    const err26 = { instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object", schema: schema80.type, parentSchema: schema80, data };
+    const err26 = { instancePath, schemaPath: "#/$defs/ToolReturnMessage/type", keyword: "type", params: { type: "object" }, message: "must be object", schema: schema80.type, parentSchema: schema80, data };
     if (vErrors === null) {
       vErrors = [err26];
     } else {
@@ -9844,7 +9844,7 @@ function validate101(data, { instancePath = "", parentData, parentDataProperty, 
   let errors = 0;
   if (data && typeof data == "object" && !Array.isArray(data)) {
     if (data.type === void 0) {
-      const err0 = { instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: "type" }, message: "must have required property 'type'", schema: schema37.required, parentSchema: schema37, data };
+      const err0 = { instancePath, schemaPath: "#/$defs/UrlImage/required", keyword: "required", params: { missingProperty: "type" }, message: "must have required property 'type'", schema: schema37.required, parentSchema: schema37, data };
       if (vErrors === null) {
         vErrors = [err0];
       } else {
@@ -9853,7 +9853,7 @@ function validate101(data, { instancePath = "", parentData, parentDataProperty, 
       errors++;
     }
     if (data.url === void 0) {
-      const err1 = { instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: "url" }, message: "must have required property 'url'", schema: schema37.required, parentSchema: schema37, data };
+      const err1 = { instancePath, schemaPath: "#/$defs/UrlImage/required", keyword: "required", params: { missingProperty: "url" }, message: "must have required property 'url'", schema: schema37.required, parentSchema: schema37, data };
       if (vErrors === null) {
         vErrors = [err1];
       } else {
@@ -9864,7 +9864,7 @@ function validate101(data, { instancePath = "", parentData, parentDataProperty, 
     if (data.type !== void 0) {
       let data0 = data.type;
       if ("url" !== data0) {
-        const err2 = { instancePath: instancePath + "/type", schemaPath: "#/properties/type/const", keyword: "const", params: { allowedValue: "url" }, message: "must be equal to constant", schema: "url", parentSchema: schema37.properties.type, data: data0 };
+        const err2 = { instancePath: instancePath + "/type", schemaPath: "#/$defs/UrlImage/properties/type/const", keyword: "const", params: { allowedValue: "url" }, message: "must be equal to constant", schema: "url", parentSchema: schema37.properties.type, data: data0 };
         if (vErrors === null) {
           vErrors = [err2];
         } else {
@@ -9876,7 +9876,7 @@ function validate101(data, { instancePath = "", parentData, parentDataProperty, 
     if (data.url !== void 0) {
       let data1 = data.url;
       if (typeof data1 !== "string") {
-        const err3 = { instancePath: instancePath + "/url", schemaPath: "#/properties/url/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema37.properties.url.type, parentSchema: schema37.properties.url, data: data1 };
+        const err3 = { instancePath: instancePath + "/url", schemaPath: "#/$defs/UrlImage/properties/url/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema37.properties.url.type, parentSchema: schema37.properties.url, data: data1 };
         if (vErrors === null) {
           vErrors = [err3];
         } else {
@@ -9886,7 +9886,7 @@ function validate101(data, { instancePath = "", parentData, parentDataProperty, 
       }
     }
   } else {
-    const err4 = { instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object", schema: schema37.type, parentSchema: schema37, data };
+    const err4 = { instancePath, schemaPath: "#/$defs/UrlImage/type", keyword: "type", params: { type: "object" }, message: "must be object", schema: schema37.type, parentSchema: schema37, data };
     if (vErrors === null) {
       vErrors = [err4];
     } else {
@@ -9978,7 +9978,7 @@ function validate102(data, { instancePath = "", parentData, parentDataProperty, 
           errors = vErrors.length;
         }
       } else {
-        const err6 = { instancePath, schemaPath: "#/discriminator", keyword: "discriminator", params: { error: "mapping", tag: "type", tagValue: tag0 }, message: 'value of tag "type" must be in oneOf', schema: schema34.discriminator, parentSchema: schema34, data };
+        const err6 = { instancePath, schemaPath: "#/$defs/UserContentPart/discriminator", keyword: "discriminator", params: { error: "mapping", tag: "type", tagValue: tag0 }, message: 'value of tag "type" must be in oneOf', schema: schema34.discriminator, parentSchema: schema34, data };
         if (vErrors === null) {
           vErrors = [err6];
         } else {
@@ -9987,7 +9987,7 @@ function validate102(data, { instancePath = "", parentData, parentDataProperty, 
         errors++;
       }
     } else {
-      const err7 = { instancePath, schemaPath: "#/discriminator", keyword: "discriminator", params: { error: "tag", tag: "type", tagValue: tag0 }, message: 'tag "type" must be string', schema: schema34.discriminator, parentSchema: schema34, data };
+      const err7 = { instancePath, schemaPath: "#/$defs/UserContentPart/discriminator", keyword: "discriminator", params: { error: "tag", tag: "type", tagValue: tag0 }, message: 'tag "type" must be string', schema: schema34.discriminator, parentSchema: schema34, data };
       if (vErrors === null) {
         vErrors = [err7];
       } else {
@@ -9996,7 +9996,7 @@ function validate102(data, { instancePath = "", parentData, parentDataProperty, 
       errors++;
     }
   } else {
-    const err8 = { instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object", schema: schema34.type, parentSchema: schema34, data };
+    const err8 = { instancePath, schemaPath: "#/$defs/UserContentPart/type", keyword: "type", params: { type: "object" }, message: "must be object", schema: schema34.type, parentSchema: schema34, data };
     if (vErrors === null) {
       vErrors = [err8];
     } else {
@@ -10159,7 +10159,7 @@ function validate104(data, { instancePath = "", parentData, parentDataProperty, 
   }
   if (data && typeof data == "object" && !Array.isArray(data)) {
     if (data.message_type === void 0) {
-      const err13 = { instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: "message_type" }, message: "must have required property 'message_type'", schema: schema70.required, parentSchema: schema70, data };
+      const err13 = { instancePath, schemaPath: "#/$defs/UserMessage/required", keyword: "required", params: { missingProperty: "message_type" }, message: "must have required property 'message_type'", schema: schema70.required, parentSchema: schema70, data };
       if (vErrors === null) {
         vErrors = [err13];
       } else {
@@ -10168,7 +10168,7 @@ function validate104(data, { instancePath = "", parentData, parentDataProperty, 
       errors++;
     }
     if (data.content === void 0) {
-      const err14 = { instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: "content" }, message: "must have required property 'content'", schema: schema70.required, parentSchema: schema70, data };
+      const err14 = { instancePath, schemaPath: "#/$defs/UserMessage/required", keyword: "required", params: { missingProperty: "content" }, message: "must have required property 'content'", schema: schema70.required, parentSchema: schema70, data };
       if (vErrors === null) {
         vErrors = [err14];
       } else {
@@ -10179,7 +10179,7 @@ function validate104(data, { instancePath = "", parentData, parentDataProperty, 
     if (data.message_type !== void 0) {
       let data9 = data.message_type;
       if ("user_message" !== data9) {
-        const err15 = { instancePath: instancePath + "/message_type", schemaPath: "#/properties/message_type/const", keyword: "const", params: { allowedValue: "user_message" }, message: "must be equal to constant", schema: "user_message", parentSchema: schema70.properties.message_type, data: data9 };
+        const err15 = { instancePath: instancePath + "/message_type", schemaPath: "#/$defs/UserMessage/properties/message_type/const", keyword: "const", params: { allowedValue: "user_message" }, message: "must be equal to constant", schema: "user_message", parentSchema: schema70.properties.message_type, data: data9 };
         if (vErrors === null) {
           vErrors = [err15];
         } else {
@@ -10194,7 +10194,7 @@ function validate104(data, { instancePath = "", parentData, parentDataProperty, 
       let valid4 = false;
       const _errs25 = errors;
       if (typeof data10 !== "string") {
-        const err16 = { instancePath: instancePath + "/content", schemaPath: "#/properties/content/anyOf/0/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema70.properties.content.anyOf[0].type, parentSchema: schema70.properties.content.anyOf[0], data: data10 };
+        const err16 = { instancePath: instancePath + "/content", schemaPath: "#/$defs/UserMessage/properties/content/anyOf/0/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema70.properties.content.anyOf[0].type, parentSchema: schema70.properties.content.anyOf[0], data: data10 };
         if (vErrors === null) {
           vErrors = [err16];
         } else {
@@ -10218,7 +10218,7 @@ function validate104(data, { instancePath = "", parentData, parentDataProperty, 
             }
           }
         } else {
-          const err17 = { instancePath: instancePath + "/content", schemaPath: "#/properties/content/anyOf/1/type", keyword: "type", params: { type: "array" }, message: "must be array", schema: schema70.properties.content.anyOf[1].type, parentSchema: schema70.properties.content.anyOf[1], data: data10 };
+          const err17 = { instancePath: instancePath + "/content", schemaPath: "#/$defs/UserMessage/properties/content/anyOf/1/type", keyword: "type", params: { type: "array" }, message: "must be array", schema: schema70.properties.content.anyOf[1].type, parentSchema: schema70.properties.content.anyOf[1], data: data10 };
           if (vErrors === null) {
             vErrors = [err17];
           } else {
@@ -10230,7 +10230,7 @@ function validate104(data, { instancePath = "", parentData, parentDataProperty, 
         valid4 = valid4 || _valid0;
       }
       if (!valid4) {
-        const err18 = { instancePath: instancePath + "/content", schemaPath: "#/properties/content/anyOf", keyword: "anyOf", params: {}, message: "must match a schema in anyOf", schema: schema70.properties.content.anyOf, parentSchema: schema70.properties.content, data: data10 };
+        const err18 = { instancePath: instancePath + "/content", schemaPath: "#/$defs/UserMessage/properties/content/anyOf", keyword: "anyOf", params: {}, message: "must match a schema in anyOf", schema: schema70.properties.content.anyOf, parentSchema: schema70.properties.content, data: data10 };
         if (vErrors === null) {
           vErrors = [err18];
         } else {
@@ -10249,7 +10249,7 @@ function validate104(data, { instancePath = "", parentData, parentDataProperty, 
       }
     }
   } else {
-    const err19 = { instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object", schema: schema70.type, parentSchema: schema70, data };
+    const err19 = { instancePath, schemaPath: "#/$defs/UserMessage/type", keyword: "type", params: { type: "object" }, message: "must be object", schema: schema70.type, parentSchema: schema70, data };
     if (vErrors === null) {
       vErrors = [err19];
     } else {

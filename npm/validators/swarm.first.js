@@ -42,11 +42,11 @@ function validate21(data, { instancePath = "", parentData, parentDataProperty, r
   let vErrors = null;
   let errors = 0;
   if (typeof data !== "string") {
-    validate21.errors = [{ instancePath, schemaPath: "#/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
+    validate21.errors = [{ instancePath, schemaPath: "#/$defs/BaseMessageRole/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
     return false;
   }
   if (!(data === "assistant" || data === "system" || data === "tool" || data === "user")) {
-    validate21.errors = [{ instancePath, schemaPath: "#/enum", keyword: "enum", params: { allowedValues: schema32.enum }, message: "must be equal to one of the allowed values" }];
+    validate21.errors = [{ instancePath, schemaPath: "#/$defs/BaseMessageRole/enum", keyword: "enum", params: { allowedValues: schema32.enum }, message: "must be equal to one of the allowed values" }];
     return false;
   }
   validate21.errors = vErrors;
@@ -58,11 +58,11 @@ function validate22(data, { instancePath = "", parentData, parentDataProperty, r
   let vErrors = null;
   let errors = 0;
   if (typeof data !== "string") {
-    validate22.errors = [{ instancePath, schemaPath: "#/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
+    validate22.errors = [{ instancePath, schemaPath: "#/$defs/ExecutionMode/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
     return false;
   }
   if (!(data === "tool" || data === "user")) {
-    validate22.errors = [{ instancePath, schemaPath: "#/enum", keyword: "enum", params: { allowedValues: schema33.enum }, message: "must be equal to one of the allowed values" }];
+    validate22.errors = [{ instancePath, schemaPath: "#/$defs/ExecutionMode/enum", keyword: "enum", params: { allowedValues: schema33.enum }, message: "must be equal to one of the allowed values" }];
     return false;
   }
   validate22.errors = vErrors;
@@ -80,13 +80,13 @@ function validate25(data, { instancePath = "", parentData, parentDataProperty, r
     if (data && typeof data == "object" && !Array.isArray(data)) {
       let missing0;
       if (data.type === void 0 && (missing0 = "type") || data.properties === void 0 && (missing0 = "properties")) {
-        validate25.errors = [{ instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: missing0 }, message: "must have required property '" + missing0 + "'" }];
+        validate25.errors = [{ instancePath, schemaPath: "#/$defs/IToolParameters/required", keyword: "required", params: { missingProperty: missing0 }, message: "must have required property '" + missing0 + "'" }];
         return false;
       } else {
         if (data.type !== void 0) {
           const _errs1 = errors;
           if (typeof data.type !== "string") {
-            validate25.errors = [{ instancePath: instancePath + "/type", schemaPath: "#/properties/type/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
+            validate25.errors = [{ instancePath: instancePath + "/type", schemaPath: "#/$defs/IToolParameters/properties/type/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
             return false;
           }
           var valid0 = _errs1 === errors;
@@ -104,7 +104,7 @@ function validate25(data, { instancePath = "", parentData, parentDataProperty, r
                 for (let i0 = 0; i0 < len0; i0++) {
                   const _errs5 = errors;
                   if (typeof data1[i0] !== "string") {
-                    validate25.errors = [{ instancePath: instancePath + "/required/" + i0, schemaPath: "#/properties/required/items/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
+                    validate25.errors = [{ instancePath: instancePath + "/required/" + i0, schemaPath: "#/$defs/IToolParameters/properties/required/items/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
                     return false;
                   }
                   var valid1 = _errs5 === errors;
@@ -113,7 +113,7 @@ function validate25(data, { instancePath = "", parentData, parentDataProperty, r
                   }
                 }
               } else {
-                validate25.errors = [{ instancePath: instancePath + "/required", schemaPath: "#/properties/required/type", keyword: "type", params: { type: "array" }, message: "must be array" }];
+                validate25.errors = [{ instancePath: instancePath + "/required", schemaPath: "#/$defs/IToolParameters/properties/required/type", keyword: "type", params: { type: "array" }, message: "must be array" }];
                 return false;
               }
             }
@@ -201,7 +201,7 @@ function validate25(data, { instancePath = "", parentData, parentDataProperty, r
                     }
                   }
                 } else {
-                  validate25.errors = [{ instancePath: instancePath + "/properties", schemaPath: "#/properties/properties/type", keyword: "type", params: { type: "object" }, message: "must be object" }];
+                  validate25.errors = [{ instancePath: instancePath + "/properties", schemaPath: "#/$defs/IToolParameters/properties/properties/type", keyword: "type", params: { type: "object" }, message: "must be object" }];
                   return false;
                 }
               }
@@ -213,7 +213,7 @@ function validate25(data, { instancePath = "", parentData, parentDataProperty, r
         }
       }
     } else {
-      validate25.errors = [{ instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" }];
+      validate25.errors = [{ instancePath, schemaPath: "#/$defs/IToolParameters/type", keyword: "type", params: { type: "object" }, message: "must be object" }];
       return false;
     }
   }
@@ -227,13 +227,13 @@ function validate24(data, { instancePath = "", parentData, parentDataProperty, r
     if (data && typeof data == "object" && !Array.isArray(data)) {
       let missing0;
       if (data.name === void 0 && (missing0 = "name") || data.description === void 0 && (missing0 = "description") || data.parameters === void 0 && (missing0 = "parameters")) {
-        validate24.errors = [{ instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: missing0 }, message: "must have required property '" + missing0 + "'" }];
+        validate24.errors = [{ instancePath, schemaPath: "#/$defs/IToolFunction/required", keyword: "required", params: { missingProperty: missing0 }, message: "must have required property '" + missing0 + "'" }];
         return false;
       } else {
         if (data.name !== void 0) {
           const _errs1 = errors;
           if (typeof data.name !== "string") {
-            validate24.errors = [{ instancePath: instancePath + "/name", schemaPath: "#/properties/name/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
+            validate24.errors = [{ instancePath: instancePath + "/name", schemaPath: "#/$defs/IToolFunction/properties/name/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
             return false;
           }
           var valid0 = _errs1 === errors;
@@ -244,7 +244,7 @@ function validate24(data, { instancePath = "", parentData, parentDataProperty, r
           if (data.description !== void 0) {
             const _errs3 = errors;
             if (typeof data.description !== "string") {
-              validate24.errors = [{ instancePath: instancePath + "/description", schemaPath: "#/properties/description/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
+              validate24.errors = [{ instancePath: instancePath + "/description", schemaPath: "#/$defs/IToolFunction/properties/description/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
               return false;
             }
             var valid0 = _errs3 === errors;
@@ -269,7 +269,7 @@ function validate24(data, { instancePath = "", parentData, parentDataProperty, r
         }
       }
     } else {
-      validate24.errors = [{ instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" }];
+      validate24.errors = [{ instancePath, schemaPath: "#/$defs/IToolFunction/type", keyword: "type", params: { type: "object" }, message: "must be object" }];
       return false;
     }
   }
@@ -283,13 +283,13 @@ function validate23(data, { instancePath = "", parentData, parentDataProperty, r
     if (data && typeof data == "object" && !Array.isArray(data)) {
       let missing0;
       if (data.toolName === void 0 && (missing0 = "toolName") || data.type === void 0 && (missing0 = "type") || data.function === void 0 && (missing0 = "function")) {
-        validate23.errors = [{ instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: missing0 }, message: "must have required property '" + missing0 + "'" }];
+        validate23.errors = [{ instancePath, schemaPath: "#/$defs/IAgentTool/required", keyword: "required", params: { missingProperty: missing0 }, message: "must have required property '" + missing0 + "'" }];
         return false;
       } else {
         if (data.toolName !== void 0) {
           const _errs1 = errors;
           if (typeof data.toolName !== "string") {
-            validate23.errors = [{ instancePath: instancePath + "/toolName", schemaPath: "#/properties/toolName/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
+            validate23.errors = [{ instancePath: instancePath + "/toolName", schemaPath: "#/$defs/IAgentTool/properties/toolName/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
             return false;
           }
           var valid0 = _errs1 === errors;
@@ -300,7 +300,7 @@ function validate23(data, { instancePath = "", parentData, parentDataProperty, r
           if (data.docNote !== void 0) {
             const _errs3 = errors;
             if (typeof data.docNote !== "string") {
-              validate23.errors = [{ instancePath: instancePath + "/docNote", schemaPath: "#/properties/docNote/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
+              validate23.errors = [{ instancePath: instancePath + "/docNote", schemaPath: "#/$defs/IAgentTool/properties/docNote/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
               return false;
             }
             var valid0 = _errs3 === errors;
@@ -311,7 +311,7 @@ function validate23(data, { instancePath = "", parentData, parentDataProperty, r
             if (data.type !== void 0) {
               const _errs5 = errors;
               if (typeof data.type !== "string") {
-                validate23.errors = [{ instancePath: instancePath + "/type", schemaPath: "#/properties/type/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
+                validate23.errors = [{ instancePath: instancePath + "/type", schemaPath: "#/$defs/IAgentTool/properties/type/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
                 return false;
               }
               var valid0 = _errs5 === errors;
@@ -337,7 +337,7 @@ function validate23(data, { instancePath = "", parentData, parentDataProperty, r
         }
       }
     } else {
-      validate23.errors = [{ instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" }];
+      validate23.errors = [{ instancePath, schemaPath: "#/$defs/IAgentTool/type", keyword: "type", params: { type: "object" }, message: "must be object" }];
       return false;
     }
   }
@@ -355,13 +355,13 @@ function validate29(data, { instancePath = "", parentData, parentDataProperty, r
     if (data && typeof data == "object" && !Array.isArray(data)) {
       let missing0;
       if (data.id === void 0 && (missing0 = "id") || data.type === void 0 && (missing0 = "type") || data.function === void 0 && (missing0 = "function")) {
-        validate29.errors = [{ instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: missing0 }, message: "must have required property '" + missing0 + "'" }];
+        validate29.errors = [{ instancePath, schemaPath: "#/$defs/IToolCall/required", keyword: "required", params: { missingProperty: missing0 }, message: "must have required property '" + missing0 + "'" }];
         return false;
       } else {
         if (data.id !== void 0) {
           const _errs1 = errors;
           if (typeof data.id !== "string") {
-            validate29.errors = [{ instancePath: instancePath + "/id", schemaPath: "#/properties/id/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
+            validate29.errors = [{ instancePath: instancePath + "/id", schemaPath: "#/$defs/IToolCall/properties/id/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
             return false;
           }
           var valid0 = _errs1 === errors;
@@ -372,7 +372,7 @@ function validate29(data, { instancePath = "", parentData, parentDataProperty, r
           if (data.type !== void 0) {
             const _errs3 = errors;
             if ("function" !== data.type) {
-              validate29.errors = [{ instancePath: instancePath + "/type", schemaPath: "#/properties/type/const", keyword: "const", params: { allowedValue: "function" }, message: "must be equal to constant" }];
+              validate29.errors = [{ instancePath: instancePath + "/type", schemaPath: "#/$defs/IToolCall/properties/type/const", keyword: "const", params: { allowedValue: "function" }, message: "must be equal to constant" }];
               return false;
             }
             var valid0 = _errs3 === errors;
@@ -428,7 +428,7 @@ function validate29(data, { instancePath = "", parentData, parentDataProperty, r
         }
       }
     } else {
-      validate29.errors = [{ instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" }];
+      validate29.errors = [{ instancePath, schemaPath: "#/$defs/IToolCall/type", keyword: "type", params: { type: "object" }, message: "must be object" }];
       return false;
     }
   }
@@ -442,7 +442,7 @@ function validate28(data, { instancePath = "", parentData, parentDataProperty, r
     if (data && typeof data == "object" && !Array.isArray(data)) {
       let missing0;
       if (data.role === void 0 && (missing0 = "role") || data.content === void 0 && (missing0 = "content")) {
-        validate28.errors = [{ instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: missing0 }, message: "must have required property '" + missing0 + "'" }];
+        validate28.errors = [{ instancePath, schemaPath: "#/$defs/IBaseMessage/required", keyword: "required", params: { missingProperty: missing0 }, message: "must have required property '" + missing0 + "'" }];
         return false;
       } else {
         if (data.role !== void 0) {
@@ -464,7 +464,7 @@ function validate28(data, { instancePath = "", parentData, parentDataProperty, r
           if (data.content !== void 0) {
             const _errs4 = errors;
             if (typeof data.content !== "string") {
-              validate28.errors = [{ instancePath: instancePath + "/content", schemaPath: "#/properties/content/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
+              validate28.errors = [{ instancePath: instancePath + "/content", schemaPath: "#/$defs/IBaseMessage/properties/content/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
               return false;
             }
             var valid0 = _errs4 === errors;
@@ -494,7 +494,7 @@ function validate28(data, { instancePath = "", parentData, parentDataProperty, r
                     }
                   }
                 } else {
-                  validate28.errors = [{ instancePath: instancePath + "/tool_calls", schemaPath: "#/properties/tool_calls/type", keyword: "type", params: { type: "array" }, message: "must be array" }];
+                  validate28.errors = [{ instancePath: instancePath + "/tool_calls", schemaPath: "#/$defs/IBaseMessage/properties/tool_calls/type", keyword: "type", params: { type: "array" }, message: "must be array" }];
                   return false;
                 }
               }
@@ -513,7 +513,7 @@ function validate28(data, { instancePath = "", parentData, parentDataProperty, r
                     for (let i1 = 0; i1 < len1; i1++) {
                       const _errs11 = errors;
                       if (typeof data4[i1] !== "string") {
-                        validate28.errors = [{ instancePath: instancePath + "/images/" + i1, schemaPath: "#/properties/images/items/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
+                        validate28.errors = [{ instancePath: instancePath + "/images/" + i1, schemaPath: "#/$defs/IBaseMessage/properties/images/items/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
                         return false;
                       }
                       var valid3 = _errs11 === errors;
@@ -522,7 +522,7 @@ function validate28(data, { instancePath = "", parentData, parentDataProperty, r
                       }
                     }
                   } else {
-                    validate28.errors = [{ instancePath: instancePath + "/images", schemaPath: "#/properties/images/type", keyword: "type", params: { type: "array" }, message: "must be array" }];
+                    validate28.errors = [{ instancePath: instancePath + "/images", schemaPath: "#/$defs/IBaseMessage/properties/images/type", keyword: "type", params: { type: "array" }, message: "must be array" }];
                     return false;
                   }
                 }
@@ -534,7 +534,7 @@ function validate28(data, { instancePath = "", parentData, parentDataProperty, r
                 if (data.tool_call_id !== void 0) {
                   const _errs13 = errors;
                   if (typeof data.tool_call_id !== "string") {
-                    validate28.errors = [{ instancePath: instancePath + "/tool_call_id", schemaPath: "#/properties/tool_call_id/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
+                    validate28.errors = [{ instancePath: instancePath + "/tool_call_id", schemaPath: "#/$defs/IBaseMessage/properties/tool_call_id/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
                     return false;
                   }
                   var valid0 = _errs13 === errors;
@@ -547,7 +547,7 @@ function validate28(data, { instancePath = "", parentData, parentDataProperty, r
         }
       }
     } else {
-      validate28.errors = [{ instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" }];
+      validate28.errors = [{ instancePath, schemaPath: "#/$defs/IBaseMessage/type", keyword: "type", params: { type: "object" }, message: "must be object" }];
       return false;
     }
   }
@@ -560,7 +560,7 @@ function validate31(data, { instancePath = "", parentData, parentDataProperty, r
   let vErrors = null;
   let errors = 0;
   if (!(data && typeof data == "object" && !Array.isArray(data))) {
-    validate31.errors = [{ instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" }];
+    validate31.errors = [{ instancePath, schemaPath: "#/$defs/IOutlineMessage/type", keyword: "type", params: { type: "object" }, message: "must be object" }];
     return false;
   }
   if (!validate28(data, { instancePath, parentData, parentDataProperty, rootData, dynamicAnchors })) {
@@ -583,7 +583,7 @@ function validate33(data, { instancePath = "", parentData, parentDataProperty, r
     if (data && typeof data == "object" && !Array.isArray(data)) {
       let missing0;
       if (data.role === void 0 && (missing0 = "role") || data.content === void 0 && (missing0 = "content") || data.agentName === void 0 && (missing0 = "agentName") || data.mode === void 0 && (missing0 = "mode")) {
-        validate33.errors = [{ instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: missing0 }, message: "must have required property '" + missing0 + "'" }];
+        validate33.errors = [{ instancePath, schemaPath: "#/$defs/ISwarmMessage/required", keyword: "required", params: { missingProperty: missing0 }, message: "must have required property '" + missing0 + "'" }];
         return false;
       } else {
         if (data.role !== void 0) {
@@ -605,7 +605,7 @@ function validate33(data, { instancePath = "", parentData, parentDataProperty, r
           if (data.content !== void 0) {
             const _errs4 = errors;
             if (typeof data.content !== "string") {
-              validate33.errors = [{ instancePath: instancePath + "/content", schemaPath: "#/properties/content/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
+              validate33.errors = [{ instancePath: instancePath + "/content", schemaPath: "#/$defs/ISwarmMessage/properties/content/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
               return false;
             }
             var valid0 = _errs4 === errors;
@@ -635,7 +635,7 @@ function validate33(data, { instancePath = "", parentData, parentDataProperty, r
                     }
                   }
                 } else {
-                  validate33.errors = [{ instancePath: instancePath + "/tool_calls", schemaPath: "#/properties/tool_calls/type", keyword: "type", params: { type: "array" }, message: "must be array" }];
+                  validate33.errors = [{ instancePath: instancePath + "/tool_calls", schemaPath: "#/$defs/ISwarmMessage/properties/tool_calls/type", keyword: "type", params: { type: "array" }, message: "must be array" }];
                   return false;
                 }
               }
@@ -654,7 +654,7 @@ function validate33(data, { instancePath = "", parentData, parentDataProperty, r
                     for (let i1 = 0; i1 < len1; i1++) {
                       const _errs11 = errors;
                       if (typeof data4[i1] !== "string") {
-                        validate33.errors = [{ instancePath: instancePath + "/images/" + i1, schemaPath: "#/properties/images/items/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
+                        validate33.errors = [{ instancePath: instancePath + "/images/" + i1, schemaPath: "#/$defs/ISwarmMessage/properties/images/items/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
                         return false;
                       }
                       var valid3 = _errs11 === errors;
@@ -663,7 +663,7 @@ function validate33(data, { instancePath = "", parentData, parentDataProperty, r
                       }
                     }
                   } else {
-                    validate33.errors = [{ instancePath: instancePath + "/images", schemaPath: "#/properties/images/type", keyword: "type", params: { type: "array" }, message: "must be array" }];
+                    validate33.errors = [{ instancePath: instancePath + "/images", schemaPath: "#/$defs/ISwarmMessage/properties/images/type", keyword: "type", params: { type: "array" }, message: "must be array" }];
                     return false;
                   }
                 }
@@ -675,7 +675,7 @@ function validate33(data, { instancePath = "", parentData, parentDataProperty, r
                 if (data.tool_call_id !== void 0) {
                   const _errs13 = errors;
                   if (typeof data.tool_call_id !== "string") {
-                    validate33.errors = [{ instancePath: instancePath + "/tool_call_id", schemaPath: "#/properties/tool_call_id/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
+                    validate33.errors = [{ instancePath: instancePath + "/tool_call_id", schemaPath: "#/$defs/ISwarmMessage/properties/tool_call_id/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
                     return false;
                   }
                   var valid0 = _errs13 === errors;
@@ -686,7 +686,7 @@ function validate33(data, { instancePath = "", parentData, parentDataProperty, r
                   if (data.agentName !== void 0) {
                     const _errs15 = errors;
                     if (typeof data.agentName !== "string") {
-                      validate33.errors = [{ instancePath: instancePath + "/agentName", schemaPath: "#/properties/agentName/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
+                      validate33.errors = [{ instancePath: instancePath + "/agentName", schemaPath: "#/$defs/ISwarmMessage/properties/agentName/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
                       return false;
                     }
                     var valid0 = _errs15 === errors;
@@ -714,7 +714,7 @@ function validate33(data, { instancePath = "", parentData, parentDataProperty, r
                         let data9 = data.payload;
                         const _errs20 = errors;
                         if (!(data9 && typeof data9 == "object" && !Array.isArray(data9)) && data9 !== null) {
-                          validate33.errors = [{ instancePath: instancePath + "/payload", schemaPath: "#/properties/payload/type", keyword: "type", params: { type: schema43.properties.payload.type }, message: "must be object,null" }];
+                          validate33.errors = [{ instancePath: instancePath + "/payload", schemaPath: "#/$defs/ISwarmMessage/properties/payload/type", keyword: "type", params: { type: schema43.properties.payload.type }, message: "must be object,null" }];
                           return false;
                         }
                         var valid0 = _errs20 === errors;
@@ -730,7 +730,7 @@ function validate33(data, { instancePath = "", parentData, parentDataProperty, r
         }
       }
     } else {
-      validate33.errors = [{ instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" }];
+      validate33.errors = [{ instancePath, schemaPath: "#/$defs/ISwarmMessage/type", keyword: "type", params: { type: "object" }, message: "must be object" }];
       return false;
     }
   }
@@ -746,13 +746,13 @@ function validate35(data, { instancePath = "", parentData, parentDataProperty, r
     if (data && typeof data == "object" && !Array.isArray(data)) {
       let missing0;
       if (data.type === void 0 && (missing0 = "type") || data.function === void 0 && (missing0 = "function")) {
-        validate35.errors = [{ instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: missing0 }, message: "must have required property '" + missing0 + "'" }];
+        validate35.errors = [{ instancePath, schemaPath: "#/$defs/ITool/required", keyword: "required", params: { missingProperty: missing0 }, message: "must have required property '" + missing0 + "'" }];
         return false;
       } else {
         if (data.type !== void 0) {
           const _errs1 = errors;
           if (typeof data.type !== "string") {
-            validate35.errors = [{ instancePath: instancePath + "/type", schemaPath: "#/properties/type/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
+            validate35.errors = [{ instancePath: instancePath + "/type", schemaPath: "#/$defs/ITool/properties/type/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
             return false;
           }
           var valid0 = _errs1 === errors;
@@ -776,7 +776,7 @@ function validate35(data, { instancePath = "", parentData, parentDataProperty, r
         }
       }
     } else {
-      validate35.errors = [{ instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" }];
+      validate35.errors = [{ instancePath, schemaPath: "#/$defs/ITool/type", keyword: "type", params: { type: "object" }, message: "must be object" }];
       return false;
     }
   }
@@ -791,13 +791,13 @@ function validate37(data, { instancePath = "", parentData, parentDataProperty, r
     if (data && typeof data == "object" && !Array.isArray(data)) {
       let missing0;
       if (data.id === void 0 && (missing0 = "id") || data.type === void 0 && (missing0 = "type") || data.function === void 0 && (missing0 = "function")) {
-        validate37.errors = [{ instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: missing0 }, message: "must have required property '" + missing0 + "'" }];
+        validate37.errors = [{ instancePath, schemaPath: "#/$defs/IToolCall/required", keyword: "required", params: { missingProperty: missing0 }, message: "must have required property '" + missing0 + "'" }];
         return false;
       } else {
         if (data.id !== void 0) {
           const _errs1 = errors;
           if (typeof data.id !== "string") {
-            validate37.errors = [{ instancePath: instancePath + "/id", schemaPath: "#/properties/id/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
+            validate37.errors = [{ instancePath: instancePath + "/id", schemaPath: "#/$defs/IToolCall/properties/id/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
             return false;
           }
           var valid0 = _errs1 === errors;
@@ -808,7 +808,7 @@ function validate37(data, { instancePath = "", parentData, parentDataProperty, r
           if (data.type !== void 0) {
             const _errs3 = errors;
             if ("function" !== data.type) {
-              validate37.errors = [{ instancePath: instancePath + "/type", schemaPath: "#/properties/type/const", keyword: "const", params: { allowedValue: "function" }, message: "must be equal to constant" }];
+              validate37.errors = [{ instancePath: instancePath + "/type", schemaPath: "#/$defs/IToolCall/properties/type/const", keyword: "const", params: { allowedValue: "function" }, message: "must be equal to constant" }];
               return false;
             }
             var valid0 = _errs3 === errors;
@@ -864,7 +864,7 @@ function validate37(data, { instancePath = "", parentData, parentDataProperty, r
         }
       }
     } else {
-      validate37.errors = [{ instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" }];
+      validate37.errors = [{ instancePath, schemaPath: "#/$defs/IToolCall/type", keyword: "type", params: { type: "object" }, message: "must be object" }];
       return false;
     }
   }
@@ -879,13 +879,13 @@ function validate38(data, { instancePath = "", parentData, parentDataProperty, r
     if (data && typeof data == "object" && !Array.isArray(data)) {
       let missing0;
       if (data.name === void 0 && (missing0 = "name") || data.arguments === void 0 && (missing0 = "arguments")) {
-        validate38.errors = [{ instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: missing0 }, message: "must have required property '" + missing0 + "'" }];
+        validate38.errors = [{ instancePath, schemaPath: "#/$defs/IToolCallFunction/required", keyword: "required", params: { missingProperty: missing0 }, message: "must have required property '" + missing0 + "'" }];
         return false;
       } else {
         if (data.name !== void 0) {
           const _errs1 = errors;
           if (typeof data.name !== "string") {
-            validate38.errors = [{ instancePath: instancePath + "/name", schemaPath: "#/properties/name/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
+            validate38.errors = [{ instancePath: instancePath + "/name", schemaPath: "#/$defs/IToolCallFunction/properties/name/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
             return false;
           }
           var valid0 = _errs1 === errors;
@@ -897,7 +897,7 @@ function validate38(data, { instancePath = "", parentData, parentDataProperty, r
             let data1 = data.arguments;
             const _errs3 = errors;
             if (!(data1 && typeof data1 == "object" && !Array.isArray(data1))) {
-              validate38.errors = [{ instancePath: instancePath + "/arguments", schemaPath: "#/properties/arguments/type", keyword: "type", params: { type: "object" }, message: "must be object" }];
+              validate38.errors = [{ instancePath: instancePath + "/arguments", schemaPath: "#/$defs/IToolCallFunction/properties/arguments/type", keyword: "type", params: { type: "object" }, message: "must be object" }];
               return false;
             }
             var valid0 = _errs3 === errors;
@@ -907,7 +907,7 @@ function validate38(data, { instancePath = "", parentData, parentDataProperty, r
         }
       }
     } else {
-      validate38.errors = [{ instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" }];
+      validate38.errors = [{ instancePath, schemaPath: "#/$defs/IToolCallFunction/type", keyword: "type", params: { type: "object" }, message: "must be object" }];
       return false;
     }
   }
@@ -922,13 +922,13 @@ function validate39(data, { instancePath = "", parentData, parentDataProperty, r
     if (data && typeof data == "object" && !Array.isArray(data)) {
       let missing0;
       if (data.name === void 0 && (missing0 = "name") || data.description === void 0 && (missing0 = "description") || data.parameters === void 0 && (missing0 = "parameters")) {
-        validate39.errors = [{ instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: missing0 }, message: "must have required property '" + missing0 + "'" }];
+        validate39.errors = [{ instancePath, schemaPath: "#/$defs/IToolFunction/required", keyword: "required", params: { missingProperty: missing0 }, message: "must have required property '" + missing0 + "'" }];
         return false;
       } else {
         if (data.name !== void 0) {
           const _errs1 = errors;
           if (typeof data.name !== "string") {
-            validate39.errors = [{ instancePath: instancePath + "/name", schemaPath: "#/properties/name/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
+            validate39.errors = [{ instancePath: instancePath + "/name", schemaPath: "#/$defs/IToolFunction/properties/name/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
             return false;
           }
           var valid0 = _errs1 === errors;
@@ -939,7 +939,7 @@ function validate39(data, { instancePath = "", parentData, parentDataProperty, r
           if (data.description !== void 0) {
             const _errs3 = errors;
             if (typeof data.description !== "string") {
-              validate39.errors = [{ instancePath: instancePath + "/description", schemaPath: "#/properties/description/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
+              validate39.errors = [{ instancePath: instancePath + "/description", schemaPath: "#/$defs/IToolFunction/properties/description/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
               return false;
             }
             var valid0 = _errs3 === errors;
@@ -964,7 +964,7 @@ function validate39(data, { instancePath = "", parentData, parentDataProperty, r
         }
       }
     } else {
-      validate39.errors = [{ instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" }];
+      validate39.errors = [{ instancePath, schemaPath: "#/$defs/IToolFunction/type", keyword: "type", params: { type: "object" }, message: "must be object" }];
       return false;
     }
   }
@@ -979,13 +979,13 @@ function validate41(data, { instancePath = "", parentData, parentDataProperty, r
     if (data && typeof data == "object" && !Array.isArray(data)) {
       let missing0;
       if (data.type === void 0 && (missing0 = "type") || data.properties === void 0 && (missing0 = "properties")) {
-        validate41.errors = [{ instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: missing0 }, message: "must have required property '" + missing0 + "'" }];
+        validate41.errors = [{ instancePath, schemaPath: "#/$defs/IToolParameters/required", keyword: "required", params: { missingProperty: missing0 }, message: "must have required property '" + missing0 + "'" }];
         return false;
       } else {
         if (data.type !== void 0) {
           const _errs1 = errors;
           if (typeof data.type !== "string") {
-            validate41.errors = [{ instancePath: instancePath + "/type", schemaPath: "#/properties/type/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
+            validate41.errors = [{ instancePath: instancePath + "/type", schemaPath: "#/$defs/IToolParameters/properties/type/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
             return false;
           }
           var valid0 = _errs1 === errors;
@@ -1003,7 +1003,7 @@ function validate41(data, { instancePath = "", parentData, parentDataProperty, r
                 for (let i0 = 0; i0 < len0; i0++) {
                   const _errs5 = errors;
                   if (typeof data1[i0] !== "string") {
-                    validate41.errors = [{ instancePath: instancePath + "/required/" + i0, schemaPath: "#/properties/required/items/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
+                    validate41.errors = [{ instancePath: instancePath + "/required/" + i0, schemaPath: "#/$defs/IToolParameters/properties/required/items/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
                     return false;
                   }
                   var valid1 = _errs5 === errors;
@@ -1012,7 +1012,7 @@ function validate41(data, { instancePath = "", parentData, parentDataProperty, r
                   }
                 }
               } else {
-                validate41.errors = [{ instancePath: instancePath + "/required", schemaPath: "#/properties/required/type", keyword: "type", params: { type: "array" }, message: "must be array" }];
+                validate41.errors = [{ instancePath: instancePath + "/required", schemaPath: "#/$defs/IToolParameters/properties/required/type", keyword: "type", params: { type: "array" }, message: "must be array" }];
                 return false;
               }
             }
@@ -1100,7 +1100,7 @@ function validate41(data, { instancePath = "", parentData, parentDataProperty, r
                     }
                   }
                 } else {
-                  validate41.errors = [{ instancePath: instancePath + "/properties", schemaPath: "#/properties/properties/type", keyword: "type", params: { type: "object" }, message: "must be object" }];
+                  validate41.errors = [{ instancePath: instancePath + "/properties", schemaPath: "#/$defs/IToolParameters/properties/properties/type", keyword: "type", params: { type: "object" }, message: "must be object" }];
                   return false;
                 }
               }
@@ -1112,7 +1112,7 @@ function validate41(data, { instancePath = "", parentData, parentDataProperty, r
         }
       }
     } else {
-      validate41.errors = [{ instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" }];
+      validate41.errors = [{ instancePath, schemaPath: "#/$defs/IToolParameters/type", keyword: "type", params: { type: "object" }, message: "must be object" }];
       return false;
     }
   }
@@ -1127,13 +1127,13 @@ function validate42(data, { instancePath = "", parentData, parentDataProperty, r
     if (data && typeof data == "object" && !Array.isArray(data)) {
       let missing0;
       if (data.type === void 0 && (missing0 = "type") || data.description === void 0 && (missing0 = "description")) {
-        validate42.errors = [{ instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: missing0 }, message: "must have required property '" + missing0 + "'" }];
+        validate42.errors = [{ instancePath, schemaPath: "#/$defs/IToolProperty/required", keyword: "required", params: { missingProperty: missing0 }, message: "must have required property '" + missing0 + "'" }];
         return false;
       } else {
         if (data.type !== void 0) {
           const _errs1 = errors;
           if (typeof data.type !== "string") {
-            validate42.errors = [{ instancePath: instancePath + "/type", schemaPath: "#/properties/type/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
+            validate42.errors = [{ instancePath: instancePath + "/type", schemaPath: "#/$defs/IToolProperty/properties/type/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
             return false;
           }
           var valid0 = _errs1 === errors;
@@ -1144,7 +1144,7 @@ function validate42(data, { instancePath = "", parentData, parentDataProperty, r
           if (data.description !== void 0) {
             const _errs3 = errors;
             if (typeof data.description !== "string") {
-              validate42.errors = [{ instancePath: instancePath + "/description", schemaPath: "#/properties/description/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
+              validate42.errors = [{ instancePath: instancePath + "/description", schemaPath: "#/$defs/IToolProperty/properties/description/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
               return false;
             }
             var valid0 = _errs3 === errors;
@@ -1162,7 +1162,7 @@ function validate42(data, { instancePath = "", parentData, parentDataProperty, r
                   for (let i0 = 0; i0 < len0; i0++) {
                     const _errs7 = errors;
                     if (typeof data2[i0] !== "string") {
-                      validate42.errors = [{ instancePath: instancePath + "/enum/" + i0, schemaPath: "#/properties/enum/items/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
+                      validate42.errors = [{ instancePath: instancePath + "/enum/" + i0, schemaPath: "#/$defs/IToolProperty/properties/enum/items/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
                       return false;
                     }
                     var valid1 = _errs7 === errors;
@@ -1171,7 +1171,7 @@ function validate42(data, { instancePath = "", parentData, parentDataProperty, r
                     }
                   }
                 } else {
-                  validate42.errors = [{ instancePath: instancePath + "/enum", schemaPath: "#/properties/enum/type", keyword: "type", params: { type: "array" }, message: "must be array" }];
+                  validate42.errors = [{ instancePath: instancePath + "/enum", schemaPath: "#/$defs/IToolProperty/properties/enum/type", keyword: "type", params: { type: "array" }, message: "must be array" }];
                   return false;
                 }
               }
@@ -1183,7 +1183,7 @@ function validate42(data, { instancePath = "", parentData, parentDataProperty, r
         }
       }
     } else {
-      validate42.errors = [{ instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" }];
+      validate42.errors = [{ instancePath, schemaPath: "#/$defs/IToolProperty/type", keyword: "type", params: { type: "object" }, message: "must be object" }];
       return false;
     }
   }
@@ -1199,13 +1199,13 @@ function validate43(data, { instancePath = "", parentData, parentDataProperty, r
     if (data && typeof data == "object" && !Array.isArray(data)) {
       let missing0;
       if (data.toolName === void 0 && (missing0 = "toolName") || data.params === void 0 && (missing0 = "params")) {
-        validate43.errors = [{ instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: missing0 }, message: "must have required property '" + missing0 + "'" }];
+        validate43.errors = [{ instancePath, schemaPath: "#/$defs/IToolRequest/required", keyword: "required", params: { missingProperty: missing0 }, message: "must have required property '" + missing0 + "'" }];
         return false;
       } else {
         if (data.toolName !== void 0) {
           const _errs1 = errors;
           if (typeof data.toolName !== "string") {
-            validate43.errors = [{ instancePath: instancePath + "/toolName", schemaPath: "#/properties/toolName/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
+            validate43.errors = [{ instancePath: instancePath + "/toolName", schemaPath: "#/$defs/IToolRequest/properties/toolName/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
             return false;
           }
           var valid0 = _errs1 === errors;
@@ -1217,7 +1217,7 @@ function validate43(data, { instancePath = "", parentData, parentDataProperty, r
             let data1 = data.params;
             const _errs3 = errors;
             if (!(data1 && typeof data1 == "object" && !Array.isArray(data1))) {
-              validate43.errors = [{ instancePath: instancePath + "/params", schemaPath: "#/properties/params/type", keyword: "type", params: { type: "object" }, message: "must be object" }];
+              validate43.errors = [{ instancePath: instancePath + "/params", schemaPath: "#/$defs/IToolRequest/properties/params/type", keyword: "type", params: { type: "object" }, message: "must be object" }];
               return false;
             }
             var valid0 = _errs3 === errors;
@@ -1227,7 +1227,7 @@ function validate43(data, { instancePath = "", parentData, parentDataProperty, r
         }
       }
     } else {
-      validate43.errors = [{ instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" }];
+      validate43.errors = [{ instancePath, schemaPath: "#/$defs/IToolRequest/type", keyword: "type", params: { type: "object" }, message: "must be object" }];
       return false;
     }
   }
@@ -1239,11 +1239,11 @@ function validate44(data, { instancePath = "", parentData, parentDataProperty, r
   let vErrors = null;
   let errors = 0;
   if (typeof data !== "string") {
-    validate44.errors = [{ instancePath, schemaPath: "#/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
+    validate44.errors = [{ instancePath, schemaPath: "#/$defs/SwarmMessageRole/type", keyword: "type", params: { type: "string" }, message: "must be string" }];
     return false;
   }
   if (!(data === "assistant" || data === "system" || data === "tool" || data === "user" || data === "resque" || data === "flush" || data === "developer")) {
-    validate44.errors = [{ instancePath, schemaPath: "#/enum", keyword: "enum", params: { allowedValues: schema44.enum }, message: "must be equal to one of the allowed values" }];
+    validate44.errors = [{ instancePath, schemaPath: "#/$defs/SwarmMessageRole/enum", keyword: "enum", params: { allowedValues: schema44.enum }, message: "must be equal to one of the allowed values" }];
     return false;
   }
   validate44.errors = vErrors;

@@ -42,7 +42,7 @@ function validate21(data, { instancePath = "", parentData, parentDataProperty, r
   let vErrors = null;
   let errors = 0;
   if (typeof data !== "string") {
-    const err0 = { instancePath, schemaPath: "#/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema32.type, parentSchema: schema32, data };
+    const err0 = { instancePath, schemaPath: "#/$defs/BaseMessageRole/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema32.type, parentSchema: schema32, data };
     if (vErrors === null) {
       vErrors = [err0];
     } else {
@@ -51,7 +51,7 @@ function validate21(data, { instancePath = "", parentData, parentDataProperty, r
     errors++;
   }
   if (!(data === "assistant" || data === "system" || data === "tool" || data === "user")) {
-    const err1 = { instancePath, schemaPath: "#/enum", keyword: "enum", params: { allowedValues: schema32.enum }, message: "must be equal to one of the allowed values", schema: schema32.enum, parentSchema: schema32, data };
+    const err1 = { instancePath, schemaPath: "#/$defs/BaseMessageRole/enum", keyword: "enum", params: { allowedValues: schema32.enum }, message: "must be equal to one of the allowed values", schema: schema32.enum, parentSchema: schema32, data };
     if (vErrors === null) {
       vErrors = [err1];
     } else {
@@ -68,7 +68,7 @@ function validate22(data, { instancePath = "", parentData, parentDataProperty, r
   let vErrors = null;
   let errors = 0;
   if (typeof data !== "string") {
-    const err0 = { instancePath, schemaPath: "#/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema33.type, parentSchema: schema33, data };
+    const err0 = { instancePath, schemaPath: "#/$defs/ExecutionMode/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema33.type, parentSchema: schema33, data };
     if (vErrors === null) {
       vErrors = [err0];
     } else {
@@ -77,7 +77,7 @@ function validate22(data, { instancePath = "", parentData, parentDataProperty, r
     errors++;
   }
   if (!(data === "tool" || data === "user")) {
-    const err1 = { instancePath, schemaPath: "#/enum", keyword: "enum", params: { allowedValues: schema33.enum }, message: "must be equal to one of the allowed values", schema: schema33.enum, parentSchema: schema33, data };
+    const err1 = { instancePath, schemaPath: "#/$defs/ExecutionMode/enum", keyword: "enum", params: { allowedValues: schema33.enum }, message: "must be equal to one of the allowed values", schema: schema33.enum, parentSchema: schema33, data };
     if (vErrors === null) {
       vErrors = [err1];
     } else {
@@ -98,7 +98,7 @@ function validate25(data, { instancePath = "", parentData, parentDataProperty, r
   let errors = 0;
   if (data && typeof data == "object" && !Array.isArray(data)) {
     if (data.type === void 0) {
-      const err0 = { instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: "type" }, message: "must have required property 'type'", schema: schema36.required, parentSchema: schema36, data };
+      const err0 = { instancePath, schemaPath: "#/$defs/IToolParameters/required", keyword: "required", params: { missingProperty: "type" }, message: "must have required property 'type'", schema: schema36.required, parentSchema: schema36, data };
       if (vErrors === null) {
         vErrors = [err0];
       } else {
@@ -107,7 +107,7 @@ function validate25(data, { instancePath = "", parentData, parentDataProperty, r
       errors++;
     }
     if (data.properties === void 0) {
-      const err1 = { instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: "properties" }, message: "must have required property 'properties'", schema: schema36.required, parentSchema: schema36, data };
+      const err1 = { instancePath, schemaPath: "#/$defs/IToolParameters/required", keyword: "required", params: { missingProperty: "properties" }, message: "must have required property 'properties'", schema: schema36.required, parentSchema: schema36, data };
       if (vErrors === null) {
         vErrors = [err1];
       } else {
@@ -118,7 +118,7 @@ function validate25(data, { instancePath = "", parentData, parentDataProperty, r
     if (data.type !== void 0) {
       let data0 = data.type;
       if (typeof data0 !== "string") {
-        const err2 = { instancePath: instancePath + "/type", schemaPath: "#/properties/type/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema36.properties.type.type, parentSchema: schema36.properties.type, data: data0 };
+        const err2 = { instancePath: instancePath + "/type", schemaPath: "#/$defs/IToolParameters/properties/type/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema36.properties.type.type, parentSchema: schema36.properties.type, data: data0 };
         if (vErrors === null) {
           vErrors = [err2];
         } else {
@@ -134,7 +134,7 @@ function validate25(data, { instancePath = "", parentData, parentDataProperty, r
         for (let i0 = 0; i0 < len0; i0++) {
           let data2 = data1[i0];
           if (typeof data2 !== "string") {
-            const err3 = { instancePath: instancePath + "/required/" + i0, schemaPath: "#/properties/required/items/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema36.properties.required.items.type, parentSchema: schema36.properties.required.items, data: data2 };
+            const err3 = { instancePath: instancePath + "/required/" + i0, schemaPath: "#/$defs/IToolParameters/properties/required/items/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema36.properties.required.items.type, parentSchema: schema36.properties.required.items, data: data2 };
             if (vErrors === null) {
               vErrors = [err3];
             } else {
@@ -144,7 +144,7 @@ function validate25(data, { instancePath = "", parentData, parentDataProperty, r
           }
         }
       } else {
-        const err4 = { instancePath: instancePath + "/required", schemaPath: "#/properties/required/type", keyword: "type", params: { type: "array" }, message: "must be array", schema: schema36.properties.required.type, parentSchema: schema36.properties.required, data: data1 };
+        const err4 = { instancePath: instancePath + "/required", schemaPath: "#/$defs/IToolParameters/properties/required/type", keyword: "type", params: { type: "array" }, message: "must be array", schema: schema36.properties.required.type, parentSchema: schema36.properties.required, data: data1 };
         if (vErrors === null) {
           vErrors = [err4];
         } else {
@@ -238,7 +238,7 @@ function validate25(data, { instancePath = "", parentData, parentDataProperty, r
           }
         }
       } else {
-        const err12 = { instancePath: instancePath + "/properties", schemaPath: "#/properties/properties/type", keyword: "type", params: { type: "object" }, message: "must be object", schema: schema36.properties.properties.type, parentSchema: schema36.properties.properties, data: data3 };
+        const err12 = { instancePath: instancePath + "/properties", schemaPath: "#/$defs/IToolParameters/properties/properties/type", keyword: "type", params: { type: "object" }, message: "must be object", schema: schema36.properties.properties.type, parentSchema: schema36.properties.properties, data: data3 };
         if (vErrors === null) {
           vErrors = [err12];
         } else {
@@ -248,7 +248,7 @@ function validate25(data, { instancePath = "", parentData, parentDataProperty, r
       }
     }
   } else {
-    const err13 = { instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object", schema: schema36.type, parentSchema: schema36, data };
+    const err13 = { instancePath, schemaPath: "#/$defs/IToolParameters/type", keyword: "type", params: { type: "object" }, message: "must be object", schema: schema36.type, parentSchema: schema36, data };
     if (vErrors === null) {
       vErrors = [err13];
     } else {
@@ -264,7 +264,7 @@ function validate24(data, { instancePath = "", parentData, parentDataProperty, r
   let errors = 0;
   if (data && typeof data == "object" && !Array.isArray(data)) {
     if (data.name === void 0) {
-      const err0 = { instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: "name" }, message: "must have required property 'name'", schema: schema35.required, parentSchema: schema35, data };
+      const err0 = { instancePath, schemaPath: "#/$defs/IToolFunction/required", keyword: "required", params: { missingProperty: "name" }, message: "must have required property 'name'", schema: schema35.required, parentSchema: schema35, data };
       if (vErrors === null) {
         vErrors = [err0];
       } else {
@@ -273,7 +273,7 @@ function validate24(data, { instancePath = "", parentData, parentDataProperty, r
       errors++;
     }
     if (data.description === void 0) {
-      const err1 = { instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: "description" }, message: "must have required property 'description'", schema: schema35.required, parentSchema: schema35, data };
+      const err1 = { instancePath, schemaPath: "#/$defs/IToolFunction/required", keyword: "required", params: { missingProperty: "description" }, message: "must have required property 'description'", schema: schema35.required, parentSchema: schema35, data };
       if (vErrors === null) {
         vErrors = [err1];
       } else {
@@ -282,7 +282,7 @@ function validate24(data, { instancePath = "", parentData, parentDataProperty, r
       errors++;
     }
     if (data.parameters === void 0) {
-      const err2 = { instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: "parameters" }, message: "must have required property 'parameters'", schema: schema35.required, parentSchema: schema35, data };
+      const err2 = { instancePath, schemaPath: "#/$defs/IToolFunction/required", keyword: "required", params: { missingProperty: "parameters" }, message: "must have required property 'parameters'", schema: schema35.required, parentSchema: schema35, data };
       if (vErrors === null) {
         vErrors = [err2];
       } else {
@@ -293,7 +293,7 @@ function validate24(data, { instancePath = "", parentData, parentDataProperty, r
     if (data.name !== void 0) {
       let data0 = data.name;
       if (typeof data0 !== "string") {
-        const err3 = { instancePath: instancePath + "/name", schemaPath: "#/properties/name/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema35.properties.name.type, parentSchema: schema35.properties.name, data: data0 };
+        const err3 = { instancePath: instancePath + "/name", schemaPath: "#/$defs/IToolFunction/properties/name/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema35.properties.name.type, parentSchema: schema35.properties.name, data: data0 };
         if (vErrors === null) {
           vErrors = [err3];
         } else {
@@ -305,7 +305,7 @@ function validate24(data, { instancePath = "", parentData, parentDataProperty, r
     if (data.description !== void 0) {
       let data1 = data.description;
       if (typeof data1 !== "string") {
-        const err4 = { instancePath: instancePath + "/description", schemaPath: "#/properties/description/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema35.properties.description.type, parentSchema: schema35.properties.description, data: data1 };
+        const err4 = { instancePath: instancePath + "/description", schemaPath: "#/$defs/IToolFunction/properties/description/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema35.properties.description.type, parentSchema: schema35.properties.description, data: data1 };
         if (vErrors === null) {
           vErrors = [err4];
         } else {
@@ -324,7 +324,7 @@ function validate24(data, { instancePath = "", parentData, parentDataProperty, r
       }
     }
   } else {
-    const err5 = { instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object", schema: schema35.type, parentSchema: schema35, data };
+    const err5 = { instancePath, schemaPath: "#/$defs/IToolFunction/type", keyword: "type", params: { type: "object" }, message: "must be object", schema: schema35.type, parentSchema: schema35, data };
     if (vErrors === null) {
       vErrors = [err5];
     } else {
@@ -340,7 +340,7 @@ function validate23(data, { instancePath = "", parentData, parentDataProperty, r
   let errors = 0;
   if (data && typeof data == "object" && !Array.isArray(data)) {
     if (data.toolName === void 0) {
-      const err0 = { instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: "toolName" }, message: "must have required property 'toolName'", schema: schema34.required, parentSchema: schema34, data };
+      const err0 = { instancePath, schemaPath: "#/$defs/IAgentTool/required", keyword: "required", params: { missingProperty: "toolName" }, message: "must have required property 'toolName'", schema: schema34.required, parentSchema: schema34, data };
       if (vErrors === null) {
         vErrors = [err0];
       } else {
@@ -349,7 +349,7 @@ function validate23(data, { instancePath = "", parentData, parentDataProperty, r
       errors++;
     }
     if (data.type === void 0) {
-      const err1 = { instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: "type" }, message: "must have required property 'type'", schema: schema34.required, parentSchema: schema34, data };
+      const err1 = { instancePath, schemaPath: "#/$defs/IAgentTool/required", keyword: "required", params: { missingProperty: "type" }, message: "must have required property 'type'", schema: schema34.required, parentSchema: schema34, data };
       if (vErrors === null) {
         vErrors = [err1];
       } else {
@@ -358,7 +358,7 @@ function validate23(data, { instancePath = "", parentData, parentDataProperty, r
       errors++;
     }
     if (data.function === void 0) {
-      const err2 = { instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: "function" }, message: "must have required property 'function'", schema: schema34.required, parentSchema: schema34, data };
+      const err2 = { instancePath, schemaPath: "#/$defs/IAgentTool/required", keyword: "required", params: { missingProperty: "function" }, message: "must have required property 'function'", schema: schema34.required, parentSchema: schema34, data };
       if (vErrors === null) {
         vErrors = [err2];
       } else {
@@ -369,7 +369,7 @@ function validate23(data, { instancePath = "", parentData, parentDataProperty, r
     if (data.toolName !== void 0) {
       let data0 = data.toolName;
       if (typeof data0 !== "string") {
-        const err3 = { instancePath: instancePath + "/toolName", schemaPath: "#/properties/toolName/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema34.properties.toolName.type, parentSchema: schema34.properties.toolName, data: data0 };
+        const err3 = { instancePath: instancePath + "/toolName", schemaPath: "#/$defs/IAgentTool/properties/toolName/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema34.properties.toolName.type, parentSchema: schema34.properties.toolName, data: data0 };
         if (vErrors === null) {
           vErrors = [err3];
         } else {
@@ -381,7 +381,7 @@ function validate23(data, { instancePath = "", parentData, parentDataProperty, r
     if (data.docNote !== void 0) {
       let data1 = data.docNote;
       if (typeof data1 !== "string") {
-        const err4 = { instancePath: instancePath + "/docNote", schemaPath: "#/properties/docNote/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema34.properties.docNote.type, parentSchema: schema34.properties.docNote, data: data1 };
+        const err4 = { instancePath: instancePath + "/docNote", schemaPath: "#/$defs/IAgentTool/properties/docNote/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema34.properties.docNote.type, parentSchema: schema34.properties.docNote, data: data1 };
         if (vErrors === null) {
           vErrors = [err4];
         } else {
@@ -393,7 +393,7 @@ function validate23(data, { instancePath = "", parentData, parentDataProperty, r
     if (data.type !== void 0) {
       let data2 = data.type;
       if (typeof data2 !== "string") {
-        const err5 = { instancePath: instancePath + "/type", schemaPath: "#/properties/type/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema34.properties.type.type, parentSchema: schema34.properties.type, data: data2 };
+        const err5 = { instancePath: instancePath + "/type", schemaPath: "#/$defs/IAgentTool/properties/type/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema34.properties.type.type, parentSchema: schema34.properties.type, data: data2 };
         if (vErrors === null) {
           vErrors = [err5];
         } else {
@@ -412,7 +412,7 @@ function validate23(data, { instancePath = "", parentData, parentDataProperty, r
       }
     }
   } else {
-    const err6 = { instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object", schema: schema34.type, parentSchema: schema34, data };
+    const err6 = { instancePath, schemaPath: "#/$defs/IAgentTool/type", keyword: "type", params: { type: "object" }, message: "must be object", schema: schema34.type, parentSchema: schema34, data };
     if (vErrors === null) {
       vErrors = [err6];
     } else {
@@ -432,7 +432,7 @@ function validate29(data, { instancePath = "", parentData, parentDataProperty, r
   let errors = 0;
   if (data && typeof data == "object" && !Array.isArray(data)) {
     if (data.id === void 0) {
-      const err0 = { instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: "id" }, message: "must have required property 'id'", schema: schema40.required, parentSchema: schema40, data };
+      const err0 = { instancePath, schemaPath: "#/$defs/IToolCall/required", keyword: "required", params: { missingProperty: "id" }, message: "must have required property 'id'", schema: schema40.required, parentSchema: schema40, data };
       if (vErrors === null) {
         vErrors = [err0];
       } else {
@@ -441,7 +441,7 @@ function validate29(data, { instancePath = "", parentData, parentDataProperty, r
       errors++;
     }
     if (data.type === void 0) {
-      const err1 = { instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: "type" }, message: "must have required property 'type'", schema: schema40.required, parentSchema: schema40, data };
+      const err1 = { instancePath, schemaPath: "#/$defs/IToolCall/required", keyword: "required", params: { missingProperty: "type" }, message: "must have required property 'type'", schema: schema40.required, parentSchema: schema40, data };
       if (vErrors === null) {
         vErrors = [err1];
       } else {
@@ -450,7 +450,7 @@ function validate29(data, { instancePath = "", parentData, parentDataProperty, r
       errors++;
     }
     if (data.function === void 0) {
-      const err2 = { instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: "function" }, message: "must have required property 'function'", schema: schema40.required, parentSchema: schema40, data };
+      const err2 = { instancePath, schemaPath: "#/$defs/IToolCall/required", keyword: "required", params: { missingProperty: "function" }, message: "must have required property 'function'", schema: schema40.required, parentSchema: schema40, data };
       if (vErrors === null) {
         vErrors = [err2];
       } else {
@@ -461,7 +461,7 @@ function validate29(data, { instancePath = "", parentData, parentDataProperty, r
     if (data.id !== void 0) {
       let data0 = data.id;
       if (typeof data0 !== "string") {
-        const err3 = { instancePath: instancePath + "/id", schemaPath: "#/properties/id/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema40.properties.id.type, parentSchema: schema40.properties.id, data: data0 };
+        const err3 = { instancePath: instancePath + "/id", schemaPath: "#/$defs/IToolCall/properties/id/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema40.properties.id.type, parentSchema: schema40.properties.id, data: data0 };
         if (vErrors === null) {
           vErrors = [err3];
         } else {
@@ -473,7 +473,7 @@ function validate29(data, { instancePath = "", parentData, parentDataProperty, r
     if (data.type !== void 0) {
       let data1 = data.type;
       if ("function" !== data1) {
-        const err4 = { instancePath: instancePath + "/type", schemaPath: "#/properties/type/const", keyword: "const", params: { allowedValue: "function" }, message: "must be equal to constant", schema: "function", parentSchema: schema40.properties.type, data: data1 };
+        const err4 = { instancePath: instancePath + "/type", schemaPath: "#/$defs/IToolCall/properties/type/const", keyword: "const", params: { allowedValue: "function" }, message: "must be equal to constant", schema: "function", parentSchema: schema40.properties.type, data: data1 };
         if (vErrors === null) {
           vErrors = [err4];
         } else {
@@ -538,7 +538,7 @@ function validate29(data, { instancePath = "", parentData, parentDataProperty, r
       }
     }
   } else {
-    const err10 = { instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object", schema: schema40.type, parentSchema: schema40, data };
+    const err10 = { instancePath, schemaPath: "#/$defs/IToolCall/type", keyword: "type", params: { type: "object" }, message: "must be object", schema: schema40.type, parentSchema: schema40, data };
     if (vErrors === null) {
       vErrors = [err10];
     } else {
@@ -554,7 +554,7 @@ function validate28(data, { instancePath = "", parentData, parentDataProperty, r
   let errors = 0;
   if (data && typeof data == "object" && !Array.isArray(data)) {
     if (data.role === void 0) {
-      const err0 = { instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: "role" }, message: "must have required property 'role'", schema: schema38.required, parentSchema: schema38, data };
+      const err0 = { instancePath, schemaPath: "#/$defs/IBaseMessage/required", keyword: "required", params: { missingProperty: "role" }, message: "must have required property 'role'", schema: schema38.required, parentSchema: schema38, data };
       if (vErrors === null) {
         vErrors = [err0];
       } else {
@@ -563,7 +563,7 @@ function validate28(data, { instancePath = "", parentData, parentDataProperty, r
       errors++;
     }
     if (data.content === void 0) {
-      const err1 = { instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: "content" }, message: "must have required property 'content'", schema: schema38.required, parentSchema: schema38, data };
+      const err1 = { instancePath, schemaPath: "#/$defs/IBaseMessage/required", keyword: "required", params: { missingProperty: "content" }, message: "must have required property 'content'", schema: schema38.required, parentSchema: schema38, data };
       if (vErrors === null) {
         vErrors = [err1];
       } else {
@@ -595,7 +595,7 @@ function validate28(data, { instancePath = "", parentData, parentDataProperty, r
     if (data.content !== void 0) {
       let data1 = data.content;
       if (typeof data1 !== "string") {
-        const err4 = { instancePath: instancePath + "/content", schemaPath: "#/properties/content/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema38.properties.content.type, parentSchema: schema38.properties.content, data: data1 };
+        const err4 = { instancePath: instancePath + "/content", schemaPath: "#/$defs/IBaseMessage/properties/content/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema38.properties.content.type, parentSchema: schema38.properties.content, data: data1 };
         if (vErrors === null) {
           vErrors = [err4];
         } else {
@@ -618,7 +618,7 @@ function validate28(data, { instancePath = "", parentData, parentDataProperty, r
           }
         }
       } else {
-        const err5 = { instancePath: instancePath + "/tool_calls", schemaPath: "#/properties/tool_calls/type", keyword: "type", params: { type: "array" }, message: "must be array", schema: schema38.properties.tool_calls.type, parentSchema: schema38.properties.tool_calls, data: data2 };
+        const err5 = { instancePath: instancePath + "/tool_calls", schemaPath: "#/$defs/IBaseMessage/properties/tool_calls/type", keyword: "type", params: { type: "array" }, message: "must be array", schema: schema38.properties.tool_calls.type, parentSchema: schema38.properties.tool_calls, data: data2 };
         if (vErrors === null) {
           vErrors = [err5];
         } else {
@@ -634,7 +634,7 @@ function validate28(data, { instancePath = "", parentData, parentDataProperty, r
         for (let i1 = 0; i1 < len1; i1++) {
           let data5 = data4[i1];
           if (typeof data5 !== "string") {
-            const err6 = { instancePath: instancePath + "/images/" + i1, schemaPath: "#/properties/images/items/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema38.properties.images.items.type, parentSchema: schema38.properties.images.items, data: data5 };
+            const err6 = { instancePath: instancePath + "/images/" + i1, schemaPath: "#/$defs/IBaseMessage/properties/images/items/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema38.properties.images.items.type, parentSchema: schema38.properties.images.items, data: data5 };
             if (vErrors === null) {
               vErrors = [err6];
             } else {
@@ -644,7 +644,7 @@ function validate28(data, { instancePath = "", parentData, parentDataProperty, r
           }
         }
       } else {
-        const err7 = { instancePath: instancePath + "/images", schemaPath: "#/properties/images/type", keyword: "type", params: { type: "array" }, message: "must be array", schema: schema38.properties.images.type, parentSchema: schema38.properties.images, data: data4 };
+        const err7 = { instancePath: instancePath + "/images", schemaPath: "#/$defs/IBaseMessage/properties/images/type", keyword: "type", params: { type: "array" }, message: "must be array", schema: schema38.properties.images.type, parentSchema: schema38.properties.images, data: data4 };
         if (vErrors === null) {
           vErrors = [err7];
         } else {
@@ -656,7 +656,7 @@ function validate28(data, { instancePath = "", parentData, parentDataProperty, r
     if (data.tool_call_id !== void 0) {
       let data6 = data.tool_call_id;
       if (typeof data6 !== "string") {
-        const err8 = { instancePath: instancePath + "/tool_call_id", schemaPath: "#/properties/tool_call_id/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema38.properties.tool_call_id.type, parentSchema: schema38.properties.tool_call_id, data: data6 };
+        const err8 = { instancePath: instancePath + "/tool_call_id", schemaPath: "#/$defs/IBaseMessage/properties/tool_call_id/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema38.properties.tool_call_id.type, parentSchema: schema38.properties.tool_call_id, data: data6 };
         if (vErrors === null) {
           vErrors = [err8];
         } else {
@@ -666,7 +666,7 @@ function validate28(data, { instancePath = "", parentData, parentDataProperty, r
       }
     }
   } else {
-    const err9 = { instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object", schema: schema38.type, parentSchema: schema38, data };
+    const err9 = { instancePath, schemaPath: "#/$defs/IBaseMessage/type", keyword: "type", params: { type: "object" }, message: "must be object", schema: schema38.type, parentSchema: schema38, data };
     if (vErrors === null) {
       vErrors = [err9];
     } else {
@@ -683,7 +683,7 @@ function validate31(data, { instancePath = "", parentData, parentDataProperty, r
   let vErrors = null;
   let errors = 0;
   if (!(data && typeof data == "object" && !Array.isArray(data))) {
-    const err0 = { instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object", schema: schema42.type, parentSchema: schema42, data };
+    const err0 = { instancePath, schemaPath: "#/$defs/IOutlineMessage/type", keyword: "type", params: { type: "object" }, message: "must be object", schema: schema42.type, parentSchema: schema42, data };
     if (vErrors === null) {
       vErrors = [err0];
     } else {
@@ -709,7 +709,7 @@ function validate33(data, { instancePath = "", parentData, parentDataProperty, r
   let errors = 0;
   if (data && typeof data == "object" && !Array.isArray(data)) {
     if (data.role === void 0) {
-      const err0 = { instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: "role" }, message: "must have required property 'role'", schema: schema43.required, parentSchema: schema43, data };
+      const err0 = { instancePath, schemaPath: "#/$defs/ISwarmMessage/required", keyword: "required", params: { missingProperty: "role" }, message: "must have required property 'role'", schema: schema43.required, parentSchema: schema43, data };
       if (vErrors === null) {
         vErrors = [err0];
       } else {
@@ -718,7 +718,7 @@ function validate33(data, { instancePath = "", parentData, parentDataProperty, r
       errors++;
     }
     if (data.content === void 0) {
-      const err1 = { instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: "content" }, message: "must have required property 'content'", schema: schema43.required, parentSchema: schema43, data };
+      const err1 = { instancePath, schemaPath: "#/$defs/ISwarmMessage/required", keyword: "required", params: { missingProperty: "content" }, message: "must have required property 'content'", schema: schema43.required, parentSchema: schema43, data };
       if (vErrors === null) {
         vErrors = [err1];
       } else {
@@ -727,7 +727,7 @@ function validate33(data, { instancePath = "", parentData, parentDataProperty, r
       errors++;
     }
     if (data.agentName === void 0) {
-      const err2 = { instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: "agentName" }, message: "must have required property 'agentName'", schema: schema43.required, parentSchema: schema43, data };
+      const err2 = { instancePath, schemaPath: "#/$defs/ISwarmMessage/required", keyword: "required", params: { missingProperty: "agentName" }, message: "must have required property 'agentName'", schema: schema43.required, parentSchema: schema43, data };
       if (vErrors === null) {
         vErrors = [err2];
       } else {
@@ -736,7 +736,7 @@ function validate33(data, { instancePath = "", parentData, parentDataProperty, r
       errors++;
     }
     if (data.mode === void 0) {
-      const err3 = { instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: "mode" }, message: "must have required property 'mode'", schema: schema43.required, parentSchema: schema43, data };
+      const err3 = { instancePath, schemaPath: "#/$defs/ISwarmMessage/required", keyword: "required", params: { missingProperty: "mode" }, message: "must have required property 'mode'", schema: schema43.required, parentSchema: schema43, data };
       if (vErrors === null) {
         vErrors = [err3];
       } else {
@@ -768,7 +768,7 @@ function validate33(data, { instancePath = "", parentData, parentDataProperty, r
     if (data.content !== void 0) {
       let data1 = data.content;
       if (typeof data1 !== "string") {
-        const err6 = { instancePath: instancePath + "/content", schemaPath: "#/properties/content/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema43.properties.content.type, parentSchema: schema43.properties.content, data: data1 };
+        const err6 = { instancePath: instancePath + "/content", schemaPath: "#/$defs/ISwarmMessage/properties/content/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema43.properties.content.type, parentSchema: schema43.properties.content, data: data1 };
         if (vErrors === null) {
           vErrors = [err6];
         } else {
@@ -791,7 +791,7 @@ function validate33(data, { instancePath = "", parentData, parentDataProperty, r
           }
         }
       } else {
-        const err7 = { instancePath: instancePath + "/tool_calls", schemaPath: "#/properties/tool_calls/type", keyword: "type", params: { type: "array" }, message: "must be array", schema: schema43.properties.tool_calls.type, parentSchema: schema43.properties.tool_calls, data: data2 };
+        const err7 = { instancePath: instancePath + "/tool_calls", schemaPath: "#/$defs/ISwarmMessage/properties/tool_calls/type", keyword: "type", params: { type: "array" }, message: "must be array", schema: schema43.properties.tool_calls.type, parentSchema: schema43.properties.tool_calls, data: data2 };
         if (vErrors === null) {
           vErrors = [err7];
         } else {
@@ -807,7 +807,7 @@ function validate33(data, { instancePath = "", parentData, parentDataProperty, r
         for (let i1 = 0; i1 < len1; i1++) {
           let data5 = data4[i1];
           if (typeof data5 !== "string") {
-            const err8 = { instancePath: instancePath + "/images/" + i1, schemaPath: "#/properties/images/items/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema43.properties.images.items.type, parentSchema: schema43.properties.images.items, data: data5 };
+            const err8 = { instancePath: instancePath + "/images/" + i1, schemaPath: "#/$defs/ISwarmMessage/properties/images/items/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema43.properties.images.items.type, parentSchema: schema43.properties.images.items, data: data5 };
             if (vErrors === null) {
               vErrors = [err8];
             } else {
@@ -817,7 +817,7 @@ function validate33(data, { instancePath = "", parentData, parentDataProperty, r
           }
         }
       } else {
-        const err9 = { instancePath: instancePath + "/images", schemaPath: "#/properties/images/type", keyword: "type", params: { type: "array" }, message: "must be array", schema: schema43.properties.images.type, parentSchema: schema43.properties.images, data: data4 };
+        const err9 = { instancePath: instancePath + "/images", schemaPath: "#/$defs/ISwarmMessage/properties/images/type", keyword: "type", params: { type: "array" }, message: "must be array", schema: schema43.properties.images.type, parentSchema: schema43.properties.images, data: data4 };
         if (vErrors === null) {
           vErrors = [err9];
         } else {
@@ -829,7 +829,7 @@ function validate33(data, { instancePath = "", parentData, parentDataProperty, r
     if (data.tool_call_id !== void 0) {
       let data6 = data.tool_call_id;
       if (typeof data6 !== "string") {
-        const err10 = { instancePath: instancePath + "/tool_call_id", schemaPath: "#/properties/tool_call_id/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema43.properties.tool_call_id.type, parentSchema: schema43.properties.tool_call_id, data: data6 };
+        const err10 = { instancePath: instancePath + "/tool_call_id", schemaPath: "#/$defs/ISwarmMessage/properties/tool_call_id/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema43.properties.tool_call_id.type, parentSchema: schema43.properties.tool_call_id, data: data6 };
         if (vErrors === null) {
           vErrors = [err10];
         } else {
@@ -841,7 +841,7 @@ function validate33(data, { instancePath = "", parentData, parentDataProperty, r
     if (data.agentName !== void 0) {
       let data7 = data.agentName;
       if (typeof data7 !== "string") {
-        const err11 = { instancePath: instancePath + "/agentName", schemaPath: "#/properties/agentName/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema43.properties.agentName.type, parentSchema: schema43.properties.agentName, data: data7 };
+        const err11 = { instancePath: instancePath + "/agentName", schemaPath: "#/$defs/ISwarmMessage/properties/agentName/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema43.properties.agentName.type, parentSchema: schema43.properties.agentName, data: data7 };
         if (vErrors === null) {
           vErrors = [err11];
         } else {
@@ -874,7 +874,7 @@ function validate33(data, { instancePath = "", parentData, parentDataProperty, r
     if (data.payload !== void 0) {
       let data9 = data.payload;
       if (!(data9 && typeof data9 == "object" && !Array.isArray(data9)) && data9 !== null) {
-        const err14 = { instancePath: instancePath + "/payload", schemaPath: "#/properties/payload/type", keyword: "type", params: { type: schema43.properties.payload.type }, message: "must be object,null", schema: schema43.properties.payload.type, parentSchema: schema43.properties.payload, data: data9 };
+        const err14 = { instancePath: instancePath + "/payload", schemaPath: "#/$defs/ISwarmMessage/properties/payload/type", keyword: "type", params: { type: schema43.properties.payload.type }, message: "must be object,null", schema: schema43.properties.payload.type, parentSchema: schema43.properties.payload, data: data9 };
         if (vErrors === null) {
           vErrors = [err14];
         } else {
@@ -884,7 +884,7 @@ function validate33(data, { instancePath = "", parentData, parentDataProperty, r
       }
     }
   } else {
-    const err15 = { instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object", schema: schema43.type, parentSchema: schema43, data };
+    const err15 = { instancePath, schemaPath: "#/$defs/ISwarmMessage/type", keyword: "type", params: { type: "object" }, message: "must be object", schema: schema43.type, parentSchema: schema43, data };
     if (vErrors === null) {
       vErrors = [err15];
     } else {
@@ -902,7 +902,7 @@ function validate35(data, { instancePath = "", parentData, parentDataProperty, r
   let errors = 0;
   if (data && typeof data == "object" && !Array.isArray(data)) {
     if (data.type === void 0) {
-      const err0 = { instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: "type" }, message: "must have required property 'type'", schema: schema46.required, parentSchema: schema46, data };
+      const err0 = { instancePath, schemaPath: "#/$defs/ITool/required", keyword: "required", params: { missingProperty: "type" }, message: "must have required property 'type'", schema: schema46.required, parentSchema: schema46, data };
       if (vErrors === null) {
         vErrors = [err0];
       } else {
@@ -911,7 +911,7 @@ function validate35(data, { instancePath = "", parentData, parentDataProperty, r
       errors++;
     }
     if (data.function === void 0) {
-      const err1 = { instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: "function" }, message: "must have required property 'function'", schema: schema46.required, parentSchema: schema46, data };
+      const err1 = { instancePath, schemaPath: "#/$defs/ITool/required", keyword: "required", params: { missingProperty: "function" }, message: "must have required property 'function'", schema: schema46.required, parentSchema: schema46, data };
       if (vErrors === null) {
         vErrors = [err1];
       } else {
@@ -922,7 +922,7 @@ function validate35(data, { instancePath = "", parentData, parentDataProperty, r
     if (data.type !== void 0) {
       let data0 = data.type;
       if (typeof data0 !== "string") {
-        const err2 = { instancePath: instancePath + "/type", schemaPath: "#/properties/type/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema46.properties.type.type, parentSchema: schema46.properties.type, data: data0 };
+        const err2 = { instancePath: instancePath + "/type", schemaPath: "#/$defs/ITool/properties/type/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema46.properties.type.type, parentSchema: schema46.properties.type, data: data0 };
         if (vErrors === null) {
           vErrors = [err2];
         } else {
@@ -941,7 +941,7 @@ function validate35(data, { instancePath = "", parentData, parentDataProperty, r
       }
     }
   } else {
-    const err3 = { instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object", schema: schema46.type, parentSchema: schema46, data };
+    const err3 = { instancePath, schemaPath: "#/$defs/ITool/type", keyword: "type", params: { type: "object" }, message: "must be object", schema: schema46.type, parentSchema: schema46, data };
     if (vErrors === null) {
       vErrors = [err3];
     } else {
@@ -958,7 +958,7 @@ function validate37(data, { instancePath = "", parentData, parentDataProperty, r
   let errors = 0;
   if (data && typeof data == "object" && !Array.isArray(data)) {
     if (data.id === void 0) {
-      const err0 = { instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: "id" }, message: "must have required property 'id'", schema: schema40.required, parentSchema: schema40, data };
+      const err0 = { instancePath, schemaPath: "#/$defs/IToolCall/required", keyword: "required", params: { missingProperty: "id" }, message: "must have required property 'id'", schema: schema40.required, parentSchema: schema40, data };
       if (vErrors === null) {
         vErrors = [err0];
       } else {
@@ -967,7 +967,7 @@ function validate37(data, { instancePath = "", parentData, parentDataProperty, r
       errors++;
     }
     if (data.type === void 0) {
-      const err1 = { instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: "type" }, message: "must have required property 'type'", schema: schema40.required, parentSchema: schema40, data };
+      const err1 = { instancePath, schemaPath: "#/$defs/IToolCall/required", keyword: "required", params: { missingProperty: "type" }, message: "must have required property 'type'", schema: schema40.required, parentSchema: schema40, data };
       if (vErrors === null) {
         vErrors = [err1];
       } else {
@@ -976,7 +976,7 @@ function validate37(data, { instancePath = "", parentData, parentDataProperty, r
       errors++;
     }
     if (data.function === void 0) {
-      const err2 = { instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: "function" }, message: "must have required property 'function'", schema: schema40.required, parentSchema: schema40, data };
+      const err2 = { instancePath, schemaPath: "#/$defs/IToolCall/required", keyword: "required", params: { missingProperty: "function" }, message: "must have required property 'function'", schema: schema40.required, parentSchema: schema40, data };
       if (vErrors === null) {
         vErrors = [err2];
       } else {
@@ -987,7 +987,7 @@ function validate37(data, { instancePath = "", parentData, parentDataProperty, r
     if (data.id !== void 0) {
       let data0 = data.id;
       if (typeof data0 !== "string") {
-        const err3 = { instancePath: instancePath + "/id", schemaPath: "#/properties/id/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema40.properties.id.type, parentSchema: schema40.properties.id, data: data0 };
+        const err3 = { instancePath: instancePath + "/id", schemaPath: "#/$defs/IToolCall/properties/id/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema40.properties.id.type, parentSchema: schema40.properties.id, data: data0 };
         if (vErrors === null) {
           vErrors = [err3];
         } else {
@@ -999,7 +999,7 @@ function validate37(data, { instancePath = "", parentData, parentDataProperty, r
     if (data.type !== void 0) {
       let data1 = data.type;
       if ("function" !== data1) {
-        const err4 = { instancePath: instancePath + "/type", schemaPath: "#/properties/type/const", keyword: "const", params: { allowedValue: "function" }, message: "must be equal to constant", schema: "function", parentSchema: schema40.properties.type, data: data1 };
+        const err4 = { instancePath: instancePath + "/type", schemaPath: "#/$defs/IToolCall/properties/type/const", keyword: "const", params: { allowedValue: "function" }, message: "must be equal to constant", schema: "function", parentSchema: schema40.properties.type, data: data1 };
         if (vErrors === null) {
           vErrors = [err4];
         } else {
@@ -1064,7 +1064,7 @@ function validate37(data, { instancePath = "", parentData, parentDataProperty, r
       }
     }
   } else {
-    const err10 = { instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object", schema: schema40.type, parentSchema: schema40, data };
+    const err10 = { instancePath, schemaPath: "#/$defs/IToolCall/type", keyword: "type", params: { type: "object" }, message: "must be object", schema: schema40.type, parentSchema: schema40, data };
     if (vErrors === null) {
       vErrors = [err10];
     } else {
@@ -1081,7 +1081,7 @@ function validate38(data, { instancePath = "", parentData, parentDataProperty, r
   let errors = 0;
   if (data && typeof data == "object" && !Array.isArray(data)) {
     if (data.name === void 0) {
-      const err0 = { instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: "name" }, message: "must have required property 'name'", schema: schema41.required, parentSchema: schema41, data };
+      const err0 = { instancePath, schemaPath: "#/$defs/IToolCallFunction/required", keyword: "required", params: { missingProperty: "name" }, message: "must have required property 'name'", schema: schema41.required, parentSchema: schema41, data };
       if (vErrors === null) {
         vErrors = [err0];
       } else {
@@ -1090,7 +1090,7 @@ function validate38(data, { instancePath = "", parentData, parentDataProperty, r
       errors++;
     }
     if (data.arguments === void 0) {
-      const err1 = { instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: "arguments" }, message: "must have required property 'arguments'", schema: schema41.required, parentSchema: schema41, data };
+      const err1 = { instancePath, schemaPath: "#/$defs/IToolCallFunction/required", keyword: "required", params: { missingProperty: "arguments" }, message: "must have required property 'arguments'", schema: schema41.required, parentSchema: schema41, data };
       if (vErrors === null) {
         vErrors = [err1];
       } else {
@@ -1101,7 +1101,7 @@ function validate38(data, { instancePath = "", parentData, parentDataProperty, r
     if (data.name !== void 0) {
       let data0 = data.name;
       if (typeof data0 !== "string") {
-        const err2 = { instancePath: instancePath + "/name", schemaPath: "#/properties/name/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema41.properties.name.type, parentSchema: schema41.properties.name, data: data0 };
+        const err2 = { instancePath: instancePath + "/name", schemaPath: "#/$defs/IToolCallFunction/properties/name/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema41.properties.name.type, parentSchema: schema41.properties.name, data: data0 };
         if (vErrors === null) {
           vErrors = [err2];
         } else {
@@ -1113,7 +1113,7 @@ function validate38(data, { instancePath = "", parentData, parentDataProperty, r
     if (data.arguments !== void 0) {
       let data1 = data.arguments;
       if (!(data1 && typeof data1 == "object" && !Array.isArray(data1))) {
-        const err3 = { instancePath: instancePath + "/arguments", schemaPath: "#/properties/arguments/type", keyword: "type", params: { type: "object" }, message: "must be object", schema: schema41.properties.arguments.type, parentSchema: schema41.properties.arguments, data: data1 };
+        const err3 = { instancePath: instancePath + "/arguments", schemaPath: "#/$defs/IToolCallFunction/properties/arguments/type", keyword: "type", params: { type: "object" }, message: "must be object", schema: schema41.properties.arguments.type, parentSchema: schema41.properties.arguments, data: data1 };
         if (vErrors === null) {
           vErrors = [err3];
         } else {
@@ -1123,7 +1123,7 @@ function validate38(data, { instancePath = "", parentData, parentDataProperty, r
       }
     }
   } else {
-    const err4 = { instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object", schema: schema41.type, parentSchema: schema41, data };
+    const err4 = { instancePath, schemaPath: "#/$defs/IToolCallFunction/type", keyword: "type", params: { type: "object" }, message: "must be object", schema: schema41.type, parentSchema: schema41, data };
     if (vErrors === null) {
       vErrors = [err4];
     } else {
@@ -1140,7 +1140,7 @@ function validate39(data, { instancePath = "", parentData, parentDataProperty, r
   let errors = 0;
   if (data && typeof data == "object" && !Array.isArray(data)) {
     if (data.name === void 0) {
-      const err0 = { instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: "name" }, message: "must have required property 'name'", schema: schema35.required, parentSchema: schema35, data };
+      const err0 = { instancePath, schemaPath: "#/$defs/IToolFunction/required", keyword: "required", params: { missingProperty: "name" }, message: "must have required property 'name'", schema: schema35.required, parentSchema: schema35, data };
       if (vErrors === null) {
         vErrors = [err0];
       } else {
@@ -1149,7 +1149,7 @@ function validate39(data, { instancePath = "", parentData, parentDataProperty, r
       errors++;
     }
     if (data.description === void 0) {
-      const err1 = { instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: "description" }, message: "must have required property 'description'", schema: schema35.required, parentSchema: schema35, data };
+      const err1 = { instancePath, schemaPath: "#/$defs/IToolFunction/required", keyword: "required", params: { missingProperty: "description" }, message: "must have required property 'description'", schema: schema35.required, parentSchema: schema35, data };
       if (vErrors === null) {
         vErrors = [err1];
       } else {
@@ -1158,7 +1158,7 @@ function validate39(data, { instancePath = "", parentData, parentDataProperty, r
       errors++;
     }
     if (data.parameters === void 0) {
-      const err2 = { instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: "parameters" }, message: "must have required property 'parameters'", schema: schema35.required, parentSchema: schema35, data };
+      const err2 = { instancePath, schemaPath: "#/$defs/IToolFunction/required", keyword: "required", params: { missingProperty: "parameters" }, message: "must have required property 'parameters'", schema: schema35.required, parentSchema: schema35, data };
       if (vErrors === null) {
         vErrors = [err2];
       } else {
@@ -1169,7 +1169,7 @@ function validate39(data, { instancePath = "", parentData, parentDataProperty, r
     if (data.name !== void 0) {
       let data0 = data.name;
       if (typeof data0 !== "string") {
-        const err3 = { instancePath: instancePath + "/name", schemaPath: "#/properties/name/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema35.properties.name.type, parentSchema: schema35.properties.name, data: data0 };
+        const err3 = { instancePath: instancePath + "/name", schemaPath: "#/$defs/IToolFunction/properties/name/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema35.properties.name.type, parentSchema: schema35.properties.name, data: data0 };
         if (vErrors === null) {
           vErrors = [err3];
         } else {
@@ -1181,7 +1181,7 @@ function validate39(data, { instancePath = "", parentData, parentDataProperty, r
     if (data.description !== void 0) {
       let data1 = data.description;
       if (typeof data1 !== "string") {
-        const err4 = { instancePath: instancePath + "/description", schemaPath: "#/properties/description/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema35.properties.description.type, parentSchema: schema35.properties.description, data: data1 };
+        const err4 = { instancePath: instancePath + "/description", schemaPath: "#/$defs/IToolFunction/properties/description/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema35.properties.description.type, parentSchema: schema35.properties.description, data: data1 };
         if (vErrors === null) {
           vErrors = [err4];
         } else {
@@ -1200,7 +1200,7 @@ function validate39(data, { instancePath = "", parentData, parentDataProperty, r
       }
     }
   } else {
-    const err5 = { instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object", schema: schema35.type, parentSchema: schema35, data };
+    const err5 = { instancePath, schemaPath: "#/$defs/IToolFunction/type", keyword: "type", params: { type: "object" }, message: "must be object", schema: schema35.type, parentSchema: schema35, data };
     if (vErrors === null) {
       vErrors = [err5];
     } else {
@@ -1217,7 +1217,7 @@ function validate41(data, { instancePath = "", parentData, parentDataProperty, r
   let errors = 0;
   if (data && typeof data == "object" && !Array.isArray(data)) {
     if (data.type === void 0) {
-      const err0 = { instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: "type" }, message: "must have required property 'type'", schema: schema36.required, parentSchema: schema36, data };
+      const err0 = { instancePath, schemaPath: "#/$defs/IToolParameters/required", keyword: "required", params: { missingProperty: "type" }, message: "must have required property 'type'", schema: schema36.required, parentSchema: schema36, data };
       if (vErrors === null) {
         vErrors = [err0];
       } else {
@@ -1226,7 +1226,7 @@ function validate41(data, { instancePath = "", parentData, parentDataProperty, r
       errors++;
     }
     if (data.properties === void 0) {
-      const err1 = { instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: "properties" }, message: "must have required property 'properties'", schema: schema36.required, parentSchema: schema36, data };
+      const err1 = { instancePath, schemaPath: "#/$defs/IToolParameters/required", keyword: "required", params: { missingProperty: "properties" }, message: "must have required property 'properties'", schema: schema36.required, parentSchema: schema36, data };
       if (vErrors === null) {
         vErrors = [err1];
       } else {
@@ -1237,7 +1237,7 @@ function validate41(data, { instancePath = "", parentData, parentDataProperty, r
     if (data.type !== void 0) {
       let data0 = data.type;
       if (typeof data0 !== "string") {
-        const err2 = { instancePath: instancePath + "/type", schemaPath: "#/properties/type/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema36.properties.type.type, parentSchema: schema36.properties.type, data: data0 };
+        const err2 = { instancePath: instancePath + "/type", schemaPath: "#/$defs/IToolParameters/properties/type/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema36.properties.type.type, parentSchema: schema36.properties.type, data: data0 };
         if (vErrors === null) {
           vErrors = [err2];
         } else {
@@ -1253,7 +1253,7 @@ function validate41(data, { instancePath = "", parentData, parentDataProperty, r
         for (let i0 = 0; i0 < len0; i0++) {
           let data2 = data1[i0];
           if (typeof data2 !== "string") {
-            const err3 = { instancePath: instancePath + "/required/" + i0, schemaPath: "#/properties/required/items/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema36.properties.required.items.type, parentSchema: schema36.properties.required.items, data: data2 };
+            const err3 = { instancePath: instancePath + "/required/" + i0, schemaPath: "#/$defs/IToolParameters/properties/required/items/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema36.properties.required.items.type, parentSchema: schema36.properties.required.items, data: data2 };
             if (vErrors === null) {
               vErrors = [err3];
             } else {
@@ -1263,7 +1263,7 @@ function validate41(data, { instancePath = "", parentData, parentDataProperty, r
           }
         }
       } else {
-        const err4 = { instancePath: instancePath + "/required", schemaPath: "#/properties/required/type", keyword: "type", params: { type: "array" }, message: "must be array", schema: schema36.properties.required.type, parentSchema: schema36.properties.required, data: data1 };
+        const err4 = { instancePath: instancePath + "/required", schemaPath: "#/$defs/IToolParameters/properties/required/type", keyword: "type", params: { type: "array" }, message: "must be array", schema: schema36.properties.required.type, parentSchema: schema36.properties.required, data: data1 };
         if (vErrors === null) {
           vErrors = [err4];
         } else {
@@ -1357,7 +1357,7 @@ function validate41(data, { instancePath = "", parentData, parentDataProperty, r
           }
         }
       } else {
-        const err12 = { instancePath: instancePath + "/properties", schemaPath: "#/properties/properties/type", keyword: "type", params: { type: "object" }, message: "must be object", schema: schema36.properties.properties.type, parentSchema: schema36.properties.properties, data: data3 };
+        const err12 = { instancePath: instancePath + "/properties", schemaPath: "#/$defs/IToolParameters/properties/properties/type", keyword: "type", params: { type: "object" }, message: "must be object", schema: schema36.properties.properties.type, parentSchema: schema36.properties.properties, data: data3 };
         if (vErrors === null) {
           vErrors = [err12];
         } else {
@@ -1367,7 +1367,7 @@ function validate41(data, { instancePath = "", parentData, parentDataProperty, r
       }
     }
   } else {
-    const err13 = { instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object", schema: schema36.type, parentSchema: schema36, data };
+    const err13 = { instancePath, schemaPath: "#/$defs/IToolParameters/type", keyword: "type", params: { type: "object" }, message: "must be object", schema: schema36.type, parentSchema: schema36, data };
     if (vErrors === null) {
       vErrors = [err13];
     } else {
@@ -1384,7 +1384,7 @@ function validate42(data, { instancePath = "", parentData, parentDataProperty, r
   let errors = 0;
   if (data && typeof data == "object" && !Array.isArray(data)) {
     if (data.type === void 0) {
-      const err0 = { instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: "type" }, message: "must have required property 'type'", schema: schema37.required, parentSchema: schema37, data };
+      const err0 = { instancePath, schemaPath: "#/$defs/IToolProperty/required", keyword: "required", params: { missingProperty: "type" }, message: "must have required property 'type'", schema: schema37.required, parentSchema: schema37, data };
       if (vErrors === null) {
         vErrors = [err0];
       } else {
@@ -1393,7 +1393,7 @@ function validate42(data, { instancePath = "", parentData, parentDataProperty, r
       errors++;
     }
     if (data.description === void 0) {
-      const err1 = { instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: "description" }, message: "must have required property 'description'", schema: schema37.required, parentSchema: schema37, data };
+      const err1 = { instancePath, schemaPath: "#/$defs/IToolProperty/required", keyword: "required", params: { missingProperty: "description" }, message: "must have required property 'description'", schema: schema37.required, parentSchema: schema37, data };
       if (vErrors === null) {
         vErrors = [err1];
       } else {
@@ -1404,7 +1404,7 @@ function validate42(data, { instancePath = "", parentData, parentDataProperty, r
     if (data.type !== void 0) {
       let data0 = data.type;
       if (typeof data0 !== "string") {
-        const err2 = { instancePath: instancePath + "/type", schemaPath: "#/properties/type/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema37.properties.type.type, parentSchema: schema37.properties.type, data: data0 };
+        const err2 = { instancePath: instancePath + "/type", schemaPath: "#/$defs/IToolProperty/properties/type/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema37.properties.type.type, parentSchema: schema37.properties.type, data: data0 };
         if (vErrors === null) {
           vErrors = [err2];
         } else {
@@ -1416,7 +1416,7 @@ function validate42(data, { instancePath = "", parentData, parentDataProperty, r
     if (data.description !== void 0) {
       let data1 = data.description;
       if (typeof data1 !== "string") {
-        const err3 = { instancePath: instancePath + "/description", schemaPath: "#/properties/description/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema37.properties.description.type, parentSchema: schema37.properties.description, data: data1 };
+        const err3 = { instancePath: instancePath + "/description", schemaPath: "#/$defs/IToolProperty/properties/description/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema37.properties.description.type, parentSchema: schema37.properties.description, data: data1 };
         if (vErrors === null) {
           vErrors = [err3];
         } else {
@@ -1432,7 +1432,7 @@ function validate42(data, { instancePath = "", parentData, parentDataProperty, r
         for (let i0 = 0; i0 < len0; i0++) {
           let data3 = data2[i0];
           if (typeof data3 !== "string") {
-            const err4 = { instancePath: instancePath + "/enum/" + i0, schemaPath: "#/properties/enum/items/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema37.properties.enum.items.type, parentSchema: schema37.properties.enum.items, data: data3 };
+            const err4 = { instancePath: instancePath + "/enum/" + i0, schemaPath: "#/$defs/IToolProperty/properties/enum/items/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema37.properties.enum.items.type, parentSchema: schema37.properties.enum.items, data: data3 };
             if (vErrors === null) {
               vErrors = [err4];
             } else {
@@ -1442,7 +1442,7 @@ function validate42(data, { instancePath = "", parentData, parentDataProperty, r
           }
         }
       } else {
-        const err5 = { instancePath: instancePath + "/enum", schemaPath: "#/properties/enum/type", keyword: "type", params: { type: "array" }, message: "must be array", schema: schema37.properties.enum.type, parentSchema: schema37.properties.enum, data: data2 };
+        const err5 = { instancePath: instancePath + "/enum", schemaPath: "#/$defs/IToolProperty/properties/enum/type", keyword: "type", params: { type: "array" }, message: "must be array", schema: schema37.properties.enum.type, parentSchema: schema37.properties.enum, data: data2 };
         if (vErrors === null) {
           vErrors = [err5];
         } else {
@@ -1452,7 +1452,7 @@ function validate42(data, { instancePath = "", parentData, parentDataProperty, r
       }
     }
   } else {
-    const err6 = { instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object", schema: schema37.type, parentSchema: schema37, data };
+    const err6 = { instancePath, schemaPath: "#/$defs/IToolProperty/type", keyword: "type", params: { type: "object" }, message: "must be object", schema: schema37.type, parentSchema: schema37, data };
     if (vErrors === null) {
       vErrors = [err6];
     } else {
@@ -1470,7 +1470,7 @@ function validate43(data, { instancePath = "", parentData, parentDataProperty, r
   let errors = 0;
   if (data && typeof data == "object" && !Array.isArray(data)) {
     if (data.toolName === void 0) {
-      const err0 = { instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: "toolName" }, message: "must have required property 'toolName'", schema: schema54.required, parentSchema: schema54, data };
+      const err0 = { instancePath, schemaPath: "#/$defs/IToolRequest/required", keyword: "required", params: { missingProperty: "toolName" }, message: "must have required property 'toolName'", schema: schema54.required, parentSchema: schema54, data };
       if (vErrors === null) {
         vErrors = [err0];
       } else {
@@ -1479,7 +1479,7 @@ function validate43(data, { instancePath = "", parentData, parentDataProperty, r
       errors++;
     }
     if (data.params === void 0) {
-      const err1 = { instancePath, schemaPath: "#/required", keyword: "required", params: { missingProperty: "params" }, message: "must have required property 'params'", schema: schema54.required, parentSchema: schema54, data };
+      const err1 = { instancePath, schemaPath: "#/$defs/IToolRequest/required", keyword: "required", params: { missingProperty: "params" }, message: "must have required property 'params'", schema: schema54.required, parentSchema: schema54, data };
       if (vErrors === null) {
         vErrors = [err1];
       } else {
@@ -1490,7 +1490,7 @@ function validate43(data, { instancePath = "", parentData, parentDataProperty, r
     if (data.toolName !== void 0) {
       let data0 = data.toolName;
       if (typeof data0 !== "string") {
-        const err2 = { instancePath: instancePath + "/toolName", schemaPath: "#/properties/toolName/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema54.properties.toolName.type, parentSchema: schema54.properties.toolName, data: data0 };
+        const err2 = { instancePath: instancePath + "/toolName", schemaPath: "#/$defs/IToolRequest/properties/toolName/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema54.properties.toolName.type, parentSchema: schema54.properties.toolName, data: data0 };
         if (vErrors === null) {
           vErrors = [err2];
         } else {
@@ -1502,7 +1502,7 @@ function validate43(data, { instancePath = "", parentData, parentDataProperty, r
     if (data.params !== void 0) {
       let data1 = data.params;
       if (!(data1 && typeof data1 == "object" && !Array.isArray(data1))) {
-        const err3 = { instancePath: instancePath + "/params", schemaPath: "#/properties/params/type", keyword: "type", params: { type: "object" }, message: "must be object", schema: schema54.properties.params.type, parentSchema: schema54.properties.params, data: data1 };
+        const err3 = { instancePath: instancePath + "/params", schemaPath: "#/$defs/IToolRequest/properties/params/type", keyword: "type", params: { type: "object" }, message: "must be object", schema: schema54.properties.params.type, parentSchema: schema54.properties.params, data: data1 };
         if (vErrors === null) {
           vErrors = [err3];
         } else {
@@ -1512,7 +1512,7 @@ function validate43(data, { instancePath = "", parentData, parentDataProperty, r
       }
     }
   } else {
-    const err4 = { instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object", schema: schema54.type, parentSchema: schema54, data };
+    const err4 = { instancePath, schemaPath: "#/$defs/IToolRequest/type", keyword: "type", params: { type: "object" }, message: "must be object", schema: schema54.type, parentSchema: schema54, data };
     if (vErrors === null) {
       vErrors = [err4];
     } else {
@@ -1528,7 +1528,7 @@ function validate44(data, { instancePath = "", parentData, parentDataProperty, r
   let vErrors = null;
   let errors = 0;
   if (typeof data !== "string") {
-    const err0 = { instancePath, schemaPath: "#/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema44.type, parentSchema: schema44, data };
+    const err0 = { instancePath, schemaPath: "#/$defs/SwarmMessageRole/type", keyword: "type", params: { type: "string" }, message: "must be string", schema: schema44.type, parentSchema: schema44, data };
     if (vErrors === null) {
       vErrors = [err0];
     } else {
@@ -1537,7 +1537,7 @@ function validate44(data, { instancePath = "", parentData, parentDataProperty, r
     errors++;
   }
   if (!(data === "assistant" || data === "system" || data === "tool" || data === "user" || data === "resque" || data === "flush" || data === "developer")) {
-    const err1 = { instancePath, schemaPath: "#/enum", keyword: "enum", params: { allowedValues: schema44.enum }, message: "must be equal to one of the allowed values", schema: schema44.enum, parentSchema: schema44, data };
+    const err1 = { instancePath, schemaPath: "#/$defs/SwarmMessageRole/enum", keyword: "enum", params: { allowedValues: schema44.enum }, message: "must be equal to one of the allowed values", schema: schema44.enum, parentSchema: schema44, data };
     if (vErrors === null) {
       vErrors = [err1];
     } else {
