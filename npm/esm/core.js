@@ -6,6 +6,7 @@ const SHORT_LIMIT = 100; // characters of a value quoted in a message, as schema
 
 // Characters Python's repr escapes in a string: control characters, DEL, C1 controls, lone surrogates.
 const UNPRINTABLE = /[\x00-\x1f\x7f-\x9f]|[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/g;
+const PLAIN_TEXT = /^[\x20-\x26\x28-\x5b\x5d-\x7e]*$/;
 const NAMED_ESCAPES = { "\n": "\\n", "\r": "\\r", "\t": "\\t" };
 
 function escapeUnprintable(char) {
@@ -17,6 +18,8 @@ function escapeUnprintable(char) {
 /** A value as Python's repr writes it, so that messages read the same as chatschema's Python ones,
  * cut to about SHORT_LIMIT characters with `...` whatever its size or depth (never a stack overflow). */
 function pyRepr(value) {
+  // most values quoted are short strings of printable ASCII with no quote or backslash: as they are
+  if (typeof value === "string" && value.length <= SHORT_LIMIT - 2 && PLAIN_TEXT.test(value)) return `'${value}'`;
   const text = reprWithin(value, SHORT_LIMIT + 1);
   return text.length <= SHORT_LIMIT ? text : `${text.slice(0, SHORT_LIMIT - 3)}...`;
 }
@@ -129,36 +132,36 @@ export const MAX_DEPTH = 1024;
 /** Whether `value` nests arrays and objects more than MAX_DEPTH levels deep (one that holds itself
  * does): Python's rule, checked before the validators run, which would overflow the stack first. */
 export function nestedTooDeep(value) {
-  if (value === null || typeof value !== "object") return false;
-  const stack = [value];
-  const levels = [1]; // the level of each container on the stack: 1 for the payload itself
-  while (stack.length > 0) {
-    const item = stack.pop();
-    const level = levels.pop();
-    if (level > MAX_DEPTH) return true;
-    // only containers are stacked; `for...in` over an object allocates nothing (Object.values would)
-    if (Array.isArray(item)) {
-      for (let i = 0; i < item.length; i++) {
-        const child = item[i];
-        if (child !== null && typeof child === "object") {
-          stack.push(child);
-          levels.push(level + 1);
-        }
-      }
-    } else {
-      for (const key in item) {
-        const child = item[key];
-        if (child !== null && typeof child === "object") {
-          stack.push(child);
-          levels.push(level + 1);
-        }
-      }
+  return value !== null && typeof value === "object" && deeperThanMax(value, 1);
+}
+
+// Whether the container `item`, at `level` (1: the payload), holds containers deeper than MAX_DEPTH.
+// Recursive, at most MAX_DEPTH + 1 calls deep: no stack of its own to allocate for each payload, and
+// `for...in` over an object allocates nothing (Object.values would).
+function deeperThanMax(item, level) {
+  if (level > MAX_DEPTH) return true;
+  if (Array.isArray(item)) {
+    for (let i = 0; i < item.length; i++) {
+      const child = item[i];
+      if (child !== null && typeof child === "object" && deeperThanMax(child, level + 1)) return true;
+    }
+  } else {
+    for (const key in item) {
+      const child = item[key];
+      if (child !== null && typeof child === "object" && deeperThanMax(child, level + 1)) return true;
     }
   }
   return false;
 }
 
-const TOO_DEEP = Object.freeze({ path: "$", message: `nesting too deep: more than ${MAX_DEPTH} levels`, keyword: "maxDepth" });
+// The depth rule is the package's, not a schema keyword's: no schemaPath.
+const TOO_DEEP = Object.freeze({
+  path: "$",
+  message: `nesting too deep: more than ${MAX_DEPTH} levels`,
+  keyword: "maxDepth",
+  instancePath: "",
+  schemaPath: "",
+});
 
 /** At most this many violations are listed per payload (as in Python); the others are counted. */
 export const MAX_VIOLATIONS = 20;
@@ -178,17 +181,29 @@ export class PayloadError extends Error {
   }
 }
 
+// The JSONPath of ajv's instancePath (a JSON Pointer) in `payload`: `[3]` where the value is an array.
+// Keys are cut out of the pointer by index (no split): most paths are a few plain names.
 function jsonPath(instancePath, payload) {
+  if (instancePath === "") return "$";
+  const escaped = instancePath.includes("~");
   let path = "$";
   let node = payload;
-  if (!instancePath) return path;
-  for (const raw of instancePath.split("/").slice(1)) {
-    const key = raw.replace(/~1/g, "/").replace(/~0/g, "~");
-    const isIndex = Array.isArray(node);
-    path += pathStep(key, isIndex);
-    node = isIndex ? node[Number(key)] : node !== null && typeof node === "object" ? node[key] : undefined;
+  let start = 1;
+  while (start <= instancePath.length) {
+    let end = instancePath.indexOf("/", start);
+    if (end < 0) end = instancePath.length;
+    let key = instancePath.slice(start, end);
+    if (escaped) key = key.replace(/~1/g, "/").replace(/~0/g, "~");
+    if (Array.isArray(node)) {
+      path += `[${key}]`;
+      node = node[Number(key)];
+    } else {
+      path += pathStep(key, false);
+      node = node !== null && typeof node === "object" ? node[key] : undefined;
+    }
+    start = end + 1;
   }
-  if (cut(path, PATH_LIMIT) !== null) return path;
+  if (path.length <= PATH_LIMIT || cut(path, PATH_LIMIT) !== null) return path;
   const points = Array.from(path);
   const half = PATH_LIMIT / 2;
   return `${points.slice(0, half).join("")}...${points.slice(-half).join("")}`;
@@ -213,36 +228,208 @@ function tagValues(unionSchema, tag, tags) {
   return values;
 }
 
-/** JSONPaths in payload order, as Python sorts them: array indexes as numbers (`[2]` before `[10]`). */
-function comparePaths(a, b) {
-  const x = a.split(/\[(\d+)\]/);
-  const y = b.split(/\[(\d+)\]/);
-  for (let i = 0; i < Math.min(x.length, y.length); i += 1) {
-    const [p, q] = i % 2 ? [Number(x[i]), Number(y[i])] : [x[i], y[i]];
-    if (p !== q) return p < q ? -1 : 1;
-  }
-  return x.length - y.length;
+// Where the index step `[digits]` that starts at `i` ends, or -1 if none starts there.
+function indexEnd(path, i) {
+  if (path.charCodeAt(i) !== 91) return -1; // [
+  let j = i + 1;
+  while (j < path.length && path.charCodeAt(j) >= 48 && path.charCodeAt(j) <= 57) j += 1;
+  return j > i + 1 && path.charCodeAt(j) === 93 ? j + 1 : -1; // ]
 }
 
-function toViolation(error, payload, tags) {
-  let path = jsonPath(error.instancePath, payload);
-  let message = error.message || error.keyword;
-  if (error.keyword === "required") {
-    message = `${JSON.stringify(error.params.missingProperty)} is a required property`;
-  } else if (error.keyword === "discriminator") {
-    const { tag, tagValue } = error.params;
-    if (tagValue === undefined) {
-      message = `missing discriminator ${pyRepr(tag)}`;
+// The expected tag values of a union as a message names them, once per union (a schema object of the
+// precompiled validators, which lives as long as they do) and tag.
+const EXPECTED = new WeakMap();
+
+function expectedTags(unionSchema, tag, tags) {
+  const named = () => tagValues(unionSchema, tag, tags).map(pyRepr).join(", ");
+  if (unionSchema === null || typeof unionSchema !== "object") return named();
+  let byTag = EXPECTED.get(unionSchema);
+  if (byTag === undefined) EXPECTED.set(unionSchema, (byTag = new Map()));
+  let text = byTag.get(tag);
+  if (text === undefined) byTag.set(tag, (text = named()));
+  return text;
+}
+
+/** JSONPaths in payload order, as Python sorts them (split at each `[digits]`, the parts compared
+ * in turn, the indexes as numbers: `[2]` before `[10]`), read in place rather than split. */
+function comparePaths(x, y) {
+  let i = 0;
+  let j = 0;
+  for (;;) {
+    if (i >= x.length || j >= y.length) return i >= x.length ? (j >= y.length ? 0 : -1) : 1;
+    const xi = indexEnd(x, i);
+    const yj = indexEnd(y, j);
+    if (xi >= 0 && yj >= 0) {
+      const p = Number(x.slice(i + 1, xi - 1));
+      const q = Number(y.slice(j + 1, yj - 1));
+      if (p !== q) return p < q ? -1 : 1;
+      i = xi;
+      j = yj;
+    } else if (xi >= 0 || yj >= 0) {
+      return xi >= 0 ? -1 : 1; // one text part ends where the other goes on: the shorter first
     } else {
-      const expected = tagValues(error.parentSchema, tag, tags);
-      message = `unknown ${tag} ${pyRepr(tagValue)}, expected one of ${expected.map(pyRepr).join(", ")}`;
+      const a = x.charCodeAt(i);
+      const b = y.charCodeAt(j);
+      if (a !== b) return a < b ? -1 : 1;
+      i += 1;
+      j += 1;
     }
-  } else if (error.keyword === "enum") {
-    message = `${pyRepr(error.data)} is not one of ${pyRepr(error.params.allowedValues)}`;
-  } else if (error.keyword === "const") {
-    message = `${pyRepr(error.params.allowedValue)} was expected`;
   }
-  return { path, message, keyword: error.keyword };
+}
+
+// The longest pointer whose JSONPath is never cut (PATH_LIMIT): each character of a key writes at
+// most 6 (an escape), each step 4 more (`['` and `']`), so 1 + 7 * 140 characters at most.
+const SHORT_POINTER = 140;
+
+/** Two places given as pointers (ajv's instancePath) in Python's order, read along `payload`: the
+ * order of their JSONPaths (comparePaths) without building them, where that order is the pointers':
+ * when one place is above the other, or the first steps where they part are two indexes or two plain
+ * names neither of which begins the other. Undefined otherwise (a quoted or escaped key, a name that
+ * begins the other, a long pointer): the caller compares the paths. */
+function comparePointers(p, q, payload) {
+  if (p.length > SHORT_POINTER || q.length > SHORT_POINTER) return undefined;
+  const common = Math.min(p.length, q.length);
+  let k = 0;
+  let step = 0; // where the step they part in starts (its `/`)
+  for (; k < common && p.charCodeAt(k) === q.charCodeAt(k); k += 1) if (p.charCodeAt(k) === 47) step = k;
+  if (k === common) {
+    if (p.length === q.length) return 0;
+    // a place above the other comes first (`$.a` before `$.a.b` and `$.a[0]`)
+    if ((p.length < q.length ? q : p).charCodeAt(k) === 47) return p.length < q.length ? -1 : 1;
+    return undefined; // one name begins the other
+  }
+  if (k === 0) return undefined; // not pointers
+  const pEnd = p.indexOf("/", k);
+  const qEnd = q.indexOf("/", k);
+  const s = p.slice(step + 1, pEnd < 0 ? p.length : pEnd);
+  const t = q.slice(step + 1, qEnd < 0 ? q.length : qEnd);
+  if (DIGITS.test(s) && DIGITS.test(t) && isArrayAt(payload, p, step)) return Number(s) < Number(t) ? -1 : 1;
+  if (!PLAIN_NAME.test(s) || !PLAIN_NAME.test(t) || k === step + 1 + Math.min(s.length, t.length)) return undefined;
+  return s < t ? -1 : 1;
+}
+
+const DIGITS = /^[0-9]+$/;
+
+// Whether the value at the first `end` characters of pointer `p` in `payload` is an array.
+function isArrayAt(payload, p, end) {
+  let node = payload;
+  for (let i = 1; i <= end && node !== null && typeof node === "object"; ) {
+    let stop = p.indexOf("/", i);
+    if (stop < 0 || stop > end) stop = end;
+    const key = p.slice(i, stop).replace(/~1/g, "/").replace(/~0/g, "~");
+    node = Array.isArray(node) ? node[Number(key)] : node[key];
+    i = stop + 1;
+  }
+  return Array.isArray(node);
+}
+
+function compareText(x, y) {
+  return x < y ? -1 : x > y ? 1 : 0;
+}
+
+// A key as one step of a JSON Pointer (RFC 6901).
+function pointerStep(key) {
+  return key.includes("~") || key.includes("/") ? key.replace(/~/g, "~0").replace(/\//g, "~1") : key;
+}
+
+// An enum's values as a message quotes them, once per enum (the schema's own array, which lives as
+// long as the precompiled validators do).
+const ALLOWED = new WeakMap();
+
+function allowedText(values) {
+  if (values === null || typeof values !== "object") return pyRepr(values);
+  let text = ALLOWED.get(values);
+  if (text === undefined) ALLOWED.set(values, (text = pyRepr(values)));
+  return text;
+}
+
+// A message in Python's words for the keywords whose words differ from ajv's, else ajv's own.
+function messageOf(error, tags) {
+  const { keyword, params } = error;
+  if (keyword === "required") return `${JSON.stringify(params.missingProperty)} is a required property`;
+  if (keyword === "discriminator") {
+    const { tag, tagValue } = params;
+    if (tagValue === undefined) return `missing discriminator ${pyRepr(tag)}`;
+    return `unknown ${tag} ${pyRepr(tagValue)}, expected one of ${expectedTags(error.parentSchema, tag, tags)}`;
+  }
+  if (keyword === "enum") return `${pyRepr(error.data)} is not one of ${allowedText(params.allowedValues)}`;
+  if (keyword === "const") return `${pyRepr(params.allowedValue)} was expected`;
+  return error.message || keyword;
+}
+
+/** One reason a payload is invalid, from one of ajv's errors (core.d.ts describes the fields).
+ * `path` and `message` are made when first read, then kept: building them for every error
+ * cost several times what validating did, and many callers read only a verdict, a count or
+ * the first violation. JSON.stringify (toJSON) and console.log give every field. */
+class Violation {
+  #error;
+  #payload;
+  #tags;
+  #path;
+  #message;
+
+  constructor(error, payload, tags) {
+    const { keyword, params } = error;
+    this.keyword = keyword;
+    // a `required` error is located at the key that is missing, not at the object that lacks it
+    this.instancePath =
+      keyword === "required" ? `${error.instancePath}/${pointerStep(params.missingProperty)}` : error.instancePath;
+    this.schemaPath = error.schemaPath; // a pointer into the family bundle (codegen/node/standalone.cjs)
+    this.params = params;
+    this.#error = error;
+    this.#payload = payload;
+    this.#tags = tags;
+  }
+
+  /** Where, as a JSONPath (`$.content[0]`); for `required`, the object that lacks the key. */
+  get path() {
+    if (this.#path === undefined) this.#path = jsonPath(this.#error.instancePath, this.#payload);
+    return this.#path;
+  }
+
+  /** Why, in Python's words for `required`, `discriminator`, `enum` and `const`, else ajv's. */
+  get message() {
+    if (this.#message === undefined) this.#message = messageOf(this.#error, this.#tags);
+    return this.#message;
+  }
+
+  toJSON() {
+    const { path, message, keyword, instancePath, schemaPath, params } = this;
+    return { path, message, keyword, instancePath, schemaPath, params };
+  }
+
+  [Symbol.for("nodejs.util.inspect.custom")]() {
+    return this.toJSON();
+  }
+
+  // Whether two violations say the same thing at the same place (path and message): listed once.
+  // The pointers tell most apart; only two long ones, whose paths may be cut alike, need the paths.
+  static same(a, b) {
+    if (a.keyword !== b.keyword) return false; // no two keywords word a message alike
+    if (a.instancePath === b.instancePath) return a.message === b.message;
+    if (a.instancePath.length <= KEY_LIMIT && b.instancePath.length <= KEY_LIMIT) return false;
+    return a.path === b.path && a.message === b.message;
+  }
+
+  // Python's order: by path (payload order), then message. Errors at one place (a union's branches)
+  // are ordered without their path.
+  static compare(a, b) {
+    const p = a.#error.instancePath;
+    const q = b.#error.instancePath;
+    if (p !== q) {
+      // the usual case first: a union's own error after its branches' errors below it
+      if (p.length < q.length && q.charCodeAt(p.length) === 47 && q.startsWith(p)) return -1;
+      if (q.length < p.length && p.charCodeAt(q.length) === 47 && p.startsWith(q)) return 1;
+      const at = comparePointers(p, q, a.#payload);
+      if (at !== 0) return at !== undefined ? at : comparePaths(a.path, b.path) || compareText(a.message, b.message);
+    }
+    return compareText(a.message, b.message);
+  }
+}
+
+function listed(found, v) {
+  for (let i = 0; i < found.length; i += 1) if (Violation.same(found[i], v)) return true;
+  return false;
 }
 
 /**
@@ -270,25 +457,26 @@ export function makeApi(families) {
   }
 
   function counted(name, payload) {
-    const { all, first, tags } = entry(name);
-    if (nestedTooDeep(payload)) return { found: [{ ...TOO_DEEP }], omitted: 0 };
-    if (first(payload) === true) return { found: [], omitted: 0 };
-    all(payload);
-    const seen = new Set();
+    const { all, tags } = entry(name);
+    if (nestedTooDeep(payload)) return { found: [{ ...TOO_DEEP, params: { limit: MAX_DEPTH } }], omitted: 0 };
+    // the all-errors validator gives the verdict too: for an invalid payload, one pass instead of two
+    if (all(payload) === true) return { found: [], omitted: 0 };
+    const errors = all.errors;
     const found = [];
     let omitted = 0;
-    for (const error of all.errors || []) {
-      const v = toViolation(error, payload, tags);
-      const key = `${v.path}\u0000${v.message}`;
-      if (seen.has(key)) continue;
-      if (found.length < MAX_VIOLATIONS) {
-        seen.add(key);
-        found.push(v);
-      } else {
-        omitted += 1;
-      }
+    for (let i = 0; i < errors.length; i += 1) {
+      const v = new Violation(errors[i], payload, tags);
+      if (listed(found, v)) continue;
+      if (found.length < MAX_VIOLATIONS) found.push(v);
+      else omitted += 1;
     }
-    found.sort((a, b) => comparePaths(a.path, b.path) || (a.message < b.message ? -1 : a.message > b.message ? 1 : 0));
+    // at most MAX_VIOLATIONS, mostly in order already: an insertion sort (stable, as Python's)
+    for (let i = 1; i < found.length; i += 1) {
+      const v = found[i];
+      let j = i - 1;
+      for (; j >= 0 && Violation.compare(found[j], v) > 0; j -= 1) found[j + 1] = found[j];
+      found[j + 1] = v;
+    }
     return { found, omitted };
   }
 

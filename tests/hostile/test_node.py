@@ -110,7 +110,16 @@ def test_node_applies_python_s_depth_rule_quotes_short_and_escapes_paths(tmp_pat
     ]
     levels = [1022, 1023, 1024, 100_000]
     out = run_node(script, {"package": str(PACKAGE), "levels": levels, "quoted": quoted, "keys": keys})
-    too_deep = [{"path": "$", "message": "nesting too deep: more than 1024 levels", "keyword": "maxDepth"}]
+    too_deep = [
+        {
+            "path": "$",
+            "message": "nesting too deep: more than 1024 levels",
+            "keyword": "maxDepth",
+            "instancePath": "",
+            "schemaPath": "",  # the package's rule, no schema keyword
+            "params": {"limit": 1024},
+        }
+    ]
     for n in levels:  # the object is one level: 1 + 1023 is the deepest allowed, as in Python
         payload: Any = 1
         for _ in range(min(n, 1100)):
