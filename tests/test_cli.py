@@ -80,7 +80,16 @@ def test_all_valid_exits_0_and_json_format(tmp_path: Path) -> None:
         "line": 1,
         "status": "invalid",
         "schema": "docent/ChatMessage",
-        "errors": [{"path": "$", "message": "'content' is a required property"}],
+        "errors": [
+            {
+                "path": "$",
+                "message": "'content' is a required property",
+                "keyword": "required",
+                "instancePath": "/content",  # the missing key's own pointer
+                "schemaPath": "#/$defs/UserMessage/required",
+                "params": {"missingProperty": "content"},
+            }
+        ],
     }
     assert records[1]["line"] == 2 and records[1]["status"] == "malformed" and records[1]["reason"]
 

@@ -15,7 +15,7 @@ import sys
 import threading
 from collections.abc import Callable, Iterable, Iterator
 from contextvars import ContextVar
-from dataclasses import dataclass
+from dataclasses import dataclass, field, replace
 from fractions import Fraction
 from functools import cache
 from importlib.resources import files
@@ -29,6 +29,7 @@ from jsonschema.protocols import Validator as _Validator
 from referencing import Registry, Resource
 from referencing.jsonschema import DRAFT202012
 
+from chatschema import _pointers
 from chatschema.jsontext import MAX_DEPTH, refused
 
 __all__ = [
@@ -113,14 +114,35 @@ def _require_name(name: object) -> None:
 
 @dataclass(frozen=True)
 class Violation:
-    """One reason a payload is invalid: where (a JSONPath into the payload) and why."""
+    """One reason a payload is invalid: where (a JSONPath into the payload) and why, the keyword,
+    and in ajv's terms (as the npm package gives them): `instance_path`, a JSON Pointer into the
+    payload (for `required`, the missing key's own: `/content`), `schema_path`, the failing
+    keyword's location in the family bundle (`#/$defs/UserMessage/required`; empty for the
+    package's own rules, `maxDepth` and `maxNumber`), and `params`, ajv's params of the keyword
+    (`{"missingProperty": "content"}`). Two violations are equal when they say the same thing at
+    the same place: path, message and keyword."""
 
     path: str
     message: str
     keyword: str
+    instance_path: str = field(default="", compare=False)
+    schema_path: str = field(default="", compare=False)
+    params: dict[str, Any] = field(default_factory=dict, compare=False)
 
     def __str__(self) -> str:
         return f"{self.path}: {self.message}"
+
+    def to_json(self) -> dict[str, Any]:
+        """The violation as the npm package's `violations()` gives it, and as `chatschema validate
+        --format json` writes it: `path`, `message`, `keyword`, `instancePath`, `schemaPath`, `params`."""
+        return {
+            "path": self.path,
+            "message": self.message,
+            "keyword": self.keyword,
+            "instancePath": self.instance_path,
+            "schemaPath": self.schema_path,
+            "params": self.params,
+        }
 
 
 class PayloadError(ValueError):
@@ -405,7 +427,9 @@ def _capped_one_of(
     more = [i for i in range(first_valid + 1, len(one_of)) if validator.evolve(schema=one_of[i]).is_valid(instance)]
     if more:
         branches = ", ".join(_branch_name(one_of[i], i) for i in [first_valid, *more])
-        yield ValidationError(f"{short_repr(instance)} is valid under each of {branches}")
+        error = ValidationError(f"{short_repr(instance)} is valid under each of {branches}")
+        error._chatschema_params = {"passingSchemas": [first_valid, more[0]]}  # type: ignore[attr-defined]  # ajv's
+        yield error
 
 
 def _dispatching_one_of(
@@ -630,20 +654,27 @@ def validate(instance: Any, name: str) -> None:
 
 
 def _collect(errors: Iterator[ValidationError], limit: int) -> tuple[list[Violation], int]:
-    """The first `limit` distinct violations of `errors`, sorted, and the number of the others."""
-    kept: dict[Violation, None] = {}
+    """The first `limit` distinct violations of `errors`, sorted, and the number of the others.
+
+    Of violations that say the same at the same place (two keywords alike, e.g. a type and the one
+    it extends both want an object), the one whose keyword comes first in the bundle is kept, as
+    in the npm package, whichever the validator met first."""
+    kept: dict[Violation, Violation] = {}
     omitted = 0
     for error in errors:
         tally = [0]
         for found in _explain(error, tally):
-            if found in kept:
+            same = kept.get(found)
+            if same is not None:
+                if found.schema_path < same.schema_path:
+                    kept[found] = found
                 continue
             if len(kept) < limit:
-                kept[found] = None
+                kept[found] = found
             else:
                 omitted += 1
         omitted += tally[0]
-    return sorted(kept, key=lambda v: (_path_order(v.path), v.message)), omitted
+    return sorted(kept.values(), key=lambda v: (_path_order(v.path), v.message)), omitted
 
 
 def explained(errors: Iterable[ValidationError], *, whole: bool = False) -> list[Violation]:
@@ -669,7 +700,7 @@ def _path_order(path: str) -> list[str | int]:
 _INDEX = re.compile(r"\[(\d+)\]")
 
 
-_TOO_DEEP = Violation("$", f"nesting too deep: more than {MAX_DEPTH} levels", "maxDepth")
+_TOO_DEEP = Violation("$", f"nesting too deep: more than {MAX_DEPTH} levels", "maxDepth", params={"limit": MAX_DEPTH})
 
 
 # jsonschema recurses a few frames per level of the payload (and `repr` one per level): a payload
@@ -731,7 +762,8 @@ def _refused(node: Any) -> Violation | None:
     if problem is None:
         return None
     path, reason, keyword = problem
-    return Violation(json_path(path), reason, keyword)
+    limit = {"limit": MAX_DEPTH} if keyword == "maxDepth" else {}
+    return Violation(json_path(path), reason, keyword, _pointers.pointer(path), params=limit)
 
 
 _SHORT = reprlib.Repr()
@@ -829,7 +861,32 @@ def json_path(parts: Iterable[Any]) -> str:
 
 
 def _violation(error: ValidationError) -> Violation:
-    return Violation(json_path(error.absolute_path), _message(error), str(error.validator))
+    keyword = str(error.validator)
+    where = _pointers.pointer(error.absolute_path)
+    params = _pointers.params(error)
+    if keyword == "required" and isinstance(params.get("missingProperty"), str):
+        where += f"/{_pointers.escape(params['missingProperty'])}"  # located at the missing key itself
+    return Violation(json_path(error.absolute_path), _message(error), keyword, where, _schema_path(error), params)
+
+
+def _schema_path(error: ValidationError, keyword: str | None = None) -> str:
+    """Where the keyword that failed is, in the family bundle (`#/$defs/ToolCall/properties/id/type`):
+    the location of the schema object that holds it, found by identity. For a validator over other
+    schemas (`explained`), the path from that validator's root."""
+    keyword = str(error.validator) if keyword is None else keyword
+    hit = _schema_locations().get(id(error.schema))
+    if hit is not None and hit[0] is error.schema:
+        return f"{hit[1]}/{keyword}"
+    steps = list(error.absolute_schema_path)[:-1]
+    return "#" + "".join(f"/{_pointers.fragment(step)}" for step in steps) + f"/{keyword}"
+
+
+@cache
+def _schema_locations() -> dict[int, tuple[Any, str]]:
+    """The location in its family bundle of every schema object of the shipped schemas, by identity."""
+    return _pointers.schema_locations(
+        (name, node) for _, contents in _documents().values() for name, node in contents.get("$defs", {}).items()
+    )
 
 
 def _branches(error: ValidationError) -> dict[int, list[ValidationError]]:
@@ -890,8 +947,11 @@ def _explain(error: ValidationError, tally: list[int]) -> Iterator[Violation]:
     grouped = _branches(error)
     if isinstance(disc, dict) and isinstance(instance, dict):
         tag = disc["propertyName"]
+        where = (json_path(error.absolute_path), _pointers.pointer(error.absolute_path))
+        schema_path = _schema_path(error, "discriminator")
         if tag not in instance:
-            yield Violation(json_path(error.absolute_path), f"missing discriminator {tag!r}", "discriminator")
+            params = {"error": "tag", "tag": tag}
+            yield Violation(where[0], f"missing discriminator {tag!r}", "discriminator", where[1], schema_path, params)
             return
         tag_errors = {
             i: [e for e in errs if e.validator == "const" and list(e.relative_path) == [tag]]
@@ -901,10 +961,14 @@ def _explain(error: ValidationError, tally: list[int]) -> Iterator[Violation]:
         if not matching:
             # a branch that extends another (allOf) may repeat its tag: name each value once
             allowed = list(dict.fromkeys(e.validator_value for errs in tag_errors.values() for e in errs))
+            value = instance[tag]
             yield Violation(
-                json_path(error.absolute_path),
-                f"unknown {tag} {_quote(instance[tag])}, expected one of {', '.join(map(repr, allowed))}",
+                where[0],
+                f"unknown {tag} {_quote(value)}, expected one of {', '.join(map(repr, allowed))}",
                 "discriminator",
+                where[1],
+                schema_path,
+                {"error": "mapping" if isinstance(value, str) else "tag", "tag": tag, "tagValue": value},
             )
             return
         for i in matching:
@@ -928,6 +992,9 @@ def _explain(error: ValidationError, tally: list[int]) -> Iterator[Violation]:
             json_path(error.absolute_path),
             f"{_quote(instance)} is not of type {', '.join(map(repr, types))}",
             "type",
+            _pointers.pointer(error.absolute_path),
+            _schema_path(error),  # the union's own keyword: no one branch's `type` says it
+            {"type": list(types)},
         )
         return
     # Several branches fit the payload's type: explain the closest, and say which it was.
@@ -943,4 +1010,4 @@ def _explain(error: ValidationError, tally: list[int]) -> Iterator[Violation]:
     tally[0] += omitted
     note = f" (closest of {', '.join(names)}: {names[sorted(grouped).index(closest)]})"
     for violation in found:
-        yield Violation(violation.path, violation.message + note, violation.keyword)
+        yield replace(violation, message=violation.message + note)

@@ -326,7 +326,10 @@ class Checker:
 
     def _no_candidate(self, message: Any) -> tuple[str, list[schemas.Violation], int]:
         if not isinstance(message, dict):
-            kind = schemas.Violation("$", f"{schemas.short_repr(message)} is not of type 'object'", "type")
+            # no one schema is used, so no schema location (`schema_path` empty)
+            kind = schemas.Violation(
+                "$", f"{schemas.short_repr(message)} is not of type 'object'", "type", params={"type": "object"}
+            )
             return AUTO, [kind], 0
         unions = [t for t in self.types if t.tag is not None]
         for union in unions:
@@ -337,7 +340,11 @@ class Checker:
                     f"unknown {union.tag} {schemas.short_repr(message[union.tag])}, "
                     f"expected one of {', '.join(map(repr, values))}"
                 )
-                return union.name, [schemas.Violation("$", reason, "discriminator")], 0
+                value = message[union.tag]
+                params = {"error": "mapping" if isinstance(value, str) else "tag", "tag": union.tag, "tagValue": value}
+                where = f"#/$defs/{union.name.partition('/')[2]}/discriminator"
+                return union.name, [schemas.Violation("$", reason, "discriminator", "", where, params)], 0
         tags = list(dict.fromkeys(u.tag for u in unions))
         reason = f"missing discriminator: no {' or '.join(map(repr, tags))} to pick a schema by"
-        return AUTO, [schemas.Violation("$", reason, "discriminator")], 0
+        params = {"error": "tag", "tag": tags[0]} if len(tags) == 1 else {"error": "tag", "tags": tags}
+        return AUTO, [schemas.Violation("$", reason, "discriminator", params=params)], 0

@@ -7,6 +7,8 @@ import re
 import time
 from typing import TextIO
 
+from chatschema.schemas import Violation
+
 from .run import Problem, Result
 
 
@@ -31,10 +33,22 @@ def json_record(problem: Problem) -> str:
         record["reason"] = problem.reason
     else:
         record["schema"] = problem.schema
-        record["errors"] = [{"path": path, "message": message} for path, message in problem.errors]
+        record["errors"] = [
+            _error(path, message, problem.violations, i) for i, (path, message) in enumerate(problem.errors)
+        ]
         if problem.omitted:
             record["omitted"] = problem.omitted  # violations beyond `errors`, counted only
     return json.dumps(record, ensure_ascii=False)
+
+
+def _error(path: str, message: str, violations: tuple[Violation, ...], index: int) -> dict[str, object]:
+    """One entry of `errors`: the line's path and message, then the violation's keyword, pointers and
+    params as the npm package's `violations()` gives them (Violation.to_json)."""
+    entry: dict[str, object] = {"path": path, "message": message}
+    if index < len(violations):
+        details = violations[index].to_json()
+        entry.update((key, details[key]) for key in ("keyword", "instancePath", "schemaPath", "params"))
+    return entry
 
 
 def _has_surrogate(text: str) -> bool:

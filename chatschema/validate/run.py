@@ -12,6 +12,7 @@ from operator import not_
 from typing import Any, cast
 
 from chatschema.jsontext import MAX_DEPTH, Malformed, loader, needs_depth_check, parse, too_deep
+from chatschema.schemas import Violation
 
 from .backends import Checker
 from .pool import Workers, workers
@@ -43,6 +44,7 @@ class Problem:
     errors: tuple[tuple[str, str], ...] = ()  # (JSON path, reason) for an invalid message
     reason: str = ""  # why a malformed message could not be read
     omitted: int = 0  # violations beyond the first `schemas.MAX_VIOLATIONS`, counted only
+    violations: tuple[Violation, ...] = ()  # the same violations whole (keyword, pointers, params)
 
     @property
     def where(self) -> str:
@@ -183,7 +185,10 @@ class Engine:
         errors = tuple((v.path, v.message) for v in violations)
         if isinstance(value, list) and chunk.document and errors and errors[0][0] == "$":
             errors = ((errors[0][0], errors[0][1] + _ARRAY_HINT), *errors[1:])
-        result.problems.append(Problem(chunk.source, chunk.indexed, number, "invalid", schema, errors, omitted=omitted))
+        found = tuple(violations)
+        result.problems.append(
+            Problem(chunk.source, chunk.indexed, number, "invalid", schema, errors, omitted=omitted, violations=found)
+        )
         return None
 
 
