@@ -32,6 +32,16 @@ EXPECTED: dict[str, Any] = {
     "badDate": False,
     "thrown": ["$"],
     "violations": ["$.content"],
+    "missing": [
+        {
+            "path": "$",
+            "message": '"content" is a required property',
+            "keyword": "required",
+            "instancePath": "/content",
+            "schemaPath": "#/$defs/UserMessage/required",
+            "params": {"missingProperty": "content"},
+        }
+    ],
     "family": True,
     "entry": [False, True],
     "stream": "end_turn",

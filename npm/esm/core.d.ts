@@ -1,10 +1,36 @@
 // Declarations shared by the package's entry points (index.d.ts and each family's, e.g. letta.d.ts).
 
-/** One reason a payload is invalid: where (a JSONPath into the payload), why, and the JSON Schema keyword. */
+/**
+ * One reason a payload is invalid: where (a JSONPath into the payload), why, and the JSON Schema
+ * keyword, then as ajv says it: a JSON Pointer into the payload and one into the schema, and the
+ * keyword's params. Python's `Violation.to_json()` and `chatschema validate --format json` give the
+ * same fields. `path` and `message` are made when first read: `JSON.stringify` gives every field,
+ * and so does `console.log`, but a structured clone (`postMessage` to a worker) copies only
+ * `keyword`, `instancePath`, `schemaPath` and `params`: send `JSON.parse(JSON.stringify(violations))`.
+ */
 export interface Violation {
-  path: string;
-  message: string;
-  keyword: string;
+  /** Where, for people: a JSONPath such as `$.tool_calls[0].arguments`; for `required`, the object lacking the key. */
+  readonly path: string;
+  /** Why, in Python's words for `required`, `discriminator`, `enum` and `const`, else ajv's. */
+  readonly message: string;
+  /** The keyword that failed: `type`, `required`, `discriminator`, ..., or `maxDepth` (the package's depth rule). */
+  readonly keyword: string;
+  /**
+   * Where, for programs: an RFC 6901 JSON Pointer into the payload (`/tool_calls/0/arguments`, `""` for
+   * the payload itself). A `required` violation points at the missing key itself (`/content`).
+   */
+  readonly instancePath: string;
+  /**
+   * The failing keyword's place in the family's bundled schema (`schemas/<family>.bundle.json` in the
+   * package), as a URI fragment: `#/$defs/ToolCall/properties/arguments/type`. Empty for `maxDepth`.
+   */
+  readonly schemaPath: string;
+  /**
+   * ajv's params of the keyword: `{ missingProperty }` (required), `{ type }`, `{ allowedValues }`
+   * (enum), `{ allowedValue }` (const), `{ pattern }`, `{ format }`, `{ limit }`, `{ additionalProperty }`,
+   * `{ error, tag, tagValue }` (discriminator), `{ limit }` (maxDepth), `{}` for unions and `not`.
+   */
+  readonly params: Readonly<Record<string, unknown>>;
 }
 
 /** A payload is not valid under a schema; `violations` lists the violations. */

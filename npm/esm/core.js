@@ -228,14 +228,6 @@ function tagValues(unionSchema, tag, tags) {
   return values;
 }
 
-// Where the index step `[digits]` that starts at `i` ends, or -1 if none starts there.
-function indexEnd(path, i) {
-  if (path.charCodeAt(i) !== 91) return -1; // [
-  let j = i + 1;
-  while (j < path.length && path.charCodeAt(j) >= 48 && path.charCodeAt(j) <= 57) j += 1;
-  return j > i + 1 && path.charCodeAt(j) === 93 ? j + 1 : -1; // ]
-}
-
 // The expected tag values of a union as a message names them, once per union (a schema object of the
 // precompiled validators, which lives as long as they do) and tag.
 const EXPECTED = new WeakMap();
@@ -250,31 +242,15 @@ function expectedTags(unionSchema, tag, tags) {
   return text;
 }
 
-/** JSONPaths in payload order, as Python sorts them (split at each `[digits]`, the parts compared
- * in turn, the indexes as numbers: `[2]` before `[10]`), read in place rather than split. */
-function comparePaths(x, y) {
-  let i = 0;
-  let j = 0;
-  for (;;) {
-    if (i >= x.length || j >= y.length) return i >= x.length ? (j >= y.length ? 0 : -1) : 1;
-    const xi = indexEnd(x, i);
-    const yj = indexEnd(y, j);
-    if (xi >= 0 && yj >= 0) {
-      const p = Number(x.slice(i + 1, xi - 1));
-      const q = Number(y.slice(j + 1, yj - 1));
-      if (p !== q) return p < q ? -1 : 1;
-      i = xi;
-      j = yj;
-    } else if (xi >= 0 || yj >= 0) {
-      return xi >= 0 ? -1 : 1; // one text part ends where the other goes on: the shorter first
-    } else {
-      const a = x.charCodeAt(i);
-      const b = y.charCodeAt(j);
-      if (a !== b) return a < b ? -1 : 1;
-      i += 1;
-      j += 1;
-    }
+/** JSONPaths in payload order, as Python sorts them: array indexes as numbers (`[2]` before `[10]`). */
+function comparePaths(a, b) {
+  const x = a.split(/\[(\d+)\]/);
+  const y = b.split(/\[(\d+)\]/);
+  for (let i = 0; i < Math.min(x.length, y.length); i += 1) {
+    const [p, q] = i % 2 ? [Number(x[i]), Number(y[i])] : [x[i], y[i]];
+    if (p !== q) return p < q ? -1 : 1;
   }
+  return x.length - y.length;
 }
 
 // The longest pointer whose JSONPath is never cut (PATH_LIMIT): each character of a key writes at
@@ -427,8 +403,15 @@ class Violation {
   }
 }
 
+// Whether `found` says what `v` says already. Of two alike, the one whose keyword comes first in the
+// bundle is kept, as in Python, whichever ajv met first.
 function listed(found, v) {
-  for (let i = 0; i < found.length; i += 1) if (Violation.same(found[i], v)) return true;
+  for (let i = 0; i < found.length; i += 1) {
+    if (Violation.same(found[i], v)) {
+      if (v.schemaPath < found[i].schemaPath) found[i] = v;
+      return true;
+    }
+  }
   return false;
 }
 

@@ -8,7 +8,7 @@ type Check = (name: "docent/ChatMessage" | "letta/LettaPing", payload: unknown) 
 interface Named {
   isValid: Check;
   validate: (name: "docent/ChatMessage", payload: unknown) => void;
-  violations: (name: "docent/ChatMessage", payload: unknown) => { path: string }[];
+  violations: (name: "docent/ChatMessage", payload: unknown) => { path: string; instancePath: string }[];
   PayloadError: abstract new (...args: never[]) => Error & { violations: { path: string }[] };
   letta: { isLettaPing: (value: unknown) => boolean };
 }
@@ -29,6 +29,8 @@ function report(chatschema: Named, named: Named, stream: Stream, entry: { isTool
     }
   };
   const paths = named.violations("docent/ChatMessage", { role: "user", content: 1 }).map((v) => v.path);
+  // every field, as JSON has them (Python's `chatschema validate --format json` writes the same)
+  const missing = named.violations("docent/ChatMessage", { role: "user" }).map((v) => JSON.parse(JSON.stringify(v)));
   return JSON.stringify({
     named: (Object.keys(named) as (keyof Named)[]).every((key) => named[key] === chatschema[key]),
     valid: named.isValid("docent/ChatMessage", { role: "user", content: "hi" }),
@@ -36,6 +38,7 @@ function report(chatschema: Named, named: Named, stream: Stream, entry: { isTool
     badDate: chatschema.isValid("letta/LettaPing", { ...ping, date: "yesterday" }),
     thrown: thrown({ role: "user" }),
     violations: [...new Set(paths)],
+    missing,
     family: named.letta.isLettaPing(ping),
     entry: [entry.isToolCallMessage(ping), entry.isToolCallMessage(call)],
     stream: stream.reassembleSse(sse).stopReason?.stop_reason ?? null,

@@ -1,7 +1,7 @@
 // Type tests of the package's guards and assertions (tests/test_ts_package.py compiles this with
 // `tsc --strict`). Each `// @ts-expect-error` fails the compile ("unused directive") if a guard
 // stopped narrowing or narrowed too far.
-import { isValid, parse, validate, type letta, type docent } from "chatschema";
+import { isValid, parse, validate, type letta, type docent, type Violation } from "chatschema";
 import { isToolCallMessage, isValid as isLetta, type LettaMessage, type ToolCallMessage } from "chatschema/letta";
 import { isChatMessage } from "chatschema/docent";
 
@@ -64,3 +64,13 @@ export function asserted(raw: unknown, other: unknown): letta.ToolCallMessage {
 
 // @ts-expect-error: not a schema name
 isValid("docent/NoSuchType", {});
+
+/** A violation says where as a JSONPath and as a JSON Pointer, with the schema's pointer and ajv's
+ * params; its fields are read-only. */
+export function located(violation: Violation): string {
+  const { path, message, keyword, instancePath, schemaPath } = violation;
+  const missing: unknown = violation.params["missingProperty"];
+  // @ts-expect-error: read-only
+  violation.instancePath = "/other";
+  return [path, message, keyword, instancePath, schemaPath, String(missing)].join(" ");
+}
