@@ -113,3 +113,14 @@ def test_a_long_value_is_quoted_in_100_characters() -> None:
     payload = {"role": "user", "agentName": "a", "mode": "y" * 99, "content": "hi"}
     [node] = _node([{"schema": "swarm/ISwarmMessage", "payload": payload}])
     assert f"  $.mode: '{'y' * 96}... is not one of ['tool', 'user']" in node["message"].splitlines()
+
+
+def test_keys_are_ordered_as_python_orders_their_paths() -> None:
+    """Node orders violations by their pointers where that is the paths' order (plain names, indexes)
+    and by the paths elsewhere: names that begin one another, quoted, numeric and escaped keys."""
+    keys = ["ab", "a", "aB", "a_b", "A", "a b", "10", "9", "é", "a.b", "a[1]", "Z", "_", "a/b", "a~b", "b", "aa"]
+    payload = {"type": "object", "properties": {key: 5 for key in keys}}
+    python = [v.path for v in schemas.violations(payload, "docent/ToolParams")]
+    assert len(python) == len(keys)
+    [node] = _node([{"schema": "docent/ToolParams", "payload": payload}])
+    assert node["paths"] == python
