@@ -1,0 +1,68 @@
+// violations() against ajv's all-errors validator on the same invalid payloads (bench/violations.py).
+// argv: <corpus.json> <package dir>...; corpus: {"<group>": [{"schema": "<family>/<Type>", "payload"}]}
+// stdout: {"<package dir>": {"<group>": {"violations": msg/s, "ajv": msg/s}}}
+// Per second of the process's CPU time; the contenders take turns in rounds, the median is kept.
+import fs from "node:fs";
+import path from "node:path";
+import { pathToFileURL } from "node:url";
+
+const [corpusFile, ...packages] = process.argv.slice(2);
+const corpus = JSON.parse(fs.readFileSync(corpusFile, "utf8"));
+const ROUNDS = 7;
+const SECONDS = 0.4;
+
+const cpu = () => {
+  const { user, system } = process.cpuUsage();
+  return (user + system) / 1e6;
+};
+
+// Messages/s of `work` over `cases` repeated for about `seconds` of CPU time.
+function rate(cases, work) {
+  let done = 0;
+  let sink = 0;
+  const start = cpu();
+  let spent = 0;
+  while (spent < SECONDS) {
+    for (let i = 0; i < cases.length; i += 1) sink += work(cases[i]);
+    done += cases.length;
+    spent = cpu() - start;
+  }
+  if (sink < 0) throw new Error("unreachable");
+  return done / spent;
+}
+
+const median = (xs) => [...xs].sort((a, b) => a - b)[xs.length >> 1];
+
+async function load(dir) {
+  const esm = path.join(dir, "esm");
+  const api = await import(pathToFileURL(path.join(esm, "index.js")).href);
+  const validators = {};
+  for (const family of ["bridgic", "docent", "letta", "swarm"]) {
+    validators[family] = await import(pathToFileURL(path.join(esm, "validators", `${family}.js`)).href);
+  }
+  return { api, validators };
+}
+
+const out = {};
+for (const dir of packages) {
+  const { api, validators } = await load(dir);
+  out[dir] = {};
+  for (const [group, items] of Object.entries(corpus)) {
+    // each contender its own copies of the payloads, parsed alike
+    const copy = () =>
+      items.map(({ schema, payload }) => {
+        const [family, type] = schema.split("/");
+        return { schema, fn: validators[family][type], payload: structuredClone(payload) };
+      });
+    const contenders = {
+      violations: [copy(), (c) => api.violations(c.schema, c.payload).length],
+      ajv: [copy(), (c) => (c.fn(c.payload) ? 0 : c.fn.errors.length)],
+    };
+    const rates = { violations: [], ajv: [] };
+    for (let r = 0; r < ROUNDS; r += 1) {
+      for (const [name, [cases, work]] of Object.entries(contenders)) rates[name].push(rate(cases, work));
+    }
+    out[dir][group] = { violations: median(rates.violations), ajv: median(rates.ajv) };
+  }
+}
+process.stdout.write(JSON.stringify(out));
