@@ -32,13 +32,14 @@ TERSER = "5.51.4"  # the plugin's dependency, pinned too
 BUNDLERS = ("esbuild", "rollup")
 
 GUARD_GZIP = 5_000
-# (minified bytes, gzip bytes) per app and bundler; measured on 2026-11-27 (esbuild, then Rollup):
-# family 507,740/44,480 and 502,079/35,776; everything 967,670/90,217 and 957,890/78,104.
+# (minified bytes, gzip bytes) per app and bundler, plus ~3%; measured on 2026-11-27 (esbuild, then
+# Rollup) once violations carried instancePath, schemaPath and params: family 523,757/46,499 and
+# 518,075/37,836; everything 1,000,144/93,724 and 990,400/82,111.
 BUDGET = {
-    ("family", "esbuild"): (523_000, 45_800),
-    ("family", "rollup"): (517_000, 36_900),
-    ("everything", "esbuild"): (997_000, 92_900),
-    ("everything", "rollup"): (987_000, 80_500),
+    ("family", "esbuild"): (539_000, 47_900),
+    ("family", "rollup"): (534_000, 39_000),
+    ("everything", "esbuild"): (1_030_000, 96_500),
+    ("everything", "rollup"): (1_020_000, 84_600),
 }
 
 # each app reads a valid ToolCallMessage of the family's examples from $CALL when it runs

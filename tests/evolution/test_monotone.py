@@ -11,7 +11,7 @@ from typing import Any
 import pytest
 
 from release.evolution.monotone import monotone
-from release.evolution.rules import NARROWED, WIDENED
+from release.evolution.rules import NARROWED
 
 from .schemasets import diff_types, family_types, validator, write
 
