@@ -129,7 +129,10 @@ def _depth(value: Any) -> int:
 def parse_strict(text: str) -> Any:
     """Parse JSON, rejecting duplicate keys, NaN/Infinity and numbers beyond a double, which JSON
     does not define (or every reader reads differently)."""
-    return json.loads(text, object_pairs_hook=_no_duplicates, parse_constant=_no_constants, parse_float=_finite)
+    try:
+        return json.loads(text, object_pairs_hook=_no_duplicates, parse_constant=_no_constants, parse_float=_finite)
+    except RecursionError:  # a ValueError like every other way of not being readable JSON
+        raise ValueError(f"nested deeper than {MAX_DEPTH} levels, too deep to read") from None
 
 
 def load_schemas(root: Path) -> tuple[list[SchemaFile], list[SchemaProblem]]:

@@ -14,7 +14,7 @@ import pytest
 from chatschema.letta.grammar import Grammar, letta_stream
 from codegen.errors import CodegenError
 from codegen.generate import checked_schemas
-from codegen.grammars import GrammarFile, grammar_problems
+from codegen.grammars import GrammarFile, grammar_files, grammar_problems
 from codegen.load import load_schemas
 from codegen.model import build_models
 
@@ -132,3 +132,31 @@ def test_the_npm_reader_gets_the_same_grammar() -> None:
     assert shipped["roles"] == {r: {k: v for k, v in s.items() if k != "description"} for r, s in REAL["roles"].items()}
     assert shipped["next"] == {name: s["next"] for name, s in REAL["states"].items()}
     assert (shipped["start"], shipped["final"]) == (REAL["start"], REAL["final"])
+
+
+@pytest.mark.parametrize(
+    ("data", "expected"),
+    [
+        (b"[" * 100_000 + b"]" * 100_000, "cannot read the grammar: nested deeper than 64 levels, too deep to read"),
+        (b'{"description": "\xff"}', "cannot read the grammar: 'utf-8' codec can't decode byte 0xff"),
+        (b"", "cannot read the grammar: Expecting value"),
+        (b"[]", "a grammar is a JSON object"),
+    ],
+    ids=["too-deep", "not-utf8", "empty", "not-an-object"],
+)
+def test_a_grammar_file_that_does_not_read_is_one_line(tmp_path: Path, data: bytes, expected: str) -> None:
+    folder = tmp_path / "schemas" / "letta" / "grammars"
+    folder.mkdir(parents=True)
+    (folder / "LettaStreamingResponse.json").write_bytes(data)
+    found, problems = grammar_files(tmp_path, "letta")
+    assert found == [] and len(problems) == 1
+    assert problems[0].message.startswith(expected), problems[0].message
+
+
+def test_a_schema_file_too_deep_to_parse_is_one_problem(tmp_path: Path) -> None:
+    (tmp_path / "schemas" / "evo").mkdir(parents=True)
+    (tmp_path / "schemas" / "evo" / "a.json").write_bytes(b'{"$defs": ' + b"[" * 100_000 + b"]" * 100_000 + b"}")
+    _, problems = load_schemas(tmp_path)
+    assert [str(p) for p in problems] == [
+        "schemas/evo/a.json: /: invalid JSON: nested deeper than 64 levels, too deep to read"
+    ]
