@@ -79,8 +79,8 @@ def build(session: nox.Session) -> None:
 @nox.session
 def bench(session: nox.Session) -> None:
     """Validation benchmark: messages/s of every validator, `chatschema validate` on 1,000,000 messages, Dask,
-    stream reassembly, `chatschema convert` against `validate`, and the npm package's `violations()`
-    against ajv's all-errors validator on invalid payloads.
+    stream reassembly, `chatschema convert` against `validate`, the default `--jobs` against one and two
+    processes, and the npm package's `violations()` against ajv's all-errors validator on invalid payloads.
 
     Arguments go to bench/run.py, e.g. `nox -s bench -- --count 5000 --e2e-count 200000`.
     """
@@ -90,6 +90,7 @@ def bench(session: nox.Session) -> None:
     session.run("python", "bench/streams.py")
     session.run("python", "bench/convert.py")
     session.run("python", "bench/long_lines.py")
+    session.run("python", "bench/jobs.py")
     session.run("python", "-m", "codegen", "setup-node")
     session.run("python", "bench/diff.py")
     session.run("python", "bench/violations.py")

@@ -21,7 +21,8 @@ from chatschema import schemas
 from chatschema.jsontext import DEPTH_LIMIT, MAX_DEPTH
 from chatschema.listing import list_samples, list_schemas, version
 from chatschema.validate.backends import AUTO, BACKENDS, fast_available, message_types
-from chatschema.validate.reader import BLOCK, JSON_SPACE, Chunk, read_array, read_document, read_lines
+from chatschema.validate.jobs import choose_jobs
+from chatschema.validate.reader import JSON_SPACE, Chunk, read_array, read_document, read_lines
 from chatschema.validate.report import Reporter, printable_name
 from chatschema.validate.run import Options, run
 from chatschema.validate.snapshot import FileChanged, Snapshot
@@ -78,7 +79,12 @@ def _parser() -> argparse.ArgumentParser:
     v.add_argument("--each", action="store_true", help="the input is a JSON array: validate each element")
     v.add_argument("--format", choices=("text", "json"), default="text", help="output lines as text or JSONL")
     v.add_argument("--backend", choices=BACKENDS, default="jsonschema", help="validator (default: the reference)")
-    v.add_argument("--jobs", "-j", type=int, default=1, help="processes to use (0: one per CPU)")
+    v.add_argument(
+        "--jobs",
+        "-j",
+        type=int,
+        help="processes to use (0: one per CPU; default: one per CPU for files of a few MiB or more, else 1)",
+    )
     v.add_argument("--max-bytes", type=int, default=MAX_BYTES, help=f"largest message read (default {MAX_BYTES:,})")
     v.add_argument("--max-depth", type=int, default=MAX_DEPTH, help=f"deepest nesting (default {MAX_DEPTH})")
     v.add_argument("--progress", action=argparse.BooleanOptionalAction, default=None, help="progress bar on stderr")
@@ -187,39 +193,6 @@ def _unreadable(path: str) -> str | None:
     return None  # a regular file, a FIFO, a device or /dev/fd/N (`<(cmd)`) is streamed
 
 
-def _cap_jobs(requested: int, paths: list[str], err: TextIO) -> int:
-    """`--jobs` capped by the CPUs this process may run on and by the 1 MiB blocks the (regular)
-    input files hold."""
-    cpus = _usable_cpus()
-    jobs = requested or cpus
-    cap = cpus
-    if "-" not in paths and all(os.path.isfile(p) for p in paths):
-        blocks = sum(-(-os.path.getsize(p) // BLOCK) for p in paths)
-        cap = min(cap, max(blocks, 1))
-    if jobs > cap:
-        if requested:
-            err.write(
-                f"chatschema validate: --jobs {requested} capped to {cap} "
-                f"({cpus} CPU{'s' if cpus > 1 else ''}, {_input_size(paths)})\n"
-            )
-        jobs = cap
-    return jobs
-
-
-def _usable_cpus() -> int:
-    """The CPUs this process may run on: fewer than `os.cpu_count()` under `taskset` or a container's cpuset."""
-    try:
-        return len(os.sched_getaffinity(0))  # never empty: this process runs somewhere
-    except AttributeError:  # not on this platform (macOS, Windows)
-        return os.cpu_count() or 1
-
-
-def _input_size(paths: list[str]) -> str:
-    if "-" in paths or not all(os.path.isfile(p) for p in paths):
-        return "streamed input"
-    return f"{sum(os.path.getsize(p) for p in paths):,} bytes of input"
-
-
 def _usage(err: TextIO, message: str) -> int:
     err.write(f"chatschema validate: {message}\n")
     return USAGE_ERROR
@@ -245,7 +218,7 @@ def validate(args: argparse.Namespace, stdin: BinaryIO, out: TextIO, err: TextIO
         return _usage(err, f"--max-depth must be between 1 and {DEPTH_LIMIT}")
     if not 1 <= args.max_bytes <= MAX_BYTES_LIMIT:
         return _usage(err, f"--max-bytes must be between 1 and {MAX_BYTES_LIMIT:,}")
-    if args.jobs < 0:
+    if args.jobs is not None and args.jobs < 0:
         return _usage(err, "--jobs must be 0 (one per CPU) or more")
     if args.block_size is not None and args.dask is None:
         return _usage(err, "--block-size goes with --dask")
@@ -265,7 +238,7 @@ def validate(args: argparse.Namespace, stdin: BinaryIO, out: TextIO, err: TextIO
             "using --backend jsonschema\n"
         )
         backend = "jsonschema"
-    jobs = _cap_jobs(args.jobs, args.paths, err)
+    jobs = choose_jobs(args.jobs, args.paths, backend, err)
     options = Options(args.schema, backend, families, args.max_depth, explain=not args.count_only)
     progress = args.progress if args.progress is not None else err.isatty()
     reporter = Reporter(out, err, args.format, progress, show_schema=args.schema == AUTO)

@@ -35,7 +35,7 @@ def run_on_dask(args: argparse.Namespace, options: Options, reporter: Reporter, 
     show_progress, reporter.progress = reporter.progress, False  # Dask's progress bar, not the command's
     with ExitStack() as stack:
         try:
-            client = stack.enter_context(cluster(args.dask, workers=args.jobs))
+            client = stack.enter_context(cluster(args.dask, workers=args.jobs or 0))
         except (
             OSError,
             RuntimeError,

@@ -140,10 +140,10 @@ def test_ctrl_c_while_the_command_loads_is_quiet(interrupt: str) -> None:
 
 
 def test_the_cpus_counted_where_there_is_no_affinity(monkeypatch: pytest.MonkeyPatch) -> None:
-    from chatschema import cli
+    from chatschema.validate import jobs
 
     monkeypatch.delattr(os, "sched_getaffinity")  # macOS, Windows
     monkeypatch.setattr(os, "cpu_count", lambda: 3)
-    assert cli._usable_cpus() == 3
+    assert jobs.usable_cpus() == 3
     monkeypatch.setattr(os, "cpu_count", lambda: None)  # "cannot be determined"
-    assert cli._usable_cpus() == 1
+    assert jobs.usable_cpus() == 1
