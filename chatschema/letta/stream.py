@@ -13,6 +13,7 @@ frame, in arrival order:
 - `message` / `replay`: merged into `messages[i]`, or a verified replay of frames already merged
   (equal to them; a replay that differs is dropped as `replay_conflict`);
 - `ping`, `stop_reason`, `usage`, `error`, `cancelled`, `done` (`data: [DONE]`);
+- `cut` (`reassemble_resumed` only): an event a connection ended inside before the run was resumed;
 - `dropped`, with a reason: `after_stop` (a message frame after the stop reason),
   `duplicate_stop_reason`, `duplicate_usage`, `after_done`, `unknown_event` (an SSE event type
   other than message, error and cancelled), `replay_conflict`, `unterminated_event` (the body ends
@@ -25,9 +26,13 @@ which roles may come in which state; a frame whose role may not come where it ca
 the reason the grammar names, and a complete stream ends in one of its final states (or in an error
 or a cancellation). Messages are closed by the frame that leaves them no state (the stop reason).
 
-Rules: frames are put in `seq_id` order where they have one; a gap in the numbers is an error,
-except after the last message frame, where Letta's stop and usage frames take numbers without
-showing them. Without `seq_id`s a message whose `otid` comes back after another one started is a
+`reassemble_resumed(bodies)` reads the SSE bodies of one run's connections (the first request,
+then each resumed with `starting_after`) as one stream: repeated frames are verified replays and
+missing `seq_id`s are reported in `gaps` (`gaps="report"` does the same in the other two).
+
+Rules: frames are put in `seq_id` order where they have one; a gap in the numbers is an error
+(or reported), except after the last message frame, where Letta's stop and usage frames take
+numbers without showing them. Without `seq_id`s a message whose `otid` comes back after another one started is a
 replay from a retried request, checked frame by frame against what was merged. ToolCallDelta
 fragments are merged per `tool_call_id` (a fragment without one continues the current call) and the
 arguments must then parse as JSON. JSON is read as everywhere in chatschema (`chatschema.jsontext`).
@@ -41,6 +46,7 @@ raised for an error event, a cancellation or any dropped frame.
 from __future__ import annotations
 
 import gc
+from bisect import bisect_left, bisect_right
 from collections.abc import Hashable, Iterable, Iterator, Mapping
 from contextlib import contextmanager
 from dataclasses import dataclass, field
@@ -64,9 +70,20 @@ from chatschema.letta import (
 from chatschema.letta.grammar import Grammar, letta_stream
 from chatschema.letta.sse import SseEvent, iter_sse_events
 
-__all__ = ["FrameAccount", "LettaStream", "StreamError", "iter_sse_events", "reassemble", "reassemble_sse"]
+__all__ = [
+    "FrameAccount",
+    "LettaStream",
+    "SeqGap",
+    "StreamError",
+    "iter_sse_events",
+    "reassemble",
+    "reassemble_resumed",
+    "reassemble_sse",
+]
 
-Outcome = Literal["message", "replay", "ping", "stop_reason", "usage", "error", "cancelled", "done", "dropped"]
+Outcome = Literal["message", "replay", "ping", "stop_reason", "usage", "error", "cancelled", "done", "cut", "dropped"]
+Gaps = Literal["error", "report"]
+SseBody = str | bytes | Iterable[str | bytes]
 
 _CALLS = {"tool_call_message", "approval_request_message"}
 _TEXT = {
@@ -97,6 +114,20 @@ class FrameAccount:
     """For `dropped`: one line with the specifics."""
 
 
+@dataclass(frozen=True, slots=True)
+class SeqGap:
+    """`seq_id`s `first`..`last` never came (reported, not raised, with `gaps="report"` and by
+    `reassemble_resumed`). The messages on either side may lack frames of theirs that had those numbers."""
+
+    first: int
+    last: int
+    message_before: int | None
+    """The index in `LettaStream.messages` of the message whose frame came just before the gap; None
+    without such a frame, or if its message was dropped (`incomplete_message`)."""
+    message_after: int | None
+    """The same for the frame just after the gap."""
+
+
 @dataclass
 class LettaStream:
     """A reassembled stream: the complete messages, the frames that are not messages, and an
@@ -114,6 +145,8 @@ class LettaStream:
     last_seq_id: int | None = None
     """The highest `seq_id` seen: the cursor to resume a background stream after."""
     frames: list[FrameAccount] = field(default_factory=list)
+    gaps: list[SeqGap] = field(default_factory=list)
+    """The `seq_id`s that never came, with `gaps="report"` (by default a gap raises StreamError)."""
 
     @property
     def dropped(self) -> list[FrameAccount]:
@@ -169,6 +202,9 @@ class _State:
     repeats: list[tuple[_Frame, _Frame]] = field(default_factory=list)  # (first arrival, repeat) by seq_id
     ended: bool = False  # an error or cancellation ended the stream early: unfinished messages are expected
     truncated: bool = False
+    report_gaps: bool = False  # gaps="report": a seq_id gap is listed in the result, not raised
+    run_id: str | None = None  # with one_run: the run the frames so far belong to
+    one_run: bool = False  # reassemble_resumed: a frame of another run is an error
 
     def __post_init__(self) -> None:
         self.order = self.order or self.grammar.start
@@ -178,15 +214,20 @@ class _State:
 
 
 def reassemble(
-    frames: Iterable[Mapping[str, Any] | SchemaModel], *, complete: bool = True, strict: bool = False
+    frames: Iterable[Mapping[str, Any] | SchemaModel],
+    *,
+    complete: bool = True,
+    strict: bool = False,
+    gaps: Gaps = "error",
 ) -> LettaStream:
     """Reassemble Letta stream frames, given in arrival order, into complete messages.
 
     With `complete=True` (the default) a stream that neither stopped (a stop reason) nor ended in
     an error or cancellation is truncated: StreamError. With `strict=True` any error, cancellation
-    or dropped frame raises StreamError too.
+    or dropped frame raises StreamError too. With `gaps="report"` a `seq_id` gap is listed in the
+    result's `gaps` instead of raised (the frames of several connections to one run, say).
     """
-    state = _State()
+    state = _State(report_gaps=_report(gaps))
     with _no_cycle_collector():
         for index, frame in enumerate(frames):
             if isinstance(frame, SchemaModel):
@@ -199,28 +240,57 @@ def reassemble(
         return _finish_stream(state, complete=complete, strict=strict, sse=False)
 
 
-def reassemble_sse(
-    body: str | bytes | Iterable[str | bytes], *, complete: bool = True, strict: bool = False
-) -> LettaStream:
+def reassemble_sse(body: SseBody, *, complete: bool = True, strict: bool = False, gaps: Gaps = "error") -> LettaStream:
     """Reassemble a raw Letta SSE body: the whole text, or its str/bytes chunks as they arrive.
 
     Beyond `reassemble`'s rules: with `complete=True` the body must end with `data: [DONE]`, an
     `event: error` or an `event: cancelled`.
     """
-    state = _State()
-    events: Iterator[SseEvent] = iter_sse_events(body)
+    state = _State(report_gaps=_report(gaps))
+    with _no_cycle_collector():
+        _read_body(state, body, 0)
+        return _finish_stream(state, complete=complete, strict=strict, sse=True)
+
+
+def reassemble_resumed(bodies: Iterable[SseBody], *, complete: bool = True, strict: bool = False) -> LettaStream:
+    """Reassemble one run from the SSE bodies of its connections, in the order they were opened:
+    the first request's, then each resumed one's (`GET /runs/{run_id}/stream` with `starting_after`).
+
+    A connection may end anywhere: an event it ends inside is accounted as `cut` (the last
+    connection's is `unterminated_event`, as in `reassemble_sse`). Frames two connections share (a
+    cursor below what was received) are verified replays, and `seq_id`s that no connection brought
+    are reported in `gaps`, not raised (with `strict=True` they raise). Events are numbered across
+    the bodies. Every frame must belong to one run (`run_id`); `complete` applies to the whole.
+    """
+    state = _State(report_gaps=True, one_run=True)
     index = 0
     with _no_cycle_collector():
-        while True:
-            try:
-                event = next(events)
-            except StopIteration:
-                break
-            except UnicodeDecodeError as exc:
-                raise StreamError(f"event {index}: the body is not UTF-8 (byte {exc.start + 1} of its chunk)") from None
-            _take_event(state, index, event)
-            index += 1
+        for body in bodies:
+            if state.truncated:  # the connection before was cut inside its last event, then resumed
+                state.truncated = False
+                state.account(index - 1, "cut")
+            index = _read_body(state, body, index)
         return _finish_stream(state, complete=complete, strict=strict, sse=True)
+
+
+def _report(gaps: Gaps) -> bool:
+    if gaps not in ("error", "report"):
+        raise ValueError(f"gaps is 'error' or 'report', not {gaps!r}")
+    return gaps == "report"
+
+
+def _read_body(state: _State, body: SseBody, index: int) -> int:
+    """Take every event of one SSE body, numbered from `index`; the next number."""
+    events: Iterator[SseEvent] = iter_sse_events(body)
+    while True:
+        try:
+            event = next(events)
+        except StopIteration:
+            return index
+        except UnicodeDecodeError as exc:
+            raise StreamError(f"event {index}: the body is not UTF-8 (byte {exc.start + 1} of its chunk)") from None
+        _take_event(state, index, event)
+        index += 1
 
 
 @contextmanager
@@ -405,6 +475,8 @@ def _take(state: _State, index: int, line: int | None, data: dict[str, Any]) -> 
             return
     where = _where(index, line)
     model = _validate(data, where)
+    if state.one_run:
+        _check_run(state, data, where)
     state.skeleton = skeleton
     state.typed_keys = _typed_keys(skeleton) if skeleton is not None else []
     kind = data["message_type"]
@@ -423,6 +495,19 @@ def _take(state: _State, index: int, line: int | None, data: dict[str, Any]) -> 
     if state.closing is None and not state.grammar.allows_messages(after):
         state.closing = _Frame(index, line, data, seq)
     _play(state, index, role, model, seq)
+
+
+def _check_run(state: _State, data: Mapping[str, Any], where: str) -> None:
+    """Frames of one run only (fragments after a validated frame repeat its run_id)."""
+    run_id = data.get("run_id")
+    if run_id is None:
+        return
+    if state.run_id is None:
+        state.run_id = run_id
+    elif run_id != state.run_id:
+        raise StreamError(
+            f"{where}: a frame of run {run_id!r} among frames of run {state.run_id!r} (reassemble each run apart)"
+        )
 
 
 def _out_of_order(state: _State, where: str, kind: str, role: str) -> str:
@@ -461,9 +546,10 @@ def _finish_stream(state: _State, *, complete: bool, strict: bool, sse: bool) ->
     result = state.result
     frames = _after_stop_dropped(state, state.candidates)
     frames = _in_seq_order(state, frames)
+    holes: list[tuple[int, int]] = []
     if state.seqs:
         numbered = [f.seq for f in frames if f.seq is not None]
-        _check_gaps(state, max(numbered) if numbered else min(state.seqs) - 1)
+        holes = _check_gaps(state, max(numbered) if numbered else min(state.seqs) - 1)
     result.last_seq_id = max(state.seqs) if state.seqs else None
     finished = state.order in state.grammar.final or state.ended
     if sse and not (result.done or state.ended):
@@ -475,7 +561,7 @@ def _finish_stream(state: _State, *, complete: bool, strict: bool, sse: bool) ->
             raise StreamError(f"stream truncated: it ends in state '{state.order}' of its grammar, not an end")
         raise StreamError(f"stream truncated: {_missing_end(result, sse)}")
     messages = _group(state, frames)
-    cut_short = state.ended or state.truncated or not finished
+    cut_short = state.ended or state.truncated or not finished or bool(holes)  # a gap may cut a message too
     for message in messages:
         try:
             built = _merge(message)
@@ -490,6 +576,7 @@ def _finish_stream(state: _State, *, complete: bool, strict: bool, sse: bool) ->
         for f in message.accounts:
             state.accounts[f.index] = FrameAccount(f.index, f.outcome, message.index)
     result.frames = [state.accounts[i] for i in sorted(state.accounts)]
+    result.gaps = _located(state, frames, holes)
     if strict:
         _raise_if_anything_happened(result)
     return result
@@ -502,6 +589,10 @@ def _raise_if_anything_happened(result: LettaStream) -> None:
         raise StreamError(f"strict: the server reported an error: {text}")
     if result.cancelled is not None:
         raise StreamError(f"strict: the server cancelled the stream: {result.cancelled.message}")
+    if result.gaps:  # before the dropped frames: a gap leaves messages incomplete
+        gap = result.gaps[0]
+        missing = f"{gap.first}" if gap.first == gap.last else f"{gap.first}..{gap.last}"
+        raise StreamError(f"strict: {len(result.gaps)} gap(s) in seq_id; first: missing {missing}")
     if result.dropped:
         raise StreamError(f"strict: {len(result.dropped)} frame(s) dropped; first: {result.dropped[0].detail}")
 
@@ -553,11 +644,13 @@ def _missing_end(result: LettaStream, sse: bool) -> str:
     return f"it ends without {what} (or an error or a cancellation)"
 
 
-def _check_gaps(state: _State, last_message_seq: int) -> None:
+def _check_gaps(state: _State, last_message_seq: int) -> list[tuple[int, int]]:
     """Every seq_id between the first and the last one seen must be there, except that the stop and
-    usage frames Letta numbers without saying so may account for numbers after the last message frame."""
+    usage frames Letta numbers without saying so may account for numbers after the last message frame.
+    A gap raises StreamError, or with `report_gaps` is returned as (first, last) missing."""
     seen = sorted(set(state.seqs))
     tail = 0
+    holes: list[tuple[int, int]] = []
     for before, after in pairwise(seen):
         if after == before + 1:
             continue
@@ -566,8 +659,24 @@ def _check_gaps(state: _State, last_message_seq: int) -> None:
             tail += missing
             if tail <= state.hidden:
                 continue
-        gap = f"{before + 1}" if missing == 1 else f"{before + 1}..{after - 1}"
-        raise StreamError(f"gap in seq_id: {before} is followed by {after} (missing {gap})")
+        if not state.report_gaps:
+            gap = f"{before + 1}" if missing == 1 else f"{before + 1}..{after - 1}"
+            raise StreamError(f"gap in seq_id: {before} is followed by {after} (missing {gap})")
+        holes.append((before + 1, after - 1))
+    return holes
+
+
+def _located(state: _State, frames: list[_Frame], holes: list[tuple[int, int]]) -> list[SeqGap]:
+    """Each gap with the messages of the message frames on either side of it."""
+    numbered = [f for f in frames if f.seq is not None]  # in seq_id order (_in_seq_order)
+    seqs = [f.seq for f in frames if f.seq is not None]
+    gaps: list[SeqGap] = []
+    for first, last in holes:
+        below, above = bisect_left(seqs, first), bisect_right(seqs, last)
+        before = state.accounts[numbered[below - 1].index].message if below > 0 else None
+        after = state.accounts[numbered[above].index].message if above < len(numbered) else None
+        gaps.append(SeqGap(first, last, before, after))
+    return gaps
 
 
 def _same(a: Any, b: Any) -> bool:

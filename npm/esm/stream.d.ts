@@ -22,7 +22,8 @@ export declare class SseParser {
   close(): SseEvent | null;
 }
 
-export type Outcome = "message" | "replay" | "ping" | "stop_reason" | "usage" | "error" | "cancelled" | "done" | "dropped";
+/** `cut` (reassembleResumed only): an event a connection ended inside before the run was resumed. */
+export type Outcome = "message" | "replay" | "ping" | "stop_reason" | "usage" | "error" | "cancelled" | "done" | "cut" | "dropped";
 
 export type DropReason =
   | "after_stop"
@@ -59,13 +60,28 @@ export interface LettaStream {
   lastSeqId: number | bigint | null;
   frames: FrameAccount[];
   dropped: FrameAccount[];
+  /** The seq_ids that never came, with `gaps: "report"` and from reassembleResumed (by default a gap throws). */
+  gaps: SeqGap[];
+}
+
+/** seq_ids `first`..`last` never came. The messages on either side may lack frames of theirs that had those numbers. */
+export interface SeqGap {
+  first: number | bigint;
+  last: number | bigint;
+  /** The index in `messages` of the message whose frame came just before the gap; null without such
+   * a frame, or if its message was dropped (`incomplete_message`). */
+  messageBefore: number | null;
+  /** The same for the frame just after the gap. */
+  messageAfter: number | null;
 }
 
 export interface ReassembleOptions {
   /** Default true: a stream that neither stopped nor ended in an error or cancellation is an error. */
   complete?: boolean;
-  /** Default false: when true, any error, cancellation or dropped frame throws StreamError. */
+  /** Default false: when true, any error, cancellation, dropped frame or reported gap throws StreamError. */
   strict?: boolean;
+  /** Default "error": a seq_id gap throws StreamError; "report" lists it in the result's `gaps`. */
+  gaps?: "error" | "report";
 }
 
 /** A piece of an SSE body: text, or UTF-8 bytes cut anywhere (inside a character too). */
@@ -140,6 +156,13 @@ export declare function parseJsonText(text: string): unknown;
 export declare function reassemble(frames: Iterable<object>, options?: ReassembleOptions): LettaStream;
 /** The whole body at once. A body of another kind (a ReadableStream, say) is a TypeError. */
 export declare function reassembleSse(body: SseBody, options?: ReassembleOptions): LettaStream;
+/**
+ * Reassemble one run from the SSE bodies of its connections, in the order they were opened: the
+ * first request's, then each resumed one's (`starting_after` the last seq_id received). Frames two
+ * connections share are verified replays, seq_ids none brought are reported in `gaps`, an event a
+ * connection ended inside is accounted `cut`, and a frame of another run throws StreamError.
+ */
+export declare function reassembleResumed(bodies: Iterable<SseBody>, options?: Omit<ReassembleOptions, "gaps">): LettaStream;
 /**
  * Reassemble a Letta SSE body as it arrives, as events (see StreamEvent); the last, `end`, carries
  * what reassembleSse gives for the whole body, and a StreamError is thrown from the loop where

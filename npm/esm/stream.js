@@ -278,7 +278,7 @@ function bySize(a, b) {
 
 class State {
   constructor() {
-    this.result = { messages: [], stopReason: null, usage: null, errors: [], cancelled: null, done: false, lastSeqId: null, frames: [] };
+    this.result = { messages: [], stopReason: null, usage: null, errors: [], cancelled: null, done: false, lastSeqId: null, frames: [], gaps: [] };
     this.accounts = new Map();
     this.candidates = [];
     this.seqs = [];
@@ -289,6 +289,9 @@ class State {
     this.repeats = [];
     this.ended = false;
     this.truncated = false;
+    this.reportGaps = false; // gaps: "report": a seq_id gap is listed in the result, not thrown
+    this.runId = null; // with oneRun: the run the frames so far belong to
+    this.oneRun = false; // reassembleResumed: a frame of another run is an error
   }
 
   account(index, outcome, reason, detail) {
@@ -343,6 +346,7 @@ function take(state, index, where, data) {
     return;
   }
   validateAs("letta/LettaStreamingResponse", data, where);
+  if (state.oneRun) checkRun(state, data, where);
   state.skeleton = skeleton;
   const kind = data.message_type;
   const seq = state.recordSeq(data);
@@ -360,6 +364,16 @@ function take(state, index, where, data) {
   state.order = after;
   if (state.closing === null && GRAMMAR.next[after].message === undefined) state.closing = { index, where, data, seq };
   play(state, index, role, data, seq);
+}
+
+/** Frames of one run only (fragments after a validated frame repeat its run_id). */
+function checkRun(state, data, where) {
+  const runId = data.run_id;
+  if (runId === undefined || runId === null) return;
+  if (state.runId === null) state.runId = runId;
+  else if (runId !== state.runId) {
+    throw new StreamError(`${where}: a frame of run ${JSON.stringify(runId)} among frames of run ${JSON.stringify(state.runId)} (reassemble each run apart)`);
+  }
 }
 
 /** One line on a frame whose role may not come where it came. */
@@ -480,9 +494,12 @@ function missingEnd(result, sse) {
   return `it ends without ${what} (or an error or a cancellation)`;
 }
 
+// Every seq_id between the first and the last one seen must be there, except after the last message
+// frame (Python's _check_gaps). A gap throws, or with reportGaps is returned as [first, last] missing.
 function checkGaps(state, lastMessageSeq) {
   const seen = [...new Set(state.seqs)].sort(bySize);
   let tail = 0n;
+  const holes = [];
   for (let i = 0; i + 1 < seen.length; i++) {
     const before = seen[i];
     const after = seen[i + 1];
@@ -492,9 +509,45 @@ function checkGaps(state, lastMessageSeq) {
       tail += missing;
       if (tail <= BigInt(state.hidden)) continue;
     }
-    const gap = missing === 1n ? `${before + 1n}` : `${before + 1n}..${after - 1n}`;
-    throw new StreamError(`gap in seq_id: ${before} is followed by ${after} (missing ${gap})`);
+    if (!state.reportGaps) {
+      const gap = missing === 1n ? `${before + 1n}` : `${before + 1n}..${after - 1n}`;
+      throw new StreamError(`gap in seq_id: ${before} is followed by ${after} (missing ${gap})`);
+    }
+    holes.push([before + 1n, after - 1n]);
   }
+  return holes;
+}
+
+// The index of the first of `seqs` (ascending bigints) above `value` (or at least it, with `orEqual`).
+function firstAbove(seqs, value, orEqual) {
+  let lo = 0;
+  let hi = seqs.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >> 1;
+    if (seqs[mid] > value || (orEqual && seqs[mid] === value)) hi = mid;
+    else lo = mid + 1;
+  }
+  return lo;
+}
+
+/** Each gap with the messages of the message frames on either side of it (Python's _located). */
+function located(state, frames, holes) {
+  const numbered = frames.filter((f) => f.seq !== null); // in seq_id order (inSeqOrder)
+  const seqs = numbered.map((f) => f.seq);
+  const messageOf = (f) => {
+    const account = state.accounts.get(f.index);
+    return account.message === undefined ? null : account.message;
+  };
+  return holes.map(([first, last]) => {
+    const below = firstAbove(seqs, first, true);
+    const above = firstAbove(seqs, last, false);
+    return {
+      first: seqOut(first),
+      last: seqOut(last),
+      messageBefore: below > 0 ? messageOf(numbered[below - 1]) : null,
+      messageAfter: above < numbered.length ? messageOf(numbered[above]) : null,
+    };
+  });
 }
 
 /** JSON equality: true is not 1; iterative, for deep values. */
@@ -674,9 +727,10 @@ function finishStream(state, options, sse) {
   const result = state.result;
   let frames = afterStopDropped(state, state.candidates);
   frames = inSeqOrder(state, frames);
+  let holes = [];
   if (state.seqs.length) {
     const numbered = frames.filter((f) => f.seq !== null).map((f) => f.seq);
-    checkGaps(state, numbered.length ? largest(numbered) : smallest(state.seqs) - 1n);
+    holes = checkGaps(state, numbered.length ? largest(numbered) : smallest(state.seqs) - 1n);
   }
   result.lastSeqId = state.seqs.length ? seqOut(largest(state.seqs)) : null;
   let finished = GRAMMAR.final.includes(state.order) || state.ended;
@@ -687,7 +741,7 @@ function finishStream(state, options, sse) {
     throw new StreamError(`stream truncated: ${missingEnd(result, sse)}`);
   }
   const messages = group(state, frames);
-  const cutShort = state.ended || state.truncated || !finished;
+  const cutShort = state.ended || state.truncated || !finished || holes.length > 0; // a gap may cut a message too
   for (const message of messages) {
     let built;
     try {
@@ -704,20 +758,36 @@ function finishStream(state, options, sse) {
   }
   result.frames = [...state.accounts.keys()].sort((a, b) => a - b).map((i) => state.accounts.get(i));
   result.dropped = result.frames.filter((a) => a.outcome === "dropped");
+  result.gaps = located(state, frames, holes);
   if (strict) {
     if (result.errors.length) {
       const first = result.errors[0];
       throw new StreamError(`strict: the server reported an error: ${"message_type" in first ? first.message : first.error}`);
     }
     if (result.cancelled !== null) throw new StreamError(`strict: the server cancelled the stream: ${result.cancelled.message}`);
+    if (result.gaps.length) {
+      // before the dropped frames: a gap leaves messages incomplete
+      const { first, last } = result.gaps[0];
+      throw new StreamError(`strict: ${result.gaps.length} gap(s) in seq_id; first: missing ${first === last ? first : `${first}..${last}`}`);
+    }
     if (result.dropped.length) throw new StreamError(`strict: ${result.dropped.length} frame(s) dropped; first: ${result.dropped[0].detail}`);
   }
   return result;
 }
 
-/** Reassemble Letta stream frames (plain objects), given in arrival order. Options: {complete = true, strict = false}. */
-function reassemble(frames, options) {
+// A State for `options` ({complete, strict, gaps}): gaps "error" (the default) or "report".
+function stateFor(options) {
   const state = new State();
+  const gaps = options && options.gaps !== undefined ? options.gaps : "error";
+  if (gaps !== "error" && gaps !== "report") throw new TypeError(`gaps is "error" or "report", not ${JSON.stringify(gaps)}`);
+  state.reportGaps = gaps === "report";
+  return state;
+}
+
+/** Reassemble Letta stream frames (plain objects), given in arrival order. Options: {complete = true,
+ * strict = false, gaps = "error"}; gaps "report" lists seq_id gaps in the result instead of throwing. */
+function reassemble(frames, options) {
+  const state = stateFor(options);
   let index = 0;
   for (const frame of frames) {
     const where = `frame ${index}`;
@@ -728,13 +798,12 @@ function reassemble(frames, options) {
   return finishStream(state, options, false);
 }
 
-/** Reassemble a raw Letta SSE body: a string, UTF-8 bytes, or an iterable of string / Uint8Array chunks. */
-function reassembleSse(body, options) {
-  if (!(typeof body === "string" || body instanceof Uint8Array || (body !== null && body !== undefined && typeof body[Symbol.iterator] === "function"))) {
-    throw wrongBody(body); // not "the body is not UTF-8", which iterating it would say
-  }
-  const state = new State();
-  let index = 0;
+function isBody(body) {
+  return typeof body === "string" || body instanceof Uint8Array || (body !== null && body !== undefined && typeof body[Symbol.iterator] === "function");
+}
+
+// Take every event of one SSE body, numbered from `index`; the next number.
+function readBody(state, body, index) {
   const events = iterSseEvents(body);
   for (;;) {
     let step;
@@ -744,9 +813,37 @@ function reassembleSse(body, options) {
       if (err instanceof TypeError) throw new StreamError(`event ${index}: the body is not UTF-8`);
       throw err;
     }
-    if (step.done) break;
+    if (step.done) return index;
     takeEvent(state, index, step.value);
     index += 1;
+  }
+}
+
+/** Reassemble a raw Letta SSE body: a string, UTF-8 bytes, or an iterable of string / Uint8Array chunks. */
+function reassembleSse(body, options) {
+  if (!isBody(body)) throw wrongBody(body); // not "the body is not UTF-8", which iterating it would say
+  const state = stateFor(options);
+  readBody(state, body, 0);
+  return finishStream(state, options, true);
+}
+
+/** Reassemble one run from the SSE bodies of its connections, in the order they were opened (the
+ * first request's, then each resumed one's): Python's reassemble_resumed. Options: {complete, strict}. */
+function reassembleResumed(bodies, options) {
+  if (bodies === null || bodies === undefined || typeof bodies === "string" || typeof bodies[Symbol.iterator] !== "function") {
+    throw new TypeError(`reassembleResumed takes an iterable of SSE bodies (one per connection), not ${kindOf(bodies)}`);
+  }
+  const state = stateFor({ gaps: "report" });
+  state.oneRun = true;
+  let index = 0;
+  for (const body of bodies) {
+    if (!isBody(body)) throw wrongBody(body);
+    if (state.truncated) {
+      // the connection before was cut inside its last event, then resumed
+      state.truncated = false;
+      state.account(index - 1, "cut");
+    }
+    index = readBody(state, body, index);
   }
   return finishStream(state, options, true);
 }
@@ -1059,7 +1156,7 @@ async function* readStream(open, options, signal) {
   let failure;
   try {
     const parser = new SseParser();
-    const state = new State();
+    const state = stateFor(options);
     const preview = new Preview(state);
     let index = 0;
     for (;;) {
@@ -1106,4 +1203,4 @@ function reassembleSseStream(source, options) {
   return readStream(open, options, signal || null);
 }
 
-export { SseParser, StreamError, iterSseEvents, parseJsonText, reassemble, reassembleSse, reassembleSseStream };
+export { SseParser, StreamError, iterSseEvents, parseJsonText, reassemble, reassembleResumed, reassembleSse, reassembleSseStream };
