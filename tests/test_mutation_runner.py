@@ -7,15 +7,17 @@ import ast
 import dataclasses
 import os
 import re
+import subprocess
 import textwrap
 from pathlib import Path
 
 import pytest
 
 from codegen.layout import is_generated
-from tests.mutation import equivalent
+from tests.mutation import cache, equivalent
+from tests.mutation.baseline import Baseline
 from tests.mutation.coverage_map import CoverageMap, collect, from_contexts
-from tests.mutation.execute import run_pytest
+from tests.mutation.execute import Workspace, run_pytest
 from tests.mutation.mutants import Mutant, js_mutants, mutants, python_mutants
 from tests.mutation.results import Outcome, group, load, not_run, save, scores, survivors, to_rerun
 from tests.mutation.suite import LEFT_OUT, NOT_RUNTIME, runtime_modules, runtime_tests, suite_files
@@ -430,3 +432,60 @@ def test_excluded_test_files_run_no_runtime_code_but_the_generators() -> None:
     for rel in NOT_RUNTIME:
         if rel not in reads:
             assert not _imports_runtime((ROOT / rel).read_text(encoding="utf-8")), rel
+
+
+def _tiny_repository(tmp_path: Path) -> Path:
+    root = tmp_path / "repository"
+    (root / "pkg").mkdir(parents=True)
+    (root / "pkg" / "m.py").write_text("X = 1\n")
+    for command in (["init", "-q"], ["add", "-A"]):
+        subprocess.run(["git", "-C", str(root), *command], check=True)
+    return root
+
+
+def test_the_tree_key_changes_with_the_files_the_tests_run_on(tmp_path: Path) -> None:
+    root = _tiny_repository(tmp_path)
+    with Workspace(root) as first, Workspace(root) as second:
+        assert first.tree == second.tree
+    (root / "pkg" / "m.py").write_text("X = 2\n")
+    with Workspace(root) as edited:
+        assert edited.tree != first.tree
+
+
+def test_baselines_are_kept_for_the_same_tree_and_arguments_only(tmp_path: Path) -> None:
+    kept = cache.cache_path(tmp_path / "results.json")
+    assert kept == tmp_path / "results.baselines.json"
+    baseline = Baseline({"t.py::a": "passed", "t.py::b": "skipped"}, {"t.py::a": 0.5}, 3.0)
+    cmap = CoverageMap({"pkg/m.py": {1: {"t.py::a"}}}, {"t.py::a": 0.5})
+    cache.save(kept, "tree-1", ["-q"], {("t.py",): baseline}, cmap, ("t.py",))
+    assert cache.load(kept, "tree-1", ["-q"]) == ({("t.py",): baseline}, cmap, ("t.py",))
+    assert cache.load(kept, "tree-2", ["-q"]) == ({}, None, ())  # another tree
+    assert cache.load(kept, "tree-1", []) == ({}, None, ())  # other pytest arguments
+    assert cache.load(tmp_path / "none.json", "tree-1", ["-q"]) == ({}, None, ())
+
+
+def test_a_resumed_run_reuses_the_baselines_of_its_tree(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    from tests.mutation import __main__ as runner
+
+    root = _tiny_repository(tmp_path)
+    results = tmp_path / "results.json"
+    args = runner._parser().parse_args(["--resume", "--results", str(results), "--tests", "t.py"])
+    ran: list[str] = []
+    cmap = CoverageMap({"pkg/m.py": {1: {"t.py::a"}}}, {"t.py::a": 0.5})
+    baseline = Baseline({"t.py::a": "passed"}, {"t.py::a": 0.5}, 3.0)
+
+    def fake_collect(*_: object) -> tuple[CoverageMap, Baseline]:
+        ran.append("coverage")
+        return cmap, baseline
+
+    monkeypatch.setattr(runner, "collect", fake_collect)
+    todo = {"pkg/m.py": mutants("pkg/m.py", "X = 1\n")}
+    with Workspace(root) as space:
+        runner._Plan(args, space).prepare(todo)  # nothing kept yet: the coverage run, then recorded
+        assert ran == ["coverage"]
+        plan = runner._Plan(args, space)
+        plan.prepare(todo)
+        assert ran == ["coverage"] and plan.cmap == cmap and plan.baselines == {("t.py",): baseline}
+        other = {"pkg/other.py": mutants("pkg/other.py", "Y = 1\n")}
+        runner._Plan(args, space).prepare(other)  # a module the kept map does not cover: measured again
+        assert ran == ["coverage", "coverage"]

@@ -27,7 +27,8 @@ the runtime (suite.py). `--max N` samples N mutants per module (seeded; 0: all).
 written to the results file (`.mutation/results.json`) with the mutant's digest (a hash of its
 mutated function or lines) as it comes; an outcome counts only while that digest is unchanged.
 `--only-survivors` re-runs every mutant the file does not record as killed for its current code;
-`--resume` only those it has no outcome for (an interrupted run goes on). `--all-tests` runs every
+`--resume` only those it has no outcome for (an interrupted run goes on); both reuse the baselines
+kept for the same tree (cache.py). `--all-tests` runs every
 test for every mutant (no coverage map: slow, to confirm a survivor). `--timeout` fixes the time
 limit per mutant (default: 60 s plus three times its tests' baseline time). The score by behaviour,
 killed / (mutants - equivalent - timeouts), is printed per module and per package (`validate/`)

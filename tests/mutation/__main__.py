@@ -11,7 +11,7 @@ import sys
 from pathlib import Path
 
 from . import __doc__ as USAGE
-from . import equivalent
+from . import cache, equivalent
 from .baseline import Baseline, run_plain
 from .coverage_map import CoverageMap, collect
 from .execute import Workspace
@@ -97,10 +97,21 @@ class _Plan:
         self.coverage_paths: tuple[str, ...] = ()
 
     def prepare(self, todo: dict[str, list[Mutant]]) -> None:
-        """Run the baselines the mutants to do need: the coverage run first, then plain runs."""
+        """Run the baselines the mutants to do need: the coverage run first, then plain runs. A
+        resumed run takes those recorded for the same tree instead (cache.py), and records new ones."""
+        kept = cache.cache_path(self.args.results)
+        if self.args.resume or self.args.only_survivors:
+            self.baselines, self.cmap, self.coverage_paths = cache.load(kept, self.space.tree, self.args.pytest_args)
+            if self.baselines:
+                print(f"## baselines recorded for this tree, from {kept}", flush=True)
+        self._run_missing(todo)
+        cache.save(kept, self.space.tree, self.args.pytest_args, self.baselines, self.cmap, self.coverage_paths)
+
+    def _run_missing(self, todo: dict[str, list[Mutant]]) -> None:
         python = [m for m, listed in todo.items() if listed and not m.endswith(".js")]
-        if python and not self.args.all_tests:
-            paths = _paths(self.args, python[0], self.space.path)
+        paths = _paths(self.args, python[0], self.space.path) if python else []
+        covered = self.cmap is not None and set(python) <= set(self.cmap.lines) and self.coverage_paths == tuple(paths)
+        if python and not self.args.all_tests and not covered:
             offsets = {m: (str(self.space.target(m)), self.space.header_lines(m)) for m in python}
             print(f"## baseline under coverage: {' '.join(paths)}", flush=True)
             self.cmap, baseline = collect(self.space.path, offsets, paths, self.args.pytest_args, self.space.path)

@@ -6,6 +6,7 @@ time-out is an outcome of its own, never a kill.
 
 from __future__ import annotations
 
+import hashlib
 import os
 import shutil
 import signal
@@ -77,11 +78,16 @@ class Workspace:
         tracked = subprocess.run(
             ["git", "-C", str(root), "ls-files", "-z"], capture_output=True, check=True
         ).stdout.decode("utf-8")
+        digest = hashlib.sha256()
         for rel in filter(None, tracked.split("\0")):
             source = root / rel
             if source.is_file():
                 (self.path / rel).parent.mkdir(parents=True, exist_ok=True)
                 shutil.copy2(source, self.path / rel)
+                content = source.read_bytes()
+                digest.update(f"{rel}\0{len(content)}\0".encode())
+                digest.update(content)
+        self.tree = digest.hexdigest()  # the files the tests run on: the key of the baselines kept (cache.py)
         # The history, for the tests that read it (the documented `release.evolution release` runs).
         if (root / ".git").is_dir():
             shutil.copytree(root / ".git", self.path / ".git", symlinks=True)
