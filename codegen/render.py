@@ -59,6 +59,7 @@ class UnionView:
     tag: str
     branches: list[str]
     tags: str
+    tag_values: list[str]
 
     @property
     def snake(self) -> str:
@@ -67,6 +68,11 @@ class UnionView:
     @property
     def parse(self) -> str:
         return f"parse_{self.snake}"
+
+    @property
+    def unknown(self) -> str:
+        """The class of its unknown variants (chatschema.unknown)."""
+        return f"Unknown{self.name}"
 
 
 @dataclass(frozen=True)
@@ -84,7 +90,7 @@ class FamilyView:
     @property
     def exports(self) -> list[str]:
         parse = [u.parse for u in self.unions] + [f"{u.parse}_json" for u in self.unions]
-        return sorted(self.type_names + parse)
+        return sorted(self.type_names + parse + [u.unknown for u in self.unions])
 
 
 def _union_view(t: NamedType) -> UnionView:
@@ -93,6 +99,7 @@ def _union_view(t: NamedType) -> UnionView:
         t.tag or "",
         [b.type_name for b in t.branches],
         ", ".join(repr(b.tag_value) for b in t.branches),
+        [str(b.tag_value) for b in t.branches],
     )
 
 

@@ -69,7 +69,8 @@ export interface LettaStream {
 export interface SeqGap {
   first: number | bigint;
   last: number | bigint;
-  /** The index in `messages` of the message whose frame came just before the gap, if any. */
+  /** The index in `messages` of the message whose frame came just before the gap; null without such
+   * a frame, or if its message was dropped (`incomplete_message`). */
   messageBefore: number | null;
   /** The same for the frame just after the gap. */
   messageAfter: number | null;

@@ -9,12 +9,13 @@ same names live in `chatschema.bridgic.typeddicts`.
 
 from collections.abc import Mapping
 from functools import cache
-from typing import Any
+from typing import Any, Literal, overload
 
 from pydantic import TypeAdapter
 
 from chatschema._base import SchemaModel
 from chatschema.jsontext import validate_json, validate_python
+from chatschema.unknown import Unknown, UnknownVariant, keep_unknown, keep_unknown_json
 
 from .models.content_block import (
     ContentBlock,
@@ -48,6 +49,7 @@ __all__ = [
     "ToolCallBlock",
     "ToolCallDict",
     "ToolResultBlock",
+    "UnknownContentBlock",
     "parse_content_block",
     "parse_content_block_json",
 ]
@@ -56,19 +58,50 @@ __all__ = [
 VERSION = "1.0.0"
 
 
+class UnknownContentBlock(UnknownVariant):
+    """A ContentBlock whose `block_type` names no type of this version: what
+    `parse_content_block(..., unknown="keep")` gives for it, the payload kept as it came."""
+
+    __slots__ = ()
+    union = "bridgic/ContentBlock"
+    tag_name = "block_type"
+    known = frozenset(
+        {
+            "text",
+            "tool_call",
+            "tool_result",
+        }
+    )
+
+
 @cache
 def _content_block_adapter() -> TypeAdapter[ContentBlock]:
     return TypeAdapter(ContentBlock)
 
 
-def parse_content_block(data: Mapping[str, Any] | SchemaModel) -> ContentBlock:
+@overload
+def parse_content_block(
+    data: Mapping[str, Any] | SchemaModel | UnknownVariant, *, unknown: Literal["error"] = "error"
+) -> ContentBlock: ...
+@overload
+def parse_content_block(
+    data: Mapping[str, Any] | SchemaModel | UnknownVariant, *, unknown: Unknown
+) -> ContentBlock | UnknownContentBlock: ...
+def parse_content_block(
+    data: Mapping[str, Any] | SchemaModel | UnknownVariant, *, unknown: Unknown = "error"
+) -> ContentBlock | UnknownContentBlock:
     """Parse `data` as a ContentBlock: the branch is chosen by `block_type` ('text', 'tool_call', 'tool_result').
 
     An instance of a branch class is returned as it is; another model is re-validated
     from its JSON dump. Raises `pydantic.ValidationError` (a `ValueError`) if `data` is
     not valid, including when `block_type` is missing or unknown, and when it breaks
     the rules of JSON text (nested deeper than 1024 levels, an integer beyond a double's range).
+    With `unknown="keep"`, a payload whose `block_type` is a string no branch has is
+    returned as an `UnknownContentBlock` (see `chatschema.unknown`); known ones are validated as ever.
     """
+    kept = keep_unknown(UnknownContentBlock, data, unknown)
+    if kept is not None:
+        return kept
     if isinstance(
         data,
         (
@@ -78,16 +111,26 @@ def parse_content_block(data: Mapping[str, Any] | SchemaModel) -> ContentBlock:
         ),
     ):
         return data
-    if isinstance(data, SchemaModel):
+    if isinstance(data, UnknownVariant):
+        data = data.raw
+    elif isinstance(data, SchemaModel):
         data = data.model_dump(mode="json")
     return validate_python(_content_block_adapter(), data, "ContentBlock")
 
 
-def parse_content_block_json(data: str | bytes) -> ContentBlock:
+@overload
+def parse_content_block_json(data: str | bytes, *, unknown: Literal["error"] = "error") -> ContentBlock: ...
+@overload
+def parse_content_block_json(data: str | bytes, *, unknown: Unknown) -> ContentBlock | UnknownContentBlock: ...
+def parse_content_block_json(data: str | bytes, *, unknown: Unknown = "error") -> ContentBlock | UnknownContentBlock:
     """Parse a JSON document as a ContentBlock, like `parse_content_block`.
 
     JSON edge cases are read as `chatschema validate` reads them (see `chatschema.jsontext`):
     NaN, Infinity and numbers beyond a double are malformed (a `json_invalid` ValidationError),
-    nesting is read to 1024 levels, and the last of duplicate keys wins.
+    nesting is read to 1024 levels, and the last of duplicate keys wins. With `unknown="keep"`, an
+    unknown variant keeps the document's text: its `model_dump_json()` is that text.
     """
+    kept = keep_unknown_json(UnknownContentBlock, data, unknown)
+    if kept is not None:
+        return kept
     return validate_json(_content_block_adapter(), data, "ContentBlock")

@@ -12,12 +12,13 @@ same names live in `chatschema.docent.typeddicts`.
 
 from collections.abc import Mapping
 from functools import cache
-from typing import Any
+from typing import Any, Literal, overload
 
 from pydantic import TypeAdapter
 
 from chatschema._base import SchemaModel
 from chatschema.jsontext import validate_json, validate_python
+from chatschema.unknown import Unknown, UnknownVariant, keep_unknown, keep_unknown_json
 
 from .models.citation import (
     AgentRunMetadataItem,
@@ -88,6 +89,10 @@ __all__ = [
     "TranscriptBlockMetadataItem",
     "TranscriptGroup",
     "TranscriptMetadataItem",
+    "UnknownChatMessage",
+    "UnknownCitationItem",
+    "UnknownContent",
+    "UnknownDocentChatMessage",
     "UserMessage",
     "parse_chat_message",
     "parse_chat_message_json",
@@ -103,19 +108,52 @@ __all__ = [
 VERSION = "1.1.0"
 
 
+class UnknownCitationItem(UnknownVariant):
+    """A CitationItem whose `item_type` names no type of this version: what
+    `parse_citation_item(..., unknown="keep")` gives for it, the payload kept as it came."""
+
+    __slots__ = ()
+    union = "docent/CitationItem"
+    tag_name = "item_type"
+    known = frozenset(
+        {
+            "agent_run_metadata",
+            "transcript_metadata",
+            "block_metadata",
+            "block_content",
+            "reading_result",
+        }
+    )
+
+
 @cache
 def _citation_item_adapter() -> TypeAdapter[CitationItem]:
     return TypeAdapter(CitationItem)
 
 
-def parse_citation_item(data: Mapping[str, Any] | SchemaModel) -> CitationItem:
+@overload
+def parse_citation_item(
+    data: Mapping[str, Any] | SchemaModel | UnknownVariant, *, unknown: Literal["error"] = "error"
+) -> CitationItem: ...
+@overload
+def parse_citation_item(
+    data: Mapping[str, Any] | SchemaModel | UnknownVariant, *, unknown: Unknown
+) -> CitationItem | UnknownCitationItem: ...
+def parse_citation_item(
+    data: Mapping[str, Any] | SchemaModel | UnknownVariant, *, unknown: Unknown = "error"
+) -> CitationItem | UnknownCitationItem:
     """Parse `data` as a CitationItem: the branch is chosen by `item_type` ('agent_run_metadata', 'transcript_metadata', 'block_metadata', 'block_content', 'reading_result').
 
     An instance of a branch class is returned as it is; another model is re-validated
     from its JSON dump. Raises `pydantic.ValidationError` (a `ValueError`) if `data` is
     not valid, including when `item_type` is missing or unknown, and when it breaks
     the rules of JSON text (nested deeper than 1024 levels, an integer beyond a double's range).
+    With `unknown="keep"`, a payload whose `item_type` is a string no branch has is
+    returned as an `UnknownCitationItem` (see `chatschema.unknown`); known ones are validated as ever.
     """
+    kept = keep_unknown(UnknownCitationItem, data, unknown)
+    if kept is not None:
+        return kept
     if isinstance(
         data,
         (
@@ -127,19 +165,46 @@ def parse_citation_item(data: Mapping[str, Any] | SchemaModel) -> CitationItem:
         ),
     ):
         return data
-    if isinstance(data, SchemaModel):
+    if isinstance(data, UnknownVariant):
+        data = data.raw
+    elif isinstance(data, SchemaModel):
         data = data.model_dump(mode="json")
     return validate_python(_citation_item_adapter(), data, "CitationItem")
 
 
-def parse_citation_item_json(data: str | bytes) -> CitationItem:
+@overload
+def parse_citation_item_json(data: str | bytes, *, unknown: Literal["error"] = "error") -> CitationItem: ...
+@overload
+def parse_citation_item_json(data: str | bytes, *, unknown: Unknown) -> CitationItem | UnknownCitationItem: ...
+def parse_citation_item_json(data: str | bytes, *, unknown: Unknown = "error") -> CitationItem | UnknownCitationItem:
     """Parse a JSON document as a CitationItem, like `parse_citation_item`.
 
     JSON edge cases are read as `chatschema validate` reads them (see `chatschema.jsontext`):
     NaN, Infinity and numbers beyond a double are malformed (a `json_invalid` ValidationError),
-    nesting is read to 1024 levels, and the last of duplicate keys wins.
+    nesting is read to 1024 levels, and the last of duplicate keys wins. With `unknown="keep"`, an
+    unknown variant keeps the document's text: its `model_dump_json()` is that text.
     """
+    kept = keep_unknown_json(UnknownCitationItem, data, unknown)
+    if kept is not None:
+        return kept
     return validate_json(_citation_item_adapter(), data, "CitationItem")
+
+
+class UnknownChatMessage(UnknownVariant):
+    """A ChatMessage whose `role` names no type of this version: what
+    `parse_chat_message(..., unknown="keep")` gives for it, the payload kept as it came."""
+
+    __slots__ = ()
+    union = "docent/ChatMessage"
+    tag_name = "role"
+    known = frozenset(
+        {
+            "system",
+            "user",
+            "assistant",
+            "tool",
+        }
+    )
 
 
 @cache
@@ -147,14 +212,29 @@ def _chat_message_adapter() -> TypeAdapter[ChatMessage]:
     return TypeAdapter(ChatMessage)
 
 
-def parse_chat_message(data: Mapping[str, Any] | SchemaModel) -> ChatMessage:
+@overload
+def parse_chat_message(
+    data: Mapping[str, Any] | SchemaModel | UnknownVariant, *, unknown: Literal["error"] = "error"
+) -> ChatMessage: ...
+@overload
+def parse_chat_message(
+    data: Mapping[str, Any] | SchemaModel | UnknownVariant, *, unknown: Unknown
+) -> ChatMessage | UnknownChatMessage: ...
+def parse_chat_message(
+    data: Mapping[str, Any] | SchemaModel | UnknownVariant, *, unknown: Unknown = "error"
+) -> ChatMessage | UnknownChatMessage:
     """Parse `data` as a ChatMessage: the branch is chosen by `role` ('system', 'user', 'assistant', 'tool').
 
     An instance of a branch class is returned as it is; another model is re-validated
     from its JSON dump. Raises `pydantic.ValidationError` (a `ValueError`) if `data` is
     not valid, including when `role` is missing or unknown, and when it breaks
     the rules of JSON text (nested deeper than 1024 levels, an integer beyond a double's range).
+    With `unknown="keep"`, a payload whose `role` is a string no branch has is
+    returned as an `UnknownChatMessage` (see `chatschema.unknown`); known ones are validated as ever.
     """
+    kept = keep_unknown(UnknownChatMessage, data, unknown)
+    if kept is not None:
+        return kept
     if isinstance(
         data,
         (
@@ -165,19 +245,46 @@ def parse_chat_message(data: Mapping[str, Any] | SchemaModel) -> ChatMessage:
         ),
     ):
         return data
-    if isinstance(data, SchemaModel):
+    if isinstance(data, UnknownVariant):
+        data = data.raw
+    elif isinstance(data, SchemaModel):
         data = data.model_dump(mode="json")
     return validate_python(_chat_message_adapter(), data, "ChatMessage")
 
 
-def parse_chat_message_json(data: str | bytes) -> ChatMessage:
+@overload
+def parse_chat_message_json(data: str | bytes, *, unknown: Literal["error"] = "error") -> ChatMessage: ...
+@overload
+def parse_chat_message_json(data: str | bytes, *, unknown: Unknown) -> ChatMessage | UnknownChatMessage: ...
+def parse_chat_message_json(data: str | bytes, *, unknown: Unknown = "error") -> ChatMessage | UnknownChatMessage:
     """Parse a JSON document as a ChatMessage, like `parse_chat_message`.
 
     JSON edge cases are read as `chatschema validate` reads them (see `chatschema.jsontext`):
     NaN, Infinity and numbers beyond a double are malformed (a `json_invalid` ValidationError),
-    nesting is read to 1024 levels, and the last of duplicate keys wins.
+    nesting is read to 1024 levels, and the last of duplicate keys wins. With `unknown="keep"`, an
+    unknown variant keeps the document's text: its `model_dump_json()` is that text.
     """
+    kept = keep_unknown_json(UnknownChatMessage, data, unknown)
+    if kept is not None:
+        return kept
     return validate_json(_chat_message_adapter(), data, "ChatMessage")
+
+
+class UnknownDocentChatMessage(UnknownVariant):
+    """A DocentChatMessage whose `role` names no type of this version: what
+    `parse_docent_chat_message(..., unknown="keep")` gives for it, the payload kept as it came."""
+
+    __slots__ = ()
+    union = "docent/DocentChatMessage"
+    tag_name = "role"
+    known = frozenset(
+        {
+            "system",
+            "user",
+            "assistant",
+            "tool",
+        }
+    )
 
 
 @cache
@@ -185,14 +292,29 @@ def _docent_chat_message_adapter() -> TypeAdapter[DocentChatMessage]:
     return TypeAdapter(DocentChatMessage)
 
 
-def parse_docent_chat_message(data: Mapping[str, Any] | SchemaModel) -> DocentChatMessage:
+@overload
+def parse_docent_chat_message(
+    data: Mapping[str, Any] | SchemaModel | UnknownVariant, *, unknown: Literal["error"] = "error"
+) -> DocentChatMessage: ...
+@overload
+def parse_docent_chat_message(
+    data: Mapping[str, Any] | SchemaModel | UnknownVariant, *, unknown: Unknown
+) -> DocentChatMessage | UnknownDocentChatMessage: ...
+def parse_docent_chat_message(
+    data: Mapping[str, Any] | SchemaModel | UnknownVariant, *, unknown: Unknown = "error"
+) -> DocentChatMessage | UnknownDocentChatMessage:
     """Parse `data` as a DocentChatMessage: the branch is chosen by `role` ('system', 'user', 'assistant', 'tool').
 
     An instance of a branch class is returned as it is; another model is re-validated
     from its JSON dump. Raises `pydantic.ValidationError` (a `ValueError`) if `data` is
     not valid, including when `role` is missing or unknown, and when it breaks
     the rules of JSON text (nested deeper than 1024 levels, an integer beyond a double's range).
+    With `unknown="keep"`, a payload whose `role` is a string no branch has is
+    returned as an `UnknownDocentChatMessage` (see `chatschema.unknown`); known ones are validated as ever.
     """
+    kept = keep_unknown(UnknownDocentChatMessage, data, unknown)
+    if kept is not None:
+        return kept
     if isinstance(
         data,
         (
@@ -203,19 +325,48 @@ def parse_docent_chat_message(data: Mapping[str, Any] | SchemaModel) -> DocentCh
         ),
     ):
         return data
-    if isinstance(data, SchemaModel):
+    if isinstance(data, UnknownVariant):
+        data = data.raw
+    elif isinstance(data, SchemaModel):
         data = data.model_dump(mode="json")
     return validate_python(_docent_chat_message_adapter(), data, "DocentChatMessage")
 
 
-def parse_docent_chat_message_json(data: str | bytes) -> DocentChatMessage:
+@overload
+def parse_docent_chat_message_json(data: str | bytes, *, unknown: Literal["error"] = "error") -> DocentChatMessage: ...
+@overload
+def parse_docent_chat_message_json(
+    data: str | bytes, *, unknown: Unknown
+) -> DocentChatMessage | UnknownDocentChatMessage: ...
+def parse_docent_chat_message_json(
+    data: str | bytes, *, unknown: Unknown = "error"
+) -> DocentChatMessage | UnknownDocentChatMessage:
     """Parse a JSON document as a DocentChatMessage, like `parse_docent_chat_message`.
 
     JSON edge cases are read as `chatschema validate` reads them (see `chatschema.jsontext`):
     NaN, Infinity and numbers beyond a double are malformed (a `json_invalid` ValidationError),
-    nesting is read to 1024 levels, and the last of duplicate keys wins.
+    nesting is read to 1024 levels, and the last of duplicate keys wins. With `unknown="keep"`, an
+    unknown variant keeps the document's text: its `model_dump_json()` is that text.
     """
+    kept = keep_unknown_json(UnknownDocentChatMessage, data, unknown)
+    if kept is not None:
+        return kept
     return validate_json(_docent_chat_message_adapter(), data, "DocentChatMessage")
+
+
+class UnknownContent(UnknownVariant):
+    """A Content whose `type` names no type of this version: what
+    `parse_content(..., unknown="keep")` gives for it, the payload kept as it came."""
+
+    __slots__ = ()
+    union = "docent/Content"
+    tag_name = "type"
+    known = frozenset(
+        {
+            "text",
+            "reasoning",
+        }
+    )
 
 
 @cache
@@ -223,14 +374,29 @@ def _content_adapter() -> TypeAdapter[Content]:
     return TypeAdapter(Content)
 
 
-def parse_content(data: Mapping[str, Any] | SchemaModel) -> Content:
+@overload
+def parse_content(
+    data: Mapping[str, Any] | SchemaModel | UnknownVariant, *, unknown: Literal["error"] = "error"
+) -> Content: ...
+@overload
+def parse_content(
+    data: Mapping[str, Any] | SchemaModel | UnknownVariant, *, unknown: Unknown
+) -> Content | UnknownContent: ...
+def parse_content(
+    data: Mapping[str, Any] | SchemaModel | UnknownVariant, *, unknown: Unknown = "error"
+) -> Content | UnknownContent:
     """Parse `data` as a Content: the branch is chosen by `type` ('text', 'reasoning').
 
     An instance of a branch class is returned as it is; another model is re-validated
     from its JSON dump. Raises `pydantic.ValidationError` (a `ValueError`) if `data` is
     not valid, including when `type` is missing or unknown, and when it breaks
     the rules of JSON text (nested deeper than 1024 levels, an integer beyond a double's range).
+    With `unknown="keep"`, a payload whose `type` is a string no branch has is
+    returned as an `UnknownContent` (see `chatschema.unknown`); known ones are validated as ever.
     """
+    kept = keep_unknown(UnknownContent, data, unknown)
+    if kept is not None:
+        return kept
     if isinstance(
         data,
         (
@@ -239,16 +405,26 @@ def parse_content(data: Mapping[str, Any] | SchemaModel) -> Content:
         ),
     ):
         return data
-    if isinstance(data, SchemaModel):
+    if isinstance(data, UnknownVariant):
+        data = data.raw
+    elif isinstance(data, SchemaModel):
         data = data.model_dump(mode="json")
     return validate_python(_content_adapter(), data, "Content")
 
 
-def parse_content_json(data: str | bytes) -> Content:
+@overload
+def parse_content_json(data: str | bytes, *, unknown: Literal["error"] = "error") -> Content: ...
+@overload
+def parse_content_json(data: str | bytes, *, unknown: Unknown) -> Content | UnknownContent: ...
+def parse_content_json(data: str | bytes, *, unknown: Unknown = "error") -> Content | UnknownContent:
     """Parse a JSON document as a Content, like `parse_content`.
 
     JSON edge cases are read as `chatschema validate` reads them (see `chatschema.jsontext`):
     NaN, Infinity and numbers beyond a double are malformed (a `json_invalid` ValidationError),
-    nesting is read to 1024 levels, and the last of duplicate keys wins.
+    nesting is read to 1024 levels, and the last of duplicate keys wins. With `unknown="keep"`, an
+    unknown variant keeps the document's text: its `model_dump_json()` is that text.
     """
+    kept = keep_unknown_json(UnknownContent, data, unknown)
+    if kept is not None:
+        return kept
     return validate_json(_content_adapter(), data, "Content")

@@ -13,12 +13,13 @@ same names live in `chatschema.letta.typeddicts`.
 
 from collections.abc import Mapping
 from functools import cache
-from typing import Any
+from typing import Any, Literal, overload
 
 from pydantic import TypeAdapter
 
 from chatschema._base import SchemaModel
 from chatschema.jsontext import validate_json, validate_python
+from chatschema.unknown import Unknown, UnknownVariant, keep_unknown, keep_unknown_json
 
 from .models.letta_message import (
     ApprovalRequestMessage,
@@ -99,6 +100,11 @@ __all__ = [
     "ToolResult",
     "ToolReturn",
     "ToolReturnMessage",
+    "UnknownApproval",
+    "UnknownImageSource",
+    "UnknownLettaMessage",
+    "UnknownLettaStreamingResponse",
+    "UnknownUserContentPart",
     "UrlImage",
     "UserContentPart",
     "UserMessage",
@@ -118,19 +124,58 @@ __all__ = [
 VERSION = "2.0.0"
 
 
+class UnknownLettaMessage(UnknownVariant):
+    """A LettaMessage whose `message_type` names no type of this version: what
+    `parse_letta_message(..., unknown="keep")` gives for it, the payload kept as it came."""
+
+    __slots__ = ()
+    union = "letta/LettaMessage"
+    tag_name = "message_type"
+    known = frozenset(
+        {
+            "system_message",
+            "user_message",
+            "assistant_message",
+            "reasoning_message",
+            "hidden_reasoning_message",
+            "tool_call_message",
+            "tool_return_message",
+            "approval_request_message",
+            "approval_response_message",
+            "summary_message",
+            "event_message",
+        }
+    )
+
+
 @cache
 def _letta_message_adapter() -> TypeAdapter[LettaMessage]:
     return TypeAdapter(LettaMessage)
 
 
-def parse_letta_message(data: Mapping[str, Any] | SchemaModel) -> LettaMessage:
+@overload
+def parse_letta_message(
+    data: Mapping[str, Any] | SchemaModel | UnknownVariant, *, unknown: Literal["error"] = "error"
+) -> LettaMessage: ...
+@overload
+def parse_letta_message(
+    data: Mapping[str, Any] | SchemaModel | UnknownVariant, *, unknown: Unknown
+) -> LettaMessage | UnknownLettaMessage: ...
+def parse_letta_message(
+    data: Mapping[str, Any] | SchemaModel | UnknownVariant, *, unknown: Unknown = "error"
+) -> LettaMessage | UnknownLettaMessage:
     """Parse `data` as a LettaMessage: the branch is chosen by `message_type` ('system_message', 'user_message', 'assistant_message', 'reasoning_message', 'hidden_reasoning_message', 'tool_call_message', 'tool_return_message', 'approval_request_message', 'approval_response_message', 'summary_message', 'event_message').
 
     An instance of a branch class is returned as it is; another model is re-validated
     from its JSON dump. Raises `pydantic.ValidationError` (a `ValueError`) if `data` is
     not valid, including when `message_type` is missing or unknown, and when it breaks
     the rules of JSON text (nested deeper than 1024 levels, an integer beyond a double's range).
+    With `unknown="keep"`, a payload whose `message_type` is a string no branch has is
+    returned as an `UnknownLettaMessage` (see `chatschema.unknown`); known ones are validated as ever.
     """
+    kept = keep_unknown(UnknownLettaMessage, data, unknown)
+    if kept is not None:
+        return kept
     if isinstance(
         data,
         (
@@ -148,19 +193,45 @@ def parse_letta_message(data: Mapping[str, Any] | SchemaModel) -> LettaMessage:
         ),
     ):
         return data
-    if isinstance(data, SchemaModel):
+    if isinstance(data, UnknownVariant):
+        data = data.raw
+    elif isinstance(data, SchemaModel):
         data = data.model_dump(mode="json")
     return validate_python(_letta_message_adapter(), data, "LettaMessage")
 
 
-def parse_letta_message_json(data: str | bytes) -> LettaMessage:
+@overload
+def parse_letta_message_json(data: str | bytes, *, unknown: Literal["error"] = "error") -> LettaMessage: ...
+@overload
+def parse_letta_message_json(data: str | bytes, *, unknown: Unknown) -> LettaMessage | UnknownLettaMessage: ...
+def parse_letta_message_json(data: str | bytes, *, unknown: Unknown = "error") -> LettaMessage | UnknownLettaMessage:
     """Parse a JSON document as a LettaMessage, like `parse_letta_message`.
 
     JSON edge cases are read as `chatschema validate` reads them (see `chatschema.jsontext`):
     NaN, Infinity and numbers beyond a double are malformed (a `json_invalid` ValidationError),
-    nesting is read to 1024 levels, and the last of duplicate keys wins.
+    nesting is read to 1024 levels, and the last of duplicate keys wins. With `unknown="keep"`, an
+    unknown variant keeps the document's text: its `model_dump_json()` is that text.
     """
+    kept = keep_unknown_json(UnknownLettaMessage, data, unknown)
+    if kept is not None:
+        return kept
     return validate_json(_letta_message_adapter(), data, "LettaMessage")
+
+
+class UnknownImageSource(UnknownVariant):
+    """A ImageSource whose `type` names no type of this version: what
+    `parse_image_source(..., unknown="keep")` gives for it, the payload kept as it came."""
+
+    __slots__ = ()
+    union = "letta/ImageSource"
+    tag_name = "type"
+    known = frozenset(
+        {
+            "url",
+            "base64",
+            "letta",
+        }
+    )
 
 
 @cache
@@ -168,14 +239,29 @@ def _image_source_adapter() -> TypeAdapter[ImageSource]:
     return TypeAdapter(ImageSource)
 
 
-def parse_image_source(data: Mapping[str, Any] | SchemaModel) -> ImageSource:
+@overload
+def parse_image_source(
+    data: Mapping[str, Any] | SchemaModel | UnknownVariant, *, unknown: Literal["error"] = "error"
+) -> ImageSource: ...
+@overload
+def parse_image_source(
+    data: Mapping[str, Any] | SchemaModel | UnknownVariant, *, unknown: Unknown
+) -> ImageSource | UnknownImageSource: ...
+def parse_image_source(
+    data: Mapping[str, Any] | SchemaModel | UnknownVariant, *, unknown: Unknown = "error"
+) -> ImageSource | UnknownImageSource:
     """Parse `data` as a ImageSource: the branch is chosen by `type` ('url', 'base64', 'letta').
 
     An instance of a branch class is returned as it is; another model is re-validated
     from its JSON dump. Raises `pydantic.ValidationError` (a `ValueError`) if `data` is
     not valid, including when `type` is missing or unknown, and when it breaks
     the rules of JSON text (nested deeper than 1024 levels, an integer beyond a double's range).
+    With `unknown="keep"`, a payload whose `type` is a string no branch has is
+    returned as an `UnknownImageSource` (see `chatschema.unknown`); known ones are validated as ever.
     """
+    kept = keep_unknown(UnknownImageSource, data, unknown)
+    if kept is not None:
+        return kept
     if isinstance(
         data,
         (
@@ -185,19 +271,44 @@ def parse_image_source(data: Mapping[str, Any] | SchemaModel) -> ImageSource:
         ),
     ):
         return data
-    if isinstance(data, SchemaModel):
+    if isinstance(data, UnknownVariant):
+        data = data.raw
+    elif isinstance(data, SchemaModel):
         data = data.model_dump(mode="json")
     return validate_python(_image_source_adapter(), data, "ImageSource")
 
 
-def parse_image_source_json(data: str | bytes) -> ImageSource:
+@overload
+def parse_image_source_json(data: str | bytes, *, unknown: Literal["error"] = "error") -> ImageSource: ...
+@overload
+def parse_image_source_json(data: str | bytes, *, unknown: Unknown) -> ImageSource | UnknownImageSource: ...
+def parse_image_source_json(data: str | bytes, *, unknown: Unknown = "error") -> ImageSource | UnknownImageSource:
     """Parse a JSON document as a ImageSource, like `parse_image_source`.
 
     JSON edge cases are read as `chatschema validate` reads them (see `chatschema.jsontext`):
     NaN, Infinity and numbers beyond a double are malformed (a `json_invalid` ValidationError),
-    nesting is read to 1024 levels, and the last of duplicate keys wins.
+    nesting is read to 1024 levels, and the last of duplicate keys wins. With `unknown="keep"`, an
+    unknown variant keeps the document's text: its `model_dump_json()` is that text.
     """
+    kept = keep_unknown_json(UnknownImageSource, data, unknown)
+    if kept is not None:
+        return kept
     return validate_json(_image_source_adapter(), data, "ImageSource")
+
+
+class UnknownUserContentPart(UnknownVariant):
+    """A UserContentPart whose `type` names no type of this version: what
+    `parse_user_content_part(..., unknown="keep")` gives for it, the payload kept as it came."""
+
+    __slots__ = ()
+    union = "letta/UserContentPart"
+    tag_name = "type"
+    known = frozenset(
+        {
+            "text",
+            "image",
+        }
+    )
 
 
 @cache
@@ -205,14 +316,29 @@ def _user_content_part_adapter() -> TypeAdapter[UserContentPart]:
     return TypeAdapter(UserContentPart)
 
 
-def parse_user_content_part(data: Mapping[str, Any] | SchemaModel) -> UserContentPart:
+@overload
+def parse_user_content_part(
+    data: Mapping[str, Any] | SchemaModel | UnknownVariant, *, unknown: Literal["error"] = "error"
+) -> UserContentPart: ...
+@overload
+def parse_user_content_part(
+    data: Mapping[str, Any] | SchemaModel | UnknownVariant, *, unknown: Unknown
+) -> UserContentPart | UnknownUserContentPart: ...
+def parse_user_content_part(
+    data: Mapping[str, Any] | SchemaModel | UnknownVariant, *, unknown: Unknown = "error"
+) -> UserContentPart | UnknownUserContentPart:
     """Parse `data` as a UserContentPart: the branch is chosen by `type` ('text', 'image').
 
     An instance of a branch class is returned as it is; another model is re-validated
     from its JSON dump. Raises `pydantic.ValidationError` (a `ValueError`) if `data` is
     not valid, including when `type` is missing or unknown, and when it breaks
     the rules of JSON text (nested deeper than 1024 levels, an integer beyond a double's range).
+    With `unknown="keep"`, a payload whose `type` is a string no branch has is
+    returned as an `UnknownUserContentPart` (see `chatschema.unknown`); known ones are validated as ever.
     """
+    kept = keep_unknown(UnknownUserContentPart, data, unknown)
+    if kept is not None:
+        return kept
     if isinstance(
         data,
         (
@@ -221,19 +347,61 @@ def parse_user_content_part(data: Mapping[str, Any] | SchemaModel) -> UserConten
         ),
     ):
         return data
-    if isinstance(data, SchemaModel):
+    if isinstance(data, UnknownVariant):
+        data = data.raw
+    elif isinstance(data, SchemaModel):
         data = data.model_dump(mode="json")
     return validate_python(_user_content_part_adapter(), data, "UserContentPart")
 
 
-def parse_user_content_part_json(data: str | bytes) -> UserContentPart:
+@overload
+def parse_user_content_part_json(data: str | bytes, *, unknown: Literal["error"] = "error") -> UserContentPart: ...
+@overload
+def parse_user_content_part_json(
+    data: str | bytes, *, unknown: Unknown
+) -> UserContentPart | UnknownUserContentPart: ...
+def parse_user_content_part_json(
+    data: str | bytes, *, unknown: Unknown = "error"
+) -> UserContentPart | UnknownUserContentPart:
     """Parse a JSON document as a UserContentPart, like `parse_user_content_part`.
 
     JSON edge cases are read as `chatschema validate` reads them (see `chatschema.jsontext`):
     NaN, Infinity and numbers beyond a double are malformed (a `json_invalid` ValidationError),
-    nesting is read to 1024 levels, and the last of duplicate keys wins.
+    nesting is read to 1024 levels, and the last of duplicate keys wins. With `unknown="keep"`, an
+    unknown variant keeps the document's text: its `model_dump_json()` is that text.
     """
+    kept = keep_unknown_json(UnknownUserContentPart, data, unknown)
+    if kept is not None:
+        return kept
     return validate_json(_user_content_part_adapter(), data, "UserContentPart")
+
+
+class UnknownLettaStreamingResponse(UnknownVariant):
+    """A LettaStreamingResponse whose `message_type` names no type of this version: what
+    `parse_letta_streaming_response(..., unknown="keep")` gives for it, the payload kept as it came."""
+
+    __slots__ = ()
+    union = "letta/LettaStreamingResponse"
+    tag_name = "message_type"
+    known = frozenset(
+        {
+            "system_message",
+            "user_message",
+            "assistant_message",
+            "reasoning_message",
+            "hidden_reasoning_message",
+            "tool_call_message",
+            "tool_return_message",
+            "approval_request_message",
+            "approval_response_message",
+            "summary_message",
+            "event_message",
+            "ping",
+            "error_message",
+            "stop_reason",
+            "usage_statistics",
+        }
+    )
 
 
 @cache
@@ -241,14 +409,29 @@ def _letta_streaming_response_adapter() -> TypeAdapter[LettaStreamingResponse]:
     return TypeAdapter(LettaStreamingResponse)
 
 
-def parse_letta_streaming_response(data: Mapping[str, Any] | SchemaModel) -> LettaStreamingResponse:
+@overload
+def parse_letta_streaming_response(
+    data: Mapping[str, Any] | SchemaModel | UnknownVariant, *, unknown: Literal["error"] = "error"
+) -> LettaStreamingResponse: ...
+@overload
+def parse_letta_streaming_response(
+    data: Mapping[str, Any] | SchemaModel | UnknownVariant, *, unknown: Unknown
+) -> LettaStreamingResponse | UnknownLettaStreamingResponse: ...
+def parse_letta_streaming_response(
+    data: Mapping[str, Any] | SchemaModel | UnknownVariant, *, unknown: Unknown = "error"
+) -> LettaStreamingResponse | UnknownLettaStreamingResponse:
     """Parse `data` as a LettaStreamingResponse: the branch is chosen by `message_type` ('system_message', 'user_message', 'assistant_message', 'reasoning_message', 'hidden_reasoning_message', 'tool_call_message', 'tool_return_message', 'approval_request_message', 'approval_response_message', 'summary_message', 'event_message', 'ping', 'error_message', 'stop_reason', 'usage_statistics').
 
     An instance of a branch class is returned as it is; another model is re-validated
     from its JSON dump. Raises `pydantic.ValidationError` (a `ValueError`) if `data` is
     not valid, including when `message_type` is missing or unknown, and when it breaks
     the rules of JSON text (nested deeper than 1024 levels, an integer beyond a double's range).
+    With `unknown="keep"`, a payload whose `message_type` is a string no branch has is
+    returned as an `UnknownLettaStreamingResponse` (see `chatschema.unknown`); known ones are validated as ever.
     """
+    kept = keep_unknown(UnknownLettaStreamingResponse, data, unknown)
+    if kept is not None:
+        return kept
     if isinstance(
         data,
         (
@@ -270,19 +453,50 @@ def parse_letta_streaming_response(data: Mapping[str, Any] | SchemaModel) -> Let
         ),
     ):
         return data
-    if isinstance(data, SchemaModel):
+    if isinstance(data, UnknownVariant):
+        data = data.raw
+    elif isinstance(data, SchemaModel):
         data = data.model_dump(mode="json")
     return validate_python(_letta_streaming_response_adapter(), data, "LettaStreamingResponse")
 
 
-def parse_letta_streaming_response_json(data: str | bytes) -> LettaStreamingResponse:
+@overload
+def parse_letta_streaming_response_json(
+    data: str | bytes, *, unknown: Literal["error"] = "error"
+) -> LettaStreamingResponse: ...
+@overload
+def parse_letta_streaming_response_json(
+    data: str | bytes, *, unknown: Unknown
+) -> LettaStreamingResponse | UnknownLettaStreamingResponse: ...
+def parse_letta_streaming_response_json(
+    data: str | bytes, *, unknown: Unknown = "error"
+) -> LettaStreamingResponse | UnknownLettaStreamingResponse:
     """Parse a JSON document as a LettaStreamingResponse, like `parse_letta_streaming_response`.
 
     JSON edge cases are read as `chatschema validate` reads them (see `chatschema.jsontext`):
     NaN, Infinity and numbers beyond a double are malformed (a `json_invalid` ValidationError),
-    nesting is read to 1024 levels, and the last of duplicate keys wins.
+    nesting is read to 1024 levels, and the last of duplicate keys wins. With `unknown="keep"`, an
+    unknown variant keeps the document's text: its `model_dump_json()` is that text.
     """
+    kept = keep_unknown_json(UnknownLettaStreamingResponse, data, unknown)
+    if kept is not None:
+        return kept
     return validate_json(_letta_streaming_response_adapter(), data, "LettaStreamingResponse")
+
+
+class UnknownApproval(UnknownVariant):
+    """A Approval whose `type` names no type of this version: what
+    `parse_approval(..., unknown="keep")` gives for it, the payload kept as it came."""
+
+    __slots__ = ()
+    union = "letta/Approval"
+    tag_name = "type"
+    known = frozenset(
+        {
+            "approval",
+            "tool",
+        }
+    )
 
 
 @cache
@@ -290,14 +504,29 @@ def _approval_adapter() -> TypeAdapter[Approval]:
     return TypeAdapter(Approval)
 
 
-def parse_approval(data: Mapping[str, Any] | SchemaModel) -> Approval:
+@overload
+def parse_approval(
+    data: Mapping[str, Any] | SchemaModel | UnknownVariant, *, unknown: Literal["error"] = "error"
+) -> Approval: ...
+@overload
+def parse_approval(
+    data: Mapping[str, Any] | SchemaModel | UnknownVariant, *, unknown: Unknown
+) -> Approval | UnknownApproval: ...
+def parse_approval(
+    data: Mapping[str, Any] | SchemaModel | UnknownVariant, *, unknown: Unknown = "error"
+) -> Approval | UnknownApproval:
     """Parse `data` as a Approval: the branch is chosen by `type` ('approval', 'tool').
 
     An instance of a branch class is returned as it is; another model is re-validated
     from its JSON dump. Raises `pydantic.ValidationError` (a `ValueError`) if `data` is
     not valid, including when `type` is missing or unknown, and when it breaks
     the rules of JSON text (nested deeper than 1024 levels, an integer beyond a double's range).
+    With `unknown="keep"`, a payload whose `type` is a string no branch has is
+    returned as an `UnknownApproval` (see `chatschema.unknown`); known ones are validated as ever.
     """
+    kept = keep_unknown(UnknownApproval, data, unknown)
+    if kept is not None:
+        return kept
     if isinstance(
         data,
         (
@@ -306,16 +535,26 @@ def parse_approval(data: Mapping[str, Any] | SchemaModel) -> Approval:
         ),
     ):
         return data
-    if isinstance(data, SchemaModel):
+    if isinstance(data, UnknownVariant):
+        data = data.raw
+    elif isinstance(data, SchemaModel):
         data = data.model_dump(mode="json")
     return validate_python(_approval_adapter(), data, "Approval")
 
 
-def parse_approval_json(data: str | bytes) -> Approval:
+@overload
+def parse_approval_json(data: str | bytes, *, unknown: Literal["error"] = "error") -> Approval: ...
+@overload
+def parse_approval_json(data: str | bytes, *, unknown: Unknown) -> Approval | UnknownApproval: ...
+def parse_approval_json(data: str | bytes, *, unknown: Unknown = "error") -> Approval | UnknownApproval:
     """Parse a JSON document as a Approval, like `parse_approval`.
 
     JSON edge cases are read as `chatschema validate` reads them (see `chatschema.jsontext`):
     NaN, Infinity and numbers beyond a double are malformed (a `json_invalid` ValidationError),
-    nesting is read to 1024 levels, and the last of duplicate keys wins.
+    nesting is read to 1024 levels, and the last of duplicate keys wins. With `unknown="keep"`, an
+    unknown variant keeps the document's text: its `model_dump_json()` is that text.
     """
+    kept = keep_unknown_json(UnknownApproval, data, unknown)
+    if kept is not None:
+        return kept
     return validate_json(_approval_adapter(), data, "Approval")

@@ -84,4 +84,4 @@ def test_parse_applies_the_depth_rule_to_dicts_and_cycles() -> None:
 def test_parse_json_of_what_is_not_text_is_a_type_error(text: Any) -> None:
     with pytest.raises(TypeError, match="JSON text is a str or bytes"):
         parse_chat_message_json(text)
-    assert parse_chat_message_json(bytearray(b'{"role":"user","content":"hi"}')).role == "user"  # type: ignore[arg-type]
+    assert parse_chat_message_json(bytearray(b'{"role":"user","content":"hi"}')).role == "user"  # type: ignore[call-overload]
