@@ -275,6 +275,7 @@ def family_modules(name: str, fam: FamilyModel) -> dict[str, str]:
             family=name,
             version=fam.version,
             names=sorted(fam.types),
+            unions=sorted(t.name for t in fam.unions),
             sdk=name in SDK_FAMILIES,
         ),
         f"validators/{name}.meta.js": (
@@ -283,8 +284,15 @@ def family_modules(name: str, fam: FamilyModel) -> dict[str, str]:
             f"export const tags = {json.dumps(tag_table(fam), ensure_ascii=True, sort_keys=True)};\n"
             "// Its stream grammars (schemas/<family>/grammars/), by union: what the stream readers follow.\n"
             f"export const grammars = {json.dumps(_grammars(fam), ensure_ascii=True, sort_keys=True)};\n"
+            "// Its tagged unions: the tag and the values it knows, to tell an unknown variant (core.js).\n"
+            f"export const unions = {json.dumps(union_table(fam), ensure_ascii=True, sort_keys=True)};\n"
         ),
     }
+
+
+def union_table(family: FamilyModel) -> dict[str, dict[str, Any]]:
+    """Each tagged union's tag and known tag values, in branch order."""
+    return {t.name: {"tag": t.tag, "known": [b.tag_value for b in t.branches]} for t in family.unions}
 
 
 def shared_modules(families: dict[str, FamilyModel]) -> dict[str, str]:
@@ -545,6 +553,7 @@ def _declarations(families: dict[str, FamilyModel], types_dir: str) -> dict[str,
             map_name=schema_map_name(name),
             example=f"{name}/{types[0]}",
             sdk_shapes=_sdk_shapes(families[name]) if name in SDK_FAMILIES else {},
+            unions={t.name: t.tag for t in sorted(families[name].unions, key=lambda t: t.name)},
         )
     files["index.d.ts"] = render("typescript/index.d.ts.jinja2", families=names)
     return files

@@ -44,6 +44,7 @@ __export(bridgic_exports, {
   isToolCallBlock: () => isToolCallBlock,
   isToolCallDict: () => isToolCallDict,
   isToolResultBlock: () => isToolResultBlock,
+  isUnknownContentBlock: () => isUnknownContentBlock,
   isValid: () => isValid,
   parse: () => parse,
   schemaNames: () => schemaNames,
@@ -60,7 +61,7 @@ var import_core = require("./core.js");
 var import_core2 = require("./core.js");
 let built;
 function api() {
-  if (built === void 0) built = (0, import_core.makeApi)([{ name: "bridgic", all, first, tags: import_bridgic_meta.tags }]);
+  if (built === void 0) built = (0, import_core.makeApi)([{ name: "bridgic", all, first, tags: import_bridgic_meta.tags, unions: import_bridgic_meta.unions }]);
   return built;
 }
 const version = "1.0.0";
@@ -81,18 +82,22 @@ const schemaNames = /* @__PURE__ */ Object.freeze([
 function validator(name) {
   return api().validator(name);
 }
-function isValid(name, payload) {
-  return api().isValid(name, payload);
+function isValid(name, payload, options) {
+  return api().isValid(name, payload, options);
 }
-function violations(name, payload) {
-  return api().violations(name, payload);
+function violations(name, payload, options) {
+  return api().violations(name, payload, options);
 }
-function validate(name, payload) {
-  return api().validate(name, payload);
+function validate(name, payload, options) {
+  return api().validate(name, payload, options);
 }
 const parse = validate;
-function isContentBlock(value) {
+function isContentBlock(value, options) {
+  if (options !== void 0 && (0, import_core.keepsUnknown)(options) && isUnknownContentBlock(value)) return true;
   return !(0, import_core.nestedTooDeep)(value) && first.ContentBlock(value) === true;
+}
+function isUnknownContentBlock(value) {
+  return (0, import_core.isUnknownVariant)(value, import_bridgic_meta.unions.ContentBlock.tag, import_bridgic_meta.unions.ContentBlock.known);
 }
 function isMessage(value) {
   return !(0, import_core.nestedTooDeep)(value) && first.Message(value) === true;
@@ -144,6 +149,7 @@ function isToolResultBlock(value) {
   isToolCallBlock,
   isToolCallDict,
   isToolResultBlock,
+  isUnknownContentBlock,
   isValid,
   parse,
   schemaNames,

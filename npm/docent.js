@@ -60,6 +60,10 @@ __export(docent_exports, {
   isTranscriptBlockMetadataItem: () => isTranscriptBlockMetadataItem,
   isTranscriptGroup: () => isTranscriptGroup,
   isTranscriptMetadataItem: () => isTranscriptMetadataItem,
+  isUnknownChatMessage: () => isUnknownChatMessage,
+  isUnknownCitationItem: () => isUnknownCitationItem,
+  isUnknownContent: () => isUnknownContent,
+  isUnknownDocentChatMessage: () => isUnknownDocentChatMessage,
   isUserMessage: () => isUserMessage,
   isValid: () => isValid,
   parse: () => parse,
@@ -77,7 +81,7 @@ var import_core = require("./core.js");
 var import_core2 = require("./core.js");
 let built;
 function api() {
-  if (built === void 0) built = (0, import_core.makeApi)([{ name: "docent", all, first, tags: import_docent_meta.tags }]);
+  if (built === void 0) built = (0, import_core.makeApi)([{ name: "docent", all, first, tags: import_docent_meta.tags, unions: import_docent_meta.unions }]);
   return built;
 }
 const version = "1.1.0";
@@ -115,14 +119,14 @@ const schemaNames = /* @__PURE__ */ Object.freeze([
 function validator(name) {
   return api().validator(name);
 }
-function isValid(name, payload) {
-  return api().isValid(name, payload);
+function isValid(name, payload, options) {
+  return api().isValid(name, payload, options);
 }
-function violations(name, payload) {
-  return api().violations(name, payload);
+function violations(name, payload, options) {
+  return api().violations(name, payload, options);
 }
-function validate(name, payload) {
-  return api().validate(name, payload);
+function validate(name, payload, options) {
+  return api().validate(name, payload, options);
 }
 const parse = validate;
 function isAgentRun(value) {
@@ -134,11 +138,19 @@ function isAgentRunMetadataItem(value) {
 function isAssistantMessage(value) {
   return !(0, import_core.nestedTooDeep)(value) && first.AssistantMessage(value) === true;
 }
-function isChatMessage(value) {
+function isChatMessage(value, options) {
+  if (options !== void 0 && (0, import_core.keepsUnknown)(options) && isUnknownChatMessage(value)) return true;
   return !(0, import_core.nestedTooDeep)(value) && first.ChatMessage(value) === true;
 }
-function isCitationItem(value) {
+function isUnknownChatMessage(value) {
+  return (0, import_core.isUnknownVariant)(value, import_docent_meta.unions.ChatMessage.tag, import_docent_meta.unions.ChatMessage.known);
+}
+function isCitationItem(value, options) {
+  if (options !== void 0 && (0, import_core.keepsUnknown)(options) && isUnknownCitationItem(value)) return true;
   return !(0, import_core.nestedTooDeep)(value) && first.CitationItem(value) === true;
+}
+function isUnknownCitationItem(value) {
+  return (0, import_core.isUnknownVariant)(value, import_docent_meta.unions.CitationItem.tag, import_docent_meta.unions.CitationItem.known);
 }
 function isCitationTarget(value) {
   return !(0, import_core.nestedTooDeep)(value) && first.CitationTarget(value) === true;
@@ -146,8 +158,12 @@ function isCitationTarget(value) {
 function isCitationTargetTextRange(value) {
   return !(0, import_core.nestedTooDeep)(value) && first.CitationTargetTextRange(value) === true;
 }
-function isContent(value) {
+function isContent(value, options) {
+  if (options !== void 0 && (0, import_core.keepsUnknown)(options) && isUnknownContent(value)) return true;
   return !(0, import_core.nestedTooDeep)(value) && first.Content(value) === true;
+}
+function isUnknownContent(value) {
+  return (0, import_core.isUnknownVariant)(value, import_docent_meta.unions.Content.tag, import_docent_meta.unions.Content.known);
 }
 function isContentReasoning(value) {
   return !(0, import_core.nestedTooDeep)(value) && first.ContentReasoning(value) === true;
@@ -158,8 +174,12 @@ function isContentText(value) {
 function isDocentAssistantMessage(value) {
   return !(0, import_core.nestedTooDeep)(value) && first.DocentAssistantMessage(value) === true;
 }
-function isDocentChatMessage(value) {
+function isDocentChatMessage(value, options) {
+  if (options !== void 0 && (0, import_core.keepsUnknown)(options) && isUnknownDocentChatMessage(value)) return true;
   return !(0, import_core.nestedTooDeep)(value) && first.DocentChatMessage(value) === true;
+}
+function isUnknownDocentChatMessage(value) {
+  return (0, import_core.isUnknownVariant)(value, import_docent_meta.unions.DocentChatMessage.tag, import_docent_meta.unions.DocentChatMessage.known);
 }
 function isInlineCitation(value) {
   return !(0, import_core.nestedTooDeep)(value) && first.InlineCitation(value) === true;
@@ -245,6 +265,10 @@ function isUserMessage(value) {
   isTranscriptBlockMetadataItem,
   isTranscriptGroup,
   isTranscriptMetadataItem,
+  isUnknownChatMessage,
+  isUnknownCitationItem,
+  isUnknownContent,
+  isUnknownDocentChatMessage,
   isUserMessage,
   isValid,
   parse,

@@ -72,10 +72,10 @@ let built;
 function api() {
   if (built === void 0) {
     built = (0, import_core.makeApi)([
-      { name: "bridgic", all: bridgicAll, first: bridgicFirst, tags: import_bridgic_meta.tags },
-      { name: "docent", all: docentAll, first: docentFirst, tags: import_docent_meta.tags },
-      { name: "letta", all: lettaAll, first: lettaFirst, tags: import_letta_meta.tags },
-      { name: "swarm", all: swarmAll, first: swarmFirst, tags: import_swarm_meta.tags }
+      { name: "bridgic", all: bridgicAll, first: bridgicFirst, tags: import_bridgic_meta.tags, unions: import_bridgic_meta.unions },
+      { name: "docent", all: docentAll, first: docentFirst, tags: import_docent_meta.tags, unions: import_docent_meta.unions },
+      { name: "letta", all: lettaAll, first: lettaFirst, tags: import_letta_meta.tags, unions: import_letta_meta.unions },
+      { name: "swarm", all: swarmAll, first: swarmFirst, tags: import_swarm_meta.tags, unions: import_swarm_meta.unions }
     ]);
   }
   return built;
@@ -178,14 +178,14 @@ const schemaNames = /* @__PURE__ */ Object.freeze([
 function validator(name) {
   return api().validator(name);
 }
-function isValid(name, payload) {
-  return api().isValid(name, payload);
+function isValid(name, payload, options) {
+  return api().isValid(name, payload, options);
 }
-function violations(name, payload) {
-  return api().violations(name, payload);
+function violations(name, payload, options) {
+  return api().violations(name, payload, options);
 }
-function validate(name, payload) {
-  return api().validate(name, payload);
+function validate(name, payload, options) {
+  return api().validate(name, payload, options);
 }
 const parse = validate;
 // Annotate the CommonJS export names for ESM import in node:

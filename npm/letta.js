@@ -66,6 +66,11 @@ __export(letta_exports, {
   isToolResult: () => isToolResult,
   isToolReturn: () => isToolReturn,
   isToolReturnMessage: () => isToolReturnMessage,
+  isUnknownApproval: () => isUnknownApproval,
+  isUnknownImageSource: () => isUnknownImageSource,
+  isUnknownLettaMessage: () => isUnknownLettaMessage,
+  isUnknownLettaStreamingResponse: () => isUnknownLettaStreamingResponse,
+  isUnknownUserContentPart: () => isUnknownUserContentPart,
   isUrlImage: () => isUrlImage,
   isUserContentPart: () => isUserContentPart,
   isUserMessage: () => isUserMessage,
@@ -85,7 +90,7 @@ var import_core = require("./core.js");
 var import_core2 = require("./core.js");
 let built;
 function api() {
-  if (built === void 0) built = (0, import_core.makeApi)([{ name: "letta", all, first, tags: import_letta_meta.tags }]);
+  if (built === void 0) built = (0, import_core.makeApi)([{ name: "letta", all, first, tags: import_letta_meta.tags, unions: import_letta_meta.unions }]);
   return built;
 }
 const version = "2.0.0";
@@ -130,18 +135,22 @@ const schemaNames = /* @__PURE__ */ Object.freeze([
 function validator(name) {
   return api().validator(name);
 }
-function isValid(name, payload) {
-  return api().isValid(name, payload);
+function isValid(name, payload, options) {
+  return api().isValid(name, payload, options);
 }
-function violations(name, payload) {
-  return api().violations(name, payload);
+function violations(name, payload, options) {
+  return api().violations(name, payload, options);
 }
-function validate(name, payload) {
-  return api().validate(name, payload);
+function validate(name, payload, options) {
+  return api().validate(name, payload, options);
 }
 const parse = validate;
-function isApproval(value) {
+function isApproval(value, options) {
+  if (options !== void 0 && (0, import_core.keepsUnknown)(options) && isUnknownApproval(value)) return true;
   return !(0, import_core.nestedTooDeep)(value) && first.Approval(value) === true;
+}
+function isUnknownApproval(value) {
+  return (0, import_core.isUnknownVariant)(value, import_letta_meta.unions.Approval.tag, import_letta_meta.unions.Approval.known);
 }
 function isApprovalRequestMessage(value) {
   return !(0, import_core.nestedTooDeep)(value) && first.ApprovalRequestMessage(value) === true;
@@ -170,8 +179,12 @@ function isHiddenReasoningMessage(value) {
 function isImageContent(value) {
   return !(0, import_core.nestedTooDeep)(value) && first.ImageContent(value) === true;
 }
-function isImageSource(value) {
+function isImageSource(value, options) {
+  if (options !== void 0 && (0, import_core.keepsUnknown)(options) && isUnknownImageSource(value)) return true;
   return !(0, import_core.nestedTooDeep)(value) && first.ImageSource(value) === true;
+}
+function isUnknownImageSource(value) {
+  return (0, import_core.isUnknownVariant)(value, import_letta_meta.unions.ImageSource.tag, import_letta_meta.unions.ImageSource.known);
 }
 function isLettaErrorMessage(value) {
   return !(0, import_core.nestedTooDeep)(value) && first.LettaErrorMessage(value) === true;
@@ -179,8 +192,12 @@ function isLettaErrorMessage(value) {
 function isLettaImage(value) {
   return !(0, import_core.nestedTooDeep)(value) && first.LettaImage(value) === true;
 }
-function isLettaMessage(value) {
+function isLettaMessage(value, options) {
+  if (options !== void 0 && (0, import_core.keepsUnknown)(options) && isUnknownLettaMessage(value)) return true;
   return !(0, import_core.nestedTooDeep)(value) && first.LettaMessage(value) === true;
+}
+function isUnknownLettaMessage(value) {
+  return (0, import_core.isUnknownVariant)(value, import_letta_meta.unions.LettaMessage.tag, import_letta_meta.unions.LettaMessage.known);
 }
 function isLettaMessageBase(value) {
   return !(0, import_core.nestedTooDeep)(value) && first.LettaMessageBase(value) === true;
@@ -200,8 +217,12 @@ function isLettaSseError(value) {
 function isLettaStopReason(value) {
   return !(0, import_core.nestedTooDeep)(value) && first.LettaStopReason(value) === true;
 }
-function isLettaStreamingResponse(value) {
+function isLettaStreamingResponse(value, options) {
+  if (options !== void 0 && (0, import_core.keepsUnknown)(options) && isUnknownLettaStreamingResponse(value)) return true;
   return !(0, import_core.nestedTooDeep)(value) && first.LettaStreamingResponse(value) === true;
+}
+function isUnknownLettaStreamingResponse(value) {
+  return (0, import_core.isUnknownVariant)(value, import_letta_meta.unions.LettaStreamingResponse.tag, import_letta_meta.unions.LettaStreamingResponse.known);
 }
 function isLettaTurn(value) {
   return !(0, import_core.nestedTooDeep)(value) && first.LettaTurn(value) === true;
@@ -242,8 +263,12 @@ function isToolReturnMessage(value) {
 function isUrlImage(value) {
   return !(0, import_core.nestedTooDeep)(value) && first.UrlImage(value) === true;
 }
-function isUserContentPart(value) {
+function isUserContentPart(value, options) {
+  if (options !== void 0 && (0, import_core.keepsUnknown)(options) && isUnknownUserContentPart(value)) return true;
   return !(0, import_core.nestedTooDeep)(value) && first.UserContentPart(value) === true;
+}
+function isUnknownUserContentPart(value) {
+  return (0, import_core.isUnknownVariant)(value, import_letta_meta.unions.UserContentPart.tag, import_letta_meta.unions.UserContentPart.known);
 }
 function isUserMessage(value) {
   return !(0, import_core.nestedTooDeep)(value) && first.UserMessage(value) === true;
@@ -290,6 +315,11 @@ function fromSdk(name, value) {
   isToolResult,
   isToolReturn,
   isToolReturnMessage,
+  isUnknownApproval,
+  isUnknownImageSource,
+  isUnknownLettaMessage,
+  isUnknownLettaStreamingResponse,
+  isUnknownUserContentPart,
   isUrlImage,
   isUserContentPart,
   isUserMessage,

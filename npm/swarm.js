@@ -62,7 +62,7 @@ var import_core = require("./core.js");
 var import_core2 = require("./core.js");
 let built;
 function api() {
-  if (built === void 0) built = (0, import_core.makeApi)([{ name: "swarm", all, first, tags: import_swarm_meta.tags }]);
+  if (built === void 0) built = (0, import_core.makeApi)([{ name: "swarm", all, first, tags: import_swarm_meta.tags, unions: import_swarm_meta.unions }]);
   return built;
 }
 const version = "1.0.0";
@@ -85,14 +85,14 @@ const schemaNames = /* @__PURE__ */ Object.freeze([
 function validator(name) {
   return api().validator(name);
 }
-function isValid(name, payload) {
-  return api().isValid(name, payload);
+function isValid(name, payload, options) {
+  return api().isValid(name, payload, options);
 }
-function violations(name, payload) {
-  return api().violations(name, payload);
+function violations(name, payload, options) {
+  return api().violations(name, payload, options);
 }
-function validate(name, payload) {
-  return api().validate(name, payload);
+function validate(name, payload, options) {
+  return api().validate(name, payload, options);
 }
 const parse = validate;
 function isBaseMessageRole(value) {

@@ -20,6 +20,7 @@ from pydantic import ValidationError
 from chatschema import schemas, unknown
 from chatschema.unknown import UnknownVariant, lenient_schema, typeddict_adapter, validator
 from codegen.render import snake
+from tests.node import HERE, PACKAGE, run_node
 from tests.vectors import all_vectors
 
 UNIONS = sorted(schemas.unions())
@@ -172,3 +173,41 @@ def test_an_unknown_variant_is_built_only_from_an_unknown_tag() -> None:
     assert kept.model_dump_json() == '{"message_type":"compaction_message","id":"m"}'
     assert hash(kept) == hash(UnknownLettaMessage(kept.raw)) and kept == UnknownLettaMessage(kept.raw)
     assert unknown.is_unknown(kept.raw, "message_type", UnknownLettaMessage.known)
+
+
+def test_the_npm_package_follows_the_same_policy_on_every_union() -> None:
+    unions: list[dict[str, Any]] = []
+    for name in UNIONS:
+        family, type_name = name.split("/")
+        valid, invalid = examples(name)
+        tag = schemas.unions()[name].tag
+        unions.append(
+            {
+                "name": name,
+                "family": family,
+                "type": type_name,
+                "future": future(name),
+                "valid": valid,
+                "invalid": invalid,
+                "badTag": {**valid[0], tag: 7},
+            }
+        )
+    node = run_node(HERE / "unknown.cjs", {"package": str(PACKAGE), "unions": unions})
+    assert sorted(node) == UNIONS
+    for case in unions:
+        got = node[case["name"]]
+        assert (got["guardStrict"], got["guardKeep"], got["guardError"], got["unknownGuard"]) == (
+            False,
+            True,
+            False,
+            True,
+        )
+        assert not any(got["unknownGuardOnKnown"])
+        assert got["isValidStrict"] == [False, False] and got["isValidKeep"] == [True, True]
+        assert got["violationsKeep"] == 0 and got["parseKeep"] is True
+        assert got["violationsStrict"] == [v.message for v in schemas.violations(case["future"], case["name"])]
+        assert got["parseStrict"].startswith("PayloadError: ")
+        assert got["validKnown"] == [[True, True]] * len(case["valid"])
+        assert got["invalidKnown"] == [[False, False, True]] * len(case["invalid"]) and got["invalidSame"]
+        assert got["badTag"] == [False, False]
+        assert got["badMode"] == 'TypeError: unknown is "error" or "keep", not "allow"'

@@ -66,6 +66,30 @@ export interface ValidateFunction {
   errors?: unknown[] | null;
 }
 
+declare const unknownVariant: unique symbol;
+
+/**
+ * A payload of a tagged union whose tag (`Tag`) is a string no branch has: a type from a later
+ * release, which the validation functions and the union guards accept with `{ unknown: "keep" }`.
+ * The mark (a type-only property no value has) keeps it apart from every known type, so narrowing
+ * on a known tag never yields it: handle it first (`isUnknownX`), or last, as `assertNever` would.
+ */
+export type UnknownVariant<Tag extends string> = { readonly [K in Tag]: string } & {
+  readonly [key: string]: unknown;
+  readonly [unknownVariant]: Tag;
+};
+
+/** What a validation function does with an unknown variant of a union: "error" (the default) or "keep". */
+export interface UnknownOptions {
+  unknown?: "error" | "keep";
+}
+
+/** Whether `value` is an object whose own `tag` is a string none of `known`. */
+export declare function isUnknownVariant(value: unknown, tag: string, known: readonly string[]): boolean;
+
+/** Whether `options` keep unknown variants; a TypeError for a mode other than "error" and "keep". */
+export declare function keepsUnknown(options: UnknownOptions | null | undefined): boolean;
+
 declare const validated: unique symbol;
 
 /**

@@ -166,6 +166,23 @@ const TOO_DEEP = Object.freeze({
 /** At most this many violations are listed per payload (as in Python); the others are counted. */
 export const MAX_VIOLATIONS = 20;
 
+/** Whether `value` is an object whose own `tag` is a string none of `known`: an unknown variant of a
+ * tagged union, a type from a later release (Python's chatschema.unknown.is_unknown). */
+export function isUnknownVariant(value, tag, known) {
+  if (value === null || typeof value !== "object" || Array.isArray(value)) return false;
+  if (!Object.prototype.hasOwnProperty.call(value, tag)) return false;
+  const found = value[tag];
+  return typeof found === "string" && !known.includes(found);
+}
+
+/** Whether `options` ({ unknown: "error" | "keep" }, default "error") keep unknown variants. */
+export function keepsUnknown(options) {
+  const mode = options === undefined || options === null ? undefined : options.unknown;
+  if (mode === undefined || mode === "error") return false;
+  if (mode === "keep") return true;
+  throw new TypeError(`unknown is "error" or "keep", not ${typeof mode === "string" ? JSON.stringify(mode) : String(mode)}`);
+}
+
 /** A payload is not valid under a schema; `violations` lists the first MAX_VIOLATIONS, `omitted` counts the rest. */
 export class PayloadError extends Error {
   constructor(schemaName, violations, omitted = 0) {
@@ -423,8 +440,11 @@ function listed(found, v) {
  */
 export function makeApi(families) {
   const entries = new Map();
-  for (const { name: family, all, first, tags } of families) {
-    for (const type of Object.keys(all)) entries.set(`${family}/${type}`, { all: all[type], first: first[type], tags });
+  for (const { name: family, all, first, tags, unions = {} } of families) {
+    for (const type of Object.keys(all)) {
+      const union = Object.prototype.hasOwnProperty.call(unions, type) ? unions[type] : null;
+      entries.set(`${family}/${type}`, { all: all[type], first: first[type], tags, union });
+    }
   }
   const schemaNames = Object.freeze([...entries.keys()].sort());
   const familyNames = families.map((f) => f.name);
@@ -439,8 +459,15 @@ export function makeApi(families) {
     return found;
   }
 
-  function counted(name, payload) {
+  // Whether the named schema is a union, `options` keep unknown variants, and `payload` is one.
+  function keptUnknown(name, payload, options) {
+    const { union } = entry(name);
+    return keepsUnknown(options) && union !== null && isUnknownVariant(payload, union.tag, union.known);
+  }
+
+  function counted(name, payload, options) {
     const { all, tags } = entry(name);
+    if (options !== undefined && keptUnknown(name, payload, options)) return { found: [], omitted: 0 };
     if (nestedTooDeep(payload)) return { found: [{ ...TOO_DEEP, params: { limit: MAX_DEPTH } }], omitted: 0 };
     // the all-errors validator gives the verdict too: for an invalid payload, one pass instead of two
     if (all(payload) === true) return { found: [], omitted: 0 };
@@ -463,9 +490,10 @@ export function makeApi(families) {
     return { found, omitted };
   }
 
-  /** Return `payload` unchanged if it is valid under the named schema; throw PayloadError otherwise. */
-  function validate(name, payload) {
-    const { found, omitted } = counted(name, payload);
+  /** Return `payload` unchanged if it is valid under the named schema; throw PayloadError otherwise.
+   * `options.unknown: "keep"`: an unknown variant of a union is returned as it is. */
+  function validate(name, payload, options) {
+    const { found, omitted } = counted(name, payload, options);
     if (found.length > 0) throw new PayloadError(name, found, omitted);
     return payload;
   }
@@ -475,12 +503,13 @@ export function makeApi(families) {
     /** The precompiled validate function of a named type, collecting every error in `.errors`. */
     validator: (name) => entry(name).all,
     /** Whether `payload` is valid under the named schema; stops at the first error. */
-    isValid: (name, payload) => {
+    isValid: (name, payload, options) => {
       const { first } = entry(name);
+      if (options !== undefined && keptUnknown(name, payload, options)) return true;
       return !nestedTooDeep(payload) && first(payload) === true;
     },
     /** The violations of `payload` (at most MAX_VIOLATIONS, sorted by path); empty if it is valid. */
-    violations: (name, payload) => counted(name, payload).found,
+    violations: (name, payload, options) => counted(name, payload, options).found,
     validate,
     parse: validate,
   };

@@ -4,8 +4,8 @@
 // Nothing runs at import: a bundle of one guard holds that type's validator and what it references.
 import * as all from "./validators/docent.js";
 import * as first from "./validators/docent.first.js";
-import { tags } from "./validators/docent.meta.js";
-import { makeApi, nestedTooDeep } from "./core.js";
+import { tags, unions } from "./validators/docent.meta.js";
+import { isUnknownVariant, keepsUnknown, makeApi, nestedTooDeep } from "./core.js";
 
 export { MAX_VIOLATIONS, PayloadError, UnknownSchemaError } from "./core.js";
 
@@ -13,7 +13,7 @@ let built;
 
 // The validation API over every validator of the family, made on first use.
 function api() {
-  if (built === undefined) built = makeApi([{ name: "docent", all, first, tags }]);
+  if (built === undefined) built = makeApi([{ name: "docent", all, first, tags, unions }]);
   return built;
 }
 
@@ -56,16 +56,16 @@ export function validator(name) {
   return api().validator(name);
 }
 
-export function isValid(name, payload) {
-  return api().isValid(name, payload);
+export function isValid(name, payload, options) {
+  return api().isValid(name, payload, options);
 }
 
-export function violations(name, payload) {
-  return api().violations(name, payload);
+export function violations(name, payload, options) {
+  return api().violations(name, payload, options);
 }
 
-export function validate(name, payload) {
-  return api().validate(name, payload);
+export function validate(name, payload, options) {
+  return api().validate(name, payload, options);
 }
 
 export const parse = validate;
@@ -79,11 +79,19 @@ export function isAgentRunMetadataItem(value) {
 export function isAssistantMessage(value) {
   return !nestedTooDeep(value) && first.AssistantMessage(value) === true;
 }
-export function isChatMessage(value) {
+export function isChatMessage(value, options) {
+  if (options !== undefined && keepsUnknown(options) && isUnknownChatMessage(value)) return true;
   return !nestedTooDeep(value) && first.ChatMessage(value) === true;
 }
-export function isCitationItem(value) {
+export function isUnknownChatMessage(value) {
+  return isUnknownVariant(value, unions.ChatMessage.tag, unions.ChatMessage.known);
+}
+export function isCitationItem(value, options) {
+  if (options !== undefined && keepsUnknown(options) && isUnknownCitationItem(value)) return true;
   return !nestedTooDeep(value) && first.CitationItem(value) === true;
+}
+export function isUnknownCitationItem(value) {
+  return isUnknownVariant(value, unions.CitationItem.tag, unions.CitationItem.known);
 }
 export function isCitationTarget(value) {
   return !nestedTooDeep(value) && first.CitationTarget(value) === true;
@@ -91,8 +99,12 @@ export function isCitationTarget(value) {
 export function isCitationTargetTextRange(value) {
   return !nestedTooDeep(value) && first.CitationTargetTextRange(value) === true;
 }
-export function isContent(value) {
+export function isContent(value, options) {
+  if (options !== undefined && keepsUnknown(options) && isUnknownContent(value)) return true;
   return !nestedTooDeep(value) && first.Content(value) === true;
+}
+export function isUnknownContent(value) {
+  return isUnknownVariant(value, unions.Content.tag, unions.Content.known);
 }
 export function isContentReasoning(value) {
   return !nestedTooDeep(value) && first.ContentReasoning(value) === true;
@@ -103,8 +115,12 @@ export function isContentText(value) {
 export function isDocentAssistantMessage(value) {
   return !nestedTooDeep(value) && first.DocentAssistantMessage(value) === true;
 }
-export function isDocentChatMessage(value) {
+export function isDocentChatMessage(value, options) {
+  if (options !== undefined && keepsUnknown(options) && isUnknownDocentChatMessage(value)) return true;
   return !nestedTooDeep(value) && first.DocentChatMessage(value) === true;
+}
+export function isUnknownDocentChatMessage(value) {
+  return isUnknownVariant(value, unions.DocentChatMessage.tag, unions.DocentChatMessage.known);
 }
 export function isInlineCitation(value) {
   return !nestedTooDeep(value) && first.InlineCitation(value) === true;

@@ -7,19 +7,19 @@ import schemaIndex from "./schema-index.js";
 import * as bridgic from "./bridgic.js";
 import * as bridgicAll from "./validators/bridgic.js";
 import * as bridgicFirst from "./validators/bridgic.first.js";
-import { tags as bridgicTags } from "./validators/bridgic.meta.js";
+import { tags as bridgicTags, unions as bridgicUnions } from "./validators/bridgic.meta.js";
 import * as docent from "./docent.js";
 import * as docentAll from "./validators/docent.js";
 import * as docentFirst from "./validators/docent.first.js";
-import { tags as docentTags } from "./validators/docent.meta.js";
+import { tags as docentTags, unions as docentUnions } from "./validators/docent.meta.js";
 import * as letta from "./letta.js";
 import * as lettaAll from "./validators/letta.js";
 import * as lettaFirst from "./validators/letta.first.js";
-import { tags as lettaTags } from "./validators/letta.meta.js";
+import { tags as lettaTags, unions as lettaUnions } from "./validators/letta.meta.js";
 import * as swarm from "./swarm.js";
 import * as swarmAll from "./validators/swarm.js";
 import * as swarmFirst from "./validators/swarm.first.js";
-import { tags as swarmTags } from "./validators/swarm.meta.js";
+import { tags as swarmTags, unions as swarmUnions } from "./validators/swarm.meta.js";
 
 export { MAX_VIOLATIONS, PayloadError, UnknownSchemaError, closeMatches } from "./core.js";
 export { isDateTime } from "./formats.js";
@@ -31,10 +31,10 @@ let built;
 function api() {
   if (built === undefined) {
     built = makeApi([
-      { name: "bridgic", all: bridgicAll, first: bridgicFirst, tags: bridgicTags },
-      { name: "docent", all: docentAll, first: docentFirst, tags: docentTags },
-      { name: "letta", all: lettaAll, first: lettaFirst, tags: lettaTags },
-      { name: "swarm", all: swarmAll, first: swarmFirst, tags: swarmTags },
+      { name: "bridgic", all: bridgicAll, first: bridgicFirst, tags: bridgicTags, unions: bridgicUnions },
+      { name: "docent", all: docentAll, first: docentFirst, tags: docentTags, unions: docentUnions },
+      { name: "letta", all: lettaAll, first: lettaFirst, tags: lettaTags, unions: lettaUnions },
+      { name: "swarm", all: swarmAll, first: swarmFirst, tags: swarmTags, unions: swarmUnions },
     ]);
   }
   return built;
@@ -143,16 +143,16 @@ export function validator(name) {
   return api().validator(name);
 }
 
-export function isValid(name, payload) {
-  return api().isValid(name, payload);
+export function isValid(name, payload, options) {
+  return api().isValid(name, payload, options);
 }
 
-export function violations(name, payload) {
-  return api().violations(name, payload);
+export function violations(name, payload, options) {
+  return api().violations(name, payload, options);
 }
 
-export function validate(name, payload) {
-  return api().validate(name, payload);
+export function validate(name, payload, options) {
+  return api().validate(name, payload, options);
 }
 
 export const parse = validate;

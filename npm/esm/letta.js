@@ -4,8 +4,8 @@
 // Nothing runs at import: a bundle of one guard holds that type's validator and what it references.
 import * as all from "./validators/letta.js";
 import * as first from "./validators/letta.first.js";
-import { tags } from "./validators/letta.meta.js";
-import { makeApi, nestedTooDeep } from "./core.js";
+import { tags, unions } from "./validators/letta.meta.js";
+import { isUnknownVariant, keepsUnknown, makeApi, nestedTooDeep } from "./core.js";
 
 export { MAX_VIOLATIONS, PayloadError, UnknownSchemaError } from "./core.js";
 
@@ -13,7 +13,7 @@ let built;
 
 // The validation API over every validator of the family, made on first use.
 function api() {
-  if (built === undefined) built = makeApi([{ name: "letta", all, first, tags }]);
+  if (built === undefined) built = makeApi([{ name: "letta", all, first, tags, unions }]);
   return built;
 }
 
@@ -63,22 +63,26 @@ export function validator(name) {
   return api().validator(name);
 }
 
-export function isValid(name, payload) {
-  return api().isValid(name, payload);
+export function isValid(name, payload, options) {
+  return api().isValid(name, payload, options);
 }
 
-export function violations(name, payload) {
-  return api().violations(name, payload);
+export function violations(name, payload, options) {
+  return api().violations(name, payload, options);
 }
 
-export function validate(name, payload) {
-  return api().validate(name, payload);
+export function validate(name, payload, options) {
+  return api().validate(name, payload, options);
 }
 
 export const parse = validate;
 
-export function isApproval(value) {
+export function isApproval(value, options) {
+  if (options !== undefined && keepsUnknown(options) && isUnknownApproval(value)) return true;
   return !nestedTooDeep(value) && first.Approval(value) === true;
+}
+export function isUnknownApproval(value) {
+  return isUnknownVariant(value, unions.Approval.tag, unions.Approval.known);
 }
 export function isApprovalRequestMessage(value) {
   return !nestedTooDeep(value) && first.ApprovalRequestMessage(value) === true;
@@ -107,8 +111,12 @@ export function isHiddenReasoningMessage(value) {
 export function isImageContent(value) {
   return !nestedTooDeep(value) && first.ImageContent(value) === true;
 }
-export function isImageSource(value) {
+export function isImageSource(value, options) {
+  if (options !== undefined && keepsUnknown(options) && isUnknownImageSource(value)) return true;
   return !nestedTooDeep(value) && first.ImageSource(value) === true;
+}
+export function isUnknownImageSource(value) {
+  return isUnknownVariant(value, unions.ImageSource.tag, unions.ImageSource.known);
 }
 export function isLettaErrorMessage(value) {
   return !nestedTooDeep(value) && first.LettaErrorMessage(value) === true;
@@ -116,8 +124,12 @@ export function isLettaErrorMessage(value) {
 export function isLettaImage(value) {
   return !nestedTooDeep(value) && first.LettaImage(value) === true;
 }
-export function isLettaMessage(value) {
+export function isLettaMessage(value, options) {
+  if (options !== undefined && keepsUnknown(options) && isUnknownLettaMessage(value)) return true;
   return !nestedTooDeep(value) && first.LettaMessage(value) === true;
+}
+export function isUnknownLettaMessage(value) {
+  return isUnknownVariant(value, unions.LettaMessage.tag, unions.LettaMessage.known);
 }
 export function isLettaMessageBase(value) {
   return !nestedTooDeep(value) && first.LettaMessageBase(value) === true;
@@ -137,8 +149,12 @@ export function isLettaSseError(value) {
 export function isLettaStopReason(value) {
   return !nestedTooDeep(value) && first.LettaStopReason(value) === true;
 }
-export function isLettaStreamingResponse(value) {
+export function isLettaStreamingResponse(value, options) {
+  if (options !== undefined && keepsUnknown(options) && isUnknownLettaStreamingResponse(value)) return true;
   return !nestedTooDeep(value) && first.LettaStreamingResponse(value) === true;
+}
+export function isUnknownLettaStreamingResponse(value) {
+  return isUnknownVariant(value, unions.LettaStreamingResponse.tag, unions.LettaStreamingResponse.known);
 }
 export function isLettaTurn(value) {
   return !nestedTooDeep(value) && first.LettaTurn(value) === true;
@@ -179,8 +195,12 @@ export function isToolReturnMessage(value) {
 export function isUrlImage(value) {
   return !nestedTooDeep(value) && first.UrlImage(value) === true;
 }
-export function isUserContentPart(value) {
+export function isUserContentPart(value, options) {
+  if (options !== undefined && keepsUnknown(options) && isUnknownUserContentPart(value)) return true;
   return !nestedTooDeep(value) && first.UserContentPart(value) === true;
+}
+export function isUnknownUserContentPart(value) {
+  return isUnknownVariant(value, unions.UserContentPart.tag, unions.UserContentPart.known);
 }
 export function isUserMessage(value) {
   return !nestedTooDeep(value) && first.UserMessage(value) === true;

@@ -4,7 +4,7 @@
 // Nothing runs at import: a bundle of one guard holds that type's validator and what it references.
 import * as all from "./validators/swarm.js";
 import * as first from "./validators/swarm.first.js";
-import { tags } from "./validators/swarm.meta.js";
+import { tags, unions } from "./validators/swarm.meta.js";
 import { makeApi, nestedTooDeep } from "./core.js";
 
 export { MAX_VIOLATIONS, PayloadError, UnknownSchemaError } from "./core.js";
@@ -13,7 +13,7 @@ let built;
 
 // The validation API over every validator of the family, made on first use.
 function api() {
-  if (built === undefined) built = makeApi([{ name: "swarm", all, first, tags }]);
+  if (built === undefined) built = makeApi([{ name: "swarm", all, first, tags, unions }]);
   return built;
 }
 
@@ -41,16 +41,16 @@ export function validator(name) {
   return api().validator(name);
 }
 
-export function isValid(name, payload) {
-  return api().isValid(name, payload);
+export function isValid(name, payload, options) {
+  return api().isValid(name, payload, options);
 }
 
-export function violations(name, payload) {
-  return api().violations(name, payload);
+export function violations(name, payload, options) {
+  return api().violations(name, payload, options);
 }
 
-export function validate(name, payload) {
-  return api().validate(name, payload);
+export function validate(name, payload, options) {
+  return api().validate(name, payload, options);
 }
 
 export const parse = validate;

@@ -20,13 +20,16 @@ var __toCommonJS = (mod) => __copyProps(__defProp({}, "__esModule", { value: tru
 var bridgic_meta_exports = {};
 __export(bridgic_meta_exports, {
   grammars: () => grammars,
-  tags: () => tags
+  tags: () => tags,
+  unions: () => unions
 });
 module.exports = __toCommonJS(bridgic_meta_exports);
 const tags = { "TextBlock": { "block_type": "text" }, "ToolCallBlock": { "block_type": "tool_call" }, "ToolResultBlock": { "block_type": "tool_result" } };
 const grammars = {};
+const unions = { "ContentBlock": { "known": ["text", "tool_call", "tool_result"], "tag": "block_type" } };
 // Annotate the CommonJS export names for ESM import in node:
 0 && (module.exports = {
   grammars,
-  tags
+  tags,
+  unions
 });

@@ -20,13 +20,16 @@ var __toCommonJS = (mod) => __copyProps(__defProp({}, "__esModule", { value: tru
 var docent_meta_exports = {};
 __export(docent_meta_exports, {
   grammars: () => grammars,
-  tags: () => tags
+  tags: () => tags,
+  unions: () => unions
 });
 module.exports = __toCommonJS(docent_meta_exports);
 const tags = { "AgentRunMetadataItem": { "item_type": "agent_run_metadata" }, "AssistantMessage": { "role": "assistant" }, "ContentReasoning": { "type": "reasoning" }, "ContentText": { "type": "text" }, "DocentAssistantMessage": { "role": "assistant" }, "ReadingResultItem": { "item_type": "reading_result" }, "SystemMessage": { "role": "system" }, "ToolMessage": { "role": "tool" }, "ToolParams": { "type": "object" }, "TranscriptBlockContentItem": { "item_type": "block_content" }, "TranscriptBlockMetadataItem": { "item_type": "block_metadata" }, "TranscriptMetadataItem": { "item_type": "transcript_metadata" }, "UserMessage": { "role": "user" } };
 const grammars = {};
+const unions = { "ChatMessage": { "known": ["system", "user", "assistant", "tool"], "tag": "role" }, "CitationItem": { "known": ["agent_run_metadata", "transcript_metadata", "block_metadata", "block_content", "reading_result"], "tag": "item_type" }, "Content": { "known": ["text", "reasoning"], "tag": "type" }, "DocentChatMessage": { "known": ["system", "user", "assistant", "tool"], "tag": "role" } };
 // Annotate the CommonJS export names for ESM import in node:
 0 && (module.exports = {
   grammars,
-  tags
+  tags,
+  unions
 });

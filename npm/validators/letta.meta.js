@@ -20,13 +20,16 @@ var __toCommonJS = (mod) => __copyProps(__defProp({}, "__esModule", { value: tru
 var letta_meta_exports = {};
 __export(letta_meta_exports, {
   grammars: () => grammars,
-  tags: () => tags
+  tags: () => tags,
+  unions: () => unions
 });
 module.exports = __toCommonJS(letta_meta_exports);
 const tags = { "ApprovalRequestMessage": { "message_type": "approval_request_message" }, "ApprovalResponseMessage": { "message_type": "approval_response_message" }, "ApprovalReturn": { "type": "approval" }, "AssistantMessage": { "message_type": "assistant_message" }, "Base64Image": { "type": "base64" }, "EventMessage": { "event_type": "compaction", "message_type": "event_message" }, "HiddenReasoningMessage": { "message_type": "hidden_reasoning_message" }, "ImageContent": { "type": "image" }, "LettaErrorMessage": { "message_type": "error_message" }, "LettaImage": { "type": "letta" }, "LettaPing": { "message_type": "ping" }, "LettaStopReason": { "message_type": "stop_reason" }, "LettaUsageStatistics": { "message_type": "usage_statistics" }, "ReasoningMessage": { "message_type": "reasoning_message" }, "SummaryMessage": { "message_type": "summary_message" }, "SystemMessage": { "message_type": "system_message" }, "TextContent": { "type": "text" }, "ToolCallMessage": { "message_type": "tool_call_message" }, "ToolResult": { "type": "tool" }, "ToolReturn": { "type": "tool" }, "ToolReturnMessage": { "message_type": "tool_return_message" }, "UrlImage": { "type": "url" }, "UserMessage": { "message_type": "user_message" } };
 const grammars = { "LettaStreamingResponse": { "final": ["stopped", "finished"], "next": { "counted": { "error": "counted", "message": "counted", "ping": "counted", "stop": "finished" }, "finished": { "error": "finished", "ping": "finished" }, "open": { "error": "open", "message": "open", "ping": "open", "stop": "stopped", "usage": "counted" }, "stopped": { "error": "stopped", "ping": "stopped", "usage": "finished" } }, "roles": { "error": { "tags": ["error_message"] }, "message": { "dropped_as": "after_stop", "tags": ["system_message", "user_message", "assistant_message", "reasoning_message", "hidden_reasoning_message", "tool_call_message", "tool_return_message", "approval_request_message", "approval_response_message", "summary_message", "event_message"] }, "ping": { "tags": ["ping"] }, "stop": { "dropped_as": "duplicate_stop_reason", "tags": ["stop_reason"] }, "usage": { "dropped_as": "duplicate_usage", "tags": ["usage_statistics"] } }, "start": "open", "tag": "message_type" } };
+const unions = { "Approval": { "known": ["approval", "tool"], "tag": "type" }, "ImageSource": { "known": ["url", "base64", "letta"], "tag": "type" }, "LettaMessage": { "known": ["system_message", "user_message", "assistant_message", "reasoning_message", "hidden_reasoning_message", "tool_call_message", "tool_return_message", "approval_request_message", "approval_response_message", "summary_message", "event_message"], "tag": "message_type" }, "LettaStreamingResponse": { "known": ["system_message", "user_message", "assistant_message", "reasoning_message", "hidden_reasoning_message", "tool_call_message", "tool_return_message", "approval_request_message", "approval_response_message", "summary_message", "event_message", "ping", "error_message", "stop_reason", "usage_statistics"], "tag": "message_type" }, "UserContentPart": { "known": ["text", "image"], "tag": "type" } };
 // Annotate the CommonJS export names for ESM import in node:
 0 && (module.exports = {
   grammars,
-  tags
+  tags,
+  unions
 });

@@ -20,13 +20,16 @@ var __toCommonJS = (mod) => __copyProps(__defProp({}, "__esModule", { value: tru
 var swarm_meta_exports = {};
 __export(swarm_meta_exports, {
   grammars: () => grammars,
-  tags: () => tags
+  tags: () => tags,
+  unions: () => unions
 });
 module.exports = __toCommonJS(swarm_meta_exports);
 const tags = { "IToolCall": { "type": "function" } };
 const grammars = {};
+const unions = {};
 // Annotate the CommonJS export names for ESM import in node:
 0 && (module.exports = {
   grammars,
-  tags
+  tags,
+  unions
 });

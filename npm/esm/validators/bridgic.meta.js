@@ -3,3 +3,5 @@
 export const tags = {"TextBlock": {"block_type": "text"}, "ToolCallBlock": {"block_type": "tool_call"}, "ToolResultBlock": {"block_type": "tool_result"}};
 // Its stream grammars (schemas/<family>/grammars/), by union: what the stream readers follow.
 export const grammars = {};
+// Its tagged unions: the tag and the values it knows, to tell an unknown variant (core.js).
+export const unions = {"ContentBlock": {"known": ["text", "tool_call", "tool_result"], "tag": "block_type"}};

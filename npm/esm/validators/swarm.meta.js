@@ -3,3 +3,5 @@
 export const tags = {"IToolCall": {"type": "function"}};
 // Its stream grammars (schemas/<family>/grammars/), by union: what the stream readers follow.
 export const grammars = {};
+// Its tagged unions: the tag and the values it knows, to tell an unknown variant (core.js).
+export const unions = {};

@@ -2,7 +2,15 @@
 // `tsc --strict`). Each `// @ts-expect-error` fails the compile ("unused directive") if a guard
 // stopped narrowing or narrowed too far.
 import { isValid, parse, validate, type letta, type docent, type Violation } from "chatschema";
-import { isToolCallMessage, isValid as isLetta, type LettaMessage, type ToolCallMessage } from "chatschema/letta";
+import {
+  isLettaMessage,
+  isToolCallMessage,
+  isUnknownLettaMessage,
+  isValid as isLetta,
+  type LettaMessage,
+  type ToolCallMessage,
+  type UnknownLettaMessage,
+} from "chatschema/letta";
 import { isChatMessage } from "chatschema/docent";
 
 /** A guard narrows an unknown value in its true branch and leaves it unknown in the false one. */
@@ -73,4 +81,40 @@ export function located(violation: Violation): string {
   // @ts-expect-error: read-only
   violation.instancePath = "/other";
   return [path, message, keyword, instancePath, schemaPath, String(missing)].join(" ");
+}
+
+/** `{ unknown: "keep" }` adds the union's unknown variant, a member of its own that a known tag never narrows to. */
+export function keepUnknown(raw: unknown): string {
+  if (!isLettaMessage(raw, { unknown: "keep" })) return "invalid";
+  if (isUnknownLettaMessage(raw)) {
+    const kept: UnknownLettaMessage = raw;
+    const tag: string = kept.message_type; // the tag is a string: one this version does not know
+    return tag;
+  }
+  switch (raw.message_type) {
+    case "assistant_message":
+      return raw.message_type;
+    default: {
+      // every known member but the one handled: the unknown variant was taken out above
+      const rest: Exclude<LettaMessage["message_type"], "assistant_message"> = raw.message_type;
+      return rest;
+    }
+  }
+}
+
+/** Without the option, no unknown variant; with it, by name too. */
+export function unknownByName(raw: unknown): string {
+  if (isLettaMessage(raw)) {
+    // @ts-expect-error: no unknown variant without `{ unknown: "keep" }`
+    const kept: UnknownLettaMessage = raw;
+    return kept.message_type;
+  }
+  const message = parse("letta/LettaMessage", raw, { unknown: "keep" });
+  const either: LettaMessage | UnknownLettaMessage = message;
+  // @ts-expect-error: the result may be an unknown variant, not only a LettaMessage
+  const known: LettaMessage = parse("letta/LettaMessage", raw, { unknown: "keep" });
+  const strict: LettaMessage = parse("letta/LettaMessage", raw);
+  // a type that is not a union has no unknown variant: the option changes nothing in its type
+  const call: ToolCallMessage = parse("letta/ToolCallMessage", raw, { unknown: "keep" });
+  return [either, known, strict, call].length.toString();
 }
