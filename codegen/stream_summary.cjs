@@ -4,7 +4,7 @@
 "use strict";
 
 function summary(r) {
-  return {
+  const out = {
     messages: r.messages,
     stop_reason: r.stopReason ? r.stopReason.stop_reason : null,
     usage: r.usage,
@@ -14,6 +14,8 @@ function summary(r) {
     last_seq_id: r.lastSeqId,
     frames: r.frames.map((a) => (a.message !== undefined ? [a.outcome, a.message] : a.reason ? [a.outcome, a.reason] : [a.outcome])),
   };
+  if (r.unknown && r.unknown.length) out.unknown = r.unknown; // frames of later types, kept with unknown: "keep"
+  return out;
 }
 
 /** JSON text of a summary: a BigInt (an exact seq_id past 2**53) as its digits, as Python writes an int. */

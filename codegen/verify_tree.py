@@ -114,7 +114,7 @@ def stream_summary(result: Any) -> dict[str, Any]:
     def dump(model: Any) -> Any:
         return None if model is None else model.model_dump(mode="json", exclude_unset=True)
 
-    return {
+    summary = {
         "messages": [dump(m) for m in result.messages],
         "stop_reason": result.stop_reason.stop_reason if result.stop_reason else None,
         "usage": dump(result.usage),
@@ -127,6 +127,9 @@ def stream_summary(result: Any) -> dict[str, Any]:
             for a in result.frames
         ],
     }
+    if getattr(result, "unknown", None):  # frames of later types, kept with unknown="keep"
+        summary["unknown"] = [u.raw for u in result.unknown]
+    return summary
 
 
 def stream_outcome(example: dict[str, Any]) -> dict[str, Any] | str:

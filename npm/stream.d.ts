@@ -23,8 +23,9 @@ export declare class SseParser {
   close(): SseEvent | null;
 }
 
-/** `cut` (reassembleResumed only): an event a connection ended inside before the run was resumed. */
-export type Outcome = "message" | "replay" | "ping" | "stop_reason" | "usage" | "error" | "cancelled" | "done" | "cut" | "dropped";
+/** `cut` (reassembleResumed only): an event a connection ended inside before the run was resumed.
+ * `unknown` (with `unknown: "keep"`): a frame of a type this version does not know, kept in `unknown`. */
+export type Outcome = "message" | "replay" | "ping" | "stop_reason" | "usage" | "error" | "cancelled" | "done" | "cut" | "unknown" | "dropped";
 
 export type DropReason =
   | "after_stop"
@@ -63,6 +64,8 @@ export interface LettaStream {
   dropped: FrameAccount[];
   /** The seq_ids that never came, with `gaps: "report"` and from reassembleResumed (by default a gap throws). */
   gaps: SeqGap[];
+  /** With `unknown: "keep"`: the frames whose `message_type` this version does not know, as they came. */
+  unknown: letta.UnknownLettaStreamingResponse[];
 }
 
 /** seq_ids `first`..`last` never came. The messages on either side may lack frames of theirs that had those numbers. */
@@ -83,6 +86,8 @@ export interface ReassembleOptions {
   strict?: boolean;
   /** Default "error": a seq_id gap throws StreamError; "report" lists it in the result's `gaps`. */
   gaps?: "error" | "report";
+  /** Default "error": a frame of a type this version does not know throws StreamError; "keep" keeps it in `unknown`. */
+  unknown?: "error" | "keep";
 }
 
 /** A piece of an SSE body: text, or UTF-8 bytes cut anywhere (inside a character too). */

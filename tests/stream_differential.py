@@ -147,8 +147,12 @@ def _as_javascript_holds_it(value: Any) -> Any:
     return value
 
 
-# Where the two JSON parsers word their reasons, and Python's repr quotes with ' where JSON uses ".
-PARSER_WORDING = re.compile(r"(event data is not JSON|are not complete JSON after reassembly).*", re.DOTALL)
+# Where the two JSON parsers (and the two validators, pydantic and ajv) word their reasons, and
+# Python's repr quotes with ' where JSON uses ".
+PARSER_WORDING = re.compile(
+    r"(event data is not JSON|are not complete JSON after reassembly|not a valid letta/LettaStreamingResponse at \S+:).*",
+    re.DOTALL,
+)
 
 
 def _instant(value: Any) -> Any:

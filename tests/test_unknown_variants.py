@@ -211,3 +211,24 @@ def test_the_npm_package_follows_the_same_policy_on_every_union() -> None:
         assert got["invalidKnown"] == [[False, False, True]] * len(case["invalid"]) and got["invalidSame"]
         assert got["badTag"] == [False, False]
         assert got["badMode"] == 'TypeError: unknown is "error" or "keep", not "allow"'
+
+
+def test_the_stream_readers_keep_frames_of_later_types_on_request() -> None:
+    """The shared stream examples cover `reassemble_sse` in both languages; here the other readers."""
+    from chatschema.letta import UnknownLettaStreamingResponse
+    from chatschema.letta.stream import StreamError, reassemble, reassemble_resumed
+
+    say = {"message_type": "assistant_message", "id": "m-1", "date": "2025-10-01T12:30:45Z", "otid": "o-1"}
+    later = {"message_type": "compaction_status", "phase": "started", "seq_id": 2}
+    frames = [{**say, "content": "Hi", "seq_id": 1}, later, {**say, "content": "!", "seq_id": 3}]
+    frames.append({"message_type": "stop_reason", "stop_reason": "end_turn"})
+    with pytest.raises(StreamError, match=r"^frame 1: not a valid letta/LettaStreamingResponse"):
+        reassemble(frames)
+    result = reassemble(frames, unknown="keep")
+    assert [m.content for m in result.messages] == ["Hi!"]  # type: ignore[union-attr]
+    assert result.unknown == [UnknownLettaStreamingResponse(later)] and result.frames[1].outcome == "unknown"
+    body = "".join(f"data: {json.dumps(f)}\n\n" for f in frames) + "data: [DONE]\n\n"
+    resumed = reassemble_resumed([body[:40], body], unknown="keep")
+    assert resumed.unknown == result.unknown and resumed.messages == result.messages
+    with pytest.raises(ValueError, match="unknown is 'error' or 'keep'"):
+        reassemble(frames, unknown="allow")  # type: ignore[arg-type]

@@ -14,6 +14,8 @@ frame, in arrival order:
   (equal to them; a replay that differs is dropped as `replay_conflict`);
 - `ping`, `stop_reason`, `usage`, `error`, `cancelled`, `done` (`data: [DONE]`);
 - `cut` (`reassemble_resumed` only): an event a connection ended inside before the run was resumed;
+- `unknown` (with `unknown="keep"`): a frame whose `message_type` this version does not know, kept
+  as it came in the result's `unknown` (it plays no part in the grammar, and its `seq_id` counts);
 - `dropped`, with a reason: `after_stop` (a message frame after the stop reason),
   `duplicate_stop_reason`, `duplicate_usage`, `after_done`, `unknown_event` (an SSE event type
   other than message, error and cancelled), `replay_conflict`, `unterminated_event` (the body ends
@@ -64,11 +66,13 @@ from chatschema.letta import (
     LettaSseError,
     LettaStopReason,
     LettaUsageStatistics,
+    UnknownLettaStreamingResponse,
     parse_letta_message,
     parse_letta_streaming_response,
 )
 from chatschema.letta.grammar import Grammar, letta_stream
 from chatschema.letta.sse import SseEvent, iter_sse_events
+from chatschema.unknown import Unknown, check_mode, is_unknown
 
 __all__ = [
     "FrameAccount",
@@ -81,7 +85,9 @@ __all__ = [
     "reassemble_sse",
 ]
 
-Outcome = Literal["message", "replay", "ping", "stop_reason", "usage", "error", "cancelled", "done", "cut", "dropped"]
+Outcome = Literal[
+    "message", "replay", "ping", "stop_reason", "usage", "error", "cancelled", "done", "cut", "unknown", "dropped"
+]
 Gaps = Literal["error", "report"]
 SseBody = str | bytes | Iterable[str | bytes]
 
@@ -147,6 +153,8 @@ class LettaStream:
     frames: list[FrameAccount] = field(default_factory=list)
     gaps: list[SeqGap] = field(default_factory=list)
     """The `seq_id`s that never came, with `gaps="report"` (by default a gap raises StreamError)."""
+    unknown: list[UnknownLettaStreamingResponse] = field(default_factory=list)
+    """With `unknown="keep"`: the frames of types this version does not know, as they came, in order."""
 
     @property
     def dropped(self) -> list[FrameAccount]:
@@ -203,6 +211,7 @@ class _State:
     ended: bool = False  # an error or cancellation ended the stream early: unfinished messages are expected
     truncated: bool = False
     report_gaps: bool = False  # gaps="report": a seq_id gap is listed in the result, not raised
+    keep_unknown: bool = False  # unknown="keep": a frame of an unknown type is kept and accounted, not an error
     run_id: str | None = None  # with one_run: the run the frames so far belong to
     one_run: bool = False  # reassemble_resumed: a frame of another run is an error
 
@@ -219,15 +228,18 @@ def reassemble(
     complete: bool = True,
     strict: bool = False,
     gaps: Gaps = "error",
+    unknown: Unknown = "error",
 ) -> LettaStream:
     """Reassemble Letta stream frames, given in arrival order, into complete messages.
 
     With `complete=True` (the default) a stream that neither stopped (a stop reason) nor ended in
     an error or cancellation is truncated: StreamError. With `strict=True` any error, cancellation
     or dropped frame raises StreamError too. With `gaps="report"` a `seq_id` gap is listed in the
-    result's `gaps` instead of raised (the frames of several connections to one run, say).
+    result's `gaps` instead of raised (the frames of several connections to one run, say). With
+    `unknown="keep"` a frame whose `message_type` this version does not know is kept in the result's
+    `unknown` and accounted `unknown`, instead of an error (see `chatschema.unknown`).
     """
-    state = _State(report_gaps=_report(gaps))
+    state = _State(report_gaps=_report(gaps), keep_unknown=check_mode(unknown))
     with _no_cycle_collector():
         for index, frame in enumerate(frames):
             if isinstance(frame, SchemaModel):
@@ -240,19 +252,23 @@ def reassemble(
         return _finish_stream(state, complete=complete, strict=strict, sse=False)
 
 
-def reassemble_sse(body: SseBody, *, complete: bool = True, strict: bool = False, gaps: Gaps = "error") -> LettaStream:
+def reassemble_sse(
+    body: SseBody, *, complete: bool = True, strict: bool = False, gaps: Gaps = "error", unknown: Unknown = "error"
+) -> LettaStream:
     """Reassemble a raw Letta SSE body: the whole text, or its str/bytes chunks as they arrive.
 
     Beyond `reassemble`'s rules: with `complete=True` the body must end with `data: [DONE]`, an
     `event: error` or an `event: cancelled`.
     """
-    state = _State(report_gaps=_report(gaps))
+    state = _State(report_gaps=_report(gaps), keep_unknown=check_mode(unknown))
     with _no_cycle_collector():
         _read_body(state, body, 0)
         return _finish_stream(state, complete=complete, strict=strict, sse=True)
 
 
-def reassemble_resumed(bodies: Iterable[SseBody], *, complete: bool = True, strict: bool = False) -> LettaStream:
+def reassemble_resumed(
+    bodies: Iterable[SseBody], *, complete: bool = True, strict: bool = False, unknown: Unknown = "error"
+) -> LettaStream:
     """Reassemble one run from the SSE bodies of its connections, in the order they were opened:
     the first request's, then each resumed one's (`GET /runs/{run_id}/stream` with `starting_after`).
 
@@ -262,7 +278,7 @@ def reassemble_resumed(bodies: Iterable[SseBody], *, complete: bool = True, stri
     are reported in `gaps`, not raised (with `strict=True` they raise). Events are numbered across
     the bodies. Every frame must belong to one run (`run_id`); `complete` applies to the whole.
     """
-    state = _State(report_gaps=True, one_run=True)
+    state = _State(report_gaps=True, one_run=True, keep_unknown=check_mode(unknown))
     index = 0
     with _no_cycle_collector():
         for body in bodies:
@@ -474,6 +490,11 @@ def _take(state: _State, index: int, line: int | None, data: dict[str, Any]) -> 
             state.candidates.append(_Frame(index, line, data, seq))
             return
     where = _where(index, line)
+    if state.keep_unknown and is_unknown(data, "message_type", UnknownLettaStreamingResponse.known):
+        _record_seq(state, data)  # numbered like any frame: its seq_id is no gap
+        state.result.unknown.append(UnknownLettaStreamingResponse(data))
+        state.account(index, "unknown")
+        return
     model = _validate(data, where)
     if state.one_run:
         _check_run(state, data, where)

@@ -8,7 +8,8 @@
 //   result.messages; result.frames; result.dropped; result.errors; result.cancelled
 //   for await (const event of reassembleSseStream(response.body, { signal })) ...   // as it arrives
 import { validator } from "./letta.js";
-import { grammars } from "./validators/letta.meta.js";
+import { grammars, unions } from "./validators/letta.meta.js";
+import { isUnknownVariant, keepsUnknown } from "./core.js";
 
 const MAX_DEPTH = 1024; // chatschema.jsontext's limit (the deepest orjson reads)
 const CALLS = new Set(["tool_call_message", "approval_request_message"]);
@@ -17,6 +18,7 @@ const TEXT = { assistant_message: "content", reasoning_message: "reasoning", hid
 // The order of the frames (schemas/letta/grammars/LettaStreamingResponse.json): each frame type's
 // role, and a state machine over the roles; as in Python's chatschema.letta.grammar.
 const GRAMMAR = grammars.LettaStreamingResponse;
+const FRAME_TYPES = unions.LettaStreamingResponse.known; // what `unknown: "keep"` tells a later frame type by
 const ROLE = new Map(Object.entries(GRAMMAR.roles).flatMap(([role, spec]) => spec.tags.map((tag) => [tag, role])));
 
 function droppedAs(role) {
@@ -278,7 +280,7 @@ function bySize(a, b) {
 
 class State {
   constructor() {
-    this.result = { messages: [], stopReason: null, usage: null, errors: [], cancelled: null, done: false, lastSeqId: null, frames: [], gaps: [] };
+    this.result = { messages: [], stopReason: null, usage: null, errors: [], cancelled: null, done: false, lastSeqId: null, frames: [], gaps: [], unknown: [] };
     this.accounts = new Map();
     this.candidates = [];
     this.seqs = [];
@@ -290,6 +292,7 @@ class State {
     this.ended = false;
     this.truncated = false;
     this.reportGaps = false; // gaps: "report": a seq_id gap is listed in the result, not thrown
+    this.keepUnknown = false; // unknown: "keep": a frame of an unknown type is kept and accounted, not an error
     this.runId = null; // with oneRun: the run the frames so far belong to
     this.oneRun = false; // reassembleResumed: a frame of another run is an error
   }
@@ -343,6 +346,12 @@ function take(state, index, where, data) {
   const skeleton = skeletonOf(data);
   if (skeleton !== null && state.skeleton !== null && same(skeleton, state.skeleton)) {
     state.candidates.push({ index, where, data, seq: state.recordSeq(data) });
+    return;
+  }
+  if (state.keepUnknown && isUnknownVariant(data, "message_type", FRAME_TYPES)) {
+    state.recordSeq(data); // numbered like any frame: its seq_id is no gap
+    state.result.unknown.push(data);
+    state.account(index, "unknown");
     return;
   }
   validateAs("letta/LettaStreamingResponse", data, where);
@@ -781,6 +790,7 @@ function stateFor(options) {
   const gaps = options && options.gaps !== undefined ? options.gaps : "error";
   if (gaps !== "error" && gaps !== "report") throw new TypeError(`gaps is "error" or "report", not ${JSON.stringify(gaps)}`);
   state.reportGaps = gaps === "report";
+  state.keepUnknown = keepsUnknown(options);
   return state;
 }
 
@@ -833,7 +843,7 @@ function reassembleResumed(bodies, options) {
   if (bodies === null || bodies === undefined || typeof bodies === "string" || typeof bodies[Symbol.iterator] !== "function") {
     throw new TypeError(`reassembleResumed takes an iterable of SSE bodies (one per connection), not ${kindOf(bodies)}`);
   }
-  const state = stateFor({ gaps: "report" });
+  const state = stateFor({ gaps: "report", unknown: options ? options.unknown : undefined });
   state.oneRun = true;
   let index = 0;
   for (const body of bodies) {
