@@ -47,7 +47,12 @@ first. --family limits the types to some families.
 
 output: one line per invalid or malformed message, 'file:line: $.path: reason' ('file[index]'
 for array elements), or JSONL records with --format json; a summary on stderr.
-exit status: 0 all valid, 1 any invalid or malformed message, 2 usage error.
+
+--unknown: a message whose tag is a string no branch of its union has (a type from a later
+release) is invalid by default; 'warn' reports it as a warning line and counts it apart, 'allow'
+only counts it. Neither fails the run.
+exit status: 0 all valid (or of later types, with --unknown warn|allow), 1 any invalid or malformed
+message, 2 usage error.
 """
 
 
@@ -84,6 +89,13 @@ def _parser() -> argparse.ArgumentParser:
         "-j",
         type=int,
         help="processes to use (0: one per CPU; default: one per CPU for files of a few MiB or more, else 1)",
+    )
+    v.add_argument(
+        "--unknown",
+        choices=("error", "warn", "allow"),
+        default="error",
+        help="a message whose tag names a type this version does not know: invalid (default), counted and "
+        "reported as a warning, or counted only",
     )
     v.add_argument("--max-bytes", type=int, default=MAX_BYTES, help=f"largest message read (default {MAX_BYTES:,})")
     v.add_argument("--max-depth", type=int, default=MAX_DEPTH, help=f"deepest nesting (default {MAX_DEPTH})")
@@ -239,9 +251,9 @@ def validate(args: argparse.Namespace, stdin: BinaryIO, out: TextIO, err: TextIO
         )
         backend = "jsonschema"
     jobs = choose_jobs(args.jobs, args.paths, backend, err)
-    options = Options(args.schema, backend, families, args.max_depth, explain=not args.count_only)
+    options = Options(args.schema, backend, families, args.max_depth, not args.count_only, args.unknown)
     progress = args.progress if args.progress is not None else err.isatty()
-    reporter = Reporter(out, err, args.format, progress, show_schema=args.schema == AUTO)
+    reporter = Reporter(out, err, args.format, progress, args.schema == AUTO, args.unknown != "error")
     if args.dask is not None:
         from chatschema.dask.command import run_on_dask
 

@@ -64,7 +64,7 @@ function api() {
   if (built === void 0) built = (0, import_core.makeApi)([{ name: "bridgic", all, first, tags: import_bridgic_meta.tags, unions: import_bridgic_meta.unions }]);
   return built;
 }
-const version = "1.0.0";
+const version = "1.1.0";
 const schemaNames = /* @__PURE__ */ Object.freeze([
   "bridgic/ContentBlock",
   "bridgic/Message",

@@ -350,3 +350,22 @@ def test_spark_style_map_partitions(files: list[str]) -> None:
     for result in placed(results):
         reporter.add(result)
     assert out.getvalue() == expected(files)[0]
+
+
+def test_unknown_types_on_dask_as_in_the_command(client: Client, files: list[str]) -> None:
+    """`--unknown warn|allow`: the corpus's `role: bot` lines are counted and reported as the command does."""
+    address = str(client.scheduler_info()["address"])
+    for mode in ("warn", "allow"):
+        for fmt in ("text", "json"):
+            argv = ["--schema", SCHEMA, *LIMITS, "--unknown", mode, "--format", fmt, *files]
+            want = command(argv)
+            got = command([*argv, "--dask", address, "--block-size", "700"])
+            assert got[:2] == want[:2]
+            assert got[2].splitlines()[-1].split(" in ")[0] == want[2].splitlines()[-1].split(" in ")[0]
+            assert " of unknown types" in want[2] and ", 0 of unknown types" not in want[2]
+    report = validate(files, SCHEMA, client=client, unknown="warn")
+    frame = report.problems().compute()
+    assert set(frame[frame.status == "unknown"].message) == {"unknown role 'bot': a type this version does not know"}
+    assert report.total.unknown == sum(c.unknown for c in report.counts) > 0
+    with pytest.raises(ValueError, match="unknown is 'error', 'warn' or 'allow'"):
+        validate(files, SCHEMA, client=client, unknown="keep")

@@ -55,7 +55,7 @@ __all__ = [
 ]
 
 # The family's semantic version (schemas/bridgic/VERSION): `python -m codegen diff` says which bump an edit needs.
-VERSION = "1.0.0"
+VERSION = "1.1.0"
 
 
 class UnknownContentBlock(UnknownVariant):

@@ -56,6 +56,7 @@ class Counts:
     malformed: int = 0
     size: int = 0
     problems: int = 0
+    unknown: int = 0  # of a type from a later release (`--unknown warn|allow`)
     error: str = ""  # set when the file could not be read: "cannot read <source>: <why>"
 
 
@@ -180,6 +181,7 @@ def _add(counts: Counts, result: Result) -> None:
     counts.valid += result.valid
     counts.invalid += result.invalid
     counts.malformed += result.malformed
+    counts.unknown += result.unknown
     counts.size += result.size
 
 
@@ -199,7 +201,7 @@ def place(result: BlockResult, offset: int) -> Result:
     """A block's outcome as the engine's `Result`, its problems numbered in the whole file."""
     c = result.counts
     problems = [replace(p, number=p.number + offset) for p in result.problems] if offset else list(result.problems)
-    return Result(c.read, c.valid, c.invalid, c.malformed, c.size, c.items, problems)
+    return Result(c.read, c.valid, c.invalid, c.malformed, c.size, c.items, problems, c.unknown)
 
 
 def placed(results: Iterable[BlockResult]) -> Iterator[Result]:

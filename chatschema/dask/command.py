@@ -57,6 +57,7 @@ def run_on_dask(args: argparse.Namespace, options: Options, reporter: Reporter, 
                 each=args.each,
                 max_bytes=args.max_bytes,
                 max_depth=options.max_depth,
+                unknown=options.unknown,
                 progress_to=err if show_progress else None,
             )
             for error in report.errors:

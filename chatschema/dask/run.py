@@ -26,7 +26,7 @@ DEFAULT_BLOCK_SIZE = 16 * 1024 * 1024
 MAX_BYTES = 16 * 1024 * 1024  # as `chatschema validate --max-bytes`
 
 # The problems DataFrame: one row per violation of an invalid message, one per malformed message
-# (`path` empty, `message` the reason). `line` is the array index for `--each` input.
+# (`path` empty, `message` the reason), one per message of an unknown type with `unknown="warn"`. `line` is the array index for `--each` input.
 COLUMNS = {"file": "str", "line": "int64", "status": "str", "schema": "str", "path": "str", "message": "str"}
 
 
@@ -65,6 +65,8 @@ def _frame(offsets: Sequence[int], *results: BlockResult) -> pd.DataFrame:
         for p in place(result, offset).problems:
             if p.status == "malformed":
                 rows.append((p.source, p.number, p.status, None, None, p.reason))
+            elif p.status == "unknown":
+                rows.append((p.source, p.number, p.status, p.schema, None, p.reason))
             else:
                 rows.extend((p.source, p.number, p.status, p.schema, path, message) for path, message in p.errors)
     return pd.DataFrame(rows, columns=list(COLUMNS)).astype(COLUMNS)
@@ -93,7 +95,7 @@ class Report:
         """read / valid / invalid / malformed over every file."""
         total = Result()
         for c in self.counts:
-            total.add(Result(c.read, c.valid, c.invalid, c.malformed, c.size))
+            total.add(Result(c.read, c.valid, c.invalid, c.malformed, c.size, unknown=c.unknown))
         return total
 
     @property
@@ -101,7 +103,9 @@ class Report:
         """read / valid / invalid / malformed per file, in input order."""
         out: dict[str, Result] = {}
         for c in self.counts:
-            out.setdefault(c.source, Result()).add(Result(c.read, c.valid, c.invalid, c.malformed, c.size))
+            out.setdefault(c.source, Result()).add(
+                Result(c.read, c.valid, c.invalid, c.malformed, c.size, unknown=c.unknown)
+            )
         return out
 
     @property
@@ -150,6 +154,7 @@ def validate(
     max_depth: int = MAX_DEPTH,
     storage_options: Mapping[str, Any] | None = None,
     progress_to: TextIO | None = None,
+    unknown: str = "error",
 ) -> Report:
     """Validate files, glob patterns or fsspec URLs on a Dask cluster, as `chatschema validate` does.
 
@@ -158,12 +163,16 @@ def validate(
     `Report.results()` or `Report.problems()` asks for them. `client` defaults to the current one
     (`distributed.get_client()`); `progress_to` (e.g. `sys.stderr`) gets Dask's text progress bar.
     A file that cannot be read is reported in `Report.errors` and the others are validated.
+    `unknown` is `--unknown`: "error", "warn" (messages of types from a later release counted and
+    reported, status "unknown") or "allow" (counted only).
     Raises `UnknownSchemaError`, `ValueError` or `BackendUnavailable` for bad options, before any
     work is sent.
     """
     if block_size < 1:
         raise ValueError("block_size must be positive")
-    options = Options(schema, backend, tuple(families), max_depth)
+    if unknown not in ("error", "warn", "allow"):
+        raise ValueError(f"unknown is 'error', 'warn' or 'allow', not {unknown!r}")
+    options = Options(schema, backend, tuple(families), max_depth, unknown=unknown)
     Engine(options)  # an unknown schema or a missing backend fails here, not on every worker
     client = client or get_client()
     files, errors = expand([paths] if isinstance(paths, str) else paths, storage_options)

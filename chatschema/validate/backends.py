@@ -20,6 +20,7 @@ from typing import Any
 from urllib.parse import urljoin
 
 from chatschema import schemas
+from chatschema.unknown import is_unknown
 
 BACKENDS = ("jsonschema", "fast")
 AUTO = "auto"
@@ -323,6 +324,24 @@ class Checker:
                         self._by_tag[key] = hit
                 return list(hit[0]), hit[1]
         return schemas.violations_counted(message, name)
+
+    def unknown_of(self, message: Any) -> tuple[str, str, str] | None:
+        """For a message of a type from a later release: (the union, its tag, the tag's value). That
+        is an object whose tag is a string no branch of the union has: the schema's union, or under
+        `auto` a message union whose tag it carries when no message type matched it. Else None."""
+        if not isinstance(message, dict):
+            return None
+        if self.schema != AUTO:
+            union = schemas.unions().get(self.schema)
+            if union is None or not is_unknown(message, union.tag, frozenset(union.branches)):
+                return None
+            return union.name, union.tag, message[union.tag]
+        if self.candidates(message):
+            return None
+        for t in self.types:
+            if t.tag is not None and is_unknown(message, t.tag, frozenset(t.values)):
+                return t.name, t.tag, message[t.tag]
+        return None
 
     def _no_candidate(self, message: Any) -> tuple[str, list[schemas.Violation], int]:
         if not isinstance(message, dict):

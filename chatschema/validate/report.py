@@ -17,6 +17,8 @@ def text_line(problem: Problem, show_schema: bool = False) -> str:
     where = printable_name(problem.where)
     if problem.status == "malformed":
         return f"{where}: malformed: {problem.reason}"
+    if problem.status == "unknown":
+        return f"{where}: warning: {problem.reason}" + (f" [{problem.schema}]" if show_schema else "")
     reasons = "; ".join(f"{path}: {message}" for path, message in problem.errors)
     if problem.omitted:
         reasons += f"; and {problem.omitted:,} more violation{'s' if problem.omitted != 1 else ''}"
@@ -31,6 +33,10 @@ def json_record(problem: Problem) -> str:
     record["status"] = problem.status
     if problem.status == "malformed":
         record["reason"] = problem.reason
+    elif problem.status == "unknown" and problem.tag is not None:
+        record["schema"] = problem.schema
+        record["reason"] = problem.reason
+        record["tag"], record["value"] = problem.tag
     else:
         record["schema"] = problem.schema
         record["errors"] = [
@@ -80,9 +86,16 @@ class Reporter:
     """Prints problems to `out` as they come, a progress bar on `err` when asked, and the summary."""
 
     def __init__(
-        self, out: TextIO, err: TextIO, fmt: str = "text", progress: bool = False, show_schema: bool = False
+        self,
+        out: TextIO,
+        err: TextIO,
+        fmt: str = "text",
+        progress: bool = False,
+        show_schema: bool = False,
+        show_unknown: bool = False,
     ) -> None:
         self.out = out
+        self.show_unknown = show_unknown  # `--unknown warn|allow`: the summary counts them
         self.err = err
         self.fmt = fmt
         self.progress = progress
@@ -129,8 +142,9 @@ class Reporter:
         t = self.total
         elapsed = time.perf_counter() - self.started
         rate = t.read / elapsed if elapsed > 0 else 0.0
+        unknown = f", {t.unknown:,} of unknown types" if self.show_unknown else ""
         return (
-            f"{t.read:,} read, {t.valid:,} valid, {t.invalid:,} invalid, {t.malformed:,} malformed "
+            f"{t.read:,} read, {t.valid:,} valid, {t.invalid:,} invalid, {t.malformed:,} malformed{unknown} "
             f"in {elapsed:.2f}s ({rate:,.0f} msg/s)"
         )
 

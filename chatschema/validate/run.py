@@ -12,7 +12,7 @@ from operator import not_
 from typing import Any, cast
 
 from chatschema.jsontext import MAX_DEPTH, Malformed, loader, needs_depth_check, parse, too_deep
-from chatschema.schemas import Violation
+from chatschema.schemas import Violation, short_repr
 
 from .backends import Checker
 from .pool import Workers, workers
@@ -30,6 +30,7 @@ class Options:
     families: tuple[str, ...] = ()
     max_depth: int = MAX_DEPTH
     explain: bool = True  # False: invalid messages are counted, not explained (`--count-only`)
+    unknown: str = "error"  # a message of a type from a later release: "error", "warn" or "allow" (`--unknown`)
 
 
 @dataclass(frozen=True)
@@ -39,12 +40,13 @@ class Problem:
     source: str
     indexed: bool
     number: int  # line number, or array index when `indexed` (within its chunk, until `run` places it)
-    status: str  # "invalid" or "malformed"
-    schema: str | None  # the schema it was checked against (invalid only)
+    status: str  # "invalid", "malformed" or "unknown" (`--unknown warn`)
+    schema: str | None  # the schema it was checked against (invalid and unknown only)
     errors: tuple[tuple[str, str], ...] = ()  # (JSON path, reason) for an invalid message
-    reason: str = ""  # why a malformed message could not be read
+    reason: str = ""  # why a malformed message could not be read; for an unknown one, what its tag says
     omitted: int = 0  # violations beyond the first `schemas.MAX_VIOLATIONS`, counted only
     violations: tuple[Violation, ...] = ()  # the same violations whole (keyword, pointers, params)
+    tag: tuple[str, str] | None = None  # an unknown one's tag and the value no branch has
 
     @property
     def where(self) -> str:
@@ -62,12 +64,14 @@ class Result:
     size: int = 0
     items: int = 0  # lines or elements the chunk held, blank lines included
     problems: list[Problem] = field(default_factory=list)
+    unknown: int = 0  # messages of a type from a later release, with `--unknown warn` or `allow`
 
     def add(self, other: Result) -> None:
         self.read += other.read
         self.valid += other.valid
         self.invalid += other.invalid
         self.malformed += other.malformed
+        self.unknown += other.unknown
         self.size += other.size
 
 
@@ -95,7 +99,7 @@ class Engine:
         result = Result(valid=valid, size=chunk.size, items=len(items))
         for i in suspects:
             self._slow(chunk, i, result)
-        result.read = result.valid + result.invalid + result.malformed
+        result.read = result.valid + result.invalid + result.malformed + result.unknown
         return result
 
     def _fast(self, items: list[Item], suspects: list[int]) -> int:
@@ -171,6 +175,8 @@ class Engine:
         except Malformed as exc:
             hint = _jsonl_hint(item, self.loads) if chunk.document else ""
             return malformed((f"{exc} (--max-depth)" if exc.too_deep else str(exc)) + hint)
+        if self.options.unknown != "error" and self._kept_unknown(chunk, number, value, result):
+            return None
         if not self.options.explain:
             if self.checker.is_valid(value):
                 result.valid += 1
@@ -190,6 +196,22 @@ class Engine:
             Problem(chunk.source, chunk.indexed, number, "invalid", schema, errors, omitted=omitted, violations=found)
         )
         return None
+
+    def _kept_unknown(self, chunk: Chunk, number: int, value: Any, result: Result) -> bool:
+        """Count a message of a type from a later release (`--unknown warn|allow`), reported with
+        `warn`; whether it was one."""
+        found = self.checker.unknown_of(value)
+        if found is None:
+            return False
+        result.unknown += 1
+        if self.options.unknown == "warn":
+            union, tag, tag_value = found
+            reason = f"unknown {tag} {short_repr(tag_value)}: a type this version does not know"
+            unknown = Problem(
+                chunk.source, chunk.indexed, number, "unknown", union, reason=reason, tag=(tag, tag_value)
+            )
+            result.problems.append(unknown)
+        return True
 
 
 _ARRAY_HINT = " (a top-level array: --each validates its elements)"

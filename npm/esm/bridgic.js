@@ -18,7 +18,7 @@ function api() {
 }
 
 /** The family's semantic version (schemas/bridgic/VERSION). */
-export const version = "1.0.0";
+export const version = "1.1.0";
 /** Every schema name of the family, sorted. */
 export const schemaNames = /* @__PURE__ */ Object.freeze([
   "bridgic/ContentBlock",

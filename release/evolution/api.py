@@ -72,6 +72,7 @@ def _field(stmt: ast.AnnAssign) -> str:
 
 def _python_entries(path: Path, kind: str) -> dict[str, str]:
     entries: dict[str, str] = {}
+    functions: dict[str, list[ast.FunctionDef]] = {}
     tree = ast.parse(path.read_text(encoding="utf-8"))
     for stmt in tree.body:
         if isinstance(stmt, ast.ClassDef):
@@ -95,7 +96,25 @@ def _python_entries(path: Path, kind: str) -> dict[str, str]:
         ):
             entries[f"TypedDict alias {stmt.target.id}"] = _text(stmt.value)
         elif isinstance(stmt, ast.FunctionDef) and kind == "function" and not stmt.name.startswith("_"):
-            entries[f"function {stmt.name}"] = f"({_text(stmt.args)}) -> {_text(stmt.returns)}"
+            functions.setdefault(stmt.name, []).append(stmt)
+    for name, definitions in functions.items():
+        entries.update(_function_entries(name, definitions))
+    return entries
+
+
+def _signature(stmt: ast.FunctionDef) -> str:
+    return f"({_text(stmt.args)}) -> {_text(stmt.returns)}"
+
+
+def _function_entries(name: str, definitions: list[ast.FunctionDef]) -> dict[str, str]:
+    """A function's signature. An overloaded function's API is its overloads: the first (the form
+    a call written for a version without them selects) under the function's name, each other as
+    `(overload N)`; the implementation after them adds nothing."""
+    overloads = [d for d in definitions if any(_text(x) in ("overload", "typing.overload") for x in d.decorator_list)]
+    if not overloads:
+        return {f"function {name}": _signature(definitions[-1])}
+    entries = {f"function {name}": _signature(overloads[0])}
+    entries.update((f"function {name} (overload {i})", _signature(d)) for i, d in enumerate(overloads[1:], start=2))
     return entries
 
 
@@ -185,10 +204,52 @@ def compare_api(family: str, old: dict[str, str], new: dict[str, str]) -> list[A
         if old[key] == new[key]:
             continue
         loosened = old[key].endswith("(required)") and new[key].startswith(old[key].removesuffix(" (required)"))
+        loosened = loosened or (key.startswith("function ") and widened(old[key], new[key]))
         members = member_changes(old[key], new[key]) if key.startswith("TypeScript interface ") else ()
         detail = f"{old[key]}  ->  {new[key]}"
         out.append(ApiChange(family, key, "changed", detail, MINOR if loosened else MAJOR, members))
     return out
+
+
+def _parameters(signature: str) -> ast.arguments | None:
+    try:
+        definition = ast.parse(f"def f{signature}: pass").body[0]
+    except SyntaxError:
+        return None
+    return definition.args if isinstance(definition, ast.FunctionDef) else None
+
+
+def _members_of(annotation: ast.expr | None) -> set[str]:
+    """The top-level members of a `|` union annotation, as text."""
+    if isinstance(annotation, ast.BinOp) and isinstance(annotation.op, ast.BitOr):
+        return _members_of(annotation.left) | _members_of(annotation.right)
+    return {_text(annotation)}
+
+
+def _accepts(old: ast.arg, new: ast.arg) -> bool:
+    return old.arg == new.arg and _members_of(old.annotation) <= _members_of(new.annotation)
+
+
+def widened(old: str, new: str) -> bool:
+    """Whether a function signature `new` takes every call `old` took, and returns the same: the same
+    positional parameters, each accepting at least what it did, and only keyword-only parameters
+    with a default added (`(data: A) -> R` to `(data: A | B, *, mode: M = 'x') -> R`)."""
+    a, b = _parameters(old.split(" -> ")[0]), _parameters(new.split(" -> ")[0])
+    if a is None or b is None or old.split(" -> ", 1)[1:] != new.split(" -> ", 1)[1:]:
+        return False
+    old_positional, new_positional = [*a.posonlyargs, *a.args], [*b.posonlyargs, *b.args]
+    if len(old_positional) != len(new_positional) or len(a.defaults) > len(b.defaults):
+        return False
+    if _text(a.vararg) != _text(b.vararg) or _text(a.kwarg) != _text(b.kwarg):
+        return False
+    if not all(_accepts(x, y) for x, y in zip(old_positional, new_positional, strict=True)):
+        return False
+    new_keywords = {arg.arg: (arg, default) for arg, default in zip(b.kwonlyargs, b.kw_defaults, strict=True)}
+    for arg, default in zip(a.kwonlyargs, a.kw_defaults, strict=True):
+        found = new_keywords.pop(arg.arg, None)
+        if found is None or not _accepts(arg, found[0]) or (default is not None and found[1] is None):
+            return False
+    return all(default is not None for _, default in new_keywords.values())
 
 
 def _owner_added(field_key: str, added: list[str]) -> bool:

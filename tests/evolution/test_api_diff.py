@@ -79,7 +79,10 @@ def changes(tmp: Path, **new: str) -> dict[str, ApiChange]:
 def test_entries_of_the_generated_package() -> None:
     entries = api_entries(ROOT, "docent")
     assert entries is not None
-    assert entries["function parse_chat_message"] == "(data: Mapping[str, Any] | SchemaModel) -> ChatMessage"
+    assert entries["function parse_chat_message"] == (
+        "(data: Mapping[str, Any] | SchemaModel | UnknownVariant, *, unknown: Literal['error']='error') -> ChatMessage"
+    )
+    assert entries["function parse_chat_message (overload 2)"].endswith("-> ChatMessage | UnknownChatMessage")
     assert entries["Pydantic field ContentText.refusal"] == "bool | None = None"
     assert entries["TypedDict field ContentText.refusal"] == "NotRequired[bool | None]"
     assert "TypeScript interface ContentText" in entries and "TypeScript interface DocentSchemas" not in entries
@@ -145,3 +148,40 @@ def test_typescript_types(tmp_path: Path) -> None:
     assert found["TypeScript interface Msg"].change == "changed" and found["TypeScript interface Msg"].bump == MAJOR
     gone = changes(tmp_path / "2", ts=TS.replace("export type Body = string | Content[];\n", ""))
     assert gone["TypeScript type Body"].change == "removed"
+
+
+OVERLOADED = '''
+@overload
+def parse_msg(data: Mapping[str, Any] | SchemaModel | Unknown, *, mode: Literal["error"] = "error") -> Msg: ...
+@overload
+def parse_msg(data: Mapping[str, Any] | SchemaModel | Unknown, *, mode: Mode) -> Msg | UnknownMsg: ...
+def parse_msg(data: Mapping[str, Any] | SchemaModel | Unknown, *, mode: Mode = "error") -> Msg | UnknownMsg:
+    """Parse."""
+'''
+
+
+def test_an_overloaded_function_is_its_overloads_and_a_widened_one_is_minor(tmp_path: Path) -> None:
+    found = changes(tmp_path, init=OVERLOADED)
+    first = found["function parse_msg"]  # the form an old call selects: it takes every old call
+    assert (first.change, first.bump) == ("changed", MINOR)
+    assert first.detail.endswith(
+        "(data: Mapping[str, Any] | SchemaModel | Unknown, *, mode: Literal['error']='error') -> Msg"
+    )
+    second = found["function parse_msg (overload 2)"]
+    assert (second.change, second.bump) == ("added", MINOR) and second.detail.endswith("-> Msg | UnknownMsg")
+    assert len(found) == 2  # the implementation after the overloads adds nothing
+
+
+def test_a_signature_that_refuses_an_old_call_or_returns_otherwise_is_major(tmp_path: Path) -> None:
+    breaking = {
+        "narrowed": "def parse_msg(data: Mapping[str, Any]) -> Msg: ...",
+        "renamed": "def parse_msg(payload: Mapping[str, Any] | SchemaModel) -> Msg: ...",
+        "required keyword": "def parse_msg(data: Mapping[str, Any] | SchemaModel, *, mode: str) -> Msg: ...",
+        "new positional": "def parse_msg(data: Mapping[str, Any] | SchemaModel, mode: str) -> Msg: ...",
+        "return widened": "def parse_msg(data: Mapping[str, Any] | SchemaModel) -> Msg | None: ...",
+    }
+    for why, init in breaking.items():
+        change = changes(tmp_path / why.replace(" ", "_"), init=init)["function parse_msg"]
+        assert change.bump == MAJOR, why
+    kept = "def parse_msg(data: Mapping[str, Any] | SchemaModel | bytes, *, strict: bool = True) -> Msg: ..."
+    assert changes(tmp_path / "kept", init=kept)["function parse_msg"].bump == MINOR
