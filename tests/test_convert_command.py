@@ -245,3 +245,19 @@ def test_bytes_that_are_not_utf8_are_one_line(inputs: Path, name: str) -> None:
     text = done.stderr.decode()
     assert done.returncode == 1 and done.stdout == b"" and "Traceback" not in text, text
     assert text.startswith(f"chatschema convert: {name}") and "UTF-8" in text and text.count("\n") == 1, text
+
+
+def test_a_lenient_conversion_sets_aside_stream_frames_of_later_types(tmp_path: Path) -> None:
+    """A stream with frames of types this version does not know: strict fails on it, lenient reads it
+    with unknown="keep", sets each such frame aside and counts it in the summary."""
+    example = json.loads((EXAMPLES / "streams" / "unknown_frame_types_kept.json").read_text())
+    (tmp_path / "later.sse").write_text("".join(example["sse"]))
+    strict = _run("--from", "letta", "later.sse", cwd=tmp_path)
+    assert strict.returncode == 1 and b"not a valid letta/LettaStreamingResponse" in strict.stderr
+    lenient = _run("--from", "letta", "--lenient", "later.sse", cwd=tmp_path)
+    assert lenient.returncode == 0 and b"2 messages, 2 set aside" in lenient.stderr
+    aside = json.loads(lenient.stdout)["metadata"]["chatschema"]["set_aside"]
+    assert [(a["index"], a["value"]["message_type"]) for a in aside] == [
+        (None, "compaction_status"),
+        (None, "trace_metadata"),
+    ]

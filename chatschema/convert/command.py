@@ -13,6 +13,7 @@ from pathlib import Path
 from typing import Any, BinaryIO, TextIO
 
 from chatschema.jsontext import MAX_DEPTH, Malformed, loader, parse
+from chatschema.unknown import Unknown
 
 from .errors import ConversionError
 
@@ -126,7 +127,7 @@ def _converted(args: argparse.Namespace, path: str, stdin: BinaryIO, err: TextIO
     name = "<stdin>" if path == "-" else path
     try:
         data = _read(stdin if path == "-" else None, path, args.max_bytes)
-        source, lines = _source(data, _format(args.input, path, data), args.source == "letta")
+        source, lines = _source(data, _format(args.input, path, data), args.source == "letta", args.lenient)
         run_name = args.name if args.name is not None else (None if path == "-" else Path(path).stem)
         run = _converter(args.source)(source, strict=not args.lenient, name=run_name)
     except _InputError as exc:
@@ -179,8 +180,10 @@ def _format(chosen: str, path: str, data: bytes) -> str:
     return "sse"
 
 
-def _source(data: bytes, form: str, letta: bool) -> tuple[Any, list[int]]:
-    """What the converter takes, and for JSONL the line number of each message."""
+def _source(data: bytes, form: str, letta: bool, lenient: bool = False) -> tuple[Any, list[int]]:
+    """What the converter takes, and for JSONL the line number of each message. A lenient run reads
+    a stream's frames of later types too (the converter sets them aside)."""
+    unknown: Unknown = "keep" if lenient else "error"
     loads = loader()
     if form == "sse":
         if not letta:
@@ -188,7 +191,7 @@ def _source(data: bytes, form: str, letta: bool) -> tuple[Any, list[int]]:
         from chatschema.letta.stream import StreamError, reassemble_sse
 
         try:
-            return reassemble_sse(data), []
+            return reassemble_sse(data, unknown=unknown), []
         except StreamError as exc:
             raise _InputError(f": {exc}") from None
     if form == "json":
@@ -210,7 +213,7 @@ def _source(data: bytes, form: str, letta: bool) -> tuple[Any, list[int]]:
     if not messages:
         raise _InputError(": empty input: no messages")
     if letta and (form == "frames" or (form == "jsonl" and any(_stream_only(m) for m in messages))):
-        return _reassembled(messages), []
+        return _reassembled(messages, unknown), []
     return messages, lines
 
 
@@ -229,10 +232,10 @@ def _stream_only(frame: Any) -> bool:
     return fragment or frame.get("message_type") in _STREAM_FRAMES
 
 
-def _reassembled(frames: list[Any]) -> Any:
+def _reassembled(frames: list[Any], unknown: Unknown) -> Any:
     from chatschema.letta.stream import StreamError, reassemble
 
     try:
-        return reassemble(frames)
+        return reassemble(frames, unknown=unknown)
     except StreamError as exc:
         raise _InputError(f": {exc}") from None

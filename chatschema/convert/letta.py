@@ -71,6 +71,9 @@ def _unpack(source: Any, conversion: Conversion) -> tuple[list[dict[str, Any] | 
         raise ConversionError(None, "$", "expected a list of Letta messages, a LettaResponse or a reassembled stream")
     parts = {k: _field(source, k) for k in ("stop_reason", "usage")}
     outcome = {k: to_jsonable_python(v, by_alias=True) for k, v in parts.items() if v is not None}
+    for frame in _field(source, "unknown") or ():  # a stream read with unknown="keep": frames of later types
+        reason = f"a stream frame of a type this version does not know ({frame.tag!r})"
+        conversion.cannot(None, "$", reason, frame.model_dump())
     return conversion.checked(raw, "letta/LettaMessage", "Letta message"), outcome
 
 

@@ -28,7 +28,7 @@ class Conversion:
     set_aside: list[dict[str, Any]] = field(default_factory=list)
     functions: dict[str, str] = field(default_factory=dict)  # tool_call_id -> the function called
 
-    def cannot(self, index: int, where: str, reason: str, value: Any) -> None:
+    def cannot(self, index: int | None, where: str, reason: str, value: Any) -> None:
         """An input with no counterpart: an error when strict, else kept in the run's metadata."""
         if self.strict:
             raise ConversionError(index, where, reason)
