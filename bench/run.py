@@ -34,6 +34,7 @@ import argparse
 import gc
 import importlib
 import os
+import random
 import statistics
 import subprocess
 import sys
@@ -279,8 +280,22 @@ def dask_runs(path: Path, count: int, jobs2_rate: float, block_sizes: list[str],
     )
 
 
+def _small_corpora(tmp: Path, count: int, seed: int) -> dict[str, Path]:
+    """Short user messages (~60 bytes), all valid and all with an unknown role: explaining costs the
+    most against checking there, per byte."""
+    rng = random.Random(seed)
+    paths = {"small, all valid": tmp / "small-valid.jsonl", "small, all invalid (role)": tmp / "small-bot.jsonl"}
+    with open(paths["small, all valid"], "wb") as valid, open(paths["small, all invalid (role)"], "wb") as bot:
+        for i in range(count):
+            message = {"role": "user", "content": f"message {i} about {rng.choice(['weather', 'code', 'cats'])}"}
+            valid.write(orjson.dumps(message) + b"\n")
+            bot.write(orjson.dumps({**message, "role": "bot"}) + b"\n")
+    return paths
+
+
 def explanations(tmp: Path, count: int, seed: int, ceiling: float) -> None:
-    """All-valid, 1%-bad and all-invalid corpora, explained and counted only (`--count-only`)."""
+    """All-valid, 1%-bad and all-invalid corpora, explained and counted only (`--count-only`); then
+    short messages, all valid and all invalid. `x valid`: against the all-valid run of its group."""
     corpora = {"all valid": tmp / "valid.jsonl", "1% bad": tmp / "bad1.jsonl", "all invalid (role)": tmp / "bot.jsonl"}
     with open(corpora["all valid"], "wb") as valid, open(corpora["all invalid (role)"], "wb") as bot:
         for line, _ in generate("docent/ChatMessage", count, seed, bad_rate=0.0):
@@ -290,17 +305,18 @@ def explanations(tmp: Path, count: int, seed: int, ceiling: float) -> None:
         for line, _ in generate("docent/ChatMessage", count, seed):
             bad.write(line + b"\n")
     print(f"\n## explanations: --backend fast --jobs 1, {count:,} Docent messages per corpus")
-    print(f"{'corpus':>20} {'mode':>12} {'seconds':>8} {'msg/s':>10} {'x valid':>8} {'x orjson':>9}   summary")
-    base = 0.0
-    for label, path in corpora.items():
-        for mode in ("explained", "count-only"):
-            elapsed, _, summary = end_to_end(path, count, 1, *(["--count-only"] if mode == "count-only" else []))
-            rate = count / elapsed
-            base = base or rate
-            print(
-                f"{label:>20} {mode:>12} {elapsed:>8.2f} {rate:>10,.0f} {rate / base:>8.2f} {rate / ceiling:>9.2f}   "
-                f"{summary.removeprefix('chatschema validate: ')}"
-            )
+    print(f"{'corpus':>26} {'mode':>12} {'seconds':>8} {'msg/s':>10} {'x valid':>8} {'x orjson':>9}   summary")
+    for group in (corpora, _small_corpora(tmp, count, seed)):
+        base = 0.0
+        for label, path in group.items():
+            for mode in ("explained", "count-only"):
+                elapsed, _, summary = end_to_end(path, count, 1, *(["--count-only"] if mode == "count-only" else []))
+                rate = count / elapsed
+                base = base or rate
+                print(
+                    f"{label:>26} {mode:>12} {elapsed:>8.2f} {rate:>10,.0f} {rate / base:>8.2f} {rate / ceiling:>9.2f}   "
+                    f"{summary.removeprefix('chatschema validate: ')}"
+                )
 
 
 def main() -> int:

@@ -73,9 +73,12 @@ def test_the_cache_of_explanations_by_tag_is_bounded() -> None:
     for n in range(5000):
         _, found, omitted = checker.explain({"role": f"bot{n}"})
         assert omitted == 0
-        assert found == [
+        assert list(found) == [
             schemas.Violation(
                 "$", f"unknown role 'bot{n}', expected one of 'system', 'user', 'assistant', 'tool'", "discriminator"
             )
         ]
     assert len(checker._by_tag) == 4096
+    # explained once per tag: the same violations, shared (an immutable tuple) until the cache is full
+    assert checker.explain({"role": "bot7"})[1] is checker.explain({"role": "bot7", "x": 1})[1]
+    assert isinstance(checker.explain({"role": "bot7"})[1], tuple)

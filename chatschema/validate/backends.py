@@ -13,7 +13,7 @@ invalid if the reference rejects it too.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 from functools import cache
 from typing import Any
@@ -267,7 +267,7 @@ class Checker:
         self._unions_by_name = {
             n: u for n, u in schemas.unions().items() if checks_only_the_tag(lookup(schemas.schema_id(n)).contents)
         }
-        self._by_tag: dict[tuple[str, bool, str], tuple[list[schemas.Violation], int]] = {}
+        self._by_tag: dict[tuple[str, bool, str], tuple[tuple[schemas.Violation, ...], int]] = {}
         build = fast_is_valid if backend == "fast" else reference_is_valid
         if schema == AUTO:
             self.types = message_types(families)
@@ -292,9 +292,10 @@ class Checker:
     def _auto_is_valid(self, message: Any) -> bool:
         return any(self.tests[name](message) for name in self.candidates(message))
 
-    def explain(self, message: Any) -> tuple[str, list[schemas.Violation], int]:
+    def explain(self, message: Any) -> tuple[str, Sequence[schemas.Violation], int]:
         """The schema the message was checked against, the reference's first violations (empty:
-        valid, at most `schemas.MAX_VIOLATIONS`) and the number of the others.
+        valid, at most `schemas.MAX_VIOLATIONS`) and the number of the others. Messages explained by
+        their tag alone share one tuple of violations (the same object, from a cache).
 
         Under `auto`, a message whose tag no union knows is explained as a union explains an
         unknown tag, listing the values of every union with that tag.
@@ -309,7 +310,7 @@ class Checker:
                 return name, [], 0
         return (names[0], *self._violations(message, names[0]))  # invalid under all: the first explains
 
-    def _violations(self, message: Any, name: str) -> tuple[list[schemas.Violation], int]:
+    def _violations(self, message: Any, name: str) -> tuple[Sequence[schemas.Violation], int]:
         """`schemas.violations_counted`, but a union message with a missing or unknown tag (which
         is explained by its tag alone) is explained once per tag value, then from a cache."""
         union = self._unions_by_name.get(name)
@@ -319,10 +320,11 @@ class Checker:
                 key = (name, tag is _MISSING, tag if isinstance(tag, str) else "")
                 hit = self._by_tag.get(key)
                 if hit is None:
-                    hit = schemas.violations_counted(message, name)
+                    found, omitted = schemas.violations_counted(message, name)
+                    hit = (tuple(found), omitted)
                     if len(self._by_tag) < 4096:
                         self._by_tag[key] = hit
-                return list(hit[0]), hit[1]
+                return hit
         return schemas.violations_counted(message, name)
 
     def unknown_of(self, message: Any) -> tuple[str, str, str] | None:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 import json
 import re
 import time
@@ -12,23 +13,35 @@ from chatschema.schemas import Violation
 from .run import Problem, Result
 
 
+def _where(problem: Problem) -> str:
+    """`file:line` or `file[index]`, the file's name printable (numbers are: only the name is escaped)."""
+    name = _printable_source(problem.source)
+    return f"{name}[{problem.number}]" if problem.indexed else f"{name}:{problem.number}"
+
+
 def text_line(problem: Problem, show_schema: bool = False) -> str:
     """`file:line: $.path: reason` (`file[index]` for array elements); several violations joined by `; `."""
-    where = printable_name(problem.where)
+    where = _where(problem)
     if problem.status == "malformed":
         return f"{where}: malformed: {problem.reason}"
     if problem.status == "unknown":
         return f"{where}: warning: {problem.reason}" + (f" [{problem.schema}]" if show_schema else "")
-    reasons = "; ".join(f"{path}: {message}" for path, message in problem.errors)
+    reasons = _reasons(problem.errors)
     if problem.omitted:
         reasons += f"; and {problem.omitted:,} more violation{'s' if problem.omitted != 1 else ''}"
     suffix = f" [{problem.schema}]" if show_schema and problem.schema else ""
     return f"{where}: {reasons}{suffix}"
 
 
+@functools.lru_cache(maxsize=256)
+def _reasons(errors: tuple[tuple[str, str], ...]) -> str:
+    """`path: message; ...`, once per distinct errors: a run of one wrong tag explains many messages alike."""
+    return "; ".join([f"{path}: {message}" for path, message in errors])
+
+
 def json_record(problem: Problem) -> str:
     """The same as one JSON object (a JSONL line)."""
-    record: dict[str, object] = {"file": printable_name(problem.source)}
+    record: dict[str, object] = {"file": _printable_source(problem.source)}
     record["index" if problem.indexed else "line"] = problem.number
     record["status"] = problem.status
     if problem.status == "malformed":
@@ -76,6 +89,12 @@ def printable_name(source: str) -> str:
 
 
 _CONTROL = re.compile("[\x00-\x1f\x7f-\x9f\u2028\u2029]")
+
+
+@functools.lru_cache(maxsize=256)
+def _printable_source(source: str) -> str:
+    """`printable_name` of a file, once per file: every problem of a file names it."""
+    return printable_name(source)
 
 
 def _escaped(found: re.Match[str]) -> str:

@@ -77,9 +77,15 @@ def test_lines_that_do_not_parse_are_never_checked_in_the_hot_loop() -> None:
     engine.checker.is_valid = counting
     lines = [b"", b"{", USER.encode(), b"  ", b"[1,", USER.encode()] * 100
     suspects: list[int] = []
-    assert engine._fast(list(lines), suspects) == 200
+    parsed: dict[int, object] = {}
+    assert engine._fast(list(lines), suspects, parsed) == 200
     assert len(checked) == 200
     assert suspects == [i for i, line in enumerate(lines) if line != USER.encode()]
+    assert parsed == {}  # what did not parse is parsed again by the slow path, for its reason
+    bot = b'{"role": "bot", "content": "x"}'
+    suspects.clear()
+    assert engine._fast([USER.encode(), bot], suspects, parsed) == 1
+    assert suspects == [1] and parsed == {1: {"role": "bot", "content": "x"}}  # parsed once, explained from it
 
 
 @pytest.mark.parametrize(("backend", "collector_on"), [("jsonschema", True), ("fast", False)])
