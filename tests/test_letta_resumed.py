@@ -20,16 +20,9 @@ from chatschema.letta.sse import iter_sse_events
 from chatschema.letta.stream import SeqGap, StreamError, reassemble, reassemble_resumed, reassemble_sse
 from codegen.verify_tree import stream_summary
 from tests.node import HERE, PACKAGE, node_env, run_node
+from tests.test_letta_stream import DATE, RUN, STREAMS, load
 
-RESUMED = Path(__file__).parent.parent / "schemas" / "letta" / "examples" / "streams" / "resumed"
-VECTORS = sorted(RESUMED.glob("*.json"))
-RUN = "run-8a7b6c5d-4e3f-2a1b-0c9d-8e7f6a5b4c3d"
-DATE = "2025-10-01T12:30:45+00:00"
-
-
-def load(path: Path) -> dict[str, Any]:
-    vector: dict[str, Any] = json.loads(path.read_text(encoding="utf-8"))
-    return vector
+VECTORS = sorted((STREAMS / "resumed").glob("*.json"))
 
 
 def summary(bodies: list[Any], options: dict[str, Any]) -> dict[str, Any] | str:
