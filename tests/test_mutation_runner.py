@@ -489,3 +489,23 @@ def test_a_resumed_run_reuses_the_baselines_of_its_tree(tmp_path: Path, monkeypa
         other = {"pkg/other.py": mutants("pkg/other.py", "Y = 1\n")}
         runner._Plan(args, space).prepare(other)  # a module the kept map does not cover: measured again
         assert ran == ["coverage", "coverage"]
+
+
+def test_class_creation_hooks_and_what_they_call_count_as_run_at_import() -> None:
+    """`__init_subclass__` runs when a subclass is defined: in another module's import, which no
+    test's coverage holds; so do the functions it calls. Other methods run when called."""
+    source = textwrap.dedent(
+        """\
+        class Base:
+            def __init_subclass__(cls, **kwargs):
+                cls.flag = label(1)
+
+            def method(self):
+                return 5
+
+        def label(x):
+            return x < 2
+        """
+    )
+    found = {m.description: m.at_import for m in python_mutants("m.py", source)}
+    assert found == {"1 -> 2": True, "Lt -> LtE": True, "2 -> 3": True, "5 -> 6": False}

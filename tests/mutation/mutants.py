@@ -109,20 +109,32 @@ def _skipped(node: ast.AST) -> set[int]:
 
 
 _CACHES = {"cache", "lru_cache", "cached_property"}
+# Methods Python (or pydantic) calls while a class statement runs: a subclass defined in another
+# module (a generated model) runs them at its import, which coverage gives to no test.
+_CLASS_HOOKS = {"__init_subclass__", "__pydantic_init_subclass__", "__set_name__"}
+
+
+def _class_hooks(tree: ast.Module) -> list[ast.FunctionDef]:
+    """The creation hooks of the module's classes (see _CLASS_HOOKS)."""
+    classes = [n for n in ast.walk(tree) if isinstance(n, ast.ClassDef)]
+    return [m for c in classes for m in c.body if isinstance(m, ast.FunctionDef) and m.name in _CLASS_HOOKS]
+
+
+def _calls(node: ast.AST) -> set[str]:
+    return {c.func.id for c in ast.walk(node) if isinstance(c, ast.Call) and isinstance(c.func, ast.Name)}
 
 
 def _run_once(tree: ast.Module) -> set[str]:
-    """Top-level functions whose result is cached (`@cache`), and every top-level function they call.
+    """Top-level functions whose result is cached (`@cache`), and every top-level function they, or a
+    class's creation hooks (`__init_subclass__`), call.
 
-    Their lines run in the first test that needs them only, while every later test uses what they
-    computed: for test selection they count as run at import.
+    Their lines run in the first test that needs them only (or while a module is imported), while
+    every later test uses what they computed: for test selection they count as run at import.
     """
     defs = {n.name: n for n in tree.body if isinstance(n, ast.FunctionDef | ast.AsyncFunctionDef)}
-    calls = {
-        name: {c.func.id for c in ast.walk(node) if isinstance(c, ast.Call) and isinstance(c.func, ast.Name)}
-        for name, node in defs.items()
-    }
+    calls = {name: _calls(node) for name, node in defs.items()}
     todo = [n for n, node in defs.items() if any(_name(_called(d)) in _CACHES for d in node.decorator_list)]
+    todo.extend(name for hook in _class_hooks(tree) for name in _calls(hook))
     found: set[str] = set()
     while todo:
         name = todo.pop()
@@ -140,6 +152,7 @@ def _sites(tree: ast.Module) -> list[_Site]:
     """Every mutable expression, in source order, with the statement and scope around it."""
     skip = _skipped(tree)
     once = _run_once(tree)
+    hooks = {id(hook) for hook in _class_hooks(tree)}
     found: list[_Site] = []
 
     def visit(
@@ -173,7 +186,9 @@ def _sites(tree: ast.Module) -> list[_Site]:
                     name = f"{qualname}.{node.name}" if qualname else node.name
                     # A function's body runs when it is called; a class body at import, like the module's.
                     # A cached function's body, once per process: like import (see _run_once).
-                    runs_at_import = isinstance(node, ast.ClassDef) or (qualname == "" and node.name in once)
+                    runs_at_import = (
+                        isinstance(node, ast.ClassDef) or (qualname == "" and node.name in once) or id(node) in hooks
+                    )
                     visit(child, statement, node, name, at_import and runs_at_import)
                 elif isinstance(node, ast.Lambda) and field == "body":
                     visit(child, statement, scope, qualname, False)
