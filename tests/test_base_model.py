@@ -42,3 +42,23 @@ def test_a_dump_deeper_than_pydantic_serializes_keeps_text_as_text() -> None:
     assert json.loads(dumped) == {"class": "é", "deep": nested(300, "déjà vu")}
     assert model.model_dump(mode="json")["deep"] == nested(300, "déjà vu")
     assert "\\u00e9" in model.model_dump_json(ensure_ascii=True)  # as asked
+
+
+class Old(SchemaModel):
+    """As the generator writes a deprecated property."""
+
+    old: int | None = Field(None, deprecated=True, description="Kept for old clients. Use `new`.")
+
+
+def test_a_deprecated_field_warns_where_it_is_read_naming_its_replacement() -> None:
+    model = Old.model_validate({"old": 1})
+    with pytest.warns(DeprecationWarning) as caught:
+        assert model.old == 1
+    assert [str(w.message) for w in caught] == ["Old.old is deprecated; use `new` instead"]
+    assert caught[0].filename == __file__  # the line that read it, not the descriptor's
+
+
+def test_a_deprecation_names_only_a_replacement_in_backticks() -> None:
+    from chatschema._base import deprecation_message
+
+    assert deprecation_message("M", "k", "Use `` for nothing.") == "M.k is deprecated: Use `` for nothing."
