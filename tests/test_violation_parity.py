@@ -141,3 +141,21 @@ def test_schema_paths_point_into_the_bundle() -> None:
                 step = step.replace("~1", "/").replace("~0", "~")
                 node_ = node_[int(step)] if isinstance(node_, list) else node_[step]
             assert steps[-1] == record["keyword"] or record["keyword"] == "type", record  # type: a union-wide one
+
+
+def test_a_keyword_of_an_inline_items_schema_is_located_under_items() -> None:
+    """`items` holds one schema, not a map of named ones: its keywords sit at `.../items/<keyword>`
+    (no invalid example fails inside an inline `items` schema)."""
+    payload = {
+        "message_type": "usage_statistics",
+        "completion_tokens": 1,
+        "prompt_tokens": 1,
+        "total_tokens": 2,
+        "step_count": 1,
+        "run_ids": ["run-1", 1],
+    }
+    [violation] = schemas.violations(payload, "letta/LettaUsageStatistics")
+    assert (violation.instance_path, violation.schema_path) == (
+        "/run_ids/1",
+        "#/$defs/LettaUsageStatistics/properties/run_ids/items/type",
+    )
