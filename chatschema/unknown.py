@@ -22,7 +22,7 @@ from __future__ import annotations
 import copy
 import importlib
 import json
-from collections.abc import Mapping
+from collections.abc import Collection, Mapping
 from functools import cache
 from typing import TYPE_CHECKING, Any, ClassVar, Literal, TypeVar
 
@@ -88,13 +88,15 @@ class UnknownVariant:
         return hash((type(self), self.tag))
 
     def __repr__(self) -> str:
-        return f"{type(self).__name__}({self.tag_name}={self.tag!r}, {len(self.raw)} keys)"
+        from chatschema.schemas import short_repr  # bounded, whatever the tag's size
+
+        return f"{type(self).__name__}({self.tag_name}={short_repr(self.tag)}, {len(self.raw)} keys)"
 
 
 V = TypeVar("V", bound=UnknownVariant)
 
 
-def is_unknown(data: object, tag: str, known: frozenset[str]) -> bool:
+def is_unknown(data: object, tag: str, known: Collection[str]) -> bool:
     """Whether `data` is an object whose `tag` is a string none of `known`."""
     if not isinstance(data, Mapping):
         return False

@@ -222,3 +222,19 @@ def test_node_reports_gaps_on_request_and_refuses_other_values() -> None:
     assert out["wrong"] == 'TypeError: gaps is "error" or "report", not "ignore"'
     assert out["one"] == "TypeError: reassembleResumed takes an iterable of SSE bodies (one per connection), not string"
     assert out["streamed"] == out["gaps"]  # the stream reader as it arrives takes the same option
+
+
+def test_hostile_connections_are_one_line_errors() -> None:
+    """No connection at all, a body that is not UTF-8, a frame nested too deep, a run_id that is
+    code-like text: each a StreamError of one line, or plain data."""
+    with pytest.raises(StreamError, match=r"^stream truncated"):
+        reassemble_resumed([])
+    with pytest.raises(StreamError, match=r"^event 0: the body is not UTF-8"):
+        reassemble_resumed([b"data: \xff\n\n"])
+    deep = "data: " + "[" * 1100 + "]" * 1100 + "\n\n"
+    with pytest.raises(StreamError, match=r"^event 0 .*not JSON: nesting too deep"):
+        reassemble_resumed(["data: {}"[:3], deep])
+    code = "'; DROP TABLE runs; --"
+    frame = {**_say(1, "hi", "x"), "run_id": code}
+    body = _event(frame) + _event({**STOP, "run_id": code}) + "data: [DONE]\n\n"
+    assert reassemble_resumed([body]).messages[0].run_id == code

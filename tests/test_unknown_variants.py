@@ -232,3 +232,19 @@ def test_the_stream_readers_keep_frames_of_later_types_on_request() -> None:
     assert resumed.unknown == result.unknown and resumed.messages == result.messages
     with pytest.raises(ValueError, match="unknown is 'error' or 'keep'"):
         reassemble(frames, unknown="allow")  # type: ignore[arg-type]
+
+
+def test_hostile_input_in_the_lenient_mode_is_refused_or_kept_as_data() -> None:
+    """Lenient parsing reads JSON under the same rules: nothing, bytes that are not UTF-8, nesting
+    too deep are errors; a tag that reads like code is only a string kept."""
+    from chatschema.letta import UnknownLettaMessage, parse_letta_message, parse_letta_message_json
+
+    deep = '{"message_type": "later", "x": ' + "[" * 1100 + "]" * 1100 + "}"
+    for text in ("", b"\xff\xfe", b'{"message_type": "\xff"}', deep, "[]", "null"):
+        with pytest.raises(ValidationError):
+            parse_letta_message_json(text, unknown="keep")
+    code = "__import__('os').system('echo pwned')"
+    kept = parse_letta_message_json(json.dumps({"message_type": code}), unknown="keep")
+    assert isinstance(kept, UnknownLettaMessage) and kept.tag == code
+    huge = parse_letta_message({"message_type": "x" * 1_000_000}, unknown="keep")
+    assert len(repr(huge)) < 200  # the tag cut as messages quote values, whatever its size

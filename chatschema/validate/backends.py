@@ -335,13 +335,13 @@ class Checker:
             return None
         if self.schema != AUTO:
             union = schemas.unions().get(self.schema)
-            if union is None or not is_unknown(message, union.tag, frozenset(union.branches)):
+            if union is None or not is_unknown(message, union.tag, union.branches):
                 return None
             return union.name, union.tag, message[union.tag]
         if self.candidates(message):
             return None
         for t in self.types:
-            if t.tag is not None and is_unknown(message, t.tag, frozenset(t.values)):
+            if t.tag is not None and is_unknown(message, t.tag, t.values):
                 return t.name, t.tag, message[t.tag]
         return None
 
