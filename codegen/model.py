@@ -112,7 +112,8 @@ class NamedType:
     properties: tuple[Property, ...]  # inherited ones first, in `allOf` order, then its own
     own_properties: tuple[str, ...]
     required: frozenset[str]
-    bases: tuple[str, ...]  # the types its `allOf` `$ref`s name
+    bases: tuple[str, ...]  # the object types its `allOf` `$ref`s name: it has their properties
+    also_one_of: tuple[str, ...]  # the unions its `allOf` `$ref`s name: it is also one of their branches
     refs: frozenset[str]  # the type names its `$ref`s name (data skipped)
     closure: tuple[str, ...]  # itself and every type name it reaches, breadth first
     union: Union | None  # its own union, when kind is "union"
@@ -279,12 +280,17 @@ class _Resolver:
         """Where a `$ref` written in `file` points."""
         return ref_target_file(ref, file), ref_target_name(ref)
 
-    def bases(self, place: Place) -> Iterator[Place]:
+    def all_of(self, place: Place) -> Iterator[Place]:
         """The places of a definition's `allOf` `$ref`s that resolve."""
         for part in _list(self.defs[place].get("allOf")):
             ref = _schema(part).get("$ref")
             if isinstance(ref, str) and self.target(ref, place[0]) in self.defs:
                 yield self.target(ref, place[0])
+
+    def bases(self, place: Place) -> Iterator[Place]:
+        """The places of a definition's base types: its `allOf` `$ref`s but to unions (a union has
+        no properties to inherit; a type that names one is also one of its branches)."""
+        return (base for base in self.all_of(place) if _kind(self.defs[base]) != "union")
 
     def property(self, name: str, owner: Place, required: bool) -> Property:
         """The property `name` declared by `owner`, as a type that requires it or not sees it (made once)."""
@@ -400,11 +406,8 @@ def _named_type(
         properties=tuple(resolver.property(n, owner, n in required) for n, owner in owners.items()),
         own_properties=tuple(_schema(schema.get("properties"))),
         required=frozenset(required),
-        bases=tuple(
-            ref_target_name(part["$ref"])
-            for part in _list(schema.get("allOf"))
-            if isinstance(part, Mapping) and "$ref" in part
-        ),
+        bases=tuple(name for _, name in resolver.bases(place)),
+        also_one_of=tuple(p[1] for p in resolver.all_of(place) if _kind(resolver.defs[p]) == "union"),
         refs=refs,
         closure=closure,
         union=union if kind == "union" else None,

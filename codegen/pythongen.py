@@ -22,6 +22,7 @@ from .constraints import with_constraints
 from .escape import py_literal
 from .families import BASE_CLASSES, DEFAULT_BASE
 from .model import FamilyModel, NamedType
+from .names import ref_target_name
 from .native import View, view
 
 DATE_TIME_TYPE = "chatschema._types.DateTime"
@@ -170,7 +171,19 @@ def python_view(family: FamilyModel, t: NamedType, *, native: bool) -> View:
     """What a Python generator reads for `t` (codegen/native.py): Pydantic models keep the native
     constraints (`native`), TypedDicts none; each description also states its constraints."""
     described = walk.transform(t.definition, _described)
-    return view(described, native=native, hand_checked_not=t.name in BASE_CLASSES.get(family.name, {}))
+    if t.also_one_of:
+        described = _without_parts(described, frozenset(t.also_one_of))
+    seen = view(described, native=native, hand_checked_not=t.name in BASE_CLASSES.get(family.name, {}))
+    # a union in `allOf` is no base class: the generator would cross it with the bases into a class
+    # per branch; the type keeps its own and its bases' fields, and its check says the rest
+    return View(seen.definition, True) if t.also_one_of else seen
+
+
+def _without_parts(definition: Any, unions: frozenset[str]) -> Any:
+    """`definition` without the `allOf` `$ref`s to `unions`."""
+    parts = [p for p in definition["allOf"] if ref_target_name(p.get("$ref", "")) not in unions]
+    out = {k: v for k, v in definition.items() if k != "allOf"}
+    return {**out, "allOf": parts} if parts else out
 
 
 def _described(original: Mapping[str, Any], node: dict[str, Any]) -> dict[str, Any]:

@@ -28,7 +28,7 @@ from .escape import ts_comment
 from .families import CLOSED_TS_FAMILIES
 from .layout import FAMILY_TS_MODULES, NPM_PACKAGE, REPO
 from .model import FamilyModel
-from .names import EXTENSION
+from .names import EXTENSION, ref_target_name
 from .render import render, shipped_schema
 
 NODE_DIR = Path(__file__).parent / "node"
@@ -196,11 +196,22 @@ def _flattened(family: FamilyModel, name: str, schema: Mapping[str, Any]) -> Map
     parts = schema.get("allOf")
     if not isinstance(parts, tuple) or not all(isinstance(p, Mapping) and set(p) == {"$ref"} for p in parts):
         return schema
-    properties = family.types[name].properties
+    t = family.types[name]
     flat = {k: v for k, v in schema.items() if k != "allOf"}
-    flat["properties"] = {p.name: p.schema for p in properties}
-    flat["required"] = [p.name for p in properties if p.required]
-    return flat
+    flat["properties"] = {p.name: p.schema for p in t.properties}
+    flat["required"] = [p.name for p in t.properties if p.required]
+    if not t.also_one_of:
+        return flat
+    # also one of a union's branches: `Union & <Name>Fields`, the fields under a name of their own
+    # (json-schema-to-typescript would number it)
+    unions = [p for p in parts if ref_target_name(p["$ref"]) in t.also_one_of]
+    fields = {**flat, "title": f"{name}Fields", "description": f"The fields of {name} beside its {_or(t.also_one_of)}."}
+    outer: dict[str, Any] = {k: flat[k] for k in ("title", "description", "deprecated") if k in flat}
+    return {**outer, "allOf": (*unions, fields)}
+
+
+def _or(names: tuple[str, ...]) -> str:
+    return " and ".join(names)
 
 
 def ts_input(family: FamilyModel) -> dict[str, Any]:

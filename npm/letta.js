@@ -33,17 +33,45 @@ __export(letta_exports, {
   PayloadError: () => import_core2.PayloadError,
   UnknownSchemaError: () => import_core2.UnknownSchemaError,
   fromSdk: () => fromSdk,
+  isAdvancedDiffPreview: () => isAdvancedDiffPreview,
   isApproval: () => isApproval,
+  isApprovalReceivedMessage: () => isApprovalReceivedMessage,
   isApprovalRequestMessage: () => isApprovalRequestMessage,
+  isApprovalRequestedMessage: () => isApprovalRequestedMessage,
   isApprovalResponseMessage: () => isApprovalResponseMessage,
   isApprovalReturn: () => isApprovalReturn,
   isAssistantMessage: () => isAssistantMessage,
+  isAutoApprovalMessage: () => isAutoApprovalMessage,
   isBase64Image: () => isBase64Image,
+  isBootstrapSessionStateRequest: () => isBootstrapSessionStateRequest,
+  isCanUseToolControlRequest: () => isCanUseToolControlRequest,
+  isCanUseToolResponse: () => isCanUseToolResponse,
+  isCanUseToolResponseAllow: () => isCanUseToolResponseAllow,
+  isCanUseToolResponseDeny: () => isCanUseToolResponseDeny,
+  isCancelAckMessage: () => isCancelAckMessage,
   isCompactionStats: () => isCompactionStats,
+  isControlErrorResponse: () => isControlErrorResponse,
+  isControlRequest: () => isControlRequest,
+  isControlRequestBody: () => isControlRequestBody,
+  isControlResponse: () => isControlResponse,
+  isControlResponseBody: () => isControlResponseBody,
+  isControlSuccessResponse: () => isControlSuccessResponse,
+  isDiffHunk: () => isDiffHunk,
+  isDiffHunkLine: () => isDiffHunkLine,
+  isDiffPreview: () => isDiffPreview,
+  isEffectiveSleeptimeSettings: () => isEffectiveSleeptimeSettings,
+  isErrorMessage: () => isErrorMessage,
   isEventMessage: () => isEventMessage,
+  isExecuteExternalToolRequest: () => isExecuteExternalToolRequest,
+  isExternalToolDefinition: () => isExternalToolDefinition,
+  isExternalToolResultContent: () => isExternalToolResultContent,
+  isExternalToolResultResponse: () => isExternalToolResultResponse,
+  isFallbackDiffPreview: () => isFallbackDiffPreview,
   isHiddenReasoningMessage: () => isHiddenReasoningMessage,
   isImageContent: () => isImageContent,
   isImageSource: () => isImageSource,
+  isInitializeControlRequest: () => isInitializeControlRequest,
+  isInterruptControlRequest: () => isInterruptControlRequest,
   isLettaErrorMessage: () => isLettaErrorMessage,
   isLettaImage: () => isLettaImage,
   isLettaMessage: () => isLettaMessage,
@@ -56,25 +84,81 @@ __export(letta_exports, {
   isLettaStreamingResponse: () => isLettaStreamingResponse,
   isLettaTurn: () => isLettaTurn,
   isLettaUsageStatistics: () => isLettaUsageStatistics,
+  isListMessagesControlRequest: () => isListMessagesControlRequest,
+  isMcpServerStatus: () => isMcpServerStatus,
+  isMessageContentPart: () => isMessageContentPart,
+  isMessageEnvelope: () => isMessageEnvelope,
+  isMessageWire: () => isMessageWire,
+  isOmittedReasoningContent: () => isOmittedReasoningContent,
+  isQueueBatchDequeuedEvent: () => isQueueBatchDequeuedEvent,
+  isQueueBlockedEvent: () => isQueueBlockedEvent,
+  isQueueClearedEvent: () => isQueueClearedEvent,
+  isQueueItemContent: () => isQueueItemContent,
+  isQueueItemDroppedEvent: () => isQueueItemDroppedEvent,
+  isQueueItemEnqueuedEvent: () => isQueueItemEnqueuedEvent,
+  isQueueItemKind: () => isQueueItemKind,
+  isQueueItemSource: () => isQueueItemSource,
+  isQueueSnapshotItem: () => isQueueSnapshotItem,
+  isQueueSnapshotMessage: () => isQueueSnapshotMessage,
+  isReasoningContent: () => isReasoningContent,
   isReasoningMessage: () => isReasoningMessage,
+  isRecoverPendingApprovalsControlRequest: () => isRecoverPendingApprovalsControlRequest,
+  isRecoverPendingApprovalsResponsePayload: () => isRecoverPendingApprovalsResponsePayload,
+  isRecoveryMessage: () => isRecoveryMessage,
+  isRedactedReasoningContent: () => isRedactedReasoningContent,
+  isRegisterExternalToolsRequest: () => isRegisterExternalToolsRequest,
+  isResultMessage: () => isResultMessage,
+  isRetryMessage: () => isRetryMessage,
+  isSDKAssistantMessage: () => isSDKAssistantMessage,
+  isSDKErrorCode: () => isSDKErrorCode,
+  isSDKErrorMessage: () => isSDKErrorMessage,
+  isSDKInitMessage: () => isSDKInitMessage,
+  isSDKMessage: () => isSDKMessage,
+  isSDKReasoningMessage: () => isSDKReasoningMessage,
+  isSDKResultMessage: () => isSDKResultMessage,
+  isSDKRetryMessage: () => isSDKRetryMessage,
+  isSDKStreamEventMessage: () => isSDKStreamEventMessage,
+  isSDKStreamEventPayload: () => isSDKStreamEventPayload,
+  isSDKToolCallMessage: () => isSDKToolCallMessage,
+  isSDKToolResultMessage: () => isSDKToolResultMessage,
+  isSkillSource: () => isSkillSource,
+  isStopReasonType: () => isStopReasonType,
+  isStreamEvent: () => isStreamEvent,
   isSummaryMessage: () => isSummaryMessage,
+  isSyncCompleteMessage: () => isSyncCompleteMessage,
+  isSystemInitMessage: () => isSystemInitMessage,
   isSystemMessage: () => isSystemMessage,
   isTextContent: () => isTextContent,
   isToolCall: () => isToolCall,
+  isToolCallContent: () => isToolCallContent,
   isToolCallDelta: () => isToolCallDelta,
   isToolCallMessage: () => isToolCallMessage,
+  isToolExecutionFinishedMessage: () => isToolExecutionFinishedMessage,
+  isToolExecutionStartedMessage: () => isToolExecutionStartedMessage,
   isToolResult: () => isToolResult,
   isToolReturn: () => isToolReturn,
+  isToolReturnContent: () => isToolReturnContent,
   isToolReturnMessage: () => isToolReturnMessage,
+  isTranscriptBackfillMessage: () => isTranscriptBackfillMessage,
+  isTranscriptSupplementMessage: () => isTranscriptSupplementMessage,
   isUnknownApproval: () => isUnknownApproval,
+  isUnknownCanUseToolResponse: () => isUnknownCanUseToolResponse,
+  isUnknownControlRequestBody: () => isUnknownControlRequestBody,
+  isUnknownControlResponseBody: () => isUnknownControlResponseBody,
+  isUnknownDiffPreview: () => isUnknownDiffPreview,
   isUnknownImageSource: () => isUnknownImageSource,
   isUnknownLettaMessage: () => isUnknownLettaMessage,
   isUnknownLettaStreamingResponse: () => isUnknownLettaStreamingResponse,
+  isUnknownMessageContentPart: () => isUnknownMessageContentPart,
+  isUnknownSDKMessage: () => isUnknownSDKMessage,
   isUnknownUserContentPart: () => isUnknownUserContentPart,
+  isUnknownWireMessage: () => isUnknownWireMessage,
+  isUnpreviewableDiffPreview: () => isUnpreviewableDiffPreview,
   isUrlImage: () => isUrlImage,
   isUserContentPart: () => isUserContentPart,
   isUserMessage: () => isUserMessage,
   isValid: () => isValid,
+  isWireMessage: () => isWireMessage,
   parse: () => parse,
   schemaNames: () => schemaNames,
   validate: () => validate,
@@ -93,19 +177,47 @@ function api() {
   if (built === void 0) built = (0, import_core.makeApi)([{ name: "letta", all, first, tags: import_letta_meta.tags, unions: import_letta_meta.unions }]);
   return built;
 }
-const version = "2.0.0";
+const version = "2.1.0";
 const schemaNames = /* @__PURE__ */ Object.freeze([
+  "letta/AdvancedDiffPreview",
   "letta/Approval",
+  "letta/ApprovalReceivedMessage",
   "letta/ApprovalRequestMessage",
+  "letta/ApprovalRequestedMessage",
   "letta/ApprovalResponseMessage",
   "letta/ApprovalReturn",
   "letta/AssistantMessage",
+  "letta/AutoApprovalMessage",
   "letta/Base64Image",
+  "letta/BootstrapSessionStateRequest",
+  "letta/CanUseToolControlRequest",
+  "letta/CanUseToolResponse",
+  "letta/CanUseToolResponseAllow",
+  "letta/CanUseToolResponseDeny",
+  "letta/CancelAckMessage",
   "letta/CompactionStats",
+  "letta/ControlErrorResponse",
+  "letta/ControlRequest",
+  "letta/ControlRequestBody",
+  "letta/ControlResponse",
+  "letta/ControlResponseBody",
+  "letta/ControlSuccessResponse",
+  "letta/DiffHunk",
+  "letta/DiffHunkLine",
+  "letta/DiffPreview",
+  "letta/EffectiveSleeptimeSettings",
+  "letta/ErrorMessage",
   "letta/EventMessage",
+  "letta/ExecuteExternalToolRequest",
+  "letta/ExternalToolDefinition",
+  "letta/ExternalToolResultContent",
+  "letta/ExternalToolResultResponse",
+  "letta/FallbackDiffPreview",
   "letta/HiddenReasoningMessage",
   "letta/ImageContent",
   "letta/ImageSource",
+  "letta/InitializeControlRequest",
+  "letta/InterruptControlRequest",
   "letta/LettaErrorMessage",
   "letta/LettaImage",
   "letta/LettaMessage",
@@ -118,19 +230,68 @@ const schemaNames = /* @__PURE__ */ Object.freeze([
   "letta/LettaStreamingResponse",
   "letta/LettaTurn",
   "letta/LettaUsageStatistics",
+  "letta/ListMessagesControlRequest",
+  "letta/McpServerStatus",
+  "letta/MessageContentPart",
+  "letta/MessageEnvelope",
+  "letta/MessageWire",
+  "letta/OmittedReasoningContent",
+  "letta/QueueBatchDequeuedEvent",
+  "letta/QueueBlockedEvent",
+  "letta/QueueClearedEvent",
+  "letta/QueueItemContent",
+  "letta/QueueItemDroppedEvent",
+  "letta/QueueItemEnqueuedEvent",
+  "letta/QueueItemKind",
+  "letta/QueueItemSource",
+  "letta/QueueSnapshotItem",
+  "letta/QueueSnapshotMessage",
+  "letta/ReasoningContent",
   "letta/ReasoningMessage",
+  "letta/RecoverPendingApprovalsControlRequest",
+  "letta/RecoverPendingApprovalsResponsePayload",
+  "letta/RecoveryMessage",
+  "letta/RedactedReasoningContent",
+  "letta/RegisterExternalToolsRequest",
+  "letta/ResultMessage",
+  "letta/RetryMessage",
+  "letta/SDKAssistantMessage",
+  "letta/SDKErrorCode",
+  "letta/SDKErrorMessage",
+  "letta/SDKInitMessage",
+  "letta/SDKMessage",
+  "letta/SDKReasoningMessage",
+  "letta/SDKResultMessage",
+  "letta/SDKRetryMessage",
+  "letta/SDKStreamEventMessage",
+  "letta/SDKStreamEventPayload",
+  "letta/SDKToolCallMessage",
+  "letta/SDKToolResultMessage",
+  "letta/SkillSource",
+  "letta/StopReasonType",
+  "letta/StreamEvent",
   "letta/SummaryMessage",
+  "letta/SyncCompleteMessage",
+  "letta/SystemInitMessage",
   "letta/SystemMessage",
   "letta/TextContent",
   "letta/ToolCall",
+  "letta/ToolCallContent",
   "letta/ToolCallDelta",
   "letta/ToolCallMessage",
+  "letta/ToolExecutionFinishedMessage",
+  "letta/ToolExecutionStartedMessage",
   "letta/ToolResult",
   "letta/ToolReturn",
+  "letta/ToolReturnContent",
   "letta/ToolReturnMessage",
+  "letta/TranscriptBackfillMessage",
+  "letta/TranscriptSupplementMessage",
+  "letta/UnpreviewableDiffPreview",
   "letta/UrlImage",
   "letta/UserContentPart",
-  "letta/UserMessage"
+  "letta/UserMessage",
+  "letta/WireMessage"
 ]);
 function validator(name) {
   return api().validator(name);
@@ -145,6 +306,9 @@ function validate(name, payload, options) {
   return api().validate(name, payload, options);
 }
 const parse = validate;
+function isAdvancedDiffPreview(value) {
+  return !(0, import_core.nestedTooDeep)(value) && first.AdvancedDiffPreview(value) === true;
+}
 function isApproval(value, options) {
   if (options !== void 0 && (0, import_core.keepsUnknown)(options) && isUnknownApproval(value)) return true;
   return !(0, import_core.nestedTooDeep)(value) && first.Approval(value) === true;
@@ -152,8 +316,14 @@ function isApproval(value, options) {
 function isUnknownApproval(value) {
   return (0, import_core.isUnknownVariant)(value, import_letta_meta.unions.Approval.tag, import_letta_meta.unions.Approval.known);
 }
+function isApprovalReceivedMessage(value) {
+  return !(0, import_core.nestedTooDeep)(value) && first.ApprovalReceivedMessage(value) === true;
+}
 function isApprovalRequestMessage(value) {
   return !(0, import_core.nestedTooDeep)(value) && first.ApprovalRequestMessage(value) === true;
+}
+function isApprovalRequestedMessage(value) {
+  return !(0, import_core.nestedTooDeep)(value) && first.ApprovalRequestedMessage(value) === true;
 }
 function isApprovalResponseMessage(value) {
   return !(0, import_core.nestedTooDeep)(value) && first.ApprovalResponseMessage(value) === true;
@@ -164,14 +334,99 @@ function isApprovalReturn(value) {
 function isAssistantMessage(value) {
   return !(0, import_core.nestedTooDeep)(value) && first.AssistantMessage(value) === true;
 }
+function isAutoApprovalMessage(value) {
+  return !(0, import_core.nestedTooDeep)(value) && first.AutoApprovalMessage(value) === true;
+}
 function isBase64Image(value) {
   return !(0, import_core.nestedTooDeep)(value) && first.Base64Image(value) === true;
+}
+function isBootstrapSessionStateRequest(value) {
+  return !(0, import_core.nestedTooDeep)(value) && first.BootstrapSessionStateRequest(value) === true;
+}
+function isCanUseToolControlRequest(value) {
+  return !(0, import_core.nestedTooDeep)(value) && first.CanUseToolControlRequest(value) === true;
+}
+function isCanUseToolResponse(value, options) {
+  if (options !== void 0 && (0, import_core.keepsUnknown)(options) && isUnknownCanUseToolResponse(value)) return true;
+  return !(0, import_core.nestedTooDeep)(value) && first.CanUseToolResponse(value) === true;
+}
+function isUnknownCanUseToolResponse(value) {
+  return (0, import_core.isUnknownVariant)(value, import_letta_meta.unions.CanUseToolResponse.tag, import_letta_meta.unions.CanUseToolResponse.known);
+}
+function isCanUseToolResponseAllow(value) {
+  return !(0, import_core.nestedTooDeep)(value) && first.CanUseToolResponseAllow(value) === true;
+}
+function isCanUseToolResponseDeny(value) {
+  return !(0, import_core.nestedTooDeep)(value) && first.CanUseToolResponseDeny(value) === true;
+}
+function isCancelAckMessage(value) {
+  return !(0, import_core.nestedTooDeep)(value) && first.CancelAckMessage(value) === true;
 }
 function isCompactionStats(value) {
   return !(0, import_core.nestedTooDeep)(value) && first.CompactionStats(value) === true;
 }
+function isControlErrorResponse(value) {
+  return !(0, import_core.nestedTooDeep)(value) && first.ControlErrorResponse(value) === true;
+}
+function isControlRequest(value) {
+  return !(0, import_core.nestedTooDeep)(value) && first.ControlRequest(value) === true;
+}
+function isControlRequestBody(value, options) {
+  if (options !== void 0 && (0, import_core.keepsUnknown)(options) && isUnknownControlRequestBody(value)) return true;
+  return !(0, import_core.nestedTooDeep)(value) && first.ControlRequestBody(value) === true;
+}
+function isUnknownControlRequestBody(value) {
+  return (0, import_core.isUnknownVariant)(value, import_letta_meta.unions.ControlRequestBody.tag, import_letta_meta.unions.ControlRequestBody.known);
+}
+function isControlResponse(value) {
+  return !(0, import_core.nestedTooDeep)(value) && first.ControlResponse(value) === true;
+}
+function isControlResponseBody(value, options) {
+  if (options !== void 0 && (0, import_core.keepsUnknown)(options) && isUnknownControlResponseBody(value)) return true;
+  return !(0, import_core.nestedTooDeep)(value) && first.ControlResponseBody(value) === true;
+}
+function isUnknownControlResponseBody(value) {
+  return (0, import_core.isUnknownVariant)(value, import_letta_meta.unions.ControlResponseBody.tag, import_letta_meta.unions.ControlResponseBody.known);
+}
+function isControlSuccessResponse(value) {
+  return !(0, import_core.nestedTooDeep)(value) && first.ControlSuccessResponse(value) === true;
+}
+function isDiffHunk(value) {
+  return !(0, import_core.nestedTooDeep)(value) && first.DiffHunk(value) === true;
+}
+function isDiffHunkLine(value) {
+  return !(0, import_core.nestedTooDeep)(value) && first.DiffHunkLine(value) === true;
+}
+function isDiffPreview(value, options) {
+  if (options !== void 0 && (0, import_core.keepsUnknown)(options) && isUnknownDiffPreview(value)) return true;
+  return !(0, import_core.nestedTooDeep)(value) && first.DiffPreview(value) === true;
+}
+function isUnknownDiffPreview(value) {
+  return (0, import_core.isUnknownVariant)(value, import_letta_meta.unions.DiffPreview.tag, import_letta_meta.unions.DiffPreview.known);
+}
+function isEffectiveSleeptimeSettings(value) {
+  return !(0, import_core.nestedTooDeep)(value) && first.EffectiveSleeptimeSettings(value) === true;
+}
+function isErrorMessage(value) {
+  return !(0, import_core.nestedTooDeep)(value) && first.ErrorMessage(value) === true;
+}
 function isEventMessage(value) {
   return !(0, import_core.nestedTooDeep)(value) && first.EventMessage(value) === true;
+}
+function isExecuteExternalToolRequest(value) {
+  return !(0, import_core.nestedTooDeep)(value) && first.ExecuteExternalToolRequest(value) === true;
+}
+function isExternalToolDefinition(value) {
+  return !(0, import_core.nestedTooDeep)(value) && first.ExternalToolDefinition(value) === true;
+}
+function isExternalToolResultContent(value) {
+  return !(0, import_core.nestedTooDeep)(value) && first.ExternalToolResultContent(value) === true;
+}
+function isExternalToolResultResponse(value) {
+  return !(0, import_core.nestedTooDeep)(value) && first.ExternalToolResultResponse(value) === true;
+}
+function isFallbackDiffPreview(value) {
+  return !(0, import_core.nestedTooDeep)(value) && first.FallbackDiffPreview(value) === true;
 }
 function isHiddenReasoningMessage(value) {
   return !(0, import_core.nestedTooDeep)(value) && first.HiddenReasoningMessage(value) === true;
@@ -185,6 +440,12 @@ function isImageSource(value, options) {
 }
 function isUnknownImageSource(value) {
   return (0, import_core.isUnknownVariant)(value, import_letta_meta.unions.ImageSource.tag, import_letta_meta.unions.ImageSource.known);
+}
+function isInitializeControlRequest(value) {
+  return !(0, import_core.nestedTooDeep)(value) && first.InitializeControlRequest(value) === true;
+}
+function isInterruptControlRequest(value) {
+  return !(0, import_core.nestedTooDeep)(value) && first.InterruptControlRequest(value) === true;
 }
 function isLettaErrorMessage(value) {
   return !(0, import_core.nestedTooDeep)(value) && first.LettaErrorMessage(value) === true;
@@ -230,11 +491,142 @@ function isLettaTurn(value) {
 function isLettaUsageStatistics(value) {
   return !(0, import_core.nestedTooDeep)(value) && first.LettaUsageStatistics(value) === true;
 }
+function isListMessagesControlRequest(value) {
+  return !(0, import_core.nestedTooDeep)(value) && first.ListMessagesControlRequest(value) === true;
+}
+function isMcpServerStatus(value) {
+  return !(0, import_core.nestedTooDeep)(value) && first.McpServerStatus(value) === true;
+}
+function isMessageContentPart(value, options) {
+  if (options !== void 0 && (0, import_core.keepsUnknown)(options) && isUnknownMessageContentPart(value)) return true;
+  return !(0, import_core.nestedTooDeep)(value) && first.MessageContentPart(value) === true;
+}
+function isUnknownMessageContentPart(value) {
+  return (0, import_core.isUnknownVariant)(value, import_letta_meta.unions.MessageContentPart.tag, import_letta_meta.unions.MessageContentPart.known);
+}
+function isMessageEnvelope(value) {
+  return !(0, import_core.nestedTooDeep)(value) && first.MessageEnvelope(value) === true;
+}
+function isMessageWire(value) {
+  return !(0, import_core.nestedTooDeep)(value) && first.MessageWire(value) === true;
+}
+function isOmittedReasoningContent(value) {
+  return !(0, import_core.nestedTooDeep)(value) && first.OmittedReasoningContent(value) === true;
+}
+function isQueueBatchDequeuedEvent(value) {
+  return !(0, import_core.nestedTooDeep)(value) && first.QueueBatchDequeuedEvent(value) === true;
+}
+function isQueueBlockedEvent(value) {
+  return !(0, import_core.nestedTooDeep)(value) && first.QueueBlockedEvent(value) === true;
+}
+function isQueueClearedEvent(value) {
+  return !(0, import_core.nestedTooDeep)(value) && first.QueueClearedEvent(value) === true;
+}
+function isQueueItemContent(value) {
+  return !(0, import_core.nestedTooDeep)(value) && first.QueueItemContent(value) === true;
+}
+function isQueueItemDroppedEvent(value) {
+  return !(0, import_core.nestedTooDeep)(value) && first.QueueItemDroppedEvent(value) === true;
+}
+function isQueueItemEnqueuedEvent(value) {
+  return !(0, import_core.nestedTooDeep)(value) && first.QueueItemEnqueuedEvent(value) === true;
+}
+function isQueueItemKind(value) {
+  return !(0, import_core.nestedTooDeep)(value) && first.QueueItemKind(value) === true;
+}
+function isQueueItemSource(value) {
+  return !(0, import_core.nestedTooDeep)(value) && first.QueueItemSource(value) === true;
+}
+function isQueueSnapshotItem(value) {
+  return !(0, import_core.nestedTooDeep)(value) && first.QueueSnapshotItem(value) === true;
+}
+function isQueueSnapshotMessage(value) {
+  return !(0, import_core.nestedTooDeep)(value) && first.QueueSnapshotMessage(value) === true;
+}
+function isReasoningContent(value) {
+  return !(0, import_core.nestedTooDeep)(value) && first.ReasoningContent(value) === true;
+}
 function isReasoningMessage(value) {
   return !(0, import_core.nestedTooDeep)(value) && first.ReasoningMessage(value) === true;
 }
+function isRecoverPendingApprovalsControlRequest(value) {
+  return !(0, import_core.nestedTooDeep)(value) && first.RecoverPendingApprovalsControlRequest(value) === true;
+}
+function isRecoverPendingApprovalsResponsePayload(value) {
+  return !(0, import_core.nestedTooDeep)(value) && first.RecoverPendingApprovalsResponsePayload(value) === true;
+}
+function isRecoveryMessage(value) {
+  return !(0, import_core.nestedTooDeep)(value) && first.RecoveryMessage(value) === true;
+}
+function isRedactedReasoningContent(value) {
+  return !(0, import_core.nestedTooDeep)(value) && first.RedactedReasoningContent(value) === true;
+}
+function isRegisterExternalToolsRequest(value) {
+  return !(0, import_core.nestedTooDeep)(value) && first.RegisterExternalToolsRequest(value) === true;
+}
+function isResultMessage(value) {
+  return !(0, import_core.nestedTooDeep)(value) && first.ResultMessage(value) === true;
+}
+function isRetryMessage(value) {
+  return !(0, import_core.nestedTooDeep)(value) && first.RetryMessage(value) === true;
+}
+function isSDKAssistantMessage(value) {
+  return !(0, import_core.nestedTooDeep)(value) && first.SDKAssistantMessage(value) === true;
+}
+function isSDKErrorCode(value) {
+  return !(0, import_core.nestedTooDeep)(value) && first.SDKErrorCode(value) === true;
+}
+function isSDKErrorMessage(value) {
+  return !(0, import_core.nestedTooDeep)(value) && first.SDKErrorMessage(value) === true;
+}
+function isSDKInitMessage(value) {
+  return !(0, import_core.nestedTooDeep)(value) && first.SDKInitMessage(value) === true;
+}
+function isSDKMessage(value, options) {
+  if (options !== void 0 && (0, import_core.keepsUnknown)(options) && isUnknownSDKMessage(value)) return true;
+  return !(0, import_core.nestedTooDeep)(value) && first.SDKMessage(value) === true;
+}
+function isUnknownSDKMessage(value) {
+  return (0, import_core.isUnknownVariant)(value, import_letta_meta.unions.SDKMessage.tag, import_letta_meta.unions.SDKMessage.known);
+}
+function isSDKReasoningMessage(value) {
+  return !(0, import_core.nestedTooDeep)(value) && first.SDKReasoningMessage(value) === true;
+}
+function isSDKResultMessage(value) {
+  return !(0, import_core.nestedTooDeep)(value) && first.SDKResultMessage(value) === true;
+}
+function isSDKRetryMessage(value) {
+  return !(0, import_core.nestedTooDeep)(value) && first.SDKRetryMessage(value) === true;
+}
+function isSDKStreamEventMessage(value) {
+  return !(0, import_core.nestedTooDeep)(value) && first.SDKStreamEventMessage(value) === true;
+}
+function isSDKStreamEventPayload(value) {
+  return !(0, import_core.nestedTooDeep)(value) && first.SDKStreamEventPayload(value) === true;
+}
+function isSDKToolCallMessage(value) {
+  return !(0, import_core.nestedTooDeep)(value) && first.SDKToolCallMessage(value) === true;
+}
+function isSDKToolResultMessage(value) {
+  return !(0, import_core.nestedTooDeep)(value) && first.SDKToolResultMessage(value) === true;
+}
+function isSkillSource(value) {
+  return !(0, import_core.nestedTooDeep)(value) && first.SkillSource(value) === true;
+}
+function isStopReasonType(value) {
+  return !(0, import_core.nestedTooDeep)(value) && first.StopReasonType(value) === true;
+}
+function isStreamEvent(value) {
+  return !(0, import_core.nestedTooDeep)(value) && first.StreamEvent(value) === true;
+}
 function isSummaryMessage(value) {
   return !(0, import_core.nestedTooDeep)(value) && first.SummaryMessage(value) === true;
+}
+function isSyncCompleteMessage(value) {
+  return !(0, import_core.nestedTooDeep)(value) && first.SyncCompleteMessage(value) === true;
+}
+function isSystemInitMessage(value) {
+  return !(0, import_core.nestedTooDeep)(value) && first.SystemInitMessage(value) === true;
 }
 function isSystemMessage(value) {
   return !(0, import_core.nestedTooDeep)(value) && first.SystemMessage(value) === true;
@@ -245,11 +637,20 @@ function isTextContent(value) {
 function isToolCall(value) {
   return !(0, import_core.nestedTooDeep)(value) && first.ToolCall(value) === true;
 }
+function isToolCallContent(value) {
+  return !(0, import_core.nestedTooDeep)(value) && first.ToolCallContent(value) === true;
+}
 function isToolCallDelta(value) {
   return !(0, import_core.nestedTooDeep)(value) && first.ToolCallDelta(value) === true;
 }
 function isToolCallMessage(value) {
   return !(0, import_core.nestedTooDeep)(value) && first.ToolCallMessage(value) === true;
+}
+function isToolExecutionFinishedMessage(value) {
+  return !(0, import_core.nestedTooDeep)(value) && first.ToolExecutionFinishedMessage(value) === true;
+}
+function isToolExecutionStartedMessage(value) {
+  return !(0, import_core.nestedTooDeep)(value) && first.ToolExecutionStartedMessage(value) === true;
 }
 function isToolResult(value) {
   return !(0, import_core.nestedTooDeep)(value) && first.ToolResult(value) === true;
@@ -257,8 +658,20 @@ function isToolResult(value) {
 function isToolReturn(value) {
   return !(0, import_core.nestedTooDeep)(value) && first.ToolReturn(value) === true;
 }
+function isToolReturnContent(value) {
+  return !(0, import_core.nestedTooDeep)(value) && first.ToolReturnContent(value) === true;
+}
 function isToolReturnMessage(value) {
   return !(0, import_core.nestedTooDeep)(value) && first.ToolReturnMessage(value) === true;
+}
+function isTranscriptBackfillMessage(value) {
+  return !(0, import_core.nestedTooDeep)(value) && first.TranscriptBackfillMessage(value) === true;
+}
+function isTranscriptSupplementMessage(value) {
+  return !(0, import_core.nestedTooDeep)(value) && first.TranscriptSupplementMessage(value) === true;
+}
+function isUnpreviewableDiffPreview(value) {
+  return !(0, import_core.nestedTooDeep)(value) && first.UnpreviewableDiffPreview(value) === true;
 }
 function isUrlImage(value) {
   return !(0, import_core.nestedTooDeep)(value) && first.UrlImage(value) === true;
@@ -273,6 +686,13 @@ function isUnknownUserContentPart(value) {
 function isUserMessage(value) {
   return !(0, import_core.nestedTooDeep)(value) && first.UserMessage(value) === true;
 }
+function isWireMessage(value, options) {
+  if (options !== void 0 && (0, import_core.keepsUnknown)(options) && isUnknownWireMessage(value)) return true;
+  return !(0, import_core.nestedTooDeep)(value) && first.WireMessage(value) === true;
+}
+function isUnknownWireMessage(value) {
+  return (0, import_core.isUnknownVariant)(value, import_letta_meta.unions.WireMessage.tag, import_letta_meta.unions.WireMessage.known);
+}
 function fromSdk(name, value) {
   return validate(name, value);
 }
@@ -282,17 +702,45 @@ function fromSdk(name, value) {
   PayloadError,
   UnknownSchemaError,
   fromSdk,
+  isAdvancedDiffPreview,
   isApproval,
+  isApprovalReceivedMessage,
   isApprovalRequestMessage,
+  isApprovalRequestedMessage,
   isApprovalResponseMessage,
   isApprovalReturn,
   isAssistantMessage,
+  isAutoApprovalMessage,
   isBase64Image,
+  isBootstrapSessionStateRequest,
+  isCanUseToolControlRequest,
+  isCanUseToolResponse,
+  isCanUseToolResponseAllow,
+  isCanUseToolResponseDeny,
+  isCancelAckMessage,
   isCompactionStats,
+  isControlErrorResponse,
+  isControlRequest,
+  isControlRequestBody,
+  isControlResponse,
+  isControlResponseBody,
+  isControlSuccessResponse,
+  isDiffHunk,
+  isDiffHunkLine,
+  isDiffPreview,
+  isEffectiveSleeptimeSettings,
+  isErrorMessage,
   isEventMessage,
+  isExecuteExternalToolRequest,
+  isExternalToolDefinition,
+  isExternalToolResultContent,
+  isExternalToolResultResponse,
+  isFallbackDiffPreview,
   isHiddenReasoningMessage,
   isImageContent,
   isImageSource,
+  isInitializeControlRequest,
+  isInterruptControlRequest,
   isLettaErrorMessage,
   isLettaImage,
   isLettaMessage,
@@ -305,25 +753,81 @@ function fromSdk(name, value) {
   isLettaStreamingResponse,
   isLettaTurn,
   isLettaUsageStatistics,
+  isListMessagesControlRequest,
+  isMcpServerStatus,
+  isMessageContentPart,
+  isMessageEnvelope,
+  isMessageWire,
+  isOmittedReasoningContent,
+  isQueueBatchDequeuedEvent,
+  isQueueBlockedEvent,
+  isQueueClearedEvent,
+  isQueueItemContent,
+  isQueueItemDroppedEvent,
+  isQueueItemEnqueuedEvent,
+  isQueueItemKind,
+  isQueueItemSource,
+  isQueueSnapshotItem,
+  isQueueSnapshotMessage,
+  isReasoningContent,
   isReasoningMessage,
+  isRecoverPendingApprovalsControlRequest,
+  isRecoverPendingApprovalsResponsePayload,
+  isRecoveryMessage,
+  isRedactedReasoningContent,
+  isRegisterExternalToolsRequest,
+  isResultMessage,
+  isRetryMessage,
+  isSDKAssistantMessage,
+  isSDKErrorCode,
+  isSDKErrorMessage,
+  isSDKInitMessage,
+  isSDKMessage,
+  isSDKReasoningMessage,
+  isSDKResultMessage,
+  isSDKRetryMessage,
+  isSDKStreamEventMessage,
+  isSDKStreamEventPayload,
+  isSDKToolCallMessage,
+  isSDKToolResultMessage,
+  isSkillSource,
+  isStopReasonType,
+  isStreamEvent,
   isSummaryMessage,
+  isSyncCompleteMessage,
+  isSystemInitMessage,
   isSystemMessage,
   isTextContent,
   isToolCall,
+  isToolCallContent,
   isToolCallDelta,
   isToolCallMessage,
+  isToolExecutionFinishedMessage,
+  isToolExecutionStartedMessage,
   isToolResult,
   isToolReturn,
+  isToolReturnContent,
   isToolReturnMessage,
+  isTranscriptBackfillMessage,
+  isTranscriptSupplementMessage,
   isUnknownApproval,
+  isUnknownCanUseToolResponse,
+  isUnknownControlRequestBody,
+  isUnknownControlResponseBody,
+  isUnknownDiffPreview,
   isUnknownImageSource,
   isUnknownLettaMessage,
   isUnknownLettaStreamingResponse,
+  isUnknownMessageContentPart,
+  isUnknownSDKMessage,
   isUnknownUserContentPart,
+  isUnknownWireMessage,
+  isUnpreviewableDiffPreview,
   isUrlImage,
   isUserContentPart,
   isUserMessage,
   isValid,
+  isWireMessage,
   parse,
   schemaNames,
   validate,

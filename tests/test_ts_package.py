@@ -26,8 +26,10 @@ from typing import Any
 
 import pytest
 
+from chatschema import letta, schemas
 from codegen.typescript import NodeJob, node_executable, node_modules, uses_unevaluated
 from tests import ts_project
+from tests.letta_code_types import letta_code_modules
 from tests.node import HERE, PACKAGE, run_node, tsc
 from tests.ts_project import make_project
 
@@ -181,6 +183,45 @@ def test_sdk_values_become_ours_without_casts(tmp_path: Path) -> None:
     assert _tsc(project, "sdk.ts") == ""
     text = (HERE / "types" / "sdk.ts").read_text(encoding="utf-8")
     assert len(re.findall(r'fromSdk\("letta/', text)) == 21  # 20 SDK types, and the wrong-tag case
+
+
+def _letta_code_project(tmp_path: Path, text: str) -> Path:
+    project = _project(tmp_path)
+    (project / "node_modules" / "@letta-ai").symlink_to(letta_code_modules() / "@letta-ai", target_is_directory=True)
+    (project / "letta_code.ts").write_text(text, encoding="utf-8")
+    return project
+
+
+LETTA_CODE_TS = HERE / "types" / "letta_code.ts"
+
+
+def test_letta_code_types_agree_with_letta_codes_own_both_ways(tmp_path: Path) -> None:
+    """Every Letta Code type against @letta-ai/letta-code's and the SDK's declarations, both ways; the
+    known differences (letta-client's, and the SDK's envelope-less answers) are expected errors."""
+    text = LETTA_CODE_TS.read_text(encoding="utf-8")
+    assert _tsc(_letta_code_project(tmp_path, text), "letta_code.ts") == ""
+    ours = {n.split("/")[1] for n in schemas.names() if n.startswith("letta/")}
+    checked = set(re.findall(r"^  (\w+): \(v: ", text.split("export const oursBesideTheDifferences")[0], re.MULTILINE))
+    code_types = {n for n in ours if getattr(letta, n).__module__.rsplit(".", 1)[1].startswith("letta_code")}
+    assert checked == code_types, sorted(checked ^ code_types)
+
+
+@pytest.mark.parametrize(
+    ("old", "new"),
+    [
+        # a field our type required and theirs lacks
+        ("Theirs<letta.ResultMessage>", "Theirs<letta.ResultMessage & { cost_usd: number }>"),
+        # a difference that went away: its expect-error goes unused
+        (
+            "ControlResponse: (v: letta.ControlResponse): LC.ControlResponse",
+            "ControlResponse: (v: letta.ControlResponse & { session_id: string; uuid: string }): LC.ControlResponse",
+        ),
+    ],
+)
+def test_the_letta_code_type_check_can_fail(tmp_path: Path, old: str, new: str) -> None:
+    text = LETTA_CODE_TS.read_text(encoding="utf-8")
+    assert old in text
+    assert "error TS" in _tsc(_letta_code_project(tmp_path, text.replace(old, new)), "letta_code.ts")
 
 
 def test_from_sdk_validates_like_validate() -> None:

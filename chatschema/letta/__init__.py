@@ -4,9 +4,16 @@
 
 Every named type of the family is importable from here. TypedDict counterparts of the
 same names live in `chatschema.letta.typeddicts`.
+`parse_wire_message` parses a dict into the WireMessage branch named by its `type`.
+`parse_sdk_message` parses a dict into the SDKMessage branch named by its `type`.
+`parse_diff_preview` parses a dict into the DiffPreview branch named by its `mode`.
+`parse_control_request_body` parses a dict into the ControlRequestBody branch named by its `subtype`.
+`parse_can_use_tool_response` parses a dict into the CanUseToolResponse branch named by its `behavior`.
+`parse_control_response_body` parses a dict into the ControlResponseBody branch named by its `subtype`.
 `parse_letta_message` parses a dict into the LettaMessage branch named by its `message_type`.
 `parse_image_source` parses a dict into the ImageSource branch named by its `type`.
 `parse_user_content_part` parses a dict into the UserContentPart branch named by its `type`.
+`parse_message_content_part` parses a dict into the MessageContentPart branch named by its `type`.
 `parse_letta_streaming_response` parses a dict into the LettaStreamingResponse branch named by its `message_type`.
 `parse_approval` parses a dict into the Approval branch named by its `type`.
 """
@@ -21,6 +28,82 @@ from chatschema._base import SchemaModel
 from chatschema.jsontext import validate_json, validate_python
 from chatschema.unknown import Unknown, UnknownVariant, keep_unknown, keep_unknown_json
 
+from .models.letta_code import (
+    ApprovalReceivedMessage,
+    ApprovalRequestedMessage,
+    AutoApprovalMessage,
+    CancelAckMessage,
+    ErrorMessage,
+    MessageWire,
+    QueueBatchDequeuedEvent,
+    QueueBlockedEvent,
+    QueueClearedEvent,
+    QueueItemContent,
+    QueueItemDroppedEvent,
+    QueueItemEnqueuedEvent,
+    QueueItemKind,
+    QueueItemSource,
+    QueueSnapshotItem,
+    QueueSnapshotMessage,
+    RecoveryMessage,
+    ResultMessage,
+    RetryMessage,
+    StreamEvent,
+    SyncCompleteMessage,
+    ToolExecutionFinishedMessage,
+    ToolExecutionStartedMessage,
+    TranscriptBackfillMessage,
+    TranscriptSupplementMessage,
+    WireMessage,
+)
+from .models.letta_code_sdk import (
+    EffectiveSleeptimeSettings,
+    SDKAssistantMessage,
+    SDKErrorCode,
+    SDKErrorMessage,
+    SDKInitMessage,
+    SDKMessage,
+    SDKReasoningMessage,
+    SDKResultMessage,
+    SDKRetryMessage,
+    SDKStreamEventMessage,
+    SDKStreamEventPayload,
+    SDKToolCallMessage,
+    SDKToolResultMessage,
+)
+from .models.letta_code_session import (
+    AdvancedDiffPreview,
+    BootstrapSessionStateRequest,
+    CanUseToolControlRequest,
+    CanUseToolResponse,
+    CanUseToolResponseAllow,
+    CanUseToolResponseDeny,
+    ControlErrorResponse,
+    ControlRequest,
+    ControlRequestBody,
+    ControlResponse,
+    ControlResponseBody,
+    ControlSuccessResponse,
+    DiffHunk,
+    DiffHunkLine,
+    DiffPreview,
+    ExecuteExternalToolRequest,
+    ExternalToolDefinition,
+    ExternalToolResultContent,
+    ExternalToolResultResponse,
+    FallbackDiffPreview,
+    InitializeControlRequest,
+    InterruptControlRequest,
+    ListMessagesControlRequest,
+    McpServerStatus,
+    MessageEnvelope,
+    RecoverPendingApprovalsControlRequest,
+    RecoverPendingApprovalsResponsePayload,
+    RegisterExternalToolsRequest,
+    SkillSource,
+    SystemInitMessage,
+    UnpreviewableDiffPreview,
+)
 from .models.letta_message import (
     ApprovalRequestMessage,
     ApprovalResponseMessage,
@@ -42,7 +125,13 @@ from .models.parts import (
     ImageContent,
     ImageSource,
     LettaImage,
+    MessageContentPart,
+    OmittedReasoningContent,
+    ReasoningContent,
+    RedactedReasoningContent,
     TextContent,
+    ToolCallContent,
+    ToolReturnContent,
     UrlImage,
     UserContentPart,
 )
@@ -56,6 +145,7 @@ from .models.stream import (
     LettaStreamingResponse,
     LettaTurn,
     LettaUsageStatistics,
+    StopReasonType,
 )
 from .models.tools import (
     Approval,
@@ -67,17 +157,45 @@ from .models.tools import (
 )
 
 __all__ = [
+    "AdvancedDiffPreview",
     "Approval",
+    "ApprovalReceivedMessage",
     "ApprovalRequestMessage",
+    "ApprovalRequestedMessage",
     "ApprovalResponseMessage",
     "ApprovalReturn",
     "AssistantMessage",
+    "AutoApprovalMessage",
     "Base64Image",
+    "BootstrapSessionStateRequest",
+    "CanUseToolControlRequest",
+    "CanUseToolResponse",
+    "CanUseToolResponseAllow",
+    "CanUseToolResponseDeny",
+    "CancelAckMessage",
     "CompactionStats",
+    "ControlErrorResponse",
+    "ControlRequest",
+    "ControlRequestBody",
+    "ControlResponse",
+    "ControlResponseBody",
+    "ControlSuccessResponse",
+    "DiffHunk",
+    "DiffHunkLine",
+    "DiffPreview",
+    "EffectiveSleeptimeSettings",
+    "ErrorMessage",
     "EventMessage",
+    "ExecuteExternalToolRequest",
+    "ExternalToolDefinition",
+    "ExternalToolResultContent",
+    "ExternalToolResultResponse",
+    "FallbackDiffPreview",
     "HiddenReasoningMessage",
     "ImageContent",
     "ImageSource",
+    "InitializeControlRequest",
+    "InterruptControlRequest",
     "LettaErrorMessage",
     "LettaImage",
     "LettaMessage",
@@ -90,38 +208,656 @@ __all__ = [
     "LettaStreamingResponse",
     "LettaTurn",
     "LettaUsageStatistics",
+    "ListMessagesControlRequest",
+    "McpServerStatus",
+    "MessageContentPart",
+    "MessageEnvelope",
+    "MessageWire",
+    "OmittedReasoningContent",
+    "QueueBatchDequeuedEvent",
+    "QueueBlockedEvent",
+    "QueueClearedEvent",
+    "QueueItemContent",
+    "QueueItemDroppedEvent",
+    "QueueItemEnqueuedEvent",
+    "QueueItemKind",
+    "QueueItemSource",
+    "QueueSnapshotItem",
+    "QueueSnapshotMessage",
+    "ReasoningContent",
     "ReasoningMessage",
+    "RecoverPendingApprovalsControlRequest",
+    "RecoverPendingApprovalsResponsePayload",
+    "RecoveryMessage",
+    "RedactedReasoningContent",
+    "RegisterExternalToolsRequest",
+    "ResultMessage",
+    "RetryMessage",
+    "SDKAssistantMessage",
+    "SDKErrorCode",
+    "SDKErrorMessage",
+    "SDKInitMessage",
+    "SDKMessage",
+    "SDKReasoningMessage",
+    "SDKResultMessage",
+    "SDKRetryMessage",
+    "SDKStreamEventMessage",
+    "SDKStreamEventPayload",
+    "SDKToolCallMessage",
+    "SDKToolResultMessage",
+    "SkillSource",
+    "StopReasonType",
+    "StreamEvent",
     "SummaryMessage",
+    "SyncCompleteMessage",
+    "SystemInitMessage",
     "SystemMessage",
     "TextContent",
     "ToolCall",
+    "ToolCallContent",
     "ToolCallDelta",
     "ToolCallMessage",
+    "ToolExecutionFinishedMessage",
+    "ToolExecutionStartedMessage",
     "ToolResult",
     "ToolReturn",
+    "ToolReturnContent",
     "ToolReturnMessage",
+    "TranscriptBackfillMessage",
+    "TranscriptSupplementMessage",
     "UnknownApproval",
+    "UnknownCanUseToolResponse",
+    "UnknownControlRequestBody",
+    "UnknownControlResponseBody",
+    "UnknownDiffPreview",
     "UnknownImageSource",
     "UnknownLettaMessage",
     "UnknownLettaStreamingResponse",
+    "UnknownMessageContentPart",
+    "UnknownSDKMessage",
     "UnknownUserContentPart",
+    "UnknownWireMessage",
+    "UnpreviewableDiffPreview",
     "UrlImage",
     "UserContentPart",
     "UserMessage",
+    "WireMessage",
     "parse_approval",
     "parse_approval_json",
+    "parse_can_use_tool_response",
+    "parse_can_use_tool_response_json",
+    "parse_control_request_body",
+    "parse_control_request_body_json",
+    "parse_control_response_body",
+    "parse_control_response_body_json",
+    "parse_diff_preview",
+    "parse_diff_preview_json",
     "parse_image_source",
     "parse_image_source_json",
     "parse_letta_message",
     "parse_letta_message_json",
     "parse_letta_streaming_response",
     "parse_letta_streaming_response_json",
+    "parse_message_content_part",
+    "parse_message_content_part_json",
+    "parse_sdk_message",
+    "parse_sdk_message_json",
     "parse_user_content_part",
     "parse_user_content_part_json",
+    "parse_wire_message",
+    "parse_wire_message_json",
 ]
 
 # The family's semantic version (schemas/letta/VERSION): `python -m codegen diff` says which bump an edit needs.
-VERSION = "2.0.0"
+VERSION = "2.1.0"
+
+
+class UnknownWireMessage(UnknownVariant):
+    """A WireMessage whose `type` names no type of this version: what
+    `parse_wire_message(..., unknown="keep")` gives for it, the payload kept as it came."""
+
+    __slots__ = ()
+    union = "letta/WireMessage"
+    tag_name = "type"
+    known = frozenset(
+        {
+            "system",
+            "message",
+            "stream_event",
+            "approval_requested",
+            "approval_received",
+            "tool_execution_started",
+            "tool_execution_finished",
+            "auto_approval",
+            "cancel_ack",
+            "error",
+            "retry",
+            "recovery",
+            "result",
+            "control_response",
+            "control_request",
+            "queue_item_enqueued",
+            "queue_batch_dequeued",
+            "queue_blocked",
+            "queue_cleared",
+            "queue_item_dropped",
+            "transcript_backfill",
+            "queue_snapshot",
+            "sync_complete",
+            "transcript_supplement",
+        }
+    )
+
+
+@cache
+def _wire_message_adapter() -> TypeAdapter[WireMessage]:
+    return TypeAdapter(WireMessage)
+
+
+@overload
+def parse_wire_message(
+    data: Mapping[str, Any] | SchemaModel | UnknownVariant, *, unknown: Literal["error"] = "error"
+) -> WireMessage: ...
+@overload
+def parse_wire_message(
+    data: Mapping[str, Any] | SchemaModel | UnknownVariant, *, unknown: Unknown
+) -> WireMessage | UnknownWireMessage: ...
+def parse_wire_message(
+    data: Mapping[str, Any] | SchemaModel | UnknownVariant, *, unknown: Unknown = "error"
+) -> WireMessage | UnknownWireMessage:
+    """Parse `data` as a WireMessage: the branch is chosen by `type` ('system', 'message', 'stream_event', 'approval_requested', 'approval_received', 'tool_execution_started', 'tool_execution_finished', 'auto_approval', 'cancel_ack', 'error', 'retry', 'recovery', 'result', 'control_response', 'control_request', 'queue_item_enqueued', 'queue_batch_dequeued', 'queue_blocked', 'queue_cleared', 'queue_item_dropped', 'transcript_backfill', 'queue_snapshot', 'sync_complete', 'transcript_supplement').
+
+    An instance of a branch class is returned as it is; another model is re-validated
+    from its JSON dump. Raises `pydantic.ValidationError` (a `ValueError`) if `data` is
+    not valid, including when `type` is missing or unknown, and when it breaks
+    the rules of JSON text (nested deeper than 1024 levels, an integer beyond a double's range).
+    With `unknown="keep"`, a payload whose `type` is a string no branch has is
+    returned as an `UnknownWireMessage` (see `chatschema.unknown`); known ones are validated as ever.
+    """
+    kept = keep_unknown(UnknownWireMessage, data, unknown)
+    if kept is not None:
+        return kept
+    if isinstance(
+        data,
+        (
+            SystemInitMessage,
+            MessageWire,
+            StreamEvent,
+            ApprovalRequestedMessage,
+            ApprovalReceivedMessage,
+            ToolExecutionStartedMessage,
+            ToolExecutionFinishedMessage,
+            AutoApprovalMessage,
+            CancelAckMessage,
+            ErrorMessage,
+            RetryMessage,
+            RecoveryMessage,
+            ResultMessage,
+            ControlResponse,
+            ControlRequest,
+            QueueItemEnqueuedEvent,
+            QueueBatchDequeuedEvent,
+            QueueBlockedEvent,
+            QueueClearedEvent,
+            QueueItemDroppedEvent,
+            TranscriptBackfillMessage,
+            QueueSnapshotMessage,
+            SyncCompleteMessage,
+            TranscriptSupplementMessage,
+        ),
+    ):
+        return data
+    if isinstance(data, UnknownVariant):
+        data = data.raw
+    elif isinstance(data, SchemaModel):
+        data = data.model_dump(mode="json")
+    return validate_python(_wire_message_adapter(), data, "WireMessage")
+
+
+@overload
+def parse_wire_message_json(data: str | bytes, *, unknown: Literal["error"] = "error") -> WireMessage: ...
+@overload
+def parse_wire_message_json(data: str | bytes, *, unknown: Unknown) -> WireMessage | UnknownWireMessage: ...
+def parse_wire_message_json(data: str | bytes, *, unknown: Unknown = "error") -> WireMessage | UnknownWireMessage:
+    """Parse a JSON document as a WireMessage, like `parse_wire_message`.
+
+    JSON edge cases are read as `chatschema validate` reads them (see `chatschema.jsontext`):
+    NaN, Infinity and numbers beyond a double are malformed (a `json_invalid` ValidationError),
+    nesting is read to 1024 levels, and the last of duplicate keys wins. With `unknown="keep"`, an
+    unknown variant keeps the document's text: its `model_dump_json()` is that text.
+    """
+    kept = keep_unknown_json(UnknownWireMessage, data, unknown)
+    if kept is not None:
+        return kept
+    return validate_json(_wire_message_adapter(), data, "WireMessage")
+
+
+class UnknownSDKMessage(UnknownVariant):
+    """A SDKMessage whose `type` names no type of this version: what
+    `parse_sdk_message(..., unknown="keep")` gives for it, the payload kept as it came."""
+
+    __slots__ = ()
+    union = "letta/SDKMessage"
+    tag_name = "type"
+    known = frozenset(
+        {
+            "init",
+            "assistant",
+            "tool_call",
+            "tool_result",
+            "reasoning",
+            "result",
+            "stream_event",
+            "error",
+            "retry",
+        }
+    )
+
+
+@cache
+def _sdk_message_adapter() -> TypeAdapter[SDKMessage]:
+    return TypeAdapter(SDKMessage)
+
+
+@overload
+def parse_sdk_message(
+    data: Mapping[str, Any] | SchemaModel | UnknownVariant, *, unknown: Literal["error"] = "error"
+) -> SDKMessage: ...
+@overload
+def parse_sdk_message(
+    data: Mapping[str, Any] | SchemaModel | UnknownVariant, *, unknown: Unknown
+) -> SDKMessage | UnknownSDKMessage: ...
+def parse_sdk_message(
+    data: Mapping[str, Any] | SchemaModel | UnknownVariant, *, unknown: Unknown = "error"
+) -> SDKMessage | UnknownSDKMessage:
+    """Parse `data` as a SDKMessage: the branch is chosen by `type` ('init', 'assistant', 'tool_call', 'tool_result', 'reasoning', 'result', 'stream_event', 'error', 'retry').
+
+    An instance of a branch class is returned as it is; another model is re-validated
+    from its JSON dump. Raises `pydantic.ValidationError` (a `ValueError`) if `data` is
+    not valid, including when `type` is missing or unknown, and when it breaks
+    the rules of JSON text (nested deeper than 1024 levels, an integer beyond a double's range).
+    With `unknown="keep"`, a payload whose `type` is a string no branch has is
+    returned as an `UnknownSDKMessage` (see `chatschema.unknown`); known ones are validated as ever.
+    """
+    kept = keep_unknown(UnknownSDKMessage, data, unknown)
+    if kept is not None:
+        return kept
+    if isinstance(
+        data,
+        (
+            SDKInitMessage,
+            SDKAssistantMessage,
+            SDKToolCallMessage,
+            SDKToolResultMessage,
+            SDKReasoningMessage,
+            SDKResultMessage,
+            SDKStreamEventMessage,
+            SDKErrorMessage,
+            SDKRetryMessage,
+        ),
+    ):
+        return data
+    if isinstance(data, UnknownVariant):
+        data = data.raw
+    elif isinstance(data, SchemaModel):
+        data = data.model_dump(mode="json")
+    return validate_python(_sdk_message_adapter(), data, "SDKMessage")
+
+
+@overload
+def parse_sdk_message_json(data: str | bytes, *, unknown: Literal["error"] = "error") -> SDKMessage: ...
+@overload
+def parse_sdk_message_json(data: str | bytes, *, unknown: Unknown) -> SDKMessage | UnknownSDKMessage: ...
+def parse_sdk_message_json(data: str | bytes, *, unknown: Unknown = "error") -> SDKMessage | UnknownSDKMessage:
+    """Parse a JSON document as a SDKMessage, like `parse_sdk_message`.
+
+    JSON edge cases are read as `chatschema validate` reads them (see `chatschema.jsontext`):
+    NaN, Infinity and numbers beyond a double are malformed (a `json_invalid` ValidationError),
+    nesting is read to 1024 levels, and the last of duplicate keys wins. With `unknown="keep"`, an
+    unknown variant keeps the document's text: its `model_dump_json()` is that text.
+    """
+    kept = keep_unknown_json(UnknownSDKMessage, data, unknown)
+    if kept is not None:
+        return kept
+    return validate_json(_sdk_message_adapter(), data, "SDKMessage")
+
+
+class UnknownDiffPreview(UnknownVariant):
+    """A DiffPreview whose `mode` names no type of this version: what
+    `parse_diff_preview(..., unknown="keep")` gives for it, the payload kept as it came."""
+
+    __slots__ = ()
+    union = "letta/DiffPreview"
+    tag_name = "mode"
+    known = frozenset(
+        {
+            "advanced",
+            "fallback",
+            "unpreviewable",
+        }
+    )
+
+
+@cache
+def _diff_preview_adapter() -> TypeAdapter[DiffPreview]:
+    return TypeAdapter(DiffPreview)
+
+
+@overload
+def parse_diff_preview(
+    data: Mapping[str, Any] | SchemaModel | UnknownVariant, *, unknown: Literal["error"] = "error"
+) -> DiffPreview: ...
+@overload
+def parse_diff_preview(
+    data: Mapping[str, Any] | SchemaModel | UnknownVariant, *, unknown: Unknown
+) -> DiffPreview | UnknownDiffPreview: ...
+def parse_diff_preview(
+    data: Mapping[str, Any] | SchemaModel | UnknownVariant, *, unknown: Unknown = "error"
+) -> DiffPreview | UnknownDiffPreview:
+    """Parse `data` as a DiffPreview: the branch is chosen by `mode` ('advanced', 'fallback', 'unpreviewable').
+
+    An instance of a branch class is returned as it is; another model is re-validated
+    from its JSON dump. Raises `pydantic.ValidationError` (a `ValueError`) if `data` is
+    not valid, including when `mode` is missing or unknown, and when it breaks
+    the rules of JSON text (nested deeper than 1024 levels, an integer beyond a double's range).
+    With `unknown="keep"`, a payload whose `mode` is a string no branch has is
+    returned as an `UnknownDiffPreview` (see `chatschema.unknown`); known ones are validated as ever.
+    """
+    kept = keep_unknown(UnknownDiffPreview, data, unknown)
+    if kept is not None:
+        return kept
+    if isinstance(
+        data,
+        (
+            AdvancedDiffPreview,
+            FallbackDiffPreview,
+            UnpreviewableDiffPreview,
+        ),
+    ):
+        return data
+    if isinstance(data, UnknownVariant):
+        data = data.raw
+    elif isinstance(data, SchemaModel):
+        data = data.model_dump(mode="json")
+    return validate_python(_diff_preview_adapter(), data, "DiffPreview")
+
+
+@overload
+def parse_diff_preview_json(data: str | bytes, *, unknown: Literal["error"] = "error") -> DiffPreview: ...
+@overload
+def parse_diff_preview_json(data: str | bytes, *, unknown: Unknown) -> DiffPreview | UnknownDiffPreview: ...
+def parse_diff_preview_json(data: str | bytes, *, unknown: Unknown = "error") -> DiffPreview | UnknownDiffPreview:
+    """Parse a JSON document as a DiffPreview, like `parse_diff_preview`.
+
+    JSON edge cases are read as `chatschema validate` reads them (see `chatschema.jsontext`):
+    NaN, Infinity and numbers beyond a double are malformed (a `json_invalid` ValidationError),
+    nesting is read to 1024 levels, and the last of duplicate keys wins. With `unknown="keep"`, an
+    unknown variant keeps the document's text: its `model_dump_json()` is that text.
+    """
+    kept = keep_unknown_json(UnknownDiffPreview, data, unknown)
+    if kept is not None:
+        return kept
+    return validate_json(_diff_preview_adapter(), data, "DiffPreview")
+
+
+class UnknownControlRequestBody(UnknownVariant):
+    """A ControlRequestBody whose `subtype` names no type of this version: what
+    `parse_control_request_body(..., unknown="keep")` gives for it, the payload kept as it came."""
+
+    __slots__ = ()
+    union = "letta/ControlRequestBody"
+    tag_name = "subtype"
+    known = frozenset(
+        {
+            "initialize",
+            "interrupt",
+            "register_external_tools",
+            "bootstrap_session_state",
+            "recover_pending_approvals",
+            "list_messages",
+            "can_use_tool",
+            "execute_external_tool",
+        }
+    )
+
+
+@cache
+def _control_request_body_adapter() -> TypeAdapter[ControlRequestBody]:
+    return TypeAdapter(ControlRequestBody)
+
+
+@overload
+def parse_control_request_body(
+    data: Mapping[str, Any] | SchemaModel | UnknownVariant, *, unknown: Literal["error"] = "error"
+) -> ControlRequestBody: ...
+@overload
+def parse_control_request_body(
+    data: Mapping[str, Any] | SchemaModel | UnknownVariant, *, unknown: Unknown
+) -> ControlRequestBody | UnknownControlRequestBody: ...
+def parse_control_request_body(
+    data: Mapping[str, Any] | SchemaModel | UnknownVariant, *, unknown: Unknown = "error"
+) -> ControlRequestBody | UnknownControlRequestBody:
+    """Parse `data` as a ControlRequestBody: the branch is chosen by `subtype` ('initialize', 'interrupt', 'register_external_tools', 'bootstrap_session_state', 'recover_pending_approvals', 'list_messages', 'can_use_tool', 'execute_external_tool').
+
+    An instance of a branch class is returned as it is; another model is re-validated
+    from its JSON dump. Raises `pydantic.ValidationError` (a `ValueError`) if `data` is
+    not valid, including when `subtype` is missing or unknown, and when it breaks
+    the rules of JSON text (nested deeper than 1024 levels, an integer beyond a double's range).
+    With `unknown="keep"`, a payload whose `subtype` is a string no branch has is
+    returned as an `UnknownControlRequestBody` (see `chatschema.unknown`); known ones are validated as ever.
+    """
+    kept = keep_unknown(UnknownControlRequestBody, data, unknown)
+    if kept is not None:
+        return kept
+    if isinstance(
+        data,
+        (
+            InitializeControlRequest,
+            InterruptControlRequest,
+            RegisterExternalToolsRequest,
+            BootstrapSessionStateRequest,
+            RecoverPendingApprovalsControlRequest,
+            ListMessagesControlRequest,
+            CanUseToolControlRequest,
+            ExecuteExternalToolRequest,
+        ),
+    ):
+        return data
+    if isinstance(data, UnknownVariant):
+        data = data.raw
+    elif isinstance(data, SchemaModel):
+        data = data.model_dump(mode="json")
+    return validate_python(_control_request_body_adapter(), data, "ControlRequestBody")
+
+
+@overload
+def parse_control_request_body_json(
+    data: str | bytes, *, unknown: Literal["error"] = "error"
+) -> ControlRequestBody: ...
+@overload
+def parse_control_request_body_json(
+    data: str | bytes, *, unknown: Unknown
+) -> ControlRequestBody | UnknownControlRequestBody: ...
+def parse_control_request_body_json(
+    data: str | bytes, *, unknown: Unknown = "error"
+) -> ControlRequestBody | UnknownControlRequestBody:
+    """Parse a JSON document as a ControlRequestBody, like `parse_control_request_body`.
+
+    JSON edge cases are read as `chatschema validate` reads them (see `chatschema.jsontext`):
+    NaN, Infinity and numbers beyond a double are malformed (a `json_invalid` ValidationError),
+    nesting is read to 1024 levels, and the last of duplicate keys wins. With `unknown="keep"`, an
+    unknown variant keeps the document's text: its `model_dump_json()` is that text.
+    """
+    kept = keep_unknown_json(UnknownControlRequestBody, data, unknown)
+    if kept is not None:
+        return kept
+    return validate_json(_control_request_body_adapter(), data, "ControlRequestBody")
+
+
+class UnknownCanUseToolResponse(UnknownVariant):
+    """A CanUseToolResponse whose `behavior` names no type of this version: what
+    `parse_can_use_tool_response(..., unknown="keep")` gives for it, the payload kept as it came."""
+
+    __slots__ = ()
+    union = "letta/CanUseToolResponse"
+    tag_name = "behavior"
+    known = frozenset(
+        {
+            "allow",
+            "deny",
+        }
+    )
+
+
+@cache
+def _can_use_tool_response_adapter() -> TypeAdapter[CanUseToolResponse]:
+    return TypeAdapter(CanUseToolResponse)
+
+
+@overload
+def parse_can_use_tool_response(
+    data: Mapping[str, Any] | SchemaModel | UnknownVariant, *, unknown: Literal["error"] = "error"
+) -> CanUseToolResponse: ...
+@overload
+def parse_can_use_tool_response(
+    data: Mapping[str, Any] | SchemaModel | UnknownVariant, *, unknown: Unknown
+) -> CanUseToolResponse | UnknownCanUseToolResponse: ...
+def parse_can_use_tool_response(
+    data: Mapping[str, Any] | SchemaModel | UnknownVariant, *, unknown: Unknown = "error"
+) -> CanUseToolResponse | UnknownCanUseToolResponse:
+    """Parse `data` as a CanUseToolResponse: the branch is chosen by `behavior` ('allow', 'deny').
+
+    An instance of a branch class is returned as it is; another model is re-validated
+    from its JSON dump. Raises `pydantic.ValidationError` (a `ValueError`) if `data` is
+    not valid, including when `behavior` is missing or unknown, and when it breaks
+    the rules of JSON text (nested deeper than 1024 levels, an integer beyond a double's range).
+    With `unknown="keep"`, a payload whose `behavior` is a string no branch has is
+    returned as an `UnknownCanUseToolResponse` (see `chatschema.unknown`); known ones are validated as ever.
+    """
+    kept = keep_unknown(UnknownCanUseToolResponse, data, unknown)
+    if kept is not None:
+        return kept
+    if isinstance(
+        data,
+        (
+            CanUseToolResponseAllow,
+            CanUseToolResponseDeny,
+        ),
+    ):
+        return data
+    if isinstance(data, UnknownVariant):
+        data = data.raw
+    elif isinstance(data, SchemaModel):
+        data = data.model_dump(mode="json")
+    return validate_python(_can_use_tool_response_adapter(), data, "CanUseToolResponse")
+
+
+@overload
+def parse_can_use_tool_response_json(
+    data: str | bytes, *, unknown: Literal["error"] = "error"
+) -> CanUseToolResponse: ...
+@overload
+def parse_can_use_tool_response_json(
+    data: str | bytes, *, unknown: Unknown
+) -> CanUseToolResponse | UnknownCanUseToolResponse: ...
+def parse_can_use_tool_response_json(
+    data: str | bytes, *, unknown: Unknown = "error"
+) -> CanUseToolResponse | UnknownCanUseToolResponse:
+    """Parse a JSON document as a CanUseToolResponse, like `parse_can_use_tool_response`.
+
+    JSON edge cases are read as `chatschema validate` reads them (see `chatschema.jsontext`):
+    NaN, Infinity and numbers beyond a double are malformed (a `json_invalid` ValidationError),
+    nesting is read to 1024 levels, and the last of duplicate keys wins. With `unknown="keep"`, an
+    unknown variant keeps the document's text: its `model_dump_json()` is that text.
+    """
+    kept = keep_unknown_json(UnknownCanUseToolResponse, data, unknown)
+    if kept is not None:
+        return kept
+    return validate_json(_can_use_tool_response_adapter(), data, "CanUseToolResponse")
+
+
+class UnknownControlResponseBody(UnknownVariant):
+    """A ControlResponseBody whose `subtype` names no type of this version: what
+    `parse_control_response_body(..., unknown="keep")` gives for it, the payload kept as it came."""
+
+    __slots__ = ()
+    union = "letta/ControlResponseBody"
+    tag_name = "subtype"
+    known = frozenset(
+        {
+            "success",
+            "error",
+            "external_tool_result",
+        }
+    )
+
+
+@cache
+def _control_response_body_adapter() -> TypeAdapter[ControlResponseBody]:
+    return TypeAdapter(ControlResponseBody)
+
+
+@overload
+def parse_control_response_body(
+    data: Mapping[str, Any] | SchemaModel | UnknownVariant, *, unknown: Literal["error"] = "error"
+) -> ControlResponseBody: ...
+@overload
+def parse_control_response_body(
+    data: Mapping[str, Any] | SchemaModel | UnknownVariant, *, unknown: Unknown
+) -> ControlResponseBody | UnknownControlResponseBody: ...
+def parse_control_response_body(
+    data: Mapping[str, Any] | SchemaModel | UnknownVariant, *, unknown: Unknown = "error"
+) -> ControlResponseBody | UnknownControlResponseBody:
+    """Parse `data` as a ControlResponseBody: the branch is chosen by `subtype` ('success', 'error', 'external_tool_result').
+
+    An instance of a branch class is returned as it is; another model is re-validated
+    from its JSON dump. Raises `pydantic.ValidationError` (a `ValueError`) if `data` is
+    not valid, including when `subtype` is missing or unknown, and when it breaks
+    the rules of JSON text (nested deeper than 1024 levels, an integer beyond a double's range).
+    With `unknown="keep"`, a payload whose `subtype` is a string no branch has is
+    returned as an `UnknownControlResponseBody` (see `chatschema.unknown`); known ones are validated as ever.
+    """
+    kept = keep_unknown(UnknownControlResponseBody, data, unknown)
+    if kept is not None:
+        return kept
+    if isinstance(
+        data,
+        (
+            ControlSuccessResponse,
+            ControlErrorResponse,
+            ExternalToolResultResponse,
+        ),
+    ):
+        return data
+    if isinstance(data, UnknownVariant):
+        data = data.raw
+    elif isinstance(data, SchemaModel):
+        data = data.model_dump(mode="json")
+    return validate_python(_control_response_body_adapter(), data, "ControlResponseBody")
+
+
+@overload
+def parse_control_response_body_json(
+    data: str | bytes, *, unknown: Literal["error"] = "error"
+) -> ControlResponseBody: ...
+@overload
+def parse_control_response_body_json(
+    data: str | bytes, *, unknown: Unknown
+) -> ControlResponseBody | UnknownControlResponseBody: ...
+def parse_control_response_body_json(
+    data: str | bytes, *, unknown: Unknown = "error"
+) -> ControlResponseBody | UnknownControlResponseBody:
+    """Parse a JSON document as a ControlResponseBody, like `parse_control_response_body`.
+
+    JSON edge cases are read as `chatschema validate` reads them (see `chatschema.jsontext`):
+    NaN, Infinity and numbers beyond a double are malformed (a `json_invalid` ValidationError),
+    nesting is read to 1024 levels, and the last of duplicate keys wins. With `unknown="keep"`, an
+    unknown variant keeps the document's text: its `model_dump_json()` is that text.
+    """
+    kept = keep_unknown_json(UnknownControlResponseBody, data, unknown)
+    if kept is not None:
+        return kept
+    return validate_json(_control_response_body_adapter(), data, "ControlResponseBody")
 
 
 class UnknownLettaMessage(UnknownVariant):
@@ -374,6 +1110,98 @@ def parse_user_content_part_json(
     if kept is not None:
         return kept
     return validate_json(_user_content_part_adapter(), data, "UserContentPart")
+
+
+class UnknownMessageContentPart(UnknownVariant):
+    """A MessageContentPart whose `type` names no type of this version: what
+    `parse_message_content_part(..., unknown="keep")` gives for it, the payload kept as it came."""
+
+    __slots__ = ()
+    union = "letta/MessageContentPart"
+    tag_name = "type"
+    known = frozenset(
+        {
+            "text",
+            "image",
+            "tool_call",
+            "tool_return",
+            "reasoning",
+            "redacted_reasoning",
+            "omitted_reasoning",
+        }
+    )
+
+
+@cache
+def _message_content_part_adapter() -> TypeAdapter[MessageContentPart]:
+    return TypeAdapter(MessageContentPart)
+
+
+@overload
+def parse_message_content_part(
+    data: Mapping[str, Any] | SchemaModel | UnknownVariant, *, unknown: Literal["error"] = "error"
+) -> MessageContentPart: ...
+@overload
+def parse_message_content_part(
+    data: Mapping[str, Any] | SchemaModel | UnknownVariant, *, unknown: Unknown
+) -> MessageContentPart | UnknownMessageContentPart: ...
+def parse_message_content_part(
+    data: Mapping[str, Any] | SchemaModel | UnknownVariant, *, unknown: Unknown = "error"
+) -> MessageContentPart | UnknownMessageContentPart:
+    """Parse `data` as a MessageContentPart: the branch is chosen by `type` ('text', 'image', 'tool_call', 'tool_return', 'reasoning', 'redacted_reasoning', 'omitted_reasoning').
+
+    An instance of a branch class is returned as it is; another model is re-validated
+    from its JSON dump. Raises `pydantic.ValidationError` (a `ValueError`) if `data` is
+    not valid, including when `type` is missing or unknown, and when it breaks
+    the rules of JSON text (nested deeper than 1024 levels, an integer beyond a double's range).
+    With `unknown="keep"`, a payload whose `type` is a string no branch has is
+    returned as an `UnknownMessageContentPart` (see `chatschema.unknown`); known ones are validated as ever.
+    """
+    kept = keep_unknown(UnknownMessageContentPart, data, unknown)
+    if kept is not None:
+        return kept
+    if isinstance(
+        data,
+        (
+            TextContent,
+            ImageContent,
+            ToolCallContent,
+            ToolReturnContent,
+            ReasoningContent,
+            RedactedReasoningContent,
+            OmittedReasoningContent,
+        ),
+    ):
+        return data
+    if isinstance(data, UnknownVariant):
+        data = data.raw
+    elif isinstance(data, SchemaModel):
+        data = data.model_dump(mode="json")
+    return validate_python(_message_content_part_adapter(), data, "MessageContentPart")
+
+
+@overload
+def parse_message_content_part_json(
+    data: str | bytes, *, unknown: Literal["error"] = "error"
+) -> MessageContentPart: ...
+@overload
+def parse_message_content_part_json(
+    data: str | bytes, *, unknown: Unknown
+) -> MessageContentPart | UnknownMessageContentPart: ...
+def parse_message_content_part_json(
+    data: str | bytes, *, unknown: Unknown = "error"
+) -> MessageContentPart | UnknownMessageContentPart:
+    """Parse a JSON document as a MessageContentPart, like `parse_message_content_part`.
+
+    JSON edge cases are read as `chatschema validate` reads them (see `chatschema.jsontext`):
+    NaN, Infinity and numbers beyond a double are malformed (a `json_invalid` ValidationError),
+    nesting is read to 1024 levels, and the last of duplicate keys wins. With `unknown="keep"`, an
+    unknown variant keeps the document's text: its `model_dump_json()` is that text.
+    """
+    kept = keep_unknown_json(UnknownMessageContentPart, data, unknown)
+    if kept is not None:
+        return kept
+    return validate_json(_message_content_part_adapter(), data, "MessageContentPart")
 
 
 class UnknownLettaStreamingResponse(UnknownVariant):

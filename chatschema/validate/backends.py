@@ -165,16 +165,22 @@ def _reachable(uri: str) -> set[str]:
 
 @cache
 def message_unions(families: tuple[str, ...] = ()) -> list[schemas.Union]:
-    """The tagged unions `--schema auto` picks from: those no other union's branch contains.
+    """The tagged unions `--schema auto` picks from: those no other union's branch contains, and
+    those a family ships a sample file of.
 
     Nested unions (content parts, image sources, citation items) are left out, so a message is
-    matched by its own tag, not by the tag of something it may contain.
+    matched by its own tag, not by the tag of something it may contain. A union of messages that
+    records of another union wrap (Letta's stream frames in Letta Code's records) stays, by its
+    sample file.
     """
+    from chatschema.samples import SAMPLES
+
     unions = [u for u in schemas.unions().values() if not families or u.name.split("/")[0] in families]
     inner: set[str] = set()
     for union in schemas.unions().values():
         for branch in union.branches.values():
             inner |= _reachable(schemas.schema_id(branch))
+    inner -= {schemas.schema_id(name) for name in SAMPLES.values()}
     return [u for u in unions if schemas.schema_id(u.name) not in inner]
 
 

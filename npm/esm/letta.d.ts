@@ -7,7 +7,7 @@ export type * from "../types/letta.js";
 export { MAX_VIOLATIONS, PayloadError, UnknownSchemaError } from "./core.js";
 export type { UnknownOptions, UnknownVariant, Valid, ValidateFunction, Violation } from "./core.js";
 
-/** A schema name of the letta family, such as "letta/Approval". */
+/** A schema name of the letta family, such as "letta/AdvancedDiffPreview". */
 export type SchemaName = `letta/${keyof LettaSchemas}`;
 
 /** The TypeScript type of a letta schema name. */
@@ -15,6 +15,18 @@ export type SchemaType<N extends SchemaName> = N extends `letta/${infer T extend
 
 /** A letta/Approval whose `type` names no type of this version, kept with `{ unknown: "keep" }`. */
 export type UnknownApproval = UnknownVariant<"type">;
+
+/** A letta/CanUseToolResponse whose `behavior` names no type of this version, kept with `{ unknown: "keep" }`. */
+export type UnknownCanUseToolResponse = UnknownVariant<"behavior">;
+
+/** A letta/ControlRequestBody whose `subtype` names no type of this version, kept with `{ unknown: "keep" }`. */
+export type UnknownControlRequestBody = UnknownVariant<"subtype">;
+
+/** A letta/ControlResponseBody whose `subtype` names no type of this version, kept with `{ unknown: "keep" }`. */
+export type UnknownControlResponseBody = UnknownVariant<"subtype">;
+
+/** A letta/DiffPreview whose `mode` names no type of this version, kept with `{ unknown: "keep" }`. */
+export type UnknownDiffPreview = UnknownVariant<"mode">;
 
 /** A letta/ImageSource whose `type` names no type of this version, kept with `{ unknown: "keep" }`. */
 export type UnknownImageSource = UnknownVariant<"type">;
@@ -25,11 +37,20 @@ export type UnknownLettaMessage = UnknownVariant<"message_type">;
 /** A letta/LettaStreamingResponse whose `message_type` names no type of this version, kept with `{ unknown: "keep" }`. */
 export type UnknownLettaStreamingResponse = UnknownVariant<"message_type">;
 
+/** A letta/MessageContentPart whose `type` names no type of this version, kept with `{ unknown: "keep" }`. */
+export type UnknownMessageContentPart = UnknownVariant<"type">;
+
+/** A letta/SDKMessage whose `type` names no type of this version, kept with `{ unknown: "keep" }`. */
+export type UnknownSDKMessage = UnknownVariant<"type">;
+
 /** A letta/UserContentPart whose `type` names no type of this version, kept with `{ unknown: "keep" }`. */
 export type UnknownUserContentPart = UnknownVariant<"type">;
 
+/** A letta/WireMessage whose `type` names no type of this version, kept with `{ unknown: "keep" }`. */
+export type UnknownWireMessage = UnknownVariant<"type">;
+
 /** The unknown variants a schema name may be with `{ unknown: "keep" }`: never for a type that is not a tagged union. */
-export type UnknownOf<N extends SchemaName> = N extends "letta/Approval" ? UnknownApproval : N extends "letta/ImageSource" ? UnknownImageSource : N extends "letta/LettaMessage" ? UnknownLettaMessage : N extends "letta/LettaStreamingResponse" ? UnknownLettaStreamingResponse : N extends "letta/UserContentPart" ? UnknownUserContentPart : never;
+export type UnknownOf<N extends SchemaName> = N extends "letta/Approval" ? UnknownApproval : N extends "letta/CanUseToolResponse" ? UnknownCanUseToolResponse : N extends "letta/ControlRequestBody" ? UnknownControlRequestBody : N extends "letta/ControlResponseBody" ? UnknownControlResponseBody : N extends "letta/DiffPreview" ? UnknownDiffPreview : N extends "letta/ImageSource" ? UnknownImageSource : N extends "letta/LettaMessage" ? UnknownLettaMessage : N extends "letta/LettaStreamingResponse" ? UnknownLettaStreamingResponse : N extends "letta/MessageContentPart" ? UnknownMessageContentPart : N extends "letta/SDKMessage" ? UnknownSDKMessage : N extends "letta/UserContentPart" ? UnknownUserContentPart : N extends "letta/WireMessage" ? UnknownWireMessage : never;
 
 /** The family's semantic version (schemas/letta/VERSION). */
 export declare const version: string;
@@ -62,26 +83,94 @@ export declare function parse<N extends SchemaName>(name: N, payload: unknown, o
 /** The precompiled validate function of a named type (every error in `.errors` after a failure). */
 export declare function validator(name: SchemaName): ValidateFunction;
 
+/** Whether `value` is a valid letta/AdvancedDiffPreview; when false, `value` keeps its type. */
+export declare function isAdvancedDiffPreview<T>(value: T): value is Valid<T, LettaSchemas["AdvancedDiffPreview"]>;
 /** Whether `value` is a valid letta/Approval; when false, `value` keeps its type. */
 export declare function isApproval<T>(value: T, options?: { unknown?: "error" }): value is Valid<T, LettaSchemas["Approval"]>;
 /** With `{ unknown: "keep" }`, an unknown variant is accepted too (see `isUnknownApproval`). */
 export declare function isApproval<T>(value: T, options: UnknownOptions): value is Valid<T, LettaSchemas["Approval"]> | (T & UnknownApproval);
 /** Whether `value` is a letta/Approval of a type from a later release: its `type` is a string no branch has. */
 export declare function isUnknownApproval<T>(value: T): value is T & UnknownApproval;
+/** Whether `value` is a valid letta/ApprovalReceivedMessage; when false, `value` keeps its type. */
+export declare function isApprovalReceivedMessage<T>(value: T): value is Valid<T, LettaSchemas["ApprovalReceivedMessage"]>;
 /** Whether `value` is a valid letta/ApprovalRequestMessage; when false, `value` keeps its type. */
 export declare function isApprovalRequestMessage<T>(value: T): value is Valid<T, LettaSchemas["ApprovalRequestMessage"]>;
+/** Whether `value` is a valid letta/ApprovalRequestedMessage; when false, `value` keeps its type. */
+export declare function isApprovalRequestedMessage<T>(value: T): value is Valid<T, LettaSchemas["ApprovalRequestedMessage"]>;
 /** Whether `value` is a valid letta/ApprovalResponseMessage; when false, `value` keeps its type. */
 export declare function isApprovalResponseMessage<T>(value: T): value is Valid<T, LettaSchemas["ApprovalResponseMessage"]>;
 /** Whether `value` is a valid letta/ApprovalReturn; when false, `value` keeps its type. */
 export declare function isApprovalReturn<T>(value: T): value is Valid<T, LettaSchemas["ApprovalReturn"]>;
 /** Whether `value` is a valid letta/AssistantMessage; when false, `value` keeps its type. */
 export declare function isAssistantMessage<T>(value: T): value is Valid<T, LettaSchemas["AssistantMessage"]>;
+/** Whether `value` is a valid letta/AutoApprovalMessage; when false, `value` keeps its type. */
+export declare function isAutoApprovalMessage<T>(value: T): value is Valid<T, LettaSchemas["AutoApprovalMessage"]>;
 /** Whether `value` is a valid letta/Base64Image; when false, `value` keeps its type. */
 export declare function isBase64Image<T>(value: T): value is Valid<T, LettaSchemas["Base64Image"]>;
+/** Whether `value` is a valid letta/BootstrapSessionStateRequest; when false, `value` keeps its type. */
+export declare function isBootstrapSessionStateRequest<T>(value: T): value is Valid<T, LettaSchemas["BootstrapSessionStateRequest"]>;
+/** Whether `value` is a valid letta/CanUseToolControlRequest; when false, `value` keeps its type. */
+export declare function isCanUseToolControlRequest<T>(value: T): value is Valid<T, LettaSchemas["CanUseToolControlRequest"]>;
+/** Whether `value` is a valid letta/CanUseToolResponse; when false, `value` keeps its type. */
+export declare function isCanUseToolResponse<T>(value: T, options?: { unknown?: "error" }): value is Valid<T, LettaSchemas["CanUseToolResponse"]>;
+/** With `{ unknown: "keep" }`, an unknown variant is accepted too (see `isUnknownCanUseToolResponse`). */
+export declare function isCanUseToolResponse<T>(value: T, options: UnknownOptions): value is Valid<T, LettaSchemas["CanUseToolResponse"]> | (T & UnknownCanUseToolResponse);
+/** Whether `value` is a letta/CanUseToolResponse of a type from a later release: its `behavior` is a string no branch has. */
+export declare function isUnknownCanUseToolResponse<T>(value: T): value is T & UnknownCanUseToolResponse;
+/** Whether `value` is a valid letta/CanUseToolResponseAllow; when false, `value` keeps its type. */
+export declare function isCanUseToolResponseAllow<T>(value: T): value is Valid<T, LettaSchemas["CanUseToolResponseAllow"]>;
+/** Whether `value` is a valid letta/CanUseToolResponseDeny; when false, `value` keeps its type. */
+export declare function isCanUseToolResponseDeny<T>(value: T): value is Valid<T, LettaSchemas["CanUseToolResponseDeny"]>;
+/** Whether `value` is a valid letta/CancelAckMessage; when false, `value` keeps its type. */
+export declare function isCancelAckMessage<T>(value: T): value is Valid<T, LettaSchemas["CancelAckMessage"]>;
 /** Whether `value` is a valid letta/CompactionStats; when false, `value` keeps its type. */
 export declare function isCompactionStats<T>(value: T): value is Valid<T, LettaSchemas["CompactionStats"]>;
+/** Whether `value` is a valid letta/ControlErrorResponse; when false, `value` keeps its type. */
+export declare function isControlErrorResponse<T>(value: T): value is Valid<T, LettaSchemas["ControlErrorResponse"]>;
+/** Whether `value` is a valid letta/ControlRequest; when false, `value` keeps its type. */
+export declare function isControlRequest<T>(value: T): value is Valid<T, LettaSchemas["ControlRequest"]>;
+/** Whether `value` is a valid letta/ControlRequestBody; when false, `value` keeps its type. */
+export declare function isControlRequestBody<T>(value: T, options?: { unknown?: "error" }): value is Valid<T, LettaSchemas["ControlRequestBody"]>;
+/** With `{ unknown: "keep" }`, an unknown variant is accepted too (see `isUnknownControlRequestBody`). */
+export declare function isControlRequestBody<T>(value: T, options: UnknownOptions): value is Valid<T, LettaSchemas["ControlRequestBody"]> | (T & UnknownControlRequestBody);
+/** Whether `value` is a letta/ControlRequestBody of a type from a later release: its `subtype` is a string no branch has. */
+export declare function isUnknownControlRequestBody<T>(value: T): value is T & UnknownControlRequestBody;
+/** Whether `value` is a valid letta/ControlResponse; when false, `value` keeps its type. */
+export declare function isControlResponse<T>(value: T): value is Valid<T, LettaSchemas["ControlResponse"]>;
+/** Whether `value` is a valid letta/ControlResponseBody; when false, `value` keeps its type. */
+export declare function isControlResponseBody<T>(value: T, options?: { unknown?: "error" }): value is Valid<T, LettaSchemas["ControlResponseBody"]>;
+/** With `{ unknown: "keep" }`, an unknown variant is accepted too (see `isUnknownControlResponseBody`). */
+export declare function isControlResponseBody<T>(value: T, options: UnknownOptions): value is Valid<T, LettaSchemas["ControlResponseBody"]> | (T & UnknownControlResponseBody);
+/** Whether `value` is a letta/ControlResponseBody of a type from a later release: its `subtype` is a string no branch has. */
+export declare function isUnknownControlResponseBody<T>(value: T): value is T & UnknownControlResponseBody;
+/** Whether `value` is a valid letta/ControlSuccessResponse; when false, `value` keeps its type. */
+export declare function isControlSuccessResponse<T>(value: T): value is Valid<T, LettaSchemas["ControlSuccessResponse"]>;
+/** Whether `value` is a valid letta/DiffHunk; when false, `value` keeps its type. */
+export declare function isDiffHunk<T>(value: T): value is Valid<T, LettaSchemas["DiffHunk"]>;
+/** Whether `value` is a valid letta/DiffHunkLine; when false, `value` keeps its type. */
+export declare function isDiffHunkLine<T>(value: T): value is Valid<T, LettaSchemas["DiffHunkLine"]>;
+/** Whether `value` is a valid letta/DiffPreview; when false, `value` keeps its type. */
+export declare function isDiffPreview<T>(value: T, options?: { unknown?: "error" }): value is Valid<T, LettaSchemas["DiffPreview"]>;
+/** With `{ unknown: "keep" }`, an unknown variant is accepted too (see `isUnknownDiffPreview`). */
+export declare function isDiffPreview<T>(value: T, options: UnknownOptions): value is Valid<T, LettaSchemas["DiffPreview"]> | (T & UnknownDiffPreview);
+/** Whether `value` is a letta/DiffPreview of a type from a later release: its `mode` is a string no branch has. */
+export declare function isUnknownDiffPreview<T>(value: T): value is T & UnknownDiffPreview;
+/** Whether `value` is a valid letta/EffectiveSleeptimeSettings; when false, `value` keeps its type. */
+export declare function isEffectiveSleeptimeSettings<T>(value: T): value is Valid<T, LettaSchemas["EffectiveSleeptimeSettings"]>;
+/** Whether `value` is a valid letta/ErrorMessage; when false, `value` keeps its type. */
+export declare function isErrorMessage<T>(value: T): value is Valid<T, LettaSchemas["ErrorMessage"]>;
 /** Whether `value` is a valid letta/EventMessage; when false, `value` keeps its type. */
 export declare function isEventMessage<T>(value: T): value is Valid<T, LettaSchemas["EventMessage"]>;
+/** Whether `value` is a valid letta/ExecuteExternalToolRequest; when false, `value` keeps its type. */
+export declare function isExecuteExternalToolRequest<T>(value: T): value is Valid<T, LettaSchemas["ExecuteExternalToolRequest"]>;
+/** Whether `value` is a valid letta/ExternalToolDefinition; when false, `value` keeps its type. */
+export declare function isExternalToolDefinition<T>(value: T): value is Valid<T, LettaSchemas["ExternalToolDefinition"]>;
+/** Whether `value` is a valid letta/ExternalToolResultContent; when false, `value` keeps its type. */
+export declare function isExternalToolResultContent<T>(value: T): value is Valid<T, LettaSchemas["ExternalToolResultContent"]>;
+/** Whether `value` is a valid letta/ExternalToolResultResponse; when false, `value` keeps its type. */
+export declare function isExternalToolResultResponse<T>(value: T): value is Valid<T, LettaSchemas["ExternalToolResultResponse"]>;
+/** Whether `value` is a valid letta/FallbackDiffPreview; when false, `value` keeps its type. */
+export declare function isFallbackDiffPreview<T>(value: T): value is Valid<T, LettaSchemas["FallbackDiffPreview"]>;
 /** Whether `value` is a valid letta/HiddenReasoningMessage; when false, `value` keeps its type. */
 export declare function isHiddenReasoningMessage<T>(value: T): value is Valid<T, LettaSchemas["HiddenReasoningMessage"]>;
 /** Whether `value` is a valid letta/ImageContent; when false, `value` keeps its type. */
@@ -92,6 +181,10 @@ export declare function isImageSource<T>(value: T, options?: { unknown?: "error"
 export declare function isImageSource<T>(value: T, options: UnknownOptions): value is Valid<T, LettaSchemas["ImageSource"]> | (T & UnknownImageSource);
 /** Whether `value` is a letta/ImageSource of a type from a later release: its `type` is a string no branch has. */
 export declare function isUnknownImageSource<T>(value: T): value is T & UnknownImageSource;
+/** Whether `value` is a valid letta/InitializeControlRequest; when false, `value` keeps its type. */
+export declare function isInitializeControlRequest<T>(value: T): value is Valid<T, LettaSchemas["InitializeControlRequest"]>;
+/** Whether `value` is a valid letta/InterruptControlRequest; when false, `value` keeps its type. */
+export declare function isInterruptControlRequest<T>(value: T): value is Valid<T, LettaSchemas["InterruptControlRequest"]>;
 /** Whether `value` is a valid letta/LettaErrorMessage; when false, `value` keeps its type. */
 export declare function isLettaErrorMessage<T>(value: T): value is Valid<T, LettaSchemas["LettaErrorMessage"]>;
 /** Whether `value` is a valid letta/LettaImage; when false, `value` keeps its type. */
@@ -124,26 +217,130 @@ export declare function isUnknownLettaStreamingResponse<T>(value: T): value is T
 export declare function isLettaTurn<T>(value: T): value is Valid<T, LettaSchemas["LettaTurn"]>;
 /** Whether `value` is a valid letta/LettaUsageStatistics; when false, `value` keeps its type. */
 export declare function isLettaUsageStatistics<T>(value: T): value is Valid<T, LettaSchemas["LettaUsageStatistics"]>;
+/** Whether `value` is a valid letta/ListMessagesControlRequest; when false, `value` keeps its type. */
+export declare function isListMessagesControlRequest<T>(value: T): value is Valid<T, LettaSchemas["ListMessagesControlRequest"]>;
+/** Whether `value` is a valid letta/McpServerStatus; when false, `value` keeps its type. */
+export declare function isMcpServerStatus<T>(value: T): value is Valid<T, LettaSchemas["McpServerStatus"]>;
+/** Whether `value` is a valid letta/MessageContentPart; when false, `value` keeps its type. */
+export declare function isMessageContentPart<T>(value: T, options?: { unknown?: "error" }): value is Valid<T, LettaSchemas["MessageContentPart"]>;
+/** With `{ unknown: "keep" }`, an unknown variant is accepted too (see `isUnknownMessageContentPart`). */
+export declare function isMessageContentPart<T>(value: T, options: UnknownOptions): value is Valid<T, LettaSchemas["MessageContentPart"]> | (T & UnknownMessageContentPart);
+/** Whether `value` is a letta/MessageContentPart of a type from a later release: its `type` is a string no branch has. */
+export declare function isUnknownMessageContentPart<T>(value: T): value is T & UnknownMessageContentPart;
+/** Whether `value` is a valid letta/MessageEnvelope; when false, `value` keeps its type. */
+export declare function isMessageEnvelope<T>(value: T): value is Valid<T, LettaSchemas["MessageEnvelope"]>;
+/** Whether `value` is a valid letta/MessageWire; when false, `value` keeps its type. */
+export declare function isMessageWire<T>(value: T): value is Valid<T, LettaSchemas["MessageWire"]>;
+/** Whether `value` is a valid letta/OmittedReasoningContent; when false, `value` keeps its type. */
+export declare function isOmittedReasoningContent<T>(value: T): value is Valid<T, LettaSchemas["OmittedReasoningContent"]>;
+/** Whether `value` is a valid letta/QueueBatchDequeuedEvent; when false, `value` keeps its type. */
+export declare function isQueueBatchDequeuedEvent<T>(value: T): value is Valid<T, LettaSchemas["QueueBatchDequeuedEvent"]>;
+/** Whether `value` is a valid letta/QueueBlockedEvent; when false, `value` keeps its type. */
+export declare function isQueueBlockedEvent<T>(value: T): value is Valid<T, LettaSchemas["QueueBlockedEvent"]>;
+/** Whether `value` is a valid letta/QueueClearedEvent; when false, `value` keeps its type. */
+export declare function isQueueClearedEvent<T>(value: T): value is Valid<T, LettaSchemas["QueueClearedEvent"]>;
+/** Whether `value` is a valid letta/QueueItemContent; when false, `value` keeps its type. */
+export declare function isQueueItemContent<T>(value: T): value is Valid<T, LettaSchemas["QueueItemContent"]>;
+/** Whether `value` is a valid letta/QueueItemDroppedEvent; when false, `value` keeps its type. */
+export declare function isQueueItemDroppedEvent<T>(value: T): value is Valid<T, LettaSchemas["QueueItemDroppedEvent"]>;
+/** Whether `value` is a valid letta/QueueItemEnqueuedEvent; when false, `value` keeps its type. */
+export declare function isQueueItemEnqueuedEvent<T>(value: T): value is Valid<T, LettaSchemas["QueueItemEnqueuedEvent"]>;
+/** Whether `value` is a valid letta/QueueItemKind; when false, `value` keeps its type. */
+export declare function isQueueItemKind<T>(value: T): value is Valid<T, LettaSchemas["QueueItemKind"]>;
+/** Whether `value` is a valid letta/QueueItemSource; when false, `value` keeps its type. */
+export declare function isQueueItemSource<T>(value: T): value is Valid<T, LettaSchemas["QueueItemSource"]>;
+/** Whether `value` is a valid letta/QueueSnapshotItem; when false, `value` keeps its type. */
+export declare function isQueueSnapshotItem<T>(value: T): value is Valid<T, LettaSchemas["QueueSnapshotItem"]>;
+/** Whether `value` is a valid letta/QueueSnapshotMessage; when false, `value` keeps its type. */
+export declare function isQueueSnapshotMessage<T>(value: T): value is Valid<T, LettaSchemas["QueueSnapshotMessage"]>;
+/** Whether `value` is a valid letta/ReasoningContent; when false, `value` keeps its type. */
+export declare function isReasoningContent<T>(value: T): value is Valid<T, LettaSchemas["ReasoningContent"]>;
 /** Whether `value` is a valid letta/ReasoningMessage; when false, `value` keeps its type. */
 export declare function isReasoningMessage<T>(value: T): value is Valid<T, LettaSchemas["ReasoningMessage"]>;
+/** Whether `value` is a valid letta/RecoverPendingApprovalsControlRequest; when false, `value` keeps its type. */
+export declare function isRecoverPendingApprovalsControlRequest<T>(value: T): value is Valid<T, LettaSchemas["RecoverPendingApprovalsControlRequest"]>;
+/** Whether `value` is a valid letta/RecoverPendingApprovalsResponsePayload; when false, `value` keeps its type. */
+export declare function isRecoverPendingApprovalsResponsePayload<T>(value: T): value is Valid<T, LettaSchemas["RecoverPendingApprovalsResponsePayload"]>;
+/** Whether `value` is a valid letta/RecoveryMessage; when false, `value` keeps its type. */
+export declare function isRecoveryMessage<T>(value: T): value is Valid<T, LettaSchemas["RecoveryMessage"]>;
+/** Whether `value` is a valid letta/RedactedReasoningContent; when false, `value` keeps its type. */
+export declare function isRedactedReasoningContent<T>(value: T): value is Valid<T, LettaSchemas["RedactedReasoningContent"]>;
+/** Whether `value` is a valid letta/RegisterExternalToolsRequest; when false, `value` keeps its type. */
+export declare function isRegisterExternalToolsRequest<T>(value: T): value is Valid<T, LettaSchemas["RegisterExternalToolsRequest"]>;
+/** Whether `value` is a valid letta/ResultMessage; when false, `value` keeps its type. */
+export declare function isResultMessage<T>(value: T): value is Valid<T, LettaSchemas["ResultMessage"]>;
+/** Whether `value` is a valid letta/RetryMessage; when false, `value` keeps its type. */
+export declare function isRetryMessage<T>(value: T): value is Valid<T, LettaSchemas["RetryMessage"]>;
+/** Whether `value` is a valid letta/SDKAssistantMessage; when false, `value` keeps its type. */
+export declare function isSDKAssistantMessage<T>(value: T): value is Valid<T, LettaSchemas["SDKAssistantMessage"]>;
+/** Whether `value` is a valid letta/SDKErrorCode; when false, `value` keeps its type. */
+export declare function isSDKErrorCode<T>(value: T): value is Valid<T, LettaSchemas["SDKErrorCode"]>;
+/** Whether `value` is a valid letta/SDKErrorMessage; when false, `value` keeps its type. */
+export declare function isSDKErrorMessage<T>(value: T): value is Valid<T, LettaSchemas["SDKErrorMessage"]>;
+/** Whether `value` is a valid letta/SDKInitMessage; when false, `value` keeps its type. */
+export declare function isSDKInitMessage<T>(value: T): value is Valid<T, LettaSchemas["SDKInitMessage"]>;
+/** Whether `value` is a valid letta/SDKMessage; when false, `value` keeps its type. */
+export declare function isSDKMessage<T>(value: T, options?: { unknown?: "error" }): value is Valid<T, LettaSchemas["SDKMessage"]>;
+/** With `{ unknown: "keep" }`, an unknown variant is accepted too (see `isUnknownSDKMessage`). */
+export declare function isSDKMessage<T>(value: T, options: UnknownOptions): value is Valid<T, LettaSchemas["SDKMessage"]> | (T & UnknownSDKMessage);
+/** Whether `value` is a letta/SDKMessage of a type from a later release: its `type` is a string no branch has. */
+export declare function isUnknownSDKMessage<T>(value: T): value is T & UnknownSDKMessage;
+/** Whether `value` is a valid letta/SDKReasoningMessage; when false, `value` keeps its type. */
+export declare function isSDKReasoningMessage<T>(value: T): value is Valid<T, LettaSchemas["SDKReasoningMessage"]>;
+/** Whether `value` is a valid letta/SDKResultMessage; when false, `value` keeps its type. */
+export declare function isSDKResultMessage<T>(value: T): value is Valid<T, LettaSchemas["SDKResultMessage"]>;
+/** Whether `value` is a valid letta/SDKRetryMessage; when false, `value` keeps its type. */
+export declare function isSDKRetryMessage<T>(value: T): value is Valid<T, LettaSchemas["SDKRetryMessage"]>;
+/** Whether `value` is a valid letta/SDKStreamEventMessage; when false, `value` keeps its type. */
+export declare function isSDKStreamEventMessage<T>(value: T): value is Valid<T, LettaSchemas["SDKStreamEventMessage"]>;
+/** Whether `value` is a valid letta/SDKStreamEventPayload; when false, `value` keeps its type. */
+export declare function isSDKStreamEventPayload<T>(value: T): value is Valid<T, LettaSchemas["SDKStreamEventPayload"]>;
+/** Whether `value` is a valid letta/SDKToolCallMessage; when false, `value` keeps its type. */
+export declare function isSDKToolCallMessage<T>(value: T): value is Valid<T, LettaSchemas["SDKToolCallMessage"]>;
+/** Whether `value` is a valid letta/SDKToolResultMessage; when false, `value` keeps its type. */
+export declare function isSDKToolResultMessage<T>(value: T): value is Valid<T, LettaSchemas["SDKToolResultMessage"]>;
+/** Whether `value` is a valid letta/SkillSource; when false, `value` keeps its type. */
+export declare function isSkillSource<T>(value: T): value is Valid<T, LettaSchemas["SkillSource"]>;
+/** Whether `value` is a valid letta/StopReasonType; when false, `value` keeps its type. */
+export declare function isStopReasonType<T>(value: T): value is Valid<T, LettaSchemas["StopReasonType"]>;
+/** Whether `value` is a valid letta/StreamEvent; when false, `value` keeps its type. */
+export declare function isStreamEvent<T>(value: T): value is Valid<T, LettaSchemas["StreamEvent"]>;
 /** Whether `value` is a valid letta/SummaryMessage; when false, `value` keeps its type. */
 export declare function isSummaryMessage<T>(value: T): value is Valid<T, LettaSchemas["SummaryMessage"]>;
+/** Whether `value` is a valid letta/SyncCompleteMessage; when false, `value` keeps its type. */
+export declare function isSyncCompleteMessage<T>(value: T): value is Valid<T, LettaSchemas["SyncCompleteMessage"]>;
+/** Whether `value` is a valid letta/SystemInitMessage; when false, `value` keeps its type. */
+export declare function isSystemInitMessage<T>(value: T): value is Valid<T, LettaSchemas["SystemInitMessage"]>;
 /** Whether `value` is a valid letta/SystemMessage; when false, `value` keeps its type. */
 export declare function isSystemMessage<T>(value: T): value is Valid<T, LettaSchemas["SystemMessage"]>;
 /** Whether `value` is a valid letta/TextContent; when false, `value` keeps its type. */
 export declare function isTextContent<T>(value: T): value is Valid<T, LettaSchemas["TextContent"]>;
 /** Whether `value` is a valid letta/ToolCall; when false, `value` keeps its type. */
 export declare function isToolCall<T>(value: T): value is Valid<T, LettaSchemas["ToolCall"]>;
+/** Whether `value` is a valid letta/ToolCallContent; when false, `value` keeps its type. */
+export declare function isToolCallContent<T>(value: T): value is Valid<T, LettaSchemas["ToolCallContent"]>;
 /** Whether `value` is a valid letta/ToolCallDelta; when false, `value` keeps its type. */
 export declare function isToolCallDelta<T>(value: T): value is Valid<T, LettaSchemas["ToolCallDelta"]>;
 /** Whether `value` is a valid letta/ToolCallMessage; when false, `value` keeps its type. */
 export declare function isToolCallMessage<T>(value: T): value is Valid<T, LettaSchemas["ToolCallMessage"]>;
+/** Whether `value` is a valid letta/ToolExecutionFinishedMessage; when false, `value` keeps its type. */
+export declare function isToolExecutionFinishedMessage<T>(value: T): value is Valid<T, LettaSchemas["ToolExecutionFinishedMessage"]>;
+/** Whether `value` is a valid letta/ToolExecutionStartedMessage; when false, `value` keeps its type. */
+export declare function isToolExecutionStartedMessage<T>(value: T): value is Valid<T, LettaSchemas["ToolExecutionStartedMessage"]>;
 /** Whether `value` is a valid letta/ToolResult; when false, `value` keeps its type. */
 export declare function isToolResult<T>(value: T): value is Valid<T, LettaSchemas["ToolResult"]>;
 /** Whether `value` is a valid letta/ToolReturn; when false, `value` keeps its type. */
 export declare function isToolReturn<T>(value: T): value is Valid<T, LettaSchemas["ToolReturn"]>;
+/** Whether `value` is a valid letta/ToolReturnContent; when false, `value` keeps its type. */
+export declare function isToolReturnContent<T>(value: T): value is Valid<T, LettaSchemas["ToolReturnContent"]>;
 /** Whether `value` is a valid letta/ToolReturnMessage; when false, `value` keeps its type. */
 export declare function isToolReturnMessage<T>(value: T): value is Valid<T, LettaSchemas["ToolReturnMessage"]>;
+/** Whether `value` is a valid letta/TranscriptBackfillMessage; when false, `value` keeps its type. */
+export declare function isTranscriptBackfillMessage<T>(value: T): value is Valid<T, LettaSchemas["TranscriptBackfillMessage"]>;
+/** Whether `value` is a valid letta/TranscriptSupplementMessage; when false, `value` keeps its type. */
+export declare function isTranscriptSupplementMessage<T>(value: T): value is Valid<T, LettaSchemas["TranscriptSupplementMessage"]>;
+/** Whether `value` is a valid letta/UnpreviewableDiffPreview; when false, `value` keeps its type. */
+export declare function isUnpreviewableDiffPreview<T>(value: T): value is Valid<T, LettaSchemas["UnpreviewableDiffPreview"]>;
 /** Whether `value` is a valid letta/UrlImage; when false, `value` keeps its type. */
 export declare function isUrlImage<T>(value: T): value is Valid<T, LettaSchemas["UrlImage"]>;
 /** Whether `value` is a valid letta/UserContentPart; when false, `value` keeps its type. */
@@ -154,33 +351,93 @@ export declare function isUserContentPart<T>(value: T, options: UnknownOptions):
 export declare function isUnknownUserContentPart<T>(value: T): value is T & UnknownUserContentPart;
 /** Whether `value` is a valid letta/UserMessage; when false, `value` keeps its type. */
 export declare function isUserMessage<T>(value: T): value is Valid<T, LettaSchemas["UserMessage"]>;
+/** Whether `value` is a valid letta/WireMessage; when false, `value` keeps its type. */
+export declare function isWireMessage<T>(value: T, options?: { unknown?: "error" }): value is Valid<T, LettaSchemas["WireMessage"]>;
+/** With `{ unknown: "keep" }`, an unknown variant is accepted too (see `isUnknownWireMessage`). */
+export declare function isWireMessage<T>(value: T, options: UnknownOptions): value is Valid<T, LettaSchemas["WireMessage"]> | (T & UnknownWireMessage);
+/** Whether `value` is a letta/WireMessage of a type from a later release: its `type` is a string no branch has. */
+export declare function isUnknownWireMessage<T>(value: T): value is T & UnknownWireMessage;
 
 /**
  * Each type's tags as the official Letta SDK (`@letta-ai/letta-client`) types them: optional.
  * `fromSdk` accepts any value with these; the SDK's interfaces satisfy them as they are.
  */
 export interface SdkShapes {
+  "AdvancedDiffPreview": { readonly "mode"?: "advanced"; };
+  "ApprovalReceivedMessage": { readonly "type"?: "approval_received"; };
   "ApprovalRequestMessage": { readonly "message_type"?: "approval_request_message"; };
+  "ApprovalRequestedMessage": { readonly "type"?: "approval_requested"; };
   "ApprovalResponseMessage": { readonly "message_type"?: "approval_response_message"; };
   "ApprovalReturn": { readonly "type"?: "approval"; };
   "AssistantMessage": { readonly "message_type"?: "assistant_message"; };
+  "AutoApprovalMessage": { readonly "type"?: "auto_approval"; };
   "Base64Image": { readonly "type"?: "base64"; };
+  "BootstrapSessionStateRequest": { readonly "subtype"?: "bootstrap_session_state"; };
+  "CanUseToolControlRequest": { readonly "subtype"?: "can_use_tool"; };
+  "CanUseToolResponseAllow": { readonly "behavior"?: "allow"; };
+  "CanUseToolResponseDeny": { readonly "behavior"?: "deny"; };
+  "CancelAckMessage": { readonly "type"?: "cancel_ack"; };
+  "ControlErrorResponse": { readonly "subtype"?: "error"; };
+  "ControlRequest": { readonly "type"?: "control_request"; };
+  "ControlResponse": { readonly "type"?: "control_response"; };
+  "ControlSuccessResponse": { readonly "subtype"?: "success"; };
+  "ErrorMessage": { readonly "type"?: "error"; };
   "EventMessage": { readonly "message_type"?: "event_message"; readonly "event_type"?: "compaction"; };
+  "ExecuteExternalToolRequest": { readonly "subtype"?: "execute_external_tool"; };
+  "ExternalToolResultResponse": { readonly "subtype"?: "external_tool_result"; };
+  "FallbackDiffPreview": { readonly "mode"?: "fallback"; };
   "HiddenReasoningMessage": { readonly "message_type"?: "hidden_reasoning_message"; };
   "ImageContent": { readonly "type"?: "image"; };
+  "InitializeControlRequest": { readonly "subtype"?: "initialize"; };
+  "InterruptControlRequest": { readonly "subtype"?: "interrupt"; };
   "LettaErrorMessage": { readonly "message_type"?: "error_message"; };
   "LettaImage": { readonly "type"?: "letta"; };
   "LettaPing": { readonly "message_type"?: "ping"; };
   "LettaStopReason": { readonly "message_type"?: "stop_reason"; };
   "LettaUsageStatistics": { readonly "message_type"?: "usage_statistics"; };
+  "ListMessagesControlRequest": { readonly "subtype"?: "list_messages"; };
+  "MessageWire": { readonly "type"?: "message"; };
+  "OmittedReasoningContent": { readonly "type"?: "omitted_reasoning"; };
+  "QueueBatchDequeuedEvent": { readonly "type"?: "queue_batch_dequeued"; };
+  "QueueBlockedEvent": { readonly "type"?: "queue_blocked"; };
+  "QueueClearedEvent": { readonly "type"?: "queue_cleared"; };
+  "QueueItemDroppedEvent": { readonly "type"?: "queue_item_dropped"; };
+  "QueueItemEnqueuedEvent": { readonly "type"?: "queue_item_enqueued"; };
+  "QueueSnapshotMessage": { readonly "type"?: "queue_snapshot"; };
+  "ReasoningContent": { readonly "type"?: "reasoning"; };
   "ReasoningMessage": { readonly "message_type"?: "reasoning_message"; };
+  "RecoverPendingApprovalsControlRequest": { readonly "subtype"?: "recover_pending_approvals"; };
+  "RecoveryMessage": { readonly "type"?: "recovery"; };
+  "RedactedReasoningContent": { readonly "type"?: "redacted_reasoning"; };
+  "RegisterExternalToolsRequest": { readonly "subtype"?: "register_external_tools"; };
+  "ResultMessage": { readonly "type"?: "result"; };
+  "RetryMessage": { readonly "type"?: "retry"; };
+  "SDKAssistantMessage": { readonly "type"?: "assistant"; };
+  "SDKErrorMessage": { readonly "type"?: "error"; };
+  "SDKInitMessage": { readonly "type"?: "init"; };
+  "SDKReasoningMessage": { readonly "type"?: "reasoning"; };
+  "SDKResultMessage": { readonly "type"?: "result"; };
+  "SDKRetryMessage": { readonly "type"?: "retry"; };
+  "SDKStreamEventMessage": { readonly "type"?: "stream_event"; };
+  "SDKToolCallMessage": { readonly "type"?: "tool_call"; };
+  "SDKToolResultMessage": { readonly "type"?: "tool_result"; };
+  "StreamEvent": { readonly "type"?: "stream_event"; };
   "SummaryMessage": { readonly "message_type"?: "summary_message"; };
+  "SyncCompleteMessage": { readonly "type"?: "sync_complete"; };
+  "SystemInitMessage": { readonly "type"?: "system"; readonly "subtype"?: "init"; };
   "SystemMessage": { readonly "message_type"?: "system_message"; };
   "TextContent": { readonly "type"?: "text"; };
+  "ToolCallContent": { readonly "type"?: "tool_call"; };
   "ToolCallMessage": { readonly "message_type"?: "tool_call_message"; };
+  "ToolExecutionFinishedMessage": { readonly "type"?: "tool_execution_finished"; };
+  "ToolExecutionStartedMessage": { readonly "type"?: "tool_execution_started"; };
   "ToolResult": { readonly "type"?: "tool"; };
   "ToolReturn": { readonly "type"?: "tool"; };
+  "ToolReturnContent": { readonly "type"?: "tool_return"; };
   "ToolReturnMessage": { readonly "message_type"?: "tool_return_message"; };
+  "TranscriptBackfillMessage": { readonly "type"?: "transcript_backfill"; };
+  "TranscriptSupplementMessage": { readonly "type"?: "transcript_supplement"; };
+  "UnpreviewableDiffPreview": { readonly "mode"?: "unpreviewable"; };
   "UrlImage": { readonly "type"?: "url"; };
   "UserMessage": { readonly "message_type"?: "user_message"; };
 }

@@ -18,20 +18,48 @@ function api() {
 }
 
 /** The family's semantic version (schemas/letta/VERSION). */
-export const version = "2.0.0";
+export const version = "2.1.0";
 /** Every schema name of the family, sorted. */
 export const schemaNames = /* @__PURE__ */ Object.freeze([
+  "letta/AdvancedDiffPreview",
   "letta/Approval",
+  "letta/ApprovalReceivedMessage",
   "letta/ApprovalRequestMessage",
+  "letta/ApprovalRequestedMessage",
   "letta/ApprovalResponseMessage",
   "letta/ApprovalReturn",
   "letta/AssistantMessage",
+  "letta/AutoApprovalMessage",
   "letta/Base64Image",
+  "letta/BootstrapSessionStateRequest",
+  "letta/CanUseToolControlRequest",
+  "letta/CanUseToolResponse",
+  "letta/CanUseToolResponseAllow",
+  "letta/CanUseToolResponseDeny",
+  "letta/CancelAckMessage",
   "letta/CompactionStats",
+  "letta/ControlErrorResponse",
+  "letta/ControlRequest",
+  "letta/ControlRequestBody",
+  "letta/ControlResponse",
+  "letta/ControlResponseBody",
+  "letta/ControlSuccessResponse",
+  "letta/DiffHunk",
+  "letta/DiffHunkLine",
+  "letta/DiffPreview",
+  "letta/EffectiveSleeptimeSettings",
+  "letta/ErrorMessage",
   "letta/EventMessage",
+  "letta/ExecuteExternalToolRequest",
+  "letta/ExternalToolDefinition",
+  "letta/ExternalToolResultContent",
+  "letta/ExternalToolResultResponse",
+  "letta/FallbackDiffPreview",
   "letta/HiddenReasoningMessage",
   "letta/ImageContent",
   "letta/ImageSource",
+  "letta/InitializeControlRequest",
+  "letta/InterruptControlRequest",
   "letta/LettaErrorMessage",
   "letta/LettaImage",
   "letta/LettaMessage",
@@ -44,19 +72,68 @@ export const schemaNames = /* @__PURE__ */ Object.freeze([
   "letta/LettaStreamingResponse",
   "letta/LettaTurn",
   "letta/LettaUsageStatistics",
+  "letta/ListMessagesControlRequest",
+  "letta/McpServerStatus",
+  "letta/MessageContentPart",
+  "letta/MessageEnvelope",
+  "letta/MessageWire",
+  "letta/OmittedReasoningContent",
+  "letta/QueueBatchDequeuedEvent",
+  "letta/QueueBlockedEvent",
+  "letta/QueueClearedEvent",
+  "letta/QueueItemContent",
+  "letta/QueueItemDroppedEvent",
+  "letta/QueueItemEnqueuedEvent",
+  "letta/QueueItemKind",
+  "letta/QueueItemSource",
+  "letta/QueueSnapshotItem",
+  "letta/QueueSnapshotMessage",
+  "letta/ReasoningContent",
   "letta/ReasoningMessage",
+  "letta/RecoverPendingApprovalsControlRequest",
+  "letta/RecoverPendingApprovalsResponsePayload",
+  "letta/RecoveryMessage",
+  "letta/RedactedReasoningContent",
+  "letta/RegisterExternalToolsRequest",
+  "letta/ResultMessage",
+  "letta/RetryMessage",
+  "letta/SDKAssistantMessage",
+  "letta/SDKErrorCode",
+  "letta/SDKErrorMessage",
+  "letta/SDKInitMessage",
+  "letta/SDKMessage",
+  "letta/SDKReasoningMessage",
+  "letta/SDKResultMessage",
+  "letta/SDKRetryMessage",
+  "letta/SDKStreamEventMessage",
+  "letta/SDKStreamEventPayload",
+  "letta/SDKToolCallMessage",
+  "letta/SDKToolResultMessage",
+  "letta/SkillSource",
+  "letta/StopReasonType",
+  "letta/StreamEvent",
   "letta/SummaryMessage",
+  "letta/SyncCompleteMessage",
+  "letta/SystemInitMessage",
   "letta/SystemMessage",
   "letta/TextContent",
   "letta/ToolCall",
+  "letta/ToolCallContent",
   "letta/ToolCallDelta",
   "letta/ToolCallMessage",
+  "letta/ToolExecutionFinishedMessage",
+  "letta/ToolExecutionStartedMessage",
   "letta/ToolResult",
   "letta/ToolReturn",
+  "letta/ToolReturnContent",
   "letta/ToolReturnMessage",
+  "letta/TranscriptBackfillMessage",
+  "letta/TranscriptSupplementMessage",
+  "letta/UnpreviewableDiffPreview",
   "letta/UrlImage",
   "letta/UserContentPart",
   "letta/UserMessage",
+  "letta/WireMessage",
 ]);
 
 export function validator(name) {
@@ -77,6 +154,9 @@ export function validate(name, payload, options) {
 
 export const parse = validate;
 
+export function isAdvancedDiffPreview(value) {
+  return !nestedTooDeep(value) && first.AdvancedDiffPreview(value) === true;
+}
 export function isApproval(value, options) {
   if (options !== undefined && keepsUnknown(options) && isUnknownApproval(value)) return true;
   return !nestedTooDeep(value) && first.Approval(value) === true;
@@ -84,8 +164,14 @@ export function isApproval(value, options) {
 export function isUnknownApproval(value) {
   return isUnknownVariant(value, unions.Approval.tag, unions.Approval.known);
 }
+export function isApprovalReceivedMessage(value) {
+  return !nestedTooDeep(value) && first.ApprovalReceivedMessage(value) === true;
+}
 export function isApprovalRequestMessage(value) {
   return !nestedTooDeep(value) && first.ApprovalRequestMessage(value) === true;
+}
+export function isApprovalRequestedMessage(value) {
+  return !nestedTooDeep(value) && first.ApprovalRequestedMessage(value) === true;
 }
 export function isApprovalResponseMessage(value) {
   return !nestedTooDeep(value) && first.ApprovalResponseMessage(value) === true;
@@ -96,14 +182,99 @@ export function isApprovalReturn(value) {
 export function isAssistantMessage(value) {
   return !nestedTooDeep(value) && first.AssistantMessage(value) === true;
 }
+export function isAutoApprovalMessage(value) {
+  return !nestedTooDeep(value) && first.AutoApprovalMessage(value) === true;
+}
 export function isBase64Image(value) {
   return !nestedTooDeep(value) && first.Base64Image(value) === true;
+}
+export function isBootstrapSessionStateRequest(value) {
+  return !nestedTooDeep(value) && first.BootstrapSessionStateRequest(value) === true;
+}
+export function isCanUseToolControlRequest(value) {
+  return !nestedTooDeep(value) && first.CanUseToolControlRequest(value) === true;
+}
+export function isCanUseToolResponse(value, options) {
+  if (options !== undefined && keepsUnknown(options) && isUnknownCanUseToolResponse(value)) return true;
+  return !nestedTooDeep(value) && first.CanUseToolResponse(value) === true;
+}
+export function isUnknownCanUseToolResponse(value) {
+  return isUnknownVariant(value, unions.CanUseToolResponse.tag, unions.CanUseToolResponse.known);
+}
+export function isCanUseToolResponseAllow(value) {
+  return !nestedTooDeep(value) && first.CanUseToolResponseAllow(value) === true;
+}
+export function isCanUseToolResponseDeny(value) {
+  return !nestedTooDeep(value) && first.CanUseToolResponseDeny(value) === true;
+}
+export function isCancelAckMessage(value) {
+  return !nestedTooDeep(value) && first.CancelAckMessage(value) === true;
 }
 export function isCompactionStats(value) {
   return !nestedTooDeep(value) && first.CompactionStats(value) === true;
 }
+export function isControlErrorResponse(value) {
+  return !nestedTooDeep(value) && first.ControlErrorResponse(value) === true;
+}
+export function isControlRequest(value) {
+  return !nestedTooDeep(value) && first.ControlRequest(value) === true;
+}
+export function isControlRequestBody(value, options) {
+  if (options !== undefined && keepsUnknown(options) && isUnknownControlRequestBody(value)) return true;
+  return !nestedTooDeep(value) && first.ControlRequestBody(value) === true;
+}
+export function isUnknownControlRequestBody(value) {
+  return isUnknownVariant(value, unions.ControlRequestBody.tag, unions.ControlRequestBody.known);
+}
+export function isControlResponse(value) {
+  return !nestedTooDeep(value) && first.ControlResponse(value) === true;
+}
+export function isControlResponseBody(value, options) {
+  if (options !== undefined && keepsUnknown(options) && isUnknownControlResponseBody(value)) return true;
+  return !nestedTooDeep(value) && first.ControlResponseBody(value) === true;
+}
+export function isUnknownControlResponseBody(value) {
+  return isUnknownVariant(value, unions.ControlResponseBody.tag, unions.ControlResponseBody.known);
+}
+export function isControlSuccessResponse(value) {
+  return !nestedTooDeep(value) && first.ControlSuccessResponse(value) === true;
+}
+export function isDiffHunk(value) {
+  return !nestedTooDeep(value) && first.DiffHunk(value) === true;
+}
+export function isDiffHunkLine(value) {
+  return !nestedTooDeep(value) && first.DiffHunkLine(value) === true;
+}
+export function isDiffPreview(value, options) {
+  if (options !== undefined && keepsUnknown(options) && isUnknownDiffPreview(value)) return true;
+  return !nestedTooDeep(value) && first.DiffPreview(value) === true;
+}
+export function isUnknownDiffPreview(value) {
+  return isUnknownVariant(value, unions.DiffPreview.tag, unions.DiffPreview.known);
+}
+export function isEffectiveSleeptimeSettings(value) {
+  return !nestedTooDeep(value) && first.EffectiveSleeptimeSettings(value) === true;
+}
+export function isErrorMessage(value) {
+  return !nestedTooDeep(value) && first.ErrorMessage(value) === true;
+}
 export function isEventMessage(value) {
   return !nestedTooDeep(value) && first.EventMessage(value) === true;
+}
+export function isExecuteExternalToolRequest(value) {
+  return !nestedTooDeep(value) && first.ExecuteExternalToolRequest(value) === true;
+}
+export function isExternalToolDefinition(value) {
+  return !nestedTooDeep(value) && first.ExternalToolDefinition(value) === true;
+}
+export function isExternalToolResultContent(value) {
+  return !nestedTooDeep(value) && first.ExternalToolResultContent(value) === true;
+}
+export function isExternalToolResultResponse(value) {
+  return !nestedTooDeep(value) && first.ExternalToolResultResponse(value) === true;
+}
+export function isFallbackDiffPreview(value) {
+  return !nestedTooDeep(value) && first.FallbackDiffPreview(value) === true;
 }
 export function isHiddenReasoningMessage(value) {
   return !nestedTooDeep(value) && first.HiddenReasoningMessage(value) === true;
@@ -117,6 +288,12 @@ export function isImageSource(value, options) {
 }
 export function isUnknownImageSource(value) {
   return isUnknownVariant(value, unions.ImageSource.tag, unions.ImageSource.known);
+}
+export function isInitializeControlRequest(value) {
+  return !nestedTooDeep(value) && first.InitializeControlRequest(value) === true;
+}
+export function isInterruptControlRequest(value) {
+  return !nestedTooDeep(value) && first.InterruptControlRequest(value) === true;
 }
 export function isLettaErrorMessage(value) {
   return !nestedTooDeep(value) && first.LettaErrorMessage(value) === true;
@@ -162,11 +339,142 @@ export function isLettaTurn(value) {
 export function isLettaUsageStatistics(value) {
   return !nestedTooDeep(value) && first.LettaUsageStatistics(value) === true;
 }
+export function isListMessagesControlRequest(value) {
+  return !nestedTooDeep(value) && first.ListMessagesControlRequest(value) === true;
+}
+export function isMcpServerStatus(value) {
+  return !nestedTooDeep(value) && first.McpServerStatus(value) === true;
+}
+export function isMessageContentPart(value, options) {
+  if (options !== undefined && keepsUnknown(options) && isUnknownMessageContentPart(value)) return true;
+  return !nestedTooDeep(value) && first.MessageContentPart(value) === true;
+}
+export function isUnknownMessageContentPart(value) {
+  return isUnknownVariant(value, unions.MessageContentPart.tag, unions.MessageContentPart.known);
+}
+export function isMessageEnvelope(value) {
+  return !nestedTooDeep(value) && first.MessageEnvelope(value) === true;
+}
+export function isMessageWire(value) {
+  return !nestedTooDeep(value) && first.MessageWire(value) === true;
+}
+export function isOmittedReasoningContent(value) {
+  return !nestedTooDeep(value) && first.OmittedReasoningContent(value) === true;
+}
+export function isQueueBatchDequeuedEvent(value) {
+  return !nestedTooDeep(value) && first.QueueBatchDequeuedEvent(value) === true;
+}
+export function isQueueBlockedEvent(value) {
+  return !nestedTooDeep(value) && first.QueueBlockedEvent(value) === true;
+}
+export function isQueueClearedEvent(value) {
+  return !nestedTooDeep(value) && first.QueueClearedEvent(value) === true;
+}
+export function isQueueItemContent(value) {
+  return !nestedTooDeep(value) && first.QueueItemContent(value) === true;
+}
+export function isQueueItemDroppedEvent(value) {
+  return !nestedTooDeep(value) && first.QueueItemDroppedEvent(value) === true;
+}
+export function isQueueItemEnqueuedEvent(value) {
+  return !nestedTooDeep(value) && first.QueueItemEnqueuedEvent(value) === true;
+}
+export function isQueueItemKind(value) {
+  return !nestedTooDeep(value) && first.QueueItemKind(value) === true;
+}
+export function isQueueItemSource(value) {
+  return !nestedTooDeep(value) && first.QueueItemSource(value) === true;
+}
+export function isQueueSnapshotItem(value) {
+  return !nestedTooDeep(value) && first.QueueSnapshotItem(value) === true;
+}
+export function isQueueSnapshotMessage(value) {
+  return !nestedTooDeep(value) && first.QueueSnapshotMessage(value) === true;
+}
+export function isReasoningContent(value) {
+  return !nestedTooDeep(value) && first.ReasoningContent(value) === true;
+}
 export function isReasoningMessage(value) {
   return !nestedTooDeep(value) && first.ReasoningMessage(value) === true;
 }
+export function isRecoverPendingApprovalsControlRequest(value) {
+  return !nestedTooDeep(value) && first.RecoverPendingApprovalsControlRequest(value) === true;
+}
+export function isRecoverPendingApprovalsResponsePayload(value) {
+  return !nestedTooDeep(value) && first.RecoverPendingApprovalsResponsePayload(value) === true;
+}
+export function isRecoveryMessage(value) {
+  return !nestedTooDeep(value) && first.RecoveryMessage(value) === true;
+}
+export function isRedactedReasoningContent(value) {
+  return !nestedTooDeep(value) && first.RedactedReasoningContent(value) === true;
+}
+export function isRegisterExternalToolsRequest(value) {
+  return !nestedTooDeep(value) && first.RegisterExternalToolsRequest(value) === true;
+}
+export function isResultMessage(value) {
+  return !nestedTooDeep(value) && first.ResultMessage(value) === true;
+}
+export function isRetryMessage(value) {
+  return !nestedTooDeep(value) && first.RetryMessage(value) === true;
+}
+export function isSDKAssistantMessage(value) {
+  return !nestedTooDeep(value) && first.SDKAssistantMessage(value) === true;
+}
+export function isSDKErrorCode(value) {
+  return !nestedTooDeep(value) && first.SDKErrorCode(value) === true;
+}
+export function isSDKErrorMessage(value) {
+  return !nestedTooDeep(value) && first.SDKErrorMessage(value) === true;
+}
+export function isSDKInitMessage(value) {
+  return !nestedTooDeep(value) && first.SDKInitMessage(value) === true;
+}
+export function isSDKMessage(value, options) {
+  if (options !== undefined && keepsUnknown(options) && isUnknownSDKMessage(value)) return true;
+  return !nestedTooDeep(value) && first.SDKMessage(value) === true;
+}
+export function isUnknownSDKMessage(value) {
+  return isUnknownVariant(value, unions.SDKMessage.tag, unions.SDKMessage.known);
+}
+export function isSDKReasoningMessage(value) {
+  return !nestedTooDeep(value) && first.SDKReasoningMessage(value) === true;
+}
+export function isSDKResultMessage(value) {
+  return !nestedTooDeep(value) && first.SDKResultMessage(value) === true;
+}
+export function isSDKRetryMessage(value) {
+  return !nestedTooDeep(value) && first.SDKRetryMessage(value) === true;
+}
+export function isSDKStreamEventMessage(value) {
+  return !nestedTooDeep(value) && first.SDKStreamEventMessage(value) === true;
+}
+export function isSDKStreamEventPayload(value) {
+  return !nestedTooDeep(value) && first.SDKStreamEventPayload(value) === true;
+}
+export function isSDKToolCallMessage(value) {
+  return !nestedTooDeep(value) && first.SDKToolCallMessage(value) === true;
+}
+export function isSDKToolResultMessage(value) {
+  return !nestedTooDeep(value) && first.SDKToolResultMessage(value) === true;
+}
+export function isSkillSource(value) {
+  return !nestedTooDeep(value) && first.SkillSource(value) === true;
+}
+export function isStopReasonType(value) {
+  return !nestedTooDeep(value) && first.StopReasonType(value) === true;
+}
+export function isStreamEvent(value) {
+  return !nestedTooDeep(value) && first.StreamEvent(value) === true;
+}
 export function isSummaryMessage(value) {
   return !nestedTooDeep(value) && first.SummaryMessage(value) === true;
+}
+export function isSyncCompleteMessage(value) {
+  return !nestedTooDeep(value) && first.SyncCompleteMessage(value) === true;
+}
+export function isSystemInitMessage(value) {
+  return !nestedTooDeep(value) && first.SystemInitMessage(value) === true;
 }
 export function isSystemMessage(value) {
   return !nestedTooDeep(value) && first.SystemMessage(value) === true;
@@ -177,11 +485,20 @@ export function isTextContent(value) {
 export function isToolCall(value) {
   return !nestedTooDeep(value) && first.ToolCall(value) === true;
 }
+export function isToolCallContent(value) {
+  return !nestedTooDeep(value) && first.ToolCallContent(value) === true;
+}
 export function isToolCallDelta(value) {
   return !nestedTooDeep(value) && first.ToolCallDelta(value) === true;
 }
 export function isToolCallMessage(value) {
   return !nestedTooDeep(value) && first.ToolCallMessage(value) === true;
+}
+export function isToolExecutionFinishedMessage(value) {
+  return !nestedTooDeep(value) && first.ToolExecutionFinishedMessage(value) === true;
+}
+export function isToolExecutionStartedMessage(value) {
+  return !nestedTooDeep(value) && first.ToolExecutionStartedMessage(value) === true;
 }
 export function isToolResult(value) {
   return !nestedTooDeep(value) && first.ToolResult(value) === true;
@@ -189,8 +506,20 @@ export function isToolResult(value) {
 export function isToolReturn(value) {
   return !nestedTooDeep(value) && first.ToolReturn(value) === true;
 }
+export function isToolReturnContent(value) {
+  return !nestedTooDeep(value) && first.ToolReturnContent(value) === true;
+}
 export function isToolReturnMessage(value) {
   return !nestedTooDeep(value) && first.ToolReturnMessage(value) === true;
+}
+export function isTranscriptBackfillMessage(value) {
+  return !nestedTooDeep(value) && first.TranscriptBackfillMessage(value) === true;
+}
+export function isTranscriptSupplementMessage(value) {
+  return !nestedTooDeep(value) && first.TranscriptSupplementMessage(value) === true;
+}
+export function isUnpreviewableDiffPreview(value) {
+  return !nestedTooDeep(value) && first.UnpreviewableDiffPreview(value) === true;
 }
 export function isUrlImage(value) {
   return !nestedTooDeep(value) && first.UrlImage(value) === true;
@@ -204,6 +533,13 @@ export function isUnknownUserContentPart(value) {
 }
 export function isUserMessage(value) {
   return !nestedTooDeep(value) && first.UserMessage(value) === true;
+}
+export function isWireMessage(value, options) {
+  if (options !== undefined && keepsUnknown(options) && isUnknownWireMessage(value)) return true;
+  return !nestedTooDeep(value) && first.WireMessage(value) === true;
+}
+export function isUnknownWireMessage(value) {
+  return isUnknownVariant(value, unions.WireMessage.tag, unions.WireMessage.known);
 }
 
 /** A value typed by the official Letta SDK, returned as ours if it is valid (PayloadError otherwise). */

@@ -25,10 +25,13 @@ export default {
       ]
     },
     "letta": {
-      "version": "2.0.0",
+      "version": "2.1.0",
       "bundle": "schemas/letta.bundle.json",
       "bundle_id": "https://chatschema.dev/schemas/letta.bundle.json",
       "files": [
+        "schemas/letta/letta_code.json",
+        "schemas/letta/letta_code_sdk.json",
+        "schemas/letta/letta_code_session.json",
         "schemas/letta/letta_message.json",
         "schemas/letta/parts.json",
         "schemas/letta/stream.json",
@@ -334,6 +337,13 @@ export default {
       "bundle_id": "https://chatschema.dev/schemas/docent.bundle.json#/$defs/UserMessage",
       "kind": "object"
     },
+    "letta/AdvancedDiffPreview": {
+      "$id": "https://chatschema.dev/schemas/letta/letta_code_session.json#/$defs/AdvancedDiffPreview",
+      "file": "schemas/letta/letta_code_session.json",
+      "bundle": "schemas/letta.bundle.json#/$defs/AdvancedDiffPreview",
+      "bundle_id": "https://chatschema.dev/schemas/letta.bundle.json#/$defs/AdvancedDiffPreview",
+      "kind": "object"
+    },
     "letta/Approval": {
       "$id": "https://chatschema.dev/schemas/letta/tools.json#/$defs/Approval",
       "file": "schemas/letta/tools.json",
@@ -341,11 +351,25 @@ export default {
       "bundle_id": "https://chatschema.dev/schemas/letta.bundle.json#/$defs/Approval",
       "kind": "union"
     },
+    "letta/ApprovalReceivedMessage": {
+      "$id": "https://chatschema.dev/schemas/letta/letta_code.json#/$defs/ApprovalReceivedMessage",
+      "file": "schemas/letta/letta_code.json",
+      "bundle": "schemas/letta.bundle.json#/$defs/ApprovalReceivedMessage",
+      "bundle_id": "https://chatschema.dev/schemas/letta.bundle.json#/$defs/ApprovalReceivedMessage",
+      "kind": "object"
+    },
     "letta/ApprovalRequestMessage": {
       "$id": "https://chatschema.dev/schemas/letta/letta_message.json#/$defs/ApprovalRequestMessage",
       "file": "schemas/letta/letta_message.json",
       "bundle": "schemas/letta.bundle.json#/$defs/ApprovalRequestMessage",
       "bundle_id": "https://chatschema.dev/schemas/letta.bundle.json#/$defs/ApprovalRequestMessage",
+      "kind": "object"
+    },
+    "letta/ApprovalRequestedMessage": {
+      "$id": "https://chatschema.dev/schemas/letta/letta_code.json#/$defs/ApprovalRequestedMessage",
+      "file": "schemas/letta/letta_code.json",
+      "bundle": "schemas/letta.bundle.json#/$defs/ApprovalRequestedMessage",
+      "bundle_id": "https://chatschema.dev/schemas/letta.bundle.json#/$defs/ApprovalRequestedMessage",
       "kind": "object"
     },
     "letta/ApprovalResponseMessage": {
@@ -369,11 +393,60 @@ export default {
       "bundle_id": "https://chatschema.dev/schemas/letta.bundle.json#/$defs/AssistantMessage",
       "kind": "object"
     },
+    "letta/AutoApprovalMessage": {
+      "$id": "https://chatschema.dev/schemas/letta/letta_code.json#/$defs/AutoApprovalMessage",
+      "file": "schemas/letta/letta_code.json",
+      "bundle": "schemas/letta.bundle.json#/$defs/AutoApprovalMessage",
+      "bundle_id": "https://chatschema.dev/schemas/letta.bundle.json#/$defs/AutoApprovalMessage",
+      "kind": "object"
+    },
     "letta/Base64Image": {
       "$id": "https://chatschema.dev/schemas/letta/parts.json#/$defs/Base64Image",
       "file": "schemas/letta/parts.json",
       "bundle": "schemas/letta.bundle.json#/$defs/Base64Image",
       "bundle_id": "https://chatschema.dev/schemas/letta.bundle.json#/$defs/Base64Image",
+      "kind": "object"
+    },
+    "letta/BootstrapSessionStateRequest": {
+      "$id": "https://chatschema.dev/schemas/letta/letta_code_session.json#/$defs/BootstrapSessionStateRequest",
+      "file": "schemas/letta/letta_code_session.json",
+      "bundle": "schemas/letta.bundle.json#/$defs/BootstrapSessionStateRequest",
+      "bundle_id": "https://chatschema.dev/schemas/letta.bundle.json#/$defs/BootstrapSessionStateRequest",
+      "kind": "object"
+    },
+    "letta/CanUseToolControlRequest": {
+      "$id": "https://chatschema.dev/schemas/letta/letta_code_session.json#/$defs/CanUseToolControlRequest",
+      "file": "schemas/letta/letta_code_session.json",
+      "bundle": "schemas/letta.bundle.json#/$defs/CanUseToolControlRequest",
+      "bundle_id": "https://chatschema.dev/schemas/letta.bundle.json#/$defs/CanUseToolControlRequest",
+      "kind": "object"
+    },
+    "letta/CanUseToolResponse": {
+      "$id": "https://chatschema.dev/schemas/letta/letta_code_session.json#/$defs/CanUseToolResponse",
+      "file": "schemas/letta/letta_code_session.json",
+      "bundle": "schemas/letta.bundle.json#/$defs/CanUseToolResponse",
+      "bundle_id": "https://chatschema.dev/schemas/letta.bundle.json#/$defs/CanUseToolResponse",
+      "kind": "union"
+    },
+    "letta/CanUseToolResponseAllow": {
+      "$id": "https://chatschema.dev/schemas/letta/letta_code_session.json#/$defs/CanUseToolResponseAllow",
+      "file": "schemas/letta/letta_code_session.json",
+      "bundle": "schemas/letta.bundle.json#/$defs/CanUseToolResponseAllow",
+      "bundle_id": "https://chatschema.dev/schemas/letta.bundle.json#/$defs/CanUseToolResponseAllow",
+      "kind": "object"
+    },
+    "letta/CanUseToolResponseDeny": {
+      "$id": "https://chatschema.dev/schemas/letta/letta_code_session.json#/$defs/CanUseToolResponseDeny",
+      "file": "schemas/letta/letta_code_session.json",
+      "bundle": "schemas/letta.bundle.json#/$defs/CanUseToolResponseDeny",
+      "bundle_id": "https://chatschema.dev/schemas/letta.bundle.json#/$defs/CanUseToolResponseDeny",
+      "kind": "object"
+    },
+    "letta/CancelAckMessage": {
+      "$id": "https://chatschema.dev/schemas/letta/letta_code.json#/$defs/CancelAckMessage",
+      "file": "schemas/letta/letta_code.json",
+      "bundle": "schemas/letta.bundle.json#/$defs/CancelAckMessage",
+      "bundle_id": "https://chatschema.dev/schemas/letta.bundle.json#/$defs/CancelAckMessage",
       "kind": "object"
     },
     "letta/CompactionStats": {
@@ -383,11 +456,123 @@ export default {
       "bundle_id": "https://chatschema.dev/schemas/letta.bundle.json#/$defs/CompactionStats",
       "kind": "object"
     },
+    "letta/ControlErrorResponse": {
+      "$id": "https://chatschema.dev/schemas/letta/letta_code_session.json#/$defs/ControlErrorResponse",
+      "file": "schemas/letta/letta_code_session.json",
+      "bundle": "schemas/letta.bundle.json#/$defs/ControlErrorResponse",
+      "bundle_id": "https://chatschema.dev/schemas/letta.bundle.json#/$defs/ControlErrorResponse",
+      "kind": "object"
+    },
+    "letta/ControlRequest": {
+      "$id": "https://chatschema.dev/schemas/letta/letta_code_session.json#/$defs/ControlRequest",
+      "file": "schemas/letta/letta_code_session.json",
+      "bundle": "schemas/letta.bundle.json#/$defs/ControlRequest",
+      "bundle_id": "https://chatschema.dev/schemas/letta.bundle.json#/$defs/ControlRequest",
+      "kind": "object"
+    },
+    "letta/ControlRequestBody": {
+      "$id": "https://chatschema.dev/schemas/letta/letta_code_session.json#/$defs/ControlRequestBody",
+      "file": "schemas/letta/letta_code_session.json",
+      "bundle": "schemas/letta.bundle.json#/$defs/ControlRequestBody",
+      "bundle_id": "https://chatschema.dev/schemas/letta.bundle.json#/$defs/ControlRequestBody",
+      "kind": "union"
+    },
+    "letta/ControlResponse": {
+      "$id": "https://chatschema.dev/schemas/letta/letta_code_session.json#/$defs/ControlResponse",
+      "file": "schemas/letta/letta_code_session.json",
+      "bundle": "schemas/letta.bundle.json#/$defs/ControlResponse",
+      "bundle_id": "https://chatschema.dev/schemas/letta.bundle.json#/$defs/ControlResponse",
+      "kind": "object"
+    },
+    "letta/ControlResponseBody": {
+      "$id": "https://chatschema.dev/schemas/letta/letta_code_session.json#/$defs/ControlResponseBody",
+      "file": "schemas/letta/letta_code_session.json",
+      "bundle": "schemas/letta.bundle.json#/$defs/ControlResponseBody",
+      "bundle_id": "https://chatschema.dev/schemas/letta.bundle.json#/$defs/ControlResponseBody",
+      "kind": "union"
+    },
+    "letta/ControlSuccessResponse": {
+      "$id": "https://chatschema.dev/schemas/letta/letta_code_session.json#/$defs/ControlSuccessResponse",
+      "file": "schemas/letta/letta_code_session.json",
+      "bundle": "schemas/letta.bundle.json#/$defs/ControlSuccessResponse",
+      "bundle_id": "https://chatschema.dev/schemas/letta.bundle.json#/$defs/ControlSuccessResponse",
+      "kind": "object"
+    },
+    "letta/DiffHunk": {
+      "$id": "https://chatschema.dev/schemas/letta/letta_code_session.json#/$defs/DiffHunk",
+      "file": "schemas/letta/letta_code_session.json",
+      "bundle": "schemas/letta.bundle.json#/$defs/DiffHunk",
+      "bundle_id": "https://chatschema.dev/schemas/letta.bundle.json#/$defs/DiffHunk",
+      "kind": "object"
+    },
+    "letta/DiffHunkLine": {
+      "$id": "https://chatschema.dev/schemas/letta/letta_code_session.json#/$defs/DiffHunkLine",
+      "file": "schemas/letta/letta_code_session.json",
+      "bundle": "schemas/letta.bundle.json#/$defs/DiffHunkLine",
+      "bundle_id": "https://chatschema.dev/schemas/letta.bundle.json#/$defs/DiffHunkLine",
+      "kind": "object"
+    },
+    "letta/DiffPreview": {
+      "$id": "https://chatschema.dev/schemas/letta/letta_code_session.json#/$defs/DiffPreview",
+      "file": "schemas/letta/letta_code_session.json",
+      "bundle": "schemas/letta.bundle.json#/$defs/DiffPreview",
+      "bundle_id": "https://chatschema.dev/schemas/letta.bundle.json#/$defs/DiffPreview",
+      "kind": "union"
+    },
+    "letta/EffectiveSleeptimeSettings": {
+      "$id": "https://chatschema.dev/schemas/letta/letta_code_sdk.json#/$defs/EffectiveSleeptimeSettings",
+      "file": "schemas/letta/letta_code_sdk.json",
+      "bundle": "schemas/letta.bundle.json#/$defs/EffectiveSleeptimeSettings",
+      "bundle_id": "https://chatschema.dev/schemas/letta.bundle.json#/$defs/EffectiveSleeptimeSettings",
+      "kind": "object"
+    },
+    "letta/ErrorMessage": {
+      "$id": "https://chatschema.dev/schemas/letta/letta_code.json#/$defs/ErrorMessage",
+      "file": "schemas/letta/letta_code.json",
+      "bundle": "schemas/letta.bundle.json#/$defs/ErrorMessage",
+      "bundle_id": "https://chatschema.dev/schemas/letta.bundle.json#/$defs/ErrorMessage",
+      "kind": "object"
+    },
     "letta/EventMessage": {
       "$id": "https://chatschema.dev/schemas/letta/letta_message.json#/$defs/EventMessage",
       "file": "schemas/letta/letta_message.json",
       "bundle": "schemas/letta.bundle.json#/$defs/EventMessage",
       "bundle_id": "https://chatschema.dev/schemas/letta.bundle.json#/$defs/EventMessage",
+      "kind": "object"
+    },
+    "letta/ExecuteExternalToolRequest": {
+      "$id": "https://chatschema.dev/schemas/letta/letta_code_session.json#/$defs/ExecuteExternalToolRequest",
+      "file": "schemas/letta/letta_code_session.json",
+      "bundle": "schemas/letta.bundle.json#/$defs/ExecuteExternalToolRequest",
+      "bundle_id": "https://chatschema.dev/schemas/letta.bundle.json#/$defs/ExecuteExternalToolRequest",
+      "kind": "object"
+    },
+    "letta/ExternalToolDefinition": {
+      "$id": "https://chatschema.dev/schemas/letta/letta_code_session.json#/$defs/ExternalToolDefinition",
+      "file": "schemas/letta/letta_code_session.json",
+      "bundle": "schemas/letta.bundle.json#/$defs/ExternalToolDefinition",
+      "bundle_id": "https://chatschema.dev/schemas/letta.bundle.json#/$defs/ExternalToolDefinition",
+      "kind": "object"
+    },
+    "letta/ExternalToolResultContent": {
+      "$id": "https://chatschema.dev/schemas/letta/letta_code_session.json#/$defs/ExternalToolResultContent",
+      "file": "schemas/letta/letta_code_session.json",
+      "bundle": "schemas/letta.bundle.json#/$defs/ExternalToolResultContent",
+      "bundle_id": "https://chatschema.dev/schemas/letta.bundle.json#/$defs/ExternalToolResultContent",
+      "kind": "object"
+    },
+    "letta/ExternalToolResultResponse": {
+      "$id": "https://chatschema.dev/schemas/letta/letta_code_session.json#/$defs/ExternalToolResultResponse",
+      "file": "schemas/letta/letta_code_session.json",
+      "bundle": "schemas/letta.bundle.json#/$defs/ExternalToolResultResponse",
+      "bundle_id": "https://chatschema.dev/schemas/letta.bundle.json#/$defs/ExternalToolResultResponse",
+      "kind": "object"
+    },
+    "letta/FallbackDiffPreview": {
+      "$id": "https://chatschema.dev/schemas/letta/letta_code_session.json#/$defs/FallbackDiffPreview",
+      "file": "schemas/letta/letta_code_session.json",
+      "bundle": "schemas/letta.bundle.json#/$defs/FallbackDiffPreview",
+      "bundle_id": "https://chatschema.dev/schemas/letta.bundle.json#/$defs/FallbackDiffPreview",
       "kind": "object"
     },
     "letta/HiddenReasoningMessage": {
@@ -410,6 +595,20 @@ export default {
       "bundle": "schemas/letta.bundle.json#/$defs/ImageSource",
       "bundle_id": "https://chatschema.dev/schemas/letta.bundle.json#/$defs/ImageSource",
       "kind": "union"
+    },
+    "letta/InitializeControlRequest": {
+      "$id": "https://chatschema.dev/schemas/letta/letta_code_session.json#/$defs/InitializeControlRequest",
+      "file": "schemas/letta/letta_code_session.json",
+      "bundle": "schemas/letta.bundle.json#/$defs/InitializeControlRequest",
+      "bundle_id": "https://chatschema.dev/schemas/letta.bundle.json#/$defs/InitializeControlRequest",
+      "kind": "object"
+    },
+    "letta/InterruptControlRequest": {
+      "$id": "https://chatschema.dev/schemas/letta/letta_code_session.json#/$defs/InterruptControlRequest",
+      "file": "schemas/letta/letta_code_session.json",
+      "bundle": "schemas/letta.bundle.json#/$defs/InterruptControlRequest",
+      "bundle_id": "https://chatschema.dev/schemas/letta.bundle.json#/$defs/InterruptControlRequest",
+      "kind": "object"
     },
     "letta/LettaErrorMessage": {
       "$id": "https://chatschema.dev/schemas/letta/stream.json#/$defs/LettaErrorMessage",
@@ -495,6 +694,125 @@ export default {
       "bundle_id": "https://chatschema.dev/schemas/letta.bundle.json#/$defs/LettaUsageStatistics",
       "kind": "object"
     },
+    "letta/ListMessagesControlRequest": {
+      "$id": "https://chatschema.dev/schemas/letta/letta_code_session.json#/$defs/ListMessagesControlRequest",
+      "file": "schemas/letta/letta_code_session.json",
+      "bundle": "schemas/letta.bundle.json#/$defs/ListMessagesControlRequest",
+      "bundle_id": "https://chatschema.dev/schemas/letta.bundle.json#/$defs/ListMessagesControlRequest",
+      "kind": "object"
+    },
+    "letta/McpServerStatus": {
+      "$id": "https://chatschema.dev/schemas/letta/letta_code_session.json#/$defs/McpServerStatus",
+      "file": "schemas/letta/letta_code_session.json",
+      "bundle": "schemas/letta.bundle.json#/$defs/McpServerStatus",
+      "bundle_id": "https://chatschema.dev/schemas/letta.bundle.json#/$defs/McpServerStatus",
+      "kind": "object"
+    },
+    "letta/MessageContentPart": {
+      "$id": "https://chatschema.dev/schemas/letta/parts.json#/$defs/MessageContentPart",
+      "file": "schemas/letta/parts.json",
+      "bundle": "schemas/letta.bundle.json#/$defs/MessageContentPart",
+      "bundle_id": "https://chatschema.dev/schemas/letta.bundle.json#/$defs/MessageContentPart",
+      "kind": "union"
+    },
+    "letta/MessageEnvelope": {
+      "$id": "https://chatschema.dev/schemas/letta/letta_code_session.json#/$defs/MessageEnvelope",
+      "file": "schemas/letta/letta_code_session.json",
+      "bundle": "schemas/letta.bundle.json#/$defs/MessageEnvelope",
+      "bundle_id": "https://chatschema.dev/schemas/letta.bundle.json#/$defs/MessageEnvelope",
+      "kind": "object"
+    },
+    "letta/MessageWire": {
+      "$id": "https://chatschema.dev/schemas/letta/letta_code.json#/$defs/MessageWire",
+      "file": "schemas/letta/letta_code.json",
+      "bundle": "schemas/letta.bundle.json#/$defs/MessageWire",
+      "bundle_id": "https://chatschema.dev/schemas/letta.bundle.json#/$defs/MessageWire",
+      "kind": "object"
+    },
+    "letta/OmittedReasoningContent": {
+      "$id": "https://chatschema.dev/schemas/letta/parts.json#/$defs/OmittedReasoningContent",
+      "file": "schemas/letta/parts.json",
+      "bundle": "schemas/letta.bundle.json#/$defs/OmittedReasoningContent",
+      "bundle_id": "https://chatschema.dev/schemas/letta.bundle.json#/$defs/OmittedReasoningContent",
+      "kind": "object"
+    },
+    "letta/QueueBatchDequeuedEvent": {
+      "$id": "https://chatschema.dev/schemas/letta/letta_code.json#/$defs/QueueBatchDequeuedEvent",
+      "file": "schemas/letta/letta_code.json",
+      "bundle": "schemas/letta.bundle.json#/$defs/QueueBatchDequeuedEvent",
+      "bundle_id": "https://chatschema.dev/schemas/letta.bundle.json#/$defs/QueueBatchDequeuedEvent",
+      "kind": "object"
+    },
+    "letta/QueueBlockedEvent": {
+      "$id": "https://chatschema.dev/schemas/letta/letta_code.json#/$defs/QueueBlockedEvent",
+      "file": "schemas/letta/letta_code.json",
+      "bundle": "schemas/letta.bundle.json#/$defs/QueueBlockedEvent",
+      "bundle_id": "https://chatschema.dev/schemas/letta.bundle.json#/$defs/QueueBlockedEvent",
+      "kind": "object"
+    },
+    "letta/QueueClearedEvent": {
+      "$id": "https://chatschema.dev/schemas/letta/letta_code.json#/$defs/QueueClearedEvent",
+      "file": "schemas/letta/letta_code.json",
+      "bundle": "schemas/letta.bundle.json#/$defs/QueueClearedEvent",
+      "bundle_id": "https://chatschema.dev/schemas/letta.bundle.json#/$defs/QueueClearedEvent",
+      "kind": "object"
+    },
+    "letta/QueueItemContent": {
+      "$id": "https://chatschema.dev/schemas/letta/letta_code.json#/$defs/QueueItemContent",
+      "file": "schemas/letta/letta_code.json",
+      "bundle": "schemas/letta.bundle.json#/$defs/QueueItemContent",
+      "bundle_id": "https://chatschema.dev/schemas/letta.bundle.json#/$defs/QueueItemContent",
+      "kind": "alias"
+    },
+    "letta/QueueItemDroppedEvent": {
+      "$id": "https://chatschema.dev/schemas/letta/letta_code.json#/$defs/QueueItemDroppedEvent",
+      "file": "schemas/letta/letta_code.json",
+      "bundle": "schemas/letta.bundle.json#/$defs/QueueItemDroppedEvent",
+      "bundle_id": "https://chatschema.dev/schemas/letta.bundle.json#/$defs/QueueItemDroppedEvent",
+      "kind": "object"
+    },
+    "letta/QueueItemEnqueuedEvent": {
+      "$id": "https://chatschema.dev/schemas/letta/letta_code.json#/$defs/QueueItemEnqueuedEvent",
+      "file": "schemas/letta/letta_code.json",
+      "bundle": "schemas/letta.bundle.json#/$defs/QueueItemEnqueuedEvent",
+      "bundle_id": "https://chatschema.dev/schemas/letta.bundle.json#/$defs/QueueItemEnqueuedEvent",
+      "kind": "object"
+    },
+    "letta/QueueItemKind": {
+      "$id": "https://chatschema.dev/schemas/letta/letta_code.json#/$defs/QueueItemKind",
+      "file": "schemas/letta/letta_code.json",
+      "bundle": "schemas/letta.bundle.json#/$defs/QueueItemKind",
+      "bundle_id": "https://chatschema.dev/schemas/letta.bundle.json#/$defs/QueueItemKind",
+      "kind": "alias"
+    },
+    "letta/QueueItemSource": {
+      "$id": "https://chatschema.dev/schemas/letta/letta_code.json#/$defs/QueueItemSource",
+      "file": "schemas/letta/letta_code.json",
+      "bundle": "schemas/letta.bundle.json#/$defs/QueueItemSource",
+      "bundle_id": "https://chatschema.dev/schemas/letta.bundle.json#/$defs/QueueItemSource",
+      "kind": "alias"
+    },
+    "letta/QueueSnapshotItem": {
+      "$id": "https://chatschema.dev/schemas/letta/letta_code.json#/$defs/QueueSnapshotItem",
+      "file": "schemas/letta/letta_code.json",
+      "bundle": "schemas/letta.bundle.json#/$defs/QueueSnapshotItem",
+      "bundle_id": "https://chatschema.dev/schemas/letta.bundle.json#/$defs/QueueSnapshotItem",
+      "kind": "object"
+    },
+    "letta/QueueSnapshotMessage": {
+      "$id": "https://chatschema.dev/schemas/letta/letta_code.json#/$defs/QueueSnapshotMessage",
+      "file": "schemas/letta/letta_code.json",
+      "bundle": "schemas/letta.bundle.json#/$defs/QueueSnapshotMessage",
+      "bundle_id": "https://chatschema.dev/schemas/letta.bundle.json#/$defs/QueueSnapshotMessage",
+      "kind": "object"
+    },
+    "letta/ReasoningContent": {
+      "$id": "https://chatschema.dev/schemas/letta/parts.json#/$defs/ReasoningContent",
+      "file": "schemas/letta/parts.json",
+      "bundle": "schemas/letta.bundle.json#/$defs/ReasoningContent",
+      "bundle_id": "https://chatschema.dev/schemas/letta.bundle.json#/$defs/ReasoningContent",
+      "kind": "object"
+    },
     "letta/ReasoningMessage": {
       "$id": "https://chatschema.dev/schemas/letta/letta_message.json#/$defs/ReasoningMessage",
       "file": "schemas/letta/letta_message.json",
@@ -502,11 +820,179 @@ export default {
       "bundle_id": "https://chatschema.dev/schemas/letta.bundle.json#/$defs/ReasoningMessage",
       "kind": "object"
     },
+    "letta/RecoverPendingApprovalsControlRequest": {
+      "$id": "https://chatschema.dev/schemas/letta/letta_code_session.json#/$defs/RecoverPendingApprovalsControlRequest",
+      "file": "schemas/letta/letta_code_session.json",
+      "bundle": "schemas/letta.bundle.json#/$defs/RecoverPendingApprovalsControlRequest",
+      "bundle_id": "https://chatschema.dev/schemas/letta.bundle.json#/$defs/RecoverPendingApprovalsControlRequest",
+      "kind": "object"
+    },
+    "letta/RecoverPendingApprovalsResponsePayload": {
+      "$id": "https://chatschema.dev/schemas/letta/letta_code_session.json#/$defs/RecoverPendingApprovalsResponsePayload",
+      "file": "schemas/letta/letta_code_session.json",
+      "bundle": "schemas/letta.bundle.json#/$defs/RecoverPendingApprovalsResponsePayload",
+      "bundle_id": "https://chatschema.dev/schemas/letta.bundle.json#/$defs/RecoverPendingApprovalsResponsePayload",
+      "kind": "object"
+    },
+    "letta/RecoveryMessage": {
+      "$id": "https://chatschema.dev/schemas/letta/letta_code.json#/$defs/RecoveryMessage",
+      "file": "schemas/letta/letta_code.json",
+      "bundle": "schemas/letta.bundle.json#/$defs/RecoveryMessage",
+      "bundle_id": "https://chatschema.dev/schemas/letta.bundle.json#/$defs/RecoveryMessage",
+      "kind": "object"
+    },
+    "letta/RedactedReasoningContent": {
+      "$id": "https://chatschema.dev/schemas/letta/parts.json#/$defs/RedactedReasoningContent",
+      "file": "schemas/letta/parts.json",
+      "bundle": "schemas/letta.bundle.json#/$defs/RedactedReasoningContent",
+      "bundle_id": "https://chatschema.dev/schemas/letta.bundle.json#/$defs/RedactedReasoningContent",
+      "kind": "object"
+    },
+    "letta/RegisterExternalToolsRequest": {
+      "$id": "https://chatschema.dev/schemas/letta/letta_code_session.json#/$defs/RegisterExternalToolsRequest",
+      "file": "schemas/letta/letta_code_session.json",
+      "bundle": "schemas/letta.bundle.json#/$defs/RegisterExternalToolsRequest",
+      "bundle_id": "https://chatschema.dev/schemas/letta.bundle.json#/$defs/RegisterExternalToolsRequest",
+      "kind": "object"
+    },
+    "letta/ResultMessage": {
+      "$id": "https://chatschema.dev/schemas/letta/letta_code.json#/$defs/ResultMessage",
+      "file": "schemas/letta/letta_code.json",
+      "bundle": "schemas/letta.bundle.json#/$defs/ResultMessage",
+      "bundle_id": "https://chatschema.dev/schemas/letta.bundle.json#/$defs/ResultMessage",
+      "kind": "object"
+    },
+    "letta/RetryMessage": {
+      "$id": "https://chatschema.dev/schemas/letta/letta_code.json#/$defs/RetryMessage",
+      "file": "schemas/letta/letta_code.json",
+      "bundle": "schemas/letta.bundle.json#/$defs/RetryMessage",
+      "bundle_id": "https://chatschema.dev/schemas/letta.bundle.json#/$defs/RetryMessage",
+      "kind": "object"
+    },
+    "letta/SDKAssistantMessage": {
+      "$id": "https://chatschema.dev/schemas/letta/letta_code_sdk.json#/$defs/SDKAssistantMessage",
+      "file": "schemas/letta/letta_code_sdk.json",
+      "bundle": "schemas/letta.bundle.json#/$defs/SDKAssistantMessage",
+      "bundle_id": "https://chatschema.dev/schemas/letta.bundle.json#/$defs/SDKAssistantMessage",
+      "kind": "object"
+    },
+    "letta/SDKErrorCode": {
+      "$id": "https://chatschema.dev/schemas/letta/letta_code_sdk.json#/$defs/SDKErrorCode",
+      "file": "schemas/letta/letta_code_sdk.json",
+      "bundle": "schemas/letta.bundle.json#/$defs/SDKErrorCode",
+      "bundle_id": "https://chatschema.dev/schemas/letta.bundle.json#/$defs/SDKErrorCode",
+      "kind": "alias"
+    },
+    "letta/SDKErrorMessage": {
+      "$id": "https://chatschema.dev/schemas/letta/letta_code_sdk.json#/$defs/SDKErrorMessage",
+      "file": "schemas/letta/letta_code_sdk.json",
+      "bundle": "schemas/letta.bundle.json#/$defs/SDKErrorMessage",
+      "bundle_id": "https://chatschema.dev/schemas/letta.bundle.json#/$defs/SDKErrorMessage",
+      "kind": "object"
+    },
+    "letta/SDKInitMessage": {
+      "$id": "https://chatschema.dev/schemas/letta/letta_code_sdk.json#/$defs/SDKInitMessage",
+      "file": "schemas/letta/letta_code_sdk.json",
+      "bundle": "schemas/letta.bundle.json#/$defs/SDKInitMessage",
+      "bundle_id": "https://chatschema.dev/schemas/letta.bundle.json#/$defs/SDKInitMessage",
+      "kind": "object"
+    },
+    "letta/SDKMessage": {
+      "$id": "https://chatschema.dev/schemas/letta/letta_code_sdk.json#/$defs/SDKMessage",
+      "file": "schemas/letta/letta_code_sdk.json",
+      "bundle": "schemas/letta.bundle.json#/$defs/SDKMessage",
+      "bundle_id": "https://chatschema.dev/schemas/letta.bundle.json#/$defs/SDKMessage",
+      "kind": "union"
+    },
+    "letta/SDKReasoningMessage": {
+      "$id": "https://chatschema.dev/schemas/letta/letta_code_sdk.json#/$defs/SDKReasoningMessage",
+      "file": "schemas/letta/letta_code_sdk.json",
+      "bundle": "schemas/letta.bundle.json#/$defs/SDKReasoningMessage",
+      "bundle_id": "https://chatschema.dev/schemas/letta.bundle.json#/$defs/SDKReasoningMessage",
+      "kind": "object"
+    },
+    "letta/SDKResultMessage": {
+      "$id": "https://chatschema.dev/schemas/letta/letta_code_sdk.json#/$defs/SDKResultMessage",
+      "file": "schemas/letta/letta_code_sdk.json",
+      "bundle": "schemas/letta.bundle.json#/$defs/SDKResultMessage",
+      "bundle_id": "https://chatschema.dev/schemas/letta.bundle.json#/$defs/SDKResultMessage",
+      "kind": "object"
+    },
+    "letta/SDKRetryMessage": {
+      "$id": "https://chatschema.dev/schemas/letta/letta_code_sdk.json#/$defs/SDKRetryMessage",
+      "file": "schemas/letta/letta_code_sdk.json",
+      "bundle": "schemas/letta.bundle.json#/$defs/SDKRetryMessage",
+      "bundle_id": "https://chatschema.dev/schemas/letta.bundle.json#/$defs/SDKRetryMessage",
+      "kind": "object"
+    },
+    "letta/SDKStreamEventMessage": {
+      "$id": "https://chatschema.dev/schemas/letta/letta_code_sdk.json#/$defs/SDKStreamEventMessage",
+      "file": "schemas/letta/letta_code_sdk.json",
+      "bundle": "schemas/letta.bundle.json#/$defs/SDKStreamEventMessage",
+      "bundle_id": "https://chatschema.dev/schemas/letta.bundle.json#/$defs/SDKStreamEventMessage",
+      "kind": "object"
+    },
+    "letta/SDKStreamEventPayload": {
+      "$id": "https://chatschema.dev/schemas/letta/letta_code_sdk.json#/$defs/SDKStreamEventPayload",
+      "file": "schemas/letta/letta_code_sdk.json",
+      "bundle": "schemas/letta.bundle.json#/$defs/SDKStreamEventPayload",
+      "bundle_id": "https://chatschema.dev/schemas/letta.bundle.json#/$defs/SDKStreamEventPayload",
+      "kind": "object"
+    },
+    "letta/SDKToolCallMessage": {
+      "$id": "https://chatschema.dev/schemas/letta/letta_code_sdk.json#/$defs/SDKToolCallMessage",
+      "file": "schemas/letta/letta_code_sdk.json",
+      "bundle": "schemas/letta.bundle.json#/$defs/SDKToolCallMessage",
+      "bundle_id": "https://chatschema.dev/schemas/letta.bundle.json#/$defs/SDKToolCallMessage",
+      "kind": "object"
+    },
+    "letta/SDKToolResultMessage": {
+      "$id": "https://chatschema.dev/schemas/letta/letta_code_sdk.json#/$defs/SDKToolResultMessage",
+      "file": "schemas/letta/letta_code_sdk.json",
+      "bundle": "schemas/letta.bundle.json#/$defs/SDKToolResultMessage",
+      "bundle_id": "https://chatschema.dev/schemas/letta.bundle.json#/$defs/SDKToolResultMessage",
+      "kind": "object"
+    },
+    "letta/SkillSource": {
+      "$id": "https://chatschema.dev/schemas/letta/letta_code_session.json#/$defs/SkillSource",
+      "file": "schemas/letta/letta_code_session.json",
+      "bundle": "schemas/letta.bundle.json#/$defs/SkillSource",
+      "bundle_id": "https://chatschema.dev/schemas/letta.bundle.json#/$defs/SkillSource",
+      "kind": "alias"
+    },
+    "letta/StopReasonType": {
+      "$id": "https://chatschema.dev/schemas/letta/stream.json#/$defs/StopReasonType",
+      "file": "schemas/letta/stream.json",
+      "bundle": "schemas/letta.bundle.json#/$defs/StopReasonType",
+      "bundle_id": "https://chatschema.dev/schemas/letta.bundle.json#/$defs/StopReasonType",
+      "kind": "alias"
+    },
+    "letta/StreamEvent": {
+      "$id": "https://chatschema.dev/schemas/letta/letta_code.json#/$defs/StreamEvent",
+      "file": "schemas/letta/letta_code.json",
+      "bundle": "schemas/letta.bundle.json#/$defs/StreamEvent",
+      "bundle_id": "https://chatschema.dev/schemas/letta.bundle.json#/$defs/StreamEvent",
+      "kind": "object"
+    },
     "letta/SummaryMessage": {
       "$id": "https://chatschema.dev/schemas/letta/letta_message.json#/$defs/SummaryMessage",
       "file": "schemas/letta/letta_message.json",
       "bundle": "schemas/letta.bundle.json#/$defs/SummaryMessage",
       "bundle_id": "https://chatschema.dev/schemas/letta.bundle.json#/$defs/SummaryMessage",
+      "kind": "object"
+    },
+    "letta/SyncCompleteMessage": {
+      "$id": "https://chatschema.dev/schemas/letta/letta_code.json#/$defs/SyncCompleteMessage",
+      "file": "schemas/letta/letta_code.json",
+      "bundle": "schemas/letta.bundle.json#/$defs/SyncCompleteMessage",
+      "bundle_id": "https://chatschema.dev/schemas/letta.bundle.json#/$defs/SyncCompleteMessage",
+      "kind": "object"
+    },
+    "letta/SystemInitMessage": {
+      "$id": "https://chatschema.dev/schemas/letta/letta_code_session.json#/$defs/SystemInitMessage",
+      "file": "schemas/letta/letta_code_session.json",
+      "bundle": "schemas/letta.bundle.json#/$defs/SystemInitMessage",
+      "bundle_id": "https://chatschema.dev/schemas/letta.bundle.json#/$defs/SystemInitMessage",
       "kind": "object"
     },
     "letta/SystemMessage": {
@@ -530,6 +1016,13 @@ export default {
       "bundle_id": "https://chatschema.dev/schemas/letta.bundle.json#/$defs/ToolCall",
       "kind": "object"
     },
+    "letta/ToolCallContent": {
+      "$id": "https://chatschema.dev/schemas/letta/parts.json#/$defs/ToolCallContent",
+      "file": "schemas/letta/parts.json",
+      "bundle": "schemas/letta.bundle.json#/$defs/ToolCallContent",
+      "bundle_id": "https://chatschema.dev/schemas/letta.bundle.json#/$defs/ToolCallContent",
+      "kind": "object"
+    },
     "letta/ToolCallDelta": {
       "$id": "https://chatschema.dev/schemas/letta/tools.json#/$defs/ToolCallDelta",
       "file": "schemas/letta/tools.json",
@@ -542,6 +1035,20 @@ export default {
       "file": "schemas/letta/letta_message.json",
       "bundle": "schemas/letta.bundle.json#/$defs/ToolCallMessage",
       "bundle_id": "https://chatschema.dev/schemas/letta.bundle.json#/$defs/ToolCallMessage",
+      "kind": "object"
+    },
+    "letta/ToolExecutionFinishedMessage": {
+      "$id": "https://chatschema.dev/schemas/letta/letta_code.json#/$defs/ToolExecutionFinishedMessage",
+      "file": "schemas/letta/letta_code.json",
+      "bundle": "schemas/letta.bundle.json#/$defs/ToolExecutionFinishedMessage",
+      "bundle_id": "https://chatschema.dev/schemas/letta.bundle.json#/$defs/ToolExecutionFinishedMessage",
+      "kind": "object"
+    },
+    "letta/ToolExecutionStartedMessage": {
+      "$id": "https://chatschema.dev/schemas/letta/letta_code.json#/$defs/ToolExecutionStartedMessage",
+      "file": "schemas/letta/letta_code.json",
+      "bundle": "schemas/letta.bundle.json#/$defs/ToolExecutionStartedMessage",
+      "bundle_id": "https://chatschema.dev/schemas/letta.bundle.json#/$defs/ToolExecutionStartedMessage",
       "kind": "object"
     },
     "letta/ToolResult": {
@@ -558,11 +1065,39 @@ export default {
       "bundle_id": "https://chatschema.dev/schemas/letta.bundle.json#/$defs/ToolReturn",
       "kind": "object"
     },
+    "letta/ToolReturnContent": {
+      "$id": "https://chatschema.dev/schemas/letta/parts.json#/$defs/ToolReturnContent",
+      "file": "schemas/letta/parts.json",
+      "bundle": "schemas/letta.bundle.json#/$defs/ToolReturnContent",
+      "bundle_id": "https://chatschema.dev/schemas/letta.bundle.json#/$defs/ToolReturnContent",
+      "kind": "object"
+    },
     "letta/ToolReturnMessage": {
       "$id": "https://chatschema.dev/schemas/letta/letta_message.json#/$defs/ToolReturnMessage",
       "file": "schemas/letta/letta_message.json",
       "bundle": "schemas/letta.bundle.json#/$defs/ToolReturnMessage",
       "bundle_id": "https://chatschema.dev/schemas/letta.bundle.json#/$defs/ToolReturnMessage",
+      "kind": "object"
+    },
+    "letta/TranscriptBackfillMessage": {
+      "$id": "https://chatschema.dev/schemas/letta/letta_code.json#/$defs/TranscriptBackfillMessage",
+      "file": "schemas/letta/letta_code.json",
+      "bundle": "schemas/letta.bundle.json#/$defs/TranscriptBackfillMessage",
+      "bundle_id": "https://chatschema.dev/schemas/letta.bundle.json#/$defs/TranscriptBackfillMessage",
+      "kind": "object"
+    },
+    "letta/TranscriptSupplementMessage": {
+      "$id": "https://chatschema.dev/schemas/letta/letta_code.json#/$defs/TranscriptSupplementMessage",
+      "file": "schemas/letta/letta_code.json",
+      "bundle": "schemas/letta.bundle.json#/$defs/TranscriptSupplementMessage",
+      "bundle_id": "https://chatschema.dev/schemas/letta.bundle.json#/$defs/TranscriptSupplementMessage",
+      "kind": "object"
+    },
+    "letta/UnpreviewableDiffPreview": {
+      "$id": "https://chatschema.dev/schemas/letta/letta_code_session.json#/$defs/UnpreviewableDiffPreview",
+      "file": "schemas/letta/letta_code_session.json",
+      "bundle": "schemas/letta.bundle.json#/$defs/UnpreviewableDiffPreview",
+      "bundle_id": "https://chatschema.dev/schemas/letta.bundle.json#/$defs/UnpreviewableDiffPreview",
       "kind": "object"
     },
     "letta/UrlImage": {
@@ -585,6 +1120,13 @@ export default {
       "bundle": "schemas/letta.bundle.json#/$defs/UserMessage",
       "bundle_id": "https://chatschema.dev/schemas/letta.bundle.json#/$defs/UserMessage",
       "kind": "object"
+    },
+    "letta/WireMessage": {
+      "$id": "https://chatschema.dev/schemas/letta/letta_code.json#/$defs/WireMessage",
+      "file": "schemas/letta/letta_code.json",
+      "bundle": "schemas/letta.bundle.json#/$defs/WireMessage",
+      "bundle_id": "https://chatschema.dev/schemas/letta.bundle.json#/$defs/WireMessage",
+      "kind": "union"
     },
     "swarm/BaseMessageRole": {
       "$id": "https://chatschema.dev/schemas/swarm/message.json#/$defs/BaseMessageRole",

@@ -2,6 +2,104 @@
 // Edit the schema and run `nox -s generate`.
 
 /**
+ * A Letta stream frame as a stream-json record: the frame's own fields (a LettaStreamingResponse, told apart by `message_type`) with the envelope and `type` beside them (MessageWire, protocol.ts L172-174; headless.ts L2669-2675 spreads the chunk and sets `uuid` to its `otid` or `id`). Approval request and response frames are not written (L2645-2652). Records written without `--include-partial-messages`; with it, frames arrive wrapped in StreamEvent.
+ */
+export type MessageWire = LettaStreamingResponse & MessageWireFields;
+/**
+ * Who produced a queue item: the user, a background task's notification, a cron job, a channel, a subagent, or the system (approval results, overlay actions, reminders).
+ */
+export type QueueItemSource = "user" | "task_notification" | "cron" | "channel" | "subagent" | "system";
+/**
+ * What a queue item carries: a message, a task notification, a cron prompt, an approval result, an overlay action, or a mod's follow-up turn.
+ */
+export type QueueItemKind =
+  "message" | "task_notification" | "cron_prompt" | "approval_result" | "overlay_action" | "mod_continue";
+/**
+ * A queue item's content, whole: a string, or the content parts of the message to send (`MessageCreate["content"] | string`).
+ */
+export type QueueItemContent = string | MessageContentPart[];
+/**
+ * One line of Letta Code's stream-json output (`letta -p ... --output-format stream-json`), or of the control messages an SDK writes to its stdin, told apart by `type` (WireMessage, protocol.ts L877-898). Letta stream frames are MessageWire records, told apart again by `message_type`.
+ */
+export type WireMessage =
+  | SystemInitMessage
+  | MessageWire
+  | StreamEvent
+  | ApprovalRequestedMessage
+  | ApprovalReceivedMessage
+  | ToolExecutionStartedMessage
+  | ToolExecutionFinishedMessage
+  | AutoApprovalMessage
+  | CancelAckMessage
+  | ErrorMessage
+  | RetryMessage
+  | RecoveryMessage
+  | ResultMessage
+  | ControlResponse
+  | ControlRequest
+  | QueueItemEnqueuedEvent
+  | QueueBatchDequeuedEvent
+  | QueueBlockedEvent
+  | QueueClearedEvent
+  | QueueItemDroppedEvent
+  | TranscriptBackfillMessage
+  | QueueSnapshotMessage
+  | SyncCompleteMessage
+  | TranscriptSupplementMessage;
+/**
+ * What kind of error ended a turn, as the SDK classifies it.
+ */
+export type SDKErrorCode =
+  | "approval_conflict"
+  | "approval_conflict_terminal"
+  | "protocol_error"
+  | "error"
+  | "llm_api_error"
+  | "max_steps"
+  | "interrupted"
+  | "stream_closed";
+/**
+ * A message a Letta Code SDK session yields (`session.stream()`), told apart by `type`: the SDK's own camelCase view of the stream-json records.
+ */
+export type SDKMessage =
+  | SDKInitMessage
+  | SDKAssistantMessage
+  | SDKToolCallMessage
+  | SDKToolResultMessage
+  | SDKReasoningMessage
+  | SDKResultMessage
+  | SDKStreamEventMessage
+  | SDKErrorMessage
+  | SDKRetryMessage;
+/**
+ * Where a skill comes from: shipped with Letta Code, the user's global skills, the agent's or the project's.
+ */
+export type SkillSource = "bundled" | "global" | "agent" | "project";
+/**
+ * A preview of what a file-modifying tool call would change, told apart by `mode`.
+ */
+export type DiffPreview = AdvancedDiffPreview | FallbackDiffPreview | UnpreviewableDiffPreview;
+/**
+ * What a ControlRequest asks, told apart by `subtype`: the SDK's requests to the CLI and the CLI's to the SDK.
+ */
+export type ControlRequestBody =
+  | InitializeControlRequest
+  | InterruptControlRequest
+  | RegisterExternalToolsRequest
+  | BootstrapSessionStateRequest
+  | RecoverPendingApprovalsControlRequest
+  | ListMessagesControlRequest
+  | CanUseToolControlRequest
+  | ExecuteExternalToolRequest;
+/**
+ * The SDK's decision on a can_use_tool request, told apart by `behavior`.
+ */
+export type CanUseToolResponse = CanUseToolResponseAllow | CanUseToolResponseDeny;
+/**
+ * What a ControlResponse answers, told apart by `subtype`.
+ */
+export type ControlResponseBody = ControlSuccessResponse | ControlErrorResponse | ExternalToolResultResponse;
+/**
  * Any Letta message, told apart by `message_type` (LettaMessageUnion). Letta's models default `message_type`, but its union requires it, and without it a payload can match several branches.
  */
 export type LettaMessage =
@@ -24,6 +122,34 @@ export type ImageSource = UrlImage | Base64Image | LettaImage;
  * A part of a multimodal user message or tool return: text or image, told apart by `type` (Letta's LettaUserMessageContentUnion).
  */
 export type UserContentPart = TextContent | ImageContent;
+/**
+ * A content part of a message to create, told apart by `type` (letta-client's `LettaMessageContentUnion`, the items of `MessageCreate.content`): text, an image, a tool call or return, or reasoning.
+ */
+export type MessageContentPart =
+  | TextContent
+  | ImageContent
+  | ToolCallContent
+  | ToolReturnContent
+  | ReasoningContent
+  | RedactedReasoningContent
+  | OmittedReasoningContent;
+/**
+ * Why an agent loop stopped (Letta's StopReasonType, letta/schemas/letta_stop_reason.py; letta-client's `StopReasonType`), for the records of Letta Code that carry one. LettaStopReason's `stop_reason` lists the same values inline, as it did before this type existed (tests/test_letta_code.py keeps the two equal).
+ */
+export type StopReasonType =
+  | "end_turn"
+  | "error"
+  | "llm_api_error"
+  | "invalid_llm_response"
+  | "invalid_tool_call"
+  | "max_steps"
+  | "max_tokens_exceeded"
+  | "no_tool_call"
+  | "tool_rule"
+  | "cancelled"
+  | "insufficient_credits"
+  | "requires_approval"
+  | "context_window_overflow_in_system_prompt";
 /**
  * One frame of a Letta SSE stream, told apart by `message_type`: a message, a ping, an error, the stop reason or the usage. With `include_compaction_messages=true`, letta/agents/letta_agent_v3.py streams an event_message when a compaction starts (built at L835-846 with a bare uuid4 `id` and no `otid`, yielded at L1229-1232 and L1451-1452) and a summary_message with `compaction_stats` when it ends (L875-883, yielded at L1270-1278); Letta's published union and letta-client omit both, but the server sends them. The `event: error` and `event: cancelled` SSE events that carry no `message_type` are LettaSseError and LettaSseCancelled.
  */
@@ -52,6 +178,76 @@ export type Approval = ApprovalReturn | ToolReturn;
  * Every named type of the 'letta' family, by name.
  */
 export interface LettaSchemas {
+  MessageWire: MessageWire;
+  StreamEvent: StreamEvent;
+  ApprovalRequestedMessage: ApprovalRequestedMessage;
+  ApprovalReceivedMessage: ApprovalReceivedMessage;
+  ToolExecutionStartedMessage: ToolExecutionStartedMessage;
+  ToolExecutionFinishedMessage: ToolExecutionFinishedMessage;
+  AutoApprovalMessage: AutoApprovalMessage;
+  CancelAckMessage: CancelAckMessage;
+  ErrorMessage: ErrorMessage;
+  RetryMessage: RetryMessage;
+  RecoveryMessage: RecoveryMessage;
+  ResultMessage: ResultMessage;
+  QueueItemSource: QueueItemSource;
+  QueueItemKind: QueueItemKind;
+  QueueItemContent: QueueItemContent;
+  QueueItemEnqueuedEvent: QueueItemEnqueuedEvent;
+  QueueBatchDequeuedEvent: QueueBatchDequeuedEvent;
+  QueueBlockedEvent: QueueBlockedEvent;
+  QueueClearedEvent: QueueClearedEvent;
+  QueueItemDroppedEvent: QueueItemDroppedEvent;
+  QueueSnapshotItem: QueueSnapshotItem;
+  TranscriptBackfillMessage: TranscriptBackfillMessage;
+  QueueSnapshotMessage: QueueSnapshotMessage;
+  SyncCompleteMessage: SyncCompleteMessage;
+  TranscriptSupplementMessage: TranscriptSupplementMessage;
+  WireMessage: WireMessage;
+  EffectiveSleeptimeSettings: EffectiveSleeptimeSettings;
+  SDKErrorCode: SDKErrorCode;
+  SDKInitMessage: SDKInitMessage;
+  SDKAssistantMessage: SDKAssistantMessage;
+  SDKToolCallMessage: SDKToolCallMessage;
+  SDKToolResultMessage: SDKToolResultMessage;
+  SDKReasoningMessage: SDKReasoningMessage;
+  SDKResultMessage: SDKResultMessage;
+  SDKStreamEventPayload: SDKStreamEventPayload;
+  SDKStreamEventMessage: SDKStreamEventMessage;
+  SDKErrorMessage: SDKErrorMessage;
+  SDKRetryMessage: SDKRetryMessage;
+  SDKMessage: SDKMessage;
+  MessageEnvelope: MessageEnvelope;
+  McpServerStatus: McpServerStatus;
+  SkillSource: SkillSource;
+  SystemInitMessage: SystemInitMessage;
+  ControlRequest: ControlRequest;
+  InitializeControlRequest: InitializeControlRequest;
+  InterruptControlRequest: InterruptControlRequest;
+  ExternalToolDefinition: ExternalToolDefinition;
+  RegisterExternalToolsRequest: RegisterExternalToolsRequest;
+  BootstrapSessionStateRequest: BootstrapSessionStateRequest;
+  RecoverPendingApprovalsControlRequest: RecoverPendingApprovalsControlRequest;
+  ListMessagesControlRequest: ListMessagesControlRequest;
+  DiffHunkLine: DiffHunkLine;
+  DiffHunk: DiffHunk;
+  AdvancedDiffPreview: AdvancedDiffPreview;
+  FallbackDiffPreview: FallbackDiffPreview;
+  UnpreviewableDiffPreview: UnpreviewableDiffPreview;
+  DiffPreview: DiffPreview;
+  CanUseToolControlRequest: CanUseToolControlRequest;
+  ExecuteExternalToolRequest: ExecuteExternalToolRequest;
+  ControlRequestBody: ControlRequestBody;
+  ControlResponse: ControlResponse;
+  CanUseToolResponseAllow: CanUseToolResponseAllow;
+  CanUseToolResponseDeny: CanUseToolResponseDeny;
+  CanUseToolResponse: CanUseToolResponse;
+  RecoverPendingApprovalsResponsePayload: RecoverPendingApprovalsResponsePayload;
+  ControlSuccessResponse: ControlSuccessResponse;
+  ControlErrorResponse: ControlErrorResponse;
+  ExternalToolResultContent: ExternalToolResultContent;
+  ExternalToolResultResponse: ExternalToolResultResponse;
+  ControlResponseBody: ControlResponseBody;
   LettaMessageBase: LettaMessageBase;
   SystemMessage: SystemMessage;
   UserMessage: UserMessage;
@@ -73,8 +269,15 @@ export interface LettaSchemas {
   ImageSource: ImageSource;
   ImageContent: ImageContent;
   UserContentPart: UserContentPart;
+  ToolCallContent: ToolCallContent;
+  ToolReturnContent: ToolReturnContent;
+  ReasoningContent: ReasoningContent;
+  RedactedReasoningContent: RedactedReasoningContent;
+  OmittedReasoningContent: OmittedReasoningContent;
+  MessageContentPart: MessageContentPart;
   LettaPing: LettaPing;
   LettaErrorMessage: LettaErrorMessage;
+  StopReasonType: StopReasonType;
   LettaStopReason: LettaStopReason;
   LettaUsageStatistics: LettaUsageStatistics;
   LettaSseError: LettaSseError;
@@ -88,6 +291,2104 @@ export interface LettaSchemas {
   ToolReturn: ToolReturn;
   ApprovalReturn: ApprovalReturn;
   Approval: Approval;
+}
+/**
+ * The fields of MessageWire beside its LettaStreamingResponse.
+ */
+export interface MessageWireFields {
+  /**
+   * The headless session that wrote the record.
+   */
+  session_id: string;
+  /**
+   * The record's id: the message's `otid` (or `id`) for a streamed Letta message, otherwise a fresh uuid4 or a prefixed id such as `init-<agent id>` or `q-enq-<queue item id>`.
+   */
+  uuid: string;
+  /**
+   * When the CLI wrote the line, as `Date.prototype.toISOString()` writes it (UTC, milliseconds). src/stream-json-writer.ts stamps every record that lacks one, so it is present on the wire; it is not monotonic: order by `event_seq`.
+   */
+  timestamp?: string;
+  /**
+   * Monotonic per-session sequence number of the record, when the writer numbers records.
+   *
+   * Constraints: minimum 0.
+   */
+  event_seq?: number;
+  /**
+   * The agent that triggered the record, or null when none is known yet.
+   */
+  agent_id?: string | null;
+  /**
+   * The conversation that triggered the record.
+   */
+  conversation_id?: string;
+  /**
+   * Record tag, always "message".
+   */
+  type: "message";
+  [k: string]: unknown | undefined;
+}
+/**
+ * A Letta stream frame wrapped whole, written instead of a MessageWire when the session runs with `--include-partial-messages` (StreamEvent, protocol.ts L180-183; headless.ts L2660-2667).
+ */
+export interface StreamEvent {
+  /**
+   * The headless session that wrote the record.
+   */
+  session_id: string;
+  /**
+   * The record's id: the message's `otid` (or `id`) for a streamed Letta message, otherwise a fresh uuid4 or a prefixed id such as `init-<agent id>` or `q-enq-<queue item id>`.
+   */
+  uuid: string;
+  /**
+   * When the CLI wrote the line, as `Date.prototype.toISOString()` writes it (UTC, milliseconds). src/stream-json-writer.ts stamps every record that lacks one, so it is present on the wire; it is not monotonic: order by `event_seq`.
+   */
+  timestamp?: string;
+  /**
+   * Monotonic per-session sequence number of the record, when the writer numbers records.
+   *
+   * Constraints: minimum 0.
+   */
+  event_seq?: number;
+  /**
+   * The agent that triggered the record, or null when none is known yet.
+   */
+  agent_id?: string | null;
+  /**
+   * The conversation that triggered the record.
+   */
+  conversation_id?: string;
+  /**
+   * Record tag, always "stream_event".
+   */
+  type: "stream_event";
+  /**
+   * The frame, as the Letta server streamed it.
+   */
+  event: LettaStreamingResponse;
+  [k: string]: unknown | undefined;
+}
+/**
+ * Telemetry: the runtime asked the user to approve a tool call (ApprovalRequestedMessage, protocol.ts L198-204). The control_request that carries the question stays the record a UI acts on.
+ */
+export interface ApprovalRequestedMessage {
+  /**
+   * The headless session that wrote the record.
+   */
+  session_id: string;
+  /**
+   * The record's id: the message's `otid` (or `id`) for a streamed Letta message, otherwise a fresh uuid4 or a prefixed id such as `init-<agent id>` or `q-enq-<queue item id>`.
+   */
+  uuid: string;
+  /**
+   * When the CLI wrote the line, as `Date.prototype.toISOString()` writes it (UTC, milliseconds). src/stream-json-writer.ts stamps every record that lacks one, so it is present on the wire; it is not monotonic: order by `event_seq`.
+   */
+  timestamp?: string;
+  /**
+   * Monotonic per-session sequence number of the record, when the writer numbers records.
+   *
+   * Constraints: minimum 0.
+   */
+  event_seq?: number;
+  /**
+   * The agent that triggered the record, or null when none is known yet.
+   */
+  agent_id?: string | null;
+  /**
+   * The conversation that triggered the record.
+   */
+  conversation_id?: string;
+  /**
+   * Record tag, always "approval_requested".
+   */
+  type: "approval_requested";
+  /**
+   * The control request that asks.
+   */
+  request_id: string;
+  /**
+   * The call waiting for approval.
+   */
+  tool_call_id: string;
+  /**
+   * The tool it calls.
+   */
+  tool_name: string;
+  /**
+   * The run the event belongs to, when there is one.
+   */
+  run_id?: string;
+  [k: string]: unknown | undefined;
+}
+/**
+ * Telemetry: an approval request got its decision (ApprovalReceivedMessage, protocol.ts L214-221).
+ */
+export interface ApprovalReceivedMessage {
+  /**
+   * The headless session that wrote the record.
+   */
+  session_id: string;
+  /**
+   * The record's id: the message's `otid` (or `id`) for a streamed Letta message, otherwise a fresh uuid4 or a prefixed id such as `init-<agent id>` or `q-enq-<queue item id>`.
+   */
+  uuid: string;
+  /**
+   * When the CLI wrote the line, as `Date.prototype.toISOString()` writes it (UTC, milliseconds). src/stream-json-writer.ts stamps every record that lacks one, so it is present on the wire; it is not monotonic: order by `event_seq`.
+   */
+  timestamp?: string;
+  /**
+   * Monotonic per-session sequence number of the record, when the writer numbers records.
+   *
+   * Constraints: minimum 0.
+   */
+  event_seq?: number;
+  /**
+   * The agent that triggered the record, or null when none is known yet.
+   */
+  agent_id?: string | null;
+  /**
+   * The conversation that triggered the record.
+   */
+  conversation_id?: string;
+  /**
+   * Record tag, always "approval_received".
+   */
+  type: "approval_received";
+  /**
+   * The control request answered.
+   */
+  request_id: string;
+  /**
+   * The call decided on.
+   */
+  tool_call_id: string;
+  /**
+   * Whether the call may run.
+   */
+  decision: "allow" | "deny";
+  /**
+   * Why, when the user said.
+   */
+  reason?: string;
+  /**
+   * The run the event belongs to, when there is one.
+   */
+  run_id?: string;
+  [k: string]: unknown | undefined;
+}
+/**
+ * A tool call started running locally; a client starts its timer here (ToolExecutionStartedMessage, protocol.ts L227-231).
+ */
+export interface ToolExecutionStartedMessage {
+  /**
+   * The headless session that wrote the record.
+   */
+  session_id: string;
+  /**
+   * The record's id: the message's `otid` (or `id`) for a streamed Letta message, otherwise a fresh uuid4 or a prefixed id such as `init-<agent id>` or `q-enq-<queue item id>`.
+   */
+  uuid: string;
+  /**
+   * When the CLI wrote the line, as `Date.prototype.toISOString()` writes it (UTC, milliseconds). src/stream-json-writer.ts stamps every record that lacks one, so it is present on the wire; it is not monotonic: order by `event_seq`.
+   */
+  timestamp?: string;
+  /**
+   * Monotonic per-session sequence number of the record, when the writer numbers records.
+   *
+   * Constraints: minimum 0.
+   */
+  event_seq?: number;
+  /**
+   * The agent that triggered the record, or null when none is known yet.
+   */
+  agent_id?: string | null;
+  /**
+   * The conversation that triggered the record.
+   */
+  conversation_id?: string;
+  /**
+   * Record tag, always "tool_execution_started".
+   */
+  type: "tool_execution_started";
+  /**
+   * The call that started.
+   */
+  tool_call_id: string;
+  /**
+   * The run the event belongs to, when there is one.
+   */
+  run_id?: string;
+  [k: string]: unknown | undefined;
+}
+/**
+ * A tool call finished running locally (ToolExecutionFinishedMessage, protocol.ts L237-242).
+ */
+export interface ToolExecutionFinishedMessage {
+  /**
+   * The headless session that wrote the record.
+   */
+  session_id: string;
+  /**
+   * The record's id: the message's `otid` (or `id`) for a streamed Letta message, otherwise a fresh uuid4 or a prefixed id such as `init-<agent id>` or `q-enq-<queue item id>`.
+   */
+  uuid: string;
+  /**
+   * When the CLI wrote the line, as `Date.prototype.toISOString()` writes it (UTC, milliseconds). src/stream-json-writer.ts stamps every record that lacks one, so it is present on the wire; it is not monotonic: order by `event_seq`.
+   */
+  timestamp?: string;
+  /**
+   * Monotonic per-session sequence number of the record, when the writer numbers records.
+   *
+   * Constraints: minimum 0.
+   */
+  event_seq?: number;
+  /**
+   * The agent that triggered the record, or null when none is known yet.
+   */
+  agent_id?: string | null;
+  /**
+   * The conversation that triggered the record.
+   */
+  conversation_id?: string;
+  /**
+   * Record tag, always "tool_execution_finished".
+   */
+  type: "tool_execution_finished";
+  /**
+   * The call that finished.
+   */
+  tool_call_id: string;
+  /**
+   * Whether the tool succeeded.
+   */
+  status: "success" | "error";
+  /**
+   * The run the event belongs to, when there is one.
+   */
+  run_id?: string;
+  [k: string]: unknown | undefined;
+}
+/**
+ * A tool call a permission rule approved without asking (AutoApprovalMessage, protocol.ts L248-253).
+ */
+export interface AutoApprovalMessage {
+  /**
+   * The headless session that wrote the record.
+   */
+  session_id: string;
+  /**
+   * The record's id: the message's `otid` (or `id`) for a streamed Letta message, otherwise a fresh uuid4 or a prefixed id such as `init-<agent id>` or `q-enq-<queue item id>`.
+   */
+  uuid: string;
+  /**
+   * When the CLI wrote the line, as `Date.prototype.toISOString()` writes it (UTC, milliseconds). src/stream-json-writer.ts stamps every record that lacks one, so it is present on the wire; it is not monotonic: order by `event_seq`.
+   */
+  timestamp?: string;
+  /**
+   * Monotonic per-session sequence number of the record, when the writer numbers records.
+   *
+   * Constraints: minimum 0.
+   */
+  event_seq?: number;
+  /**
+   * The agent that triggered the record, or null when none is known yet.
+   */
+  agent_id?: string | null;
+  /**
+   * The conversation that triggered the record.
+   */
+  conversation_id?: string;
+  /**
+   * Record tag, always "auto_approval".
+   */
+  type: "auto_approval";
+  /**
+   * The call approved, as Letta sends complete calls.
+   */
+  tool_call: ToolCall;
+  /**
+   * Why it was approved.
+   */
+  reason: string;
+  /**
+   * The permission rule that matched.
+   */
+  matched_rule: string;
+  [k: string]: unknown | undefined;
+}
+/**
+ * The answer to a cancel request received over the device websocket (CancelAckMessage, protocol.ts L298-305).
+ */
+export interface CancelAckMessage {
+  /**
+   * The headless session that wrote the record.
+   */
+  session_id: string;
+  /**
+   * The record's id: the message's `otid` (or `id`) for a streamed Letta message, otherwise a fresh uuid4 or a prefixed id such as `init-<agent id>` or `q-enq-<queue item id>`.
+   */
+  uuid: string;
+  /**
+   * When the CLI wrote the line, as `Date.prototype.toISOString()` writes it (UTC, milliseconds). src/stream-json-writer.ts stamps every record that lacks one, so it is present on the wire; it is not monotonic: order by `event_seq`.
+   */
+  timestamp?: string;
+  /**
+   * Monotonic per-session sequence number of the record, when the writer numbers records.
+   *
+   * Constraints: minimum 0.
+   */
+  event_seq?: number;
+  /**
+   * The agent that triggered the record, or null when none is known yet.
+   */
+  agent_id?: string | null;
+  /**
+   * The conversation that triggered the record.
+   */
+  conversation_id?: string;
+  /**
+   * Record tag, always "cancel_ack".
+   */
+  type: "cancel_ack";
+  /**
+   * The cancel request answered.
+   */
+  request_id: string;
+  /**
+   * Whether the cancel was accepted.
+   */
+  accepted: boolean;
+  /**
+   * The run cancelled, or null when none was running.
+   */
+  run_id?: string | null;
+  /**
+   * Why it was refused, when it was.
+   */
+  reason?: string;
+  [k: string]: unknown | undefined;
+}
+/**
+ * An error the CLI reports, from its own failures or from the Letta API (ErrorMessage, protocol.ts L259-267; written by headless.ts L2599-2616 and elsewhere). A turn that fails also ends with a ResultMessage of subtype `error`.
+ */
+export interface ErrorMessage {
+  /**
+   * The headless session that wrote the record.
+   */
+  session_id: string;
+  /**
+   * The record's id: the message's `otid` (or `id`) for a streamed Letta message, otherwise a fresh uuid4 or a prefixed id such as `init-<agent id>` or `q-enq-<queue item id>`.
+   */
+  uuid: string;
+  /**
+   * When the CLI wrote the line, as `Date.prototype.toISOString()` writes it (UTC, milliseconds). src/stream-json-writer.ts stamps every record that lacks one, so it is present on the wire; it is not monotonic: order by `event_seq`.
+   */
+  timestamp?: string;
+  /**
+   * Monotonic per-session sequence number of the record, when the writer numbers records.
+   *
+   * Constraints: minimum 0.
+   */
+  event_seq?: number;
+  /**
+   * The agent that triggered the record, or null when none is known yet.
+   */
+  agent_id?: string | null;
+  /**
+   * The conversation that triggered the record.
+   */
+  conversation_id?: string;
+  /**
+   * Record tag, always "error".
+   */
+  type: "error";
+  /**
+   * What went wrong, in words.
+   */
+  message: string;
+  /**
+   * Why the agent loop stopped.
+   */
+  stop_reason: StopReasonType;
+  /**
+   * The run the event belongs to, when there is one.
+   */
+  run_id?: string;
+  /**
+   * The Letta API's own error frame, when the error came from the API (headless.ts L2606-2614 builds it when the error has a type and a run).
+   */
+  api_error?: LettaErrorMessage;
+  [k: string]: unknown | undefined;
+}
+/**
+ * The CLI will retry a turn that stopped (RetryMessage, protocol.ts L269-277).
+ */
+export interface RetryMessage {
+  /**
+   * The headless session that wrote the record.
+   */
+  session_id: string;
+  /**
+   * The record's id: the message's `otid` (or `id`) for a streamed Letta message, otherwise a fresh uuid4 or a prefixed id such as `init-<agent id>` or `q-enq-<queue item id>`.
+   */
+  uuid: string;
+  /**
+   * When the CLI wrote the line, as `Date.prototype.toISOString()` writes it (UTC, milliseconds). src/stream-json-writer.ts stamps every record that lacks one, so it is present on the wire; it is not monotonic: order by `event_seq`.
+   */
+  timestamp?: string;
+  /**
+   * Monotonic per-session sequence number of the record, when the writer numbers records.
+   *
+   * Constraints: minimum 0.
+   */
+  event_seq?: number;
+  /**
+   * The agent that triggered the record, or null when none is known yet.
+   */
+  agent_id?: string | null;
+  /**
+   * The conversation that triggered the record.
+   */
+  conversation_id?: string;
+  /**
+   * Record tag, always "retry".
+   */
+  type: "retry";
+  /**
+   * The stop reason that triggered the retry.
+   */
+  reason: StopReasonType;
+  /**
+   * This attempt's number, from 1.
+   *
+   * Constraints: minimum 1.
+   */
+  attempt: number;
+  /**
+   * How many attempts the CLI makes at most.
+   *
+   * Constraints: minimum 0.
+   */
+  max_attempts: number;
+  /**
+   * How long the CLI waits first, in milliseconds: a backoff, or a server's Retry-After (src/agent/turn-recovery-policy.ts L323-344), which need not be whole.
+   *
+   * Constraints: minimum 0.
+   */
+  delay_ms: number;
+  /**
+   * The run the event belongs to, when there is one.
+   */
+  run_id?: string;
+  [k: string]: unknown | undefined;
+}
+/**
+ * The CLI detected an error it recovers from, such as a pending approval conflict (RecoveryMessage, protocol.ts L283-292).
+ */
+export interface RecoveryMessage {
+  /**
+   * The headless session that wrote the record.
+   */
+  session_id: string;
+  /**
+   * The record's id: the message's `otid` (or `id`) for a streamed Letta message, otherwise a fresh uuid4 or a prefixed id such as `init-<agent id>` or `q-enq-<queue item id>`.
+   */
+  uuid: string;
+  /**
+   * When the CLI wrote the line, as `Date.prototype.toISOString()` writes it (UTC, milliseconds). src/stream-json-writer.ts stamps every record that lacks one, so it is present on the wire; it is not monotonic: order by `event_seq`.
+   */
+  timestamp?: string;
+  /**
+   * Monotonic per-session sequence number of the record, when the writer numbers records.
+   *
+   * Constraints: minimum 0.
+   */
+  event_seq?: number;
+  /**
+   * The agent that triggered the record, or null when none is known yet.
+   */
+  agent_id?: string | null;
+  /**
+   * The conversation that triggered the record.
+   */
+  conversation_id?: string;
+  /**
+   * Record tag, always "recovery".
+   */
+  type: "recovery";
+  /**
+   * What was recovered.
+   */
+  recovery_type: "approval_pending" | "approval_desync" | "invalid_tool_call_ids";
+  /**
+   * What happened, in words.
+   */
+  message: string;
+  /**
+   * The run the event belongs to, when there is one.
+   */
+  run_id?: string;
+  [k: string]: unknown | undefined;
+}
+/**
+ * The last record of a turn: how it ended, what it cost and the final answer (ResultMessage, protocol.ts L322-337; written by headless.ts L2151-2271). It has the envelope's fields, and requires `agent_id` and `conversation_id`.
+ */
+export interface ResultMessage {
+  /**
+   * The headless session that wrote the record.
+   */
+  session_id: string;
+  /**
+   * The record's id: the message's `otid` (or `id`) for a streamed Letta message, otherwise a fresh uuid4 or a prefixed id such as `init-<agent id>` or `q-enq-<queue item id>`.
+   */
+  uuid: string;
+  /**
+   * When the CLI wrote the line, as `Date.prototype.toISOString()` writes it (UTC, milliseconds). src/stream-json-writer.ts stamps every record that lacks one, so it is present on the wire; it is not monotonic: order by `event_seq`.
+   */
+  timestamp?: string;
+  /**
+   * Monotonic per-session sequence number of the record, when the writer numbers records.
+   *
+   * Constraints: minimum 0.
+   */
+  event_seq?: number;
+  /**
+   * Record tag, always "result".
+   */
+  type: "result";
+  /**
+   * How the turn ended; `queued` when the message was queued behind a running turn (@letta-ai/letta-code 0.32).
+   */
+  subtype: "success" | "interrupted" | "error" | "queued";
+  /**
+   * The agent, or null when none is known.
+   */
+  agent_id: string | null;
+  /**
+   * The conversation.
+   */
+  conversation_id: string;
+  /**
+   * Wall-clock time of the session's turns, in whole milliseconds (headless.ts rounds it).
+   *
+   * Constraints: minimum 0.
+   */
+  duration_ms: number;
+  /**
+   * Time spent waiting on the API, in whole milliseconds.
+   *
+   * Constraints: minimum 0.
+   */
+  duration_api_ms: number;
+  /**
+   * How many turns the session ran.
+   *
+   * Constraints: minimum 0.
+   */
+  num_turns: number;
+  /**
+   * The final assistant text, or null when there is none.
+   */
+  result: string | null;
+  /**
+   * The runs the turn used.
+   */
+  run_ids: string[];
+  /**
+   * Token usage, or null when the turn made no API call.
+   */
+  usage: LettaUsageStatistics | null;
+  /**
+   * Why the agent loop stopped, on an `error` result.
+   */
+  stop_reason?: StopReasonType;
+  [k: string]: unknown | undefined;
+}
+/**
+ * An item entered the turn queue (protocol.ts L413-429; headless.ts L3676-3688).
+ */
+export interface QueueItemEnqueuedEvent {
+  /**
+   * The headless session that wrote the record.
+   */
+  session_id: string;
+  /**
+   * The record's id: the message's `otid` (or `id`) for a streamed Letta message, otherwise a fresh uuid4 or a prefixed id such as `init-<agent id>` or `q-enq-<queue item id>`.
+   */
+  uuid: string;
+  /**
+   * When the CLI wrote the line, as `Date.prototype.toISOString()` writes it (UTC, milliseconds). src/stream-json-writer.ts stamps every record that lacks one, so it is present on the wire; it is not monotonic: order by `event_seq`.
+   */
+  timestamp?: string;
+  /**
+   * Monotonic per-session sequence number of the record, when the writer numbers records.
+   *
+   * Constraints: minimum 0.
+   */
+  event_seq?: number;
+  /**
+   * The agent that triggered the record, or null when none is known yet.
+   */
+  agent_id?: string | null;
+  /**
+   * The conversation that triggered the record.
+   */
+  conversation_id?: string;
+  /**
+   * Record tag, always "queue_item_enqueued".
+   */
+  type: "queue_item_enqueued";
+  /**
+   * The queue item's stable id.
+   */
+  id?: string;
+  /**
+   * The queue item's id (deprecated: use `id`, which carries the same id when present).
+   *
+   * @deprecated
+   */
+  item_id: string;
+  /**
+   * Ties the item to the client's submission (`cm-<item id>` when the client gave none).
+   */
+  client_message_id: string;
+  /**
+   * Who produced the item.
+   */
+  source: QueueItemSource;
+  /**
+   * What it carries.
+   */
+  kind: QueueItemKind;
+  /**
+   * The item's content, whole.
+   */
+  content?: QueueItemContent;
+  /**
+   * When the item was queued (ISO 8601, UTC).
+   */
+  enqueued_at?: string;
+  /**
+   * Items in the queue after this one entered.
+   *
+   * Constraints: minimum 0.
+   */
+  queue_len: number;
+  [k: string]: unknown | undefined;
+}
+/**
+ * The runtime took a batch of items off the queue to submit (protocol.ts L434-440).
+ */
+export interface QueueBatchDequeuedEvent {
+  /**
+   * The headless session that wrote the record.
+   */
+  session_id: string;
+  /**
+   * The record's id: the message's `otid` (or `id`) for a streamed Letta message, otherwise a fresh uuid4 or a prefixed id such as `init-<agent id>` or `q-enq-<queue item id>`.
+   */
+  uuid: string;
+  /**
+   * When the CLI wrote the line, as `Date.prototype.toISOString()` writes it (UTC, milliseconds). src/stream-json-writer.ts stamps every record that lacks one, so it is present on the wire; it is not monotonic: order by `event_seq`.
+   */
+  timestamp?: string;
+  /**
+   * Monotonic per-session sequence number of the record, when the writer numbers records.
+   *
+   * Constraints: minimum 0.
+   */
+  event_seq?: number;
+  /**
+   * The agent that triggered the record, or null when none is known yet.
+   */
+  agent_id?: string | null;
+  /**
+   * The conversation that triggered the record.
+   */
+  conversation_id?: string;
+  /**
+   * Record tag, always "queue_batch_dequeued".
+   */
+  type: "queue_batch_dequeued";
+  /**
+   * The batch.
+   */
+  batch_id: string;
+  /**
+   * The items in it, in queue order.
+   */
+  item_ids: string[];
+  /**
+   * How many items were merged into the batch.
+   *
+   * Constraints: minimum 0.
+   */
+  merged_count: number;
+  /**
+   * Items left in the queue.
+   *
+   * Constraints: minimum 0.
+   */
+  queue_len_after: number;
+  [k: string]: unknown | undefined;
+}
+/**
+ * The queue cannot dequeue, for a new reason (protocol.ts L464-468): written on a change of reason only.
+ */
+export interface QueueBlockedEvent {
+  /**
+   * The headless session that wrote the record.
+   */
+  session_id: string;
+  /**
+   * The record's id: the message's `otid` (or `id`) for a streamed Letta message, otherwise a fresh uuid4 or a prefixed id such as `init-<agent id>` or `q-enq-<queue item id>`.
+   */
+  uuid: string;
+  /**
+   * When the CLI wrote the line, as `Date.prototype.toISOString()` writes it (UTC, milliseconds). src/stream-json-writer.ts stamps every record that lacks one, so it is present on the wire; it is not monotonic: order by `event_seq`.
+   */
+  timestamp?: string;
+  /**
+   * Monotonic per-session sequence number of the record, when the writer numbers records.
+   *
+   * Constraints: minimum 0.
+   */
+  event_seq?: number;
+  /**
+   * The agent that triggered the record, or null when none is known yet.
+   */
+  agent_id?: string | null;
+  /**
+   * The conversation that triggered the record.
+   */
+  conversation_id?: string;
+  /**
+   * Record tag, always "queue_blocked".
+   */
+  type: "queue_blocked";
+  /**
+   * Why: a turn is streaming, approvals are pending, an overlay is open, a command or an interrupt is running, the runtime is busy, or the user paused the queue.
+   */
+  reason:
+    | "streaming"
+    | "pending_approvals"
+    | "overlay_open"
+    | "command_running"
+    | "interrupt_in_progress"
+    | "runtime_busy"
+    | "paused_by_user";
+  /**
+   * Items waiting.
+   *
+   * Constraints: minimum 0.
+   */
+  queue_len: number;
+  [k: string]: unknown | undefined;
+}
+/**
+ * The queue was flushed on a terminal condition (protocol.ts L483-487).
+ */
+export interface QueueClearedEvent {
+  /**
+   * The headless session that wrote the record.
+   */
+  session_id: string;
+  /**
+   * The record's id: the message's `otid` (or `id`) for a streamed Letta message, otherwise a fresh uuid4 or a prefixed id such as `init-<agent id>` or `q-enq-<queue item id>`.
+   */
+  uuid: string;
+  /**
+   * When the CLI wrote the line, as `Date.prototype.toISOString()` writes it (UTC, milliseconds). src/stream-json-writer.ts stamps every record that lacks one, so it is present on the wire; it is not monotonic: order by `event_seq`.
+   */
+  timestamp?: string;
+  /**
+   * Monotonic per-session sequence number of the record, when the writer numbers records.
+   *
+   * Constraints: minimum 0.
+   */
+  event_seq?: number;
+  /**
+   * The agent that triggered the record, or null when none is known yet.
+   */
+  agent_id?: string | null;
+  /**
+   * The conversation that triggered the record.
+   */
+  conversation_id?: string;
+  /**
+   * Record tag, always "queue_cleared".
+   */
+  type: "queue_cleared";
+  /**
+   * Why.
+   */
+  reason: "processed" | "error" | "cancelled" | "shutdown" | "stale_generation";
+  /**
+   * How many items were removed.
+   *
+   * Constraints: minimum 0.
+   */
+  cleared_count: number;
+  [k: string]: unknown | undefined;
+}
+/**
+ * An item left the queue without being processed (protocol.ts L497-505).
+ */
+export interface QueueItemDroppedEvent {
+  /**
+   * The headless session that wrote the record.
+   */
+  session_id: string;
+  /**
+   * The record's id: the message's `otid` (or `id`) for a streamed Letta message, otherwise a fresh uuid4 or a prefixed id such as `init-<agent id>` or `q-enq-<queue item id>`.
+   */
+  uuid: string;
+  /**
+   * When the CLI wrote the line, as `Date.prototype.toISOString()` writes it (UTC, milliseconds). src/stream-json-writer.ts stamps every record that lacks one, so it is present on the wire; it is not monotonic: order by `event_seq`.
+   */
+  timestamp?: string;
+  /**
+   * Monotonic per-session sequence number of the record, when the writer numbers records.
+   *
+   * Constraints: minimum 0.
+   */
+  event_seq?: number;
+  /**
+   * The agent that triggered the record, or null when none is known yet.
+   */
+  agent_id?: string | null;
+  /**
+   * The conversation that triggered the record.
+   */
+  conversation_id?: string;
+  /**
+   * Record tag, always "queue_item_dropped".
+   */
+  type: "queue_item_dropped";
+  /**
+   * The queue item's stable id.
+   */
+  id?: string;
+  /**
+   * The queue item's id (deprecated: use `id`, which carries the same id when present).
+   *
+   * @deprecated
+   */
+  item_id: string;
+  /**
+   * Why: the queue was full, or the item belonged to an older generation.
+   */
+  reason: "buffer_limit" | "stale_generation";
+  /**
+   * Items left in the queue.
+   *
+   * Constraints: minimum 0.
+   */
+  queue_len: number;
+  [k: string]: unknown | undefined;
+}
+/**
+ * One item of a queue snapshot: the queue item's fields, each optional but `kind` and `source`, and the legacy `item_id` (QueueSnapshotItem and QueueRuntimeItemWire, protocol.ts L383-410).
+ */
+export interface QueueSnapshotItem {
+  /**
+   * The queue item's id (deprecated: use `id`, which carries the same id when present).
+   *
+   * @deprecated
+   */
+  item_id: string;
+  /**
+   * What it carries.
+   */
+  kind: QueueItemKind;
+  /**
+   * Who produced it.
+   */
+  source: QueueItemSource;
+  /**
+   * The queue item's stable id.
+   */
+  id?: string;
+  /**
+   * Ties the item to the client's submission.
+   */
+  client_message_id?: string;
+  /**
+   * The item's content, whole.
+   */
+  content?: QueueItemContent;
+  /**
+   * When the item was queued (ISO 8601, UTC).
+   */
+  enqueued_at?: string;
+  /**
+   * Whether the item is held back (@letta-ai/letta-code 0.32).
+   */
+  paused?: boolean;
+  [k: string]: unknown | undefined;
+}
+/**
+ * Committed history sent to a consumer that (re)connects, before SyncCompleteMessage (protocol.ts L811-824).
+ */
+export interface TranscriptBackfillMessage {
+  /**
+   * The headless session that wrote the record.
+   */
+  session_id: string;
+  /**
+   * The record's id: the message's `otid` (or `id`) for a streamed Letta message, otherwise a fresh uuid4 or a prefixed id such as `init-<agent id>` or `q-enq-<queue item id>`.
+   */
+  uuid: string;
+  /**
+   * When the CLI wrote the line, as `Date.prototype.toISOString()` writes it (UTC, milliseconds). src/stream-json-writer.ts stamps every record that lacks one, so it is present on the wire; it is not monotonic: order by `event_seq`.
+   */
+  timestamp?: string;
+  /**
+   * Monotonic per-session sequence number of the record, when the writer numbers records.
+   *
+   * Constraints: minimum 0.
+   */
+  event_seq?: number;
+  /**
+   * The agent that triggered the record, or null when none is known yet.
+   */
+  agent_id?: string | null;
+  /**
+   * The conversation that triggered the record.
+   */
+  conversation_id?: string;
+  /**
+   * Record tag, always "transcript_backfill".
+   */
+  type: "transcript_backfill";
+  /**
+   * The conversation's messages, oldest first.
+   */
+  messages: LettaMessage[];
+  /**
+   * Whether this is the last backfill chunk of the sync (always true today).
+   */
+  is_final: boolean;
+  [k: string]: unknown | undefined;
+}
+/**
+ * The queue's contents when a consumer connects, before SyncCompleteMessage; not sent when the queue is empty (protocol.ts L830-834).
+ */
+export interface QueueSnapshotMessage {
+  /**
+   * The headless session that wrote the record.
+   */
+  session_id: string;
+  /**
+   * The record's id: the message's `otid` (or `id`) for a streamed Letta message, otherwise a fresh uuid4 or a prefixed id such as `init-<agent id>` or `q-enq-<queue item id>`.
+   */
+  uuid: string;
+  /**
+   * When the CLI wrote the line, as `Date.prototype.toISOString()` writes it (UTC, milliseconds). src/stream-json-writer.ts stamps every record that lacks one, so it is present on the wire; it is not monotonic: order by `event_seq`.
+   */
+  timestamp?: string;
+  /**
+   * Monotonic per-session sequence number of the record, when the writer numbers records.
+   *
+   * Constraints: minimum 0.
+   */
+  event_seq?: number;
+  /**
+   * The agent that triggered the record, or null when none is known yet.
+   */
+  agent_id?: string | null;
+  /**
+   * The conversation that triggered the record.
+   */
+  conversation_id?: string;
+  /**
+   * Record tag, always "queue_snapshot".
+   */
+  type: "queue_snapshot";
+  /**
+   * The queued items, in queue order.
+   */
+  items: QueueSnapshotItem[];
+  [k: string]: unknown | undefined;
+}
+/**
+ * The end of the static sync: live queue and message records follow (protocol.ts L846-849).
+ */
+export interface SyncCompleteMessage {
+  /**
+   * The headless session that wrote the record.
+   */
+  session_id: string;
+  /**
+   * The record's id: the message's `otid` (or `id`) for a streamed Letta message, otherwise a fresh uuid4 or a prefixed id such as `init-<agent id>` or `q-enq-<queue item id>`.
+   */
+  uuid: string;
+  /**
+   * When the CLI wrote the line, as `Date.prototype.toISOString()` writes it (UTC, milliseconds). src/stream-json-writer.ts stamps every record that lacks one, so it is present on the wire; it is not monotonic: order by `event_seq`.
+   */
+  timestamp?: string;
+  /**
+   * Monotonic per-session sequence number of the record, when the writer numbers records.
+   *
+   * Constraints: minimum 0.
+   */
+  event_seq?: number;
+  /**
+   * The agent that triggered the record, or null when none is known yet.
+   */
+  agent_id?: string | null;
+  /**
+   * The conversation that triggered the record.
+   */
+  conversation_id?: string;
+  /**
+   * Record tag, always "sync_complete".
+   */
+  type: "sync_complete";
+  /**
+   * Whether a turn was already running; its frames follow.
+   */
+  had_pending_turn: boolean;
+  [k: string]: unknown | undefined;
+}
+/**
+ * History sent once after SyncCompleteMessage when the conversation became known only from the first inbound message; it replaces the consumer's empty transcript (protocol.ts L864-868).
+ */
+export interface TranscriptSupplementMessage {
+  /**
+   * The headless session that wrote the record.
+   */
+  session_id: string;
+  /**
+   * The record's id: the message's `otid` (or `id`) for a streamed Letta message, otherwise a fresh uuid4 or a prefixed id such as `init-<agent id>` or `q-enq-<queue item id>`.
+   */
+  uuid: string;
+  /**
+   * When the CLI wrote the line, as `Date.prototype.toISOString()` writes it (UTC, milliseconds). src/stream-json-writer.ts stamps every record that lacks one, so it is present on the wire; it is not monotonic: order by `event_seq`.
+   */
+  timestamp?: string;
+  /**
+   * Monotonic per-session sequence number of the record, when the writer numbers records.
+   *
+   * Constraints: minimum 0.
+   */
+  event_seq?: number;
+  /**
+   * The agent that triggered the record, or null when none is known yet.
+   */
+  agent_id?: string | null;
+  /**
+   * The conversation that triggered the record.
+   */
+  conversation_id?: string;
+  /**
+   * Record tag, always "transcript_supplement".
+   */
+  type: "transcript_supplement";
+  /**
+   * The conversation's messages, oldest first.
+   */
+  messages: LettaMessage[];
+  [k: string]: unknown | undefined;
+}
+/**
+ * The sleep-time (reflection) settings a session runs with.
+ */
+export interface EffectiveSleeptimeSettings {
+  /**
+   * What starts a reflection pass.
+   */
+  trigger: "off" | "step-count" | "compaction-event";
+  /**
+   * Whether the agent is reminded or a reflection is launched.
+   */
+  behavior: "reminder" | "auto-launch";
+  /**
+   * Steps between reflection passes.
+   */
+  stepCount: number;
+  [k: string]: unknown | undefined;
+}
+/**
+ * The session started: the SDK's view of SystemInitMessage.
+ */
+export interface SDKInitMessage {
+  /**
+   * Message tag, always "init".
+   */
+  type: "init";
+  /**
+   * The agent.
+   */
+  agentId: string;
+  /**
+   * The session.
+   */
+  sessionId: string;
+  /**
+   * The conversation.
+   */
+  conversationId: string;
+  /**
+   * The agent's model.
+   */
+  model: string;
+  /**
+   * The agent's tool names.
+   */
+  tools: string[];
+  /**
+   * Whether git-backed memory is on.
+   */
+  memfsEnabled?: boolean;
+  /**
+   * Where skills load from.
+   */
+  skillSources?: SkillSource[];
+  /**
+   * Whether system-information reminders are on.
+   */
+  systemInfoReminderEnabled?: boolean;
+  /**
+   * The sleep-time settings in effect.
+   */
+  sleeptime?: EffectiveSleeptimeSettings;
+  [k: string]: unknown | undefined;
+}
+/**
+ * Text the agent said.
+ */
+export interface SDKAssistantMessage {
+  /**
+   * Message tag, always "assistant".
+   */
+  type: "assistant";
+  /**
+   * The text.
+   */
+  content: string;
+  /**
+   * The id of the wire record it was made from.
+   */
+  uuid: string;
+  /**
+   * The run that produced it.
+   */
+  runId?: string;
+  [k: string]: unknown | undefined;
+}
+/**
+ * A tool call the agent made, with its arguments parsed.
+ */
+export interface SDKToolCallMessage {
+  /**
+   * Message tag, always "tool_call".
+   */
+  type: "tool_call";
+  /**
+   * The call.
+   */
+  toolCallId: string;
+  /**
+   * The tool.
+   */
+  toolName: string;
+  /**
+   * The arguments, parsed.
+   */
+  toolInput: {
+    [k: string]: unknown | undefined;
+  };
+  /**
+   * The arguments as the model wrote them, when they were not a JSON object.
+   */
+  rawArguments?: string;
+  /**
+   * The id of the wire record it was made from.
+   */
+  uuid: string;
+  /**
+   * The run that produced it.
+   */
+  runId?: string;
+  [k: string]: unknown | undefined;
+}
+/**
+ * What a tool call returned.
+ */
+export interface SDKToolResultMessage {
+  /**
+   * Message tag, always "tool_result".
+   */
+  type: "tool_result";
+  /**
+   * The call answered.
+   */
+  toolCallId: string;
+  /**
+   * The result.
+   */
+  content: string;
+  /**
+   * Whether the tool failed.
+   */
+  isError: boolean;
+  /**
+   * The id of the wire record it was made from.
+   */
+  uuid: string;
+  /**
+   * The run that produced it.
+   */
+  runId?: string;
+  [k: string]: unknown | undefined;
+}
+/**
+ * Reasoning the agent made visible.
+ */
+export interface SDKReasoningMessage {
+  /**
+   * Message tag, always "reasoning".
+   */
+  type: "reasoning";
+  /**
+   * The reasoning.
+   */
+  content: string;
+  /**
+   * The id of the wire record it was made from.
+   */
+  uuid: string;
+  /**
+   * The run that produced it.
+   */
+  runId?: string;
+  [k: string]: unknown | undefined;
+}
+/**
+ * How a turn ended.
+ */
+export interface SDKResultMessage {
+  /**
+   * Message tag, always "result".
+   */
+  type: "result";
+  /**
+   * Whether the turn succeeded.
+   */
+  success: boolean;
+  /**
+   * The final assistant text.
+   */
+  result?: string;
+  /**
+   * What went wrong.
+   */
+  error?: string;
+  /**
+   * The kind of error.
+   */
+  errorCode?: SDKErrorCode;
+  /**
+   * Whether the turn hit an approval conflict.
+   */
+  approvalConflict?: boolean;
+  /**
+   * Whether a retry may succeed.
+   */
+  recoverable?: boolean;
+  /**
+   * How many recoveries were tried.
+   *
+   * Constraints: minimum 0.
+   */
+  recoveryAttempts?: number;
+  /**
+   * More detail on the error.
+   */
+  errorDetail?: string;
+  /**
+   * Why the agent loop stopped.
+   */
+  stopReason?: string;
+  /**
+   * How long the turn took, in milliseconds.
+   *
+   * Constraints: minimum 0.
+   */
+  durationMs: number;
+  /**
+   * What the turn cost, in US dollars.
+   *
+   * Constraints: minimum 0.
+   */
+  totalCostUsd?: number;
+  /**
+   * The conversation, or null.
+   */
+  conversationId: string | null;
+  /**
+   * The runs the turn used.
+   */
+  runIds?: string[];
+  [k: string]: unknown | undefined;
+}
+/**
+ * A partial-message event, as the SDK passes it on: a content delta (with `type`), a Letta frame (with `message_type`), or an event of a later kind, so any object whose `type` and `message_type` are strings when present.
+ */
+export interface SDKStreamEventPayload {
+  /**
+   * The delta's kind, for a content delta.
+   */
+  type?: string;
+  /**
+   * The frame's tag, for a Letta frame.
+   */
+  message_type?: string;
+  [k: string]: unknown | undefined;
+}
+/**
+ * A partial message, with partial messages turned on.
+ */
+export interface SDKStreamEventMessage {
+  /**
+   * Message tag, always "stream_event".
+   */
+  type: "stream_event";
+  /**
+   * The event.
+   */
+  event: SDKStreamEventPayload;
+  /**
+   * The id of the wire record it was made from.
+   */
+  uuid: string;
+  [k: string]: unknown | undefined;
+}
+/**
+ * An error the CLI reported.
+ */
+export interface SDKErrorMessage {
+  /**
+   * Message tag, always "error".
+   */
+  type: "error";
+  /**
+   * What went wrong.
+   */
+  message: string;
+  /**
+   * The kind of error.
+   */
+  errorCode?: SDKErrorCode;
+  /**
+   * Whether it is an approval conflict.
+   */
+  approvalConflict?: boolean;
+  /**
+   * Whether a retry may succeed.
+   */
+  recoverable?: boolean;
+  /**
+   * More detail.
+   */
+  errorDetail?: string;
+  /**
+   * Why the agent loop stopped.
+   */
+  stopReason: string;
+  /**
+   * The run that produced it.
+   */
+  runId?: string;
+  /**
+   * The Letta API's error frame, when the error came from the API.
+   */
+  apiError?: {
+    [k: string]: unknown | undefined;
+  };
+  [k: string]: unknown | undefined;
+}
+/**
+ * The CLI will retry the turn.
+ */
+export interface SDKRetryMessage {
+  /**
+   * Message tag, always "retry".
+   */
+  type: "retry";
+  /**
+   * The stop reason that triggered the retry.
+   */
+  reason: string;
+  /**
+   * This attempt's number, from 1.
+   *
+   * Constraints: minimum 1.
+   */
+  attempt: number;
+  /**
+   * How many attempts at most.
+   *
+   * Constraints: minimum 0.
+   */
+  maxAttempts: number;
+  /**
+   * How long the CLI waits first, in milliseconds.
+   *
+   * Constraints: minimum 0.
+   */
+  delayMs: number;
+  /**
+   * The run that produced it.
+   */
+  runId?: string;
+  [k: string]: unknown | undefined;
+}
+/**
+ * The fields every record Letta Code writes to stdout in stream-json mode carries (MessageEnvelope, src/types/protocol.ts L71-91). Validate a record against WireMessage; the envelope alone checks only these fields.
+ */
+export interface MessageEnvelope {
+  /**
+   * The headless session that wrote the record.
+   */
+  session_id: string;
+  /**
+   * The record's id: the message's `otid` (or `id`) for a streamed Letta message, otherwise a fresh uuid4 or a prefixed id such as `init-<agent id>` or `q-enq-<queue item id>`.
+   */
+  uuid: string;
+  /**
+   * When the CLI wrote the line, as `Date.prototype.toISOString()` writes it (UTC, milliseconds). src/stream-json-writer.ts stamps every record that lacks one, so it is present on the wire; it is not monotonic: order by `event_seq`.
+   */
+  timestamp?: string;
+  /**
+   * Monotonic per-session sequence number of the record, when the writer numbers records.
+   *
+   * Constraints: minimum 0.
+   */
+  event_seq?: number;
+  /**
+   * The agent that triggered the record, or null when none is known yet.
+   */
+  agent_id?: string | null;
+  /**
+   * The conversation that triggered the record.
+   */
+  conversation_id?: string;
+  [k: string]: unknown | undefined;
+}
+/**
+ * One MCP server in a SystemInitMessage, by name and connection status.
+ */
+export interface McpServerStatus {
+  /**
+   * The server's name.
+   */
+  name: string;
+  /**
+   * Its connection status.
+   */
+  status: string;
+  [k: string]: unknown | undefined;
+}
+/**
+ * The first record of a stream-json session: the agent, conversation, model and tools it runs with (SystemInitMessage, protocol.ts L96-113; written by src/headless.ts L1882-1902). It has the envelope's fields, and requires `agent_id` and `conversation_id`.
+ */
+export interface SystemInitMessage {
+  /**
+   * The headless session that wrote the record.
+   */
+  session_id: string;
+  /**
+   * The record's id: the message's `otid` (or `id`) for a streamed Letta message, otherwise a fresh uuid4 or a prefixed id such as `init-<agent id>` or `q-enq-<queue item id>`.
+   */
+  uuid: string;
+  /**
+   * When the CLI wrote the line, as `Date.prototype.toISOString()` writes it (UTC, milliseconds). src/stream-json-writer.ts stamps every record that lacks one, so it is present on the wire; it is not monotonic: order by `event_seq`.
+   */
+  timestamp?: string;
+  /**
+   * Monotonic per-session sequence number of the record, when the writer numbers records.
+   *
+   * Constraints: minimum 0.
+   */
+  event_seq?: number;
+  /**
+   * Record tag, always "system".
+   */
+  type: "system";
+  /**
+   * Which system record, always "init".
+   */
+  subtype: "init";
+  /**
+   * The agent the session runs, or null for a session that has none yet.
+   */
+  agent_id: string | null;
+  /**
+   * The conversation the session writes to.
+   */
+  conversation_id: string;
+  /**
+   * The agent's model, or an empty string when it has none.
+   */
+  model: string;
+  /**
+   * The names of the tools available to the agent.
+   */
+  tools: string[];
+  /**
+   * The session's working directory.
+   */
+  cwd: string;
+  /**
+   * The MCP servers of the session (headless writes an empty list).
+   */
+  mcp_servers: McpServerStatus[];
+  /**
+   * The permission mode (headless writes an empty string).
+   */
+  permission_mode: string;
+  /**
+   * The slash commands available (headless writes an empty list).
+   */
+  slash_commands: string[];
+  /**
+   * Whether git-backed memory (memfs) is on for the agent.
+   */
+  memfs_enabled?: boolean;
+  /**
+   * Where the session loads skills from.
+   */
+  skill_sources?: SkillSource[];
+  /**
+   * Whether the agent gets system-information reminders.
+   */
+  system_info_reminder_enabled?: boolean;
+  /**
+   * What starts a reflection (sleep-time) pass.
+   */
+  reflection_trigger?: "off" | "step-count" | "compaction-event";
+  /**
+   * Steps between reflection passes, with the step-count trigger.
+   */
+  reflection_step_count?: number;
+  [k: string]: unknown | undefined;
+}
+/**
+ * A request either side of the control protocol sends: the SDK to the CLI on stdin (initialize, interrupt, ...) or the CLI to the SDK on stdout (can_use_tool, execute_external_tool) (ControlRequest, protocol.ts L523-538). It has no envelope: only the CLI stamps `timestamp`.
+ */
+export interface ControlRequest {
+  /**
+   * Record tag, always "control_request".
+   */
+  type: "control_request";
+  /**
+   * Matches the ControlResponse that answers it.
+   */
+  request_id: string;
+  /**
+   * What is asked, told apart by `subtype`.
+   */
+  request: ControlRequestBody;
+  /**
+   * When the CLI wrote it (UTC, milliseconds); absent on requests the SDK sends.
+   */
+  timestamp?: string;
+  /**
+   * The agent that triggered the request.
+   */
+  agent_id?: string;
+  /**
+   * The conversation that triggered the request.
+   */
+  conversation_id?: string;
+  [k: string]: unknown | undefined;
+}
+/**
+ * The SDK opens the control protocol (SdkToCliControlRequest, protocol.ts L540-546).
+ */
+export interface InitializeControlRequest {
+  /**
+   * Request tag, always "initialize".
+   */
+  subtype: "initialize";
+  [k: string]: unknown | undefined;
+}
+/**
+ * The SDK interrupts the running turn (SdkToCliControlRequest, protocol.ts L540-546).
+ */
+export interface InterruptControlRequest {
+  /**
+   * Request tag, always "interrupt".
+   */
+  subtype: "interrupt";
+  [k: string]: unknown | undefined;
+}
+/**
+ * A tool the SDK runs itself, offered to the agent (ExternalToolDefinition, protocol.ts L662-667).
+ */
+export interface ExternalToolDefinition {
+  /**
+   * The tool's name.
+   */
+  name: string;
+  /**
+   * A display name.
+   */
+  label?: string;
+  /**
+   * What the tool does, for the model.
+   */
+  description: string;
+  /**
+   * The tool's parameters, as a JSON Schema object.
+   */
+  parameters: {
+    [k: string]: unknown | undefined;
+  };
+  [k: string]: unknown | undefined;
+}
+/**
+ * The SDK registers tools it runs itself (protocol.ts L654-657).
+ */
+export interface RegisterExternalToolsRequest {
+  /**
+   * Request tag, always "register_external_tools".
+   */
+  subtype: "register_external_tools";
+  /**
+   * The tools.
+   */
+  tools: ExternalToolDefinition[];
+  [k: string]: unknown | undefined;
+}
+/**
+ * The SDK asks for the session's metadata, first history page and pending approval in one round trip (protocol.ts L553-559).
+ */
+export interface BootstrapSessionStateRequest {
+  /**
+   * Request tag, always "bootstrap_session_state".
+   */
+  subtype: "bootstrap_session_state";
+  /**
+   * How many messages at most; 50 when absent.
+   *
+   * Constraints: minimum 1.
+   */
+  limit?: number;
+  /**
+   * Sort order of the page; "desc" (newest first) when absent.
+   */
+  order?: "asc" | "desc";
+  [k: string]: unknown | undefined;
+}
+/**
+ * The SDK asks the CLI to resolve approvals left pending (protocol.ts L620-627).
+ */
+export interface RecoverPendingApprovalsControlRequest {
+  /**
+   * Request tag, always "recover_pending_approvals".
+   */
+  subtype: "recover_pending_approvals";
+  /**
+   * The agent; the session's when absent.
+   */
+  agent_id?: string;
+  /**
+   * The conversation; the session's when absent.
+   */
+  conversation_id?: string;
+  [k: string]: unknown | undefined;
+}
+/**
+ * The SDK asks for a page of a conversation's messages (protocol.ts L598-613).
+ */
+export interface ListMessagesControlRequest {
+  /**
+   * Request tag, always "list_messages".
+   */
+  subtype: "list_messages";
+  /**
+   * The conversation to list.
+   */
+  conversation_id?: string;
+  /**
+   * List the agent's default conversation instead.
+   */
+  agent_id?: string;
+  /**
+   * Cursor: messages before this message id.
+   */
+  before?: string;
+  /**
+   * Cursor: messages after this message id.
+   */
+  after?: string;
+  /**
+   * Sort order of the page; "desc" (newest first) when absent.
+   */
+  order?: "asc" | "desc";
+  /**
+   * How many messages at most; 50 when absent.
+   *
+   * Constraints: minimum 1.
+   */
+  limit?: number;
+  [k: string]: unknown | undefined;
+}
+/**
+ * One line of a diff hunk (protocol.ts L671-674).
+ */
+export interface DiffHunkLine {
+  /**
+   * Whether the line is kept, added or removed.
+   */
+  type: "context" | "add" | "remove";
+  /**
+   * The line's text.
+   */
+  content: string;
+  [k: string]: unknown | undefined;
+}
+/**
+ * One hunk of a diff preview, in unified-diff coordinates (protocol.ts L676-682).
+ */
+export interface DiffHunk {
+  /**
+   * First line in the old file, from 1.
+   *
+   * Constraints: minimum 0.
+   */
+  oldStart: number;
+  /**
+   * Lines taken from the old file.
+   *
+   * Constraints: minimum 0.
+   */
+  oldLines: number;
+  /**
+   * First line in the new file, from 1.
+   *
+   * Constraints: minimum 0.
+   */
+  newStart: number;
+  /**
+   * Lines in the new file.
+   *
+   * Constraints: minimum 0.
+   */
+  newLines: number;
+  /**
+   * The hunk's lines.
+   */
+  lines: DiffHunkLine[];
+  [k: string]: unknown | undefined;
+}
+/**
+ * A file change shown as hunks (DiffPreview, protocol.ts L684-687).
+ */
+export interface AdvancedDiffPreview {
+  /**
+   * Preview tag, always "advanced".
+   */
+  mode: "advanced";
+  /**
+   * The file changed.
+   */
+  fileName: string;
+  /**
+   * The changes.
+   */
+  hunks: DiffHunk[];
+  [k: string]: unknown | undefined;
+}
+/**
+ * A file change the CLI could not show as hunks, with the reason (DiffPreview, protocol.ts L684-687).
+ */
+export interface FallbackDiffPreview {
+  /**
+   * Preview tag, always "fallback".
+   */
+  mode: "fallback";
+  /**
+   * The file changed.
+   */
+  fileName: string;
+  /**
+   * Why there are no hunks.
+   */
+  reason: string;
+  [k: string]: unknown | undefined;
+}
+/**
+ * A file change that cannot be previewed, such as a binary file (DiffPreview, protocol.ts L684-687).
+ */
+export interface UnpreviewableDiffPreview {
+  /**
+   * Preview tag, always "unpreviewable".
+   */
+  mode: "unpreviewable";
+  /**
+   * The file changed.
+   */
+  fileName: string;
+  /**
+   * Why it cannot be previewed.
+   */
+  reason: string;
+  [k: string]: unknown | undefined;
+}
+/**
+ * The CLI asks the SDK whether a tool call may run (protocol.ts L690-701).
+ */
+export interface CanUseToolControlRequest {
+  /**
+   * Request tag, always "can_use_tool".
+   */
+  subtype: "can_use_tool";
+  /**
+   * The tool.
+   */
+  tool_name: string;
+  /**
+   * The call's arguments, as an object.
+   */
+  input: {
+    [k: string]: unknown | undefined;
+  };
+  /**
+   * The call.
+   */
+  tool_call_id: string;
+  /**
+   * Suggested permission updates (not implemented by the CLI: always empty).
+   */
+  permission_suggestions: unknown[];
+  /**
+   * The path that triggered the check (not implemented by the CLI: always null).
+   */
+  blocked_path: string | null;
+  /**
+   * What the call would change, for Write, Edit and Patch calls.
+   */
+  diffs?: DiffPreview[];
+  [k: string]: unknown | undefined;
+}
+/**
+ * The CLI asks the SDK to run one of its external tools (protocol.ts L706-711).
+ */
+export interface ExecuteExternalToolRequest {
+  /**
+   * Request tag, always "execute_external_tool".
+   */
+  subtype: "execute_external_tool";
+  /**
+   * The call.
+   */
+  tool_call_id: string;
+  /**
+   * The tool.
+   */
+  tool_name: string;
+  /**
+   * The call's arguments, as an object.
+   */
+  input: {
+    [k: string]: unknown | undefined;
+  };
+  [k: string]: unknown | undefined;
+}
+/**
+ * The answer to a ControlRequest, from either side (ControlResponse, protocol.ts L723-726). Letta Code types it with the whole envelope, but the SDK writes its answers without `session_id` and `uuid` (@letta-ai/letta-code-sdk 0.1.14, dist/index.js L931-968: `{type: "control_response", response}`), so here they are optional.
+ */
+export interface ControlResponse {
+  /**
+   * Record tag, always "control_response".
+   */
+  type: "control_response";
+  /**
+   * The answer, told apart by `subtype`.
+   */
+  response: ControlResponseBody;
+  /**
+   * The headless session that wrote the record.
+   */
+  session_id?: string;
+  /**
+   * The record's id: the message's `otid` (or `id`) for a streamed Letta message, otherwise a fresh uuid4 or a prefixed id such as `init-<agent id>` or `q-enq-<queue item id>`.
+   */
+  uuid?: string;
+  /**
+   * When the CLI wrote the line, as `Date.prototype.toISOString()` writes it (UTC, milliseconds). src/stream-json-writer.ts stamps every record that lacks one, so it is present on the wire; it is not monotonic: order by `event_seq`.
+   */
+  timestamp?: string;
+  /**
+   * Monotonic per-session sequence number of the record, when the writer numbers records.
+   *
+   * Constraints: minimum 0.
+   */
+  event_seq?: number;
+  /**
+   * The agent that triggered the record, or null when none is known yet.
+   */
+  agent_id?: string | null;
+  /**
+   * The conversation that triggered the record.
+   */
+  conversation_id?: string;
+  [k: string]: unknown | undefined;
+}
+/**
+ * The SDK lets a tool call run (protocol.ts L741-749).
+ */
+export interface CanUseToolResponseAllow {
+  /**
+   * Decision tag, always "allow".
+   */
+  behavior: "allow";
+  /**
+   * A comment the user attached.
+   */
+  message?: string;
+  /**
+   * Arguments to run the call with instead, or null.
+   */
+  updatedInput?: {
+    [k: string]: unknown | undefined;
+  } | null;
+  /**
+   * Permission rule updates (not implemented by the CLI).
+   */
+  updatedPermissions?: unknown[];
+  [k: string]: unknown | undefined;
+}
+/**
+ * The SDK refuses a tool call (protocol.ts L751-756).
+ */
+export interface CanUseToolResponseDeny {
+  /**
+   * Decision tag, always "deny".
+   */
+  behavior: "deny";
+  /**
+   * Why, for the agent.
+   */
+  message: string;
+  /**
+   * Whether the refusal also interrupts the turn.
+   */
+  interrupt?: boolean;
+  [k: string]: unknown | undefined;
+}
+/**
+ * What recover_pending_approvals did (protocol.ts L634-638).
+ */
+export interface RecoverPendingApprovalsResponsePayload {
+  /**
+   * Whether recovery ran without a transport failure.
+   */
+  recovered: boolean;
+  /**
+   * Whether approvals are still pending after the bounded recovery passes.
+   */
+  pending_approval: boolean;
+  /**
+   * How many approvals were resolved.
+   *
+   * Constraints: minimum 0.
+   */
+  approvals_processed: number;
+  [k: string]: unknown | undefined;
+}
+/**
+ * A request succeeded (ControlResponseBody, protocol.ts L728-739).
+ */
+export interface ControlSuccessResponse {
+  /**
+   * Response tag, always "success".
+   */
+  subtype: "success";
+  /**
+   * The request answered.
+   */
+  request_id: string;
+  /**
+   * What the request returns: a can_use_tool decision, a recover_pending_approvals result, or another request's object (bootstrap_session_state and list_messages pages).
+   */
+  response?:
+    | CanUseToolResponse
+    | RecoverPendingApprovalsResponsePayload
+    | {
+        [k: string]: unknown | undefined;
+      };
+  [k: string]: unknown | undefined;
+}
+/**
+ * A request failed (ControlResponseBody, protocol.ts L728-739).
+ */
+export interface ControlErrorResponse {
+  /**
+   * Response tag, always "error".
+   */
+  subtype: "error";
+  /**
+   * The request answered.
+   */
+  request_id: string;
+  /**
+   * What went wrong.
+   */
+  error: string;
+  [k: string]: unknown | undefined;
+}
+/**
+ * One block of an external tool's result: text, or a base64 image (protocol.ts L765-770).
+ */
+export interface ExternalToolResultContent {
+  /**
+   * Whether the block is text or an image.
+   */
+  type: "text" | "image";
+  /**
+   * The text, for a text block.
+   */
+  text?: string;
+  /**
+   * The image, base64-encoded.
+   */
+  data?: string;
+  /**
+   * The image's media type.
+   */
+  mimeType?: string;
+  [k: string]: unknown | undefined;
+}
+/**
+ * The SDK's result of an external tool call (protocol.ts L775-781).
+ */
+export interface ExternalToolResultResponse {
+  /**
+   * Response tag, always "external_tool_result".
+   */
+  subtype: "external_tool_result";
+  /**
+   * The execute_external_tool request answered.
+   */
+  request_id: string;
+  /**
+   * The call.
+   */
+  tool_call_id: string;
+  /**
+   * The result.
+   */
+  content: ExternalToolResultContent[];
+  /**
+   * Whether the tool failed.
+   */
+  is_error: boolean;
+  [k: string]: unknown | undefined;
 }
 /**
  * The fields every Letta message shares (LettaMessage in letta_message.py); each message type adds its own `message_type` tag. Validate against a concrete type or the LettaMessage union to check a whole message.
@@ -885,6 +3186,106 @@ export interface ImageContent {
    * Where the image comes from.
    */
   source: ImageSource;
+  [k: string]: unknown | undefined;
+}
+/**
+ * A tool call as a content part of a message to create (letta-client `ToolCallContent`, letta/schemas/letta_message_content.py).
+ */
+export interface ToolCallContent {
+  /**
+   * Part tag, always "tool_call".
+   */
+  type: "tool_call";
+  /**
+   * The call's id.
+   */
+  id: string;
+  /**
+   * The tool.
+   */
+  name: string;
+  /**
+   * The call's arguments, as an object.
+   */
+  input: {
+    [k: string]: unknown | undefined;
+  };
+  /**
+   * The provider's signature, when it gives one.
+   */
+  signature?: string | null;
+  [k: string]: unknown | undefined;
+}
+/**
+ * A tool's result as a content part of a message to create (letta-client `ToolReturnContent`).
+ */
+export interface ToolReturnContent {
+  /**
+   * Part tag, always "tool_return".
+   */
+  type: "tool_return";
+  /**
+   * The call answered.
+   */
+  tool_call_id: string;
+  /**
+   * The result.
+   */
+  content: string;
+  /**
+   * Whether the tool failed.
+   */
+  is_error: boolean;
+  [k: string]: unknown | undefined;
+}
+/**
+ * Reasoning as a content part of a message to create (letta-client `ReasoningContent`).
+ */
+export interface ReasoningContent {
+  /**
+   * Part tag, always "reasoning".
+   */
+  type: "reasoning";
+  /**
+   * The reasoning text.
+   */
+  reasoning: string;
+  /**
+   * Whether a reasoning model produced it natively.
+   */
+  is_native: boolean;
+  /**
+   * The provider's signature, when it gives one.
+   */
+  signature?: string | null;
+  [k: string]: unknown | undefined;
+}
+/**
+ * Reasoning the provider redacted, as a content part (letta-client `RedactedReasoningContent`).
+ */
+export interface RedactedReasoningContent {
+  /**
+   * Part tag, always "redacted_reasoning".
+   */
+  type: "redacted_reasoning";
+  /**
+   * The redacted reasoning, an opaque blob.
+   */
+  data: string;
+  [k: string]: unknown | undefined;
+}
+/**
+ * Reasoning the API left out, as a content part (letta-client `OmittedReasoningContent`).
+ */
+export interface OmittedReasoningContent {
+  /**
+   * Part tag, always "omitted_reasoning".
+   */
+  type: "omitted_reasoning";
+  /**
+   * The provider's signature, when it gives one.
+   */
+  signature?: string | null;
   [k: string]: unknown | undefined;
 }
 /**

@@ -450,10 +450,11 @@ def _vocabulary_used(family: str) -> set[str]:
 @pytest.mark.parametrize("family", ["bridgic", "docent", "letta", "swarm"])
 def test_real_families_get_only_the_rules_of_the_keywords_they_use(family: str) -> None:
     """The rules follow the keywords: the real families use almost none of the vocabulary (Docent's
-    AgentRun asks for one transcript: `minItems`), so their mutations are what they were, plus the
-    rules of what they use (only maps, `additionalProperties` as a schema, get its two rules)."""
+    AgentRun asks for one transcript: `minItems`; Letta Code's counters and durations are never
+    negative: `minimum`), so their mutations are what they were, plus the rules of what they use
+    (only maps, `additionalProperties` as a schema, get its two rules)."""
     used = _vocabulary_used(family)
-    assert used == ({"minItems"} if family == "docent" else set())
+    assert used == {"docent": {"minItems"}, "letta": {"minimum"}}.get(family, set())
     for vector in (v for v in all_vectors() if v.family == family and v.valid):
         name = vector.schema_name
         walker = Walker(bundle(name), vector.type_name, family_defs(family))

@@ -6,7 +6,7 @@
 
 from __future__ import annotations
 
-from typing import Annotated, Literal
+from typing import Annotated, Any, Literal
 
 from pydantic import Field
 from typing_extensions import TypeAliasType
@@ -102,6 +102,85 @@ UserContentPart = TypeAliasType(
             description="A part of a multimodal user message or tool return: text or image, told apart by `type` (Letta's LettaUserMessageContentUnion).",
             discriminator="type",
             title="UserContentPart",
+        ),
+    ],
+)
+
+
+class ToolCallContent(SchemaModel):
+    """
+    A tool call as a content part of a message to create (letta-client `ToolCallContent`, letta/schemas/letta_message_content.py).
+    """
+
+    __chatschema_tag__ = "type"
+    type: Literal["tool_call"] = Field("tool_call", description='Part tag, always "tool_call".')
+    id: str = Field(..., description="The call's id.")
+    name: str = Field(..., description="The tool.")
+    input: dict[str, Any] = Field(..., description="The call's arguments, as an object.")
+    signature: str | None = Field(None, description="The provider's signature, when it gives one.")
+
+
+class ToolReturnContent(SchemaModel):
+    """
+    A tool's result as a content part of a message to create (letta-client `ToolReturnContent`).
+    """
+
+    __chatschema_tag__ = "type"
+    type: Literal["tool_return"] = Field("tool_return", description='Part tag, always "tool_return".')
+    tool_call_id: str = Field(..., description="The call answered.")
+    content: str = Field(..., description="The result.")
+    is_error: bool = Field(..., description="Whether the tool failed.")
+
+
+class ReasoningContent(SchemaModel):
+    """
+    Reasoning as a content part of a message to create (letta-client `ReasoningContent`).
+    """
+
+    __chatschema_tag__ = "type"
+    type: Literal["reasoning"] = Field("reasoning", description='Part tag, always "reasoning".')
+    reasoning: str = Field(..., description="The reasoning text.")
+    is_native: bool = Field(..., description="Whether a reasoning model produced it natively.")
+    signature: str | None = Field(None, description="The provider's signature, when it gives one.")
+
+
+class RedactedReasoningContent(SchemaModel):
+    """
+    Reasoning the provider redacted, as a content part (letta-client `RedactedReasoningContent`).
+    """
+
+    __chatschema_tag__ = "type"
+    type: Literal["redacted_reasoning"] = Field(
+        "redacted_reasoning", description='Part tag, always "redacted_reasoning".'
+    )
+    data: str = Field(..., description="The redacted reasoning, an opaque blob.")
+
+
+class OmittedReasoningContent(SchemaModel):
+    """
+    Reasoning the API left out, as a content part (letta-client `OmittedReasoningContent`).
+    """
+
+    __chatschema_tag__ = "type"
+    type: Literal["omitted_reasoning"] = Field("omitted_reasoning", description='Part tag, always "omitted_reasoning".')
+    signature: str | None = Field(None, description="The provider's signature, when it gives one.")
+
+
+MessageContentPart = TypeAliasType(
+    "MessageContentPart",
+    Annotated[
+        TextContent
+        | ImageContent
+        | ToolCallContent
+        | ToolReturnContent
+        | ReasoningContent
+        | RedactedReasoningContent
+        | OmittedReasoningContent,
+        Field(
+            ...,
+            description="A content part of a message to create, told apart by `type` (letta-client's `LettaMessageContentUnion`, the items of `MessageCreate.content`): text, an image, a tool call or return, or reasoning.",
+            discriminator="type",
+            title="MessageContentPart",
         ),
     ],
 )

@@ -41,6 +41,33 @@ class LettaErrorMessage(SchemaModel):
     seq_id: Integer | None = Field(None, description="Sequence number of the frame in a background stream.")
 
 
+StopReasonType = TypeAliasType(
+    "StopReasonType",
+    Annotated[
+        Literal[
+            "end_turn",
+            "error",
+            "llm_api_error",
+            "invalid_llm_response",
+            "invalid_tool_call",
+            "max_steps",
+            "max_tokens_exceeded",
+            "no_tool_call",
+            "tool_rule",
+            "cancelled",
+            "insufficient_credits",
+            "requires_approval",
+            "context_window_overflow_in_system_prompt",
+        ],
+        Field(
+            ...,
+            description="Why an agent loop stopped (Letta's StopReasonType, letta/schemas/letta_stop_reason.py; letta-client's `StopReasonType`), for the records of Letta Code that carry one. LettaStopReason's `stop_reason` lists the same values inline, as it did before this type existed (tests/test_letta_code.py keeps the two equal).",
+            title="StopReasonType",
+        ),
+    ],
+)
+
+
 class LettaStopReason(SchemaModel):
     """
     Why the agent loop stopped; sent near the end of a stream, before the usage frame. An error stream sends it before its `event: error` frame (letta/agents/letta_agent_v3.py L669-687), and a streaming interface that fails sends its own `error` stop reason first (letta/interfaces/openai_streaming_interface.py L303), so an error stream can carry two.

@@ -59,6 +59,26 @@ class LettaErrorMessage(TypedDict):
     """
 
 
+StopReasonType: TypeAlias = Literal[
+    "end_turn",
+    "error",
+    "llm_api_error",
+    "invalid_llm_response",
+    "invalid_tool_call",
+    "max_steps",
+    "max_tokens_exceeded",
+    "no_tool_call",
+    "tool_rule",
+    "cancelled",
+    "insufficient_credits",
+    "requires_approval",
+    "context_window_overflow_in_system_prompt",
+]
+"""
+Why an agent loop stopped (Letta's StopReasonType, letta/schemas/letta_stop_reason.py; letta-client's `StopReasonType`), for the records of Letta Code that carry one. LettaStopReason's `stop_reason` lists the same values inline, as it did before this type existed (tests/test_letta_code.py keeps the two equal).
+"""
+
+
 @with_config(TYPEDDICT_CONFIG)
 class LettaStopReason(TypedDict):
     """

@@ -1,0 +1,92 @@
+"""Letta Code's records as part of the Letta family: what the vectors alone do not show."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+from pydantic import ValidationError
+
+from chatschema import letta, schemas
+from chatschema.unknown import typeddict_adapter
+from chatschema.validate.backends import Checker, message_unions
+from tests.node import PACKAGE
+
+ROOT = Path(__file__).parent.parent
+SESSION = ROOT / "chatschema" / "samples" / "letta_code_session.jsonl"
+FRAME = {"message_type": "assistant_message", "id": "message-1", "date": "2026-11-20T14:03:10+00:00", "content": "hi"}
+RECORD = {"type": "message", **FRAME, "session_id": "s", "uuid": "u"}
+
+
+def _stream_schema() -> dict[str, object]:
+    text = (ROOT / "schemas" / "letta" / "stream.json").read_text(encoding="utf-8")
+    defs: dict[str, object] = json.loads(text)["$defs"]
+    return defs
+
+
+def test_stop_reason_type_lists_what_letta_stop_reason_lists() -> None:
+    """LettaStopReason keeps its values inline (its 2.x API); StopReasonType must not drift from them."""
+    defs = _stream_schema()
+    stop_reason = defs["LettaStopReason"]["properties"]["stop_reason"]  # type: ignore[index]
+    assert stop_reason["enum"] == defs["StopReasonType"]["enum"]  # type: ignore[index]
+
+
+def test_a_message_record_is_checked_as_the_frame_it_carries_and_its_envelope() -> None:
+    """MessageWire is its envelope and a LettaStreamingResponse (a union in `allOf`): every reader
+    checks both parts, the frame's own fields included."""
+    adapter = typeddict_adapter("letta/WireMessage")
+    no_uuid = {k: v for k, v in RECORD.items() if k != "uuid"}
+    for bad in ({**RECORD, "content": 5}, {**RECORD, "message_type": "assistant"}, no_uuid):
+        assert not schemas.is_valid(bad, "letta/WireMessage")
+        with pytest.raises(ValidationError):
+            letta.parse_wire_message(bad)
+        with pytest.raises(ValidationError):
+            adapter.validate_python(bad)
+    assert adapter.validate_python(RECORD) == RECORD
+    record = letta.parse_wire_message(RECORD)
+    assert isinstance(record, letta.MessageWire)
+    assert record.model_dump(mode="json") == RECORD
+    frame = letta.parse_letta_streaming_response(record.model_dump(mode="json"))
+    assert isinstance(frame, letta.AssistantMessage) and frame.content == "hi"
+
+
+def test_the_typescript_type_is_the_intersection_with_named_fields() -> None:
+    """No numbered helper interface: `LettaStreamingResponse & MessageWireFields`."""
+    text = (PACKAGE / "types" / "letta.d.ts").read_text(encoding="utf-8")
+    assert "export type MessageWire = LettaStreamingResponse & MessageWireFields;" in text
+    assert "MessageWire1" not in text
+
+
+def test_the_shipped_session_reads_record_by_record() -> None:
+    lines = SESSION.read_text(encoding="utf-8").splitlines()
+    kinds = []
+    for number, line in enumerate(lines, 1):
+        try:
+            kinds.append(type(letta.parse_wire_message(json.loads(line))).__name__)
+        except ValidationError:
+            kinds.append(f"invalid at {number}")
+    assert kinds == [
+        "SystemInitMessage",
+        "MessageWire",
+        "invalid at 3",
+        "ToolExecutionStartedMessage",
+        "ToolExecutionFinishedMessage",
+        "MessageWire",
+        "MessageWire",
+        "ResultMessage",
+    ]
+
+
+def test_auto_picks_letta_code_records_and_still_letta_frames() -> None:
+    """Letta's frame union is wrapped by Letta Code's records, yet stays a message type of its own
+    (by its sample file); a record is matched by its `type`."""
+    names = {u.name for u in message_unions()}
+    assert {"letta/LettaStreamingResponse", "letta/WireMessage", "letta/SDKMessage"} <= names
+    assert "letta/ControlRequestBody" not in names  # nested in ControlRequest
+    checker = Checker("auto")
+    assert checker.candidates({"type": "system"}) == ["letta/WireMessage"]
+    assert checker.candidates({"type": "assistant"}) == ["letta/SDKMessage"]
+    assert set(checker.candidates({"type": "result"})) == {"letta/WireMessage", "letta/SDKMessage"}
+    assert checker.candidates(FRAME) == ["letta/LettaStreamingResponse"]
+    assert set(checker.candidates(RECORD)) == {"letta/WireMessage", "letta/LettaStreamingResponse"}
