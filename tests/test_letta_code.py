@@ -69,7 +69,8 @@ def test_the_shipped_session_reads_record_by_record() -> None:
     assert kinds == [
         "SystemInitMessage",
         "MessageWire",
-        "invalid at 3",
+        "AutoApprovalMessage",
+        "invalid at 4",
         "ToolExecutionStartedMessage",
         "ToolExecutionFinishedMessage",
         "MessageWire",

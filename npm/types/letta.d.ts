@@ -831,7 +831,7 @@ export interface RecoveryMessage {
   [k: string]: unknown | undefined;
 }
 /**
- * The last record of a turn: how it ended, what it cost and the final answer (ResultMessage, protocol.ts L322-337; written by headless.ts L2151-2271). It has the envelope's fields, and requires `agent_id` and `conversation_id`.
+ * The last record of a turn: how it ended, what it cost and the final answer (ResultMessage, protocol.ts L322-337; written by headless.ts L2151-2271). headless also writes `environment`, where the turn ran, which Letta Code's type leaves out; like any key this schema does not name, it is kept. It has the envelope's fields, and requires `agent_id` and `conversation_id`.
  */
 export interface ResultMessage {
   /**
@@ -899,7 +899,7 @@ export interface ResultMessage {
    */
   usage: LettaUsageStatistics | null;
   /**
-   * Why the agent loop stopped, on an `error` result.
+   * Why the agent loop stopped, when it did not stop at `end_turn` (headless.ts L2266-2269), and on an `error` result.
    */
   stop_reason?: StopReasonType;
   [k: string]: unknown | undefined;
@@ -1472,7 +1472,7 @@ export interface SDKAssistantMessage {
    */
   uuid: string;
   /**
-   * The run that produced it.
+   * The run of the Letta API that produced it (the SDK uses it to tell a stale run's events apart).
    */
   runId?: string;
   [k: string]: unknown | undefined;
@@ -1500,7 +1500,7 @@ export interface SDKToolCallMessage {
     [k: string]: unknown | undefined;
   };
   /**
-   * The arguments as the model wrote them, when they were not a JSON object.
+   * The arguments as the wire sent them, unparsed, for a consumer that accumulates them itself.
    */
   rawArguments?: string;
   /**
@@ -1508,7 +1508,7 @@ export interface SDKToolCallMessage {
    */
   uuid: string;
   /**
-   * The run that produced it.
+   * The run of the Letta API that produced it (the SDK uses it to tell a stale run's events apart).
    */
   runId?: string;
   [k: string]: unknown | undefined;
@@ -1538,7 +1538,7 @@ export interface SDKToolResultMessage {
    */
   uuid: string;
   /**
-   * The run that produced it.
+   * The run of the Letta API that produced it (the SDK uses it to tell a stale run's events apart).
    */
   runId?: string;
   [k: string]: unknown | undefined;
@@ -1560,7 +1560,7 @@ export interface SDKReasoningMessage {
    */
   uuid: string;
   /**
-   * The run that produced it.
+   * The run of the Letta API that produced it (the SDK uses it to tell a stale run's events apart).
    */
   runId?: string;
   [k: string]: unknown | undefined;
@@ -1582,7 +1582,7 @@ export interface SDKResultMessage {
    */
   result?: string;
   /**
-   * What went wrong.
+   * The error as a string (kept for compatibility; `errorCode` is the one to read).
    */
   error?: string;
   /**
@@ -1590,7 +1590,7 @@ export interface SDKResultMessage {
    */
   errorCode?: SDKErrorCode;
   /**
-   * Whether the turn hit an approval conflict.
+   * Whether the turn failed on an approval conflict.
    */
   approvalConflict?: boolean;
   /**
@@ -1598,13 +1598,13 @@ export interface SDKResultMessage {
    */
   recoverable?: boolean;
   /**
-   * How many recoveries were tried.
+   * How many recoveries the SDK ran for this turn.
    *
    * Constraints: minimum 0.
    */
   recoveryAttempts?: number;
   /**
-   * More detail on the error.
+   * A readable detail of an approval conflict, when there is one.
    */
   errorDetail?: string;
   /**
@@ -1628,7 +1628,7 @@ export interface SDKResultMessage {
    */
   conversationId: string | null;
   /**
-   * The runs the turn used.
+   * The runs of the turn, when the CLI gave them.
    */
   runIds?: string[];
   [k: string]: unknown | undefined;
@@ -1690,11 +1690,11 @@ export interface SDKErrorMessage {
    */
   recoverable?: boolean;
   /**
-   * More detail.
+   * The API error's detail, parsed, when there is one.
    */
   errorDetail?: string;
   /**
-   * Why the agent loop stopped.
+   * Why the run stopped (`error`, `llm_api_error`, `max_steps`, ...).
    */
   stopReason: string;
   /**
@@ -1702,7 +1702,7 @@ export interface SDKErrorMessage {
    */
   runId?: string;
   /**
-   * The Letta API's error frame, when the error came from the API.
+   * The Letta API's error frame, when the error came from the server.
    */
   apiError?: {
     [k: string]: unknown | undefined;

@@ -205,7 +205,7 @@ class RecoveryMessage(MessageEnvelope):
 
 class ResultMessage(SchemaModel):
     """
-    The last record of a turn: how it ended, what it cost and the final answer (ResultMessage, protocol.ts L322-337; written by headless.ts L2151-2271). It has the envelope's fields, and requires `agent_id` and `conversation_id`.
+    The last record of a turn: how it ended, what it cost and the final answer (ResultMessage, protocol.ts L322-337; written by headless.ts L2151-2271). headless also writes `environment`, where the turn ran, which Letta Code's type leaves out; like any key this schema does not name, it is kept. It has the envelope's fields, and requires `agent_id` and `conversation_id`.
     """
 
     __chatschema_tag__ = "type"
@@ -251,7 +251,8 @@ class ResultMessage(SchemaModel):
         ..., description="Token usage, or null when the turn made no API call."
     )
     stop_reason: stream.StopReasonType | MISSING = Field(
-        MISSING, description="Why the agent loop stopped, on an `error` result."
+        MISSING,
+        description="Why the agent loop stopped, when it did not stop at `end_turn` (headless.ts L2266-2269), and on an `error` result.",
     )
 
 

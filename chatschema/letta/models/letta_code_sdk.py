@@ -61,7 +61,10 @@ class SDKAssistantMessage(SchemaModel):
     type: Literal["assistant"] = Field("assistant", description='Message tag, always "assistant".')
     content: str = Field(..., description="The text.")
     uuid: str = Field(..., description="The id of the wire record it was made from.")
-    runId: str | MISSING = Field(MISSING, description="The run that produced it.")
+    runId: str | MISSING = Field(
+        MISSING,
+        description="The run of the Letta API that produced it (the SDK uses it to tell a stale run's events apart).",
+    )
 
 
 class SDKToolCallMessage(SchemaModel):
@@ -76,10 +79,13 @@ class SDKToolCallMessage(SchemaModel):
     toolInput: dict[str, Any] = Field(..., description="The arguments, parsed.")
     rawArguments: str | MISSING = Field(
         MISSING,
-        description="The arguments as the model wrote them, when they were not a JSON object.",
+        description="The arguments as the wire sent them, unparsed, for a consumer that accumulates them itself.",
     )
     uuid: str = Field(..., description="The id of the wire record it was made from.")
-    runId: str | MISSING = Field(MISSING, description="The run that produced it.")
+    runId: str | MISSING = Field(
+        MISSING,
+        description="The run of the Letta API that produced it (the SDK uses it to tell a stale run's events apart).",
+    )
 
 
 class SDKToolResultMessage(SchemaModel):
@@ -93,7 +99,10 @@ class SDKToolResultMessage(SchemaModel):
     content: str = Field(..., description="The result.")
     isError: bool = Field(..., description="Whether the tool failed.")
     uuid: str = Field(..., description="The id of the wire record it was made from.")
-    runId: str | MISSING = Field(MISSING, description="The run that produced it.")
+    runId: str | MISSING = Field(
+        MISSING,
+        description="The run of the Letta API that produced it (the SDK uses it to tell a stale run's events apart).",
+    )
 
 
 class SDKReasoningMessage(SchemaModel):
@@ -105,7 +114,10 @@ class SDKReasoningMessage(SchemaModel):
     type: Literal["reasoning"] = Field("reasoning", description='Message tag, always "reasoning".')
     content: str = Field(..., description="The reasoning.")
     uuid: str = Field(..., description="The id of the wire record it was made from.")
-    runId: str | MISSING = Field(MISSING, description="The run that produced it.")
+    runId: str | MISSING = Field(
+        MISSING,
+        description="The run of the Letta API that produced it (the SDK uses it to tell a stale run's events apart).",
+    )
 
 
 class SDKResultMessage(SchemaModel):
@@ -117,16 +129,22 @@ class SDKResultMessage(SchemaModel):
     type: Literal["result"] = Field("result", description='Message tag, always "result".')
     success: bool = Field(..., description="Whether the turn succeeded.")
     result: str | MISSING = Field(MISSING, description="The final assistant text.")
-    error: str | MISSING = Field(MISSING, description="What went wrong.")
+    error: str | MISSING = Field(
+        MISSING,
+        description="The error as a string (kept for compatibility; `errorCode` is the one to read).",
+    )
     errorCode: SDKErrorCode | MISSING = Field(MISSING, description="The kind of error.")
-    approvalConflict: bool | MISSING = Field(MISSING, description="Whether the turn hit an approval conflict.")
+    approvalConflict: bool | MISSING = Field(MISSING, description="Whether the turn failed on an approval conflict.")
     recoverable: bool | MISSING = Field(MISSING, description="Whether a retry may succeed.")
     recoveryAttempts: Integer | MISSING = Field(
         MISSING,
-        description="How many recoveries were tried.\n\nConstraints: minimum 0.",
+        description="How many recoveries the SDK ran for this turn.\n\nConstraints: minimum 0.",
         ge=0,
     )
-    errorDetail: str | MISSING = Field(MISSING, description="More detail on the error.")
+    errorDetail: str | MISSING = Field(
+        MISSING,
+        description="A readable detail of an approval conflict, when there is one.",
+    )
     stopReason: str | MISSING = Field(MISSING, description="Why the agent loop stopped.")
     durationMs: float = Field(
         ...,
@@ -137,7 +155,7 @@ class SDKResultMessage(SchemaModel):
         description="What the turn cost, in US dollars.\n\nConstraints: minimum 0.",
     )
     conversationId: str | None = Field(..., description="The conversation, or null.")
-    runIds: list[str] | MISSING = Field(MISSING, description="The runs the turn used.")
+    runIds: list[str] | MISSING = Field(MISSING, description="The runs of the turn, when the CLI gave them.")
 
     @model_validator(mode="before")
     @classmethod
@@ -176,12 +194,15 @@ class SDKErrorMessage(SchemaModel):
     errorCode: SDKErrorCode | MISSING = Field(MISSING, description="The kind of error.")
     approvalConflict: bool | MISSING = Field(MISSING, description="Whether it is an approval conflict.")
     recoverable: bool | MISSING = Field(MISSING, description="Whether a retry may succeed.")
-    errorDetail: str | MISSING = Field(MISSING, description="More detail.")
-    stopReason: str = Field(..., description="Why the agent loop stopped.")
+    errorDetail: str | MISSING = Field(MISSING, description="The API error's detail, parsed, when there is one.")
+    stopReason: str = Field(
+        ...,
+        description="Why the run stopped (`error`, `llm_api_error`, `max_steps`, ...).",
+    )
     runId: str | MISSING = Field(MISSING, description="The run that produced it.")
     apiError: dict[str, Any] | MISSING = Field(
         MISSING,
-        description="The Letta API's error frame, when the error came from the API.",
+        description="The Letta API's error frame, when the error came from the server.",
     )
 
 

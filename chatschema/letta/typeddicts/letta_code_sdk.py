@@ -70,7 +70,7 @@ class SDKAssistantMessage(TypedDict):
     """
     runId: NotRequired[str]
     """
-    The run that produced it.
+    The run of the Letta API that produced it (the SDK uses it to tell a stale run's events apart).
     """
 
 
@@ -98,7 +98,7 @@ class SDKToolCallMessage(TypedDict):
     """
     rawArguments: NotRequired[str]
     """
-    The arguments as the model wrote them, when they were not a JSON object.
+    The arguments as the wire sent them, unparsed, for a consumer that accumulates them itself.
     """
     uuid: str
     """
@@ -106,7 +106,7 @@ class SDKToolCallMessage(TypedDict):
     """
     runId: NotRequired[str]
     """
-    The run that produced it.
+    The run of the Letta API that produced it (the SDK uses it to tell a stale run's events apart).
     """
 
 
@@ -138,7 +138,7 @@ class SDKToolResultMessage(TypedDict):
     """
     runId: NotRequired[str]
     """
-    The run that produced it.
+    The run of the Letta API that produced it (the SDK uses it to tell a stale run's events apart).
     """
 
 
@@ -162,7 +162,7 @@ class SDKReasoningMessage(TypedDict):
     """
     runId: NotRequired[str]
     """
-    The run that produced it.
+    The run of the Letta API that produced it (the SDK uses it to tell a stale run's events apart).
     """
 
 
@@ -187,7 +187,7 @@ class SDKResultMessage(TypedDict):
     """
     error: NotRequired[str]
     """
-    What went wrong.
+    The error as a string (kept for compatibility; `errorCode` is the one to read).
     """
     errorCode: NotRequired[SDKErrorCode]
     """
@@ -195,7 +195,7 @@ class SDKResultMessage(TypedDict):
     """
     approvalConflict: NotRequired[bool]
     """
-    Whether the turn hit an approval conflict.
+    Whether the turn failed on an approval conflict.
     """
     recoverable: NotRequired[bool]
     """
@@ -203,13 +203,13 @@ class SDKResultMessage(TypedDict):
     """
     recoveryAttempts: NotRequired[Integer]
     """
-    How many recoveries were tried.
+    How many recoveries the SDK ran for this turn.
 
     Constraints: minimum 0.
     """
     errorDetail: NotRequired[str]
     """
-    More detail on the error.
+    A readable detail of an approval conflict, when there is one.
     """
     stopReason: NotRequired[str]
     """
@@ -233,7 +233,7 @@ class SDKResultMessage(TypedDict):
     """
     runIds: NotRequired[list[str]]
     """
-    The runs the turn used.
+    The runs of the turn, when the CLI gave them.
     """
 
 
@@ -301,11 +301,11 @@ class SDKErrorMessage(TypedDict):
     """
     errorDetail: NotRequired[str]
     """
-    More detail.
+    The API error's detail, parsed, when there is one.
     """
     stopReason: str
     """
-    Why the agent loop stopped.
+    Why the run stopped (`error`, `llm_api_error`, `max_steps`, ...).
     """
     runId: NotRequired[str]
     """
@@ -313,7 +313,7 @@ class SDKErrorMessage(TypedDict):
     """
     apiError: NotRequired[dict[str, Any]]
     """
-    The Letta API's error frame, when the error came from the API.
+    The Letta API's error frame, when the error came from the server.
     """
 
 
