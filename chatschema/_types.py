@@ -54,3 +54,7 @@ def _integral(value: Any) -> Any:
 
 Integer = Annotated[int, BeforeValidator(_integral)]
 """A JSON Schema integer: an int, or a float with no fractional part (`1.0`), read as an int."""
+
+Number = int | float
+"""A JSON Schema number: an integer stays an int (as a float, `2**53 + 1` would not survive a round
+trip), anything else is a float."""

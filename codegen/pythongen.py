@@ -203,8 +203,18 @@ def family_runs(family: FamilyModel, inputs: Path, out: Path) -> list[list[str]]
         source.mkdir(parents=True)
         for f in family.files:
             (source / f.name).write_text(_viewed_file(family, f.name, f.text, views), encoding="utf-8")
-        runs.append(args(family, source, out / kind, frozenset(name for name, v in views.items() if v.checked)))
+        checked = _with_subtypes(family, {name for name, v in views.items() if v.checked})
+        runs.append(args(family, source, out / kind, checked))
     return runs
+
+
+def _with_subtypes(family: FamilyModel, checked: set[str]) -> frozenset[str]:
+    """`checked` and every type that extends one of them: a TypedDict subclass does not run its
+    base's check, and what the base's view lost (a `minimum` on an inherited key) holds for it too."""
+    found = set(checked)
+    while grown := {t.name for t in family.types.values() if t.name not in found and found & set(t.bases)}:
+        found |= grown
+    return frozenset(found)
 
 
 def _viewed_file(family: FamilyModel, file: str, text: str, views: dict[str, View]) -> str:

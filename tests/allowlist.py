@@ -58,6 +58,7 @@ ALLOWLIST: list[KnownDisagreement] = [
                 # letta: the union-level untagged vectors are named untagged_*.json, so these hit branches only
                 "letta/*/invalid/missing_message_type.json",
                 "letta/*/invalid/missing_type.json",
+                "letta/*/invalid/missing_subtype.json",
             }
         ),
         rules=frozenset(
@@ -67,6 +68,21 @@ ALLOWLIST: list[KnownDisagreement] = [
                 "letta/LettaUsageStatistics/*~wrong-type/object@$",
                 "letta/LettaUsageStatistics/*~wrong-type/object@$|*",
                 "letta/LettaResponse/*~wrong-type/object@$.usage*",
+                "letta/ResultMessage/*~wrong-type/object@$.usage*",  # Letta Code's result, alone or in a record
+                "letta/WireMessage/*~wrong-type/object@$.usage*",
+                # the same for the branches whose only required key is their tag
+                *(
+                    f"letta/{name}/*~wrong-type/object@$"
+                    for name in (
+                        "OmittedReasoningContent",
+                        "InitializeControlRequest",
+                        "InterruptControlRequest",
+                        "BootstrapSessionStateRequest",
+                        "RecoverPendingApprovalsControlRequest",
+                        "ListMessagesControlRequest",
+                        "CanUseToolResponseAllow",
+                    )
+                ),
             }
         ),
         accepts=True,
@@ -215,6 +231,9 @@ ALLOWLIST: list[KnownDisagreement] = [
                 "letta/LettaUsageStatistics/*~wrong-type/object@$",
                 "letta/LettaUsageStatistics/*~wrong-type/object@$|*",
                 "letta/LettaResponse/*~wrong-type/object@$.usage*",
+                # OmittedReasoningContent has no required key but its optional tag
+                "letta/OmittedReasoningContent/*~wrong-type/object@$",
+                "letta/MessageContentPart/*~wrong-type/object@$",
             }
         ),
         accepts=True,

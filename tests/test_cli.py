@@ -376,17 +376,20 @@ def test_auto_picks_the_union_by_tag(tmp_path: Path) -> None:
     assert code == 1
     assert out.splitlines() == [
         f"{path}:4: $: 'content' is a required property [docent/ChatMessage]",
-        f"{path}:5: $: unknown message_type 'nope', expected one of {letta_types} [letta/LettaMessage]",
-        f"{path}:6: $: missing discriminator: no 'block_type' or 'role' or 'message_type' to pick a schema by [auto]",
+        f"{path}:5: $: unknown message_type 'nope', expected one of {letta_types} [letta/LettaStreamingResponse]",
+        f"{path}:6: $: missing discriminator: no 'block_type' or 'role' or 'message_type' or 'type' to pick a schema by [auto]",
     ]
     code, out, _ = run(["--schema", "auto", "--family", "letta", path])
     assert [line.split(": ")[0] for line in out.splitlines()] == [f"{path}:{n}" for n in (1, 4, 5, 6, 7)]
+    # LettaMessage is wrapped by Letta Code's transcript records; LettaStreamingResponse, also wrapped,
+    # is a sample file's type and has every value LettaMessage has
     assert [u.name for u in backends.message_unions()] == [
         "bridgic/ContentBlock",
         "docent/ChatMessage",
         "docent/DocentChatMessage",
-        "letta/LettaMessage",
         "letta/LettaStreamingResponse",
+        "letta/SDKMessage",
+        "letta/WireMessage",
     ]
 
 

@@ -23,9 +23,9 @@ from chatschema.jsontext import MAX_DEPTH
 
 def test_an_unknown_name_suggests_the_three_closest() -> None:
     error = schemas.UnknownSchemaError("letta/Message")
-    assert error.close_matches == ["letta/UserMessage", "letta/LettaMessage", "letta/EventMessage"]
+    assert error.close_matches == ["letta/SDKMessage", "letta/WireMessage", "letta/UserMessage"]
     assert str(error) == (
-        "unknown schema 'letta/Message'; did you mean letta/UserMessage, letta/LettaMessage, letta/EventMessage?"
+        "unknown schema 'letta/Message'; did you mean letta/SDKMessage, letta/WireMessage, letta/UserMessage?"
     )
 
 

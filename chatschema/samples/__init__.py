@@ -1,4 +1,4 @@
-"""Sample files shipped with the package, one per family, each with one deliberately bad line.
+"""Sample files shipped with the package, one or more per family, each with one deliberately bad line.
 
 `chatschema samples` lists them and `chatschema samples --validate` validates each against its
 schema, so a new user sees both a clean run and what an error looks like without any data of

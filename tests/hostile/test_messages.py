@@ -46,9 +46,9 @@ def test_auto_explains_as_an_explicit_schema_does(tmp_path: Path) -> None:
     path.write_text("\n".join(lines) + "\n")
     _, auto, _ = run(["-s", "auto", str(path)])
     auto_lines = auto.splitlines()
-    _, letta, _ = run(["-s", "letta/LettaMessage", str(path)])
+    _, letta, _ = run(["-s", "letta/LettaStreamingResponse", str(path)])
     _, docent, _ = run(["-s", "docent/ChatMessage", str(path)])
-    assert auto_lines[0] == letta.splitlines()[0] + " [letta/LettaMessage]"
+    assert auto_lines[0] == letta.splitlines()[0] + " [letta/LettaStreamingResponse]"
     assert auto_lines[1] == docent.splitlines()[1] + " [docent/ChatMessage]"
     assert auto_lines[2] == f"{path}:3: $: [1, 2] is not of type 'object' [auto]"
     assert "missing discriminator" in auto_lines[3] and "'role'" in auto_lines[3]

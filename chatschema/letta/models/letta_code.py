@@ -13,7 +13,7 @@ from typing_extensions import TypeAliasType
 
 from chatschema._base import SchemaModel
 from chatschema._rules import conform
-from chatschema._types import DateTime, Integer
+from chatschema._types import DateTime, Integer, Number
 
 from . import letta_code_session, letta_message, parts, stream, tools
 from .letta_code_session import MessageEnvelope
@@ -177,7 +177,7 @@ class RetryMessage(MessageEnvelope):
         description="How many attempts the CLI makes at most.\n\nConstraints: minimum 0.",
         ge=0,
     )
-    delay_ms: float = Field(
+    delay_ms: Number = Field(
         ...,
         description="How long the CLI waits first, in milliseconds: a backoff, or a server's Retry-After (src/agent/turn-recovery-policy.ts L323-344), which need not be whole.\n\nConstraints: minimum 0.",
     )

@@ -13,7 +13,7 @@ from typing_extensions import TypeAliasType
 
 from chatschema._base import SchemaModel
 from chatschema._rules import conform
-from chatschema._types import Integer
+from chatschema._types import Integer, Number
 
 from . import letta_code_session
 
@@ -146,11 +146,11 @@ class SDKResultMessage(SchemaModel):
         description="A readable detail of an approval conflict, when there is one.",
     )
     stopReason: str | MISSING = Field(MISSING, description="Why the agent loop stopped.")
-    durationMs: float = Field(
+    durationMs: Number = Field(
         ...,
         description="How long the turn took, in milliseconds.\n\nConstraints: minimum 0.",
     )
-    totalCostUsd: float | MISSING = Field(
+    totalCostUsd: Number | MISSING = Field(
         MISSING,
         description="What the turn cost, in US dollars.\n\nConstraints: minimum 0.",
     )
@@ -220,7 +220,7 @@ class SDKRetryMessage(SchemaModel):
         ge=1,
     )
     maxAttempts: Integer = Field(..., description="How many attempts at most.\n\nConstraints: minimum 0.", ge=0)
-    delayMs: float = Field(
+    delayMs: Number = Field(
         ...,
         description="How long the CLI waits first, in milliseconds.\n\nConstraints: minimum 0.",
     )

@@ -10,7 +10,7 @@ from typing_extensions import TypedDict
 
 from chatschema._base import TYPEDDICT_CONFIG
 from chatschema._rules import conforms_to
-from chatschema._types import DateTimeStr, Integer
+from chatschema._types import DateTimeStr, Integer, Number
 
 from . import letta_code_session, letta_message, parts, stream, tools
 from .letta_code_session import MessageEnvelope
@@ -43,6 +43,7 @@ class MessageWire(MessageEnvelope):
 
 
 @with_config(TYPEDDICT_CONFIG)
+@conforms_to("letta/ApprovalRequestedMessage")
 class ApprovalRequestedMessage(MessageEnvelope):
     """
     Telemetry: the runtime asked the user to approve a tool call (ApprovalRequestedMessage, protocol.ts L198-204). The control_request that carries the question stays the record a UI acts on.
@@ -71,6 +72,7 @@ class ApprovalRequestedMessage(MessageEnvelope):
 
 
 @with_config(TYPEDDICT_CONFIG)
+@conforms_to("letta/ApprovalReceivedMessage")
 class ApprovalReceivedMessage(MessageEnvelope):
     """
     Telemetry: an approval request got its decision (ApprovalReceivedMessage, protocol.ts L214-221).
@@ -103,6 +105,7 @@ class ApprovalReceivedMessage(MessageEnvelope):
 
 
 @with_config(TYPEDDICT_CONFIG)
+@conforms_to("letta/ToolExecutionStartedMessage")
 class ToolExecutionStartedMessage(MessageEnvelope):
     """
     A tool call started running locally; a client starts its timer here (ToolExecutionStartedMessage, protocol.ts L227-231).
@@ -123,6 +126,7 @@ class ToolExecutionStartedMessage(MessageEnvelope):
 
 
 @with_config(TYPEDDICT_CONFIG)
+@conforms_to("letta/ToolExecutionFinishedMessage")
 class ToolExecutionFinishedMessage(MessageEnvelope):
     """
     A tool call finished running locally (ToolExecutionFinishedMessage, protocol.ts L237-242).
@@ -147,6 +151,7 @@ class ToolExecutionFinishedMessage(MessageEnvelope):
 
 
 @with_config(TYPEDDICT_CONFIG)
+@conforms_to("letta/AutoApprovalMessage")
 class AutoApprovalMessage(MessageEnvelope):
     """
     A tool call a permission rule approved without asking (AutoApprovalMessage, protocol.ts L248-253).
@@ -171,6 +176,7 @@ class AutoApprovalMessage(MessageEnvelope):
 
 
 @with_config(TYPEDDICT_CONFIG)
+@conforms_to("letta/CancelAckMessage")
 class CancelAckMessage(MessageEnvelope):
     """
     The answer to a cancel request received over the device websocket (CancelAckMessage, protocol.ts L298-305).
@@ -199,6 +205,7 @@ class CancelAckMessage(MessageEnvelope):
 
 
 @with_config(TYPEDDICT_CONFIG)
+@conforms_to("letta/ErrorMessage")
 class ErrorMessage(MessageEnvelope):
     """
     An error the CLI reports, from its own failures or from the Letta API (ErrorMessage, protocol.ts L259-267; written by headless.ts L2599-2616 and elsewhere). A turn that fails also ends with a ResultMessage of subtype `error`.
@@ -253,7 +260,7 @@ class RetryMessage(MessageEnvelope):
 
     Constraints: minimum 0.
     """
-    delay_ms: float
+    delay_ms: Number
     """
     How long the CLI waits first, in milliseconds: a backoff, or a server's Retry-After (src/agent/turn-recovery-policy.ts L323-344), which need not be whole.
 
@@ -266,6 +273,7 @@ class RetryMessage(MessageEnvelope):
 
 
 @with_config(TYPEDDICT_CONFIG)
+@conforms_to("letta/RecoveryMessage")
 class RecoveryMessage(MessageEnvelope):
     """
     The CLI detected an error it recovers from, such as a pending approval conflict (RecoveryMessage, protocol.ts L283-292).
@@ -578,6 +586,7 @@ class QueueSnapshotItem(TypedDict):
 
 
 @with_config(TYPEDDICT_CONFIG)
+@conforms_to("letta/QueueSnapshotMessage")
 class QueueSnapshotMessage(MessageEnvelope):
     """
     The queue's contents when a consumer connects, before SyncCompleteMessage; not sent when the queue is empty (protocol.ts L830-834).
@@ -594,6 +603,7 @@ class QueueSnapshotMessage(MessageEnvelope):
 
 
 @with_config(TYPEDDICT_CONFIG)
+@conforms_to("letta/SyncCompleteMessage")
 class SyncCompleteMessage(MessageEnvelope):
     """
     The end of the static sync: live queue and message records follow (protocol.ts L846-849).
@@ -610,6 +620,7 @@ class SyncCompleteMessage(MessageEnvelope):
 
 
 @with_config(TYPEDDICT_CONFIG)
+@conforms_to("letta/StreamEvent")
 class StreamEvent(MessageEnvelope):
     """
     A Letta stream frame wrapped whole, written instead of a MessageWire when the session runs with `--include-partial-messages` (StreamEvent, protocol.ts L180-183; headless.ts L2660-2667).
@@ -626,6 +637,7 @@ class StreamEvent(MessageEnvelope):
 
 
 @with_config(TYPEDDICT_CONFIG)
+@conforms_to("letta/TranscriptBackfillMessage")
 class TranscriptBackfillMessage(MessageEnvelope):
     """
     Committed history sent to a consumer that (re)connects, before SyncCompleteMessage (protocol.ts L811-824).
@@ -646,6 +658,7 @@ class TranscriptBackfillMessage(MessageEnvelope):
 
 
 @with_config(TYPEDDICT_CONFIG)
+@conforms_to("letta/TranscriptSupplementMessage")
 class TranscriptSupplementMessage(MessageEnvelope):
     """
     History sent once after SyncCompleteMessage when the conversation became known only from the first inbound message; it replaces the consumer's empty transcript (protocol.ts L864-868).

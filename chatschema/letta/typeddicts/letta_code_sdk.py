@@ -10,7 +10,7 @@ from typing_extensions import TypedDict
 
 from chatschema._base import TYPEDDICT_CONFIG
 from chatschema._rules import conforms_to
-from chatschema._types import Integer
+from chatschema._types import Integer, Number
 
 from . import letta_code_session
 
@@ -215,13 +215,13 @@ class SDKResultMessage(TypedDict):
     """
     Why the agent loop stopped.
     """
-    durationMs: float
+    durationMs: Number
     """
     How long the turn took, in milliseconds.
 
     Constraints: minimum 0.
     """
-    totalCostUsd: NotRequired[float]
+    totalCostUsd: NotRequired[Number]
     """
     What the turn cost, in US dollars.
 
@@ -344,7 +344,7 @@ class SDKRetryMessage(TypedDict):
 
     Constraints: minimum 0.
     """
-    delayMs: float
+    delayMs: Number
     """
     How long the CLI waits first, in milliseconds.
 
