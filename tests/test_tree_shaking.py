@@ -35,11 +35,13 @@ GUARD_GZIP = 5_000
 # (minified bytes, gzip bytes) per app and bundler, plus ~3%; measured on 2026-11-27 (esbuild, then
 # Rollup) once violations carried instancePath, schemaPath and params: family 523,757/46,499 and
 # 518,075/37,836; everything 1,000,144/93,724 and 990,400/82,111.
+# The Letta family holds Letta Code's records too (133 validators, from 47): importing all of it
+# costs that; one type's guard stays small (test_one_guard_bundles_its_own_validator_only).
 BUDGET = {
-    ("family", "esbuild"): (539_000, 47_900),
-    ("family", "rollup"): (534_000, 39_000),
-    ("everything", "esbuild"): (1_030_000, 96_500),
-    ("everything", "rollup"): (1_020_000, 84_600),
+    ("family", "esbuild"): (1_330_000, 112_500),
+    ("family", "rollup"): (1_310_000, 99_500),
+    ("everything", "esbuild"): (1_845_000, 164_000),
+    ("everything", "rollup"): (1_825_000, 148_000),
 }
 
 # each app reads a valid ToolCallMessage of the family's examples from $CALL when it runs

@@ -52,7 +52,8 @@ EXPECTED: dict[str, Any] = {
 def project(tmp_path_factory: pytest.TempPathFactory) -> Path:
     """The consumer project; its sources include the package's type tests (tests/node/types/*.ts)."""
     project = make_project(tmp_path_factory.mktemp("consumer"))
-    type_tests = sorted((HERE / "types").glob("*.ts"))
+    # letta_code.ts needs Letta Code's declarations, whose SDK wants lib esnext: test_ts_package compiles it
+    type_tests = sorted(p for p in (HERE / "types").glob("*.ts") if p.name != "letta_code.ts")
     assert {"guards.ts", "sdk.ts"} <= {p.name for p in type_tests}
     for path in type_tests:
         shutil.copy(path, project / "src" / path.name)

@@ -33,13 +33,15 @@ from tests.letta_code_types import letta_code_modules
 from tests.node import HERE, PACKAGE, run_node, tsc
 from tests.ts_project import make_project
 
+# chatschema/letta holds Letta Code's records too; chatschema/stream takes the three frame
+# validators it reads with, not the family's
 GZIP_BUDGET = {
-    "chatschema/letta": 53_000,
+    "chatschema/letta": 112_500,
     "chatschema/docent": 32_500,
     "chatschema/bridgic": 11_800,
     "chatschema/swarm": 12_100,
-    "chatschema": 101_000,
-    "chatschema/stream": 58_000,
+    "chatschema": 145_500,
+    "chatschema/stream": 24_500,
 }
 
 

@@ -7,7 +7,8 @@
 //   const result = reassembleSse(bodyText);   // or an array / iterable of string or Uint8Array chunks
 //   result.messages; result.frames; result.dropped; result.errors; result.cancelled
 //   for await (const event of reassembleSseStream(response.body, { signal })) ...   // as it arrives
-import { validator } from "./letta.js";
+// the three frame validators only, not the family's (a bundle of the readers takes these alone)
+import { LettaSseCancelled, LettaSseError, LettaStreamingResponse } from "./validators/letta.js";
 import { grammars, unions } from "./validators/letta.meta.js";
 import { isUnknownVariant, keepsUnknown } from "./core.js";
 
@@ -197,8 +198,15 @@ function jsonObject(text, where) {
   return value;
 }
 
+// read when called: a bundle may order this module before the validators' bindings are set
+function frameValidator(name) {
+  if (name === "letta/LettaSseError") return LettaSseError;
+  if (name === "letta/LettaSseCancelled") return LettaSseCancelled;
+  return LettaStreamingResponse;
+}
+
 function firstViolation(name, payload) {
-  const fn = validator(name);
+  const fn = frameValidator(name);
   if (fn(payload)) return null;
   const error = (fn.errors || [])[0] || {};
   const path = "$" + (error.instancePath || "").split("/").slice(1).map((k) => (/^[0-9]+$/.test(k) ? `[${k}]` : `.${k.replace(/~1/g, "/").replace(/~0/g, "~")}`)).join("");
