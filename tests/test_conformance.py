@@ -28,8 +28,13 @@ from tests.vectors import all_vectors
 SEEDS = [DEFAULT_SEED, commit_seed()]
 
 
-@cache
 def small_run(seed: int = DEFAULT_SEED) -> Result:
+    """The small run of a seed, made once (`small_run()` and `small_run(DEFAULT_SEED)` are one run)."""
+    return _small_run(seed)
+
+
+@cache
+def _small_run(seed: int) -> Result:
     return run(SMALL, seed)
 
 

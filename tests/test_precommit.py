@@ -97,7 +97,8 @@ def test_every_shipped_sample_through_the_hook_reports_only_its_deliberate_bad_l
     assert [line.split(":", 2)[:2] for line in reported] == [
         ["bridgic_conversation.jsonl", "5"],
         ["docent_transcript.jsonl", "5"],
+        ["letta_code_session.jsonl", "4"],
         ["letta_stream.jsonl", "4"],
         ["swarm_history.jsonl", "4"],
     ]
-    assert reported[0].endswith("[bridgic/Message]") and reported[3].endswith("[swarm/ISwarmMessage]")
+    assert reported[0].endswith("[bridgic/Message]") and reported[4].endswith("[swarm/ISwarmMessage]")
