@@ -185,7 +185,8 @@ def test_ctrl_c_at_any_moment_never_shows_a_traceback_of_the_command() -> None:
         _, err = proc.communicate(b"", timeout=60)
         text = err.decode()
         assert package not in text and "site-packages/chatschema" not in text, text
-        if "Traceback" not in text:
+        # a bare "KeyboardInterrupt", exit 1: the interpreter was still starting (`site`), its frames frozen
+        if "Traceback" not in text and text.strip() != "KeyboardInterrupt":
             assert proc.returncode in (130, -signal.SIGINT, 0), text  # 0: it had finished (its input is empty)
 
 
