@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import json
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -19,17 +21,11 @@ FRAME = {"message_type": "assistant_message", "id": "message-1", "date": "2026-1
 RECORD = {"type": "message", **FRAME, "session_id": "s", "uuid": "u"}
 
 
-def _stream_schema() -> dict[str, object]:
-    text = (ROOT / "schemas" / "letta" / "stream.json").read_text(encoding="utf-8")
-    defs: dict[str, object] = json.loads(text)["$defs"]
-    return defs
-
-
 def test_stop_reason_type_lists_what_letta_stop_reason_lists() -> None:
     """LettaStopReason keeps its values inline (its 2.x API); StopReasonType must not drift from them."""
-    defs = _stream_schema()
-    stop_reason = defs["LettaStopReason"]["properties"]["stop_reason"]  # type: ignore[index]
-    assert stop_reason["enum"] == defs["StopReasonType"]["enum"]  # type: ignore[index]
+    lookup = schemas.registry().resolver().lookup
+    inline = lookup(schemas.schema_id("letta/LettaStopReason")).contents["properties"]["stop_reason"]["enum"]
+    assert inline == lookup(schemas.schema_id("letta/StopReasonType")).contents["enum"]
 
 
 def test_a_message_record_is_checked_as_the_frame_it_carries_and_its_envelope() -> None:
@@ -91,3 +87,31 @@ def test_auto_picks_letta_code_records_and_still_letta_frames() -> None:
     assert set(checker.candidates({"type": "result"})) == {"letta/WireMessage", "letta/SDKMessage"}
     assert checker.candidates(FRAME) == ["letta/LettaStreamingResponse"]
     assert set(checker.candidates(RECORD)) == {"letta/WireMessage", "letta/LettaStreamingResponse"}
+
+
+@pytest.mark.parametrize(
+    "data",
+    [
+        b"",
+        b"\xff\xfe",
+        b"[" * 5000 + b"]" * 5000,
+        b'{"type": "message", "message_type": "__import__(\'os\').system(\'id\')", "session_id": "s", "uuid": "u"}',
+        json.dumps({"type": "x" * 1_000_000, "session_id": "s", "uuid": "u"}).encode(),
+        json.dumps({"type": "stream_event", "session_id": "s", "uuid": "u", "event": {"a": [[[[[]]]]] * 10}}).encode(),
+    ],
+    ids=["nothing", "not-utf8", "too-deep", "code-like-tag", "huge-tag", "event-not-a-frame"],
+)
+def test_hostile_records_are_refused_with_a_validation_error(data: bytes, tmp_path: Path) -> None:
+    """A hostile line is a ValidationError in Python and one invalid or malformed line in the command,
+    never a crash; the command does not echo a long tag whole."""
+    with pytest.raises(ValidationError):
+        letta.parse_wire_message_json(data)
+    path = tmp_path / "session.jsonl"
+    path.write_bytes(data + b"\n")
+    proc = subprocess.run(
+        [sys.executable, "-m", "chatschema", "validate", "--schema", "letta/WireMessage", str(path)],
+        capture_output=True,
+        check=False,
+    )
+    assert proc.returncode == (0 if data == b"" else 1), proc.stderr
+    assert b"Traceback" not in proc.stderr and len(proc.stdout) < 2_000
