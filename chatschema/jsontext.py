@@ -227,7 +227,7 @@ def validate_python(adapter: TypeAdapter[T], data: Any, title: str) -> T:
         kind = PydanticCustomError("too_deep" if keyword == "maxDepth" else "number_too_large", reason)
         error = InitErrorDetails(type=kind, loc=tuple(path), input=None)
         raise ValidationError.from_exception_data(title, [error])
-    return adapter.validate_python(data)
+    return _validated(adapter, data)
 
 
 def validate_json(adapter: TypeAdapter[T], data: str | bytes, title: str) -> T:
@@ -248,4 +248,19 @@ def validate_json(adapter: TypeAdapter[T], data: str | bytes, title: str) -> T:
     except Malformed as exc:
         error = InitErrorDetails(type="json_invalid", loc=(), input=data, ctx={"error": str(exc)})
         raise ValidationError.from_exception_data(title, [error]) from None
-    return adapter.validate_python(value)
+    return _validated(adapter, value)
+
+
+def _validated(adapter: TypeAdapter[T], value: Any) -> T:
+    """`adapter.validate_python(value)`, its errors bounded in size (`chatschema._errors`)."""
+    from pydantic import ValidationError
+
+    from chatschema._errors import bounded
+
+    try:
+        return adapter.validate_python(value)
+    except ValidationError as exc:
+        shorter = bounded(exc)
+        if shorter is exc:
+            raise
+        raise shorter from None
