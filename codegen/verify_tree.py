@@ -2,11 +2,11 @@
 
 Run as a script in a subprocess (`python -P verify_tree.py <tree> <schemas>` with the tree first
 on PYTHONPATH), so that generated code is imported in a process of its own and never by codegen:
-imports every module of the package, builds a validator for every type (which compiles every
-pattern the models and TypedDicts carry), checks every example's verdict with the shipped schemas
-(schemas/<family>/examples/), that each shipped sample has its one bad line, and that each Letta
-stream example reassembles as it says. Prints one line per problem, naming the example's file, and
-exits 1 if there is any.
+imports every module of the package that the families being verified can affect, builds a
+validator for every type (which compiles every pattern the models and TypedDicts carry), checks
+every example's verdict with the shipped schemas (schemas/<family>/examples/), that each shipped
+sample has its one bad line, and that each Letta stream example reassembles as it says. Prints one
+line per problem, naming the example's file, and exits 1 if there is any.
 """
 
 from __future__ import annotations
@@ -14,6 +14,7 @@ from __future__ import annotations
 import importlib
 import json
 import os
+import re
 import sys
 import traceback
 from pathlib import Path
@@ -35,14 +36,22 @@ def _where(exc: BaseException, tree: Path) -> str:
     return ""
 
 
-def _import_all(tree: Path) -> list[str]:
-    """Import every module of the package under `tree` (but those CHATSCHEMA_VERIFY_SKIP names)."""
+def _import_all(tree: Path, families: set[str], every_family: set[str]) -> list[str]:
+    """Import every module of the package under `tree` that `families` can affect (but those
+    CHATSCHEMA_VERIFY_SKIP names): a module of another family, or a shared one that names none of
+    `families`, imported as well the last time its family passed, with the same shared files."""
     problems: list[str] = []
     skipped = tuple(p for p in os.environ.get("CHATSCHEMA_VERIFY_SKIP", "").split(",") if p)
+    named = re.compile(rf"\b(?:{'|'.join(map(re.escape, sorted(families)))})\b") if families else None
     for path in sorted((tree / "chatschema").rglob("*.py")):
         parts = path.relative_to(tree).with_suffix("").parts
         module = ".".join(parts[:-1] if parts[-1] == "__init__" else parts)
         if module.endswith("__main__") or module in skipped or module.startswith(tuple(f"{p}." for p in skipped)):
+            continue
+        owner = parts[1] if len(parts) > 1 and parts[1] in every_family else None
+        if families != every_family and (
+            owner not in families if owner else named is None or not named.search(path.read_text(encoding="utf-8"))
+        ):
             continue
         try:
             importlib.import_module(module)
@@ -169,13 +178,14 @@ def verify(tree: Path, schemas_dir: Path) -> list[str]:
         return [f"{_where(exc, tree)}import chatschema failed: {_first_line(exc)}"]
     if not str(Path(chatschema.__file__).resolve()).startswith(str(tree.resolve())):
         return [f"imported chatschema from {chatschema.__file__}, not from the new tree"]
-    problems = _import_all(tree)
+    # CHATSCHEMA_VERIFY_FAMILIES: the families whose modules, validators and examples to check (default: all)
+    every_family = set(chatschema.FAMILIES)
+    families = set(os.environ.get("CHATSCHEMA_VERIFY_FAMILIES", "").split(",")) - {""} or every_family
+    problems = _import_all(tree, families & every_family, every_family)
     if problems:
         return problems
     from chatschema import schemas
 
-    # CHATSCHEMA_VERIFY_FAMILIES: the families whose validators and examples to check (default: all)
-    families = set(os.environ.get("CHATSCHEMA_VERIFY_FAMILIES", "").split(",")) - {""} or set(chatschema.FAMILIES)
     for name in schemas.names():
         if name.split("/")[0] in families:
             problems += _type_examples(tree, schemas_dir, name)

@@ -291,3 +291,40 @@ def test_an_unreadable_example_is_one_line_naming_it(repo: Path, example: str, d
     first = proc.stderr.splitlines()[0]
     assert first.startswith(f"schemas/{example}: /: not a readable JSON example: ") and reason in first, first
     assert first.endswith("[examples]")
+
+
+def _verify_imports(tree: Path, families: str) -> list[str]:
+    """The problems codegen/verify_tree.py reports for `tree` when it verifies `families` ("": all)."""
+    env = {**os.environ, "PYTHONPATH": str(tree), "CHATSCHEMA_VERIFY_FAMILIES": families, "CHATSCHEMA_VERIFY_SKIP": ""}
+    script = ROOT / "codegen" / "verify_tree.py"
+    proc = subprocess.run(
+        [sys.executable, "-P", str(script), str(tree), str(tree / "schemas")],
+        capture_output=True,
+        text=True,
+        env=env,
+        check=False,
+    )
+    return proc.stdout.splitlines()
+
+
+def test_verify_imports_what_the_changed_families_can_break(tmp_path: Path) -> None:
+    """A family's own modules and every shared module that names it are imported; another family's
+    modules and shared modules that name none of the changed families were proven with the same files."""
+    package = tmp_path / "chatschema"
+    for folder in (package / "edited", package / "other"):
+        folder.mkdir(parents=True)
+    (package / "__init__.py").write_text('FAMILIES = ("edited", "other")\n')
+    (package / "edited" / "__init__.py").write_text("")
+    (package / "other" / "__init__.py").write_text("raise ImportError('other is broken')\n")
+    (package / "uses_edited.py").write_text(
+        "from chatschema import edited\nraise ImportError('needs a name edited lost')\n"
+    )
+    (package / "unrelated.py").write_text("raise ImportError('unrelated is broken')\n")
+    only_edited = _verify_imports(tmp_path, "edited")
+    assert len(only_edited) == 1 and "import chatschema.uses_edited failed" in only_edited[0]
+    every = _verify_imports(tmp_path, "")
+    assert [line.split(" failed")[0].split()[-1] for line in every] == [
+        "chatschema.other",
+        "chatschema.unrelated",
+        "chatschema.uses_edited",
+    ]
