@@ -40,7 +40,7 @@ from .layout import (
 )
 from .load import GRAMMARS, load_schemas
 from .model import FamilyModel, build_models
-from .pythongen import family_runs, run_all
+from .pythongen import Generator, family_runs
 from .render import family_view, render, shipped_schema
 from .typescript import (
     TypeCompilation,
@@ -188,7 +188,9 @@ class _TypeScriptUnits:
             self._cache.put("ts-shared", self._shared_key, {"cjs.json": json.dumps(shared, sort_keys=True).encode()})
 
 
-def _python_sources(families: dict[str, FamilyModel], todo: list[str], inputs: Path, tmp: Path) -> dict[str, str]:
+def _python_sources(
+    families: dict[str, FamilyModel], todo: list[str], inputs: Path, tmp: Path, generator: Generator
+) -> dict[str, str]:
     """Run datamodel-codegen for the families in `todo` into `tmp`; return the files rendered beside
     its output (each family's `__init__`s and shipped schemas), to be written after it."""
     scratch: dict[str, str] = {}
@@ -204,54 +206,78 @@ def _python_sources(families: dict[str, FamilyModel], todo: list[str], inputs: P
             scratch[f"{PACKAGE}/schemas/{name}/{f.name}"] = shipped_schema(name, f.name, f.contents)
         for g in family.grammars:
             scratch[f"{PACKAGE}/schemas/{name}/{GRAMMARS}/{g.name}.json"] = shipped_grammar(g)
-    run_all(runs)  # first: the generator writes a typeddicts/__init__.py of its own, replaced below
+    generator.run_all(runs)  # first: the generator writes a typeddicts/__init__.py of its own, replaced below
     for name in todo:
         rewrite_tree(tmp / PACKAGE / name)
     return scratch
 
 
-def _python_units(
-    root: Path, families: dict[str, FamilyModel], keys: dict[str, str], stamp: str, cache: Cache | None
-) -> Tree:
-    """Each family's generated Python package and the package `__init__`, from the cache where
+class _PythonUnits:
+    """Each family's generated Python package and the package `__init__`: from the cache where
     nothing they depend on changed, the rest generated and formatted in a scratch folder."""
-    tree: Tree = {}
-    init_key = digest(stamp, *sorted(families))
-    init_hit = cache.get("package-init", init_key, (f"{PACKAGE}/__init__.py",)) if cache else None
-    hits = {name: cache.get(f"py-{name}", keys[name], _family_prefixes(name)) for name in families} if cache else {}
-    todo = [name for name in sorted(families) if hits.get(name) is None]
-    for hit in [*hits.values(), init_hit]:
-        tree.update(hit or {})
-    with (
-        tempfile.TemporaryDirectory(prefix="chatschema-gen-") as tmp_name,
-        tempfile.TemporaryDirectory(prefix="chatschema-gen-inputs-") as inputs,
-    ):
-        tmp = Path(tmp_name)
-        scratch = _python_sources(families, todo, Path(inputs), tmp)
-        if init_hit is None:
-            scratch.update(_package_init(families))
-        for rel, text in scratch.items():
-            dest = tmp / rel
-            dest.parent.mkdir(parents=True, exist_ok=True)
-            dest.write_text(text, encoding="utf-8")
-        if scratch:
-            _ruff(["check", "--fix", "--unsafe-fixes", "--quiet"], root, tmp)
-            _ruff(["format", "--quiet"], root, tmp)
-        fresh = {
-            p.relative_to(tmp).as_posix(): p.read_bytes()
-            for p in sorted(tmp.rglob("*"))
-            if p.is_file() and not IGNORED.intersection(p.parts)
-        }
-    tree.update(fresh)
-    if cache is not None:
+
+    def __init__(
+        self, root: Path, families: dict[str, FamilyModel], keys: dict[str, str], stamp: str, cache: Cache | None
+    ) -> None:
+        self._root, self._families, self._keys, self._cache = root, families, keys, cache
+        self._init_key = digest(stamp, *sorted(families))
         init = f"{PACKAGE}/__init__.py"
-        if init_hit is None:
-            cache.put("package-init", init_key, {init: fresh[init]})
-        for name in todo:
-            cache.put(
-                f"py-{name}", keys[name], {p: d for p, d in fresh.items() if p.startswith(_family_prefixes(name))}
-            )
-    return tree
+        self._init_hit = cache.get("package-init", self._init_key, (init,)) if cache else None
+        hits = {name: cache.get(f"py-{name}", keys[name], _family_prefixes(name)) for name in families} if cache else {}
+        self.todo = [name for name in sorted(families) if hits.get(name) is None]
+        self.tree: Tree = {}
+        for hit in [*hits.values(), self._init_hit]:
+            self.tree.update(hit or {})
+        self._generator = Generator() if self.todo else None
+
+    def finish(self) -> Tree:
+        """Generate what the cache did not hold; the whole Python part of the tree."""
+        if not self.todo and self._init_hit is not None:
+            return self.tree
+        try:
+            fresh = self._generate()
+        finally:
+            self.close()
+        self.tree.update(fresh)
+        self._store(fresh)
+        return self.tree
+
+    def close(self) -> None:
+        """End the generator's process (at once if the build stopped before using it)."""
+        if self._generator is not None:
+            self._generator.close()
+
+    def _generate(self) -> Tree:
+        with (
+            tempfile.TemporaryDirectory(prefix="chatschema-gen-") as tmp_name,
+            tempfile.TemporaryDirectory(prefix="chatschema-gen-inputs-") as inputs,
+        ):
+            tmp = Path(tmp_name)
+            generator = self._generator
+            scratch = _python_sources(self._families, self.todo, Path(inputs), tmp, generator) if generator else {}
+            if self._init_hit is None:
+                scratch.update(_package_init(self._families))
+            for rel, text in scratch.items():
+                dest = tmp / rel
+                dest.parent.mkdir(parents=True, exist_ok=True)
+                dest.write_text(text, encoding="utf-8")
+            _ruff(["check", "--fix", "--unsafe-fixes", "--quiet"], self._root, tmp)
+            _ruff(["format", "--quiet"], self._root, tmp)
+            return {
+                p.relative_to(tmp).as_posix(): p.read_bytes()
+                for p in sorted(tmp.rglob("*"))
+                if p.is_file() and not IGNORED.intersection(p.parts)
+            }
+
+    def _store(self, fresh: Tree) -> None:
+        if self._cache is None:
+            return
+        init = f"{PACKAGE}/__init__.py"
+        if self._init_hit is None:
+            self._cache.put("package-init", self._init_key, {init: fresh[init]})
+        for name in self.todo:
+            prefixes = _family_prefixes(name)
+            self._cache.put(f"py-{name}", self._keys[name], {p: d for p, d in fresh.items() if p.startswith(prefixes)})
 
 
 def _output_files(root: Path, families: dict[str, FamilyModel], ts: _TypeScriptUnits) -> dict[str, str]:
@@ -281,8 +307,13 @@ def build(root: Path, cache: Cache | None = None) -> Tree:
     families = checked_schemas(root, cache)
     stamp = _generator_stamp(root)
     keys = {name: _family_key(stamp, fam) for name, fam in families.items()}
-    typescript = _TypeScriptUnits(families, keys, stamp, cache)  # Node works while Python generates
-    tree = _python_units(root, families, keys, stamp, cache)
+    python = _PythonUnits(root, families, keys, stamp, cache)  # forks the generator: before any thread
+    try:
+        typescript = _TypeScriptUnits(families, keys, stamp, cache)  # Node works while Python generates
+    except BaseException:
+        python.close()
+        raise
+    tree = python.finish()
     typescript.finish()
     tree.update({rel: text.encode("utf-8") for rel, text in _output_files(root, families, typescript).items()})
     return dict(sorted(tree.items()))

@@ -328,3 +328,31 @@ def test_verify_imports_what_the_changed_families_can_break(tmp_path: Path) -> N
         "chatschema.unrelated",
         "chatschema.uses_edited",
     ]
+
+
+def _generator_run(folder: Path, schema: str) -> list[str]:
+    """datamodel-codegen arguments for one schema file in `folder`."""
+    folder.mkdir()
+    (folder / "s.json").write_text(schema)
+    return ["--input", str(folder), "--input-file-type", "jsonschema", "--output-model-type",
+            "pydantic_v2.BaseModel", "--formatters", "builtin", "--output", str(folder / "out")]  # fmt: skip
+
+
+@pytest.mark.parametrize("where", ["this process", "a warm process of its own"])
+def test_every_generator_run_runs_and_a_failure_names_its_input(tmp_path: Path, where: str) -> None:
+    from codegen.pythongen import PARALLEL_BYTES, Generator, run_all
+
+    padding = "x" * PARALLEL_BYTES  # two runs this large go to two forked workers
+    good = [
+        _generator_run(tmp_path / f"good{i}", json.dumps({"title": f"T{i}", "type": "object", "description": padding}))
+        for i in range(2)
+    ]
+    broken = _generator_run(tmp_path / "broken", '{"title": "B", ')  # not JSON
+
+    def run(runs: list[list[str]]) -> None:
+        (run_all if where == "this process" else Generator().run_all)(runs)
+
+    run(good)
+    assert all((tmp_path / f"good{i}" / "out").exists() for i in range(2))
+    with pytest.raises(RuntimeError, match=f"datamodel-codegen failed on {tmp_path / 'broken'}: "):
+        run([*good, broken])
