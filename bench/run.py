@@ -264,6 +264,8 @@ def dask_runs(path: Path, count: int, jobs2_rate: float, block_sizes: list[str],
                 f"{format_bytes(parse_bytes(size)):>10} {blocks:>6} {elapsed:>8.2f} {rate:>10,.0f} {rate / 2:>10,.0f} "
                 f"{rate / jobs2_rate:>10.2f}   {runs}"
             )
+        for size in block_sizes:
+            print(task_profile(client, path, parse_bytes(size)))
     cmd = [sys.executable, "-m", "chatschema", "validate", "--schema", "docent/ChatMessage", "--backend", "fast"]
     start = time.perf_counter()
     proc = subprocess.run(
@@ -277,6 +279,40 @@ def dask_runs(path: Path, count: int, jobs2_rate: float, block_sizes: list[str],
     print(
         f"chatschema validate --dask local --jobs 2, end to end (cluster start-up included): {elapsed:.2f} s, "
         f"{count / elapsed:,.0f} msg/s, {count / elapsed / jobs2_rate:.2f} x --jobs 2; {summary}"
+    )
+
+
+def task_profile(client: Any, path: Path, block_size: int) -> str:
+    """Where one more run's time goes, from Dask's task stream: each worker's busy time by action
+    (compute, transfer, deserialize...), the lead before the first task starts (the graph built
+    and sent, the blocks placed), the tail after the last ends (counts gathered, problems brought
+    back), and what is left: the workers idle between tasks (scheduling)."""
+    from distributed import get_task_stream
+
+    from chatschema.dask import validate
+
+    with get_task_stream(client) as stream:
+        start = time.time()
+        report = validate(str(path), "docent/ChatMessage", client=client, backend="fast", block_size=block_size)
+        sum(len(r.problems) for r in report.results())
+        end = time.time()
+        report.release()
+    busy: dict[str, float] = {}
+    for record in stream.data:
+        for span in record["startstops"]:
+            busy[span["action"]] = busy.get(span["action"], 0.0) + span["stop"] - span["start"]
+    spans = [span for record in stream.data for span in record["startstops"]]
+    lead = min(span["start"] for span in spans) - start
+    tail = end - max(span["stop"] for span in spans)
+    workers = len(client.scheduler_info()["workers"])
+    capacity = workers * (end - start)
+    idle = capacity - sum(busy.values()) - workers * (lead + tail)
+    tasks = len(stream.data)
+    actions = ", ".join(f"{action} {seconds:.2f} s" for action, seconds in sorted(busy.items(), key=lambda a: -a[1]))
+    return (
+        f"per-task profile, {block_size >> 20} MiB blocks: {tasks} tasks in {end - start:.2f} s on {workers} workers "
+        f"({capacity:.2f} worker-s): {actions} (compute {busy.get('compute', 0.0) / tasks * 1e3:.1f} ms a task); "
+        f"lead {lead:.2f} s and tail {tail:.2f} s with the workers waiting; idle between tasks {idle:.2f} worker-s"
     )
 
 
