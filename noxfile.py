@@ -108,11 +108,12 @@ def build(session: nox.Session) -> None:
 def bench(session: nox.Session) -> None:
     """Validation benchmark: messages/s of every validator, `chatschema validate` on 1,000,000 messages, Dask,
     stream reassembly, `chatschema convert` against `validate`, the default `--jobs` against one and two
-    processes, and the npm package's `violations()` against ajv's all-errors validator on invalid payloads.
+    processes, the npm package's `violations()` against ajv's all-errors validator on invalid payloads, and
+    the schema-edit loop (bench_codegen's benchmark, 3 rounds).
 
     Arguments go to bench/run.py, e.g. `nox -s bench -- --count 5000 --e2e-count 200000`.
     """
-    session.install("-r", "requirements/test.txt")
+    session.install("-r", "requirements/test.txt", "nox==2026.10.20")  # nox: the README's regenerate command, timed
     session.install("--no-deps", "-e", ".")
     session.run("python", "bench/run.py", *session.posargs)
     session.run("python", "bench/streams.py")
@@ -122,13 +123,14 @@ def bench(session: nox.Session) -> None:
     session.run("python", "-m", "codegen", "setup-node")
     session.run("python", "bench/diff.py")
     session.run("python", "bench/violations.py")
+    session.run("python", "bench/codegen.py", "--repeat", "3")
 
 
 @nox.session
 def bench_codegen(session: nox.Session) -> None:
     """Schema-edit loop benchmark: generate (clean, warm, after a schema edit) against one plain
     datamodel-codegen call, as ratios from one run. `nox -s bench_codegen -- --repeat 9`."""
-    session.install("-r", "requirements/codegen.txt")
+    session.install("-r", "requirements/codegen.txt", "nox==2026.10.20")  # nox: the README's command is timed whole
     session.run("python", "-m", "codegen", "setup-node")
     session.run("python", "bench/codegen.py", *session.posargs)
 
