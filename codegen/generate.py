@@ -385,7 +385,8 @@ def verify(root: Path, staging: Path, changed: set[str] | None = None, families:
     a process of its own: Python (codegen/verify_tree.py) and Node (codegen/verify_tree.cjs), side
     by side. `changed` (paths relative to the root) lets an optional extra's unchanged subpackage go
     unimported; `families` limits the modules imported (theirs, and the shared ones that name
-    them), the validators built and the examples checked to those families (default: all). RuntimeError with one line per problem if either does not work."""
+    them), the validators built and the examples checked to those families (default: all).
+    RuntimeError with one line per problem if either does not work."""
     skip = [
         f"{PACKAGE}.{extra}"
         for extra in _EXTRA_PACKAGES
