@@ -21,6 +21,8 @@ import time
 from collections.abc import Callable
 from pathlib import Path
 
+from checkout import commit
+
 ROOT = Path(__file__).resolve().parent.parent
 README_REGENERATE = "python3 -m nox -s generate"
 
@@ -137,7 +139,7 @@ def main(argv: list[str] | None = None) -> int:
                 times[name].append(run())
     medians = {name: statistics.median(values) for name, values in times.items()}
     base = medians["plain datamodel-codegen on schemas/ (1 call)"]
-    print(f"codegen benchmark: median of {args.repeat} runs each, round-robin, {os.cpu_count()} cores")
+    print(f"codegen benchmark at {commit()}: median of {args.repeat} runs each, round-robin, {os.cpu_count()} cores")
     print(f"{'scenario':<56} {'seconds':>8} {'ratio':>7}")
     for name, value in medians.items():
         print(f"{name:<56} {value:8.2f} {value / base:6.2f}x")

@@ -51,6 +51,7 @@ from pydantic import TypeAdapter, ValidationError
 
 sys.path.insert(0, str(Path(__file__).parent))
 
+from checkout import commit
 from corpus import generate
 
 from chatschema import schemas
@@ -365,7 +366,7 @@ def main() -> int:
     parser.add_argument("--dask-block-sizes", default="8MiB,16MiB,32MiB,128MiB", help="Dask block sizes to compare")
     args = parser.parse_args()
     print(
-        f"# chatschema validation benchmark (seed {args.seed}, {os.cpu_count()} CPUs, "
+        f"# chatschema validation benchmark at {commit()} (seed {args.seed}, {os.cpu_count()} CPUs, "
         f"load average {os.getloadavg()[0]:.2f})"
     )
     rates = {union: measure(union, args.count, args.repeats, args.seed) for union in UNIONS}
