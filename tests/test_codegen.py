@@ -356,3 +356,30 @@ def test_every_generator_run_runs_and_a_failure_names_its_input(tmp_path: Path, 
     assert all((tmp_path / f"good{i}" / "out").exists() for i in range(2))
     with pytest.raises(RuntimeError, match=f"datamodel-codegen failed on {tmp_path / 'broken'}: "):
         run([*good, broken])
+
+
+def test_verify_names_each_type_without_a_validator(tmp_path: Path) -> None:
+    """The validators of a family are built together; when that fails, each type that has none is named."""
+    package = tmp_path / "chatschema" / "edited"
+    (package / "typeddicts").mkdir(parents=True)
+    (tmp_path / "chatschema" / "__init__.py").write_text('FAMILIES = ("edited",)\n')
+    types = "class NoSchema:  # a plain class: Pydantic has no validator for it\n    pass\n\nFine = int\n"
+    (package / "__init__.py").write_text(types)
+    (package / "typeddicts" / "__init__.py").write_text(types)
+    probe = (
+        "import sys, pathlib\n"
+        f"sys.path.insert(0, {str(ROOT / 'codegen')!r})\n"
+        "import verify_tree\n"
+        "tree = pathlib.Path(sys.argv[1])\n"
+        "print(verify_tree._validators(tree, 'edited', ['Fine', 'NoSchema']))\n"
+        "print(verify_tree._validators(tree, 'edited', ['Fine']))\n"
+    )
+    env = {**os.environ, "PYTHONPATH": str(tmp_path)}
+    proc = subprocess.run(
+        [sys.executable, "-c", probe, str(tmp_path)], cwd=tmp_path, capture_output=True, text=True, env=env, check=False
+    )
+    assert proc.returncode == 0, proc.stderr
+    failing, fine = proc.stdout.splitlines()
+    assert "chatschema.edited.NoSchema: no validator:" in failing
+    assert "chatschema.edited.typeddicts.NoSchema: no validator:" in failing
+    assert "Fine" not in failing and fine == "[]"
