@@ -1,7 +1,10 @@
-"""How fast the schema-edit loop is: `python -m codegen generate` against one plain datamodel-codegen call.
+"""How fast the schema-edit loop is: `python -m codegen generate`, and the README's regenerate command
+whole (`python3 -m nox -s generate`, with the checkout's nox environments), against one plain
+datamodel-codegen call.
 
 Everything runs in a scratch copy of the repository (schemas, codegen, both packages, generated, vectors), so that
-edits and caches never touch the checkout. Each scenario runs `--repeat` times, round-robin with
+edits and caches never touch the checkout. Each edit is new (a numbered sentence in a description),
+so no cache holds the edited family. Each scenario runs `--repeat` times, round-robin with
 the others, and the medians are printed as seconds and as ratios to the plain call of the same run,
 so that the load of a shared machine weighs on all of them alike.
 
