@@ -139,6 +139,7 @@ async function main() {
     const out = await esbuild.transform(modules[path], { format: "cjs", platform: "node", target: "node18", sourcefile: path });
     cjs[path] = out.code;
   }
+  await esbuild.stop(); // its service process, reaped here rather than left behind as a zombie
   process.stdout.write(JSON.stringify({ validators, cjs }));
 }
 
