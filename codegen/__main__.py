@@ -10,10 +10,10 @@ import sys
 from pathlib import Path
 
 from .cache import CACHE_DIR, Cache
-from .errors import CodegenError
-from .generate import build, diff, read_tree, verification_keys, verify, write_tree
-from .load import load_schemas
-from .typescript import node_modules, setup_node
+from .warm import WarmGenerator
+
+# The rest of codegen is imported in the functions that need it: `generate` starts its warm
+# generator process (codegen/warm.py) first, and that process need not inherit it.
 
 
 def _parser() -> argparse.ArgumentParser:
@@ -41,12 +41,14 @@ def main(argv: list[str] | None = None) -> int:
         return _lint(root)
     if args.command == "setup-node":
         return _setup_node(args.force)
+    generator = WarmGenerator()  # first, while the rest of codegen is imported (codegen/warm.py)
     cache = None if args.no_cache else Cache(root / CACHE_DIR)
-    return _check(root, cache) if args.check else _generate(root, cache)
+    return _check(root, cache, generator) if args.check else _generate(root, cache, generator)
 
 
 def _lint(root: Path) -> int:
     from .lint import lint  # jsonschema and its meta-schemas: loaded only when lint runs
+    from .load import load_schemas
 
     files, problems = load_schemas(root)
     problems += lint(files)
@@ -56,6 +58,8 @@ def _lint(root: Path) -> int:
 
 
 def _setup_node(force: bool) -> int:
+    from .typescript import node_modules, setup_node
+
     try:
         setup_node(force=force)
     except RuntimeError as exc:
@@ -65,10 +69,13 @@ def _setup_node(force: bool) -> int:
     return 0
 
 
-def _build(root: Path, cache: Cache | None) -> dict[str, bytes] | None:
+def _build(root: Path, cache: Cache | None, generator: WarmGenerator) -> dict[str, bytes] | None:
     """The new generated files, or None after printing why there are none."""
+    from .errors import CodegenError
+    from .generate import build
+
     try:
-        return build(root, cache)
+        return build(root, cache, generator)
     except CodegenError as exc:
         for problem in exc.problems:
             print(problem, file=sys.stderr)
@@ -78,9 +85,11 @@ def _build(root: Path, cache: Cache | None) -> dict[str, bytes] | None:
     return None
 
 
-def _check(root: Path, cache: Cache | None) -> int:
+def _check(root: Path, cache: Cache | None, generator: WarmGenerator) -> int:
     """`generate --check`: exit 1 with a diff if a generated file is stale."""
-    tree = _build(root, cache)
+    from .generate import diff, read_tree
+
+    tree = _build(root, cache, generator)
     if tree is None:
         return 1
     changes = diff(read_tree(root), tree)
@@ -92,9 +101,11 @@ def _check(root: Path, cache: Cache | None) -> int:
     return 0
 
 
-def _generate(root: Path, cache: Cache | None) -> int:
+def _generate(root: Path, cache: Cache | None, generator: WarmGenerator) -> int:
     """`generate`: prove the new files against the examples, then write those that changed."""
-    tree = _build(root, cache)
+    from .generate import read_tree, verification_keys, verify, write_tree
+
+    tree = _build(root, cache, generator)
     if tree is None:
         return 1
     current = read_tree(root)

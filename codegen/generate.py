@@ -40,7 +40,7 @@ from .layout import (
 )
 from .load import GRAMMARS, load_schemas
 from .model import FamilyModel, build_models
-from .pythongen import Generator, family_runs
+from .pythongen import family_runs
 from .render import family_view, render, shipped_schema
 from .typescript import (
     TypeCompilation,
@@ -55,6 +55,7 @@ from .typescript import (
     type_declarations,
 )
 from .versions import read_versions
+from .warm import WarmGenerator
 
 CODEGEN = Path(__file__).parent
 PACKAGE = PYTHON_PACKAGE
@@ -189,7 +190,7 @@ class _TypeScriptUnits:
 
 
 def _python_sources(
-    families: dict[str, FamilyModel], todo: list[str], inputs: Path, tmp: Path, generator: Generator
+    families: dict[str, FamilyModel], todo: list[str], inputs: Path, tmp: Path, generator: WarmGenerator
 ) -> dict[str, str]:
     """Run datamodel-codegen for the families in `todo` into `tmp`; return the files rendered beside
     its output (each family's `__init__`s and shipped schemas), to be written after it."""
@@ -217,7 +218,13 @@ class _PythonUnits:
     nothing they depend on changed, the rest generated and formatted in a scratch folder."""
 
     def __init__(
-        self, root: Path, families: dict[str, FamilyModel], keys: dict[str, str], stamp: str, cache: Cache | None
+        self,
+        root: Path,
+        families: dict[str, FamilyModel],
+        keys: dict[str, str],
+        stamp: str,
+        cache: Cache | None,
+        generator: WarmGenerator | None,
     ) -> None:
         self._root, self._families, self._keys, self._cache = root, families, keys, cache
         self._init_key = digest(stamp, *sorted(families))
@@ -228,7 +235,9 @@ class _PythonUnits:
         self.tree: Tree = {}
         for hit in [*hits.values(), self._init_hit]:
             self.tree.update(hit or {})
-        self._generator = Generator() if self.todo else None
+        if not self.todo and generator is not None:
+            generator.close()  # nothing to generate: ended while it warms up
+        self._generator = (generator or WarmGenerator()) if self.todo else None
 
     def finish(self) -> Tree:
         """Generate what the cache did not hold; the whole Python part of the tree."""
@@ -297,17 +306,23 @@ def _output_files(root: Path, families: dict[str, FamilyModel], ts: _TypeScriptU
     return files
 
 
-def build(root: Path, cache: Cache | None = None) -> Tree:
+def build(root: Path, cache: Cache | None = None, generator: WarmGenerator | None = None) -> Tree:
     """Lint the schemas and build every generated file in memory, by path relative to `root`.
 
     With a cache, each family's Python package and TypeScript declarations are taken from it when
-    nothing they depend on changed; the result is byte-identical either way. Raises CodegenError
-    listing every schema problem, or RuntimeError if a tool failed.
+    nothing they depend on changed; the result is byte-identical either way. `generator`: one
+    started early (`python -m codegen` does), else one is started if a family needs generating; the
+    build ends it. Raises CodegenError listing every schema problem, or RuntimeError if a tool failed.
     """
-    families = checked_schemas(root, cache)
+    try:
+        families = checked_schemas(root, cache)
+    except BaseException:
+        if generator is not None:
+            generator.close()
+        raise
     stamp = _generator_stamp(root)
     keys = {name: _family_key(stamp, fam) for name, fam in families.items()}
-    python = _PythonUnits(root, families, keys, stamp, cache)  # forks the generator: before any thread
+    python = _PythonUnits(root, families, keys, stamp, cache, generator)  # may fork the generator: before any thread
     try:
         typescript = _TypeScriptUnits(families, keys, stamp, cache)  # Node works while Python generates
     except BaseException:

@@ -235,34 +235,16 @@ def _viewed_file(family: FamilyModel, file: str, text: str, views: dict[str, Vie
 PARALLEL_BYTES = 40_000
 
 
-class Generator:
-    """datamodel-codegen in a process of its own, forked as soon as a build knows it will generate:
-    the generator's first run imports most of itself (about 0.4 s), which it does there while the
-    build reads the cache, starts Node and lays out the inputs. Fork it before any thread starts."""
-
-    def __init__(self) -> None:
-        self._pool = ProcessPoolExecutor(1, mp_context=multiprocessing.get_context("fork"))
-        self._pool.submit(_warm_up)
-
-    def run_all(self, runs: list[list[str]]) -> None:
-        """Run every generator run (see `run_all`) in the warm process."""
-        _raise_first(self._pool.submit(_failures, runs).result())
-
-    def close(self) -> None:
-        """End the process (once its warm-up is over, if nothing else was asked of it)."""
-        self._pool.shutdown(cancel_futures=True)
-
-
 def run_all(runs: list[list[str]]) -> None:
     """Run every generator run, in parallel where it pays; raise RuntimeError naming the first failure."""
-    _raise_first(_failures(runs))
+    raise_first(failures(runs))
 
 
-def _failures(runs: list[list[str]]) -> list[tuple[str, str]]:
+def failures(runs: list[list[str]]) -> list[tuple[str, str]]:
     """Each failed run's input and error message, after running them all."""
     runs = sorted(runs, key=_input_bytes, reverse=True)  # the largest first: workers end together
     workers = min(len(runs), os.cpu_count() or 1)
-    _warm_up()  # before any fork: the workers inherit a warm generator
+    warm_up()  # before any fork: the workers inherit a warm generator
     if workers > 1 and sum(map(_input_bytes, runs[1:])) > PARALLEL_BYTES:
         with ProcessPoolExecutor(workers, mp_context=multiprocessing.get_context("fork")) as pool:
             errors = list(pool.map(run_generator, runs))
@@ -271,8 +253,9 @@ def _failures(runs: list[list[str]]) -> list[tuple[str, str]]:
     return [(args[args.index("--input") + 1], error) for args, error in zip(runs, errors, strict=True) if error]
 
 
-def _raise_first(failures: list[tuple[str, str]]) -> None:
-    for source, error in failures[:1]:
+def raise_first(failed: list[tuple[str, str]]) -> None:
+    """RuntimeError naming the first of `failed` (input, error), if any."""
+    for source, error in failed[:1]:
         raise RuntimeError(f"datamodel-codegen failed on {source}: {error}")
 
 
@@ -283,7 +266,7 @@ def _input_bytes(args: list[str]) -> int:
 
 
 @functools.cache
-def _warm_up() -> None:
+def warm_up() -> None:
     """Run the generator once on a one-line schema: its first run imports Pydantic and most of
     itself (about 0.3 s), which a forked worker would otherwise pay again."""
     with tempfile.TemporaryDirectory(prefix="chatschema-warm-") as tmp:

@@ -340,7 +340,8 @@ def _generator_run(folder: Path, schema: str) -> list[str]:
 
 @pytest.mark.parametrize("where", ["this process", "a warm process of its own"])
 def test_every_generator_run_runs_and_a_failure_names_its_input(tmp_path: Path, where: str) -> None:
-    from codegen.pythongen import PARALLEL_BYTES, Generator, run_all
+    from codegen.pythongen import PARALLEL_BYTES, run_all
+    from codegen.warm import WarmGenerator
 
     padding = "x" * PARALLEL_BYTES  # two runs this large go to two forked workers
     good = [
@@ -350,7 +351,14 @@ def test_every_generator_run_runs_and_a_failure_names_its_input(tmp_path: Path, 
     broken = _generator_run(tmp_path / "broken", '{"title": "B", ')  # not JSON
 
     def run(runs: list[list[str]]) -> None:
-        (run_all if where == "this process" else Generator().run_all)(runs)
+        if where == "this process":
+            run_all(runs)
+            return
+        generator = WarmGenerator()
+        try:
+            generator.run_all(runs)
+        finally:
+            generator.close()
 
     run(good)
     assert all((tmp_path / f"good{i}" / "out").exists() for i in range(2))
@@ -383,3 +391,21 @@ def test_verify_names_each_type_without_a_validator(tmp_path: Path) -> None:
     assert "chatschema.edited.NoSchema: no validator:" in failing
     assert "chatschema.edited.typeddicts.NoSchema: no validator:" in failing
     assert "Fine" not in failing and fine == "[]"
+
+
+def test_a_warm_generator_never_holds_up_the_exit() -> None:
+    """Started and never closed (a build that failed early), or closed twice: the program still
+    ends at once, and so does the generator's process."""
+    probe = (
+        "from codegen.warm import WarmGenerator\n"
+        "left_open = WarmGenerator()\n"
+        "closed = WarmGenerator()\n"
+        "closed.close()\n"
+        "closed.close()\n"
+        "print(left_open._process.pid)\n"
+    )
+    proc = subprocess.run([sys.executable, "-c", probe], cwd=ROOT, capture_output=True, text=True, timeout=60)
+    assert proc.returncode == 0, proc.stderr
+    pid = int(proc.stdout)
+    with pytest.raises(ProcessLookupError):
+        os.kill(pid, 0)  # gone (reaped by the program that started it)
