@@ -1,8 +1,9 @@
 """Run datamodel-code-generator on families: Pydantic v2 models and TypedDicts.
 
 The generator runs in-process (its CLI entry point, so flags mean what they mean on the command
-line), in forked workers when there is more than one run and more than one core: each run is
-independent, and a fork inherits the already-imported generator for free.
+line), warmed up once, then forked into workers when the work is large enough to pay for them:
+each run is independent, and a fork inherits the warm generator for free. `python -m codegen`
+runs it all in a process started first thing (codegen/warm.py).
 """
 
 from __future__ import annotations
