@@ -7,12 +7,12 @@ import re
 import sys
 import warnings
 from datetime import datetime
-from typing import Any, NoReturn, Self
+from typing import Any, Self
 
 from pydantic import BaseModel, ConfigDict, ValidationError
 from pydantic_core import PydanticSerializationError, to_jsonable_python
 
-from chatschema._errors import bounded
+from chatschema._errors import raise_bounded
 
 TYPEDDICT_CONFIG = ConfigDict(strict=True, extra="allow")
 """Config of every generated TypedDict: strict like the models, and unknown keys kept (the schemas
@@ -45,7 +45,7 @@ class SchemaModel(BaseModel):
         try:
             super().__init__(**data)
         except ValidationError as exc:
-            _raise_bounded(exc)
+            raise_bounded(exc)
 
     __init__.__pydantic_base_init__ = True  # type: ignore[attr-defined]  # not a custom __init__: no per-instance call
 
@@ -55,7 +55,7 @@ class SchemaModel(BaseModel):
         try:
             return super().model_validate(obj, **kwargs)
         except ValidationError as exc:
-            _raise_bounded(exc)
+            raise_bounded(exc)
 
     @classmethod
     def model_validate_json(cls, json_data: str | bytes | bytearray, **kwargs: Any) -> Self:
@@ -63,7 +63,7 @@ class SchemaModel(BaseModel):
         try:
             return super().model_validate_json(json_data, **kwargs)
         except ValidationError as exc:
-            _raise_bounded(exc)
+            raise_bounded(exc)
 
     def model_dump_json(self, **kwargs: Any) -> str:
         """Pydantic's `model_dump_json`; a payload nested deeper than pydantic-core serializes (255
@@ -111,13 +111,6 @@ class SchemaModel(BaseModel):
                 message = deprecation_message(cls.__name__, info.alias or name, info.description)
                 info.deprecated = message
                 setattr(cls, name, _DeprecatedField(name, message))
-
-
-def _raise_bounded(exc: ValidationError) -> NoReturn:
-    shorter = bounded(exc)
-    if shorter is exc:
-        raise exc
-    raise shorter from None
 
 
 _REPLACEMENT = re.compile(r"\b[Uu]se (`[^`]+`(?:(?:,| or| and) `[^`]+`)*)")

@@ -10,7 +10,7 @@ and its length. A `TypeAdapter` of the TypedDicts is Pydantic's own, and is not 
 from __future__ import annotations
 
 from functools import cache
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, NoReturn
 
 if TYPE_CHECKING:
     from pydantic import ValidationError
@@ -37,6 +37,14 @@ def bounded(exc: ValidationError) -> ValidationError:
 
     details = [_details(error) for error in errors]
     return ValidationError.from_exception_data(exc.title, details)
+
+
+def raise_bounded(exc: ValidationError) -> NoReturn:
+    """Raise `bounded(exc)`: `exc` itself, or its shortened copy in its place."""
+    shorter = bounded(exc)
+    if shorter is exc:
+        raise exc
+    raise shorter from None
 
 
 def _long_tag(error: Any) -> bool:

@@ -255,12 +255,9 @@ def _validated(adapter: TypeAdapter[T], value: Any) -> T:
     """`adapter.validate_python(value)`, its errors bounded in size (`chatschema._errors`)."""
     from pydantic import ValidationError
 
-    from chatschema._errors import bounded
+    from chatschema._errors import raise_bounded
 
     try:
         return adapter.validate_python(value)
     except ValidationError as exc:
-        shorter = bounded(exc)
-        if shorter is exc:
-            raise
-        raise shorter from None
+        raise_bounded(exc)
