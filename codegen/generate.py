@@ -15,6 +15,7 @@ import os
 import shutil
 import subprocess
 import sys
+import sysconfig
 import tempfile
 import tomllib
 from collections.abc import Callable
@@ -63,8 +64,15 @@ PACKAGE = PYTHON_PACKAGE
 Tree = dict[str, bytes]  # path relative to the repository root -> file contents
 
 
+@functools.cache
+def _ruff_command() -> list[str]:
+    """The ruff binary pip put beside this interpreter: `python -m ruff` starts an interpreter only to exec it."""
+    binary = Path(sysconfig.get_path("scripts")) / ("ruff.exe" if os.name == "nt" else "ruff")
+    return [str(binary)] if binary.is_file() else [sys.executable, "-m", "ruff"]
+
+
 def _ruff(args: list[str], root: Path, target: Path) -> None:
-    cmd = [sys.executable, "-m", "ruff", *args, "--config", str(root / "pyproject.toml"), str(target)]
+    cmd = [*_ruff_command(), *args, "--config", str(root / "pyproject.toml"), str(target)]
     proc = subprocess.run(cmd, capture_output=True, text=True, check=False)
     if proc.returncode != 0:
         raise RuntimeError(f"ruff {args[0]} failed on generated code:\n{proc.stdout}{proc.stderr}")

@@ -28,15 +28,19 @@ if (api) {
   // The shipped schema files, for users who compile at run time: per file, and each family's bundle.
   const families = Object.entries(api.index.families).filter(([name]) => checked(name)).map(([, f]) => f);
   const entries = Object.entries(api.index.schemas).filter(([name]) => checked(name.split("/")[0])).map(([, e]) => e);
+  // One ajv for both (the files' and the bundles' `$id`s differ): each createAjv compiles the 2020-12
+  // meta-schemas again, which took as long as the family's own schemas. A failure starts a fresh one.
+  let ajv = null;
   for (const [label, files] of [
     ["files", families.flatMap((f) => f.files)],
     ["bundle", families.map((f) => f.bundle)],
   ]) {
     try {
-      const ajv = require(path.join(pkg, "ajv.js")).createAjv();
+      ajv = ajv || require(path.join(pkg, "ajv.js")).createAjv();
       for (const file of files) ajv.addSchema(JSON.parse(require("fs").readFileSync(path.join(pkg, file), "utf8")));
       for (const entry of entries) ajv.getSchema(label === "files" ? entry.$id : entry.bundle_id);
     } catch (err) {
+      ajv = null;
       problems.push(`npm: schemas (${label}): ajv cannot compile them: ${String(err && err.message).split("\n")[0]}`);
     }
   }
@@ -82,7 +86,10 @@ if (fs.existsSync(path.join(pkg, "stream.js"))) {
 }
 // The ES module build, family by family (esm/index.js also loads ajv, which Node's ESM resolution
 // finds only in an installed package, not through NODE_PATH; tests/test_ts_package.py runs it so).
-const esmModules = api ? [...Object.keys(api.index.families), ...(fs.existsSync(path.join(pkg, "stream.js")) ? ["stream"] : [])] : [];
+// The ES modules of the families verified (and the stream reader's with Letta's).
+const esmModules = api
+  ? [...Object.keys(api.index.families).filter(checked), ...(checked("letta") && fs.existsSync(path.join(pkg, "stream.js")) ? ["stream"] : [])]
+  : [];
 Promise.all(
   esmModules.map((name) =>
     import(require("url").pathToFileURL(path.join(pkg, "esm", `${name}.js`)).href)

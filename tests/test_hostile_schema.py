@@ -706,3 +706,16 @@ def test_a_family_at_every_limit_generates(tmp_path: Path) -> None:
     _write_family(tmp_path, "evil", {"things.json": _sized_family(1000, 100, 256)})
     proc = _codegen(tmp_path, "generate", "--no-cache")
     assert proc.returncode == 0, proc.stderr[-3000:]
+
+
+def test_an_es_module_that_lacks_an_export_is_not_written_when_its_family_is_verified(tmp_path: Path) -> None:
+    before = _copy_generated(tmp_path)
+    broken = dict(before)
+    broken["npm/esm/swarm.js"] = before["npm/esm/swarm.js"].replace(b'export const version = "', b'const version = "')
+    with pytest.raises(RuntimeError) as info:
+        write_tree(tmp_path, broken, verify=lambda staging: verify(ROOT, staging, families={"swarm"}))
+    assert "npm/esm/swarm.js: lacks version of swarm.js" in str(info.value)
+    assert read_tree(tmp_path) == before
+    # verifying another family leaves swarm's modules alone, as the Python side leaves its imports
+    write_tree(tmp_path, broken, verify=lambda staging: verify(ROOT, staging, families={"bridgic"}))
+    assert read_tree(tmp_path)["npm/esm/swarm.js"] == broken["npm/esm/swarm.js"]
