@@ -56,7 +56,9 @@ WORKAROUNDS = ["--loader:.md=empty", "--loader:.ts=empty"]
 def baseline_package(rev: str, into: Path) -> Path:
     """The npm package as committed at `rev` (npm/, or generated/typescript before it moved), extracted under `into`."""
     for folder in ("npm", "generated/typescript"):
-        listed = subprocess.run(["git", "ls-tree", "--name-only", rev, folder], cwd=ROOT, capture_output=True, text=True)
+        listed = subprocess.run(
+            ["git", "ls-tree", "--name-only", rev, folder], cwd=ROOT, capture_output=True, text=True
+        )
         if listed.stdout.strip():
             break
     archive = subprocess.run(

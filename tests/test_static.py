@@ -7,7 +7,7 @@ import sys
 from pathlib import Path
 
 ROOT = Path(__file__).parent.parent
-TARGETS = ["codegen", "chatschema", "tests", "release", "noxfile.py"]
+TARGETS = ["codegen", "chatschema", "tests", "release", "bench", "noxfile.py"]
 
 
 def run(*cmd: str) -> subprocess.CompletedProcess[str]:
