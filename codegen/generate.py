@@ -15,7 +15,6 @@ import os
 import shutil
 import subprocess
 import sys
-import sysconfig
 import tempfile
 import tomllib
 from collections.abc import Callable
@@ -66,9 +65,14 @@ Tree = dict[str, bytes]  # path relative to the repository root -> file contents
 
 @functools.cache
 def _ruff_command() -> list[str]:
-    """The ruff binary pip put beside this interpreter: `python -m ruff` starts an interpreter only to exec it."""
-    binary = Path(sysconfig.get_path("scripts")) / ("ruff.exe" if os.name == "nt" else "ruff")
-    return [str(binary)] if binary.is_file() else [sys.executable, "-m", "ruff"]
+    """The binary `python -m ruff` would run, found as it finds it: that command starts an interpreter
+    only to exec it."""
+    try:
+        from ruff.__main__ import find_ruff_bin  # type: ignore[import-untyped]
+
+        return [os.fsdecode(find_ruff_bin())]
+    except (ImportError, FileNotFoundError):
+        return [sys.executable, "-m", "ruff"]  # fails as it always did, saying why
 
 
 def _ruff(args: list[str], root: Path, target: Path) -> None:

@@ -28,12 +28,14 @@ if (api) {
   // The shipped schema files, for users who compile at run time: per file, and each family's bundle.
   const families = Object.entries(api.index.families).filter(([name]) => checked(name)).map(([, f]) => f);
   const entries = Object.entries(api.index.schemas).filter(([name]) => checked(name.split("/")[0])).map(([, e]) => e);
-  // One ajv for both (the files' and the bundles' `$id`s differ): each createAjv compiles the 2020-12
-  // meta-schemas again, which took as long as the family's own schemas. A failure starts a fresh one.
+  // One ajv for both stages: each createAjv compiles the 2020-12 meta-schemas again, which took as
+  // long as a family's own schemas. The bundles go first, so that a bundle must resolve on its own
+  // (with the files loaded, a `$ref` to a file's `$id` would pass); no file refers to a bundle. A
+  // failure starts a fresh one.
   let ajv = null;
   for (const [label, files] of [
-    ["files", families.flatMap((f) => f.files)],
     ["bundle", families.map((f) => f.bundle)],
+    ["files", families.flatMap((f) => f.files)],
   ]) {
     try {
       ajv = ajv || require(path.join(pkg, "ajv.js")).createAjv();
@@ -86,10 +88,10 @@ if (fs.existsSync(path.join(pkg, "stream.js"))) {
 }
 // The ES module build, family by family (esm/index.js also loads ajv, which Node's ESM resolution
 // finds only in an installed package, not through NODE_PATH; tests/test_ts_package.py runs it so).
-// The ES modules of the families verified (and the stream reader's with Letta's).
-const esmModules = api
-  ? [...Object.keys(api.index.families).filter(checked), ...(checked("letta") && fs.existsSync(path.join(pkg, "stream.js")) ? ["stream"] : [])]
-  : [];
+// Only the families verified, as on the Python side: a change to a shared file verifies them all.
+// The stream reader ships with Letta alone (codegen/layout.py, FAMILY_TS_MODULES).
+const withStream = checked("letta") && fs.existsSync(path.join(pkg, "stream.js"));
+const esmModules = api ? [...Object.keys(api.index.families).filter(checked), ...(withStream ? ["stream"] : [])] : [];
 Promise.all(
   esmModules.map((name) =>
     import(require("url").pathToFileURL(path.join(pkg, "esm", `${name}.js`)).href)

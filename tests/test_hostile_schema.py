@@ -719,3 +719,17 @@ def test_an_es_module_that_lacks_an_export_is_not_written_when_its_family_is_ver
     # verifying another family leaves swarm's modules alone, as the Python side leaves its imports
     write_tree(tmp_path, broken, verify=lambda staging: verify(ROOT, staging, families={"bridgic"}))
     assert read_tree(tmp_path)["npm/esm/swarm.js"] == broken["npm/esm/swarm.js"]
+
+
+def test_a_bundle_that_needs_the_schema_files_is_not_written(tmp_path: Path) -> None:
+    before = _copy_generated(tmp_path)
+    bundle = json.loads(before["npm/schemas/swarm.bundle.json"])
+    # resolves only where the files are loaded too: a bundle must stand alone
+    bundle["$defs"]["BaseMessageRole"] = {
+        "$ref": "https://chatschema.dev/schemas/swarm/message.json#/$defs/BaseMessageRole"
+    }
+    broken = {**before, "npm/schemas/swarm.bundle.json": (json.dumps(bundle, indent=2) + "\n").encode()}
+    with pytest.raises(RuntimeError) as info:
+        write_tree(tmp_path, broken, verify=lambda staging: verify(ROOT, staging, families={"swarm"}))
+    assert "npm: schemas (bundle): ajv cannot compile them" in str(info.value)
+    assert read_tree(tmp_path) == before
