@@ -178,6 +178,9 @@ def refused(value: Any) -> tuple[tuple[Any, ...], str, str] | None:
     double's range. `(path, reason, keyword)`, the path as keys and indexes; None if it does not."""
     stack: list[tuple[Any, int]] = [(value, 0)]
     huge = False
+    # A value built in code may hold one container under many keys (`d = [d, d]` forty times over):
+    # walked as a tree, 2**40 visits. Each container is walked again only from deeper than before.
+    deepest: dict[int, int] = {}
     while stack:
         item, level = stack.pop()
         if isinstance(item, dict):
@@ -189,6 +192,9 @@ def refused(value: Any) -> tuple[tuple[Any, ...], str, str] | None:
             continue
         if level >= MAX_DEPTH:
             return (), f"nesting too deep: more than {MAX_DEPTH} levels", "maxDepth"
+        if deepest.get(id(item), -1) >= level:
+            continue
+        deepest[id(item)] = level
         stack.extend((child, level + 1) for child in children)
     return _first_huge(value) if huge else None
 
@@ -205,8 +211,13 @@ def _beyond_double(value: int) -> bool:
 
 def _first_huge(value: Any) -> tuple[tuple[Any, ...], str, str] | None:
     stack: list[tuple[Any, tuple[Any, ...]]] = [(value, ())]
+    walked: set[int] = set()  # a container met again holds nothing new (see `refused`)
     while stack:
         item, path = stack.pop()
+        if isinstance(item, dict | list | tuple):
+            if id(item) in walked:
+                continue
+            walked.add(id(item))
         if item.__class__ is int and _beyond_double(item):
             digits = item.bit_length() * 30103 // 100000 + 1  # about: str() of it may be refused
             return path, f"integer of about {digits:,} digits: beyond a double's range (about 1.8e308)", "maxNumber"

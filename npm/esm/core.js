@@ -132,23 +132,46 @@ export const MAX_DEPTH = 1024;
 /** Whether `value` nests arrays and objects more than MAX_DEPTH levels deep (one that holds itself
  * does): Python's rule, checked before the validators run, which would overflow the stack first. */
 export function nestedTooDeep(value) {
-  return value !== null && typeof value === "object" && deeperThanMax(value, 1);
+  if (value === null || typeof value !== "object") return false;
+  visits = 0;
+  const plain = deeperThanMax(value, 1, null);
+  // A value built in code may share a part under many keys (`d = [d, d]` forty times over): walked
+  // as a tree, that is 2^40 visits. Past a budget no tree of JSON text this size needs, the walk
+  // starts again remembering the deepest level each part was walked from, which bounds it.
+  return plain !== undefined ? plain : deeperThanMax(value, 1, new Map());
 }
 
-// Whether the container `item`, at `level` (1: the payload), holds containers deeper than MAX_DEPTH.
-// Recursive, at most MAX_DEPTH + 1 calls deep: no stack of its own to allocate for each payload, and
-// `for...in` over an object allocates nothing (Object.values would).
-function deeperThanMax(item, level) {
+const PLAIN_VISITS = 1 << 20;
+let visits = 0;
+
+// Whether the container `item`, at `level` (1: the payload), holds containers deeper than MAX_DEPTH;
+// undefined when a walk without `seen` went over its budget. Recursive, at most MAX_DEPTH + 1 calls
+// deep: no stack of its own to allocate for each payload, and `for...in` over an object allocates
+// nothing (Object.values would).
+function deeperThanMax(item, level, seen) {
   if (level > MAX_DEPTH) return true;
+  if (seen === null) {
+    if (++visits > PLAIN_VISITS) return undefined;
+  } else {
+    const before = seen.get(item);
+    if (before !== undefined && before >= level) return false; // walked from as deep already
+    seen.set(item, level);
+  }
   if (Array.isArray(item)) {
     for (let i = 0; i < item.length; i++) {
       const child = item[i];
-      if (child !== null && typeof child === "object" && deeperThanMax(child, level + 1)) return true;
+      if (child !== null && typeof child === "object") {
+        const found = deeperThanMax(child, level + 1, seen);
+        if (found !== false) return found;
+      }
     }
   } else {
     for (const key in item) {
       const child = item[key];
-      if (child !== null && typeof child === "object" && deeperThanMax(child, level + 1)) return true;
+      if (child !== null && typeof child === "object") {
+        const found = deeperThanMax(child, level + 1, seen);
+        if (found !== false) return found;
+      }
     }
   }
   return false;
@@ -180,7 +203,13 @@ export function keepsUnknown(options) {
   const mode = options === undefined || options === null ? undefined : options.unknown;
   if (mode === undefined || mode === "error") return false;
   if (mode === "keep") return true;
-  throw new TypeError(`unknown is "error" or "keep", not ${typeof mode === "string" ? JSON.stringify(mode) : String(mode)}`);
+  throw new TypeError(`unknown is "error" or "keep", not ${typeof mode === "string" ? JSON.stringify(mode) : describe(mode)}`);
+}
+
+// What a value is, for an error message, without its own toString (which may be missing or throw).
+function describe(value) {
+  if (value === null || (typeof value !== "object" && typeof value !== "function")) return String(value);
+  return Array.isArray(value) ? "an array" : typeof value === "object" ? "an object" : "a function";
 }
 
 /** A payload is not valid under a schema; `violations` lists the first MAX_VIOLATIONS, `omitted` counts the rest. */

@@ -120,3 +120,34 @@ def test_objects_nested_to_the_limit_are_read_one_more_is_malformed(
     _, out, err = run(["-s", "docent/ChatMessage", "--max-depth", str(limit), str(path)], parse_with=parse_with)
     assert counts(err) == (2, 1, 0, 1), out + err
     assert out.startswith(f"{path}:2: malformed: nesting too deep: more than {limit} levels")
+
+
+class _Walked(list[Any]):
+    """A list that counts how often it is walked, and stops a walk that re-walks shared parts as a tree."""
+
+    walks = 0
+
+    def __iter__(self) -> Any:
+        _Walked.walks += 1
+        if _Walked.walks > 10_000:
+            raise AssertionError("a shared part was walked once per path to it")
+        return super().__iter__()
+
+
+def test_a_part_shared_under_many_keys_is_walked_once_per_depth_not_once_per_path() -> None:
+    # `d = [d, d]` 40 times over: 2**40 paths, 41 lists. It used to hang the depth and number rules.
+    shared: Any = _Walked()
+    for _ in range(40):
+        shared = _Walked([shared, shared])
+    _Walked.walks = 0
+    assert schemas.violations({"role": "user", "content": "hi", "extra": shared}, "docent/ChatMessage") == []
+    assert _Walked.walks <= 2 * 41
+    _Walked.walks = 0
+    huge = {"role": "user", "content": "hi", "extra": [shared, _Walked([shared, 10**400])]}
+    assert [v.path for v in schemas.violations(huge, "docent/ChatMessage")] == ["$.extra[1][1]"]
+    too_deep: Any = []
+    for _ in range(MAX_DEPTH):
+        too_deep = [too_deep, too_deep]
+    assert [v.keyword for v in schemas.violations({"role": "user", "content": too_deep}, "docent/ChatMessage")] == [
+        "maxDepth"
+    ]

@@ -2,11 +2,14 @@
 
 from __future__ import annotations
 
+import json
+import shutil
+import subprocess
 from pathlib import Path
 from typing import Any
 
 from chatschema import schemas
-from tests.node import PACKAGE, run_node
+from tests.node import PACKAGE, node_env, run_node
 
 SCRIPT = """
 const chunks = [];
@@ -137,3 +140,30 @@ def test_node_applies_python_s_depth_rule_quotes_short_and_escapes_paths(tmp_pat
         assert lengths and all(length < 250 for length in lengths), lengths
     assert out["paths"] == [v.path for v in schemas.violations(keys, "docent/ToolParams")]
     assert "$.properties['a\\u000afake.jsonl:9: x\\u001b[31m']" in out["paths"]
+
+
+SHARED = """
+const c = require(process.argv[2]);
+let shared = [];
+for (let i = 0; i < 40; i++) shared = [shared, shared];  // 2**40 paths to 41 arrays
+let tooDeep = [];
+for (let i = 0; i < 1024; i++) tooDeep = [tooDeep, tooDeep];
+process.stdout.write(JSON.stringify([
+  c.isValid("docent/ChatMessage", { role: "user", content: "hi", extra: shared }),
+  c.violations("docent/ChatMessage", { role: "user", content: "hi", extra: shared }),
+  c.violations("docent/ChatMessage", { role: "user", content: "hi", extra: tooDeep }).map((v) => v.keyword),
+]));
+"""
+
+
+def test_node_walks_a_part_shared_under_many_keys_once_per_depth(tmp_path: Path) -> None:
+    # It used to walk every path: `d = [d, d]` 40 times over never finished. A time-out here is a hang.
+    script = tmp_path / "shared.cjs"
+    script.write_text(SHARED)
+    node = shutil.which("node")
+    assert node is not None
+    proc = subprocess.run(
+        [node, str(script), str(PACKAGE)], capture_output=True, text=True, env=node_env(), timeout=120, check=False
+    )
+    assert proc.returncode == 0, proc.stderr
+    assert json.loads(proc.stdout) == [True, [], ["maxDepth"]]
