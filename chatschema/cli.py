@@ -316,6 +316,11 @@ def main(argv: list[str] | None = None) -> int:
         with suppress(OSError):
             sys.stdout.close()
         return 1
+    except OSError as exc:  # writing failed (a full disk, /dev/full); each command reports what it cannot read
+        with suppress(OSError):
+            sys.stdout.close()  # not flushed again at exit, which would print a traceback
+        sys.stderr.write(f"chatschema {args.command or ''}: {exc}\n")
+        return USAGE_ERROR
 
 
 if __name__ == "__main__":

@@ -3,9 +3,12 @@
 from __future__ import annotations
 
 import json
+import os
 import re
 import subprocess
 import sys
+import threading
+import time
 from pathlib import Path
 from typing import Any
 
@@ -261,3 +264,76 @@ def test_a_lenient_conversion_sets_aside_stream_frames_of_later_types(tmp_path: 
         (None, "compaction_status"),
         (None, "trace_metadata"),
     ]
+
+
+class _Trickle:
+    """Standard input that gives at most 7 bytes a read, as a pipe gives what has arrived so far."""
+
+    def __init__(self, data: bytes) -> None:
+        self.data = data
+
+    def read(self, size: int = -1) -> bytes:
+        piece, self.data = self.data[: min(size, 7)], self.data[min(size, 7) :]
+        return piece
+
+
+def test_piped_input_is_read_to_its_end_not_one_read_of_it() -> None:
+    text = "".join(json.dumps(m) + "\n" for m in RESPONSE["messages"]).encode()
+    assert command._read(_Trickle(text), "-", 1 << 20) == text  # type: ignore[arg-type]
+    with pytest.raises(command._InputError, match="larger than --max-bytes"):
+        command._read(_Trickle(text), "-", len(text) - 1)  # type: ignore[arg-type]
+
+
+def test_a_fifo_is_read_whole_and_a_directory_is_named_as_such(tmp_path: Path) -> None:
+    fifo = tmp_path / "messages.jsonl"
+    os.mkfifo(fifo)
+    lines = [json.dumps(m) + "\n" for m in RESPONSE["messages"]]
+
+    def write() -> None:
+        with open(fifo, "w") as out:
+            for line in lines:
+                out.write(line)
+                out.flush()
+                time.sleep(0.05)
+
+    writer = threading.Thread(target=write)
+    writer.start()
+    done = _run("--from", "letta", str(fifo))
+    writer.join()
+    assert done.returncode == 0, done.stderr
+    (tmp_path / "plain").mkdir()
+    (tmp_path / "plain" / "messages.jsonl").write_text("".join(lines))
+    plain = _run("--from", "letta", str(tmp_path / "plain" / "messages.jsonl"))
+    assert _runs(done.stdout) == _runs(plain.stdout) and len(_runs(done.stdout)) == 1  # every line, as from a file
+    folder = _run("--from", "letta", str(tmp_path))
+    assert (folder.returncode, folder.stderr.decode()) == (2, f"chatschema convert: {tmp_path}: is a directory\n")
+
+
+def test_an_output_that_is_also_an_input_is_refused_before_it_is_emptied(inputs: Path) -> None:
+    before = (inputs / "response.json").read_bytes()
+    done = _run("--from", "letta", "response.json", "-o", "./response.json", cwd=inputs)
+    assert (done.returncode, done.stdout) == (2, b"")
+    assert done.stderr.decode() == "chatschema convert: --output ./response.json is also an input\n"
+    assert (inputs / "response.json").read_bytes() == before
+
+
+def test_a_letta_response_with_no_message_is_an_empty_input(tmp_path: Path) -> None:
+    (tmp_path / "empty.json").write_text(json.dumps({**RESPONSE, "messages": []}))
+    done = _run("--from", "letta", "empty.json", cwd=tmp_path)
+    assert done.returncode == 1 and done.stdout == b""
+    assert done.stderr.decode().startswith("chatschema convert: empty.json: empty input: no messages\n")
+
+
+@pytest.mark.skipif(not Path("/dev/full").exists(), reason="needs Linux's /dev/full (a device that is always full)")
+@pytest.mark.parametrize("command_line", [["convert", "--from", "letta", "response.json"], ["schemas"], ["samples"]])
+def test_output_that_cannot_be_written_is_one_line_and_exit_2(inputs: Path, command_line: list[str]) -> None:
+    with open("/dev/full", "wb") as full:
+        done = subprocess.run(
+            [sys.executable, "-m", "chatschema", *command_line],
+            stdout=full,
+            stderr=subprocess.PIPE,
+            cwd=inputs,
+            timeout=120,
+        )
+    assert done.returncode == 2
+    assert done.stderr.decode() == f"chatschema {command_line[0]}: [Errno 28] No space left on device\n"

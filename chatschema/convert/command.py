@@ -113,8 +113,16 @@ def _usage_problem(args: argparse.Namespace) -> str | None:
         return "'-' (stdin) can be read only once"
     if args.max_bytes < 1:
         return "--max-bytes must be 1 or more"
-    missing = [p for p in args.paths if p != "-" and not os.path.isfile(p)]
-    return f"{missing[0]}: no such file" if missing else None
+    for path in args.paths:
+        if path != "-" and not os.path.exists(path):
+            return f"{path}: no such file"
+        if os.path.isdir(path):
+            return f"{path}: is a directory"
+    if args.output != "-" and os.path.exists(args.output):
+        inputs = [p for p in args.paths if p != "-"]
+        if any(os.path.samefile(args.output, p) for p in inputs):  # opened for writing, it would be emptied first
+            return f"--output {args.output} is also an input"
+    return None
 
 
 def _usage(err: TextIO, message: str) -> int:
@@ -157,13 +165,26 @@ class _InputError(Exception):
 
 def _read(stdin: BinaryIO | None, path: str, limit: int) -> bytes:
     if stdin is not None:
-        data = stdin.read(limit + 1)
+        data = _read_up_to(stdin, limit + 1)
     else:
         with open(path, "rb") as file:
-            data = file.read(limit + 1)
+            data = _read_up_to(file, limit + 1)
     if len(data) > limit:
         raise _InputError(f": larger than --max-bytes ({limit:,} bytes)")
     return data
+
+
+def _read_up_to(stream: BinaryIO, size: int) -> bytes:
+    """Up to `size` bytes, to the end: one read of a pipe or a FIFO returns only what has arrived."""
+    chunks: list[bytes] = []
+    got = 0
+    while got < size:
+        chunk = stream.read(size - got)
+        if not chunk:
+            break
+        chunks.append(chunk)
+        got += len(chunk)
+    return b"".join(chunks)
 
 
 def _format(chosen: str, path: str, data: bytes) -> str:
@@ -199,7 +220,7 @@ def _source(data: bytes, form: str, letta: bool, lenient: bool = False) -> tuple
             document = parse(data, loads, MAX_DEPTH)
         except Malformed as exc:
             raise _InputError(f": not JSON: {exc}") from None
-        if document == []:
+        if document == [] or (letta and isinstance(document, dict) and document.get("messages") == []):
             raise _InputError(": empty input: no messages")
         return document, []
     messages, lines = [], []
