@@ -16,6 +16,8 @@ from chatschema.letta.stream import StreamError, reassemble, reassemble_sse
 from codegen.verify_tree import stream_summary as summary
 from tests.test_letta_stream import RUN, STOP, VECTORS, body, delta, frame, load
 
+STOP_SSE = 'data: {"message_type": "stop_reason", "stop_reason": "end_turn"}\n\ndata: [DONE]\n\n'
+
 
 def _outcome(call: Any) -> dict[str, Any] | str:
     try:
@@ -295,3 +297,15 @@ def test_unnumbered_stop_and_usage_frames_account_for_numbers_after_the_last_mes
     else:
         result = reassemble(frames)
         assert result.last_seq_id == 5 and [m.model_dump()["content"] for m in result.messages] == ["xy"]
+
+
+def test_text_after_bytes_that_end_inside_a_character_is_not_utf8() -> None:
+    # The decoder held the character's first byte and let the text go first ("Xé" for "éX").
+    message = {"message_type": "assistant_message", "id": "m-0", "date": "2025-10-01T12:30:45Z", "content": "é"}
+    data = (f"data: {json.dumps({**message, 'seq_id': 1}, ensure_ascii=False)}\n\n" + STOP_SSE).encode()
+    at = data.index(0xC3)
+    with pytest.raises(StreamError, match="not UTF-8"):
+        reassemble_sse([data[: at + 1], "X", data[at + 1 :]])
+    cuts: list[list[str | bytes]] = [[data[: at + 1], "", data[at + 1 :]], [data[:at], "", data[at:]]]
+    for pieces in cuts:
+        assert [m.model_dump()["content"] for m in reassemble_sse(pieces).messages] == ["é"]

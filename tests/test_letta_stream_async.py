@@ -95,7 +95,8 @@ def test_an_abort_throws_the_callers_reason_and_an_aborted_signal_reads_nothing(
     abort = node_stream_events()["cases"]["abort"]
     assert abort["a reason of the caller's"]["same_reason"]
     assert abort["a reason of the caller's"]["trace"] == ["cancelled: Error"]
-    assert abort["aborted before"] == {"error": ABORT, "trace": [], "locked": False}
+    # nothing is read, and the source is cancelled all the same (a fetch body's connection released)
+    assert abort["aborted before"] == {"error": ABORT, "trace": ["cancelled: AbortError"], "locked": False}
 
 
 def test_leaving_the_loop_early_cancels_the_source() -> None:
@@ -124,6 +125,18 @@ def test_a_wrong_input_is_a_type_error_that_says_what_is_accepted() -> None:
     sync = "TypeError: reassembleSse accepts a string, a Uint8Array or an Iterable of string or Uint8Array chunks; got "
     assert inputs["sync, a ReadableStream"] == sync + "ReadableStream: reassembleSseStream reads it as it arrives"
     assert inputs["sync, an async generator"] == sync + "AsyncGenerator: reassembleSseStream reads it as it arrives"
+
+
+def test_the_sync_reader_takes_what_the_async_one_takes_and_nothing_else() -> None:
+    inputs = node_stream_events()["cases"]["inputs"]
+    assert inputs["sync, bytes of another realm"] == inputs["sync, resumed, bytes of another realm"] == ["é"]
+    chunks = "TypeError: an SSE body's chunks are strings or Uint8Arrays; got "
+    assert inputs["sync, a number chunk"] == chunks + "number"
+    assert inputs["sync, an undefined chunk"] == chunks + "undefined"
+    assert inputs["sync, a Uint16Array chunk"] == chunks + "Uint16Array"
+    # bytes that end inside a character, then text: not UTF-8, never the text moved before the character
+    assert inputs["sync, text inside a character"] == "StreamError: event 0: the body is not UTF-8"
+    assert inputs["sync, empty text inside a character"] == ["é"]
 
 
 def test_bytes_that_are_not_utf8_are_the_sync_readers_error() -> None:

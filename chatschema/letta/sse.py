@@ -47,6 +47,7 @@ class SseParser:
 
     def __init__(self) -> None:
         self._decoder = codecs.getincrementaldecoder("utf-8")("strict")
+        self._bytes = False  # the last chunk was bytes (the decoder may hold the start of a character)
         self._pending: list[str] = []  # pieces of the current, unfinished line (a list: chunks may be tiny)
         self._cr = False  # the last chunk ended in CR: a following LF belongs to it
         self._started = False  # past the optional byte order mark
@@ -59,7 +60,16 @@ class SseParser:
 
     def feed(self, chunk: str | bytes) -> list[SseEvent]:
         """Parse one more chunk; return the events it completed."""
-        text = self._decoder.decode(chunk) if isinstance(chunk, bytes) else chunk
+        if isinstance(chunk, bytes):
+            self._bytes = True
+            text = self._decoder.decode(chunk)
+        else:
+            if self._bytes and chunk:
+                # bytes that ended inside a character are not UTF-8: raised here, where the decoder
+                # would otherwise hold them and let this text go first
+                self._decoder.decode(b"", final=True)
+            self._bytes = False
+            text = chunk
         if not text:  # an empty chunk (or the start of a UTF-8 character): a CR before it still pairs with an LF after
             return []
         if not self._started:

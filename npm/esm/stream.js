@@ -43,6 +43,7 @@ class Incomplete extends Error {}
 class SseParser {
   constructor() {
     this.decoder = new TextDecoder("utf-8", { fatal: true, ignoreBOM: true });
+    this.bytes = false; // the last chunk was bytes (the decoder may hold the start of a character)
     this.pending = [];
     this.cr = false;
     this.started = false;
@@ -56,7 +57,17 @@ class SseParser {
   }
 
   feed(chunk) {
-    let text = typeof chunk === "string" ? chunk : this.decoder.decode(chunk, { stream: true });
+    let text;
+    if (typeof chunk === "string") {
+      // bytes that ended inside a character are not UTF-8: the decoder, fatal, throws on them here,
+      // where it would otherwise hold them and let this text go first
+      if (this.bytes && chunk !== "") this.decoder.decode();
+      this.bytes = false;
+      text = chunk;
+    } else {
+      this.bytes = true;
+      text = this.decoder.decode(chunk, { stream: true });
+    }
     if (!text) return []; // an empty chunk (or the start of a UTF-8 character): a CR before it still pairs with an LF after
     if (!this.started) {
       this.started = true;
@@ -145,11 +156,17 @@ class SseParser {
   }
 }
 
+/** A chunk that is neither a string nor a Uint8Array: a TypeError that says so, not "not UTF-8". */
+class WrongChunk extends TypeError {}
+
 /** The events of an SSE body (a string, bytes, or an iterable of chunks); an unfinished last event comes last. */
 function* iterSseEvents(body) {
   const parser = new SseParser();
-  const chunks = typeof body === "string" || body instanceof Uint8Array ? [body] : body;
-  for (const chunk of chunks) yield* parser.feed(chunk);
+  const chunks = typeof body === "string" || isBytes(body) ? [body] : body;
+  for (const chunk of chunks) {
+    if (typeof chunk !== "string" && !isBytes(chunk)) throw new WrongChunk(`an SSE body's chunks are strings or Uint8Arrays; got ${kindOf(chunk)}`);
+    yield* parser.feed(chunk);
+  }
   const last = parser.close();
   if (last !== null) yield last;
 }
@@ -817,7 +834,7 @@ function reassemble(frames, options) {
 }
 
 function isBody(body) {
-  return typeof body === "string" || body instanceof Uint8Array || (body !== null && body !== undefined && typeof body[Symbol.iterator] === "function");
+  return typeof body === "string" || isBytes(body) || (body !== null && body !== undefined && typeof body[Symbol.iterator] === "function");
 }
 
 // Take every event of one SSE body, numbered from `index`; the next number.
@@ -828,7 +845,7 @@ function readBody(state, body, index) {
     try {
       step = events.next();
     } catch (err) {
-      if (err instanceof TypeError) throw new StreamError(`event ${index}: the body is not UTF-8`);
+      if (err instanceof TypeError && !(err instanceof WrongChunk)) throw new StreamError(`event ${index}: the body is not UTF-8`);
       throw err;
     }
     if (step.done) return index;
@@ -1165,8 +1182,11 @@ function untilAbort(promise, signal) {
 }
 
 async function* readStream(open, options, signal) {
-  if (signal && signal.aborted) throw signal.reason;
   const chunks = open();
+  if (signal && signal.aborted) {
+    await chunks.close(true, signal.reason).catch(() => {}); // aborted before it began: cancelled all the same
+    throw signal.reason;
+  }
   // An abort cancels the source at once, also while the consumer holds a yielded event.
   const onAbort = () => chunks.close(true, signal.reason).catch(() => {});
   if (signal) signal.addEventListener("abort", onAbort, { once: true });

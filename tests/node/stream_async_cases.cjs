@@ -163,6 +163,24 @@ async function inputCases(stream) {
     "not UTF-8, sync": run(stream, [new Uint8Array([100, 97, 116, 97, 58, 32, 0xff, 10, 10])], {}),
     "sync, a ReadableStream": thrown(() => stream.reassembleSse(new ReadableStream())),
     "sync, an async generator": thrown(() => stream.reassembleSse(generator([], []))),
+    ...mixedCases(stream),
+  };
+}
+
+/** Bytes from another realm, chunks of other types, and bytes ending inside a character before text. */
+function mixedCases(stream) {
+  const body = new TextEncoder().encode(`data: {"message_type":"assistant_message","id":"m-0","date":"${DATE}","content":"é","seq_id":1}\n\n${STOP}${DONE}`);
+  const foreign = require("vm").runInNewContext("(b) => { const u = new Uint8Array(b.length); u.set(b); return u; }")(body);
+  const at = body.indexOf(0xc3);
+  const content = (result) => (typeof result === "string" ? result : result.messages.map((m) => m.content));
+  return {
+    "sync, bytes of another realm": content(run(stream, foreign, {})),
+    "sync, resumed, bytes of another realm": stream.reassembleResumed([foreign]).messages.map((m) => m.content),
+    "sync, a number chunk": thrown(() => stream.reassembleSse([1])),
+    "sync, an undefined chunk": thrown(() => stream.reassembleSse([undefined, body])),
+    "sync, a Uint16Array chunk": thrown(() => stream.reassembleSse([new Uint16Array(2)])),
+    "sync, text inside a character": content(run(stream, [body.slice(0, at + 1), "X", body.slice(at + 1)], {})),
+    "sync, empty text inside a character": content(run(stream, [body.slice(0, at + 1), "", body.slice(at + 1)], {})),
   };
 }
 
