@@ -296,9 +296,12 @@ def test_a_fifo_is_read_whole_and_a_directory_is_named_as_such(tmp_path: Path) -
                 out.flush()
                 time.sleep(0.05)
 
-    writer = threading.Thread(target=write)
+    writer = threading.Thread(target=write, daemon=True)
     writer.start()
     done = _run("--from", "letta", str(fifo))
+    if writer.is_alive():  # the command never opened the FIFO: open it here, so that the writer ends
+        with open(fifo, "rb") as unblock:
+            unblock.read()
     writer.join()
     assert done.returncode == 0, done.stderr
     (tmp_path / "plain").mkdir()
