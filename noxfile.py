@@ -175,7 +175,8 @@ def conformance(session: nox.Session) -> None:
     of the validation vocabulary: in a scratch copy of the repository with the family generated
     (tests/conformance/vocab.py). `nox -s conformance -- --only letta/ToolCallMessage` replays one
     type's cases (seeds are fixed; `--only vocab` the test family's); `-- --small` runs the test suite's
-    budget; `-- --seed N` draws other cases; `-- --seeds N` runs N seeds. Last, 3,000 generated messages
+    budget; `-- --seed N` draws other cases; `-- --seeds N` runs N seeds; `-- --jobs N` judges types in N
+    processes (default: one per core). Last, 3,000 generated messages
     per family converted into Docent agent runs (tests/conformance/convert.py).
     """
     session.install("-r", "requirements/test.txt")

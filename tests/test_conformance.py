@@ -7,7 +7,9 @@ prints the whole report. Seeds are fixed: a failure shows the cases and how to r
 from __future__ import annotations
 
 import json
+import os
 from functools import cache
+from typing import Any
 
 import pytest
 from hypothesis.internal.conjecture import providers
@@ -44,6 +46,30 @@ def test_conformance_small_budget(seed: int) -> None:
     report = format_report(result)
     print(report)
     assert not result.problems, f"replay: {replay(result)}\n{report}"
+
+
+def _verdicts(result: Result) -> list[Any]:
+    """Everything a run found, in its order: its cases, disagreements, coverage, counts."""
+    return [
+        [(case.id, json.dumps(case.instance, sort_keys=True), valid) for case, valid in result.judged],
+        [(d.case.id, d.side, d.verdict, d.expected, d.entry) for d in result.disagreements],
+        result.hits,
+        {family: (cov.types, cov.branches, cov.enums) for family, cov in result.coverage.items()},
+        [case.id for case in result.generator_invalid],
+        result.constructor_rejected,
+        result.missing,
+        {name: (s.cases, s.valid, s.pairs, s.compared, s.kinds) for name, s in result.stats.items()},
+        result.problems,
+    ]
+
+
+def test_types_judged_side_by_side_give_what_one_process_gives() -> None:
+    alone = run(SMALL, DEFAULT_SEED, ["bridgic"], jobs=1)
+    side_by_side = run(SMALL, DEFAULT_SEED, ["bridgic"], jobs=2)
+    assert alone.processes == {os.getpid()}
+    assert side_by_side.processes and os.getpid() not in side_by_side.processes
+    assert len(alone.judged) > 100
+    assert _verdicts(side_by_side) == _verdicts(alone)
 
 
 def test_every_family_and_type_is_tried() -> None:

@@ -1,4 +1,4 @@
-"""`python -m tests.conformance [--small] [--seed N] [--seeds N] [--only family/Type ...]`: run and print the report."""
+"""`python -m tests.conformance [--small] [--seed N] [--seeds N] [--jobs N] [--only family/Type ...]`: run and print the report."""
 
 from __future__ import annotations
 
@@ -18,13 +18,26 @@ def main(argv: list[str] | None = None) -> int:
         "--seeds", type=int, default=1, metavar="N", help="run N seeds: --seed and N-1 derived from it (fixed)"
     )
     parser.add_argument("--only", nargs="*", help="families or family/Type names (replays the same cases)")
+    parser.add_argument(
+        "--jobs",
+        type=int,
+        default=None,
+        metavar="N",
+        help="processes judging types side by side (default: one per core)",
+    )
     args = parser.parse_args(argv)
     if args.seeds < 1:
         parser.error("--seeds needs at least 1")
+    if args.jobs is not None and args.jobs < 1:
+        parser.error("--jobs needs at least 1")
     results: list[Result] = []
     for seed in derived_seeds(args.seed, args.seeds):
         result = run(
-            SMALL if args.small else FULL, seed, args.only, log=lambda m: print(m, file=sys.stderr, flush=True)
+            SMALL if args.small else FULL,
+            seed,
+            args.only,
+            log=lambda m: print(m, file=sys.stderr, flush=True),
+            jobs=args.jobs,
         )
         print(format_report(result), flush=True)
         results.append(result)

@@ -25,12 +25,15 @@ whose `rules` patterns match the case id; an entry with `rules` that explains no
 from __future__ import annotations
 
 import json
+import multiprocessing
+import os
 import random
 import time
 import warnings
 import zlib
 from collections import Counter, defaultdict
 from collections.abc import Iterator
+from concurrent.futures import ProcessPoolExecutor, as_completed
 from dataclasses import dataclass, field
 from functools import cache
 from itertools import combinations
@@ -49,7 +52,7 @@ from tests.conformance.seeds import DEFAULT_SEED
 from tests.conformance.strategies import code_strategy, generated_type, schema_strategy
 from tests.conformance.strategies import draw as draw  # tests import it from here
 from tests.roundtrip import beyond_microsecond, lost
-from tests.vectors import all_vectors, model_adapter, typeddict_adapter
+from tests.vectors import Vector, all_vectors, model_adapter, typeddict_adapter
 
 # the validators this run asks; allowlist entries of other sides (e.g. ajv) are checked elsewhere
 SIDES = {
@@ -169,6 +172,22 @@ class Result:
     # every case judged, with jsonschema's verdict: for validators outside this process (the npm package's)
     judged: list[tuple[Case, bool]] = field(default_factory=list)
     only: list[str] | None = None  # the families and types of a restricted run (--only)
+    processes: set[int] = field(default_factory=set)  # the ids of the processes that judged the cases
+
+    def absorb(self, part: Result) -> None:
+        """Add the cases of `part`, a run of other types at the same seed and budget."""
+        self.stats.update(part.stats)
+        self.disagreements += part.disagreements
+        self.hits.update(part.hits)
+        for family, cov in part.coverage.items():
+            mine = self.coverage.setdefault(family, Coverage())
+            mine.types |= cov.types
+            mine.branches |= cov.branches
+            mine.enums |= cov.enums
+        self.generator_invalid += part.generator_invalid
+        self.constructor_rejected.update(part.constructor_rejected)
+        self.judged += part.judged
+        self.processes |= part.processes
 
     def whole(self, family: str) -> bool:
         """Whether the run tried every type of `family` (coverage and the case count are checked for it)."""
@@ -317,22 +336,33 @@ def universe(family: str) -> dict[str, set[Any]]:
     return {"types": set(defs), "branches": branches, "enums": enums}
 
 
-def run(budget: Budget = FULL, seed: int = DEFAULT_SEED, only: list[str] | None = None, log: Any = None) -> Result:
+def run(
+    budget: Budget = FULL,
+    seed: int = DEFAULT_SEED,
+    only: list[str] | None = None,
+    log: Any = None,
+    jobs: int | None = None,
+) -> Result:
+    """Judge every selected type's cases at `seed`. Types are independent (each draws from seeds of
+    its own), so `jobs` processes (default: one per core) judge them side by side; the result, merged
+    in the order of the types, is the same as one process's."""
     started = time.monotonic()
     result = Result(budget, seed, only=only)
-    vectors = [v for v in all_vectors() if v.valid]
+    names = [
+        f"{family}/{type_name}"
+        for family in families()
+        for type_name in type_names(family)
+        if not only or any(f"{family}/{type_name}" == o or o == family for o in only)
+    ]
+    parts: dict[str, Result] = {}
+    for name, part in _type_results(budget, seed, names, jobs):
+        parts[name] = part
+        if log:
+            log(f"  {name}: {part.stats[name].cases} cases, {part.seconds:.1f}s")
+    for name in names:
+        result.absorb(parts[name])
     for family in families():
         cov = result.coverage.setdefault(family, Coverage())
-        for type_name in type_names(family):
-            name = f"{family}/{type_name}"
-            if only and not any(name == o or name.startswith(o + "/") or o == family for o in only):
-                continue
-            t0 = time.monotonic()
-            with warnings.catch_warnings():
-                warnings.simplefilter("ignore")
-                _run_type(result, name, [v for v in vectors if v.schema_name == name], cov)
-            if log:
-                log(f"  {name}: {result.stats[name].cases} cases, {time.monotonic() - t0:.1f}s")
         every = universe(family)
         if result.whole(family):
             result.missing[family] = sorted(
@@ -342,6 +372,44 @@ def run(budget: Budget = FULL, seed: int = DEFAULT_SEED, only: list[str] | None 
             )
     result.seconds = time.monotonic() - started
     return result
+
+
+def _type_results(budget: Budget, seed: int, names: list[str], jobs: int | None) -> Iterator[tuple[str, Result]]:
+    """Each type's own result, as the types are done: in this process for one job, else in a pool of
+    fresh interpreters (spawned, not forked: coverage, used by the mutation runner, follows a new
+    interpreter but not a fork), the largest schemas first so that the processes end together."""
+    jobs = min(jobs or os.cpu_count() or 1, len(names))
+    if jobs <= 1:
+        for name in names:
+            yield name, type_result(budget, seed, name)
+        return
+    largest_first = sorted(names, key=lambda n: len(json.dumps(bundle(n))), reverse=True)
+    with ProcessPoolExecutor(jobs, mp_context=multiprocessing.get_context("spawn")) as pool:
+        futures = {pool.submit(type_result, budget, seed, name): name for name in largest_first}
+        for future in as_completed(futures):
+            yield futures[future], future.result()
+
+
+def type_result(budget: Budget, seed: int, name: str) -> Result:
+    """The cases of one type (`family/Type`) at `seed`, judged: a Result of that type alone."""
+    started = time.monotonic()
+    part = Result(budget, seed, only=[name], processes={os.getpid()})
+    cov = part.coverage.setdefault(name.split("/")[0], Coverage())
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        _run_type(part, name, _valid_vectors().get(name, []), cov)
+    part.seconds = time.monotonic() - started
+    return part
+
+
+@cache
+def _valid_vectors() -> dict[str, list[Vector]]:
+    """The valid vectors of each type, read once per process."""
+    found: dict[str, list[Vector]] = defaultdict(list)
+    for vector in all_vectors():
+        if vector.valid:
+            found[vector.schema_name].append(vector)
+    return found
 
 
 def _kind(origin: str) -> str:
@@ -361,7 +429,7 @@ def _branches(family: str, type_name: str) -> list[str]:
     return [b["$ref"].rsplit("/", 1)[-1] for b in schema["oneOf"]]
 
 
-def _run_type(result: Result, name: str, vectors: list[Any], cov: Coverage) -> None:
+def _run_type(result: Result, name: str, vectors: list[Vector], cov: Coverage) -> None:
     family = name.split("/")[0]
     stats = result.stats.setdefault(name, TypeStats())
     walker = Walker(bundle(name), name.split("/")[1], family_defs(family))

@@ -212,8 +212,10 @@ def test_the_scratch_run_selects_the_family() -> None:
     assert selected(["letta/ToolCallMessage"]) == []
     assert selected(["letta", f"{FAMILY}/Money"]) == [f"{FAMILY}/Money"]
     assert vocab_main(["--only", "letta"]) == 0  # nothing of the family selected: nothing built or run
-    parsed = argparse.Namespace(small=True, seed=7, seeds=2, only=None)
+    parsed = argparse.Namespace(small=True, seed=7, seeds=2, only=None, jobs=None)
     assert harness_args(parsed) == ["--small", "--seed", "7", "--seeds", "2", "--only", FAMILY]
+    parsed.jobs = 1
+    assert harness_args(parsed) == ["--small", "--seed", "7", "--seeds", "2", "--jobs", "1", "--only", FAMILY]
 
 
 @pytest.fixture(scope="module")
@@ -228,7 +230,7 @@ def scratch() -> Iterator[Path]:
 
 def test_the_harness_agrees_on_the_vocab_family(scratch: Path) -> None:
     """The harness on the vocab family, small budget, default seed, every check of a real family's run."""
-    args = harness_args(argparse.Namespace(small=True, seed=DEFAULT_SEED, seeds=1, only=None))
+    args = harness_args(argparse.Namespace(small=True, seed=DEFAULT_SEED, seeds=1, only=None, jobs=None))
     proc = conformance(scratch, args, capture=True)
     assert proc.returncode == 0, (
         f"python -m tests.conformance.vocab {' '.join(args[:-2])}\n{proc.stdout}\n{proc.stderr[-3000:]}"

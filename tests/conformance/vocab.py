@@ -93,6 +93,7 @@ def harness_args(args: argparse.Namespace) -> list[str]:
     return [
         *(["--small"] if args.small else []),
         *["--seed", str(args.seed), "--seeds", str(args.seeds)],
+        *(["--jobs", str(args.jobs)] if args.jobs is not None else []),
         *["--only", *selected(args.only)],
     ]
 
@@ -104,6 +105,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--seed", type=int, default=DEFAULT_SEED)
     parser.add_argument("--seeds", type=int, default=1, metavar="N")
     parser.add_argument("--only", nargs="*", help="families or family/Type names; those of vocab run")
+    parser.add_argument("--jobs", type=int, default=None, metavar="N", help="processes judging types side by side")
     parser.add_argument("--keep", type=Path, metavar="DIR", help="build the scratch repository in DIR and keep it")
     args = parser.parse_args(argv)
     if not selected(args.only):
