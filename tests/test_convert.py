@@ -241,6 +241,26 @@ def test_a_letta_response_keeps_its_stop_reason_and_usage() -> None:
     assert dumped["metadata"]["letta"] == {"stop_reason": response["stop_reason"], "usage": response["usage"]}
 
 
+def test_a_letta_response_whose_stop_reason_or_usage_is_invalid_is_refused_or_set_aside() -> None:
+    response = json.loads((EXAMPLES / "LettaResponse" / "valid" / "full_response.json").read_text())
+    response["stop_reason"] = {**response["stop_reason"], "stop_reason": 42}
+    response["usage"] = {**response["usage"], "completion_tokens": "many"}
+    with pytest.raises(
+        ConversionError, match=r"^\$\.stop_reason\.stop_reason: not a LettaStopReason: 42 is not one of"
+    ):
+        letta_to_docent(response)
+    dumped = _checked(letta_to_docent(response, strict=False))
+    assert "letta" not in dumped["metadata"]  # nothing invalid is copied
+    aside = dumped["metadata"]["chatschema"]["set_aside"]
+    assert [(a["field"], a["value"]) for a in aside] == [
+        ("$.stop_reason.stop_reason", response["stop_reason"]),
+        ("$.usage.completion_tokens", response["usage"]),
+    ]
+    # the messages alone (what a user gives as `{"messages": [...]}`) are still a whole input
+    del response["stop_reason"], response["usage"]
+    assert _checked(letta_to_docent(response))["metadata"] == {}
+
+
 def test_an_event_is_kept_in_the_transcripts_metadata_at_its_place() -> None:
     event = _message("event_message", "m-2", event_type="compaction", event_data={"before": 10, "after": 2})
     messages = [_message("user_message", "m-1", content="hi"), event]

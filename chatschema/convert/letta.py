@@ -11,8 +11,6 @@ from __future__ import annotations
 
 from typing import Any
 
-from pydantic_core import to_jsonable_python
-
 from chatschema.docent import AgentRun
 
 from .errors import ConversionError
@@ -69,8 +67,12 @@ def _unpack(source: Any, conversion: Conversion) -> tuple[list[dict[str, Any] | 
     raw = _field(source, "messages")
     if raw is None:
         raise ConversionError(None, "$", "expected a list of Letta messages, a LettaResponse or a reassembled stream")
-    parts = {k: _field(source, k) for k in ("stop_reason", "usage")}
-    outcome = {k: to_jsonable_python(v, by_alias=True) for k, v in parts.items() if v is not None}
+    outcome = {}
+    for key, schema in (("stop_reason", "letta/LettaStopReason"), ("usage", "letta/LettaUsageStatistics")):
+        given = _field(source, key)
+        value = None if given is None else conversion.checked_part(given, schema, f"$.{key}")
+        if value is not None:
+            outcome[key] = value
     for frame in _field(source, "unknown") or ():  # a stream read with unknown="keep": frames of later types
         reason = f"a stream frame of a type this version does not know ({frame.tag!r})"
         conversion.cannot(None, "$", reason, frame.model_dump())

@@ -53,6 +53,20 @@ class Conversion:
             messages[index] = None
         return messages
 
+    def checked_part(self, given: Any, schema: str, where: str) -> Any | None:
+        """One part of the input besides its messages (a LettaResponse's `stop_reason`), as JSON,
+        if it is valid under `schema`; an invalid one is an error when strict, else set aside (None)."""
+        kind = schema.split("/")[-1]
+        try:
+            value = to_jsonable_python(given, by_alias=True)
+        except ValueError as exc:  # nested deeper than pydantic-core serializes
+            raise ConversionError(None, where, f"not a {kind}: {exc}") from None
+        if schemas.is_valid(value, schema):
+            return value
+        first = schemas.violations(value, schema)[0]
+        self.cannot(None, where + first.path[1:], f"not a {kind}: {first.message}", value)
+        return None
+
     def tool_call(
         self, call_id: str, function: str, arguments: dict[str, Any], error: str | None = None
     ) -> dict[str, Any]:
