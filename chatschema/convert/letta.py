@@ -67,10 +67,12 @@ def _unpack(source: Any, conversion: Conversion) -> tuple[list[dict[str, Any] | 
     raw = _field(source, "messages")
     if raw is None:
         raise ConversionError(None, "$", "expected a list of Letta messages, a LettaResponse or a reassembled stream")
-    outcome = {}
+    outcome: dict[str, Any] = {}
     for key, schema in (("stop_reason", "letta/LettaStopReason"), ("usage", "letta/LettaUsageStatistics")):
         given = _field(source, key)
-        value = None if given is None else conversion.checked_part(given, schema, f"$.{key}")
+        if given is None:
+            continue
+        value = conversion.checked_part(given, schema, f"$.{key}")
         if value is not None:
             outcome[key] = value
     for frame in _field(source, "unknown") or ():  # a stream read with unknown="keep": frames of later types

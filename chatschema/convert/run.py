@@ -43,7 +43,7 @@ class Conversion:
         for index, given in enumerate(raw):
             try:
                 messages.append(to_jsonable_python(given, by_alias=True))
-            except ValueError as exc:  # nested deeper than pydantic-core serializes
+            except ValueError as exc:  # not JSON data: too deep, circular, or of a type JSON has not
                 raise ConversionError(index, "$", f"not a {kind}: {exc}") from None
         for index, message in enumerate(messages):
             if schemas.is_valid(message, schema):  # the common case, without collecting errors
@@ -59,7 +59,7 @@ class Conversion:
         kind = schema.split("/")[-1]
         try:
             value = to_jsonable_python(given, by_alias=True)
-        except ValueError as exc:  # nested deeper than pydantic-core serializes
+        except ValueError as exc:  # not JSON data (as for messages, an error even when lenient)
             raise ConversionError(None, where, f"not a {kind}: {exc}") from None
         if schemas.is_valid(value, schema):
             return value

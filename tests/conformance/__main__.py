@@ -5,13 +5,15 @@ from __future__ import annotations
 import argparse
 import sys
 
-from tests.conformance.report import FULL, SMALL, Result, format_report, run, summary_line
+from tests.conformance.report import FULL, SMALL, Result, WorkerDied, format_report, run, summary_line
 from tests.conformance.seeds import DEFAULT_SEED, derived_seeds
+
+PROG = "python -m tests.conformance"
 
 
 def main(argv: list[str] | None = None) -> int:
     """Run the budget at each seed, print each report and, for several seeds, one line per seed."""
-    parser = argparse.ArgumentParser(prog="python -m tests.conformance", description=__doc__)
+    parser = argparse.ArgumentParser(prog=PROG, description=__doc__)
     parser.add_argument("--small", action="store_true", help="the test suite's small budget")
     parser.add_argument("--seed", type=int, default=DEFAULT_SEED)
     parser.add_argument(
@@ -32,13 +34,20 @@ def main(argv: list[str] | None = None) -> int:
         parser.error("--jobs needs at least 1")
     results: list[Result] = []
     for seed in derived_seeds(args.seed, args.seeds):
-        result = run(
-            SMALL if args.small else FULL,
-            seed,
-            args.only,
-            log=lambda m: print(m, file=sys.stderr, flush=True),
-            jobs=args.jobs,
-        )
+        try:
+            result = run(
+                SMALL if args.small else FULL,
+                seed,
+                args.only,
+                log=lambda m: print(m, file=sys.stderr, flush=True),
+                jobs=args.jobs,
+            )
+        except KeyboardInterrupt:
+            print(f"{PROG}: interrupted", file=sys.stderr)
+            return 130
+        except WorkerDied as exc:
+            print(f"{PROG}: {exc}", file=sys.stderr)
+            return 2
         print(format_report(result), flush=True)
         results.append(result)
     if len(results) > 1:

@@ -28,12 +28,14 @@ import json
 import multiprocessing
 import os
 import random
+import signal
 import time
 import warnings
 import zlib
 from collections import Counter, defaultdict
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from concurrent.futures import ProcessPoolExecutor, as_completed
+from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass, field
 from functools import cache
 from itertools import combinations
@@ -340,7 +342,7 @@ def run(
     budget: Budget = FULL,
     seed: int = DEFAULT_SEED,
     only: list[str] | None = None,
-    log: Any = None,
+    log: Callable[[str], None] | None = None,
     jobs: int | None = None,
 ) -> Result:
     """Judge every selected type's cases at `seed`. Types are independent (each draws from seeds of
@@ -374,20 +376,54 @@ def run(
     return result
 
 
+class WorkerDied(RuntimeError):
+    """A process judging types ended without a result (killed, out of memory)."""
+
+
 def _type_results(budget: Budget, seed: int, names: list[str], jobs: int | None) -> Iterator[tuple[str, Result]]:
     """Each type's own result, as the types are done: in this process for one job, else in a pool of
-    fresh interpreters (spawned, not forked: coverage, used by the mutation runner, follows a new
-    interpreter but not a fork), the largest schemas first so that the processes end together."""
-    jobs = min(jobs or os.cpu_count() or 1, len(names))
+    fresh interpreters (spawned: a fork of this process, which may hold threads, is not safe), the
+    largest schemas first so that the processes end together."""
+    jobs = min(jobs or available_cores(), len(names))
     if jobs <= 1:
         for name in names:
             yield name, type_result(budget, seed, name)
         return
     largest_first = sorted(names, key=lambda n: len(json.dumps(bundle(n))), reverse=True)
-    with ProcessPoolExecutor(jobs, mp_context=multiprocessing.get_context("spawn")) as pool:
-        futures = {pool.submit(type_result, budget, seed, name): name for name in largest_first}
+    context = multiprocessing.get_context("spawn")
+    pool = ProcessPoolExecutor(jobs, mp_context=context, initializer=_ignore_interrupts)
+    futures = {pool.submit(type_result, budget, seed, name): name for name in largest_first}
+    try:
         for future in as_completed(futures):
-            yield futures[future], future.result()
+            try:
+                part = future.result()
+            except BrokenProcessPool:
+                unfinished = [name for f, name in futures.items() if not f.done() or f.exception() is not None]
+                running = ", ".join(unfinished[: jobs + 1])
+                raise WorkerDied(
+                    f"a process judging types ended without a result (one of {running}); "
+                    f"replay with --jobs 1 --only <type>"
+                ) from None
+            yield futures[future], part
+    except BaseException:
+        # Ctrl-C, a failed type or a dead worker: the queued types are dropped and the workers ended
+        # now, rather than after every queued type is judged.
+        workers = list((getattr(pool, "_processes", None) or {}).values())  # no public way before 3.14
+        for process in workers:
+            process.terminate()
+        pool.shutdown(wait=False, cancel_futures=True)  # forgets the workers: they are listed first
+        raise
+    pool.shutdown()  # the workers exit on their own: coverage (the mutation runner) saves their data
+
+
+def available_cores() -> int:
+    """The cores this process may run on (its affinity, which a container may narrow)."""
+    return len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count() or 1
+
+
+def _ignore_interrupts() -> None:
+    """In each worker: Ctrl-C is the main process's to handle, which ends the workers."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
 
 
 def type_result(budget: Budget, seed: int, name: str) -> Result:

@@ -108,6 +108,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--jobs", type=int, default=None, metavar="N", help="processes judging types side by side")
     parser.add_argument("--keep", type=Path, metavar="DIR", help="build the scratch repository in DIR and keep it")
     args = parser.parse_args(argv)
+    if args.jobs is not None and args.jobs < 1:
+        parser.error("--jobs needs at least 1")
     if not selected(args.only):
         print(f"{FAMILY} (test family): not selected by --only", flush=True)
         return 0
