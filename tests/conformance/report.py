@@ -346,7 +346,7 @@ def run(
     jobs: int | None = None,
 ) -> Result:
     """Judge every selected type's cases at `seed`. Types are independent (each draws from seeds of
-    its own), so `jobs` processes (default: one per core) judge them side by side; the result, merged
+    its own), so `jobs` processes (default: one per usable core) judge them side by side; the result, merged
     in the order of the types, is the same as one process's."""
     started = time.monotonic()
     result = Result(budget, seed, only=only)
@@ -393,17 +393,19 @@ def _type_results(budget: Budget, seed: int, names: list[str], jobs: int | None)
     context = multiprocessing.get_context("spawn")
     pool = ProcessPoolExecutor(jobs, mp_context=context, initializer=_ignore_interrupts)
     futures = {pool.submit(type_result, budget, seed, name): name for name in largest_first}
+    judged: set[str] = set()
     try:
         for future in as_completed(futures):
             try:
                 part = future.result()
             except BrokenProcessPool:
-                unfinished = [name for f, name in futures.items() if not f.done() or f.exception() is not None]
-                running = ", ".join(unfinished[: jobs + 1])
+                # the types are handed out in order: the first unjudged ones were running or queued
+                running = ", ".join([name for name in largest_first if name not in judged][: jobs + 1])
                 raise WorkerDied(
                     f"a process judging types ended without a result (one of {running}); "
                     f"replay with --jobs 1 --only <type>"
                 ) from None
+            judged.add(futures[future])
             yield futures[future], part
     except BaseException:
         # Ctrl-C, a failed type or a dead worker: the queued types are dropped and the workers ended
