@@ -94,7 +94,8 @@ def test_ctrl_c_ends_every_process_at_once_with_one_line() -> None:
     os.killpg(proc.pid, signal.SIGINT)  # a terminal's Ctrl-C: the whole process group
     lines = _finish(proc, seen)
     assert proc.returncode == 130, lines[-5:]
-    assert lines[-1] == "python -m tests.conformance: interrupted"
+    # multiprocessing's resource tracker, which outlives the run, may add a warning of its own
+    assert "python -m tests.conformance: interrupted" in lines, lines[-5:]
     assert not any(line.startswith("Traceback") for line in lines)
     assert sum(bool(TYPE_DONE.match(line)) for line in lines) < len(type_names("letta"))  # stopped early
     assert _left_behind(proc.pid) == []
@@ -109,11 +110,11 @@ def test_a_worker_that_dies_ends_the_run_naming_what_it_was_judging() -> None:
     os.kill(workers[0], signal.SIGKILL)
     lines = _finish(proc, seen)
     assert proc.returncode == 2, lines[-5:]
-    assert re.fullmatch(
+    said = re.compile(
         r"python -m tests\.conformance: a process judging types ended without a result \(one of letta/\w+(, letta/\w+)*\); "
-        r"replay with --jobs 1 --only <type>",
-        lines[-1],
-    ), lines[-1]
+        r"replay with --jobs 1 --only <type>"
+    )
+    assert any(said.fullmatch(line) for line in lines), lines[-5:]
     assert _left_behind(proc.pid) == []
 
 
