@@ -256,6 +256,27 @@ def test_a_letta_response_whose_stop_reason_or_usage_is_invalid_is_refused_or_se
         ("$.stop_reason.stop_reason", response["stop_reason"]),
         ("$.usage.completion_tokens", response["usage"]),
     ]
+    # hostile parts: too deep to serialize, code-like text, nothing at all, a number beyond a double
+    valid = json.loads((EXAMPLES / "LettaResponse" / "valid" / "full_response.json").read_text())
+    deep: dict[str, Any] = {}
+    for _ in range(5000):
+        deep = {"a": deep}
+    with pytest.raises(ConversionError, match=r"^\$\.usage: not a LettaUsageStatistics: Maximum serialization depth"):
+        letta_to_docent({**valid, "usage": deep}, strict=False)  # not JSON data: an error even when lenient
+    with pytest.raises(
+        ConversionError, match=r"^\$\.usage: not a LettaUsageStatistics: .* cannot be set aside: integer"
+    ):
+        letta_to_docent({**valid, "usage": 10**400}, strict=False)  # no valid run holds it
+    with pytest.raises(ConversionError, match=r"^message 0: .* cannot be set aside: integer"):
+        letta_to_docent([_message("user_message", "m-1", content="hi", seq_id=10**400)], strict=False)
+    hostiles: list[Any] = ['__import__("os").system("x")', {}, [], 10**400]
+    for hostile in hostiles:
+        with pytest.raises(ConversionError, match=r"^\$\.usage(\.\w+)?: not a LettaUsageStatistics: "):
+            letta_to_docent({**valid, "usage": hostile})
+    for hostile in hostiles[:-1]:
+        lenient = _checked(letta_to_docent({**valid, "usage": hostile}, strict=False))
+        assert [a["value"] for a in lenient["metadata"]["chatschema"]["set_aside"]] == [hostile]
+        assert "usage" not in lenient["metadata"]["letta"]
     # the messages alone (what a user gives as `{"messages": [...]}`) are still a whole input
     del response["stop_reason"], response["usage"]
     assert _checked(letta_to_docent(response))["metadata"] == {}

@@ -12,6 +12,7 @@ from pydantic_core import to_jsonable_python
 
 from chatschema import schemas
 from chatschema.docent import AgentRun
+from chatschema.jsontext import refused
 
 from .errors import ConversionError
 
@@ -32,6 +33,10 @@ class Conversion:
         """An input with no counterpart: an error when strict, else kept in the run's metadata."""
         if self.strict:
             raise ConversionError(index, where, reason)
+        # What is set aside is kept as it came, unchecked: it must still be something a valid run holds.
+        unkept = refused(value)
+        if unkept is not None:
+            raise ConversionError(index, where, f"{reason}; cannot be set aside: {unkept[1]}")
         self.set_aside.append({"index": index, "field": where, "reason": reason, "value": value})
 
     def checked(self, raw: Any, schema: str, kind: str) -> list[dict[str, Any] | None]:
