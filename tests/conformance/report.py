@@ -46,6 +46,7 @@ from pydantic import TypeAdapter, ValidationError
 
 from chatschema import schemas
 from chatschema.validate.backends import fast_is_valid
+from chatschema.validate.jobs import usable_cpus
 from release.evolution.mutations import Coverage, Walker, json_key, mutations
 from tests.allowlist import ALLOWLIST, KnownDisagreement
 from tests.conformance.bundle import bundle, families, family_defs, real_view, type_names
@@ -384,7 +385,7 @@ def _type_results(budget: Budget, seed: int, names: list[str], jobs: int | None)
     """Each type's own result, as the types are done: in this process for one job, else in a pool of
     fresh interpreters (spawned: a fork of this process, which may hold threads, is not safe), the
     largest schemas first so that the processes end together."""
-    jobs = min(jobs or available_cores(), len(names))
+    jobs = min(jobs or usable_cpus(), len(names))
     if jobs <= 1:
         for name in names:
             yield name, type_result(budget, seed, name)
@@ -416,11 +417,6 @@ def _type_results(budget: Budget, seed: int, names: list[str], jobs: int | None)
         pool.shutdown(wait=False, cancel_futures=True)  # forgets the workers: they are listed first
         raise
     pool.shutdown()  # the workers exit on their own: coverage (the mutation runner) saves their data
-
-
-def available_cores() -> int:
-    """The cores this process may run on (its affinity, which a container may narrow)."""
-    return len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count() or 1
 
 
 def _ignore_interrupts() -> None:
