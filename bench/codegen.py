@@ -6,7 +6,8 @@ Everything runs in a scratch copy of the repository (schemas, codegen, both pack
 edits and caches never touch the checkout. Each edit is new (a numbered sentence in a description),
 so no cache holds the edited family. Each scenario runs `--repeat` times, round-robin with
 the others, and the medians are printed as seconds and as ratios to the plain call of the same run,
-so that the load of a shared machine weighs on all of them alike.
+so that the load of a shared machine weighs on all of them alike. The usual edit is a description's;
+the "validation edited" scenarios add a `maxLength` instead, which the precompiled validators depend on.
 
     python bench/codegen.py [--repeat 5]       (or: nox -s bench_codegen)
 """
@@ -65,11 +66,18 @@ class Edits:
         for path, text in self._originals.items():
             path.write_text(text, encoding="utf-8")
 
-    def edit(self, paths: list[Path]) -> None:
+    def edit(self, paths: list[Path], validation: bool = False) -> None:
+        """A new sentence in each file's first description, or (`validation`) a new `maxLength` on its
+        first string: an edit that changes what payloads are valid, so the validators are compiled again."""
         self._count += 1
         for path in paths:
             text = self._originals.setdefault(path, path.read_text(encoding="utf-8"))
-            edited = text.replace('"description": "', f'"description": "Edit {self._count}. ', 1)
+            if validation:
+                edited = text.replace('"type": "string"', f'"type": "string", "maxLength": {10**6 + self._count}', 1)
+            else:
+                edited = text.replace('"description": "', f'"description": "Edit {self._count}. ', 1)
+            if edited == text:
+                raise SystemExit(f"bench: nothing to edit in {path}")
             path.write_text(edited, encoding="utf-8")
 
 
@@ -110,13 +118,13 @@ def main(argv: list[str] | None = None) -> int:
 
         edits = Edits()
 
-        def edited(paths: list[Path], command: list[str], ok: int = 0) -> Callable[[], float]:
+        def edited(paths: list[Path], command: list[str], ok: int = 0, validation: bool = False) -> Callable[[], float]:
             """`command` after a new edit of each of `paths`, from an up-to-date tree and a warm cache."""
 
             def run() -> float:
                 edits.restore()
                 _timed(codegen, repo)
-                edits.edit(paths)
+                edits.edit(paths, validation)
                 return _timed(command, repo, ok=(ok,))
 
             return run
@@ -134,6 +142,8 @@ def main(argv: list[str] | None = None) -> int:
             "one family edited: generate (build, verify, write)": edited([schema], codegen),
             "one family edited: the README's command": edited([schema], readme),
             "every family edited: the README's command": edited(first_per_family, readme),
+            "one family's validation edited: the README's command": edited([schema], readme, validation=True),
+            "every family's validation edited: the README's command": edited(first_per_family, readme, validation=True),
         }
         _timed(codegen, repo)  # warm the OS and jinja caches once
         times: dict[str, list[float]] = {name: [] for name in scenarios}

@@ -103,7 +103,7 @@ def _check(root: Path, cache: Cache | None, generator: WarmGenerator) -> int:
 
 def _generate(root: Path, cache: Cache | None, generator: WarmGenerator) -> int:
     """`generate`: prove the new files against the examples, then write those that changed."""
-    from .generate import read_tree, verification_keys, verify, write_tree
+    from .generate import compile_keys, read_tree, verification_keys, verify, write_tree
 
     tree = _build(root, cache, generator)
     if tree is None:
@@ -117,14 +117,17 @@ def _generate(root: Path, cache: Cache | None, generator: WarmGenerator) -> int:
     if not changed and not todo:
         print("codegen: generated files already up to date")
         return 0
+    compiling = compile_keys(tree, todo)
+    compiled = {f for f, key in compiling.items() if cache is not None and cache.get(f"compiled-{f}", key) is not None}
     try:
-        write_tree(root, tree, verify=lambda staging: verify(root, staging, changed, todo), current=current)
+        write_tree(root, tree, verify=lambda staging: verify(root, staging, changed, todo, compiled), current=current)
     except RuntimeError as exc:
         print(f"codegen: {exc}\ncodegen: generated files left unchanged", file=sys.stderr)
         return 1
     if cache is not None:
         for family in sorted(todo):
             cache.put(f"verified-{family}", keys[family], {})
+            cache.put(f"compiled-{family}", compiling[family], {})
     if changed:
         print(f"codegen: wrote {len(changed)} of {len(tree)} generated files")
     else:

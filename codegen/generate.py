@@ -21,6 +21,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+from . import walk
 from .bundle import bundle_path, dump, index, standalone_files
 from .cache import Cache, LintMemo, digest, files_digest, tool_versions
 from .docs import docs_files
@@ -46,7 +47,9 @@ from .typescript import (
     TypeCompilation,
     family_paths,
     js_build,
+    js_input,
     link_node_modules,
+    lock_digest,
     node_executable,
     node_modules,
     package_files,
@@ -146,35 +149,46 @@ def _sample_files(root: Path, families: dict[str, FamilyModel]) -> dict[str, str
 
 
 class _TypeScriptUnits:
-    """The npm package's per-family units (types, precompiled validators, CommonJS builds) and the
-    modules every family shares, from the cache where nothing they depend on changed, the rest
-    started in Node at once, to run while Python generates."""
+    """The npm package's per-family units and the modules every family shares, from the cache where
+    nothing they depend on changed, the rest started in Node at once, to run while Python generates.
+
+    A family has two units, each keyed by what it is made from: its declarations (json-schema-to-
+    typescript, which writes descriptions as doc comments) by the family's key, its JavaScript
+    (precompiled validators, CommonJS builds) by js_input, which holds no description. So an edit
+    of a description compiles no validator again."""
 
     def __init__(self, families: dict[str, FamilyModel], keys: dict[str, str], stamp: str, cache: Cache | None) -> None:
         self._families, self._keys, self._cache = families, keys, cache
         self.types: dict[str, str] = {}
-        # a family's unit holds its types and its JavaScript (precompiled validators, CommonJS builds)
         self.built: dict[str, Any] = {"validators": {}, "cjs": {}}
-        self._todo: dict[str, FamilyModel] = {}
+        types_todo: dict[str, FamilyModel] = {}
+        self._js_todo: dict[str, dict[str, Any]] = {}
+        self._js_keys: dict[str, str] = {}
         for name, fam in families.items():
-            hit = cache.get(f"ts-{name}", keys[name], ("d.ts", "js.json")) if cache else None
-            if hit is not None and "d.ts" in hit and "js.json" in hit:
+            hit = cache.get(f"ts-{name}", keys[name], ("d.ts",)) if cache else None
+            if hit is not None and "d.ts" in hit:
                 self.types[name] = hit["d.ts"].decode("utf-8")
+            else:
+                types_todo[name] = fam
+            js = js_input(name, fam)
+            self._js_keys[name] = digest(stamp, json.dumps(js, sort_keys=True))
+            hit = cache.get(f"js-{name}", self._js_keys[name], ("js.json",)) if cache else None
+            if hit is not None and "js.json" in hit:
                 unit = json.loads(hit["js.json"])
                 self.built["validators"][name] = unit["validators"]
                 self.built["cjs"].update(unit["cjs"])
             else:
-                self._todo[name] = fam
-        self._compilation = TypeCompilation(self._todo)
+                self._js_todo[name] = js
+        self._compilation = TypeCompilation(types_todo)
         # The modules every family shares change with the schema index (names, ids, versions), not
-        # with a description: cached apart, so that editing one family rebuilds only that family's unit.
+        # with a description: cached apart, so that editing one family rebuilds only that family's units.
         self._shared_key = digest(stamp, dump(index(families)))
         shared_hit = cache.get("ts-shared", self._shared_key, ("cjs.json",)) if cache else None
         if shared_hit is not None and "cjs.json" in shared_hit:
             self.built["cjs"].update(json.loads(shared_hit["cjs.json"]))
         self._shared_fresh = shared_hit is None
         todo_shared = shared_modules(families) if self._shared_fresh else None
-        self._job = js_build(self._todo, todo_shared) if self._todo or self._shared_fresh else None
+        self._job = js_build(self._js_todo, todo_shared) if self._js_todo or self._shared_fresh else None
 
     def finish(self) -> None:
         """Wait for Node, take its output and store the new units in the cache."""
@@ -184,19 +198,16 @@ class _TypeScriptUnits:
         for name, text in self._compilation.result().items():
             self.types[name] = type_declarations(name, text)
             if self._cache is not None:
-                unit = {
-                    "validators": fresh["validators"][name],
-                    "cjs": {rel: fresh["cjs"][rel] for rel in family_paths(name)},
-                }
-                self._cache.put(
-                    f"ts-{name}",
-                    self._keys[name],
-                    {
-                        "d.ts": self.types[name].encode("utf-8"),
-                        "js.json": json.dumps(unit, sort_keys=True).encode("utf-8"),
-                    },
-                )
-        if self._cache is not None and self._shared_fresh:
+                self._cache.put(f"ts-{name}", self._keys[name], {"d.ts": self.types[name].encode("utf-8")})
+        if self._cache is None:
+            return
+        for name in self._js_todo:
+            unit = {
+                "validators": fresh["validators"][name],
+                "cjs": {rel: fresh["cjs"][rel] for rel in family_paths(name)},
+            }
+            self._cache.put(f"js-{name}", self._js_keys[name], {"js.json": json.dumps(unit, sort_keys=True).encode()})
+        if self._shared_fresh:
             shared = {rel: fresh["cjs"][rel] for rel in shared_modules(self._families)}
             self._cache.put("ts-shared", self._shared_key, {"cjs.json": json.dumps(shared, sort_keys=True).encode()})
 
@@ -380,6 +391,39 @@ def verification_keys(root: Path, tree: Tree) -> dict[str, str]:
     return keys
 
 
+# Checked by ajv only against the meta-schema when it compiles a schema, which lint has done: an
+# edit of one cannot change whether the package's run-time compile accepts the schemas.
+_META_ANNOTATIONS = walk.ANNOTATIONS - {"x-chatschema-extension"}
+
+
+def _without_meta_annotations(_: Any, node: dict[str, Any]) -> dict[str, Any]:
+    return {k: v for k, v in node.items() if k not in _META_ANNOTATIONS}
+
+
+def compile_keys(tree: Tree, families: set[str]) -> dict[str, str]:
+    """Per family, what the npm package's run-time compile of its shipped schemas (verify_tree.cjs:
+    ajv, strict, as a user's createAjv) depends on: those schemas without the annotations ajv
+    checks only against the meta-schema, the hand-written runtime and the pinned Node tooling.
+    A family whose key passed once is not compiled again: a description edit compiles nothing."""
+    families_in_tree = _families_of(tree)
+    runtime = digest(
+        *(part for rel, path in sorted(runtime_files(families_in_tree).items()) for part in (rel, path.read_bytes())),
+        lock_digest(),
+    )
+    keys = {}
+    for family in sorted(families):
+        parts: list[str] = []
+        for rel in sorted(tree):
+            if (
+                rel.startswith(f"{NPM_PACKAGE}/schemas/{family}/")
+                or rel == f"{NPM_PACKAGE}/schemas/{family}.bundle.json"
+            ):
+                schema = walk.transform(json.loads(tree[rel]), _without_meta_annotations)
+                parts += [rel, dump(schema)]
+        keys[family] = digest(runtime, *parts)
+    return keys
+
+
 def read_tree(root: Path) -> Tree:
     """The generated files currently under `root`, in the same form as `build` returns."""
     return dict(sorted(generated_files(root).items()))
@@ -407,12 +451,19 @@ def diff(current: Tree, wanted: Tree) -> list[str]:
 _EXTRA_PACKAGES = ("dask",)
 
 
-def verify(root: Path, staging: Path, changed: set[str] | None = None, families: set[str] | None = None) -> None:
+def verify(
+    root: Path,
+    staging: Path,
+    changed: set[str] | None = None,
+    families: set[str] | None = None,
+    compiled: set[str] | None = None,
+) -> None:
     """Import and exercise the packages in `staging` (a root holding chatschema/ and npm/), each in
     a process of its own: Python (codegen/verify_tree.py) and Node (codegen/verify_tree.cjs), side
     by side. `changed` (paths relative to the root) lets an optional extra's unchanged subpackage go
     unimported; `families` limits the modules imported (theirs, and the shared ones that name
-    them), the validators built and the examples checked to those families (default: all).
+    them), the validators built and the examples checked to those families (default: all);
+    `compiled`: families whose shipped schemas need no run-time compile in Node (compile_keys).
     RuntimeError with one line per problem if either does not work."""
     skip = [
         f"{PACKAGE}.{extra}"
@@ -444,6 +495,7 @@ def verify(root: Path, staging: Path, changed: set[str] | None = None, families:
             str(staging / NPM_PACKAGE),
             str(root / "schemas"),
             ",".join(sorted(families)) if families is not None else "",
+            ",".join(sorted(compiled or ())),
         ],
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,

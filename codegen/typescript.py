@@ -64,14 +64,15 @@ def node_modules() -> Path:
     return NODE_DIR / "node_modules"
 
 
-def _lock_digest() -> str:
+def lock_digest() -> str:
+    """The digest of the pinned Node tooling (codegen/node/package-lock.json)."""
     return hashlib.sha256((NODE_DIR / "package-lock.json").read_bytes()).hexdigest()
 
 
 def setup_node(force: bool = False) -> None:
     """Install the pinned Node tooling (`npm ci` in codegen/node) unless that exact lock file is installed."""
     stamp = node_modules() / ".chatschema-lock-sha256"
-    if not force and stamp.is_file() and stamp.read_text(encoding="utf-8") == _lock_digest():
+    if not force and stamp.is_file() and stamp.read_text(encoding="utf-8") == lock_digest():
         link_node_modules(REPO / NPM_PACKAGE)
         return
     npm = shutil.which("npm")
@@ -86,7 +87,7 @@ def setup_node(force: bool = False) -> None:
     )
     if proc.returncode != 0:
         raise RuntimeError(f"`npm ci` in {NODE_DIR} failed:\n{proc.stdout}{proc.stderr}")
-    stamp.write_text(_lock_digest(), encoding="utf-8")
+    stamp.write_text(lock_digest(), encoding="utf-8")
     link_node_modules(REPO / NPM_PACKAGE)
 
 
@@ -355,15 +356,22 @@ class NodeJob:
         return json.loads(out)
 
 
-def js_build(families: dict[str, FamilyModel], shared: dict[str, str] | None) -> NodeJob:
-    """Start precompiling the validators of `families` and building the CommonJS files of their
-    modules and of `shared` (shared_modules, or None when cached) with codegen/node/standalone.cjs."""
+def js_input(name: str, fam: FamilyModel) -> dict[str, Any]:
+    """Everything a family's JavaScript (its precompiled validators and the CommonJS builds of its
+    modules) is made from. Descriptions are not in it: an edit of one leaves that JavaScript as it was."""
+    return {"validators": validator_input(fam), "modules": family_modules(name, fam)}
+
+
+def js_build(inputs: dict[str, dict[str, Any]], shared: dict[str, str] | None) -> NodeJob:
+    """Start precompiling the validators of the families in `inputs` (js_input) and building the
+    CommonJS files of their modules and of `shared` (shared_modules, or None when cached) with
+    codegen/node/standalone.cjs."""
     modules = dict(shared or {})
-    for name, fam in sorted(families.items()):
-        modules.update(family_modules(name, fam))
+    for unit in (inputs[name] for name in sorted(inputs)):
+        modules.update(unit["modules"])
     return NodeJob(
         "standalone.cjs",
-        {"validators": {name: validator_input(fam) for name, fam in sorted(families.items())}, "modules": modules},
+        {"validators": {name: inputs[name]["validators"] for name in sorted(inputs)}, "modules": modules},
     )
 
 

@@ -1,15 +1,19 @@
 // Prove that a freshly generated npm package works before its files are written (codegen/generate.py).
-// argv: <package dir> <schemas dir> [families, comma-separated: those to check; default all]. Loads the package as a client would (CommonJS and ES module
-// builds), finds a precompiled validator for every schema name, compiles every per-file schema and
-// bundle at run time with createAjv (strict mode: an unknown keyword or a bad pattern throws here,
-// not in a user's process), and reassembles every Letta stream example
-// (schemas/letta/examples/streams/) with the stream module. Prints one line per problem; exit 1 if any.
+// argv: <package dir> <schemas dir> [families, comma-separated: those to check; default all]
+// [families whose shipped schemas compiled before as they are now: not compiled again]. Loads the
+// package as a client would (CommonJS and ES module builds), finds a precompiled validator for every
+// schema name, compiles every per-file schema and bundle at run time with createAjv (strict mode: an
+// unknown keyword or a bad pattern throws here, not in a user's process), and reassembles every Letta
+// stream example (schemas/letta/examples/streams/) with the stream module. Prints one line per
+// problem; exit 1 if any.
 "use strict";
 const path = require("path");
 
 const pkg = path.resolve(process.argv[2]);
 const only = new Set((process.argv[4] || "").split(",").filter(Boolean));
 const checked = (family) => only.size === 0 || only.has(family);
+const compiled = new Set((process.argv[5] || "").split(",").filter(Boolean));
+const toCompile = (family) => checked(family) && !compiled.has(family);
 const problems = [];
 let api;
 try {
@@ -26,14 +30,14 @@ if (api) {
     }
   }
   // The shipped schema files, for users who compile at run time: per file, and each family's bundle.
-  const families = Object.entries(api.index.families).filter(([name]) => checked(name)).map(([, f]) => f);
-  const entries = Object.entries(api.index.schemas).filter(([name]) => checked(name.split("/")[0])).map(([, e]) => e);
+  const families = Object.entries(api.index.families).filter(([name]) => toCompile(name)).map(([, f]) => f);
+  const entries = Object.entries(api.index.schemas).filter(([name]) => toCompile(name.split("/")[0])).map(([, e]) => e);
   // One ajv for both stages: each createAjv compiles the 2020-12 meta-schemas again, which took as
   // long as a family's own schemas. The bundles go first, so that a bundle must resolve on its own
   // (with the files loaded, a `$ref` to a file's `$id` would pass); no file refers to a bundle. A
   // failure starts a fresh one.
   let ajv = null;
-  for (const [label, files] of [
+  for (const [label, files] of families.length === 0 ? [] : [
     ["bundle", families.map((f) => f.bundle)],
     ["files", families.flatMap((f) => f.files)],
   ]) {

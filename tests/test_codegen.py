@@ -209,7 +209,7 @@ def test_cached_build_is_byte_identical_to_a_clean_one(repo: Path) -> None:
     cache = Cache(repo / CACHE_DIR)
     units = {p.name.rsplit("-", 1)[0] for p in (repo / CACHE_DIR).glob("*.json")}
     assert {"lint", "package-init", "patterns", "meta-docent-message"} <= units
-    assert {f"{k}-{f}" for k in ("py", "ts") for f in ("bridgic", "docent", "letta", "swarm")} <= units
+    assert {f"{k}-{f}" for k in ("py", "ts", "js") for f in ("bridgic", "docent", "letta", "swarm")} <= units
     warm = build(repo, cache)
     assert warm == build(repo, None) == read_tree(repo)
     # a damaged entry is a miss, not a wrong tree
@@ -220,17 +220,29 @@ def test_cached_build_is_byte_identical_to_a_clean_one(repo: Path) -> None:
 
 
 def test_a_schema_edit_rebuilds_only_its_family(repo: Path) -> None:
+    """Only the edited family's units are built again, and of them only those the edit reaches: a
+    description is in the Python package and the declarations, not in the validators (precompiled,
+    or compiled at run time by the proof of the npm package)."""
     assert run_codegen(repo, "generate").returncode == 0
-    before = {p.name for p in (repo / CACHE_DIR).glob("*.json")}
 
-    def change(doc: dict[str, Any]) -> None:
+    def rebuilt(change: Callable[[dict[str, Any]], None]) -> list[str]:
+        before = {p.name for p in (repo / CACHE_DIR).glob("*.json")}
+        edit_schema(repo, "tool.json", change)
+        assert run_codegen(repo, "generate").returncode == 0
+        after = {p.name for p in (repo / CACHE_DIR).glob("*.json")}
+        return sorted(name.rsplit("-", 1)[0] for name in after - before)
+
+    def describe(doc: dict[str, Any]) -> None:
         doc["$defs"]["ToolInfo"]["description"] = "A tool the model may call."
 
-    edit_schema(repo, "tool.json", change)
-    assert run_codegen(repo, "generate").returncode == 0
-    after = {p.name for p in (repo / CACHE_DIR).glob("*.json")}
-    changed = sorted(name.rsplit("-", 1)[0] for name in after - before)
-    assert changed == ["lint", "meta-docent-tool", "py-docent", "ts-docent", "verified-docent"]
+    def constrain(doc: dict[str, Any]) -> None:
+        doc["$defs"]["ToolInfo"]["properties"]["name"]["maxLength"] = 64
+
+    unchanged = ["lint", "meta-docent-tool", "py-docent", "ts-docent", "verified-docent"]
+    assert rebuilt(describe) == unchanged  # no validator compiled, no run-time compile proven again
+    assert rebuilt(constrain) == sorted([*unchanged, "compiled-docent", "js-docent"])
+    assert "maxLength" in (repo / "npm" / "esm" / "validators" / "docent.js").read_text(encoding="utf-8")
+    assert build(repo, Cache(repo / CACHE_DIR)) == build(repo, None) == read_tree(repo)
 
 
 def test_generate_and_lint_need_only_the_codegen_requirements() -> None:

@@ -21,7 +21,7 @@ from typing import Any
 import pytest
 
 from codegen.cache import CACHE_DIR, Cache
-from codegen.generate import build, read_tree, verify, write_tree
+from codegen.generate import build, compile_keys, read_tree, verify, write_tree
 from codegen.layout import copy_runtime
 from codegen.lint import lint
 from codegen.load import load_schemas
@@ -733,3 +733,32 @@ def test_a_bundle_that_needs_the_schema_files_is_not_written(tmp_path: Path) -> 
         write_tree(tmp_path, broken, verify=lambda staging: verify(ROOT, staging, families={"swarm"}))
     assert "npm: schemas (bundle): ajv cannot compile them" in str(info.value)
     assert read_tree(tmp_path) == before
+
+
+def test_the_run_time_compile_is_proven_again_whenever_the_schemas_validate_differently(tmp_path: Path) -> None:
+    """A family whose shipped schemas compiled once is not compiled again while they differ only in
+    annotations (a description); any other change is compiled, and the compile is what refuses it."""
+    before = _copy_generated(tmp_path)
+    rel = "npm/schemas/swarm.bundle.json"
+
+    def edited(change: Any) -> dict[str, bytes]:
+        bundle = json.loads(before[rel])
+        change(bundle["$defs"])
+        return {**before, rel: (json.dumps(bundle, indent=2) + "\n").encode()}
+
+    described = edited(lambda defs: defs["BaseMessageRole"].update(description="Who wrote it.", title="Role"))
+    typed = edited(lambda defs: defs["BaseMessageRole"].update(type=["string", "null"]))
+    broken = edited(
+        lambda defs: defs.update(
+            BaseMessageRole={"$ref": "https://chatschema.dev/schemas/swarm/message.json#/$defs/BaseMessageRole"}
+        )
+    )
+    key = compile_keys(before, {"swarm"})
+    assert set(key) == {"swarm"}
+    assert compile_keys(described, {"swarm"}) == key
+    assert compile_keys(typed, {"swarm"}) != key
+    assert compile_keys(broken, {"swarm"}) != key
+    assert compile_keys(broken, {"bridgic"}) == compile_keys(before, {"bridgic"})
+    # the key stands for the compile: a family given as compiled is not compiled (this bundle would fail)
+    write_tree(tmp_path, broken, verify=lambda staging: verify(ROOT, staging, families={"swarm"}, compiled={"swarm"}))
+    assert read_tree(tmp_path)[rel] == broken[rel]
