@@ -103,7 +103,7 @@ def _check(root: Path, cache: Cache | None, generator: WarmGenerator) -> int:
 
 def _generate(root: Path, cache: Cache | None, generator: WarmGenerator) -> int:
     """`generate`: prove the new files against the examples, then write those that changed."""
-    from .generate import compile_keys, read_tree, verification_keys, verify, write_tree
+    from .generate import example_stats, families_of, read_tree, validation_keys, verification_keys, verify, write_tree
 
     tree = _build(root, cache, generator)
     if tree is None:
@@ -112,22 +112,27 @@ def _generate(root: Path, cache: Cache | None, generator: WarmGenerator) -> int:
     changed = {p for p in current.keys() | tree.keys() if current.get(p) != tree.get(p)}
     # Each family's examples are checked against the tree even when no file changes (an edited
     # example); a family whose files, examples and runtime passed together once is not checked again.
-    keys = verification_keys(root, tree)
+    stats = example_stats(root, families_of(tree))
+    keys = verification_keys(root, tree, stats)
     todo = {f for f, key in keys.items() if cache is None or cache.get(f"verified-{f}", key) is None}
     if not changed and not todo:
         print("codegen: generated files already up to date")
         return 0
-    compiling = compile_keys(tree, todo)
-    compiled = {f for f, key in compiling.items() if cache is not None and cache.get(f"compiled-{f}", key) is not None}
+    # Of those, a family whose schemas and examples are, for validation, as they were when they passed
+    # (a description edited), needs no run-time compile or example verdict again.
+    validation = validation_keys(root, tree, todo, stats)
+    validated = {
+        f for f, key in validation.items() if cache is not None and cache.get(f"validated-{f}", key) is not None
+    }
     try:
-        write_tree(root, tree, verify=lambda staging: verify(root, staging, changed, todo, compiled), current=current)
+        write_tree(root, tree, verify=lambda staging: verify(root, staging, changed, todo, validated), current=current)
     except RuntimeError as exc:
         print(f"codegen: {exc}\ncodegen: generated files left unchanged", file=sys.stderr)
         return 1
     if cache is not None:
         for family in sorted(todo):
             cache.put(f"verified-{family}", keys[family], {})
-            cache.put(f"compiled-{family}", compiling[family], {})
+            cache.put(f"validated-{family}", validation[family], {})
     if changed:
         print(f"codegen: wrote {len(changed)} of {len(tree)} generated files")
     else:

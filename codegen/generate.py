@@ -18,6 +18,7 @@ import sys
 import tempfile
 import tomllib
 from collections.abc import Callable
+from importlib.metadata import version
 from pathlib import Path
 from typing import Any
 
@@ -370,11 +371,13 @@ def _family_of(rel: str, families: set[str]) -> str | None:
     return next((c for c in candidates if c in families), None)
 
 
-def verification_keys(root: Path, tree: Tree) -> dict[str, str]:
+def verification_keys(root: Path, tree: Tree, stats: dict[str, list[str]] | None = None) -> dict[str, str]:
     """Per family, what a verification of its part of `tree` depends on: its generated files, the
     files every family shares, its examples (by name, size and modification time), and the
-    hand-written runtime. A family whose key passed once need not be verified again."""
-    families = _families_of(tree)
+    hand-written runtime. A family whose key passed once need not be verified again. `stats`:
+    example_stats, when the caller has them."""
+    families = families_of(tree)
+    stats = stats if stats is not None else example_stats(root, families)
     own: dict[str | None, list[str]] = {}
     for rel in sorted(tree):
         own.setdefault(_family_of(rel, families), []).append(rel)
@@ -384,15 +387,13 @@ def verification_keys(root: Path, tree: Tree) -> dict[str, str]:
     shared = digest(runtime, *(part for rel in own.get(None, []) for part in (rel, tree[rel])))
     keys = {}
     for family in sorted(families):
-        folder = root / "schemas" / family / "examples"
-        examples = sorted(p for p in folder.rglob("*") if p.is_file()) if folder.is_dir() else []
-        stats = [f"{p.relative_to(folder).as_posix()} {p.stat().st_size} {p.stat().st_mtime_ns}" for p in examples]
-        keys[family] = digest(shared, *(part for rel in own.get(family, []) for part in (rel, tree[rel])), *stats)
+        own_files = (part for rel in own.get(family, []) for part in (rel, tree[rel]))
+        keys[family] = digest(shared, *own_files, *stats[family])
     return keys
 
 
-# Checked by ajv only against the meta-schema when it compiles a schema, which lint has done: an
-# edit of one cannot change whether the package's run-time compile accepts the schemas.
+# Checked by ajv only against the meta-schema when it compiles a schema, which lint has done, and
+# read by no validator: an edit of one changes no verdict and no compile.
 _META_ANNOTATIONS = walk.ANNOTATIONS - {"x-chatschema-extension"}
 
 
@@ -400,27 +401,46 @@ def _without_meta_annotations(_: Any, node: dict[str, Any]) -> dict[str, Any]:
     return {k: v for k, v in node.items() if k not in _META_ANNOTATIONS}
 
 
-def compile_keys(tree: Tree, families: set[str]) -> dict[str, str]:
-    """Per family, what the npm package's run-time compile of its shipped schemas (verify_tree.cjs:
-    ajv, strict, as a user's createAjv) depends on: those schemas without the annotations ajv
-    checks only against the meta-schema, the hand-written runtime and the pinned Node tooling.
-    A family whose key passed once is not compiled again: a description edit compiles nothing."""
-    families_in_tree = _families_of(tree)
+def example_stats(root: Path, families: set[str]) -> dict[str, list[str]]:
+    """Each family's examples by name, size and modification time."""
+    stats = {}
+    for family in sorted(families):
+        folder = root / "schemas" / family / "examples"
+        examples = sorted(p for p in folder.rglob("*") if p.is_file()) if folder.is_dir() else []
+        stats[family] = [
+            f"{p.relative_to(folder).as_posix()} {p.stat().st_size} {p.stat().st_mtime_ns}" for p in examples
+        ]
+    return stats
+
+
+def validation_keys(
+    root: Path, tree: Tree, families: set[str], stats: dict[str, list[str]] | None = None
+) -> dict[str, str]:
+    """Per family, what the proofs that read only what is valid depend on: Node's run-time compile of
+    its shipped schemas (ajv, strict, as a user's createAjv) and the verdict of each of its examples
+    and samples in Python. That is its shipped schemas without the annotations no validator reads,
+    its examples, the hand-written runtime, jsonschema and the pinned Node tooling. A family whose
+    key passed once needs neither again: after a description edit only what the edit reaches is
+    verified. `stats`: example_stats, when the caller has them."""
+    stats = stats if stats is not None else example_stats(root, families)
     runtime = digest(
-        *(part for rel, path in sorted(runtime_files(families_in_tree).items()) for part in (rel, path.read_bytes())),
+        *(part for rel, path in sorted(runtime_files(families_of(tree)).items()) for part in (rel, path.read_bytes())),
         lock_digest(),
+        version("jsonschema"),
     )
+    stripped: dict[bytes, str] = {}  # both packages ship the same files: each text stripped once
     keys = {}
     for family in sorted(families):
+        shipped = (f"{NPM_PACKAGE}/schemas/{family}/", f"{PACKAGE}/schemas/{family}/")
         parts: list[str] = []
         for rel in sorted(tree):
-            if (
-                rel.startswith(f"{NPM_PACKAGE}/schemas/{family}/")
-                or rel == f"{NPM_PACKAGE}/schemas/{family}.bundle.json"
-            ):
-                schema = walk.transform(json.loads(tree[rel]), _without_meta_annotations)
-                parts += [rel, dump(schema)]
-        keys[family] = digest(runtime, *parts)
+            if rel.startswith(shipped) or rel == f"{NPM_PACKAGE}/schemas/{family}.bundle.json":
+                text = tree[rel]
+                if text not in stripped:
+                    schema = walk.transform(json.loads(text), _without_meta_annotations)
+                    stripped[text] = json.dumps(schema, sort_keys=True, separators=(",", ":"))
+                parts += [rel, stripped[text]]
+        keys[family] = digest(runtime, *parts, *stats[family])
     return keys
 
 
@@ -456,14 +476,14 @@ def verify(
     staging: Path,
     changed: set[str] | None = None,
     families: set[str] | None = None,
-    compiled: set[str] | None = None,
+    validated: set[str] | None = None,
 ) -> None:
     """Import and exercise the packages in `staging` (a root holding chatschema/ and npm/), each in
     a process of its own: Python (codegen/verify_tree.py) and Node (codegen/verify_tree.cjs), side
     by side. `changed` (paths relative to the root) lets an optional extra's unchanged subpackage go
     unimported; `families` limits the modules imported (theirs, and the shared ones that name
     them), the validators built and the examples checked to those families (default: all);
-    `compiled`: families whose shipped schemas need no run-time compile in Node (compile_keys).
+    `validated`: families whose run-time compile and example verdicts need no check (validation_keys).
     RuntimeError with one line per problem if either does not work."""
     skip = [
         f"{PACKAGE}.{extra}"
@@ -477,6 +497,7 @@ def verify(
         "PYTHONDONTWRITEBYTECODE": "1",
         "CHATSCHEMA_VERIFY_SKIP": ",".join(skip),
         "CHATSCHEMA_VERIFY_FAMILIES": ",".join(sorted(families)) if families is not None else "",
+        "CHATSCHEMA_VERIFY_VALIDATED": ",".join(sorted(validated or ())),
     }
     here = Path(__file__).parent
     python = subprocess.Popen(
@@ -495,7 +516,7 @@ def verify(
             str(staging / NPM_PACKAGE),
             str(root / "schemas"),
             ",".join(sorted(families)) if families is not None else "",
-            ",".join(sorted(compiled or ())),
+            ",".join(sorted(validated or ())),
         ],
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
@@ -513,7 +534,7 @@ def verify(
         raise RuntimeError(f"the generated package does not work:\n{shown}{more}")
 
 
-def _families_of(tree: Tree) -> set[str]:
+def families_of(tree: Tree) -> set[str]:
     """The families a tree was built for: those whose schemas it ships."""
     prefix = f"{PACKAGE}/schemas/"
     return {rel.split("/")[2] for rel in tree if rel.startswith(prefix) and rel.count("/") >= 3}
@@ -542,7 +563,7 @@ def write_tree(
         _check_writable(root, rel, current)
     with tempfile.TemporaryDirectory(prefix="chatschema-staging-") as staging_name:
         staging = Path(staging_name)
-        copy_runtime(_families_of(tree), staging)
+        copy_runtime(families_of(tree), staging)
         for rel, data in tree.items():
             dest = staging / rel
             dest.parent.mkdir(parents=True, exist_ok=True)

@@ -1,6 +1,6 @@
 // Prove that a freshly generated npm package works before its files are written (codegen/generate.py).
 // argv: <package dir> <schemas dir> [families, comma-separated: those to check; default all]
-// [families whose shipped schemas compiled before as they are now: not compiled again]. Loads the
+// [families whose shipped schemas compiled before as they are now, for validation: not compiled]. Loads the
 // package as a client would (CommonJS and ES module builds), finds a precompiled validator for every
 // schema name, compiles every per-file schema and bundle at run time with createAjv (strict mode: an
 // unknown keyword or a bad pattern throws here, not in a user's process), and reassembles every Letta
@@ -12,8 +12,8 @@ const path = require("path");
 const pkg = path.resolve(process.argv[2]);
 const only = new Set((process.argv[4] || "").split(",").filter(Boolean));
 const checked = (family) => only.size === 0 || only.has(family);
-const compiled = new Set((process.argv[5] || "").split(",").filter(Boolean));
-const toCompile = (family) => checked(family) && !compiled.has(family);
+const validated = new Set((process.argv[5] || "").split(",").filter(Boolean));
+const toCompile = (family) => checked(family) && !validated.has(family);
 const problems = [];
 let api;
 try {

@@ -21,7 +21,7 @@ from typing import Any
 import pytest
 
 from codegen.cache import CACHE_DIR, Cache
-from codegen.generate import build, compile_keys, read_tree, verify, write_tree
+from codegen.generate import build, read_tree, validation_keys, verify, write_tree
 from codegen.layout import copy_runtime
 from codegen.lint import lint
 from codegen.load import load_schemas
@@ -735,9 +735,10 @@ def test_a_bundle_that_needs_the_schema_files_is_not_written(tmp_path: Path) -> 
     assert read_tree(tmp_path) == before
 
 
-def test_the_run_time_compile_is_proven_again_whenever_the_schemas_validate_differently(tmp_path: Path) -> None:
-    """A family whose shipped schemas compiled once is not compiled again while they differ only in
-    annotations (a description); any other change is compiled, and the compile is what refuses it."""
+def test_what_reads_only_validity_is_proven_again_whenever_the_schemas_validate_differently(tmp_path: Path) -> None:
+    """A family whose shipped schemas compiled and gave every example its verdict once is not proven
+    so again while they differ only in annotations (a description); any other change is, and that
+    proof is what refuses a bundle ajv cannot compile."""
     before = _copy_generated(tmp_path)
     rel = "npm/schemas/swarm.bundle.json"
 
@@ -753,12 +754,12 @@ def test_the_run_time_compile_is_proven_again_whenever_the_schemas_validate_diff
             BaseMessageRole={"$ref": "https://chatschema.dev/schemas/swarm/message.json#/$defs/BaseMessageRole"}
         )
     )
-    key = compile_keys(before, {"swarm"})
+    key = validation_keys(ROOT, before, {"swarm"})
     assert set(key) == {"swarm"}
-    assert compile_keys(described, {"swarm"}) == key
-    assert compile_keys(typed, {"swarm"}) != key
-    assert compile_keys(broken, {"swarm"}) != key
-    assert compile_keys(broken, {"bridgic"}) == compile_keys(before, {"bridgic"})
-    # the key stands for the compile: a family given as compiled is not compiled (this bundle would fail)
-    write_tree(tmp_path, broken, verify=lambda staging: verify(ROOT, staging, families={"swarm"}, compiled={"swarm"}))
+    assert validation_keys(ROOT, described, {"swarm"}) == key
+    assert validation_keys(ROOT, typed, {"swarm"}) != key
+    assert validation_keys(ROOT, broken, {"swarm"}) != key
+    assert validation_keys(ROOT, broken, {"bridgic"}) == validation_keys(ROOT, before, {"bridgic"})
+    # the key stands for the proof: a family given as validated is not compiled (this bundle would fail)
+    write_tree(tmp_path, broken, verify=lambda staging: verify(ROOT, staging, families={"swarm"}, validated={"swarm"}))
     assert read_tree(tmp_path)[rel] == broken[rel]
