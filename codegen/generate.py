@@ -156,7 +156,8 @@ class _TypeScriptUnits:
     A family has two units, each keyed by what it is made from: its declarations (json-schema-to-
     typescript, which writes descriptions as doc comments) by the family's key, its JavaScript
     (precompiled validators, CommonJS builds) by js_input, which holds no description. So an edit
-    of a description compiles no validator again."""
+    of a description compiles no validator again. The declarations' entry notes the JavaScript's
+    key, which an unchanged family need not compute."""
 
     def __init__(self, families: dict[str, FamilyModel], keys: dict[str, str], stamp: str, cache: Cache | None) -> None:
         self._families, self._keys, self._cache = families, keys, cache
@@ -166,20 +167,13 @@ class _TypeScriptUnits:
         self._js_todo: dict[str, dict[str, Any]] = {}
         self._js_keys: dict[str, str] = {}
         for name, fam in families.items():
-            hit = cache.get(f"ts-{name}", keys[name], ("d.ts",)) if cache else None
-            if hit is not None and "d.ts" in hit:
+            hit = cache.get(f"ts-{name}", keys[name], ("d.ts", "js.key")) if cache else None
+            if hit is not None and "d.ts" in hit and "js.key" in hit:
                 self.types[name] = hit["d.ts"].decode("utf-8")
+                self._js_keys[name] = hit["js.key"].decode("utf-8")  # the family is as it was: so is its js_input
             else:
                 types_todo[name] = fam
-            js = js_input(name, fam)
-            self._js_keys[name] = digest(stamp, json.dumps(js, sort_keys=True))
-            hit = cache.get(f"js-{name}", self._js_keys[name], ("js.json",)) if cache else None
-            if hit is not None and "js.json" in hit:
-                unit = json.loads(hit["js.json"])
-                self.built["validators"][name] = unit["validators"]
-                self.built["cjs"].update(unit["cjs"])
-            else:
-                self._js_todo[name] = js
+            self._take_javascript(name, fam, stamp)
         self._compilation = TypeCompilation(types_todo)
         # The modules every family shares change with the schema index (names, ids, versions), not
         # with a description: cached apart, so that editing one family rebuilds only that family's units.
@@ -191,6 +185,19 @@ class _TypeScriptUnits:
         todo_shared = shared_modules(families) if self._shared_fresh else None
         self._job = js_build(self._js_todo, todo_shared) if self._js_todo or self._shared_fresh else None
 
+    def _take_javascript(self, name: str, fam: FamilyModel, stamp: str) -> None:
+        """The family's JavaScript from the cache, or its js_input noted to be built."""
+        js = js_input(name, fam) if name not in self._js_keys else None
+        if js is not None:
+            self._js_keys[name] = digest(stamp, json.dumps(js, sort_keys=True))
+        hit = self._cache.get(f"js-{name}", self._js_keys[name], ("js.json",)) if self._cache else None
+        if hit is not None and "js.json" in hit:
+            unit = json.loads(hit["js.json"])
+            self.built["validators"][name] = unit["validators"]
+            self.built["cjs"].update(unit["cjs"])
+        else:
+            self._js_todo[name] = js if js is not None else js_input(name, fam)
+
     def finish(self) -> None:
         """Wait for Node, take its output and store the new units in the cache."""
         fresh: dict[str, Any] = self._job.result() if self._job is not None else {"validators": {}, "cjs": {}}
@@ -199,7 +206,8 @@ class _TypeScriptUnits:
         for name, text in self._compilation.result().items():
             self.types[name] = type_declarations(name, text)
             if self._cache is not None:
-                self._cache.put(f"ts-{name}", self._keys[name], {"d.ts": self.types[name].encode("utf-8")})
+                files = {"d.ts": self.types[name].encode("utf-8"), "js.key": self._js_keys[name].encode("utf-8")}
+                self._cache.put(f"ts-{name}", self._keys[name], files)
         if self._cache is None:
             return
         for name in self._js_todo:
