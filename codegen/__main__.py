@@ -10,7 +10,7 @@ import sys
 from pathlib import Path
 
 from .cache import CACHE_DIR, Cache
-from .warm import WarmGenerator
+from .warm import WarmGenerator, WarmVerifier
 
 # The rest of codegen is imported in the functions that need it: `generate` starts its warm
 # generator process (codegen/warm.py) first, and that process need not inherit it.
@@ -43,7 +43,13 @@ def main(argv: list[str] | None = None) -> int:
         return _setup_node(args.force)
     generator = WarmGenerator()  # first, while the rest of codegen is imported (codegen/warm.py)
     cache = None if args.no_cache else Cache(root / CACHE_DIR)
-    return _check(root, cache, generator) if args.check else _generate(root, cache, generator)
+    if args.check:
+        return _check(root, cache, generator)
+    verifier = WarmVerifier()  # a fork too: before any thread
+    try:
+        return _generate(root, cache, generator, verifier)
+    finally:
+        verifier.close()
 
 
 def _lint(root: Path) -> int:
@@ -101,8 +107,8 @@ def _check(root: Path, cache: Cache | None, generator: WarmGenerator) -> int:
     return 0
 
 
-def _generate(root: Path, cache: Cache | None, generator: WarmGenerator) -> int:
-    """`generate`: prove the new files against the examples, then write those that changed."""
+def _generate(root: Path, cache: Cache | None, generator: WarmGenerator, verifier: WarmVerifier) -> int:
+    """`generate`: prove the new files against the examples (in `verifier`), then write those that changed."""
     from .generate import example_stats, families_of, read_tree, validation_keys, verification_keys, verify, write_tree
 
     tree = _build(root, cache, generator)
@@ -125,7 +131,12 @@ def _generate(root: Path, cache: Cache | None, generator: WarmGenerator) -> int:
         f for f, key in validation.items() if cache is not None and cache.get(f"validated-{f}", key) is not None
     }
     try:
-        write_tree(root, tree, verify=lambda staging: verify(root, staging, changed, todo, validated), current=current)
+        write_tree(
+            root,
+            tree,
+            verify=lambda staging: verify(root, staging, changed, todo, validated, verifier),
+            current=current,
+        )
     except RuntimeError as exc:
         print(f"codegen: {exc}\ncodegen: generated files left unchanged", file=sys.stderr)
         return 1

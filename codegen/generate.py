@@ -59,7 +59,7 @@ from .typescript import (
     type_declarations,
 )
 from .versions import read_versions
-from .warm import WarmGenerator
+from .warm import WarmGenerator, WarmVerifier
 
 CODEGEN = Path(__file__).parent
 PACKAGE = PYTHON_PACKAGE
@@ -485,10 +485,11 @@ def verify(
     changed: set[str] | None = None,
     families: set[str] | None = None,
     validated: set[str] | None = None,
+    warm: WarmVerifier | None = None,
 ) -> None:
     """Import and exercise the packages in `staging` (a root holding chatschema/ and npm/), each in
-    a process of its own: Python (codegen/verify_tree.py) and Node (codegen/verify_tree.cjs), side
-    by side. `changed` (paths relative to the root) lets an optional extra's unchanged subpackage go
+    a process of its own: Python (codegen/verify_tree.py, or `warm`, a verifier started early) and
+    Node (codegen/verify_tree.cjs), side by side. `changed` (paths relative to the root) lets an optional extra's unchanged subpackage go
     unimported; `families` limits the modules imported (theirs, and the shared ones that name
     them), the validators built and the examples checked to those families (default: all);
     `validated`: families whose run-time compile and example verdicts need no check (validation_keys).
@@ -498,23 +499,24 @@ def verify(
         for extra in _EXTRA_PACKAGES
         if changed is not None and not any(p.startswith(f"{PACKAGE}/{extra}/") for p in changed)
     ]
-    env = {
-        **os.environ,
-        "PYTHONPATH": str(staging),
-        "PYTHONNOUSERSITE": "1",
-        "PYTHONDONTWRITEBYTECODE": "1",
+    settings = {
         "CHATSCHEMA_VERIFY_SKIP": ",".join(skip),
         "CHATSCHEMA_VERIFY_FAMILIES": ",".join(sorted(families)) if families is not None else "",
         "CHATSCHEMA_VERIFY_VALIDATED": ",".join(sorted(validated or ())),
     }
     here = Path(__file__).parent
-    python = subprocess.Popen(
-        [sys.executable, "-P", str(here / "verify_tree.py"), str(staging), str(root / "schemas")],
-        stdout=subprocess.PIPE,
-        stderr=subprocess.PIPE,
-        text=True,
-        env=env,
-    )
+    python = None
+    if warm is not None:
+        warm.start(staging, root / "schemas", settings)
+    else:
+        env = {**os.environ, "PYTHONPATH": str(staging), "PYTHONNOUSERSITE": "1", "PYTHONDONTWRITEBYTECODE": "1"}
+        python = subprocess.Popen(
+            [sys.executable, "-P", str(here / "verify_tree.py"), str(staging), str(root / "schemas")],
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            text=True,
+            env={**env, **settings},
+        )
     setup_node()
     link_node_modules(staging / NPM_PACKAGE)
     node = subprocess.Popen(
@@ -531,8 +533,8 @@ def verify(
         text=True,
         env={**os.environ, "NODE_PATH": str(node_modules())},
     )
-    lines: list[str] = []
-    for proc in (python, node):
+    lines: list[str] = warm.result() if warm is not None else []
+    for proc in (python, node) if python is not None else (node,):
         out, err = proc.communicate()
         if proc.returncode != 0:
             lines += (out.strip() or err.strip() or f"exit {proc.returncode}").splitlines()

@@ -1,17 +1,22 @@
-"""datamodel-codegen in a process of its own, started before anything else of a build.
+"""datamodel-codegen, and the check of what it made, in processes of their own started before
+anything else of a build.
 
 The generator's first run imports most of itself (about 0.45 s of CPU). `python -m codegen generate`
 forks this process first thing, before codegen's own modules are imported, so that the warm-up
 runs on the other core while the build imports, lints, reads the cache and starts Node; a build
-that turns out to need no generator run ends it at once. Only the standard library is imported
-here: the process imports the generator itself.
+that turns out to need no generator run ends it at once. The verifier likewise imports Pydantic
+and jsonschema while the build runs. Only the standard library is imported here: each process
+imports what it needs itself.
 """
 
 from __future__ import annotations
 
 import atexit
 import multiprocessing
+import os
+import sys
 from multiprocessing.connection import Connection
+from pathlib import Path
 
 
 class WarmGenerator:
@@ -59,3 +64,62 @@ def _serve(conn: Connection) -> None:
         except EOFError:  # the build is over, or ended before it needed a run
             return
         conn.send(failures(runs))
+
+
+class WarmVerifier:
+    """A forked process that imports what codegen/verify_tree.py needs from outside the package
+    (Pydantic, jsonschema: about 0.1 s) while the build runs, then checks one staged tree as
+    `python -P verify_tree.py` would, in a process of its own. Start it before any thread: it is a fork."""
+
+    def __init__(self) -> None:
+        context = multiprocessing.get_context("fork")
+        self._conn, theirs = context.Pipe()
+        self._process = context.Process(
+            target=_verify_when_asked, args=(theirs,), name="chatschema-codegen-verifier", daemon=True
+        )
+        self._process.start()
+        theirs.close()
+        atexit.register(self.close)
+
+    def start(self, staging: Path, schemas: Path, env: dict[str, str]) -> None:
+        """Begin checking the tree at `staging` against the examples in `schemas`; `env`: the
+        CHATSCHEMA_VERIFY_* settings (verify_tree.py)."""
+        self._conn.send((str(staging), str(schemas), env))
+
+    def result(self) -> list[str]:
+        """The problems found (none: the tree works); RuntimeError if the process ended without a verdict."""
+        try:
+            problems: list[str] = self._conn.recv()
+        except (EOFError, OSError):
+            raise RuntimeError(f"the verifier process ended unexpectedly (exit {self._process.exitcode})") from None
+        return problems
+
+    def close(self) -> None:
+        """End the process (again: nothing)."""
+        if self._conn.closed:
+            return
+        self._conn.close()
+        self._process.terminate()
+        self._process.join()
+        atexit.unregister(self.close)
+
+
+def _verify_when_asked(conn: Connection) -> None:
+    import jsonschema  # noqa: F401 (the warm-up: what verify_tree.py imports besides the package)
+    import pydantic  # noqa: F401
+
+    try:
+        staging, schemas, env = conn.recv()
+    except EOFError:  # the build needed no verification
+        return
+    try:
+        os.environ.update(env)
+        sys.dont_write_bytecode = True  # as PYTHONDONTWRITEBYTECODE: the staging tree is thrown away
+        sys.path.insert(0, staging)  # the new tree, before the checkout (verify_tree checks where from)
+        sys.setrecursionlimit(10_000)
+        from . import verify_tree
+
+        problems = verify_tree.verify(Path(staging), Path(schemas))
+    except BaseException as exc:  # a generated module may even exit: a verdict, not a silent end
+        problems = [f"the verification failed: {type(exc).__name__}: {str(exc).strip()[:300]}"]
+    conn.send(problems)

@@ -17,6 +17,7 @@ from codegen.cache import CACHE_DIR, Cache
 from codegen.generate import build, read_tree
 from codegen.lint import lint
 from codegen.load import load_schemas
+from codegen.warm import WarmVerifier
 from tests.codegen_cli import run_codegen
 
 ROOT = Path(__file__).parent.parent
@@ -421,3 +422,22 @@ def test_a_warm_generator_never_holds_up_the_exit() -> None:
     pid = int(proc.stdout)
     with pytest.raises(ProcessLookupError):
         os.kill(pid, 0)  # gone (reaped by the program that started it)
+
+
+def test_the_warm_verifier_checks_the_staged_tree_and_reports_what_ends_it(tmp_path: Path) -> None:
+    """The verifier forked before the build imports the staged package, never the checkout's, and a
+    generated module that exits is a verdict, not a verifier gone silent."""
+    exiting = tmp_path / "exiting"
+    (exiting / "chatschema").mkdir(parents=True)
+    (exiting / "chatschema" / "__init__.py").write_text("raise SystemExit(3)\n", encoding="utf-8")
+    for staging, expected in (
+        (exiting, "the verification failed: SystemExit: 3"),
+        (tmp_path / "empty", "imported chatschema from"),
+    ):
+        verifier = WarmVerifier()
+        try:
+            verifier.start(staging, ROOT / "schemas", {})
+            problems = verifier.result()
+        finally:
+            verifier.close()
+        assert len(problems) == 1 and problems[0].startswith(expected), problems
