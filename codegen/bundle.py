@@ -8,10 +8,10 @@ The model builds it once (FamilyModel.bundle); this module lays it and its parts
 
 from __future__ import annotations
 
-import json
 from collections.abc import Mapping
 from typing import Any
 
+from .indented import indented_json
 from .model import FamilyModel, bundle_id
 from .names import DRAFT, ID_BASE
 
@@ -85,5 +85,5 @@ def index(families: Mapping[str, FamilyModel]) -> dict[str, Any]:
 
 
 def dump(document: Any) -> str:
-    """The stable JSON text of a generated document."""
-    return json.dumps(document, indent=2, ensure_ascii=False) + "\n"
+    """The stable JSON text of a generated document (json.dumps with `indent=2`, `ensure_ascii=False`)."""
+    return indented_json(document) + "\n"
