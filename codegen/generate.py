@@ -24,7 +24,7 @@ from typing import Any
 
 from . import walk
 from .bundle import bundle_path, dump, index, standalone_files
-from .cache import Cache, LintMemo, digest, files_digest, tool_versions
+from .cache import CACHE_DIR, Cache, LintMemo, digest, files_digest, tool_versions
 from .docs import docs_files
 from .errors import CodegenError
 from .examples import layout_problems, read_example, samples
@@ -38,6 +38,7 @@ from .layout import (
     ROOTS,
     copy_runtime,
     generated_files,
+    link,
     runtime_files,
 )
 from .load import GRAMMARS, load_schemas
@@ -571,13 +572,17 @@ def write_tree(
     current = read_tree(root) if current is None else current
     for rel in tree:
         _check_writable(root, rel, current)
-    with tempfile.TemporaryDirectory(prefix="chatschema-staging-") as staging_name:
+    # Beside the checkout (in the git-ignored cache folder), so that the files it holds as they are
+    # can be linked rather than written.
+    (root / CACHE_DIR).mkdir(exist_ok=True)
+    with tempfile.TemporaryDirectory(prefix="staging-", dir=root / CACHE_DIR) as staging_name:
         staging = Path(staging_name)
         copy_runtime(families_of(tree), staging)
         for rel, data in tree.items():
             dest = staging / rel
             dest.parent.mkdir(parents=True, exist_ok=True)
-            dest.write_bytes(data)
+            if current.get(rel) != data or not link(root / rel, dest):
+                dest.write_bytes(data)
         if verify is not None:
             verify(staging)
     for rel, data in tree.items():
