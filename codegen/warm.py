@@ -15,34 +15,31 @@ import atexit
 import multiprocessing
 import os
 import sys
+from collections.abc import Callable
 from multiprocessing.connection import Connection
 from pathlib import Path
+from typing import Any
 
 
-class WarmGenerator:
-    """A forked process that warms the generator up, then runs the runs it is sent (see
-    `codegen.pythongen.run_all`). Start it before any thread: it is a fork."""
+class _Forked:
+    """A process forked from this one, spoken to through a pipe. Start it before any thread."""
 
-    def __init__(self) -> None:
+    def __init__(self, target: Callable[[Connection], None], name: str, daemon: bool) -> None:
         context = multiprocessing.get_context("fork")
         self._conn, theirs = context.Pipe()
-        # not a daemon: a daemon may not fork, and the process forks workers for a large build
-        self._process = context.Process(target=_serve, args=(theirs,), name="chatschema-codegen-generator")
+        self._process = context.Process(target=target, args=(theirs,), name=name, daemon=daemon)
         self._process.start()
         theirs.close()
         # before multiprocessing's own exit handler, which would wait for this process forever
         atexit.register(self.close)
 
-    def run_all(self, runs: list[list[str]]) -> None:
-        """Run every generator run in the warm process; RuntimeError naming the first failure."""
-        from .pythongen import raise_first
-
+    def _answer(self) -> Any:
+        """The process's next message; RuntimeError if it ended without one."""
         try:
-            self._conn.send(runs)
-            failures: list[tuple[str, str]] = self._conn.recv()
+            return self._conn.recv()
         except (EOFError, OSError):
-            raise RuntimeError(f"the generator process ended unexpectedly (exit {self._process.exitcode})") from None
-        raise_first(failures)
+            name = self._process.name
+            raise RuntimeError(f"the {name} process ended unexpectedly (exit {self._process.exitcode})") from None
 
     def close(self) -> None:
         """End the process, at once if it is still warming up (again: nothing)."""
@@ -52,6 +49,26 @@ class WarmGenerator:
         self._process.terminate()
         self._process.join()
         atexit.unregister(self.close)
+
+
+class WarmGenerator(_Forked):
+    """A forked process that warms the generator up, then runs the runs it is sent (see
+    `codegen.pythongen.run_all`). Start it before any thread: it is a fork."""
+
+    def __init__(self) -> None:
+        # not a daemon: a daemon may not fork, and the process forks workers for a large build
+        super().__init__(_serve, "generator", daemon=False)
+
+    def run_all(self, runs: list[list[str]]) -> None:
+        """Run every generator run in the warm process; RuntimeError naming the first failure."""
+        from .pythongen import raise_first
+
+        try:
+            self._conn.send(runs)
+        except OSError:
+            pass  # it ended: _answer says so
+        failures: list[tuple[str, str]] = self._answer()
+        raise_first(failures)
 
 
 def _serve(conn: Connection) -> None:
@@ -66,42 +83,26 @@ def _serve(conn: Connection) -> None:
         conn.send(failures(runs))
 
 
-class WarmVerifier:
+class WarmVerifier(_Forked):
     """A forked process that imports what codegen/verify_tree.py needs from outside the package
     (Pydantic, jsonschema: about 0.1 s) while the build runs, then checks one staged tree as
     `python -P verify_tree.py` would, in a process of its own. Start it before any thread: it is a fork."""
 
     def __init__(self) -> None:
-        context = multiprocessing.get_context("fork")
-        self._conn, theirs = context.Pipe()
-        self._process = context.Process(
-            target=_verify_when_asked, args=(theirs,), name="chatschema-codegen-verifier", daemon=True
-        )
-        self._process.start()
-        theirs.close()
-        atexit.register(self.close)
+        super().__init__(_verify_when_asked, "verifier", daemon=True)
 
     def start(self, staging: Path, schemas: Path, env: dict[str, str]) -> None:
         """Begin checking the tree at `staging` against the examples in `schemas`; `env`: the
         CHATSCHEMA_VERIFY_* settings (verify_tree.py)."""
-        self._conn.send((str(staging), str(schemas), env))
+        try:
+            self._conn.send((str(staging), str(schemas), env))
+        except OSError:
+            pass  # it ended: result() says so
 
     def result(self) -> list[str]:
         """The problems found (none: the tree works); RuntimeError if the process ended without a verdict."""
-        try:
-            problems: list[str] = self._conn.recv()
-        except (EOFError, OSError):
-            raise RuntimeError(f"the verifier process ended unexpectedly (exit {self._process.exitcode})") from None
+        problems: list[str] = self._answer()
         return problems
-
-    def close(self) -> None:
-        """End the process (again: nothing)."""
-        if self._conn.closed:
-            return
-        self._conn.close()
-        self._process.terminate()
-        self._process.join()
-        atexit.unregister(self.close)
 
 
 def _verify_when_asked(conn: Connection) -> None:
