@@ -490,9 +490,10 @@ def verify(
 ) -> None:
     """Import and exercise the packages in `staging` (a root holding chatschema/ and npm/), each in
     a process of its own: Python (codegen/verify_tree.py, or `warm`, a verifier started early) and
-    Node (codegen/verify_tree.cjs), side by side. `changed` (paths relative to the root) lets an optional extra's unchanged subpackage go
-    unimported; `families` limits the modules imported (theirs, and the shared ones that name
-    them), the validators built and the examples checked to those families (default: all);
+    Node (codegen/verify_tree.cjs), side by side. `changed` (paths relative to the root) lets an
+    optional extra's unchanged subpackage go unimported; `families` limits the modules imported
+    (theirs, and the shared ones that name them), the validators built and the examples checked to
+    those families (default: all);
     `validated`: families whose run-time compile and example verdicts need no check (validation_keys).
     RuntimeError with one line per problem if either does not work."""
     skip = [
@@ -534,11 +535,14 @@ def verify(
         text=True,
         env={**os.environ, "NODE_PATH": str(node_modules())},
     )
-    lines: list[str] = warm.result() if warm is not None else []
-    for proc in (python, node) if python is not None else (node,):
-        out, err = proc.communicate()
-        if proc.returncode != 0:
-            lines += (out.strip() or err.strip() or f"exit {proc.returncode}").splitlines()
+    lines: list[str] = []
+    for proc in (python, node):
+        if proc is not None:
+            out, err = proc.communicate()
+            if proc.returncode != 0:
+                lines += (out.strip() or err.strip() or f"exit {proc.returncode}").splitlines()
+    if warm is not None:
+        lines = warm.result() + lines  # after Node has ended, even if the verifier did not answer
     if lines:
         shown = "\n".join(f"  {line}" for line in lines[:20])
         more = f"\n  ... and {len(lines) - 20} more" if len(lines) > 20 else ""
