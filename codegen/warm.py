@@ -117,6 +117,8 @@ def _verify_when_asked(conn: Connection) -> None:
         os.environ.update(env)
         sys.dont_write_bytecode = True  # as PYTHONDONTWRITEBYTECODE: the staging tree is thrown away
         sys.path.insert(0, staging)  # the new tree, before the checkout (verify_tree checks where from)
+        for name in [m for m in sys.modules if m == "chatschema" or m.startswith("chatschema.")]:
+            del sys.modules[name]  # imported before the fork (codegen does not; a test process may): not the new tree
         sys.setrecursionlimit(10_000)
         from . import verify_tree
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import importlib
 import json
 import os
 import shutil
@@ -425,8 +426,10 @@ def test_a_warm_generator_never_holds_up_the_exit() -> None:
 
 
 def test_the_warm_verifier_checks_the_staged_tree_and_reports_what_ends_it(tmp_path: Path) -> None:
-    """The verifier forked before the build imports the staged package, never the checkout's, and a
-    generated module that exits is a verdict, not a verifier gone silent."""
+    """The verifier forked before the build imports the staged package, never the checkout's (even
+    from a process that imported it: this one), and a generated module that exits is a verdict, not
+    a verifier gone silent."""
+    importlib.import_module("chatschema")
     exiting = tmp_path / "exiting"
     (exiting / "chatschema").mkdir(parents=True)
     (exiting / "chatschema" / "__init__.py").write_text("raise SystemExit(3)\n", encoding="utf-8")
