@@ -190,7 +190,7 @@ class _TypeScriptUnits:
         """The family's JavaScript from the cache, or its js_input noted to be built."""
         js = js_input(name, fam) if name not in self._js_keys else None
         if js is not None:
-            self._js_keys[name] = digest(stamp, json.dumps(js, sort_keys=True))
+            self._js_keys[name] = digest(stamp, json.dumps(js))  # in order: ajv's code follows it
         hit = self._cache.get(f"js-{name}", self._js_keys[name], ("js.json",)) if self._cache else None
         if hit is not None and "js.json" in hit:
             unit = json.loads(hit["js.json"])
@@ -428,12 +428,13 @@ def validation_keys(
     """Per family, what the proofs that read only what is valid depend on: Node's run-time compile of
     its shipped schemas (ajv, strict, as a user's createAjv) and the verdict of each of its examples
     and samples in Python. That is its shipped schemas without the annotations no validator reads,
-    its examples, the hand-written runtime, jsonschema and the pinned Node tooling. A family whose
-    key passed once needs neither again: after a description edit only what the edit reaches is
-    verified. `stats`: example_stats, when the caller has them."""
+    its examples, the hand-written runtime, codegen itself, jsonschema and the pinned Node tooling.
+    A family whose key passed once needs neither again: after a description edit only what the edit
+    reaches is verified. `stats`: example_stats, when the caller has them."""
     stats = stats if stats is not None else example_stats(root, families)
     runtime = digest(
         *(part for rel, path in sorted(runtime_files(families_of(tree)).items()) for part in (rel, path.read_bytes())),
+        _generator_stamp(root),  # codegen writes the entry points that say which files Node compiles
         lock_digest(),
         version("jsonschema"),
     )
@@ -581,12 +582,14 @@ def write_tree(
     (root / CACHE_DIR).mkdir(exist_ok=True)
     with tempfile.TemporaryDirectory(prefix="staging-", dir=root / CACHE_DIR) as staging_name:
         staging = Path(staging_name)
-        copy_runtime(families_of(tree), staging)
+        copy_runtime(families_of(tree), staging, linked=True)
         for rel, data in tree.items():
             dest = staging / rel
             dest.parent.mkdir(parents=True, exist_ok=True)
-            if current.get(rel) != data or not link(root / rel, dest):
-                dest.write_bytes(data)
+            if current.get(rel) == data and link(root / rel, dest):
+                continue
+            dest.unlink(missing_ok=True)  # never write through a link into another tree
+            dest.write_bytes(data)
         if verify is not None:
             verify(staging)
     for rel, data in tree.items():

@@ -114,12 +114,13 @@ def _head(path: Path) -> bytes:
         return f.read(512)
 
 
-def copy_runtime(families: set[str] | frozenset[str], dest: Path) -> None:
-    """Copy the hand-written runtime of a build for `families` under `dest` (a staging root)."""
+def copy_runtime(families: set[str] | frozenset[str], dest: Path, linked: bool = False) -> None:
+    """Copy the hand-written runtime of a build for `families` under `dest` (a staging root);
+    `linked`: as hard links where the file system allows, for a copy nothing writes to."""
     for rel, path in runtime_files(families).items():
         target = dest / rel
         target.parent.mkdir(parents=True, exist_ok=True)
-        if not link(path, target):
+        if not (linked and link(path, target)):
             shutil.copyfile(path, target)
 
 

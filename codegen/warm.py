@@ -18,18 +18,22 @@ import sys
 from collections.abc import Callable
 from multiprocessing.connection import Connection
 from pathlib import Path
-from typing import Any
+from typing import Any, ClassVar
 
 
 class _Forked:
     """A process forked from this one, spoken to through a pipe. Start it before any thread."""
 
+    _ours: ClassVar[list[Connection]] = []  # this process's ends of the pipes of its forked processes
+
     def __init__(self, target: Callable[[Connection], None], name: str, daemon: bool) -> None:
         context = multiprocessing.get_context("fork")
         self._conn, theirs = context.Pipe()
-        self._process = context.Process(target=target, args=(theirs,), name=name, daemon=daemon)
+        inherited = (*_Forked._ours, self._conn)
+        self._process = context.Process(target=_child, args=(target, theirs, inherited), name=name, daemon=daemon)
         self._process.start()
         theirs.close()
+        _Forked._ours.append(self._conn)
         # before multiprocessing's own exit handler, which would wait for this process forever
         atexit.register(self.close)
 
@@ -45,10 +49,19 @@ class _Forked:
         """End the process, at once if it is still warming up (again: nothing)."""
         if self._conn.closed:
             return
+        _Forked._ours.remove(self._conn)
         self._conn.close()
         self._process.terminate()
         self._process.join()
         atexit.unregister(self.close)
+
+
+def _child(target: Callable[[Connection], None], conn: Connection, inherited: tuple[Connection, ...]) -> None:
+    # A fork holds copies of the parent's ends: closed, so that the parent's end, however it comes
+    # (even SIGKILL), is an end of input here, and the process ends rather than wait for ever.
+    for end in inherited:
+        end.close()
+    target(conn)
 
 
 class WarmGenerator(_Forked):

@@ -8,6 +8,7 @@ import os
 import shutil
 import subprocess
 import sys
+import time
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -240,9 +241,15 @@ def test_a_schema_edit_rebuilds_only_its_family(repo: Path) -> None:
     def constrain(doc: dict[str, Any]) -> None:
         doc["$defs"]["ToolInfo"]["properties"]["name"]["maxLength"] = 64
 
+    def reorder(doc: dict[str, Any]) -> None:
+        properties = doc["$defs"]["ToolInfo"]["properties"]
+        doc["$defs"]["ToolInfo"]["properties"] = dict(reversed(properties.items()))
+
     unchanged = ["lint", "meta-docent-tool", "py-docent", "ts-docent", "verified-docent"]
     assert rebuilt(describe) == unchanged  # no validator compiled, no verdict checked again
     assert rebuilt(constrain) == sorted([*unchanged, "js-docent", "validated-docent"])
+    # the order of properties is the order ajv checks them in: new validators, the same verdicts
+    assert rebuilt(reorder) == sorted([*unchanged, "js-docent"])
     assert "maxLength" in (repo / "npm" / "esm" / "validators" / "docent.js").read_text(encoding="utf-8")
     assert build(repo, Cache(repo / CACHE_DIR)) == build(repo, None) == read_tree(repo)
 
@@ -444,3 +451,34 @@ def test_the_warm_verifier_checks_the_staged_tree_and_reports_what_ends_it(tmp_p
         finally:
             verifier.close()
         assert len(problems) == 1 and problems[0].startswith(expected), problems
+
+
+def _alive(pid: int) -> bool:
+    """Whether the process runs (a zombie, ended but not yet reaped, does not)."""
+    try:
+        stat = Path(f"/proc/{pid}/stat").read_text(encoding="utf-8")
+    except FileNotFoundError:
+        return False
+    return stat.rpartition(")")[2].split()[0] != "Z"
+
+
+@pytest.mark.skipif(not Path("/proc/self/stat").exists(), reason="reads process states from /proc")
+def test_the_forked_processes_end_when_the_build_is_killed() -> None:
+    """A build killed outright (SIGKILL: no clean-up of its own runs) leaves no generator or verifier
+    waiting for it for ever: they hold no end of its pipes, so its end is an end of input to them."""
+    code = (
+        "import time\n"
+        "from codegen.warm import WarmGenerator, WarmVerifier\n"
+        "generator, verifier = WarmGenerator(), WarmVerifier()\n"
+        "print(generator._process.pid, verifier._process.pid, flush=True)\n"
+        "time.sleep(600)\n"
+    )
+    build = subprocess.Popen([sys.executable, "-c", code], cwd=ROOT, stdout=subprocess.PIPE, text=True)
+    assert build.stdout is not None
+    pids = [int(pid) for pid in build.stdout.readline().split()]
+    build.kill()
+    build.wait()
+    deadline = time.monotonic() + 120  # a bound on a hang, not a speed: they end within a second or two
+    while any(_alive(pid) for pid in pids):
+        assert time.monotonic() < deadline, f"still waiting for a killed build: {[p for p in pids if _alive(p)]}"
+        time.sleep(0.05)
