@@ -19,8 +19,6 @@ async function main() {
       declareExternallyReferenced: true,
       enableConstEnums: false,
       format: true,
-      // prettier's Babel parser for TypeScript: the same declarations, in 0.2 s less CPU for every family
-      style: { parser: "babel-ts" },
       cwd: __dirname,
       $refOptions: { resolve: { external: false, file: false, http: false } },
     });
