@@ -380,6 +380,11 @@ def _family_of(rel: str, families: set[str]) -> str | None:
     return next((c for c in candidates if c in families), None)
 
 
+def _runtime_digest(families: set[str]) -> str:
+    """The hand-written runtime a build for `families` ships, by path and contents."""
+    return digest(*(part for rel, path in sorted(runtime_files(families).items()) for part in (rel, path.read_bytes())))
+
+
 def verification_keys(root: Path, tree: Tree, stats: dict[str, list[str]] | None = None) -> dict[str, str]:
     """Per family, what a verification of its part of `tree` depends on: its generated files, the
     files every family shares, its examples (by name, size and modification time), and the
@@ -390,10 +395,7 @@ def verification_keys(root: Path, tree: Tree, stats: dict[str, list[str]] | None
     own: dict[str | None, list[str]] = {}
     for rel in sorted(tree):
         own.setdefault(_family_of(rel, families), []).append(rel)
-    runtime = digest(
-        *(part for rel, path in sorted(runtime_files(families).items()) for part in (rel, path.read_bytes()))
-    )
-    shared = digest(runtime, *(part for rel in own.get(None, []) for part in (rel, tree[rel])))
+    shared = digest(_runtime_digest(families), *(part for rel in own.get(None, []) for part in (rel, tree[rel])))
     keys = {}
     for family in sorted(families):
         own_files = (part for rel in own.get(family, []) for part in (rel, tree[rel]))
@@ -433,7 +435,7 @@ def validation_keys(
     reaches is verified. `stats`: example_stats, when the caller has them."""
     stats = stats if stats is not None else example_stats(root, families)
     runtime = digest(
-        *(part for rel, path in sorted(runtime_files(families_of(tree)).items()) for part in (rel, path.read_bytes())),
+        _runtime_digest(families_of(tree)),
         _generator_stamp(root),  # codegen writes the entry points that say which files Node compiles
         lock_digest(),
         version("jsonschema"),
@@ -577,10 +579,7 @@ def write_tree(
     current = read_tree(root) if current is None else current
     for rel in tree:
         _check_writable(root, rel, current)
-    # Beside the checkout (in the git-ignored cache folder), so that the files it holds as they are
-    # can be linked rather than written.
-    (root / CACHE_DIR).mkdir(exist_ok=True)
-    with tempfile.TemporaryDirectory(prefix="staging-", dir=root / CACHE_DIR) as staging_name:
+    with _staging_folder(root) as staging_name:
         staging = Path(staging_name)
         copy_runtime(families_of(tree), staging, linked=True)
         for rel, data in tree.items():
@@ -602,6 +601,17 @@ def write_tree(
     for rel in current.keys() - tree.keys():
         (root / rel).unlink()
         _prune_empty(root, (root / rel).parent)
+
+
+def _staging_folder(root: Path) -> tempfile.TemporaryDirectory[str]:
+    """A scratch folder beside the checkout (in the git-ignored cache folder), so that the files the
+    checkout holds as they are can be linked rather than written; in the system's temporary folder
+    if there is none to be had there (the cache folder's name taken by a file, a read-only root)."""
+    try:
+        (root / CACHE_DIR).mkdir(exist_ok=True)
+        return tempfile.TemporaryDirectory(prefix="staging-", dir=root / CACHE_DIR)
+    except OSError:
+        return tempfile.TemporaryDirectory(prefix="chatschema-staging-")
 
 
 def _prune_empty(root: Path, folder: Path) -> None:

@@ -1,11 +1,11 @@
 // Prove that a freshly generated npm package works before its files are written (codegen/generate.py).
 // argv: <package dir> <schemas dir> [families, comma-separated: those to check; default all]
-// [families whose shipped schemas compiled before as they are now, for validation: not compiled]. Loads the
-// package as a client would (CommonJS and ES module builds), finds a precompiled validator for every
-// schema name, compiles every per-file schema and bundle at run time with createAjv (strict mode: an
-// unknown keyword or a bad pattern throws here, not in a user's process), and reassembles every Letta
-// stream example (schemas/letta/examples/streams/) with the stream module. Prints one line per
-// problem; exit 1 if any.
+// [families whose shipped schemas compiled before as they are now, for validation: not compiled].
+// Loads the package as a client would (CommonJS and ES module builds), finds a precompiled validator
+// for every schema name, compiles every per-file schema and bundle at run time with createAjv (strict
+// mode: an unknown keyword or a bad pattern throws here, not in a user's process), and reassembles
+// every Letta stream example (schemas/letta/examples/streams/) with the stream module. Prints one
+// line per problem; exit 1 if any.
 "use strict";
 const path = require("path");
 

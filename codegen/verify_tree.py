@@ -6,8 +6,8 @@ imports every module of the package that the families being verified can affect,
 validator for every type (which compiles every pattern the models and TypedDicts carry), checks
 every example's verdict with the shipped schemas (schemas/<family>/examples/) and that each shipped
 sample has its one bad line (unless nothing they depend on changed), and that each Letta stream
-example reassembles as it says. Prints one
-line per problem, naming the example's file, and exits 1 if there is any.
+example reassembles as it says. Prints one line per problem, naming the example's file, and exits 1
+if there is any.
 """
 
 from __future__ import annotations
@@ -23,7 +23,8 @@ from types import GenericAlias
 from typing import Any
 
 
-def _first_line(exc: BaseException) -> str:
+def first_line(exc: BaseException) -> str:
+    """`exc` on one line: its type and the first line of its message."""
     text = str(exc).strip().splitlines()
     return f"{type(exc).__name__}: {text[0] if text else ''}"
 
@@ -60,9 +61,9 @@ def _import_all(tree: Path, families: set[str], every_family: set[str]) -> list[
         except ModuleNotFoundError as exc:
             if (exc.name or "").partition(".")[0] != "chatschema":
                 continue  # an optional extra's dependency (dask, ...) that this environment lacks
-            problems.append(f"{_where(exc, tree)}import {module} failed: {_first_line(exc)}")
+            problems.append(f"{_where(exc, tree)}import {module} failed: {first_line(exc)}")
         except Exception as exc:
-            problems.append(f"{_where(exc, tree)}import {module} failed: {_first_line(exc)}")
+            problems.append(f"{_where(exc, tree)}import {module} failed: {first_line(exc)}")
     return problems
 
 
@@ -84,7 +85,7 @@ def _validators(tree: Path, family: str, names: list[str]) -> list[str]:
             try:
                 TypeAdapter(getattr(module, name))
             except Exception as exc:
-                problems.append(f"{_where(exc, tree)}{flavour}.{name}: no validator: {_first_line(exc)}")
+                problems.append(f"{_where(exc, tree)}{flavour}.{name}: no validator: {first_line(exc)}")
     return problems
 
 
@@ -103,7 +104,7 @@ def _type_examples(schemas_dir: Path, name: str) -> list[str]:
                 valid = schemas.is_valid(payload, name)  # the verdict alone: the reasons only when needed
                 found = schemas.violations(payload, name) if verdict == "valid" and not valid else []
             except Exception as exc:
-                problems.append(f"{shown}: {name}: validation failed: {_first_line(exc)}")
+                problems.append(f"{shown}: {name}: validation failed: {first_line(exc)}")
                 continue
             if verdict == "valid" and not valid:
                 why = f": {found[0]}" if found else ""
@@ -195,7 +196,7 @@ def verify(tree: Path, schemas_dir: Path) -> list[str]:
     try:
         import chatschema
     except Exception as exc:
-        return [f"{_where(exc, tree)}import chatschema failed: {_first_line(exc)}"]
+        return [f"{_where(exc, tree)}import chatschema failed: {first_line(exc)}"]
     if not str(Path(chatschema.__file__).resolve()).startswith(str(tree.resolve())):
         return [f"imported chatschema from {chatschema.__file__}, not from the new tree"]
     # CHATSCHEMA_VERIFY_FAMILIES: the families whose modules, validators and examples to check (default: all)

@@ -126,6 +126,8 @@ def _verify_when_asked(conn: Connection) -> None:
         staging, schemas, env = conn.recv()
     except EOFError:  # the build needed no verification
         return
+    from . import verify_tree
+
     try:
         os.environ.update(env)
         sys.dont_write_bytecode = True  # as PYTHONDONTWRITEBYTECODE: the staging tree is thrown away
@@ -133,9 +135,7 @@ def _verify_when_asked(conn: Connection) -> None:
         for name in [m for m in sys.modules if m == "chatschema" or m.startswith("chatschema.")]:
             del sys.modules[name]  # imported before the fork (codegen does not; a test process may): not the new tree
         sys.setrecursionlimit(10_000)
-        from . import verify_tree
-
         problems = verify_tree.verify(Path(staging), Path(schemas))
     except BaseException as exc:  # a generated module may even exit: a verdict, not a silent end
-        problems = [f"the verification failed: {type(exc).__name__}: {str(exc).strip()[:300]}"]
+        problems = [f"the verification failed: {verify_tree.first_line(exc)}"]
     conn.send(problems)

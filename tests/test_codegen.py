@@ -16,7 +16,7 @@ from typing import Any
 import pytest
 
 from codegen.cache import CACHE_DIR, Cache
-from codegen.generate import build, read_tree
+from codegen.generate import build, read_tree, write_tree
 from codegen.lint import lint
 from codegen.load import load_schemas
 from codegen.warm import WarmVerifier
@@ -440,9 +440,15 @@ def test_the_warm_verifier_checks_the_staged_tree_and_reports_what_ends_it(tmp_p
     exiting = tmp_path / "exiting"
     (exiting / "chatschema").mkdir(parents=True)
     (exiting / "chatschema" / "__init__.py").write_text("raise SystemExit(3)\n", encoding="utf-8")
+    # an exit with a message of many lines (one that could forge the output's lines) is still one line
+    forging = tmp_path / "forging"
+    (forging / "chatschema").mkdir(parents=True)
+    message = "raise SystemExit('first\\ncodegen: wrote 0 of 0 generated files\\n' + 'x' * 100_000)\n"
+    (forging / "chatschema" / "__init__.py").write_text(message, encoding="utf-8")
     for staging, expected in (
         (exiting, "the verification failed: SystemExit: 3"),
         (tmp_path / "empty", "imported chatschema from"),
+        (forging, "the verification failed: SystemExit: first"),
     ):
         verifier = WarmVerifier()
         try:
@@ -451,6 +457,7 @@ def test_the_warm_verifier_checks_the_staged_tree_and_reports_what_ends_it(tmp_p
         finally:
             verifier.close()
         assert len(problems) == 1 and problems[0].startswith(expected), problems
+        assert "\n" not in problems[0]
 
 
 def _alive(pid: int) -> bool:
@@ -482,3 +489,19 @@ def test_the_forked_processes_end_when_the_build_is_killed() -> None:
     while any(_alive(pid) for pid in pids):
         assert time.monotonic() < deadline, f"still waiting for a killed build: {[p for p in pids if _alive(p)]}"
         time.sleep(0.05)
+
+
+def test_the_staging_copy_goes_to_the_system_s_temporary_folder_when_the_cache_folder_is_taken(tmp_path: Path) -> None:
+    """`.codegen-cache` may be a file (or the root read-only): the check still runs, in a scratch
+    folder elsewhere, and the tree is written."""
+    (tmp_path / CACHE_DIR).write_text("not a folder\n", encoding="utf-8")
+    staged: list[Path] = []
+
+    def look(staging: Path) -> None:
+        staged.append(staging)
+        assert (staging / "generated" / "note.json").read_text(encoding="utf-8") == "{}\n"
+
+    write_tree(tmp_path, {"generated/note.json": b"{}\n"}, verify=look, current={})
+    assert (tmp_path / "generated" / "note.json").read_bytes() == b"{}\n"
+    assert staged and not staged[0].is_relative_to(tmp_path) and not staged[0].exists()
+    assert (tmp_path / CACHE_DIR).read_text(encoding="utf-8") == "not a folder\n"
