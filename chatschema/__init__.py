@@ -6,9 +6,4 @@ Families: `chatschema.bridgic`, `chatschema.docent`, `chatschema.letta`, `chatsc
 `chatschema.schemas` validates payloads against the shipped schemas with plain jsonschema.
 """
 
-FAMILIES = (
-    "bridgic",
-    "docent",
-    "letta",
-    "swarm",
-)
+FAMILIES = ("bridgic", "docent", "letta", "swarm")

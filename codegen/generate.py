@@ -28,6 +28,7 @@ from .cache import CACHE_DIR, Cache, LintMemo, digest, files_digest, tool_versio
 from .docs import docs_files
 from .errors import CodegenError
 from .examples import layout_problems, read_example, samples
+from .generator_output import write_generator_output
 from .grammars import shipped_grammar, with_grammars
 from .integers import rewrite_tree
 from .layout import (
@@ -43,7 +44,6 @@ from .layout import (
 )
 from .load import GRAMMARS, load_schemas
 from .model import FamilyModel, build_models
-from .pythongen import family_runs
 from .render import family_view, render, shipped_schema
 from .typescript import (
     TypeCompilation,
@@ -223,24 +223,29 @@ class _TypeScriptUnits:
 
 
 def _python_sources(
-    families: dict[str, FamilyModel], todo: list[str], inputs: Path, tmp: Path, generator: WarmGenerator
+    families: dict[str, FamilyModel],
+    todo: list[str],
+    inputs: Path,
+    tmp: Path,
+    generator: WarmGenerator,
+    cache: tuple[Cache | None, str],
 ) -> dict[str, str]:
-    """Run datamodel-codegen for the families in `todo` into `tmp`; return the files rendered beside
-    its output (each family's `__init__`s and shipped schemas), to be written after it."""
+    """Write datamodel-codegen's output for the families in `todo` into `tmp` (`cache`: the cache
+    and codegen's stamp); return the files rendered beside it (each family's `__init__`s and
+    shipped schemas), to be written after it."""
     scratch: dict[str, str] = {}
-    runs: list[list[str]] = []
     for name in todo:
         family = families[name]
         view = family_view(family)
         (tmp / PACKAGE / name).mkdir(parents=True)
-        runs += family_runs(family, inputs, tmp / PACKAGE / name)
         scratch[f"{PACKAGE}/{name}/__init__.py"] = render("family_init.py.jinja2", family=view, version=family.version)
         scratch[f"{PACKAGE}/{name}/typeddicts/__init__.py"] = render("typeddicts_init.py.jinja2", family=view)
         for f in family.files:
             scratch[f"{PACKAGE}/schemas/{name}/{f.name}"] = shipped_schema(name, f.name, f.contents)
         for g in family.grammars:
             scratch[f"{PACKAGE}/schemas/{name}/{GRAMMARS}/{g.name}.json"] = shipped_grammar(g)
-    generator.run_all(runs)  # first: the generator writes a typeddicts/__init__.py of its own, replaced below
+    # first: the generator writes a typeddicts/__init__.py of its own, replaced below
+    write_generator_output(families, todo, inputs, tmp / PACKAGE, generator, *cache)
     for name in todo:
         rewrite_tree(tmp / PACKAGE / name)
     return scratch
@@ -259,7 +264,7 @@ class _PythonUnits:
         cache: Cache | None,
         generator: WarmGenerator | None,
     ) -> None:
-        self._root, self._families, self._keys, self._cache = root, families, keys, cache
+        self._root, self._families, self._keys, self._cache, self._stamp = root, families, keys, cache, stamp
         self._init_key = digest(stamp, *sorted(families))
         init = f"{PACKAGE}/__init__.py"
         self._init_hit = cache.get("package-init", self._init_key, (init,)) if cache else None
@@ -296,7 +301,11 @@ class _PythonUnits:
         ):
             tmp = Path(tmp_name)
             generator = self._generator
-            scratch = _python_sources(self._families, self.todo, Path(inputs), tmp, generator) if generator else {}
+            scratch = (
+                _python_sources(self._families, self.todo, Path(inputs), tmp, generator, (self._cache, self._stamp))
+                if generator
+                else {}
+            )
             if self._init_hit is None:
                 scratch.update(_package_init(self._families))
             for rel, text in scratch.items():
@@ -304,7 +313,8 @@ class _PythonUnits:
                 dest.parent.mkdir(parents=True, exist_ok=True)
                 dest.write_text(text, encoding="utf-8")
             _ruff(["check", "--fix", "--unsafe-fixes", "--quiet"], self._root, tmp)
-            _ruff(["format", "--quiet"], self._root, tmp)
+            # by length alone: the generator's own layout (a trailing comma it wrote) is not kept
+            _ruff(["format", "--quiet", "--config", "format.skip-magic-trailing-comma = true"], self._root, tmp)
             return {
                 p.relative_to(tmp).as_posix(): p.read_bytes()
                 for p in sorted(tmp.rglob("*"))

@@ -22,6 +22,7 @@ from typing import Any
 
 from . import walk
 from .constraints import with_constraints
+from .descriptions import Placeholders
 from .escape import py_literal
 from .families import BASE_CLASSES, DEFAULT_BASE
 from .model import FamilyModel, NamedType
@@ -195,17 +196,23 @@ def _described(original: Mapping[str, Any], node: dict[str, Any]) -> dict[str, A
     return node
 
 
-def family_runs(family: FamilyModel, inputs: Path, out: Path) -> list[list[str]]:
+def family_runs(
+    family: FamilyModel, inputs: Path, out: Path, placeholders: Placeholders | None = None
+) -> list[list[str]]:
     """The generator runs that write `out/models/` and `out/typeddicts/` for one family, each
     reading the family's schema files, as its view of them, from a folder of their own under
-    `inputs` (the family folder also holds examples, which the generator would read as schemas)."""
+    `inputs` (the family folder also holds examples, which the generator would read as schemas);
+    with `placeholders`, the views' descriptions are hidden in it (codegen/descriptions.py)."""
     runs = []
     for kind, native, args in (("models", True, pydantic_args), ("typeddicts", False, typeddict_args)):
         views = {name: python_view(family, t, native=native) for name, t in family.types.items()}
+        if placeholders is not None:
+            views = {name: View(placeholders.hide(v.definition), v.checked) for name, v in views.items()}
         source = inputs / kind / family.name
         source.mkdir(parents=True)
         for f in family.files:
-            (source / f.name).write_text(_viewed_file(family, f.name, f.text, views), encoding="utf-8")
+            text = _viewed_file(family, f.name, f.text, views, placeholders)
+            (source / f.name).write_text(text, encoding="utf-8")
         checked = _with_subtypes(family, {name for name, v in views.items() if v.checked})
         runs.append(args(family, source, out / kind, checked))
     return runs
@@ -220,14 +227,21 @@ def _with_subtypes(family: FamilyModel, checked: set[str]) -> frozenset[str]:
     return frozenset(found)
 
 
-def _viewed_file(family: FamilyModel, file: str, text: str, views: dict[str, View]) -> str:
-    """A schema file with each named type replaced by its view; the text as written if no view
-    differs (so that the generator reads exactly the bytes it always read)."""
+def _viewed_file(
+    family: FamilyModel, file: str, text: str, views: dict[str, View], placeholders: Placeholders | None
+) -> str:
+    """A schema file with each named type replaced by its view (and, with `placeholders`, the
+    file's own description hidden too); the text as written if nothing differs (so that the
+    generator reads exactly the bytes it always read)."""
     types = [t for t in family.types.values() if t.file == file]
-    if all(views[t.name].definition == walk.thaw(t.definition) for t in types):
+    if placeholders is None and all(views[t.name].definition == walk.thaw(t.definition) for t in types):
         return text
     contents = json.loads(text)
-    contents["$defs"] = {**contents["$defs"], **{t.name: views[t.name].definition for t in types}}
+    defs = {**contents["$defs"], **{t.name: views[t.name].definition for t in types}}
+    # the root (with placeholders), whose named types are hidden already; in the file's key order
+    root = {key: value for key, value in contents.items() if key != "$defs"}
+    root = placeholders.hide(root) if placeholders is not None else root
+    contents = {key: defs if key == "$defs" else root[key] for key in contents}
     return json.dumps(contents, ensure_ascii=False, indent=2)
 
 

@@ -246,12 +246,45 @@ def test_a_schema_edit_rebuilds_only_its_family(repo: Path) -> None:
         doc["$defs"]["ToolInfo"]["properties"] = dict(reversed(properties.items()))
 
     unchanged = ["lint", "meta-docent-tool", "py-docent", "ts-docent", "verified-docent"]
-    assert rebuilt(describe) == unchanged  # no validator compiled, no verdict checked again
-    assert rebuilt(constrain) == sorted([*unchanged, "js-docent", "validated-docent"])
+    # no generator run, no validator compiled, no verdict checked again
+    assert rebuilt(describe) == unchanged
+    assert rebuilt(constrain) == sorted([*unchanged, "dcg-docent", "js-docent", "validated-docent"])
     # the order of properties is the order ajv checks them in: new validators, the same verdicts
-    assert rebuilt(reorder) == sorted([*unchanged, "js-docent"])
+    assert rebuilt(reorder) == sorted([*unchanged, "dcg-docent", "js-docent"])
     assert "maxLength" in (repo / "npm" / "esm" / "validators" / "docent.js").read_text(encoding="utf-8")
     assert build(repo, Cache(repo / CACHE_DIR)) == build(repo, None) == read_tree(repo)
+
+
+HOSTILE_DESCRIPTIONS = [
+    "It's a tool.",
+    'Say "hi".',
+    'Ends with a quote"',
+    'Holds """ three quotes and a \\ backslash \\"',
+    "Two paragraphs.\n\n    The second, indented,\nand a last line.\n",
+    "A\ttab.",
+    "Non-ASCII: é, 漢字, 😀, and a combining e\u0301.",
+    "Looks like a placeholder: QzD0Z, 'QzD1Z'.",  # the family is then generated from the real text
+]
+
+
+@pytest.mark.parametrize("text", HOSTILE_DESCRIPTIONS)
+def test_the_generator_output_is_the_same_with_descriptions_hidden_or_not(
+    repo: Path, text: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Descriptions are hidden from datamodel-codegen and written back (codegen/descriptions.py): a
+    description of any text is written exactly as the generator writes it from the real text."""
+    import codegen.generator_output
+
+    def change(doc: dict[str, Any]) -> None:
+        info = doc["$defs"]["ToolInfo"]
+        info["description"] = text
+        info["properties"]["name"]["description"] = text
+        info["properties"]["description"]["description"] = text + " " + text
+
+    edit_schema(repo, "tool.json", change)
+    hidden = build(repo, None)
+    monkeypatch.setattr(codegen.generator_output, "Placeholders", lambda: None)
+    assert hidden == build(repo, None)
 
 
 def test_generate_and_lint_need_only_the_codegen_requirements() -> None:

@@ -17,24 +17,9 @@ from chatschema._base import SchemaModel
 from chatschema.jsontext import validate_json, validate_python
 from chatschema.unknown import Unknown, UnknownVariant, keep_unknown, keep_unknown_json
 
-from .models.content_block import (
-    ContentBlock,
-    TextBlock,
-    ToolCallBlock,
-    ToolResultBlock,
-)
-from .models.message import (
-    Message,
-    MessageChunk,
-    Response,
-    Role,
-    TokenUsage,
-)
-from .models.tool_use import (
-    Tool,
-    ToolCall,
-    ToolCallDict,
-)
+from .models.content_block import ContentBlock, TextBlock, ToolCallBlock, ToolResultBlock
+from .models.message import Message, MessageChunk, Response, Role, TokenUsage
+from .models.tool_use import Tool, ToolCall, ToolCallDict
 
 __all__ = [
     "ContentBlock",
@@ -65,13 +50,7 @@ class UnknownContentBlock(UnknownVariant):
     __slots__ = ()
     union = "bridgic/ContentBlock"
     tag_name = "block_type"
-    known = frozenset(
-        {
-            "text",
-            "tool_call",
-            "tool_result",
-        }
-    )
+    known = frozenset({"text", "tool_call", "tool_result"})
 
 
 @cache
@@ -102,14 +81,7 @@ def parse_content_block(
     kept = keep_unknown(UnknownContentBlock, data, unknown)
     if kept is not None:
         return kept
-    if isinstance(
-        data,
-        (
-            TextBlock,
-            ToolCallBlock,
-            ToolResultBlock,
-        ),
-    ):
+    if isinstance(data, (TextBlock, ToolCallBlock, ToolResultBlock)):
         return data
     if isinstance(data, UnknownVariant):
         data = data.raw

@@ -41,24 +41,9 @@ from .models.message import (
     ToolMessage,
     UserMessage,
 )
-from .models.parts import (
-    Content,
-    ContentReasoning,
-    ContentText,
-)
-from .models.run import (
-    AgentRun,
-    Timestamp,
-    Transcript,
-    TranscriptGroup,
-)
-from .models.tool import (
-    ToolCall,
-    ToolCallContent,
-    ToolInfo,
-    ToolParam,
-    ToolParams,
-)
+from .models.parts import Content, ContentReasoning, ContentText
+from .models.run import AgentRun, Timestamp, Transcript, TranscriptGroup
+from .models.tool import ToolCall, ToolCallContent, ToolInfo, ToolParam, ToolParams
 
 __all__ = [
     "AgentRun",
@@ -116,13 +101,7 @@ class UnknownCitationItem(UnknownVariant):
     union = "docent/CitationItem"
     tag_name = "item_type"
     known = frozenset(
-        {
-            "agent_run_metadata",
-            "transcript_metadata",
-            "block_metadata",
-            "block_content",
-            "reading_result",
-        }
+        {"agent_run_metadata", "transcript_metadata", "block_metadata", "block_content", "reading_result"}
     )
 
 
@@ -197,14 +176,7 @@ class UnknownChatMessage(UnknownVariant):
     __slots__ = ()
     union = "docent/ChatMessage"
     tag_name = "role"
-    known = frozenset(
-        {
-            "system",
-            "user",
-            "assistant",
-            "tool",
-        }
-    )
+    known = frozenset({"system", "user", "assistant", "tool"})
 
 
 @cache
@@ -235,15 +207,7 @@ def parse_chat_message(
     kept = keep_unknown(UnknownChatMessage, data, unknown)
     if kept is not None:
         return kept
-    if isinstance(
-        data,
-        (
-            SystemMessage,
-            UserMessage,
-            AssistantMessage,
-            ToolMessage,
-        ),
-    ):
+    if isinstance(data, (SystemMessage, UserMessage, AssistantMessage, ToolMessage)):
         return data
     if isinstance(data, UnknownVariant):
         data = data.raw
@@ -277,14 +241,7 @@ class UnknownDocentChatMessage(UnknownVariant):
     __slots__ = ()
     union = "docent/DocentChatMessage"
     tag_name = "role"
-    known = frozenset(
-        {
-            "system",
-            "user",
-            "assistant",
-            "tool",
-        }
-    )
+    known = frozenset({"system", "user", "assistant", "tool"})
 
 
 @cache
@@ -315,15 +272,7 @@ def parse_docent_chat_message(
     kept = keep_unknown(UnknownDocentChatMessage, data, unknown)
     if kept is not None:
         return kept
-    if isinstance(
-        data,
-        (
-            SystemMessage,
-            UserMessage,
-            DocentAssistantMessage,
-            ToolMessage,
-        ),
-    ):
+    if isinstance(data, (SystemMessage, UserMessage, DocentAssistantMessage, ToolMessage)):
         return data
     if isinstance(data, UnknownVariant):
         data = data.raw
@@ -361,12 +310,7 @@ class UnknownContent(UnknownVariant):
     __slots__ = ()
     union = "docent/Content"
     tag_name = "type"
-    known = frozenset(
-        {
-            "text",
-            "reasoning",
-        }
-    )
+    known = frozenset({"text", "reasoning"})
 
 
 @cache
@@ -397,13 +341,7 @@ def parse_content(
     kept = keep_unknown(UnknownContent, data, unknown)
     if kept is not None:
         return kept
-    if isinstance(
-        data,
-        (
-            ContentText,
-            ContentReasoning,
-        ),
-    ):
+    if isinstance(data, (ContentText, ContentReasoning)):
         return data
     if isinstance(data, UnknownVariant):
         data = data.raw

@@ -147,14 +147,7 @@ from .models.stream import (
     LettaUsageStatistics,
     StopReasonType,
 )
-from .models.tools import (
-    Approval,
-    ApprovalReturn,
-    ToolCall,
-    ToolCallDelta,
-    ToolResult,
-    ToolReturn,
-)
+from .models.tools import Approval, ApprovalReturn, ToolCall, ToolCallDelta, ToolResult, ToolReturn
 
 __all__ = [
     "AdvancedDiffPreview",
@@ -440,17 +433,7 @@ class UnknownSDKMessage(UnknownVariant):
     union = "letta/SDKMessage"
     tag_name = "type"
     known = frozenset(
-        {
-            "init",
-            "assistant",
-            "tool_call",
-            "tool_result",
-            "reasoning",
-            "result",
-            "stream_event",
-            "error",
-            "retry",
-        }
+        {"init", "assistant", "tool_call", "tool_result", "reasoning", "result", "stream_event", "error", "retry"}
     )
 
 
@@ -529,13 +512,7 @@ class UnknownDiffPreview(UnknownVariant):
     __slots__ = ()
     union = "letta/DiffPreview"
     tag_name = "mode"
-    known = frozenset(
-        {
-            "advanced",
-            "fallback",
-            "unpreviewable",
-        }
-    )
+    known = frozenset({"advanced", "fallback", "unpreviewable"})
 
 
 @cache
@@ -566,14 +543,7 @@ def parse_diff_preview(
     kept = keep_unknown(UnknownDiffPreview, data, unknown)
     if kept is not None:
         return kept
-    if isinstance(
-        data,
-        (
-            AdvancedDiffPreview,
-            FallbackDiffPreview,
-            UnpreviewableDiffPreview,
-        ),
-    ):
+    if isinstance(data, (AdvancedDiffPreview, FallbackDiffPreview, UnpreviewableDiffPreview)):
         return data
     if isinstance(data, UnknownVariant):
         data = data.raw
@@ -701,12 +671,7 @@ class UnknownCanUseToolResponse(UnknownVariant):
     __slots__ = ()
     union = "letta/CanUseToolResponse"
     tag_name = "behavior"
-    known = frozenset(
-        {
-            "allow",
-            "deny",
-        }
-    )
+    known = frozenset({"allow", "deny"})
 
 
 @cache
@@ -737,13 +702,7 @@ def parse_can_use_tool_response(
     kept = keep_unknown(UnknownCanUseToolResponse, data, unknown)
     if kept is not None:
         return kept
-    if isinstance(
-        data,
-        (
-            CanUseToolResponseAllow,
-            CanUseToolResponseDeny,
-        ),
-    ):
+    if isinstance(data, (CanUseToolResponseAllow, CanUseToolResponseDeny)):
         return data
     if isinstance(data, UnknownVariant):
         data = data.raw
@@ -783,13 +742,7 @@ class UnknownControlResponseBody(UnknownVariant):
     __slots__ = ()
     union = "letta/ControlResponseBody"
     tag_name = "subtype"
-    known = frozenset(
-        {
-            "success",
-            "error",
-            "external_tool_result",
-        }
-    )
+    known = frozenset({"success", "error", "external_tool_result"})
 
 
 @cache
@@ -820,14 +773,7 @@ def parse_control_response_body(
     kept = keep_unknown(UnknownControlResponseBody, data, unknown)
     if kept is not None:
         return kept
-    if isinstance(
-        data,
-        (
-            ControlSuccessResponse,
-            ControlErrorResponse,
-            ExternalToolResultResponse,
-        ),
-    ):
+    if isinstance(data, (ControlSuccessResponse, ControlErrorResponse, ExternalToolResultResponse)):
         return data
     if isinstance(data, UnknownVariant):
         data = data.raw
@@ -961,13 +907,7 @@ class UnknownImageSource(UnknownVariant):
     __slots__ = ()
     union = "letta/ImageSource"
     tag_name = "type"
-    known = frozenset(
-        {
-            "url",
-            "base64",
-            "letta",
-        }
-    )
+    known = frozenset({"url", "base64", "letta"})
 
 
 @cache
@@ -998,14 +938,7 @@ def parse_image_source(
     kept = keep_unknown(UnknownImageSource, data, unknown)
     if kept is not None:
         return kept
-    if isinstance(
-        data,
-        (
-            UrlImage,
-            Base64Image,
-            LettaImage,
-        ),
-    ):
+    if isinstance(data, (UrlImage, Base64Image, LettaImage)):
         return data
     if isinstance(data, UnknownVariant):
         data = data.raw
@@ -1039,12 +972,7 @@ class UnknownUserContentPart(UnknownVariant):
     __slots__ = ()
     union = "letta/UserContentPart"
     tag_name = "type"
-    known = frozenset(
-        {
-            "text",
-            "image",
-        }
-    )
+    known = frozenset({"text", "image"})
 
 
 @cache
@@ -1075,13 +1003,7 @@ def parse_user_content_part(
     kept = keep_unknown(UnknownUserContentPart, data, unknown)
     if kept is not None:
         return kept
-    if isinstance(
-        data,
-        (
-            TextContent,
-            ImageContent,
-        ),
-    ):
+    if isinstance(data, (TextContent, ImageContent)):
         return data
     if isinstance(data, UnknownVariant):
         data = data.raw
@@ -1120,15 +1042,7 @@ class UnknownMessageContentPart(UnknownVariant):
     union = "letta/MessageContentPart"
     tag_name = "type"
     known = frozenset(
-        {
-            "text",
-            "image",
-            "tool_call",
-            "tool_return",
-            "reasoning",
-            "redacted_reasoning",
-            "omitted_reasoning",
-        }
+        {"text", "image", "tool_call", "tool_return", "reasoning", "redacted_reasoning", "omitted_reasoning"}
     )
 
 
@@ -1319,12 +1233,7 @@ class UnknownApproval(UnknownVariant):
     __slots__ = ()
     union = "letta/Approval"
     tag_name = "type"
-    known = frozenset(
-        {
-            "approval",
-            "tool",
-        }
-    )
+    known = frozenset({"approval", "tool"})
 
 
 @cache
@@ -1355,13 +1264,7 @@ def parse_approval(
     kept = keep_unknown(UnknownApproval, data, unknown)
     if kept is not None:
         return kept
-    if isinstance(
-        data,
-        (
-            ApprovalReturn,
-            ToolReturn,
-        ),
-    ):
+    if isinstance(data, (ApprovalReturn, ToolReturn)):
         return data
     if isinstance(data, UnknownVariant):
         data = data.raw

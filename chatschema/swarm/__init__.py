@@ -6,9 +6,7 @@ Every named type of the family is importable from here. TypedDict counterparts o
 same names live in `chatschema.swarm.typeddicts`.
 """
 
-from .models.agent import (
-    IAgentTool,
-)
+from .models.agent import IAgentTool
 from .models.message import (
     BaseMessageRole,
     ExecutionMode,

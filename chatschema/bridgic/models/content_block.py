@@ -38,13 +38,11 @@ class ToolCallBlock(SchemaModel):
         description='Block tag, always "tool_call". Required here because bridgic\'s ContentBlock union requires it, although its standalone class defaults it.',
     )
     id: str = Field(
-        ...,
-        description="ID of the tool call (bridgic's OpenAI integration mints `tool_` plus 25 hex characters).",
+        ..., description="ID of the tool call (bridgic's OpenAI integration mints `tool_` plus 25 hex characters)."
     )
     name: str = Field(..., description="Name of the tool to call.")
     arguments: dict[str, Any] = Field(
-        ...,
-        description="Arguments of the call, already parsed into an object (never a JSON string).",
+        ..., description="Arguments of the call, already parsed into an object (never a JSON string)."
     )
 
 

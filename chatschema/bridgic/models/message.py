@@ -77,7 +77,6 @@ class Response(SchemaModel):
 
     message: Message | None = Field(None, description="The model's reply.")
     usage: TokenUsage | None = Field(
-        None,
-        description="Token usage of the call (bridgic-core 0.3.0; not in the seed docs).",
+        None, description="Token usage of the call (bridgic-core 0.3.0; not in the seed docs)."
     )
     raw: Any = Field(None, description="The provider's raw response: any JSON value.")

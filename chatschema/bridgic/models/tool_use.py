@@ -20,12 +20,10 @@ class Tool(SchemaModel):
 
     name: str = Field(..., description="Name of the tool.")
     description: str = Field(
-        ...,
-        description="What the tool does; the model uses it to decide when and how to call the tool.",
+        ..., description="What the tool does; the model uses it to decide when and how to call the tool."
     )
     parameters: dict[str, Any] = Field(
-        ...,
-        description="JSON Schema object describing the tool's parameters (free-form; not checked).",
+        ..., description="JSON Schema object describing the tool's parameters (free-form; not checked)."
     )
 
 
@@ -34,14 +32,10 @@ class ToolCall(SchemaModel):
     A tool call produced by the model. `id` must be present but may be null; `arguments` is the already-parsed arguments object and defaults to `{}` (the seed docs show `Field(..., default_factory=dict)`, which reads as required, but the default factory wins). A ToolCall with a null id cannot become a ToolCallBlock.
     """
 
-    id: str | None = Field(
-        ...,
-        description="ID of the tool call; the key is required, the value may be null.",
-    )
+    id: str | None = Field(..., description="ID of the tool call; the key is required, the value may be null.")
     name: str = Field(..., description="Name of the tool to call.")
     arguments: dict[str, Any] = Field(
-        {},
-        description="Arguments of the call, already parsed into an object (never a JSON string).",
+        {}, description="Arguments of the call, already parsed into an object (never a JSON string)."
     )
 
 

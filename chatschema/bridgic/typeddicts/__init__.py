@@ -7,24 +7,9 @@ strictly through `pydantic.TypeAdapter`, and the unions are tagged (`Discriminat
 `TypeAdapter(ChatMessage).validate_python(d)` gives the same verdicts as the schema.
 """
 
-from .content_block import (
-    ContentBlock,
-    TextBlock,
-    ToolCallBlock,
-    ToolResultBlock,
-)
-from .message import (
-    Message,
-    MessageChunk,
-    Response,
-    Role,
-    TokenUsage,
-)
-from .tool_use import (
-    Tool,
-    ToolCall,
-    ToolCallDict,
-)
+from .content_block import ContentBlock, TextBlock, ToolCallBlock, ToolResultBlock
+from .message import Message, MessageChunk, Response, Role, TokenUsage
+from .tool_use import Tool, ToolCall, ToolCallDict
 
 __all__ = [
     "ContentBlock",

@@ -81,8 +81,7 @@ class TranscriptBlockContentItem(SchemaModel):
     transcript_id: str = Field(..., description="Id of the transcript.")
     block_idx: Integer = Field(..., description="Index of the block (message) in the transcript.")
     content_idx: Integer | None = Field(
-        None,
-        description="Index of the content part inside the block, when one part is cited.",
+        None, description="Index of the content part inside the block, when one part is cited."
     )
 
 
@@ -129,9 +128,6 @@ class InlineCitation(SchemaModel):
     A citation attached to a span of an assistant message's text.
     """
 
-    start_idx: Integer = Field(
-        ...,
-        description="Start of the cited span in the message text, in UTF-16 code units.",
-    )
+    start_idx: Integer = Field(..., description="Start of the cited span in the message text, in UTF-16 code units.")
     end_idx: Integer = Field(..., description="End of the cited span (exclusive), in UTF-16 code units.")
     target: CitationTarget = Field(..., description="What the span cites.")

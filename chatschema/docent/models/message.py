@@ -57,8 +57,7 @@ class UserMessage(DocentMessage):
     )
     metadata: dict[str, Any] | None = Field(None, description="Free-form structured metadata about the message.")
     tool_call_id: list[str] | None = Field(
-        None,
-        description="Ids of the tool calls this user turn answers: a list, unlike ToolMessage.tool_call_id.",
+        None, description="Ids of the tool calls this user turn answers: a list, unlike ToolMessage.tool_call_id."
     )
 
 
@@ -107,8 +106,7 @@ class ToolMessage(DocentMessage):
     )
     metadata: dict[str, Any] | None = Field(None, description="Free-form structured metadata about the message.")
     tool_call_id: str | None = Field(
-        None,
-        description="Id of the tool call this result answers: a single string, unlike UserMessage.tool_call_id.",
+        None, description="Id of the tool call this result answers: a single string, unlike UserMessage.tool_call_id."
     )
     function: str | None = Field(None, description="Name of the tool that ran.")
     error: dict[str, Any] | None = Field(

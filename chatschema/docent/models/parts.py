@@ -32,10 +32,7 @@ class ContentReasoning(SchemaModel):
 
     __chatschema_tag__ = "type"
     type: Literal["reasoning"] = Field("reasoning", description='Part tag, always "reasoning".')
-    reasoning: str = Field(
-        ...,
-        description="The reasoning text; an empty string when the provider redacted it.",
-    )
+    reasoning: str = Field(..., description="The reasoning text; an empty string when the provider redacted it.")
     summary: str | None = Field(
         None,
         description="Human-readable summary, shown instead of `reasoning` when the block is redacted (docent 0.1.88; absent from the older docs).",
@@ -44,10 +41,7 @@ class ContentReasoning(SchemaModel):
         None,
         description="The provider's signature for the reasoning; for Anthropic redacted thinking, the encrypted data blob.",
     )
-    redacted: bool = Field(
-        False,
-        description="True when the provider redacted the reasoning. Not nullable.",
-    )
+    redacted: bool = Field(False, description="True when the provider redacted the reasoning. Not nullable.")
 
 
 Content = TypeAliasType(

@@ -35,14 +35,12 @@ class TranscriptGroup(SchemaModel):
     """
 
     id: str | MISSING = Field(
-        MISSING,
-        description="Unique id. Docent assigns a UUID when it is absent and always writes it.",
+        MISSING, description="Unique id. Docent assigns a UUID when it is absent and always writes it."
     )
     name: str | None = Field(None, description="Human-readable name.")
     description: str | None = Field(None, description="What the group holds.")
     agent_run_id: str | None = Field(
-        None,
-        description="Id of the agent run it belongs to; Docent fills it in from the enclosing run at ingestion.",
+        None, description="Id of the agent run it belongs to; Docent fills it in from the enclosing run at ingestion."
     )
     parent_transcript_group_id: str | None = Field(None, description="Id of the group it nests in, if any.")
     created_at: Timestamp | None = Field(None, description="When the group was created.")
@@ -55,8 +53,7 @@ class Transcript(SchemaModel):
     """
 
     id: str | MISSING = Field(
-        MISSING,
-        description="Unique id. Docent assigns a UUID when it is absent and always writes it.",
+        MISSING, description="Unique id. Docent assigns a UUID when it is absent and always writes it."
     )
     name: str | None = Field(None, description="Human-readable name.")
     description: str | None = Field(None, description="What the transcript holds.")
@@ -75,8 +72,7 @@ class AgentRun(SchemaModel):
     """
 
     id: str | MISSING = Field(
-        MISSING,
-        description="Unique id. Docent assigns a UUID when it is absent and always writes it.",
+        MISSING, description="Unique id. Docent assigns a UUID when it is absent and always writes it."
     )
     name: str | None = Field(None, description="Human-readable name.")
     description: str | None = Field(None, description="What the run did.")
@@ -89,6 +85,5 @@ class AgentRun(SchemaModel):
         [], description="The groups its transcripts belong to.", validate_default=True
     )
     metadata: dict[str, Any] = Field(
-        {},
-        description="Any JSON object: the task, the scores, the agent's configuration.",
+        {}, description="Any JSON object: the task, the scores, the agent's configuration."
     )

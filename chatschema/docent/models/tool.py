@@ -32,10 +32,7 @@ class ToolCall(SchemaModel):
     function: str = Field(..., description="Name of the function called.")
     arguments: dict[str, Any] = Field(..., description="The call's arguments, already parsed into an object.")
     type: Literal["function"] | None = Field(None, description='Kind of tool call: "function" or null.')
-    parse_error: str | None = Field(
-        None,
-        description="Why the raw arguments could not be parsed, when they could not.",
-    )
+    parse_error: str | None = Field(None, description="Why the raw arguments could not be parsed, when they could not.")
     view: ToolCallContent | None = Field(None, description="Custom display of the call input.")
     google_thought_signature: str | None = Field(
         None,
@@ -60,9 +57,7 @@ class ToolParams(SchemaModel):
 
     type: Literal["object"] = Field("object", description='Always "object".')
     properties: dict[str, ToolParam] = Field(
-        {},
-        description="Parameter name to its ToolParam wrapper.",
-        validate_default=True,
+        {}, description="Parameter name to its ToolParam wrapper.", validate_default=True
     )
     required: list[str] = Field([], description="Names of the required parameters.")
     additionalProperties: bool = Field(False, description="Whether the tool accepts parameters beyond `properties`.")

@@ -28,24 +28,9 @@ from .message import (
     ToolMessage,
     UserMessage,
 )
-from .parts import (
-    Content,
-    ContentReasoning,
-    ContentText,
-)
-from .run import (
-    AgentRun,
-    Timestamp,
-    Transcript,
-    TranscriptGroup,
-)
-from .tool import (
-    ToolCall,
-    ToolCallContent,
-    ToolInfo,
-    ToolParam,
-    ToolParams,
-)
+from .parts import Content, ContentReasoning, ContentText
+from .run import AgentRun, Timestamp, Transcript, TranscriptGroup
+from .tool import ToolCall, ToolCallContent, ToolInfo, ToolParam, ToolParams
 
 __all__ = [
     "AgentRun",

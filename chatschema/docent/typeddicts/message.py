@@ -166,8 +166,7 @@ Any message of a transcript, told apart by `role`. An assistant message's citati
 
 
 DocentChatMessage: TypeAlias = Annotated[
-    SystemMessage | UserMessage | DocentAssistantMessage | ToolMessage,
-    Discriminator("role"),
+    SystemMessage | UserMessage | DocentAssistantMessage | ToolMessage, Discriminator("role")
 ]
 """
 Any message of a Docent chat session, told apart by `role`; assistant messages are DocentAssistantMessage.

@@ -96,8 +96,7 @@ class ToolExecutionStartedMessage(MessageEnvelope):
 
     __chatschema_tag__ = "type"
     type: Literal["tool_execution_started"] = Field(
-        "tool_execution_started",
-        description='Record tag, always "tool_execution_started".',
+        "tool_execution_started", description='Record tag, always "tool_execution_started".'
     )
     tool_call_id: str = Field(..., description="The call that started.")
     run_id: str | MISSING = Field(MISSING, description="The run the event belongs to, when there is one.")
@@ -110,8 +109,7 @@ class ToolExecutionFinishedMessage(MessageEnvelope):
 
     __chatschema_tag__ = "type"
     type: Literal["tool_execution_finished"] = Field(
-        "tool_execution_finished",
-        description='Record tag, always "tool_execution_finished".',
+        "tool_execution_finished", description='Record tag, always "tool_execution_finished".'
     )
     tool_call_id: str = Field(..., description="The call that finished.")
     status: Literal["success", "error"] = Field(..., description="Whether the tool succeeded.")
@@ -167,15 +165,9 @@ class RetryMessage(MessageEnvelope):
     __chatschema_tag__ = "type"
     type: Literal["retry"] = Field("retry", description='Record tag, always "retry".')
     reason: stream.StopReasonType = Field(..., description="The stop reason that triggered the retry.")
-    attempt: Integer = Field(
-        ...,
-        description="This attempt's number, from 1.\n\nConstraints: minimum 1.",
-        ge=1,
-    )
+    attempt: Integer = Field(..., description="This attempt's number, from 1.\n\nConstraints: minimum 1.", ge=1)
     max_attempts: Integer = Field(
-        ...,
-        description="How many attempts the CLI makes at most.\n\nConstraints: minimum 0.",
-        ge=0,
+        ..., description="How many attempts the CLI makes at most.\n\nConstraints: minimum 0.", ge=0
     )
     delay_ms: Number = Field(
         ...,
@@ -236,15 +228,9 @@ class ResultMessage(SchemaModel):
         ge=0,
     )
     duration_api_ms: Integer = Field(
-        ...,
-        description="Time spent waiting on the API, in whole milliseconds.\n\nConstraints: minimum 0.",
-        ge=0,
+        ..., description="Time spent waiting on the API, in whole milliseconds.\n\nConstraints: minimum 0.", ge=0
     )
-    num_turns: Integer = Field(
-        ...,
-        description="How many turns the session ran.\n\nConstraints: minimum 0.",
-        ge=0,
-    )
+    num_turns: Integer = Field(..., description="How many turns the session ran.\n\nConstraints: minimum 0.", ge=0)
     result: str | None = Field(..., description="The final assistant text, or null when there is none.")
     run_ids: list[str] = Field(..., description="The runs the turn used.")
     usage: stream.LettaUsageStatistics | None = Field(
@@ -285,17 +271,14 @@ class QueueItemEnqueuedEvent(MessageEnvelope):
         description="The queue item's id (deprecated: use `id`, which carries the same id when present).",
     )
     client_message_id: str = Field(
-        ...,
-        description="Ties the item to the client's submission (`cm-<item id>` when the client gave none).",
+        ..., description="Ties the item to the client's submission (`cm-<item id>` when the client gave none)."
     )
     source: QueueItemSource = Field(..., description="Who produced the item.")
     kind: QueueItemKind = Field(..., description="What it carries.")
     content: QueueItemContent | MISSING = Field(MISSING, description="The item's content, whole.")
     enqueued_at: DateTime | MISSING = Field(MISSING, description="When the item was queued (ISO 8601, UTC).")
     queue_len: Integer = Field(
-        ...,
-        description="Items in the queue after this one entered.\n\nConstraints: minimum 0.",
-        ge=0,
+        ..., description="Items in the queue after this one entered.\n\nConstraints: minimum 0.", ge=0
     )
 
 
@@ -311,9 +294,7 @@ class QueueBatchDequeuedEvent(MessageEnvelope):
     batch_id: str = Field(..., description="The batch.")
     item_ids: list[str] = Field(..., description="The items in it, in queue order.")
     merged_count: Integer = Field(
-        ...,
-        description="How many items were merged into the batch.\n\nConstraints: minimum 0.",
-        ge=0,
+        ..., description="How many items were merged into the batch.\n\nConstraints: minimum 0.", ge=0
     )
     queue_len_after: Integer = Field(..., description="Items left in the queue.\n\nConstraints: minimum 0.", ge=0)
 
@@ -367,8 +348,7 @@ class QueueItemDroppedEvent(MessageEnvelope):
         description="The queue item's id (deprecated: use `id`, which carries the same id when present).",
     )
     reason: Literal["buffer_limit", "stale_generation"] = Field(
-        ...,
-        description="Why: the queue was full, or the item belonged to an older generation.",
+        ..., description="Why: the queue was full, or the item belonged to an older generation."
     )
     queue_len: Integer = Field(..., description="Items left in the queue.\n\nConstraints: minimum 0.", ge=0)
 
@@ -389,10 +369,7 @@ class QueueSnapshotItem(SchemaModel):
     client_message_id: str | MISSING = Field(MISSING, description="Ties the item to the client's submission.")
     content: QueueItemContent | MISSING = Field(MISSING, description="The item's content, whole.")
     enqueued_at: DateTime | MISSING = Field(MISSING, description="When the item was queued (ISO 8601, UTC).")
-    paused: bool | MISSING = Field(
-        MISSING,
-        description="Whether the item is held back (@letta-ai/letta-code 0.32).",
-    )
+    paused: bool | MISSING = Field(MISSING, description="Whether the item is held back (@letta-ai/letta-code 0.32).")
 
 
 class QueueSnapshotMessage(MessageEnvelope):
@@ -435,10 +412,7 @@ class TranscriptBackfillMessage(MessageEnvelope):
         "transcript_backfill", description='Record tag, always "transcript_backfill".'
     )
     messages: list[letta_message.LettaMessage] = Field(..., description="The conversation's messages, oldest first.")
-    is_final: bool = Field(
-        ...,
-        description="Whether this is the last backfill chunk of the sync (always true today).",
-    )
+    is_final: bool = Field(..., description="Whether this is the last backfill chunk of the sync (always true today).")
 
 
 class TranscriptSupplementMessage(MessageEnvelope):
@@ -448,8 +422,7 @@ class TranscriptSupplementMessage(MessageEnvelope):
 
     __chatschema_tag__ = "type"
     type: Literal["transcript_supplement"] = Field(
-        "transcript_supplement",
-        description='Record tag, always "transcript_supplement".',
+        "transcript_supplement", description='Record tag, always "transcript_supplement".'
     )
     messages: list[letta_message.LettaMessage] = Field(..., description="The conversation's messages, oldest first.")
 

@@ -43,11 +43,7 @@ SDKErrorCode = TypeAliasType(
             "interrupted",
             "stream_closed",
         ],
-        Field(
-            ...,
-            description="What kind of error ended a turn, as the SDK classifies it.",
-            title="SDKErrorCode",
-        ),
+        Field(..., description="What kind of error ended a turn, as the SDK classifies it.", title="SDKErrorCode"),
     ],
 )
 
@@ -130,29 +126,21 @@ class SDKResultMessage(SchemaModel):
     success: bool = Field(..., description="Whether the turn succeeded.")
     result: str | MISSING = Field(MISSING, description="The final assistant text.")
     error: str | MISSING = Field(
-        MISSING,
-        description="The error as a string (kept for compatibility; `errorCode` is the one to read).",
+        MISSING, description="The error as a string (kept for compatibility; `errorCode` is the one to read)."
     )
     errorCode: SDKErrorCode | MISSING = Field(MISSING, description="The kind of error.")
     approvalConflict: bool | MISSING = Field(MISSING, description="Whether the turn failed on an approval conflict.")
     recoverable: bool | MISSING = Field(MISSING, description="Whether a retry may succeed.")
     recoveryAttempts: Integer | MISSING = Field(
-        MISSING,
-        description="How many recoveries the SDK ran for this turn.\n\nConstraints: minimum 0.",
-        ge=0,
+        MISSING, description="How many recoveries the SDK ran for this turn.\n\nConstraints: minimum 0.", ge=0
     )
     errorDetail: str | MISSING = Field(
-        MISSING,
-        description="A readable detail of an approval conflict, when there is one.",
+        MISSING, description="A readable detail of an approval conflict, when there is one."
     )
     stopReason: str | MISSING = Field(MISSING, description="Why the agent loop stopped.")
-    durationMs: Number = Field(
-        ...,
-        description="How long the turn took, in milliseconds.\n\nConstraints: minimum 0.",
-    )
+    durationMs: Number = Field(..., description="How long the turn took, in milliseconds.\n\nConstraints: minimum 0.")
     totalCostUsd: Number | MISSING = Field(
-        MISSING,
-        description="What the turn cost, in US dollars.\n\nConstraints: minimum 0.",
+        MISSING, description="What the turn cost, in US dollars.\n\nConstraints: minimum 0."
     )
     conversationId: str | None = Field(..., description="The conversation, or null.")
     runIds: list[str] | MISSING = Field(MISSING, description="The runs of the turn, when the CLI gave them.")
@@ -195,14 +183,10 @@ class SDKErrorMessage(SchemaModel):
     approvalConflict: bool | MISSING = Field(MISSING, description="Whether it is an approval conflict.")
     recoverable: bool | MISSING = Field(MISSING, description="Whether a retry may succeed.")
     errorDetail: str | MISSING = Field(MISSING, description="The API error's detail, parsed, when there is one.")
-    stopReason: str = Field(
-        ...,
-        description="Why the run stopped (`error`, `llm_api_error`, `max_steps`, ...).",
-    )
+    stopReason: str = Field(..., description="Why the run stopped (`error`, `llm_api_error`, `max_steps`, ...).")
     runId: str | MISSING = Field(MISSING, description="The run that produced it.")
     apiError: dict[str, Any] | MISSING = Field(
-        MISSING,
-        description="The Letta API's error frame, when the error came from the server.",
+        MISSING, description="The Letta API's error frame, when the error came from the server."
     )
 
 
@@ -214,15 +198,10 @@ class SDKRetryMessage(SchemaModel):
     __chatschema_tag__ = "type"
     type: Literal["retry"] = Field("retry", description='Message tag, always "retry".')
     reason: str = Field(..., description="The stop reason that triggered the retry.")
-    attempt: Integer = Field(
-        ...,
-        description="This attempt's number, from 1.\n\nConstraints: minimum 1.",
-        ge=1,
-    )
+    attempt: Integer = Field(..., description="This attempt's number, from 1.\n\nConstraints: minimum 1.", ge=1)
     maxAttempts: Integer = Field(..., description="How many attempts at most.\n\nConstraints: minimum 0.", ge=0)
     delayMs: Number = Field(
-        ...,
-        description="How long the CLI waits first, in milliseconds.\n\nConstraints: minimum 0.",
+        ..., description="How long the CLI waits first, in milliseconds.\n\nConstraints: minimum 0."
     )
     runId: str | MISSING = Field(MISSING, description="The run that produced it.")
 

@@ -35,8 +35,7 @@ class MessageEnvelope(SchemaModel):
         ge=0,
     )
     agent_id: str | MISSING | None = Field(
-        MISSING,
-        description="The agent that triggered the record, or null when none is known yet.",
+        MISSING, description="The agent that triggered the record, or null when none is known yet."
     )
     conversation_id: str | MISSING = Field(MISSING, description="The conversation that triggered the record.")
 
@@ -86,16 +85,14 @@ class SystemInitMessage(SchemaModel):
     type: Literal["system"] = Field("system", description='Record tag, always "system".')
     subtype: Literal["init"] = Field(..., description='Which system record, always "init".')
     agent_id: str | None = Field(
-        ...,
-        description="The agent the session runs, or null for a session that has none yet.",
+        ..., description="The agent the session runs, or null for a session that has none yet."
     )
     conversation_id: str = Field(..., description="The conversation the session writes to.")
     model: str = Field(..., description="The agent's model, or an empty string when it has none.")
     tools: list[str] = Field(..., description="The names of the tools available to the agent.")
     cwd: str = Field(..., description="The session's working directory.")
     mcp_servers: list[McpServerStatus] = Field(
-        ...,
-        description="The MCP servers of the session (headless writes an empty list).",
+        ..., description="The MCP servers of the session (headless writes an empty list)."
     )
     permission_mode: str = Field(..., description="The permission mode (headless writes an empty string).")
     slash_commands: list[str] = Field(..., description="The slash commands available (headless writes an empty list).")
@@ -108,8 +105,7 @@ class SystemInitMessage(SchemaModel):
         MISSING, description="What starts a reflection (sleep-time) pass."
     )
     reflection_step_count: Integer | MISSING = Field(
-        MISSING,
-        description="Steps between reflection passes, with the step-count trigger.",
+        MISSING, description="Steps between reflection passes, with the step-count trigger."
     )
 
 
@@ -149,8 +145,7 @@ class RegisterExternalToolsRequest(SchemaModel):
 
     __chatschema_tag__ = "subtype"
     subtype: Literal["register_external_tools"] = Field(
-        "register_external_tools",
-        description='Request tag, always "register_external_tools".',
+        "register_external_tools", description='Request tag, always "register_external_tools".'
     )
     tools: list[ExternalToolDefinition] = Field(..., description="The tools.")
 
@@ -162,17 +157,13 @@ class BootstrapSessionStateRequest(SchemaModel):
 
     __chatschema_tag__ = "subtype"
     subtype: Literal["bootstrap_session_state"] = Field(
-        "bootstrap_session_state",
-        description='Request tag, always "bootstrap_session_state".',
+        "bootstrap_session_state", description='Request tag, always "bootstrap_session_state".'
     )
     limit: Integer | MISSING = Field(
-        MISSING,
-        description="How many messages at most; 50 when absent.\n\nConstraints: minimum 1.",
-        ge=1,
+        MISSING, description="How many messages at most; 50 when absent.\n\nConstraints: minimum 1.", ge=1
     )
     order: Literal["asc", "desc"] | MISSING = Field(
-        MISSING,
-        description='Sort order of the page; "desc" (newest first) when absent.',
+        MISSING, description='Sort order of the page; "desc" (newest first) when absent.'
     )
 
 
@@ -183,8 +174,7 @@ class RecoverPendingApprovalsControlRequest(SchemaModel):
 
     __chatschema_tag__ = "subtype"
     subtype: Literal["recover_pending_approvals"] = Field(
-        "recover_pending_approvals",
-        description='Request tag, always "recover_pending_approvals".',
+        "recover_pending_approvals", description='Request tag, always "recover_pending_approvals".'
     )
     agent_id: str | MISSING = Field(MISSING, description="The agent; the session's when absent.")
     conversation_id: str | MISSING = Field(MISSING, description="The conversation; the session's when absent.")
@@ -202,13 +192,10 @@ class ListMessagesControlRequest(SchemaModel):
     before: str | MISSING = Field(MISSING, description="Cursor: messages before this message id.")
     after: str | MISSING = Field(MISSING, description="Cursor: messages after this message id.")
     order: Literal["asc", "desc"] | MISSING = Field(
-        MISSING,
-        description='Sort order of the page; "desc" (newest first) when absent.',
+        MISSING, description='Sort order of the page; "desc" (newest first) when absent.'
     )
     limit: Integer | MISSING = Field(
-        MISSING,
-        description="How many messages at most; 50 when absent.\n\nConstraints: minimum 1.",
-        ge=1,
+        MISSING, description="How many messages at most; 50 when absent.\n\nConstraints: minimum 1.", ge=1
     )
 
 
@@ -226,21 +213,9 @@ class DiffHunk(SchemaModel):
     One hunk of a diff preview, in unified-diff coordinates (protocol.ts L676-682).
     """
 
-    oldStart: Integer = Field(
-        ...,
-        description="First line in the old file, from 1.\n\nConstraints: minimum 0.",
-        ge=0,
-    )
-    oldLines: Integer = Field(
-        ...,
-        description="Lines taken from the old file.\n\nConstraints: minimum 0.",
-        ge=0,
-    )
-    newStart: Integer = Field(
-        ...,
-        description="First line in the new file, from 1.\n\nConstraints: minimum 0.",
-        ge=0,
-    )
+    oldStart: Integer = Field(..., description="First line in the old file, from 1.\n\nConstraints: minimum 0.", ge=0)
+    oldLines: Integer = Field(..., description="Lines taken from the old file.\n\nConstraints: minimum 0.", ge=0)
+    newStart: Integer = Field(..., description="First line in the new file, from 1.\n\nConstraints: minimum 0.", ge=0)
     newLines: Integer = Field(..., description="Lines in the new file.\n\nConstraints: minimum 0.", ge=0)
     lines: list[DiffHunkLine] = Field(..., description="The hunk's lines.")
 
@@ -303,16 +278,13 @@ class CanUseToolControlRequest(SchemaModel):
     input: dict[str, Any] = Field(..., description="The call's arguments, as an object.")
     tool_call_id: str = Field(..., description="The call.")
     permission_suggestions: list[Any] = Field(
-        ...,
-        description="Suggested permission updates (not implemented by the CLI: always empty).",
+        ..., description="Suggested permission updates (not implemented by the CLI: always empty)."
     )
     blocked_path: str | None = Field(
-        ...,
-        description="The path that triggered the check (not implemented by the CLI: always null).",
+        ..., description="The path that triggered the check (not implemented by the CLI: always null)."
     )
     diffs: list[DiffPreview] | MISSING = Field(
-        MISSING,
-        description="What the call would change, for Write, Edit and Patch calls.",
+        MISSING, description="What the call would change, for Write, Edit and Patch calls."
     )
 
 
@@ -323,8 +295,7 @@ class ExecuteExternalToolRequest(SchemaModel):
 
     __chatschema_tag__ = "subtype"
     subtype: Literal["execute_external_tool"] = Field(
-        "execute_external_tool",
-        description='Request tag, always "execute_external_tool".',
+        "execute_external_tool", description='Request tag, always "execute_external_tool".'
     )
     tool_call_id: str = Field(..., description="The call.")
     tool_name: str = Field(..., description="The tool.")
@@ -400,13 +371,10 @@ class RecoverPendingApprovalsResponsePayload(SchemaModel):
 
     recovered: bool = Field(..., description="Whether recovery ran without a transport failure.")
     pending_approval: bool = Field(
-        ...,
-        description="Whether approvals are still pending after the bounded recovery passes.",
+        ..., description="Whether approvals are still pending after the bounded recovery passes."
     )
     approvals_processed: Integer = Field(
-        ...,
-        description="How many approvals were resolved.\n\nConstraints: minimum 0.",
-        ge=0,
+        ..., description="How many approvals were resolved.\n\nConstraints: minimum 0.", ge=0
     )
 
 
@@ -453,8 +421,7 @@ class ExternalToolResultResponse(SchemaModel):
 
     __chatschema_tag__ = "subtype"
     subtype: Literal["external_tool_result"] = Field(
-        "external_tool_result",
-        description='Response tag, always "external_tool_result".',
+        "external_tool_result", description='Response tag, always "external_tool_result".'
     )
     request_id: str = Field(..., description="The execute_external_tool request answered.")
     tool_call_id: str = Field(..., description="The call.")
@@ -486,8 +453,7 @@ class ControlRequest(SchemaModel):
     request_id: str = Field(..., description="Matches the ControlResponse that answers it.")
     request: ControlRequestBody = Field(..., description="What is asked, told apart by `subtype`.")
     timestamp: DateTime | MISSING = Field(
-        MISSING,
-        description="When the CLI wrote it (UTC, milliseconds); absent on requests the SDK sends.",
+        MISSING, description="When the CLI wrote it (UTC, milliseconds); absent on requests the SDK sends."
     )
     agent_id: str | MISSING = Field(MISSING, description="The agent that triggered the request.")
     conversation_id: str | MISSING = Field(MISSING, description="The conversation that triggered the request.")
@@ -516,7 +482,6 @@ class ControlResponse(SchemaModel):
         ge=0,
     )
     agent_id: str | MISSING | None = Field(
-        MISSING,
-        description="The agent that triggered the record, or null when none is known yet.",
+        MISSING, description="The agent that triggered the record, or null when none is known yet."
     )
     conversation_id: str | MISSING = Field(MISSING, description="The conversation that triggered the record.")

@@ -38,8 +38,7 @@ class LettaMessageBase(SchemaModel):
     sender_id: str | None = Field(None, description="Id of the identity or agent that sent the message.")
     step_id: str | None = Field(None, description="The agent step that produced the message, `step-<uuid>`.")
     is_err: bool | None = Field(
-        None,
-        description="Debug flag set on messages produced by an error. Letta writes null rather than false.",
+        None, description="Debug flag set on messages produced by an error. Letta writes null rather than false."
     )
     seq_id: Integer | None = Field(
         None,
@@ -70,8 +69,7 @@ class ReasoningMessage(LettaMessageBase):
         "reasoning_message", description='Message tag, always "reasoning_message".'
     )
     source: Literal["reasoner_model", "non_reasoner_model"] = Field(
-        "non_reasoner_model",
-        description="Whether a reasoning model produced it or the agent's inner monologue did.",
+        "non_reasoner_model", description="Whether a reasoning model produced it or the agent's inner monologue did."
     )
     reasoning: str = Field(..., description="The reasoning text.")
     signature: str | None = Field(None, description="The provider's signature for the reasoning.")
@@ -84,8 +82,7 @@ class HiddenReasoningMessage(LettaMessageBase):
 
     __chatschema_tag__ = "message_type"
     message_type: Literal["hidden_reasoning_message"] = Field(
-        "hidden_reasoning_message",
-        description='Message tag, always "hidden_reasoning_message".',
+        "hidden_reasoning_message", description='Message tag, always "hidden_reasoning_message".'
     )
     state: Literal["redacted", "omitted"] = Field(
         ..., description="`redacted` by the provider, or `omitted` by the API."
@@ -109,17 +106,12 @@ class CompactionStats(SchemaModel):
     Statistics of one context compaction.
     """
 
-    trigger: str = Field(
-        ...,
-        description="What triggered the compaction, for example context_window_exceeded.",
-    )
+    trigger: str = Field(..., description="What triggered the compaction, for example context_window_exceeded.")
     context_tokens_before: Integer | None = Field(
-        None,
-        description="Tokens in the context before compaction, from the model's usage report.",
+        None, description="Tokens in the context before compaction, from the model's usage report."
     )
     context_tokens_after: Integer | None = Field(
-        None,
-        description="Message tokens after compaction (tool definitions not counted).",
+        None, description="Message tokens after compaction (tool definitions not counted)."
     )
     context_window: Integer = Field(..., description="The model's context window size.")
     messages_count_before: Integer = Field(..., description="Number of messages before compaction.")
@@ -180,33 +172,22 @@ class ToolReturnMessage(LettaMessageBase):
         "tool_return_message", description='Message tag, always "tool_return_message".'
     )
     tool_return: str = Field(
-        ...,
-        deprecated=True,
-        description="Deprecated: the tool's result as a string; use `tool_returns`.",
+        ..., deprecated=True, description="Deprecated: the tool's result as a string; use `tool_returns`."
     )
     status: Literal["success", "error"] = Field(
-        ...,
-        deprecated=True,
-        description="Deprecated: whether the tool succeeded; use `tool_returns`.",
+        ..., deprecated=True, description="Deprecated: whether the tool succeeded; use `tool_returns`."
     )
     tool_call_id: str = Field(
-        ...,
-        deprecated=True,
-        description="Deprecated: the call this result answers; use `tool_returns`.",
+        ..., deprecated=True, description="Deprecated: the call this result answers; use `tool_returns`."
     )
     stdout: list[str] | None = Field(
-        None,
-        deprecated=True,
-        description="Deprecated: captured standard output; use `tool_returns`.",
+        None, deprecated=True, description="Deprecated: captured standard output; use `tool_returns`."
     )
     stderr: list[str] | None = Field(
-        None,
-        deprecated=True,
-        description="Deprecated: captured standard error; use `tool_returns`.",
+        None, deprecated=True, description="Deprecated: captured standard error; use `tool_returns`."
     )
     tool_returns: list[tools.ToolResult] | None = Field(
-        None,
-        description="The results of every call this message answers. Entries may omit `type` (see ToolResult).",
+        None, description="The results of every call this message answers. Entries may omit `type` (see ToolResult)."
     )
 
 
@@ -217,8 +198,7 @@ class ApprovalRequestMessage(LettaMessageBase):
 
     __chatschema_tag__ = "message_type"
     message_type: Literal["approval_request_message"] = Field(
-        "approval_request_message",
-        description='Message tag, always "approval_request_message".',
+        "approval_request_message", description='Message tag, always "approval_request_message".'
     )
     tool_call: tools.ToolCall | tools.ToolCallDelta = Field(
         ...,
@@ -226,8 +206,7 @@ class ApprovalRequestMessage(LettaMessageBase):
         description="Deprecated but still required: the first call waiting for approval. Use `tool_calls`.",
     )
     tool_calls: list[tools.ToolCall] | tools.ToolCallDelta | None = Field(
-        None,
-        description="All calls waiting for approval; while streaming, a single ToolCallDelta; null when absent.",
+        None, description="All calls waiting for approval; while streaming, a single ToolCallDelta; null when absent."
     )
 
 
@@ -238,26 +217,19 @@ class ApprovalResponseMessage(LettaMessageBase):
 
     __chatschema_tag__ = "message_type"
     message_type: Literal["approval_response_message"] = Field(
-        "approval_response_message",
-        description='Message tag, always "approval_response_message".',
+        "approval_response_message", description='Message tag, always "approval_response_message".'
     )
     approvals: list[tools.Approval] | None = Field(
         None, description="One decision (or client-side tool result) per call."
     )
     approve: bool | None = Field(
-        None,
-        deprecated=True,
-        description="Deprecated: a single decision for the whole request; use `approvals`.",
+        None, deprecated=True, description="Deprecated: a single decision for the whole request; use `approvals`."
     )
     approval_request_id: str | None = Field(
-        None,
-        deprecated=True,
-        description="Deprecated: id of the approval request answered; use `approvals`.",
+        None, deprecated=True, description="Deprecated: id of the approval request answered; use `approvals`."
     )
     reason: str | None = Field(
-        None,
-        deprecated=True,
-        description="Deprecated: why, for the single decision; use `approvals`.",
+        None, deprecated=True, description="Deprecated: why, for the single decision; use `approvals`."
     )
 
 

@@ -23,8 +23,7 @@ class TextContent(SchemaModel):
     type: Literal["text"] = Field("text", description='Part tag, always "text".')
     text: str = Field(..., description="The text content of the message.")
     signature: str | None = Field(
-        None,
-        description="Identifier of the reasoning associated with this text, when the provider gives one.",
+        None, description="Identifier of the reasoning associated with this text, when the provider gives one."
     )
 
 
@@ -48,8 +47,7 @@ class Base64Image(SchemaModel):
     media_type: str = Field(..., description="The media type of the image, for example image/png.")
     data: str = Field(..., description="The base64-encoded image data.")
     detail: str | None = Field(
-        None,
-        description="How much detail the model should use: low, high, or auto to let the model decide.",
+        None, description="How much detail the model should use: low, high, or auto to let the model decide."
     )
 
 
@@ -64,8 +62,7 @@ class LettaImage(SchemaModel):
     media_type: str | None = Field(None, description="The media type of the image.")
     data: str | None = Field(None, description="The base64-encoded image data, when included.")
     detail: str | None = Field(
-        None,
-        description="How much detail the model should use: low, high, or auto to let the model decide.",
+        None, description="How much detail the model should use: low, high, or auto to let the model decide."
     )
 
 

@@ -115,17 +115,14 @@ class LettaUsageStatistics(SchemaModel):
     step_count: Integer = Field(0, description="Agent steps taken.")
     run_ids: list[str] | None = Field(None, description="Ids of the background runs involved.")
     cached_input_tokens: Integer | None = Field(
-        None,
-        description="Input tokens served from the provider's cache; null if not reported.",
+        None, description="Input tokens served from the provider's cache; null if not reported."
     )
     cache_write_tokens: Integer | None = Field(
-        None,
-        description="Input tokens written to the provider's cache; null if not reported.",
+        None, description="Input tokens written to the provider's cache; null if not reported."
     )
     reasoning_tokens: Integer | None = Field(None, description="Reasoning tokens generated; null if not reported.")
     context_tokens: Integer | None = Field(
-        None,
-        description="Estimate of the tokens in the context window; null if not reported.",
+        None, description="Estimate of the tokens in the context window; null if not reported."
     )
 
 
@@ -135,10 +132,7 @@ class LettaSseError(SchemaModel):
     """
 
     error: str = Field(..., description="The exception's text.")
-    code: str = Field(
-        ...,
-        description="The error code; INTERNAL_SERVER_ERROR is the only one Letta writes.",
-    )
+    code: str = Field(..., description="The error code; INTERNAL_SERVER_ERROR is the only one Letta writes.")
 
 
 class LettaSseCancelled(SchemaModel):
@@ -155,17 +149,12 @@ class LettaTurn(SchemaModel):
     """
 
     role: Literal["assistant", "tool"] = Field(
-        ...,
-        description='"assistant" for an LLM generation (trainable), "tool" for a tool result (not trainable).',
+        ..., description='"assistant" for an LLM generation (trainable), "tool" for a tool result (not trainable).'
     )
-    content: str | None = Field(
-        None,
-        description="Text content; a tool turn's client tokenizes it with loss_mask=0.",
-    )
+    content: str | None = Field(None, description="Text content; a tool turn's client tokenizes it with loss_mask=0.")
     output_ids: list[Integer] | None = Field(None, description="Token ids of an assistant turn.")
     output_token_logprobs: list[list[Any]] | None = Field(
-        None,
-        description="Logprobs of an assistant turn: `[logprob, token_id, top_logprob_or_null]` triples.",
+        None, description="Logprobs of an assistant turn: `[logprob, token_id, top_logprob_or_null]` triples."
     )
     tool_name: str | None = Field(None, description="Name of the tool of a tool turn.")
 

@@ -24,10 +24,7 @@ class ToolCall(SchemaModel):
 
     name: str = Field(..., description="The tool name.")
     arguments: str = Field(..., description="The arguments, JSON-encoded as a string.")
-    tool_call_id: str = Field(
-        ...,
-        description="The provider's call id (call_... for OpenAI, toolu_... for Anthropic).",
-    )
+    tool_call_id: str = Field(..., description="The provider's call id (call_... for OpenAI, toolu_... for Anthropic).")
 
 
 class ToolCallDelta(ToolCallDeltaBase):
@@ -47,8 +44,7 @@ class ToolResult(SchemaModel):
 
     type: Literal["tool"] = Field("tool", description='Return tag, always "tool".')
     tool_return: str | list[parts.UserContentPart] = Field(
-        ...,
-        description="The tool's result: a string, or a list of text and image parts.",
+        ..., description="The tool's result: a string, or a list of text and image parts."
     )
     status: Literal["success", "error"] = Field(..., description="Whether the tool succeeded.")
     tool_call_id: str = Field(..., description="The call this result answers.")
@@ -64,8 +60,7 @@ class ToolReturn(SchemaModel):
     __chatschema_tag__ = "type"
     type: Literal["tool"] = Field("tool", description='Return tag, always "tool".')
     tool_return: str | list[parts.UserContentPart] = Field(
-        ...,
-        description="The tool's result: a string, or a list of text and image parts.",
+        ..., description="The tool's result: a string, or a list of text and image parts."
     )
     status: Literal["success", "error"] = Field(..., description="Whether the tool succeeded.")
     tool_call_id: str = Field(..., description="The call this result answers.")

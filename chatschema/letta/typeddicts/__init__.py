@@ -126,14 +126,7 @@ from .stream import (
     LettaUsageStatistics,
     StopReasonType,
 )
-from .tools import (
-    Approval,
-    ApprovalReturn,
-    ToolCall,
-    ToolCallDelta,
-    ToolResult,
-    ToolReturn,
-)
+from .tools import Approval, ApprovalReturn, ToolCall, ToolCallDelta, ToolResult, ToolReturn
 
 __all__ = [
     "AdvancedDiffPreview",

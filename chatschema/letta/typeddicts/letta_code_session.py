@@ -417,8 +417,7 @@ class UnpreviewableDiffPreview(TypedDict):
 
 
 DiffPreview: TypeAlias = Annotated[
-    AdvancedDiffPreview | FallbackDiffPreview | UnpreviewableDiffPreview,
-    Discriminator("mode"),
+    AdvancedDiffPreview | FallbackDiffPreview | UnpreviewableDiffPreview, Discriminator("mode")
 ]
 """
 A preview of what a file-modifying tool call would change, told apart by `mode`.
@@ -667,8 +666,7 @@ class ExternalToolResultResponse(TypedDict):
 
 
 ControlResponseBody: TypeAlias = Annotated[
-    ControlSuccessResponse | ControlErrorResponse | ExternalToolResultResponse,
-    Discriminator("subtype"),
+    ControlSuccessResponse | ControlErrorResponse | ExternalToolResultResponse, Discriminator("subtype")
 ]
 """
 What a ControlResponse answers, told apart by `subtype`.

@@ -23,11 +23,7 @@ class IAgentTool(SchemaModel):
         description="Unique name of the tool within the swarm (the seed docs call a neighbouring field `doc`; the real name is `docNote`).",
     )
     docNote: str | MISSING = Field(MISSING, description="Documentation note about the tool.")
-    type: str = Field(
-        ...,
-        description="Kind of tool, in practice \"function\" (ITool['type'], any string).",
-    )
+    type: str = Field(..., description="Kind of tool, in practice \"function\" (ITool['type'], any string).")
     function: tool.IToolFunction = Field(
-        ...,
-        description="Name, description and parameter schema of the tool (ITool['function']).",
+        ..., description="Name, description and parameter schema of the tool (ITool['function'])."
     )

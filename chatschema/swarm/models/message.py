@@ -19,11 +19,7 @@ BaseMessageRole = TypeAliasType(
     "BaseMessageRole",
     Annotated[
         Literal["assistant", "system", "tool", "user"],
-        Field(
-            ...,
-            description="Roles of IBaseMessage and IOutlineMessage.",
-            title="BaseMessageRole",
-        ),
+        Field(..., description="Roles of IBaseMessage and IOutlineMessage.", title="BaseMessageRole"),
     ],
 )
 
@@ -61,19 +57,16 @@ class IBaseMessage(SchemaModel):
 
     role: BaseMessageRole = Field(..., description="Who sent the message.")
     content: str = Field(
-        ...,
-        description='The message text. Never null: an assistant message that only calls tools has "".',
+        ..., description='The message text. Never null: an assistant message that only calls tools has "".'
     )
     tool_calls: list[tool.IToolCall] | MISSING = Field(
         MISSING, description="Tool calls the model requested in this message."
     )
     images: list[str] | MISSING = Field(
-        MISSING,
-        description="Attached images as base64 strings (not checked to be base64).",
+        MISSING, description="Attached images as base64 strings (not checked to be base64)."
     )
     tool_call_id: str | MISSING = Field(
-        MISSING,
-        description="On a tool message, the ID of the call this output answers.",
+        MISSING, description="On a tool message, the ID of the call this output answers."
     )
 
 
@@ -84,19 +77,16 @@ class ISwarmMessage(SchemaModel):
 
     role: SwarmMessageRole = Field(..., description="Who sent the message, or what kind of history entry it is.")
     content: str = Field(
-        ...,
-        description='The message text. Never null: an assistant message that only calls tools has "".',
+        ..., description='The message text. Never null: an assistant message that only calls tools has "".'
     )
     tool_calls: list[tool.IToolCall] | MISSING = Field(
         MISSING, description="Tool calls the model requested in this message."
     )
     images: list[str] | MISSING = Field(
-        MISSING,
-        description="Attached images as base64 strings (not checked to be base64).",
+        MISSING, description="Attached images as base64 strings (not checked to be base64)."
     )
     tool_call_id: str | MISSING = Field(
-        MISSING,
-        description="On a tool message, the ID of the call this output answers.",
+        MISSING, description="On a tool message, the ID of the call this output answers."
     )
     agentName: str = Field(..., description="Name of the agent the message belongs to.")
     mode: ExecutionMode = Field(..., description="Where the message came from.")

@@ -19,8 +19,7 @@ class IToolProperty(SchemaModel):
     """
 
     type: str = Field(
-        ...,
-        description='JSON type of the parameter, for example "string" or "number" (any string, as in TypeScript).',
+        ..., description='JSON type of the parameter, for example "string" or "number" (any string, as in TypeScript).'
     )
     description: str = Field(
         ...,
@@ -35,8 +34,7 @@ class IToolParameters(SchemaModel):
     """
 
     type: str = Field(
-        ...,
-        description='Type of the parameters object, normally "object" (any string, as in TypeScript).',
+        ..., description='Type of the parameters object, normally "object" (any string, as in TypeScript).'
     )
     required: list[str] | MISSING = Field(
         MISSING,
@@ -50,10 +48,7 @@ class IToolFunction(SchemaModel):
     What a tool does and takes: `ITool.function` (an inline type in TypeScript, named here), also the resolved value of `IAgentTool.function`.
     """
 
-    name: str = Field(
-        ...,
-        description="Unique tool name; an IToolCall's `function.name` must match it.",
-    )
+    name: str = Field(..., description="Unique tool name; an IToolCall's `function.name` must match it.")
     description: str = Field(..., description="What the tool does, for the model.")
     parameters: IToolParameters = Field(..., description="The tool's parameter schema.")
 

@@ -7,26 +7,9 @@ strictly through `pydantic.TypeAdapter`, and the unions are tagged (`Discriminat
 `TypeAdapter(ChatMessage).validate_python(d)` gives the same verdicts as the schema.
 """
 
-from .agent import (
-    IAgentTool,
-)
-from .message import (
-    BaseMessageRole,
-    ExecutionMode,
-    IBaseMessage,
-    IOutlineMessage,
-    ISwarmMessage,
-    SwarmMessageRole,
-)
-from .tool import (
-    ITool,
-    IToolCall,
-    IToolCallFunction,
-    IToolFunction,
-    IToolParameters,
-    IToolProperty,
-    IToolRequest,
-)
+from .agent import IAgentTool
+from .message import BaseMessageRole, ExecutionMode, IBaseMessage, IOutlineMessage, ISwarmMessage, SwarmMessageRole
+from .tool import ITool, IToolCall, IToolCallFunction, IToolFunction, IToolParameters, IToolProperty, IToolRequest
 
 __all__ = [
     "BaseMessageRole",

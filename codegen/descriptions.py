@@ -1,0 +1,76 @@
+"""Descriptions kept out of a generator's input and put back into its output.
+
+A description edit is the most common schema edit, and the generators' output depends on a
+description only where they write it. So each description the generators would read is replaced
+by a numbered placeholder (an identifier no schema holds), the generator's output is cached under
+that input, and the placeholders are then written back as the generator itself writes each
+description: a Python docstring by datamodel-codegen's own `format_docstring`, a string literal by
+its own `stable_repr`. An edit of descriptions alone then reuses the generator's cached output.
+
+A placeholder found anywhere else is not guessed at: `restore` returns None, and the build runs the
+generator on the real text instead.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping
+from typing import Any
+
+from . import walk
+
+PREFIX = "QzD"  # then a number and "Z": an identifier, which every writer copies as it is
+_PLACEHOLDER = re.compile(PREFIX + r"\d+Z")
+# A docstring line of a placeholder alone (as format_docstring writes one), or a string literal of one.
+_DOCSTRING_LINE = re.compile(r"(?m)^([ \t]*)(" + _PLACEHOLDER.pattern + r")$")
+_LITERAL = re.compile(r"'(" + _PLACEHOLDER.pattern + r")'")
+
+
+def _literal(text: str) -> str:
+    from datamodel_code_generator.python_literal import stable_repr
+
+    return stable_repr(text)
+
+
+class Placeholders:
+    """The descriptions replaced so far, by placeholder."""
+
+    def __init__(self) -> None:
+        self.texts: dict[str, str] = {}
+
+    def hide(self, definition: Any) -> Any:
+        """`definition` (plain JSON) with each non-blank description replaced by a new placeholder."""
+        return walk.transform(definition, self._hidden)
+
+    def _hidden(self, _: Mapping[str, Any], node: dict[str, Any]) -> dict[str, Any]:
+        text = node.get("description")
+        if not isinstance(text, str) or not text.strip():  # a blank one is written as nothing: kept
+            return node
+        placeholder = f"{PREFIX}{len(self.texts)}Z"
+        self.texts[placeholder] = text
+        node["description"] = placeholder
+        return node
+
+    def restore_python(self, source: str) -> str | None:
+        """`source` (datamodel-codegen's output) with each placeholder written as the generator
+        writes its description; None if one stands where the generator's writing is not known."""
+        from datamodel_code_generator._python_syntax import escape_docstring
+
+        def docstring_line(match: re.Match[str]) -> str:
+            indent, text = match[1], self.texts[match[2]]
+            escaped = escape_docstring(text) or ""
+            return "\n".join(f"{indent}{line}" if line else "" for line in escaped.split("\n"))
+
+        def literal(match: re.Match[str]) -> str:
+            return _literal(self.texts[match[1]])
+
+        try:
+            restored = _LITERAL.sub(literal, _DOCSTRING_LINE.sub(docstring_line, source))
+        except KeyError:  # a placeholder this build did not make
+            return None
+        return None if _PLACEHOLDER.search(restored) else restored
+
+
+def holds_placeholder_text(text: str) -> bool:
+    """Whether a schema text holds what looks like a placeholder (then none is used)."""
+    return PREFIX in text
