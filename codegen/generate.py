@@ -25,6 +25,7 @@ from typing import Any
 from . import walk
 from .bundle import bundle_path, dump, index, standalone_files
 from .cache import CACHE_DIR, Cache, LintMemo, digest, files_digest, tool_versions
+from .declarations import Declarations
 from .docs import docs_files
 from .errors import CodegenError
 from .examples import layout_problems, read_example, samples
@@ -46,7 +47,6 @@ from .load import GRAMMARS, load_schemas
 from .model import FamilyModel, build_models
 from .render import family_view, render, shipped_schema
 from .typescript import (
-    TypeCompilation,
     family_paths,
     js_build,
     js_input,
@@ -175,7 +175,7 @@ class _TypeScriptUnits:
             else:
                 types_todo[name] = fam
             self._take_javascript(name, fam, stamp)
-        self._compilation = TypeCompilation(types_todo)
+        self._compilation = Declarations(types_todo, stamp, cache)
         # The modules every family shares change with the schema index (names, ids, versions), not
         # with a description: cached apart, so that editing one family rebuilds only that family's units.
         self._shared_key = digest(stamp, dump(index(families)))

@@ -25,7 +25,6 @@ from . import walk
 from .bundle import bundle_path, dump, index
 from .constraints import with_constraints
 from .escape import ts_comment
-from .families import CLOSED_TS_FAMILIES
 from .layout import FAMILY_TS_MODULES, NPM_PACKAGE, REPO
 from .model import FamilyModel
 from .names import EXTENSION, ref_target_name
@@ -409,27 +408,6 @@ def js_files(families: dict[str, FamilyModel], built: dict[str, Any]) -> dict[st
             f'"use strict";\nmodule.exports = require("./esm/{rel}");\n'
         )
     return files
-
-
-class TypeCompilation:
-    """json-schema-to-typescript running in Node for some families, while the caller does other work."""
-
-    def __init__(self, families: dict[str, FamilyModel]) -> None:
-        self._job: NodeJob | None = None
-        if not families:
-            return
-        payload = {
-            name: {"schema": ts_input(fam), "additionalProperties": name not in CLOSED_TS_FAMILIES}
-            for name, fam in sorted(families.items())
-        }
-        self._job = NodeJob("json2ts.cjs", payload)
-
-    def result(self) -> dict[str, str]:
-        """TypeScript declarations per family; RuntimeError if json-schema-to-typescript failed."""
-        if self._job is None:
-            return {}
-        declarations: dict[str, str] = self._job.result()
-        return declarations
 
 
 def _pins() -> dict[str, str]:

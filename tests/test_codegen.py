@@ -246,11 +246,13 @@ def test_a_schema_edit_rebuilds_only_its_family(repo: Path) -> None:
         doc["$defs"]["ToolInfo"]["properties"] = dict(reversed(properties.items()))
 
     unchanged = ["lint", "meta-docent-tool", "py-docent", "ts-docent", "verified-docent"]
-    # no generator run, no validator compiled, no verdict checked again
+    # no generator run (datamodel-codegen, json-schema-to-typescript), no validator compiled, no
+    # verdict checked again
     assert rebuilt(describe) == unchanged
-    assert rebuilt(constrain) == sorted([*unchanged, "dcg-docent", "js-docent", "validated-docent"])
+    generators = ["dcg-docent", "js-docent", "json2ts-docent"]
+    assert rebuilt(constrain) == sorted([*unchanged, *generators, "validated-docent"])
     # the order of properties is the order ajv checks them in: new validators, the same verdicts
-    assert rebuilt(reorder) == sorted([*unchanged, "dcg-docent", "js-docent"])
+    assert rebuilt(reorder) == sorted([*unchanged, *generators])
     assert "maxLength" in (repo / "npm" / "esm" / "validators" / "docent.js").read_text(encoding="utf-8")
     assert build(repo, Cache(repo / CACHE_DIR)) == build(repo, None) == read_tree(repo)
 
@@ -261,6 +263,8 @@ HOSTILE_DESCRIPTIONS = [
     'Ends with a quote"',
     'Holds """ three quotes and a \\ backslash \\"',
     "Two paragraphs.\n\n    The second, indented,\nand a last line.\n",
+    "Trailing spaces  \n   \n  close a comment: */ \n",  # prettier keeps two (a Markdown line break)
+    "* a list  \n* of two\n  - and a tag:\n@deprecated  ",
     "A\ttab.",
     "Non-ASCII: é, 漢字, 😀, and a combining e\u0301.",
     "Looks like a placeholder: QzD0Z, 'QzD1Z'.",  # the family is then generated from the real text
@@ -268,11 +272,13 @@ HOSTILE_DESCRIPTIONS = [
 
 
 @pytest.mark.parametrize("text", HOSTILE_DESCRIPTIONS)
-def test_the_generator_output_is_the_same_with_descriptions_hidden_or_not(
+def test_the_generators_output_is_the_same_with_descriptions_hidden_or_not(
     repo: Path, text: str, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    """Descriptions are hidden from datamodel-codegen and written back (codegen/descriptions.py): a
-    description of any text is written exactly as the generator writes it from the real text."""
+    """Descriptions are hidden from datamodel-codegen and json-schema-to-typescript and written back
+    (codegen/descriptions.py): a description of any text is written exactly as each tool writes it
+    from the real text."""
+    import codegen.declarations
     import codegen.generator_output
 
     def change(doc: dict[str, Any]) -> None:
@@ -284,7 +290,22 @@ def test_the_generator_output_is_the_same_with_descriptions_hidden_or_not(
     edit_schema(repo, "tool.json", change)
     hidden = build(repo, None)
     monkeypatch.setattr(codegen.generator_output, "Placeholders", lambda: None)
+    monkeypatch.setattr(codegen.declarations, "Placeholders", lambda _: None)
     assert hidden == build(repo, None)
+
+
+def test_a_doc_comment_keeps_a_description_with_white_space_javascript_trims_differently() -> None:
+    """prettier trims comment lines by JavaScript's white space: a description with other white
+    space than spaces, tabs and line breaks is given to json-schema-to-typescript as it is."""
+    from codegen.descriptions import Placeholders
+
+    schema = {
+        "properties": {n: {"description": f"a{s}"} for n, s in (("a", " \t\n"), ("b", "\u00a0"), ("c", "\ufeff"))}
+    }
+    hidden = Placeholders(True).hide(schema)["properties"]
+    assert hidden["a"]["description"] != "a \t\n"
+    assert [hidden[n]["description"] for n in "bc"] == ["a\u00a0", "a\ufeff"]
+    assert Placeholders().hide(schema)["properties"]["b"]["description"] != "a\u00a0"
 
 
 def test_generate_and_lint_need_only_the_codegen_requirements() -> None:
