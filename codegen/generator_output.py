@@ -10,6 +10,7 @@ writes from the real text.
 
 from __future__ import annotations
 
+import re
 import shutil
 from pathlib import Path
 
@@ -58,13 +59,13 @@ def write_generator_output(
     for name in todo:
         family = families[name]
         hiding = None if any(holds_placeholder_text(f.text) for f in family.files) else Placeholders()
-        family_runs_ = family_runs(family, inputs / name, out / name, hiding)
-        key = digest(stamp, *_identity(family_runs_))
+        its_runs = family_runs(family, inputs / name, out / name, hiding)
+        key = digest(stamp, *_identity(its_runs))
         hit = cache.get(f"dcg-{name}", key, _KINDS) if cache is not None and hiding is not None else None
         if hit is not None:
             _write(out / name, hit)
         else:
-            runs += family_runs_
+            runs += its_runs
             fresh[name] = key
         if hiding is not None:
             placeholders[name] = hiding
@@ -80,6 +81,8 @@ def write_generator_output(
             shutil.rmtree(out / name)
             (out / name).mkdir()
         generator.run_all([args for name in again for args in family_runs(families[name], inputs / name, out / name)])
+    for name in todo:
+        _expand_indenting_tabs(out / name)
 
 
 def _restore(folder: Path, placeholders: Placeholders) -> bool:
@@ -93,3 +96,16 @@ def _restore(folder: Path, placeholders: Placeholders) -> bool:
     for path, text in restored.items():
         path.write_text(text, encoding="utf-8")
     return True
+
+
+# White space that starts a line and holds a tab: in generated code, only a docstring's line can.
+_INDENTING_TABS = re.compile(r"(?m)^[ \t]*\t[ \t]*")
+
+
+def _expand_indenting_tabs(folder: Path) -> None:
+    """Expand the tabs that indent a docstring's lines (a description's), as `inspect.cleandoc` reads
+    them: ruff refuses indentation that mixes tabs and spaces, and formats only a class's docstring."""
+    for path in sorted(folder.rglob("*.py")):
+        text = path.read_text(encoding="utf-8")
+        if (expanded := _INDENTING_TABS.sub(lambda m: m[0].expandtabs(), text)) != text:
+            path.write_text(expanded, encoding="utf-8")

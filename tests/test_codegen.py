@@ -266,6 +266,7 @@ HOSTILE_DESCRIPTIONS = [
     "Trailing spaces  \n   \n  close a comment: */ \n",  # prettier keeps two (a Markdown line break)
     "* a list  \n* of two\n  - and a tag:\n@deprecated  ",
     "A\ttab.",
+    "Code:\n\tindented by a tab\n  \t and by both",  # ruff refuses mixed indentation: expanded
     "Non-ASCII: é, 漢字, 😀, and a combining e\u0301.",
     "Looks like a placeholder: QzD0Z, 'QzD1Z'.",  # the family is then generated from the real text
 ]
