@@ -35,7 +35,7 @@ class Declarations:
         inputs: dict[str, dict[str, Any]] = {}
         for name, family in sorted(families.items()):
             schema = ts_input(family)
-            hiding = None if holds_placeholder_text(json.dumps(schema, ensure_ascii=False)) else Placeholders(True)
+            hiding = None if holds_placeholder_text(schema) else Placeholders(True)
             tool_input = {
                 "schema": hiding.hide(schema) if hiding is not None else schema,
                 "additionalProperties": name not in CLOSED_TS_FAMILIES,

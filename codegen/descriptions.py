@@ -14,6 +14,7 @@ generator on the real text instead.
 
 from __future__ import annotations
 
+import json
 import re
 from collections.abc import Callable, Mapping
 from typing import Any
@@ -99,9 +100,10 @@ class Placeholders:
             restored = substitute()
         except KeyError:  # a placeholder this build did not make
             return None
-        return None if _PLACEHOLDER.search(restored) else restored
+        # any trace of a placeholder (one the tool cut short, too) is a place not known
+        return None if PREFIX in restored else restored
 
 
-def holds_placeholder_text(text: str) -> bool:
-    """Whether a schema text holds what looks like a placeholder (then none is used)."""
-    return PREFIX in text
+def holds_placeholder_text(value: Any) -> bool:
+    """Whether a JSON value holds, decoded, the start of a placeholder (then none is used)."""
+    return PREFIX in json.dumps(value, ensure_ascii=False)

@@ -58,7 +58,7 @@ def write_generator_output(
     fresh: dict[str, str] = {}  # family -> key of its entry
     for name in todo:
         family = families[name]
-        hiding = None if any(holds_placeholder_text(f.text) for f in family.files) else Placeholders()
+        hiding = None if any(holds_placeholder_text(f.contents) for f in family.files) else Placeholders()
         its_runs = family_runs(family, inputs / name, out / name, hiding)
         key = digest(stamp, *_identity(its_runs))
         hit = cache.get(f"dcg-{name}", key, _KINDS) if cache is not None and hiding is not None else None

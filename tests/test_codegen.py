@@ -309,6 +309,21 @@ def test_a_doc_comment_keeps_a_description_with_white_space_javascript_trims_dif
     assert Placeholders().hide(schema)["properties"]["b"]["description"] != "a\u00a0"
 
 
+def test_a_placeholder_where_the_tools_writing_is_not_known_is_not_guessed_at() -> None:
+    """Restoring returns None (the family is then generated from the real text) for a placeholder in
+    a comment, cut short, or not made by this build; a docstring line and a literal are restored."""
+    from codegen.descriptions import Placeholders
+
+    hiding = Placeholders()
+    placeholder = hiding.hide({"description": "It's here."})["description"]
+    assert hiding.restore_python(f'    """\n    {placeholder}\n    """\nx = Field(description={placeholder!r})') == (
+        '    """\n    It\'s here.\n    """\nx = Field(description="It\'s here.")'
+    )
+    for source in (f"# {placeholder}", f"x = '{placeholder[:-1]}'", "x = 'QzD999Z'"):
+        assert hiding.restore_python(source) is None
+        assert hiding.restore_typescript(source) is None
+
+
 def test_generate_and_lint_need_only_the_codegen_requirements() -> None:
     """`nox -s generate` installs requirements/codegen.txt only: no hypothesis, no test harness."""
     probe = (
