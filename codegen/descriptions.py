@@ -49,6 +49,7 @@ class Placeholders:
 
     def __init__(self, plain_spaces_only: bool = False) -> None:
         self.texts: dict[str, str] = {}
+        self._placeholders: dict[str, str] = {}  # the inverse of texts
         # prettier trims a comment line by JavaScript's idea of white space, which is not Python's:
         # for comments, a text with any other white space is kept as it is
         self._plain_spaces_only = plain_spaces_only
@@ -63,7 +64,9 @@ class Placeholders:
             return node
         if self._plain_spaces_only and any((c.isspace() or c == "\ufeff") and c not in _PLAIN_SPACE for c in text):
             return node
-        placeholder = f"{PREFIX}{len(self.texts)}Z"
+        # one placeholder per text: the tools act on equal descriptions (a tuple's "Items:" line,
+        # a merge of models that render alike), so equal texts stay equal
+        placeholder = self._placeholders.setdefault(text, f"{PREFIX}{len(self._placeholders)}Z")
         self.texts[placeholder] = text
         node["description"] = placeholder
         return node

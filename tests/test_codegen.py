@@ -287,6 +287,13 @@ def test_the_generators_output_is_the_same_with_descriptions_hidden_or_not(
         info["description"] = text
         info["properties"]["name"]["description"] = text
         info["properties"]["description"]["description"] = text + " " + text
+        # a tuple whose items share a description gets an "Items:" line in its doc comment
+        info["properties"]["pair"] = {
+            "description": "Two numbers.",
+            "type": "array",
+            "prefixItems": [{"type": "number", "description": text}] * 2,
+            "items": False,
+        }
 
     edit_schema(repo, "tool.json", change)
     hidden = build(repo, None)
