@@ -3,12 +3,14 @@ family's precompiled `validators/<family>.js`, called directly and its `errors` 
 payloads: messages/s of each and their ratio (the target: at most 2x), for today's package and a
 baseline commit's.
 
-    python bench/violations.py [--baseline 38a82b1^]
+    python bench/violations.py [--baseline 38a82b1^] [--processes 5]
 
 The payloads: every invalid example of letta/LettaMessage, of docent/ChatMessage, and every invalid
 example of every type (each validated against its own type), of the types that both packages have.
-Node's CPU time, the contenders taking turns, median of 7 rounds (bench/ts/violations.mjs). Numbers
-are printed, never asserted.
+Node's CPU time, the contenders taking turns, median of 7 rounds (bench/ts/violations.mjs), in
+several Node processes one after another: V8 optimises each process's code its own way (ajv's own
+rate on the mixed payloads has differed threefold between two processes), so the ratio printed is
+the median of the processes' ratios, with their range. Numbers are printed, never asserted.
 """
 
 from __future__ import annotations
@@ -16,6 +18,7 @@ from __future__ import annotations
 import argparse
 import io
 import json
+import statistics
 import subprocess
 import sys
 import tarfile
@@ -49,32 +52,46 @@ def corpus() -> dict[str, list[dict[str, Any]]]:
     return {**groups, "every invalid example": invalid}
 
 
+def timed(script: list[str], packages: list[Path]) -> dict[str, Any]:
+    """One Node process's rates: {package dir: {group: {violations, ajv, payloads}}}."""
+    proc = subprocess.run([*script, *map(str, packages)], capture_output=True, text=True, check=False)
+    if proc.returncode != 0:
+        raise SystemExit(f"bench: {proc.stderr}")
+    return dict(json.loads(proc.stdout))
+
+
+def row(runs: list[dict[str, Any]]) -> str:
+    """One package's line for one group: median rates and ratio over the runs, the ratios' range."""
+    ratios = sorted(r["ajv"] / r["violations"] for r in runs)
+    rates = f"{statistics.median(r['violations'] for r in runs):>13,.0f} {statistics.median(r['ajv'] for r in runs):>11,.0f}"
+    return f"{runs[0]['payloads']:>5} {rates} {statistics.median(ratios):>5.2f}x  {ratios[0]:.2f}-{ratios[-1]:.2f}"
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--baseline", default=BASELINE, help=f"the commit to compare with (default {BASELINE})")
+    parser.add_argument("--processes", type=int, default=5, help="Node processes, one after another (default 5)")
     args = parser.parse_args()
+    if args.processes < 1:
+        parser.error("--processes is at least 1")
+    commit = subprocess.run(["git", "rev-parse", "--short", "HEAD"], cwd=ROOT, capture_output=True, text=True)
     with tempfile.TemporaryDirectory(prefix="chatschema-bench-violations-") as tmp:
         scratch = Path(tmp)
         (scratch / "corpus.json").write_text(json.dumps(corpus()), encoding="utf-8")
         packages = {"today": ROOT / "npm", args.baseline: package_at(args.baseline, scratch / "baseline")}
         script = [node_executable(), str(ROOT / "bench" / "ts" / "violations.mjs"), str(scratch / "corpus.json")]
-        proc = subprocess.run([*script, *map(str, packages.values())], capture_output=True, text=True, check=False)
-        if proc.returncode != 0:
-            raise SystemExit(f"bench: {proc.stderr}")
-        got = json.loads(proc.stdout)
-    groups = list(corpus())
+        runs = [timed(script, list(packages.values())) for _ in range(args.processes)]
     print("violations() on invalid payloads against ajv's all-errors validator (msg/s of Node CPU time)")
-    print(f"{'package':<12} {'payloads':<24} {'count':>5} {'violations()':>13} {'ajv':>11} {'ratio':>6}")
+    print(f"commit {commit.stdout.strip() or '(unknown)'}; medians of {args.processes} Node processes")
+    print(f"{'package':<12} {'payloads':<24} {'count':>5} {'violations()':>13} {'ajv':>11} {'ratio':>6}  range")
     for label, folder in packages.items():
-        for group in groups:
-            rates = got[str(folder)][group]
-            if not rates["payloads"]:
+        for group in corpus():
+            found = [run[str(folder)][group] for run in runs]
+            if not found[0]["payloads"]:
                 print(f"{label:<12} {group:<24} {0:>5} {'-':>13} {'-':>11} {'-':>6}")
                 continue
-            ratio = rates["ajv"] / rates["violations"]
-            row = f"{rates['payloads']:>5} {rates['violations']:>13,.0f} {rates['ajv']:>11,.0f} {ratio:>5.2f}x"
-            print(f"{label:<12} {group:<24} {row}")
-    print("count: the payloads timed, those whose type every package compared has")
+            print(f"{label:<12} {group:<24} {row(found)}")
+    print("count: the payloads timed, those whose type every package compared has; range: the processes' ratios")
 
 
 if __name__ == "__main__":

@@ -130,7 +130,7 @@ export class UnknownSchemaError extends Error {
 export const MAX_DEPTH = 1024;
 
 /** Whether `value` nests arrays and objects more than MAX_DEPTH levels deep (one that holds itself
- * does): Python's rule, checked before the validators run, which would overflow the stack first. */
+ * does): Python's rule, applied to what the validators accept (see accepts). */
 export function nestedTooDeep(value) {
   if (value === null || typeof value !== "object") return false;
   visits = 0;
@@ -185,6 +185,25 @@ const TOO_DEEP = Object.freeze({
   instancePath: "",
   schemaPath: "",
 });
+
+function tooDeep() {
+  return { found: [{ ...TOO_DEEP, params: { limit: MAX_DEPTH } }], omitted: 0 };
+}
+
+// Whether `validate` accepts `payload`: true or false, or undefined when it overflowed the stack on a
+// payload deeper than MAX_DEPTH (one that holds itself, under a schema that recurses). The depth rule
+// decides only what the validators accept: a payload they refuse is invalid at any depth, and
+// walking every container of it (a third of the check on small payloads) would change only which
+// reason is listed. An overflow on a payload within the rule (the caller's stack nearly full) is
+// rethrown, as it was when the walk came first.
+function accepts(validate, payload) {
+  try {
+    return validate(payload) === true;
+  } catch (error) {
+    if (error instanceof RangeError && nestedTooDeep(payload)) return undefined;
+    throw error;
+  }
+}
 
 /** At most this many violations are listed per payload (as in Python); the others are counted. */
 export const MAX_VIOLATIONS = 20;
@@ -497,9 +516,10 @@ export function makeApi(families) {
   function counted(name, payload, options) {
     const { all, tags } = entry(name);
     if (options !== undefined && keptUnknown(name, payload, options)) return { found: [], omitted: 0 };
-    if (nestedTooDeep(payload)) return { found: [{ ...TOO_DEEP, params: { limit: MAX_DEPTH } }], omitted: 0 };
     // the all-errors validator gives the verdict too: for an invalid payload, one pass instead of two
-    if (all(payload) === true) return { found: [], omitted: 0 };
+    const verdict = accepts(all, payload);
+    if (verdict === true) return nestedTooDeep(payload) ? tooDeep() : { found: [], omitted: 0 };
+    if (verdict === undefined) return tooDeep();
     const errors = all.errors;
     const found = [];
     let omitted = 0;
@@ -535,7 +555,7 @@ export function makeApi(families) {
     isValid: (name, payload, options) => {
       const { first } = entry(name);
       if (options !== undefined && keptUnknown(name, payload, options)) return true;
-      return !nestedTooDeep(payload) && first(payload) === true;
+      return accepts(first, payload) === true && !nestedTooDeep(payload);
     },
     /** The violations of `payload` (at most MAX_VIOLATIONS, sorted by path); empty if it is valid. */
     violations: (name, payload, options) => counted(name, payload, options).found,

@@ -167,3 +167,60 @@ def test_node_walks_a_part_shared_under_many_keys_once_per_depth(tmp_path: Path)
     )
     assert proc.returncode == 0, proc.stderr
     assert json.loads(proc.stdout) == [True, [], ["maxDepth"]]
+
+
+DEPTH_AFTER_VERDICT = """
+const chunks = [];
+process.stdin.on("data", (c) => chunks.push(c));
+process.stdin.on("end", () => {
+  const input = JSON.parse(Buffer.concat(chunks).toString("utf8"));
+  const c = require(input.package);
+  const { makeApi } = require(input.package + "/core.js");
+  const nested = (levels) => { let x = 1; for (let i = 0; i < levels; i++) x = [x]; return x; };
+  const out = {};
+  const refused = { role: "user", content: 5, x: nested(1100) };
+  out.refused = [c.isValid("docent/ChatMessage", refused), c.violations("docent/ChatMessage", refused).map((v) => v.keyword)];
+  // No shipped schema recurses; a validator that does (down every array) overflows on a deep payload.
+  const recursing = (value) => {
+    recursing.errors = null;
+    return !Array.isArray(value) || value.every(recursing);
+  };
+  const overflowing = () => {
+    throw new RangeError("Maximum call stack size exceeded");
+  };
+  const api = makeApi([{ name: "t", all: { R: recursing, O: overflowing }, first: { R: recursing, O: overflowing }, tags: {} }]);
+  const cyclic = [];
+  cyclic.push(cyclic);
+  out.overflow = [nested(200000), cyclic, nested(1100), nested(1000)].map((payload) => [
+    api.isValid("t/R", payload),
+    api.violations("t/R", payload).map((v) => v.keyword),
+  ]);
+  out.rethrown = ["isValid", "violations"].map((how) => {
+    try {
+      api[how]("t/O", [1]);
+      return "returned";
+    } catch (e) {
+      return e instanceof RangeError ? e.message : String(e);
+    }
+  });
+  process.stdout.write(JSON.stringify(out));
+});
+"""
+
+
+def test_the_depth_rule_decides_what_the_validators_accept_and_what_overflows_them(tmp_path: Path) -> None:
+    # A payload the schema refuses is invalid at any depth: its violations are the schema's (Python,
+    # which refuses the depth before validating, lists the depth); both say it is invalid.
+    script = tmp_path / "depth.cjs"
+    script.write_text(DEPTH_AFTER_VERDICT)
+    out = run_node(script, {"package": str(PACKAGE)})
+    refused: Any = 1
+    for _ in range(1100):
+        refused = [refused]
+    python = schemas.violations({"role": "user", "content": 5, "x": refused}, "docent/ChatMessage")
+    assert [v.keyword for v in python] == ["maxDepth"]
+    assert out["refused"] == [False, ["type", "type", "anyOf"]]
+    # A validator that overflows on a payload deeper than the rule: the rule's verdict; within the
+    # rule, an overflow is the caller's RangeError, as before.
+    assert out["overflow"] == [[False, ["maxDepth"]], [False, ["maxDepth"]], [False, ["maxDepth"]], [True, []]]
+    assert out["rethrown"] == ["Maximum call stack size exceeded"] * 2
