@@ -497,13 +497,20 @@ export function makeApi(families) {
   const schemaNames = Object.freeze([...entries.keys()].sort());
   const familyNames = families.map((f) => f.name);
 
+  // the entry asked for last: a stream of payloads of one type looks its name up once
+  let lastName;
+  let lastEntry;
+
   function entry(name) {
+    if (lastEntry !== undefined && name === lastName) return lastEntry;
     if (typeof name !== "string") {
       const kind = name === null ? "null" : Array.isArray(name) ? "array" : typeof name;
       throw new TypeError(`a schema name is a string such as 'docent/ChatMessage', not ${kind}`);
     }
     const found = entries.get(name);
     if (found === undefined) throw new UnknownSchemaError(name, schemaNames, familyNames);
+    lastName = name;
+    lastEntry = found;
     return found;
   }
 
