@@ -187,7 +187,7 @@ const TOO_DEEP = Object.freeze({
 });
 
 function tooDeep() {
-  return { found: [{ ...TOO_DEEP, params: { limit: MAX_DEPTH } }], omitted: 0 };
+  return { ...TOO_DEEP, params: { limit: MAX_DEPTH } };
 }
 
 // Whether `validate` accepts `payload`: true or false, or undefined when it overflowed the stack on a
@@ -497,12 +497,12 @@ export function makeApi(families) {
   const schemaNames = Object.freeze([...entries.keys()].sort());
   const familyNames = families.map((f) => f.name);
 
-  // the entry asked for last: a stream of payloads of one type looks its name up once
-  let lastName;
-  let lastEntry;
+  // the entry asked for last (at first, any): a stream of payloads of one type looks its name up once
+  let lastName = schemaNames[0];
+  let lastEntry = entries.get(lastName);
 
   function entry(name) {
-    if (lastEntry !== undefined && name === lastName) return lastEntry;
+    if (name === lastName) return lastEntry;
     if (typeof name !== "string") {
       const kind = name === null ? "null" : Array.isArray(name) ? "array" : typeof name;
       throw new TypeError(`a schema name is a string such as 'docent/ChatMessage', not ${kind}`);
@@ -520,14 +520,17 @@ export function makeApi(families) {
     return keepsUnknown(options) && union !== null && isUnknownVariant(payload, union.tag, union.known);
   }
 
-  function counted(name, payload, options) {
+  // The violations of `payload`, at most MAX_VIOLATIONS; `count.omitted`, when a count is given,
+  // says how many more there are (validate's message), so that violations() allocates no record.
+  function listedViolations(name, payload, options, count = null) {
     const { all, tags } = entry(name);
-    if (options !== undefined && keptUnknown(name, payload, options)) return { found: [], omitted: 0 };
+    if (options !== undefined && keptUnknown(name, payload, options)) return [];
     // the all-errors validator gives the verdict too: for an invalid payload, one pass instead of two
     const verdict = accepts(all, payload);
-    if (verdict === true) return nestedTooDeep(payload) ? tooDeep() : { found: [], omitted: 0 };
-    if (verdict === undefined) return tooDeep();
+    if (verdict === true) return nestedTooDeep(payload) ? [tooDeep()] : [];
+    if (verdict === undefined) return [tooDeep()];
     const errors = all.errors;
+    if (errors.length === 1) return [new Violation(errors[0], payload, tags)];
     const found = [];
     let omitted = 0;
     for (let i = 0; i < errors.length; i += 1) {
@@ -543,14 +546,16 @@ export function makeApi(families) {
       for (; j >= 0 && Violation.compare(found[j], v) > 0; j -= 1) found[j + 1] = found[j];
       found[j + 1] = v;
     }
-    return { found, omitted };
+    if (count !== null) count.omitted = omitted;
+    return found;
   }
 
   /** Return `payload` unchanged if it is valid under the named schema; throw PayloadError otherwise.
    * `options.unknown: "keep"`: an unknown variant of a union is returned as it is. */
   function validate(name, payload, options) {
-    const { found, omitted } = counted(name, payload, options);
-    if (found.length > 0) throw new PayloadError(name, found, omitted);
+    const count = { omitted: 0 };
+    const found = listedViolations(name, payload, options, count);
+    if (found.length > 0) throw new PayloadError(name, found, count.omitted);
     return payload;
   }
 
@@ -565,7 +570,7 @@ export function makeApi(families) {
       return accepts(first, payload) === true && !nestedTooDeep(payload);
     },
     /** The violations of `payload` (at most MAX_VIOLATIONS, sorted by path); empty if it is valid. */
-    violations: (name, payload, options) => counted(name, payload, options).found,
+    violations: (name, payload, options) => listedViolations(name, payload, options),
     validate,
     parse: validate,
   };
