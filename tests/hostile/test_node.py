@@ -68,14 +68,19 @@ def test_no_validator_appends_errors_by_copying_them() -> None:
         assert ".concat(" not in code, path
 
 
-HOSTILE = """
+# The start of a Node script reading {"package", ...} on stdin: `input`, the package `c`, `nested(n)`.
+READ_INPUT = """
 const chunks = [];
 process.stdin.on("data", (c) => chunks.push(c));
 process.stdin.on("end", () => {
   const input = JSON.parse(Buffer.concat(chunks).toString("utf8"));
   const c = require(input.package);
-  const docent = require(input.package + "/docent");
   const nested = (levels) => { let x = 1; for (let i = 0; i < levels; i++) x = [x]; return x; };
+"""
+
+HOSTILE = (
+    READ_INPUT
+    + """  const docent = require(input.package + "/docent");
   const out = {};
   for (const levels of input.levels) {
     const payload = { role: "user", content: "hi", x: nested(levels) };
@@ -99,6 +104,7 @@ process.stdin.on("end", () => {
   process.stdout.write(JSON.stringify(out));
 });
 """
+)
 
 
 def test_node_applies_python_s_depth_rule_quotes_short_and_escapes_paths(tmp_path: Path) -> None:
@@ -169,14 +175,9 @@ def test_node_walks_a_part_shared_under_many_keys_once_per_depth(tmp_path: Path)
     assert json.loads(proc.stdout) == [True, [], ["maxDepth"]]
 
 
-DEPTH_AFTER_VERDICT = """
-const chunks = [];
-process.stdin.on("data", (c) => chunks.push(c));
-process.stdin.on("end", () => {
-  const input = JSON.parse(Buffer.concat(chunks).toString("utf8"));
-  const c = require(input.package);
-  const { makeApi } = require(input.package + "/core.js");
-  const nested = (levels) => { let x = 1; for (let i = 0; i < levels; i++) x = [x]; return x; };
+DEPTH_AFTER_VERDICT = (
+    READ_INPUT
+    + """  const { makeApi } = require(input.package + "/core.js");
   const out = {};
   const refused = { role: "user", content: 5, x: nested(1100) };
   out.refused = [c.isValid("docent/ChatMessage", refused), c.violations("docent/ChatMessage", refused).map((v) => v.keyword)];
@@ -206,6 +207,7 @@ process.stdin.on("end", () => {
   process.stdout.write(JSON.stringify(out));
 });
 """
+)
 
 
 def test_the_depth_rule_decides_what_the_validators_accept_and_what_overflows_them(tmp_path: Path) -> None:
