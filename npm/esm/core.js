@@ -190,12 +190,12 @@ function tooDeep() {
   return { ...TOO_DEEP, params: { limit: MAX_DEPTH } };
 }
 
-// Whether `validate` accepts `payload`: true or false, or undefined when it overflowed the stack on a
-// payload deeper than MAX_DEPTH (one that holds itself, under a schema that recurses). The depth rule
-// decides only what the validators accept: a payload they refuse is invalid at any depth, and
-// walking every container of it (a third of the check on small payloads) would change only which
-// reason is listed. An overflow on a payload within the rule (the caller's stack nearly full) is
-// rethrown, as it was when the walk came first.
+// Whether `validate` accepts `payload`: true or false, or undefined when it threw a RangeError (a
+// stack overflow is one: a schema that recurses, a value that holds itself) on a payload deeper than
+// MAX_DEPTH. The depth rule decides only what the validators accept: a payload they refuse is invalid
+// at any depth, and walking every container of it (a quarter to a half of the validator's time on
+// small payloads) would change only which reason is listed. A RangeError on a payload within the
+// rule (the caller's stack nearly full) is rethrown, as it was when the walk came first.
 function accepts(validate, payload) {
   try {
     return validate(payload) === true;
@@ -502,11 +502,11 @@ export function makeApi(families) {
   let lastEntry = entries.get(lastName);
 
   function entry(name) {
-    if (name === lastName) return lastEntry;
     if (typeof name !== "string") {
       const kind = name === null ? "null" : Array.isArray(name) ? "array" : typeof name;
       throw new TypeError(`a schema name is a string such as 'docent/ChatMessage', not ${kind}`);
     }
+    if (name === lastName) return lastEntry;
     const found = entries.get(name);
     if (found === undefined) throw new UnknownSchemaError(name, schemaNames, familyNames);
     lastName = name;
