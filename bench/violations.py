@@ -75,9 +75,10 @@ def main() -> None:
     if args.processes < 1:
         parser.error("--processes is at least 1")
     commit = subprocess.run(["git", "rev-parse", "--short", "HEAD"], cwd=ROOT, capture_output=True, text=True)
+    groups = corpus()
     with tempfile.TemporaryDirectory(prefix="chatschema-bench-violations-") as tmp:
         scratch = Path(tmp)
-        (scratch / "corpus.json").write_text(json.dumps(corpus()), encoding="utf-8")
+        (scratch / "corpus.json").write_text(json.dumps(groups), encoding="utf-8")
         packages = {"today": ROOT / "npm", args.baseline: package_at(args.baseline, scratch / "baseline")}
         script = [node_executable(), str(ROOT / "bench" / "ts" / "violations.mjs"), str(scratch / "corpus.json")]
         runs = [timed(script, list(packages.values())) for _ in range(args.processes)]
@@ -85,7 +86,7 @@ def main() -> None:
     print(f"commit {commit.stdout.strip() or '(unknown)'}; medians of {args.processes} Node processes")
     print(f"{'package':<12} {'payloads':<24} {'count':>5} {'violations()':>13} {'ajv':>11} {'ratio':>6}  range")
     for label, folder in packages.items():
-        for group in corpus():
+        for group in groups:
             found = [run[str(folder)][group] for run in runs]
             if not found[0]["payloads"]:
                 print(f"{label:<12} {group:<24} {0:>5} {'-':>13} {'-':>11} {'-':>6}")
