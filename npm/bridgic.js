@@ -94,43 +94,43 @@ function validate(name, payload, options) {
 const parse = validate;
 function isContentBlock(value, options) {
   if (options !== void 0 && (0, import_core.keepsUnknown)(options) && isUnknownContentBlock(value)) return true;
-  return !(0, import_core.nestedTooDeep)(value) && first.ContentBlock(value) === true;
+  return (0, import_core.isAccepted)(first.ContentBlock, value);
 }
 function isUnknownContentBlock(value) {
   return (0, import_core.isUnknownVariant)(value, import_bridgic_meta.unions.ContentBlock.tag, import_bridgic_meta.unions.ContentBlock.known);
 }
 function isMessage(value) {
-  return !(0, import_core.nestedTooDeep)(value) && first.Message(value) === true;
+  return (0, import_core.isAccepted)(first.Message, value);
 }
 function isMessageChunk(value) {
-  return !(0, import_core.nestedTooDeep)(value) && first.MessageChunk(value) === true;
+  return (0, import_core.isAccepted)(first.MessageChunk, value);
 }
 function isResponse(value) {
-  return !(0, import_core.nestedTooDeep)(value) && first.Response(value) === true;
+  return (0, import_core.isAccepted)(first.Response, value);
 }
 function isRole(value) {
-  return !(0, import_core.nestedTooDeep)(value) && first.Role(value) === true;
+  return (0, import_core.isAccepted)(first.Role, value);
 }
 function isTextBlock(value) {
-  return !(0, import_core.nestedTooDeep)(value) && first.TextBlock(value) === true;
+  return (0, import_core.isAccepted)(first.TextBlock, value);
 }
 function isTokenUsage(value) {
-  return !(0, import_core.nestedTooDeep)(value) && first.TokenUsage(value) === true;
+  return (0, import_core.isAccepted)(first.TokenUsage, value);
 }
 function isTool(value) {
-  return !(0, import_core.nestedTooDeep)(value) && first.Tool(value) === true;
+  return (0, import_core.isAccepted)(first.Tool, value);
 }
 function isToolCall(value) {
-  return !(0, import_core.nestedTooDeep)(value) && first.ToolCall(value) === true;
+  return (0, import_core.isAccepted)(first.ToolCall, value);
 }
 function isToolCallBlock(value) {
-  return !(0, import_core.nestedTooDeep)(value) && first.ToolCallBlock(value) === true;
+  return (0, import_core.isAccepted)(first.ToolCallBlock, value);
 }
 function isToolCallDict(value) {
-  return !(0, import_core.nestedTooDeep)(value) && first.ToolCallDict(value) === true;
+  return (0, import_core.isAccepted)(first.ToolCallDict, value);
 }
 function isToolResultBlock(value) {
-  return !(0, import_core.nestedTooDeep)(value) && first.ToolResultBlock(value) === true;
+  return (0, import_core.isAccepted)(first.ToolResultBlock, value);
 }
 // Annotate the CommonJS export names for ESM import in node:
 0 && (module.exports = {

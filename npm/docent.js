@@ -130,107 +130,107 @@ function validate(name, payload, options) {
 }
 const parse = validate;
 function isAgentRun(value) {
-  return !(0, import_core.nestedTooDeep)(value) && first.AgentRun(value) === true;
+  return (0, import_core.isAccepted)(first.AgentRun, value);
 }
 function isAgentRunMetadataItem(value) {
-  return !(0, import_core.nestedTooDeep)(value) && first.AgentRunMetadataItem(value) === true;
+  return (0, import_core.isAccepted)(first.AgentRunMetadataItem, value);
 }
 function isAssistantMessage(value) {
-  return !(0, import_core.nestedTooDeep)(value) && first.AssistantMessage(value) === true;
+  return (0, import_core.isAccepted)(first.AssistantMessage, value);
 }
 function isChatMessage(value, options) {
   if (options !== void 0 && (0, import_core.keepsUnknown)(options) && isUnknownChatMessage(value)) return true;
-  return !(0, import_core.nestedTooDeep)(value) && first.ChatMessage(value) === true;
+  return (0, import_core.isAccepted)(first.ChatMessage, value);
 }
 function isUnknownChatMessage(value) {
   return (0, import_core.isUnknownVariant)(value, import_docent_meta.unions.ChatMessage.tag, import_docent_meta.unions.ChatMessage.known);
 }
 function isCitationItem(value, options) {
   if (options !== void 0 && (0, import_core.keepsUnknown)(options) && isUnknownCitationItem(value)) return true;
-  return !(0, import_core.nestedTooDeep)(value) && first.CitationItem(value) === true;
+  return (0, import_core.isAccepted)(first.CitationItem, value);
 }
 function isUnknownCitationItem(value) {
   return (0, import_core.isUnknownVariant)(value, import_docent_meta.unions.CitationItem.tag, import_docent_meta.unions.CitationItem.known);
 }
 function isCitationTarget(value) {
-  return !(0, import_core.nestedTooDeep)(value) && first.CitationTarget(value) === true;
+  return (0, import_core.isAccepted)(first.CitationTarget, value);
 }
 function isCitationTargetTextRange(value) {
-  return !(0, import_core.nestedTooDeep)(value) && first.CitationTargetTextRange(value) === true;
+  return (0, import_core.isAccepted)(first.CitationTargetTextRange, value);
 }
 function isContent(value, options) {
   if (options !== void 0 && (0, import_core.keepsUnknown)(options) && isUnknownContent(value)) return true;
-  return !(0, import_core.nestedTooDeep)(value) && first.Content(value) === true;
+  return (0, import_core.isAccepted)(first.Content, value);
 }
 function isUnknownContent(value) {
   return (0, import_core.isUnknownVariant)(value, import_docent_meta.unions.Content.tag, import_docent_meta.unions.Content.known);
 }
 function isContentReasoning(value) {
-  return !(0, import_core.nestedTooDeep)(value) && first.ContentReasoning(value) === true;
+  return (0, import_core.isAccepted)(first.ContentReasoning, value);
 }
 function isContentText(value) {
-  return !(0, import_core.nestedTooDeep)(value) && first.ContentText(value) === true;
+  return (0, import_core.isAccepted)(first.ContentText, value);
 }
 function isDocentAssistantMessage(value) {
-  return !(0, import_core.nestedTooDeep)(value) && first.DocentAssistantMessage(value) === true;
+  return (0, import_core.isAccepted)(first.DocentAssistantMessage, value);
 }
 function isDocentChatMessage(value, options) {
   if (options !== void 0 && (0, import_core.keepsUnknown)(options) && isUnknownDocentChatMessage(value)) return true;
-  return !(0, import_core.nestedTooDeep)(value) && first.DocentChatMessage(value) === true;
+  return (0, import_core.isAccepted)(first.DocentChatMessage, value);
 }
 function isUnknownDocentChatMessage(value) {
   return (0, import_core.isUnknownVariant)(value, import_docent_meta.unions.DocentChatMessage.tag, import_docent_meta.unions.DocentChatMessage.known);
 }
 function isInlineCitation(value) {
-  return !(0, import_core.nestedTooDeep)(value) && first.InlineCitation(value) === true;
+  return (0, import_core.isAccepted)(first.InlineCitation, value);
 }
 function isMessageContent(value) {
-  return !(0, import_core.nestedTooDeep)(value) && first.MessageContent(value) === true;
+  return (0, import_core.isAccepted)(first.MessageContent, value);
 }
 function isReadingResultItem(value) {
-  return !(0, import_core.nestedTooDeep)(value) && first.ReadingResultItem(value) === true;
+  return (0, import_core.isAccepted)(first.ReadingResultItem, value);
 }
 function isSystemMessage(value) {
-  return !(0, import_core.nestedTooDeep)(value) && first.SystemMessage(value) === true;
+  return (0, import_core.isAccepted)(first.SystemMessage, value);
 }
 function isTimestamp(value) {
-  return !(0, import_core.nestedTooDeep)(value) && first.Timestamp(value) === true;
+  return (0, import_core.isAccepted)(first.Timestamp, value);
 }
 function isToolCall(value) {
-  return !(0, import_core.nestedTooDeep)(value) && first.ToolCall(value) === true;
+  return (0, import_core.isAccepted)(first.ToolCall, value);
 }
 function isToolCallContent(value) {
-  return !(0, import_core.nestedTooDeep)(value) && first.ToolCallContent(value) === true;
+  return (0, import_core.isAccepted)(first.ToolCallContent, value);
 }
 function isToolInfo(value) {
-  return !(0, import_core.nestedTooDeep)(value) && first.ToolInfo(value) === true;
+  return (0, import_core.isAccepted)(first.ToolInfo, value);
 }
 function isToolMessage(value) {
-  return !(0, import_core.nestedTooDeep)(value) && first.ToolMessage(value) === true;
+  return (0, import_core.isAccepted)(first.ToolMessage, value);
 }
 function isToolParam(value) {
-  return !(0, import_core.nestedTooDeep)(value) && first.ToolParam(value) === true;
+  return (0, import_core.isAccepted)(first.ToolParam, value);
 }
 function isToolParams(value) {
-  return !(0, import_core.nestedTooDeep)(value) && first.ToolParams(value) === true;
+  return (0, import_core.isAccepted)(first.ToolParams, value);
 }
 function isTranscript(value) {
-  return !(0, import_core.nestedTooDeep)(value) && first.Transcript(value) === true;
+  return (0, import_core.isAccepted)(first.Transcript, value);
 }
 function isTranscriptBlockContentItem(value) {
-  return !(0, import_core.nestedTooDeep)(value) && first.TranscriptBlockContentItem(value) === true;
+  return (0, import_core.isAccepted)(first.TranscriptBlockContentItem, value);
 }
 function isTranscriptBlockMetadataItem(value) {
-  return !(0, import_core.nestedTooDeep)(value) && first.TranscriptBlockMetadataItem(value) === true;
+  return (0, import_core.isAccepted)(first.TranscriptBlockMetadataItem, value);
 }
 function isTranscriptGroup(value) {
-  return !(0, import_core.nestedTooDeep)(value) && first.TranscriptGroup(value) === true;
+  return (0, import_core.isAccepted)(first.TranscriptGroup, value);
 }
 function isTranscriptMetadataItem(value) {
-  return !(0, import_core.nestedTooDeep)(value) && first.TranscriptMetadataItem(value) === true;
+  return (0, import_core.isAccepted)(first.TranscriptMetadataItem, value);
 }
 function isUserMessage(value) {
-  return !(0, import_core.nestedTooDeep)(value) && first.UserMessage(value) === true;
+  return (0, import_core.isAccepted)(first.UserMessage, value);
 }
 // Annotate the CommonJS export names for ESM import in node:
 0 && (module.exports = {

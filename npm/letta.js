@@ -307,388 +307,388 @@ function validate(name, payload, options) {
 }
 const parse = validate;
 function isAdvancedDiffPreview(value) {
-  return !(0, import_core.nestedTooDeep)(value) && first.AdvancedDiffPreview(value) === true;
+  return (0, import_core.isAccepted)(first.AdvancedDiffPreview, value);
 }
 function isApproval(value, options) {
   if (options !== void 0 && (0, import_core.keepsUnknown)(options) && isUnknownApproval(value)) return true;
-  return !(0, import_core.nestedTooDeep)(value) && first.Approval(value) === true;
+  return (0, import_core.isAccepted)(first.Approval, value);
 }
 function isUnknownApproval(value) {
   return (0, import_core.isUnknownVariant)(value, import_letta_meta.unions.Approval.tag, import_letta_meta.unions.Approval.known);
 }
 function isApprovalReceivedMessage(value) {
-  return !(0, import_core.nestedTooDeep)(value) && first.ApprovalReceivedMessage(value) === true;
+  return (0, import_core.isAccepted)(first.ApprovalReceivedMessage, value);
 }
 function isApprovalRequestMessage(value) {
-  return !(0, import_core.nestedTooDeep)(value) && first.ApprovalRequestMessage(value) === true;
+  return (0, import_core.isAccepted)(first.ApprovalRequestMessage, value);
 }
 function isApprovalRequestedMessage(value) {
-  return !(0, import_core.nestedTooDeep)(value) && first.ApprovalRequestedMessage(value) === true;
+  return (0, import_core.isAccepted)(first.ApprovalRequestedMessage, value);
 }
 function isApprovalResponseMessage(value) {
-  return !(0, import_core.nestedTooDeep)(value) && first.ApprovalResponseMessage(value) === true;
+  return (0, import_core.isAccepted)(first.ApprovalResponseMessage, value);
 }
 function isApprovalReturn(value) {
-  return !(0, import_core.nestedTooDeep)(value) && first.ApprovalReturn(value) === true;
+  return (0, import_core.isAccepted)(first.ApprovalReturn, value);
 }
 function isAssistantMessage(value) {
-  return !(0, import_core.nestedTooDeep)(value) && first.AssistantMessage(value) === true;
+  return (0, import_core.isAccepted)(first.AssistantMessage, value);
 }
 function isAutoApprovalMessage(value) {
-  return !(0, import_core.nestedTooDeep)(value) && first.AutoApprovalMessage(value) === true;
+  return (0, import_core.isAccepted)(first.AutoApprovalMessage, value);
 }
 function isBase64Image(value) {
-  return !(0, import_core.nestedTooDeep)(value) && first.Base64Image(value) === true;
+  return (0, import_core.isAccepted)(first.Base64Image, value);
 }
 function isBootstrapSessionStateRequest(value) {
-  return !(0, import_core.nestedTooDeep)(value) && first.BootstrapSessionStateRequest(value) === true;
+  return (0, import_core.isAccepted)(first.BootstrapSessionStateRequest, value);
 }
 function isCanUseToolControlRequest(value) {
-  return !(0, import_core.nestedTooDeep)(value) && first.CanUseToolControlRequest(value) === true;
+  return (0, import_core.isAccepted)(first.CanUseToolControlRequest, value);
 }
 function isCanUseToolResponse(value, options) {
   if (options !== void 0 && (0, import_core.keepsUnknown)(options) && isUnknownCanUseToolResponse(value)) return true;
-  return !(0, import_core.nestedTooDeep)(value) && first.CanUseToolResponse(value) === true;
+  return (0, import_core.isAccepted)(first.CanUseToolResponse, value);
 }
 function isUnknownCanUseToolResponse(value) {
   return (0, import_core.isUnknownVariant)(value, import_letta_meta.unions.CanUseToolResponse.tag, import_letta_meta.unions.CanUseToolResponse.known);
 }
 function isCanUseToolResponseAllow(value) {
-  return !(0, import_core.nestedTooDeep)(value) && first.CanUseToolResponseAllow(value) === true;
+  return (0, import_core.isAccepted)(first.CanUseToolResponseAllow, value);
 }
 function isCanUseToolResponseDeny(value) {
-  return !(0, import_core.nestedTooDeep)(value) && first.CanUseToolResponseDeny(value) === true;
+  return (0, import_core.isAccepted)(first.CanUseToolResponseDeny, value);
 }
 function isCancelAckMessage(value) {
-  return !(0, import_core.nestedTooDeep)(value) && first.CancelAckMessage(value) === true;
+  return (0, import_core.isAccepted)(first.CancelAckMessage, value);
 }
 function isCompactionStats(value) {
-  return !(0, import_core.nestedTooDeep)(value) && first.CompactionStats(value) === true;
+  return (0, import_core.isAccepted)(first.CompactionStats, value);
 }
 function isControlErrorResponse(value) {
-  return !(0, import_core.nestedTooDeep)(value) && first.ControlErrorResponse(value) === true;
+  return (0, import_core.isAccepted)(first.ControlErrorResponse, value);
 }
 function isControlRequest(value) {
-  return !(0, import_core.nestedTooDeep)(value) && first.ControlRequest(value) === true;
+  return (0, import_core.isAccepted)(first.ControlRequest, value);
 }
 function isControlRequestBody(value, options) {
   if (options !== void 0 && (0, import_core.keepsUnknown)(options) && isUnknownControlRequestBody(value)) return true;
-  return !(0, import_core.nestedTooDeep)(value) && first.ControlRequestBody(value) === true;
+  return (0, import_core.isAccepted)(first.ControlRequestBody, value);
 }
 function isUnknownControlRequestBody(value) {
   return (0, import_core.isUnknownVariant)(value, import_letta_meta.unions.ControlRequestBody.tag, import_letta_meta.unions.ControlRequestBody.known);
 }
 function isControlResponse(value) {
-  return !(0, import_core.nestedTooDeep)(value) && first.ControlResponse(value) === true;
+  return (0, import_core.isAccepted)(first.ControlResponse, value);
 }
 function isControlResponseBody(value, options) {
   if (options !== void 0 && (0, import_core.keepsUnknown)(options) && isUnknownControlResponseBody(value)) return true;
-  return !(0, import_core.nestedTooDeep)(value) && first.ControlResponseBody(value) === true;
+  return (0, import_core.isAccepted)(first.ControlResponseBody, value);
 }
 function isUnknownControlResponseBody(value) {
   return (0, import_core.isUnknownVariant)(value, import_letta_meta.unions.ControlResponseBody.tag, import_letta_meta.unions.ControlResponseBody.known);
 }
 function isControlSuccessResponse(value) {
-  return !(0, import_core.nestedTooDeep)(value) && first.ControlSuccessResponse(value) === true;
+  return (0, import_core.isAccepted)(first.ControlSuccessResponse, value);
 }
 function isDiffHunk(value) {
-  return !(0, import_core.nestedTooDeep)(value) && first.DiffHunk(value) === true;
+  return (0, import_core.isAccepted)(first.DiffHunk, value);
 }
 function isDiffHunkLine(value) {
-  return !(0, import_core.nestedTooDeep)(value) && first.DiffHunkLine(value) === true;
+  return (0, import_core.isAccepted)(first.DiffHunkLine, value);
 }
 function isDiffPreview(value, options) {
   if (options !== void 0 && (0, import_core.keepsUnknown)(options) && isUnknownDiffPreview(value)) return true;
-  return !(0, import_core.nestedTooDeep)(value) && first.DiffPreview(value) === true;
+  return (0, import_core.isAccepted)(first.DiffPreview, value);
 }
 function isUnknownDiffPreview(value) {
   return (0, import_core.isUnknownVariant)(value, import_letta_meta.unions.DiffPreview.tag, import_letta_meta.unions.DiffPreview.known);
 }
 function isEffectiveSleeptimeSettings(value) {
-  return !(0, import_core.nestedTooDeep)(value) && first.EffectiveSleeptimeSettings(value) === true;
+  return (0, import_core.isAccepted)(first.EffectiveSleeptimeSettings, value);
 }
 function isErrorMessage(value) {
-  return !(0, import_core.nestedTooDeep)(value) && first.ErrorMessage(value) === true;
+  return (0, import_core.isAccepted)(first.ErrorMessage, value);
 }
 function isEventMessage(value) {
-  return !(0, import_core.nestedTooDeep)(value) && first.EventMessage(value) === true;
+  return (0, import_core.isAccepted)(first.EventMessage, value);
 }
 function isExecuteExternalToolRequest(value) {
-  return !(0, import_core.nestedTooDeep)(value) && first.ExecuteExternalToolRequest(value) === true;
+  return (0, import_core.isAccepted)(first.ExecuteExternalToolRequest, value);
 }
 function isExternalToolDefinition(value) {
-  return !(0, import_core.nestedTooDeep)(value) && first.ExternalToolDefinition(value) === true;
+  return (0, import_core.isAccepted)(first.ExternalToolDefinition, value);
 }
 function isExternalToolResultContent(value) {
-  return !(0, import_core.nestedTooDeep)(value) && first.ExternalToolResultContent(value) === true;
+  return (0, import_core.isAccepted)(first.ExternalToolResultContent, value);
 }
 function isExternalToolResultResponse(value) {
-  return !(0, import_core.nestedTooDeep)(value) && first.ExternalToolResultResponse(value) === true;
+  return (0, import_core.isAccepted)(first.ExternalToolResultResponse, value);
 }
 function isFallbackDiffPreview(value) {
-  return !(0, import_core.nestedTooDeep)(value) && first.FallbackDiffPreview(value) === true;
+  return (0, import_core.isAccepted)(first.FallbackDiffPreview, value);
 }
 function isHiddenReasoningMessage(value) {
-  return !(0, import_core.nestedTooDeep)(value) && first.HiddenReasoningMessage(value) === true;
+  return (0, import_core.isAccepted)(first.HiddenReasoningMessage, value);
 }
 function isImageContent(value) {
-  return !(0, import_core.nestedTooDeep)(value) && first.ImageContent(value) === true;
+  return (0, import_core.isAccepted)(first.ImageContent, value);
 }
 function isImageSource(value, options) {
   if (options !== void 0 && (0, import_core.keepsUnknown)(options) && isUnknownImageSource(value)) return true;
-  return !(0, import_core.nestedTooDeep)(value) && first.ImageSource(value) === true;
+  return (0, import_core.isAccepted)(first.ImageSource, value);
 }
 function isUnknownImageSource(value) {
   return (0, import_core.isUnknownVariant)(value, import_letta_meta.unions.ImageSource.tag, import_letta_meta.unions.ImageSource.known);
 }
 function isInitializeControlRequest(value) {
-  return !(0, import_core.nestedTooDeep)(value) && first.InitializeControlRequest(value) === true;
+  return (0, import_core.isAccepted)(first.InitializeControlRequest, value);
 }
 function isInterruptControlRequest(value) {
-  return !(0, import_core.nestedTooDeep)(value) && first.InterruptControlRequest(value) === true;
+  return (0, import_core.isAccepted)(first.InterruptControlRequest, value);
 }
 function isLettaErrorMessage(value) {
-  return !(0, import_core.nestedTooDeep)(value) && first.LettaErrorMessage(value) === true;
+  return (0, import_core.isAccepted)(first.LettaErrorMessage, value);
 }
 function isLettaImage(value) {
-  return !(0, import_core.nestedTooDeep)(value) && first.LettaImage(value) === true;
+  return (0, import_core.isAccepted)(first.LettaImage, value);
 }
 function isLettaMessage(value, options) {
   if (options !== void 0 && (0, import_core.keepsUnknown)(options) && isUnknownLettaMessage(value)) return true;
-  return !(0, import_core.nestedTooDeep)(value) && first.LettaMessage(value) === true;
+  return (0, import_core.isAccepted)(first.LettaMessage, value);
 }
 function isUnknownLettaMessage(value) {
   return (0, import_core.isUnknownVariant)(value, import_letta_meta.unions.LettaMessage.tag, import_letta_meta.unions.LettaMessage.known);
 }
 function isLettaMessageBase(value) {
-  return !(0, import_core.nestedTooDeep)(value) && first.LettaMessageBase(value) === true;
+  return (0, import_core.isAccepted)(first.LettaMessageBase, value);
 }
 function isLettaPing(value) {
-  return !(0, import_core.nestedTooDeep)(value) && first.LettaPing(value) === true;
+  return (0, import_core.isAccepted)(first.LettaPing, value);
 }
 function isLettaResponse(value) {
-  return !(0, import_core.nestedTooDeep)(value) && first.LettaResponse(value) === true;
+  return (0, import_core.isAccepted)(first.LettaResponse, value);
 }
 function isLettaSseCancelled(value) {
-  return !(0, import_core.nestedTooDeep)(value) && first.LettaSseCancelled(value) === true;
+  return (0, import_core.isAccepted)(first.LettaSseCancelled, value);
 }
 function isLettaSseError(value) {
-  return !(0, import_core.nestedTooDeep)(value) && first.LettaSseError(value) === true;
+  return (0, import_core.isAccepted)(first.LettaSseError, value);
 }
 function isLettaStopReason(value) {
-  return !(0, import_core.nestedTooDeep)(value) && first.LettaStopReason(value) === true;
+  return (0, import_core.isAccepted)(first.LettaStopReason, value);
 }
 function isLettaStreamingResponse(value, options) {
   if (options !== void 0 && (0, import_core.keepsUnknown)(options) && isUnknownLettaStreamingResponse(value)) return true;
-  return !(0, import_core.nestedTooDeep)(value) && first.LettaStreamingResponse(value) === true;
+  return (0, import_core.isAccepted)(first.LettaStreamingResponse, value);
 }
 function isUnknownLettaStreamingResponse(value) {
   return (0, import_core.isUnknownVariant)(value, import_letta_meta.unions.LettaStreamingResponse.tag, import_letta_meta.unions.LettaStreamingResponse.known);
 }
 function isLettaTurn(value) {
-  return !(0, import_core.nestedTooDeep)(value) && first.LettaTurn(value) === true;
+  return (0, import_core.isAccepted)(first.LettaTurn, value);
 }
 function isLettaUsageStatistics(value) {
-  return !(0, import_core.nestedTooDeep)(value) && first.LettaUsageStatistics(value) === true;
+  return (0, import_core.isAccepted)(first.LettaUsageStatistics, value);
 }
 function isListMessagesControlRequest(value) {
-  return !(0, import_core.nestedTooDeep)(value) && first.ListMessagesControlRequest(value) === true;
+  return (0, import_core.isAccepted)(first.ListMessagesControlRequest, value);
 }
 function isMcpServerStatus(value) {
-  return !(0, import_core.nestedTooDeep)(value) && first.McpServerStatus(value) === true;
+  return (0, import_core.isAccepted)(first.McpServerStatus, value);
 }
 function isMessageContentPart(value, options) {
   if (options !== void 0 && (0, import_core.keepsUnknown)(options) && isUnknownMessageContentPart(value)) return true;
-  return !(0, import_core.nestedTooDeep)(value) && first.MessageContentPart(value) === true;
+  return (0, import_core.isAccepted)(first.MessageContentPart, value);
 }
 function isUnknownMessageContentPart(value) {
   return (0, import_core.isUnknownVariant)(value, import_letta_meta.unions.MessageContentPart.tag, import_letta_meta.unions.MessageContentPart.known);
 }
 function isMessageEnvelope(value) {
-  return !(0, import_core.nestedTooDeep)(value) && first.MessageEnvelope(value) === true;
+  return (0, import_core.isAccepted)(first.MessageEnvelope, value);
 }
 function isMessageWire(value) {
-  return !(0, import_core.nestedTooDeep)(value) && first.MessageWire(value) === true;
+  return (0, import_core.isAccepted)(first.MessageWire, value);
 }
 function isOmittedReasoningContent(value) {
-  return !(0, import_core.nestedTooDeep)(value) && first.OmittedReasoningContent(value) === true;
+  return (0, import_core.isAccepted)(first.OmittedReasoningContent, value);
 }
 function isQueueBatchDequeuedEvent(value) {
-  return !(0, import_core.nestedTooDeep)(value) && first.QueueBatchDequeuedEvent(value) === true;
+  return (0, import_core.isAccepted)(first.QueueBatchDequeuedEvent, value);
 }
 function isQueueBlockedEvent(value) {
-  return !(0, import_core.nestedTooDeep)(value) && first.QueueBlockedEvent(value) === true;
+  return (0, import_core.isAccepted)(first.QueueBlockedEvent, value);
 }
 function isQueueClearedEvent(value) {
-  return !(0, import_core.nestedTooDeep)(value) && first.QueueClearedEvent(value) === true;
+  return (0, import_core.isAccepted)(first.QueueClearedEvent, value);
 }
 function isQueueItemContent(value) {
-  return !(0, import_core.nestedTooDeep)(value) && first.QueueItemContent(value) === true;
+  return (0, import_core.isAccepted)(first.QueueItemContent, value);
 }
 function isQueueItemDroppedEvent(value) {
-  return !(0, import_core.nestedTooDeep)(value) && first.QueueItemDroppedEvent(value) === true;
+  return (0, import_core.isAccepted)(first.QueueItemDroppedEvent, value);
 }
 function isQueueItemEnqueuedEvent(value) {
-  return !(0, import_core.nestedTooDeep)(value) && first.QueueItemEnqueuedEvent(value) === true;
+  return (0, import_core.isAccepted)(first.QueueItemEnqueuedEvent, value);
 }
 function isQueueItemKind(value) {
-  return !(0, import_core.nestedTooDeep)(value) && first.QueueItemKind(value) === true;
+  return (0, import_core.isAccepted)(first.QueueItemKind, value);
 }
 function isQueueItemSource(value) {
-  return !(0, import_core.nestedTooDeep)(value) && first.QueueItemSource(value) === true;
+  return (0, import_core.isAccepted)(first.QueueItemSource, value);
 }
 function isQueueSnapshotItem(value) {
-  return !(0, import_core.nestedTooDeep)(value) && first.QueueSnapshotItem(value) === true;
+  return (0, import_core.isAccepted)(first.QueueSnapshotItem, value);
 }
 function isQueueSnapshotMessage(value) {
-  return !(0, import_core.nestedTooDeep)(value) && first.QueueSnapshotMessage(value) === true;
+  return (0, import_core.isAccepted)(first.QueueSnapshotMessage, value);
 }
 function isReasoningContent(value) {
-  return !(0, import_core.nestedTooDeep)(value) && first.ReasoningContent(value) === true;
+  return (0, import_core.isAccepted)(first.ReasoningContent, value);
 }
 function isReasoningMessage(value) {
-  return !(0, import_core.nestedTooDeep)(value) && first.ReasoningMessage(value) === true;
+  return (0, import_core.isAccepted)(first.ReasoningMessage, value);
 }
 function isRecoverPendingApprovalsControlRequest(value) {
-  return !(0, import_core.nestedTooDeep)(value) && first.RecoverPendingApprovalsControlRequest(value) === true;
+  return (0, import_core.isAccepted)(first.RecoverPendingApprovalsControlRequest, value);
 }
 function isRecoverPendingApprovalsResponsePayload(value) {
-  return !(0, import_core.nestedTooDeep)(value) && first.RecoverPendingApprovalsResponsePayload(value) === true;
+  return (0, import_core.isAccepted)(first.RecoverPendingApprovalsResponsePayload, value);
 }
 function isRecoveryMessage(value) {
-  return !(0, import_core.nestedTooDeep)(value) && first.RecoveryMessage(value) === true;
+  return (0, import_core.isAccepted)(first.RecoveryMessage, value);
 }
 function isRedactedReasoningContent(value) {
-  return !(0, import_core.nestedTooDeep)(value) && first.RedactedReasoningContent(value) === true;
+  return (0, import_core.isAccepted)(first.RedactedReasoningContent, value);
 }
 function isRegisterExternalToolsRequest(value) {
-  return !(0, import_core.nestedTooDeep)(value) && first.RegisterExternalToolsRequest(value) === true;
+  return (0, import_core.isAccepted)(first.RegisterExternalToolsRequest, value);
 }
 function isResultMessage(value) {
-  return !(0, import_core.nestedTooDeep)(value) && first.ResultMessage(value) === true;
+  return (0, import_core.isAccepted)(first.ResultMessage, value);
 }
 function isRetryMessage(value) {
-  return !(0, import_core.nestedTooDeep)(value) && first.RetryMessage(value) === true;
+  return (0, import_core.isAccepted)(first.RetryMessage, value);
 }
 function isSDKAssistantMessage(value) {
-  return !(0, import_core.nestedTooDeep)(value) && first.SDKAssistantMessage(value) === true;
+  return (0, import_core.isAccepted)(first.SDKAssistantMessage, value);
 }
 function isSDKErrorCode(value) {
-  return !(0, import_core.nestedTooDeep)(value) && first.SDKErrorCode(value) === true;
+  return (0, import_core.isAccepted)(first.SDKErrorCode, value);
 }
 function isSDKErrorMessage(value) {
-  return !(0, import_core.nestedTooDeep)(value) && first.SDKErrorMessage(value) === true;
+  return (0, import_core.isAccepted)(first.SDKErrorMessage, value);
 }
 function isSDKInitMessage(value) {
-  return !(0, import_core.nestedTooDeep)(value) && first.SDKInitMessage(value) === true;
+  return (0, import_core.isAccepted)(first.SDKInitMessage, value);
 }
 function isSDKMessage(value, options) {
   if (options !== void 0 && (0, import_core.keepsUnknown)(options) && isUnknownSDKMessage(value)) return true;
-  return !(0, import_core.nestedTooDeep)(value) && first.SDKMessage(value) === true;
+  return (0, import_core.isAccepted)(first.SDKMessage, value);
 }
 function isUnknownSDKMessage(value) {
   return (0, import_core.isUnknownVariant)(value, import_letta_meta.unions.SDKMessage.tag, import_letta_meta.unions.SDKMessage.known);
 }
 function isSDKReasoningMessage(value) {
-  return !(0, import_core.nestedTooDeep)(value) && first.SDKReasoningMessage(value) === true;
+  return (0, import_core.isAccepted)(first.SDKReasoningMessage, value);
 }
 function isSDKResultMessage(value) {
-  return !(0, import_core.nestedTooDeep)(value) && first.SDKResultMessage(value) === true;
+  return (0, import_core.isAccepted)(first.SDKResultMessage, value);
 }
 function isSDKRetryMessage(value) {
-  return !(0, import_core.nestedTooDeep)(value) && first.SDKRetryMessage(value) === true;
+  return (0, import_core.isAccepted)(first.SDKRetryMessage, value);
 }
 function isSDKStreamEventMessage(value) {
-  return !(0, import_core.nestedTooDeep)(value) && first.SDKStreamEventMessage(value) === true;
+  return (0, import_core.isAccepted)(first.SDKStreamEventMessage, value);
 }
 function isSDKStreamEventPayload(value) {
-  return !(0, import_core.nestedTooDeep)(value) && first.SDKStreamEventPayload(value) === true;
+  return (0, import_core.isAccepted)(first.SDKStreamEventPayload, value);
 }
 function isSDKToolCallMessage(value) {
-  return !(0, import_core.nestedTooDeep)(value) && first.SDKToolCallMessage(value) === true;
+  return (0, import_core.isAccepted)(first.SDKToolCallMessage, value);
 }
 function isSDKToolResultMessage(value) {
-  return !(0, import_core.nestedTooDeep)(value) && first.SDKToolResultMessage(value) === true;
+  return (0, import_core.isAccepted)(first.SDKToolResultMessage, value);
 }
 function isSkillSource(value) {
-  return !(0, import_core.nestedTooDeep)(value) && first.SkillSource(value) === true;
+  return (0, import_core.isAccepted)(first.SkillSource, value);
 }
 function isStopReasonType(value) {
-  return !(0, import_core.nestedTooDeep)(value) && first.StopReasonType(value) === true;
+  return (0, import_core.isAccepted)(first.StopReasonType, value);
 }
 function isStreamEvent(value) {
-  return !(0, import_core.nestedTooDeep)(value) && first.StreamEvent(value) === true;
+  return (0, import_core.isAccepted)(first.StreamEvent, value);
 }
 function isSummaryMessage(value) {
-  return !(0, import_core.nestedTooDeep)(value) && first.SummaryMessage(value) === true;
+  return (0, import_core.isAccepted)(first.SummaryMessage, value);
 }
 function isSyncCompleteMessage(value) {
-  return !(0, import_core.nestedTooDeep)(value) && first.SyncCompleteMessage(value) === true;
+  return (0, import_core.isAccepted)(first.SyncCompleteMessage, value);
 }
 function isSystemInitMessage(value) {
-  return !(0, import_core.nestedTooDeep)(value) && first.SystemInitMessage(value) === true;
+  return (0, import_core.isAccepted)(first.SystemInitMessage, value);
 }
 function isSystemMessage(value) {
-  return !(0, import_core.nestedTooDeep)(value) && first.SystemMessage(value) === true;
+  return (0, import_core.isAccepted)(first.SystemMessage, value);
 }
 function isTextContent(value) {
-  return !(0, import_core.nestedTooDeep)(value) && first.TextContent(value) === true;
+  return (0, import_core.isAccepted)(first.TextContent, value);
 }
 function isToolCall(value) {
-  return !(0, import_core.nestedTooDeep)(value) && first.ToolCall(value) === true;
+  return (0, import_core.isAccepted)(first.ToolCall, value);
 }
 function isToolCallContent(value) {
-  return !(0, import_core.nestedTooDeep)(value) && first.ToolCallContent(value) === true;
+  return (0, import_core.isAccepted)(first.ToolCallContent, value);
 }
 function isToolCallDelta(value) {
-  return !(0, import_core.nestedTooDeep)(value) && first.ToolCallDelta(value) === true;
+  return (0, import_core.isAccepted)(first.ToolCallDelta, value);
 }
 function isToolCallMessage(value) {
-  return !(0, import_core.nestedTooDeep)(value) && first.ToolCallMessage(value) === true;
+  return (0, import_core.isAccepted)(first.ToolCallMessage, value);
 }
 function isToolExecutionFinishedMessage(value) {
-  return !(0, import_core.nestedTooDeep)(value) && first.ToolExecutionFinishedMessage(value) === true;
+  return (0, import_core.isAccepted)(first.ToolExecutionFinishedMessage, value);
 }
 function isToolExecutionStartedMessage(value) {
-  return !(0, import_core.nestedTooDeep)(value) && first.ToolExecutionStartedMessage(value) === true;
+  return (0, import_core.isAccepted)(first.ToolExecutionStartedMessage, value);
 }
 function isToolResult(value) {
-  return !(0, import_core.nestedTooDeep)(value) && first.ToolResult(value) === true;
+  return (0, import_core.isAccepted)(first.ToolResult, value);
 }
 function isToolReturn(value) {
-  return !(0, import_core.nestedTooDeep)(value) && first.ToolReturn(value) === true;
+  return (0, import_core.isAccepted)(first.ToolReturn, value);
 }
 function isToolReturnContent(value) {
-  return !(0, import_core.nestedTooDeep)(value) && first.ToolReturnContent(value) === true;
+  return (0, import_core.isAccepted)(first.ToolReturnContent, value);
 }
 function isToolReturnMessage(value) {
-  return !(0, import_core.nestedTooDeep)(value) && first.ToolReturnMessage(value) === true;
+  return (0, import_core.isAccepted)(first.ToolReturnMessage, value);
 }
 function isTranscriptBackfillMessage(value) {
-  return !(0, import_core.nestedTooDeep)(value) && first.TranscriptBackfillMessage(value) === true;
+  return (0, import_core.isAccepted)(first.TranscriptBackfillMessage, value);
 }
 function isTranscriptSupplementMessage(value) {
-  return !(0, import_core.nestedTooDeep)(value) && first.TranscriptSupplementMessage(value) === true;
+  return (0, import_core.isAccepted)(first.TranscriptSupplementMessage, value);
 }
 function isUnpreviewableDiffPreview(value) {
-  return !(0, import_core.nestedTooDeep)(value) && first.UnpreviewableDiffPreview(value) === true;
+  return (0, import_core.isAccepted)(first.UnpreviewableDiffPreview, value);
 }
 function isUrlImage(value) {
-  return !(0, import_core.nestedTooDeep)(value) && first.UrlImage(value) === true;
+  return (0, import_core.isAccepted)(first.UrlImage, value);
 }
 function isUserContentPart(value, options) {
   if (options !== void 0 && (0, import_core.keepsUnknown)(options) && isUnknownUserContentPart(value)) return true;
-  return !(0, import_core.nestedTooDeep)(value) && first.UserContentPart(value) === true;
+  return (0, import_core.isAccepted)(first.UserContentPart, value);
 }
 function isUnknownUserContentPart(value) {
   return (0, import_core.isUnknownVariant)(value, import_letta_meta.unions.UserContentPart.tag, import_letta_meta.unions.UserContentPart.known);
 }
 function isUserMessage(value) {
-  return !(0, import_core.nestedTooDeep)(value) && first.UserMessage(value) === true;
+  return (0, import_core.isAccepted)(first.UserMessage, value);
 }
 function isWireMessage(value, options) {
   if (options !== void 0 && (0, import_core.keepsUnknown)(options) && isUnknownWireMessage(value)) return true;
-  return !(0, import_core.nestedTooDeep)(value) && first.WireMessage(value) === true;
+  return (0, import_core.isAccepted)(first.WireMessage, value);
 }
 function isUnknownWireMessage(value) {
   return (0, import_core.isUnknownVariant)(value, import_letta_meta.unions.WireMessage.tag, import_letta_meta.unions.WireMessage.known);

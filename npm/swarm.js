@@ -96,46 +96,46 @@ function validate(name, payload, options) {
 }
 const parse = validate;
 function isBaseMessageRole(value) {
-  return !(0, import_core.nestedTooDeep)(value) && first.BaseMessageRole(value) === true;
+  return (0, import_core.isAccepted)(first.BaseMessageRole, value);
 }
 function isExecutionMode(value) {
-  return !(0, import_core.nestedTooDeep)(value) && first.ExecutionMode(value) === true;
+  return (0, import_core.isAccepted)(first.ExecutionMode, value);
 }
 function isIAgentTool(value) {
-  return !(0, import_core.nestedTooDeep)(value) && first.IAgentTool(value) === true;
+  return (0, import_core.isAccepted)(first.IAgentTool, value);
 }
 function isIBaseMessage(value) {
-  return !(0, import_core.nestedTooDeep)(value) && first.IBaseMessage(value) === true;
+  return (0, import_core.isAccepted)(first.IBaseMessage, value);
 }
 function isIOutlineMessage(value) {
-  return !(0, import_core.nestedTooDeep)(value) && first.IOutlineMessage(value) === true;
+  return (0, import_core.isAccepted)(first.IOutlineMessage, value);
 }
 function isISwarmMessage(value) {
-  return !(0, import_core.nestedTooDeep)(value) && first.ISwarmMessage(value) === true;
+  return (0, import_core.isAccepted)(first.ISwarmMessage, value);
 }
 function isITool(value) {
-  return !(0, import_core.nestedTooDeep)(value) && first.ITool(value) === true;
+  return (0, import_core.isAccepted)(first.ITool, value);
 }
 function isIToolCall(value) {
-  return !(0, import_core.nestedTooDeep)(value) && first.IToolCall(value) === true;
+  return (0, import_core.isAccepted)(first.IToolCall, value);
 }
 function isIToolCallFunction(value) {
-  return !(0, import_core.nestedTooDeep)(value) && first.IToolCallFunction(value) === true;
+  return (0, import_core.isAccepted)(first.IToolCallFunction, value);
 }
 function isIToolFunction(value) {
-  return !(0, import_core.nestedTooDeep)(value) && first.IToolFunction(value) === true;
+  return (0, import_core.isAccepted)(first.IToolFunction, value);
 }
 function isIToolParameters(value) {
-  return !(0, import_core.nestedTooDeep)(value) && first.IToolParameters(value) === true;
+  return (0, import_core.isAccepted)(first.IToolParameters, value);
 }
 function isIToolProperty(value) {
-  return !(0, import_core.nestedTooDeep)(value) && first.IToolProperty(value) === true;
+  return (0, import_core.isAccepted)(first.IToolProperty, value);
 }
 function isIToolRequest(value) {
-  return !(0, import_core.nestedTooDeep)(value) && first.IToolRequest(value) === true;
+  return (0, import_core.isAccepted)(first.IToolRequest, value);
 }
 function isSwarmMessageRole(value) {
-  return !(0, import_core.nestedTooDeep)(value) && first.SwarmMessageRole(value) === true;
+  return (0, import_core.isAccepted)(first.SwarmMessageRole, value);
 }
 // Annotate the CommonJS export names for ESM import in node:
 0 && (module.exports = {

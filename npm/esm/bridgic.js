@@ -5,7 +5,7 @@
 import * as all from "./validators/bridgic.js";
 import * as first from "./validators/bridgic.first.js";
 import { tags, unions } from "./validators/bridgic.meta.js";
-import { isUnknownVariant, keepsUnknown, makeApi, nestedTooDeep } from "./core.js";
+import { isAccepted, isUnknownVariant, keepsUnknown, makeApi } from "./core.js";
 
 export { MAX_VIOLATIONS, PayloadError, UnknownSchemaError } from "./core.js";
 
@@ -55,41 +55,41 @@ export const parse = validate;
 
 export function isContentBlock(value, options) {
   if (options !== undefined && keepsUnknown(options) && isUnknownContentBlock(value)) return true;
-  return !nestedTooDeep(value) && first.ContentBlock(value) === true;
+  return isAccepted(first.ContentBlock, value);
 }
 export function isUnknownContentBlock(value) {
   return isUnknownVariant(value, unions.ContentBlock.tag, unions.ContentBlock.known);
 }
 export function isMessage(value) {
-  return !nestedTooDeep(value) && first.Message(value) === true;
+  return isAccepted(first.Message, value);
 }
 export function isMessageChunk(value) {
-  return !nestedTooDeep(value) && first.MessageChunk(value) === true;
+  return isAccepted(first.MessageChunk, value);
 }
 export function isResponse(value) {
-  return !nestedTooDeep(value) && first.Response(value) === true;
+  return isAccepted(first.Response, value);
 }
 export function isRole(value) {
-  return !nestedTooDeep(value) && first.Role(value) === true;
+  return isAccepted(first.Role, value);
 }
 export function isTextBlock(value) {
-  return !nestedTooDeep(value) && first.TextBlock(value) === true;
+  return isAccepted(first.TextBlock, value);
 }
 export function isTokenUsage(value) {
-  return !nestedTooDeep(value) && first.TokenUsage(value) === true;
+  return isAccepted(first.TokenUsage, value);
 }
 export function isTool(value) {
-  return !nestedTooDeep(value) && first.Tool(value) === true;
+  return isAccepted(first.Tool, value);
 }
 export function isToolCall(value) {
-  return !nestedTooDeep(value) && first.ToolCall(value) === true;
+  return isAccepted(first.ToolCall, value);
 }
 export function isToolCallBlock(value) {
-  return !nestedTooDeep(value) && first.ToolCallBlock(value) === true;
+  return isAccepted(first.ToolCallBlock, value);
 }
 export function isToolCallDict(value) {
-  return !nestedTooDeep(value) && first.ToolCallDict(value) === true;
+  return isAccepted(first.ToolCallDict, value);
 }
 export function isToolResultBlock(value) {
-  return !nestedTooDeep(value) && first.ToolResultBlock(value) === true;
+  return isAccepted(first.ToolResultBlock, value);
 }

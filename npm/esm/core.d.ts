@@ -57,6 +57,9 @@ export declare const MAX_DEPTH: number;
 /** Whether `value` nests arrays and objects more than MAX_DEPTH levels deep (one that holds itself does). */
 export declare function nestedTooDeep(value: unknown): boolean;
 
+/** Whether a validator accepts `value` and the depth rule does too (the rule walks only what the validator accepts). */
+export declare function isAccepted(validate: (value: unknown) => boolean, value: unknown): boolean;
+
 /** Up to `n` of `names` closest to `word` (ratio at least `cutoff`), as Python's difflib.get_close_matches. */
 export declare function closeMatches(word: string, names: readonly string[], n?: number, cutoff?: number): string[];
 

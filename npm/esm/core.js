@@ -205,6 +205,12 @@ function accepts(validate, payload) {
   }
 }
 
+/** Whether `validate` accepts `payload` and so does the depth rule, which walks only what the validator
+ * accepts (see accepts): `isValid`'s verdict and each per-type guard's. */
+export function isAccepted(validate, payload) {
+  return accepts(validate, payload) === true && !nestedTooDeep(payload);
+}
+
 /** At most this many violations are listed per payload (as in Python); the others are counted. */
 export const MAX_VIOLATIONS = 20;
 
@@ -567,7 +573,7 @@ export function makeApi(families) {
     isValid: (name, payload, options) => {
       const { first } = entry(name);
       if (options !== undefined && keptUnknown(name, payload, options)) return true;
-      return accepts(first, payload) === true && !nestedTooDeep(payload);
+      return isAccepted(first, payload);
     },
     /** The violations of `payload` (at most MAX_VIOLATIONS, sorted by path); empty if it is valid. */
     violations: (name, payload, options) => listedViolations(name, payload, options),

@@ -5,7 +5,7 @@
 import * as all from "./validators/docent.js";
 import * as first from "./validators/docent.first.js";
 import { tags, unions } from "./validators/docent.meta.js";
-import { isUnknownVariant, keepsUnknown, makeApi, nestedTooDeep } from "./core.js";
+import { isAccepted, isUnknownVariant, keepsUnknown, makeApi } from "./core.js";
 
 export { MAX_VIOLATIONS, PayloadError, UnknownSchemaError } from "./core.js";
 
@@ -71,105 +71,105 @@ export function validate(name, payload, options) {
 export const parse = validate;
 
 export function isAgentRun(value) {
-  return !nestedTooDeep(value) && first.AgentRun(value) === true;
+  return isAccepted(first.AgentRun, value);
 }
 export function isAgentRunMetadataItem(value) {
-  return !nestedTooDeep(value) && first.AgentRunMetadataItem(value) === true;
+  return isAccepted(first.AgentRunMetadataItem, value);
 }
 export function isAssistantMessage(value) {
-  return !nestedTooDeep(value) && first.AssistantMessage(value) === true;
+  return isAccepted(first.AssistantMessage, value);
 }
 export function isChatMessage(value, options) {
   if (options !== undefined && keepsUnknown(options) && isUnknownChatMessage(value)) return true;
-  return !nestedTooDeep(value) && first.ChatMessage(value) === true;
+  return isAccepted(first.ChatMessage, value);
 }
 export function isUnknownChatMessage(value) {
   return isUnknownVariant(value, unions.ChatMessage.tag, unions.ChatMessage.known);
 }
 export function isCitationItem(value, options) {
   if (options !== undefined && keepsUnknown(options) && isUnknownCitationItem(value)) return true;
-  return !nestedTooDeep(value) && first.CitationItem(value) === true;
+  return isAccepted(first.CitationItem, value);
 }
 export function isUnknownCitationItem(value) {
   return isUnknownVariant(value, unions.CitationItem.tag, unions.CitationItem.known);
 }
 export function isCitationTarget(value) {
-  return !nestedTooDeep(value) && first.CitationTarget(value) === true;
+  return isAccepted(first.CitationTarget, value);
 }
 export function isCitationTargetTextRange(value) {
-  return !nestedTooDeep(value) && first.CitationTargetTextRange(value) === true;
+  return isAccepted(first.CitationTargetTextRange, value);
 }
 export function isContent(value, options) {
   if (options !== undefined && keepsUnknown(options) && isUnknownContent(value)) return true;
-  return !nestedTooDeep(value) && first.Content(value) === true;
+  return isAccepted(first.Content, value);
 }
 export function isUnknownContent(value) {
   return isUnknownVariant(value, unions.Content.tag, unions.Content.known);
 }
 export function isContentReasoning(value) {
-  return !nestedTooDeep(value) && first.ContentReasoning(value) === true;
+  return isAccepted(first.ContentReasoning, value);
 }
 export function isContentText(value) {
-  return !nestedTooDeep(value) && first.ContentText(value) === true;
+  return isAccepted(first.ContentText, value);
 }
 export function isDocentAssistantMessage(value) {
-  return !nestedTooDeep(value) && first.DocentAssistantMessage(value) === true;
+  return isAccepted(first.DocentAssistantMessage, value);
 }
 export function isDocentChatMessage(value, options) {
   if (options !== undefined && keepsUnknown(options) && isUnknownDocentChatMessage(value)) return true;
-  return !nestedTooDeep(value) && first.DocentChatMessage(value) === true;
+  return isAccepted(first.DocentChatMessage, value);
 }
 export function isUnknownDocentChatMessage(value) {
   return isUnknownVariant(value, unions.DocentChatMessage.tag, unions.DocentChatMessage.known);
 }
 export function isInlineCitation(value) {
-  return !nestedTooDeep(value) && first.InlineCitation(value) === true;
+  return isAccepted(first.InlineCitation, value);
 }
 export function isMessageContent(value) {
-  return !nestedTooDeep(value) && first.MessageContent(value) === true;
+  return isAccepted(first.MessageContent, value);
 }
 export function isReadingResultItem(value) {
-  return !nestedTooDeep(value) && first.ReadingResultItem(value) === true;
+  return isAccepted(first.ReadingResultItem, value);
 }
 export function isSystemMessage(value) {
-  return !nestedTooDeep(value) && first.SystemMessage(value) === true;
+  return isAccepted(first.SystemMessage, value);
 }
 export function isTimestamp(value) {
-  return !nestedTooDeep(value) && first.Timestamp(value) === true;
+  return isAccepted(first.Timestamp, value);
 }
 export function isToolCall(value) {
-  return !nestedTooDeep(value) && first.ToolCall(value) === true;
+  return isAccepted(first.ToolCall, value);
 }
 export function isToolCallContent(value) {
-  return !nestedTooDeep(value) && first.ToolCallContent(value) === true;
+  return isAccepted(first.ToolCallContent, value);
 }
 export function isToolInfo(value) {
-  return !nestedTooDeep(value) && first.ToolInfo(value) === true;
+  return isAccepted(first.ToolInfo, value);
 }
 export function isToolMessage(value) {
-  return !nestedTooDeep(value) && first.ToolMessage(value) === true;
+  return isAccepted(first.ToolMessage, value);
 }
 export function isToolParam(value) {
-  return !nestedTooDeep(value) && first.ToolParam(value) === true;
+  return isAccepted(first.ToolParam, value);
 }
 export function isToolParams(value) {
-  return !nestedTooDeep(value) && first.ToolParams(value) === true;
+  return isAccepted(first.ToolParams, value);
 }
 export function isTranscript(value) {
-  return !nestedTooDeep(value) && first.Transcript(value) === true;
+  return isAccepted(first.Transcript, value);
 }
 export function isTranscriptBlockContentItem(value) {
-  return !nestedTooDeep(value) && first.TranscriptBlockContentItem(value) === true;
+  return isAccepted(first.TranscriptBlockContentItem, value);
 }
 export function isTranscriptBlockMetadataItem(value) {
-  return !nestedTooDeep(value) && first.TranscriptBlockMetadataItem(value) === true;
+  return isAccepted(first.TranscriptBlockMetadataItem, value);
 }
 export function isTranscriptGroup(value) {
-  return !nestedTooDeep(value) && first.TranscriptGroup(value) === true;
+  return isAccepted(first.TranscriptGroup, value);
 }
 export function isTranscriptMetadataItem(value) {
-  return !nestedTooDeep(value) && first.TranscriptMetadataItem(value) === true;
+  return isAccepted(first.TranscriptMetadataItem, value);
 }
 export function isUserMessage(value) {
-  return !nestedTooDeep(value) && first.UserMessage(value) === true;
+  return isAccepted(first.UserMessage, value);
 }

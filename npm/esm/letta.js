@@ -5,7 +5,7 @@
 import * as all from "./validators/letta.js";
 import * as first from "./validators/letta.first.js";
 import { tags, unions } from "./validators/letta.meta.js";
-import { isUnknownVariant, keepsUnknown, makeApi, nestedTooDeep } from "./core.js";
+import { isAccepted, isUnknownVariant, keepsUnknown, makeApi } from "./core.js";
 
 export { MAX_VIOLATIONS, PayloadError, UnknownSchemaError } from "./core.js";
 
@@ -155,388 +155,388 @@ export function validate(name, payload, options) {
 export const parse = validate;
 
 export function isAdvancedDiffPreview(value) {
-  return !nestedTooDeep(value) && first.AdvancedDiffPreview(value) === true;
+  return isAccepted(first.AdvancedDiffPreview, value);
 }
 export function isApproval(value, options) {
   if (options !== undefined && keepsUnknown(options) && isUnknownApproval(value)) return true;
-  return !nestedTooDeep(value) && first.Approval(value) === true;
+  return isAccepted(first.Approval, value);
 }
 export function isUnknownApproval(value) {
   return isUnknownVariant(value, unions.Approval.tag, unions.Approval.known);
 }
 export function isApprovalReceivedMessage(value) {
-  return !nestedTooDeep(value) && first.ApprovalReceivedMessage(value) === true;
+  return isAccepted(first.ApprovalReceivedMessage, value);
 }
 export function isApprovalRequestMessage(value) {
-  return !nestedTooDeep(value) && first.ApprovalRequestMessage(value) === true;
+  return isAccepted(first.ApprovalRequestMessage, value);
 }
 export function isApprovalRequestedMessage(value) {
-  return !nestedTooDeep(value) && first.ApprovalRequestedMessage(value) === true;
+  return isAccepted(first.ApprovalRequestedMessage, value);
 }
 export function isApprovalResponseMessage(value) {
-  return !nestedTooDeep(value) && first.ApprovalResponseMessage(value) === true;
+  return isAccepted(first.ApprovalResponseMessage, value);
 }
 export function isApprovalReturn(value) {
-  return !nestedTooDeep(value) && first.ApprovalReturn(value) === true;
+  return isAccepted(first.ApprovalReturn, value);
 }
 export function isAssistantMessage(value) {
-  return !nestedTooDeep(value) && first.AssistantMessage(value) === true;
+  return isAccepted(first.AssistantMessage, value);
 }
 export function isAutoApprovalMessage(value) {
-  return !nestedTooDeep(value) && first.AutoApprovalMessage(value) === true;
+  return isAccepted(first.AutoApprovalMessage, value);
 }
 export function isBase64Image(value) {
-  return !nestedTooDeep(value) && first.Base64Image(value) === true;
+  return isAccepted(first.Base64Image, value);
 }
 export function isBootstrapSessionStateRequest(value) {
-  return !nestedTooDeep(value) && first.BootstrapSessionStateRequest(value) === true;
+  return isAccepted(first.BootstrapSessionStateRequest, value);
 }
 export function isCanUseToolControlRequest(value) {
-  return !nestedTooDeep(value) && first.CanUseToolControlRequest(value) === true;
+  return isAccepted(first.CanUseToolControlRequest, value);
 }
 export function isCanUseToolResponse(value, options) {
   if (options !== undefined && keepsUnknown(options) && isUnknownCanUseToolResponse(value)) return true;
-  return !nestedTooDeep(value) && first.CanUseToolResponse(value) === true;
+  return isAccepted(first.CanUseToolResponse, value);
 }
 export function isUnknownCanUseToolResponse(value) {
   return isUnknownVariant(value, unions.CanUseToolResponse.tag, unions.CanUseToolResponse.known);
 }
 export function isCanUseToolResponseAllow(value) {
-  return !nestedTooDeep(value) && first.CanUseToolResponseAllow(value) === true;
+  return isAccepted(first.CanUseToolResponseAllow, value);
 }
 export function isCanUseToolResponseDeny(value) {
-  return !nestedTooDeep(value) && first.CanUseToolResponseDeny(value) === true;
+  return isAccepted(first.CanUseToolResponseDeny, value);
 }
 export function isCancelAckMessage(value) {
-  return !nestedTooDeep(value) && first.CancelAckMessage(value) === true;
+  return isAccepted(first.CancelAckMessage, value);
 }
 export function isCompactionStats(value) {
-  return !nestedTooDeep(value) && first.CompactionStats(value) === true;
+  return isAccepted(first.CompactionStats, value);
 }
 export function isControlErrorResponse(value) {
-  return !nestedTooDeep(value) && first.ControlErrorResponse(value) === true;
+  return isAccepted(first.ControlErrorResponse, value);
 }
 export function isControlRequest(value) {
-  return !nestedTooDeep(value) && first.ControlRequest(value) === true;
+  return isAccepted(first.ControlRequest, value);
 }
 export function isControlRequestBody(value, options) {
   if (options !== undefined && keepsUnknown(options) && isUnknownControlRequestBody(value)) return true;
-  return !nestedTooDeep(value) && first.ControlRequestBody(value) === true;
+  return isAccepted(first.ControlRequestBody, value);
 }
 export function isUnknownControlRequestBody(value) {
   return isUnknownVariant(value, unions.ControlRequestBody.tag, unions.ControlRequestBody.known);
 }
 export function isControlResponse(value) {
-  return !nestedTooDeep(value) && first.ControlResponse(value) === true;
+  return isAccepted(first.ControlResponse, value);
 }
 export function isControlResponseBody(value, options) {
   if (options !== undefined && keepsUnknown(options) && isUnknownControlResponseBody(value)) return true;
-  return !nestedTooDeep(value) && first.ControlResponseBody(value) === true;
+  return isAccepted(first.ControlResponseBody, value);
 }
 export function isUnknownControlResponseBody(value) {
   return isUnknownVariant(value, unions.ControlResponseBody.tag, unions.ControlResponseBody.known);
 }
 export function isControlSuccessResponse(value) {
-  return !nestedTooDeep(value) && first.ControlSuccessResponse(value) === true;
+  return isAccepted(first.ControlSuccessResponse, value);
 }
 export function isDiffHunk(value) {
-  return !nestedTooDeep(value) && first.DiffHunk(value) === true;
+  return isAccepted(first.DiffHunk, value);
 }
 export function isDiffHunkLine(value) {
-  return !nestedTooDeep(value) && first.DiffHunkLine(value) === true;
+  return isAccepted(first.DiffHunkLine, value);
 }
 export function isDiffPreview(value, options) {
   if (options !== undefined && keepsUnknown(options) && isUnknownDiffPreview(value)) return true;
-  return !nestedTooDeep(value) && first.DiffPreview(value) === true;
+  return isAccepted(first.DiffPreview, value);
 }
 export function isUnknownDiffPreview(value) {
   return isUnknownVariant(value, unions.DiffPreview.tag, unions.DiffPreview.known);
 }
 export function isEffectiveSleeptimeSettings(value) {
-  return !nestedTooDeep(value) && first.EffectiveSleeptimeSettings(value) === true;
+  return isAccepted(first.EffectiveSleeptimeSettings, value);
 }
 export function isErrorMessage(value) {
-  return !nestedTooDeep(value) && first.ErrorMessage(value) === true;
+  return isAccepted(first.ErrorMessage, value);
 }
 export function isEventMessage(value) {
-  return !nestedTooDeep(value) && first.EventMessage(value) === true;
+  return isAccepted(first.EventMessage, value);
 }
 export function isExecuteExternalToolRequest(value) {
-  return !nestedTooDeep(value) && first.ExecuteExternalToolRequest(value) === true;
+  return isAccepted(first.ExecuteExternalToolRequest, value);
 }
 export function isExternalToolDefinition(value) {
-  return !nestedTooDeep(value) && first.ExternalToolDefinition(value) === true;
+  return isAccepted(first.ExternalToolDefinition, value);
 }
 export function isExternalToolResultContent(value) {
-  return !nestedTooDeep(value) && first.ExternalToolResultContent(value) === true;
+  return isAccepted(first.ExternalToolResultContent, value);
 }
 export function isExternalToolResultResponse(value) {
-  return !nestedTooDeep(value) && first.ExternalToolResultResponse(value) === true;
+  return isAccepted(first.ExternalToolResultResponse, value);
 }
 export function isFallbackDiffPreview(value) {
-  return !nestedTooDeep(value) && first.FallbackDiffPreview(value) === true;
+  return isAccepted(first.FallbackDiffPreview, value);
 }
 export function isHiddenReasoningMessage(value) {
-  return !nestedTooDeep(value) && first.HiddenReasoningMessage(value) === true;
+  return isAccepted(first.HiddenReasoningMessage, value);
 }
 export function isImageContent(value) {
-  return !nestedTooDeep(value) && first.ImageContent(value) === true;
+  return isAccepted(first.ImageContent, value);
 }
 export function isImageSource(value, options) {
   if (options !== undefined && keepsUnknown(options) && isUnknownImageSource(value)) return true;
-  return !nestedTooDeep(value) && first.ImageSource(value) === true;
+  return isAccepted(first.ImageSource, value);
 }
 export function isUnknownImageSource(value) {
   return isUnknownVariant(value, unions.ImageSource.tag, unions.ImageSource.known);
 }
 export function isInitializeControlRequest(value) {
-  return !nestedTooDeep(value) && first.InitializeControlRequest(value) === true;
+  return isAccepted(first.InitializeControlRequest, value);
 }
 export function isInterruptControlRequest(value) {
-  return !nestedTooDeep(value) && first.InterruptControlRequest(value) === true;
+  return isAccepted(first.InterruptControlRequest, value);
 }
 export function isLettaErrorMessage(value) {
-  return !nestedTooDeep(value) && first.LettaErrorMessage(value) === true;
+  return isAccepted(first.LettaErrorMessage, value);
 }
 export function isLettaImage(value) {
-  return !nestedTooDeep(value) && first.LettaImage(value) === true;
+  return isAccepted(first.LettaImage, value);
 }
 export function isLettaMessage(value, options) {
   if (options !== undefined && keepsUnknown(options) && isUnknownLettaMessage(value)) return true;
-  return !nestedTooDeep(value) && first.LettaMessage(value) === true;
+  return isAccepted(first.LettaMessage, value);
 }
 export function isUnknownLettaMessage(value) {
   return isUnknownVariant(value, unions.LettaMessage.tag, unions.LettaMessage.known);
 }
 export function isLettaMessageBase(value) {
-  return !nestedTooDeep(value) && first.LettaMessageBase(value) === true;
+  return isAccepted(first.LettaMessageBase, value);
 }
 export function isLettaPing(value) {
-  return !nestedTooDeep(value) && first.LettaPing(value) === true;
+  return isAccepted(first.LettaPing, value);
 }
 export function isLettaResponse(value) {
-  return !nestedTooDeep(value) && first.LettaResponse(value) === true;
+  return isAccepted(first.LettaResponse, value);
 }
 export function isLettaSseCancelled(value) {
-  return !nestedTooDeep(value) && first.LettaSseCancelled(value) === true;
+  return isAccepted(first.LettaSseCancelled, value);
 }
 export function isLettaSseError(value) {
-  return !nestedTooDeep(value) && first.LettaSseError(value) === true;
+  return isAccepted(first.LettaSseError, value);
 }
 export function isLettaStopReason(value) {
-  return !nestedTooDeep(value) && first.LettaStopReason(value) === true;
+  return isAccepted(first.LettaStopReason, value);
 }
 export function isLettaStreamingResponse(value, options) {
   if (options !== undefined && keepsUnknown(options) && isUnknownLettaStreamingResponse(value)) return true;
-  return !nestedTooDeep(value) && first.LettaStreamingResponse(value) === true;
+  return isAccepted(first.LettaStreamingResponse, value);
 }
 export function isUnknownLettaStreamingResponse(value) {
   return isUnknownVariant(value, unions.LettaStreamingResponse.tag, unions.LettaStreamingResponse.known);
 }
 export function isLettaTurn(value) {
-  return !nestedTooDeep(value) && first.LettaTurn(value) === true;
+  return isAccepted(first.LettaTurn, value);
 }
 export function isLettaUsageStatistics(value) {
-  return !nestedTooDeep(value) && first.LettaUsageStatistics(value) === true;
+  return isAccepted(first.LettaUsageStatistics, value);
 }
 export function isListMessagesControlRequest(value) {
-  return !nestedTooDeep(value) && first.ListMessagesControlRequest(value) === true;
+  return isAccepted(first.ListMessagesControlRequest, value);
 }
 export function isMcpServerStatus(value) {
-  return !nestedTooDeep(value) && first.McpServerStatus(value) === true;
+  return isAccepted(first.McpServerStatus, value);
 }
 export function isMessageContentPart(value, options) {
   if (options !== undefined && keepsUnknown(options) && isUnknownMessageContentPart(value)) return true;
-  return !nestedTooDeep(value) && first.MessageContentPart(value) === true;
+  return isAccepted(first.MessageContentPart, value);
 }
 export function isUnknownMessageContentPart(value) {
   return isUnknownVariant(value, unions.MessageContentPart.tag, unions.MessageContentPart.known);
 }
 export function isMessageEnvelope(value) {
-  return !nestedTooDeep(value) && first.MessageEnvelope(value) === true;
+  return isAccepted(first.MessageEnvelope, value);
 }
 export function isMessageWire(value) {
-  return !nestedTooDeep(value) && first.MessageWire(value) === true;
+  return isAccepted(first.MessageWire, value);
 }
 export function isOmittedReasoningContent(value) {
-  return !nestedTooDeep(value) && first.OmittedReasoningContent(value) === true;
+  return isAccepted(first.OmittedReasoningContent, value);
 }
 export function isQueueBatchDequeuedEvent(value) {
-  return !nestedTooDeep(value) && first.QueueBatchDequeuedEvent(value) === true;
+  return isAccepted(first.QueueBatchDequeuedEvent, value);
 }
 export function isQueueBlockedEvent(value) {
-  return !nestedTooDeep(value) && first.QueueBlockedEvent(value) === true;
+  return isAccepted(first.QueueBlockedEvent, value);
 }
 export function isQueueClearedEvent(value) {
-  return !nestedTooDeep(value) && first.QueueClearedEvent(value) === true;
+  return isAccepted(first.QueueClearedEvent, value);
 }
 export function isQueueItemContent(value) {
-  return !nestedTooDeep(value) && first.QueueItemContent(value) === true;
+  return isAccepted(first.QueueItemContent, value);
 }
 export function isQueueItemDroppedEvent(value) {
-  return !nestedTooDeep(value) && first.QueueItemDroppedEvent(value) === true;
+  return isAccepted(first.QueueItemDroppedEvent, value);
 }
 export function isQueueItemEnqueuedEvent(value) {
-  return !nestedTooDeep(value) && first.QueueItemEnqueuedEvent(value) === true;
+  return isAccepted(first.QueueItemEnqueuedEvent, value);
 }
 export function isQueueItemKind(value) {
-  return !nestedTooDeep(value) && first.QueueItemKind(value) === true;
+  return isAccepted(first.QueueItemKind, value);
 }
 export function isQueueItemSource(value) {
-  return !nestedTooDeep(value) && first.QueueItemSource(value) === true;
+  return isAccepted(first.QueueItemSource, value);
 }
 export function isQueueSnapshotItem(value) {
-  return !nestedTooDeep(value) && first.QueueSnapshotItem(value) === true;
+  return isAccepted(first.QueueSnapshotItem, value);
 }
 export function isQueueSnapshotMessage(value) {
-  return !nestedTooDeep(value) && first.QueueSnapshotMessage(value) === true;
+  return isAccepted(first.QueueSnapshotMessage, value);
 }
 export function isReasoningContent(value) {
-  return !nestedTooDeep(value) && first.ReasoningContent(value) === true;
+  return isAccepted(first.ReasoningContent, value);
 }
 export function isReasoningMessage(value) {
-  return !nestedTooDeep(value) && first.ReasoningMessage(value) === true;
+  return isAccepted(first.ReasoningMessage, value);
 }
 export function isRecoverPendingApprovalsControlRequest(value) {
-  return !nestedTooDeep(value) && first.RecoverPendingApprovalsControlRequest(value) === true;
+  return isAccepted(first.RecoverPendingApprovalsControlRequest, value);
 }
 export function isRecoverPendingApprovalsResponsePayload(value) {
-  return !nestedTooDeep(value) && first.RecoverPendingApprovalsResponsePayload(value) === true;
+  return isAccepted(first.RecoverPendingApprovalsResponsePayload, value);
 }
 export function isRecoveryMessage(value) {
-  return !nestedTooDeep(value) && first.RecoveryMessage(value) === true;
+  return isAccepted(first.RecoveryMessage, value);
 }
 export function isRedactedReasoningContent(value) {
-  return !nestedTooDeep(value) && first.RedactedReasoningContent(value) === true;
+  return isAccepted(first.RedactedReasoningContent, value);
 }
 export function isRegisterExternalToolsRequest(value) {
-  return !nestedTooDeep(value) && first.RegisterExternalToolsRequest(value) === true;
+  return isAccepted(first.RegisterExternalToolsRequest, value);
 }
 export function isResultMessage(value) {
-  return !nestedTooDeep(value) && first.ResultMessage(value) === true;
+  return isAccepted(first.ResultMessage, value);
 }
 export function isRetryMessage(value) {
-  return !nestedTooDeep(value) && first.RetryMessage(value) === true;
+  return isAccepted(first.RetryMessage, value);
 }
 export function isSDKAssistantMessage(value) {
-  return !nestedTooDeep(value) && first.SDKAssistantMessage(value) === true;
+  return isAccepted(first.SDKAssistantMessage, value);
 }
 export function isSDKErrorCode(value) {
-  return !nestedTooDeep(value) && first.SDKErrorCode(value) === true;
+  return isAccepted(first.SDKErrorCode, value);
 }
 export function isSDKErrorMessage(value) {
-  return !nestedTooDeep(value) && first.SDKErrorMessage(value) === true;
+  return isAccepted(first.SDKErrorMessage, value);
 }
 export function isSDKInitMessage(value) {
-  return !nestedTooDeep(value) && first.SDKInitMessage(value) === true;
+  return isAccepted(first.SDKInitMessage, value);
 }
 export function isSDKMessage(value, options) {
   if (options !== undefined && keepsUnknown(options) && isUnknownSDKMessage(value)) return true;
-  return !nestedTooDeep(value) && first.SDKMessage(value) === true;
+  return isAccepted(first.SDKMessage, value);
 }
 export function isUnknownSDKMessage(value) {
   return isUnknownVariant(value, unions.SDKMessage.tag, unions.SDKMessage.known);
 }
 export function isSDKReasoningMessage(value) {
-  return !nestedTooDeep(value) && first.SDKReasoningMessage(value) === true;
+  return isAccepted(first.SDKReasoningMessage, value);
 }
 export function isSDKResultMessage(value) {
-  return !nestedTooDeep(value) && first.SDKResultMessage(value) === true;
+  return isAccepted(first.SDKResultMessage, value);
 }
 export function isSDKRetryMessage(value) {
-  return !nestedTooDeep(value) && first.SDKRetryMessage(value) === true;
+  return isAccepted(first.SDKRetryMessage, value);
 }
 export function isSDKStreamEventMessage(value) {
-  return !nestedTooDeep(value) && first.SDKStreamEventMessage(value) === true;
+  return isAccepted(first.SDKStreamEventMessage, value);
 }
 export function isSDKStreamEventPayload(value) {
-  return !nestedTooDeep(value) && first.SDKStreamEventPayload(value) === true;
+  return isAccepted(first.SDKStreamEventPayload, value);
 }
 export function isSDKToolCallMessage(value) {
-  return !nestedTooDeep(value) && first.SDKToolCallMessage(value) === true;
+  return isAccepted(first.SDKToolCallMessage, value);
 }
 export function isSDKToolResultMessage(value) {
-  return !nestedTooDeep(value) && first.SDKToolResultMessage(value) === true;
+  return isAccepted(first.SDKToolResultMessage, value);
 }
 export function isSkillSource(value) {
-  return !nestedTooDeep(value) && first.SkillSource(value) === true;
+  return isAccepted(first.SkillSource, value);
 }
 export function isStopReasonType(value) {
-  return !nestedTooDeep(value) && first.StopReasonType(value) === true;
+  return isAccepted(first.StopReasonType, value);
 }
 export function isStreamEvent(value) {
-  return !nestedTooDeep(value) && first.StreamEvent(value) === true;
+  return isAccepted(first.StreamEvent, value);
 }
 export function isSummaryMessage(value) {
-  return !nestedTooDeep(value) && first.SummaryMessage(value) === true;
+  return isAccepted(first.SummaryMessage, value);
 }
 export function isSyncCompleteMessage(value) {
-  return !nestedTooDeep(value) && first.SyncCompleteMessage(value) === true;
+  return isAccepted(first.SyncCompleteMessage, value);
 }
 export function isSystemInitMessage(value) {
-  return !nestedTooDeep(value) && first.SystemInitMessage(value) === true;
+  return isAccepted(first.SystemInitMessage, value);
 }
 export function isSystemMessage(value) {
-  return !nestedTooDeep(value) && first.SystemMessage(value) === true;
+  return isAccepted(first.SystemMessage, value);
 }
 export function isTextContent(value) {
-  return !nestedTooDeep(value) && first.TextContent(value) === true;
+  return isAccepted(first.TextContent, value);
 }
 export function isToolCall(value) {
-  return !nestedTooDeep(value) && first.ToolCall(value) === true;
+  return isAccepted(first.ToolCall, value);
 }
 export function isToolCallContent(value) {
-  return !nestedTooDeep(value) && first.ToolCallContent(value) === true;
+  return isAccepted(first.ToolCallContent, value);
 }
 export function isToolCallDelta(value) {
-  return !nestedTooDeep(value) && first.ToolCallDelta(value) === true;
+  return isAccepted(first.ToolCallDelta, value);
 }
 export function isToolCallMessage(value) {
-  return !nestedTooDeep(value) && first.ToolCallMessage(value) === true;
+  return isAccepted(first.ToolCallMessage, value);
 }
 export function isToolExecutionFinishedMessage(value) {
-  return !nestedTooDeep(value) && first.ToolExecutionFinishedMessage(value) === true;
+  return isAccepted(first.ToolExecutionFinishedMessage, value);
 }
 export function isToolExecutionStartedMessage(value) {
-  return !nestedTooDeep(value) && first.ToolExecutionStartedMessage(value) === true;
+  return isAccepted(first.ToolExecutionStartedMessage, value);
 }
 export function isToolResult(value) {
-  return !nestedTooDeep(value) && first.ToolResult(value) === true;
+  return isAccepted(first.ToolResult, value);
 }
 export function isToolReturn(value) {
-  return !nestedTooDeep(value) && first.ToolReturn(value) === true;
+  return isAccepted(first.ToolReturn, value);
 }
 export function isToolReturnContent(value) {
-  return !nestedTooDeep(value) && first.ToolReturnContent(value) === true;
+  return isAccepted(first.ToolReturnContent, value);
 }
 export function isToolReturnMessage(value) {
-  return !nestedTooDeep(value) && first.ToolReturnMessage(value) === true;
+  return isAccepted(first.ToolReturnMessage, value);
 }
 export function isTranscriptBackfillMessage(value) {
-  return !nestedTooDeep(value) && first.TranscriptBackfillMessage(value) === true;
+  return isAccepted(first.TranscriptBackfillMessage, value);
 }
 export function isTranscriptSupplementMessage(value) {
-  return !nestedTooDeep(value) && first.TranscriptSupplementMessage(value) === true;
+  return isAccepted(first.TranscriptSupplementMessage, value);
 }
 export function isUnpreviewableDiffPreview(value) {
-  return !nestedTooDeep(value) && first.UnpreviewableDiffPreview(value) === true;
+  return isAccepted(first.UnpreviewableDiffPreview, value);
 }
 export function isUrlImage(value) {
-  return !nestedTooDeep(value) && first.UrlImage(value) === true;
+  return isAccepted(first.UrlImage, value);
 }
 export function isUserContentPart(value, options) {
   if (options !== undefined && keepsUnknown(options) && isUnknownUserContentPart(value)) return true;
-  return !nestedTooDeep(value) && first.UserContentPart(value) === true;
+  return isAccepted(first.UserContentPart, value);
 }
 export function isUnknownUserContentPart(value) {
   return isUnknownVariant(value, unions.UserContentPart.tag, unions.UserContentPart.known);
 }
 export function isUserMessage(value) {
-  return !nestedTooDeep(value) && first.UserMessage(value) === true;
+  return isAccepted(first.UserMessage, value);
 }
 export function isWireMessage(value, options) {
   if (options !== undefined && keepsUnknown(options) && isUnknownWireMessage(value)) return true;
-  return !nestedTooDeep(value) && first.WireMessage(value) === true;
+  return isAccepted(first.WireMessage, value);
 }
 export function isUnknownWireMessage(value) {
   return isUnknownVariant(value, unions.WireMessage.tag, unions.WireMessage.known);

@@ -5,7 +5,7 @@
 import * as all from "./validators/swarm.js";
 import * as first from "./validators/swarm.first.js";
 import { tags, unions } from "./validators/swarm.meta.js";
-import { makeApi, nestedTooDeep } from "./core.js";
+import { isAccepted, makeApi } from "./core.js";
 
 export { MAX_VIOLATIONS, PayloadError, UnknownSchemaError } from "./core.js";
 
@@ -56,44 +56,44 @@ export function validate(name, payload, options) {
 export const parse = validate;
 
 export function isBaseMessageRole(value) {
-  return !nestedTooDeep(value) && first.BaseMessageRole(value) === true;
+  return isAccepted(first.BaseMessageRole, value);
 }
 export function isExecutionMode(value) {
-  return !nestedTooDeep(value) && first.ExecutionMode(value) === true;
+  return isAccepted(first.ExecutionMode, value);
 }
 export function isIAgentTool(value) {
-  return !nestedTooDeep(value) && first.IAgentTool(value) === true;
+  return isAccepted(first.IAgentTool, value);
 }
 export function isIBaseMessage(value) {
-  return !nestedTooDeep(value) && first.IBaseMessage(value) === true;
+  return isAccepted(first.IBaseMessage, value);
 }
 export function isIOutlineMessage(value) {
-  return !nestedTooDeep(value) && first.IOutlineMessage(value) === true;
+  return isAccepted(first.IOutlineMessage, value);
 }
 export function isISwarmMessage(value) {
-  return !nestedTooDeep(value) && first.ISwarmMessage(value) === true;
+  return isAccepted(first.ISwarmMessage, value);
 }
 export function isITool(value) {
-  return !nestedTooDeep(value) && first.ITool(value) === true;
+  return isAccepted(first.ITool, value);
 }
 export function isIToolCall(value) {
-  return !nestedTooDeep(value) && first.IToolCall(value) === true;
+  return isAccepted(first.IToolCall, value);
 }
 export function isIToolCallFunction(value) {
-  return !nestedTooDeep(value) && first.IToolCallFunction(value) === true;
+  return isAccepted(first.IToolCallFunction, value);
 }
 export function isIToolFunction(value) {
-  return !nestedTooDeep(value) && first.IToolFunction(value) === true;
+  return isAccepted(first.IToolFunction, value);
 }
 export function isIToolParameters(value) {
-  return !nestedTooDeep(value) && first.IToolParameters(value) === true;
+  return isAccepted(first.IToolParameters, value);
 }
 export function isIToolProperty(value) {
-  return !nestedTooDeep(value) && first.IToolProperty(value) === true;
+  return isAccepted(first.IToolProperty, value);
 }
 export function isIToolRequest(value) {
-  return !nestedTooDeep(value) && first.IToolRequest(value) === true;
+  return isAccepted(first.IToolRequest, value);
 }
 export function isSwarmMessageRole(value) {
-  return !nestedTooDeep(value) && first.SwarmMessageRole(value) === true;
+  return isAccepted(first.SwarmMessageRole, value);
 }

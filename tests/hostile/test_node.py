@@ -181,6 +181,16 @@ DEPTH_AFTER_VERDICT = (
   const out = {};
   const refused = { role: "user", content: 5, x: nested(1100) };
   out.refused = [c.isValid("docent/ChatMessage", refused), c.violations("docent/ChatMessage", refused).map((v) => v.keyword)];
+  // The per-type guards decide alike: the walk reads only what the validator accepts.
+  const { isChatMessage } = require(input.package + "/docent.js");
+  const unread = {
+    role: 5,
+    get content() {
+      throw new Error("the walk read a payload the validator refuses");
+    },
+  };
+  const guarded = [refused, { role: "user", content: "hi", metadata: { x: nested(1100) } }, { role: "user", content: "hi" }, unread];
+  out.guards = guarded.map((payload) => [isChatMessage(payload), c.isValid("docent/ChatMessage", payload)]);
   // No shipped schema recurses; a validator that does (down every array) overflows on a deep payload.
   const recursing = (value) => {
     recursing.errors = null;
@@ -222,6 +232,7 @@ def test_the_depth_rule_decides_what_the_validators_accept_and_what_overflows_th
     python = schemas.violations({"role": "user", "content": 5, "x": refused}, "docent/ChatMessage")
     assert [v.keyword for v in python] == ["maxDepth"]
     assert out["refused"] == [False, ["type", "type", "anyOf"]]
+    assert out["guards"] == [[False, False], [False, False], [True, True], [False, False]]
     # A validator that overflows on a payload deeper than the rule: the rule's verdict; within the
     # rule, an overflow is the caller's RangeError, as before.
     assert out["overflow"] == [[False, ["maxDepth"]], [False, ["maxDepth"]], [False, ["maxDepth"]], [True, []]]
