@@ -189,7 +189,9 @@ DEPTH_AFTER_VERDICT = (
       throw new Error("the walk read a payload the validator refuses");
     },
   };
-  const guarded = [refused, { role: "user", content: "hi", metadata: { x: nested(1100) } }, { role: "user", content: "hi" }, unread];
+  const holdsItself = { role: "user", content: "hi", metadata: {} };
+  holdsItself.metadata.self = holdsItself;
+  const guarded = [refused, { role: "user", content: "hi", metadata: { x: nested(1100) } }, { role: "user", content: "hi" }, unread, holdsItself];
   out.guards = guarded.map((payload) => [isChatMessage(payload), c.isValid("docent/ChatMessage", payload)]);
   // No shipped schema recurses; a validator that does (down every array) overflows on a deep payload.
   const recursing = (value) => {
@@ -232,7 +234,7 @@ def test_the_depth_rule_decides_what_the_validators_accept_and_what_overflows_th
     python = schemas.violations({"role": "user", "content": 5, "x": refused}, "docent/ChatMessage")
     assert [v.keyword for v in python] == ["maxDepth"]
     assert out["refused"] == [False, ["type", "type", "anyOf"]]
-    assert out["guards"] == [[False, False], [False, False], [True, True], [False, False]]
+    assert out["guards"] == [[False, False], [False, False], [True, True], [False, False], [False, False]]
     # A validator that overflows on a payload deeper than the rule: the rule's verdict; within the
     # rule, an overflow is the caller's RangeError, as before.
     assert out["overflow"] == [[False, ["maxDepth"]], [False, ["maxDepth"]], [False, ["maxDepth"]], [True, []]]
