@@ -88,6 +88,17 @@ def test_violations_are_listed_in_payload_order_as_in_python() -> None:
     assert [p for p in paths if p.startswith("$.content[")] == python  # ajv adds the union's own errors
 
 
+def test_a_place_above_is_told_from_a_sibling_whose_path_goes_on_where_it_ends() -> None:
+    """`/content/1` is not above `/content/0/text`, although the longer pointer has a `/` where the
+    shorter ends: the item's error goes after the text's, as in Python."""
+    payload = {"role": "user", "content": [{"type": "text", "text": 1}, {"type": "image"}]}
+    python = [v.path for v in schemas.violations(payload, "docent/ChatMessage")]
+    assert python == ["$.content[0].text", "$.content[1]"]
+    [node] = _node([{"schema": "docent/ChatMessage", "payload": payload}])
+    paths = list(dict.fromkeys(line.split(":", 1)[0].strip() for line in node["message"].splitlines()[1:]))
+    assert paths == ["$.content", *python]  # ajv adds the union's own errors, above the others
+
+
 def test_a_schema_name_that_is_not_a_string_is_a_type_error_as_in_python() -> None:
     names: list[Any] = [None, 5, ["docent/ChatMessage"], {"name": "docent/ChatMessage"}, True]
     node = _node([{"schema": name, "payload": {}} for name in names])
@@ -118,7 +129,8 @@ def test_a_long_value_is_quoted_in_100_characters() -> None:
 def test_keys_are_ordered_as_python_orders_their_paths() -> None:
     """Node orders violations by their pointers where that is the paths' order (plain names, indexes)
     and by the paths elsewhere: names that begin one another, quoted, numeric and escaped keys."""
-    keys = ["ab", "a", "aB", "a_b", "A", "a b", "10", "9", "é", "a.b", "a[1]", "Z", "_", "a/b", "a~b", "b", "aa"]
+    keys = ["ab", "a", "aB", "a_b", "A", "a b", "a b!", "10", "9", "é", "a.b", "a[1]", "Z", "_", "a/b", "a~b"]
+    keys += ["b", "aa"]
     payload = {"type": "object", "properties": {key: 5 for key in keys}}
     python = [v.path for v in schemas.violations(payload, "docent/ToolParams")]
     assert len(python) == len(keys)

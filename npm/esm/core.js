@@ -370,6 +370,13 @@ function isArrayAt(payload, p, end) {
   return Array.isArray(node);
 }
 
+// Whether pointer `p`, the shorter, names a place above `q`'s (`/a` above `/a/b`, not `/ab`). ajv
+// builds pointers by concatenation: on those, `startsWith` cost several times what comparing a copy
+// of `q`'s first characters costs (a union's error against its branches' in every 3-error payload).
+function isAbove(p, q) {
+  return q.charCodeAt(p.length) === 47 && q.slice(0, p.length) === p;
+}
+
 function compareText(x, y) {
   return x < y ? -1 : x > y ? 1 : 0;
 }
@@ -465,8 +472,8 @@ class Violation {
     const q = b.#error.instancePath;
     if (p !== q) {
       // the usual case first: a union's own error after its branches' errors below it
-      if (p.length < q.length && q.charCodeAt(p.length) === 47 && q.startsWith(p)) return -1;
-      if (q.length < p.length && p.charCodeAt(q.length) === 47 && p.startsWith(q)) return 1;
+      if (p.length < q.length && isAbove(p, q)) return -1;
+      if (q.length < p.length && isAbove(q, p)) return 1;
       const at = comparePointers(p, q, a.#payload);
       if (at !== 0) return at !== undefined ? at : comparePaths(a.path, b.path) || compareText(a.message, b.message);
     }
