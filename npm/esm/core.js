@@ -371,8 +371,8 @@ function isArrayAt(payload, p, end) {
 }
 
 // Whether pointer `p`, the shorter, names a place above `q`'s (`/a` above `/a/b`, not `/ab`). ajv
-// builds pointers by concatenation: on those, `startsWith` cost several times what comparing a copy
-// of `q`'s first characters costs (a union's error against its branches' in every 3-error payload).
+// builds pointers by concatenation: on those, `startsWith` cost twice what comparing a copy of `q`'s
+// first characters costs (measured: a union's error against its branches', in most 3-error payloads).
 function isAbove(p, q) {
   return q.charCodeAt(p.length) === 47 && q.slice(0, p.length) === p;
 }
