@@ -128,7 +128,8 @@ def test_a_long_value_is_quoted_in_100_characters() -> None:
 
 def test_keys_are_ordered_as_python_orders_their_paths() -> None:
     """Node orders violations by their pointers where that is the paths' order (plain names, indexes)
-    and by the paths elsewhere: names that begin one another, quoted, numeric and escaped keys."""
+    and by the paths elsewhere: names that begin one another (`$['a b!']` before `$['a b']`: `!` sorts
+    before the quote), quoted, numeric and escaped keys."""
     keys = ["ab", "a", "aB", "a_b", "A", "a b", "a b!", "10", "9", "é", "a.b", "a[1]", "Z", "_", "a/b", "a~b"]
     keys += ["b", "aa"]
     payload = {"type": "object", "properties": {key: 5 for key in keys}}
