@@ -215,6 +215,7 @@ def mutation(session: nox.Session) -> None:
     --tests tests/test_letta_stream.py` one module with some tests (docs/testing.md).
     """
     session.install("-r", "requirements/test.txt")
+    session.install("--no-deps", *REAL_SYSTEMS)  # the baseline runs the suite's tests, which import them
     session.install("--no-deps", "-e", ".")
     session.run("python", "-m", "codegen", "setup-node")
     session.run("python", "-m", "tests.mutation", *session.posargs)

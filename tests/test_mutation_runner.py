@@ -424,6 +424,23 @@ def test_a_default_run_covers_every_runtime_module_and_every_test_file_using_it(
             assert rel in node, rel
 
 
+def _installed_by(session: str) -> set[str]:
+    """The arguments of every `session.install(...)` in one nox session (noxfile.py), as source text."""
+    tree = ast.parse((ROOT / "noxfile.py").read_text(encoding="utf-8"))
+    [function] = [node for node in tree.body if isinstance(node, ast.FunctionDef) and node.name == session]
+    return {
+        ast.unparse(arg)
+        for call in ast.walk(function)
+        if isinstance(call, ast.Call) and ast.unparse(call.func) == "session.install"
+        for arg in call.args
+    }
+
+
+def test_the_mutation_session_installs_what_the_suite_needs() -> None:
+    """A default run's baseline runs the suite's test files, some of which import the real systems."""
+    assert _installed_by("tests") <= _installed_by("mutation")
+
+
 def test_excluded_test_files_run_no_runtime_code_but_the_generators() -> None:
     """A file excluded as generator-only that starts using the runtime fails here (move it, or give the reason)."""
     # These read the package's files, import generated modules to compare, lint the package, or name the helpers.
