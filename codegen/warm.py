@@ -14,6 +14,7 @@ from __future__ import annotations
 import atexit
 import multiprocessing
 import os
+import signal
 import sys
 from collections.abc import Callable
 from multiprocessing.connection import Connection
@@ -85,15 +86,23 @@ class WarmGenerator(_Forked):
 
 
 def _serve(conn: Connection) -> None:
+    # close() ends this process with SIGTERM, most often during the warm-up: taken as an exit there,
+    # so that the warm-up's temporary folder is removed (ended outright, one stayed behind per build)
+    signal.signal(signal.SIGTERM, _exit)
     from .pythongen import failures, warm_up
 
     warm_up()
+    signal.signal(signal.SIGTERM, signal.SIG_DFL)
     while True:
         try:
             runs = conn.recv()
         except EOFError:  # the build is over, or ended before it needed a run
             return
         conn.send(failures(runs))
+
+
+def _exit(signum: int, frame: object) -> None:
+    raise SystemExit(0)
 
 
 class WarmVerifier(_Forked):

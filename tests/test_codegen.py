@@ -8,6 +8,7 @@ import os
 import shutil
 import subprocess
 import sys
+import tempfile
 import time
 from collections.abc import Callable
 from pathlib import Path
@@ -507,6 +508,27 @@ def test_a_warm_generator_never_holds_up_the_exit() -> None:
     pid = int(proc.stdout)
     with pytest.raises(ProcessLookupError):
         os.kill(pid, 0)  # gone (reaped by the program that started it)
+
+
+def test_a_warm_generator_ended_during_its_warm_up_leaves_no_temporary_folder(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A build that needs no generator run ends the warm process at once, often while it warms up
+    in a temporary folder: the folder goes too (each such build used to leave one in /tmp)."""
+    from codegen import pythongen
+    from codegen.warm import WarmGenerator
+
+    monkeypatch.setattr(tempfile, "tempdir", str(tmp_path))  # the fork's temporary folder
+    pythongen.warm_up.cache_clear()  # warmed up in this process, the fork would not warm up again
+    generator = WarmGenerator()
+    try:
+        deadline = time.monotonic() + 120  # a bound on a hang, not a speed
+        while not list(tmp_path.glob("chatschema-warm-*/warm.json")):
+            assert time.monotonic() < deadline, "the warm-up never began"
+            time.sleep(0.001)
+    finally:
+        generator.close()  # during the generator's run on warm.json
+    assert list(tmp_path.iterdir()) == []
 
 
 def test_the_warm_verifier_checks_the_staged_tree_and_reports_what_ends_it(tmp_path: Path) -> None:
