@@ -15,7 +15,7 @@ import pytest
 
 from codegen.layout import is_generated
 from tests.mutation import cache, equivalent
-from tests.mutation.baseline import Baseline
+from tests.mutation.baseline import Baseline, run_plain
 from tests.mutation.coverage_map import CoverageMap, collect, from_contexts
 from tests.mutation.execute import Workspace, run_pytest
 from tests.mutation.mutants import Mutant, js_mutants, mutants, python_mutants
@@ -305,6 +305,19 @@ def _toy_tests(tmp_path: Path) -> tuple[Path, dict[str, str], str]:
     (package / "toy.py").write_text(TOY)
     (tmp_path / "test_toy.py").write_text(TOY_TESTS)
     return package, {"PYTHONPATH": os.pathsep.join([str(package), str(ROOT)])}, "test_toy.py::"
+
+
+def test_no_run_leaves_hypothesis_s_folder_behind_not_even_one_ended_by_its_time_out(tmp_path: Path) -> None:
+    """One folder per run (thousands in a full run) used to stay in the temporary folder."""
+    _, env, node = _toy_tests(tmp_path)
+    runs_tmp = tmp_path / "tmp"  # the temporary folder of the runs' pytest processes
+    runs_tmp.mkdir()
+    env = {**env, "TMPDIR": str(runs_tmp)}
+    assert run_pytest(tmp_path, env, [f"{node}test_in_process"], True, [], 30).status == "survived"
+    assert run_pytest(tmp_path, env, [f"{node}test_hangs"], True, [], 2).status == "timeout"
+    baseline = run_plain(tmp_path, env, [f"{node}test_in_process"], [])  # a run of no mutant
+    assert len(baseline.passed) == 1
+    assert list(runs_tmp.iterdir()) == []
 
 
 def test_a_test_failing_on_the_baseline_too_kills_nothing(tmp_path: Path) -> None:

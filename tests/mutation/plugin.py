@@ -12,14 +12,15 @@
   to fail is the mutant's killer: written to MUTATION_FAILED, and the session stops there. A test
   not in FILE that fails is written to MUTATION_OTHERS and does not stop it (not a kill). Without
   MUTATION_BASELINE, any failure is the killer.
-Hypothesis keeps its example database in a throw-away directory, so a mutant's failing examples
-are not replayed into later runs.
+Hypothesis keeps its example database in a throw-away directory (in the runner's scratch folder
+for a mutant's run), so a mutant's failing examples are not replayed into later runs.
 """
 
 from __future__ import annotations
 
 import json
 import os
+import shutil
 import tempfile
 from pathlib import Path
 
@@ -44,12 +45,18 @@ def _switch(context: str) -> None:
 
 
 def pytest_configure(config: pytest.Config) -> None:
-    """Hypothesis's database in a temporary directory for this run."""
+    """Hypothesis's database in a temporary directory for this run, removed when it ends."""
     try:
         from hypothesis import configuration
     except ImportError:  # pragma: no cover - hypothesis is a test requirement
         return
-    configuration.set_hypothesis_home_dir(tempfile.mkdtemp(prefix="mutation-hypothesis-"))
+    failed = os.environ.get("MUTATION_FAILED")
+    if failed:  # a mutant's run: in the runner's scratch folder, which goes even when a time-out kills the run
+        home = Path(failed).parent / "hypothesis"
+    else:
+        home = Path(tempfile.mkdtemp(prefix="mutation-hypothesis-"))
+        config.add_cleanup(lambda: shutil.rmtree(home, ignore_errors=True))
+    configuration.set_hypothesis_home_dir(str(home))
 
 
 def pytest_sessionstart(session: pytest.Session) -> None:
