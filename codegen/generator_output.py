@@ -2,8 +2,10 @@
 was, descriptions aside (codegen/descriptions.py).
 
 The generator reads each family's views with their descriptions replaced by placeholders, so its
-output, cached as `dcg-<family>`, is keyed by everything it depends on except the descriptions,
-which are written back afterwards. A family whose output holds a placeholder where the generator's
+output, cached per run as `dcg-models-<family>` and `dcg-typeddicts-<family>`, is keyed by everything
+that run depends on except the descriptions, which are written back afterwards. The TypedDicts'
+view holds no constraint (codegen/native.py), so an edit of what is valid that leaves the
+family's descriptions where they were runs the models' generator alone. A family whose output holds a placeholder where the generator's
 writing is not known runs again on the real text; either way the result is what the generator
 writes from the real text.
 """
@@ -20,7 +22,7 @@ from .model import FamilyModel
 from .pythongen import family_runs
 from .warm import WarmGenerator
 
-_KINDS = ("models/", "typeddicts/")
+_KINDS = ("models", "typeddicts")  # the order of family_runs's runs
 
 
 def _identity(runs: list[list[str]]) -> list[str]:
@@ -33,8 +35,8 @@ def _identity(runs: list[list[str]]) -> list[str]:
     return parts
 
 
-def _read(folder: Path) -> dict[str, bytes]:
-    return {p.relative_to(folder).as_posix(): p.read_bytes() for p in sorted(folder.rglob("*")) if p.is_file()}
+def _read(folder: Path, prefix: str) -> dict[str, bytes]:
+    return {prefix + p.relative_to(folder).as_posix(): p.read_bytes() for p in sorted(folder.rglob("*")) if p.is_file()}
 
 
 def _write(folder: Path, files: dict[str, bytes]) -> None:
@@ -55,25 +57,29 @@ def write_generator_output(
     """Write the generator's models and TypedDicts of each family in `todo` under `out/<family>/`."""
     placeholders: dict[str, Placeholders] = {}
     runs: list[list[str]] = []
-    fresh: dict[str, str] = {}  # family -> key of its entry
+    fresh: dict[tuple[str, str], str] = {}  # (family, kind) -> key of its entry
     for name in todo:
         family = families[name]
         hiding = None if any(holds_placeholder_text(f.contents) for f in family.files) else Placeholders()
-        its_runs = family_runs(family, inputs / name, out / name, hiding)
-        key = digest(stamp, *_identity(its_runs))
-        hit = cache.get(f"dcg-{name}", key, _KINDS) if cache is not None and hiding is not None else None
-        if hit is not None:
-            _write(out / name, hit)
-        else:
-            runs += its_runs
-            fresh[name] = key
+        for kind, run in zip(_KINDS, family_runs(family, inputs / name, out / name, hiding), strict=True):
+            key = digest(stamp, *_identity([run]))
+            hit = (
+                cache.get(f"dcg-{kind}-{name}", key, (f"{kind}/",))
+                if cache is not None and hiding is not None
+                else None
+            )
+            if hit is not None:
+                _write(out / name, hit)
+            else:
+                runs.append(run)
+                fresh[name, kind] = key
         if hiding is not None:
             placeholders[name] = hiding
     if runs:
         generator.run_all(runs)
-    for name, key in fresh.items():
+    for (name, kind), key in fresh.items():
         if cache is not None and name in placeholders:
-            cache.put(f"dcg-{name}", key, _read(out / name))
+            cache.put(f"dcg-{kind}-{name}", key, _read(out / name / kind, f"{kind}/"))
     again = [name for name, hidden in placeholders.items() if not _restore(out / name, hidden)]
     if again:
         for name in again:

@@ -58,6 +58,16 @@ _SHAPING_KEYWORDS = {
 }  # fmt: skip
 
 
+# Keywords json-schema-to-typescript never reads: scalar values it lists among the keys it does not
+# walk (16.0.0's utils.js), and what they say reaches a declaration only in the description's
+# statement of constraints (with_constraints). Left out of its input, so that the declarations are
+# cached across an edit of them (codegen/declarations.py): a bound tightened compiles no declaration.
+_NOT_READ_BY_JSON2TS = frozenset({
+    "maxLength", "minLength", "pattern", "format", "minimum", "maximum", "exclusiveMinimum",
+    "exclusiveMaximum", "multipleOf", "minProperties", "maxProperties", "uniqueItems",
+})  # fmt: skip
+
+
 def node_modules() -> Path:
     """Where the pinned Node tooling is installed."""
     return NODE_DIR / "node_modules"
@@ -148,6 +158,8 @@ def _ts_node(original: Mapping[str, Any], node: dict[str, Any]) -> dict[str, Any
             # json-schema-to-typescript would resolve a "$ref" key even inside a value: leave it out
             if key in ("const", "enum"):
                 out["tsType"] = "unknown"
+            continue
+        if key in _NOT_READ_BY_JSON2TS:
             continue
         if key == "$ref" and isinstance(value, str):
             out["tsType"] = _type_name(value)

@@ -226,7 +226,8 @@ def test_cached_build_is_byte_identical_to_a_clean_one(repo: Path) -> None:
 def test_a_schema_edit_rebuilds_only_its_family(repo: Path) -> None:
     """Only the edited family's units are built again, and of them only those the edit reaches: a
     description is in the Python package and the declarations, not in the validators (precompiled,
-    or compiled at run time by the proof of the npm package) nor in any example's verdict."""
+    or compiled at run time by the proof of the npm package) nor in any example's verdict; a type's
+    constraints are in its TypedDict only as a check that it has some."""
     assert run_codegen(repo, "generate").returncode == 0
 
     def rebuilt(change: Callable[[dict[str, Any]], None]) -> list[str]:
@@ -242,6 +243,9 @@ def test_a_schema_edit_rebuilds_only_its_family(repo: Path) -> None:
     def constrain(doc: dict[str, Any]) -> None:
         doc["$defs"]["ToolInfo"]["properties"]["name"]["maxLength"] = 64
 
+    def tighten(doc: dict[str, Any]) -> None:
+        doc["$defs"]["ToolInfo"]["properties"]["name"]["maxLength"] = 32
+
     def reorder(doc: dict[str, Any]) -> None:
         properties = doc["$defs"]["ToolInfo"]["properties"]
         doc["$defs"]["ToolInfo"]["properties"] = dict(reversed(properties.items()))
@@ -250,12 +254,45 @@ def test_a_schema_edit_rebuilds_only_its_family(repo: Path) -> None:
     # no generator run (datamodel-codegen, json-schema-to-typescript), no validator compiled, no
     # verdict checked again
     assert rebuilt(describe) == unchanged
-    generators = ["dcg-docent", "js-docent", "json2ts-docent"]
-    assert rebuilt(constrain) == sorted([*unchanged, *generators, "validated-docent"])
+    validators = ["dcg-models-docent", "js-docent", "validated-docent"]
+    # the type's first constraint gives its TypedDict a check of the schema
+    assert rebuilt(constrain) == sorted([*unchanged, *validators, "dcg-typeddicts-docent"])
+    # a bound is in the models and the validators, in the TypedDicts' and the declarations' input
+    # only as a statement in a description, which is a placeholder there
+    assert rebuilt(tighten) == sorted([*unchanged, *validators])
     # the order of properties is the order ajv checks them in: new validators, the same verdicts
+    generators = ["dcg-models-docent", "dcg-typeddicts-docent", "js-docent", "json2ts-docent"]
     assert rebuilt(reorder) == sorted([*unchanged, *generators])
     assert "maxLength" in (repo / "npm" / "esm" / "validators" / "docent.js").read_text(encoding="utf-8")
     assert build(repo, Cache(repo / CACHE_DIR)) == build(repo, None) == read_tree(repo)
+
+
+def test_the_declarations_are_the_same_with_the_keywords_json2ts_never_reads_left_out(
+    repo: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The keywords left out of json-schema-to-typescript's input (so that a bound tightened compiles
+    no declaration) change nothing it writes: a schema with every one of them builds the same tree
+    with them given to the tool."""
+    import codegen.typescript
+
+    def change(doc: dict[str, Any]) -> None:
+        info = doc["$defs"]["ToolInfo"]
+        info["minProperties"], info["maxProperties"] = 1, 9
+        props = info["properties"]
+        props["name"].update(minLength=1, maxLength=64, pattern="^[a-z_]")
+        props["created"] = {"description": "When.", "type": "string", "format": "date-time"}
+        props["weight"] = {
+            "description": "How much.", "type": "number", "minimum": 0, "maximum": 10, "exclusiveMinimum": -1, "exclusiveMaximum": 11,
+            "multipleOf": 0.5,
+        }  # fmt: skip
+        props["tags"] = {"description": "Tags.", "type": "array", "items": {"type": "string"}, "uniqueItems": True}
+
+    edit_schema(repo, "tool.json", change)
+    dropped = codegen.typescript._NOT_READ_BY_JSON2TS
+    assert all(f'"{key}"' in (repo / "schemas" / "docent" / "tool.json").read_text() for key in dropped)
+    left_out = build(repo, None)
+    monkeypatch.setattr(codegen.typescript, "_NOT_READ_BY_JSON2TS", frozenset())
+    assert left_out == build(repo, None)
 
 
 HOSTILE_DESCRIPTIONS = [
