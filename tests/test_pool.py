@@ -20,6 +20,9 @@ def _square_or_fail(offset: int) -> Any:
             raise ValueError(f"negative: {task}")
         if task in (98, 99):
             os._exit(task - 98)  # a worker that ends on its own, with a status (0 or 1)
+        if task == 97:
+            time.sleep(0.5)  # the tasks sent after this one arrive, unread
+            os._exit(1)
         if task == 7:
             return lambda: None  # a reply that cannot be pickled
         return task * task + offset
@@ -51,6 +54,15 @@ def test_a_worker_that_exits_is_said_to_have_with_its_status() -> None:
     with pool.workers(1, _square_or_fail, 0) as workers:
         workers.send(0, 98)
         with pytest.raises(ChildProcessError, match=r"\(exit status 0\)$"):
+            workers.receive(0)
+
+
+def test_a_worker_that_ends_with_tasks_unread_is_said_to_have_too() -> None:
+    """Its pipe is then reset rather than ended (ConnectionResetError, not EOFError): the same words."""
+    with pool.workers(1, _square_or_fail, 0) as workers:
+        for task in (97, 2, 3):
+            workers.send(0, task)
+        with pytest.raises(ChildProcessError, match=r"\(pid \d+\) ended before its work was done \(exit status 1\)$"):
             workers.receive(0)
 
 

@@ -61,7 +61,7 @@ class Workers:
         """The reply of worker `index` to the oldest task it has not answered yet."""
         try:
             ok, value = self.links[index].recv()
-        except EOFError:
+        except (EOFError, ConnectionResetError):  # reset: it ended with tasks unread in its pipe
             raise ChildProcessError(_death(self.processes[index])) from None
         if not ok:
             raise value
