@@ -307,6 +307,11 @@ def _dispatch(parser: argparse.ArgumentParser, args: argparse.Namespace) -> int:
 
 def main(argv: list[str] | None = None) -> int:
     """Entry point of the `chatschema` console script and of `python -m chatschema`."""
+    if sys.stderr is None:  # started with standard error closed (`2>&-`): what goes there is dropped
+        sys.stderr = open(os.devnull, "w", encoding="utf-8", errors="backslashreplace")
+    if sys.stdout is None:  # started with standard output closed (`>&-`): no command can say its result
+        sys.stderr.write("chatschema: standard output is closed\n")
+        return USAGE_ERROR
     parser = _parser()
     args = parser.parse_args(argv)
     try:

@@ -146,6 +146,32 @@ def test_bare_chatschema_prints_its_help() -> None:
     assert proc.stdout.startswith("usage: chatschema") and "validate" in proc.stdout
 
 
+@pytest.mark.parametrize(
+    ("arguments", "closed", "status", "says"),
+    [
+        (["validate", "-s", "swarm/ISwarmMessage", "VALID"], ">&-", 2, "chatschema: standard output is closed\n"),
+        (["schemas"], ">&-", 2, "chatschema: standard output is closed\n"),
+        (["validate", "-s", "swarm/ISwarmMessage", "VALID"], "2>&-", 0, ""),
+        (["validate", "-s", "swarm/ISwarmMessage", "--quiet", "VALID"], "2>&-", 0, ""),
+        (["validate", "-s", "swarm/Nope", "VALID"], "2>&-", 2, ""),
+    ],
+)
+def test_a_closed_standard_output_or_error_gives_a_line_and_the_command_s_status(
+    arguments: list[str], closed: str, status: int, says: str
+) -> None:
+    """Started with stdout closed, a command says so in one line (no traceback) and exits 2; with
+    stderr closed, it runs and exits as it would have (a traceback's 1 used to stand in for 0 or 2)."""
+    valid = ROOT / "schemas" / "swarm" / "examples" / "ISwarmMessage" / "valid" / "a4_tool_output.json"
+    words = " ".join(str(valid) if a == "VALID" else a for a in arguments)
+    proc = subprocess.run(
+        ["sh", "-c", f'"$0" -m chatschema {words} {closed}', sys.executable],
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert (proc.returncode, proc.stderr if closed == ">&-" else "") == (status, says)
+
+
 def test_a_directory_is_refused_with_a_glob_that_works(tmp_path: Path) -> None:
     proc = chatschema("validate", "--schema", "auto", f"{tmp_path}/")
     assert proc.returncode == 2
