@@ -200,6 +200,19 @@ def test_an_input_of_exactly_the_bound_is_read(inputs: Path) -> None:
     assert done.returncode == 0, done.stderr
 
 
+def test_a_byte_order_mark_at_the_start_is_skipped_from_a_file_and_from_stdin(inputs: Path) -> None:
+    """As validate skips it: every input form, named or from stdin (where the form is told from the
+    text, which the mark would hide), and the bound counts the input without it."""
+    bom = b"\xef\xbb\xbf"
+    for name in ("stream.sse", "response.json", "messages.jsonl"):
+        data = (inputs / name).read_bytes()
+        (inputs / f"bom-{name}").write_bytes(bom + data)
+        done = _run("--from", "letta", "--max-bytes", str(len(data)), "--name", "n", "-q", f"bom-{name}", cwd=inputs)
+        assert done.returncode == 0, done.stderr
+        piped = _run("--from", "letta", "--name", "n", "-q", "-", stdin=bom + data, cwd=inputs)
+        assert (piped.returncode, piped.stdout) == (0, done.stdout), piped.stderr
+
+
 @pytest.mark.parametrize(
     ("chosen", "path", "data", "form"),
     [

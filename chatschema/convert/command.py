@@ -4,6 +4,7 @@ agent runs, one JSON line per input, as each input is converted."""
 from __future__ import annotations
 
 import argparse
+import codecs
 import json
 import os
 import time
@@ -164,11 +165,13 @@ class _InputError(Exception):
 
 
 def _read(stdin: BinaryIO | None, path: str, limit: int) -> bytes:
+    """The input's bytes, without a byte order mark at its very start (skipped, as validate does)."""
     if stdin is not None:
-        data = _read_up_to(stdin, limit + 1)
+        data = _read_up_to(stdin, limit + len(codecs.BOM_UTF8) + 1)
     else:
         with open(path, "rb") as file:
-            data = _read_up_to(file, limit + 1)
+            data = _read_up_to(file, limit + len(codecs.BOM_UTF8) + 1)
+    data = data.removeprefix(codecs.BOM_UTF8)
     if len(data) > limit:
         raise _InputError(f": larger than --max-bytes ({limit:,} bytes)")
     return data
