@@ -31,6 +31,9 @@ from chatschema.validate.stop import exit_status, sigterm_raises
 MAX_BYTES = 16 * 1024 * 1024
 MAX_BYTES_LIMIT = 2**31 - 1  # a message is held whole in memory: 2 GiB is past any chat message
 USAGE_ERROR = 2
+# The output's reader stopped reading (`| head`): 128 + SIGPIPE, as for a command that signal ends; 1
+# would say a message was invalid.
+READER_GONE = 141
 
 EPILOG = """\
 input: with --each, every input ('-' for stdin included) is a top-level array of messages, read
@@ -58,8 +61,8 @@ message, 2 usage error.
 
 MAIN_EPILOG = """\
 exit status (every command): 0 success, every message valid; 1 an invalid or malformed message;
-2 usage error (unknown schema or family, missing file, bad option).
-Output is never coloured.
+2 usage error (unknown schema or family, missing file, bad option); 130 or 143 stopped by Ctrl-C
+or SIGTERM; 141 the output's reader stopped reading (`| head`). Output is never coloured.
 """
 
 
@@ -320,7 +323,7 @@ def main(argv: list[str] | None = None) -> int:
     except BrokenPipeError:  # e.g. piped into `head`
         with suppress(OSError):
             sys.stdout.close()
-        return 1
+        return READER_GONE
     except OSError as exc:  # writing failed (a full disk, /dev/full); each command reports what it cannot read
         with suppress(OSError):
             sys.stdout.close()  # not flushed again at exit, which would print a traceback

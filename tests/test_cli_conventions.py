@@ -172,6 +172,19 @@ def test_a_closed_standard_output_or_error_gives_a_line_and_the_command_s_status
     assert (proc.returncode, proc.stderr if closed == ">&-" else "") == (status, says)
 
 
+def test_a_reader_that_stops_reading_ends_the_command_quietly_with_141(tmp_path: Path) -> None:
+    """`chatschema validate ... | head`: no traceback, and not 1, which says a message was invalid."""
+    lines = tmp_path / "bad.jsonl"
+    lines.write_text('{"role": "bot", "content": "x"}\n' * 20_000)  # far more output than a pipe holds
+    command = [sys.executable, "-m", "chatschema", "validate", "-s", "docent/ChatMessage", str(lines)]
+    proc = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    assert proc.stdout is not None and proc.stderr is not None
+    assert proc.stdout.readline().startswith(str(lines).encode())
+    proc.stdout.close()
+    errors = proc.stderr.read()
+    assert (proc.wait(timeout=120), errors) == (141, b"")
+
+
 def test_a_directory_is_refused_with_a_glob_that_works(tmp_path: Path) -> None:
     proc = chatschema("validate", "--schema", "auto", f"{tmp_path}/")
     assert proc.returncode == 2
