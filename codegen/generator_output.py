@@ -4,10 +4,10 @@ was, descriptions aside (codegen/descriptions.py).
 The generator reads each family's views with their descriptions replaced by placeholders, so its
 output, cached per run as `dcg-models-<family>` and `dcg-typeddicts-<family>`, is keyed by everything
 that run depends on except the descriptions, which are written back afterwards. The TypedDicts'
-view holds no constraint (codegen/native.py), so an edit of what is valid that leaves the
-family's descriptions where they were runs the models' generator alone. A family whose output holds a placeholder where the generator's
-writing is not known runs again on the real text; either way the result is what the generator
-writes from the real text.
+view holds no constraint (codegen/native.py), only whether a type has one (its check of the
+schema): tightening a bound runs the models' generator alone. A family whose output holds a
+placeholder where the generator's writing is not known runs again on the real text; either way
+the result is what the generator writes from the real text.
 """
 
 from __future__ import annotations
