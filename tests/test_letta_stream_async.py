@@ -137,6 +137,8 @@ def test_the_sync_reader_takes_what_the_async_one_takes_and_nothing_else() -> No
     # bytes that end inside a character, then text: not UTF-8, never the text moved before the character
     assert inputs["sync, text inside a character"] == "StreamError: event 0: the body is not UTF-8"
     assert inputs["sync, empty text inside a character"] == ["é"]
+    # an empty text between changes nothing (it once let the text go first: "Xé")
+    assert inputs["sync, empty text, then text inside a character"] == inputs["sync, text inside a character"]
 
 
 def test_bytes_that_are_not_utf8_are_the_sync_readers_error() -> None:

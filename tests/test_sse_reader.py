@@ -56,6 +56,17 @@ def test_a_body_cut_inside_a_character_is_not_utf8() -> None:
         list(iter_sse_events([b"data: \xe2\x82"]))
 
 
+@pytest.mark.parametrize("between", [[], [""], ["", ""]])
+def test_text_after_bytes_cut_inside_a_character_is_an_error_before_its_events(between: list[str]) -> None:
+    """Bytes then text (a body read in two ways): the unfinished character is refused where the text
+    comes, before an event of it is given, also across empty text chunks (which once let the text go
+    first, the cut character dropped from its event, and raised only at the end)."""
+    given: list[str] = []
+    with pytest.raises(UnicodeDecodeError):
+        given.extend(e.data for e in iter_sse_events([b"data: \xe2\x82", *between, "\n\ndata: y\n\n"]))
+    assert given == []
+
+
 @pytest.mark.parametrize("first", ["\n", "\r", "\r\n"])
 def test_a_chunk_may_start_with_the_line_end_of_the_line_before(first: str) -> None:
     for rest in ("data: b\r\n\r\n", "data: b\n\n", "data: b\r\r"):

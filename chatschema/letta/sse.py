@@ -63,13 +63,15 @@ class SseParser:
         if isinstance(chunk, bytes):
             self._bytes = True
             text = self._decoder.decode(chunk)
-        else:
-            if self._bytes and chunk:
+        elif chunk:  # an empty text changes nothing: the bytes before it may still end inside a character
+            if self._bytes:
                 # bytes that ended inside a character are not UTF-8: raised here, where the decoder
                 # would otherwise hold them and let this text go first
                 self._decoder.decode(b"", final=True)
             self._bytes = False
             text = chunk
+        else:
+            return []
         if not text:  # an empty chunk (or the start of a UTF-8 character): a CR before it still pairs with an LF after
             return []
         if not self._started:

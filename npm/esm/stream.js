@@ -60,9 +60,11 @@ class SseParser {
     let text;
     if (typeof chunk === "string") {
       // bytes that ended inside a character are not UTF-8: the decoder, fatal, throws on them here,
-      // where it would otherwise hold them and let this text go first
-      if (this.bytes && chunk !== "") this.decoder.decode();
-      this.bytes = false;
+      // where it would otherwise hold them and let this text go first (an empty text changes nothing)
+      if (chunk !== "") {
+        if (this.bytes) this.decoder.decode();
+        this.bytes = false;
+      }
       text = chunk;
     } else {
       this.bytes = true;

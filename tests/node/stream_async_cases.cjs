@@ -181,6 +181,9 @@ function mixedCases(stream) {
     "sync, a Uint16Array chunk": thrown(() => stream.reassembleSse([new Uint16Array(2)])),
     "sync, text inside a character": content(run(stream, [body.slice(0, at + 1), "X", body.slice(at + 1)], {})),
     "sync, empty text inside a character": content(run(stream, [body.slice(0, at + 1), "", body.slice(at + 1)], {})),
+    "sync, empty text, then text inside a character": content(
+      run(stream, [body.slice(0, at + 1), "", "X", body.slice(at + 1)], {}),
+    ),
   };
 }
 
