@@ -454,10 +454,11 @@ def _plain_delta(value: Any) -> bool:
 
 
 def _typed_keys(skeleton: dict[str, Any]) -> list[tuple[str, type]]:
-    """The keys of a skeleton whose value could equal one of another JSON type (true == 1 == 1.0):
-    a string or null equals only its own kind, so for those equality settles the type too. Nested
-    values are unknown keys to the schema, free to be anything."""
-    return [(k, type(v)) for k, v in skeleton.items() if v is not None and type(v) is not str]
+    """The keys of a skeleton whose value must be of the same exact type in a later fragment for
+    equality to vouch for it: a value can equal one of another JSON type (true == 1 == 1.0), and a
+    subclass can say it equals anything. Only null is its own proof. Nested values are unknown keys
+    to the schema, free to be anything."""
+    return [(k, type(v)) for k, v in skeleton.items() if v is not None]
 
 
 def _integral_seq(data: dict[str, Any]) -> dict[str, Any]:
