@@ -183,13 +183,17 @@ def test_a_fragment_whose_date_only_compares_equal_to_a_datetime_is_refused() ->
         reassemble([first, second, STOP])
 
 
-def test_a_fragment_whose_string_says_it_equals_the_first_one_s_is_still_checked() -> None:
-    """A `str` subclass that claims equality with anything does not vouch for itself: its value is
-    checked, here an invalid date-time, as it is when the fragment comes alone."""
+def test_a_fragment_whose_strings_say_they_equal_the_first_one_s_is_still_checked() -> None:
+    """A `str` subclass that claims equality with anything does not vouch for itself: the fragment
+    is checked, here its invalid date-time found, as when it comes alone. So it is when every string
+    of the fragment is one."""
     first = frame("assistant_message", "a-1", None, content="x")
-    second = {**first, "content": "y", "date": _EqualToAll("not a date")}
+    with_date = {**first, "content": "y", "date": _EqualToAll("not a date")}
+    all_claim = {k: _EqualToAll(v) if type(v) is str else v for k, v in with_date.items()}
+    all_claim["content"] = "y"
     expected = r"not a valid letta/LettaStreamingResponse at \$\.date: Value error, 'not a date' is not an RFC 3339"
-    with pytest.raises(StreamError, match=r"^frame 0: " + expected):
-        reassemble([second, STOP])
-    with pytest.raises(StreamError, match=r"^frame 1: " + expected):
-        reassemble([first, second, STOP])
+    for second in (with_date, all_claim):
+        with pytest.raises(StreamError, match=r"^frame 0: " + expected):
+            reassemble([second, STOP])
+        with pytest.raises(StreamError, match=r"^frame 1: " + expected):
+            reassemble([first, second, STOP])
