@@ -211,6 +211,12 @@ def test_a_byte_order_mark_at_the_start_is_skipped_from_a_file_and_from_stdin(in
         assert done.returncode == 0, done.stderr
         piped = _run("--from", "letta", "--name", "n", "-q", "-", stdin=bom + data, cwd=inputs)
         assert (piped.returncode, piped.stdout) == (0, done.stdout), piped.stderr
+        short = len(data) - 1  # the mark is not counted, the rest is: one byte too many
+        refused = f"larger than --max-bytes ({short:,} bytes)\n"
+        over = _run("--from", "letta", "--max-bytes", str(short), "-q", f"bom-{name}", cwd=inputs)
+        assert (over.returncode, over.stderr.decode()) == (1, f"chatschema convert: bom-{name}: {refused}")
+        over = _run("--from", "letta", "--max-bytes", str(short), "-q", "-", stdin=bom + data, cwd=inputs)
+        assert (over.returncode, over.stderr.decode()) == (1, f"chatschema convert: <stdin>: {refused}")
 
 
 @pytest.mark.parametrize(

@@ -204,7 +204,7 @@ def _format(chosen: str, path: str, data: bytes) -> str:
     return "sse"
 
 
-def _source(data: bytes, form: str, letta: bool, lenient: bool = False) -> tuple[Any, list[int]]:
+def _source(data: bytes, form: str, letta: bool, lenient: bool) -> tuple[Any, list[int]]:
     """What the converter takes, and for JSONL the line number of each message. A lenient run reads
     a stream's frames of later types too (the converter sets them aside)."""
     unknown: Unknown = "keep" if lenient else "error"
