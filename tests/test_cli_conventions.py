@@ -45,7 +45,9 @@ def test_schemas_family_filter_and_json() -> None:
     proc = chatschema("schemas", "--family", "swarm", "--family", "bridgic")
     assert proc.returncode == 0
     assert proc.stdout.splitlines() == [n for n in schemas.names() if n.split("/")[0] in ("swarm", "bridgic")]
-    records = json.loads(chatschema("schemas", "--format", "json", "--family", "docent").stdout)
+    text = chatschema("schemas", "--format", "json", "--family", "docent").stdout
+    records = json.loads(text)
+    assert text == json.dumps(records, indent=2) + "\n"  # indented for reading, one final newline
     assert [r["name"] for r in records] == [n for n in schemas.names() if n.startswith("docent/")]
     chat = next(r for r in records if r["name"] == "docent/ChatMessage")
     assert chat == {

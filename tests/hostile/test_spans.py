@@ -166,3 +166,18 @@ def test_a_line_of_exactly_max_bytes_is_read_one_more_is_too_large(tmp_path: Pat
     with path.open("rb") as stream:
         chunks = list(read_lines(stream, "in", 12, 1 << 20, path=str(path) if spans else None))
     assert [item for chunk in chunks for item in chunk.messages()] == [fits, reader.TooLarge(13, 12), fits]
+
+
+def test_a_snapshot_reads_as_a_file_does_nothing_when_asked_for_nothing(tmp_path: Path) -> None:
+    """`read(0)` is empty, as for any file, wherever the snapshot is; a negative size reads the rest."""
+    path = tmp_path / "six.bin"
+    path.write_bytes(b"abcdef")
+    with path.open("rb") as stream:
+        snapshot = Snapshot(stream, str(path))
+        assert [snapshot.read(0), snapshot.read(2), snapshot.read(0), snapshot.read(-5), snapshot.read()] == [
+            b"",
+            b"ab",
+            b"",
+            b"cdef",
+            b"",
+        ]
