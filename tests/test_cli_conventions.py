@@ -71,7 +71,9 @@ def test_samples_cover_every_family() -> None:
     found = samples()
     assert {schema.split("/")[0] for schema, _ in found} == set(schemas.families())
     assert [path.name for _, path in found] == list(SAMPLES)
-    listing = chatschema("samples").stdout.splitlines()
+    proc = chatschema("samples")
+    assert (proc.returncode, proc.stderr) == (0, "")
+    listing = proc.stdout.splitlines()
     assert [line.split()[0] for line in listing] == [schema for schema, _ in found]
     assert [line.split()[1] for line in listing] == [str(path) for _, path in found]
 
