@@ -3,9 +3,11 @@
 from __future__ import annotations
 
 import json
+import math
 import re
 import sys
 import warnings
+from collections.abc import Callable
 from datetime import datetime
 from typing import Any, Self
 
@@ -149,9 +151,9 @@ def _count_tag_as_set(self: BaseModel, context: Any, /) -> None:
 _JSON_LEAVES = (str, int, float, bool, type(None))
 
 
-def _jsonable(data: Any) -> Any:
-    """`data` (a Python-mode dump, nested to any depth) with every leaf that is not a JSON value (a
-    date-time field's `datetime`) in the form the model's JSON mode gives it; without recursion."""
+def rebuild(data: Any, leaf: Callable[[Any], Any]) -> Any:
+    """`data` (dicts, lists and tuples nested to any depth) with each other value replaced by
+    `leaf(value)`, tuples by lists; without recursion."""
     root: list[Any] = [None]
     todo: list[tuple[Any, Any, Any]] = [(data, root, 0)]  # (value, container to put it in, key)
     while todo:
@@ -165,13 +167,39 @@ def _jsonable(data: Any) -> Any:
             into[key] = items
             todo.extend((item, items, i) for i, item in enumerate(value))
         else:
-            into[key] = value if isinstance(value, _JSON_LEAVES) else _json_leaf(value)
+            into[key] = leaf(value)
     return root[0]
+
+
+def to_json_value(data: Any) -> Any:
+    """`data` with the models in it dumped by alias as JSON values, as `to_jsonable_python` gives
+    it, at any depth: past the depth pydantic-core serializes, value by value."""
+    try:
+        return to_jsonable_python(data, by_alias=True)
+    except ValueError as exc:  # pydantic-core raises a plain ValueError for depth here
+        if "depth" not in str(exc):
+            raise
+    return rebuild(data, _json_value_of)
+
+
+def _json_value_of(value: Any) -> Any:
+    if isinstance(value, BaseModel):
+        return value.model_dump(mode="json", by_alias=True)  # a chatschema model dumps at any depth
+    return value if isinstance(value, _JSON_LEAVES) else to_jsonable_python(value, by_alias=True)
+
+
+def _jsonable(data: Any) -> Any:
+    """`data` (a Python-mode dump, nested to any depth) with every leaf that is not a JSON value (a
+    date-time field's `datetime`) in the form the model's JSON mode gives it."""
+    return rebuild(data, _json_leaf)
 
 
 def _json_leaf(value: Any) -> Any:
     # A datetime is what `chatschema._types.DateTime`, the one non-JSON type a model holds, dumps as
-    # ISO 8601 text in JSON mode; anything else as Pydantic's JSON mode gives it.
+    # ISO 8601 text in JSON mode; NaN and Infinity are null there; anything else as Pydantic's JSON
+    # mode gives it.
+    if isinstance(value, _JSON_LEAVES):
+        return None if type(value) is float and not math.isfinite(value) else value
     return value.isoformat() if isinstance(value, datetime) else to_jsonable_python(value)
 
 

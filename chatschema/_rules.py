@@ -14,9 +14,10 @@ from functools import partial
 from typing import Any, TypeVar
 
 from pydantic import BaseModel, BeforeValidator, GetCoreSchemaHandler
-from pydantic_core import CoreSchema, core_schema, to_jsonable_python
+from pydantic_core import CoreSchema, core_schema
 
 from chatschema import schemas
+from chatschema._base import to_json_value
 
 T = TypeVar("T")
 
@@ -24,7 +25,7 @@ T = TypeVar("T")
 def conform(data: Any, name: str) -> Any:
     """`data` unchanged if it is valid under the named schema; else ValueError naming the first
     violation (its JSONPath and reason), which Pydantic reports as a validation error."""
-    payload = to_jsonable_python(data, by_alias=True) if _holds_models(data) else data
+    payload = to_json_value(data) if _holds_models(data) else data
     if not schemas.is_valid(payload, name):
         found = schemas.violations(payload, name)
         raise ValueError(f"not a valid {name}: {found[0] if found else 'nesting too deep'}")

@@ -160,3 +160,13 @@ def test_a_schema_file_too_deep_to_parse_is_one_problem(tmp_path: Path) -> None:
     assert [str(p) for p in problems] == [
         "schemas/evo/a.json: /: invalid JSON: nested deeper than 64 levels, too deep to read"
     ]
+
+
+def test_the_shipped_grammar_is_shared_and_cannot_be_reassigned() -> None:
+    """`letta_stream()` is one object that every stream reader follows: assigning to it is refused,
+    so no caller changes the order the readers accept."""
+    grammar = letta_stream()
+    assert letta_stream() is grammar
+    with pytest.raises(AttributeError):
+        grammar.start = "stopped"  # type: ignore[misc]
+    assert letta_stream().start == "open"

@@ -160,6 +160,18 @@ def test_conform_takes_a_payload_deeper_than_the_recursion_limit() -> None:
         conform(_user(content=deep), "letta/UserMessage")
 
 
+def test_conform_takes_a_payload_that_holds_a_model_and_a_value_deeper_than_pydantic_core_dumps() -> None:
+    """Models in a payload are dumped before the check, at any depth: valid stays valid, and a
+    violation is still named, not taken for a failure to dump."""
+    deep: Any = "y"
+    for _ in range(300):
+        deep = [deep]
+    payload = _user(content=[letta.TextContent(text="hi")], extra=deep)
+    assert conform(payload, "letta/UserMessage") is payload
+    with pytest.raises(ValueError, match=r"^not a valid letta/UserMessage: \$\.date: "):
+        conform({**payload, "date": "yesterday"}, "letta/UserMessage")
+
+
 @pytest.mark.parametrize("validator", ["_DispatchValidator", "_VerdictValidator", "_CappedValidator"])
 def test_the_projects_validators_judge_multiple_of_by_that_rule(validator: str) -> None:
     cls = getattr(schemas, validator)
