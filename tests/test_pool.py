@@ -4,9 +4,12 @@ sent, a worker's exception raised where its reply is read, and a worker that end
 from __future__ import annotations
 
 import multiprocessing
+import multiprocessing.util
 import os
 import signal
 import time
+from collections.abc import Callable
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -41,6 +44,28 @@ def test_replies_come_in_the_order_sent_and_an_exception_is_raised_at_its_reply(
         workers.send(0, 3)  # the worker goes on after a task that failed
         assert workers.receive(0) == 10
     assert all(p.exitcode == 0 for p in workers.processes)  # ended by their pipe closing, not a signal
+
+
+def _slow_to_leave(marker: str) -> Callable[[int], int]:
+    """A worker whose exit handler takes a while, then leaves a file behind."""
+
+    def leave() -> None:
+        time.sleep(0.5)
+        Path(f"{marker}.{os.getpid()}").touch()
+
+    multiprocessing.util.Finalize(None, leave, exitpriority=0)
+    return lambda task: task
+
+
+def test_workers_done_with_their_work_leave_as_processes_do_their_exit_handlers_run(tmp_path: Path) -> None:
+    """Done without a stop, each worker is ended by its pipe closing, not by a signal: its exit
+    handlers run to their end, however long they take (within the grace period)."""
+    with pool.workers(2, _slow_to_leave, str(tmp_path / "left")) as workers:
+        workers.send(0, 1)
+        workers.send(1, 2)
+        assert [workers.receive(0), workers.receive(1)] == [1, 2]
+    assert [p.exitcode for p in workers.processes] == [0, 0]
+    assert sorted(path.name for path in tmp_path.iterdir()) == sorted(f"left.{p.pid}" for p in workers.processes)
 
 
 def test_a_worker_that_exits_is_said_to_have_with_its_status() -> None:
