@@ -21,6 +21,8 @@ _DATA = frozenset({"const", "default", "enum", "examples"})
 _NAMED = frozenset({"$defs", "properties", "patternProperties", "dependentSchemas"})
 _LIMIT = frozenset({"minLength", "maxLength", "minItems", "maxItems", "minProperties", "maxProperties"})
 _COMPARISON = {"minimum": ">=", "maximum": "<=", "exclusiveMinimum": ">", "exclusiveMaximum": "<"}
+# jsonschema names the bound that failed; ajv names `contains` for all three, with both bounds.
+_CONTAINS = frozenset({"contains", "minContains", "maxContains"})
 
 
 def escape(token: object) -> str:
@@ -66,6 +68,12 @@ def _walk(node: Any, where: str) -> Iterator[tuple[Any, str]]:
             yield from _walk(value, f"{where}/{key}")
 
 
+def ajv_keyword(error: ValidationError) -> str:
+    """The keyword a violation names, as ajv does: `contains` for a failed `minContains` or `maxContains`."""
+    name = str(error.validator)
+    return "contains" if name in _CONTAINS else name
+
+
 def missing_property(error: ValidationError) -> str | None:
     """The key a `required` error says is missing (jsonschema words it, one error per key)."""
     required = error.validator_value if isinstance(error.validator_value, list) else []
@@ -100,7 +108,7 @@ def params(error: ValidationError) -> dict[str, Any]:
         return {"additionalProperty": extra}
     if keyword == "uniqueItems" and isinstance(instance, list):
         return _duplicate(instance)
-    if keyword == "contains" and isinstance(error.schema, dict):
+    if keyword in _CONTAINS and isinstance(error.schema, dict):
         bounds = {"minContains": error.schema.get("minContains", 1)}
         if "maxContains" in error.schema:
             bounds["maxContains"] = error.schema["maxContains"]

@@ -4,8 +4,8 @@ A family generated from other schemas (or errors of a validator built elsewhere)
 `uniqueItems` and `contains`; their violations carry ajv's params: `{i, j}` for a duplicate, as
 ajv's generic search finds it (the last item equal to an earlier one, then the last such earlier
 one: the pairs below are ajv's for a schema without `items`), and `{minContains[, maxContains]}`
-for `contains` that no item matches, `minContains` 1 when the schema does not say it. Other keywords on an array have
-ajv's `{}`.
+for `contains` (also where too few or too many items match: ajv names `contains`, not the bound),
+`minContains` 1 when the schema does not say it. Other keywords on an array have ajv's `{}`.
 """
 
 from __future__ import annotations
@@ -37,6 +37,19 @@ def _params(schema: dict[str, Any], instance: Any) -> list[tuple[str, dict[str, 
 )
 def test_a_duplicate_is_named_by_the_pair_ajv_names(items: list[Any], pair: dict[str, int]) -> None:
     assert _params({"type": "array", "uniqueItems": True}, items) == [("uniqueItems", pair)]
+
+
+def test_contains_matched_by_too_few_or_too_many_items_is_named_contains_with_its_bounds() -> None:
+    """jsonschema names the bound that failed (`minContains`, `maxContains`); a violation names
+    `contains`, at `#/contains`, with both bounds, as ajv and the npm package do."""
+    bounded = {"type": "array", "contains": {"type": "integer"}, "minContains": 2, "maxContains": 3}
+    for instance in ([1, "a"], [1, 2, 3, 4]):
+        (found,) = schemas.explained(Draft202012Validator(bounded).iter_errors(instance))
+        assert (found.keyword, found.schema_path, found.params) == (
+            "contains",
+            "#/contains",
+            {"minContains": 2, "maxContains": 3},
+        )
 
 
 def test_contains_matched_by_no_item_names_its_bounds_minimum_one_by_default() -> None:

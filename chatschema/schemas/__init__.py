@@ -861,12 +861,13 @@ def json_path(parts: Iterable[Any]) -> str:
 
 
 def _violation(error: ValidationError) -> Violation:
-    keyword = str(error.validator)
+    keyword = _pointers.ajv_keyword(error)
     where = _pointers.pointer(error.absolute_path)
     params = _pointers.params(error)
     if keyword == "required" and isinstance(params.get("missingProperty"), str):
         where += f"/{_pointers.escape(params['missingProperty'])}"  # located at the missing key itself
-    return Violation(json_path(error.absolute_path), _message(error), keyword, where, _schema_path(error), params)
+    schema_path = _schema_path(error, keyword)
+    return Violation(json_path(error.absolute_path), _message(error), keyword, where, schema_path, params)
 
 
 def _schema_path(error: ValidationError, keyword: str | None = None) -> str:
