@@ -78,7 +78,7 @@ class SchemaModel(BaseModel):
                 raise
         indent = kwargs.pop("indent", None)
         ensure_ascii = kwargs.pop("ensure_ascii", False)
-        return _deep_dumps(_jsonable(super().model_dump(mode="python", **kwargs)), indent, ensure_ascii)
+        return deep_json_text(_jsonable(super().model_dump(mode="python", **kwargs)), indent, ensure_ascii)
 
     def model_dump(self, **kwargs: Any) -> dict[str, Any]:
         """Pydantic's `model_dump`; `mode="json"` on a payload deeper than pydantic-core serializes
@@ -153,11 +153,21 @@ _JSON_LEAVES = (str, int, float, bool, type(None))
 
 def rebuild(data: Any, leaf: Callable[[Any], Any]) -> Any:
     """`data` (dicts, lists and tuples nested to any depth) with each other value replaced by
-    `leaf(value)`, tuples by lists; without recursion."""
+    `leaf(value)`, tuples by lists; without recursion. A container inside itself is a ValueError,
+    as pydantic-core says it (else the copy would grow until memory runs out)."""
     root: list[Any] = [None]
     todo: list[tuple[Any, Any, Any]] = [(data, root, 0)]  # (value, container to put it in, key)
+    inside: set[int] = set()  # the containers on the path to the value at hand
     while todo:
         value, into, key = todo.pop()
+        if into is None:  # every item of the container `value` (its id) is done
+            inside.discard(value)
+            continue
+        if isinstance(value, dict | list | tuple):
+            if id(value) in inside:
+                raise ValueError("Circular reference detected (id repeated)")
+            inside.add(id(value))
+            todo.append((id(value), None, None))
         if isinstance(value, dict):
             copy: dict[Any, Any] = dict.fromkeys(value)  # keys in order now, values filled below
             into[key] = copy
@@ -203,7 +213,7 @@ def _json_leaf(value: Any) -> Any:
     return value.isoformat() if isinstance(value, datetime) else to_jsonable_python(value)
 
 
-def _deep_dumps(data: Any, indent: int | None, ensure_ascii: bool) -> str:
+def deep_json_text(data: Any, indent: int | None, ensure_ascii: bool) -> str:
     """JSON text of deeply nested data, with the recursion limit raised for the standard library's encoder."""
     limit = sys.getrecursionlimit()
     sys.setrecursionlimit(max(limit, 4 * 1024 + 1000))

@@ -34,16 +34,17 @@ def conform(data: Any, name: str) -> Any:
 
 def _holds_models(data: Any) -> bool:
     """Whether Python code built `data` from models (a JSON payload holds none); iterative, as a
-    payload may be nested deeper than Python's recursion limit."""
+    payload may be nested deeper than Python's recursion limit, and each container looked in once,
+    as Python code may also have put one inside itself."""
     todo = [data]
+    seen: set[int] = set()
     while todo:
         item = todo.pop()
         if isinstance(item, BaseModel):
             return True
-        if isinstance(item, dict):
-            todo.extend(item.values())
-        elif isinstance(item, list | tuple):
-            todo.extend(item)
+        if isinstance(item, dict | list | tuple) and id(item) not in seen:
+            seen.add(id(item))
+            todo.extend(item.values() if isinstance(item, dict) else item)
     return False
 
 

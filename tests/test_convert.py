@@ -261,8 +261,11 @@ def test_a_letta_response_whose_stop_reason_or_usage_is_invalid_is_refused_or_se
     deep: dict[str, Any] = {}
     for _ in range(5000):
         deep = {"a": deep}
-    with pytest.raises(ConversionError, match=r"^\$\.usage: not a LettaUsageStatistics: Maximum serialization depth"):
-        letta_to_docent({**valid, "usage": deep}, strict=False)  # not JSON data: an error even when lenient
+    with pytest.raises(
+        ConversionError,
+        match=r"^\$\.usage: not a LettaUsageStatistics: nesting too deep: more than 1024 levels; cannot",
+    ):
+        letta_to_docent({**valid, "usage": deep}, strict=False)  # deeper than any reader: an error even when lenient
     with pytest.raises(
         ConversionError, match=r"^\$\.usage: not a LettaUsageStatistics: .* cannot be set aside: integer"
     ):
@@ -555,3 +558,20 @@ def test_a_message_nested_too_deep_for_any_reader_is_refused_with_its_place() ->
     message = _message("user_message", "m-1", content="hi", extra=deep)
     with pytest.raises(ConversionError, match=r"^message 0: \$: not a Letta message: "):
         letta_to_docent([message])
+
+
+def test_a_message_nested_deeper_than_pydantic_core_dumps_converts_and_comes_back() -> None:
+    # 254 levels is as deep as pydantic-core serializes; the readers take JSON to 1024 levels.
+    deep: dict[str, Any] = {}
+    for _ in range(600):
+        deep = {"a": deep}
+    event = _message("event_message", "m-9", event_type="compaction", event_data={"before": deep})
+    conversation = [*CONVERSATION[:4], event, *CONVERSATION[4:]]
+    run = letta_to_docent(conversation)
+    assert docent_to_letta(run) == docent_to_letta(_checked(run)) == conversation
+    call = {"block_type": "tool_call", "id": "t1", "name": "f", "arguments": {"x": deep}}
+    dumped = _checked(bridgic_to_docent([{"role": "assistant", "blocks": [call], "extras": {}}]))
+    assert dumped["transcripts"][0]["messages"][0]["tool_calls"][0]["arguments"] == {"x": deep}
+    wrong = {"role": "assistant", "blocks": [{**call, "id": 7}], "extras": {}}
+    aside = _checked(bridgic_to_docent([wrong], strict=False))["metadata"]["chatschema"]["set_aside"]
+    assert [(a["index"], a["value"]) for a in aside] == [(0, wrong)]

@@ -359,3 +359,21 @@ def test_output_that_cannot_be_written_is_one_line_and_exit_2(inputs: Path, comm
         )
     assert done.returncode == 2
     assert done.stderr.decode() == f"chatschema {command_line[0]}: [Errno 28] No space left on device\n"
+
+
+def test_a_message_as_deep_as_the_readers_take_is_converted_and_written(inputs: Path) -> None:
+    # 1000 levels in the arguments: past the 254 pydantic-core serializes and the standard library's
+    # default recursion limit; the run around them is still within the 1024 levels validate reads.
+    deep = '{"a":' * 1000 + "{}" + "}" * 1000
+    call = f'{{"block_type":"tool_call","id":"t1","name":"f","arguments":{{"x":{deep}}}}}'
+    (inputs / "deep.jsonl").write_text(f'{{"role":"assistant","blocks":[{call}],"extras":{{}}}}\n')
+    done = _run("--from", "bridgic", "-o", "run.jsonl", "deep.jsonl", cwd=inputs)
+    assert done.returncode == 0 and re.fullmatch(SUMMARY % (1, 1, 0, 1, 0), done.stderr.decode()), done.stderr
+    assert f'"arguments":{{"x":{deep}}}' in (inputs / "run.jsonl").read_text()
+    checked = subprocess.run(
+        [sys.executable, "-m", "chatschema", "validate", "--schema", "docent/AgentRun", "run.jsonl"],
+        capture_output=True,
+        cwd=inputs,
+        timeout=120,
+    )
+    assert checked.returncode == 0, checked.stdout

@@ -12,7 +12,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 from typing import Any
 
-from pydantic_core import to_jsonable_python
+from chatschema._base import to_json_value
 
 from .errors import ConversionError
 
@@ -20,7 +20,7 @@ from .errors import ConversionError
 def docent_to_letta(run: Any) -> list[dict[str, Any]]:
     """The Letta messages of the first transcript of `run` (an AgentRun model or its JSON), which
     `letta_to_docent` made; a Docent message without Letta metadata is refused (ConversionError)."""
-    data = to_jsonable_python(run, by_alias=True)
+    data = to_json_value(run)
     transcript = data["transcripts"][0]
     placed: dict[int, dict[str, Any]] = {}
     for event in (transcript["metadata"].get("letta") or {}).get("events", []):

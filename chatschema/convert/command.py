@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import argparse
 import codecs
-import json
 import os
 import time
 from collections.abc import Callable
@@ -13,6 +12,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, BinaryIO, TextIO
 
+from chatschema._base import deep_json_text
 from chatschema.jsontext import MAX_DEPTH, Malformed, loader, parse
 from chatschema.unknown import Unknown
 
@@ -92,7 +92,7 @@ def convert(args: argparse.Namespace, stdin: BinaryIO, out: TextIO, err: TextIO)
                 tally.converted += 1
                 tally.messages += sum(len(t.messages) for t in run.transcripts)
                 tally.set_aside += len(run.metadata.get("chatschema", {}).get("set_aside", []))
-                target.write(json.dumps(run.model_dump(mode="json"), ensure_ascii=False, separators=(",", ":")) + "\n")
+                target.write(deep_json_text(run.model_dump(mode="json"), None, False) + "\n")
                 target.flush()
             if progress:
                 err.write(f"\rchatschema convert: {tally.read} of {len(args.paths)} inputs")

@@ -8,9 +8,9 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from pydantic import ValidationError
-from pydantic_core import to_jsonable_python
 
 from chatschema import schemas
+from chatschema._base import to_json_value
 from chatschema.docent import AgentRun
 from chatschema.jsontext import refused
 
@@ -47,7 +47,7 @@ class Conversion:
         messages: list[dict[str, Any] | None] = []
         for index, given in enumerate(raw):
             try:
-                messages.append(to_jsonable_python(given, by_alias=True))
+                messages.append(to_json_value(given))
             except ValueError as exc:  # not JSON data: too deep, circular, or of a type JSON has not
                 raise ConversionError(index, "$", f"not a {kind}: {exc}") from None
         for index, message in enumerate(messages):
@@ -63,7 +63,7 @@ class Conversion:
         if it is valid under `schema`; an invalid one is an error when strict, else set aside (None)."""
         kind = schema.split("/")[-1]
         try:
-            value = to_jsonable_python(given, by_alias=True)
+            value = to_json_value(given)
         except ValueError as exc:  # not JSON data (as for messages, an error even when lenient)
             raise ConversionError(None, where, f"not a {kind}: {exc}") from None
         if schemas.is_valid(value, schema):

@@ -8,6 +8,10 @@ from typing import Any
 import pytest
 
 from chatschema import schemas
+from chatschema._base import rebuild
+from chatschema._rules import conform
+from chatschema.bridgic import TextBlock
+from chatschema.convert import ConversionError, bridgic_to_docent
 from chatschema.docent import parse_chat_message_json
 from chatschema.jsontext import MAX_DEPTH, stdlib_loads
 
@@ -151,3 +155,61 @@ def test_a_part_shared_under_many_keys_is_walked_once_per_depth_not_once_per_pat
     assert [v.keyword for v in schemas.violations({"role": "user", "content": too_deep}, "docent/ChatMessage")] == [
         "maxDepth"
     ]
+
+
+def _cycle_below(levels: int) -> tuple[dict[str, Any], dict[str, Any]]:
+    """A dict `levels` deep whose innermost dict holds a list holding the outermost: (outer, inner)."""
+    outer: dict[str, Any] = {}
+    inner = outer
+    for _ in range(levels):
+        inner["a"] = {}
+        inner = inner["a"]
+    inner["loop"] = [outer]
+    return outer, inner
+
+
+def test_a_cycle_deeper_than_pydantic_core_dumps_is_refused_not_copied_forever() -> None:
+    outer, inner = _cycle_below(300)
+    inner["leaf"] = "x"
+    seen: list[str] = []
+
+    def leaf(value: Any) -> Any:
+        assert len(seen) < 10, "the copy went round the cycle"
+        seen.append(value)
+        return value
+
+    with pytest.raises(ValueError, match=r"^Circular reference detected \(id repeated\)$"):
+        rebuild(outer, leaf)
+    shared = {"x": 1}
+    assert rebuild({"a": shared, "b": [shared, (shared,)]}, leaf) == {"a": shared, "b": [shared, [shared]]}
+
+
+def test_converting_or_conforming_a_deep_cycle_is_one_error() -> None:
+    outer, _ = _cycle_below(300)
+    call = {"block_type": "tool_call", "id": "t1", "name": "f", "arguments": outer}
+    message = {"role": "assistant", "blocks": [call], "extras": {}}
+    for strict in (True, False):
+        with pytest.raises(ConversionError, match=r"^message 0: \$: not a bridgic message: Circular reference"):
+            bridgic_to_docent([message], strict=strict)
+    held = {"role": "user", "blocks": [TextBlock(text="hi")], "extras": outer}
+    with pytest.raises(ValueError, match=r"^Circular reference detected"):
+        conform(held, "bridgic/Message")
+
+
+class _CountedDict(dict[str, Any]):
+    """A dict that fails a test when its values are listed more than a few times."""
+
+    listed = 0
+
+    def values(self) -> Any:
+        _CountedDict.listed += 1
+        assert _CountedDict.listed < 10, "the walk went round the cycle"
+        return super().values()
+
+
+def test_conform_looks_in_each_container_of_a_cycle_once() -> None:
+    outer, inner = _cycle_below(300)
+    inner["counted"] = _CountedDict(loop=outer)
+    payload = {"role": "user", "blocks": [{"block_type": "text", "text": "hi"}], "extras": outer}
+    with pytest.raises(ValueError, match=r"^not a valid bridgic/Message: \$: nesting too deep: more than 1024 levels$"):
+        conform(payload, "bridgic/Message")
