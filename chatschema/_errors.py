@@ -29,7 +29,9 @@ def short_tag(tag: str) -> str:
 
 def bounded(exc: ValidationError) -> ValidationError:
     """`exc` itself, or, if it quotes a tag longer than `TAG_LIMIT`, the same errors (types,
-    locations, inputs and contexts) with that tag shortened by `short_tag`."""
+    locations, inputs and contexts) with that tag shortened by `short_tag`. A custom error whose
+    message holds one of its own placeholders as text (`{name}`) keeps its message, without its
+    context: Pydantic would fill that text in a second time."""
     errors = exc.errors(include_url=False)
     if not any(_long_tag(error) for error in errors):
         return exc
@@ -61,6 +63,8 @@ def _details(error: Any) -> InitErrorDetails:
     kind: Any = error["type"]
     if kind not in _known_types():  # a custom error: rebuilt from its rendered message
         kind = PydanticCustomError(kind, error["msg"], context or None)
+        if kind.message() != error["msg"]:  # its text quotes a placeholder: kept, without the context
+            kind, context = PydanticCustomError(kind.type, error["msg"]), {}
     details = InitErrorDetails(type=kind, loc=error["loc"], input=error["input"])
     if context:
         details["ctx"] = context

@@ -53,8 +53,9 @@ class _Checked(TranscriptBackfillMessage):
     def _refuse(cls, value: str) -> str:
         if value == "plain":
             raise PydanticCustomError("session_plain", "session refused")
+        # `session` is filled in last: a session named "{state}" is quoted as such, not as "closed"
         raise PydanticCustomError(
-            "session_closed", "session {session} is {state}", {"session": value, "state": "closed"}
+            "session_closed", "session {session} is {state}", {"state": "closed", "session": value}
         )
 
 
@@ -68,11 +69,14 @@ def _custom(session: str, tag: str) -> dict[str, Any]:
     return dict(error)
 
 
-@pytest.mark.parametrize("session", ["s1", "plain"])
+@pytest.mark.parametrize("session", ["s1", "plain", "{state}"])
 def test_a_custom_error_keeps_its_message_and_context_when_a_long_tag_is_shortened(session: str) -> None:
     before = _custom(session, "nope")
     after = _custom(session, "x" * 100)
     assert (after["type"], after["loc"], after["msg"]) == (before["type"], before["loc"], before["msg"])
+    if session == "{state}":  # its text, not filled in a second time; Pydantic could not keep both
+        assert after["msg"] == "session {state} is closed" and "ctx" not in after
+        return
     assert after.get("ctx") == before.get("ctx")
     assert ("ctx" in after) == ("ctx" in before)
     if session == "s1":
