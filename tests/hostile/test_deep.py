@@ -10,7 +10,7 @@ import pytest
 from chatschema import schemas
 from chatschema._base import rebuild
 from chatschema._rules import conform
-from chatschema.bridgic import TextBlock
+from chatschema.bridgic import Message, TextBlock
 from chatschema.convert import ConversionError, bridgic_to_docent
 from chatschema.docent import parse_chat_message_json
 from chatschema.jsontext import MAX_DEPTH, stdlib_loads
@@ -184,7 +184,7 @@ def test_a_cycle_deeper_than_pydantic_core_dumps_is_refused_not_copied_forever()
     assert rebuild({"a": shared, "b": [shared, (shared,)]}, leaf) == {"a": shared, "b": [shared, [shared]]}
 
 
-def test_converting_or_conforming_a_deep_cycle_is_one_error() -> None:
+def test_converting_conforming_or_dumping_a_deep_cycle_is_one_error() -> None:
     outer, _ = _cycle_below(300)
     call = {"block_type": "tool_call", "id": "t1", "name": "f", "arguments": outer}
     message = {"role": "assistant", "blocks": [call], "extras": {}}
@@ -194,6 +194,10 @@ def test_converting_or_conforming_a_deep_cycle_is_one_error() -> None:
     held = {"role": "user", "blocks": [TextBlock(text="hi")], "extras": outer}
     with pytest.raises(ValueError, match=r"^Circular reference detected"):
         conform(held, "bridgic/Message")
+    model = Message.model_validate({**held, "blocks": [{"block_type": "text", "text": "hi"}]})  # Any takes it
+    for dump in (model.model_dump_json, lambda: model.model_dump(mode="json")):
+        with pytest.raises(ValueError, match=r"^Circular reference detected"):
+            dump()
 
 
 class _CountedDict(dict[str, Any]):
