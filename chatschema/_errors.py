@@ -38,7 +38,13 @@ def bounded(exc: ValidationError) -> ValidationError:
     from pydantic import ValidationError
 
     details = [_details(error) for error in errors]
-    return ValidationError.from_exception_data(exc.title, details)
+    shorter = ValidationError.from_exception_data(exc.title, details)
+    # Pydantic words some errors of JSON input its own way ("a valid array", not "a valid list"),
+    # and the error does not say which input it had: the wording that renders every kept message.
+    rendered = shorter.errors(include_url=False)
+    if any(e["msg"] != r["msg"] for e, r in zip(errors, rendered, strict=True) if not _long_tag(e)):
+        shorter = ValidationError.from_exception_data(exc.title, details, input_type="json")
+    return shorter
 
 
 def raise_bounded(exc: ValidationError) -> NoReturn:

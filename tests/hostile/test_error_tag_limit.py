@@ -8,6 +8,7 @@ raises (a custom error type) keeps its message and its context, and has none if 
 
 from __future__ import annotations
 
+import json
 from collections.abc import Callable
 from typing import Any
 
@@ -16,6 +17,7 @@ from pydantic import TypeAdapter, ValidationError, field_validator
 from pydantic_core import PydanticCustomError
 
 from chatschema._errors import bounded
+from chatschema.docent import AgentRun
 from chatschema.letta import LettaMessage, TranscriptBackfillMessage, parse_letta_message
 
 
@@ -82,3 +84,26 @@ def test_a_custom_error_keeps_its_message_and_context_when_a_long_tag_is_shorten
     if session == "s1":
         assert after["msg"] == "session s1 is closed"
         assert after["ctx"] == {"session": "s1", "state": "closed"}
+
+
+def _run(tag: str) -> dict[str, Any]:
+    # one message with an unknown role, one whose content is neither a string nor a list
+    return {"transcripts": [{"messages": [{"role": tag, "content": "a"}, {"role": "user", "content": 5}]}]}
+
+
+@pytest.mark.parametrize(
+    ("entry", "words"),
+    [
+        (lambda run: AgentRun.model_validate(run), "list"),
+        (lambda run: AgentRun(**run), "list"),
+        (lambda run: AgentRun.model_validate_json(json.dumps(run)), "array"),
+        (lambda run: AgentRun.model_validate_json(json.dumps(run).encode()), "array"),
+    ],
+    ids=["model_validate", "constructor", "model_validate_json", "model_validate_json-bytes"],
+)
+def test_the_other_errors_keep_their_words_json_input_s_too(entry: Callable[[dict[str, Any]], Any], words: str) -> None:
+    short = _error(lambda: entry(_run("x"))).errors()
+    long = _error(lambda: entry(_run("x" * 100))).errors()
+    assert [e["type"] for e in long] == [e["type"] for e in short]
+    assert [e["msg"] for e in long[1:]] == [e["msg"] for e in short[1:]]
+    assert long[-1]["msg"] == f"Input should be a valid {words}"  # Pydantic's words for JSON input differ
