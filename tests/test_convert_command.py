@@ -361,13 +361,21 @@ def test_output_that_cannot_be_written_is_one_line_and_exit_2(inputs: Path, comm
     assert done.stderr.decode() == f"chatschema {command_line[0]}: [Errno 28] No space left on device\n"
 
 
-def test_a_message_as_deep_as_the_readers_take_is_converted_and_written(inputs: Path) -> None:
-    # 1000 levels in the arguments: past the 254 pydantic-core serializes and the standard library's
-    # default recursion limit; the run around them is still within the 1024 levels validate reads.
-    deep = '{"a":' * 1000 + "{}" + "}" * 1000
+@pytest.mark.parametrize("levels", [1000, 1015, 1016])
+def test_a_message_as_deep_as_the_readers_take_is_converted_unless_its_run_is_deeper(inputs: Path, levels: int) -> None:
+    # Past the 254 levels pydantic-core serializes and the standard library's default recursion
+    # limit. A message is read to 1024 levels; the run nests the arguments 4 levels deeper than the
+    # message does, so 1015 levels in them make a run of exactly 1024, and 1016 one that no reader takes.
+    deep = '{"a":' * levels + "{}" + "}" * levels
     call = f'{{"block_type":"tool_call","id":"t1","name":"f","arguments":{{"x":{deep}}}}}'
     (inputs / "deep.jsonl").write_text(f'{{"role":"assistant","blocks":[{call}],"extras":{{}}}}\n')
     done = _run("--from", "bridgic", "-o", "run.jsonl", "deep.jsonl", cwd=inputs)
+    if levels > 1015:
+        assert done.returncode == 1 and done.stderr.decode().splitlines()[0] == (
+            "chatschema convert: deep.jsonl: $: the Docent run is invalid: nesting too deep: more than 1024 levels"
+        )
+        assert (inputs / "run.jsonl").read_text() == ""
+        return
     assert done.returncode == 0 and re.fullmatch(SUMMARY % (1, 1, 0, 1, 0), done.stderr.decode()), done.stderr
     assert f'"arguments":{{"x":{deep}}}' in (inputs / "run.jsonl").read_text()
     checked = subprocess.run(

@@ -12,7 +12,7 @@ from pydantic import ValidationError
 from chatschema import schemas
 from chatschema._base import to_json_value
 from chatschema.docent import AgentRun
-from chatschema.jsontext import refused
+from chatschema.jsontext import MAX_DEPTH, depth, refused
 
 from .errors import ConversionError
 
@@ -98,6 +98,12 @@ class Conversion:
             run["metadata"]["chatschema"] = {"set_aside": self.set_aside}
         if name is not None:
             run["name"] = name
+        # Each message is within the readers' depth, but the run nests it a few levels deeper: a run
+        # that no reader takes is no valid run.
+        if depth(run) > MAX_DEPTH:
+            raise ConversionError(
+                None, "$", f"the Docent run is invalid: nesting too deep: more than {MAX_DEPTH} levels"
+            )
         # The converter's own guarantee. The generated model says exactly what `docent/AgentRun` says
         # (the conformance suite holds them to it), at a fraction of the schema validator's time.
         try:
