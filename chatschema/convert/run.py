@@ -99,7 +99,7 @@ class Conversion:
         if name is not None:
             run["name"] = name
         # Each message is within the readers' depth, but the run nests it a few levels deeper: a run
-        # that no reader takes is no valid run.
+        # that no reader takes is no valid run. (Everything in `run` was checked, so holds no cycle.)
         if depth(run) > MAX_DEPTH:
             raise ConversionError(
                 None, "$", f"the Docent run is invalid: nesting too deep: more than {MAX_DEPTH} levels"
