@@ -499,3 +499,18 @@ def test_array_splitter_on_random_arrays_and_block_sizes() -> None:
         data = f" [{body}]\n".encode()
         got = _split(data, rng.choice([1, 2, 3, 5, 8, 13, 64]))
         assert [json.loads(item) for item in got] == elements, data
+
+
+def test_fast_backend_says_nothing_of_its_extra_when_installed(tmp_path: Path) -> None:
+    path = write(tmp_path, "ok.jsonl", USER)
+    code, _, err = run(["--schema", "docent/ChatMessage", "--backend", "fast", "-q", path])
+    assert (code, err) == (0, "")
+
+
+@pytest.mark.parametrize("dashes", [1, 2])
+def test_stdin_is_read_once(dashes: int) -> None:
+    code, _, err = run(["--schema", "docent/ChatMessage", *["-"] * dashes], stdin=USER.encode() + b"\n")
+    if dashes == 1:
+        assert code == 0
+    else:
+        assert code == 2 and "'-' (stdin) can be read only once" in err
