@@ -119,14 +119,3 @@ def test_the_default_largest_message_is_16_mib(tmp_path: Path) -> None:
         assert (code, counts(err)) == (malformed, (1, 1 - malformed, 0, malformed)), err
         assert ("too large" in out) == bool(malformed), out
 
-
-def test_the_default_max_bytes_is_16_mib(tmp_path: Path) -> None:
-    """docs/validate.md: `--max-bytes` is 16 MiB unless given; a message of exactly that is read."""
-    head, tail = b'{"role":"user","content":"', b'"}'
-    path = tmp_path / "big.jsonl"
-    with path.open("wb") as f:
-        for size in (16 << 20, (16 << 20) + 1):
-            f.write(head + b"y" * (size - len(head) - len(tail)) + tail + b"\n")
-    code, out, err = run(["--schema", "docent/ChatMessage", str(path)])
-    assert code == 1 and counts(err) == (2, 1, 0, 1)
-    assert out.startswith(f"{path}:2: malformed: ") and out.count("\n") == 1, out
