@@ -118,4 +118,3 @@ def test_the_default_largest_message_is_16_mib(tmp_path: Path) -> None:
         code, out, err = run(["-s", "docent/ChatMessage", str(path)])
         assert (code, counts(err)) == (malformed, (1, 1 - malformed, 0, malformed)), err
         assert ("too large" in out) == bool(malformed), out
-
