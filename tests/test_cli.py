@@ -514,3 +514,17 @@ def test_stdin_is_read_once(dashes: int) -> None:
         assert code == 0
     else:
         assert code == 2 and "'-' (stdin) can be read only once" in err
+
+
+def test_a_message_whose_last_block_is_only_spaces_is_a_message_read() -> None:
+    # Read in blocks of 1 MiB: the block after the message's text holds only the spaces after it.
+    line = USER.encode() + b" " * (1 << 20) + b"\n"
+    code, _, err = run(["--schema", "docent/ChatMessage", "--max-bytes", str(2 << 20), "-"], stdin=line)
+    assert code == 0 and "no message read" not in err and err.startswith("chatschema validate: 1 read, 1 valid"), err
+
+
+@pytest.mark.parametrize(("data", "read"), [(USER.encode(), 1), (b" \t", 0)])
+def test_a_last_line_without_its_newline_is_read_or_blank(data: bytes, read: int) -> None:
+    code, _, err = run(["--schema", "docent/ChatMessage", "-"], stdin=data)
+    assert code == 0 and ("empty input, no message read" in err) == (read == 0), err
+    assert f"chatschema validate: {read} read, {read} valid" in err
