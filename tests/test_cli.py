@@ -528,3 +528,14 @@ def test_a_last_line_without_its_newline_is_read_or_blank(data: bytes, read: int
     code, _, err = run(["--schema", "docent/ChatMessage", "-"], stdin=data)
     assert code == 0 and ("empty input, no message read" in err) == (read == 0), err
     assert f"chatschema validate: {read} read, {read} valid" in err
+
+
+def test_progress_has_a_bar_for_files_and_none_for_stdin(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The bar's total is the size of the files given; stdin has none, even beside a file named `-`."""
+    lines = (USER + "\n") * 2
+    _, _, err = run(["--schema", "docent/ChatMessage", "--progress", write(tmp_path, "a.jsonl", lines)])
+    assert err.startswith("\r[####################] 100% 2 read, 0 invalid, 0 malformed, "), err
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "-").write_bytes(b"x" * 1000)
+    _, _, err = run(["--schema", "docent/ChatMessage", "--progress", "-"], stdin=lines.encode())
+    assert err.startswith("\r2 read, 0 invalid, 0 malformed, "), err
