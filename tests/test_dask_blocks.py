@@ -15,22 +15,15 @@ from pathlib import Path
 import pytest
 from fsspec.implementations.local import LocalFileSystem
 
-from chatschema import cli
 from chatschema.dask.blocks import ARRAY, LINES, check_block, placed, split
 from chatschema.dask.files import expand
 from chatschema.validate.report import Reporter
 from chatschema.validate.run import Options
+from tests.hostile.common import run
 
 SCHEMA = "docent/ChatMessage"
 OK = b'{"role":"user","content":"hi"}'
 BAD = b'{"role":"bot","content":"x"}'
-
-
-def command(argv: list[str]) -> tuple[int, str]:
-    """`chatschema validate ARGV` in this process: exit status and stdout."""
-    out, err = io.StringIO(), io.StringIO()
-    code = cli.validate(cli._parser().parse_args(["validate", *argv]), io.BytesIO(), out, err)
-    return code, out.getvalue()
 
 
 # Blank lines at the start, in a row and at the end: at block size 1 each newline is a block's
@@ -48,7 +41,7 @@ def test_blank_lines_at_block_boundaries_are_held_once_at_every_block_size(tmp_p
     path = tmp_path / "blank.jsonl"
     path.write_bytes(data)
     lines = data.count(b"\n") + (not data.endswith(b"\n"))
-    code, want = command(["--schema", SCHEMA, str(path)])
+    code, want, _ = run(["--schema", SCHEMA, str(path)])
     assert code == 1 and want
     fs = LocalFileSystem()
     for size in range(1, len(data) + 2):
@@ -81,7 +74,7 @@ def test_each_array_is_one_block_with_the_arrays_indexes(tmp_path: Path) -> None
     result = check_block(block, Options(SCHEMA), 1000)
     assert (result.counts.items, result.counts.read, result.counts.valid, result.counts.invalid) == (3, 3, 1, 2)
     assert [(p.number, p.indexed, p.status) for p in result.problems] == [(1, True, "invalid"), (2, True, "invalid")]
-    code, want = command(["--schema", SCHEMA, "--each", str(path)])
+    code, want, _ = run(["--schema", SCHEMA, "--each", str(path)])
     out = io.StringIO()
     reporter = Reporter(out, io.StringIO())
     for placed_result in placed([result]):

@@ -8,7 +8,6 @@ with 0) one per CPU, one if the CPU count is unknown; each worker runs one block
 
 from __future__ import annotations
 
-import io
 import os
 from pathlib import Path
 from typing import Any
@@ -16,8 +15,8 @@ from typing import Any
 import pytest
 
 import chatschema.dask.run
-from chatschema import cli
 from chatschema.dask import cluster
+from tests.hostile.common import run
 
 
 class Refused(OSError):
@@ -36,13 +35,6 @@ def asked(monkeypatch: pytest.MonkeyPatch) -> list[dict[str, Any]]:
     monkeypatch.setattr(chatschema.dask.run, "LocalCluster", local_cluster)
     monkeypatch.setattr(os, "cpu_count", lambda: 5)
     return calls
-
-
-def command(argv: list[str]) -> tuple[int, str]:
-    """`chatschema validate ARGV` in this process: exit status and stderr."""
-    out, err = io.StringIO(), io.StringIO()
-    code = cli.validate(cli._parser().parse_args(["validate", *argv]), io.BytesIO(), out, err)
-    return code, err.getvalue()
 
 
 def _start(**kwargs: Any) -> None:
@@ -75,7 +67,7 @@ def test_dask_local_starts_jobs_workers_or_one_per_cpu(
 ) -> None:
     path = tmp_path / "a.jsonl"
     path.write_text('{"role":"user","content":"hi"}\n')
-    code, err = command(["--schema", "docent/ChatMessage", "--dask", "local", *jobs, str(path)])
+    code, _, err = run(["--schema", "docent/ChatMessage", "--dask", "local", *jobs, str(path)])
     assert code == 2 and "--dask local: cannot reach or start the cluster: not in this test" in err
     assert [(c["n_workers"], c["threads_per_worker"], c["processes"]) for c in asked] == [(workers, 1, True)]
 
@@ -86,7 +78,7 @@ def test_block_size_of_one_byte_or_more_is_a_size(
 ) -> None:
     path = tmp_path / "a.jsonl"
     path.write_text('{"role":"user","content":"hi"}\n')
-    code, err = command(["--schema", "docent/ChatMessage", "--dask", "local", f"--block-size={size}", str(path)])
+    code, _, err = run(["--schema", "docent/ChatMessage", "--dask", "local", f"--block-size={size}", str(path)])
     assert code == 2
     assert ("cannot reach or start the cluster" in err) == accepted
     assert ("--block-size: not a size in bytes" in err) == (not accepted)

@@ -19,9 +19,9 @@ import pytest
 from distributed import Client
 
 import chatschema.dask.run
-from chatschema import cli
 from chatschema.dask import validate
 from chatschema.validate.report import Reporter
+from tests.hostile.common import run
 
 SCHEMA = "docent/ChatMessage"
 OK = '{"role":"user","content":"hi"}'
@@ -48,23 +48,16 @@ def dask_local(client: Client, monkeypatch: pytest.MonkeyPatch) -> Client:
     return client
 
 
-def command(argv: list[str]) -> tuple[int, str, str]:
-    """`chatschema validate ARGV` in this process: exit status, stdout, stderr."""
-    out, err = io.StringIO(), io.StringIO()
-    code = cli.validate(cli._parser().parse_args(["validate", *argv]), io.BytesIO(), out, err)
-    return code, out.getvalue(), err.getvalue()
-
-
 @pytest.mark.parametrize(
     ("lines", "status"),
     [([OK, OK], 0), ([OK, BAD], 1), ([OK, "not json"], 1), (["not json", OK, BAD], 1)],
     ids=["valid", "invalid", "malformed", "both"],
 )
-def test_exit_status_and_ok_as_the_command(dask_local: Client, tmp_path: Path, lines: list[str], status: int) -> None:
+def test_exit_status_and_ok_as_the_run(dask_local: Client, tmp_path: Path, lines: list[str], status: int) -> None:
     path = tmp_path / "a.jsonl"
     path.write_text("\n".join(lines) + "\n")
-    want = command(["--schema", SCHEMA, str(path)])
-    got = command(["--schema", SCHEMA, "--dask", "local", "--block-size", "20", str(path)])
+    want = run(["--schema", SCHEMA, str(path)])
+    got = run(["--schema", SCHEMA, "--dask", "local", "--block-size", "20", str(path)])
     assert want[0] == got[0] == status and got[1] == want[1]
     assert validate(str(path), SCHEMA, client=dask_local, block_size=20).ok == (status == 0)
 
@@ -73,7 +66,7 @@ def test_exit_status_and_ok_as_the_command(dask_local: Client, tmp_path: Path, l
 def test_dashboard_line_only_without_quiet(dask_local: Client, tmp_path: Path, quiet: bool) -> None:
     path = tmp_path / "a.jsonl"
     path.write_text(OK + "\n")
-    code, _, err = command(["--schema", SCHEMA, "--dask", "local", *(["--quiet"] * quiet), str(path)])
+    code, _, err = run(["--schema", SCHEMA, "--dask", "local", *(["--quiet"] * quiet), str(path)])
     assert code == 0
     dashboard = [line for line in err.splitlines() if "dashboard" in line]
     assert dashboard == ([] if quiet else [f"chatschema validate: Dask dashboard at {dask_local.dashboard_link}"])
@@ -83,7 +76,7 @@ def test_one_byte_blocks_give_the_commands_output(dask_local: Client, tmp_path: 
     path = tmp_path / "a.jsonl"
     data = "\n".join([OK, "", BAD, "x", OK, "[1"]) + "\n"
     path.write_text(data)
-    want = command(["--schema", SCHEMA, str(path)])
+    want = run(["--schema", SCHEMA, str(path)])
     assert want[0] == 1
     report = validate(str(path), SCHEMA, client=dask_local, block_size=1)
     assert len(report.blocks) == len(data)
@@ -92,7 +85,7 @@ def test_one_byte_blocks_give_the_commands_output(dask_local: Client, tmp_path: 
     for result in report.results():
         reporter.add(result)
     assert out.getvalue() == want[1]
-    assert command(["--schema", SCHEMA, "--dask", "local", "--block-size", "1", str(path)])[:2] == want[:2]
+    assert run(["--schema", SCHEMA, "--dask", "local", "--block-size", "1", str(path)])[:2] == want[:2]
 
 
 def test_default_blocks_and_max_bytes_are_16_mib(client: Client, tmp_path: Path) -> None:
@@ -109,7 +102,7 @@ def test_default_blocks_and_max_bytes_are_16_mib(client: Client, tmp_path: Path)
     assert (t.read, t.valid, t.malformed) == (2, 1, 1)
     [problem] = [p for r in report.results() for p in r.problems]
     assert (problem.number, problem.status) == (1, "malformed")
-    code, _, err = command(["--schema", SCHEMA, "--max-bytes", str(16 * MIB), str(path)])
+    code, _, err = run(["--schema", SCHEMA, "--max-bytes", str(16 * MIB), str(path)])
     assert code == 1 and "2 read, 1 valid, 0 invalid, 1 malformed" in err
 
 

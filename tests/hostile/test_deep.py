@@ -212,6 +212,7 @@ class _CountedDict(dict[str, Any]):
 
 
 def test_conform_looks_in_each_container_of_a_cycle_once() -> None:
+    _CountedDict.listed = 0
     outer, inner = _cycle_below(300)
     inner["counted"] = _CountedDict(loop=outer)
     payload = {"role": "user", "blocks": [{"block_type": "text", "text": "hi"}], "extras": outer}
