@@ -194,7 +194,7 @@ class Engine:
         if self.options.unknown != "error" and self._kept_unknown(chunk, number, value, result):
             return None
         if not self.options.explain:
-            if self.checker.is_valid(value):
+            if self.checker.overruled(value):
                 result.valid += 1
             else:
                 result.invalid += 1
