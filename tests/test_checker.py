@@ -67,6 +67,23 @@ def test_explain_a_plain_type_a_message_with_no_tag() -> None:
     )
 
 
+@pytest.mark.parametrize(
+    ("families", "params"),
+    [
+        (("docent",), {"error": "tag", "tag": "role"}),
+        (("letta",), {"error": "tag", "tags": ["message_type", "type"]}),
+        ((), {"error": "tag", "tags": ["block_type", "role", "message_type", "type"]}),
+    ],
+)
+def test_auto_names_the_tags_a_message_with_none_lacks(families: tuple[str, ...], params: Any) -> None:
+    """One tag to pick by is `params.tag`, as a union's own missing tag; several are `params.tags`."""
+    schema, (violation,), omitted = Checker("auto", families=families).explain({"x": 1})
+    tags = params.get("tags") or [params["tag"]]
+    assert (schema, omitted, violation.path, violation.keyword) == ("auto", 0, "$", "discriminator")
+    assert violation.message == f"missing discriminator: no {' or '.join(map(repr, tags))} to pick a schema by"
+    assert violation.params == params
+
+
 def test_the_cache_of_explanations_by_tag_is_bounded() -> None:
     """A hostile stream of distinct unknown tags must not grow memory: 4,096 entries, then no more."""
     checker = Checker("docent/ChatMessage")

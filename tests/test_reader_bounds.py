@@ -5,6 +5,8 @@ large, in every reader and wherever the block boundaries fall; chunks account fo
 from __future__ import annotations
 
 import io
+import os
+import select
 import subprocess
 import sys
 from pathlib import Path
@@ -118,3 +120,26 @@ def test_the_default_largest_message_is_16_mib(tmp_path: Path) -> None:
         code, out, err = run(["-s", "docent/ChatMessage", str(path)])
         assert (code, counts(err)) == (malformed, (1, 1 - malformed, 0, malformed)), err
         assert ("too large" in out) == bool(malformed), out
+
+
+@pytest.mark.skipif(sys.platform == "win32", reason="select() takes no pipe on Windows")
+def test_from_a_pipe_what_has_arrived_is_handed_on_without_waiting_for_more(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A line written to a pipe that stays open (`tail -f log | chatschema validate -`) is checked
+    at once: the reader asks whether more has arrived, and never waits for it."""
+    waits: list[float | None] = []
+    real = select.select
+
+    def watched(r: list[int], w: list[int], x: list[int], timeout: float | None = None) -> tuple[list[int], ...]:
+        waits.append(timeout)
+        return real(r, w, x, timeout)
+
+    monkeypatch.setattr(select, "select", watched)
+    read_end, write_end = os.pipe()
+    try:
+        os.write(write_end, FITS + b"\n" + OVER + b"\n")
+        with os.fdopen(read_end, "rb") as stream:
+            chunk = next(read_lines(stream, "-", 1 << 20))
+    finally:
+        os.close(write_end)
+    assert chunk.messages() == [FITS, OVER]
+    assert waits == [0]
