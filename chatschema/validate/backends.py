@@ -312,17 +312,9 @@ class Checker:
         if not names:
             return self._no_candidate(message)
         for name in names:
-            if schemas.is_valid(message, name):
+            if self.tests[name](message):
                 return name, [], 0
         return (names[0], *self._violations(message, names[0]))  # invalid under all: the first explains
-
-    def overruled(self, message: Any) -> bool:
-        """Whether the reference accepts a message `is_valid` refused: it has the last word, as in
-        `explain`, so a fast backend stricter than it costs time, never a verdict."""
-        if self.backend != "fast":
-            return False  # `is_valid` was the reference
-        names = [self.schema] if self.schema != AUTO else self.candidates(message)
-        return any(schemas.is_valid(message, name) for name in names)
 
     def _violations(self, message: Any, name: str) -> tuple[Sequence[schemas.Violation], int]:
         """`schemas.violations_counted`, but a union message with a missing or unknown tag (which
