@@ -69,7 +69,10 @@ def _walk(node: Any, where: str) -> Iterator[tuple[Any, str]]:
 
 
 def ajv_keyword(error: ValidationError) -> str:
-    """The keyword a violation names, as ajv does: `contains` for a failed `minContains` or `maxContains`."""
+    """The keyword a violation names, as ajv does: `contains` for a failed `minContains` or `maxContains`,
+    `false schema` for a `false` subschema (jsonschema names none)."""
+    if error.validator is None:
+        return "false schema"
     name = str(error.validator)
     return "contains" if name in _CONTAINS else name
 

@@ -192,6 +192,23 @@ def test_too_deep_is_one_violation_and_nothing_omitted() -> None:
     )
 
 
+def test_the_json_rules_violations_in_ajv_s_terms() -> None:
+    """Nesting too deep gives its limit as `params`, as the npm package does; a number beyond a double
+    has no parameter. Neither comes from a schema keyword (no `schemaPath`)."""
+    deep: Any = []
+    for _ in range(MAX_DEPTH + 1):
+        deep = [deep]
+    (too_deep,) = schemas.violations({"role": "user", "content": deep}, "docent/ChatMessage")
+    assert (too_deep.instance_path, too_deep.schema_path, too_deep.params) == ("", "", {"limit": MAX_DEPTH})
+    (too_big,) = schemas.violations({"role": "user", "content": "x", "metadata": {"n": 10**400}}, "docent/ChatMessage")
+    assert (too_big.keyword, too_big.instance_path, too_big.schema_path, too_big.params) == (
+        "maxNumber",
+        "/metadata/n",
+        "",
+        {},
+    )
+
+
 # The `$ref` cache: right only without `$dynamicRef`, and only for the schema object it was made for.
 
 
@@ -390,6 +407,28 @@ def test_violations_are_in_payload_order() -> None:
     payload = {"role": "user", "content": [{"type": "image"}] * 12}
     assert [v.path for v in schemas.violations(payload, "docent/ChatMessage")] == [f"$.content[{i}]" for i in range(12)]
     assert schemas._path_order("$.a[10].b[2]") == ["$.a", 10, ".b", 2, ""]
+
+
+def test_explained_locates_another_validator_s_keyword_from_that_validator_s_root() -> None:
+    """Errors of a validator over other schemas than the shipped ones: `schemaPath` is the failing
+    keyword's place in that validator's schema."""
+    check = Draft202012Validator({"properties": {"a": {"items": {"type": "string"}}}})
+    (found,) = schemas.explained(check.iter_errors({"a": [1]}))
+    assert (found.path, found.instance_path, found.schema_path) == ("$.a[0]", "/a/0", "#/properties/a/items/type")
+
+
+@pytest.mark.parametrize("union", ["anyOf", "oneOf"])
+def test_a_false_branch_is_named_as_ajv_names_it(union: str) -> None:
+    """jsonschema gives a `false` subschema's error no keyword and no branch: the violation names
+    `false schema` at its branch, as ajv does (not `None`)."""
+    check = Draft202012Validator({"properties": {"a": {union: [{"type": "string"}, False, {"type": "integer"}]}}})
+    (found,) = schemas.explained(check.iter_errors({"a": []}))
+    assert (found.path, found.keyword, found.schema_path) == (
+        "$.a",
+        "false schema",
+        f"#/properties/a/{union}/1/false schema",
+    )
+    assert found.message == "False schema does not allow []"
 
 
 def test_explained_reads_a_plain_validator_s_errors_by_the_tag_and_quotes_whole_on_request() -> None:

@@ -879,10 +879,12 @@ def _schema_path(error: ValidationError, keyword: str | None = None) -> str:
     if hit is not None and hit[0] is error.schema:
         return f"{hit[1]}/{keyword}"
     steps = list(error.absolute_schema_path)[:-1]
+    if error.validator is None:  # a `false` subschema: jsonschema's path stops at the keyword holding it
+        branch = getattr(error, "_chatschema_branch", None)  # a union's branch, noted by `_branches`
+        steps = [*error.absolute_schema_path, *([] if branch is None else [branch])]
     return "#" + "".join(f"/{_pointers.fragment(step)}" for step in steps) + f"/{keyword}"
 
 
-@cache
 def _schema_locations() -> dict[int, tuple[Any, str]]:
     """The location in its family bundle of every schema object of the shipped schemas, by identity."""
     return _pointers.schema_locations(
@@ -896,7 +898,11 @@ def _branches(error: ValidationError) -> dict[int, list[ValidationError]]:
     branches = error.validator_value if isinstance(error.validator_value, list) else []
     falses = iter([i for i, branch in enumerate(branches) if branch is False])
     for sub in error.context or []:
-        where = int(sub.relative_schema_path[0]) if sub.relative_schema_path else next(falses, len(branches))
+        if sub.relative_schema_path:
+            where = int(sub.relative_schema_path[0])
+        else:
+            where = next(falses, len(branches))
+            sub._chatschema_branch = where  # type: ignore[attr-defined]  # read by _schema_path
         grouped.setdefault(where, []).append(sub)
     return grouped
 
