@@ -17,7 +17,7 @@ from jsonschema import Draft202012Validator
 from referencing import Registry, Resource
 from referencing.jsonschema import DRAFT202012
 
-from chatschema import schemas
+from chatschema import _pointers, schemas
 from chatschema.jsontext import MAX_DEPTH
 
 
@@ -415,6 +415,22 @@ def test_explained_locates_another_validator_s_keyword_from_that_validator_s_roo
     check = Draft202012Validator({"properties": {"a": {"items": {"type": "string"}}}})
     (found,) = schemas.explained(check.iter_errors({"a": [1]}))
     assert (found.path, found.instance_path, found.schema_path) == ("$.a[0]", "/a/0", "#/properties/a/items/type")
+
+
+def test_the_schema_locations_are_found_once_not_per_violation(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Locating a violation's keyword reads a table built once: walking every shipped schema per
+    violation would cost more than the validation."""
+    schemas.violations({"role": "user"}, "docent/ChatMessage")  # built by now
+    walks: list[object] = []
+
+    def walk(defs: object) -> dict[int, tuple[Any, str]]:
+        walks.append(defs)
+        return {}
+
+    monkeypatch.setattr(_pointers, "schema_locations", walk)
+    for _ in range(3):
+        assert schemas.violations({"role": "user"}, "docent/ChatMessage")[0].schema_path.startswith("#/$defs/")
+    assert walks == []
 
 
 @pytest.mark.parametrize("union", ["anyOf", "oneOf"])

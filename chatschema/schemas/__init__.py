@@ -885,6 +885,7 @@ def _schema_path(error: ValidationError, keyword: str | None = None) -> str:
     return "#" + "".join(f"/{_pointers.fragment(step)}" for step in steps) + f"/{keyword}"
 
 
+@cache
 def _schema_locations() -> dict[int, tuple[Any, str]]:
     """The location in its family bundle of every schema object of the shipped schemas, by identity."""
     return _pointers.schema_locations(
