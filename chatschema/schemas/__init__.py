@@ -878,10 +878,11 @@ def _schema_path(error: ValidationError, keyword: str | None = None) -> str:
     hit = _schema_locations().get(id(error.schema))
     if hit is not None and hit[0] is error.schema:
         return f"{hit[1]}/{keyword}"
-    steps = list(error.absolute_schema_path)[:-1]
     if error.validator is None:  # a `false` subschema: jsonschema's path stops at the keyword holding it
         branch = getattr(error, "_chatschema_branch", None)  # a union's branch, noted by `_branches`
         steps = [*error.absolute_schema_path, *([] if branch is None else [branch])]
+    else:
+        steps = list(error.absolute_schema_path)[:-1]
     return "#" + "".join(f"/{_pointers.fragment(step)}" for step in steps) + f"/{keyword}"
 
 
