@@ -435,6 +435,10 @@ def test_a_default_run_covers_every_runtime_module_and_every_test_file_using_it(
         text = (ROOT / rel).read_text(encoding="utf-8")
         if re.search(r"^from tests(\.node|\.ts_project) import", text, re.MULTILINE):
             assert rel in node, rel
+    # also through a helper module of tests/ (the stream differential, the JSON Schema suite's judges),
+    # but not by borrowing another test file's fixtures
+    assert {"tests/test_stream_differential.py", "tests/json_schema_suite/test_json_schema_suite.py"} <= node
+    assert "tests/test_letta_stream_accounting.py" in tests and "tests/test_letta_stream_accounting.py" not in node
 
 
 def _installed_by(session: str) -> set[str]:

@@ -8,7 +8,7 @@ tests/test_mutation_runner.py checks that the exclusions still exist and do not 
 
 from __future__ import annotations
 
-import re
+import ast
 from pathlib import Path
 
 from codegen.layout import FAMILY_RUNTIMES, runtime_files
@@ -35,8 +35,9 @@ LEFT_OUT: dict[str, str] = {
     "tests/test_precommit.py": "pre-commit installs the hook from PyPI into an environment of its own: needs the "
     "network; the command it runs is tested in place by tests/test_cli.py",
 }
-# A test file that starts Node on the npm package imports one of these helpers.
-_NODE = re.compile(r"^\s*from tests(?:\.node| import node|\.ts_project| import ts_project)\b", re.MULTILINE)
+# A test file that starts Node on the npm package imports one of these helpers, itself or through
+# another module of tests/ (tests/stream_differential.py, tests/json_schema_suite/judges.py, ...).
+_NODE_HELPERS = frozenset({"tests.node", "tests.ts_project"})
 
 
 def runtime_modules() -> list[str]:
@@ -59,5 +60,42 @@ def runtime_tests(root: Path, node_only: bool = False) -> list[str]:
     """The test files that use the runtime (`node_only`: those that start Node on the npm package)."""
     found = [t for t in suite_files(root) if t not in NOT_RUNTIME and t not in LEFT_OUT]
     if node_only:
-        found = [t for t in found if _NODE.search((root / t).read_text(encoding="utf-8"))]
+        found = [t for t in found if _starts_node(root, _module_name(t), set())]
     return found
+
+
+def _module_name(rel: str) -> str:
+    return rel.removesuffix(".py").removesuffix("/__init__").replace("/", ".")
+
+
+def _module_file(root: Path, name: str) -> Path | None:
+    base = root.joinpath(*name.split("."))
+    for candidate in (base.with_suffix(".py"), base / "__init__.py"):
+        if candidate.is_file():
+            return candidate
+    return None
+
+
+def _tests_imports(source: str) -> set[str]:
+    """The modules of tests/ that `source` imports (`from tests.x import y` may name module `tests.x.y`)."""
+    found: set[str] = set()
+    for node in ast.walk(ast.parse(source)):
+        if isinstance(node, ast.ImportFrom) and node.level == 0:
+            module = node.module or ""
+            if module.split(".")[0] == "tests":
+                found.update([module, *(f"{module}.{alias.name}" for alias in node.names)])
+        elif isinstance(node, ast.Import):
+            found.update(alias.name for alias in node.names if alias.name.split(".")[0] == "tests")
+    return found
+
+
+def _starts_node(root: Path, name: str, seen: set[str]) -> bool:
+    """Whether module `name` of tests/ imports a Node helper, itself or through the helper modules it
+    imports (a test file that borrows another test file's fixtures does not run that file's tests)."""
+    if name in _NODE_HELPERS:
+        return True
+    path = _module_file(root, name)
+    if name in seen or path is None or (seen and path.name.startswith("test_")):
+        return False
+    seen.add(name)
+    return any(_starts_node(root, imported, seen) for imported in _tests_imports(path.read_text(encoding="utf-8")))
