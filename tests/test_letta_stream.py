@@ -19,7 +19,7 @@ from chatschema.letta import ToolCallMessage, parse_letta_streaming_response
 from chatschema.letta.sse import SseParser, iter_sse_events
 from chatschema.letta.stream import StreamError, reassemble, reassemble_sse
 from codegen.verify_tree import stream_summary
-from tests.node import PACKAGE, node_stream_results
+from tests.node import HERE, PACKAGE, node_stream_results, run_node
 
 STREAMS = Path(__file__).parent.parent / "schemas" / "letta" / "examples" / "streams"
 VECTORS = sorted(STREAMS.glob("*.json"))
@@ -117,6 +117,56 @@ def test_sse_reader_keeps_a_crlf_split_across_chunks_as_one_line_end() -> None:
 def test_sse_reader_rejects_bytes_that_are_not_utf8() -> None:
     with pytest.raises(StreamError, match="not UTF-8"):
         reassemble_sse([b"data: \xff\n\n"])
+
+
+# Pieces of SSE lines, for bodies no example writes: every field name (and near misses), values
+# with digits, spaces, NUL and BOMs, and every line ending.
+SSE_PIECES = ["data", "event", "id", "retry", "retryx", "Data", "foo", ":", ": ", " ", "12", "1x", "x", "\0",
+              "\ufeff", "\r", "\n", "\r\n", "\n\n", "{}", "é", "data: x\n", "event: a\n", "id: 7\n", "retry: 12\n",
+              "retry: 30\n", "retry:1x\n", "foo: 34\n", "retry\n"]  # fmt: skip
+
+
+def _sse_body(rng: random.Random) -> list[str | bytes]:
+    """A random body in chunks: a BOM first or not; cut anywhere, between a CR and its LF often;
+    some chunks bytes (those cut inside a UTF-8 character always)."""
+    text = ("\ufeff" if rng.random() < 0.3 else "") + "".join(rng.choice(SSE_PIECES) for _ in range(rng.randint(0, 40)))
+    data = text.encode()
+    cuts = {rng.randrange(len(data) + 1) for _ in range(rng.randint(0, 6))}
+    cuts |= {i + 1 for i, byte in enumerate(data) if byte == 13 and rng.random() < 0.5}  # after a CR
+    cuts = sorted({0, len(data), *cuts})
+    chunks: list[str | bytes] = []
+    for a, b in pairwise(cuts):
+        piece = data[a:b]
+        try:
+            chunks.append(piece if rng.random() < 0.3 else piece.decode())
+        except UnicodeDecodeError:  # cut inside a character: only bytes can hold it
+            chunks.append(piece)
+    return chunks
+
+
+def _python_events(body: list[str | bytes]) -> list[Any]:
+    events: list[Any] = []
+    try:
+        events.extend(list(event) for event in iter_sse_events(body))
+    except UnicodeDecodeError:
+        events.append("not UTF-8")
+    return events
+
+
+def test_node_s_sse_reader_gives_python_s_events_on_random_bodies() -> None:
+    rng = random.Random(7)
+    # and bytes that end inside a character, then text (refused there), nothing, or the rest
+    broken: list[list[str | bytes]] = [[b"data: x\n\n\xc3", "data: y\n\n"], [b"data: x\n\ndata: \xc3", "", b"\xa9\n\n"]]
+    bodies = [_sse_body(rng) for _ in range(500)] + broken
+    wire = [[c if isinstance(c, str) else {"bytes": list(c)} for c in body] for body in bodies]
+    node = run_node(HERE / "sse_events.cjs", {"package": str(PACKAGE), "bodies": wire})
+    for body, got in zip(bodies, node, strict=True):
+        assert got == _python_events(body), body
+    assert [events[-1] for events in node[-2:]] == ["not UTF-8", ["message", "é", "", None, 4, True]]
+    # the pieces make what the rules tell apart
+    events = [event for body in bodies[: -len(broken)] for event in iter_sse_events(body)]
+    assert {e.retry for e in events} >= {None, 12, 30} and any(e.last_event_id for e in events)
+    assert any(not e.terminated for e in events) and any(e.type != "message" for e in events)
 
 
 # ---- frames given as dicts or models ----------------------------------------------------------
