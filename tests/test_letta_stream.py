@@ -133,9 +133,8 @@ def _sse_body(rng: random.Random) -> list[str | bytes]:
     data = text.encode()
     cuts = {rng.randrange(len(data) + 1) for _ in range(rng.randint(0, 6))}
     cuts |= {i + 1 for i, byte in enumerate(data) if byte == 13 and rng.random() < 0.5}  # after a CR
-    cuts = sorted({0, len(data), *cuts})
     chunks: list[str | bytes] = []
-    for a, b in pairwise(cuts):
+    for a, b in pairwise(sorted({0, len(data), *cuts})):
         piece = data[a:b]
         try:
             chunks.append(piece if rng.random() < 0.3 else piece.decode())
