@@ -1,7 +1,7 @@
 """The Python and the JavaScript Letta stream readers, fed the same bytes in the same pieces.
 
 Every stream example is varied (CRLF or CR line ends, frames over two `data:` lines, seq_ids past
-2**53 and 2**63, also spaced out, repeated or in e-notation, seq_ids written `1.0` and `1e0`, an
+2**53, 2**63 and 2**64, also spaced out, repeated, after nested values, in e-notation or as `1.0`, seq_ids written `1.0` and `1e0`, an
 extra key nested 1,000 levels in every frame, dates in lower case) and cut at random places, inside
 UTF-8 characters and between a CR and its LF, with empty pieces between; one more stream has 200,000
 numbered frames. Each side's outcome is its summary in the examples' terms or its StreamError's
@@ -61,10 +61,16 @@ VARIANTS: dict[str, Callable[[str], str]] = {
     "two data lines, crlf": lambda b: _two_data_lines(b).replace("\n", "\r\n"),
     "seq past 2**53": lambda b: _shift(b, EXACT),
     "seq past 2**63": lambda b: _shift(b, 2**63),
+    "seq past 2**64": lambda b: _shift(b, 2**64),
+    "seq past 2**53 as 1.0": lambda b: SEQ.sub(lambda m: f"{m[1]}{int(m[2]) + EXACT}.0", b),
     "seq past 2**53, spaced and repeated": lambda b: SEQ.sub(
         lambda m: f'{m[1]}{" " * 60}0,"seq_id":{" " * 60}{int(m[2]) + EXACT}', b
     ),
     "seq past 2**53 as 1e0, spaced": lambda b: SEQ.sub(lambda m: f"{m[1]}{' ' * 50}{int(m[2]) + EXACT}e0", b),
+    # the exact digits are found past nested values and a string holding brackets and an escaped quote
+    "seq past 2**53 after nested values": lambda b: SEQ.sub(
+        lambda m: f'"x_before":{{"a":[1,{{}},"}}]\\"{{"]}},{m[1]}{int(m[2]) + EXACT}', b
+    ),
     "seq as 1.0": lambda b: SEQ.sub(lambda m: f"{m[1]}{m[2]}.0", b),
     "seq as 1e0": lambda b: SEQ.sub(lambda m: f"{m[1]}{m[2]}e0", b),
     "deep extra": _deep_extra,
