@@ -1,8 +1,9 @@
 """The Python and the JavaScript Letta stream readers, fed the same bytes in the same pieces.
 
 Every stream example is varied (CRLF or CR line ends, frames over two `data:` lines, seq_ids past
-2**53, 2**63 and 2**64, also spaced out, repeated, after nested values, in e-notation or as `1.0`, seq_ids written `1.0` and `1e0`, an
-extra key nested 1,000 levels in every frame, dates in lower case) and cut at random places, inside
+2**53, 2**63 and 2**64, also spaced out, repeated, after nested values, in e-notation or as `1.0`,
+seq_ids written `1.0` and `1e0`, an extra key nested 1,000 levels in every frame, dates in lower
+case) and cut at random places, inside
 UTF-8 characters and between a CR and its LF, with empty pieces between; one more stream has 200,000
 numbered frames. Each side's outcome is its summary in the examples' terms or its StreamError's
 message; they must be equal, and equal to the outcome of the whole body read at once (which finds
