@@ -137,3 +137,15 @@ def test_keys_are_ordered_as_python_orders_their_paths() -> None:
     assert len(python) == len(keys)
     [node] = _node([{"schema": "docent/ToolParams", "payload": payload}])
     assert node["paths"] == python
+
+
+@pytest.mark.parametrize("bad", [20, 21, 22])
+def test_a_payload_error_counts_what_it_leaves_out_as_python_does(bad: int) -> None:
+    payload = {"type": "object", "properties": {}, "required": [1] * bad}  # one violation per item
+    with pytest.raises(schemas.PayloadError) as python:
+        schemas.validate(payload, "swarm/IToolParameters")
+    [node] = _node([{"schema": "swarm/IToolParameters", "payload": payload}])
+    assert node["message"].splitlines()[0] == str(python.value).splitlines()[0]
+    assert len(node["paths"]) == len(python.value.violations) == min(bad, schemas.MAX_VIOLATIONS)
+    shown = "" if bad == 20 else ", the first 20 shown"
+    assert str(python.value).startswith(f"payload is not a valid swarm/IToolParameters ({bad} violations{shown})")

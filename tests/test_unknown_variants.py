@@ -211,6 +211,8 @@ def test_the_npm_package_follows_the_same_policy_on_every_union() -> None:
         assert got["invalidKnown"] == [[False, False, True]] * len(case["invalid"]) and got["invalidSame"]
         assert got["badTag"] == [False, False]
         assert got["badMode"] == 'TypeError: unknown is "error" or "keep", not "allow"'
+        kinds = ["5", "true", "null", "an array", "an object", "a function"]
+        assert got["badModes"] == [f'TypeError: unknown is "error" or "keep", not {kind}' for kind in kinds]
 
 
 def test_the_stream_readers_keep_frames_of_later_types_on_request() -> None:

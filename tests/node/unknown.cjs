@@ -40,6 +40,7 @@ async function main() {
       invalidSame: u.invalid.every((p) => JSON.stringify(root.violations(u.name, p, keep)) === JSON.stringify(root.violations(u.name, p))),
       badTag: [guard(u.badTag, keep), root.isValid(u.name, u.badTag, keep)],
       badMode: outcome(() => root.isValid(u.name, u.future, { unknown: "allow" })),
+      badModes: [5, true, null, [], {}, () => 1].map((mode) => outcome(() => root.isValid(u.name, u.future, { unknown: mode }))),
     };
   }
   process.stdout.write(JSON.stringify(out));
