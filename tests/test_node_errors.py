@@ -88,6 +88,22 @@ def test_violations_are_listed_in_payload_order_as_in_python() -> None:
     assert [p for p in paths if p.startswith("$.content[")] == python  # ajv adds the union's own errors
 
 
+def test_indexes_that_share_leading_digits_sort_as_numbers_whatever_sits_beside_them() -> None:
+    """`[19]` before `[100]` and `[107]` before `[1005]`: the indexes part after a shared `1` or `10`,
+    and the items at `[0]` and `[1]` are arrays, which a comparison that took the shared digits for
+    a step of the pointer would read as the container of the rest."""
+    content: list[Any] = [{"type": "text", "text": "ok"}] * 1006
+    content[0] = content[1] = []
+    for i in (19, 100, 107, 1005):
+        content[i] = {"type": "image"}
+    payload = {"role": "user", "content": content}
+    python = [v.path for v in schemas.violations(payload, "docent/ChatMessage")]
+    assert python == [f"$.content[{i}]" for i in (0, 1, 19, 100, 107, 1005)]
+    [node] = _node([{"schema": "docent/ChatMessage", "payload": payload}])
+    paths = list(dict.fromkeys(line.split(":", 1)[0].strip() for line in node["message"].splitlines()[1:]))
+    assert paths == ["$.content", *python]  # ajv adds the union's own error, above the others
+
+
 def test_a_place_above_is_told_from_a_sibling_whose_path_goes_on_where_it_ends() -> None:
     """`/content/1` is not above `/content/0/text`, although the longer pointer has a `/` where the
     shorter ends: the item's error goes after the text's, as in Python."""
