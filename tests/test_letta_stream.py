@@ -183,6 +183,24 @@ def delta(otid: str, seq: int | None, **parts: Any) -> dict[str, Any]:
 STOP = {"message_type": "stop_reason", "stop_reason": "end_turn"}
 
 
+def test_node_names_what_a_complete_stream_lacks_at_its_end_as_python_does() -> None:
+    say = "data: " + json.dumps(frame("assistant_message", "a-0", None, content="Hi")) + "\n\n"
+    stop, done = "data: " + json.dumps(STOP) + "\n\n", "data: [DONE]\n\n"
+    endings = {"neither": say, "no stop_reason": say + done, "no [DONE]": say + stop}
+    vectors = [{"name": name, "sse": [text], "options": {"complete": True}} for name, text in endings.items()]
+    node = run_node(HERE / "streams.cjs", {"package": str(PACKAGE), "vectors": vectors})
+    python = {v["name"]: run_vector(v) for v in vectors}
+    assert node == python
+    assert python == {
+        name: f"StreamError: stream truncated: it ends without {what} (or an error or a cancellation)"
+        for name, what in [
+            ("neither", "a stop_reason and `data: [DONE]`"),
+            ("no stop_reason", "a stop_reason before its `data: [DONE]`"),
+            ("no [DONE]", "`data: [DONE]` after its stop_reason"),
+        ]
+    }
+
+
 def test_models_are_accepted_as_frames() -> None:
     frames = [
         delta("t-1", None, name="f", tool_call_id="c"),
