@@ -119,6 +119,9 @@ def test_a_wrong_input_is_a_type_error_that_says_what_is_accepted() -> None:
     assert inputs["object"] == accepted + "Object"
     assert inputs["response"] == accepted + "Response (its .body is a ReadableStream)"
     assert inputs["signal"] == "TypeError: reassembleSseStream: options.signal is an AbortSignal; got string"
+    half = "TypeError: reassembleSseStream: options.signal is an AbortSignal; got Object"
+    assert inputs["signal, half an AbortSignal"] == [half, half]
+    assert inputs["an instance of a class"] == accepted + "Chunky"  # its class, not its tag ("Object")
     assert inputs["a number chunk"] == "TypeError: reassembleSseStream reads string or Uint8Array chunks; got number"
     assert inputs["a number chunk, the source"] == ["returned"]
     assert inputs["a locked stream"] == "TypeError"

@@ -156,6 +156,10 @@ async function inputCases(stream) {
     object: thrown(() => stream.reassembleSseStream({})),
     response: thrown(() => stream.reassembleSseStream(new Response("data: [DONE]\n\n"))),
     signal: thrown(() => stream.reassembleSseStream("", { signal: "stop" })),
+    "signal, half an AbortSignal": [{ aborted: false }, { addEventListener() {} }].map((signal) =>
+      thrown(() => stream.reassembleSseStream("", { signal })),
+    ),
+    "an instance of a class": thrown(() => stream.reassembleSseStream(new (class Chunky {})())),
     "a number chunk": await rejected(stream.reassembleSseStream(generator(["data: ", 42], trace))),
     "a number chunk, the source": trace.filter((t) => !t.startsWith("chunk")),
     "a locked stream": (await rejected(stream.reassembleSseStream(locked))).split(":")[0],
