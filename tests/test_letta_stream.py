@@ -201,6 +201,37 @@ def test_node_names_what_a_complete_stream_lacks_at_its_end_as_python_does() -> 
     }
 
 
+SEQ_TYPES = """
+const chunks = [];
+process.stdin.on("data", (c) => chunks.push(c));
+process.stdin.on("end", () => {
+  const input = JSON.parse(Buffer.concat(chunks).toString("utf8"));
+  const { reassembleSse } = require(input.package + "/stream.js");
+  const out = input.bodies.map((body) => {
+    const last = reassembleSse(body).lastSeqId;
+    return [typeof last, String(last)];
+  });
+  process.stdout.write(JSON.stringify(out));
+});
+"""
+
+
+def test_node_gives_a_seq_id_as_a_number_while_that_is_exact_else_as_a_bigint(tmp_path: Path) -> None:
+    script = tmp_path / "seq_types.cjs"
+    script.write_text(SEQ_TYPES)
+    edges = [-(2**53), -(2**53) + 1, 2**53 - 1, 2**53]
+    say = [frame("assistant_message", "a-0", seq, content="Hi") for seq in edges]  # one frame each
+    bodies = ["".join(f"data: {json.dumps(f)}\n\n" for f in [s, STOP]) + "data: [DONE]\n\n" for s in say]
+    node = run_node(script, {"package": str(PACKAGE), "bodies": bodies})
+    assert node == [
+        ["bigint", str(-(2**53))],
+        ["number", str(-(2**53) + 1)],
+        ["number", str(2**53 - 1)],
+        ["bigint", str(2**53)],
+    ]
+    assert [reassemble_sse(body).last_seq_id for body in bodies] == edges
+
+
 def test_models_are_accepted_as_frames() -> None:
     frames = [
         delta("t-1", None, name="f", tool_call_id="c"),
