@@ -201,6 +201,18 @@ def test_node_names_what_a_complete_stream_lacks_at_its_end_as_python_does() -> 
     }
 
 
+def test_node_merges_text_pieces_around_a_null_one_as_python_does() -> None:
+    pieces = [
+        frame("hidden_reasoning_message", "h-0", None, state="redacted", hidden_reasoning=r) for r in ("a", None, "b")
+    ]
+    sse = "".join(f"data: {json.dumps(f)}\n\n" for f in [*pieces, STOP]) + "data: [DONE]\n\n"
+    vector = {"name": "a null piece", "sse": [sse], "options": {"complete": True}}
+    node = run_node(HERE / "streams.cjs", {"package": str(PACKAGE), "vectors": [vector]})
+    python = run_vector(vector)
+    assert node == {"a null piece": python}
+    assert isinstance(python, dict) and python["messages"][0]["hidden_reasoning"] == "ab"
+
+
 SEQ_TYPES = """
 const chunks = [];
 process.stdin.on("data", (c) => chunks.push(c));
