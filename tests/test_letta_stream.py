@@ -213,6 +213,34 @@ def test_node_merges_text_pieces_around_a_null_one_as_python_does() -> None:
     assert isinstance(python, dict) and python["messages"][0]["hidden_reasoning"] == "ab"
 
 
+def test_node_validates_a_fragment_whose_changing_keys_are_not_plain_strings_as_python_does() -> None:
+    """A fragment that repeats a valid one's other keys skips validation only if its changing keys are
+    plain strings: a number, an extra key, a list or null is validated, in both languages alike."""
+    call = {"name": "f", "arguments": "{", "tool_call_id": "c"}
+    seconds = {
+        "plain": {"arguments": "}"},
+        "a number": {"arguments": 5},
+        "an extra key": {"arguments": "}", "x": "y"},
+        "empty": {},
+        "a list": [{"arguments": "}"}],
+        "null": None,
+    }
+    vectors: list[dict[str, Any]] = []
+    for name, second in seconds.items():
+        frames = [frame("tool_call_message", "c-0", None, tool_call=t) for t in (call, second)]
+        sse = "".join(f"data: {json.dumps(f)}\n\n" for f in [*frames, STOP]) + "data: [DONE]\n\n"
+        vectors.append({"name": name, "sse": [sse], "options": {"complete": True}})
+    node = run_node(HERE / "streams.cjs", {"package": str(PACKAGE), "vectors": vectors})
+    python = {v["name"]: run_vector(v) for v in vectors}
+    refused = "StreamError: event 1 (line 4): not a valid letta/LettaStreamingResponse at $.tool_call"
+    for name, outcome in python.items():
+        if isinstance(outcome, dict):
+            assert node[name] == outcome, name
+        else:  # ajv and pydantic word the reason their own ways
+            assert outcome.startswith(refused) and node[name].startswith(refused), name
+    assert {name for name, outcome in python.items() if isinstance(outcome, str)} == {"a number", "empty", "a list", "null"}
+
+
 SEQ_TYPES = """
 const chunks = [];
 process.stdin.on("data", (c) => chunks.push(c));
