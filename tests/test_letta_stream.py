@@ -238,7 +238,8 @@ def test_node_validates_a_fragment_whose_changing_keys_are_not_plain_strings_as_
             assert node[name] == outcome, name
         else:  # ajv and pydantic word the reason their own ways
             assert outcome.startswith(refused) and node[name].startswith(refused), name
-    assert {name for name, outcome in python.items() if isinstance(outcome, str)} == {"a number", "empty", "a list", "null"}
+    refused_ones = {name for name, outcome in python.items() if isinstance(outcome, str)}
+    assert refused_ones == {"a number", "empty", "a list", "null"}
 
 
 SEQ_TYPES = """
