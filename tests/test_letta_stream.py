@@ -183,13 +183,21 @@ def delta(otid: str, seq: int | None, **parts: Any) -> dict[str, Any]:
 STOP = {"message_type": "stop_reason", "stop_reason": "end_turn"}
 
 
+DONE = "data: [DONE]\n\n"
+
+
+def _node_and_python(bodies: dict[str, str]) -> tuple[dict[str, Any], dict[str, Any]]:
+    """Each named SSE body reassembled (`complete`) by the npm package and by Python: summary or error."""
+    vectors: list[dict[str, Any]] = [
+        {"name": n, "sse": [sse], "options": {"complete": True}} for n, sse in bodies.items()
+    ]
+    node: dict[str, Any] = run_node(HERE / "streams.cjs", {"package": str(PACKAGE), "vectors": vectors})
+    return node, {v["name"]: run_vector(v) for v in vectors}
+
+
 def test_node_names_what_a_complete_stream_lacks_at_its_end_as_python_does() -> None:
-    say = "data: " + json.dumps(frame("assistant_message", "a-0", None, content="Hi")) + "\n\n"
-    stop, done = "data: " + json.dumps(STOP) + "\n\n", "data: [DONE]\n\n"
-    endings = {"neither": say, "no stop_reason": say + done, "no [DONE]": say + stop}
-    vectors = [{"name": name, "sse": [text], "options": {"complete": True}} for name, text in endings.items()]
-    node = run_node(HERE / "streams.cjs", {"package": str(PACKAGE), "vectors": vectors})
-    python = {v["name"]: run_vector(v) for v in vectors}
+    say = _sse([frame("assistant_message", "a-0", None, content="Hi")])
+    node, python = _node_and_python({"neither": say, "no stop_reason": say + DONE, "no [DONE]": say + _sse([STOP])})
     assert node == python
     assert python == {
         name: f"StreamError: stream truncated: it ends without {what} (or an error or a cancellation)"
@@ -205,12 +213,9 @@ def test_node_merges_text_pieces_around_a_null_one_as_python_does() -> None:
     pieces = [
         frame("hidden_reasoning_message", "h-0", None, state="redacted", hidden_reasoning=r) for r in ("a", None, "b")
     ]
-    sse = "".join(f"data: {json.dumps(f)}\n\n" for f in [*pieces, STOP]) + "data: [DONE]\n\n"
-    vector = {"name": "a null piece", "sse": [sse], "options": {"complete": True}}
-    node = run_node(HERE / "streams.cjs", {"package": str(PACKAGE), "vectors": [vector]})
-    python = run_vector(vector)
-    assert node == {"a null piece": python}
-    assert isinstance(python, dict) and python["messages"][0]["hidden_reasoning"] == "ab"
+    node, python = _node_and_python({"a null piece": _sse([*pieces, STOP]) + DONE})
+    assert node == python
+    assert python["a null piece"]["messages"][0]["hidden_reasoning"] == "ab"
 
 
 def test_node_validates_a_fragment_whose_changing_keys_are_not_plain_strings_as_python_does() -> None:
@@ -225,13 +230,12 @@ def test_node_validates_a_fragment_whose_changing_keys_are_not_plain_strings_as_
         "a list": [{"arguments": "}"}],
         "null": None,
     }
-    vectors: list[dict[str, Any]] = []
-    for name, second in seconds.items():
-        frames = [frame("tool_call_message", "c-0", None, tool_call=t) for t in (call, second)]
-        sse = "".join(f"data: {json.dumps(f)}\n\n" for f in [*frames, STOP]) + "data: [DONE]\n\n"
-        vectors.append({"name": name, "sse": [sse], "options": {"complete": True}})
-    node = run_node(HERE / "streams.cjs", {"package": str(PACKAGE), "vectors": vectors})
-    python = {v["name"]: run_vector(v) for v in vectors}
+    node, python = _node_and_python(
+        {
+            name: _sse([*(frame("tool_call_message", "c-0", None, tool_call=t) for t in (call, second)), STOP]) + DONE
+            for name, second in seconds.items()
+        }
+    )
     refused = "StreamError: event 1 (line 4): not a valid letta/LettaStreamingResponse at $.tool_call"
     for name, outcome in python.items():
         if isinstance(outcome, dict):
@@ -262,7 +266,7 @@ def test_node_gives_a_seq_id_as_a_number_while_that_is_exact_else_as_a_bigint(tm
     script.write_text(SEQ_TYPES)
     edges = [-(2**53), -(2**53) + 1, 2**53 - 1, 2**53]
     say = [frame("assistant_message", "a-0", seq, content="Hi") for seq in edges]  # one frame each
-    bodies = ["".join(f"data: {json.dumps(f)}\n\n" for f in [s, STOP]) + "data: [DONE]\n\n" for s in say]
+    bodies = [_sse([s, STOP]) + DONE for s in say]
     node = run_node(script, {"package": str(PACKAGE), "bodies": bodies})
     assert node == [
         ["bigint", str(-(2**53))],
