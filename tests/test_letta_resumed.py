@@ -224,6 +224,38 @@ def test_node_reports_gaps_on_request_and_refuses_other_values() -> None:
     assert out["streamed"] == out["gaps"]  # the stream reader as it arrives takes the same option
 
 
+def _ping(seq: int) -> dict[str, Any]:
+    return {"id": "p", "date": DATE, "message_type": "ping", "seq_id": seq}
+
+
+GAP_PLACES = {
+    "between two messages": [_say(1, "a", "x"), _say(3, "b", "y"), STOP],
+    "before the first message frame": [_ping(1), _say(3, "a", "x"), STOP],
+    "after the last message frame": [_say(1, "a", "x"), _ping(5), STOP],
+    "only pings around it": [_ping(1), _ping(4), STOP],
+}
+
+
+def test_node_locates_each_gap_between_the_same_messages_as_python() -> None:
+    """Where a gap has no message frame on one side (a ping below or above it), that side is null."""
+    python = {
+        name: [[g.first, g.last, g.message_before, g.message_after] for g in reassemble(frames, gaps="report").gaps]
+        for name, frames in GAP_PLACES.items()
+    }
+    assert python["before the first message frame"] == [[2, 2, None, 0]]
+    assert python["only pings around it"] == [[2, 3, None, None]]
+    script = rf"""
+    const stream = require({json.dumps(str(PACKAGE / "stream.js"))});
+    const out = {{}};
+    for (const [name, frames] of Object.entries({json.dumps(GAP_PLACES)})) {{
+      out[name] = stream.reassemble(frames, {{ gaps: "report" }}).gaps.map((g) => [g.first, g.last, g.messageBefore, g.messageAfter]);
+    }}
+    process.stdout.write(JSON.stringify(out));
+    """
+    proc = subprocess.run(["node", "-e", script], capture_output=True, text=True, env=node_env(), check=True)
+    assert json.loads(proc.stdout) == python
+
+
 def test_hostile_connections_are_one_line_errors() -> None:
     """No connection at all, a body that is not UTF-8, a frame nested too deep, a run_id that is
     code-like text: each a StreamError of one line, or plain data."""

@@ -167,8 +167,23 @@ def test_a_change_to_a_yielded_message_is_reported() -> None:
 def test_long_streams_are_followed_in_order_and_end_as_the_sync_reader() -> None:
     long = node_stream_events()["cases"]["long"]
     assert long["rising"] == {"early": 3000, "late": 0, "others": 1, "equals_sync": True}  # others: "returned"
+    assert long["first replayed"] == long["rising"]
     assert long["falling"]["equals_sync"]
     assert long["falling"]["early"] + long["falling"]["late"] == 3000
+
+
+def test_messages_of_frames_out_of_order_are_yielded_once_the_frames_below_them_are_in() -> None:
+    """A frame numbered below the stop reason that comes after it, and a frame below all seen that
+    comes after a ping: each message is yielded as soon as it can be (before `[DONE]` is read)."""
+    arrivals = node_stream_events()["cases"]["arrivals"]
+    assert arrivals["late"] == [
+        *("chunk 0", "chunk 1", "message x", "chunk 2", "chunk 3", "message yz", "chunk 4"),
+        "end: x yz",
+    ]
+    assert arrivals["lowered"] == [
+        *("chunk 0", "chunk 1", "chunk 2", "message z", "chunk 3", "message a", "chunk 4", "message b", "chunk 5"),
+        "end: z a b",
+    ]
 
 
 def test_the_docs_example_runs_as_written() -> None:

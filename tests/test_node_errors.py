@@ -104,6 +104,33 @@ def test_indexes_that_share_leading_digits_sort_as_numbers_whatever_sits_beside_
     assert paths == ["$.content", *python]  # ajv adds the union's own error, above the others
 
 
+@pytest.mark.parametrize(
+    ("name", "payload", "holder"),
+    [
+        ("docent/ToolParams", {"properties": {"9": 5, "10": 5}, "roperties": []}, "$.properties"),
+        (
+            "swarm/IToolFunction",
+            {
+                "name": "f",
+                "description": "d",
+                "parameters": {"type": "object", "properties": {"9": 5, "10": 5}, "roperties": []},
+            },
+            "$.parameters.properties",
+        ),
+    ],
+)
+def test_digit_keys_of_an_object_sort_as_text_beside_an_array_named_like_their_holder(
+    name: str, payload: dict[str, Any], holder: str
+) -> None:
+    """Keys `9` and `10` of an object are names, not indexes: `['10']` before `['9']`, as Python sorts
+    the paths. Beside the object sits an array under its name less the first letter (`roperties`),
+    which a walk that lost one character of a step would take for the keys' holder."""
+    python = [v.path for v in schemas.violations(payload, name)]
+    assert python == [f"{holder}['10']", f"{holder}['9']"]
+    [node] = _node([{"schema": name, "payload": payload}])
+    assert node["paths"] == python
+
+
 def test_a_place_above_is_told_from_a_sibling_whose_path_goes_on_where_it_ends() -> None:
     """`/content/1` is not above `/content/0/text`, although the longer pointer has a `/` where the
     shorter ends: the item's error goes after the text's, as in Python."""

@@ -208,13 +208,16 @@ async function revisionCases(stream) {
 }
 
 /** Many one-frame messages with seq_ids, a frame a chunk: in order, each message is yielded before the
- * last chunk is read; in falling order (each seq_id below all seen) the result still equals
- * reassembleSse's, within the preview's bounded work. */
+ * last chunk is read, also when the first frame is replayed again and again (a repeat is no frame
+ * below all seen: the preview does not start again); in falling order (each seq_id below all seen)
+ * the result still equals reassembleSse's, within the preview's bounded work. */
 async function longCases(stream) {
   const out = {};
-  for (const [name, order] of [["rising", (i) => i], ["falling", (i, n) => n - 1 - i]]) {
-    const n = 3000;
-    const frames = Array.from({ length: n }, (_, i) => ({ ...text(`m-${order(i, n)}`, "x"), seq_id: order(i, n) + 1 }));
+  const n = 3000;
+  const numbered = (order) => Array.from({ length: n }, (_, i) => ({ ...text(`m-${order(i)}`, "x"), seq_id: order(i) + 1 }));
+  const rising = numbered((i) => i);
+  const orders = { rising, falling: numbered((i) => n - 1 - i), "first replayed": [...rising, ...Array(8).fill(rising[0])] };
+  for (const [name, frames] of Object.entries(orders)) {
     const body = sse([...frames, { message_type: "stop_reason", stop_reason: "end_turn", seq_id: n + 1 }, DONE]);
     const pieces = body.split(/(?<=\n\n)/);
     const trace = [];
@@ -226,6 +229,30 @@ async function longCases(stream) {
     const early = trace.slice(0, trace.indexOf(`chunk ${pieces.length - 1}`)).filter((t) => t === "message").length;
     const late = trace.filter((t) => t === "message").length - early;
     out[name] = { early, late, others: trace.filter((t) => !t.startsWith("chunk") && t !== "message").length, equals_sync: toJson(summaryOf(result)) === toJson(run(stream, body, {})) };
+  }
+  return out;
+}
+
+/** Streams with seq_ids whose frames arrive out of order, an event a chunk: what is yielded after
+ * which chunk. `late`: a message frame numbered below the stop reason that arrives after it still
+ * belongs to the stream (seq_id order decides, as at the end). `lowered`: a frame below all seen,
+ * after a ping holding the highest seq_id, makes the preview start again from it and still pass the
+ * ping. Either way each message is yielded as soon as the frames below it are in, not at the end. */
+async function arrivalCases(stream) {
+  const stop = (seq) => ({ message_type: "stop_reason", stop_reason: "end_turn", seq_id: seq });
+  const say = (otid, content, seq) => ({ ...text(otid, content), seq_id: seq });
+  const ping = (seq) => ({ id: "p", date: DATE, message_type: "ping", seq_id: seq });
+  const bodies = {
+    late: [say("a-0", "x", 1), say("b-0", "y", 2), stop(4), say("b-0", "z", 3)],
+    lowered: [say("a-0", "a", 2), ping(3), say("z-0", "z", 1), say("b-0", "b", 4), stop(5)],
+  };
+  const out = {};
+  for (const [name, frames] of Object.entries(bodies)) {
+    const trace = [];
+    for await (const ev of stream.reassembleSseStream(generator(sse([...frames, DONE]).split(/(?<=\n\n)/), trace))) {
+      trace.push(ev.type === "end" ? `end: ${ev.result.messages.map((m) => m.content).join(" ")}` : `${ev.type} ${ev.message.content}`);
+    }
+    out[name] = trace.filter((t) => t !== "returned");
   }
   return out;
 }
@@ -254,6 +281,7 @@ async function cases(stream, vectors, docs) {
     inputs: await inputCases(stream),
     revisions: await revisionCases(stream),
     long: await longCases(stream),
+    arrivals: await arrivalCases(stream),
     docs: await docsCase(stream, docs),
   };
 }
