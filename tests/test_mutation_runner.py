@@ -19,6 +19,7 @@ from tests.mutation.baseline import Baseline, run_plain
 from tests.mutation.coverage_map import CoverageMap, collect, from_contexts
 from tests.mutation.execute import Workspace, run_pytest
 from tests.mutation.mutants import Mutant, js_mutants, mutants, python_mutants
+from tests.mutation.node_coverage import LineIndex, collect_node, counted_spans
 from tests.mutation.results import Outcome, group, load, not_run, save, scores, survivors, to_rerun
 from tests.mutation.suite import LEFT_OUT, NOT_RUNTIME, runtime_modules, runtime_tests, suite_files
 
@@ -299,6 +300,85 @@ def test_coverage_per_test_including_subprocesses_and_selected_runs(tmp_path: Pa
     assert (run.status, run.killer) == ("killed", f"{node}test_slow_failure")
 
 
+def test_v8_ranges_count_innermost_and_lines_are_found_by_their_code_in_utf16_units() -> None:
+    functions = [
+        {"ranges": [{"startOffset": 0, "endOffset": 100, "count": 1}]},
+        {
+            "ranges": [
+                {"startOffset": 10, "endOffset": 50, "count": 2},
+                {"startOffset": 20, "endOffset": 30, "count": 0},
+            ]
+        },
+        {"ranges": [{"startOffset": 60, "endOffset": 70, "count": 0}]},
+    ]
+    assert counted_spans(functions) == [(0, 10), (10, 20), (30, 50), (50, 60), (70, 100)]
+    index = LineIndex("ab\n  cd  \n\n\U0001f600x\ny")  # the emoji is two UTF-16 units
+    assert index.lines([(13, 14)]) == {4}  # the `x` after it
+    assert index.lines([(3, 5)]) == set()  # only the second line's leading spaces
+    assert index.lines([(7, 11)]) == set()  # its trailing spaces, the newline, the empty line
+    assert index.lines([(0, 16)]) == {1, 2, 4, 5}
+
+
+TOY_JS = """\
+export function inside(x) {
+  if (x > 100) {
+    return 0;
+  }
+  return x + 1;
+}
+
+export function outside(x) {
+  return x - 1;
+}
+"""
+TOY_JS_TESTS = """\
+import json
+import os
+import subprocess
+from pathlib import Path
+
+TOY = (Path(__file__).parent / "package" / "toy.mjs").as_uri()
+
+
+def node(code, env=None):
+    script = f"import * as toy from {json.dumps(TOY)}; {code}"
+    subprocess.run(["node", "--input-type=module", "-e", script], check=True, env=env)
+
+
+def test_inside():
+    node("if (toy.inside(1) !== 2) process.exit(1);")
+
+
+def test_no_node():
+    assert TOY
+
+
+def test_own_environment():
+    node("if (toy.outside(1) !== 0) process.exit(1);", env={"PATH": os.environ["PATH"]})
+"""
+
+
+def test_node_coverage_per_test_and_the_tests_it_cannot_see(tmp_path: Path) -> None:
+    """Each test's Node processes are measured apart: a mutant runs the tests that ran its line, and
+    those that loaded the module in no measured process (none, or with an environment of their own)."""
+    package = tmp_path / "package"
+    package.mkdir()
+    (package / "toy.mjs").write_text(TOY_JS)
+    (tmp_path / "test_toy_js.py").write_text(TOY_JS_TESTS)
+    env = {"PYTHONPATH": str(ROOT)}  # the plugin
+    cmap, baseline = collect_node(tmp_path, ["package/toy.mjs"], ["test_toy_js.py"], [], env)
+    assert len(baseline.passed) == 3
+    name = {t: t.rsplit("::", 1)[1] for t in baseline.passed}
+    lines = {n: {name[t] for t in ts} for n, ts in cmap.lines["package/toy.mjs"].items()}
+    assert lines[2] == lines[5] == {"test_inside"}
+    assert 3 not in lines and 9 not in lines  # a block and a function that never ran
+    assert {name[t] for t in cmap.always["package/toy.mjs"]} == {"test_no_node", "test_own_environment"}
+    js = next(m for m in js_mutants("package/toy.mjs", TOY_JS) if m.line == 9)
+    assert {name[t] for t in cmap.select(js)} == {"test_no_node", "test_own_environment"}
+    js = next(m for m in js_mutants("package/toy.mjs", TOY_JS) if m.line == 5)
+    assert {name[t] for t in cmap.select(js)} == {"test_inside", "test_no_node", "test_own_environment"}
+
+
 def _toy_tests(tmp_path: Path) -> tuple[Path, dict[str, str], str]:
     package = tmp_path / "package"
     package.mkdir()
@@ -491,11 +571,13 @@ def test_baselines_are_kept_for_the_same_tree_and_arguments_only(tmp_path: Path)
     assert kept == tmp_path / "results.baselines.json"
     baseline = Baseline({"t.py::a": "passed", "t.py::b": "skipped"}, {"t.py::a": 0.5}, 3.0)
     cmap = CoverageMap({"pkg/m.py": {1: {"t.py::a"}}}, {"t.py::a": 0.5})
-    cache.save(kept, "tree-1", ["-q"], {("t.py",): baseline}, cmap, ("t.py",))
-    assert cache.load(kept, "tree-1", ["-q"]) == ({("t.py",): baseline}, cmap, ("t.py",))
-    assert cache.load(kept, "tree-2", ["-q"]) == ({}, None, ())  # another tree
-    assert cache.load(kept, "tree-1", []) == ({}, None, ())  # other pytest arguments
-    assert cache.load(tmp_path / "none.json", "tree-1", ["-q"]) == ({}, None, ())
+    node = CoverageMap({"npm/esm/m.js": {3: {"n.py::a"}}}, {"n.py::a": 0.5}, {"npm/esm/m.js": {"n.py::b"}})
+    recorded = cache.Kept({("t.py",): baseline}, cmap, ("t.py",), {("n.py",): node})
+    cache.save(kept, "tree-1", ["-q"], recorded)
+    assert cache.load(kept, "tree-1", ["-q"]) == recorded
+    assert cache.load(kept, "tree-2", ["-q"]) == cache.Kept()  # another tree
+    assert cache.load(kept, "tree-1", []) == cache.Kept()  # other pytest arguments
+    assert cache.load(tmp_path / "none.json", "tree-1", ["-q"]) == cache.Kept()
 
 
 def test_a_resumed_run_reuses_the_baselines_of_its_tree(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:

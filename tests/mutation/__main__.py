@@ -16,6 +16,7 @@ from .baseline import Baseline, run_plain
 from .coverage_map import CoverageMap, collect
 from .execute import Workspace
 from .mutants import Mutant, mutants
+from .node_coverage import collect_node
 from .results import NOT_COVERED, Outcome, Score, load, not_run, save, scores, survivors, to_rerun
 from .suite import runtime_modules, runtime_tests
 
@@ -87,50 +88,78 @@ def _paths(args: argparse.Namespace, module: str, tree: Path) -> list[str]:
 
 
 class _Plan:
-    """The baselines of a run (one per list of test paths) and the Python modules' coverage map."""
+    """The baselines of a run (one per list of test paths) and the coverage maps that choose each
+    mutant's tests: coverage.py's for the Python modules, V8's for the JavaScript ones."""
 
     def __init__(self, args: argparse.Namespace, space: Workspace) -> None:
         self.args = args
         self.space = space
-        self.cmap: CoverageMap | None = None
-        self.baselines: dict[tuple[str, ...], Baseline] = {}
-        self.coverage_paths: tuple[str, ...] = ()
+        self.kept = cache.Kept()
+
+    @property
+    def cmap(self) -> CoverageMap | None:
+        """The Python modules' coverage map, if measured."""
+        return self.kept.cmap
+
+    @property
+    def baselines(self) -> dict[tuple[str, ...], Baseline]:
+        """The baselines, per list of test paths."""
+        return self.kept.baselines
 
     def prepare(self, todo: dict[str, list[Mutant]]) -> None:
-        """Run the baselines the mutants to do need: the coverage run first, then plain runs. A
+        """Run the baselines the mutants to do need: the coverage runs first, then plain runs. A
         resumed run takes those recorded for the same tree instead (cache.py), and records new ones."""
-        kept = cache.cache_path(self.args.results)
+        path = cache.cache_path(self.args.results)
         if self.args.resume or self.args.only_survivors:
-            self.baselines, self.cmap, self.coverage_paths = cache.load(kept, self.space.tree, self.args.pytest_args)
-            if self.baselines:
-                print(f"## baselines recorded for this tree, from {kept}", flush=True)
+            self.kept = cache.load(path, self.space.tree, self.args.pytest_args)
+            if self.kept.baselines:
+                print(f"## baselines recorded for this tree, from {path}", flush=True)
+        self._run_python_coverage(todo)
         self._run_missing(todo)
-        cache.save(kept, self.space.tree, self.args.pytest_args, self.baselines, self.cmap, self.coverage_paths)
+        cache.save(path, self.space.tree, self.args.pytest_args, self.kept)
 
-    def _run_missing(self, todo: dict[str, list[Mutant]]) -> None:
+    def _run_python_coverage(self, todo: dict[str, list[Mutant]]) -> None:
         python = [m for m, listed in todo.items() if listed and not m.endswith(".js")]
         paths = _paths(self.args, python[0], self.space.path) if python else []
-        covered = self.cmap is not None and set(python) <= set(self.cmap.lines) and self.coverage_paths == tuple(paths)
+        kept = self.kept
+        covered = kept.cmap is not None and set(python) <= set(kept.cmap.lines) and kept.coverage_paths == tuple(paths)
         if python and not self.args.all_tests and not covered:
             offsets = {m: (str(self.space.target(m)), self.space.header_lines(m)) for m in python}
             print(f"## baseline under coverage: {' '.join(paths)}", flush=True)
-            self.cmap, baseline = collect(self.space.path, offsets, paths, self.args.pytest_args, self.space.path)
-            self.coverage_paths = tuple(paths)
-            self.baselines[self.coverage_paths] = baseline
+            kept.cmap, baseline = collect(self.space.path, offsets, paths, self.args.pytest_args, self.space.path)
+            kept.coverage_paths = tuple(paths)
+            kept.baselines[kept.coverage_paths] = baseline
             print(f"   {baseline.summary()}", flush=True)
+
+    def _run_missing(self, todo: dict[str, list[Mutant]]) -> None:
+        """The JavaScript modules' baselines under V8's coverage (a map for every module of the npm
+        package that a mutant may be in), the others' plain."""
+        scripts = sorted({m for m in [*runtime_modules(), *todo] if m.endswith(".js")})
         for module, listed in todo.items():
             key = tuple(_paths(self.args, module, self.space.path))
-            if listed and key not in self.baselines:
+            mapped = module.endswith(".js") and not self.args.all_tests
+            if not listed or (key in self.baselines and (not mapped or key in self.kept.node_maps)):
+                continue
+            if mapped:
+                print(f"## baseline under Node's coverage: {' '.join(key)}", flush=True)
+                env = self.space.env()
+                self.kept.node_maps[key], self.baselines[key] = collect_node(
+                    self.space.path, scripts, list(key), self.args.pytest_args, env
+                )
+            else:
                 print(f"## baseline: {' '.join(key)}", flush=True)
                 self.baselines[key] = run_plain(self.space.path, self.space.env(), list(key), self.args.pytest_args)
-                print(f"   {self.baselines[key].summary()}", flush=True)
+            print(f"   {self.baselines[key].summary()}", flush=True)
 
     def outcome(self, mutant: Mutant) -> Outcome:
         """Run `mutant` against the tests that can kill it (that passed on the baseline) and say what came of it."""
         paths = tuple(_paths(self.args, mutant.module, self.space.path))
         baseline = self.baselines[paths]
-        if self.cmap is not None and not mutant.module.endswith(".js") and paths == self.coverage_paths:
+        js = mutant.module.endswith(".js")
+        if self.cmap is not None and not js and paths == self.kept.coverage_paths:
             tests = [t for t in self.cmap.select(mutant) if t in baseline.passed]
+        elif js and paths in self.kept.node_maps:
+            tests = [t for t in self.kept.node_maps[paths].select(mutant) if t in baseline.passed]
         else:
             tests = baseline.fastest_first()
         base = (mutant.key, mutant.module, mutant.line, mutant.description)

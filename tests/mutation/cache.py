@@ -1,13 +1,14 @@
 """Baselines kept between runs of the same tree, so that a resumed run does not run them again.
 
 A full run takes hours, more than one sitting: `--resume` and `--only-survivors` reuse the
-baselines (and the coverage map) recorded beside the results file when the tracked files of the
+baselines (and the coverage maps) recorded beside the results file when the tracked files of the
 repository, the test paths and the pytest arguments are exactly those they were recorded for.
 """
 
 from __future__ import annotations
 
 import json
+from dataclasses import dataclass, field
 from pathlib import Path
 
 from .baseline import Baseline
@@ -21,40 +22,46 @@ def cache_path(results: Path) -> Path:
     return results.with_name(results.stem + ".baselines.json")
 
 
-def load(path: Path, tree: str, pytest_args: list[str]) -> tuple[dict[Paths, Baseline], CoverageMap | None, Paths]:
-    """The baselines, coverage map and coverage paths recorded for `tree` and `pytest_args`; nothing
-    recorded for another tree or other arguments (or no file)."""
+@dataclass
+class Kept:
+    """What a run measured before its mutants: the baselines (per list of test paths), the Python
+    modules' coverage map and its test paths, and the JavaScript modules' maps (per list of test paths)."""
+
+    baselines: dict[Paths, Baseline] = field(default_factory=dict)
+    cmap: CoverageMap | None = None
+    coverage_paths: Paths = ()
+    node_maps: dict[Paths, CoverageMap] = field(default_factory=dict)
+
+
+def load(path: Path, tree: str, pytest_args: list[str]) -> Kept:
+    """What was recorded for `tree` and `pytest_args`; nothing recorded for another tree or other
+    arguments (or no file)."""
     if not path.exists():
-        return {}, None, ()
+        return Kept()
     data = json.loads(path.read_text(encoding="utf-8"))
     if data.get("tree") != tree or data.get("pytest_args") != pytest_args:
-        return {}, None, ()
+        return Kept()
     baselines = {
         tuple(item["paths"]): Baseline(dict(item["outcomes"]), dict(item["durations"]), float(item["seconds"]))
         for item in data["baselines"]
     }
     cmap = CoverageMap.from_json(data["coverage"]) if data.get("coverage") is not None else None
-    return baselines, cmap, tuple(data.get("coverage_paths", ()))
+    node_maps = {tuple(item["paths"]): CoverageMap.from_json(item["map"]) for item in data.get("node_coverage", [])}
+    return Kept(baselines, cmap, tuple(data.get("coverage_paths", ())), node_maps)
 
 
-def save(
-    path: Path,
-    tree: str,
-    pytest_args: list[str],
-    baselines: dict[Paths, Baseline],
-    cmap: CoverageMap | None,
-    coverage_paths: Paths,
-) -> None:
-    """Record the baselines of `tree` (replacing those of any other tree)."""
+def save(path: Path, tree: str, pytest_args: list[str], kept: Kept) -> None:
+    """Record what was measured on `tree` (replacing what was recorded for any other tree)."""
     data = {
         "tree": tree,
         "pytest_args": pytest_args,
         "baselines": [
             {"paths": list(paths), "outcomes": b.outcomes, "durations": b.durations, "seconds": b.seconds}
-            for paths, b in baselines.items()
+            for paths, b in kept.baselines.items()
         ],
-        "coverage": cmap.to_json() if cmap is not None else None,
-        "coverage_paths": list(coverage_paths),
+        "coverage": kept.cmap.to_json() if kept.cmap is not None else None,
+        "coverage_paths": list(kept.coverage_paths),
+        "node_coverage": [{"paths": list(paths), "map": m.to_json()} for paths, m in kept.node_maps.items()],
     }
     path.parent.mkdir(parents=True, exist_ok=True)
     path.write_text(json.dumps(data) + "\n", encoding="utf-8")

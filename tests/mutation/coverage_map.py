@@ -38,10 +38,12 @@ context = ${{MUTATION_CONTEXT}}
 
 @dataclass
 class CoverageMap:
-    """Per module, line -> the tests that ran it; per test, its duration in seconds."""
+    """Per module, line -> the tests that ran it; per test, its duration in seconds; per module, the
+    tests that may run it unseen, candidates for each of its mutants (node_coverage.py)."""
 
     lines: dict[str, dict[int, set[str]]] = field(default_factory=dict)
     durations: dict[str, float] = field(default_factory=dict)
+    always: dict[str, set[str]] = field(default_factory=dict)
 
     def select(self, mutant: Mutant) -> list[str]:
         """The tests that can kill `mutant`, fastest first; [] if none runs its code.
@@ -53,7 +55,7 @@ class CoverageMap:
         """
         by_line = self.lines.get(mutant.module, {})
         lines: Iterable[int] = by_line if mutant.at_import else mutant.lines
-        tests: set[str] = set()
+        tests: set[str] = set(self.always.get(mutant.module, ()))
         for line in lines:
             tests |= by_line.get(line, set())
         if mutant.at_import:
@@ -66,6 +68,7 @@ class CoverageMap:
         return {
             "lines": {m: {str(n): sorted(t) for n, t in sorted(by.items())} for m, by in sorted(self.lines.items())},
             "durations": self.durations,
+            "always": {m: sorted(t) for m, t in sorted(self.always.items())},
         }
 
     @classmethod
@@ -74,9 +77,12 @@ class CoverageMap:
         lines = data["lines"]
         durations = data["durations"]
         assert isinstance(lines, dict) and isinstance(durations, dict)
+        always = data.get("always", {})
+        assert isinstance(always, dict)
         return cls(
             {m: {int(n): set(t) for n, t in by.items()} for m, by in lines.items()},
             {str(k): float(v) for k, v in durations.items()},
+            {m: set(t) for m, t in always.items()},
         )
 
 

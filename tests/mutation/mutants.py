@@ -330,7 +330,7 @@ def js_mutants(module: str, source: str) -> Iterator[Mutant]:
                     module=module,
                     line=number,
                     lines=(number,),
-                    at_import=True,  # no coverage map for JavaScript: every test is a candidate
+                    at_import=False,  # V8 counts a module's top-level lines as run: the tests that loaded it
                     description=description,
                     key=f"{stem}:{count}",
                     source="\n".join([*lines[: number - 1], mutated, *lines[number:]]),

@@ -12,12 +12,16 @@
   to fail is the mutant's killer: written to MUTATION_FAILED, and the session stops there. A test
   not in FILE that fails is written to MUTATION_OTHERS and does not stop it (not a kill). Without
   MUTATION_BASELINE, any failure is the killer.
+- MUTATION_NODE_COVERAGE=DIR (the JavaScript baseline): each test's Node processes write V8's
+  coverage to a folder of their own under DIR (NODE_V8_COVERAGE, set while the test runs and
+  inherited by the processes it starts; node_coverage.py reads them).
 Hypothesis keeps its example database in a throw-away directory (in the runner's scratch folder
 for a mutant's run), so a mutant's failing examples are not replayed into later runs.
 """
 
 from __future__ import annotations
 
+import hashlib
 import json
 import os
 import shutil
@@ -27,6 +31,7 @@ from pathlib import Path
 import pytest
 
 CONTEXT = "MUTATION_CONTEXT"
+NODE_COVERAGE = "NODE_V8_COVERAGE"
 
 _durations: dict[str, float] = {}
 _outcomes: dict[str, str] = {}
@@ -85,16 +90,26 @@ def pytest_collection_modifyitems(session: pytest.Session, config: pytest.Config
     items[:] = chosen
 
 
+def node_coverage_folder(base: str, nodeid: str) -> Path:
+    """Where the Node processes of test `nodeid` write their coverage (a folder per test, named by a hash)."""
+    return Path(base) / hashlib.sha256(nodeid.encode()).hexdigest()[:16]
+
+
 def pytest_runtest_logstart(nodeid: str, location: tuple[str, int | None, str]) -> None:
-    """Coverage run: the test's id becomes the context."""
+    """Coverage run: the test's id becomes the context; its Node processes write to its own folder."""
     if os.environ.get("MUTATION_CONTEXTS"):
         _switch(nodeid)
+    base = os.environ.get("MUTATION_NODE_COVERAGE")
+    if base:
+        os.environ[NODE_COVERAGE] = str(node_coverage_folder(base, nodeid))
 
 
 def pytest_runtest_logfinish(nodeid: str, location: tuple[str, int | None, str]) -> None:
-    """Coverage run: no test's context between tests."""
+    """Coverage run: no test's context between tests, and no Node coverage for processes started outside one."""
     if os.environ.get("MUTATION_CONTEXTS"):
         _switch("")
+    if os.environ.get("MUTATION_NODE_COVERAGE"):
+        os.environ.pop(NODE_COVERAGE, None)
 
 
 def _record(report: pytest.TestReport) -> None:

@@ -1,0 +1,131 @@
+"""Which tests run which lines of the npm package's ES modules: V8's block coverage, per test.
+
+The JavaScript baseline runs once with MUTATION_NODE_COVERAGE set: the plugin gives each test its own
+NODE_V8_COVERAGE folder, so every Node process the test starts (with the environment it inherits)
+writes what it ran there when it exits. A line ran when a range V8 counted above zero, the innermost
+where ranges nest, overlaps its code. A test that loaded a module in no measured process (its Node
+process was killed, had an environment of its own, ran a bundle or a browser) runs for every mutant
+of that module: the map may choose a test too many, never one too few of those it cannot see.
+"""
+
+from __future__ import annotations
+
+import bisect
+import json
+import os
+import subprocess
+import tempfile
+import time
+from collections.abc import Iterable, Mapping
+from pathlib import Path
+from typing import Any
+
+from .baseline import Baseline, read_report, require_passing
+from .coverage_map import CoverageMap
+from .execute import PYTEST
+from .plugin import node_coverage_folder
+
+
+def counted_spans(functions: Iterable[Mapping[str, Any]]) -> list[tuple[int, int]]:
+    """The spans [start, end) of a script that ran, from its coverage's functions: each offset
+    counts as the innermost range around it (V8's ranges nest; a block inside a function that ran
+    may have run zero times)."""
+    ranges = sorted(
+        ((r["startOffset"], r["endOffset"], r["count"]) for f in functions for r in f["ranges"]),
+        key=lambda r: (r[0], -r[1]),
+    )
+    spans: list[tuple[int, int]] = []
+    open_ranges: list[tuple[int, int]] = []  # (end, count), innermost last
+    at = 0
+
+    def close_until(offset: int) -> None:
+        nonlocal at
+        while open_ranges and open_ranges[-1][0] <= offset:
+            end, count = open_ranges.pop()
+            if count > 0 and end > at:
+                spans.append((at, end))
+            at = max(at, end)
+
+    for start, end, count in ranges:
+        close_until(start)
+        if open_ranges and open_ranges[-1][1] > 0 and start > at:
+            spans.append((at, start))
+        at = start
+        open_ranges.append((end, count))
+    close_until(max((r[1] for r in ranges), default=0))
+    return spans
+
+
+class LineIndex:
+    """Where each line's code (its leading and trailing spaces aside) lies in a script, in the UTF-16
+    units V8's offsets count."""
+
+    def __init__(self, source: str) -> None:
+        self.starts: list[int] = []
+        self.code: list[tuple[int, int]] = []
+        offset = 0
+        for text in source.split("\n"):
+            width = len(text.encode("utf-16-le")) // 2
+            lead = len(text) - len(text.lstrip())  # spaces and tabs: one unit each
+            trail = len(text) - len(text.rstrip())
+            self.starts.append(offset)
+            self.code.append((offset + lead, offset + max(width - trail, lead)))
+            offset += width + 1
+
+    def lines(self, spans: Iterable[tuple[int, int]]) -> set[int]:
+        """The line numbers (from 1) whose code overlaps one of `spans`."""
+        found: set[int] = set()
+        for start, end in spans:
+            first = max(bisect.bisect_right(self.starts, start) - 1, 0)
+            last = bisect.bisect_right(self.starts, end - 1)
+            for index in range(first, last):
+                code_start, code_end = self.code[index]
+                if code_start < end and code_end > start and code_start < code_end:
+                    found.add(index + 1)
+        return found
+
+
+def from_folders(base: Path, scripts: Mapping[str, tuple[str, str]], durations: Mapping[str, float]) -> CoverageMap:
+    """The map from the coverage files under `base`, one folder per test (the plugin's).
+
+    `scripts` maps each module to (its file URL as Node names it, its source)."""
+    by_url = {url: module for module, (url, _) in scripts.items()}
+    index = {module: LineIndex(source) for module, (_, source) in scripts.items()}
+    result = CoverageMap(durations=dict(durations))
+    measured: dict[str, set[str]] = {module: set() for module in scripts}
+    for test in durations:
+        for path in node_coverage_folder(str(base), test).glob("coverage-*.json"):
+            try:
+                data = json.loads(path.read_text(encoding="utf-8"))
+            except (OSError, ValueError):
+                continue  # a process killed while writing: as if unmeasured
+            for script in data.get("result", []):
+                module = by_url.get(script.get("url"))
+                if module is None:
+                    continue
+                measured[module].add(test)
+                by_line = result.lines.setdefault(module, {})
+                for line in index[module].lines(counted_spans(script["functions"])):
+                    by_line.setdefault(line, set()).add(test)
+    for module in scripts:
+        result.lines.setdefault(module, {})
+        result.always[module] = set(durations) - measured[module]
+    return result
+
+
+def collect_node(
+    package: Path, modules: list[str], tests: list[str], pytest_args: list[str], env: Mapping[str, str]
+) -> tuple[CoverageMap, Baseline]:
+    """Run `tests` once in `package` (the unmutated copy) with each test's Node processes measured:
+    the JavaScript modules' coverage map, and the baseline. Stops the run (SystemExit) if a test fails."""
+    scripts = {m: ((package / m).resolve().as_uri(), (package / m).read_text(encoding="utf-8")) for m in modules}
+    with tempfile.TemporaryDirectory(prefix="chatschema-mutation-node-coverage-") as tmp:
+        report = Path(tmp) / "report.json"
+        full = {**os.environ, **env, "MUTATION_REPORT": str(report), "MUTATION_NODE_COVERAGE": str(Path(tmp) / "v8")}
+        full.pop("COVERAGE_PROCESS_START", None)
+        start = time.perf_counter()
+        proc = subprocess.run([*PYTEST, *pytest_args, *tests], cwd=package, env=full, capture_output=True, text=True)
+        baseline = read_report(report, time.perf_counter() - start) if report.exists() else None
+        require_passing(baseline, proc.returncode, proc.stdout + proc.stderr)
+        assert baseline is not None
+        return from_folders(Path(tmp) / "v8", scripts, baseline.durations), baseline
