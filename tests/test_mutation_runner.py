@@ -356,6 +356,30 @@ def test_no_node():
 def test_own_environment():
     node("if (toy.outside(1) !== 0) process.exit(1);", env={"PATH": os.environ["PATH"]})
 """
+TOY_JS_SHARED = """\
+import json
+import subprocess
+from functools import cache
+from pathlib import Path
+
+TOY = (Path(__file__).parent / "package" / "toy.mjs").as_uri()
+
+
+@cache
+def shared():
+    script = f"import * as toy from {json.dumps(TOY)}; console.log(toy.inside(1))"
+    return subprocess.run(["node", "--input-type=module", "-e", script], capture_output=True, text=True).stdout
+
+
+def test_starts_it():
+    assert shared() == "2\\n"
+
+
+def test_reads_it_and_runs_its_own():
+    assert shared() == "2\\n"
+    script = f"import * as toy from {json.dumps(TOY)}; if (toy.outside(1) !== 0) process.exit(1);"
+    subprocess.run(["node", "--input-type=module", "-e", script], check=True)
+"""
 
 
 def test_node_coverage_per_test_and_the_tests_it_cannot_see(tmp_path: Path) -> None:
@@ -377,6 +401,21 @@ def test_node_coverage_per_test_and_the_tests_it_cannot_see(tmp_path: Path) -> N
     assert {name[t] for t in cmap.select(js)} == {"test_no_node", "test_own_environment"}
     js = next(m for m in js_mutants("package/toy.mjs", TOY_JS) if m.line == 5)
     assert {name[t] for t in cmap.select(js)} == {"test_inside", "test_no_node", "test_own_environment"}
+
+
+def test_node_coverage_of_a_process_shared_by_a_file_s_tests(tmp_path: Path) -> None:
+    """A process one test starts and another reads (a cached fixture) is measured as the first one's;
+    the second, measured through a process of its own, is a candidate for what the shared one ran
+    too, as every measured test of a file is for a line one of them ran."""
+    package = tmp_path / "package"
+    package.mkdir()
+    (package / "toy.mjs").write_text(TOY_JS)
+    (tmp_path / "test_toy_shared.py").write_text(TOY_JS_SHARED)
+    cmap, baseline = collect_node(tmp_path, ["package/toy.mjs"], ["test_toy_shared.py"], [], {"PYTHONPATH": str(ROOT)})
+    name = {t: t.rsplit("::", 1)[1] for t in baseline.passed}
+    lines = {n: {name[t] for t in ts} for n, ts in cmap.lines["package/toy.mjs"].items()}
+    assert lines[5] == {"test_starts_it", "test_reads_it_and_runs_its_own"}  # only the first one's process ran it
+    assert 3 not in lines  # a line no test of the file ran
 
 
 def _toy_tests(tmp_path: Path) -> tuple[Path, dict[str, str], str]:

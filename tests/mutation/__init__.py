@@ -19,8 +19,10 @@ Python modules: the baseline runs under coverage.py with every test's node id as
 Python processes they start included (coverage_map.py); then each mutant runs only the tests that
 run its line (a mutant evaluated at import: every test that runs the module), fastest first,
 stopping at the first failure. A mutant no test reaches is a survivor, "not covered", without a
-run. JavaScript has no coverage map: its mutants run every test of their files that passed on the
-baseline, fastest first.
+run. JavaScript modules (the npm package's ES modules): the baseline runs with each test's Node
+processes writing V8's block coverage to a folder of the test's own (node_coverage.py); a mutant
+runs the measured tests of each file one of whose tests ran its line, and those that loaded the
+module in no measured process (a bundle, a browser, an environment of their own), fastest first.
 
 By default every hand-written module of both packages is mutated, with every test file that uses
 the runtime (suite.py). `--max N` samples N mutants per module (seeded; 0: all). Each outcome is

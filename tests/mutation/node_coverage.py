@@ -4,8 +4,11 @@ The JavaScript baseline runs once with MUTATION_NODE_COVERAGE set: the plugin gi
 NODE_V8_COVERAGE folder, so every Node process the test starts (with the environment it inherits)
 writes what it ran there when it exits. A line ran when a range V8 counted above zero, the innermost
 where ranges nest, overlaps its code. A test that loaded a module in no measured process (its Node
-process was killed, had an environment of its own, ran a bundle or a browser) runs for every mutant
-of that module: the map may choose a test too many, never one too few of those it cannot see.
+process was killed, had an environment of its own, ran a bundle or a browser, or read what another
+test's process printed) runs for every mutant of that module. Tests of one file may share a process
+(a fixture's), measured as the test that started it: a line one test of a file ran makes every
+measured test of that file a candidate. The map may choose a test too many; what it saves is the
+files whose tests never run the mutated line.
 """
 
 from __future__ import annotations
@@ -108,9 +111,25 @@ def from_folders(base: Path, scripts: Mapping[str, tuple[str, str]], durations: 
                 for line in index[module].lines(counted_spans(script["functions"])):
                     by_line.setdefault(line, set()).add(test)
     for module in scripts:
-        result.lines.setdefault(module, {})
         result.always[module] = set(durations) - measured[module]
+        _by_file(result.lines.setdefault(module, {}), measured[module])
     return result
+
+
+def _file(test: str) -> str:
+    return test.split("::", 1)[0]
+
+
+def _by_file(by_line: dict[int, set[str]], measured: set[str]) -> None:
+    """Tests of one file may share a Node process (a fixture's, a cached run), measured as the test
+    that started it while the others read what it printed: where one test of a file ran a line, every
+    measured test of that file becomes a candidate for the line."""
+    by_file: dict[str, set[str]] = {}
+    for test in measured:
+        by_file.setdefault(_file(test), set()).add(test)
+    for tests in by_line.values():
+        for name in {_file(t) for t in tests}:
+            tests |= by_file[name]
 
 
 def collect_node(
