@@ -68,7 +68,7 @@ def require_passing(baseline: Baseline | None, code: int, output: str) -> None:
 
 
 def run_plain(cwd: Path, env: dict[str, str], paths: list[str], pytest_args: list[str]) -> Baseline:
-    """Run `paths` once in `cwd` with `env` added, no mutant and no coverage; stop if any test fails."""
+    """Run `paths` once in `cwd` with `env` added, no mutant and not under coverage.py; stop if any test fails."""
     from .execute import PYTEST
 
     with tempfile.TemporaryDirectory(prefix="chatschema-mutation-baseline-") as tmp:

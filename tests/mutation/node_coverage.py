@@ -15,17 +15,13 @@ from __future__ import annotations
 
 import bisect
 import json
-import os
-import subprocess
 import tempfile
-import time
 from collections.abc import Iterable, Mapping
 from pathlib import Path
 from typing import Any
 
-from .baseline import Baseline, read_report, require_passing
+from .baseline import Baseline, run_plain
 from .coverage_map import CoverageMap
-from .execute import PYTEST
 from .plugin import node_coverage_folder
 
 
@@ -139,12 +135,6 @@ def collect_node(
     the JavaScript modules' coverage map, and the baseline. Stops the run (SystemExit) if a test fails."""
     scripts = {m: ((package / m).resolve().as_uri(), (package / m).read_text(encoding="utf-8")) for m in modules}
     with tempfile.TemporaryDirectory(prefix="chatschema-mutation-node-coverage-") as tmp:
-        report = Path(tmp) / "report.json"
-        full = {**os.environ, **env, "MUTATION_REPORT": str(report), "MUTATION_NODE_COVERAGE": str(Path(tmp) / "v8")}
-        full.pop("COVERAGE_PROCESS_START", None)
-        start = time.perf_counter()
-        proc = subprocess.run([*PYTEST, *pytest_args, *tests], cwd=package, env=full, capture_output=True, text=True)
-        baseline = read_report(report, time.perf_counter() - start) if report.exists() else None
-        require_passing(baseline, proc.returncode, proc.stdout + proc.stderr)
-        assert baseline is not None
-        return from_folders(Path(tmp) / "v8", scripts, baseline.durations), baseline
+        folders = Path(tmp) / "v8"
+        baseline = run_plain(package, {**env, "MUTATION_NODE_COVERAGE": str(folders)}, tests, pytest_args)
+        return from_folders(folders, scripts, baseline.durations), baseline
