@@ -5,11 +5,12 @@ Every stream example is varied (CRLF or CR line ends, frames over two `data:` li
 seq_ids written `1.0` and `1e0`, an extra key nested 1,000 levels in every frame, dates in lower
 case) and cut at random places, inside UTF-8 characters and between a CR and its LF, with empty
 pieces between; one more stream has 200,000 numbered frames. Each side's outcome is its summary in
-the examples' terms or its StreamError's message; they must be equal, and equal to the outcome of the whole body read at once (which finds
-a flaw both readers share). Two representations differ and are compared as such: a number past
-2**53 inside a message is a double in JavaScript (its `lastSeqId` is exact, a BigInt), a message's
-`date` is a datetime in Python (dumped as `2025-10-01T12:30:45Z` whatever case it came in) and the
-JSON text in JavaScript, and the JSON parsers word their reasons in their own ways.
+the examples' terms or its StreamError's message; they must be equal, and equal to the outcome of
+the whole body read at once (which finds a flaw both readers share). Two representations differ
+and are compared as such: a number past 2**53 inside a message is a double in JavaScript (its
+`lastSeqId` is exact, a BigInt), a message's `date` is a datetime in Python (dumped as
+`2025-10-01T12:30:45Z` whatever case it came in) and the JSON text in JavaScript, and the JSON
+parsers word their reasons in their own ways.
 """
 
 from __future__ import annotations

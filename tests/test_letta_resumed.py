@@ -21,6 +21,7 @@ from chatschema.letta.stream import SeqGap, StreamError, reassemble, reassemble_
 from codegen.verify_tree import stream_summary
 from tests.node import HERE, PACKAGE, node_env, run_node
 from tests.test_letta_stream import DATE, RUN, STREAMS, load
+from tests.test_letta_stream_accounting import _ping
 
 VECTORS = sorted((STREAMS / "resumed").glob("*.json"))
 
@@ -222,10 +223,6 @@ def test_node_reports_gaps_on_request_and_refuses_other_values() -> None:
     assert out["wrong"] == 'TypeError: gaps is "error" or "report", not "ignore"'
     assert out["one"] == "TypeError: reassembleResumed takes an iterable of SSE bodies (one per connection), not string"
     assert out["streamed"] == out["gaps"]  # the stream reader as it arrives takes the same option
-
-
-def _ping(seq: int) -> dict[str, Any]:
-    return {"id": "p", "date": DATE, "message_type": "ping", "seq_id": seq}
 
 
 GAP_PLACES = {

@@ -142,9 +142,8 @@ class _Plan:
                 continue
             if mapped:
                 print(f"## baseline under Node's coverage: {' '.join(key)}", flush=True)
-                env = self.space.env()
                 self.kept.node_maps[key], self.baselines[key] = collect_node(
-                    self.space.path, scripts, list(key), self.args.pytest_args, env
+                    self.space.path, scripts, list(key), self.args.pytest_args, self.space.env()
                 )
             else:
                 print(f"## baseline: {' '.join(key)}", flush=True)
