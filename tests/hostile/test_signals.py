@@ -13,6 +13,7 @@ import signal
 import subprocess
 import sys
 import time
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -21,6 +22,8 @@ from .common import SUMMARY
 
 BAD = b'{"role":"bot","content":"x"}\n'  # invalid: one output line each
 COMMAND = [sys.executable, "-m", "chatschema", "validate", "-s", "docent/ChatMessage"]
+# SIGABRT makes the command print every thread's stack (`_ended`); nothing else changes
+DUMPS_ON_ABORT = dict(os.environ, PYTHONFAULTHANDLER="1")
 
 
 def _as_from_a_terminal() -> None:
@@ -40,9 +43,42 @@ def _start(command: list[str]) -> tuple[subprocess.Popen[bytes], int]:
         stderr=subprocess.PIPE,
         start_new_session=True,
         preexec_fn=_as_from_a_terminal,
+        env=DUMPS_ON_ABORT,
     )
     os.close(read)
     return proc, write
+
+
+def _ended(proc: subprocess.Popen[bytes], timeout: float = 60) -> tuple[bytes, bytes]:
+    """The command's stdout and stderr once it has ended. If it has not within `timeout`, the test
+    fails with what it was doing: its stacks (SIGABRT, with `DUMPS_ON_ABORT`), or, if it had ended,
+    the processes that still hold its output open."""
+    assert proc.stdout is not None
+    pipe = f"pipe:[{os.fstat(proc.stdout.fileno()).st_ino}]"
+    try:
+        return proc.communicate(timeout=timeout)
+    except subprocess.TimeoutExpired:
+        running = proc.poll() is None
+    holders = "\n".join(_holding(pipe))
+    if running:
+        os.kill(proc.pid, signal.SIGABRT)
+    try:
+        err = proc.communicate(timeout=30)[1].decode(errors="replace")
+    except subprocess.TimeoutExpired:
+        err = "(nothing: its output is still open)"
+    where = f"its stacks:\n{err}" if running else f"it had ended; its stdout is held by:\n{holders}"
+    pytest.fail(f"the command did not end within {timeout:.0f} s; {where}")
+
+
+def _holding(pipe: str) -> Iterator[str]:
+    """'pid: command line' of each process with `pipe` open."""
+    for entry in Path("/proc").iterdir():
+        try:
+            if entry.name.isdigit() and any(os.readlink(fd) == pipe for fd in (entry / "fd").iterdir()):
+                command = (entry / "cmdline").read_bytes().replace(b"\0", b" ").decode(errors="replace")
+                yield f"{entry.name}: {command}"
+        except OSError:
+            continue
 
 
 def _line(proc: subprocess.Popen[bytes], deadline: float, or_end: bool = False) -> bytes:
@@ -119,7 +155,7 @@ def test_each_verdict_comes_as_its_line_does_and_a_signal_reports_them_all(jobs:
             os.killpg(proc.pid, sig)
         else:
             os.kill(proc.pid, sig)
-        rest, err = proc.communicate(timeout=60)  # the input still open: the command must not wait for it
+        rest, err = _ended(proc)  # the input still open: the command must not wait for it
     finally:
         if proc.poll() is None:
             proc.kill()
@@ -141,14 +177,17 @@ def test_sigterm_in_the_middle_of_a_file_reports_what_was_checked(tmp_path: Path
     path = tmp_path / "big.jsonl"
     path.write_bytes(BAD * 1_000_000)
     proc = subprocess.Popen(
-        [*COMMAND, "--jobs", "2", "--count-only", str(path)], stdout=subprocess.PIPE, stderr=subprocess.PIPE
+        [*COMMAND, "--jobs", "2", "--count-only", str(path)],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        env=DUMPS_ON_ABORT,
     )
     try:
         deadline = time.monotonic() + 120
         while len(_children(proc.pid)) < 2 and time.monotonic() < deadline:  # the pool is working
             time.sleep(0.02)
         proc.send_signal(signal.SIGTERM)
-        _, err = proc.communicate(timeout=60)
+        _, err = _ended(proc)
     finally:
         if proc.poll() is None:
             proc.kill()
@@ -215,7 +254,7 @@ def test_a_signal_while_the_workers_start_leaves_none_behind(to_group: bool) -> 
         while len(_children(proc.pid)) < 2 and time.monotonic() < deadline:  # both are starting
             time.sleep(0.01)
         (os.killpg if to_group else os.kill)(proc.pid, signal.SIGTERM)
-        _, err = proc.communicate(timeout=60)
+        _, err = _ended(proc)
     finally:
         if proc.poll() is None:
             proc.kill()
@@ -261,7 +300,7 @@ def test_sigterm_to_the_group_as_a_worker_hands_back_a_result_stops_the_command(
             os.write(stdin, BAD)
             assert _line(proc, deadline).startswith(f"<stdin>:{number}: ".encode())
         os.killpg(proc.pid, signal.SIGTERM)  # the worker of line 3 is still in its send
-        _, err = proc.communicate(timeout=60)
+        _, err = _ended(proc)
     finally:
         if proc.poll() is None:
             proc.kill()
@@ -288,7 +327,7 @@ def test_a_worker_that_dies_is_reported_and_the_command_ends() -> None:
             if not verdict:
                 break
             assert verdict.startswith(f"<stdin>:{number}: ".encode())
-        _, err = proc.communicate(timeout=60)  # the input still open
+        _, err = _ended(proc)  # the input still open
     finally:
         if proc.poll() is None:
             proc.kill()
