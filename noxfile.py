@@ -73,8 +73,9 @@ def tests(session: nox.Session) -> None:
     session.install("--no-deps", "-e", ".")
     # Node tooling for the TypeScript tests (ajv, json-schema-to-typescript, tsc): npm ci in codegen/node.
     session.run("python", "-m", "codegen", "setup-node")
-    # the whole suite names its slowest tests: CI must finish within 20 minutes on two cores
-    session.run("pytest", *(session.posargs or ["--durations=25"]))
+    # CI must finish within 20 minutes on two cores: a worker per core, a test file's tests on one worker
+    # (its module fixtures, a built package or a harness, are built once); the slowest 25 are named
+    session.run("pytest", *(session.posargs or ["--numprocesses=2", "--dist=loadfile", "--durations=25"]))
 
 
 @nox.session
