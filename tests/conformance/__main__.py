@@ -5,7 +5,7 @@ from __future__ import annotations
 import argparse
 import sys
 
-from tests.conformance.report import FULL, SMALL, Result, WorkerDied, format_report, run, summary_line
+from tests.conformance.report import FULL, SMALL, WorkerDied, format_report, runs, summary_line
 from tests.conformance.seeds import DEFAULT_SEED, derived_seeds
 
 PROG = "python -m tests.conformance"
@@ -32,24 +32,22 @@ def main(argv: list[str] | None = None) -> int:
         parser.error("--seeds needs at least 1")
     if args.jobs is not None and args.jobs < 1:
         parser.error("--jobs needs at least 1")
-    results: list[Result] = []
-    for seed in derived_seeds(args.seed, args.seeds):
-        try:
-            result = run(
-                SMALL if args.small else FULL,
-                seed,
-                args.only,
-                log=lambda m: print(m, file=sys.stderr, flush=True),
-                jobs=args.jobs,
-            )
-        except KeyboardInterrupt:
-            print(f"{PROG}: interrupted", file=sys.stderr)
-            return 130
-        except WorkerDied as exc:
-            print(f"{PROG}: {exc}", file=sys.stderr)
-            return 2
+    try:
+        results = runs(
+            SMALL if args.small else FULL,
+            derived_seeds(args.seed, args.seeds),
+            args.only,
+            log=lambda m: print(m, file=sys.stderr, flush=True),
+            jobs=args.jobs,
+        )
+    except KeyboardInterrupt:
+        print(f"{PROG}: interrupted", file=sys.stderr)
+        return 130
+    except WorkerDied as exc:
+        print(f"{PROG}: {exc}", file=sys.stderr)
+        return 2
+    for result in results:
         print(format_report(result), flush=True)
-        results.append(result)
     if len(results) > 1:
         print(f"\n== {len(results)} seeds")
         print("\n".join(f"  {summary_line(r)}" for r in results))

@@ -349,21 +349,41 @@ def run(
     """Judge every selected type's cases at `seed`. Types are independent (each draws from seeds of
     its own), so `jobs` processes (default: one per usable core) judge them side by side; the result, merged
     in the order of the types, is the same as one process's."""
+    return runs(budget, [seed], only, log, jobs)[0]
+
+
+def runs(
+    budget: Budget,
+    seeds: list[int],
+    only: list[str] | None = None,
+    log: Callable[[str], None] | None = None,
+    jobs: int | None = None,
+) -> list[Result]:
+    """`run` at each seed, in one pass over the types: a process judges a type at every seed in
+    turn, so the type's generators, which take most of a small run to build and do not depend on
+    the seed, are built once. Each seed's result is the one `run` gives."""
     started = time.monotonic()
-    result = Result(budget, seed, only=only)
     names = [
         f"{family}/{type_name}"
         for family in families()
         for type_name in type_names(family)
         if not only or any(f"{family}/{type_name}" == o or o == family for o in only)
     ]
-    parts: dict[str, Result] = {}
-    for name, part in _type_results(budget, seed, names, jobs):
-        parts[name] = part
+    parts: dict[str, list[Result]] = {}
+    for name, judged in _type_results(budget, seeds, names, jobs):
+        parts[name] = judged
         if log:
-            log(f"  {name}: {part.stats[name].cases} cases, {part.seconds:.1f}s")
-    for name in names:
-        result.absorb(parts[name])
+            log(f"  {name}: " + "; ".join(f"{p.stats[name].cases} cases, {p.seconds:.1f}s" for p in judged))
+    results = [_merged(Result(budget, seed, only=only), [parts[n][i] for n in names]) for i, seed in enumerate(seeds)]
+    for result in results:
+        result.seconds = time.monotonic() - started
+    return results
+
+
+def _merged(result: Result, parts: list[Result]) -> Result:
+    """`result` with the types' parts absorbed in order, and what its whole families left unreached."""
+    for part in parts:
+        result.absorb(part)
     for family in families():
         cov = result.coverage.setdefault(family, Coverage())
         every = universe(family)
@@ -373,7 +393,6 @@ def run(
                 + [f"branch {u}->{b}" for u, b in every["branches"] - cov.branches]
                 + [f"enum {o}={v}" for o, v in every["enums"] - cov.enums]
             )
-    result.seconds = time.monotonic() - started
     return result
 
 
@@ -381,19 +400,21 @@ class WorkerDied(RuntimeError):
     """A process judging types ended without a result (killed, out of memory)."""
 
 
-def _type_results(budget: Budget, seed: int, names: list[str], jobs: int | None) -> Iterator[tuple[str, Result]]:
-    """Each type's own result, as the types are done: in this process for one job, else in a pool of
+def _type_results(
+    budget: Budget, seeds: list[int], names: list[str], jobs: int | None
+) -> Iterator[tuple[str, list[Result]]]:
+    """Each type's own results (one per seed), as the types are done: in this process for one job, else in a pool of
     fresh interpreters (spawned: a fork of this process, which may hold threads, is not safe), the
     largest schemas first so that the processes end together."""
     jobs = min(jobs or usable_cpus(), len(names))
     if jobs <= 1:
         for name in names:
-            yield name, type_result(budget, seed, name)
+            yield name, type_results(budget, seeds, name)
         return
     largest_first = sorted(names, key=lambda n: len(json.dumps(bundle(n))), reverse=True)
     context = multiprocessing.get_context("spawn")
     pool = ProcessPoolExecutor(jobs, mp_context=context, initializer=_ignore_interrupts)
-    futures = {pool.submit(type_result, budget, seed, name): name for name in largest_first}
+    futures = {pool.submit(type_results, budget, seeds, name): name for name in largest_first}
     judged: set[str] = set()
     try:
         for future in as_completed(futures):
@@ -422,6 +443,11 @@ def _type_results(budget: Budget, seed: int, names: list[str], jobs: int | None)
 def _ignore_interrupts() -> None:
     """In each worker: Ctrl-C is the main process's to handle, which ends the workers."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)
+
+
+def type_results(budget: Budget, seeds: list[int], name: str) -> list[Result]:
+    """`type_result` at each seed, in this process (the type's generators are built once)."""
+    return [type_result(budget, seed, name) for seed in seeds]
 
 
 def type_result(budget: Budget, seed: int, name: str) -> Result:
