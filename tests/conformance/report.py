@@ -360,8 +360,8 @@ def runs(
     jobs: int | None = None,
 ) -> list[Result]:
     """`run` at each seed, in one pass over the types: a process judges a type at every seed in
-    turn, so the type's generators, which take most of a small run to build and do not depend on
-    the seed, are built once. Each seed's result is the one `run` gives."""
+    turn, so the type's generators, which do not depend on the seed, are built once. Each seed's
+    result is the one `run` gives, but for its `seconds`: the whole pass's."""
     started = time.monotonic()
     names = [
         f"{family}/{type_name}"
@@ -403,9 +403,9 @@ class WorkerDied(RuntimeError):
 def _type_results(
     budget: Budget, seeds: list[int], names: list[str], jobs: int | None
 ) -> Iterator[tuple[str, list[Result]]]:
-    """Each type's own results (one per seed), as the types are done: in this process for one job, else in a pool of
-    fresh interpreters (spawned: a fork of this process, which may hold threads, is not safe), the
-    largest schemas first so that the processes end together."""
+    """Each type's own results (one per seed), as the types are done: in this process for one job,
+    else in a pool of fresh interpreters (spawned: a fork of this process, which may hold threads, is
+    not safe), the largest schemas first so that the processes end together."""
     jobs = min(jobs or usable_cpus(), len(names))
     if jobs <= 1:
         for name in names:
