@@ -38,6 +38,7 @@ from codegen.names import ref_target_name
 
 from .canonical import FamilyTypes
 from .instances import GENERATION_DRAFT, RFC3339, for_generation, rfc3339
+from .metaschema_checks import quick_metaschema_checks
 from .mutations import Walker, mutations, path_text, replaced, without
 from .rules import NARROWED, SAMPLES, WIDENED, Change
 from .values import EMOJI, sample
@@ -299,7 +300,7 @@ def draw(strategy: st.SearchStrategy[Any], count: int) -> list[Any]:
         found.append(value)
 
     try:
-        with warnings.catch_warnings():
+        with warnings.catch_warnings(), quick_metaschema_checks():
             warnings.simplefilter("ignore")
             collect()
     except (HypothesisException, SchemaError, ValueError, TypeError, RecursionError):
@@ -324,7 +325,8 @@ def generated(side: Side, name: str, count: int, focus: frozenset[str] = frozens
         pool = [v for b in leading for v in generated(side, b, max(count // len(leading), 2), focus)]
     else:
         try:
-            strategy = from_schema(side.generation_schema(name, focus), custom_formats={RFC3339: rfc3339()})
+            with quick_metaschema_checks():
+                strategy = from_schema(side.generation_schema(name, focus), custom_formats={RFC3339: rfc3339()})
             pool = draw(strategy, count)
         except (HypothesisException, SchemaError, ValueError, TypeError, RecursionError):
             pool = []
