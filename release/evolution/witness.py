@@ -38,9 +38,9 @@ from codegen.names import ref_target_name
 
 from .canonical import FamilyTypes
 from .instances import GENERATION_DRAFT, RFC3339, for_generation, rfc3339
-from .metaschema_checks import quick_metaschema_checks
 from .mutations import Walker, mutations, path_text, replaced, without
 from .rules import NARROWED, SAMPLES, WIDENED, Change
+from .speedups import speedups
 from .values import EMOJI, sample
 
 UNROLL = 2  # how many times a type may recur on one path of the generation schema
@@ -300,7 +300,7 @@ def draw(strategy: st.SearchStrategy[Any], count: int) -> list[Any]:
         found.append(value)
 
     try:
-        with warnings.catch_warnings(), quick_metaschema_checks():
+        with warnings.catch_warnings(), speedups():
             warnings.simplefilter("ignore")
             collect()
     except (HypothesisException, SchemaError, ValueError, TypeError, RecursionError):
@@ -325,7 +325,7 @@ def generated(side: Side, name: str, count: int, focus: frozenset[str] = frozens
         pool = [v for b in leading for v in generated(side, b, max(count // len(leading), 2), focus)]
     else:
         try:
-            with quick_metaschema_checks():
+            with speedups():
                 strategy = from_schema(side.generation_schema(name, focus), custom_formats={RFC3339: rfc3339()})
             pool = draw(strategy, count)
         except (HypothesisException, SchemaError, ValueError, TypeError, RecursionError):

@@ -48,7 +48,7 @@ from pydantic.fields import FieldInfo
 from typing_extensions import TypeAliasType
 
 from release.evolution.instances import RFC3339, for_generation, rfc3339
-from release.evolution.metaschema_checks import quick_metaschema_checks
+from release.evolution.speedups import speedups
 from tests.conformance.bundle import SCHEMAS, bundle
 
 _text = st.text(st.characters(codec="utf-8"), max_size=12)
@@ -91,7 +91,7 @@ def schema_strategy(name: str, root: Path = SCHEMAS) -> st.SearchStrategy[Any]:
     if recursive(bundled):
         return recursive_strategy(bundled).filter(Draft202012Validator(bundled).is_valid)
     doc, approximate = for_hypothesis(bundled)
-    with quick_metaschema_checks():
+    with speedups():
         strategy = from_schema(for_generation(doc), custom_formats={RFC3339: rfc3339()})
     return strategy.filter(Draft202012Validator(bundled).is_valid) if approximate else strategy
 
@@ -207,7 +207,7 @@ def draw(strategy: Any, count: int, seed: int) -> list[Any]:
     def collect(value: Any) -> None:
         found.append(value)
 
-    with seed_pins_draws(), quick_metaschema_checks():
+    with seed_pins_draws(), speedups():
         collect()
     return found
 
@@ -231,7 +231,7 @@ def recursive_strategy(doc: dict[str, Any]) -> st.SearchStrategy[Any]:
 
     def level(name: str, cut: bool) -> st.SearchStrategy[Any]:
         schema, _ = for_hypothesis({**_inlined(_named(doc, name), doc, set(looping), cut), "$schema": DRAFT_7})
-        with quick_metaschema_checks():
+        with speedups():
             return from_schema(for_generation(schema), custom_formats={RFC3339: rfc3339()})
 
     seed = zlib.crc32(json.dumps(doc, sort_keys=True).encode())

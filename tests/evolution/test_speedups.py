@@ -1,18 +1,20 @@
-"""hypothesis-jsonschema's metaschema checks made by jsonschema-rs decide as jsonschema's own do, and
-the instances drawn are the same (release/evolution/metaschema_checks.py)."""
+"""hypothesis-jsonschema's metaschema checks made by jsonschema-rs decide as jsonschema's own do, its
+canonical JSON written by the C encoder is the same text, and the instances drawn are the same
+(release/evolution/speedups.py)."""
 
 from __future__ import annotations
 
 import json
+import math
 from typing import Any
 
 import pytest
-from hypothesis_jsonschema import _canonicalise
+from hypothesis_jsonschema import _canonicalise, _encode
 from jsonschema import Draft7Validator, Draft202012Validator
 from jsonschema.exceptions import SchemaError
 
-from release.evolution import metaschema_checks
-from release.evolution.metaschema_checks import quick_metaschema_checks
+from release.evolution import speedups as module
+from release.evolution.speedups import canonical_json, speedups
 from tests.conformance.report import type_seed
 from tests.conformance.seeds import DEFAULT_SEED
 from tests.conformance.strategies import draw, schema_strategy
@@ -53,12 +55,12 @@ def _outcome(cls: type[Any], schema: Any) -> str | None:
 @pytest.mark.parametrize("schema", SCHEMAS, ids=json.dumps)
 def test_the_same_schemas_pass_and_the_same_errors_are_raised(cls: type[Any], schema: Any) -> None:
     expected = _outcome(cls, schema)
-    with quick_metaschema_checks():
+    with speedups():
         assert _outcome(cls, schema) == expected
 
 
 def test_hypothesis_jsonschema_chooses_the_same_validator_classes() -> None:
-    choose = getattr(_canonicalise, "__get_validator_class")  # noqa: B009  (its cache must not answer)
+    choose = getattr(_canonicalise, "__get_validator_class")  # its cache must not answer
 
     def choice(schema: Any) -> str:
         choose.cache_clear()
@@ -69,41 +71,95 @@ def test_hypothesis_jsonschema_chooses_the_same_validator_classes() -> None:
 
     expected = [choice(s) for s in SCHEMAS]
     assert {"Draft202012Validator", "Draft7Validator", "Draft4Validator", "SchemaError"} <= set(expected)
-    with quick_metaschema_checks():
+    with speedups():
         assert [choice(s) for s in SCHEMAS] == expected
 
 
 def test_jsonschema_checks_only_what_jsonschema_rs_finds_invalid(monkeypatch: pytest.MonkeyPatch) -> None:
     asked: list[Any] = []
-    original = metaschema_checks._ORIGINAL[Draft202012Validator]
+    original = module._ORIGINAL[Draft202012Validator]
 
     def counted(cls: type[Any], schema: Any) -> None:
         asked.append(schema)
         original.__func__(cls, schema)
 
-    monkeypatch.setitem(metaschema_checks._ORIGINAL, Draft202012Validator, classmethod(counted))
-    with quick_metaschema_checks():
+    key: type[Any] = Draft202012Validator
+    monkeypatch.setitem(module._ORIGINAL, key, classmethod(counted))
+    with speedups():
         Draft202012Validator.check_schema({"type": "string"})
         with pytest.raises(SchemaError):
             Draft202012Validator.check_schema({"type": "strin"})
     assert asked == [{"type": "strin"}]
-    assert Draft202012Validator.check_schema.__func__ is not counted  # restored on leaving
+    assert Draft202012Validator.__dict__["check_schema"] is original  # restored on leaving
 
 
 def test_restored_when_generation_fails() -> None:
     before = Draft202012Validator.__dict__["check_schema"]
-    with pytest.raises(RuntimeError), quick_metaschema_checks():
+    with pytest.raises(RuntimeError), speedups():
         assert Draft202012Validator.__dict__["check_schema"] is not before
         raise RuntimeError
     assert Draft202012Validator.__dict__["check_schema"] is before
-    assert Draft7Validator.check_schema.__func__ is metaschema_checks._ORIGINAL[Draft7Validator].__func__
+    assert Draft7Validator.__dict__["check_schema"] is module._ORIGINAL[Draft7Validator]
+    assert all(m.encode_canonical_json is _encode.encode_canonical_json for m in module.ENCODER_USERS)
+    assert _encode.encode_canonical_json is not canonical_json
+
+
+VALUES: list[Any] = [
+    1.0,
+    -0.0,
+    2.5,
+    1e300,
+    1e16,
+    5e-324,
+    123456789012345678.0,
+    3,
+    True,
+    None,
+    'é\u2028"x"',
+    [],
+    [1.0, {"b": [3.5, 2.0], "a": None}],
+    (1, 2.0),
+    {"z": 1, "a": {"m": [{"y": 0.5, "x": 1.0}]}},
+    {1.0: "a float key"},
+    {"n": math.inf},
+    [math.nan],
+    {"e": {"enum": [1, 1.0, "1"]}},
+]
+
+
+def _text(encode: Any, value: Any) -> str:
+    try:
+        return str(encode(value))
+    except Exception as exc:  # a non-finite float: the same error both ways
+        return type(exc).__name__
+
+
+@pytest.mark.parametrize("value", VALUES, ids=repr)
+def test_the_same_canonical_json(value: Any) -> None:
+    assert _text(canonical_json, value) == _text(_encode.encode_canonical_json, value)
+
+
+def test_the_same_canonical_json_of_every_subschema_of_a_shipped_union() -> None:
+    from release.evolution.instances import for_generation
+    from tests.conformance.bundle import bundle
+
+    found: list[Any] = []
+
+    def every(node: Any) -> None:
+        found.append(node)
+        for sub in node.values() if isinstance(node, dict) else node if isinstance(node, list) else []:
+            every(sub)
+
+    every(for_generation(bundle("letta/LettaStreamingResponse")))
+    assert len(found) > 500
+    assert [canonical_json(s) for s in found] == [_encode.encode_canonical_json(s) for s in found]
 
 
 @pytest.mark.parametrize("name", ["docent/ChatMessage", "swarm/ISwarmMessage"])
 def test_the_same_instances_are_drawn(name: str, monkeypatch: pytest.MonkeyPatch) -> None:
     seed = type_seed(DEFAULT_SEED, name, "schema")
     quick = draw(schema_strategy.__wrapped__(name), 6, seed)
-    monkeypatch.setattr("tests.conformance.strategies.quick_metaschema_checks", _unchanged)
+    monkeypatch.setattr("tests.conformance.strategies.speedups", _unchanged)
     assert draw(schema_strategy.__wrapped__(name), 6, seed) == quick
 
 
