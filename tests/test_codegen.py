@@ -306,32 +306,42 @@ HOSTILE_DESCRIPTIONS = [
     "A\ttab.",
     "Code:\n\tindented by a tab\n  \t and by both",  # ruff refuses mixed indentation: expanded
     "Non-ASCII: é, 漢字, 😀, and a combining e\u0301.",
-    "Looks like a placeholder: QzD0Z, 'QzD1Z'.",  # the family is then generated from the real text
 ]
+# a family with a description like this one is generated from the real text: it is tried alone
+LIKE_A_PLACEHOLDER = "Looks like a placeholder: QzD0Z, 'QzD1Z'."
 
 
-@pytest.mark.parametrize("text", HOSTILE_DESCRIPTIONS)
+@pytest.mark.parametrize(
+    "texts", [HOSTILE_DESCRIPTIONS, [LIKE_A_PLACEHOLDER]], ids=["hostile texts", "like a placeholder"]
+)
 def test_the_generators_output_is_the_same_with_descriptions_hidden_or_not(
-    repo: Path, text: str, monkeypatch: pytest.MonkeyPatch
+    repo: Path, texts: list[str], monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """Descriptions are hidden from datamodel-codegen and json-schema-to-typescript and written back
     (codegen/descriptions.py): a description of any text is written exactly as each tool writes it
-    from the real text."""
+    from the real text. Each text describes a type of its own, at every place a description goes
+    (two builds of every family for all the texts: a build per text took 11 times as long)."""
     import codegen.declarations
     import codegen.generator_output
 
     def change(doc: dict[str, Any]) -> None:
-        info = doc["$defs"]["ToolInfo"]
-        info["description"] = text
-        info["properties"]["name"]["description"] = text
-        info["properties"]["description"]["description"] = text + " " + text
-        # a tuple whose items share a description gets an "Items:" line in its doc comment
-        info["properties"]["pair"] = {
-            "description": "Two numbers.",
-            "type": "array",
-            "prefixItems": [{"type": "number", "description": text}] * 2,
-            "items": False,
-        }
+        for number, text in enumerate(texts):
+            doc["$defs"][f"HostileText{number}"] = {
+                "title": f"HostileText{number}",
+                "description": text,
+                "type": "object",
+                "properties": {
+                    "name": {"type": "string", "description": text},
+                    "description": {"type": "string", "description": text + " " + text},
+                    # a tuple whose items share a description gets an "Items:" line in its doc comment
+                    "pair": {
+                        "description": "Two numbers.",
+                        "type": "array",
+                        "prefixItems": [{"type": "number", "description": text}] * 2,
+                        "items": False,
+                    },
+                },
+            }
 
     edit_schema(repo, "tool.json", change)
     hidden = build(repo, None)
