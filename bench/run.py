@@ -14,9 +14,10 @@ the repeats; gc collected before each timing):
 - orjson parsing alone (the ceiling).
 
 Then the command end to end, `chatschema validate --backend fast`, on a tenth of `--e2e-count` and
-on `--e2e-count` Docent messages (100,000 and 1,000,000 by default) with about 1% bad lines, and on `--e2e-count` all valid, each with --jobs 1 and
---jobs 2: wall time and peak memory (resident set of the command and its worker processes, summed,
-sampled every 10 ms). Numbers are printed, never asserted.
+on `--e2e-count` Docent messages (100,000 and 1,000,000 by default) with about 1% bad lines, and on
+`--e2e-count` all valid, each with --jobs 1 and --jobs 2: wall time and peak memory (resident set
+of the command and its worker processes, summed, sampled every 10 ms). Numbers are printed, never
+asserted.
 
 Then the same file on Dask (chatschema.dask, the `dask` extra), when installed: on a LocalCluster
 of 2 worker processes started once, `validate` + every problem brought back in input order, for
