@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 import sys
 
+from chatschema.validate.stop import Terminated, exit_status, sigterm_raises
 from tests.conformance.report import FULL, SMALL, WorkerDied, format_report, runs, summary_line
 from tests.conformance.seeds import DEFAULT_SEED, derived_seeds
 
@@ -33,16 +34,17 @@ def main(argv: list[str] | None = None) -> int:
     if args.jobs is not None and args.jobs < 1:
         parser.error("--jobs needs at least 1")
     try:
-        results = runs(
-            SMALL if args.small else FULL,
-            derived_seeds(args.seed, args.seeds),
-            args.only,
-            log=lambda m: print(m, file=sys.stderr, flush=True),
-            jobs=args.jobs,
-        )
-    except KeyboardInterrupt:
-        print(f"{PROG}: interrupted", file=sys.stderr)
-        return 130
+        with sigterm_raises():  # `kill`, `timeout`: the workers are ended as for Ctrl-C
+            results = runs(
+                SMALL if args.small else FULL,
+                derived_seeds(args.seed, args.seeds),
+                args.only,
+                log=lambda m: print(m, file=sys.stderr, flush=True),
+                jobs=args.jobs,
+            )
+    except KeyboardInterrupt as stop:
+        print(f"{PROG}: {'terminated' if isinstance(stop, Terminated) else 'interrupted'}", file=sys.stderr)
+        return exit_status(stop)
     except WorkerDied as exc:
         print(f"{PROG}: {exc}", file=sys.stderr)
         return 2

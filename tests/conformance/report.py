@@ -24,11 +24,13 @@ whose `rules` patterns match the case id; an entry with `rules` that explains no
 
 from __future__ import annotations
 
+import ctypes
 import json
 import multiprocessing
 import os
 import random
 import signal
+import sys
 import time
 import warnings
 import zlib
@@ -413,7 +415,7 @@ def _type_results(
         return
     largest_first = sorted(names, key=lambda n: len(json.dumps(bundle(n))), reverse=True)
     context = multiprocessing.get_context("spawn")
-    pool = ProcessPoolExecutor(jobs, mp_context=context, initializer=_ignore_interrupts)
+    pool = ProcessPoolExecutor(jobs, mp_context=context, initializer=_worker_signals, initargs=(os.getpid(),))
     futures = {pool.submit(type_results, budget, seeds, name): name for name in largest_first}
     judged: set[str] = set()
     try:
@@ -440,9 +442,19 @@ def _type_results(
     pool.shutdown()  # the workers exit on their own: coverage (the mutation runner) saves their data
 
 
-def _ignore_interrupts() -> None:
-    """In each worker: Ctrl-C is the main process's to handle, which ends the workers."""
+PR_SET_PDEATHSIG = 1  # linux/prctl.h
+
+
+def _worker_signals(parent: int) -> None:
+    """In each worker: Ctrl-C is the main process's to handle, which ends the workers. On Linux a
+    worker is also sent SIGTERM when the main process ends in a way it cannot handle (SIGKILL, a
+    crash): otherwise it would judge its queued types, for hours at the full budget, with no reader."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)
+    if not sys.platform.startswith("linux"):
+        return
+    libc = ctypes.CDLL(None, use_errno=True)
+    if libc.prctl(PR_SET_PDEATHSIG, signal.SIGTERM, 0, 0, 0) == 0 and os.getppid() != parent:
+        os._exit(1)  # the main process ended before the request: nobody will read this worker
 
 
 def type_results(budget: Budget, seeds: list[int], name: str) -> list[Result]:

@@ -1,5 +1,6 @@
-"""The conformance harness judging types in several processes: a Ctrl-C or a worker that dies ends
-the run at once, with one line and no process left behind, and parts merge whatever they hold."""
+"""The conformance harness judging types in several processes: a Ctrl-C, a SIGTERM or a worker that
+dies ends the run at once, with one line and no process left behind (a main process killed outright
+leaves none either), and parts merge whatever they hold."""
 
 from __future__ import annotations
 
@@ -8,6 +9,7 @@ import re
 import signal
 import subprocess
 import sys
+import threading
 import time
 from collections import Counter
 from pathlib import Path
@@ -81,9 +83,16 @@ def _command(pid: int) -> str:
 
 
 def _finish(proc: subprocess.Popen[str], seen: list[str]) -> list[str]:
+    """Stderr to its end, once the main process has ended: a process left behind holds the pipe open,
+    so the reading is bounded (as `_left_behind` is), and such a process fails the test, never hangs it."""
     assert proc.stderr is not None
-    rest = proc.stderr.read().splitlines()
+    stderr = proc.stderr
     proc.wait(timeout=60)
+    rest: list[str] = []
+    reader = threading.Thread(target=lambda: rest.extend(stderr.read().splitlines()), daemon=True)
+    reader.start()
+    reader.join(20)
+    assert not reader.is_alive(), f"processes outlive the harness: {_left_behind(proc.pid)}"
     return seen + rest
 
 
@@ -98,6 +107,27 @@ def test_ctrl_c_ends_every_process_at_once_with_one_line() -> None:
     assert "python -m tests.conformance: interrupted" in lines, lines[-5:]
     assert not any(line.startswith("Traceback") for line in lines)
     assert sum(bool(TYPE_DONE.match(line)) for line in lines) < len(type_names("letta"))  # stopped early
+    assert _left_behind(proc.pid) == []
+
+
+@pytest.mark.skipif(not Path("/proc/self/stat").exists(), reason="reads the process table from /proc")
+def test_sigterm_to_the_main_process_ends_every_process_with_one_line() -> None:
+    proc = _start()
+    seen = _first_type_done(proc)
+    os.kill(proc.pid, signal.SIGTERM)  # `kill <pid>`, `timeout`: the main process alone
+    lines = _finish(proc, seen)
+    assert proc.returncode == 143, lines[-5:]
+    assert "python -m tests.conformance: terminated" in lines, lines[-5:]
+    assert not any(line.startswith("Traceback") for line in lines)
+    assert _left_behind(proc.pid) == []
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="a worker asks Linux to end it with its parent")
+def test_workers_end_with_a_main_process_killed_outright() -> None:
+    proc = _start()
+    _first_type_done(proc)
+    os.kill(proc.pid, signal.SIGKILL)  # nothing of the main process runs: the workers end themselves
+    proc.wait(timeout=60)
     assert _left_behind(proc.pid) == []
 
 
