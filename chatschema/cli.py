@@ -7,6 +7,7 @@ Exit status: 0 if every message is valid, 1 if any is invalid or malformed, 2 fo
 from __future__ import annotations
 
 import argparse
+import errno
 import importlib
 import importlib.util
 import io
@@ -201,10 +202,16 @@ def _unreadable(path: str) -> str | None:
     """Why `path` cannot be validated, checked before reading anything; None if it can be read."""
     if path == "-":
         return None
-    if os.path.isdir(path):
+    try:
+        is_dir = stat.S_ISDIR(os.stat(path).st_mode)
+    except OSError as exc:  # in the system's words: a symbolic link loop, a directory that may not be searched
+        return (
+            f"no such file: {printable_name(path)}"
+            if exc.errno == errno.ENOENT
+            else f"cannot read {printable_name(path)}: {exc.strerror}"
+        )
+    if is_dir:
         return f"{printable_name(path)} is a directory (give the files: e.g. {printable_name(os.path.join(path, '*.jsonl'))})"
-    if not os.path.exists(path):
-        return f"no such file: {printable_name(path)}"
     return None  # a regular file, a FIFO, a device or /dev/fd/N (`<(cmd)`) is streamed
 
 

@@ -57,7 +57,11 @@ def _lint(root: Path) -> int:
     from .load import load_schemas
 
     files, problems = load_schemas(root)
-    problems += lint(files)
+    try:
+        problems += lint(files)
+    except RuntimeError as exc:  # the Node tooling the pattern checks need: npm missing, `npm ci` failed
+        print(f"codegen: {exc}", file=sys.stderr)
+        return 1
     for problem in sorted(problems):
         print(problem, file=sys.stderr)
     return 1 if problems else 0

@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import errno
 import io
 import json
+import os
 import random
 import shutil
 import subprocess
@@ -92,6 +94,16 @@ def test_all_valid_exits_0_and_json_format(tmp_path: Path) -> None:
         ],
     }
     assert records[1]["line"] == 2 and records[1]["status"] == "malformed" and records[1]["reason"]
+
+
+def test_a_path_that_cannot_be_looked_up_says_why_not_that_it_is_missing(tmp_path: Path) -> None:
+    (tmp_path / "loop1").symlink_to("loop2")
+    (tmp_path / "loop2").symlink_to("loop1")
+    code, _, err = run(["--schema", "docent/ChatMessage", str(tmp_path / "loop1")])
+    assert (code, err) == (2, f"chatschema validate: cannot read {tmp_path / 'loop1'}: {os.strerror(errno.ELOOP)}\n")
+    too_long = str(tmp_path / ("a" * 300))
+    code, _, err = run(["--schema", "docent/ChatMessage", too_long])
+    assert (code, err) == (2, f"chatschema validate: cannot read {too_long}: {os.strerror(errno.ENAMETOOLONG)}\n")
 
 
 def test_usage_errors_exit_2(tmp_path: Path) -> None:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import errno
 import json
 import os
 import re
@@ -171,11 +172,13 @@ def test_a_stream_recorded_as_jsonl_frames_is_reassembled(inputs: Path) -> None:
     assert whole.returncode == 1 and b"frame 3: not a valid letta/LettaStreamingResponse" in whole.stderr
 
 
-def test_the_family_is_required_and_the_bound_is_at_least_one_byte(inputs: Path) -> None:
+def test_the_family_is_required_and_the_bound_is_within_what_memory_holds(inputs: Path) -> None:
     missing = _run("response.json", cwd=inputs)
     assert missing.returncode == 2 and b"the following arguments are required: --from" in missing.stderr
-    zero = _run("--from", "letta", "--max-bytes", "0", "response.json", cwd=inputs)
-    assert (zero.returncode, zero.stderr.decode()) == (2, "chatschema convert: --max-bytes must be 1 or more\n")
+    bound = "chatschema convert: --max-bytes must be between 1 and 2,147,483,647\n"
+    for beyond in ("0", "2147483648", "99999999999999"):  # never a read of that size (MemoryError)
+        done = _run("--from", "letta", "--max-bytes", beyond, "-", stdin=b"[]", cwd=inputs)
+        assert (done.returncode, done.stderr.decode()) == (2, bound)
     one = _run("--from", "letta", "--max-bytes", "1", "-q", "response.json", cwd=inputs)
     assert (one.returncode, one.stderr.decode()) == (
         1,
@@ -385,3 +388,55 @@ def test_a_message_as_deep_as_the_readers_take_is_converted_unless_its_run_is_de
         timeout=120,
     )
     assert checked.returncode == 0, checked.stdout
+
+
+@pytest.mark.skipif(sys.platform == "win32", reason="file names of bytes that are not UTF-8")
+def test_a_name_that_is_not_utf8_or_holds_control_characters_is_escaped(inputs: Path) -> None:
+    name = os.fsdecode(b"we\nird\xff\x1b[31m.json")
+    os.rename(inputs / "response.json", inputs / name)
+    done = _run("--from", "letta", "-q", name, cwd=inputs)
+    assert done.returncode == 0, done.stderr
+    assert _runs(done.stdout)[0]["name"] == "we\nird\\xff\x1b[31m"  # JSON text: the byte as an escape
+    missing = _run("--from", "letta", name + ".gone", cwd=inputs)
+    assert (missing.returncode, missing.stderr.decode()) == (
+        2,
+        "chatschema convert: we\\nird\\xff\\x1b[31m.json.gone: no such file\n",
+    )
+    written = _run("--from", "letta", "-q", name, "-o", "runs.jsonl", cwd=inputs)
+    assert written.returncode == 0 and _runs((inputs / "runs.jsonl").read_bytes())
+
+
+def test_a_path_that_cannot_be_looked_up_says_why(inputs: Path) -> None:
+    (inputs / "loop1").symlink_to("loop2")
+    (inputs / "loop2").symlink_to("loop1")
+    done = _run("--from", "letta", "loop1", cwd=inputs)
+    assert done.returncode == 2
+    assert done.stderr.decode() == f"chatschema convert: loop1: cannot read: {os.strerror(errno.ELOOP)}\n"
+
+
+@pytest.mark.parametrize("source", ["letta", "bridgic"])
+@pytest.mark.parametrize("given", [("-", b""), ("-", b"\n \n"), ("blank", b"\n\n")])
+def test_an_input_without_text_is_an_empty_input_whatever_its_form(tmp_path: Path, source: str, given: Any) -> None:
+    path, data = given
+    if path != "-":
+        (tmp_path / path).write_bytes(data)
+    done = _run("--from", source, "-q", path, stdin=data, cwd=tmp_path)
+    shown = "<stdin>" if path == "-" else path
+    assert (done.returncode, done.stderr.decode()) == (1, f"chatschema convert: {shown}: empty input: no messages\n")
+
+
+@pytest.mark.parametrize(
+    ("name", "text"),
+    [
+        ("stop.sse", 'data: {"message_type":"stop_reason","stop_reason":"end_turn"}\n\ndata: [DONE]\n\n'),
+        ("stop.jsonl", '{"message_type":"stop_reason","stop_reason":"end_turn"}\n'),
+    ],
+)
+def test_a_stream_of_no_message_is_an_empty_input(tmp_path: Path, name: str, text: str) -> None:
+    (tmp_path / name).write_text(text)
+    done = _run("--from", "letta", "-q", name, cwd=tmp_path)
+    assert done.stdout == b""
+    assert (done.returncode, done.stderr.decode()) == (
+        1,
+        f"chatschema convert: {name}: empty input: the stream holds no message\n",
+    )

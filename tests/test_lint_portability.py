@@ -83,3 +83,24 @@ def test_union_tag_only_through_allof_is_reported(tmp_path: Path) -> None:
         "schemas/docent/message.json: /$defs/DocentChatMessage/oneOf/2: branch DocentAssistantMessage must restate "
         "its tag 'role' in its own properties and required"
     ) in err
+
+
+def test_lint_without_npm_says_so_in_one_line(tmp_path: Path) -> None:
+    # a checkout whose Node tooling is not installed, on a machine without npm: the pattern checks
+    # cannot run, and lint says why in one line, as generate does (no traceback)
+    shutil.copytree(
+        ROOT / "codegen", tmp_path / "codegen", ignore=shutil.ignore_patterns("node_modules", "__pycache__")
+    )
+    shutil.copytree(ROOT / "schemas", tmp_path / "schemas")
+    proc = subprocess.run(
+        [sys.executable, "-m", "codegen", "--root", str(tmp_path), "lint"],
+        cwd=tmp_path,
+        env={"PATH": str(Path(sys.executable).parent), "HOME": str(tmp_path)},
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    assert proc.returncode == 1
+    assert proc.stderr.splitlines() == [
+        "codegen: npm not found: install Node.js 20 (with npm) to generate the TypeScript package"
+    ]

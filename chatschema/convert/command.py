@@ -5,7 +5,9 @@ from __future__ import annotations
 
 import argparse
 import codecs
+import errno
 import os
+import stat
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -15,20 +17,22 @@ from typing import Any, BinaryIO, TextIO
 from chatschema._base import deep_json_text
 from chatschema.jsontext import MAX_DEPTH, Malformed, loader, parse
 from chatschema.unknown import Unknown
+from chatschema.validate.report import printable_name
 
 from .errors import ConversionError
 
 SOURCES = ("bridgic", "letta", "swarm")
 MAX_INPUT = 64 << 20  # bytes of one input (one conversation), by default
+MAX_INPUT_LIMIT = 2**31 - 1  # an input is held whole in memory, as validate's messages are
 FORMATS = ("auto", "json", "jsonl", "frames", "sse")
 EPILOG = """\
 input: each PATH is one conversation. JSON: an array of messages (for Letta, also a LettaResponse
 object). JSONL: one message per line. Letta only: frames, a stream recorded as JSONL, one frame per
 line (taken for JSONL holding a stop_reason, usage, ping or error frame, or a tool call fragment);
 SSE, a recorded text/event-stream body. Both are reassembled first. An input with no message in it
-(an empty file, `[]`) is an error, not an empty run. With --input auto, a .json, .jsonl or .sse name says which; otherwise the text
-does: '[' is JSON, '{' is JSONL (or JSON when it is a single object with "messages"), anything else
-SSE.
+(an empty file, `[]`, a stream that holds none) is an error, not an empty run. With --input auto, a
+.json, .jsonl or .sse name says which; otherwise the text does: '[' is JSON, '{' is JSONL (or JSON
+when it is a single object with "messages"), anything else SSE.
 
 output: one Docent agent run per PATH, as one JSON line each, in order, to --output (default
 stdout). Named after the file unless --name is given. A summary on stderr.
@@ -81,7 +85,7 @@ def convert(args: argparse.Namespace, stdin: BinaryIO, out: TextIO, err: TextIO)
     try:
         target = out if args.output == "-" else open(args.output, "w", encoding="utf-8")
     except OSError as exc:
-        return _usage(err, f"cannot write {args.output}: {exc.strerror}")
+        return _usage(err, f"cannot write {printable_name(args.output)}: {exc.strerror}")
     tally = _Tally()
     progress = args.progress if args.progress is not None else err.isatty()
     try:
@@ -112,18 +116,27 @@ def _usage_problem(args: argparse.Namespace) -> str | None:
         return f"--input {args.input} reads Letta streams only (--from letta)"
     if args.paths.count("-") > 1:
         return "'-' (stdin) can be read only once"
-    if args.max_bytes < 1:
-        return "--max-bytes must be 1 or more"
+    if not 1 <= args.max_bytes <= MAX_INPUT_LIMIT:
+        return f"--max-bytes must be between 1 and {MAX_INPUT_LIMIT:,}"
     for path in args.paths:
-        if path != "-" and not os.path.exists(path):
-            return f"{path}: no such file"
-        if os.path.isdir(path):
-            return f"{path}: is a directory"
+        problem = None if path == "-" else _unusable(path)
+        if problem is not None:
+            return f"{printable_name(path)}: {problem}"
     if args.output != "-" and os.path.exists(args.output):
         inputs = [p for p in args.paths if p != "-"]
         if any(os.path.samefile(args.output, p) for p in inputs):  # opened for writing, it would be emptied first
-            return f"--output {args.output} is also an input"
+            return f"--output {printable_name(args.output)} is also an input"
     return None
+
+
+def _unusable(path: str) -> str | None:
+    """Why the file at `path` cannot be an input, in the system's words (a symbolic link loop, a
+    directory that may not be searched); None if it may be."""
+    try:
+        is_dir = stat.S_ISDIR(os.stat(path).st_mode)
+    except OSError as exc:
+        return "no such file" if exc.errno == errno.ENOENT else f"cannot read: {exc.strerror}"
+    return "is a directory" if is_dir else None
 
 
 def _usage(err: TextIO, message: str) -> int:
@@ -133,11 +146,11 @@ def _usage(err: TextIO, message: str) -> int:
 
 def _converted(args: argparse.Namespace, path: str, stdin: BinaryIO, err: TextIO) -> Any:
     """The run of one input, or None after one line on `err` saying why there is none."""
-    name = "<stdin>" if path == "-" else path
+    name = "<stdin>" if path == "-" else printable_name(path)
     try:
         data = _read(stdin if path == "-" else None, path, args.max_bytes)
         source, lines = _source(data, _format(args.input, path, data), args.source == "letta", args.lenient)
-        run_name = args.name if args.name is not None else (None if path == "-" else Path(path).stem)
+        run_name = args.name if args.name is not None else (None if path == "-" else _run_name(path))
         run = _converter(args.source)(source, strict=not args.lenient, name=run_name)
     except _InputError as exc:
         err.write(f"chatschema convert: {name}{exc}\n")
@@ -150,6 +163,12 @@ def _converted(args: argparse.Namespace, path: str, stdin: BinaryIO, err: TextIO
         err.write(f"chatschema convert: {name}{where}: {exc}\n")
         return None
     return run
+
+
+def _run_name(path: str) -> str:
+    """The file's name without its extension; the bytes of a name that is not UTF-8 as `\\xff`
+    escapes (the lone surrogates `os.fsdecode` gives them are not JSON text)."""
+    return Path(path).stem.encode("utf-8", "surrogateescape").decode("utf-8", "backslashreplace")
 
 
 def _converter(source: str) -> Callable[..., Any]:
@@ -207,6 +226,8 @@ def _format(chosen: str, path: str, data: bytes) -> str:
 def _source(data: bytes, form: str, letta: bool, lenient: bool) -> tuple[Any, list[int]]:
     """What the converter takes, and for JSONL the line number of each message. A lenient run reads
     a stream's frames of later types too (the converter sets them aside)."""
+    if not data.strip():  # whatever --input says: no text, no message
+        raise _InputError(": empty input: no messages")
     unknown: Unknown = "keep" if lenient else "error"
     loads = loader()
     if form == "sse":
@@ -215,7 +236,7 @@ def _source(data: bytes, form: str, letta: bool, lenient: bool) -> tuple[Any, li
         from chatschema.letta.stream import StreamError, reassemble_sse
 
         try:
-            return reassemble_sse(data, unknown=unknown), []
+            return _with_messages(reassemble_sse(data, unknown=unknown)), []
         except StreamError as exc:
             raise _InputError(f": {exc}") from None
     if form == "json":
@@ -260,6 +281,13 @@ def _reassembled(frames: list[Any], unknown: Unknown) -> Any:
     from chatschema.letta.stream import StreamError, reassemble
 
     try:
-        return reassemble(frames, unknown=unknown)
+        return _with_messages(reassemble(frames, unknown=unknown))
     except StreamError as exc:
         raise _InputError(f": {exc}") from None
+
+
+def _with_messages(stream: Any) -> Any:
+    """A reassembled stream that holds a message (or, read leniently, a frame of a later type)."""
+    if not stream.messages and not stream.unknown:
+        raise _InputError(": empty input: the stream holds no message")
+    return stream
