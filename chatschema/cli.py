@@ -334,7 +334,7 @@ def main(argv: list[str] | None = None) -> int:
     except OSError as exc:  # writing failed (a full disk, /dev/full); each command reports what it cannot read
         with suppress(OSError):
             sys.stdout.close()  # not flushed again at exit, which would print a traceback
-        sys.stderr.write(f"chatschema {args.command or ''}: {exc}\n")
+        sys.stderr.write(f"chatschema {args.command or ''}: cannot write standard output: {exc.strerror or exc}\n")
         return USAGE_ERROR
 
 

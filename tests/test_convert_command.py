@@ -361,7 +361,15 @@ def test_output_that_cannot_be_written_is_one_line_and_exit_2(inputs: Path, comm
             timeout=120,
         )
     assert done.returncode == 2
-    assert done.stderr.decode() == f"chatschema {command_line[0]}: [Errno 28] No space left on device\n"
+    full_disk = os.strerror(errno.ENOSPC)
+    assert done.stderr.decode() == f"chatschema {command_line[0]}: cannot write standard output: {full_disk}\n"
+
+
+@pytest.mark.skipif(not Path("/dev/full").exists(), reason="needs Linux's /dev/full (a device that is always full)")
+def test_an_output_file_that_cannot_be_written_is_named(inputs: Path) -> None:
+    done = _run("--from", "letta", "response.json", "-o", "/dev/full", cwd=inputs)
+    assert (done.returncode, done.stdout) == (2, b"")
+    assert done.stderr.decode() == f"chatschema convert: cannot write /dev/full: {os.strerror(errno.ENOSPC)}\n"
 
 
 @pytest.mark.parametrize("levels", [1000, 1015, 1016])

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import argparse
 import codecs
+import contextlib
 import errno
 import os
 import stat
@@ -89,26 +90,38 @@ def convert(args: argparse.Namespace, stdin: BinaryIO, out: TextIO, err: TextIO)
     tally = _Tally()
     progress = args.progress if args.progress is not None else err.isatty()
     try:
-        for path in args.paths:
-            tally.read += 1
-            run = _converted(args, path, stdin, err)
-            if run is not None:
-                tally.converted += 1
-                tally.messages += sum(len(t.messages) for t in run.transcripts)
-                tally.set_aside += len(run.metadata.get("chatschema", {}).get("set_aside", []))
-                target.write(deep_json_text(run.model_dump(mode="json"), None, False) + "\n")
-                target.flush()
-            if progress:
-                err.write(f"\rchatschema convert: {tally.read} of {len(args.paths)} inputs")
-                err.flush()
+        _convert_each(args, stdin, target, err, tally, progress)
+    except OSError as exc:
+        if target is out:
+            raise  # standard output: the command line's handler says so
+        return _usage(err, f"cannot write {printable_name(args.output)}: {exc.strerror or exc}")
     finally:
         if target is not out:
-            target.close()
+            with contextlib.suppress(OSError):  # a full disk fails the close too: reported above
+                target.close()
     if progress:
         err.write("\r")
     if not args.quiet:
         err.write(tally.summary())
     return 0 if tally.converted == tally.read else 1
+
+
+def _convert_each(
+    args: argparse.Namespace, stdin: BinaryIO, target: TextIO, err: TextIO, tally: _Tally, progress: bool
+) -> None:
+    """Convert each input in turn, writing its run to `target` as it is done."""
+    for path in args.paths:
+        tally.read += 1
+        run = _converted(args, path, stdin, err)
+        if run is not None:
+            tally.converted += 1
+            tally.messages += sum(len(t.messages) for t in run.transcripts)
+            tally.set_aside += len(run.metadata.get("chatschema", {}).get("set_aside", []))
+            target.write(deep_json_text(run.model_dump(mode="json"), None, False) + "\n")
+            target.flush()
+        if progress:
+            err.write(f"\rchatschema convert: {tally.read} of {len(args.paths)} inputs")
+            err.flush()
 
 
 def _usage_problem(args: argparse.Namespace) -> str | None:
