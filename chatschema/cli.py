@@ -16,7 +16,7 @@ import stat
 import sys
 from collections.abc import Iterator
 from contextlib import suppress
-from typing import Any, BinaryIO, TextIO, cast
+from typing import Any, BinaryIO, NoReturn, TextIO, cast
 
 from chatschema import schemas
 from chatschema.jsontext import DEPTH_LIMIT, MAX_DEPTH
@@ -67,8 +67,16 @@ or SIGTERM; 141 the output's reader stopped reading (`| head`). Output is never 
 """
 
 
+class _OneLineParser(argparse.ArgumentParser):
+    """A usage error is one line, as every other error of the command is (argparse prints its usage
+    block before it); `--help` still shows the whole usage. Subcommands' parsers are of this class too."""
+
+    def error(self, message: str) -> NoReturn:
+        self.exit(USAGE_ERROR, f"{self.prog}: {message} (see {self.prog} --help)\n")
+
+
 def _parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(
+    parser = _OneLineParser(
         prog="chatschema",
         description="Validate chat messages against chatschema's schemas.",
         epilog=MAIN_EPILOG,

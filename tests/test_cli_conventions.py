@@ -195,6 +195,27 @@ def test_a_directory_is_refused_with_a_glob_that_works(tmp_path: Path) -> None:
     assert f"is a directory (give the files: e.g. {tmp_path}/*.jsonl)" in proc.stderr
 
 
+@pytest.mark.parametrize(
+    ("arguments", "says"),
+    [
+        (
+            ["validate", "--jobs", "abc", "-s", "auto", "x"],
+            "chatschema validate: argument --jobs/-j: invalid int value: 'abc'",
+        ),
+        (["validate", "x"], "chatschema validate: the following arguments are required: --schema/-s"),
+        (["convert", "x"], "chatschema convert: the following arguments are required: --from"),
+        (["schemas", "--format", "yaml"], "chatschema schemas: argument --format: invalid choice: 'yaml'"),
+        (["nope"], "chatschema: argument command: invalid choice: 'nope'"),
+    ],
+)
+def test_a_usage_error_is_one_line_and_exit_2(arguments: list[str], says: str) -> None:
+    proc = chatschema(*arguments)
+    command = says.split(":")[0]
+    assert proc.returncode == 2 and proc.stdout == ""
+    assert proc.stderr.startswith(says) and proc.stderr.endswith(f" (see {command} --help)\n"), proc.stderr
+    assert proc.stderr.count("\n") == 1
+
+
 def test_schema_is_required_and_the_limits_bounds_are_allowed(tmp_path: Path) -> None:
     path = tmp_path / "flat.jsonl"
     path.write_text('{"role":"user","content":"hi"}\n')
