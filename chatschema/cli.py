@@ -147,11 +147,13 @@ def _converters() -> Any:
 
 
 def _open(path: str, stdin: BinaryIO) -> BinaryIO:
-    """The input to read: stdin, a regular file as it is now (`Snapshot`), or any other file as it comes."""
+    """The input to read: stdin, a regular file as it is now (`Snapshot`), or any other file as it comes.
+    A regular file of size 0 is read as it comes too: procfs and sysfs files say 0 and hold text."""
     if path == "-":
         return stdin
     stream = open(path, "rb")
-    if stat.S_ISREG(os.fstat(stream.fileno()).st_mode):
+    status = os.fstat(stream.fileno())
+    if stat.S_ISREG(status.st_mode) and status.st_size > 0:
         return cast(BinaryIO, Snapshot(stream, path))  # the reads the readers make: read, tell, fileno
     return stream
 

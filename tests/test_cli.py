@@ -106,6 +106,15 @@ def test_a_path_that_cannot_be_looked_up_says_why_not_that_it_is_missing(tmp_pat
     assert (code, err) == (2, f"chatschema validate: cannot read {too_long}: {os.strerror(errno.ENAMETOOLONG)}\n")
 
 
+@pytest.mark.skipif(not Path("/proc/version").is_file(), reason="needs Linux's procfs")
+@pytest.mark.parametrize("jobs", ["1", "2"])
+def test_a_file_that_says_size_0_and_holds_text_is_read(jobs: str) -> None:
+    # procfs and sysfs files are regular files of size 0 at open: read as they come, not as empty
+    code, out, err = run(["--schema", "docent/ChatMessage", "--jobs", jobs, "/proc/version"])
+    assert code == 1 and out.startswith("/proc/version:1: malformed: "), (out, err)
+    assert "1 read, 0 valid, 0 invalid, 1 malformed" in err and "empty input" not in err
+
+
 def test_usage_errors_exit_2(tmp_path: Path) -> None:
     path = write(tmp_path, "ok.jsonl", USER)
     code, _, err = run(["--schema", "docent/ChatMesage", path])

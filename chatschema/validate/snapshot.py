@@ -4,7 +4,8 @@ A regular file is validated as it was when it was opened: its first N bytes, N i
 appended during the run are not read (the next run reads them); touching it changes nothing. If it
 shrinks, or is deleted or replaced (another file under its name) before its last byte is read, the
 run reports what it checked and stops with exit 2, the file and the change named in one line.
-Bytes rewritten in place, keeping the size, are read as they are when each block is read.
+Bytes rewritten in place, keeping the size, are read as they are when each block is read. A file of
+size 0 when opened is read to its end instead, as a pipe is (procfs and sysfs files say 0 and hold text).
 """
 
 from __future__ import annotations
