@@ -104,3 +104,19 @@ def test_lint_without_npm_says_so_in_one_line(tmp_path: Path) -> None:
     assert proc.stderr.splitlines() == [
         "codegen: npm not found: install Node.js 20 (with npm) to generate the TypeScript package"
     ]
+
+
+def test_lint_names_a_file_that_does_not_load_and_nothing_that_refers_to_it(tmp_path: Path) -> None:
+    shutil.copytree(ROOT / "schemas", tmp_path / "schemas")
+    (tmp_path / "schemas" / "docent" / "citation.json").write_text("", encoding="utf-8")  # message.json refers to it
+    proc = subprocess.run(
+        [sys.executable, "-m", "codegen", "--root", str(tmp_path), "lint"],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    assert proc.returncode == 1
+    assert proc.stderr.splitlines() == [
+        "schemas/docent/citation.json: /: invalid JSON at line 1 column 1: Expecting value"
+    ]
