@@ -43,21 +43,27 @@ def test_dollar_is_portable_when_newlines_are_excluded() -> None:
     assert pattern_problems("^[0-9]{4}$", newline_excluded=True) == []
 
 
-def _lint_with(tmp_path: Path, family: str, file: str, change: Any) -> str:
-    shutil.copytree(ROOT / "schemas", tmp_path / "schemas")
-    path = tmp_path / "schemas" / family / file
-    doc = json.loads(path.read_text(encoding="utf-8"))
-    change(doc)
-    path.write_text(json.dumps(doc, indent=2) + "\n", encoding="utf-8")
+def _lint_cli(root: Path, cwd: Path = ROOT, env: dict[str, str] | None = None) -> str:
+    """`python -m codegen --root ROOT lint`'s stderr, once it has failed as it should."""
     proc = subprocess.run(
-        [sys.executable, "-m", "codegen", "--root", str(tmp_path), "lint"],
-        cwd=ROOT,
+        [sys.executable, "-m", "codegen", "--root", str(root), "lint"],
+        cwd=cwd,
+        env=env,
         capture_output=True,
         text=True,
         check=False,
     )
     assert proc.returncode == 1
     return proc.stderr
+
+
+def _lint_with(tmp_path: Path, family: str, file: str, change: Any) -> str:
+    shutil.copytree(ROOT / "schemas", tmp_path / "schemas")
+    path = tmp_path / "schemas" / family / file
+    doc = json.loads(path.read_text(encoding="utf-8"))
+    change(doc)
+    path.write_text(json.dumps(doc, indent=2) + "\n", encoding="utf-8")
+    return _lint_cli(tmp_path)
 
 
 def test_pattern_problem_names_file_and_location(tmp_path: Path) -> None:
@@ -92,16 +98,8 @@ def test_lint_without_npm_says_so_in_one_line(tmp_path: Path) -> None:
         ROOT / "codegen", tmp_path / "codegen", ignore=shutil.ignore_patterns("node_modules", "__pycache__")
     )
     shutil.copytree(ROOT / "schemas", tmp_path / "schemas")
-    proc = subprocess.run(
-        [sys.executable, "-m", "codegen", "--root", str(tmp_path), "lint"],
-        cwd=tmp_path,
-        env={"PATH": str(Path(sys.executable).parent), "HOME": str(tmp_path)},
-        capture_output=True,
-        text=True,
-        check=False,
-    )
-    assert proc.returncode == 1
-    assert proc.stderr.splitlines() == [
+    stderr = _lint_cli(tmp_path, cwd=tmp_path, env={"PATH": str(Path(sys.executable).parent), "HOME": str(tmp_path)})
+    assert stderr.splitlines() == [
         "codegen: npm not found: install Node.js 20 (with npm) to generate the TypeScript package"
     ]
 
@@ -109,14 +107,6 @@ def test_lint_without_npm_says_so_in_one_line(tmp_path: Path) -> None:
 def test_lint_names_a_file_that_does_not_load_and_nothing_that_refers_to_it(tmp_path: Path) -> None:
     shutil.copytree(ROOT / "schemas", tmp_path / "schemas")
     (tmp_path / "schemas" / "docent" / "citation.json").write_text("", encoding="utf-8")  # message.json refers to it
-    proc = subprocess.run(
-        [sys.executable, "-m", "codegen", "--root", str(tmp_path), "lint"],
-        cwd=ROOT,
-        capture_output=True,
-        text=True,
-        check=False,
-    )
-    assert proc.returncode == 1
-    assert proc.stderr.splitlines() == [
+    assert _lint_cli(tmp_path).splitlines() == [
         "schemas/docent/citation.json: /: invalid JSON at line 1 column 1: Expecting value"
     ]
