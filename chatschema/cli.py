@@ -72,7 +72,8 @@ class _OneLineParser(argparse.ArgumentParser):
     block before it); `--help` still shows the whole usage. Subcommands' parsers are of this class too."""
 
     def error(self, message: str) -> NoReturn:
-        self.exit(USAGE_ERROR, f"{self.prog}: {message} (see {self.prog} --help)\n")
+        # an unrecognized argument is quoted raw by argparse: its control characters escaped, as a name's
+        self.exit(USAGE_ERROR, f"{self.prog}: {printable_name(message)} (see {self.prog} --help)\n")
 
 
 def _parser() -> argparse.ArgumentParser:

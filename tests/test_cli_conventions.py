@@ -206,6 +206,7 @@ def test_a_directory_is_refused_with_a_glob_that_works(tmp_path: Path) -> None:
         (["convert", "x"], "chatschema convert: the following arguments are required: --from"),
         (["schemas", "--format", "yaml"], "chatschema schemas: argument --format: invalid choice: 'yaml'"),
         (["nope"], "chatschema: argument command: invalid choice: 'nope'"),
+        (["schemas", "--x\x1b[31m\ny"], "chatschema: unrecognized arguments: --x\\x1b[31m\\ny"),
     ],
 )
 def test_a_usage_error_is_one_line_and_exit_2(arguments: list[str], says: str) -> None:
