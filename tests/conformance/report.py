@@ -286,9 +286,20 @@ def _real_view_validator(name: str) -> Draft202012Validator:
     return Draft202012Validator(real_view(name), format_checker=schemas.FORMAT_CHECKER)
 
 
-def real_expected(name: str, instance: Any) -> bool:
+@cache
+def _has_extensions(name: str) -> bool:
+    """Whether the real system's view of `name` differs from the schema (it reaches a property marked
+    as the project's own extension); where it does not, the schema's verdict is the real view's."""
+    return real_view(name) != bundle(name)
+
+
+def real_expected(name: str, instance: Any, schema_verdict: bool | None = None) -> bool:
     """The schema's verdict as the real system should give it: the family's extensions
-    (`x-chatschema-extension`) are unknown keys to it, accepted with any value."""
+    (`x-chatschema-extension`) are unknown keys to it, accepted with any value. `schema_verdict`, the
+    schema's own verdict on `instance` if known, is reused where no extension is in reach: validating
+    again was two fifths of a small run's time."""
+    if schema_verdict is not None and not _has_extensions(name):
+        return schema_verdict
     return _real_view_validator(name).is_valid(instance)
 
 
@@ -591,7 +602,7 @@ def _judge(result: Result, stats: TypeStats, case: Case) -> None:
         if side == "pydantic-dump":
             verdict, want = True, expected  # the model claims valid; the schema decides
         if side in REAL_SIDE.values():
-            want = real_expected(case.name, case.instance)
+            want = real_expected(case.name, case.instance, expected)
         if verdict == want:
             continue
         entry = explain(case, side, verdict)
