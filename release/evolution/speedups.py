@@ -14,13 +14,19 @@ generator and draw 4 instances (60 s) in two things, which `speedups()` replaces
   encoder once such floats are made integers (for a float key or a non-finite float, its own way).
 
 Building and drawing letta/WireMessage took 4.3 s with both (same draws).
+
+It also builds each strategy once: an object's strategy builds the strategy of each key's value
+anew at every draw of the key (`merged_as_strategies`, `__from_schema`: resolve, canonicalise, merge),
+which was most of the time the conformance harness spent drawing. Within `speedups()` both are
+remembered by their arguments: the schemas' canonical JSON (the text its own caches key by and
+canonicalisation starts from) and the very alphabet and custom-format objects.
 """
 
 from __future__ import annotations
 
 import json
 import math
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from functools import partial
 from typing import Any
@@ -97,16 +103,45 @@ def canonical_json(value: Any) -> str:
         return _original_encoder(value)
 
 
+# the strategy builders of hypothesis-jsonschema that object draws call again and again (by their
+# names in _from_schema), and what each built: {key: (alphabet, custom formats, strategy)}
+BUILDERS = ("merged_as_strategies", "__from_schema")
+_ORIGINAL_BUILDERS = {name: _from_schema.__dict__[name] for name in BUILDERS}
+_built: dict[tuple[str, str, int, int], tuple[Any, Any, Any]] = {}
+
+
+def _remembered(name: str) -> Callable[..., Any]:
+    """hypothesis-jsonschema's builder `name`, returning what it built before for the same arguments.
+    The alphabet and formats are kept with the strategy, so their ids cannot be reused by others."""
+
+    def remembered(schemas: Any, *, alphabet: Any, custom_formats: Any) -> Any:
+        key = (name, canonical_json(schemas), id(alphabet), id(custom_formats))
+        found = _built.get(key)
+        if found is None:
+            build = _ORIGINAL_BUILDERS[name]
+            found = (alphabet, custom_formats, build(schemas, alphabet=alphabet, custom_formats=custom_formats))
+            _built[key] = found
+        return found[2]
+
+    return remembered
+
+
+_REMEMBERED = {name: _remembered(name) for name in BUILDERS}
+
+
 @contextmanager
 def speedups() -> Iterator[None]:
-    """Within: hypothesis-jsonschema's metaschema checks and canonical JSON made as above. Not
-    thread-safe: one thread generates."""
+    """Within: hypothesis-jsonschema's metaschema checks, canonical JSON and strategy building made
+    as above. Not thread-safe: one thread generates."""
     checks = {cls: cls.__dict__["check_schema"] for cls in SAME_DRAFT}
     encoders = {module: getattr(module, "encode_canonical_json") for module in ENCODER_USERS}  # noqa: B009
+    builders = {name: _from_schema.__dict__[name] for name in BUILDERS}
     for cls in SAME_DRAFT:
         setattr(cls, "check_schema", classmethod(_quick_check))  # noqa: B010
     for module in ENCODER_USERS:
         setattr(module, "encode_canonical_json", canonical_json)  # noqa: B010
+    for name in BUILDERS:
+        setattr(_from_schema, name, _REMEMBERED[name])
     try:
         yield
     finally:
@@ -114,3 +149,5 @@ def speedups() -> Iterator[None]:
             setattr(cls, "check_schema", method)  # noqa: B010
         for module, encoder in encoders.items():
             setattr(module, "encode_canonical_json", encoder)  # noqa: B010
+        for name, builder in builders.items():
+            setattr(_from_schema, name, builder)

@@ -9,7 +9,7 @@ import math
 from typing import Any
 
 import pytest
-from hypothesis_jsonschema import _canonicalise, _encode
+from hypothesis_jsonschema import _canonicalise, _encode, _from_schema, from_schema
 from jsonschema import Draft7Validator, Draft202012Validator
 from jsonschema.exceptions import SchemaError
 
@@ -102,6 +102,30 @@ def test_restored_when_generation_fails() -> None:
     assert Draft7Validator.__dict__["check_schema"] is module._ORIGINAL[Draft7Validator]
     assert all(m.encode_canonical_json is _encode.encode_canonical_json for m in module.ENCODER_USERS)
     assert _encode.encode_canonical_json is not canonical_json
+    assert all(_from_schema.__dict__[name] is module._ORIGINAL_BUILDERS[name] for name in module.BUILDERS)
+
+
+def test_a_value_strategy_is_built_once_per_schema_however_often_objects_draw_it(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    built: list[Any] = []
+    original = _from_schema.array_schema
+
+    def counted(custom_formats: Any, alphabet: Any, schema: Any) -> Any:
+        built.append(schema)
+        return original(custom_formats, alphabet, schema)
+
+    monkeypatch.setattr(_from_schema, "array_schema", counted)
+    monkeypatch.setattr(module, "_built", {})
+    schema: dict[str, Any] = {
+        "type": "object",
+        "properties": {"tags": {"type": "array", "items": {"enum": ["a", "b"]}}},
+    }
+    with speedups():
+        strategy = from_schema(schema)
+    drawn = draw(strategy, 30, 1)
+    assert len(drawn) == 30 and sum(bool(x.get("tags")) for x in drawn) > 5
+    assert len(built) == 1, built  # not once per draw of the key
 
 
 VALUES: list[Any] = [
