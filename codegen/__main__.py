@@ -37,6 +37,11 @@ def main(argv: list[str] | None = None) -> int:
     """Run the command line; returns the exit status."""
     args = _parser().parse_args(argv)
     root: Path = args.root.resolve()
+    if args.command != "setup-node" and not root.is_dir():
+        # else every schema would be reported missing, as if the repository had none
+        reason = "not a directory" if root.exists() else "no such directory"
+        print(f"python -m codegen: --root {args.root}: {reason}", file=sys.stderr)
+        return 2
     if args.command == "lint":
         return _lint(root)
     if args.command == "setup-node":

@@ -189,6 +189,15 @@ def test_invalid_json_is_one_clear_line(repo: Path, text: str, expected: str) ->
     assert [str(p) for p in problems] == [expected]
 
 
+@pytest.mark.parametrize("command", [["lint"], ["generate"], ["generate", "--check"]], ids=" ".join)
+def test_a_root_that_is_no_directory_is_one_line(tmp_path: Path, command: list[str]) -> None:
+    a_file = tmp_path / "pyproject.toml"
+    a_file.write_text("")
+    for root, reason in ((tmp_path / "missing", "no such directory"), (a_file, "not a directory")):
+        proc = run_codegen(root, *command)
+        assert (proc.returncode, proc.stderr) == (2, f"python -m codegen: --root {root}: {reason}\n")
+
+
 def test_broken_schema_fails_and_leaves_generated_untouched(repo: Path) -> None:
     before = read_tree(repo)
     edit_schema(repo, "parts.json", BROKEN["duplicate-tag"][1])
