@@ -40,7 +40,8 @@ def main(argv: list[str] | None = None) -> int:
     if args.command != "setup-node" and not root.is_dir():
         # else every schema would be reported missing, as if the repository had none
         reason = "not a directory" if root.exists() else "no such directory"
-        print(f"python -m codegen: --root {args.root}: {reason}", file=sys.stderr)
+        shown = "".join(c if c.isprintable() else ascii(c)[1:-1] for c in str(args.root))  # one line, no escapes
+        print(f"python -m codegen: --root {shown}: {reason}", file=sys.stderr)
         return 2
     if args.command == "lint":
         return _lint(root)

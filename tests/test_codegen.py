@@ -196,6 +196,11 @@ def test_a_root_that_is_no_directory_is_one_line(tmp_path: Path, command: list[s
     for root, reason in ((tmp_path / "missing", "no such directory"), (a_file, "not a directory")):
         proc = run_codegen(root, *command)
         assert (proc.returncode, proc.stderr) == (2, f"python -m codegen: --root {root}: {reason}\n")
+    hostile = run_codegen(tmp_path / "a\x1b[31m\nb", *command)
+    assert (hostile.returncode, hostile.stderr) == (
+        2,
+        f"python -m codegen: --root {tmp_path}/a\\x1b[31m\\nb: no such directory\n",
+    )
 
 
 def test_broken_schema_fails_and_leaves_generated_untouched(repo: Path) -> None:
