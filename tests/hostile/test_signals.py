@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import os
 import random
+import re
 import select
 import signal
 import subprocess
@@ -223,7 +224,9 @@ def test_ctrl_c_at_any_moment_never_shows_a_traceback_of_the_command() -> None:
         proc.send_signal(signal.SIGINT)
         _, err = proc.communicate(b"", timeout=60)
         text = err.decode()
-        assert package not in text and "site-packages/chatschema" not in text, text
+        # a frame in one of chatschema's files; the directory alone can be named by Python's import
+        # machinery, interrupted while it looks for the package (a KeyError on its path cache)
+        assert not re.search(rf'File "({re.escape(package)}|[^"]*site-packages/chatschema)/', text), text
         # a bare "KeyboardInterrupt", exit 1: the interpreter was still starting (`site`), its frames frozen
         if "Traceback" not in text and text.strip() != "KeyboardInterrupt":
             assert proc.returncode in (130, -signal.SIGINT, 0), text  # 0: it had finished (its input is empty)
