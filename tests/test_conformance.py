@@ -19,8 +19,21 @@ from jsonschema import Draft202012Validator
 from chatschema import schemas
 from release.evolution.mutations import Coverage, Walker, mutations
 from tests.allowlist import ALLOWLIST
+from tests.conformance import report
 from tests.conformance.bundle import bundle, family_defs, type_names
-from tests.conformance.report import SIDES, SMALL, Result, draw, format_report, replay, run, runs, universe
+from tests.conformance.report import (
+    SIDES,
+    SMALL,
+    Case,
+    Result,
+    draw,
+    format_report,
+    replay,
+    run,
+    runs,
+    universe,
+    verdicts,
+)
 from tests.conformance.seeds import DEFAULT_SEED, commit_seed, derived_seeds
 from tests.conformance.strategies import schema_strategy
 from tests.node import HERE, PACKAGE, run_node
@@ -70,6 +83,29 @@ def test_seeds_judged_in_one_pass_give_what_each_gives_alone() -> None:
     together = runs(SMALL, SEEDS, types, jobs=1)
     for seed, result in zip(SEEDS, together, strict=True):
         assert _verdicts(result) == _verdicts(run(SMALL, seed, types, jobs=2)), seed
+
+
+def test_a_payload_met_again_is_not_judged_again(monkeypatch: pytest.MonkeyPatch) -> None:
+    # the examples and their first mutations recur at every seed: judged once, in one pass
+    judged: list[Case] = []
+
+    def counted(case: Case) -> dict[str, bool | None]:
+        judged.append(case)
+        return verdicts(case)
+
+    monkeypatch.setattr(report, "verdicts", counted)
+    results = runs(SMALL, SEEDS, ["swarm/ITool"], jobs=1)
+    cases = [case for result in results for case, _ in result.judged]
+    distinct = {(c.claims_valid, repr(c.instance)) for c in cases}
+    assert len(judged) == len(distinct) < len(cases) * 0.7
+    assert {(c.claims_valid, repr(c.instance)) for c in judged} == distinct
+
+
+def test_a_payload_is_told_apart_from_one_json_would_merge_it_with() -> None:
+    seen = report.Verdicts()
+    one, one_float = Case("x", "swarm/IToolFunction", {"name": 1}), Case("y", "swarm/IToolFunction", {"name": 1.0})
+    assert seen.of(one) == verdicts(one) and seen.of(one_float) == verdicts(one_float)
+    assert len(seen._seen) == 2
 
 
 def test_types_judged_side_by_side_give_what_one_process_gives() -> None:

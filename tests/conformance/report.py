@@ -25,6 +25,7 @@ whose `rules` patterns match the case id; an entry with `rules` that explains no
 from __future__ import annotations
 
 import ctypes
+import hashlib
 import json
 import multiprocessing
 import os
@@ -329,6 +330,25 @@ def verdicts(case: Case) -> dict[str, bool | None]:
     return got
 
 
+class Verdicts:
+    """`verdicts` of the cases of one type, each payload judged once. The examples, and the first
+    mutation of each (rule, location) of them, are the same at every seed: about three quarters of a
+    small run's cases at its second seed, and some cases recur within a seed."""
+
+    def __init__(self) -> None:
+        self._seen: dict[tuple[str, bool, bytes], dict[str, bool | None]] = {}
+
+    def of(self, case: Case) -> dict[str, bool | None]:
+        """The verdicts of `case`: those of an earlier case of the same type, payload and claim if any.
+        The payload is told apart by its `repr`, which keeps what JSON text would merge (1 and 1.0,
+        a list and a tuple, the order of keys); the key is its digest, so memory stays small."""
+        digest = hashlib.blake2b(repr(case.instance).encode("utf-8", "surrogatepass"), digest_size=16).digest()
+        key = (case.name, case.claims_valid, digest)
+        if key not in self._seen:
+            self._seen[key] = verdicts(case)
+        return dict(self._seen[key])
+
+
 def explain(case: Case, side: str, verdict: bool) -> KnownDisagreement | None:
     base = side.removesuffix("-json")
     for entry in ALLOWLIST:
@@ -469,18 +489,20 @@ def _worker_signals(parent: int) -> None:
 
 
 def type_results(budget: Budget, seeds: list[int], name: str) -> list[Result]:
-    """`type_result` at each seed, in this process (the type's generators are built once)."""
-    return [type_result(budget, seed, name) for seed in seeds]
+    """`type_result` at each seed, in this process (the type's generators are built once, and a
+    case met at an earlier seed is not judged again)."""
+    judged = Verdicts()
+    return [type_result(budget, seed, name, judged) for seed in seeds]
 
 
-def type_result(budget: Budget, seed: int, name: str) -> Result:
+def type_result(budget: Budget, seed: int, name: str, judged: Verdicts | None = None) -> Result:
     """The cases of one type (`family/Type`) at `seed`, judged: a Result of that type alone."""
     started = time.monotonic()
     part = Result(budget, seed, only=[name], processes={os.getpid()})
     cov = part.coverage.setdefault(name.split("/")[0], Coverage())
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
-        _run_type(part, name, _valid_vectors().get(name, []), cov)
+        _run_type(part, name, _valid_vectors().get(name, []), cov, judged or Verdicts())
     part.seconds = time.monotonic() - started
     return part
 
@@ -512,7 +534,7 @@ def _branches(family: str, type_name: str) -> list[str]:
     return [b["$ref"].rsplit("/", 1)[-1] for b in schema["oneOf"]]
 
 
-def _run_type(result: Result, name: str, vectors: list[Vector], cov: Coverage) -> None:
+def _run_type(result: Result, name: str, vectors: list[Vector], cov: Coverage, judged: Verdicts) -> None:
     family = name.split("/")[0]
     stats = result.stats.setdefault(name, TypeStats())
     walker = Walker(bundle(name), name.split("/")[1], family_defs(family))
@@ -562,7 +584,7 @@ def _run_type(result: Result, name: str, vectors: list[Vector], cov: Coverage) -
 
     evaluated += _mutants(pool, walker, cov, rng, result.budget.extra_mutations)
     for case in evaluated:
-        _judge(result, stats, case)
+        _judge(result, stats, case, judged.of(case))
 
 
 def _mutants(pool: list[Case], walker: Walker, cov: Coverage, rng: random.Random, extra: int) -> list[Case]:
@@ -584,8 +606,7 @@ def _mutants(pool: list[Case], walker: Walker, cov: Coverage, rng: random.Random
     return out
 
 
-def _judge(result: Result, stats: TypeStats, case: Case) -> None:
-    got = verdicts(case)
+def _judge(result: Result, stats: TypeStats, case: Case, got: dict[str, bool | None]) -> None:
     expected = bool(got["jsonschema"])
     result.judged.append((case, expected))
     stats.cases += 1
