@@ -114,3 +114,25 @@ def layout_problems(root: Path, families: dict[str, set[str]]) -> list[SchemaPro
                 continue
             problems += _type_folder_problems(root, family, entry, types)
     return problems
+
+
+def example_files(root: Path, families: set[str]) -> list[Path]:
+    """Every example file of `families` where one can be (the others are layout problems), in name order."""
+    found: list[Path] = []
+    for family in sorted(families):
+        folder = examples_folder(root, family)
+        found += [p for verdict in VERDICTS for p in sorted(folder.glob(f"*/{verdict}/*.json"))]
+        found += sorted(folder.glob("*/*.jsonl")) + sorted((folder / STREAMS).glob("*.json"))
+    return sorted(p for p in found if p.is_file())
+
+
+def unreadable_examples(root: Path, families: set[str]) -> list[SchemaProblem]:
+    """One problem per example that is not UTF-8 JSON (a sample: a line that is not), found before
+    anything is generated, so that a broken file is named at once, with every other one."""
+    problems: list[SchemaProblem] = []
+    for path in example_files(root, families):
+        try:
+            read_example(root, path)
+        except CodegenError as exc:
+            problems += exc.problems
+    return problems

@@ -27,8 +27,8 @@ from .bundle import bundle_path, dump, index, standalone_files
 from .cache import CACHE_DIR, Cache, LintMemo, digest, files_digest, tool_versions
 from .declarations import Declarations
 from .docs import docs_files
-from .errors import CodegenError
-from .examples import layout_problems, read_example, samples
+from .errors import CodegenError, SchemaProblem
+from .examples import layout_problems, read_example, samples, unreadable_examples
 from .generator_output import write_generator_output
 from .grammars import shipped_grammar, with_grammars
 from .integers import rewrite_tree
@@ -135,9 +135,22 @@ def checked_schemas(root: Path, cache: Cache | None = None) -> dict[str, FamilyM
         if cache is not None:
             cache.put("lint", key, {})
     problems = layout_problems(root, {name: set(fam.types) for name, fam in families.items()})
+    problems += _example_problems(root, set(families), cache)
     if problems:
         raise CodegenError(problems)
     return families
+
+
+def _example_problems(root: Path, families: set[str], cache: Cache | None) -> list[SchemaProblem]:
+    """The examples that are not readable JSON; a clean read is cached by their names, sizes and times."""
+    stats = example_stats(root, families)
+    key = digest(*(f"{family}/{line}" for family, lines in stats.items() for line in lines))
+    if cache is not None and cache.get("examples", key) is not None:
+        return []
+    problems = unreadable_examples(root, families)
+    if not problems and cache is not None:
+        cache.put("examples", key, {})
+    return problems
 
 
 def _sample_files(root: Path, families: dict[str, FamilyModel]) -> dict[str, str]:

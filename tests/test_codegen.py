@@ -442,6 +442,8 @@ def test_generate_checks_every_kind_of_example_and_names_the_file(repo: Path) ->
         ("swarm/examples/ITool/valid/a1_search_with_enum.json", b"", "Expecting value"),
         ("swarm/examples/ISwarmMessage/history.jsonl", b'{"role": "user"}\n{"role":\n', "Expecting value"),
         ("swarm/examples/ISwarmMessage/history.jsonl", b'{"a": NaN}\n', "NaN is not JSON"),
+        ("swarm/examples/ITool/invalid/missing_type.json", b"\xff{", "'utf-8' codec can't decode byte 0xff"),
+        ("letta/examples/streams/cancelled_event.json", b'{"events":', "Expecting value"),
     ],
 )
 def test_an_unreadable_example_is_one_line_naming_it(repo: Path, example: str, data: bytes, reason: str) -> None:
@@ -451,6 +453,26 @@ def test_an_unreadable_example_is_one_line_naming_it(repo: Path, example: str, d
     first = proc.stderr.splitlines()[0]
     assert first.startswith(f"schemas/{example}: /: not a readable JSON example: ") and reason in first, first
     assert first.endswith("[examples]")
+
+
+def test_every_unreadable_example_is_named_at_once(repo: Path) -> None:
+    # they were found one at a time, after the packages were generated; an invalid example or a
+    # stream was only a JSONDecodeError from the verification, naming no file
+    broken = ["docent/examples/UserMessage/invalid/" + _first_file(repo, "docent/examples/UserMessage/invalid")]
+    broken += [
+        "letta/examples/streams/cancelled_event.json",
+        "bridgic/examples/Message/valid/" + _first_file(repo, "bridgic/examples/Message/valid"),
+    ]
+    for example in broken:
+        (repo / "schemas" / example).write_text("{", encoding="utf-8")
+    proc = run_codegen(repo, "generate")
+    assert proc.returncode == 1 and "Traceback" not in proc.stderr, proc.stderr
+    assert [line.split(":")[0] for line in proc.stderr.splitlines()[:-1]] == sorted(f"schemas/{e}" for e in broken)
+    assert proc.stderr.splitlines()[-1] == "codegen: 3 schema problem(s); generated files left unchanged"
+
+
+def _first_file(repo: Path, folder: str) -> str:
+    return sorted((repo / "schemas" / folder).iterdir())[0].name
 
 
 def _verify_imports(tree: Path, families: str) -> list[str]:
