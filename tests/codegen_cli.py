@@ -4,11 +4,14 @@ against a scratch repository or the checkout."""
 from __future__ import annotations
 
 import os
+import shutil
 import subprocess
 import sys
 from pathlib import Path
 
 ROOT = Path(__file__).parent.parent
+# what `python -m codegen` reads and writes, copied into a scratch repository
+CODEGEN_INPUTS = ("schemas", "chatschema", "npm", "generated")
 
 
 def _run_module(
@@ -37,3 +40,14 @@ def run_evolution(
 ) -> subprocess.CompletedProcess[str]:
     """`python -m release.evolution --root ROOT ARGS...` with this checkout's code, output captured."""
     return _run_module("release.evolution", root, args, env, cwd)
+
+
+def codegen_scratch(dest: Path, cache: Path | None = None) -> Path:
+    """A scratch copy at `dest` of what codegen reads and writes (times kept, as the cache keys
+    examples by them); with `cache`, a copy of that warm `.codegen-cache` too."""
+    for name in CODEGEN_INPUTS:
+        shutil.copytree(ROOT / name, dest / name, ignore=shutil.ignore_patterns("__pycache__", "node_modules"))
+    shutil.copy2(ROOT / "pyproject.toml", dest / "pyproject.toml")
+    if cache is not None:
+        shutil.copytree(cache, dest / ".codegen-cache")
+    return dest

@@ -1,7 +1,13 @@
-"""pytest's header names the conformance seeds of this run, so that a failure of the small budget can be replayed."""
+"""Shared by the suite: pytest's header names the conformance seeds of this run (so that a failure of the
+small budget can be replayed), and a warm codegen cache for scratch repositories."""
 
 from __future__ import annotations
 
+from pathlib import Path
+
+import pytest
+
+from tests.codegen_cli import codegen_scratch, run_codegen
 from tests.conformance.seeds import DEFAULT_SEED, commit_seed
 
 
@@ -12,3 +18,14 @@ def pytest_report_header() -> str:
         f"conformance seeds: {DEFAULT_SEED} (default), {seed} (this commit's tree); "
         f"replay one: nox -s conformance -- --small --seed {seed}"
     )
+
+
+@pytest.fixture(scope="session")
+def codegen_cache(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The codegen cache of this checkout's schemas, filled once per test process: a scratch
+    repository that starts with a copy of it regenerates only the families its test changes, as a
+    user's checkout does (a cold build of every family was 10 s of CPU per test)."""
+    root = codegen_scratch(tmp_path_factory.mktemp("codegen-cache"))
+    proc = run_codegen(root, "generate")
+    assert proc.returncode == 0, proc.stderr
+    return root / ".codegen-cache"

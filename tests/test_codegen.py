@@ -5,7 +5,6 @@ from __future__ import annotations
 import importlib
 import json
 import os
-import shutil
 import subprocess
 import sys
 import tempfile
@@ -21,18 +20,15 @@ from codegen.generate import build, read_tree, write_tree
 from codegen.lint import lint
 from codegen.load import load_schemas
 from codegen.warm import WarmVerifier
-from tests.codegen_cli import run_codegen
+from tests.codegen_cli import codegen_scratch, run_codegen
 
 ROOT = Path(__file__).parent.parent
 
 
 @pytest.fixture
-def repo(tmp_path: Path) -> Path:
-    """A scratch copy of what codegen reads and writes."""
-    for name in ("schemas", "chatschema", "npm", "generated"):
-        shutil.copytree(ROOT / name, tmp_path / name, ignore=shutil.ignore_patterns("__pycache__", "node_modules"))
-    shutil.copy(ROOT / "pyproject.toml", tmp_path / "pyproject.toml")
-    return tmp_path
+def repo(tmp_path: Path, codegen_cache: Path) -> Path:
+    """A scratch copy of what codegen reads and writes, with a warm cache."""
+    return codegen_scratch(tmp_path, codegen_cache)
 
 
 def edit_schema(root: Path, file: str, change: Callable[[dict[str, Any]], None]) -> None:

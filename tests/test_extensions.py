@@ -17,6 +17,8 @@ from pathlib import Path
 
 import pytest
 
+from codegen.cache import CACHE_DIR
+
 ROOT = Path(__file__).parent.parent
 WHY = "Not in Docent 0.1.88: the user's BCP 47 language tag, added by this project."
 
@@ -26,7 +28,8 @@ def _run(root: Path, *args: str) -> subprocess.CompletedProcess[str]:
     return subprocess.run([sys.executable, *args], cwd=root, env=env, capture_output=True, text=True, check=False)
 
 
-def _repo(tmp: Path, marked: bool) -> Path:
+def _repo(tmp: Path, marked: bool, cache: Path) -> Path:
+    shutil.copytree(cache, tmp / CACHE_DIR)  # the families left unchanged are not generated again
     shutil.copytree(ROOT / "schemas", tmp / "schemas")
     shutil.copytree(ROOT / "tests", tmp / "tests", ignore=shutil.ignore_patterns("__pycache__"))
     for name in ("codegen", "chatschema", "npm", "release"):
@@ -50,8 +53,8 @@ def _repo(tmp: Path, marked: bool) -> Path:
 
 
 @pytest.fixture(scope="module")
-def marked(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    return _repo(tmp_path_factory.mktemp("marked"), marked=True)
+def marked(tmp_path_factory: pytest.TempPathFactory, codegen_cache: Path) -> Path:
+    return _repo(tmp_path_factory.mktemp("marked"), marked=True, cache=codegen_cache)
 
 
 def test_marked_extension_needs_no_allowlist_entry(marked: Path) -> None:
@@ -68,8 +71,8 @@ def test_marked_extension_is_in_the_docs_and_typescript(marked: Path) -> None:
     assert f"chatschema extension: {WHY}" in types
 
 
-def test_unmarked_addition_fails_conformance_and_says_what_to_do(tmp_path: Path) -> None:
-    root = _repo(tmp_path, marked=False)
+def test_unmarked_addition_fails_conformance_and_says_what_to_do(tmp_path: Path, codegen_cache: Path) -> None:
+    root = _repo(tmp_path, marked=False, cache=codegen_cache)
     proc = _run(root, "-m", "tests.conformance", "--small", "--only", "docent/UserMessage")
     assert proc.returncode == 1
     assert ", 0 unexplained" not in proc.stdout

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import shutil
 import tempfile
 from collections.abc import Iterator
 from functools import cache
@@ -21,6 +22,7 @@ import pytest
 from jsonschema import Draft202012Validator
 from referencing import Registry, Resource
 
+from codegen.cache import CACHE_DIR
 from release.evolution.mutations import Coverage, Walker, json_key, mutations
 from tests.conformance.bundle import bundle, family_defs, type_names
 from tests.conformance.seeds import DEFAULT_SEED
@@ -219,10 +221,12 @@ def test_the_scratch_run_selects_the_family() -> None:
 
 
 @pytest.fixture(scope="module")
-def scratch() -> Iterator[Path]:
-    """A scratch repository with the vocab family under schemas/, generated."""
+def scratch(codegen_cache: Path) -> Iterator[Path]:
+    """A scratch repository with the vocab family under schemas/, generated (the real families from
+    the warm cache)."""
     with tempfile.TemporaryDirectory(prefix="chatschema-vocab-") as tmp:
         root = scratch_repository(Path(tmp))
+        shutil.copytree(codegen_cache, root / CACHE_DIR)
         generated = generate(root)
         assert generated.returncode == 0, generated.stdout + generated.stderr
         yield root

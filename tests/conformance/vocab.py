@@ -57,7 +57,7 @@ def scratch_repository(dest: Path, families: tuple[str, ...] = (FAMILY,)) -> Pat
     for name in checkout_files():
         target = dest / name
         target.parent.mkdir(parents=True, exist_ok=True)
-        shutil.copyfile(ROOT / name, target)
+        shutil.copy2(ROOT / name, target)  # times kept: codegen's cache keys examples by them
     for family in families:
         shutil.copytree(FIXTURES / family, dest / "schemas" / family, dirs_exist_ok=True)
     return dest
