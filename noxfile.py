@@ -74,8 +74,10 @@ def tests(session: nox.Session) -> None:
     # Node tooling for the TypeScript tests (ajv, json-schema-to-typescript, tsc): npm ci in codegen/node.
     session.run("python", "-m", "codegen", "setup-node")
     # CI must finish within 20 minutes on two cores: a worker per core, a test file's tests on one worker
-    # (its module fixtures, a built package or a harness, are built once); the slowest 25 are named
-    session.run("pytest", *(session.posargs or ["--numprocesses=2", "--dist=loadfile", "--durations=25"]))
+    # (its module fixtures, a built package or a harness, are built once), the slowest files first
+    # (tests/conftest.py); the slowest 25 tests are named
+    default = ["--numprocesses=2", "--dist=loadfile", "--no-loadscope-reorder", "--durations=25"]
+    session.run("pytest", *(session.posargs or default))
 
 
 @nox.session
