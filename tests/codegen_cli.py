@@ -9,6 +9,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+from codegen.cache import CACHE_DIR
+
 ROOT = Path(__file__).parent.parent
 # what `python -m codegen` reads and writes, copied into a scratch repository
 CODEGEN_INPUTS = ("schemas", "chatschema", "npm", "generated")
@@ -49,5 +51,12 @@ def codegen_scratch(dest: Path, cache: Path | None = None) -> Path:
         shutil.copytree(ROOT / name, dest / name, ignore=shutil.ignore_patterns("__pycache__", "node_modules"))
     shutil.copy2(ROOT / "pyproject.toml", dest / "pyproject.toml")
     if cache is not None:
-        shutil.copytree(cache, dest / ".codegen-cache")
+        start_from_warm_cache(dest, cache)
     return dest
+
+
+def start_from_warm_cache(root: Path, cache: Path) -> None:
+    """Give the repository at `root` a copy of the warm codegen cache `cache` (tests/conftest.py's
+    `codegen_cache`), so that a generate there rebuilds only what its test changed. File times are
+    kept: the cache keys examples by them."""
+    shutil.copytree(cache, root / CACHE_DIR)

@@ -17,7 +17,7 @@ from pathlib import Path
 
 import pytest
 
-from codegen.cache import CACHE_DIR
+from tests.codegen_cli import start_from_warm_cache
 
 ROOT = Path(__file__).parent.parent
 WHY = "Not in Docent 0.1.88: the user's BCP 47 language tag, added by this project."
@@ -29,7 +29,7 @@ def _run(root: Path, *args: str) -> subprocess.CompletedProcess[str]:
 
 
 def _repo(tmp: Path, marked: bool, cache: Path) -> Path:
-    shutil.copytree(cache, tmp / CACHE_DIR)  # the families left unchanged are not generated again
+    start_from_warm_cache(tmp, cache)  # the families left unchanged are not generated again
     shutil.copytree(ROOT / "schemas", tmp / "schemas")
     shutil.copytree(ROOT / "tests", tmp / "tests", ignore=shutil.ignore_patterns("__pycache__"))
     for name in ("codegen", "chatschema", "npm", "release"):

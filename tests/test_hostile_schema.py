@@ -26,7 +26,7 @@ from codegen.layout import copy_runtime
 from codegen.lint import lint
 from codegen.load import load_schemas
 from codegen.typescript import node_modules
-from tests.codegen_cli import run_codegen
+from tests.codegen_cli import run_codegen, start_from_warm_cache
 from tests.node import HERE, run_node, tsc
 
 ROOT = Path(__file__).parent.parent
@@ -515,7 +515,7 @@ def test_a_tree_that_does_not_import_is_not_written(tmp_path: Path) -> None:
 
 
 def test_a_tree_whose_schemas_contradict_the_vectors_is_not_written(tmp_path: Path, codegen_cache: Path) -> None:
-    shutil.copytree(codegen_cache, tmp_path / CACHE_DIR)  # only the edited family is generated again
+    start_from_warm_cache(tmp_path, codegen_cache)  # only the edited family is generated again
     for name in ("schemas", "tests"):
         shutil.copytree(ROOT / name, tmp_path / name, ignore=shutil.ignore_patterns("__pycache__", "*.py"))
     shutil.copy(ROOT / "pyproject.toml", tmp_path / "pyproject.toml")

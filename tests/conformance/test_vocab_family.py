@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import argparse
 import json
-import shutil
 import tempfile
 from collections.abc import Iterator
 from functools import cache
@@ -22,8 +21,8 @@ import pytest
 from jsonschema import Draft202012Validator
 from referencing import Registry, Resource
 
-from codegen.cache import CACHE_DIR
 from release.evolution.mutations import Coverage, Walker, json_key, mutations
+from tests.codegen_cli import start_from_warm_cache
 from tests.conformance.bundle import bundle, family_defs, type_names
 from tests.conformance.seeds import DEFAULT_SEED
 from tests.conformance.strategies import draw, recursive, schema_strategy
@@ -226,7 +225,7 @@ def scratch(codegen_cache: Path) -> Iterator[Path]:
     the warm cache)."""
     with tempfile.TemporaryDirectory(prefix="chatschema-vocab-") as tmp:
         root = scratch_repository(Path(tmp))
-        shutil.copytree(codegen_cache, root / CACHE_DIR)
+        start_from_warm_cache(root, codegen_cache)
         generated = generate(root)
         assert generated.returncode == 0, generated.stdout + generated.stderr
         yield root
