@@ -4,9 +4,10 @@
  * One reason a payload is invalid: where (a JSONPath into the payload), why, and the JSON Schema
  * keyword, then as ajv says it: a JSON Pointer into the payload and one into the schema, and the
  * keyword's params. Python's `Violation.to_json()` and `chatschema validate --format json` give the
- * same fields. `path` and `message` are made when first read: `JSON.stringify` gives every field,
- * and so does `console.log`, but a structured clone (`postMessage` to a worker) copies only
- * `keyword`, `instancePath`, `schemaPath` and `params`: send `JSON.parse(JSON.stringify(violations))`.
+ * same fields. Each field is read from ajv's error when asked (a getter; `path` and `message` are
+ * kept once made): `JSON.stringify` gives every field, and so does `console.log`, but a spread or a
+ * structured clone (`postMessage` to a worker) does not copy them: send
+ * `JSON.parse(JSON.stringify(violations))`.
  */
 export interface Violation {
   /** Where, for people: a JSONPath such as `$.tool_calls[0].arguments`; for `required`, the object lacking the key. */

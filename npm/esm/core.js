@@ -412,9 +412,10 @@ function messageOf(error, tags) {
 }
 
 /** One reason a payload is invalid, from one of ajv's errors (core.d.ts describes the fields).
- * `path` and `message` are made when first read, then kept: building them for every error
- * cost several times what validating did, and many callers read only a verdict, a count or
- * the first violation. JSON.stringify (toJSON) and console.log give every field. */
+ * Every field is read from that error when asked: building them for every error cost several times
+ * what validating did, and many callers read only a verdict, a count or the first violation; `path`
+ * and `message`, the costly two, are kept once made. JSON.stringify (toJSON) and console.log give
+ * every field. */
 class Violation {
   #error;
   #payload;
@@ -423,16 +424,30 @@ class Violation {
   #message;
 
   constructor(error, payload, tags) {
-    const { keyword, params } = error;
-    this.keyword = keyword;
-    // a `required` error is located at the key that is missing, not at the object that lacks it
-    this.instancePath =
-      keyword === "required" ? `${error.instancePath}/${pointerStep(params.missingProperty)}` : error.instancePath;
-    this.schemaPath = error.schemaPath; // a pointer into the family bundle (codegen/node/standalone.cjs)
-    this.params = params;
     this.#error = error;
     this.#payload = payload;
     this.#tags = tags;
+  }
+
+  /** The keyword that failed. */
+  get keyword() {
+    return this.#error.keyword;
+  }
+
+  /** Where, as a JSON Pointer; a `required` violation is located at the missing key itself. */
+  get instancePath() {
+    const { keyword, instancePath, params } = this.#error;
+    return keyword === "required" ? `${instancePath}/${pointerStep(params.missingProperty)}` : instancePath;
+  }
+
+  /** The failing keyword's place in the family bundle (codegen/node/standalone.cjs). */
+  get schemaPath() {
+    return this.#error.schemaPath;
+  }
+
+  /** ajv's params of the keyword. */
+  get params() {
+    return this.#error.params;
   }
 
   /** Where, as a JSONPath (`$.content[0]`); for `required`, the object that lacks the key. */
@@ -456,15 +471,6 @@ class Violation {
     return this.toJSON();
   }
 
-  // Whether two violations say the same thing at the same place (path and message): listed once.
-  // The pointers tell most apart; only two long ones, whose paths may be cut alike, need the paths.
-  static same(a, b) {
-    if (a.keyword !== b.keyword) return false; // no two keywords word a message alike
-    if (a.instancePath === b.instancePath) return a.message === b.message;
-    if (a.instancePath.length <= KEY_LIMIT && b.instancePath.length <= KEY_LIMIT) return false;
-    return a.path === b.path && a.message === b.message;
-  }
-
   // Python's order: by path (payload order), then message. Errors at one place (a union's branches)
   // are ordered without their path.
   static compare(a, b) {
@@ -481,16 +487,25 @@ class Violation {
   }
 }
 
-// Whether `found` says what `v` says already. Of two alike, the one whose keyword comes first in the
-// bundle is kept, as in Python, whichever ajv met first.
-function listed(found, v) {
-  for (let i = 0; i < found.length; i += 1) {
-    if (Violation.same(found[i], v)) {
-      if (v.schemaPath < found[i].schemaPath) found[i] = v;
-      return true;
-    }
+// Put `v` into `found`, which is kept in Python's order (Violation.compare), unless `found` says what
+// `v` says already (the same message at the same place, from the same keyword) or is full; false
+// then if `v` is new. Alike ones sort side by side, so a double of `v` can only be where `v` sorts
+// (two keywords never word a message alike); of the two, the one whose keyword comes first in the
+// bundle is kept, as in Python, whichever ajv met first. ajv's errors come mostly in order already:
+// the search starts from the end, and an insertion is stable, as Python's sort.
+function insert(found, v) {
+  let j = found.length - 1;
+  let order; // of found[j] against v, where the search stops
+  for (; j >= 0 && (order = Violation.compare(found[j], v)) > 0; j -= 1);
+  if (order === 0 && found[j].keyword === v.keyword) {
+    if (v.schemaPath < found[j].schemaPath) found[j] = v;
+    return true;
   }
-  return false;
+  if (found.length === MAX_VIOLATIONS) return false;
+  let k = found.length;
+  for (; k > j + 1; k -= 1) found[k] = found[k - 1];
+  found[k] = v;
+  return true;
 }
 
 /**
@@ -547,17 +562,7 @@ export function makeApi(families) {
     const found = [];
     let omitted = 0;
     for (let i = 0; i < errors.length; i += 1) {
-      const v = new Violation(errors[i], payload, tags);
-      if (listed(found, v)) continue;
-      if (found.length < MAX_VIOLATIONS) found.push(v);
-      else omitted += 1;
-    }
-    // at most MAX_VIOLATIONS, mostly in order already: an insertion sort (stable, as Python's)
-    for (let i = 1; i < found.length; i += 1) {
-      const v = found[i];
-      let j = i - 1;
-      for (; j >= 0 && Violation.compare(found[j], v) > 0; j -= 1) found[j + 1] = found[j];
-      found[j + 1] = v;
+      if (!insert(found, new Violation(errors[i], payload, tags))) omitted += 1;
     }
     if (count !== null) count.omitted = omitted;
     return found;
