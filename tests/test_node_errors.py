@@ -3,12 +3,14 @@ an unknown union tag and a value outside an enum or const name the expected valu
 
 from __future__ import annotations
 
+import shutil
+import subprocess
 from typing import Any
 
 import pytest
 
 from chatschema import schemas
-from tests.node import HERE, PACKAGE, run_node
+from tests.node import HERE, PACKAGE, node_env, run_node
 
 TAGGED = [
     ("docent/ChatMessage", {"role": "bot", "content": "hi"}),
@@ -196,3 +198,25 @@ def test_a_payload_error_counts_what_it_leaves_out_as_python_does(bad: int) -> N
     assert len(node["paths"]) == len(python.value.violations) == min(bad, schemas.MAX_VIOLATIONS)
     shown = "" if bad == 20 else ", the first 20 shown"
     assert str(python.value).startswith(f"payload is not a valid swarm/IToolParameters ({bad} violations{shown})")
+
+
+@pytest.mark.parametrize("entry", ["index.js", "esm/index.js"])
+def test_console_log_shows_every_field_of_a_violation(entry: str) -> None:
+    """A violation's fields are getters; Node's util.inspect (console.log) still shows each of them,
+    in the CommonJS build and the ES module alike."""
+    script = (
+        "const util = require('node:util');"
+        "import(require('node:url').pathToFileURL(process.argv[1]).href).then(({ violations }) => {"
+        "  const [v] = violations('docent/ChatMessage', { role: 'user' });"
+        "  process.stdout.write(util.inspect(v, { compact: true, breakLength: Infinity }));"
+        "});"
+    )
+    node = shutil.which("node")
+    assert node is not None
+    proc = subprocess.run(
+        [node, "-e", script, str(PACKAGE / entry)], capture_output=True, text=True, env=node_env(), check=True
+    )
+    assert proc.stdout == (
+        "{ path: '$', message: '\"content\" is a required property', keyword: 'required', instancePath: '/content',"
+        " schemaPath: '#/$defs/UserMessage/required', params: { missingProperty: 'content' } }"
+    )

@@ -4,7 +4,8 @@ Vite builds), both pinned exactly here, bundling small apps (tests/node/bundle_s
 
 - One type guard (`isToolCallMessage` from `chatschema/letta`) is at most GUARD_GZIP bytes gzip in
   both: its first-error validator and what that references, not the family (nothing in a family
-  module runs at import, and the precompiled validators are plain function declarations).
+  module runs at import, and the precompiled validators are plain function declarations), and none
+  of the code that makes violations.
 - One whole family and everything (every entry point but `chatschema/ajv`) stay within budgets:
   the sizes measured when the guard became tree-shakable (docs/typescript.md) plus ~3% headroom.
 - Every bundle runs in Node and gives the same verdicts as the package.
@@ -113,6 +114,8 @@ def test_one_guard_bundles_its_own_validator_only(sizes: dict[str, Any], bundler
     assert got["gzip"] <= GUARD_GZIP, f"isToolCallMessage: {got['bytes']} bytes, {got['gzip']} gzip ({bundler})"
     # and much less than the family: no other type's validator, no all-errors validators
     assert got["bytes"] * 20 < sizes["family"][bundler]["bytes"]
+    # nor the code that makes violations, which a guard never does (the family's bundle has it)
+    assert not got["explains"] and sizes["family"][bundler]["explains"]
 
 
 @pytest.mark.parametrize(("app", "bundler"), sorted(BUDGET))

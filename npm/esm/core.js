@@ -467,10 +467,6 @@ class Violation {
     return { path, message, keyword, instancePath, schemaPath, params };
   }
 
-  [Symbol.for("nodejs.util.inspect.custom")]() {
-    return this.toJSON();
-  }
-
   // Python's order: by path (payload order), then message. Errors at one place (a union's branches)
   // are ordered without their path.
   static compare(a, b) {
@@ -508,6 +504,14 @@ function insert(found, v) {
   return true;
 }
 
+// console.log (Node's util.inspect) shows every field of a violation, as JSON.stringify does. The
+// method is put on the class when an API that makes violations is made, not declared in the class
+// body: a computed key there is a side effect to esbuild, which then keeps the class, and all it
+// uses, in every bundle of the module, one type guard's included.
+function showViolationsInNode() {
+  Violation.prototype[Symbol.for("nodejs.util.inspect.custom")] = Violation.prototype.toJSON;
+}
+
 /**
  * The validation functions over some families' precompiled validators.
  * `families`: [{ name, all, first, tags }], where `all` maps each type name to its validator that
@@ -515,6 +519,7 @@ function insert(found, v) {
  * time, for `isValid`), and `tags` is the family's union tag table (see tagValues).
  */
 export function makeApi(families) {
+  showViolationsInNode();
   const entries = new Map();
   for (const { name: family, all, first, tags, unions = {} } of families) {
     for (const type of Object.keys(all)) {

@@ -2,8 +2,9 @@
 // (node-resolve and terser, as Vite builds): run in a consumer project whose node_modules holds the
 // package and both bundlers. Each app's two bundles are measured, then run in Node.
 // stdin: {"<label>": "<ES module source importing chatschema>"}
-// stdout: {"<label>": {"esbuild": {"bytes", "gzip", "stdout"}, "rollup": {...}}}: minified and gzip
-// bytes, and what the bundle printed
+// stdout: {"<label>": {"esbuild": {"bytes", "gzip", "explains", "stdout"}, "rollup": {...}}}: minified
+// and gzip bytes, whether it holds the code that words violations (core.js messageOf), and what the
+// bundle printed
 import { execFileSync } from "node:child_process";
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import path from "node:path";
@@ -61,7 +62,8 @@ try {
       const bundled = path.join(dir, `${i}.${name}.mjs`);
       writeFileSync(bundled, code);
       const stdout = execFileSync(process.execPath, [bundled], { encoding: "utf8" });
-      out[label][name] = { bytes: code.length, gzip: gzipSync(code, { level: 9 }).length, stdout };
+      const explains = code.includes("is a required property");
+      out[label][name] = { bytes: code.length, gzip: gzipSync(code, { level: 9 }).length, explains, stdout };
     }
   }
 } finally {
