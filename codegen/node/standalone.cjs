@@ -122,23 +122,28 @@ function compile(family, { schema, refs, unevaluated }, allErrors) {
   return `import { formats as ${FORMATS} } from "../formats.js";\n${helpers}${code}\n`;
 }
 
+// A module's CommonJS build, by esbuild's service (a process of its own): started as soon as the
+// module's source is known, so that it runs on the other core while ajv compiles the next family.
+function toCommonJs(source, path) {
+  const build = esbuild.transform(source, { format: "cjs", platform: "node", target: "node18", sourcefile: path });
+  build.catch(() => {}); // awaited in order below, where a failure is reported; not an unhandled one meanwhile
+  return build;
+}
+
 async function main() {
   const chunks = [];
   for await (const chunk of process.stdin) chunks.push(chunk);
   const input = JSON.parse(Buffer.concat(chunks).toString("utf8"));
   const validators = {};
-  const modules = { ...input.modules };
+  const builds = new Map(Object.entries(input.modules).map(([path, source]) => [path, toCommonJs(source, path)]));
   for (const family of Object.keys(input.validators).sort()) {
     const spec = input.validators[family];
     validators[family] = { all: compile(family, spec, true), first: compile(family, spec, false) };
-    modules[`validators/${family}.js`] = validators[family].all;
-    modules[`validators/${family}.first.js`] = validators[family].first;
+    builds.set(`validators/${family}.js`, toCommonJs(validators[family].all, `validators/${family}.js`));
+    builds.set(`validators/${family}.first.js`, toCommonJs(validators[family].first, `validators/${family}.first.js`));
   }
   const cjs = {};
-  for (const path of Object.keys(modules).sort()) {
-    const out = await esbuild.transform(modules[path], { format: "cjs", platform: "node", target: "node18", sourcefile: path });
-    cjs[path] = out.code;
-  }
+  for (const path of [...builds.keys()].sort()) cjs[path] = (await builds.get(path)).code;
   await esbuild.stop(); // its service process, reaped here rather than left behind as a zombie
   process.stdout.write(JSON.stringify({ validators, cjs }));
 }
