@@ -139,8 +139,9 @@ async function main() {
   for (const family of Object.keys(input.validators).sort()) {
     const spec = input.validators[family];
     validators[family] = { all: compile(family, spec, true), first: compile(family, spec, false) };
-    builds.set(`validators/${family}.js`, toCommonJs(validators[family].all, `validators/${family}.js`));
-    builds.set(`validators/${family}.first.js`, toCommonJs(validators[family].first, `validators/${family}.first.js`));
+    for (const [kind, path] of [["all", `validators/${family}.js`], ["first", `validators/${family}.first.js`]]) {
+      builds.set(path, toCommonJs(validators[family][kind], path));
+    }
   }
   const cjs = {};
   for (const path of [...builds.keys()].sort()) cjs[path] = (await builds.get(path)).code;
